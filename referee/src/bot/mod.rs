@@ -1,0 +1,698 @@
+//! The one module that owns child processes: spawning a bot, talking to it
+//! line by line under deadlines, measuring it, and ending its whole process
+//! group. Nothing else in the referee calls `spawn`, `kill`, `setrlimit` or
+//! touches pids.
+//!
+//! Every wait is a `poll(2)` bounded by a deadline (an [`Instant`]), on the
+//! bot's stdout, its stderr and a pidfd that becomes readable when the bot
+//! exits. So the referee never blocks forever on a read or a write, notices a
+//! bot that exits even while a grandchild still holds its stdout open, and
+//! drains stderr into a size-capped buffer without a thread per pipe (a thread
+//! could not be joined while a grandchild keeps the pipe open).
+//!
+//! Memory: the limit is on resident memory (`VmHWM`, then `ru_maxrss` at the
+//! end), polled every [`MEMORY_POLL`] while the bot thinks; an address-space
+//! rlimit of limit + [`ADDRESS_SPACE_ALLOWANCE`] is a backstop against a burst
+//! between two polls. See `protocol.md`, "Limits".
+
+pub mod spec;
+
+use std::ffi::OsString;
+use std::fmt;
+use std::io;
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use rustix::event::{PollFd, PollFlags, Timespec};
+use rustix::io::Errno;
+use rustix::process::{Pid, PidfdFlags, Signal};
+
+pub use spec::{BotCommand, BotSpecError};
+
+use crate::verdict::Verdict;
+
+/// How often a thinking bot's memory is sampled.
+pub const MEMORY_POLL: Duration = Duration::from_millis(10);
+/// Address space granted beyond the memory limit before allocations fail:
+/// interpreters map much more than they touch.
+pub const ADDRESS_SPACE_ALLOWANCE: u64 = 1 << 30;
+/// After the end of a game: time to exit on its own, then after SIGTERM.
+pub const EXIT_GRACE: Duration = Duration::from_millis(200);
+pub const TERM_GRACE: Duration = Duration::from_millis(100);
+
+/// Limits the process layer enforces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProcessLimits {
+    /// Resident memory, in KiB; 0 for none.
+    pub memory_kb: u64,
+    pub max_line_bytes: usize,
+    pub max_output_bytes: usize,
+    /// Stderr kept per bot and game; the rest is read and dropped.
+    pub stderr_cap_bytes: usize,
+}
+
+impl Default for ProcessLimits {
+    fn default() -> Self {
+        ProcessLimits {
+            memory_kb: 64 * 1024,
+            max_line_bytes: crate::protocol::MAX_LINE_BYTES,
+            max_output_bytes: crate::protocol::MAX_OUTPUT_BYTES,
+            stderr_cap_bytes: 64 * 1024,
+        }
+    }
+}
+
+/// How a bot process ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    Code(i32),
+    Signal(i32),
+}
+
+impl fmt::Display for Exit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Exit::Code(c) => write!(f, "exited with status {c}"),
+            Exit::Signal(s) => write!(f, "was killed by signal {s} ({})", signal_name(*s)),
+        }
+    }
+}
+
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGXCPU => "SIGXCPU",
+        _ => "signal",
+    }
+}
+
+/// A way a bot failed an exchange. [`Fault::verdict`] maps it to the verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// No complete line before the deadline.
+    Timeout { budget: Duration },
+    /// The referee could not write its request before the deadline: the bot
+    /// does not read its stdin.
+    InputNotRead { budget: Duration },
+    Exited(Exit),
+    /// Closed its stdout (or stdin) but did not exit.
+    ClosedPipe(&'static str),
+    LineTooLong { limit: usize },
+    TooMuchOutput { limit: usize },
+    /// A line that is not UTF-8.
+    NotText,
+    Memory { peak_kb: u64, limit_kb: u64 },
+}
+
+impl Fault {
+    pub fn verdict(&self) -> Verdict {
+        match self {
+            Fault::Timeout { .. } | Fault::InputNotRead { .. } => Verdict::Timeout,
+            Fault::Exited(_) | Fault::ClosedPipe(_) => Verdict::Crash,
+            Fault::LineTooLong { .. } | Fault::TooMuchOutput { .. } => Verdict::Output,
+            Fault::NotText => Verdict::Protocol,
+            Fault::Memory { .. } => Verdict::Memory,
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::Timeout { budget } => write!(f, "no reply within {}", show_duration(*budget)),
+            Fault::InputNotRead { budget } => write!(
+                f,
+                "did not read its input for {}",
+                show_duration(*budget)
+            ),
+            Fault::Exited(exit) => write!(f, "{exit} while a reply was awaited"),
+            Fault::ClosedPipe(which) => write!(f, "closed its {which} but kept running"),
+            Fault::LineTooLong { limit } => write!(f, "wrote a line longer than {limit} bytes"),
+            Fault::TooMuchOutput { limit } => {
+                write!(f, "wrote more than {limit} bytes to stdout in one game")
+            }
+            Fault::NotText => write!(f, "wrote a line that is not UTF-8 text"),
+            Fault::Memory { peak_kb, limit_kb } => write!(
+                f,
+                "used {} KiB of resident memory, over the {} KiB limit",
+                peak_kb, limit_kb
+            ),
+        }
+    }
+}
+
+pub fn show_duration(d: Duration) -> String {
+    if d.subsec_millis() == 0 && d.as_secs() > 0 {
+        format!("{}s", d.as_secs())
+    } else {
+        format!("{}ms", d.as_millis())
+    }
+}
+
+/// A line of the bot's stderr, with the time it was read.
+#[derive(Clone, Debug)]
+pub struct StderrLine {
+    pub at: Instant,
+    pub line: String,
+}
+
+/// What is known of a bot process once it is gone.
+#[derive(Clone, Debug, Default)]
+pub struct ProcessReport {
+    pub exit: Option<Exit>,
+    pub cpu_ms: f64,
+    pub peak_memory_kb: u64,
+    pub stderr_truncated: bool,
+}
+
+/// A process-group id. Signals sent through it reach every process of the
+/// bot's group (children it forked included), not just the leader.
+#[derive(Clone, Copy, Debug)]
+struct ProcessGroup(Pid);
+
+impl ProcessGroup {
+    fn signal(self, signal: Signal) {
+        // ESRCH (nobody left in the group) is the hoped-for case.
+        let _ = rustix::process::kill_process_group(self.0, signal);
+    }
+}
+
+/// A running bot: its pipes, its pidfd, and what it wrote so far.
+pub struct BotProcess {
+    pid: Pid,
+    group: ProcessGroup,
+    pidfd: OwnedFd,
+    stdin: Option<OwnedFd>,
+    stdout: Option<OwnedFd>,
+    stderr: Option<OwnedFd>,
+    limits: ProcessLimits,
+    /// Bytes of stdout not yet returned as a line.
+    pending: Vec<u8>,
+    stdout_total: usize,
+    stderr_partial: Vec<u8>,
+    stderr_kept: usize,
+    stderr_truncated: bool,
+    stderr_lines: Vec<StderrLine>,
+    peak_memory_kb: u64,
+    exited: bool,
+    report: Option<ProcessReport>,
+    /// Removed when the bot is dropped.
+    _workdir: tempfile::TempDir,
+}
+
+#[derive(Default)]
+struct Ready {
+    stdin: bool,
+    stdout: bool,
+    stderr: bool,
+    exited: bool,
+}
+
+impl BotProcess {
+    /// Starts a bot in a fresh, empty working directory, in its own process
+    /// group, with a clean environment and its rlimits.
+    pub fn spawn(command: &BotCommand, limits: &ProcessLimits) -> io::Result<BotProcess> {
+        let workdir = tempfile::Builder::new()
+            .prefix("referee-bot-")
+            .tempdir()?;
+        let mut cmd = Command::new(&command.program);
+        cmd.args(&command.args)
+            .current_dir(workdir.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin")))
+            .env("HOME", workdir.path())
+            .env("TMPDIR", workdir.path())
+            .env("LANG", "C.UTF-8")
+            .env("PYTHONUNBUFFERED", "1")
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        let address_space = if limits.memory_kb == 0 {
+            libc::RLIM_INFINITY
+        } else {
+            limits.memory_kb * 1024 + ADDRESS_SPACE_ALLOWANCE
+        };
+        // SAFETY: the closure runs between fork and exec and only makes
+        // async-signal-safe system calls.
+        unsafe {
+            cmd.pre_exec(move || {
+                let space = libc::rlimit {
+                    rlim_cur: address_space,
+                    rlim_max: address_space,
+                };
+                let no_core = libc::rlimit {
+                    rlim_cur: 0,
+                    rlim_max: 0,
+                };
+                if libc::setrlimit(libc::RLIMIT_AS, &space) != 0
+                    || libc::setrlimit(libc::RLIMIT_CORE, &no_core) != 0
+                {
+                    return Err(io::Error::last_os_error());
+                }
+                // If the referee dies (even by SIGKILL), so does the bot.
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let mut child = cmd.spawn()?;
+        let pid = Pid::from_child(&child);
+        // The std handle is only used to take the pipes: it neither kills on
+        // drop nor must it wait (we reap with wait4 to get the rusage).
+        let stdin = OwnedFd::from(child.stdin.take().expect("piped stdin"));
+        let stdout = OwnedFd::from(child.stdout.take().expect("piped stdout"));
+        let stderr = OwnedFd::from(child.stderr.take().expect("piped stderr"));
+        drop(child);
+        let pidfd = match rustix::process::pidfd_open(pid, PidfdFlags::empty()) {
+            Ok(fd) => fd,
+            Err(e) => {
+                ProcessGroup(pid).signal(Signal::KILL);
+                reap(pid);
+                return Err(e.into());
+            }
+        };
+        for fd in [&stdin, &stdout, &stderr] {
+            set_nonblocking(fd)?;
+        }
+        Ok(BotProcess {
+            pid,
+            group: ProcessGroup(pid),
+            pidfd,
+            stdin: Some(stdin),
+            stdout: Some(stdout),
+            stderr: Some(stderr),
+            limits: limits.clone(),
+            pending: Vec::with_capacity(256),
+            stdout_total: 0,
+            stderr_partial: Vec::new(),
+            stderr_kept: 0,
+            stderr_truncated: false,
+            stderr_lines: Vec::new(),
+            peak_memory_kb: 0,
+            exited: false,
+            report: None,
+            _workdir: workdir,
+        })
+    }
+
+    pub fn pid(&self) -> i32 {
+        self.pid.as_raw_nonzero().get()
+    }
+
+    /// Writes `line` and a newline, waiting at most until `deadline` for the
+    /// bot to make room in the pipe.
+    pub fn send_line(&mut self, line: &str, deadline: Instant, budget: Duration) -> Result<(), Fault> {
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        let mut written = 0;
+        while written < bytes.len() {
+            let Some(stdin) = &self.stdin else {
+                return Err(Fault::ClosedPipe("stdin"));
+            };
+            match rustix::io::write(stdin, &bytes[written..]) {
+                Ok(n) => written += n,
+                Err(Errno::INTR) => {}
+                Err(Errno::AGAIN) => {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        return Err(Fault::InputNotRead { budget });
+                    }
+                    let ready = self.wait(true, false, deadline - now);
+                    self.absorb(&ready)?;
+                    if ready.exited {
+                        return Err(self.exit_fault());
+                    }
+                }
+                Err(_) => {
+                    // EPIPE: the bot closed its stdin, most likely by exiting.
+                    self.stdin = None;
+                    if self.wait_exit(Instant::now() + Duration::from_millis(50)) {
+                        return Err(self.exit_fault());
+                    }
+                    return Err(Fault::ClosedPipe("stdin"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits until `deadline` for one complete line on stdout. Returns the line
+    /// without its newline (and a `\r` before it) and when it was complete.
+    pub fn recv_line(&mut self, deadline: Instant, budget: Duration) -> Result<(String, Instant), Fault> {
+        loop {
+            if let Some(line) = self.take_line()? {
+                return Ok((line, Instant::now()));
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(Fault::Timeout { budget });
+            }
+            let ready = self.wait(false, true, (deadline - now).min(MEMORY_POLL));
+            let stdout_open = self.stdout.is_some();
+            self.absorb(&ready)?;
+            if let Some(line) = self.take_line()? {
+                return Ok((line, Instant::now()));
+            }
+            if stdout_open && self.stdout.is_none() {
+                // EOF: the bot closed stdout; it cannot answer any more.
+                if self.wait_exit(deadline.min(Instant::now() + Duration::from_millis(100))) {
+                    return Err(self.exit_fault());
+                }
+                return Err(Fault::ClosedPipe("stdout"));
+            }
+            if ready.exited {
+                return Err(self.exit_fault());
+            }
+            if !(ready.stdout || ready.stderr) {
+                self.check_memory()?;
+            }
+        }
+    }
+
+    /// Stderr lines read since the last call.
+    pub fn take_stderr(&mut self) -> Vec<StderrLine> {
+        std::mem::take(&mut self.stderr_lines)
+    }
+
+    /// Ends the bot after a finished game: closes its stdin, lets it exit on
+    /// its own for `grace`, then SIGTERM, then SIGKILL to the whole group.
+    pub fn shut_down(&mut self, grace: Duration) -> ProcessReport {
+        self.stdin = None;
+        if !self.wait_exit(Instant::now() + grace) {
+            self.group.signal(Signal::TERM);
+            if !self.wait_exit(Instant::now() + TERM_GRACE) {
+                self.group.signal(Signal::KILL);
+            }
+        }
+        self.finish()
+    }
+
+    /// Ends the bot at once (it was disqualified, or the referee stops).
+    pub fn kill(&mut self) -> ProcessReport {
+        self.group.signal(Signal::KILL);
+        self.finish()
+    }
+
+    /// Peak resident memory seen so far, in KiB.
+    pub fn peak_memory_kb(&self) -> u64 {
+        self.peak_memory_kb
+    }
+
+    fn finish(&mut self) -> ProcessReport {
+        if let Some(report) = &self.report {
+            return report.clone();
+        }
+        self.stdin = None;
+        // SIGKILL always ends a process, but wait_exit stays bounded in case
+        // the bot is stuck in the kernel; reap() then blocks only briefly.
+        if !self.wait_exit(Instant::now() + Duration::from_millis(50)) {
+            self.group.signal(Signal::KILL);
+            self.wait_exit(Instant::now() + Duration::from_secs(5));
+        }
+        // The leader is a zombie now and still holds the group id, so this
+        // reaches any child it left behind without risk of hitting a new group.
+        self.group.signal(Signal::KILL);
+        let (exit, usage) = reap(self.pid);
+        let report = ProcessReport {
+            exit,
+            cpu_ms: usage.cpu_ms,
+            peak_memory_kb: self.peak_memory_kb.max(usage.max_rss_kb),
+            stderr_truncated: self.stderr_truncated,
+        };
+        self.peak_memory_kb = report.peak_memory_kb;
+        self.flush_stderr_partial();
+        self.stdout = None;
+        self.stderr = None;
+        self.report = Some(report.clone());
+        report
+    }
+
+    /// Polls the pipes that are still open and the pidfd.
+    fn wait(&self, want_stdin: bool, want_stdout: bool, timeout: Duration) -> Ready {
+        let wanted: [(Option<&OwnedFd>, u8, PollFlags); 4] = [
+            (self.stdin.as_ref().filter(|_| want_stdin), 0, PollFlags::OUT),
+            (self.stdout.as_ref().filter(|_| want_stdout), 1, PollFlags::IN),
+            (self.stderr.as_ref(), 2, PollFlags::IN),
+            (Some(&self.pidfd).filter(|_| !self.exited), 3, PollFlags::IN),
+        ];
+        let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(4);
+        let mut kinds = [0u8; 4];
+        for (fd, kind, flags) in wanted {
+            if let Some(fd) = fd {
+                kinds[fds.len()] = kind;
+                fds.push(PollFd::new(fd, flags));
+            }
+        }
+        let timeout = Timespec {
+            tv_sec: timeout.as_secs() as _,
+            tv_nsec: timeout.subsec_nanos() as _,
+        };
+        let mut ready = Ready::default();
+        match rustix::event::poll(&mut fds, Some(&timeout)) {
+            Ok(0) | Err(_) => return ready,
+            Ok(_) => {}
+        }
+        for (fd, kind) in fds.iter().zip(kinds) {
+            if fd.revents().is_empty() {
+                continue;
+            }
+            match kind {
+                0 => ready.stdin = true,
+                1 => ready.stdout = true,
+                2 => ready.stderr = true,
+                _ => ready.exited = true,
+            }
+        }
+        ready
+    }
+
+    /// Reads what `wait` said is ready, enforcing the output caps.
+    fn absorb(&mut self, ready: &Ready) -> Result<(), Fault> {
+        if ready.stderr {
+            self.read_stderr();
+        }
+        if ready.exited {
+            self.exited = true;
+        }
+        if ready.stdout || ready.exited {
+            self.read_stdout()?;
+        }
+        Ok(())
+    }
+
+    /// Reads all stdout available now (until it would block or ends).
+    fn read_stdout(&mut self) -> Result<(), Fault> {
+        let mut chunk = [0u8; 16 * 1024];
+        while let Some(fd) = &self.stdout {
+            match rustix::io::read(fd, &mut chunk) {
+                Ok(0) => self.stdout = None,
+                Ok(n) => {
+                    self.stdout_total += n;
+                    if self.stdout_total > self.limits.max_output_bytes {
+                        return Err(Fault::TooMuchOutput {
+                            limit: self.limits.max_output_bytes,
+                        });
+                    }
+                    self.pending.extend_from_slice(&chunk[..n]);
+                    if self.pending.len() > self.limits.max_line_bytes + 2
+                        && !self.pending.contains(&b'\n')
+                    {
+                        return Err(Fault::LineTooLong {
+                            limit: self.limits.max_line_bytes,
+                        });
+                    }
+                }
+                Err(Errno::INTR) => {}
+                Err(_) => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads what stderr has now, keeping whole lines up to the cap.
+    fn read_stderr(&mut self) {
+        let mut chunk = [0u8; 16 * 1024];
+        while let Some(fd) = &self.stderr {
+            match rustix::io::read(fd, &mut chunk) {
+                Ok(0) => {
+                    self.stderr = None;
+                    self.flush_stderr_partial();
+                }
+                Ok(n) => {
+                    let now = Instant::now();
+                    for &byte in &chunk[..n] {
+                        if byte == b'\n' {
+                            let line = std::mem::take(&mut self.stderr_partial);
+                            self.keep_stderr(line, now);
+                        } else if self.stderr_partial.len() < self.limits.max_line_bytes {
+                            self.stderr_partial.push(byte);
+                        }
+                    }
+                }
+                Err(Errno::INTR) => {}
+                Err(_) => break,
+            }
+        }
+    }
+
+    fn keep_stderr(&mut self, line: Vec<u8>, at: Instant) {
+        if self.stderr_kept + line.len() > self.limits.stderr_cap_bytes {
+            self.stderr_truncated = true;
+            return;
+        }
+        self.stderr_kept += line.len() + 1;
+        self.stderr_lines.push(StderrLine {
+            at,
+            line: String::from_utf8_lossy(&line).into_owned(),
+        });
+    }
+
+    fn flush_stderr_partial(&mut self) {
+        if !self.stderr_partial.is_empty() {
+            let line = std::mem::take(&mut self.stderr_partial);
+            self.keep_stderr(line, Instant::now());
+        }
+    }
+
+    /// Takes one complete line from what was read, if there is one.
+    fn take_line(&mut self) -> Result<Option<String>, Fault> {
+        let Some(end) = self.pending.iter().position(|&b| b == b'\n') else {
+            if self.pending.len() > self.limits.max_line_bytes {
+                return Err(Fault::LineTooLong {
+                    limit: self.limits.max_line_bytes,
+                });
+            }
+            return Ok(None);
+        };
+        let mut line: Vec<u8> = self.pending.drain(..=end).collect();
+        line.pop();
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        if line.len() > self.limits.max_line_bytes {
+            return Err(Fault::LineTooLong {
+                limit: self.limits.max_line_bytes,
+            });
+        }
+        String::from_utf8(line).map(Some).map_err(|_| Fault::NotText)
+    }
+
+    /// Waits until the bot exits or `deadline`, draining its output meanwhile
+    /// so that a bot flushing at exit is not blocked. True if it exited.
+    fn wait_exit(&mut self, deadline: Instant) -> bool {
+        while !self.exited {
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            let ready = self.wait(false, true, deadline - now);
+            if ready.stdout {
+                // Output after the game is read and dropped, within the caps.
+                if self.read_stdout().is_err() {
+                    self.pending.clear();
+                }
+            }
+            if ready.stderr {
+                self.read_stderr();
+            }
+            if ready.exited {
+                self.exited = true;
+            }
+        }
+        true
+    }
+
+    /// The fault for a bot that exited during the game (reaps it).
+    fn exit_fault(&mut self) -> Fault {
+        let report = self.finish();
+        match report.exit {
+            Some(exit) => Fault::Exited(exit),
+            None => Fault::ClosedPipe("stdout"),
+        }
+    }
+
+    fn check_memory(&mut self) -> Result<(), Fault> {
+        if let Some(kb) = resident_peak_kb(self.pid) {
+            self.peak_memory_kb = self.peak_memory_kb.max(kb);
+        }
+        if self.limits.memory_kb > 0 && self.peak_memory_kb > self.limits.memory_kb {
+            return Err(Fault::Memory {
+                peak_kb: self.peak_memory_kb,
+                limit_kb: self.limits.memory_kb,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        if self.report.is_none() {
+            self.kill();
+        }
+    }
+}
+
+fn set_nonblocking(fd: &OwnedFd) -> io::Result<()> {
+    let flags = rustix::fs::fcntl_getfl(fd.as_fd())?;
+    rustix::fs::fcntl_setfl(fd.as_fd(), flags | rustix::fs::OFlags::NONBLOCK)?;
+    Ok(())
+}
+
+/// Peak resident set size of a live process (`VmHWM`), in KiB.
+fn resident_peak_kb(pid: Pid) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", pid.as_raw_nonzero())).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+struct Usage {
+    cpu_ms: f64,
+    max_rss_kb: u64,
+}
+
+/// Waits for `pid` and collects its resource usage. Only called once the
+/// pidfd said the process exited, or after SIGKILL, so it returns quickly.
+fn reap(pid: Pid) -> (Option<Exit>, Usage) {
+    let mut status: libc::c_int = 0;
+    // SAFETY: rusage is plain data; wait4 fills it in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: valid pointers to locals; pid is our own child.
+        let r = unsafe { libc::wait4(pid.as_raw_nonzero().get(), &mut status, 0, &mut usage) };
+        if r == -1 && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+            continue;
+        }
+        let to_ms = |t: libc::timeval| t.tv_sec as f64 * 1000.0 + t.tv_usec as f64 / 1000.0;
+        let cpu_ms = to_ms(usage.ru_utime) + to_ms(usage.ru_stime);
+        let exit = if r == -1 {
+            None
+        } else if libc::WIFEXITED(status) {
+            Some(Exit::Code(libc::WEXITSTATUS(status)))
+        } else if libc::WIFSIGNALED(status) {
+            Some(Exit::Signal(libc::WTERMSIG(status)))
+        } else {
+            None
+        };
+        return (
+            exit,
+            Usage {
+                cpu_ms,
+                max_rss_kb: usage.ru_maxrss.max(0) as u64,
+            },
+        );
+    }
+}

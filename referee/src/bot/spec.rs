@@ -1,0 +1,194 @@
+//! BOT specs as users write them: a path to an executable, a `.py` file (run
+//! with python3), or a quoted command line. Validated into a [`BotCommand`]
+//! before anything is spawned, so a typo is a clear error and not a verdict.
+
+use std::env;
+use std::ffi::OsString;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+/// A bot command ready to run: absolute program path and arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotCommand {
+    /// The spec exactly as the user wrote it (used in replay commands).
+    pub spec: String,
+    /// A short name for tables: the file stem of the bot's script or program.
+    pub name: String,
+    pub program: PathBuf,
+    pub args: Vec<OsString>,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum BotSpecError {
+    #[error("the bot spec is empty: give a path to an executable, a .py file, or a quoted command line")]
+    Empty,
+    #[error("bot '{spec}': cannot split the command line ({reason}); check its quotes")]
+    BadQuoting { spec: String, reason: String },
+    #[error("bot '{spec}': {} does not exist; check the path (relative paths start from {})", path.display(), cwd.display())]
+    NotFound {
+        spec: String,
+        path: PathBuf,
+        cwd: PathBuf,
+    },
+    #[error("bot '{spec}': {} is a directory, not a program", path.display())]
+    IsDirectory { spec: String, path: PathBuf },
+    #[error("bot '{spec}': {} is not executable; mark it executable (chmod +x {}) or name its interpreter, e.g. \"python3 {}\"", path.display(), path.display(), path.display())]
+    NotExecutable { spec: String, path: PathBuf },
+    #[error("bot '{spec}': program '{program}' was not found in PATH; install it or give its full path")]
+    NotInPath { spec: String, program: String },
+}
+
+impl BotCommand {
+    /// Resolves a spec against the current directory and `PATH`.
+    ///
+    /// Bots run in a fresh working directory, so every argument that names an
+    /// existing file relative to the current directory is made absolute.
+    pub fn parse(spec: &str) -> Result<BotCommand, BotSpecError> {
+        let trimmed = spec.trim();
+        if trimmed.is_empty() {
+            return Err(BotSpecError::Empty);
+        }
+        let cwd = env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        let words = if trimmed.contains(char::is_whitespace) && !Path::new(trimmed).exists() {
+            shell_words::split(trimmed).map_err(|e| BotSpecError::BadQuoting {
+                spec: spec.to_string(),
+                reason: e.to_string(),
+            })?
+        } else {
+            vec![trimmed.to_string()]
+        };
+        let (first, rest) = words.split_first().ok_or(BotSpecError::Empty)?;
+
+        let (program, args, script) = if first.ends_with(".py") {
+            let script = existing_file(spec, first, &cwd)?;
+            let python = find_in_path("python3").ok_or_else(|| BotSpecError::NotInPath {
+                spec: spec.to_string(),
+                program: "python3".into(),
+            })?;
+            let mut args: Vec<OsString> = vec![script.clone().into()];
+            args.extend(rest.iter().map(|a| absolutize_arg(a, &cwd)));
+            (python, args, Some(script))
+        } else {
+            let program = if first.contains('/') {
+                let path = existing_file(spec, first, &cwd)?;
+                let mode = path.metadata().map(|m| m.permissions().mode()).unwrap_or(0);
+                if mode & 0o111 == 0 {
+                    return Err(BotSpecError::NotExecutable {
+                        spec: spec.to_string(),
+                        path,
+                    });
+                }
+                path
+            } else {
+                find_in_path(first).ok_or_else(|| BotSpecError::NotInPath {
+                    spec: spec.to_string(),
+                    program: first.clone(),
+                })?
+            };
+            let args: Vec<OsString> = rest.iter().map(|a| absolutize_arg(a, &cwd)).collect();
+            // For "python3 bot.py", the script names the bot, not the interpreter.
+            let script = rest
+                .iter()
+                .find(|a| !a.starts_with('-') && Path::new(a).is_file())
+                .map(PathBuf::from);
+            (program, args, script)
+        };
+        let name_source = script.unwrap_or_else(|| program.clone());
+        let name = name_source
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| first.clone());
+        Ok(BotCommand {
+            spec: spec.to_string(),
+            name,
+            program,
+            args,
+        })
+    }
+}
+
+fn existing_file(spec: &str, word: &str, cwd: &Path) -> Result<PathBuf, BotSpecError> {
+    let path = cwd.join(word);
+    if !path.exists() {
+        return Err(BotSpecError::NotFound {
+            spec: spec.to_string(),
+            path: PathBuf::from(word),
+            cwd: cwd.to_path_buf(),
+        });
+    }
+    if path.is_dir() {
+        return Err(BotSpecError::IsDirectory {
+            spec: spec.to_string(),
+            path: PathBuf::from(word),
+        });
+    }
+    Ok(path.canonicalize().unwrap_or(path))
+}
+
+fn absolutize_arg(arg: &str, cwd: &Path) -> OsString {
+    let path = Path::new(arg);
+    if !arg.starts_with('-') && path.is_relative() && cwd.join(path).exists() {
+        cwd.join(path).into()
+    } else {
+        arg.into()
+    }
+}
+
+fn find_in_path(program: &str) -> Option<PathBuf> {
+    let path = env::var_os("PATH")?;
+    env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| {
+            candidate
+                .metadata()
+                .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+                .unwrap_or(false)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_files_run_with_python3() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("my_bot.py");
+        std::fs::write(&script, "print()").unwrap();
+        let cmd = BotCommand::parse(script.to_str().unwrap()).unwrap();
+        assert!(cmd.program.ends_with("python3"));
+        assert_eq!(cmd.name, "my_bot");
+        assert_eq!(cmd.args.len(), 1);
+    }
+
+    #[test]
+    fn command_lines_are_split_and_named_after_the_script() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("other.py");
+        std::fs::write(&script, "print()").unwrap();
+        let cmd = BotCommand::parse(&format!("python3 -u '{}' --fast", script.display())).unwrap();
+        assert_eq!(cmd.name, "other");
+        assert_eq!(cmd.args.len(), 3);
+    }
+
+    #[test]
+    fn errors_say_what_to_fix() {
+        let err = BotCommand::parse("./no/such/bot").unwrap_err();
+        assert!(matches!(err, BotSpecError::NotFound { .. }));
+        assert!(err.to_string().contains("does not exist"));
+
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("bot");
+        std::fs::write(&file, "#!/bin/sh\n").unwrap();
+        let err = BotCommand::parse(file.to_str().unwrap()).unwrap_err();
+        assert!(err.to_string().contains("chmod +x"), "{err}");
+
+        let err = BotCommand::parse("no-such-program-xyz --flag").unwrap_err();
+        assert!(matches!(err, BotSpecError::NotInPath { .. }));
+        assert!(matches!(BotCommand::parse("  "), Err(BotSpecError::Empty)));
+        assert!(matches!(
+            BotCommand::parse("python3 'unclosed"),
+            Err(BotSpecError::BadQuoting { .. })
+        ));
+    }
+}

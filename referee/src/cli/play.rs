@@ -1,0 +1,77 @@
+//! `referee match` and `referee replay`.
+
+use std::path::PathBuf;
+
+use anyhow::anyhow;
+use clap::Args;
+
+use referee::bot::BotCommand;
+use referee::record::MatchRecord;
+use referee::runner::{play_match, MatchError, MatchPlan};
+use referee::{report, transcript};
+
+use super::{Failure, GameFlags, LimitFlags};
+
+#[derive(Args)]
+pub struct MatchArgs {
+    /// The game to play: arrow5
+    pub game: String,
+    /// First bot (moves first): an executable, a .py file, or a quoted command line
+    pub bot_a: String,
+    /// Second bot
+    pub bot_b: String,
+    #[command(flatten)]
+    pub game_flags: GameFlags,
+    #[command(flatten)]
+    pub limits: LimitFlags,
+    /// Seed for everything random (codes, the bots' own seeds); default: a fresh one, printed
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Write every message of the game, both directions and stderr, to FILE (JSON lines)
+    #[arg(long, value_name = "FILE")]
+    pub transcript: Option<PathBuf>,
+    /// Print one JSON object instead of the readable account
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct ReplayArgs {
+    /// A transcript written by `referee match --transcript FILE`
+    pub file: PathBuf,
+}
+
+pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
+    let config = args.game_flags.config(&args.game).map_err(|e| Failure::Input(anyhow!(e)))?;
+    let bot_a = BotCommand::parse(&args.bot_a).map_err(Failure::input)?;
+    let bot_b = BotCommand::parse(&args.bot_b).map_err(Failure::input)?;
+    let limits = args.limits.limits();
+    let plan = MatchPlan {
+        config,
+        seed: args.seed.unwrap_or_else(|| u64::from(rand::random::<u32>())),
+        bots: [bot_a, bot_b],
+        limits: [limits.clone(), limits],
+    };
+    let record = play_match(&plan, args.transcript.as_ref()).map_err(|e| match e {
+        MatchError::Transcript { .. } => Failure::input(e),
+    })?;
+    if args.json {
+        let record = MatchRecord {
+            account: vec![],
+            ..record
+        };
+        println!("{}", serde_json::to_string(&record).map_err(Failure::internal)?);
+    } else {
+        print!("{}", report::render_match(&record));
+        if let Some(path) = &args.transcript {
+            println!("Transcript: {}", path.display());
+        }
+    }
+    Ok(())
+}
+
+pub fn run_replay(args: ReplayArgs) -> Result<(), Failure> {
+    let entries = transcript::read(&args.file).map_err(Failure::input)?;
+    print!("{}", transcript::render(&entries));
+    Ok(())
+}

@@ -1,0 +1,814 @@
+//! Arrow 5 (`../shared/rules/arrow5.md`): codes of 5 distinct symbols from
+//! 0-9 and the eye, the `<` `·` `>` signal, rounds in which the second agent
+//! gets an equalizing attack, and the hidden-eye variant.
+//!
+//! Decisions the rule text leaves open are in `protocol.md`, "Rules
+//! clarifications"; each is marked here where it is implemented.
+
+use std::fmt;
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    draw_below, Applied, Game, GameConfigError, GameOptions, Notice, Outcome, Rejected, Seat,
+    Status, Winner,
+};
+
+/// Symbols are 0-9 and the eye, stored as 0..=10.
+pub const EYE: u8 = 10;
+pub const SYMBOLS: u8 = 11;
+pub const CODE_LEN: usize = 5;
+/// 11 * 10 * 9 * 8 * 7.
+pub const CODE_COUNT: usize = 55_440;
+/// Clarification: with no crack after this many rounds the game is a draw.
+pub const DEFAULT_MAX_ROUNDS: u32 = 50;
+
+/// A code or an attack: five distinct symbols.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Code([u8; CODE_LEN]);
+
+/// Why five symbols are not a code (the *illegal* verdict's rule).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CodeError {
+    #[error("'{0}' is not a symbol (use 0-9 or E for the eye)")]
+    UnknownSymbol(char),
+    #[error("symbol {0} appears more than once (a code has 5 distinct symbols)")]
+    Repeated(String),
+}
+
+impl Code {
+    pub fn new(symbols: [u8; CODE_LEN]) -> Result<Code, CodeError> {
+        for (i, &s) in symbols.iter().enumerate() {
+            if s >= SYMBOLS {
+                return Err(CodeError::UnknownSymbol('?'));
+            }
+            if symbols[..i].contains(&s) {
+                return Err(CodeError::Repeated(symbol_ascii(s).to_string()));
+            }
+        }
+        Ok(Code(symbols))
+    }
+
+    /// Validates symbols as the bot wrote them (`0`-`9`, `E`/`e`, or `👁`).
+    pub fn from_chars(chars: &[char; CODE_LEN]) -> Result<Code, CodeError> {
+        let mut symbols = [0u8; CODE_LEN];
+        for (slot, &c) in symbols.iter_mut().zip(chars) {
+            *slot = match c {
+                '0'..='9' => c as u8 - b'0',
+                'E' | 'e' | '👁' => EYE,
+                other => return Err(CodeError::UnknownSymbol(other)),
+            };
+        }
+        Code::new(symbols)
+    }
+
+    pub fn symbols(&self) -> [u8; CODE_LEN] {
+        self.0
+    }
+
+    pub fn contains_eye(&self) -> bool {
+        self.0.contains(&EYE)
+    }
+
+    /// Every legal code, in lexicographic order of symbols.
+    pub fn all() -> Vec<Code> {
+        let mut out = Vec::with_capacity(CODE_COUNT);
+        let mut cur = [0u8; CODE_LEN];
+        fn rec(depth: usize, used: u16, cur: &mut [u8; CODE_LEN], out: &mut Vec<Code>) {
+            if depth == CODE_LEN {
+                out.push(Code(*cur));
+                return;
+            }
+            for s in 0..SYMBOLS {
+                if used & (1 << s) == 0 {
+                    cur[depth] = s;
+                    rec(depth + 1, used | (1 << s), cur, out);
+                }
+            }
+        }
+        rec(0, 0, &mut cur, &mut out);
+        out
+    }
+
+    /// A uniformly random code.
+    pub fn random<R: Rng>(rng: &mut R) -> Code {
+        let mut pool: Vec<u8> = (0..SYMBOLS).collect();
+        let mut symbols = [0u8; CODE_LEN];
+        for slot in &mut symbols {
+            *slot = pool.swap_remove(draw_below(rng, pool.len()));
+        }
+        Code(symbols)
+    }
+
+    /// The wire form: `1 0 3 6 E`.
+    pub fn ascii(&self) -> String {
+        join(self.0.iter().map(|&s| symbol_ascii(s)))
+    }
+
+    /// The human form with the rules' eye glyph: `1 0 3 6 👁`.
+    pub fn glyphs(&self) -> String {
+        join(self.0.iter().map(|&s| symbol_glyph(s)))
+    }
+}
+
+fn symbol_ascii(s: u8) -> &'static str {
+    ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "E"][s as usize]
+}
+
+fn symbol_glyph(s: u8) -> &'static str {
+    if s == EYE {
+        "👁"
+    } else {
+        symbol_ascii(s)
+    }
+}
+
+fn join<'a>(parts: impl Iterator<Item = &'a str>) -> String {
+    parts.collect::<Vec<_>>().join(" ")
+}
+
+/// One hint of a signal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mark {
+    /// `<`: the symbol is further left in the code.
+    Backtrack,
+    /// `·` (`.` on the wire): the symbol is in place.
+    Steady,
+    /// `>`: the symbol is further right in the code.
+    Advance,
+}
+
+impl Mark {
+    pub fn ascii(self) -> &'static str {
+        match self {
+            Mark::Backtrack => "<",
+            Mark::Steady => ".",
+            Mark::Advance => ">",
+        }
+    }
+
+    pub fn glyph(self) -> &'static str {
+        match self {
+            Mark::Backtrack => "<",
+            Mark::Steady => "·",
+            Mark::Advance => ">",
+        }
+    }
+}
+
+/// The defender's answer to an attack: one mark per relevant symbol, in the
+/// attack's order, and whether the attack was the code itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Signal {
+    marks: [Mark; CODE_LEN],
+    len: u8,
+    pub cracked: bool,
+}
+
+impl Signal {
+    pub fn marks(&self) -> &[Mark] {
+        &self.marks[..self.len as usize]
+    }
+
+    /// The wire form: `< . >`, or `-` for a signal with no marks.
+    pub fn ascii(&self) -> String {
+        if self.len == 0 {
+            "-".to_string()
+        } else {
+            join(self.marks().iter().map(|m| m.ascii()))
+        }
+    }
+
+    /// The rules' form: `< · >`, or `(none)`.
+    pub fn glyphs(&self) -> String {
+        if self.len == 0 {
+            "(none)".to_string()
+        } else {
+            join(self.marks().iter().map(|m| m.glyph()))
+        }
+    }
+
+    /// A small integer that identifies the signal (for solvers' partitions):
+    /// distinct signals, distinct keys.
+    pub fn key(&self) -> u16 {
+        let mut key: u16 = 1;
+        for m in self.marks() {
+            key = key * 3
+                + match m {
+                    Mark::Backtrack => 0,
+                    Mark::Steady => 1,
+                    Mark::Advance => 2,
+                };
+        }
+        // 3^5 * 2 < 2^9; the length is implied by the leading 1.
+        key * 2 + u16::from(self.cracked)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Variant {
+    Classic,
+    HiddenEye,
+}
+
+impl Variant {
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Classic => "classic",
+            Variant::HiddenEye => "hidden-eye",
+        }
+    }
+}
+
+/// The signal `code` gives to `attack`. In the hidden-eye variant the eye is
+/// never mentioned, so a perfect attack on a code with the eye shows four
+/// steady marks; `cracked` tells the win apart.
+pub fn signal(code: &Code, attack: &Code, variant: Variant) -> Signal {
+    let mut position = [u8::MAX; SYMBOLS as usize];
+    for (i, &s) in code.0.iter().enumerate() {
+        position[s as usize] = i as u8;
+    }
+    let mut marks = [Mark::Steady; CODE_LEN];
+    let mut len = 0;
+    for (i, &s) in attack.0.iter().enumerate() {
+        let at = position[s as usize];
+        if at == u8::MAX || (s == EYE && variant == Variant::HiddenEye) {
+            continue;
+        }
+        marks[len] = match (at as usize).cmp(&i) {
+            std::cmp::Ordering::Less => Mark::Backtrack,
+            std::cmp::Ordering::Equal => Mark::Steady,
+            std::cmp::Ordering::Greater => Mark::Advance,
+        };
+        len += 1;
+    }
+    Signal {
+        marks,
+        len: len as u8,
+        cracked: code == attack,
+    }
+}
+
+/// Who picks the secret codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CodeSource {
+    /// Each bot answers a `code` request (the rules).
+    Bots,
+    /// The referee draws both codes from the match seed (fair benchmarks).
+    Random,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Config {
+    pub variant: Variant,
+    pub codes: CodeSource,
+    pub max_rounds: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            variant: Variant::Classic,
+            codes: CodeSource::Bots,
+            max_rounds: DEFAULT_MAX_ROUNDS,
+        }
+    }
+}
+
+impl Config {
+    pub fn from_options(options: &GameOptions) -> Result<Config, GameConfigError> {
+        let mut config = Config::default();
+        if let Some(v) = &options.variant {
+            config.variant = match v.to_ascii_lowercase().as_str() {
+                "classic" => Variant::Classic,
+                "hidden-eye" | "hidden_eye" | "hiddeneye" => Variant::HiddenEye,
+                _ => {
+                    return Err(GameConfigError::UnknownVariant {
+                        game: "arrow5",
+                        variant: v.clone(),
+                        choices: "classic, hidden-eye",
+                    })
+                }
+            };
+        }
+        if let Some(c) = &options.codes {
+            config.codes = match c.to_ascii_lowercase().as_str() {
+                "bots" => CodeSource::Bots,
+                "random" => CodeSource::Random,
+                _ => {
+                    return Err(GameConfigError::BadValue {
+                        game: "arrow5",
+                        option: "codes",
+                        expected: "'bots' or 'random'",
+                        value: c.clone(),
+                    })
+                }
+            };
+        }
+        if let Some(r) = options.max_rounds {
+            if r == 0 {
+                return Err(GameConfigError::BadValue {
+                    game: "arrow5",
+                    option: "max-rounds",
+                    expected: "at least 1",
+                    value: r.to_string(),
+                });
+            }
+            config.max_rounds = r;
+        }
+        Ok(config)
+    }
+
+    pub fn cli_flags(&self) -> Vec<String> {
+        vec![
+            "--variant".into(),
+            self.variant.name().into(),
+            "--codes".into(),
+            match self.codes {
+                CodeSource::Bots => "bots",
+                CodeSource::Random => "random",
+            }
+            .into(),
+            "--max-rounds".into(),
+            self.max_rounds.to_string(),
+        ]
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Waiting for `seat`'s secret code.
+    Choosing(Seat),
+    Attacking { seat: Seat, round: u32 },
+    Over,
+}
+
+/// A reply: five symbols as written, not yet validated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RawCode(pub [char; CODE_LEN]);
+
+/// An Arrow 5 game in progress. Seat A is the initial agent.
+#[derive(Clone, Debug)]
+pub struct Arrow5 {
+    config: Config,
+    codes: [Option<Code>; 2],
+    bot_seeds: [u64; 2],
+    phase: Phase,
+    attacks: [u32; 2],
+    cracked: [bool; 2],
+    outcome: Option<Outcome>,
+}
+
+impl Arrow5 {
+    /// A new game; with [`CodeSource::Random`] both codes are drawn from `rng`.
+    /// The bots' own seeds (sent in the greeting) also come from `rng`.
+    pub fn new<R: Rng>(config: Config, rng: &mut R) -> Arrow5 {
+        let bot_seeds = [rng.gen::<u32>() as u64, rng.gen::<u32>() as u64];
+        let (codes, phase) = match config.codes {
+            CodeSource::Random => (
+                [Some(Code::random(rng)), Some(Code::random(rng))],
+                Phase::Attacking {
+                    seat: Seat::A,
+                    round: 1,
+                },
+            ),
+            CodeSource::Bots => ([None, None], Phase::Choosing(Seat::A)),
+        };
+        Arrow5 {
+            config,
+            codes,
+            bot_seeds,
+            phase,
+            attacks: [0; 2],
+            cracked: [false; 2],
+            outcome: None,
+        }
+    }
+
+    /// A game with the codes given (A's code first).
+    pub fn with_codes(config: Config, codes: [Code; 2]) -> Arrow5 {
+        Arrow5 {
+            config,
+            codes: [Some(codes[0]), Some(codes[1])],
+            bot_seeds: [0, 0],
+            phase: Phase::Attacking {
+                seat: Seat::A,
+                round: 1,
+            },
+            attacks: [0; 2],
+            cracked: [false; 2],
+            outcome: None,
+        }
+    }
+
+    pub fn code(&self, seat: Seat) -> Option<Code> {
+        self.codes[seat.index()]
+    }
+
+    pub fn round(&self) -> u32 {
+        match self.phase {
+            Phase::Attacking { round, .. } => round,
+            Phase::Choosing(_) => 0,
+            Phase::Over => self.attacks[0],
+        }
+    }
+
+    fn finish(mut self, winner: Winner, reason: &str) -> Self {
+        self.phase = Phase::Over;
+        self.outcome = Some(Outcome {
+            winner,
+            reason: reason.to_string(),
+        });
+        self
+    }
+
+    fn attack(
+        mut self,
+        seat: Seat,
+        round: u32,
+        attack: Code,
+    ) -> Result<Applied<Arrow5>, Rejected<Arrow5>> {
+        let defender = seat.other();
+        let code = self.codes[defender.index()].expect("codes are set before attacks");
+        let signal = signal(&code, &attack, self.config.variant);
+        self.attacks[seat.index()] += 1;
+        self.cracked[seat.index()] |= signal.cracked;
+        let account = format!(
+            "round {round:>2}  {seat} attacks {}   {}{}",
+            attack.glyphs(),
+            signal.glyphs(),
+            if signal.cracked { "   cracked!" } else { "" }
+        );
+        let notices = vec![Notice {
+            to: seat,
+            line: format!("signal {}", signal.ascii()),
+        }];
+        let game = match seat {
+            // The second agent always gets its attack: either the round goes on,
+            // or it is the equalizing attack after A cracked.
+            Seat::A => {
+                self.phase = Phase::Attacking {
+                    seat: Seat::B,
+                    round,
+                };
+                self
+            }
+            Seat::B => match self.cracked {
+                [true, true] => self.finish(Winner::Draw, "both-cracked"),
+                [true, false] => self.finish(Winner::A, "cracked"),
+                [false, true] => self.finish(Winner::B, "cracked"),
+                [false, false] if round >= self.config.max_rounds => {
+                    self.finish(Winner::Draw, "round-cap")
+                }
+                [false, false] => {
+                    self.phase = Phase::Attacking {
+                        seat: Seat::A,
+                        round: round + 1,
+                    };
+                    self
+                }
+            },
+        };
+        Ok(Applied {
+            game,
+            notices,
+            account,
+        })
+    }
+}
+
+impl Game for Arrow5 {
+    type Reply = RawCode;
+
+    fn greeting(&self, seat: Seat) -> String {
+        format!(
+            "arrow5 {} {} {} {}",
+            self.config.variant.name(),
+            match seat {
+                Seat::A => "first",
+                Seat::B => "second",
+            },
+            self.config.max_rounds,
+            self.bot_seeds[seat.index()]
+        )
+    }
+
+    fn status(&self) -> Status {
+        match (self.phase, &self.outcome) {
+            (Phase::Over, Some(outcome)) => Status::Over(outcome.clone()),
+            (Phase::Over, None) => unreachable!("a finished game has an outcome"),
+            (Phase::Choosing(seat), _) => Status::Ask {
+                seat,
+                request: "code".to_string(),
+            },
+            (Phase::Attacking { seat, .. }, _) => Status::Ask {
+                seat,
+                request: "attack".to_string(),
+            },
+        }
+    }
+
+    fn parse_reply(&self, line: &str) -> Result<RawCode, String> {
+        crate::protocol::parse_symbols::<CODE_LEN>(line).map(RawCode)
+    }
+
+    fn apply(mut self, reply: RawCode) -> Result<Applied<Self>, Rejected<Self>> {
+        let code = match Code::from_chars(&reply.0) {
+            Ok(code) => code,
+            Err(e) => {
+                let what = match self.phase {
+                    Phase::Choosing(_) => "secret code",
+                    _ => "attack",
+                };
+                return Err(Rejected {
+                    game: self,
+                    rule: format!("{what}: {e}"),
+                });
+            }
+        };
+        match self.phase {
+            Phase::Choosing(seat) => {
+                self.codes[seat.index()] = Some(code);
+                self.phase = match seat {
+                    Seat::A => Phase::Choosing(Seat::B),
+                    Seat::B => Phase::Attacking {
+                        seat: Seat::A,
+                        round: 1,
+                    },
+                };
+                Ok(Applied {
+                    game: self,
+                    notices: vec![],
+                    account: format!("{seat} chose its code"),
+                })
+            }
+            Phase::Attacking { seat, round } => self.attack(seat, round, code),
+            Phase::Over => Err(Rejected {
+                game: self,
+                rule: "the game is over".to_string(),
+            }),
+        }
+    }
+
+    fn attacks(&self, seat: Seat) -> u32 {
+        self.attacks[seat.index()]
+    }
+
+    fn summary(&self) -> Vec<String> {
+        Seat::BOTH
+            .iter()
+            .map(|&seat| {
+                let code = self.codes[seat.index()]
+                    .map(|c| c.glyphs())
+                    .unwrap_or_else(|| "(not chosen)".into());
+                let by = match self.config.codes {
+                    CodeSource::Bots => "chosen by the bot",
+                    CodeSource::Random => "drawn by the referee",
+                };
+                format!("{seat}'s code: {code}  ({by})")
+            })
+            .collect()
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.glyphs())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn code(s: &str) -> Code {
+        let chars: Vec<char> = s.chars().filter(|c| !c.is_whitespace()).collect();
+        Code::from_chars(&chars.try_into().unwrap()).unwrap()
+    }
+
+    fn sig(secret: &str, attack: &str, variant: Variant) -> String {
+        signal(&code(secret), &code(attack), variant).glyphs()
+    }
+
+    /// The rules' worked example and the five attacks of its complete game.
+    #[test]
+    fn rules_text_signals() {
+        let cases = [
+            ("5 1 3 9 4", "< · >"),
+            ("0 5 7 9 2", "> >"),
+            ("6 0 E 3 1", "> · < <"),
+            ("3 0 6 1 E", "> · > <"),
+            ("6 0 3 1 9", "> · · < ·"),
+            ("1 0 3 6 9", "· · · · ·"),
+        ];
+        for (attack, expected) in cases {
+            assert_eq!(sig("1 0 3 6 9", attack, Variant::Classic), expected, "{attack}");
+        }
+        assert!(signal(&code("10369"), &code("10369"), Variant::Classic).cracked);
+    }
+
+    #[test]
+    fn empty_signal_is_a_dash_on_the_wire() {
+        let s = signal(&code("01234"), &code("56789"), Variant::Classic);
+        assert_eq!(s.ascii(), "-");
+        assert_eq!(s.glyphs(), "(none)");
+    }
+
+    #[test]
+    fn hidden_eye_never_mentions_the_eye() {
+        // Agent A's code from the rules: 5 0 1 👁 2.
+        assert_eq!(sig("5 0 1 E 2", "5 0 1 E 2", Variant::HiddenEye), "· · · ·");
+        assert_eq!(sig("5 0 1 E 2", "5 0 1 E 2", Variant::Classic), "· · · · ·");
+        assert_eq!(sig("5 0 1 E 2", "E 9 8 7 6", Variant::HiddenEye), "(none)");
+        assert_eq!(sig("5 0 1 E 2", "E 9 8 7 6", Variant::Classic), ">");
+        let perfect = signal(&code("5 0 1 E 2"), &code("5 0 1 E 2"), Variant::HiddenEye);
+        assert!(perfect.cracked);
+        // Four steady marks without the crack are a different signal.
+        let near = signal(&code("5 0 1 E 2"), &code("5 0 1 9 2"), Variant::HiddenEye);
+        assert_eq!(near.glyphs(), "· · · ·");
+        assert!(!near.cracked);
+        assert_ne!(near.key(), perfect.key());
+    }
+
+    #[test]
+    fn codes_must_be_distinct_known_symbols() {
+        let rep = Code::from_chars(&['1', '1', '2', '3', '4']).unwrap_err();
+        assert_eq!(rep, CodeError::Repeated("1".into()));
+        let unk = Code::from_chars(&['x', '1', '2', '3', '4']).unwrap_err();
+        assert_eq!(unk, CodeError::UnknownSymbol('x'));
+        assert!(Code::from_chars(&['👁', '1', '2', '3', '4']).is_ok());
+    }
+
+    #[test]
+    fn there_are_55440_codes() {
+        let all = Code::all();
+        assert_eq!(all.len(), CODE_COUNT);
+        let mut sorted = all.clone();
+        sorted.dedup();
+        assert_eq!(sorted.len(), CODE_COUNT);
+    }
+
+    /// Plays attacks against fixed codes: `a` and `b` are the attacks of A and
+    /// B per round.
+    fn play(codes: [&str; 2], a: &[&str], b: &[&str], max_rounds: u32) -> (Arrow5, Vec<String>) {
+        let config = Config {
+            max_rounds,
+            ..Config::default()
+        };
+        let mut game = Arrow5::with_codes(config, [code(codes[0]), code(codes[1])]);
+        let mut log = vec![];
+        let (mut ia, mut ib) = (0, 0);
+        while let Status::Ask { seat, .. } = game.status() {
+            let attack = match seat {
+                Seat::A => {
+                    ia += 1;
+                    a[ia - 1]
+                }
+                Seat::B => {
+                    ib += 1;
+                    b[ib - 1]
+                }
+            };
+            let reply = game.parse_reply(attack).unwrap();
+            let applied = game.apply(reply).unwrap();
+            log.extend(applied.notices.into_iter().map(|n| n.line));
+            game = applied.game;
+        }
+        (game, log)
+    }
+
+    fn outcome(game: &Arrow5) -> Outcome {
+        match game.status() {
+            Status::Over(o) => o,
+            Status::Ask { .. } => panic!("game not over"),
+        }
+    }
+
+    #[test]
+    fn the_rules_complete_game() {
+        // B's code is the rules' 1 0 3 6 9; A plays the example's five attacks.
+        let a = ["0 5 7 9 2", "6 0 E 3 1", "3 0 6 1 E", "6 0 3 1 9", "1 0 3 6 9"];
+        let b = ["0 1 2 3 4"; 5];
+        let (game, log) = play(["5 0 1 E 2", "1 0 3 6 9"], &a, &b, 50);
+        let a_signals: Vec<&String> = log.iter().step_by(2).collect();
+        assert_eq!(
+            a_signals,
+            ["signal > >", "signal > . < <", "signal > . > <", "signal > . . < .", "signal . . . . ."]
+        );
+        assert_eq!(outcome(&game).winner, Winner::A);
+        assert_eq!(game.attacks(Seat::A), 5);
+        // B got its equalizing attack in round 5.
+        assert_eq!(game.attacks(Seat::B), 5);
+    }
+
+    #[test]
+    fn equalizing_attack_makes_a_tie() {
+        let (game, _) = play(["01234", "56789"], &["56789"], &["01234"], 50);
+        assert_eq!(
+            outcome(&game),
+            Outcome {
+                winner: Winner::Draw,
+                reason: "both-cracked".into()
+            }
+        );
+    }
+
+    #[test]
+    fn second_agent_cracking_first_wins_at_once() {
+        let (game, _) = play(["01234", "56789"], &["98765"], &["01234"], 50);
+        assert_eq!(outcome(&game).winner, Winner::B);
+        assert_eq!(game.attacks(Seat::A), 1);
+    }
+
+    #[test]
+    fn round_cap_is_a_draw() {
+        let (game, _) = play(["01234", "56789"], &["98765"; 3], &["43210"; 3], 3);
+        assert_eq!(outcome(&game).reason, "round-cap");
+        assert_eq!(game.attacks(Seat::A), 3);
+    }
+
+    #[test]
+    fn illegal_attack_gives_the_state_back() {
+        let game = Arrow5::with_codes(Config::default(), [code("01234"), code("56789")]);
+        let reply = game.parse_reply("1 1 2 3 4").unwrap();
+        let rejected = game.apply(reply).unwrap_err();
+        assert!(rejected.rule.contains("more than once"), "{}", rejected.rule);
+        assert_eq!(rejected.game.attacks(Seat::A), 0);
+        assert!(matches!(rejected.game.status(), Status::Ask { seat: Seat::A, .. }));
+    }
+
+    #[test]
+    fn bots_choose_codes_first() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let game = Arrow5::new(Config::default(), &mut rng);
+        assert_eq!(
+            game.status(),
+            Status::Ask {
+                seat: Seat::A,
+                request: "code".into()
+            }
+        );
+        let game = game.apply(RawCode(['0', '1', '2', '3', '4'])).unwrap().game;
+        assert!(matches!(game.status(), Status::Ask { seat: Seat::B, ref request } if request == "code"));
+        let game = game.apply(RawCode(['5', '6', '7', '8', 'E'])).unwrap().game;
+        assert!(matches!(game.status(), Status::Ask { seat: Seat::A, ref request } if request == "attack"));
+    }
+
+    use rand::SeedableRng;
+
+    fn any_code() -> impl Strategy<Value = Code> {
+        (0..CODE_COUNT).prop_map(|i| {
+            thread_local!(static ALL: Vec<Code> = Code::all());
+            ALL.with(|all| all[i])
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn signal_length_is_shared_symbols(secret in any_code(), attack in any_code(), hidden in any::<bool>()) {
+            let variant = if hidden { Variant::HiddenEye } else { Variant::Classic };
+            let s = signal(&secret, &attack, variant);
+            let mut shared = attack.0.iter().filter(|x| secret.0.contains(x)).count();
+            if hidden && secret.contains_eye() && attack.contains_eye() {
+                shared -= 1;
+            }
+            prop_assert_eq!(s.marks().len(), shared);
+            prop_assert_eq!(s.cracked, secret == attack);
+            // Steady marks count symbols in place (less the eye when hidden).
+            let steady = s.marks().iter().filter(|m| **m == Mark::Steady).count();
+            let in_place = (0..CODE_LEN)
+                .filter(|&i| secret.0[i] == attack.0[i] && !(hidden && secret.0[i] == EYE))
+                .count();
+            prop_assert_eq!(steady, in_place);
+        }
+
+        /// For every round in which each side cracks (or never), the outcome
+        /// follows the rules' round structure.
+        #[test]
+        fn round_structure(a_at in 1u32..6, b_at in 1u32..6, a_never in any::<bool>(), b_never in any::<bool>()) {
+            let max_rounds = 5;
+            let attacks = |crack_at: u32, never: bool, target: &'static str| -> Vec<&'static str> {
+                (1..=max_rounds).map(|r| if !never && r == crack_at { target } else { "E9876" }).collect()
+            };
+            let a = attacks(a_at, a_never, "56789");
+            let b = attacks(b_at, b_never, "01234");
+            let (game, _) = play(["01234", "56789"], &a, &b, max_rounds);
+            let o = outcome(&game);
+            let a_round = if a_never { u32::MAX } else { a_at };
+            let b_round = if b_never { u32::MAX } else { b_at };
+            let expected = match a_round.cmp(&b_round) {
+                _ if a_never && b_never => Winner::Draw,
+                std::cmp::Ordering::Less => Winner::A,
+                std::cmp::Ordering::Greater => Winner::B,
+                std::cmp::Ordering::Equal => Winner::Draw,
+            };
+            prop_assert_eq!(o.winner, expected);
+            let last = a_round.min(b_round).min(max_rounds);
+            prop_assert_eq!(game.attacks(Seat::B), last);
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! Game rules as pure state machines.
+//!
+//! Nothing under `games/` knows about processes, clocks or I/O: a game is a
+//! state that says whose turn it is and what that seat is asked
+//! ([`Game::status`]), turns a reply line into a syntax-level reply
+//! ([`Game::parse_reply`], failure = *protocol*), and judges that reply against
+//! the rules ([`Game::apply`], failure = *illegal*). Applying consumes the state
+//! and gives it back on rejection, so the runner can still report the position.
+//!
+//! The match runner (`crate::runner`) drives any [`Game`]; [`GameConfig`] is the
+//! closed set of games the referee knows, chosen at run time.
+
+pub mod arrow5;
+
+use std::fmt;
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+/// One of the two players of a match. `A` is the first bot named on the command
+/// line, and the one that moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Seat {
+    A,
+    B,
+}
+
+impl Seat {
+    pub const BOTH: [Seat; 2] = [Seat::A, Seat::B];
+
+    pub fn other(self) -> Seat {
+        match self {
+            Seat::A => Seat::B,
+            Seat::B => Seat::A,
+        }
+    }
+
+    pub fn index(self) -> usize {
+        match self {
+            Seat::A => 0,
+            Seat::B => 1,
+        }
+    }
+
+    /// Lower-case label used on the wire, in JSON and in transcripts.
+    pub fn label(self) -> &'static str {
+        match self {
+            Seat::A => "a",
+            Seat::B => "b",
+        }
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Seat::A => "A",
+            Seat::B => "B",
+        })
+    }
+}
+
+/// Who won a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Winner {
+    A,
+    B,
+    Draw,
+}
+
+impl Winner {
+    pub fn seat(seat: Seat) -> Winner {
+        match seat {
+            Seat::A => Winner::A,
+            Seat::B => Winner::B,
+        }
+    }
+
+    /// What `seat` is told at the end: `win`, `loss` or `draw`.
+    pub fn result_for(self, seat: Seat) -> &'static str {
+        match (self, seat) {
+            (Winner::Draw, _) => "draw",
+            (Winner::A, Seat::A) | (Winner::B, Seat::B) => "win",
+            (Winner::A, Seat::B) | (Winner::B, Seat::A) => "loss",
+        }
+    }
+}
+
+/// The end of a game by the rules (disqualifications are the runner's business).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub winner: Winner,
+    /// A short machine-readable reason, e.g. `cracked`, `both-cracked`, `round-cap`.
+    pub reason: String,
+}
+
+/// What the game wants next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// `seat` must answer the request line `request`.
+    Ask { seat: Seat, request: String },
+    Over(Outcome),
+}
+
+/// An informational line for one seat; it expects no reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub to: Seat,
+    pub line: String,
+}
+
+/// A reply the rules accepted.
+#[derive(Debug)]
+pub struct Applied<G> {
+    pub game: G,
+    /// Lines to pass on to the bots, in order.
+    pub notices: Vec<Notice>,
+    /// One human-readable line for the match account, with the rules' glyphs.
+    pub account: String,
+}
+
+/// A reply the rules refused: the untouched state and the rule that was broken.
+#[derive(Debug)]
+pub struct Rejected<G> {
+    pub game: G,
+    pub rule: String,
+}
+
+/// A game between two seats, driven by request/reply lines.
+pub trait Game: Sized {
+    /// A reply that is well-formed but not yet judged against the rules.
+    type Reply;
+
+    /// The first line each seat receives, before any request.
+    fn greeting(&self, seat: Seat) -> String;
+
+    fn status(&self) -> Status;
+
+    /// Syntax only: does the line have the shape of an answer to the current
+    /// request? The error says what was expected.
+    fn parse_reply(&self, line: &str) -> Result<Self::Reply, String>;
+
+    /// Rules: apply the reply of the seat that was asked.
+    fn apply(self, reply: Self::Reply) -> Result<Applied<Self>, Rejected<Self>>;
+
+    /// Attacks (guesses, moves) made so far by `seat`.
+    fn attacks(&self, seat: Seat) -> u32;
+
+    /// Lines describing the set-up and, once over, what was hidden (the codes).
+    fn summary(&self) -> Vec<String>;
+}
+
+/// A validated game choice with its parameters: the closed set of games the
+/// referee knows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "game", rename_all = "lowercase")]
+pub enum GameConfig {
+    Arrow5(arrow5::Config),
+}
+
+/// The names accepted on the command line and in tournament files.
+pub const GAME_NAMES: &[&str] = &["arrow5"];
+
+/// Game parameters as the user gave them (flags or a tournament file), before
+/// they are checked against the chosen game.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameOptions {
+    pub variant: Option<String>,
+    pub codes: Option<String>,
+    pub max_rounds: Option<u32>,
+}
+
+/// Why game options were refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum GameConfigError {
+    #[error("unknown game '{name}'{suggestion}; the games are: {}", GAME_NAMES.join(", "))]
+    UnknownGame { name: String, suggestion: String },
+    #[error("{game}: unknown variant '{variant}'; choose one of: {choices}")]
+    UnknownVariant {
+        game: &'static str,
+        variant: String,
+        choices: &'static str,
+    },
+    #[error("{game}: {option} must be {expected}, got '{value}'")]
+    BadValue {
+        game: &'static str,
+        option: &'static str,
+        expected: &'static str,
+        value: String,
+    },
+}
+
+impl GameConfig {
+    pub fn from_options(name: &str, options: &GameOptions) -> Result<GameConfig, GameConfigError> {
+        match name.to_ascii_lowercase().as_str() {
+            "arrow5" | "arrow-5" | "arrow_5" => {
+                arrow5::Config::from_options(options).map(GameConfig::Arrow5)
+            }
+            _ => Err(GameConfigError::UnknownGame {
+                name: name.to_string(),
+                suggestion: suggest(name, GAME_NAMES)
+                    .map(|s| format!(" (did you mean '{s}'?)"))
+                    .unwrap_or_default(),
+            }),
+        }
+    }
+
+    pub fn game_name(&self) -> &'static str {
+        match self {
+            GameConfig::Arrow5(_) => "arrow5",
+        }
+    }
+
+    pub fn variant_name(&self) -> String {
+        match self {
+            GameConfig::Arrow5(c) => c.variant.name().to_string(),
+        }
+    }
+
+    /// The flags that reproduce this configuration on the `match` command line.
+    pub fn cli_flags(&self) -> Vec<String> {
+        match self {
+            GameConfig::Arrow5(c) => c.cli_flags(),
+        }
+    }
+}
+
+/// The closest known name, if it is close enough to be a likely typo.
+pub fn suggest<'a>(given: &str, known: &[&'a str]) -> Option<&'a str> {
+    let given = given.to_ascii_lowercase();
+    known
+        .iter()
+        .map(|k| (edit_distance(&given, k), *k))
+        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
+        .min()
+        .map(|(_, k)| k)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// Draws uniformly from `0..n` (a helper so games do not each import rand's traits).
+pub(crate) fn draw_below<R: Rng>(rng: &mut R, n: usize) -> usize {
+    rng.gen_range(0..n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_close_names_only() {
+        assert_eq!(suggest("arow5", GAME_NAMES), Some("arrow5"));
+        assert_eq!(suggest("chess", GAME_NAMES), None);
+    }
+
+    #[test]
+    fn unknown_game_error_names_the_games() {
+        let err = GameConfig::from_options("arro5", &GameOptions::default()).unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("did you mean 'arrow5'"), "{text}");
+    }
+}

@@ -1,0 +1,19 @@
+//! The referee: runs games between bot programs over a line protocol
+//! (`protocol.md`), with time and memory limits, verdicts and tournaments.
+//!
+//! Layers, each knowing only the ones below it:
+//! - [`games`]: the rules, pure state machines;
+//! - [`protocol`]: the syntax of bot lines;
+//! - [`bot`]: the only module that touches child processes;
+//! - [`runner`]: plays one match, turning faults into [`verdict::Verdict`]s;
+//! - [`record`], [`transcript`], [`report`]: what is kept and shown of a match.
+
+pub mod bot;
+pub mod games;
+pub mod protocol;
+pub mod record;
+pub mod report;
+pub mod runner;
+pub mod transcript;
+pub mod units;
+pub mod verdict;

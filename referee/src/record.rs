@@ -1,0 +1,56 @@
+//! The record of one finished match: one serde shape for every game, used for
+//! `--json`, transcripts and (flattened) tournament rows.
+
+use serde::{Deserialize, Serialize};
+
+use crate::games::{Seat, Winner};
+use crate::verdict::{Disqualification, Verdict};
+
+/// Bumped when a field changes meaning or disappears.
+pub const RECORD_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchRecord {
+    pub version: u32,
+    pub game: String,
+    pub variant: String,
+    pub seed: u64,
+    pub winner: Winner,
+    /// Why the game ended: `cracked`, `both-cracked`, `round-cap`,
+    /// `disqualified`, ... (see `protocol.md`).
+    pub reason: String,
+    /// A then B.
+    pub players: [PlayerRecord; 2],
+    /// The command that plays this game again.
+    pub replay: String,
+    /// Readable lines: the set-up, each move with its feedback, what was hidden.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub account: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    pub name: String,
+    /// The BOT spec as given.
+    pub spec: String,
+    pub verdict: Verdict,
+    /// For a verdict other than `ok`: what happened and at which reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disqualification: Option<Disqualification>,
+    pub attacks: u32,
+    /// Lines the bot wrote that answered requests.
+    pub replies: u32,
+    pub time_total_ms: f64,
+    pub time_max_ms: f64,
+    pub cpu_total_ms: f64,
+    pub peak_memory_kb: u64,
+    /// The last stderr lines, kept when the bot was disqualified.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stderr_tail: Vec<String>,
+}
+
+impl MatchRecord {
+    pub fn player(&self, seat: Seat) -> &PlayerRecord {
+        &self.players[seat.index()]
+    }
+}

@@ -1,0 +1,51 @@
+//! Human-readable output of finished matches. Reporters only read records;
+//! they never drive a game.
+
+use crate::games::{Seat, Winner};
+use crate::record::MatchRecord;
+use crate::verdict::Verdict;
+
+/// The account of one match for a terminal: set-up, moves, result, verdicts,
+/// and the command that replays it.
+pub fn render_match(record: &MatchRecord) -> String {
+    let mut out = String::new();
+    for line in &record.account {
+        out.push_str(line);
+        out.push('\n');
+    }
+    if !record.account.is_empty() {
+        out.push('\n');
+    }
+    let name = |seat: Seat| format!("{seat} ({})", record.player(seat).name);
+    let result = match record.winner {
+        Winner::A => format!("{} wins", name(Seat::A)),
+        Winner::B => format!("{} wins", name(Seat::B)),
+        Winner::Draw => "draw".to_string(),
+    };
+    out.push_str(&format!("Result: {result}  [{}]\n", record.reason));
+    for seat in Seat::BOTH {
+        let p = record.player(seat);
+        out.push_str(&format!(
+            "  {seat} {:<20} {:<9} {:>3} attacks  {:>9.3} ms total  {:>8.3} ms max  cpu {:>8.1} ms  peak {} KiB\n",
+            p.name,
+            p.verdict.name(),
+            p.attacks,
+            p.time_total_ms,
+            p.time_max_ms,
+            p.cpu_total_ms,
+            p.peak_memory_kb
+        ));
+        if let Some(d) = &p.disqualification {
+            debug_assert!(d.verdict != Verdict::Ok);
+            out.push_str(&format!(
+                "    disqualified ({}) at reply {}: {}\n",
+                d.verdict, d.at_move, d.detail
+            ));
+            for line in &p.stderr_tail {
+                out.push_str(&format!("    stderr: {line}\n"));
+            }
+        }
+    }
+    out.push_str(&format!("Replay: {}\n", record.replay));
+    out
+}

@@ -1,0 +1,368 @@
+//! The match runner: drives any [`Game`] between two bot processes, turning
+//! process faults, malformed lines and illegal replies into verdicts, and
+//! produces one [`MatchRecord`]. It knows the rules only through the `Game`
+//! trait and processes only through `crate::bot`.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::bot::{self, BotCommand, BotProcess, Fault, ProcessLimits, ProcessReport};
+use crate::games::{self, Game, GameConfig, Outcome, Seat, Status, Winner};
+use crate::protocol;
+use crate::units;
+use crate::record::{MatchRecord, PlayerRecord, RECORD_VERSION};
+use crate::transcript::{Direction, TranscriptWriter};
+use crate::verdict::{Disqualification, Verdict};
+
+/// Limits and options of a match, the same for both bots unless a
+/// tournament sets them per bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchLimits {
+    /// Wall-clock time for each reply, from the request's last byte to the
+    /// reply's newline.
+    pub time_limit: Duration,
+    /// Time for the bot's first reply (covers starting an interpreter).
+    pub startup_limit: Duration,
+    pub process: ProcessLimits,
+}
+
+impl Default for MatchLimits {
+    fn default() -> Self {
+        MatchLimits {
+            time_limit: Duration::from_secs(2),
+            startup_limit: Duration::from_secs(5),
+            process: ProcessLimits::default(),
+        }
+    }
+}
+
+/// Everything needed to play one game.
+#[derive(Clone, Debug)]
+pub struct MatchPlan {
+    pub config: GameConfig,
+    pub seed: u64,
+    /// A then B; A moves first.
+    pub bots: [BotCommand; 2],
+    pub limits: [MatchLimits; 2],
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    #[error("cannot write the transcript {}: {source}", path.display())]
+    Transcript { path: PathBuf, source: std::io::Error },
+}
+
+/// One seat's process and its running totals.
+struct Player {
+    process: Option<BotProcess>,
+    replies: u32,
+    time_total: Duration,
+    time_max: Duration,
+    disqualification: Option<Disqualification>,
+    report: ProcessReport,
+    stderr_tail: Vec<String>,
+}
+
+impl Player {
+    fn disqualify(&mut self, verdict: Verdict, detail: String) {
+        let report = self.process.as_mut().map(|p| p.kill());
+        if let Some(report) = report {
+            self.report = report;
+        }
+        self.disqualification.get_or_insert(Disqualification {
+            verdict,
+            detail,
+            at_move: self.replies + 1,
+        });
+    }
+}
+
+/// Plays one game. Bot misbehaviour ends up in the record's verdicts; `Err`
+/// is only for the referee's own failures (e.g. an unwritable transcript).
+pub fn play_match(plan: &MatchPlan, transcript_path: Option<&PathBuf>) -> Result<MatchRecord, MatchError> {
+    let transcript = match transcript_path {
+        Some(path) => TranscriptWriter::create(path).map_err(|source| MatchError::Transcript {
+            path: path.clone(),
+            source,
+        })?,
+        None => TranscriptWriter::none(),
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
+    let (record, transcript) = match &plan.config {
+        GameConfig::Arrow5(config) => {
+            let game = games::arrow5::Arrow5::new(config.clone(), &mut rng);
+            run(game, plan, transcript)
+        }
+    };
+    transcript.finish(&record).map_err(|source| MatchError::Transcript {
+        path: transcript_path.cloned().unwrap_or_default(),
+        source,
+    })?;
+    Ok(record)
+}
+
+fn run<G: Game>(mut game: G, plan: &MatchPlan, mut transcript: TranscriptWriter) -> (MatchRecord, TranscriptWriter) {
+    transcript.header(
+        plan.config.game_name(),
+        &plan.config.variant_name(),
+        plan.seed,
+        [plan.bots[0].name.clone(), plan.bots[1].name.clone()],
+        [plan.bots[0].spec.clone(), plan.bots[1].spec.clone()],
+    );
+    let mut account = game.summary_setup(plan);
+    let mut players: [Player; 2] = Seat::BOTH.map(|seat| {
+        let i = seat.index();
+        let mut player = Player {
+            process: None,
+            replies: 0,
+            time_total: Duration::ZERO,
+            time_max: Duration::ZERO,
+            disqualification: None,
+            report: ProcessReport::default(),
+            stderr_tail: vec![],
+        };
+        match BotProcess::spawn(&plan.bots[i], &plan.limits[i].process) {
+            Ok(process) => player.process = Some(process),
+            Err(e) => player.disqualify(Verdict::Crash, format!("could not be started: {e}")),
+        }
+        player
+    });
+
+    // Greetings expect no reply; a bot that died at once is caught by its
+    // first request.
+    for seat in Seat::BOTH {
+        let line = game.greeting(seat);
+        send_notice(&mut players[seat.index()], seat, &line, &plan.limits[seat.index()], &mut transcript);
+    }
+
+    let outcome: Option<Outcome> = loop {
+        if players.iter().any(|p| p.disqualification.is_some()) {
+            break None;
+        }
+        let (seat, request) = match game.status() {
+            Status::Over(outcome) => break Some(outcome),
+            Status::Ask { seat, request } => (seat, request),
+        };
+        let limits = &plan.limits[seat.index()];
+        let player = &mut players[seat.index()];
+        let budget = if player.replies == 0 {
+            limits.startup_limit
+        } else {
+            limits.time_limit
+        };
+        let reply = exchange(player, seat, &request, budget, &mut transcript);
+        let line = match reply {
+            Ok(line) => line,
+            Err(fault) => {
+                player.disqualify(fault.verdict(), fault.to_string());
+                drain_stderr(player, seat, &mut transcript);
+                break None;
+            }
+        };
+        let parsed = match game.parse_reply(&line) {
+            Ok(parsed) => parsed,
+            Err(why) => {
+                player.disqualify(
+                    Verdict::Protocol,
+                    format!("answered '{}' to '{request}': {why}", protocol::shorten(&line)),
+                );
+                break None;
+            }
+        };
+        match game.apply(parsed) {
+            Ok(applied) => {
+                game = applied.game;
+                account.push(applied.account);
+                for notice in applied.notices {
+                    let i = notice.to.index();
+                    send_notice(&mut players[i], notice.to, &notice.line, &plan.limits[i], &mut transcript);
+                }
+            }
+            Err(rejected) => {
+                game = rejected.game;
+                player.disqualify(Verdict::Illegal, rejected.rule);
+                break None;
+            }
+        }
+    };
+
+    // The end: tell each bot still playing, close its stdin, let it go.
+    let provisional = settle(&players, outcome.as_ref());
+    for seat in Seat::BOTH {
+        let player = &mut players[seat.index()];
+        if player.disqualification.is_none() {
+            let line = protocol::end_line(provisional.0.result_for(seat), &provisional.1);
+            send_notice(player, seat, &line, &plan.limits[seat.index()], &mut transcript);
+        }
+    }
+    for seat in Seat::BOTH {
+        let player = &mut players[seat.index()];
+        if let Some(process) = &mut player.process {
+            player.report = process.shut_down(bot::EXIT_GRACE);
+        }
+        drain_stderr(player, seat, &mut transcript);
+        // Memory is judged once more on the exact peak the kernel kept.
+        let limit_kb = plan.limits[seat.index()].process.memory_kb;
+        if limit_kb > 0 && player.report.peak_memory_kb > limit_kb {
+            let fault = Fault::Memory {
+                peak_kb: player.report.peak_memory_kb,
+                limit_kb,
+            };
+            player.disqualify(fault.verdict(), fault.to_string());
+        }
+    }
+    let (winner, reason) = settle(&players, outcome.as_ref());
+    account.extend(game.summary());
+
+    let record = MatchRecord {
+        version: RECORD_VERSION,
+        game: plan.config.game_name().to_string(),
+        variant: plan.config.variant_name(),
+        seed: plan.seed,
+        winner,
+        reason,
+        players: Seat::BOTH.map(|seat| {
+            let player = &players[seat.index()];
+            let bot = &plan.bots[seat.index()];
+            PlayerRecord {
+                name: bot.name.clone(),
+                spec: bot.spec.clone(),
+                verdict: player
+                    .disqualification
+                    .as_ref()
+                    .map_or(Verdict::Ok, |d| d.verdict),
+                disqualification: player.disqualification.clone(),
+                attacks: game.attacks(seat),
+                replies: player.replies,
+                time_total_ms: ms(player.time_total),
+                time_max_ms: ms(player.time_max),
+                cpu_total_ms: round3(player.report.cpu_ms),
+                peak_memory_kb: player.report.peak_memory_kb,
+                stderr_tail: if player.disqualification.is_some() {
+                    player.stderr_tail.clone()
+                } else {
+                    vec![]
+                },
+            }
+        }),
+        replay: replay_command(plan),
+        account,
+    };
+    (record, transcript)
+}
+
+/// Sends a request and waits for its reply line, timing it.
+fn exchange(
+    player: &mut Player,
+    seat: Seat,
+    request: &str,
+    budget: Duration,
+    transcript: &mut TranscriptWriter,
+) -> Result<String, Fault> {
+    let process = player.process.as_mut().expect("a playing seat has a process");
+    transcript.message(Instant::now(), seat, Direction::To, request);
+    process.send_line(request, Instant::now() + budget, budget)?;
+    let sent = Instant::now();
+    let result = process.recv_line(sent + budget, budget);
+    drain_stderr(player, seat, transcript);
+    let (line, at) = result?;
+    let took = at.saturating_duration_since(sent);
+    player.replies += 1;
+    player.time_total += took;
+    player.time_max = player.time_max.max(took);
+    transcript.message(at, seat, Direction::From, &line);
+    Ok(line)
+}
+
+/// Sends a line that expects no reply. A bot that cannot take it is judged
+/// at its next request, not here: it may have ended after its last reply.
+fn send_notice(player: &mut Player, seat: Seat, line: &str, limits: &MatchLimits, transcript: &mut TranscriptWriter) {
+    let Some(process) = player.process.as_mut() else { return };
+    if player.disqualification.is_some() {
+        return;
+    }
+    transcript.message(Instant::now(), seat, Direction::To, line);
+    let _ = process.send_line(line, Instant::now() + limits.time_limit, limits.time_limit);
+}
+
+fn drain_stderr(player: &mut Player, seat: Seat, transcript: &mut TranscriptWriter) {
+    let Some(process) = player.process.as_mut() else { return };
+    for line in process.take_stderr() {
+        transcript.message(line.at, seat, Direction::Stderr, &line.line);
+        if player.stderr_tail.len() == STDERR_TAIL_LINES {
+            player.stderr_tail.remove(0);
+        }
+        player.stderr_tail.push(line.line);
+    }
+}
+
+const STDERR_TAIL_LINES: usize = 10;
+
+/// The winner and reason given the rules' outcome and the verdicts.
+fn settle(players: &[Player; 2], outcome: Option<&Outcome>) -> (Winner, String) {
+    match (&players[0].disqualification, &players[1].disqualification) {
+        (Some(_), Some(_)) => (Winner::Draw, "both-disqualified".into()),
+        (Some(_), None) => (Winner::B, "disqualified".into()),
+        (None, Some(_)) => (Winner::A, "disqualified".into()),
+        (None, None) => match outcome {
+            Some(o) => (o.winner, o.reason.clone()),
+            None => (Winner::Draw, "unfinished".into()),
+        },
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    round3(d.as_secs_f64() * 1000.0)
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// The `referee match ...` command line that plays this game again.
+pub fn replay_command(plan: &MatchPlan) -> String {
+    let mut words: Vec<String> = vec![
+        "referee".into(),
+        "match".into(),
+        plan.config.game_name().into(),
+        plan.bots[0].spec.clone(),
+        plan.bots[1].spec.clone(),
+    ];
+    words.extend(plan.config.cli_flags());
+    words.extend(["--seed".into(), plan.seed.to_string()]);
+    let limits = &plan.limits[0];
+    if plan.limits[0] == plan.limits[1] {
+        words.extend([
+            "--time-limit".into(),
+            bot::show_duration(limits.time_limit),
+            "--startup-limit".into(),
+            bot::show_duration(limits.startup_limit),
+            "--memory-limit".into(),
+            units::show_size_kb(limits.process.memory_kb),
+        ]);
+    }
+    shell_words::join(words)
+}
+
+/// Set-up lines for the account, before the first move.
+trait SetupSummary {
+    fn summary_setup(&self, plan: &MatchPlan) -> Vec<String>;
+}
+
+impl<G: Game> SetupSummary for G {
+    fn summary_setup(&self, plan: &MatchPlan) -> Vec<String> {
+        vec![
+            format!(
+                "{} ({}), seed {}",
+                plan.config.game_name(),
+                plan.config.variant_name(),
+                plan.seed
+            ),
+            format!("A: {}  [{}]  moves first", plan.bots[0].name, plan.bots[0].spec),
+            format!("B: {}  [{}]", plan.bots[1].name, plan.bots[1].spec),
+        ]
+    }
+}

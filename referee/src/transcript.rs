@@ -1,0 +1,241 @@
+//! Transcripts: every message of a game in both directions, as JSON lines
+//! with microsecond timestamps, and their pretty-printer (`referee replay`).
+//!
+//! Line 1 is a header, then one line per message, then the result:
+//! ```text
+//! {"type":"header","version":1,"game":"arrow5",...}
+//! {"type":"message","t_us":1532,"bot":"a","dir":"to","line":"attack"}
+//! {"type":"message","t_us":1610,"bot":"a","dir":"from","line":"0 1 2 3 4"}
+//! {"type":"message","t_us":1700,"bot":"b","dir":"stderr","line":"thinking..."}
+//! {"type":"result","record":{...}}
+//! ```
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::path::Path;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use crate::games::Seat;
+use crate::record::MatchRecord;
+
+pub const TRANSCRIPT_VERSION: u32 = 1;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// Referee to bot (stdin).
+    To,
+    /// Bot to referee (stdout).
+    From,
+    /// The bot's stderr: never part of the protocol.
+    Stderr,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Entry {
+    Header {
+        version: u32,
+        game: String,
+        variant: String,
+        seed: u64,
+        /// Names then specs, A then B.
+        bots: [String; 2],
+        specs: [String; 2],
+        /// Wall-clock start, seconds since the Unix epoch.
+        started_unix: f64,
+    },
+    Message {
+        t_us: u64,
+        bot: Seat,
+        dir: Direction,
+        line: String,
+    },
+    Result {
+        record: Box<MatchRecord>,
+    },
+}
+
+/// Writes a transcript as the game goes. Writing failures are kept and
+/// reported once at the end, so a full disk cannot crash a game.
+pub struct TranscriptWriter {
+    out: Option<BufWriter<Box<dyn Write + Send>>>,
+    start: Instant,
+    error: Option<io::Error>,
+}
+
+impl TranscriptWriter {
+    pub fn create(path: &Path) -> io::Result<TranscriptWriter> {
+        let file = File::create(path)?;
+        Ok(Self::to_writer(Box::new(file)))
+    }
+
+    pub fn to_writer(out: Box<dyn Write + Send>) -> TranscriptWriter {
+        TranscriptWriter {
+            out: Some(BufWriter::new(out)),
+            start: Instant::now(),
+            error: None,
+        }
+    }
+
+    /// A writer that drops everything (no transcript asked for).
+    pub fn none() -> TranscriptWriter {
+        TranscriptWriter {
+            out: None,
+            start: Instant::now(),
+            error: None,
+        }
+    }
+
+    pub fn is_on(&self) -> bool {
+        self.out.is_some()
+    }
+
+    pub fn header(&mut self, game: &str, variant: &str, seed: u64, bots: [String; 2], specs: [String; 2]) {
+        self.start = Instant::now();
+        let started_unix = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs_f64())
+            .unwrap_or(0.0);
+        self.write(&Entry::Header {
+            version: TRANSCRIPT_VERSION,
+            game: game.to_string(),
+            variant: variant.to_string(),
+            seed,
+            bots,
+            specs,
+            started_unix,
+        });
+    }
+
+    pub fn message(&mut self, at: Instant, bot: Seat, dir: Direction, line: &str) {
+        if self.out.is_none() {
+            return;
+        }
+        let t_us = at.saturating_duration_since(self.start).as_micros() as u64;
+        self.write(&Entry::Message {
+            t_us,
+            bot,
+            dir,
+            line: line.to_string(),
+        });
+    }
+
+    /// Writes the result and flushes; returns the first write error, if any.
+    pub fn finish(mut self, record: &MatchRecord) -> io::Result<()> {
+        self.write(&Entry::Result {
+            record: Box::new(record.clone()),
+        });
+        if let Some(out) = &mut self.out {
+            if let Err(e) = out.flush() {
+                self.error.get_or_insert(e);
+            }
+        }
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn write(&mut self, entry: &Entry) {
+        let Some(out) = &mut self.out else { return };
+        if self.error.is_some() {
+            return;
+        }
+        let result = serde_json::to_writer(&mut *out, entry)
+            .map_err(io::Error::from)
+            .and_then(|()| out.write_all(b"\n"));
+        if let Err(e) = result {
+            self.error = Some(e);
+        }
+    }
+}
+
+/// Why a transcript could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("cannot read {path}: {source}")]
+    Io { path: String, source: io::Error },
+    #[error("{path}, line {line}: not a transcript entry ({reason}); is this a file written by 'referee match --transcript'?")]
+    Parse {
+        path: String,
+        line: usize,
+        reason: String,
+    },
+    #[error("{path} is empty")]
+    Empty { path: String },
+}
+
+/// Reads every entry of a transcript file.
+pub fn read(path: &Path) -> Result<Vec<Entry>, ReadError> {
+    let name = path.display().to_string();
+    let file = File::open(path).map_err(|source| ReadError::Io {
+        path: name.clone(),
+        source,
+    })?;
+    let mut entries = vec![];
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|source| ReadError::Io {
+            path: name.clone(),
+            source,
+        })?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let entry = serde_json::from_str(&line).map_err(|e| ReadError::Parse {
+            path: name.clone(),
+            line: i + 1,
+            reason: e.to_string(),
+        })?;
+        entries.push(entry);
+    }
+    if entries.is_empty() {
+        return Err(ReadError::Empty { path: name });
+    }
+    Ok(entries)
+}
+
+/// Renders a transcript for a person: who said what, when, with stderr marked.
+pub fn render(entries: &[Entry]) -> String {
+    let mut out = String::new();
+    let mut names = ["A".to_string(), "B".to_string()];
+    for entry in entries {
+        match entry {
+            Entry::Header {
+                game,
+                variant,
+                seed,
+                bots,
+                specs,
+                ..
+            } => {
+                out.push_str(&format!("{game} ({variant}), seed {seed}\n"));
+                for (seat, (bot, spec)) in Seat::BOTH.iter().zip(bots.iter().zip(specs)) {
+                    out.push_str(&format!("  {seat}: {bot}  [{spec}]\n"));
+                }
+                names = [format!("A {}", bots[0]), format!("B {}", bots[1])];
+                out.push('\n');
+            }
+            Entry::Message { t_us, bot, dir, line } => {
+                let who = &names[bot.index()];
+                let arrow = match dir {
+                    Direction::To => "<-",
+                    Direction::From => "->",
+                    Direction::Stderr => "!!",
+                };
+                let tag = if *dir == Direction::Stderr { " [stderr]" } else { "" };
+                out.push_str(&format!(
+                    "{:>10.3} ms  {arrow} {who}{tag}: {line}\n",
+                    *t_us as f64 / 1000.0
+                ));
+            }
+            Entry::Result { record } => {
+                out.push('\n');
+                out.push_str(&crate::report::render_match(record));
+            }
+        }
+    }
+    out
+}
