@@ -10,7 +10,10 @@ use wait_timeout::ChildExt;
 
 /// The workspace root (tests run with the `referee` package as cwd).
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 pub fn referee_bin() -> PathBuf {
@@ -23,7 +26,8 @@ pub fn sample_bin(name: &str) -> String {
     BUILD.call_once(|| {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let mut cmd = Command::new(cargo);
-        cmd.args(["build", "--quiet", "-p", "sample_bots"]).current_dir(root());
+        cmd.args(["build", "--quiet", "-p", "sample_bots"])
+            .current_dir(root());
         if !cfg!(debug_assertions) {
             cmd.arg("--release");
         }
@@ -36,7 +40,11 @@ pub fn sample_bin(name: &str) -> String {
 
 /// A file under `sample_bots/`, as an absolute path string.
 pub fn sample_file(relative: &str) -> String {
-    root().join("sample_bots").join(relative).to_string_lossy().into_owned()
+    root()
+        .join("sample_bots")
+        .join(relative)
+        .to_string_lossy()
+        .into_owned()
 }
 
 pub struct Run {
@@ -49,7 +57,10 @@ pub struct Run {
 impl Run {
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_str(self.stdout.trim()).unwrap_or_else(|e| {
-            panic!("stdout is not one JSON object ({e}):\n{}\nstderr:\n{}", self.stdout, self.stderr)
+            panic!(
+                "stdout is not one JSON object ({e}):\n{}\nstderr:\n{}",
+                self.stdout, self.stderr
+            )
         })
     }
 }
@@ -109,7 +120,11 @@ pub fn processes_with(marker: &str) -> Vec<String> {
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter(|l| l.contains(marker) && !l.contains("ps -eo"))
-        .filter(|l| l.split_whitespace().nth(1).is_some_and(|stat| !stat.starts_with('Z')))
+        .filter(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .is_some_and(|stat| !stat.starts_with('Z'))
+        })
         .map(str::to_string)
         .collect()
 }

@@ -68,10 +68,24 @@ mod tests {
 
     #[test]
     fn accepts_the_documented_spellings() {
-        for line in ["1 0 3 6 9", "10369", "1,0,3,6,9", "1-0-3-6-9", "  1 0 3 6 9 \r", "1\t0 3 6 9"] {
-            assert_eq!(parse_symbols::<5>(line), Ok(['1', '0', '3', '6', '9']), "{line:?}");
+        for line in [
+            "1 0 3 6 9",
+            "10369",
+            "1,0,3,6,9",
+            "1-0-3-6-9",
+            "  1 0 3 6 9 \r",
+            "1\t0 3 6 9",
+        ] {
+            assert_eq!(
+                parse_symbols::<5>(line),
+                Ok(['1', '0', '3', '6', '9']),
+                "{line:?}"
+            );
         }
-        assert_eq!(parse_symbols::<5>("1 0 3 6 👁️"), Ok(['1', '0', '3', '6', '👁']));
+        assert_eq!(
+            parse_symbols::<5>("1 0 3 6 👁️"),
+            Ok(['1', '0', '3', '6', '👁'])
+        );
         assert_eq!(parse_symbols::<5>("1036👁"), Ok(['1', '0', '3', '6', '👁']));
     }
 
@@ -80,8 +94,13 @@ mod tests {
         assert!(parse_symbols::<5>("").unwrap_err().contains("empty"));
         assert!(parse_symbols::<5>("1 0 3 6").unwrap_err().contains("got 4"));
         assert!(parse_symbols::<5>("1036912").unwrap_err().contains("got 7"));
-        assert!(parse_symbols::<5>("10 3 6 9 1").unwrap_err().contains("'10'"));
+        assert!(parse_symbols::<5>("10 3 6 9 1")
+            .unwrap_err()
+            .contains("'10'"));
         // Unknown characters are syntax-valid symbols; the game judges them.
-        assert_eq!(parse_symbols::<5>("x 0 3 6 9"), Ok(['x', '0', '3', '6', '9']));
+        assert_eq!(
+            parse_symbols::<5>("x 0 3 6 9"),
+            Ok(['x', '0', '3', '6', '9'])
+        );
     }
 }

@@ -12,9 +12,9 @@ use rand_chacha::ChaCha8Rng;
 use crate::bot::{self, BotCommand, BotProcess, Fault, ProcessLimits, ProcessReport};
 use crate::games::{self, Game, GameConfig, Outcome, Seat, Status, Winner};
 use crate::protocol;
-use crate::units;
 use crate::record::{MatchRecord, PlayerRecord, RECORD_VERSION};
 use crate::transcript::{Direction, TranscriptWriter};
+use crate::units;
 use crate::verdict::{Disqualification, Verdict};
 
 /// Limits and options of a match, the same for both bots unless a
@@ -52,7 +52,10 @@ pub struct MatchPlan {
 #[derive(Debug, thiserror::Error)]
 pub enum MatchError {
     #[error("cannot write the transcript {}: {source}", path.display())]
-    Transcript { path: PathBuf, source: std::io::Error },
+    Transcript {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 /// One seat's process and its running totals.
@@ -82,7 +85,10 @@ impl Player {
 
 /// Plays one game. Bot misbehaviour ends up in the record's verdicts; `Err`
 /// is only for the referee's own failures (e.g. an unwritable transcript).
-pub fn play_match(plan: &MatchPlan, transcript_path: Option<&PathBuf>) -> Result<MatchRecord, MatchError> {
+pub fn play_match(
+    plan: &MatchPlan,
+    transcript_path: Option<&PathBuf>,
+) -> Result<MatchRecord, MatchError> {
     let transcript = match transcript_path {
         Some(path) => TranscriptWriter::create(path).map_err(|source| MatchError::Transcript {
             path: path.clone(),
@@ -97,14 +103,20 @@ pub fn play_match(plan: &MatchPlan, transcript_path: Option<&PathBuf>) -> Result
             run(game, plan, transcript)
         }
     };
-    transcript.finish(&record).map_err(|source| MatchError::Transcript {
-        path: transcript_path.cloned().unwrap_or_default(),
-        source,
-    })?;
+    transcript
+        .finish(&record)
+        .map_err(|source| MatchError::Transcript {
+            path: transcript_path.cloned().unwrap_or_default(),
+            source,
+        })?;
     Ok(record)
 }
 
-fn run<G: Game>(mut game: G, plan: &MatchPlan, mut transcript: TranscriptWriter) -> (MatchRecord, TranscriptWriter) {
+fn run<G: Game>(
+    mut game: G,
+    plan: &MatchPlan,
+    mut transcript: TranscriptWriter,
+) -> (MatchRecord, TranscriptWriter) {
     transcript.header(
         plan.config.game_name(),
         &plan.config.variant_name(),
@@ -135,7 +147,13 @@ fn run<G: Game>(mut game: G, plan: &MatchPlan, mut transcript: TranscriptWriter)
     // first request.
     for seat in Seat::BOTH {
         let line = game.greeting(seat);
-        send_notice(&mut players[seat.index()], seat, &line, &plan.limits[seat.index()], &mut transcript);
+        send_notice(
+            &mut players[seat.index()],
+            seat,
+            &line,
+            &plan.limits[seat.index()],
+            &mut transcript,
+        );
     }
 
     let outcome: Option<Outcome> = loop {
@@ -153,7 +171,7 @@ fn run<G: Game>(mut game: G, plan: &MatchPlan, mut transcript: TranscriptWriter)
         } else {
             limits.time_limit
         };
-        let reply = exchange(player, seat, &request, budget, &mut transcript);
+        let reply = exchange(player, seat, request.as_deref(), budget, &mut transcript);
         let line = match reply {
             Ok(line) => line,
             Err(fault) => {
@@ -167,7 +185,11 @@ fn run<G: Game>(mut game: G, plan: &MatchPlan, mut transcript: TranscriptWriter)
             Err(why) => {
                 player.disqualify(
                     Verdict::Protocol,
-                    format!("answered '{}' to '{request}': {why}", protocol::shorten(&line)),
+                    format!(
+                        "answered '{}' to '{}': {why}",
+                        protocol::shorten(&line),
+                        request.as_deref().unwrap_or("(its turn)")
+                    ),
                 );
                 break None;
             }
@@ -178,7 +200,13 @@ fn run<G: Game>(mut game: G, plan: &MatchPlan, mut transcript: TranscriptWriter)
                 account.push(applied.account);
                 for notice in applied.notices {
                     let i = notice.to.index();
-                    send_notice(&mut players[i], notice.to, &notice.line, &plan.limits[i], &mut transcript);
+                    send_notice(
+                        &mut players[i],
+                        notice.to,
+                        &notice.line,
+                        &plan.limits[i],
+                        &mut transcript,
+                    );
                 }
             }
             Err(rejected) => {
@@ -195,7 +223,13 @@ fn run<G: Game>(mut game: G, plan: &MatchPlan, mut transcript: TranscriptWriter)
         let player = &mut players[seat.index()];
         if player.disqualification.is_none() {
             let line = protocol::end_line(provisional.0.result_for(seat), &provisional.1);
-            send_notice(player, seat, &line, &plan.limits[seat.index()], &mut transcript);
+            send_notice(
+                player,
+                seat,
+                &line,
+                &plan.limits[seat.index()],
+                &mut transcript,
+            );
         }
     }
     for seat in Seat::BOTH {
@@ -258,13 +292,18 @@ fn run<G: Game>(mut game: G, plan: &MatchPlan, mut transcript: TranscriptWriter)
 fn exchange(
     player: &mut Player,
     seat: Seat,
-    request: &str,
+    request: Option<&str>,
     budget: Duration,
     transcript: &mut TranscriptWriter,
 ) -> Result<String, Fault> {
-    let process = player.process.as_mut().expect("a playing seat has a process");
-    transcript.message(Instant::now(), seat, Direction::To, request);
-    process.send_line(request, Instant::now() + budget, budget)?;
+    let process = player
+        .process
+        .as_mut()
+        .expect("a playing seat has a process");
+    if let Some(request) = request {
+        transcript.message(Instant::now(), seat, Direction::To, request);
+        process.send_line(request, Instant::now() + budget, budget)?;
+    }
     let sent = Instant::now();
     let result = process.recv_line(sent + budget, budget);
     drain_stderr(player, seat, transcript);
@@ -279,8 +318,16 @@ fn exchange(
 
 /// Sends a line that expects no reply. A bot that cannot take it is judged
 /// at its next request, not here: it may have ended after its last reply.
-fn send_notice(player: &mut Player, seat: Seat, line: &str, limits: &MatchLimits, transcript: &mut TranscriptWriter) {
-    let Some(process) = player.process.as_mut() else { return };
+fn send_notice(
+    player: &mut Player,
+    seat: Seat,
+    line: &str,
+    limits: &MatchLimits,
+    transcript: &mut TranscriptWriter,
+) {
+    let Some(process) = player.process.as_mut() else {
+        return;
+    };
     if player.disqualification.is_some() {
         return;
     }
@@ -289,7 +336,9 @@ fn send_notice(player: &mut Player, seat: Seat, line: &str, limits: &MatchLimits
 }
 
 fn drain_stderr(player: &mut Player, seat: Seat, transcript: &mut TranscriptWriter) {
-    let Some(process) = player.process.as_mut() else { return };
+    let Some(process) = player.process.as_mut() else {
+        return;
+    };
     for line in process.take_stderr() {
         transcript.message(line.at, seat, Direction::Stderr, &line.line);
         if player.stderr_tail.len() == STDERR_TAIL_LINES {
@@ -361,7 +410,10 @@ impl<G: Game> SetupSummary for G {
                 plan.config.variant_name(),
                 plan.seed
             ),
-            format!("A: {}  [{}]  moves first", plan.bots[0].name, plan.bots[0].spec),
+            format!(
+                "A: {}  [{}]  moves first",
+                plan.bots[0].name, plan.bots[0].spec
+            ),
             format!("B: {}  [{}]", plan.bots[1].name, plan.bots[1].spec),
         ]
     }

@@ -93,7 +93,14 @@ impl TranscriptWriter {
         self.out.is_some()
     }
 
-    pub fn header(&mut self, game: &str, variant: &str, seed: u64, bots: [String; 2], specs: [String; 2]) {
+    pub fn header(
+        &mut self,
+        game: &str,
+        variant: &str,
+        seed: u64,
+        bots: [String; 2],
+        specs: [String; 2],
+    ) {
         self.start = Instant::now();
         let started_unix = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -218,14 +225,23 @@ pub fn render(entries: &[Entry]) -> String {
                 names = [format!("A {}", bots[0]), format!("B {}", bots[1])];
                 out.push('\n');
             }
-            Entry::Message { t_us, bot, dir, line } => {
+            Entry::Message {
+                t_us,
+                bot,
+                dir,
+                line,
+            } => {
                 let who = &names[bot.index()];
                 let arrow = match dir {
                     Direction::To => "<-",
                     Direction::From => "->",
                     Direction::Stderr => "!!",
                 };
-                let tag = if *dir == Direction::Stderr { " [stderr]" } else { "" };
+                let tag = if *dir == Direction::Stderr {
+                    " [stderr]"
+                } else {
+                    ""
+                };
                 out.push_str(&format!(
                     "{:>10.3} ms  {arrow} {who}{tag}: {line}\n",
                     *t_us as f64 / 1000.0

@@ -40,7 +40,11 @@ pub fn parse_size_kb(text: &str) -> Result<u64, String> {
         "k" | "kb" | "kib" => 1.0,
         "" | "m" | "mb" | "mib" => 1024.0,
         "g" | "gb" | "gib" => 1024.0 * 1024.0,
-        _ => return Err(format!("'{text}' is not a size; write e.g. 64MiB, 512KiB or 1GiB")),
+        _ => {
+            return Err(format!(
+                "'{text}' is not a size; write e.g. 64MiB, 512KiB or 1GiB"
+            ))
+        }
     };
     let value: f64 = number
         .parse()
@@ -72,7 +76,9 @@ mod tests {
         assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
         assert_eq!(parse_duration("1.5"), Ok(Duration::from_millis(1500)));
         assert!(parse_duration("0s").is_err());
-        assert!(parse_duration("fast").unwrap_err().contains("not a duration"));
+        assert!(parse_duration("fast")
+            .unwrap_err()
+            .contains("not a duration"));
     }
 
     #[test]

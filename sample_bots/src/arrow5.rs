@@ -78,7 +78,13 @@ pub fn parse_signal(line: &str) -> Option<u16> {
 
 pub fn format_code(code: &Code) -> String {
     code.iter()
-        .map(|&s| if s == EYE { "E".to_string() } else { s.to_string() })
+        .map(|&s| {
+            if s == EYE {
+                "E".to_string()
+            } else {
+                s.to_string()
+            }
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -121,10 +127,13 @@ impl Knowledge {
     /// Keeps the codes that would have given `key` to the last attack. The
     /// attack itself is out: had it cracked, we would not be asked again.
     pub fn observe(&mut self, key: u16) {
-        let Some(attack) = self.last_attack else { return };
+        let Some(attack) = self.last_attack else {
+            return;
+        };
         let (codes, positions, hidden) = (&self.codes, &self.positions, self.hidden_eye);
         self.possible.retain(|&i| {
-            codes[i as usize] != attack && signal_key(&positions[i as usize], &attack, hidden) == key
+            codes[i as usize] != attack
+                && signal_key(&positions[i as usize], &attack, hidden) == key
         });
     }
 }

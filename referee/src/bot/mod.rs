@@ -99,18 +99,29 @@ fn signal_name(signal: i32) -> &'static str {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
     /// No complete line before the deadline.
-    Timeout { budget: Duration },
+    Timeout {
+        budget: Duration,
+    },
     /// The referee could not write its request before the deadline: the bot
     /// does not read its stdin.
-    InputNotRead { budget: Duration },
+    InputNotRead {
+        budget: Duration,
+    },
     Exited(Exit),
     /// Closed its stdout (or stdin) but did not exit.
     ClosedPipe(&'static str),
-    LineTooLong { limit: usize },
-    TooMuchOutput { limit: usize },
+    LineTooLong {
+        limit: usize,
+    },
+    TooMuchOutput {
+        limit: usize,
+    },
     /// A line that is not UTF-8.
     NotText,
-    Memory { peak_kb: u64, limit_kb: u64 },
+    Memory {
+        peak_kb: u64,
+        limit_kb: u64,
+    },
 }
 
 impl Fault {
@@ -129,11 +140,9 @@ impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Fault::Timeout { budget } => write!(f, "no reply within {}", show_duration(*budget)),
-            Fault::InputNotRead { budget } => write!(
-                f,
-                "did not read its input for {}",
-                show_duration(*budget)
-            ),
+            Fault::InputNotRead { budget } => {
+                write!(f, "did not read its input for {}", show_duration(*budget))
+            }
             Fault::Exited(exit) => write!(f, "{exit} while a reply was awaited"),
             Fault::ClosedPipe(which) => write!(f, "closed its {which} but kept running"),
             Fault::LineTooLong { limit } => write!(f, "wrote a line longer than {limit} bytes"),
@@ -221,14 +230,15 @@ impl BotProcess {
     /// Starts a bot in a fresh, empty working directory, in its own process
     /// group, with a clean environment and its rlimits.
     pub fn spawn(command: &BotCommand, limits: &ProcessLimits) -> io::Result<BotProcess> {
-        let workdir = tempfile::Builder::new()
-            .prefix("referee-bot-")
-            .tempdir()?;
+        let workdir = tempfile::Builder::new().prefix("referee-bot-").tempdir()?;
         let mut cmd = Command::new(&command.program);
         cmd.args(&command.args)
             .current_dir(workdir.path())
             .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin")))
+            .env(
+                "PATH",
+                std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin")),
+            )
             .env("HOME", workdir.path())
             .env("TMPDIR", workdir.path())
             .env("LANG", "C.UTF-8")
@@ -313,7 +323,12 @@ impl BotProcess {
 
     /// Writes `line` and a newline, waiting at most until `deadline` for the
     /// bot to make room in the pipe.
-    pub fn send_line(&mut self, line: &str, deadline: Instant, budget: Duration) -> Result<(), Fault> {
+    pub fn send_line(
+        &mut self,
+        line: &str,
+        deadline: Instant,
+        budget: Duration,
+    ) -> Result<(), Fault> {
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
@@ -351,7 +366,11 @@ impl BotProcess {
 
     /// Waits until `deadline` for one complete line on stdout. Returns the line
     /// without its newline (and a `\r` before it) and when it was complete.
-    pub fn recv_line(&mut self, deadline: Instant, budget: Duration) -> Result<(String, Instant), Fault> {
+    pub fn recv_line(
+        &mut self,
+        deadline: Instant,
+        budget: Duration,
+    ) -> Result<(String, Instant), Fault> {
         loop {
             if let Some(line) = self.take_line()? {
                 return Ok((line, Instant::now()));
@@ -443,8 +462,16 @@ impl BotProcess {
     /// Polls the pipes that are still open and the pidfd.
     fn wait(&self, want_stdin: bool, want_stdout: bool, timeout: Duration) -> Ready {
         let wanted: [(Option<&OwnedFd>, u8, PollFlags); 4] = [
-            (self.stdin.as_ref().filter(|_| want_stdin), 0, PollFlags::OUT),
-            (self.stdout.as_ref().filter(|_| want_stdout), 1, PollFlags::IN),
+            (
+                self.stdin.as_ref().filter(|_| want_stdin),
+                0,
+                PollFlags::OUT,
+            ),
+            (
+                self.stdout.as_ref().filter(|_| want_stdout),
+                1,
+                PollFlags::IN,
+            ),
             (self.stderr.as_ref(), 2, PollFlags::IN),
             (Some(&self.pidfd).filter(|_| !self.exited), 3, PollFlags::IN),
         ];
@@ -587,7 +614,9 @@ impl BotProcess {
                 limit: self.limits.max_line_bytes,
             });
         }
-        String::from_utf8(line).map(Some).map_err(|_| Fault::NotText)
+        String::from_utf8(line)
+            .map(Some)
+            .map_err(|_| Fault::NotText)
     }
 
     /// Waits until the bot exits or `deadline`, draining its output meanwhile

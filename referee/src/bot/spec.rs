@@ -20,7 +20,9 @@ pub struct BotCommand {
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum BotSpecError {
-    #[error("the bot spec is empty: give a path to an executable, a .py file, or a quoted command line")]
+    #[error(
+        "the bot spec is empty: give a path to an executable, a .py file, or a quoted command line"
+    )]
     Empty,
     #[error("bot '{spec}': cannot split the command line ({reason}); check its quotes")]
     BadQuoting { spec: String, reason: String },
@@ -34,7 +36,9 @@ pub enum BotSpecError {
     IsDirectory { spec: String, path: PathBuf },
     #[error("bot '{spec}': {} is not executable; mark it executable (chmod +x {}) or name its interpreter, e.g. \"python3 {}\"", path.display(), path.display(), path.display())]
     NotExecutable { spec: String, path: PathBuf },
-    #[error("bot '{spec}': program '{program}' was not found in PATH; install it or give its full path")]
+    #[error(
+        "bot '{spec}': program '{program}' was not found in PATH; install it or give its full path"
+    )]
     NotInPath { spec: String, program: String },
 }
 

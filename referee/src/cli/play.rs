@@ -42,13 +42,18 @@ pub struct ReplayArgs {
 }
 
 pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
-    let config = args.game_flags.config(&args.game).map_err(|e| Failure::Input(anyhow!(e)))?;
+    let config = args
+        .game_flags
+        .config(&args.game)
+        .map_err(|e| Failure::Input(anyhow!(e)))?;
     let bot_a = BotCommand::parse(&args.bot_a).map_err(Failure::input)?;
     let bot_b = BotCommand::parse(&args.bot_b).map_err(Failure::input)?;
     let limits = args.limits.limits();
     let plan = MatchPlan {
         config,
-        seed: args.seed.unwrap_or_else(|| u64::from(rand::random::<u32>())),
+        seed: args
+            .seed
+            .unwrap_or_else(|| u64::from(rand::random::<u32>())),
         bots: [bot_a, bot_b],
         limits: [limits.clone(), limits],
     };
@@ -60,7 +65,10 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
             account: vec![],
             ..record
         };
-        println!("{}", serde_json::to_string(&record).map_err(Failure::internal)?);
+        println!(
+            "{}",
+            serde_json::to_string(&record).map_err(Failure::internal)?
+        );
     } else {
         print!("{}", report::render_match(&record));
         if let Some(path) = &args.transcript {

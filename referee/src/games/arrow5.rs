@@ -342,7 +342,10 @@ impl Config {
 enum Phase {
     /// Waiting for `seat`'s secret code.
     Choosing(Seat),
-    Attacking { seat: Seat, round: u32 },
+    Attacking {
+        seat: Seat,
+        round: u32,
+    },
     Over,
 }
 
@@ -502,11 +505,11 @@ impl Game for Arrow5 {
             (Phase::Over, None) => unreachable!("a finished game has an outcome"),
             (Phase::Choosing(seat), _) => Status::Ask {
                 seat,
-                request: "code".to_string(),
+                request: Some("code".to_string()),
             },
             (Phase::Attacking { seat, .. }, _) => Status::Ask {
                 seat,
-                request: "attack".to_string(),
+                request: Some("attack".to_string()),
             },
         }
     }
@@ -606,7 +609,11 @@ mod tests {
             ("1 0 3 6 9", "· · · · ·"),
         ];
         for (attack, expected) in cases {
-            assert_eq!(sig("1 0 3 6 9", attack, Variant::Classic), expected, "{attack}");
+            assert_eq!(
+                sig("1 0 3 6 9", attack, Variant::Classic),
+                expected,
+                "{attack}"
+            );
         }
         assert!(signal(&code("10369"), &code("10369"), Variant::Classic).cracked);
     }
@@ -691,13 +698,25 @@ mod tests {
     #[test]
     fn the_rules_complete_game() {
         // B's code is the rules' 1 0 3 6 9; A plays the example's five attacks.
-        let a = ["0 5 7 9 2", "6 0 E 3 1", "3 0 6 1 E", "6 0 3 1 9", "1 0 3 6 9"];
+        let a = [
+            "0 5 7 9 2",
+            "6 0 E 3 1",
+            "3 0 6 1 E",
+            "6 0 3 1 9",
+            "1 0 3 6 9",
+        ];
         let b = ["0 1 2 3 4"; 5];
         let (game, log) = play(["5 0 1 E 2", "1 0 3 6 9"], &a, &b, 50);
         let a_signals: Vec<&String> = log.iter().step_by(2).collect();
         assert_eq!(
             a_signals,
-            ["signal > >", "signal > . < <", "signal > . > <", "signal > . . < .", "signal . . . . ."]
+            [
+                "signal > >",
+                "signal > . < <",
+                "signal > . > <",
+                "signal > . . < .",
+                "signal . . . . ."
+            ]
         );
         assert_eq!(outcome(&game).winner, Winner::A);
         assert_eq!(game.attacks(Seat::A), 5);
@@ -736,9 +755,16 @@ mod tests {
         let game = Arrow5::with_codes(Config::default(), [code("01234"), code("56789")]);
         let reply = game.parse_reply("1 1 2 3 4").unwrap();
         let rejected = game.apply(reply).unwrap_err();
-        assert!(rejected.rule.contains("more than once"), "{}", rejected.rule);
+        assert!(
+            rejected.rule.contains("more than once"),
+            "{}",
+            rejected.rule
+        );
         assert_eq!(rejected.game.attacks(Seat::A), 0);
-        assert!(matches!(rejected.game.status(), Status::Ask { seat: Seat::A, .. }));
+        assert!(matches!(
+            rejected.game.status(),
+            Status::Ask { seat: Seat::A, .. }
+        ));
     }
 
     #[test]
@@ -749,13 +775,17 @@ mod tests {
             game.status(),
             Status::Ask {
                 seat: Seat::A,
-                request: "code".into()
+                request: Some("code".into())
             }
         );
         let game = game.apply(RawCode(['0', '1', '2', '3', '4'])).unwrap().game;
-        assert!(matches!(game.status(), Status::Ask { seat: Seat::B, ref request } if request == "code"));
+        assert!(
+            matches!(game.status(), Status::Ask { seat: Seat::B, ref request } if request.as_deref() == Some("code"))
+        );
         let game = game.apply(RawCode(['5', '6', '7', '8', 'E'])).unwrap().game;
-        assert!(matches!(game.status(), Status::Ask { seat: Seat::A, ref request } if request == "attack"));
+        assert!(
+            matches!(game.status(), Status::Ask { seat: Seat::A, ref request } if request.as_deref() == Some("attack"))
+        );
     }
 
     use rand::SeedableRng;

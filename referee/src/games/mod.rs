@@ -99,8 +99,13 @@ pub struct Outcome {
 /// What the game wants next.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Status {
-    /// `seat` must answer the request line `request`.
-    Ask { seat: Seat, request: String },
+    /// `seat` must answer. `request` is the line that asks; `None` when the
+    /// protocol has the bot move without being asked (Cryptron's first move),
+    /// its reply then answers the lines it already has.
+    Ask {
+        seat: Seat,
+        request: Option<String>,
+    },
     Over(Outcome),
 }
 

@@ -25,13 +25,16 @@ fn choose(k: &Knowledge, rng: &mut Rng) -> Code {
     let targets: Vec<u32> = if k.possible.len() <= SCORE_SAMPLE {
         k.possible.clone()
     } else {
-        (0..SCORE_SAMPLE).map(|_| k.possible[rng.below(k.possible.len())]).collect()
+        (0..SCORE_SAMPLE)
+            .map(|_| k.possible[rng.below(k.possible.len())])
+            .collect()
     };
     let mut candidates: Vec<(u32, bool)> = Vec::new();
     if k.possible.len() <= POSSIBLE_SAMPLE {
         candidates.extend(k.possible.iter().map(|&i| (i, true)));
     } else {
-        candidates.extend((0..POSSIBLE_SAMPLE).map(|_| (k.possible[rng.below(k.possible.len())], true)));
+        candidates
+            .extend((0..POSSIBLE_SAMPLE).map(|_| (k.possible[rng.below(k.possible.len())], true)));
     }
     candidates.extend((0..ANY_SAMPLE).map(|_| (rng.below(k.codes.len()) as u32, false)));
 
@@ -45,9 +48,19 @@ fn choose(k: &Knowledge, rng: &mut Rng) -> Code {
         }
         // A possible attack wins outright when it is the code: that part
         // leaves nothing to find.
-        let score: u64 = counts.iter().enumerate().map(|(key, &c)| {
-            if key % 2 == 1 { 0 } else { c as u64 * c as u64 }
-        }).sum();
+        let score: u64 = counts
+            .iter()
+            .enumerate()
+            .map(
+                |(key, &c)| {
+                    if key % 2 == 1 {
+                        0
+                    } else {
+                        c as u64 * c as u64
+                    }
+                },
+            )
+            .sum();
         let possible = possible || k.possible.binary_search(&candidate).is_ok();
         if score < best.0 || (score == best.0 && possible && !best.1) {
             best = (score, possible, candidate);
