@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::Once;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use wait_timeout::ChildExt;
 
@@ -51,7 +51,6 @@ pub struct Run {
     pub status: i32,
     pub stdout: String,
     pub stderr: String,
-    pub elapsed: Duration,
 }
 
 impl Run {
@@ -68,7 +67,6 @@ impl Run {
 /// Runs the referee with `args` in `cwd`, killing it and failing the test if
 /// it takes longer than `budget`.
 pub fn referee_in(cwd: &Path, args: &[&str], budget: Duration) -> Run {
-    let start = Instant::now();
     let mut child = Command::new(referee_bin())
         .args(args)
         .current_dir(cwd)
@@ -102,7 +100,6 @@ pub fn referee_in(cwd: &Path, args: &[&str], budget: Duration) -> Run {
         status: status.code().unwrap_or(-1),
         stdout: out_thread.join().unwrap(),
         stderr: err_thread.join().unwrap(),
-        elapsed: start.elapsed(),
     }
 }
 

@@ -1,2 +1,124 @@
-//! Each misbehaving sample bot gets its documented verdict, on time, and
-//! leaves no process behind.
+//! Each misbehaving sample bot gets its documented verdict, its opponent
+//! wins, and nothing it started outlives the game.
+//!
+//! The table is the contract: one row per fixture in `sample_bots/hostile/`.
+
+use std::time::Duration;
+
+use crate::harness::*;
+
+/// (fixture, expected verdict, words the verdict's detail must contain)
+const FIXTURES: &[(&str, &str, &str)] = &[
+    ("sleeper.py", "timeout", "no reply within 1s"),
+    ("spinner.py", "timeout", "no reply within 1s"),
+    ("trickle.py", "timeout", "no reply within 1s"),
+    ("no_read.py", "timeout", "no reply within 2s"),
+    ("crasher.py", "crash", "exited with status 1"),
+    ("forker.py", "crash", "exited with status 0"),
+    ("closes_stdout.py", "crash", "closed its stdout"),
+    ("illegal.py", "illegal", "appears more than once"),
+    ("garbage.py", "protocol", "hello"),
+    ("flood.py", "output", "longer than 1024 bytes"),
+    ("memory_hog.py", "memory", "over the 65536 KiB limit"),
+    ("stderr_flood.py", "ok", ""),
+    ("ignores_term.py", "ok", ""),
+];
+
+fn play_against(fixture: &str, seat_b: bool) -> serde_json::Value {
+    let hostile = sample_file(&format!("hostile/{fixture}"));
+    let good = sample_bin("arrow5_random");
+    let (a, b) = if seat_b {
+        (&good, &hostile)
+    } else {
+        (&hostile, &good)
+    };
+    let run = referee(
+        &[
+            "match",
+            "arrow5",
+            a,
+            b,
+            "--time-limit",
+            "1s",
+            "--startup-limit",
+            "2s",
+            "--max-rounds",
+            "5",
+            "--seed",
+            "3",
+            "--json",
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(
+        run.status, 0,
+        "a finished game exits 0 whatever the verdict: {}",
+        run.stderr
+    );
+    run.json()
+}
+
+#[test]
+fn every_fixture_gets_its_verdict_and_leaves_nothing_behind() {
+    for &(fixture, verdict, detail) in FIXTURES {
+        for seat_b in [true, false] {
+            let record = play_against(fixture, seat_b);
+            let (bad, good, good_label) = if seat_b { (1, 0, "a") } else { (0, 1, "b") };
+            let player = &record["players"][bad];
+            assert_eq!(player["verdict"], verdict, "{fixture}: {player}");
+            assert_eq!(record["players"][good]["verdict"], "ok", "{fixture}");
+            if verdict != "ok" {
+                assert_eq!(record["winner"], good_label, "{fixture}: the opponent wins");
+                assert_eq!(record["reason"], "disqualified");
+                let d = &player["disqualification"];
+                assert!(
+                    d["detail"].as_str().unwrap().contains(detail),
+                    "{fixture}: {d}"
+                );
+                assert!(d["at_move"].as_u64().unwrap() >= 1, "{fixture}: {d}");
+            }
+            let left = processes_with(&format!("hostile/{fixture}"));
+            assert!(left.is_empty(), "{fixture} left processes behind: {left:?}");
+        }
+    }
+}
+
+#[test]
+fn crash_keeps_the_stderr_tail() {
+    let record = play_against("crasher.py", true);
+    let tail: Vec<&str> = record["players"][1]["stderr_tail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(tail.contains(&"about to fail"), "{tail:?}");
+    assert!(tail.iter().any(|l| l.contains("RuntimeError")), "{tail:?}");
+}
+
+#[test]
+fn a_bot_that_cannot_start_loses_with_crash() {
+    // Executable, but its interpreter does not exist: exec fails after validation.
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("broken_bot");
+    std::fs::write(&bot, "#!/nonexistent/interpreter\n").unwrap();
+    std::fs::set_permissions(&bot, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let good = sample_bin("arrow5_random");
+    let run = referee(
+        &["match", "arrow5", &good, bot.to_str().unwrap(), "--json"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let record = run.json();
+    assert_eq!(record["players"][1]["verdict"], "crash");
+    let d = &record["players"][1]["disqualification"];
+    assert_eq!(d["at_move"], 0, "{d}");
+    assert!(
+        d["detail"]
+            .as_str()
+            .unwrap()
+            .contains("could not be started"),
+        "{d}"
+    );
+    assert_eq!(record["winner"], "a");
+}

@@ -138,7 +138,13 @@ fn run<G: Game>(
         };
         match BotProcess::spawn(&plan.bots[i], &plan.limits[i].process) {
             Ok(process) => player.process = Some(process),
-            Err(e) => player.disqualify(Verdict::Crash, format!("could not be started: {e}")),
+            Err(e) => {
+                player.disqualification = Some(Disqualification {
+                    verdict: Verdict::Crash,
+                    detail: format!("could not be started: {e}"),
+                    at_move: 0,
+                })
+            }
         }
         player
     });

@@ -1,0 +1,214 @@
+//! The command line: exit codes, error messages, transcripts and replay.
+
+use std::time::Duration;
+
+use crate::harness::*;
+
+const BUDGET: Duration = Duration::from_secs(30);
+
+#[test]
+fn missing_bot_is_an_input_error_that_says_what_to_fix() {
+    let good = sample_bin("arrow5_random");
+    let run = referee(&["match", "arrow5", &good, "./no/such/bot"], BUDGET);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("./no/such/bot does not exist"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn non_executable_bot_suggests_chmod() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("bot");
+    std::fs::write(&bot, "#!/bin/sh\n").unwrap();
+    let good = sample_bin("arrow5_random");
+    let run = referee(&["match", "arrow5", &good, bot.to_str().unwrap()], BUDGET);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("chmod +x"), "{}", run.stderr);
+}
+
+#[test]
+fn unknown_game_and_bad_options_are_input_errors() {
+    let good = sample_bin("arrow5_random");
+    let run = referee(&["match", "arow5", &good, &good], BUDGET);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("did you mean 'arrow5'"),
+        "{}",
+        run.stderr
+    );
+
+    let run = referee(
+        &["match", "arrow5", &good, &good, "--variant", "blind"],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("classic, hidden-eye"), "{}", run.stderr);
+
+    let run = referee(
+        &["match", "arrow5", &good, &good, "--time-limit", "soon"],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("not a duration"), "{}", run.stderr);
+}
+
+#[test]
+fn help_explains_bots_and_exit_codes() {
+    let run = referee(&["--help"], BUDGET);
+    assert_eq!(run.status, 0);
+    assert!(run.stdout.contains("Exit codes"), "{}", run.stdout);
+    let run = referee(&["match", "--help"], BUDGET);
+    assert_eq!(run.status, 0);
+    for flag in [
+        "--variant",
+        "--codes",
+        "--seed",
+        "--time-limit",
+        "--startup-limit",
+        "--memory-limit",
+        "--max-rounds",
+        "--transcript",
+        "--json",
+    ] {
+        assert!(run.stdout.contains(flag), "match --help lacks {flag}");
+    }
+}
+
+#[test]
+fn readable_account_uses_the_rules_glyphs_and_prints_a_replay_command() {
+    let strong = sample_bin("arrow5_strong");
+    let random = sample_bin("arrow5_random");
+    let run = referee(
+        &[
+            "match", "arrow5", &strong, &random, "--codes", "random", "--seed", "21",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("👁") || run.stdout.contains("·"),
+        "{}",
+        run.stdout
+    );
+    let replay = run
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Replay: "))
+        .expect("a Replay: line");
+    assert!(
+        replay.contains("--seed 21") && replay.contains("--codes random"),
+        "{replay}"
+    );
+
+    // The replay command plays the same game (the sample bots are deterministic).
+    let words = shell_words::split(replay).unwrap();
+    let args: Vec<&str> = words[1..]
+        .iter()
+        .map(String::as_str)
+        .chain(["--json"])
+        .collect();
+    let again = referee(&args, BUDGET).json();
+    let first = referee(
+        &[
+            "match", "arrow5", &strong, &random, "--codes", "random", "--seed", "21", "--json",
+        ],
+        BUDGET,
+    )
+    .json();
+    assert_eq!(again["winner"], first["winner"]);
+    assert_eq!(
+        again["players"][0]["attacks"],
+        first["players"][0]["attacks"]
+    );
+    assert_eq!(
+        again["players"][1]["attacks"],
+        first["players"][1]["attacks"]
+    );
+}
+
+#[test]
+fn transcript_has_every_message_and_replay_renders_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.jsonl");
+    let crasher = sample_file("hostile/crasher.py");
+    let random = sample_bin("arrow5_random");
+    let run = referee(
+        &[
+            "match",
+            "arrow5",
+            &random,
+            &crasher,
+            "--seed",
+            "4",
+            "--transcript",
+            path.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let entries: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(entries[0]["type"], "header");
+    assert_eq!(entries.last().unwrap()["type"], "result");
+    let messages: Vec<&serde_json::Value> =
+        entries.iter().filter(|e| e["type"] == "message").collect();
+    assert!(messages
+        .iter()
+        .any(|m| m["dir"] == "to" && m["line"] == "attack"));
+    assert!(messages
+        .iter()
+        .any(|m| m["dir"] == "from" && m["bot"] == "a"));
+    assert!(messages
+        .iter()
+        .any(|m| m["dir"] == "stderr" && m["bot"] == "b"));
+    let times: Vec<u64> = messages
+        .iter()
+        .map(|m| m["t_us"].as_u64().unwrap())
+        .collect();
+    assert!(
+        times.windows(2).all(|w| w[0] <= w[1]),
+        "timestamps go forward: {times:?}"
+    );
+
+    let replay = referee(&["replay", path.to_str().unwrap()], BUDGET);
+    assert_eq!(replay.status, 0, "{}", replay.stderr);
+    assert!(
+        replay.stdout.contains("[stderr]: about to fail"),
+        "{}",
+        replay.stdout
+    );
+    assert!(
+        replay.stdout.contains("<- A arrow5_random: attack"),
+        "{}",
+        replay.stdout
+    );
+    assert!(
+        replay.stdout.contains("disqualified (crash)"),
+        "{}",
+        replay.stdout
+    );
+}
+
+#[test]
+fn replay_of_a_broken_file_names_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.jsonl");
+    std::fs::write(&path, "{\"type\":\"header\"}\nnot json\n").unwrap();
+    let run = referee(&["replay", path.to_str().unwrap()], BUDGET);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("line 1") || run.stderr.contains("line 2"),
+        "{}",
+        run.stderr
+    );
+    let run = referee(&["replay", "/no/such/file.jsonl"], BUDGET);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("cannot read"), "{}", run.stderr);
+}
