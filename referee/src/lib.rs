@@ -14,6 +14,7 @@ pub mod protocol;
 pub mod record;
 pub mod report;
 pub mod runner;
+pub mod tournament;
 pub mod transcript;
 pub mod units;
 pub mod verdict;

@@ -51,6 +51,10 @@ pub struct MatchPlan {
 
 #[derive(Debug, thiserror::Error)]
 pub enum MatchError {
+    /// The referee was asked to stop (Ctrl-C) during the game; it is not
+    /// recorded and its bots are killed.
+    #[error("the game was interrupted")]
+    Interrupted,
     #[error("cannot write the transcript {}: {source}", path.display())]
     Transcript {
         path: PathBuf,
@@ -100,7 +104,7 @@ pub fn play_match(
     let (record, transcript) = match &plan.config {
         GameConfig::Arrow5(config) => {
             let game = games::arrow5::Arrow5::new(config.clone(), &mut rng);
-            run(game, plan, transcript)
+            run(game, plan, transcript)?
         }
     };
     transcript
@@ -116,7 +120,7 @@ fn run<G: Game>(
     mut game: G,
     plan: &MatchPlan,
     mut transcript: TranscriptWriter,
-) -> (MatchRecord, TranscriptWriter) {
+) -> Result<(MatchRecord, TranscriptWriter), MatchError> {
     transcript.header(
         plan.config.game_name(),
         &plan.config.variant_name(),
@@ -181,7 +185,15 @@ fn run<G: Game>(
         let line = match reply {
             Ok(line) => line,
             Err(fault) => {
-                player.disqualify(fault.verdict(), fault.to_string());
+                let Some(verdict) = fault.verdict() else {
+                    for player in &mut players {
+                        if let Some(process) = &mut player.process {
+                            process.kill();
+                        }
+                    }
+                    return Err(MatchError::Interrupted);
+                };
+                player.disqualify(verdict, fault.to_string());
                 drain_stderr(player, seat, &mut transcript);
                 break None;
             }
@@ -251,7 +263,7 @@ fn run<G: Game>(
                 peak_kb: player.report.peak_memory_kb,
                 limit_kb,
             };
-            player.disqualify(fault.verdict(), fault.to_string());
+            player.disqualify(Verdict::Memory, fault.to_string());
         }
     }
     let (winner, reason) = settle(&players, outcome.as_ref());
@@ -291,7 +303,7 @@ fn run<G: Game>(
         replay: replay_command(plan),
         account,
     };
-    (record, transcript)
+    Ok((record, transcript))
 }
 
 /// Sends a request and waits for its reply line, timing it.

@@ -23,6 +23,7 @@ use std::io;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags, Timespec};
@@ -41,6 +42,66 @@ pub const ADDRESS_SPACE_ALLOWANCE: u64 = 1 << 30;
 /// After the end of a game: time to exit on its own, then after SIGTERM.
 pub const EXIT_GRACE: Duration = Duration::from_millis(200);
 pub const TERM_GRACE: Duration = Duration::from_millis(100);
+
+/// Set by [`request_stop`]: every wait returns [`Fault::Interrupted`] within
+/// one poll tick, so running games wind down at once.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Asks every bot wait in this process to give up (Ctrl-C, a fatal error).
+pub fn request_stop() {
+    STOP.store(true, Ordering::SeqCst);
+}
+
+pub fn stop_requested() -> bool {
+    STOP.load(Ordering::Relaxed)
+}
+
+extern "C" fn on_interrupt(_: libc::c_int) {
+    // Async-signal-safe: an atomic store, and signal() to restore the default
+    // so that a second Ctrl-C ends the referee at once (its bots follow it
+    // through their parent-death signal).
+    STOP.store(true, Ordering::SeqCst);
+    // SAFETY: signal() is async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+    }
+}
+
+/// The first Ctrl-C (SIGINT or SIGTERM) stops scheduling and winds down the
+/// running games; the second kills the referee. Bots have their own process
+/// groups, so the terminal's Ctrl-C reaches only the referee.
+pub fn install_interrupt_handler() {
+    let handler = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    // SAFETY: the handler only does async-signal-safe work.
+    unsafe {
+        libc::signal(libc::SIGINT, handler);
+        libc::signal(libc::SIGTERM, handler);
+    }
+}
+
+/// Pins the calling thread, and so every bot it starts afterwards (children
+/// inherit the mask), to one of the CPUs this process may use, chosen by
+/// `slot`. A game's three processes then share a CPU: strictly alternating
+/// play needs one at a time, and a pipe round trip within one CPU is several
+/// times cheaper than across CPUs.
+pub fn pin_current_thread(slot: usize) {
+    // SAFETY: cpu_set_t is plain data; the calls only read and write it.
+    unsafe {
+        let mut allowed: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut allowed) != 0 {
+            return;
+        }
+        let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| libc::CPU_ISSET(c, &allowed))
+            .collect();
+        if cpus.len() < 2 {
+            return;
+        }
+        let mut one: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpus[slot % cpus.len()], &mut one);
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &one);
+    }
+}
 
 /// Limits the process layer enforces.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,16 +183,20 @@ pub enum Fault {
         peak_kb: u64,
         limit_kb: u64,
     },
+    /// Not the bot's doing: the referee is stopping ([`request_stop`]).
+    Interrupted,
 }
 
 impl Fault {
-    pub fn verdict(&self) -> Verdict {
+    /// The verdict this fault earns the bot; `None` when it is not the bot's.
+    pub fn verdict(&self) -> Option<Verdict> {
         match self {
-            Fault::Timeout { .. } | Fault::InputNotRead { .. } => Verdict::Timeout,
-            Fault::Exited(_) | Fault::ClosedPipe(_) => Verdict::Crash,
-            Fault::LineTooLong { .. } | Fault::TooMuchOutput { .. } => Verdict::Output,
-            Fault::NotText => Verdict::Protocol,
-            Fault::Memory { .. } => Verdict::Memory,
+            Fault::Timeout { .. } | Fault::InputNotRead { .. } => Some(Verdict::Timeout),
+            Fault::Exited(_) | Fault::ClosedPipe(_) => Some(Verdict::Crash),
+            Fault::LineTooLong { .. } | Fault::TooMuchOutput { .. } => Some(Verdict::Output),
+            Fault::NotText => Some(Verdict::Protocol),
+            Fault::Memory { .. } => Some(Verdict::Memory),
+            Fault::Interrupted => None,
         }
     }
 }
@@ -155,6 +220,7 @@ impl fmt::Display for Fault {
                 "used {} KiB of resident memory, over the {} KiB limit",
                 peak_kb, limit_kb
             ),
+            Fault::Interrupted => write!(f, "the referee was interrupted"),
         }
     }
 }
@@ -341,6 +407,9 @@ impl BotProcess {
                 Ok(n) => written += n,
                 Err(Errno::INTR) => {}
                 Err(Errno::AGAIN) => {
+                    if stop_requested() {
+                        return Err(Fault::Interrupted);
+                    }
                     let now = Instant::now();
                     if now >= deadline {
                         return Err(Fault::InputNotRead { budget });
@@ -374,6 +443,9 @@ impl BotProcess {
         loop {
             if let Some(line) = self.take_line()? {
                 return Ok((line, Instant::now()));
+            }
+            if stop_requested() {
+                return Err(Fault::Interrupted);
             }
             let now = Instant::now();
             if now >= deadline {
@@ -410,6 +482,9 @@ impl BotProcess {
     /// its own for `grace`, then SIGTERM, then SIGKILL to the whole group.
     pub fn shut_down(&mut self, grace: Duration) -> ProcessReport {
         self.stdin = None;
+        if stop_requested() {
+            return self.kill();
+        }
         if !self.wait_exit(Instant::now() + grace) {
             self.group.signal(Signal::TERM);
             if !self.wait_exit(Instant::now() + TERM_GRACE) {
@@ -627,7 +702,7 @@ impl BotProcess {
             if now >= deadline {
                 return false;
             }
-            let ready = self.wait(false, true, deadline - now);
+            let ready = self.wait(false, true, (deadline - now).min(MEMORY_POLL));
             if ready.stdout {
                 // Output after the game is read and dropped, within the caps.
                 if self.read_stdout().is_err() {

@@ -48,12 +48,19 @@ impl BotCommand {
     /// Bots run in a fresh working directory, so every argument that names an
     /// existing file relative to the current directory is made absolute.
     pub fn parse(spec: &str) -> Result<BotCommand, BotSpecError> {
+        let cwd = env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        Self::parse_relative_to(spec, &cwd)
+    }
+
+    /// Like [`BotCommand::parse`], with relative paths taken from `base` (a
+    /// tournament file's directory).
+    pub fn parse_relative_to(spec: &str, base: &Path) -> Result<BotCommand, BotSpecError> {
         let trimmed = spec.trim();
         if trimmed.is_empty() {
             return Err(BotSpecError::Empty);
         }
-        let cwd = env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        let words = if trimmed.contains(char::is_whitespace) && !Path::new(trimmed).exists() {
+        let cwd = base;
+        let words = if trimmed.contains(char::is_whitespace) && !cwd.join(trimmed).exists() {
             shell_words::split(trimmed).map_err(|e| BotSpecError::BadQuoting {
                 spec: spec.to_string(),
                 reason: e.to_string(),
@@ -64,17 +71,17 @@ impl BotCommand {
         let (first, rest) = words.split_first().ok_or(BotSpecError::Empty)?;
 
         let (program, args, script) = if first.ends_with(".py") {
-            let script = existing_file(spec, first, &cwd)?;
+            let script = existing_file(spec, first, cwd)?;
             let python = find_in_path("python3").ok_or_else(|| BotSpecError::NotInPath {
                 spec: spec.to_string(),
                 program: "python3".into(),
             })?;
             let mut args: Vec<OsString> = vec![script.clone().into()];
-            args.extend(rest.iter().map(|a| absolutize_arg(a, &cwd)));
+            args.extend(rest.iter().map(|a| absolutize_arg(a, cwd)));
             (python, args, Some(script))
         } else {
             let program = if first.contains('/') {
-                let path = existing_file(spec, first, &cwd)?;
+                let path = existing_file(spec, first, cwd)?;
                 let mode = path.metadata().map(|m| m.permissions().mode()).unwrap_or(0);
                 if mode & 0o111 == 0 {
                     return Err(BotSpecError::NotExecutable {
@@ -89,11 +96,11 @@ impl BotCommand {
                     program: first.clone(),
                 })?
             };
-            let args: Vec<OsString> = rest.iter().map(|a| absolutize_arg(a, &cwd)).collect();
+            let args: Vec<OsString> = rest.iter().map(|a| absolutize_arg(a, cwd)).collect();
             // For "python3 bot.py", the script names the bot, not the interpreter.
             let script = rest
                 .iter()
-                .find(|a| !a.starts_with('-') && Path::new(a).is_file())
+                .find(|a| !a.starts_with('-') && cwd.join(a).is_file())
                 .map(PathBuf::from);
             (program, args, script)
         };

@@ -3,9 +3,11 @@
 //!
 //! Exit codes: 0 the command did its work (a finished game, whoever won);
 //! 2 the input was wrong (usage, a bot spec, a game option, a file), and the
-//! message says what to fix; 1 the referee itself failed.
+//! message says what to fix; 1 the referee itself failed; 130 a tournament
+//! stopped by Ctrl-C (its standings cover the games done).
 
 mod play;
+mod tournament;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -28,10 +30,11 @@ disqualifications, and reports verdicts.\n\n\
 A BOT is a path to an executable, a .py file (run with python3), or a quoted command line \
 such as \"python3 my_bot.py --fast\".\n\n\
 Exit codes: 0 done (a finished game, whoever won); 2 bad input (the message says what to \
-fix); 1 internal failure of the referee.",
+fix); 1 internal failure of the referee; 130 a tournament stopped by Ctrl-C.",
     after_help = "Examples:\n  referee match arrow5 target/release/arrow5_strong sample_bots/python/arrow5_starter.py\n  \
 referee match arrow5 A B --variant hidden-eye --codes random --seed 7 --transcript game.jsonl\n  \
-referee replay game.jsonl"
+referee replay game.jsonl\n  \
+referee tournament tournaments/arrow5.toml --jobs 2"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -45,6 +48,10 @@ enum Command {
     Match(play::MatchArgs),
     /// Pretty-print a transcript written by `match --transcript`
     Replay(play::ReplayArgs),
+    /// Play a round robin or gauntlet from a tournament file, in parallel, to CSV standings
+    Tournament(tournament::TournamentArgs),
+    /// Merge the results folders of tournament shards into one set of standings
+    Merge(tournament::MergeArgs),
 }
 
 /// Game parameters, shared by every command that sets up games. Each game
@@ -131,11 +138,13 @@ pub fn main() -> i32 {
         }
     };
     let result = match cli.command {
-        Command::Match(args) => play::run_match(args),
-        Command::Replay(args) => play::run_replay(args),
+        Command::Match(args) => play::run_match(args).map(|()| EXIT_OK),
+        Command::Replay(args) => play::run_replay(args).map(|()| EXIT_OK),
+        Command::Tournament(args) => tournament::run_tournament(args),
+        Command::Merge(args) => tournament::run_merge(args),
     };
     match result {
-        Ok(()) => EXIT_OK,
+        Ok(code) => code,
         Err(Failure::Input(e)) => {
             eprintln!("referee: {e:#}");
             EXIT_INPUT

@@ -59,6 +59,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
     };
     let record = play_match(&plan, args.transcript.as_ref()).map_err(|e| match e {
         MatchError::Transcript { .. } => Failure::input(e),
+        MatchError::Interrupted => Failure::internal(e),
     })?;
     if args.json {
         let record = MatchRecord {

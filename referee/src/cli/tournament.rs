@@ -1,0 +1,243 @@
+//! `referee tournament` and `referee merge`.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use referee::bot;
+use referee::tournament::{self, Event, RunOptions, Shard, StandingRow, TournamentPlan};
+
+use super::Failure;
+
+/// Exit code when Ctrl-C stopped a tournament (standings of the games done are written).
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+#[derive(Args)]
+pub struct TournamentArgs {
+    /// The tournament file (TOML; see tournaments/*.toml for examples)
+    pub file: PathBuf,
+    /// Games played at once, each with its two bots [default: the number of cores]
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Results folder [default: a new folder under tournaments/results/]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Finish the tournament whose results are in --out, playing only the games it lacks
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Play only shard I of N (games whose number is I modulo N); merge the folders with `referee merge`
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+    /// Do not pin each game (the worker and its two bots) to one CPU
+    #[arg(long)]
+    pub no_pin: bool,
+}
+
+#[derive(Args)]
+pub struct MergeArgs {
+    /// Results folders of the shards of one tournament
+    #[arg(required = true)]
+    pub folders: Vec<PathBuf>,
+    /// Folder for the merged games.csv, standings.csv and crosstable.csv
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
+    let plan = TournamentPlan::load(&args.file).map_err(Failure::input)?;
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if jobs == 0 {
+        return Err(Failure::input(anyhow::anyhow!("--jobs must be at least 1")));
+    }
+    let out = args.out.clone().unwrap_or_else(|| {
+        PathBuf::from("tournaments/results").join(format!("{}-{}", plan.name, timestamp()))
+    });
+    let options = RunOptions {
+        jobs,
+        out: out.clone(),
+        resume: args.resume,
+        shard: args.shard,
+        pin: !args.no_pin,
+    };
+    bot::install_interrupt_handler();
+    eprintln!(
+        "{}: {} ({}), {} bots, {} jobs, results in {}",
+        plan.name,
+        plan.config.game_name(),
+        plan.config.variant_name(),
+        plan.bots.len(),
+        jobs,
+        out.display()
+    );
+    let mut progress = Progress::new();
+    let outcome =
+        tournament::run(&plan, &options, &mut |event| progress.on(event)).map_err(|e| match e {
+            tournament::TournamentError::FolderInUse { .. }
+            | tournament::TournamentError::FolderOfAnother { .. } => Failure::input(e),
+            _ => Failure::internal(e),
+        })?;
+    progress.finish();
+    print_summary(&outcome.standings);
+    println!(
+        "\n{} of {} games in {} ({} played now){}",
+        outcome.total_in_folder,
+        outcome.scheduled,
+        out.display(),
+        outcome.played_now,
+        if outcome.transcript_failures > 0 {
+            format!(
+                "; {} transcripts could not be written",
+                outcome.transcript_failures
+            )
+        } else {
+            String::new()
+        }
+    );
+    if outcome.interrupted {
+        eprintln!(
+            "interrupted: standings cover the games done; finish with: referee tournament {} --out {} --resume",
+            args.file.display(),
+            out.display()
+        );
+        return Ok(EXIT_INTERRUPTED);
+    }
+    Ok(super::EXIT_OK)
+}
+
+pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
+    let (standings, count, total) =
+        tournament::merge(&args.folders, &args.out).map_err(Failure::input)?;
+    print_summary(&standings);
+    println!(
+        "\n{count} of {total} games merged into {}",
+        args.out.display()
+    );
+    if count < total {
+        eprintln!(
+            "warning: {} games are missing (a shard not finished?)",
+            total - count
+        );
+    }
+    Ok(super::EXIT_OK)
+}
+
+fn print_summary(rows: &[StandingRow]) {
+    println!(
+        "\n{:>4}  {:<20} {:>6} {:>5} {:>5} {:>5} {:>6}  {:>16}  {:>4}",
+        "rank", "bot", "played", "won", "drawn", "lost", "points", "rating (95%)", "dq"
+    );
+    for r in rows {
+        let dq =
+            r.dq_timeout + r.dq_crash + r.dq_illegal + r.dq_protocol + r.dq_memory + r.dq_output;
+        println!(
+            "{:>4}  {:<20} {:>6} {:>5} {:>5} {:>5} {:>6}  {:>6.0} ±{:<7.0}  {:>4}",
+            r.rank,
+            r.bot,
+            r.played,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.points,
+            r.rating,
+            (r.rating_high - r.rating).max(0.0),
+            dq
+        );
+    }
+}
+
+/// A bar on a terminal; plain lines (at most one every 5 s) otherwise.
+struct Progress {
+    bar: Option<ProgressBar>,
+    total: u64,
+    done: u64,
+    started: Instant,
+    last_line: Instant,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        Progress {
+            bar: None,
+            total: 0,
+            done: 0,
+            started: Instant::now(),
+            last_line: Instant::now(),
+        }
+    }
+
+    fn on(&mut self, event: Event<'_>) {
+        match event {
+            Event::Started {
+                total,
+                already_done,
+                to_play,
+            } => {
+                self.total = total;
+                self.done = already_done;
+                if already_done > 0 {
+                    eprintln!("resuming: {already_done} games already played, {to_play} to play");
+                }
+                if std::io::stderr().is_terminal() {
+                    let bar = ProgressBar::new(total).with_position(already_done);
+                    bar.set_style(
+                        ProgressStyle::with_template(
+                            "{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}  {msg}",
+                        )
+                        .expect("valid template"),
+                    );
+                    self.bar = Some(bar);
+                }
+            }
+            Event::GameDone { row } => {
+                self.done += 1;
+                if let Some(bar) = &self.bar {
+                    bar.inc(1);
+                    if !row.detail.is_empty() {
+                        bar.set_message(format!("game {}: {}", row.game, row.detail));
+                    }
+                } else if self.last_line.elapsed() >= Duration::from_secs(5)
+                    || self.done == self.total
+                {
+                    let rate = self.done as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
+                    eprintln!("{}/{} games ({rate:.1} games/s)", self.done, self.total);
+                    self.last_line = Instant::now();
+                }
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish();
+        }
+    }
+}
+
+/// `YYYYMMDD-HHMMSS` in UTC, for default folder names.
+fn timestamp() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}

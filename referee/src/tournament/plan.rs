@@ -1,0 +1,464 @@
+//! Tournament files: the raw TOML shape, and its validation into a
+//! [`TournamentPlan`] before any bot starts. Every error names the file, the
+//! line and the field at fault.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::bot::{BotCommand, BotSpecError};
+use crate::games::{GameConfig, GameOptions};
+use crate::runner::MatchLimits;
+use crate::units;
+
+/// The file as written. Only syntax and types are checked here.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTournament {
+    name: Option<String>,
+    game: Spanned<String>,
+    format: Option<Spanned<String>>,
+    games_per_pairing: Option<Spanned<u32>>,
+    seed: Option<u64>,
+    /// Gauntlet: the bots that play everyone else.
+    challengers: Option<Spanned<Vec<String>>>,
+    #[serde(default)]
+    options: Option<Spanned<GameOptions>>,
+    #[serde(default)]
+    limits: RawLimits,
+    #[serde(default)]
+    scoring: RawScoring,
+    bots: Spanned<Vec<RawBot>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLimits {
+    time_limit: Option<Spanned<String>>,
+    startup_limit: Option<Spanned<String>>,
+    memory_limit: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScoring {
+    #[serde(default = "two")]
+    win: u32,
+    #[serde(default = "one")]
+    draw: u32,
+    #[serde(default)]
+    loss: u32,
+}
+
+fn two() -> u32 {
+    2
+}
+fn one() -> u32 {
+    1
+}
+
+impl Default for RawScoring {
+    fn default() -> Self {
+        RawScoring {
+            win: 2,
+            draw: 1,
+            loss: 0,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBot {
+    name: Spanned<String>,
+    bot: Spanned<String>,
+    language: Option<String>,
+    time_limit: Option<Spanned<String>>,
+    startup_limit: Option<Spanned<String>>,
+    memory_limit: Option<Spanned<String>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Every pair of bots plays.
+    RoundRobin,
+    /// Each challenger plays every other bot; the others do not meet.
+    Gauntlet,
+}
+
+/// Match points per result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scoring {
+    pub win: u32,
+    pub draw: u32,
+    pub loss: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct TournamentBot {
+    pub name: String,
+    pub command: BotCommand,
+    pub language: Option<String>,
+    pub limits: MatchLimits,
+}
+
+/// A validated tournament: everything needed to play it.
+#[derive(Clone, Debug)]
+pub struct TournamentPlan {
+    pub name: String,
+    pub config: GameConfig,
+    pub format: Format,
+    pub games_per_pairing: u32,
+    pub seed: u64,
+    pub challengers: Vec<usize>,
+    pub scoring: Scoring,
+    pub bots: Vec<TournamentBot>,
+    /// The file's text, kept to tell whether a results folder belongs to it.
+    pub source: String,
+}
+
+/// A broken tournament file: where, and what to do about it.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    #[error("cannot read the tournament file {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}:{line}: {message}", path.display())]
+    At {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+}
+
+struct Source<'a> {
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl Source<'_> {
+    fn line_of(&self, offset: usize) -> usize {
+        self.text[..offset.min(self.text.len())]
+            .matches('\n')
+            .count()
+            + 1
+    }
+
+    fn error_at(&self, span: std::ops::Range<usize>, message: String) -> PlanError {
+        PlanError::At {
+            path: self.path.to_path_buf(),
+            line: self.line_of(span.start),
+            message,
+        }
+    }
+}
+
+impl TournamentPlan {
+    pub fn load(path: &Path) -> Result<TournamentPlan, PlanError> {
+        let text = std::fs::read_to_string(path).map_err(|source| PlanError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::parse(path, &text)
+    }
+
+    /// Validates a file's text; relative bot paths are taken from the file's
+    /// directory.
+    pub fn parse(path: &Path, text: &str) -> Result<TournamentPlan, PlanError> {
+        let src = Source { path, text };
+        let raw: RawTournament = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| src.line_of(s.start)).unwrap_or(1);
+            PlanError::At {
+                path: path.to_path_buf(),
+                line,
+                message: e.message().to_string(),
+            }
+        })?;
+        let base = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+
+        let options = raw
+            .options
+            .as_ref()
+            .map(|o| o.get_ref().clone())
+            .unwrap_or_default();
+        let config = GameConfig::from_options(raw.game.get_ref(), &options).map_err(|e| {
+            let span = match (&e, &raw.options) {
+                (crate::games::GameConfigError::UnknownGame { .. }, _) | (_, None) => {
+                    raw.game.span()
+                }
+                (_, Some(o)) => o.span(),
+            };
+            src.error_at(span, format!("game: {e}"))
+        })?;
+
+        let format = match &raw.format {
+            None => Format::RoundRobin,
+            Some(f) => match f.get_ref().as_str() {
+                "round-robin" => Format::RoundRobin,
+                "gauntlet" => Format::Gauntlet,
+                other => return Err(src.error_at(
+                    f.span(),
+                    format!(
+                        "format: '{other}' is not a format; use \"round-robin\" or \"gauntlet\""
+                    ),
+                )),
+            },
+        };
+
+        let games_per_pairing = match &raw.games_per_pairing {
+            None => 2,
+            Some(g) if *g.get_ref() == 0 || g.get_ref() % 2 == 1 => {
+                return Err(src.error_at(
+                    g.span(),
+                    format!(
+                        "games_per_pairing: {} is not a positive even number; games are played in pairs with sides swapped, so each bot starts as often as the other",
+                        g.get_ref()
+                    ),
+                ))
+            }
+            Some(g) => *g.get_ref(),
+        };
+
+        let defaults = MatchLimits::default();
+        let mut limits = defaults.clone();
+        apply_limits(
+            &src,
+            &mut limits,
+            &raw.limits.time_limit,
+            &raw.limits.startup_limit,
+            &raw.limits.memory_limit,
+            "limits.",
+        )?;
+
+        if raw.bots.get_ref().len() < 2 {
+            return Err(src.error_at(
+                raw.bots.span(),
+                "bots: a tournament needs at least two [[bots]] entries".to_string(),
+            ));
+        }
+        let mut bots = Vec::new();
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        for raw_bot in raw.bots.get_ref() {
+            let name = raw_bot.name.get_ref().trim().to_string();
+            if name.is_empty() || name.contains(',') || name.contains('"') {
+                return Err(src.error_at(
+                    raw_bot.name.span(),
+                    format!(
+                        "bots.name: '{name}' is not a usable name; use letters, digits, '-' or '_'"
+                    ),
+                ));
+            }
+            if let Some(first) = seen.insert(name.clone(), bots.len()) {
+                return Err(src.error_at(
+                    raw_bot.name.span(),
+                    format!(
+                        "bots.name: '{name}' is used twice (also by bot {}); names must be unique",
+                        first + 1
+                    ),
+                ));
+            }
+            let command = BotCommand::parse_relative_to(raw_bot.bot.get_ref(), &base).map_err(|e| {
+                let hint = match e {
+                    BotSpecError::NotFound { .. } => " (bot paths are relative to the tournament file's folder; build the sample bots with `cargo build --release --workspace`)",
+                    _ => "",
+                };
+                src.error_at(raw_bot.bot.span(), format!("bots.bot of '{name}': {e}{hint}"))
+            })?;
+            let mut bot_limits = limits.clone();
+            apply_limits(
+                &src,
+                &mut bot_limits,
+                &raw_bot.time_limit,
+                &raw_bot.startup_limit,
+                &raw_bot.memory_limit,
+                "bots.",
+            )?;
+            bots.push(TournamentBot {
+                name,
+                command,
+                language: raw_bot.language.clone(),
+                limits: bot_limits,
+            });
+        }
+
+        let challengers = match (&format, &raw.challengers) {
+            (Format::RoundRobin, None) => vec![],
+            (Format::RoundRobin, Some(c)) => {
+                return Err(src.error_at(
+                    c.span(),
+                    "challengers: only a gauntlet has challengers; set format = \"gauntlet\" or remove this field".into(),
+                ))
+            }
+            (Format::Gauntlet, None) => {
+                return Err(src.error_at(
+                    raw.format.as_ref().map(|f| f.span()).unwrap_or(0..0),
+                    "challengers: a gauntlet needs challengers = [\"NAME\", ...], the bots that play all the others".into(),
+                ))
+            }
+            (Format::Gauntlet, Some(c)) => {
+                let mut indices = vec![];
+                for name in c.get_ref() {
+                    match seen.get(name) {
+                        Some(&i) => indices.push(i),
+                        None => {
+                            return Err(src.error_at(
+                                c.span(),
+                                format!(
+                                    "challengers: no bot is named '{name}'; the bots are: {}",
+                                    seen.keys().cloned().collect::<Vec<_>>().join(", ")
+                                ),
+                            ))
+                        }
+                    }
+                }
+                if indices.is_empty() || indices.len() == bots.len() {
+                    return Err(src.error_at(
+                        c.span(),
+                        "challengers: name at least one bot, and not all of them".into(),
+                    ));
+                }
+                indices
+            }
+        };
+
+        Ok(TournamentPlan {
+            name: raw.name.unwrap_or_else(|| {
+                path.file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "tournament".into())
+            }),
+            config,
+            format,
+            games_per_pairing,
+            seed: raw.seed.unwrap_or(1),
+            challengers,
+            scoring: Scoring {
+                win: raw.scoring.win,
+                draw: raw.scoring.draw,
+                loss: raw.scoring.loss,
+            },
+            bots,
+            source: text.to_string(),
+        })
+    }
+
+    pub fn bot_names(&self) -> Vec<String> {
+        self.bots.iter().map(|b| b.name.clone()).collect()
+    }
+}
+
+fn apply_limits(
+    src: &Source<'_>,
+    limits: &mut MatchLimits,
+    time: &Option<Spanned<String>>,
+    startup: &Option<Spanned<String>>,
+    memory: &Option<Spanned<String>>,
+    prefix: &str,
+) -> Result<(), PlanError> {
+    let duration = |v: &Spanned<String>, field: &str| -> Result<Duration, PlanError> {
+        units::parse_duration(v.get_ref())
+            .map_err(|e| src.error_at(v.span(), format!("{prefix}{field}: {e}")))
+    };
+    if let Some(t) = time {
+        limits.time_limit = duration(t, "time_limit")?;
+    }
+    if let Some(t) = startup {
+        limits.startup_limit = duration(t, "startup_limit")?;
+    }
+    if let Some(m) = memory {
+        limits.process.memory_kb = units::parse_size_kb(m.get_ref())
+            .map_err(|e| src.error_at(m.span(), format!("{prefix}memory_limit: {e}")))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<TournamentPlan, PlanError> {
+        TournamentPlan::parse(Path::new("/tmp/t.toml"), text)
+    }
+
+    const BOTS: &str =
+        "[[bots]]\nname = \"x\"\nbot = \"true\"\n[[bots]]\nname = \"y\"\nbot = \"true\"\n";
+
+    #[test]
+    fn a_minimal_file_gets_the_defaults() {
+        let plan = parse(&format!("game = \"arrow5\"\n{BOTS}")).unwrap();
+        assert_eq!(plan.format, Format::RoundRobin);
+        assert_eq!(plan.games_per_pairing, 2);
+        assert_eq!(
+            plan.scoring,
+            Scoring {
+                win: 2,
+                draw: 1,
+                loss: 0
+            }
+        );
+        assert_eq!(plan.bot_names(), ["x", "y"]);
+    }
+
+    fn error_of(text: &str) -> String {
+        parse(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn errors_name_the_line_and_the_field() {
+        let e = error_of(&format!("game = \"arrow5\"\ngames_per_pairing = 3\n{BOTS}"));
+        assert!(e.starts_with("/tmp/t.toml:2: games_per_pairing"), "{e}");
+        let e = error_of(&format!("game = \"arow5\"\n{BOTS}"));
+        assert!(
+            e.starts_with("/tmp/t.toml:1: game:") && e.contains("did you mean"),
+            "{e}"
+        );
+        let e = error_of(&format!(
+            "game = \"arrow5\"\n{BOTS}[[bots]]\nname = \"z\"\nbot = \"./missing\"\n"
+        ));
+        assert!(
+            e.starts_with("/tmp/t.toml:10: bots.bot of 'z'") && e.contains("does not exist"),
+            "{e}"
+        );
+        let e = error_of(&format!(
+            "game = \"arrow5\"\n[limits]\ntime_limit = \"soon\"\n{BOTS}"
+        ));
+        assert!(e.starts_with("/tmp/t.toml:3: limits.time_limit"), "{e}");
+        let e = error_of(&format!("game = \"arrow5\"\nsede = 3\n{BOTS}"));
+        assert!(e.starts_with("/tmp/t.toml:2:") && e.contains("sede"), "{e}");
+        let e = error_of(&format!(
+            "game = \"arrow5\"\n{BOTS}[[bots]]\nname = \"x\"\nbot = \"true\"\n"
+        ));
+        assert!(e.contains("used twice"), "{e}");
+        let e = error_of(&format!(
+            "game = \"arrow5\"\nformat = \"gauntlet\"\nchallengers = [\"q\"]\n{BOTS}"
+        ));
+        assert!(
+            e.starts_with("/tmp/t.toml:3: challengers") && e.contains("x, y"),
+            "{e}"
+        );
+        let e = error_of(&format!(
+            "game = \"arrow5\"\n[options]\nvariant = \"blind\"\n{BOTS}"
+        ));
+        assert!(
+            e.starts_with("/tmp/t.toml:2:") && e.contains("blind"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn per_bot_limits_override_the_tournament_limits() {
+        let text = "game = \"arrow5\"\n[limits]\ntime_limit = \"1s\"\n[[bots]]\nname = \"x\"\nbot = \"true\"\ntime_limit = \"6s\"\n[[bots]]\nname = \"y\"\nbot = \"true\"\n";
+        let plan = parse(text).unwrap();
+        assert_eq!(plan.bots[0].limits.time_limit, Duration::from_secs(6));
+        assert_eq!(plan.bots[1].limits.time_limit, Duration::from_secs(1));
+    }
+}

@@ -1,0 +1,501 @@
+//! Playing a tournament: worker threads play games and send each finished
+//! record to one writer (this thread), which owns every output file. A game's
+//! row is appended and flushed the moment it ends, so a killed referee loses
+//! at most the games in progress, and `--resume` plays exactly the rest.
+//!
+//! Results folder:
+//! - `tournament.toml`: the file this folder belongs to (checked on resume
+//!   and merge); `tournament.json`: bot names and scoring, for `merge`;
+//! - `games.csv`, `standings.csv`, `crosstable.csv`, `timings.csv` (measured
+//!   move times and memory, kept apart so that standings depend only on the
+//!   games' results);
+//! - `transcripts/game-NNNNNN.jsonl`.
+
+use std::collections::BTreeSet;
+use std::fs::{self, File, OpenOptions};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::bot;
+use crate::games::Winner;
+use crate::record::MatchRecord;
+use crate::runner::{play_match, MatchError, MatchPlan};
+
+use super::plan::{Scoring, TournamentPlan};
+use super::schedule::{schedule, ScheduledGame, Shard};
+use super::standings::{GameRow, StandingRow, Standings};
+
+/// What `merge` needs to know about a results folder without the bots.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FolderMeta {
+    pub version: u32,
+    pub name: String,
+    pub game: String,
+    pub bots: Vec<String>,
+    pub scoring: (u32, u32, u32),
+    pub total_games: u64,
+    pub shard: Option<(u32, u32)>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum TournamentError {
+    #[error("{} already holds results; add --resume to finish that tournament, or choose another --out", path.display())]
+    FolderInUse { path: PathBuf },
+    #[error("{} holds results of a different tournament file (its tournament.toml differs); choose another --out", path.display())]
+    FolderOfAnother { path: PathBuf },
+    #[error("{}: {what}", path.display())]
+    Io {
+        path: PathBuf,
+        what: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{}, line {line}: {message}", path.display())]
+    BadRow {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    #[error("{}: {message}", path.display())]
+    Merge { path: PathBuf, message: String },
+}
+
+fn io_error(path: &Path, what: &str) -> impl FnOnce(io::Error) -> TournamentError {
+    let path = path.to_path_buf();
+    let what = what.to_string();
+    move |source| TournamentError::Io { path, what, source }
+}
+
+/// What the runner tells its listener (a progress bar, plain lines).
+pub enum Event<'a> {
+    Started {
+        total: u64,
+        already_done: u64,
+        to_play: u64,
+    },
+    GameDone {
+        row: &'a GameRow,
+    },
+}
+
+pub struct RunOptions {
+    pub jobs: usize,
+    pub out: PathBuf,
+    pub resume: bool,
+    pub shard: Option<Shard>,
+    /// Pin each worker (and its bots) to one CPU.
+    pub pin: bool,
+}
+
+/// How a run ended.
+pub struct Outcome {
+    pub played_now: u64,
+    pub total_in_folder: u64,
+    pub scheduled: u64,
+    pub interrupted: bool,
+    pub standings: Vec<StandingRow>,
+    /// Games whose transcript could not be written (the game still counts).
+    pub transcript_failures: u64,
+}
+
+const GAMES_CSV: &str = "games.csv";
+
+pub fn run(
+    plan: &TournamentPlan,
+    options: &RunOptions,
+    listen: &mut dyn FnMut(Event<'_>),
+) -> Result<Outcome, TournamentError> {
+    let out = &options.out;
+    let games_path = out.join(GAMES_CSV);
+    prepare_folder(plan, options)?;
+
+    let done = read_done_games(&games_path)?;
+    let all = schedule(plan);
+    let scheduled: Vec<ScheduledGame> = all
+        .iter()
+        .copied()
+        .filter(|g| options.shard.is_none_or(|s| s.contains(g.number)))
+        .collect();
+    let todo: Vec<ScheduledGame> = scheduled
+        .iter()
+        .copied()
+        .filter(|g| !done.contains(&g.number))
+        .collect();
+    listen(Event::Started {
+        total: scheduled.len() as u64,
+        already_done: (scheduled.len() - todo.len()) as u64,
+        to_play: todo.len() as u64,
+    });
+
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&games_path)
+        .map_err(io_error(&games_path, "cannot open for appending"))?;
+    let needs_header = file.metadata().map(|m| m.len() == 0).unwrap_or(true);
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(needs_header)
+        .from_writer(file);
+
+    let transcripts = out.join("transcripts");
+    fs::create_dir_all(&transcripts).map_err(io_error(&transcripts, "cannot create the folder"))?;
+
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) =
+        mpsc::channel::<(ScheduledGame, Result<MatchRecord, MatchError>, bool)>();
+    let mut played_now = 0u64;
+    let mut transcript_failures = 0u64;
+    let mut write_error: Option<TournamentError> = None;
+    let mut last_sync = Instant::now();
+    std::thread::scope(|scope| {
+        for worker in 0..options.jobs.max(1) {
+            let sender = sender.clone();
+            let (next, todo, transcripts) = (&next, &todo, &transcripts);
+            scope.spawn(move || {
+                if options.pin {
+                    bot::pin_current_thread(worker);
+                }
+                loop {
+                    if bot::stop_requested() {
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&game) = todo.get(i) else { return };
+                    let match_plan = MatchPlan {
+                        config: plan.config.clone(),
+                        seed: game.seed,
+                        bots: [
+                            plan.bots[game.a].command.clone(),
+                            plan.bots[game.b].command.clone(),
+                        ],
+                        limits: [
+                            plan.bots[game.a].limits.clone(),
+                            plan.bots[game.b].limits.clone(),
+                        ],
+                    };
+                    let path = transcripts.join(format!("game-{:06}.jsonl", game.number));
+                    let mut result = play_match(&match_plan, Some(&path));
+                    let mut transcript_failed = false;
+                    if let Err(MatchError::Transcript { .. }) = result {
+                        // A full disk must not cost the game: play it without.
+                        transcript_failed = true;
+                        result = play_match(&match_plan, None);
+                    }
+                    if sender.send((game, result, transcript_failed)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for (game, result, transcript_failed) in receiver {
+            transcript_failures += u64::from(transcript_failed);
+            let record = match result {
+                Ok(record) => record,
+                // Interrupted games are not recorded: resume plays them.
+                Err(MatchError::Interrupted) | Err(MatchError::Transcript { .. }) => continue,
+            };
+            let row = to_row(plan, game, &record);
+            let written = writer
+                .serialize(&row)
+                .map_err(|e| io::Error::other(e.to_string()))
+                .and_then(|()| writer.flush());
+            if let Err(source) = written {
+                write_error.get_or_insert(TournamentError::Io {
+                    path: games_path.clone(),
+                    what: "cannot write a game row".into(),
+                    source,
+                });
+                bot::request_stop();
+                continue;
+            }
+            // Flushed rows survive a killed referee; a sync now and then
+            // bounds what a power cut can take (resume replays it).
+            if last_sync.elapsed() > Duration::from_secs(1) {
+                let _ = writer.get_ref().sync_data();
+                last_sync = Instant::now();
+            }
+            played_now += 1;
+            listen(Event::GameDone { row: &row });
+        }
+    });
+    let _ = writer.get_ref().sync_data();
+    drop(writer);
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+
+    let (standings, rows_in_folder) = write_standings(out, &plan.bot_names(), plan.scoring)?;
+    Ok(Outcome {
+        played_now,
+        total_in_folder: rows_in_folder,
+        scheduled: scheduled.len() as u64,
+        interrupted: bot::stop_requested(),
+        standings,
+        transcript_failures,
+    })
+}
+
+fn prepare_folder(plan: &TournamentPlan, options: &RunOptions) -> Result<(), TournamentError> {
+    let out = &options.out;
+    let source_path = out.join("tournament.toml");
+    let has_results = out.join(GAMES_CSV).exists();
+    if has_results && !options.resume {
+        return Err(TournamentError::FolderInUse { path: out.clone() });
+    }
+    if source_path.exists() {
+        let existing =
+            fs::read_to_string(&source_path).map_err(io_error(&source_path, "cannot read"))?;
+        if existing != plan.source {
+            return Err(TournamentError::FolderOfAnother { path: out.clone() });
+        }
+    }
+    fs::create_dir_all(out).map_err(io_error(out, "cannot create the results folder"))?;
+    fs::write(&source_path, &plan.source).map_err(io_error(&source_path, "cannot write"))?;
+    let meta = FolderMeta {
+        version: 1,
+        name: plan.name.clone(),
+        game: plan.config.game_name().to_string(),
+        bots: plan.bot_names(),
+        scoring: (plan.scoring.win, plan.scoring.draw, plan.scoring.loss),
+        total_games: schedule(plan).len() as u64,
+        shard: options.shard.map(|s| (s.index, s.count)),
+    };
+    let meta_path = out.join("tournament.json");
+    let json = serde_json::to_string_pretty(&meta).expect("meta serializes");
+    fs::write(&meta_path, json).map_err(io_error(&meta_path, "cannot write"))?;
+    Ok(())
+}
+
+/// The game numbers already in `games.csv`. A last line cut short by a kill
+/// is removed first, so the file ends on a whole row.
+fn read_done_games(path: &Path) -> Result<BTreeSet<u64>, TournamentError> {
+    if !path.exists() {
+        return Ok(BTreeSet::new());
+    }
+    let bytes = fs::read(path).map_err(io_error(path, "cannot read"))?;
+    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let file = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(io_error(path, "cannot repair"))?;
+        file.set_len(keep as u64)
+            .map_err(io_error(path, "cannot repair"))?;
+    }
+    let mut done = BTreeSet::new();
+    for_each_row(path, |row| {
+        done.insert(row.game);
+        Ok(())
+    })?;
+    Ok(done)
+}
+
+/// Streams the rows of a games.csv file.
+pub fn for_each_row(
+    path: &Path,
+    mut each: impl FnMut(GameRow) -> Result<(), String>,
+) -> Result<u64, TournamentError> {
+    let file = File::open(path).map_err(io_error(path, "cannot read"))?;
+    let mut reader = csv::Reader::from_reader(file);
+    let mut count = 0;
+    for (i, row) in reader.deserialize::<GameRow>().enumerate() {
+        let line = i + 2;
+        let row = row.map_err(|e| TournamentError::BadRow {
+            path: path.to_path_buf(),
+            line,
+            message: e.to_string(),
+        })?;
+        each(row).map_err(|message| TournamentError::BadRow {
+            path: path.to_path_buf(),
+            line,
+            message,
+        })?;
+        count += 1;
+    }
+    Ok(count)
+}
+
+/// Recomputes standings and crosstable from `games.csv`, and
+/// writes them (each via a temporary file and a rename).
+pub fn write_standings(
+    out: &Path,
+    names: &[String],
+    scoring: Scoring,
+) -> Result<(Vec<StandingRow>, u64), TournamentError> {
+    let games_path = out.join(GAMES_CSV);
+    // Standings only sum integers (points, half-points, microseconds), so
+    // the order rows were appended in does not matter: one streaming pass.
+    let mut standings = Standings::new(names, scoring);
+    let count = for_each_row(&games_path, |row| standings.add(&row))?;
+    let rows = standings.rows();
+    write_csv_atomically(&out.join("standings.csv"), |w| {
+        for row in &rows {
+            w.serialize(row)?;
+        }
+        Ok(())
+    })?;
+    let timings = standings.timings();
+    write_csv_atomically(&out.join("timings.csv"), |w| {
+        for row in &timings {
+            w.serialize(row)?;
+        }
+        Ok(())
+    })?;
+    let table = standings.crosstable();
+    write_csv_atomically(&out.join("crosstable.csv"), |w| {
+        for line in &table {
+            w.write_record(line)?;
+        }
+        Ok(())
+    })?;
+    Ok((rows, count))
+}
+
+fn write_csv_atomically(
+    path: &Path,
+    fill: impl FnOnce(&mut csv::Writer<File>) -> csv::Result<()>,
+) -> Result<(), TournamentError> {
+    let tmp = path.with_extension("csv.tmp");
+    let file = File::create(&tmp).map_err(io_error(&tmp, "cannot create"))?;
+    let mut writer = csv::Writer::from_writer(file);
+    fill(&mut writer)
+        .map_err(|e| io::Error::other(e.to_string()))
+        .and_then(|()| writer.flush())
+        .map_err(io_error(&tmp, "cannot write"))?;
+    drop(writer);
+    fs::rename(&tmp, path).map_err(io_error(path, "cannot replace"))?;
+    Ok(())
+}
+
+fn to_row(plan: &TournamentPlan, game: ScheduledGame, record: &MatchRecord) -> GameRow {
+    let [a, b] = &record.players;
+    let name_a = plan.bots[game.a].name.clone();
+    let name_b = plan.bots[game.b].name.clone();
+    let detail = record
+        .players
+        .iter()
+        .zip([&name_a, &name_b])
+        .filter_map(|(p, name)| {
+            p.disqualification
+                .as_ref()
+                .map(|d| format!("{name}: {} at reply {}: {}", d.verdict, d.at_move, d.detail))
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    GameRow {
+        game: game.number,
+        seed: game.seed,
+        winner: match record.winner {
+            Winner::A => name_a.clone(),
+            Winner::B => name_b.clone(),
+            Winner::Draw => "draw".into(),
+        },
+        first: name_a.clone(),
+        bot_a: name_a,
+        bot_b: name_b,
+        reason: record.reason.clone(),
+        attacks_a: a.attacks,
+        attacks_b: b.attacks,
+        verdict_a: a.verdict,
+        verdict_b: b.verdict,
+        replies_a: a.replies,
+        replies_b: b.replies,
+        time_total_ms_a: a.time_total_ms,
+        time_max_ms_a: a.time_max_ms,
+        time_total_ms_b: b.time_total_ms,
+        time_max_ms_b: b.time_max_ms,
+        cpu_ms_a: a.cpu_total_ms,
+        cpu_ms_b: b.cpu_total_ms,
+        peak_memory_kb_a: a.peak_memory_kb,
+        peak_memory_kb_b: b.peak_memory_kb,
+        detail,
+    }
+}
+
+/// Combines shard folders into `out`: the rows of all shards in game order,
+/// then standings and crosstable exactly as one run would write them.
+pub fn merge(
+    folders: &[PathBuf],
+    out: &Path,
+) -> Result<(Vec<StandingRow>, u64, u64), TournamentError> {
+    let mut meta: Option<(FolderMeta, String, PathBuf)> = None;
+    let mut rows: std::collections::BTreeMap<u64, GameRow> = Default::default();
+    for folder in folders {
+        let meta_path = folder.join("tournament.json");
+        let text = fs::read_to_string(&meta_path).map_err(io_error(
+            &meta_path,
+            "cannot read (is this a results folder of `referee tournament`?)",
+        ))?;
+        let this: FolderMeta = serde_json::from_str(&text).map_err(|e| TournamentError::Merge {
+            path: meta_path.clone(),
+            message: format!("not a results description: {e}"),
+        })?;
+        let source_path = folder.join("tournament.toml");
+        let source =
+            fs::read_to_string(&source_path).map_err(io_error(&source_path, "cannot read"))?;
+        match &meta {
+            None => meta = Some((this, source, folder.clone())),
+            Some((_, first_source, first)) if *first_source != source => {
+                return Err(TournamentError::Merge {
+                    path: folder.clone(),
+                    message: format!(
+                        "was played from a different tournament file than {}",
+                        first.display()
+                    ),
+                })
+            }
+            Some(_) => {}
+        }
+        let games_path = folder.join(GAMES_CSV);
+        for_each_row(&games_path, |row| {
+            if let Some(existing) = rows.get(&row.game) {
+                if existing.bot_a != row.bot_a
+                    || existing.bot_b != row.bot_b
+                    || existing.seed != row.seed
+                {
+                    return Err(format!(
+                        "game {} differs from the same game in another folder",
+                        row.game
+                    ));
+                }
+                return Ok(());
+            }
+            rows.insert(row.game, row);
+            Ok(())
+        })?;
+    }
+    let Some((meta, source, _)) = meta else {
+        return Err(TournamentError::Merge {
+            path: out.to_path_buf(),
+            message: "no folders to merge".into(),
+        });
+    };
+    fs::create_dir_all(out).map_err(io_error(out, "cannot create the folder"))?;
+    let games_path = out.join(GAMES_CSV);
+    write_csv_atomically(&games_path, |w| {
+        for row in rows.values() {
+            w.serialize(row)?;
+        }
+        Ok(())
+    })?;
+    fs::write(out.join("tournament.toml"), source)
+        .map_err(io_error(out, "cannot write tournament.toml"))?;
+    let merged_meta = FolderMeta {
+        shard: None,
+        ..meta.clone()
+    };
+    fs::write(
+        out.join("tournament.json"),
+        serde_json::to_string_pretty(&merged_meta).expect("meta serializes"),
+    )
+    .map_err(io_error(out, "cannot write tournament.json"))?;
+    let (win, draw, loss) = meta.scoring;
+    let (standings, count) = write_standings(out, &meta.bots, Scoring { win, draw, loss })?;
+    Ok((standings, count, meta.total_games))
+}

@@ -1,0 +1,477 @@
+//! From game rows to standings, ratings and the crosstable. Only integers are
+//! summed (points, half-points, microseconds), so the result does not depend
+//! on the order of the rows: merged shards give the same bytes as one run.
+//!
+//! Ranking: match points, then rating, then fewer disqualifications, then name.
+//! Rating: Bradley-Terry by maximum likelihood (Hunter's MM algorithm), draws
+//! counting half a win to each side, with a prior of one virtual draw per bot
+//! against a bot of rating 0 (so a perfect score stays finite). Shown on the
+//! Elo scale (400 log10), centred so the mean rating is 0. The 95% interval is
+//! ±1.96 standard errors from the diagonal of the observed information.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::verdict::Verdict;
+
+use super::plan::Scoring;
+
+/// One row of `games.csv`: one serde shape for CSV and JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRow {
+    pub game: u64,
+    pub seed: u64,
+    pub bot_a: String,
+    pub bot_b: String,
+    /// The bot that moved first (always bot_a; kept explicit for readers).
+    pub first: String,
+    /// The winner's name, or `draw`.
+    pub winner: String,
+    pub reason: String,
+    pub attacks_a: u32,
+    pub attacks_b: u32,
+    pub verdict_a: Verdict,
+    pub verdict_b: Verdict,
+    pub replies_a: u32,
+    pub replies_b: u32,
+    pub time_total_ms_a: f64,
+    pub time_max_ms_a: f64,
+    pub time_total_ms_b: f64,
+    pub time_max_ms_b: f64,
+    pub cpu_ms_a: f64,
+    pub cpu_ms_b: f64,
+    pub peak_memory_kb_a: u64,
+    pub peak_memory_kb_b: u64,
+    /// What disqualified a bot, if one was.
+    pub detail: String,
+}
+
+impl GameRow {
+    fn side(&self, a: bool) -> Side<'_> {
+        if a {
+            Side {
+                name: &self.bot_a,
+                attacks: self.attacks_a,
+                verdict: self.verdict_a,
+                replies: self.replies_a,
+                time_total_ms: self.time_total_ms_a,
+                time_max_ms: self.time_max_ms_a,
+                peak_memory_kb: self.peak_memory_kb_a,
+            }
+        } else {
+            Side {
+                name: &self.bot_b,
+                attacks: self.attacks_b,
+                verdict: self.verdict_b,
+                replies: self.replies_b,
+                time_total_ms: self.time_total_ms_b,
+                time_max_ms: self.time_max_ms_b,
+                peak_memory_kb: self.peak_memory_kb_b,
+            }
+        }
+    }
+}
+
+struct Side<'a> {
+    name: &'a str,
+    attacks: u32,
+    verdict: Verdict,
+    replies: u32,
+    time_total_ms: f64,
+    time_max_ms: f64,
+    peak_memory_kb: u64,
+}
+
+/// A row of `standings.csv`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StandingRow {
+    pub rank: usize,
+    pub bot: String,
+    pub played: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub points: u32,
+    pub dq_timeout: u32,
+    pub dq_crash: u32,
+    pub dq_illegal: u32,
+    pub dq_protocol: u32,
+    pub dq_memory: u32,
+    pub dq_output: u32,
+    /// Attacks in the games this bot won by cracking (empty if none).
+    pub avg_attacks_to_crack: Option<f64>,
+    pub rating: f64,
+    pub rating_low: f64,
+    pub rating_high: f64,
+}
+
+/// A row of `timings.csv`: what was measured of a bot, apart from the
+/// standings so that the same games give byte-identical standings on any
+/// machine and in any number of shards.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TimingRow {
+    pub bot: String,
+    pub replies: u64,
+    pub avg_move_ms: f64,
+    pub max_move_ms: f64,
+    pub peak_memory_kb: u64,
+}
+
+#[derive(Default, Clone)]
+struct Tally {
+    played: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    points: u32,
+    disqualifications: BTreeMap<Verdict, u32>,
+    cracks: u32,
+    crack_attacks: u64,
+    replies: u64,
+    time_total_us: u64,
+    max_move_ms: f64,
+    peak_memory_kb: u64,
+}
+
+/// Running totals over game rows; memory grows with bots², not games.
+pub struct Standings {
+    names: Vec<String>,
+    index: BTreeMap<String, usize>,
+    scoring: Scoring,
+    tallies: Vec<Tally>,
+    /// score[i][j]: wins of i over j counted 1, draws 0.5; games[i][j] (= games[j][i])
+    /// the games they played.
+    score: Vec<Vec<f64>>,
+    games: Vec<Vec<u32>>,
+}
+
+impl Standings {
+    pub fn new(names: &[String], scoring: Scoring) -> Standings {
+        let n = names.len();
+        Standings {
+            names: names.to_vec(),
+            index: names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.clone(), i))
+                .collect(),
+            scoring,
+            tallies: vec![Tally::default(); n],
+            score: vec![vec![0.0; n]; n],
+            games: vec![vec![0; n]; n],
+        }
+    }
+
+    /// Adds a game. Rows naming unknown bots are refused.
+    pub fn add(&mut self, row: &GameRow) -> Result<(), String> {
+        let a = *self
+            .index
+            .get(&row.bot_a)
+            .ok_or_else(|| format!("game {}: unknown bot '{}'", row.game, row.bot_a))?;
+        let b = *self
+            .index
+            .get(&row.bot_b)
+            .ok_or_else(|| format!("game {}: unknown bot '{}'", row.game, row.bot_b))?;
+        for (me, other, is_a) in [(a, b, true), (b, a, false)] {
+            let side = row.side(is_a);
+            let t = &mut self.tallies[me];
+            t.played += 1;
+            if row.winner == "draw" {
+                t.draws += 1;
+                t.points += self.scoring.draw;
+                self.score[me][other] += 0.5;
+            } else if row.winner == side.name {
+                t.wins += 1;
+                t.points += self.scoring.win;
+                self.score[me][other] += 1.0;
+            } else {
+                t.losses += 1;
+                t.points += self.scoring.loss;
+            }
+            self.games[me][other] += 1;
+            if side.verdict.is_disqualification() {
+                *t.disqualifications.entry(side.verdict).or_default() += 1;
+            }
+            let cracked = (row.reason == "cracked" && row.winner == side.name)
+                || row.reason == "both-cracked";
+            if cracked {
+                t.cracks += 1;
+                t.crack_attacks += u64::from(side.attacks);
+            }
+            t.replies += u64::from(side.replies);
+            t.time_total_us += (side.time_total_ms * 1000.0).round() as u64;
+            t.max_move_ms = t.max_move_ms.max(side.time_max_ms);
+            t.peak_memory_kb = t.peak_memory_kb.max(side.peak_memory_kb);
+        }
+        Ok(())
+    }
+
+    pub fn games_counted(&self) -> u32 {
+        self.tallies.iter().map(|t| t.played).sum::<u32>() / 2
+    }
+
+    /// The standings, ranked.
+    pub fn rows(&self) -> Vec<StandingRow> {
+        let ratings = bradley_terry(&self.score, &self.games, 1.0);
+        let mut rows: Vec<StandingRow> = self
+            .tallies
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let dq = |v: Verdict| t.disqualifications.get(&v).copied().unwrap_or(0);
+                let (rating, se) = ratings[i];
+                StandingRow {
+                    rank: 0,
+                    bot: self.names[i].clone(),
+                    played: t.played,
+                    wins: t.wins,
+                    draws: t.draws,
+                    losses: t.losses,
+                    points: t.points,
+                    dq_timeout: dq(Verdict::Timeout),
+                    dq_crash: dq(Verdict::Crash),
+                    dq_illegal: dq(Verdict::Illegal),
+                    dq_protocol: dq(Verdict::Protocol),
+                    dq_memory: dq(Verdict::Memory),
+                    dq_output: dq(Verdict::Output),
+                    avg_attacks_to_crack: (t.cracks > 0)
+                        .then(|| round(t.crack_attacks as f64 / t.cracks as f64, 3)),
+                    rating: round(rating, 1),
+                    rating_low: round(rating - 1.96 * se, 1),
+                    rating_high: round(rating + 1.96 * se, 1),
+                }
+            })
+            .collect();
+        let dq_total = |r: &StandingRow| {
+            r.dq_timeout + r.dq_crash + r.dq_illegal + r.dq_protocol + r.dq_memory + r.dq_output
+        };
+        rows.sort_by(|x, y| {
+            y.points
+                .cmp(&x.points)
+                .then(y.rating.total_cmp(&x.rating))
+                .then(dq_total(x).cmp(&dq_total(y)))
+                .then(x.bot.cmp(&y.bot))
+        });
+        for (i, row) in rows.iter_mut().enumerate() {
+            row.rank = i + 1;
+        }
+        rows
+    }
+
+    /// Measured times and memory per bot, in the plan's order.
+    pub fn timings(&self) -> Vec<TimingRow> {
+        self.tallies
+            .iter()
+            .zip(&self.names)
+            .map(|(t, name)| TimingRow {
+                bot: name.clone(),
+                replies: t.replies,
+                avg_move_ms: if t.replies > 0 {
+                    round(t.time_total_us as f64 / 1000.0 / t.replies as f64, 3)
+                } else {
+                    0.0
+                },
+                max_move_ms: round(t.max_move_ms, 3),
+                peak_memory_kb: t.peak_memory_kb,
+            })
+            .collect()
+    }
+
+    /// The crosstable: each cell is the row bot's score against the column
+    /// bot (wins + half the draws) over the games they played, e.g. `2.5/4`.
+    pub fn crosstable(&self) -> Vec<Vec<String>> {
+        let order: Vec<usize> = self.rows().iter().map(|r| self.index[&r.bot]).collect();
+        let mut table = vec![std::iter::once("bot".to_string())
+            .chain(order.iter().map(|&j| self.names[j].clone()))
+            .collect::<Vec<_>>()];
+        for &i in &order {
+            let mut line = vec![self.names[i].clone()];
+            for &j in &order {
+                line.push(if i == j || self.games[i][j] == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{}/{}", self.score[i][j], self.games[i][j])
+                });
+            }
+            table.push(line);
+        }
+        table
+    }
+}
+
+fn round(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
+}
+
+/// Bradley-Terry ratings on the Elo scale with standard errors.
+///
+/// `score[i][j]` is what i scored against j (wins 1, draws 0.5) over the
+/// `games[i][j]` games they played (symmetric). `prior` virtual draws against a fixed opponent of
+/// strength 1 (rating 0) keep every estimate finite; 0 disables it.
+pub fn bradley_terry(score: &[Vec<f64>], games: &[Vec<u32>], prior: f64) -> Vec<(f64, f64)> {
+    let n = score.len();
+    let mut gamma = vec![1.0f64; n];
+    for _ in 0..10_000 {
+        let mut max_change: f64 = 0.0;
+        for i in 0..n {
+            let wins: f64 = score[i].iter().sum::<f64>() + prior * 0.5;
+            let mut denominator = prior / (gamma[i] + 1.0);
+            for j in 0..n {
+                let g = games[i][j];
+                if i != j && g > 0 {
+                    denominator += f64::from(g) / (gamma[i] + gamma[j]);
+                }
+            }
+            if denominator > 0.0 && wins > 0.0 {
+                let updated = wins / denominator;
+                max_change = max_change.max((updated / gamma[i]).ln().abs());
+                gamma[i] = updated;
+            }
+        }
+        if max_change < 1e-10 {
+            break;
+        }
+    }
+    let scale = 400.0 / std::f64::consts::LN_10;
+    let thetas: Vec<f64> = gamma.iter().map(|g| g.ln()).collect();
+    let mean = thetas.iter().sum::<f64>() / n.max(1) as f64;
+    (0..n)
+        .map(|i| {
+            // Observed information of theta_i: sum over games of p(1-p).
+            let mut information = prior * gamma[i] / (gamma[i] + 1.0).powi(2);
+            for j in 0..n {
+                let g = games[i][j];
+                if i != j && g > 0 {
+                    let p = gamma[i] / (gamma[i] + gamma[j]);
+                    information += f64::from(g) * p * (1.0 - p);
+                }
+            }
+            let se = if information > 0.0 {
+                1.0 / information.sqrt()
+            } else {
+                f64::INFINITY
+            };
+            ((thetas[i] - mean) * scale, se * scale)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(game: u64, a: &str, b: &str, winner: &str) -> GameRow {
+        GameRow {
+            game,
+            seed: 0,
+            bot_a: a.into(),
+            bot_b: b.into(),
+            first: a.into(),
+            winner: winner.into(),
+            reason: if winner == "draw" {
+                "both-cracked".into()
+            } else {
+                "cracked".into()
+            },
+            attacks_a: 6,
+            attacks_b: 7,
+            verdict_a: Verdict::Ok,
+            verdict_b: Verdict::Ok,
+            replies_a: 7,
+            replies_b: 8,
+            time_total_ms_a: 7.0,
+            time_max_ms_a: 2.0,
+            time_total_ms_b: 8.0,
+            time_max_ms_b: 3.0,
+            cpu_ms_a: 1.0,
+            cpu_ms_b: 1.0,
+            peak_memory_kb_a: 100,
+            peak_memory_kb_b: 200,
+            detail: String::new(),
+        }
+    }
+
+    /// Two bots, 3 wins to 1: p = 3/4, so the Elo gap is 400 log10(3).
+    #[test]
+    fn rating_of_two_bots_matches_the_hand_computation() {
+        let score = vec![vec![0.0, 3.0], vec![1.0, 0.0]];
+        let games = vec![vec![0, 4], vec![4, 0]];
+        let r = bradley_terry(&score, &games, 0.0);
+        let gap = r[0].0 - r[1].0;
+        assert!((gap - 400.0 * 3f64.log10()).abs() < 1e-6, "{gap}");
+        assert!((r[0].0 + r[1].0).abs() < 1e-9, "centred on 0");
+        // SE of theta: 1/sqrt(4 * 3/4 * 1/4) = 2/sqrt(3) natural units.
+        let se = 2.0 / 3f64.sqrt() * 400.0 / std::f64::consts::LN_10;
+        assert!((r[0].1 - se).abs() < 1e-6, "{} vs {se}", r[0].1);
+    }
+
+    /// Three bots in a cycle of equal results have equal ratings.
+    #[test]
+    fn a_balanced_cycle_rates_everyone_equal() {
+        let score = vec![
+            vec![0.0, 2.0, 0.0],
+            vec![0.0, 0.0, 2.0],
+            vec![2.0, 0.0, 0.0],
+        ];
+        let games = vec![vec![0, 2, 2], vec![2, 0, 2], vec![2, 2, 0]];
+        let r = bradley_terry(&score, &games, 1.0);
+        for (rating, _) in r {
+            assert!(rating.abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn a_perfect_score_stays_finite_with_the_prior() {
+        let score = vec![vec![0.0, 4.0], vec![0.0, 0.0]];
+        let games = vec![vec![0, 4], vec![4, 0]];
+        let r = bradley_terry(&score, &games, 1.0);
+        assert!(r[0].0.is_finite() && r[0].0 > 0.0 && r[1].0 < 0.0);
+    }
+
+    #[test]
+    fn points_ranks_and_ties() {
+        let names: Vec<String> = ["x", "y", "z"].map(String::from).to_vec();
+        let mut s = Standings::new(
+            &names,
+            Scoring {
+                win: 2,
+                draw: 1,
+                loss: 0,
+            },
+        );
+        s.add(&row(1, "x", "y", "x")).unwrap();
+        s.add(&row(2, "y", "x", "draw")).unwrap();
+        s.add(&row(3, "z", "y", "y")).unwrap();
+        let mut dq = row(4, "y", "z", "y");
+        dq.verdict_b = Verdict::Timeout;
+        dq.reason = "disqualified".into();
+        s.add(&dq).unwrap();
+        let rows = s.rows();
+        let by_name = |n: &str| rows.iter().find(|r| r.bot == n).unwrap().clone();
+        let y = by_name("y");
+        assert_eq!(
+            (y.played, y.wins, y.draws, y.losses, y.points),
+            (4, 2, 1, 1, 5)
+        );
+        let x = by_name("x");
+        assert_eq!(
+            (x.played, x.wins, x.draws, x.losses, x.points),
+            (2, 1, 1, 0, 3)
+        );
+        assert_eq!(by_name("z").dq_timeout, 1);
+        assert_eq!(rows[0].bot, "y");
+        assert_eq!(rows[1].bot, "x");
+        assert_eq!(rows.iter().map(|r| r.rank).collect::<Vec<_>>(), [1, 2, 3]);
+        // x cracked in game 1 (6 attacks, as A) and in the both-cracked
+        // draw of game 2 (7, as B); y in game 2 (6) and game 3 (7); game 4
+        // was won by a disqualification, not a crack.
+        assert_eq!(x.avg_attacks_to_crack, Some(6.5));
+        assert_eq!(y.avg_attacks_to_crack, Some(6.5));
+        assert!(s.add(&row(5, "x", "nobody", "x")).is_err());
+        let table = s.crosstable();
+        assert_eq!(table[0], ["bot", "y", "x", "z"]);
+        assert_eq!(table[2], ["x", "1.5/2", "-", "-"]);
+    }
+}
