@@ -5,4 +5,5 @@ mod harness;
 
 mod arrow5_match;
 mod cli;
+mod tournament;
 mod verdicts;

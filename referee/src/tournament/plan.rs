@@ -205,12 +205,14 @@ impl TournamentPlan {
             Some(f) => match f.get_ref().as_str() {
                 "round-robin" => Format::RoundRobin,
                 "gauntlet" => Format::Gauntlet,
-                other => return Err(src.error_at(
-                    f.span(),
-                    format!(
+                other => {
+                    return Err(src.error_at(
+                        f.span(),
+                        format!(
                         "format: '{other}' is not a format; use \"round-robin\" or \"gauntlet\""
                     ),
-                )),
+                    ))
+                }
             },
         };
 

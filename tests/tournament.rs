@@ -1,0 +1,334 @@
+//! `referee tournament` and `referee merge` end to end: files written, a
+//! SIGKILL and --resume, shards merged, bad files, failing bots, Ctrl-C.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::harness::*;
+
+const BUDGET: Duration = Duration::from_secs(120);
+
+/// A round robin of deterministic sample bots in a fresh folder.
+fn tournament_file(dir: &Path, games_per_pairing: u32, extra_bots: &str) -> PathBuf {
+    let text = format!(
+        "name = \"t\"\ngame = \"arrow5\"\ngames_per_pairing = {games_per_pairing}\nseed = 99\n\
+         [options]\ncodes = \"random\"\nmax_rounds = 30\n\
+         [[bots]]\nname = \"strong\"\nbot = \"{}\"\n\
+         [[bots]]\nname = \"random\"\nbot = \"{}\"\n\
+         [[bots]]\nname = \"random2\"\nbot = \"{}\"\n{extra_bots}",
+        sample_bin("arrow5_strong"),
+        sample_bin("arrow5_random"),
+        sample_bin("arrow5_random"),
+    );
+    let path = dir.join("t.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn csv_rows(path: &Path) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect()
+}
+
+fn run_tournament(file: &Path, out: &Path, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "tournament",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--jobs",
+        "2",
+    ];
+    args.extend_from_slice(extra);
+    referee(&args, BUDGET)
+}
+
+#[test]
+fn a_round_robin_writes_every_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tournament_file(dir.path(), 4, "");
+    let out = dir.path().join("out");
+    let run = run_tournament(&file, &out, &[]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let games = csv_rows(&out.join("games.csv"));
+    assert_eq!(games.len(), 1 + 3 * 4, "header + 12 games");
+    let standings = csv_rows(&out.join("standings.csv"));
+    assert_eq!(
+        standings[0][..7],
+        ["rank", "bot", "played", "wins", "draws", "losses", "points"]
+    );
+    for row in &standings[1..] {
+        assert_eq!(row[2], "8", "each bot plays 8 games: {row:?}");
+        let (w, d, l): (u32, u32, u32) = (
+            row[3].parse().unwrap(),
+            row[4].parse().unwrap(),
+            row[5].parse().unwrap(),
+        );
+        assert_eq!(w + d + l, 8);
+        assert_eq!(row[6].parse::<u32>().unwrap(), 2 * w + d);
+    }
+    assert_eq!(csv_rows(&out.join("crosstable.csv")).len(), 4);
+    assert_eq!(csv_rows(&out.join("timings.csv")).len(), 4);
+    assert_eq!(
+        std::fs::read_dir(out.join("transcripts")).unwrap().count(),
+        12
+    );
+    assert!(
+        run.stdout.contains("rating (95%)"),
+        "summary table: {}",
+        run.stdout
+    );
+    // Running again into the same folder without --resume is refused.
+    let again = run_tournament(&file, &out, &[]);
+    assert_eq!(again.status, 2);
+    assert!(again.stderr.contains("--resume"), "{}", again.stderr);
+}
+
+#[test]
+fn sigkill_then_resume_gives_the_same_standings() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tournament_file(dir.path(), 20, "");
+    let whole = dir.path().join("whole");
+    assert_eq!(run_tournament(&file, &whole, &[]).status, 0);
+
+    // Kill a second run once some (a varying number of) games are written.
+    let killed = dir.path().join("killed");
+    let mut child = Command::new(referee_bin())
+        .args([
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            killed.to_str().unwrap(),
+            "--jobs",
+            "2",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let want = 5 + (std::process::id() as usize % 20);
+    let start = Instant::now();
+    loop {
+        let rows = std::fs::read_to_string(killed.join("games.csv"))
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if rows > want || start.elapsed() > BUDGET {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let partial = csv_rows(&killed.join("games.csv")).len() - 1;
+    assert!(
+        partial < 60,
+        "the kill came before the end ({partial} games)"
+    );
+
+    let resumed = run_tournament(&file, &killed, &["--resume"]);
+    assert_eq!(resumed.status, 0, "{}", resumed.stderr);
+    let mut games: Vec<Vec<String>> = csv_rows(&killed.join("games.csv"))[1..].to_vec();
+    games.sort_by_key(|r| r[0].parse::<u64>().unwrap());
+    let numbers: Vec<u64> = games.iter().map(|r| r[0].parse().unwrap()).collect();
+    assert_eq!(
+        numbers,
+        (1..=60).collect::<Vec<_>>(),
+        "no game lost or repeated"
+    );
+    assert_eq!(
+        std::fs::read(whole.join("standings.csv")).unwrap(),
+        std::fs::read(killed.join("standings.csv")).unwrap()
+    );
+}
+
+#[test]
+fn three_shards_merge_into_the_same_standings() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tournament_file(dir.path(), 6, "");
+    let whole = dir.path().join("whole");
+    assert_eq!(run_tournament(&file, &whole, &[]).status, 0);
+    // The shards run as separate processes, at the same time.
+    let shards: Vec<(PathBuf, std::process::Child)> = (1..=3)
+        .map(|i| {
+            let out = dir.path().join(format!("shard{i}"));
+            let child = Command::new(referee_bin())
+                .args([
+                    "tournament",
+                    file.to_str().unwrap(),
+                    "--out",
+                    out.to_str().unwrap(),
+                    "--jobs",
+                    "1",
+                ])
+                .args(["--shard", &format!("{i}/3")])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            (out, child)
+        })
+        .collect();
+    let mut folders = vec![];
+    for (out, mut child) in shards {
+        assert!(child.wait().unwrap().success());
+        folders.push(out.to_str().unwrap().to_string());
+    }
+    let merged = dir.path().join("merged");
+    let mut args = vec!["merge"];
+    args.extend(folders.iter().map(String::as_str));
+    args.extend(["--out", merged.to_str().unwrap()]);
+    let run = referee(&args, BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("18 of 18 games merged"),
+        "{}",
+        run.stdout
+    );
+    for file in ["standings.csv", "crosstable.csv"] {
+        assert_eq!(
+            std::fs::read(whole.join(file)).unwrap(),
+            std::fs::read(merged.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    // Merging a folder of another tournament is refused.
+    let other_file = dir.path().join("other.toml");
+    std::fs::write(
+        &other_file,
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .replace("seed = 99", "seed = 98"),
+    )
+    .unwrap();
+    let other = dir.path().join("other");
+    let run = referee(
+        &[
+            "tournament",
+            other_file.to_str().unwrap(),
+            "--out",
+            other.to_str().unwrap(),
+            "--shard",
+            "1/9",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let run = referee(
+        &[
+            "merge",
+            &folders[0],
+            other.to_str().unwrap(),
+            "--out",
+            dir.path().join("bad").to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("different tournament file"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_broken_file_names_the_line_and_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.toml");
+    std::fs::write(&file, "game = \"arrow5\"\n\n[[bots]]\nname = \"a\"\nbot = \"./nope\"\n[[bots]]\nname = \"b\"\nbot = \"true\"\n").unwrap();
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            dir.path().join("o").to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("bad.toml:5: bots.bot of 'a'"),
+        "{}",
+        run.stderr
+    );
+    std::fs::write(&file, "game = \"arrow5\"\ngames_per_pairing = \"many\"\n").unwrap();
+    let run = referee(&["tournament", file.to_str().unwrap()], BUDGET);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("bad.toml:2:"), "{}", run.stderr);
+}
+
+#[test]
+fn a_bot_that_crashes_every_game_loses_them_and_the_tournament_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let extra = format!(
+        "[[bots]]\nname = \"crasher\"\nbot = \"{}\"\n",
+        sample_file("hostile/crasher.py")
+    );
+    let file = tournament_file(dir.path(), 2, &extra);
+    let out = dir.path().join("out");
+    let run = run_tournament(&file, &out, &[]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let standings = csv_rows(&out.join("standings.csv"));
+    let crasher = standings.iter().find(|r| r[1] == "crasher").unwrap();
+    assert_eq!(crasher[2..7], ["6", "0", "0", "6", "0"], "{crasher:?}");
+    assert_eq!(crasher[8], "6", "six crash disqualifications: {crasher:?}");
+    assert_eq!(csv_rows(&out.join("games.csv")).len(), 1 + 6 * 2);
+}
+
+#[test]
+fn ctrl_c_stops_at_once_and_leaves_standings() {
+    let dir = tempfile::tempdir().unwrap();
+    // Slow games (the sleeper times out after 60 s) so Ctrl-C lands mid-game.
+    let text = format!(
+        "game = \"arrow5\"\n[limits]\ntime_limit = \"60s\"\n[[bots]]\nname = \"random\"\nbot = \"{}\"\n[[bots]]\nname = \"sleeper\"\nbot = \"{}\"\n",
+        sample_bin("arrow5_random"),
+        sample_file("hostile/sleeper.py")
+    );
+    let file = dir.path().join("slow.toml");
+    std::fs::write(&file, text).unwrap();
+    let out = dir.path().join("out");
+    let mut child = Command::new(referee_bin())
+        .args([
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            "2",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until both games are under way (the sleeper is running).
+    let start = Instant::now();
+    while processes_with(&sample_file("hostile/sleeper.py")).len() < 2 && start.elapsed() < BUDGET {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let sent = Instant::now();
+    unsafe_sigint(child.id());
+    let status = child.wait().unwrap();
+    let stopped_in = sent.elapsed();
+    assert_eq!(status.code(), Some(130));
+    assert!(
+        stopped_in < Duration::from_secs(30),
+        "stopped in {stopped_in:?}, not after the 60 s limit"
+    );
+    assert!(out.join("standings.csv").exists());
+    assert!(
+        processes_with(&sample_file("hostile/sleeper.py")).is_empty(),
+        "bots left behind"
+    );
+}
+
+fn unsafe_sigint(pid: u32) {
+    let status = Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
