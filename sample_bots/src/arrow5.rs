@@ -1,6 +1,8 @@
 //! Arrow 5 for bots: every code, the signal as a comparable key, and parsing
 //! of the referee's `signal` lines.
 
+use crate::Rng;
+
 pub const EYE: u8 = 10;
 pub type Code = [u8; 5];
 
@@ -136,4 +138,66 @@ impl Knowledge {
                 && signal_key(&positions[i as usize], &attack, hidden) == key
         });
     }
+}
+
+/// Candidate attacks scored per move, of the possible codes / of all codes.
+pub const POSSIBLE_SAMPLE: usize = 200;
+pub const ANY_SAMPLE: usize = 100;
+/// Possible codes an attack is scored against at most (sampled beyond).
+pub const SCORE_SAMPLE: usize = 2500;
+
+/// The strong solver's attack: see `bin/arrow5_strong.rs`.
+pub fn strong_attack(k: &Knowledge, rng: &mut Rng) -> Code {
+    if k.possible.len() <= 2 {
+        return k.codes[k.possible[0] as usize];
+    }
+    if k.possible.len() == k.codes.len() {
+        // Every first attack is alike up to renaming symbols.
+        return [0, 1, 2, 3, 4];
+    }
+    let targets: Vec<u32> = if k.possible.len() <= SCORE_SAMPLE {
+        k.possible.clone()
+    } else {
+        (0..SCORE_SAMPLE)
+            .map(|_| k.possible[rng.below(k.possible.len())])
+            .collect()
+    };
+    let mut candidates: Vec<(u32, bool)> = Vec::new();
+    if k.possible.len() <= POSSIBLE_SAMPLE {
+        candidates.extend(k.possible.iter().map(|&i| (i, true)));
+    } else {
+        candidates
+            .extend((0..POSSIBLE_SAMPLE).map(|_| (k.possible[rng.below(k.possible.len())], true)));
+    }
+    candidates.extend((0..ANY_SAMPLE).map(|_| (rng.below(k.codes.len()) as u32, false)));
+
+    let mut counts = vec![0u32; 1 << 11];
+    let mut best = (u64::MAX, false, candidates[0].0);
+    for &(candidate, possible) in &candidates {
+        let attack = k.codes[candidate as usize];
+        counts.iter_mut().for_each(|c| *c = 0);
+        for &t in &targets {
+            counts[signal_key(&k.positions[t as usize], &attack, k.hidden_eye) as usize] += 1;
+        }
+        // A possible attack wins outright when it is the code: that part
+        // leaves nothing to find.
+        let score: u64 = counts
+            .iter()
+            .enumerate()
+            .map(
+                |(key, &c)| {
+                    if key % 2 == 1 {
+                        0
+                    } else {
+                        c as u64 * c as u64
+                    }
+                },
+            )
+            .sum();
+        let possible = possible || k.possible.binary_search(&candidate).is_ok();
+        if score < best.0 || (score == best.0 && possible && !best.1) {
+            best = (score, possible, candidate);
+        }
+    }
+    k.codes[best.2 as usize]
 }
