@@ -102,6 +102,10 @@ pub fn play_match(
             let game = games::arrow5::Arrow5::new(config.clone(), &mut rng);
             run(game, plan, transcript)
         }
+        GameConfig::Cryptron(config) => {
+            let game = games::cryptron::Cryptron::new(config.clone());
+            run(game, plan, transcript)
+        }
     };
     transcript
         .finish(&record)
