@@ -15,6 +15,8 @@
 //! rlimit of limit + [`ADDRESS_SPACE_ALLOWANCE`] is a backstop against a burst
 //! between two polls. See `protocol.md`, "Limits".
 
+pub mod compile;
+pub mod language;
 pub mod spec;
 
 use std::ffi::OsString;
@@ -29,6 +31,7 @@ use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
 use rustix::process::{Pid, PidfdFlags, Signal};
 
+pub use language::Language;
 pub use spec::{BotCommand, BotSpecError};
 
 use crate::verdict::Verdict;
@@ -45,8 +48,12 @@ pub const TERM_GRACE: Duration = Duration::from_millis(100);
 /// Limits the process layer enforces.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProcessLimits {
-    /// Resident memory, in KiB; 0 for none.
+    /// Resident memory, in KiB; 0 for none. What the bot may use beyond
+    /// `memory_allowance_kb`.
     pub memory_kb: u64,
+    /// Resident memory granted on top of `memory_kb` for the language's own
+    /// run time (an interpreter); see [`Language::memory_allowance_kb`].
+    pub memory_allowance_kb: u64,
     pub max_line_bytes: usize,
     pub max_output_bytes: usize,
     /// Stderr kept per bot and game; the rest is read and dropped.
@@ -57,9 +64,21 @@ impl Default for ProcessLimits {
     fn default() -> Self {
         ProcessLimits {
             memory_kb: 64 * 1024,
+            memory_allowance_kb: 0,
             max_line_bytes: crate::protocol::MAX_LINE_BYTES,
             max_output_bytes: crate::protocol::MAX_OUTPUT_BYTES,
             stderr_cap_bytes: 64 * 1024,
+        }
+    }
+}
+
+impl ProcessLimits {
+    /// The resident memory at which the bot is stopped, in KiB (0: no limit).
+    pub fn memory_cap_kb(&self) -> u64 {
+        if self.memory_kb == 0 {
+            0
+        } else {
+            self.memory_kb + self.memory_allowance_kb
         }
     }
 }
@@ -248,10 +267,10 @@ impl BotProcess {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
-        let address_space = if limits.memory_kb == 0 {
+        let address_space = if limits.memory_cap_kb() == 0 {
             libc::RLIM_INFINITY
         } else {
-            limits.memory_kb * 1024 + ADDRESS_SPACE_ALLOWANCE
+            limits.memory_cap_kb() * 1024 + ADDRESS_SPACE_ALLOWANCE
         };
         // SAFETY: the closure runs between fork and exec and only makes
         // async-signal-safe system calls.
@@ -657,10 +676,11 @@ impl BotProcess {
         if let Some(kb) = resident_peak_kb(self.pid) {
             self.peak_memory_kb = self.peak_memory_kb.max(kb);
         }
-        if self.limits.memory_kb > 0 && self.peak_memory_kb > self.limits.memory_kb {
+        let cap = self.limits.memory_cap_kb();
+        if cap > 0 && self.peak_memory_kb > cap {
             return Err(Fault::Memory {
                 peak_kb: self.peak_memory_kb,
-                limit_kb: self.limits.memory_kb,
+                limit_kb: cap,
             });
         }
         Ok(())
