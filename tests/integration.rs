@@ -4,4 +4,5 @@
 mod harness;
 
 mod arrow5_match;
+mod cryptron_match;
 mod verdicts;

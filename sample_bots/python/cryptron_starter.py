@@ -96,4 +96,5 @@ def main():
         turn += 1
 
 
-main()
+if __name__ == "__main__":
+    main()
