@@ -34,6 +34,7 @@ fn c_starter_against_python_starter_matches_an_independent_replay() {
         BUDGET,
     );
     assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    eprintln!("C starter against Python starter: {:?}", run.elapsed);
     let record = transcript_record(&transcript);
     for p in record["players"].as_array().unwrap() {
         assert_eq!(p["verdict"], "ok", "{p}");
@@ -91,7 +92,11 @@ fn c_starter_against_python_starter_matches_an_independent_replay() {
 /// the disqualification detail).
 const FIXTURES: &[(&str, &str, &str)] = &[
     ("hostile/cryptron_illegal.c", "illegal", "first attack"),
-    ("hostile/cryptron_nocompile.c", "compile", "does not compile"),
+    (
+        "hostile/cryptron_nocompile.c",
+        "compile",
+        "does not compile",
+    ),
     ("hostile/cryptron_sleep.c", "timeout", "no reply within 2s"),
     ("hostile/cryptron_slow.py", "ok", ""),
 ];
@@ -126,6 +131,10 @@ fn fixtures_get_their_verdicts() {
                 let text = p["disqualification"]["detail"].as_str().unwrap();
                 assert!(text.contains(detail), "{bot}: {text}");
             }
+            // Nothing of the fixture is left running.
+            let stem = bot.rsplit('/').next().unwrap().split('.').next().unwrap();
+            let left = processes_with(stem);
+            assert!(left.is_empty(), "{bot} left processes: {left:?}");
             if verdict == "compile" {
                 // The compiler's message is in the log.
                 let tail = p["stderr_tail"].to_string();

@@ -34,7 +34,7 @@ impl Search {
             return evaluate(b);
         }
         self.nodes += 1;
-        if self.nodes % 1024 == 0 && Instant::now() >= self.deadline {
+        if self.nodes & 1023 == 0 && Instant::now() >= self.deadline {
             self.out_of_time = true;
         }
         if self.out_of_time {
@@ -66,7 +66,7 @@ fn ordered(b: &Board) -> Vec<Move> {
             (evaluate(&next), m)
         })
         .collect();
-    turns.sort_by(|x, y| y.0.cmp(&x.0));
+    turns.sort_by_key(|t| std::cmp::Reverse(t.0));
     turns.into_iter().map(|(_, m)| m).collect()
 }
 
@@ -99,7 +99,7 @@ fn choose(b: &Board, budget: Duration) -> Move {
             }
             break;
         }
-        scored.sort_by(|x, y| y.0.cmp(&x.0));
+        scored.sort_by_key(|t| std::cmp::Reverse(t.0));
         best = scored[0].1;
         moves = scored.into_iter().map(|(_, m)| m).collect();
         if alpha.abs() >= WIN / 2 {
