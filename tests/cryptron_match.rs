@@ -98,6 +98,7 @@ const FIXTURES: &[(&str, &str, &str)] = &[
         "does not compile",
     ),
     ("hostile/cryptron_sleep.c", "timeout", "no reply within 2s"),
+    ("hostile/cryptron_hog.c", "memory", "resident memory"),
     ("hostile/cryptron_slow.py", "ok", ""),
 ];
 

@@ -502,3 +502,29 @@ impl<G: Game> SetupSummary for G {
         ]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cryptron_defaults_follow_the_language() {
+        let cryptron = GameConfig::Cryptron(games::cryptron::Config {});
+        let c = MatchLimits::defaults_for(&cryptron, Language::C);
+        assert_eq!(c.time_limit, Duration::from_secs(2));
+        assert_eq!(c.process.memory_kb, CRYPTRON_MEMORY_KB);
+        assert_eq!(c.process.memory_cap_kb(), CRYPTRON_MEMORY_KB + 4 * 1024);
+        let py = MatchLimits::defaults_for(&cryptron, Language::Python);
+        assert_eq!(py.time_limit, Duration::from_secs(6));
+        assert!(py.startup_limit >= py.time_limit);
+        assert_eq!(py.process.memory_cap_kb(), CRYPTRON_MEMORY_KB + 16 * 1024);
+        // Arrow 5 keeps its limits; only the allowance is added.
+        let arrow5 = GameConfig::Arrow5(Default::default());
+        let a = MatchLimits::defaults_for(&arrow5, Language::Python);
+        assert_eq!(a.time_limit, MatchLimits::default().time_limit);
+        assert_eq!(
+            a.process.memory_kb,
+            MatchLimits::default().process.memory_kb
+        );
+    }
+}

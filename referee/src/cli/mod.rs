@@ -32,6 +32,7 @@ Exit codes: 0 done (a finished game, whoever won); 2 bad input (the message says
 fix); 1 internal failure of the referee.",
     after_help = "Examples:\n  referee match arrow5 target/release/arrow5_strong sample_bots/python/arrow5_starter.py\n  \
 referee match arrow5 A B --variant hidden-eye --codes random --seed 7 --transcript game.jsonl\n  \
+referee match cryptron sample_bots/c/cryptron_starter.c sample_bots/python/cryptron_starter.py\n  \
 referee replay game.jsonl"
 )]
 pub struct Cli {
