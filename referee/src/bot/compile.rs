@@ -102,11 +102,20 @@ fn compiler(language: Language) -> (&'static str, &'static [&'static str]) {
 /// A bot ready to spawn: unchanged unless it is a source to compile, then
 /// the same command with `program` set to the (cached) binary.
 pub fn prepare(command: &BotCommand, limit: Duration) -> Result<BotCommand, CompileError> {
+    prepare_in(command, &cache_dir(), limit)
+}
+
+/// [`prepare`] with an explicit cache directory.
+pub fn prepare_in(
+    command: &BotCommand,
+    dir: &Path,
+    limit: Duration,
+) -> Result<BotCommand, CompileError> {
     let Some(source) = &command.source else {
         return Ok(command.clone());
     };
     let (cc, flags) = compiler(command.language);
-    let dir = cache_dir();
+    let dir = dir.to_path_buf();
     let cache_err = |source: io::Error| CompileError::Cache {
         dir: dir.clone(),
         source,
@@ -245,6 +254,49 @@ fn fnv1a_128(bytes: &[u8]) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn command(dir: &Path, name: &str, text: &str) -> BotCommand {
+        let path = dir.join(name);
+        fs::write(&path, text).unwrap();
+        BotCommand::parse(path.to_str().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn compiles_once_then_uses_the_cache() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("cache");
+        let bot = command(dir.path(), "ok.c", "int main(void) { return 0; }\n");
+        let built = prepare_in(&bot, &cache, COMPILE_LIMIT).unwrap();
+        assert!(built.program.starts_with(&cache), "{built:?}");
+        assert!(built.program.is_file());
+        assert_eq!(built.source, None);
+        let modified = built.program.metadata().unwrap().modified().unwrap();
+        let again = prepare_in(&bot, &cache, COMPILE_LIMIT).unwrap();
+        assert_eq!(again.program, built.program);
+        assert_eq!(
+            again.program.metadata().unwrap().modified().unwrap(),
+            modified
+        );
+        // Other content, other binary; no build directory is left behind.
+        let other = command(dir.path(), "ok.c", "int main(void) { return 1; }\n");
+        assert_ne!(
+            prepare_in(&other, &cache, COMPILE_LIMIT).unwrap().program,
+            built.program
+        );
+        assert_eq!(fs::read_dir(&cache).unwrap().count(), 2);
+    }
+
+    #[test]
+    fn a_compile_error_is_a_verdict_with_the_message() {
+        let dir = tempfile::tempdir().unwrap();
+        let bot = command(dir.path(), "bad.cpp", "int main() { return nope; }\n");
+        let err = prepare_in(&bot, &dir.path().join("cache"), COMPILE_LIMIT).unwrap_err();
+        assert!(err.is_verdict(), "{err}");
+        let text = err.to_string();
+        assert!(text.starts_with("does not compile (g++"), "{text}");
+        assert!(text.contains("nope"), "{text}");
+        assert!(err.compiler_message().contains("bad.cpp"), "{err:?}");
+    }
 
     #[test]
     fn hash_is_stable_and_content_sensitive() {
