@@ -5,5 +5,6 @@ mod harness;
 
 mod arrow5_match;
 mod cli;
+mod cryptron_match;
 mod tournament;
 mod verdicts;

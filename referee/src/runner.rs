@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::bot::{self, BotCommand, BotProcess, Fault, ProcessLimits, ProcessReport};
+use crate::bot::{self, BotCommand, BotProcess, Fault, Language, ProcessLimits, ProcessReport};
 use crate::games::{self, Game, GameConfig, Outcome, Seat, Status, Winner};
 use crate::protocol;
 use crate::record::{MatchRecord, PlayerRecord, RECORD_VERSION};
@@ -39,6 +39,31 @@ impl Default for MatchLimits {
     }
 }
 
+/// Cryptron's memory limit ("less than 8MB"), on top of the language's
+/// allowance (`protocol.cryptron.md`, "Memory").
+pub const CRYPTRON_MEMORY_KB: u64 = 8 * 1024;
+
+impl MatchLimits {
+    /// The limits a bot in `language` gets in `config`'s game when the user
+    /// sets none: the game's contest rules. Cryptron: 2 s a move for C, C++
+    /// and native bots, 6 s for Python, 8 MiB. Every game: the language's
+    /// memory allowance on top of the limit, and a startup time no shorter
+    /// than a move's.
+    pub fn defaults_for(config: &GameConfig, language: Language) -> MatchLimits {
+        let mut limits = MatchLimits::default();
+        match config {
+            GameConfig::Arrow5(_) => {}
+            GameConfig::Cryptron(_) => {
+                limits.time_limit = language.contest_time_limit();
+                limits.process.memory_kb = CRYPTRON_MEMORY_KB;
+            }
+        }
+        limits.startup_limit = limits.startup_limit.max(limits.time_limit);
+        limits.process.memory_allowance_kb = language.memory_allowance_kb();
+        limits
+    }
+}
+
 /// Everything needed to play one game.
 #[derive(Clone, Debug)]
 pub struct MatchPlan {
@@ -59,6 +84,13 @@ pub enum MatchError {
     Transcript {
         path: PathBuf,
         source: std::io::Error,
+    },
+    /// The referee could not compile a bot source (no compiler, no cache);
+    /// a source that does not compile is the `compile` verdict instead.
+    #[error("bot '{bot}': {source}")]
+    Compiler {
+        bot: String,
+        source: bot::compile::CompileError,
     },
 }
 
@@ -100,11 +132,34 @@ pub fn play_match(
         })?,
         None => TranscriptWriter::none(),
     };
+    // C and C++ sources are compiled (or found in the cache) first; a source
+    // that does not compile is that bot's `compile` verdict.
+    let mut commands = Vec::with_capacity(2);
+    for command in &plan.bots {
+        commands.push(
+            match bot::compile::prepare(command, bot::compile::COMPILE_LIMIT) {
+                Ok(ready) => Ok(ready),
+                Err(e) if e.is_verdict() => Err((e.to_string(), e.compiler_message().to_string())),
+                Err(source) => {
+                    return Err(MatchError::Compiler {
+                        bot: command.spec.clone(),
+                        source,
+                    })
+                }
+            },
+        );
+    }
+    let commands: [Result<BotCommand, (String, String)>; 2] =
+        [commands.remove(0), commands.remove(0)];
     let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
     let (record, transcript) = match &plan.config {
         GameConfig::Arrow5(config) => {
             let game = games::arrow5::Arrow5::new(config.clone(), &mut rng);
-            run(game, plan, transcript)?
+            run(game, plan, &commands, transcript)?
+        }
+        GameConfig::Cryptron(config) => {
+            let game = games::cryptron::Cryptron::new(config.clone());
+            run(game, plan, &commands, transcript)?
         }
     };
     transcript
@@ -119,6 +174,7 @@ pub fn play_match(
 fn run<G: Game>(
     mut game: G,
     plan: &MatchPlan,
+    commands: &[Result<BotCommand, (String, String)>; 2],
     mut transcript: TranscriptWriter,
 ) -> Result<(MatchRecord, TranscriptWriter), MatchError> {
     transcript.header(
@@ -140,14 +196,31 @@ fn run<G: Game>(
             report: ProcessReport::default(),
             stderr_tail: vec![],
         };
-        match BotProcess::spawn(&plan.bots[i], &plan.limits[i].process) {
-            Ok(process) => player.process = Some(process),
-            Err(e) => {
-                player.disqualification = Some(Disqualification {
-                    verdict: Verdict::Crash,
-                    detail: format!("could not be started: {e}"),
-                    at_move: 0,
-                })
+        match &commands[i] {
+            Ok(command) => match BotProcess::spawn(command, &plan.limits[i].process) {
+                Ok(process) => player.process = Some(process),
+                Err(e) => {
+                    player.disqualification = Some(Disqualification {
+                        verdict: Verdict::Crash,
+                        detail: format!("could not be started: {e}"),
+                        at_move: 0,
+                    })
+                }
+            },
+            Err((detail, message)) => {
+                // The compiler's message goes to the log as the bot's stderr;
+                // its first lines are the ones that matter.
+                let now = Instant::now();
+                for line in message.lines().take(COMPILER_LOG_LINES) {
+                    transcript.message(now, seat, Direction::Stderr, line);
+                }
+                player.stderr_tail = message
+                    .lines()
+                    .take(STDERR_TAIL_LINES)
+                    .map(str::to_string)
+                    .collect();
+                player.disqualify(Verdict::Compile, detail.clone());
+                player.disqualification.as_mut().expect("just set").at_move = 0;
             }
         }
         player
@@ -257,11 +330,13 @@ fn run<G: Game>(
         }
         drain_stderr(player, seat, &mut transcript);
         // Memory is judged once more on the exact peak the kernel kept.
-        let limit_kb = plan.limits[seat.index()].process.memory_kb;
-        if limit_kb > 0 && player.report.peak_memory_kb > limit_kb {
+        let process_limits = &plan.limits[seat.index()].process;
+        let cap_kb = process_limits.memory_cap_kb();
+        if cap_kb > 0 && player.report.peak_memory_kb > cap_kb {
             let fault = Fault::Memory {
                 peak_kb: player.report.peak_memory_kb,
-                limit_kb,
+                limit_kb: process_limits.memory_kb,
+                allowance_kb: process_limits.memory_allowance_kb,
             };
             player.disqualify(Verdict::Memory, fault.to_string());
         }
@@ -367,6 +442,8 @@ fn drain_stderr(player: &mut Player, seat: Seat, transcript: &mut TranscriptWrit
 }
 
 const STDERR_TAIL_LINES: usize = 10;
+/// Lines of a compiler's message copied into the transcript.
+const COMPILER_LOG_LINES: usize = 200;
 
 /// The winner and reason given the rules' outcome and the verdicts.
 fn settle(players: &[Player; 2], outcome: Option<&Outcome>) -> (Winner, String) {
@@ -401,7 +478,16 @@ pub fn replay_command(plan: &MatchPlan) -> String {
     words.extend(plan.config.cli_flags());
     words.extend(["--seed".into(), plan.seed.to_string()]);
     let limits = &plan.limits[0];
-    if plan.limits[0] == plan.limits[1] {
+    let other = &plan.limits[1];
+    if (
+        limits.time_limit,
+        limits.startup_limit,
+        limits.process.memory_kb,
+    ) == (
+        other.time_limit,
+        other.startup_limit,
+        other.process.memory_kb,
+    ) {
         words.extend([
             "--time-limit".into(),
             bot::show_duration(limits.time_limit),
@@ -434,5 +520,31 @@ impl<G: Game> SetupSummary for G {
             ),
             format!("B: {}  [{}]", plan.bots[1].name, plan.bots[1].spec),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cryptron_defaults_follow_the_language() {
+        let cryptron = GameConfig::Cryptron(games::cryptron::Config {});
+        let c = MatchLimits::defaults_for(&cryptron, Language::C);
+        assert_eq!(c.time_limit, Duration::from_secs(2));
+        assert_eq!(c.process.memory_kb, CRYPTRON_MEMORY_KB);
+        assert_eq!(c.process.memory_cap_kb(), CRYPTRON_MEMORY_KB + 4 * 1024);
+        let py = MatchLimits::defaults_for(&cryptron, Language::Python);
+        assert_eq!(py.time_limit, Duration::from_secs(6));
+        assert!(py.startup_limit >= py.time_limit);
+        assert_eq!(py.process.memory_cap_kb(), CRYPTRON_MEMORY_KB + 16 * 1024);
+        // Arrow 5 keeps its limits; only the allowance is added.
+        let arrow5 = GameConfig::Arrow5(Default::default());
+        let a = MatchLimits::defaults_for(&arrow5, Language::Python);
+        assert_eq!(a.time_limit, MatchLimits::default().time_limit);
+        assert_eq!(
+            a.process.memory_kb,
+            MatchLimits::default().process.memory_kb
+        );
     }
 }

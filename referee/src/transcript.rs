@@ -208,6 +208,8 @@ pub fn read(path: &Path) -> Result<Vec<Entry>, ReadError> {
 pub fn render(entries: &[Entry]) -> String {
     let mut out = String::new();
     let mut names = ["A".to_string(), "B".to_string()];
+    // Cryptron transcripts show the board after every turn.
+    let mut board: Option<crate::games::cryptron::ReplayBoard> = None;
     for entry in entries {
         match entry {
             Entry::Header {
@@ -223,6 +225,7 @@ pub fn render(entries: &[Entry]) -> String {
                     out.push_str(&format!("  {seat}: {bot}  [{spec}]\n"));
                 }
                 names = [format!("A {}", bots[0]), format!("B {}", bots[1])];
+                board = (game == "cryptron").then(Default::default);
                 out.push('\n');
             }
             Entry::Message {
@@ -246,6 +249,13 @@ pub fn render(entries: &[Entry]) -> String {
                     "{:>10.3} ms  {arrow} {who}{tag}: {line}\n",
                     *t_us as f64 / 1000.0
                 ));
+                if let (Some(board), Direction::From) = (&mut board, dir) {
+                    if let Some(drawing) = board.after_reply(*bot, line) {
+                        for row in drawing.lines() {
+                            out.push_str(&format!("{:>16}{row}\n", ""));
+                        }
+                    }
+                }
             }
             Entry::Result { record } => {
                 out.push('\n');

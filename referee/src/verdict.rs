@@ -25,10 +25,13 @@ pub enum Verdict {
     Memory,
     /// A line longer than the line cap, or more output than the volume cap.
     Output,
+    /// A C or C++ source the referee could not compile (the compiler's
+    /// message is in the detail).
+    Compile,
 }
 
 impl Verdict {
-    pub const ALL: [Verdict; 7] = [
+    pub const ALL: [Verdict; 8] = [
         Verdict::Ok,
         Verdict::Timeout,
         Verdict::Crash,
@@ -36,6 +39,7 @@ impl Verdict {
         Verdict::Protocol,
         Verdict::Memory,
         Verdict::Output,
+        Verdict::Compile,
     ];
 
     /// Does this verdict lose the game for the bot?
@@ -47,7 +51,8 @@ impl Verdict {
             | Verdict::Illegal
             | Verdict::Protocol
             | Verdict::Memory
-            | Verdict::Output => true,
+            | Verdict::Output
+            | Verdict::Compile => true,
         }
     }
 
@@ -60,6 +65,7 @@ impl Verdict {
             Verdict::Protocol => "protocol",
             Verdict::Memory => "memory",
             Verdict::Output => "output",
+            Verdict::Compile => "compile",
         }
     }
 }

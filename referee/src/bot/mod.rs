@@ -15,6 +15,8 @@
 //! rlimit of limit + [`ADDRESS_SPACE_ALLOWANCE`] is a backstop against a burst
 //! between two polls. See `protocol.md`, "Limits".
 
+pub mod compile;
+pub mod language;
 pub mod spec;
 
 use std::ffi::OsString;
@@ -30,6 +32,7 @@ use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
 use rustix::process::{Pid, PidfdFlags, Signal};
 
+pub use language::Language;
 pub use spec::{BotCommand, BotSpecError};
 
 use crate::verdict::Verdict;
@@ -106,8 +109,12 @@ pub fn pin_current_thread(slot: usize) {
 /// Limits the process layer enforces.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProcessLimits {
-    /// Resident memory, in KiB; 0 for none.
+    /// Resident memory, in KiB; 0 for none. What the bot may use beyond
+    /// `memory_allowance_kb`.
     pub memory_kb: u64,
+    /// Resident memory granted on top of `memory_kb` for the language's own
+    /// run time (an interpreter); see [`Language::memory_allowance_kb`].
+    pub memory_allowance_kb: u64,
     pub max_line_bytes: usize,
     pub max_output_bytes: usize,
     /// Stderr kept per bot and game; the rest is read and dropped.
@@ -118,9 +125,21 @@ impl Default for ProcessLimits {
     fn default() -> Self {
         ProcessLimits {
             memory_kb: 64 * 1024,
+            memory_allowance_kb: 0,
             max_line_bytes: crate::protocol::MAX_LINE_BYTES,
             max_output_bytes: crate::protocol::MAX_OUTPUT_BYTES,
             stderr_cap_bytes: 64 * 1024,
+        }
+    }
+}
+
+impl ProcessLimits {
+    /// The resident memory at which the bot is stopped, in KiB (0: no limit).
+    pub fn memory_cap_kb(&self) -> u64 {
+        if self.memory_kb == 0 {
+            0
+        } else {
+            self.memory_kb + self.memory_allowance_kb
         }
     }
 }
@@ -179,9 +198,12 @@ pub enum Fault {
     },
     /// A line that is not UTF-8.
     NotText,
+    /// Resident memory above `limit_kb` + `allowance_kb` (the language's
+    /// runtime, see [`Language::memory_allowance_kb`]).
     Memory {
         peak_kb: u64,
         limit_kb: u64,
+        allowance_kb: u64,
     },
     /// Not the bot's doing: the referee is stopping ([`request_stop`]).
     Interrupted,
@@ -215,10 +237,22 @@ impl fmt::Display for Fault {
                 write!(f, "wrote more than {limit} bytes to stdout in one game")
             }
             Fault::NotText => write!(f, "wrote a line that is not UTF-8 text"),
-            Fault::Memory { peak_kb, limit_kb } => write!(
+            Fault::Memory {
+                peak_kb,
+                limit_kb,
+                allowance_kb: 0,
+            } => write!(
                 f,
-                "used {} KiB of resident memory, over the {} KiB limit",
-                peak_kb, limit_kb
+                "used {peak_kb} KiB of resident memory, over the {limit_kb} KiB limit"
+            ),
+            Fault::Memory {
+                peak_kb,
+                limit_kb,
+                allowance_kb,
+            } => write!(
+                f,
+                "used {peak_kb} KiB of resident memory, over the {limit_kb} KiB limit \
+                 plus the {allowance_kb} KiB allowed for the language's runtime"
             ),
             Fault::Interrupted => write!(f, "the referee was interrupted"),
         }
@@ -314,10 +348,10 @@ impl BotProcess {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
-        let address_space = if limits.memory_kb == 0 {
+        let address_space = if limits.memory_cap_kb() == 0 {
             libc::RLIM_INFINITY
         } else {
-            limits.memory_kb * 1024 + ADDRESS_SPACE_ALLOWANCE
+            limits.memory_cap_kb() * 1024 + ADDRESS_SPACE_ALLOWANCE
         };
         // SAFETY: the closure runs between fork and exec and only makes
         // async-signal-safe system calls.
@@ -732,10 +766,12 @@ impl BotProcess {
         if let Some(kb) = resident_peak_kb(self.pid) {
             self.peak_memory_kb = self.peak_memory_kb.max(kb);
         }
-        if self.limits.memory_kb > 0 && self.peak_memory_kb > self.limits.memory_kb {
+        let cap = self.limits.memory_cap_kb();
+        if cap > 0 && self.peak_memory_kb > cap {
             return Err(Fault::Memory {
                 peak_kb: self.peak_memory_kb,
                 limit_kb: self.limits.memory_kb,
+                allowance_kb: self.limits.memory_allowance_kb,
             });
         }
         Ok(())

@@ -1,11 +1,19 @@
 //! BOT specs as users write them: a path to an executable, a `.py` file (run
-//! with python3), or a quoted command line. Validated into a [`BotCommand`]
-//! before anything is spawned, so a typo is a clear error and not a verdict.
+//! with python3), a `.c`/`.cpp` file (compiled by the referee, see
+//! `compile.rs`), or a quoted command line, optionally prefixed with its
+//! language (`python:./launcher`). Validated into a [`BotCommand`] before
+//! anything is spawned, so a typo is a clear error and not a verdict.
 
 use std::env;
 use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+
+use super::language::Language;
+
+/// The largest bot source file accepted (the contest rules: "max file size
+/// must be less than 1MB").
+pub const MAX_SOURCE_BYTES: u64 = 1 << 20;
 
 /// A bot command ready to run: absolute program path and arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,6 +24,11 @@ pub struct BotCommand {
     pub name: String,
     pub program: PathBuf,
     pub args: Vec<OsString>,
+    /// What the limits take the bot to be written in.
+    pub language: Language,
+    /// A C or C++ source to compile before the game; `program` is then the
+    /// source itself until `compile::prepare` replaces it with the binary.
+    pub source: Option<PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -40,6 +53,12 @@ pub enum BotSpecError {
         "bot '{spec}': program '{program}' was not found in PATH; install it or give its full path"
     )]
     NotInPath { spec: String, program: String },
+    #[error("bot '{spec}': {} is {size} bytes; a bot source must be under {MAX_SOURCE_BYTES} bytes (1 MiB)", path.display())]
+    TooLarge {
+        spec: String,
+        path: PathBuf,
+        size: u64,
+    },
 }
 
 impl BotCommand {
@@ -59,6 +78,12 @@ impl BotCommand {
         if trimmed.is_empty() {
             return Err(BotSpecError::Empty);
         }
+        let (forced, trimmed) = match trimmed.split_once(':') {
+            Some((lang, rest)) if Language::from_name(lang).is_some() && !rest.is_empty() => {
+                (Language::from_name(lang), rest.trim())
+            }
+            _ => (None, trimmed),
+        };
         let cwd = base;
         let words = if trimmed.contains(char::is_whitespace) && !cwd.join(trimmed).exists() {
             shell_words::split(trimmed).map_err(|e| BotSpecError::BadQuoting {
@@ -70,8 +95,26 @@ impl BotCommand {
         };
         let (first, rest) = words.split_first().ok_or(BotSpecError::Empty)?;
 
-        let (program, args, script) = if first.ends_with(".py") {
+        let compiled = Language::of_source(Path::new(first)).filter(|l| l.is_compiled());
+        let (program, args, script) = if let Some(lang) = compiled {
+            let source = existing_file(spec, first, cwd)?;
+            check_size(spec, &source)?;
+            let args: Vec<OsString> = rest.iter().map(|a| absolutize_arg(a, cwd)).collect();
+            let name = source
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| first.clone());
+            return Ok(BotCommand {
+                spec: spec.to_string(),
+                name,
+                program: source.clone(),
+                args,
+                language: forced.unwrap_or(lang),
+                source: Some(source),
+            });
+        } else if first.ends_with(".py") {
             let script = existing_file(spec, first, cwd)?;
+            check_size(spec, &script)?;
             let python = find_in_path("python3").ok_or_else(|| BotSpecError::NotInPath {
                 spec: spec.to_string(),
                 program: "python3".into(),
@@ -104,6 +147,13 @@ impl BotCommand {
                 .map(PathBuf::from);
             (program, args, script)
         };
+        if let Some(script) = &script {
+            check_size(spec, script)?;
+        }
+        let detected = match &script {
+            Some(s) if Language::of_source(s) == Some(Language::Python) => Language::Python,
+            _ => Language::detect(&program, rest),
+        };
         let name_source = script.unwrap_or_else(|| program.clone());
         let name = name_source
             .file_stem()
@@ -114,8 +164,23 @@ impl BotCommand {
             name,
             program,
             args,
+            language: forced.unwrap_or(detected),
+            source: None,
         })
     }
+}
+
+/// Refuses a bot source of 1 MiB or more.
+fn check_size(spec: &str, path: &Path) -> Result<(), BotSpecError> {
+    let size = path.metadata().map(|m| m.len()).unwrap_or(0);
+    if size >= MAX_SOURCE_BYTES {
+        return Err(BotSpecError::TooLarge {
+            spec: spec.to_string(),
+            path: path.to_path_buf(),
+            size,
+        });
+    }
+    Ok(())
 }
 
 fn existing_file(spec: &str, word: &str, cwd: &Path) -> Result<PathBuf, BotSpecError> {
@@ -170,6 +235,37 @@ mod tests {
         assert!(cmd.program.ends_with("python3"));
         assert_eq!(cmd.name, "my_bot");
         assert_eq!(cmd.args.len(), 1);
+        assert_eq!(cmd.language, Language::Python);
+    }
+
+    #[test]
+    fn c_sources_are_compiled_and_big_ones_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("bot.cpp");
+        std::fs::write(&source, "int main(){}").unwrap();
+        let cmd = BotCommand::parse(source.to_str().unwrap()).unwrap();
+        assert_eq!(cmd.language, Language::Cpp);
+        assert_eq!(
+            cmd.source.as_deref(),
+            Some(source.canonicalize().unwrap().as_path())
+        );
+        assert_eq!(cmd.name, "bot");
+
+        let big = dir.path().join("big.c");
+        std::fs::write(&big, vec![b' '; MAX_SOURCE_BYTES as usize]).unwrap();
+        let err = BotCommand::parse(big.to_str().unwrap()).unwrap_err();
+        assert!(matches!(err, BotSpecError::TooLarge { .. }), "{err}");
+        assert!(err.to_string().contains("1 MiB"));
+    }
+
+    #[test]
+    fn a_language_prefix_overrides_detection() {
+        let cmd = BotCommand::parse("python:sh -c true").unwrap();
+        assert_eq!(cmd.language, Language::Python);
+        assert_eq!(
+            BotCommand::parse("sh -c true").unwrap().language,
+            Language::Native
+        );
     }
 
     #[test]

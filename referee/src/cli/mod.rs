@@ -11,6 +11,7 @@ mod tournament;
 
 use clap::{Args, Parser, Subcommand};
 
+use referee::bot::Language;
 use referee::games::{GameConfig, GameOptions};
 use referee::runner::MatchLimits;
 use referee::units;
@@ -33,6 +34,7 @@ Exit codes: 0 done (a finished game, whoever won); 2 bad input (the message says
 fix); 1 internal failure of the referee; 130 a tournament stopped by Ctrl-C.",
     after_help = "Examples:\n  referee match arrow5 target/release/arrow5_strong sample_bots/python/arrow5_starter.py\n  \
 referee match arrow5 A B --variant hidden-eye --codes random --seed 7 --transcript game.jsonl\n  \
+referee match cryptron sample_bots/c/cryptron_starter.c sample_bots/python/cryptron_starter.py\n  \
 referee replay game.jsonl\n  \
 referee tournament tournaments/arrow5.toml --jobs 2"
 )]
@@ -84,27 +86,40 @@ impl GameFlags {
 }
 
 /// Per-move time, startup time and memory, shared by every command that plays.
+/// Left out, each bot gets its game's contest default for its language
+/// (`MatchLimits::defaults_for`).
 #[derive(Args, Clone, Debug)]
 pub struct LimitFlags {
     /// Wall-clock time for each reply, from the request's last byte to the reply's newline
-    #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = units::parse_duration)]
-    pub time_limit: std::time::Duration,
+    /// [default: 2s; cryptron: 2s for C, C++ and executables, 6s for Python]
+    #[arg(long, value_name = "DURATION", value_parser = units::parse_duration)]
+    pub time_limit: Option<std::time::Duration>,
     /// Time for a bot's first reply, which includes starting it (e.g. an interpreter)
-    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = units::parse_duration)]
-    pub startup_limit: std::time::Duration,
-    /// Resident memory per bot (KiB, MiB, GiB); exceeding it is the `memory` verdict
-    #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = units::parse_size_kb)]
-    pub memory_limit: u64,
+    /// [default: 5s, or the time limit if longer]
+    #[arg(long, value_name = "DURATION", value_parser = units::parse_duration)]
+    pub startup_limit: Option<std::time::Duration>,
+    /// Resident memory per bot (KiB, MiB, GiB) beyond its language's allowance
+    /// (C 4MiB, C++ 6MiB, Python 16MiB); exceeding it is the `memory` verdict
+    /// [default: 64MiB; cryptron: 8MiB]
+    #[arg(long, value_name = "SIZE", value_parser = units::parse_size_kb)]
+    pub memory_limit: Option<u64>,
 }
 
 impl LimitFlags {
-    pub fn limits(&self) -> MatchLimits {
-        let mut limits = MatchLimits {
-            time_limit: self.time_limit,
-            startup_limit: self.startup_limit,
-            ..MatchLimits::default()
-        };
-        limits.process.memory_kb = self.memory_limit;
+    /// The limits of a bot in `language` playing `config`'s game: the flags
+    /// given, the game's defaults for the rest.
+    pub fn limits_for(&self, config: &GameConfig, language: Language) -> MatchLimits {
+        let mut limits = MatchLimits::defaults_for(config, language);
+        if let Some(time) = self.time_limit {
+            limits.time_limit = time;
+            limits.startup_limit = limits.startup_limit.max(time);
+        }
+        if let Some(startup) = self.startup_limit {
+            limits.startup_limit = startup;
+        }
+        if let Some(memory) = self.memory_limit {
+            limits.process.memory_kb = memory;
+        }
         limits
     }
 }

@@ -14,9 +14,9 @@ use super::{Failure, GameFlags, LimitFlags};
 
 #[derive(Args)]
 pub struct MatchArgs {
-    /// The game to play: arrow5
+    /// The game to play: arrow5 or cryptron
     pub game: String,
-    /// First bot (moves first): an executable, a .py file, or a quoted command line
+    /// First bot (moves first): an executable, a .py, .c or .cpp file, or a quoted command line
     pub bot_a: String,
     /// Second bot
     pub bot_b: String,
@@ -48,17 +48,17 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::Input(anyhow!(e)))?;
     let bot_a = BotCommand::parse(&args.bot_a).map_err(Failure::input)?;
     let bot_b = BotCommand::parse(&args.bot_b).map_err(Failure::input)?;
-    let limits = args.limits.limits();
+    let limits = [&bot_a, &bot_b].map(|bot| args.limits.limits_for(&config, bot.language));
     let plan = MatchPlan {
         config,
         seed: args
             .seed
             .unwrap_or_else(|| u64::from(rand::random::<u32>())),
         bots: [bot_a, bot_b],
-        limits: [limits.clone(), limits],
+        limits,
     };
     let record = play_match(&plan, args.transcript.as_ref()).map_err(|e| match e {
-        MatchError::Transcript { .. } => Failure::input(e),
+        MatchError::Transcript { .. } | MatchError::Compiler { .. } => Failure::input(e),
         MatchError::Interrupted => Failure::internal(e),
     })?;
     if args.json {

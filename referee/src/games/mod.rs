@@ -11,6 +11,7 @@
 //! closed set of games the referee knows, chosen at run time.
 
 pub mod arrow5;
+pub mod cryptron;
 
 use std::fmt;
 
@@ -163,10 +164,11 @@ pub trait Game: Sized {
 #[serde(tag = "game", rename_all = "lowercase")]
 pub enum GameConfig {
     Arrow5(arrow5::Config),
+    Cryptron(cryptron::Config),
 }
 
 /// The names accepted on the command line and in tournament files.
-pub const GAME_NAMES: &[&str] = &["arrow5"];
+pub const GAME_NAMES: &[&str] = &["arrow5", "cryptron"];
 
 /// Game parameters as the user gave them (flags or a tournament file), before
 /// they are checked against the chosen game.
@@ -204,6 +206,9 @@ impl GameConfig {
             "arrow5" | "arrow-5" | "arrow_5" => {
                 arrow5::Config::from_options(options).map(GameConfig::Arrow5)
             }
+            "cryptron" | "hackdroids" => {
+                cryptron::Config::from_options(options).map(GameConfig::Cryptron)
+            }
             _ => Err(GameConfigError::UnknownGame {
                 name: name.to_string(),
                 suggestion: suggest(name, GAME_NAMES)
@@ -216,12 +221,14 @@ impl GameConfig {
     pub fn game_name(&self) -> &'static str {
         match self {
             GameConfig::Arrow5(_) => "arrow5",
+            GameConfig::Cryptron(_) => "cryptron",
         }
     }
 
     pub fn variant_name(&self) -> String {
         match self {
             GameConfig::Arrow5(c) => c.variant.name().to_string(),
+            GameConfig::Cryptron(c) => c.variant_name().to_string(),
         }
     }
 
@@ -229,6 +236,7 @@ impl GameConfig {
     pub fn cli_flags(&self) -> Vec<String> {
         match self {
             GameConfig::Arrow5(c) => c.cli_flags(),
+            GameConfig::Cryptron(c) => c.cli_flags(),
         }
     }
 }

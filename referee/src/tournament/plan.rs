@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::bot::{BotCommand, BotSpecError};
+use crate::bot::{BotCommand, BotSpecError, Language};
 use crate::games::{GameConfig, GameOptions};
 use crate::runner::MatchLimits;
 use crate::units;
@@ -75,7 +75,7 @@ impl Default for RawScoring {
 struct RawBot {
     name: Spanned<String>,
     bot: Spanned<String>,
-    language: Option<String>,
+    language: Option<Spanned<String>>,
     time_limit: Option<Spanned<String>>,
     startup_limit: Option<Spanned<String>>,
     memory_limit: Option<Spanned<String>>,
@@ -101,7 +101,6 @@ pub struct Scoring {
 pub struct TournamentBot {
     pub name: String,
     pub command: BotCommand,
-    pub language: Option<String>,
     pub limits: MatchLimits,
 }
 
@@ -230,17 +229,6 @@ impl TournamentPlan {
             Some(g) => *g.get_ref(),
         };
 
-        let defaults = MatchLimits::default();
-        let mut limits = defaults.clone();
-        apply_limits(
-            &src,
-            &mut limits,
-            &raw.limits.time_limit,
-            &raw.limits.startup_limit,
-            &raw.limits.memory_limit,
-            "limits.",
-        )?;
-
         if raw.bots.get_ref().len() < 2 {
             return Err(src.error_at(
                 raw.bots.span(),
@@ -268,14 +256,36 @@ impl TournamentPlan {
                     ),
                 ));
             }
-            let command = BotCommand::parse_relative_to(raw_bot.bot.get_ref(), &base).map_err(|e| {
+            let mut command = BotCommand::parse_relative_to(raw_bot.bot.get_ref(), &base).map_err(|e| {
                 let hint = match e {
                     BotSpecError::NotFound { .. } => " (bot paths are relative to the tournament file's folder; build the sample bots with `cargo build --release --workspace`)",
                     _ => "",
                 };
                 src.error_at(raw_bot.bot.span(), format!("bots.bot of '{name}': {e}{hint}"))
             })?;
-            let mut bot_limits = limits.clone();
+            if let Some(language) = &raw_bot.language {
+                command.language = Language::from_name(language.get_ref()).ok_or_else(|| {
+                    src.error_at(
+                        language.span(),
+                        format!(
+                            "bots.language of '{name}': '{}' is not a language; use one of: {}",
+                            language.get_ref(),
+                            Language::ALL.map(|l| l.name()).join(", ")
+                        ),
+                    )
+                })?;
+            }
+            // Language defaults (Cryptron's contest limits), then the
+            // file's [limits], then the bot's own.
+            let mut bot_limits = MatchLimits::defaults_for(&config, command.language);
+            apply_limits(
+                &src,
+                &mut bot_limits,
+                &raw.limits.time_limit,
+                &raw.limits.startup_limit,
+                &raw.limits.memory_limit,
+                "limits.",
+            )?;
             apply_limits(
                 &src,
                 &mut bot_limits,
@@ -287,7 +297,6 @@ impl TournamentPlan {
             bots.push(TournamentBot {
                 name,
                 command,
-                language: raw_bot.language.clone(),
                 limits: bot_limits,
             });
         }

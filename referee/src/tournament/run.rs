@@ -63,6 +63,8 @@ pub enum TournamentError {
     },
     #[error("{}: {message}", path.display())]
     Merge { path: PathBuf, message: String },
+    #[error(transparent)]
+    Match(MatchError),
 }
 
 fn io_error(path: &Path, what: &str) -> impl FnOnce(io::Error) -> TournamentError {
@@ -199,6 +201,13 @@ pub fn run(
                 Ok(record) => record,
                 // Interrupted games are not recorded: resume plays them.
                 Err(MatchError::Interrupted) | Err(MatchError::Transcript { .. }) => continue,
+                // The referee cannot compile bots here (no compiler, no
+                // cache): no game can be judged fairly, so stop.
+                Err(e @ MatchError::Compiler { .. }) => {
+                    write_error.get_or_insert(TournamentError::Match(e));
+                    bot::request_stop();
+                    continue;
+                }
             };
             let row = to_row(plan, game, &record);
             let written = writer

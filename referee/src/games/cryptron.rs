@@ -1,0 +1,927 @@
+//! Cryptron (`../shared/rules/cryptron.md`): 8 rows, 12 HackDroids a side,
+//! two attacks a turn (one row ahead, then exactly as many rows as the first
+//! attack's landing row held before it), points for droids deep in the
+//! opponent's half.
+//!
+//! Every player sees its own base as row 0 and the opponent's as row 7, and
+//! every move on the wire is written in its author's own frame; the state
+//! keeps each side's droids in that side's own frame too. Decisions the rule
+//! text leaves open are in `protocol.cryptron.md`, "Rules clarifications";
+//! each is marked `Clarification` where it is implemented.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Applied, Game, GameConfigError, GameOptions, Outcome, Rejected, Seat, Status, Winner};
+
+/// Rows 0 (own base) to 7 (the opponent's base).
+pub const ROWS: usize = 8;
+/// The opponent's base, in a player's own frame.
+pub const TOP: u8 = 7;
+/// Rows 1-6 hold at most this many droids, both sides together.
+pub const ROW_CAPACITY: u8 = 6;
+/// Droids per side.
+pub const DROIDS: u8 = 12;
+/// Clarification: the line a player writes when it has no legal first attack.
+pub const PASS_LINE: &str = "0,0,0,0";
+
+/// Points per droid by row of its owner's frame (the rules' marking scheme;
+/// the opponent's table is the same one mirrored).
+pub const POINTS: [u32; ROWS] = [0, 0, 0, 0, 1, 2, 3, 5];
+
+/// Cryptron has no parameters; the struct keeps the shape of the other games.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Config {}
+
+impl Config {
+    /// Refuses every option: none applies to Cryptron.
+    pub fn from_options(options: &GameOptions) -> Result<Config, GameConfigError> {
+        let refused = [
+            ("--variant", options.variant.clone()),
+            ("--codes", options.codes.clone()),
+            ("--max-rounds", options.max_rounds.map(|n| n.to_string())),
+        ];
+        for (option, value) in refused {
+            if let Some(value) = value {
+                return Err(GameConfigError::BadValue {
+                    game: "cryptron",
+                    option,
+                    expected: "left out (Cryptron has no such option)",
+                    value,
+                });
+            }
+        }
+        Ok(Config {})
+    }
+
+    pub fn variant_name(&self) -> &'static str {
+        "standard"
+    }
+
+    pub fn cli_flags(&self) -> Vec<String> {
+        vec![]
+    }
+}
+
+/// Droid counts, each side in its own frame: `rows[seat][r]` is how many of
+/// `seat`'s droids stand in row `r` as `seat` sees it (its row `r` is the
+/// opponent's row `7 - r`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    rows: [[u8; ROWS]; 2],
+}
+
+/// One attack: a droid from `from` to `to`, both in the mover's frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Step {
+    pub from: u8,
+    pub to: u8,
+}
+
+/// A whole turn as the rules judge it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Turn {
+    /// No first attack was possible (written `0,0,0,0`).
+    Pass,
+    /// A first attack and, unless none was possible, a second one
+    /// (`None` is written `f1,f1`).
+    Play { first: Step, second: Option<Step> },
+}
+
+impl Turn {
+    /// The canonical wire form, in the mover's frame: `i1,f1,i2,f2`.
+    pub fn line(&self) -> String {
+        match self {
+            Turn::Pass => PASS_LINE.to_string(),
+            Turn::Play { first, second } => {
+                let (i2, f2) = match second {
+                    Some(s) => (s.from, s.to),
+                    None => (first.to, first.to),
+                };
+                format!("{},{},{},{}", first.from, first.to, i2, f2)
+            }
+        }
+    }
+}
+
+impl fmt::Display for Turn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.line())
+    }
+}
+
+/// A reply line, parsed for syntax only: four row numbers, each 0 to 7.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Reply(pub [u8; 4]);
+
+/// Converts a row between the two frames (row `r` of one side is row `7 - r`
+/// of the other).
+pub fn mirror(row: u8) -> u8 {
+    TOP - row
+}
+
+impl Board {
+    /// The rules' set-up: 6 droids in each base, one of each side in each of
+    /// rows 1 to 6.
+    pub fn initial() -> Board {
+        let side = [6, 1, 1, 1, 1, 1, 1, 0];
+        Board { rows: [side, side] }
+    }
+
+    /// A board from explicit counts (own frames), for tests and replays.
+    pub fn from_rows(rows: [[u8; ROWS]; 2]) -> Board {
+        Board { rows }
+    }
+
+    /// `seat`'s droids in row `row` of its own frame.
+    pub fn own(&self, seat: Seat, row: u8) -> u8 {
+        self.rows[seat.index()][row as usize]
+    }
+
+    /// Droids of both sides in row `row` of `seat`'s frame.
+    pub fn total(&self, seat: Seat, row: u8) -> u8 {
+        self.own(seat, row) + self.own(seat.other(), mirror(row))
+    }
+
+    /// Clarification: only rows 1-6 are capped; bases hold any number.
+    fn has_room(&self, seat: Seat, row: u8) -> bool {
+        row == 0 || row == TOP || self.total(seat, row) < ROW_CAPACITY
+    }
+
+    fn shift(&mut self, seat: Seat, step: Step) {
+        let side = &mut self.rows[seat.index()];
+        side[step.from as usize] -= 1;
+        side[step.to as usize] += 1;
+    }
+
+    /// Why `seat` may not make `step` as an attack of length `len`, if it may not.
+    fn check_step(&self, seat: Seat, step: Step, len: u8) -> Result<(), String> {
+        if step.to < step.from || step.to - step.from != len {
+            return Err(format!(
+                "{}->{} is a move of {} rows; this attack must go exactly {len} row{} ahead",
+                step.from,
+                step.to,
+                i16::from(step.to) - i16::from(step.from),
+                if len == 1 { "" } else { "s" }
+            ));
+        }
+        if self.own(seat, step.from) == 0 {
+            return Err(format!("there is no droid of yours in row {}", step.from));
+        }
+        if !self.has_room(seat, step.to) {
+            return Err(format!(
+                "row {} already holds {ROW_CAPACITY} droids",
+                step.to
+            ));
+        }
+        Ok(())
+    }
+
+    /// Every attack of exactly `len` rows `seat` can make (`len` > 0).
+    /// Clarification: a droid may not overshoot row 7.
+    pub fn steps(&self, seat: Seat, len: u8) -> Vec<Step> {
+        if len == 0 {
+            return vec![];
+        }
+        (0..TOP)
+            .filter(|&from| from + len <= TOP)
+            .map(|from| Step {
+                from,
+                to: from + len,
+            })
+            .filter(|&s| self.check_step(seat, s, len).is_ok())
+            .collect()
+    }
+
+    /// The length the second attack must have after `first`: the droids in
+    /// the landing row before it (both sides), or 1 when it lands in the
+    /// opponent's base (the rules' special case).
+    pub fn second_length(&self, seat: Seat, first: Step) -> u8 {
+        if first.to == TOP {
+            1
+        } else {
+            self.total(seat, first.to)
+        }
+    }
+
+    /// Every turn `seat` can play, each once.
+    pub fn turns(&self, seat: Seat) -> Vec<Turn> {
+        let firsts = self.steps(seat, 1);
+        if firsts.is_empty() {
+            return vec![Turn::Pass];
+        }
+        let mut out = vec![];
+        for first in firsts {
+            let len = self.second_length(seat, first);
+            let mut after = *self;
+            after.shift(seat, first);
+            let seconds = after.steps(seat, len);
+            if seconds.is_empty() {
+                out.push(Turn::Play {
+                    first,
+                    second: None,
+                });
+            }
+            out.extend(seconds.into_iter().map(|s| Turn::Play {
+                first,
+                second: Some(s),
+            }));
+        }
+        out
+    }
+
+    /// Judges a reply of `seat` and gives the turn it stands for.
+    pub fn judge(&self, seat: Seat, reply: Reply) -> Result<Turn, String> {
+        let [i1, f1, i2, f2] = reply.0;
+        let can_move = !self.steps(seat, 1).is_empty();
+        if reply.0 == [0, 0, 0, 0] {
+            // Clarification: the pass, only when no first attack is legal.
+            return if can_move {
+                Err("0,0,0,0 is a pass, allowed only when no first attack is legal".into())
+            } else {
+                Ok(Turn::Pass)
+            };
+        }
+        if !can_move {
+            return Err(format!(
+                "no first attack is legal (every droid is blocked), so the turn must be {PASS_LINE}"
+            ));
+        }
+        let first = Step { from: i1, to: f1 };
+        self.check_step(seat, first, 1)
+            .map_err(|why| format!("first attack: {why}"))?;
+        let len = self.second_length(seat, first);
+        let mut after = *self;
+        after.shift(seat, first);
+        if i2 == f2 {
+            // Clarification: no second attack, written f1,f1 (any r,r is read
+            // the same way), only when none of the required length is legal.
+            let possible = after.steps(seat, len);
+            return match possible.first() {
+                None => Ok(Turn::Play {
+                    first,
+                    second: None,
+                }),
+                Some(s) => Err(format!(
+                    "second attack: {i2}->{f2} skips it, but a move of {len} row{} is legal (e.g. {}->{})",
+                    if len == 1 { "" } else { "s" },
+                    s.from,
+                    s.to
+                )),
+            };
+        }
+        if len == 0 {
+            return Err(format!(
+                "second attack: row {f1} was empty before the first attack, so the second attack has length 0; write {f1},{f1}"
+            ));
+        }
+        let second = Step { from: i2, to: f2 };
+        after
+            .check_step(seat, second, len)
+            .map_err(|why| format!("second attack: {why}"))?;
+        Ok(Turn::Play {
+            first,
+            second: Some(second),
+        })
+    }
+
+    /// Plays a judged turn (no checks: the `_unchecked` path of [`Board::judge`]).
+    pub fn play_unchecked(&mut self, seat: Seat, turn: Turn) {
+        if let Turn::Play { first, second } = turn {
+            self.shift(seat, first);
+            if let Some(second) = second {
+                self.shift(seat, second);
+            }
+        }
+    }
+
+    /// Has every droid of each side passed every droid of the other? In A's
+    /// frame A's droids go up and B's go down: every A droid must stand in a
+    /// row strictly above every B droid.
+    pub fn all_passed(&self) -> bool {
+        let lowest_a = (0..ROWS as u8).find(|&r| self.own(Seat::A, r) > 0);
+        let highest_b = (0..ROWS as u8)
+            .rev()
+            .find(|&r| self.own(Seat::B, mirror(r)) > 0);
+        match (lowest_a, highest_b) {
+            (Some(a), Some(b)) => a > b,
+            _ => true,
+        }
+    }
+
+    /// Can `seat` make a first attack?
+    pub fn can_move(&self, seat: Seat) -> bool {
+        !self.steps(seat, 1).is_empty()
+    }
+
+    /// The rules' points of `seat`.
+    pub fn points(&self, seat: Seat) -> u32 {
+        (0..ROWS)
+            .map(|r| u32::from(self.rows[seat.index()][r]) * POINTS[r])
+            .sum()
+    }
+
+    /// Is the game over by the rules, and why?
+    pub fn end(&self) -> Option<&'static str> {
+        if self.all_passed() {
+            Some("all-passed")
+        } else if !self.can_move(Seat::A) && !self.can_move(Seat::B) {
+            Some("no-moves")
+        } else {
+            None
+        }
+    }
+}
+
+/// Draws the board for a person: one line per row, player 1's (A's) base at
+/// the bottom, `a`/`b` for each droid, both frames' row numbers.
+pub fn draw_board(board: &Board) -> String {
+    let mut out = String::from("  A row |               | B row\n");
+    for row in (0..ROWS as u8).rev() {
+        let a = board.own(Seat::A, row) as usize;
+        let b = board.own(Seat::B, mirror(row)) as usize;
+        let cells = format!("{}{}", "a".repeat(a), "b".repeat(b));
+        let label = match row {
+            0 => "  A base",
+            TOP => "  B base",
+            _ => "",
+        };
+        out.push_str(&format!(
+            "      {row} | {cells:<13} | {}{label}\n",
+            mirror(row)
+        ));
+    }
+    out.push_str(&format!(
+        "  points: A {}, B {}\n",
+        board.points(Seat::A),
+        board.points(Seat::B)
+    ));
+    out
+}
+
+/// A game in progress.
+#[derive(Clone, Debug)]
+pub struct Cryptron {
+    board: Board,
+    to_move: Seat,
+    turns: [u32; 2],
+    /// The last turn, as its author's canonical line (the next request).
+    last: Option<String>,
+}
+
+impl Cryptron {
+    pub fn new(_config: Config) -> Cryptron {
+        Cryptron::from_board(Board::initial(), Seat::A)
+    }
+
+    /// A game from any position (tests, replays).
+    pub fn from_board(board: Board, to_move: Seat) -> Cryptron {
+        Cryptron {
+            board,
+            to_move,
+            turns: [0, 0],
+            last: None,
+        }
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn to_move(&self) -> Seat {
+        self.to_move
+    }
+
+    fn outcome(&self, reason: &str) -> Outcome {
+        let (a, b) = (self.board.points(Seat::A), self.board.points(Seat::B));
+        let winner = match a.cmp(&b) {
+            std::cmp::Ordering::Greater => Winner::A,
+            std::cmp::Ordering::Less => Winner::B,
+            std::cmp::Ordering::Equal => Winner::Draw,
+        };
+        Outcome {
+            winner,
+            reason: reason.to_string(),
+        }
+    }
+}
+
+/// Reads `i1,f1,i2,f2`. Liberal: commas, spaces, tabs or semicolons between
+/// the numbers, optional parentheses, four digits with no separator, and the
+/// word `pass` for `0,0,0,0`.
+pub fn parse_line(line: &str) -> Result<Reply, String> {
+    let trimmed = line
+        .trim()
+        .trim_start_matches(['(', '['])
+        .trim_end_matches([')', ']'])
+        .trim();
+    if trimmed.eq_ignore_ascii_case("pass") {
+        return Ok(Reply([0; 4]));
+    }
+    if trimmed.is_empty() {
+        return Err("expected a move i1,f1,i2,f2 (e.g. 0,1,0,2), got an empty line".into());
+    }
+    let tokens: Vec<&str> = if trimmed.chars().all(|c| c.is_ascii_digit()) {
+        trimmed
+            .char_indices()
+            .map(|(i, c)| &trimmed[i..i + c.len_utf8()])
+            .collect()
+    } else {
+        trimmed
+            .split(|c: char| c == ',' || c == ';' || c.is_whitespace())
+            .filter(|t| !t.is_empty())
+            .collect()
+    };
+    if tokens.len() != 4 {
+        return Err(format!(
+            "expected 4 rows i1,f1,i2,f2 (e.g. 0,1,0,2), got {} in '{}'",
+            tokens.len(),
+            crate::protocol::shorten(line.trim())
+        ));
+    }
+    let mut rows = [0u8; 4];
+    for (slot, token) in rows.iter_mut().zip(&tokens) {
+        *slot = match token.parse::<u8>() {
+            Ok(r) if r <= TOP => r,
+            _ => {
+                return Err(format!(
+                    "'{}' is not a row (rows are 0 to 7)",
+                    crate::protocol::shorten(token)
+                ))
+            }
+        };
+    }
+    Ok(Reply(rows))
+}
+
+impl Game for Cryptron {
+    type Reply = Reply;
+
+    /// The player number: `1` for A (moves first), `2` for B.
+    fn greeting(&self, seat: Seat) -> String {
+        match seat {
+            Seat::A => "1".into(),
+            Seat::B => "2".into(),
+        }
+    }
+
+    fn status(&self) -> Status {
+        if let Some(reason) = self.board.end() {
+            return Status::Over(self.outcome(reason));
+        }
+        Status::Ask {
+            seat: self.to_move,
+            // Player 1's first move is asked by nothing; every other request
+            // is the opponent's last turn, in the opponent's own frame.
+            request: self.last.clone(),
+        }
+    }
+
+    fn parse_reply(&self, line: &str) -> Result<Reply, String> {
+        parse_line(line)
+    }
+
+    fn apply(mut self, reply: Reply) -> Result<Applied<Self>, Rejected<Self>> {
+        let seat = self.to_move;
+        let turn = match self.board.judge(seat, reply) {
+            Ok(turn) => turn,
+            Err(rule) => {
+                let [i1, f1, i2, f2] = reply.0;
+                return Err(Rejected {
+                    game: self,
+                    rule: format!("{i1},{f1},{i2},{f2}: {rule}"),
+                });
+            }
+        };
+        let note = match turn {
+            Turn::Pass => "pass (no first attack is legal)".to_string(),
+            Turn::Play { first, second } => {
+                let len = self.board.second_length(seat, first);
+                let second = match second {
+                    Some(s) => format!("{}->{}", s.from, s.to),
+                    None => "none legal".into(),
+                };
+                format!(
+                    "{}->{}, then {len} row{}: {second}",
+                    first.from,
+                    first.to,
+                    if len == 1 { "" } else { "s" }
+                )
+            }
+        };
+        self.board.play_unchecked(seat, turn);
+        self.turns[seat.index()] += 1;
+        self.last = Some(turn.line());
+        self.to_move = seat.other();
+        let account = format!(
+            "{seat} {}  ({note}; points A {}, B {})",
+            turn.line(),
+            self.board.points(Seat::A),
+            self.board.points(Seat::B)
+        );
+        Ok(Applied {
+            game: self,
+            notices: vec![],
+            account,
+        })
+    }
+
+    fn attacks(&self, seat: Seat) -> u32 {
+        self.turns[seat.index()]
+    }
+
+    fn summary(&self) -> Vec<String> {
+        let mut lines: Vec<String> = draw_board(&self.board)
+            .lines()
+            .map(str::to_string)
+            .collect();
+        lines.push(format!(
+            "points A {} B {}",
+            self.board.points(Seat::A),
+            self.board.points(Seat::B)
+        ));
+        lines
+    }
+}
+
+/// Follows a transcript's replies and draws the board after each turn, for
+/// `referee replay`. Stops at the first line the rules refuse.
+#[derive(Clone, Debug)]
+pub struct ReplayBoard {
+    game: Option<Cryptron>,
+}
+
+impl Default for ReplayBoard {
+    fn default() -> Self {
+        ReplayBoard {
+            game: Some(Cryptron::new(Config {})),
+        }
+    }
+}
+
+impl ReplayBoard {
+    /// The board after `seat` wrote `line`, if it was that seat's turn and
+    /// the rules accepted it.
+    pub fn after_reply(&mut self, seat: Seat, line: &str) -> Option<String> {
+        let game = self.game.take()?;
+        if game.to_move != seat || game.board.end().is_some() {
+            self.game = Some(game);
+            return None;
+        }
+        let reply = parse_line(line).ok()?;
+        let applied = game.apply(reply).ok()?;
+        let drawing = draw_board(&applied.game.board);
+        self.game = Some(applied.game);
+        Some(drawing)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn judge(board: &Board, seat: Seat, line: &str) -> Result<Turn, String> {
+        board.judge(seat, parse_line(line).unwrap())
+    }
+
+    fn play(board: &mut Board, seat: Seat, line: &str) {
+        let turn = judge(board, seat, line).unwrap();
+        board.play_unchecked(seat, turn);
+    }
+
+    #[test]
+    fn the_set_up_is_the_rules_one() {
+        let b = Board::initial();
+        for seat in Seat::BOTH {
+            assert_eq!((0..8).map(|r| b.own(seat, r)).sum::<u8>(), DROIDS);
+            assert_eq!(b.own(seat, 0), 6);
+            assert_eq!(b.own(seat, 7), 0);
+            for r in 1..=6 {
+                assert_eq!(b.total(seat, r), 2, "row {r}");
+            }
+            assert_eq!(b.points(seat), 1 + 2 + 3);
+        }
+    }
+
+    /// The rules' worked example: row 0 to row 1, whose 2 droids make the
+    /// second attack a jump of exactly 2 (row 0 to row 2).
+    #[test]
+    fn worked_example() {
+        let b = Board::initial();
+        let first = Step { from: 0, to: 1 };
+        assert_eq!(b.second_length(Seat::A, first), 2);
+        assert_eq!(
+            judge(&b, Seat::A, "0,1,0,2"),
+            Ok(Turn::Play {
+                first,
+                second: Some(Step { from: 0, to: 2 })
+            })
+        );
+        let mut after = b;
+        play(&mut after, Seat::A, "0,1,0,2");
+        assert_eq!(after.own(Seat::A, 0), 4);
+        assert_eq!(after.own(Seat::A, 1), 2);
+        assert_eq!(after.own(Seat::A, 2), 2);
+        // A jump of 1 or 3 is not the rule's 2.
+        for wrong in ["0,1,0,1", "0,1,0,3", "0,1,1,4"] {
+            let err = judge(&b, Seat::A, wrong).unwrap_err();
+            assert!(err.contains("exactly 2 rows"), "{wrong}: {err}");
+        }
+    }
+
+    /// Rule cases as data: board (A's own rows, B's own rows), seat, line,
+    /// expected result (Ok canonical line, or a piece of the error).
+    #[test]
+    fn rule_cases() {
+        const INIT: [u8; 8] = [6, 1, 1, 1, 1, 1, 1, 0];
+        type Case = (
+            [u8; 8],
+            [u8; 8],
+            Seat,
+            &'static str,
+            Result<&'static str, &'static str>,
+        );
+        let cases: &[Case] = &[
+            // The special case: landing in the opponent's base makes the second attack 1.
+            (INIT, INIT, Seat::A, "6,7,5,6", Ok("6,7,5,6")),
+            (INIT, INIT, Seat::A, "6,7,4,6", Err("exactly 1 row")),
+            // The same droid may make both attacks.
+            (INIT, INIT, Seat::B, "3,4,4,6", Ok("3,4,4,6")),
+            // The first attack is one row only.
+            (INIT, INIT, Seat::A, "0,2,0,2", Err("first attack")),
+            // No droid there.
+            (
+                [6, 0, 2, 1, 1, 1, 1, 0],
+                INIT,
+                Seat::A,
+                "1,2,0,2",
+                Err("no droid of yours in row 1"),
+            ),
+            // Capacity: A's row 3 = B's row 4, 6 droids in all.
+            (
+                [3, 1, 1, 4, 1, 1, 1, 0],
+                [3, 1, 1, 2, 2, 1, 1, 1],
+                Seat::A,
+                "2,3,0,2",
+                Err("already holds 6"),
+            ),
+            // The base holds any number.
+            (
+                [0, 0, 0, 0, 0, 0, 1, 11],
+                [12, 0, 0, 0, 0, 0, 0, 0],
+                Seat::A,
+                "6,7,6,7",
+                Err("no droid of yours in row 6"),
+            ),
+            // Overshooting row 7 is not a move: the only 1-row second attack
+            // would need a droid below row 7, none is left, so f1,f1.
+            (
+                [0, 0, 0, 0, 0, 0, 1, 11],
+                [12, 0, 0, 0, 0, 0, 0, 0],
+                Seat::A,
+                "6,7,7,7",
+                Ok("6,7,7,7"),
+            ),
+            // Length 0: the landing row was empty.
+            (
+                [5, 0, 0, 0, 0, 0, 0, 7],
+                [12, 0, 0, 0, 0, 0, 0, 0],
+                Seat::A,
+                "0,1,1,1",
+                Ok("0,1,1,1"),
+            ),
+            (
+                [5, 0, 0, 0, 0, 0, 0, 7],
+                [12, 0, 0, 0, 0, 0, 0, 0],
+                Seat::A,
+                "0,1,3,3",
+                Ok("0,1,1,1"),
+            ),
+            (
+                [5, 0, 0, 0, 0, 0, 0, 7],
+                [12, 0, 0, 0, 0, 0, 0, 0],
+                Seat::A,
+                "0,1,0,1",
+                Err("length 0"),
+            ),
+            // A void second attack while one is legal.
+            (INIT, INIT, Seat::A, "0,1,1,1", Err("is legal")),
+            // The pass, only when blocked.
+            (INIT, INIT, Seat::A, "0,0,0,0", Err("pass")),
+            (
+                [0, 0, 0, 0, 0, 0, 0, 12],
+                [6, 0, 0, 0, 0, 0, 6, 0],
+                Seat::A,
+                "0,0,0,0",
+                Ok("0,0,0,0"),
+            ),
+            (
+                [0, 0, 0, 0, 0, 0, 0, 12],
+                [6, 0, 0, 0, 0, 0, 6, 0],
+                Seat::A,
+                "6,7,6,7",
+                Err("must be 0,0,0,0"),
+            ),
+        ];
+        for (a, b, seat, line, expected) in cases {
+            let board = Board::from_rows([*a, *b]);
+            let got = judge(&board, *seat, line);
+            match (expected, &got) {
+                (Ok(canonical), Ok(turn)) => assert_eq!(turn.line(), *canonical, "{line}"),
+                (Err(piece), Err(why)) => assert!(why.contains(piece), "{line}: {why}"),
+                _ => panic!("{line} on {a:?}/{b:?}: expected {expected:?}, got {got:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn frames_mirror() {
+        let mut b = Board::initial();
+        // A moves 0->1 and 0->2: in B's frame rows 6 and 5 gain an A droid.
+        play(&mut b, Seat::A, "0,1,0,2");
+        assert_eq!(b.total(Seat::B, 6), 3);
+        assert_eq!(b.total(Seat::B, 5), 3);
+        assert_eq!(b.total(Seat::B, 7), 4);
+        // B's first attack into its row 6 (A's row 1) now has length 3.
+        assert_eq!(b.second_length(Seat::B, Step { from: 5, to: 6 }), 3);
+        assert_eq!(mirror(0), 7);
+        assert_eq!(mirror(mirror(3)), 3);
+    }
+
+    #[test]
+    fn scoring_follows_the_table() {
+        // A: 2 in row 7, 1 in 6, 1 in 5, 1 in 4 = 10+3+2+1; B mirrored.
+        let b = Board::from_rows([[5, 1, 1, 0, 1, 1, 1, 2], [8, 0, 0, 0, 1, 0, 0, 3]]);
+        assert_eq!(b.points(Seat::A), 16);
+        assert_eq!(b.points(Seat::B), 16);
+        let game = Cryptron::from_board(b, Seat::A);
+        assert_eq!(game.outcome("x").winner, Winner::Draw);
+        let b = Board::from_rows([[5, 1, 1, 0, 1, 1, 1, 2], [8, 0, 0, 0, 1, 1, 0, 2]]);
+        assert_eq!(
+            Cryptron::from_board(b, Seat::A).outcome("x").winner,
+            Winner::A
+        );
+    }
+
+    #[test]
+    fn end_detection() {
+        assert_eq!(Board::initial().end(), None);
+        // Every A droid above every B droid.
+        let passed = Board::from_rows([[0, 0, 0, 0, 6, 3, 2, 1], [0, 0, 0, 0, 6, 4, 2, 0]]);
+        assert_eq!(passed.end(), Some("all-passed"));
+        // One A droid still level with a B droid: not yet.
+        let level = Board::from_rows([[0, 0, 0, 1, 5, 3, 2, 1], [0, 0, 0, 0, 6, 4, 2, 0]]);
+        assert_eq!(level.end(), None);
+        // Nobody can move: every droid blocked by full rows.
+        let stuck = Board::from_rows([[6, 0, 0, 0, 0, 0, 0, 6], [6, 0, 0, 0, 0, 0, 0, 6]]);
+        assert!(stuck.can_move(Seat::A));
+        let blocked = Board::from_rows([[0, 0, 0, 0, 0, 6, 0, 6], [0, 6, 0, 0, 0, 0, 0, 6]]);
+        assert!(!blocked.can_move(Seat::A) && !blocked.can_move(Seat::B));
+        assert_eq!(blocked.end(), Some("no-moves"));
+    }
+
+    #[test]
+    fn wire_spellings() {
+        for line in [
+            "0,1,0,2",
+            " 0, 1, 0, 2 ",
+            "(0,1,0,2)",
+            "0 1 0 2",
+            "0102",
+            "0;1;0;2\r",
+        ] {
+            assert_eq!(parse_line(line), Ok(Reply([0, 1, 0, 2])), "{line:?}");
+        }
+        assert_eq!(parse_line("PASS"), Ok(Reply([0; 4])));
+        assert!(parse_line("0,1,0").unwrap_err().contains("got 3"));
+        assert!(parse_line("0,1,0,8").unwrap_err().contains("not a row"));
+        assert!(parse_line("").unwrap_err().contains("empty"));
+        assert!(parse_line("a,b,c,d").unwrap_err().contains("not a row"));
+    }
+
+    #[test]
+    fn protocol_turns_and_requests() {
+        let game = Cryptron::new(Config {});
+        assert_eq!(game.greeting(Seat::A), "1");
+        assert_eq!(game.greeting(Seat::B), "2");
+        assert_eq!(
+            game.status(),
+            Status::Ask {
+                seat: Seat::A,
+                request: None
+            }
+        );
+        let game = game.apply(Reply([0, 1, 0, 2])).unwrap().game;
+        // B is told A's move as A wrote it.
+        assert_eq!(
+            game.status(),
+            Status::Ask {
+                seat: Seat::B,
+                request: Some("0,1,0,2".into())
+            }
+        );
+        let rejected = game.apply(Reply([0, 2, 0, 1])).unwrap_err();
+        assert!(rejected.rule.contains("first attack"), "{}", rejected.rule);
+        assert_eq!(rejected.game.attacks(Seat::A), 1);
+    }
+
+    #[test]
+    fn replay_board_draws_each_turn() {
+        let mut replay = ReplayBoard::default();
+        let drawing = replay.after_reply(Seat::A, "0,1,0,2").unwrap();
+        assert!(drawing.contains("      1 | aab"), "{drawing}");
+        assert!(
+            replay.after_reply(Seat::A, "0,1,0,2").is_none(),
+            "not A's turn"
+        );
+        assert!(replay.after_reply(Seat::B, "0,1,0,2").is_some());
+    }
+
+    fn random_game(seed: u64) -> (Board, u32, Vec<String>) {
+        let mut state = seed | 1;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut game = Cryptron::new(Config {});
+        let mut turns = 0;
+        let mut lines = vec![];
+        loop {
+            match game.status() {
+                Status::Over(_) => return (*game.board(), turns, lines),
+                Status::Ask { seat, .. } => {
+                    let options = game.board.turns(seat);
+                    let turn = options[next(options.len())];
+                    lines.push(turn.line());
+                    let reply = parse_line(&turn.line()).unwrap();
+                    game = game.apply(reply).expect("a generated turn is legal").game;
+                    turns += 1;
+                    assert!(turns < 400, "game too long");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn random_games_end() {
+        for seed in 0..200 {
+            let (board, turns, _) = random_game(seed);
+            assert!(board.end().is_some());
+            assert!(turns > 0);
+        }
+    }
+
+    fn any_board() -> impl Strategy<Value = Board> {
+        // Random positions reached by random play keep the counts valid.
+        (0u64..10_000, 0usize..200).prop_map(|(seed, cut)| {
+            let mut board = Board::initial();
+            let (_, _, lines) = random_game(seed);
+            let mut seat = Seat::A;
+            for line in lines.iter().take(cut) {
+                play(&mut board, seat, line);
+                seat = seat.other();
+            }
+            board
+        })
+    }
+
+    proptest! {
+        /// The generator and the validator agree: every generated turn is
+        /// accepted, and every accepted reply is a generated turn.
+        #[test]
+        fn generator_and_validator_agree(board in any_board(), seat_b in any::<bool>()) {
+            let seat = if seat_b { Seat::B } else { Seat::A };
+            let generated = board.turns(seat);
+            for turn in &generated {
+                prop_assert_eq!(judge(&board, seat, &turn.line()), Ok(*turn));
+            }
+            for i1 in 0..8u8 { for f1 in 0..8u8 { for i2 in 0..8u8 { for f2 in 0..8u8 {
+                if let Ok(turn) = board.judge(seat, Reply([i1, f1, i2, f2])) {
+                    prop_assert!(generated.contains(&turn), "{:?} accepted, not generated", turn);
+                }
+            }}}}
+        }
+
+        /// Droids are conserved and rows 1-6 never exceed their capacity.
+        #[test]
+        fn counts_stay_valid(board in any_board()) {
+            for seat in Seat::BOTH {
+                prop_assert_eq!((0..8).map(|r| board.own(seat, r)).sum::<u8>(), DROIDS);
+                for r in 1..7 {
+                    prop_assert!(board.total(seat, r) <= ROW_CAPACITY);
+                }
+            }
+        }
+
+        #[test]
+        fn random_play_always_ends(seed in any::<u64>()) {
+            let (board, turns, _) = random_game(seed);
+            prop_assert!(board.end().is_some());
+            prop_assert!(turns < 400);
+        }
+    }
+}
