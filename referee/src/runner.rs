@@ -102,6 +102,10 @@ pub fn play_match(
             let game = games::arrow5::Arrow5::new(config.clone(), &mut rng);
             run(game, plan, transcript)
         }
+        GameConfig::Safecracker(config) => {
+            let game = games::safecracker::SafeCracker::new(config.clone(), &mut rng);
+            run(game, plan, transcript)
+        }
     };
     transcript
         .finish(&record)

@@ -60,6 +60,18 @@ pub struct GameFlags {
     /// Arrow 5: rounds after which a game with no crack is a draw [default: 50]
     #[arg(long, value_name = "N")]
     pub max_rounds: Option<u32>,
+    /// Safe Cracker: digits run from 1 to D [default: 3]
+    #[arg(long, value_name = "D")]
+    pub digits: Option<u8>,
+    /// Safe Cracker: digits per code [default: 3]
+    #[arg(long, value_name = "L")]
+    pub length: Option<u8>,
+    /// Safe Cracker: at most T guesses each; then the most exact matches in one guess wins [default: no limit, safety cap 100]
+    #[arg(long, value_name = "T")]
+    pub attempts: Option<u32>,
+    /// Safe Cracker: who guesses first [default: toss, a coin toss from the seed]
+    #[arg(long, value_name = "a|b|toss")]
+    pub first: Option<String>,
 }
 
 impl GameFlags {
@@ -68,6 +80,10 @@ impl GameFlags {
             variant: self.variant.clone(),
             codes: self.codes.clone(),
             max_rounds: self.max_rounds,
+            digits: self.digits,
+            length: self.length,
+            attempts: self.attempts,
+            first: self.first.clone(),
         }
     }
 

@@ -280,6 +280,7 @@ impl Default for Config {
 
 impl Config {
     pub fn from_options(options: &GameOptions) -> Result<Config, GameConfigError> {
+        options.refuse("arrow5", &["digits", "length", "attempts", "first"])?;
         let mut config = Config::default();
         if let Some(v) = &options.variant {
             config.variant = match v.to_ascii_lowercase().as_str() {

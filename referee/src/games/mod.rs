@@ -11,6 +11,8 @@
 //! closed set of games the referee knows, chosen at run time.
 
 pub mod arrow5;
+pub mod human;
+pub mod safecracker;
 
 use std::fmt;
 
@@ -163,10 +165,11 @@ pub trait Game: Sized {
 #[serde(tag = "game", rename_all = "lowercase")]
 pub enum GameConfig {
     Arrow5(arrow5::Config),
+    Safecracker(safecracker::Config),
 }
 
 /// The names accepted on the command line and in tournament files.
-pub const GAME_NAMES: &[&str] = &["arrow5"];
+pub const GAME_NAMES: &[&str] = &["arrow5", "safecracker"];
 
 /// Game parameters as the user gave them (flags or a tournament file), before
 /// they are checked against the chosen game.
@@ -176,6 +179,58 @@ pub struct GameOptions {
     pub variant: Option<String>,
     pub codes: Option<String>,
     pub max_rounds: Option<u32>,
+    /// Safe Cracker: digits run from 1 to this (D).
+    #[serde(default)]
+    pub digits: Option<u8>,
+    /// Safe Cracker: digits per code (L).
+    #[serde(default)]
+    pub length: Option<u8>,
+    /// Safe Cracker: the "limited attempts" variation, guesses per player.
+    #[serde(default)]
+    pub attempts: Option<u32>,
+    /// Safe Cracker: who guesses first, `a`, `b` or `toss`.
+    #[serde(default)]
+    pub first: Option<String>,
+}
+
+impl GameOptions {
+    /// The options that are set, by their flag names (without `--`).
+    pub fn given(&self) -> Vec<&'static str> {
+        let GameOptions {
+            variant,
+            codes,
+            max_rounds,
+            digits,
+            length,
+            attempts,
+            first,
+        } = self;
+        [
+            ("variant", variant.is_some()),
+            ("codes", codes.is_some()),
+            ("max-rounds", max_rounds.is_some()),
+            ("digits", digits.is_some()),
+            ("length", length.is_some()),
+            ("attempts", attempts.is_some()),
+            ("first", first.is_some()),
+        ]
+        .into_iter()
+        .filter(|(_, set)| *set)
+        .map(|(name, _)| name)
+        .collect()
+    }
+
+    /// Refuses the options in `not_for_game` that are set.
+    pub fn refuse(
+        &self,
+        game: &'static str,
+        not_for_game: &[&'static str],
+    ) -> Result<(), GameConfigError> {
+        match self.given().into_iter().find(|o| not_for_game.contains(o)) {
+            Some(option) => Err(GameConfigError::NotApplicable { game, option }),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Why game options were refused.
@@ -196,6 +251,11 @@ pub enum GameConfigError {
         expected: &'static str,
         value: String,
     },
+    #[error("{game} has no option --{option}; leave it out")]
+    NotApplicable {
+        game: &'static str,
+        option: &'static str,
+    },
 }
 
 impl GameConfig {
@@ -203,6 +263,9 @@ impl GameConfig {
         match name.to_ascii_lowercase().as_str() {
             "arrow5" | "arrow-5" | "arrow_5" => {
                 arrow5::Config::from_options(options).map(GameConfig::Arrow5)
+            }
+            "safecracker" | "safe-cracker" | "safe_cracker" => {
+                safecracker::Config::from_options(options).map(GameConfig::Safecracker)
             }
             _ => Err(GameConfigError::UnknownGame {
                 name: name.to_string(),
@@ -216,12 +279,14 @@ impl GameConfig {
     pub fn game_name(&self) -> &'static str {
         match self {
             GameConfig::Arrow5(_) => "arrow5",
+            GameConfig::Safecracker(_) => "safecracker",
         }
     }
 
     pub fn variant_name(&self) -> String {
         match self {
             GameConfig::Arrow5(c) => c.variant.name().to_string(),
+            GameConfig::Safecracker(c) => c.variant_name(),
         }
     }
 
@@ -229,6 +294,7 @@ impl GameConfig {
     pub fn cli_flags(&self) -> Vec<String> {
         match self {
             GameConfig::Arrow5(c) => c.cli_flags(),
+            GameConfig::Safecracker(c) => c.cli_flags(),
         }
     }
 }
