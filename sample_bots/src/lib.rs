@@ -3,6 +3,7 @@
 //! seeded random generator so bots need no dependencies.
 
 pub mod arrow5;
+pub mod safecracker;
 
 use std::io::{self, BufRead, Write};
 
