@@ -3,8 +3,10 @@
 //!
 //! Exit codes: 0 the command did its work (a finished game, whoever won);
 //! 2 the input was wrong (usage, a bot spec, a game option, a file), and the
-//! message says what to fix; 1 the referee itself failed.
+//! message says what to fix; 1 the referee itself failed; 130 (`play` only)
+//! the person ended the game early, by Ctrl-C or end of input.
 
+mod human;
 mod play;
 
 use clap::{Args, Parser, Subcommand};
@@ -31,7 +33,9 @@ Exit codes: 0 done (a finished game, whoever won); 2 bad input (the message says
 fix); 1 internal failure of the referee.",
     after_help = "Examples:\n  referee match arrow5 target/release/arrow5_strong sample_bots/python/arrow5_starter.py\n  \
 referee match arrow5 A B --variant hidden-eye --codes random --seed 7 --transcript game.jsonl\n  \
-referee replay game.jsonl"
+referee replay game.jsonl\n  \
+referee play safecracker --vs target/release/safecracker_optimal\n  \
+referee play arrow5 --hot-seat"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -45,6 +49,15 @@ enum Command {
     Match(play::MatchArgs),
     /// Pretty-print a transcript written by `match --transcript`
     Replay(play::ReplayArgs),
+    /// Play a game yourself in the terminal, against a bot or another person
+    #[command(
+        long_about = "Play a game yourself in the terminal: against a bot (--vs BOT, you are seat A) \
+or with two people taking turns at one keyboard (--hot-seat). Secret codes are typed without \
+echo. Bad input is explained and asked again; it never counts as a move.\n\n\
+Exit codes: 0 the game finished (whoever won); 130 you ended it early (Ctrl-C or end of \
+input; the bot is killed); 2 bad input; 1 internal failure."
+    )]
+    Play(human::PlayArgs),
 }
 
 /// Game parameters, shared by every command that sets up games. Each game
@@ -147,11 +160,12 @@ pub fn main() -> i32 {
         }
     };
     let result = match cli.command {
-        Command::Match(args) => play::run_match(args),
-        Command::Replay(args) => play::run_replay(args),
+        Command::Match(args) => play::run_match(args).map(|()| EXIT_OK),
+        Command::Replay(args) => play::run_replay(args).map(|()| EXIT_OK),
+        Command::Play(args) => human::run_play(args),
     };
     match result {
-        Ok(()) => EXIT_OK,
+        Ok(code) => code,
         Err(Failure::Input(e)) => {
             eprintln!("referee: {e:#}");
             EXIT_INPUT

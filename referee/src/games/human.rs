@@ -16,8 +16,9 @@ pub struct Prompt {
 
 /// The per-game human text. Every method is pure; the state is the game's.
 pub trait HumanText: Game {
-    /// A few lines that open the game: what a code is, what to type.
-    fn intro(&self) -> Vec<String>;
+    /// A few lines that open the game: what a code is, who starts. `names`
+    /// are what seats A and B are called.
+    fn intro(&self, names: [&str; 2]) -> Vec<String>;
 
     /// The prompt for the seat the game asks now.
     fn prompt(&self) -> Prompt;

@@ -42,10 +42,7 @@ impl Code {
             ));
         }
         if let Some(bad) = digits.iter().find(|&&d| d < 1 || d > config.digits) {
-            return Err(format!(
-                "digit {bad} is not in 1-{} (digits run from 1 to {})",
-                config.digits, config.digits
-            ));
+            return Err(format!("digit {bad} is not from 1 to {}", config.digits));
         }
         Ok(Code(digits))
     }
@@ -806,7 +803,7 @@ mod tests {
         assert!(game.parse_reply("12").unwrap_err().contains("got 2"));
         let reply = game.parse_reply("1 2 4").unwrap();
         let rejected = game.apply(reply).unwrap_err();
-        assert!(rejected.rule.contains("digit 4 is not in 1-3"), "{}", rejected.rule);
+        assert!(rejected.rule.contains("digit 4 is not from 1 to 3"), "{}", rejected.rule);
         let game = rejected.game;
         let rejected = game.apply(RawCode(vec!['x', '1', '1'])).unwrap_err();
         assert!(rejected.rule.contains("'x' is not a digit"));
@@ -1062,7 +1059,7 @@ mod tests {
 pub const OPTIMAL_TOTAL_GUESSES_DEFAULT: u32 = 95;
 
 impl super::human::HumanText for SafeCracker {
-    fn intro(&self) -> Vec<String> {
+    fn intro(&self, names: [&str; 2]) -> Vec<String> {
         let mut lines = vec![format!(
             "Safe Cracker: each code is {} from 1-{}, repeats allowed. Feedback is the number of exact matches.",
             digits_phrase(&self.config),
@@ -1074,6 +1071,16 @@ impl super::human::HumanText for SafeCracker {
             ),
             None => "The first to crack the other's code wins.".to_string(),
         });
+        if !self.solo {
+            lines.push(format!(
+                "First to guess: {}{}.",
+                names[self.first.index()],
+                match self.config.first {
+                    First::Toss => " (coin toss)",
+                    First::A | First::B => "",
+                }
+            ));
+        }
         lines
     }
 
@@ -1104,8 +1111,11 @@ impl super::human::HumanText for SafeCracker {
         );
         let chars = crate::protocol::parse_symbol_vec(line, self.config.length as usize)
             .map_err(|_| format!("That is not a code: {expected}."))?;
-        Code::from_chars(&chars, &self.config)
-            .map_err(|e| format!("That is not a code ({e}): {expected}."))?;
+        Code::from_chars(&chars, &self.config).map_err(|e| {
+            let mut why = e.chars();
+            let first = why.next().map(|c| c.to_uppercase().to_string());
+            format!("{}{}: {expected}.", first.unwrap_or_default(), why.as_str())
+        })?;
         Ok(RawCode(chars))
     }
 
@@ -1232,7 +1242,7 @@ mod human_tests {
         let err = game.read_human("12").unwrap_err();
         assert_eq!(err, "That is not a code: type four digits from 1-5, e.g. 1 2 3 4.");
         let err = game.read_human("1 2 3 6").unwrap_err();
-        assert!(err.contains("digit 6 is not in 1-5"), "{err}");
+        assert_eq!(err, "Digit 6 is not from 1 to 5: type four digits from 1-5, e.g. 1 2 3 4.");
         assert!(game.read_human("12x4").is_err());
         assert!(game.read_human("1-2-3-5").is_ok());
     }
