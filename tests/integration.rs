@@ -4,4 +4,6 @@
 mod harness;
 
 mod arrow5_match;
+mod human_play;
+mod safecracker_match;
 mod verdicts;

@@ -888,7 +888,7 @@ impl super::human::HumanText for Arrow5 {
             lines.push("Hidden eye: the signal never mentions the eye.".to_string());
         }
         lines.push(format!(
-            "{} attacks first; {} gets the equalizing attack of each round.",
+            "First to attack: {}; {} gets the equalizing attack of each round.",
             names[0], names[1]
         ));
         lines
@@ -913,7 +913,12 @@ impl super::human::HumanText for Arrow5 {
         const EXPECTED: &str = "type five different symbols from 0-9 and E for the eye, e.g. 1 0 3 6 E";
         let chars = crate::protocol::parse_symbols::<CODE_LEN>(line)
             .map_err(|_| format!("That is not a code: {EXPECTED}."))?;
-        Code::from_chars(&chars).map_err(|e| format!("That is not a code ({e}): {EXPECTED}."))?;
+        Code::from_chars(&chars).map_err(|e| {
+            format!(
+                "{}: {EXPECTED}.",
+                super::human::capitalized(&e.to_string())
+            )
+        })?;
         Ok(RawCode(chars))
     }
 

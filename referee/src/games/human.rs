@@ -51,6 +51,15 @@ pub fn count_word(n: usize) -> String {
         .unwrap_or_else(|| n.to_string())
 }
 
+/// A message as the start of a sentence: its first letter upper-case.
+pub fn capitalized(message: &str) -> String {
+    let mut chars = message.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// Names padded to a common width, for history tables.
 pub fn padded(names: [&str; 2]) -> [String; 2] {
     let width = names[0].chars().count().max(names[1].chars().count());

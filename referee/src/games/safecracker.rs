@@ -1111,11 +1111,8 @@ impl super::human::HumanText for SafeCracker {
         );
         let chars = crate::protocol::parse_symbol_vec(line, self.config.length as usize)
             .map_err(|_| format!("That is not a code: {expected}."))?;
-        Code::from_chars(&chars, &self.config).map_err(|e| {
-            let mut why = e.chars();
-            let first = why.next().map(|c| c.to_uppercase().to_string());
-            format!("{}{}: {expected}.", first.unwrap_or_default(), why.as_str())
-        })?;
+        Code::from_chars(&chars, &self.config)
+            .map_err(|e| format!("{}: {expected}.", super::human::capitalized(&e)))?;
         Ok(RawCode(chars))
     }
 
