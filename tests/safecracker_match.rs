@@ -39,6 +39,35 @@ fn sample_bots_play_matches_with_json_records() {
     }
 }
 
+/// The rules' example game, replayed by scripted bots through the binary:
+/// each guess's feedback turn by turn, and Player 1 (A) cracking at turn 4.
+#[test]
+fn the_rules_example_game_through_the_referee() {
+    let script = sample_file("python/scripted.py");
+    let a = format!("python3 {script} 3-3-1 1-1-1 1-3-1 2-2-1 2-1-3");
+    let b = format!("python3 {script} 2-1-3 1-2-3 2-2-3 2-3-3");
+    let run = referee(&["match", "safecracker", &a, &b, "--first", "a", "--seed", "1"], BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let turns: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("turn"))
+        .collect();
+    assert_eq!(
+        turns,
+        [
+            "turn  1  A guesses 1-1-1   1 exact match",
+            "turn  1  B guesses 1-2-3   0 exact matches",
+            "turn  2  A guesses 1-3-1   0 exact matches",
+            "turn  2  B guesses 2-2-3   0 exact matches",
+            "turn  3  A guesses 2-2-1   1 exact match",
+            "turn  3  B guesses 2-3-3   1 exact match",
+            "turn  4  A guesses 2-1-3   3 exact matches   cracked!",
+        ]
+    );
+    assert!(run.stdout.contains("Result: A (scripted) wins  [cracked]"), "{}", run.stdout);
+}
+
 #[test]
 fn attempt_limit_ends_the_match_by_the_best_single_guess() {
     let random = sample_bin("safecracker_random");

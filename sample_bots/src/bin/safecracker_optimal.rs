@@ -5,13 +5,13 @@
 //!
 //! Over the 27 secrets of the default game (3 digits from 1-3) it needs 95
 //! guesses in all, 3.519 on average: the optimum (README.safecracker.md).
-//! Sets larger than `EXACT_SET_LIMIT`, or games of more than 1000 codes, use
+//! Sets larger than `EXACT_SET_LIMIT` (30), or games of more than 100 codes, use
 //! the one-step heuristic (fewest codes left expected) instead.
 
 use sample_bots::safecracker::{heuristic_guess, play, Knowledge, Solver, EXACT_SET_LIMIT};
 
 /// Games with more codes than this are not searched exactly.
-const EXACT_CODES_LIMIT: usize = 1000;
+const EXACT_CODES_LIMIT: usize = 100;
 /// Work (possible codes x candidate guesses) the heuristic may do per guess.
 const HEURISTIC_WORK: usize = 4_000_000;
 
