@@ -63,7 +63,12 @@ fn hot_seat_plays_the_rules_example() {
         p.exp_string(&format!("{who}'s turn:")).unwrap();
         if i == 2 {
             // Bad input explains itself, is asked again, and is no guess.
-            let shown = answer(&mut p, GUESS, "1 2", "That is not a code: type three digits from 1-3, e.g. 1 2 3.");
+            let shown = answer(
+                &mut p,
+                GUESS,
+                "1 2",
+                "That is not a code: type three digits from 1-3, e.g. 1 2 3.",
+            );
             assert!(shown.contains("1 2"), "typed guesses are echoed: {shown:?}");
             answer(&mut p, GUESS, "1 4 1", "Digit 4 is not from 1 to 3");
         }
@@ -73,7 +78,8 @@ fn hot_seat_plays_the_rules_example() {
     p.exp_string("Result: Player 1 won (cracked)").unwrap();
     p.exp_string("Player 1  3-3-1").unwrap();
     p.exp_string("Player 2  2-1-3").unwrap();
-    p.exp_string("turn  4  Player 1  2-1-3  3 exact matches  cracked!").unwrap();
+    p.exp_string("turn  4  Player 1  2-1-3  3 exact matches  cracked!")
+        .unwrap();
     p.exp_eof().unwrap();
     assert_eq!(exit_code(&p), 0);
 }
@@ -83,7 +89,15 @@ fn hot_seat_plays_the_rules_example() {
 fn a_person_plays_a_whole_game_against_a_bot() {
     let bot = sample_bin("safecracker_optimal");
     let mut p = play(&[
-        "safecracker", "--vs", &bot, "--codes", "random", "--first", "a", "--seed", "9",
+        "safecracker",
+        "--vs",
+        &bot,
+        "--codes",
+        "random",
+        "--first",
+        "a",
+        "--seed",
+        "9",
     ]);
     p.exp_string("Your code (drawn by the referee): ").unwrap();
     let codes: Vec<String> = (0..27)
@@ -136,7 +150,15 @@ fn ctrl_c_ends_cleanly_and_kills_the_bot() {
 #[test]
 fn end_of_input_ends_cleanly() {
     let bot = sample_bin("safecracker_random");
-    let mut p = play(&["safecracker", "--vs", &bot, "--first", "a", "--codes", "random"]);
+    let mut p = play(&[
+        "safecracker",
+        "--vs",
+        &bot,
+        "--first",
+        "a",
+        "--codes",
+        "random",
+    ]);
     p.exp_string(GUESS).unwrap();
     p.send_control('d').unwrap();
     p.exp_string("Game abandoned (end of input).").unwrap();
@@ -149,12 +171,21 @@ fn arrow5_is_playable_with_the_rules_glyphs() {
     let bot = sample_bin("arrow5_random");
     let mut p = play(&["arrow5", "--vs", &bot, "--codes", "random", "--seed", "2"]);
     let attack = "Enter your attack (five different symbols from 0-9 and E for the eye): ";
-    answer(&mut p, attack, "1 1 2 3 4", "Symbol 1 appears more than once");
+    answer(
+        &mut p,
+        attack,
+        "1 1 2 3 4",
+        "Symbol 1 appears more than once",
+    );
     p.exp_string(attack).unwrap();
     p.send_line("0 1 2 3 e").unwrap();
-    let (_, signal) = p.exp_regex(r"Signal: ([<·>] ?)+\r|Signal: \(none\)").unwrap();
+    let (_, signal) = p
+        .exp_regex(r"Signal: ([<·>] ?)+\r|Signal: \(none\)")
+        .unwrap();
     assert!(!signal.contains('.'), "{signal}");
-    let (_, bot_line) = p.exp_regex(r"arrow5_random attacks [0-9👁 ]+: [^\r]*").unwrap();
+    let (_, bot_line) = p
+        .exp_regex(r"arrow5_random attacks [0-9👁 ]+: [^\r]*")
+        .unwrap();
     assert!(bot_line.contains(':'));
     p.exp_string(attack).unwrap();
     p.send_control('d').unwrap();

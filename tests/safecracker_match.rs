@@ -20,14 +20,26 @@ fn sample_bots_play_matches_with_json_records() {
     let starter = sample_file("python/safecracker_starter.py");
     let games: [(&str, &str, &[&str]); 3] = [
         (&optimal, &random, &["--seed", "3"]),
-        (&starter, &optimal, &["--seed", "4", "--codes", "random", "--first", "b"]),
-        (&random, &starter, &["--seed", "5", "--digits", "4", "--length", "4"]),
+        (
+            &starter,
+            &optimal,
+            &["--seed", "4", "--codes", "random", "--first", "b"],
+        ),
+        (
+            &random,
+            &starter,
+            &["--seed", "5", "--digits", "4", "--length", "4"],
+        ),
     ];
     for (a, b, flags) in games {
         let mut args = vec!["match", "safecracker", a, b, "--json"];
         args.extend(flags);
         let run = referee(&args, BUDGET);
-        assert_eq!(run.status, 0, "{args:?}: {}", run.stderr);
+        assert_eq!(
+            run.status, 0,
+            "{args:?} (after {:?}): {}",
+            run.elapsed, run.stderr
+        );
         let v = run.json();
         assert_eq!(v["game"], "safecracker");
         assert_eq!(v["reason"], "cracked", "{v}");
@@ -46,7 +58,19 @@ fn the_rules_example_game_through_the_referee() {
     let script = sample_file("python/scripted.py");
     let a = format!("python3 {script} 3-3-1 1-1-1 1-3-1 2-2-1 2-1-3");
     let b = format!("python3 {script} 2-1-3 1-2-3 2-2-3 2-3-3");
-    let run = referee(&["match", "safecracker", &a, &b, "--first", "a", "--seed", "1"], BUDGET);
+    let run = referee(
+        &[
+            "match",
+            "safecracker",
+            &a,
+            &b,
+            "--first",
+            "a",
+            "--seed",
+            "1",
+        ],
+        BUDGET,
+    );
     assert_eq!(run.status, 0, "{}", run.stderr);
     let turns: Vec<&str> = run
         .stdout
@@ -65,7 +89,11 @@ fn the_rules_example_game_through_the_referee() {
             "turn  4  A guesses 2-1-3   3 exact matches   cracked!",
         ]
     );
-    assert!(run.stdout.contains("Result: A (scripted) wins  [cracked]"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("Result: A (scripted) wins  [cracked]"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -73,8 +101,19 @@ fn attempt_limit_ends_the_match_by_the_best_single_guess() {
     let random = sample_bin("safecracker_random");
     let run = referee(
         &[
-            "match", "safecracker", &random, &random, "--seed", "8", "--digits", "6",
-            "--length", "5", "--attempts", "2", "--json",
+            "match",
+            "safecracker",
+            &random,
+            &random,
+            "--seed",
+            "8",
+            "--digits",
+            "6",
+            "--length",
+            "5",
+            "--attempts",
+            "2",
+            "--json",
         ],
         BUDGET,
     );
@@ -97,17 +136,42 @@ fn attempt_limit_ends_the_match_by_the_best_single_guess() {
 fn options_that_do_not_apply_are_refused() {
     let random = sample_bin("safecracker_random");
     let run = referee(
-        &["match", "safecracker", &random, &random, "--variant", "hidden-eye"],
+        &[
+            "match",
+            "safecracker",
+            &random,
+            &random,
+            "--variant",
+            "hidden-eye",
+        ],
         BUDGET,
     );
     assert_eq!(run.status, 2);
-    assert!(run.stderr.contains("safecracker has no option --variant"), "{}", run.stderr);
-    let run = referee(&["match", "safecracker", &random, &random, "--digits", "12"], BUDGET);
+    assert!(
+        run.stderr.contains("safecracker has no option --variant"),
+        "{}",
+        run.stderr
+    );
+    let run = referee(
+        &["match", "safecracker", &random, &random, "--digits", "12"],
+        BUDGET,
+    );
     assert_eq!(run.status, 2);
-    assert!(run.stderr.contains("digits must be from 1 to 9"), "{}", run.stderr);
-    let run = referee(&["match", "arrow5", &random, &random, "--attempts", "3"], BUDGET);
+    assert!(
+        run.stderr.contains("digits must be from 1 to 9"),
+        "{}",
+        run.stderr
+    );
+    let run = referee(
+        &["match", "arrow5", &random, &random, "--attempts", "3"],
+        BUDGET,
+    );
     assert_eq!(run.status, 2);
-    assert!(run.stderr.contains("arrow5 has no option --attempts"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("arrow5 has no option --attempts"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// Plays one solo game: the bot is seat A, the referee holds the secret.
@@ -176,9 +240,21 @@ fn random_and_starter_bots_crack_every_secret_solo() {
         format!("python3 {}", sample_file("python/safecracker_starter.py")),
     ] {
         let bot = BotCommand::parse(&spec).unwrap();
-        for i in 0..safecracker::secret_count(&config) {
+        let count = safecracker::secret_count(&config);
+        let mut total = 0;
+        for i in 0..count {
             let n = play_solo(&bot, &config, i).unwrap_or_else(|| panic!("{spec}: secret {i}"));
             assert!(n <= 27, "{spec}: {n} guesses");
+            total += n;
         }
+        assert!(
+            total >= OPTIMAL_TOTAL_GUESSES_DEFAULT,
+            "nobody beats the optimum"
+        );
+        println!(
+            "{} over {count} secrets: {total} guesses, average {:.4}",
+            bot.name,
+            f64::from(total) / count as f64
+        );
     }
 }

@@ -111,7 +111,9 @@ fn run<G: HumanText>(
         Opponent::HotSeat => None,
     };
     let hot_seat = bot.is_none();
-    let b_name = bot.as_ref().map_or("Player 2".to_string(), |b| b.name.clone());
+    let b_name = bot
+        .as_ref()
+        .map_or("Player 2".to_string(), |b| b.name.clone());
     let names: [&str; 2] = if hot_seat {
         ["Player 1", "Player 2"]
     } else {

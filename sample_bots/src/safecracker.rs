@@ -212,39 +212,6 @@ pub fn heuristic_guess(codes: &[Code], possible: &[u32], candidates: &[u32], len
     best.2
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn greeting_and_feedback_parse() {
-        let g = parse_greeting("safecracker 3 4 solo 100 42").unwrap();
-        assert_eq!((g.length, g.digits, g.role.as_str(), g.attempts, g.seed), (3, 4, "solo", 100, 42));
-        assert_eq!(parse_feedback("feedback 2"), Some(2));
-        assert_eq!(parse_feedback("opponent 1-2-3 2"), None);
-    }
-
-    #[test]
-    fn codes_are_in_the_referee_order() {
-        let all = all_codes(3, 3);
-        assert_eq!(all.len(), 27);
-        assert_eq!(all[0], [1, 1, 1]);
-        assert_eq!(all[5], [1, 2, 3]);
-        assert_eq!(all[26], [3, 3, 3]);
-    }
-
-    /// The solver's optimum for the default game: 95 guesses over the 27
-    /// secrets (average 95/27 = 3.519), as the referee's independent
-    /// exhaustive search finds.
-    #[test]
-    fn solver_reaches_the_optimum_of_the_default_game() {
-        let codes = all_codes(3, 3);
-        let mut solver = Solver::new(codes, 3);
-        let all: Vec<u32> = (0..27).collect();
-        assert_eq!(solver.solve(&all).0, 95);
-    }
-}
-
 /// Plays Safe Cracker (two-player or solo) on stdin/stdout: answers `code`
 /// with a random code and `guess` with `choose`, learning from `feedback`.
 pub fn play(mut choose: impl FnMut(&Knowledge, &mut crate::Rng) -> Code) {
@@ -291,4 +258,40 @@ fn random_code(g: &Greeting, rng: &mut crate::Rng) -> Code {
     (0..g.length)
         .map(|_| rng.below(g.digits as usize) as u8 + 1)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn greeting_and_feedback_parse() {
+        let g = parse_greeting("safecracker 3 4 solo 100 42").unwrap();
+        assert_eq!(
+            (g.length, g.digits, g.role.as_str(), g.attempts, g.seed),
+            (3, 4, "solo", 100, 42)
+        );
+        assert_eq!(parse_feedback("feedback 2"), Some(2));
+        assert_eq!(parse_feedback("opponent 1-2-3 2"), None);
+    }
+
+    #[test]
+    fn codes_are_in_the_referee_order() {
+        let all = all_codes(3, 3);
+        assert_eq!(all.len(), 27);
+        assert_eq!(all[0], [1, 1, 1]);
+        assert_eq!(all[5], [1, 2, 3]);
+        assert_eq!(all[26], [3, 3, 3]);
+    }
+
+    /// The solver's optimum for the default game: 95 guesses over the 27
+    /// secrets (average 95/27 = 3.519), as the referee's independent
+    /// exhaustive search finds.
+    #[test]
+    fn solver_reaches_the_optimum_of_the_default_game() {
+        let codes = all_codes(3, 3);
+        let mut solver = Solver::new(codes, 3);
+        let all: Vec<u32> = (0..27).collect();
+        assert_eq!(solver.solve(&all).0, 95);
+    }
 }

@@ -455,12 +455,7 @@ impl Arrow5 {
         self
     }
 
-    fn attack(
-        mut self,
-        seat: Seat,
-        round: u32,
-        attack: Code,
-    ) -> Result<Applied<Arrow5>, Rejected<Arrow5>> {
+    fn attack(mut self, seat: Seat, round: u32, attack: Code) -> Applied<Arrow5> {
         let defender = seat.other();
         let code = self.codes[defender.index()].expect("codes are set before attacks");
         let signal = signal(&code, &attack, self.config.variant);
@@ -508,11 +503,11 @@ impl Arrow5 {
                 }
             },
         };
-        Ok(Applied {
+        Applied {
             game,
             notices,
             account,
-        })
+        }
     }
 }
 
@@ -581,7 +576,7 @@ impl Game for Arrow5 {
                     account: format!("{seat} chose its code"),
                 })
             }
-            Phase::Attacking { seat, round } => self.attack(seat, round, code),
+            Phase::Attacking { seat, round } => Ok(self.attack(seat, round, code)),
             Phase::Over => Err(Rejected {
                 game: self,
                 rule: "the game is over".to_string(),
@@ -879,7 +874,8 @@ mod tests {
 impl super::human::HumanText for Arrow5 {
     fn intro(&self, names: [&str; 2]) -> Vec<String> {
         let mut lines = vec![
-            "Arrow 5: a code is five different symbols from 0-9 and the eye (type E for the eye).".to_string(),
+            "Arrow 5: a code is five different symbols from 0-9 and the eye (type E for the eye)."
+                .to_string(),
             "The signal gives one mark per symbol of your attack that is in the code: \
 < further left, · in place, > further right."
                 .to_string(),
@@ -910,15 +906,12 @@ impl super::human::HumanText for Arrow5 {
     }
 
     fn read_human(&self, line: &str) -> Result<RawCode, String> {
-        const EXPECTED: &str = "type five different symbols from 0-9 and E for the eye, e.g. 1 0 3 6 E";
+        const EXPECTED: &str =
+            "type five different symbols from 0-9 and E for the eye, e.g. 1 0 3 6 E";
         let chars = crate::protocol::parse_symbols::<CODE_LEN>(line)
             .map_err(|_| format!("That is not a code: {EXPECTED}."))?;
-        Code::from_chars(&chars).map_err(|e| {
-            format!(
-                "{}: {EXPECTED}.",
-                super::human::capitalized(&e.to_string())
-            )
-        })?;
+        Code::from_chars(&chars)
+            .map_err(|e| format!("{}: {EXPECTED}.", super::human::capitalized(&e.to_string())))?;
         Ok(RawCode(chars))
     }
 
@@ -997,9 +990,15 @@ mod human_tests {
         assert!(game.read_human("1 2 3").is_err());
         let reply = game.read_human("5 0 1 👁 2").unwrap();
         let game = game.apply(reply).unwrap().game;
-        assert_eq!(game.move_line(Seat::B, "Bot"), "Bot attacks 5 0 1 👁 2: · · · · ·  cracked!");
+        assert_eq!(
+            game.move_line(Seat::B, "Bot"),
+            "Bot attacks 5 0 1 👁 2: · · · · ·  cracked!"
+        );
         let screen = game.final_screen(["You", "Bot"]).join("\n");
         assert!(screen.contains("You  5 0 1 👁 2"), "{screen}");
-        assert!(screen.contains("round  1  You  6 0 👁 3 1  > · < <"), "{screen}");
+        assert!(
+            screen.contains("round  1  You  6 0 👁 3 1  > · < <"),
+            "{screen}"
+        );
     }
 }

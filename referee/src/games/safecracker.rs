@@ -53,12 +53,7 @@ impl Code {
         for &c in chars {
             match c.to_digit(10) {
                 Some(d) => digits.push(d as u8),
-                None => {
-                    return Err(format!(
-                        "'{c}' is not a digit (use digits from 1 to {})",
-                        config.digits
-                    ))
-                }
+                None => return Err(format!("'{c}' is not a digit from 1 to {}", config.digits)),
             }
         }
         Code::new(digits, config)
@@ -624,6 +619,142 @@ impl Game for SafeCracker {
     }
 }
 
+/// The optimum of the default game (3 digits from 1-3): the fewest guesses in
+/// total, over all 27 secrets, that any strategy needs (its average is this
+/// over 27). Computed by the exhaustive search in this module's tests.
+pub const OPTIMAL_TOTAL_GUESSES_DEFAULT: u32 = 95;
+
+impl super::human::HumanText for SafeCracker {
+    fn intro(&self, names: [&str; 2]) -> Vec<String> {
+        let mut lines = vec![format!(
+            "Safe Cracker: each code is {} from 1-{}, repeats allowed. Feedback is the number of exact matches.",
+            digits_phrase(&self.config),
+            self.config.digits
+        )];
+        lines.push(match self.config.attempts {
+            Some(t) => format!(
+                "Each player has {t} guesses; if nobody cracks, the most exact matches in a single guess wins."
+            ),
+            None => "The first to crack the other's code wins.".to_string(),
+        });
+        if !self.solo {
+            lines.push(format!(
+                "First to guess: {}{}.",
+                names[self.first.index()],
+                match self.config.first {
+                    First::Toss => " (coin toss)",
+                    First::A | First::B => "",
+                }
+            ));
+        }
+        lines
+    }
+
+    fn prompt(&self) -> super::human::Prompt {
+        let what = format!(
+            "{} from 1-{}",
+            digits_phrase(&self.config),
+            self.config.digits
+        );
+        if self.wants_code() {
+            super::human::Prompt {
+                text: format!("Enter your secret code ({what}, not shown): "),
+                secret: true,
+            }
+        } else {
+            super::human::Prompt {
+                text: format!("Enter your guess ({what}): "),
+                secret: false,
+            }
+        }
+    }
+
+    fn read_human(&self, line: &str) -> Result<RawCode, String> {
+        let expected = format!(
+            "type {} from 1-{}, e.g. {}",
+            digits_phrase(&self.config),
+            self.config.digits,
+            (0..self.config.length)
+                .map(|i| (i % self.config.digits + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        let chars = crate::protocol::parse_symbol_vec(line, self.config.length as usize)
+            .map_err(|_| format!("That is not a code: {expected}."))?;
+        Code::from_chars(&chars, &self.config)
+            .map_err(|e| format!("{}: {expected}.", super::human::capitalized(&e)))?;
+        Ok(RawCode(chars))
+    }
+
+    fn feedback(&self, seat: Seat) -> Vec<String> {
+        match self.history.iter().rev().find(|g| g.seat == seat) {
+            Some(g) => vec![format!("Feedback: {}", matches_words(g.exact))],
+            None => vec![],
+        }
+    }
+
+    fn move_line(&self, seat: Seat, name: &str) -> String {
+        match self.history.iter().rev().find(|g| g.seat == seat) {
+            Some(g) => format!("{name} guesses {}: {}", g.code, matches_words(g.exact)),
+            None => format!("{name} has not guessed yet"),
+        }
+    }
+
+    fn drawn_code(&self, seat: Seat) -> Option<String> {
+        match self.config.codes {
+            CodeSource::Random => self.code(seat).map(|c| c.dashed()),
+            CodeSource::Bots => None,
+        }
+    }
+
+    fn final_screen(&self, names: [&str; 2]) -> Vec<String> {
+        let padded = super::human::padded(names);
+        let mut lines = vec!["Codes:".to_string()];
+        for seat in Seat::BOTH {
+            let code = self
+                .code(seat)
+                .map(|c| c.dashed())
+                .unwrap_or_else(|| "(not chosen)".into());
+            lines.push(format!("  {}  {code}", padded[seat.index()]));
+        }
+        lines.push("History:".to_string());
+        for g in &self.history {
+            lines.push(format!(
+                "  turn {:>2}  {}  {}  {}{}",
+                g.turn,
+                padded[g.seat.index()],
+                g.code,
+                matches_words(g.exact),
+                if g.exact == self.config.length {
+                    "  cracked!"
+                } else {
+                    ""
+                }
+            ));
+        }
+        if matches!(&self.outcome, Some(o) if o.reason == "attempt-cap") {
+            lines.push(format!(
+                "Best single guess: {} {}, {} {}",
+                names[0],
+                matches_words(self.best(Seat::A)),
+                names[1],
+                matches_words(self.best(Seat::B))
+            ));
+        }
+        lines
+    }
+}
+
+/// `three digits`, `one digit`.
+fn digits_phrase(config: &Config) -> String {
+    let n = config.length as usize;
+    format!(
+        "{} digit{}",
+        super::human::count_word(n),
+        if n == 1 { "" } else { "s" }
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -774,7 +905,10 @@ mod tests {
             }
         );
         assert_eq!((game.attacks(Seat::A), game.attacks(Seat::B)), (2, 2));
-        assert!(game.summary().iter().any(|l| l.contains("best single guess")));
+        assert!(game
+            .summary()
+            .iter()
+            .any(|l| l.contains("best single guess")));
         // Equal bests are a draw, even if one player had more good guesses.
         let game = SafeCracker::with_codes(config.clone(), [code("111"), code("222")], Seat::A);
         let (game, _) = play(game, &["223", "223"], &["113", "333"]);
@@ -803,7 +937,11 @@ mod tests {
         assert!(game.parse_reply("12").unwrap_err().contains("got 2"));
         let reply = game.parse_reply("1 2 4").unwrap();
         let rejected = game.apply(reply).unwrap_err();
-        assert!(rejected.rule.contains("digit 4 is not from 1 to 3"), "{}", rejected.rule);
+        assert!(
+            rejected.rule.contains("digit 4 is not from 1 to 3"),
+            "{}",
+            rejected.rule
+        );
         let game = rejected.game;
         let rejected = game.apply(RawCode(vec!['x', '1', '1'])).unwrap_err();
         assert!(rejected.rule.contains("'x' is not a digit"));
@@ -818,7 +956,10 @@ mod tests {
     fn accepts_liberal_spellings() {
         let game = SafeCracker::with_codes(cfg(), [code("111"), code("222")], Seat::A);
         for line in ["1 2 3", "123", "1-2-3", " 1,2,3 "] {
-            assert_eq!(game.parse_reply(line).unwrap(), RawCode(vec!['1', '2', '3']));
+            assert_eq!(
+                game.parse_reply(line).unwrap(),
+                RawCode(vec!['1', '2', '3'])
+            );
         }
     }
 
@@ -861,7 +1002,9 @@ mod tests {
             ..cfg()
         };
         let game = SafeCracker::new(config, &mut rng);
-        assert!(matches!(game.status(), Status::Ask { seat: Seat::B, ref request } if request.as_deref() == Some("guess")));
+        assert!(
+            matches!(game.status(), Status::Ask { seat: Seat::B, ref request } if request.as_deref() == Some("guess"))
+        );
         assert!(game.code(Seat::A).is_some() && game.code(Seat::B).is_some());
     }
 
@@ -879,7 +1022,10 @@ mod tests {
             o.first = Some("B".into());
         })
         .unwrap();
-        assert_eq!((c.digits, c.length, c.attempts, c.first), (4, 5, Some(7), First::B));
+        assert_eq!(
+            (c.digits, c.length, c.attempts, c.first),
+            (4, 5, Some(7), First::B)
+        );
         assert_eq!(c.variant_name(), "l5-d4-t7");
         assert!(opts(|o| o.digits = Some(10)).is_err());
         assert!(opts(|o| o.length = Some(0)).is_err());
@@ -1053,142 +1199,6 @@ mod tests {
     }
 }
 
-/// The optimum of the default game (3 digits from 1-3): the fewest guesses in
-/// total, over all 27 secrets, that any strategy needs (its average is this
-/// over 27). Computed by the exhaustive search in this module's tests.
-pub const OPTIMAL_TOTAL_GUESSES_DEFAULT: u32 = 95;
-
-impl super::human::HumanText for SafeCracker {
-    fn intro(&self, names: [&str; 2]) -> Vec<String> {
-        let mut lines = vec![format!(
-            "Safe Cracker: each code is {} from 1-{}, repeats allowed. Feedback is the number of exact matches.",
-            digits_phrase(&self.config),
-            self.config.digits
-        )];
-        lines.push(match self.config.attempts {
-            Some(t) => format!(
-                "Each player has {t} guesses; if nobody cracks, the most exact matches in a single guess wins."
-            ),
-            None => "The first to crack the other's code wins.".to_string(),
-        });
-        if !self.solo {
-            lines.push(format!(
-                "First to guess: {}{}.",
-                names[self.first.index()],
-                match self.config.first {
-                    First::Toss => " (coin toss)",
-                    First::A | First::B => "",
-                }
-            ));
-        }
-        lines
-    }
-
-    fn prompt(&self) -> super::human::Prompt {
-        let what = format!("{} from 1-{}", digits_phrase(&self.config), self.config.digits);
-        if self.wants_code() {
-            super::human::Prompt {
-                text: format!("Enter your secret code ({what}, not shown): "),
-                secret: true,
-            }
-        } else {
-            super::human::Prompt {
-                text: format!("Enter your guess ({what}): "),
-                secret: false,
-            }
-        }
-    }
-
-    fn read_human(&self, line: &str) -> Result<RawCode, String> {
-        let expected = format!(
-            "type {} from 1-{}, e.g. {}",
-            digits_phrase(&self.config),
-            self.config.digits,
-            (0..self.config.length)
-                .map(|i| (i % self.config.digits + 1).to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        );
-        let chars = crate::protocol::parse_symbol_vec(line, self.config.length as usize)
-            .map_err(|_| format!("That is not a code: {expected}."))?;
-        Code::from_chars(&chars, &self.config)
-            .map_err(|e| format!("{}: {expected}.", super::human::capitalized(&e)))?;
-        Ok(RawCode(chars))
-    }
-
-    fn feedback(&self, seat: Seat) -> Vec<String> {
-        match self.history.iter().rev().find(|g| g.seat == seat) {
-            Some(g) => vec![format!("Feedback: {}", matches_words(g.exact))],
-            None => vec![],
-        }
-    }
-
-    fn move_line(&self, seat: Seat, name: &str) -> String {
-        match self.history.iter().rev().find(|g| g.seat == seat) {
-            Some(g) => format!(
-                "{name} guesses {}: {}",
-                g.code,
-                matches_words(g.exact)
-            ),
-            None => format!("{name} has not guessed yet"),
-        }
-    }
-
-    fn drawn_code(&self, seat: Seat) -> Option<String> {
-        match self.config.codes {
-            CodeSource::Random => self.code(seat).map(|c| c.dashed()),
-            CodeSource::Bots => None,
-        }
-    }
-
-    fn final_screen(&self, names: [&str; 2]) -> Vec<String> {
-        let padded = super::human::padded(names);
-        let mut lines = vec!["Codes:".to_string()];
-        for seat in Seat::BOTH {
-            let code = self
-                .code(seat)
-                .map(|c| c.dashed())
-                .unwrap_or_else(|| "(not chosen)".into());
-            lines.push(format!("  {}  {code}", padded[seat.index()]));
-        }
-        lines.push("History:".to_string());
-        for g in &self.history {
-            lines.push(format!(
-                "  turn {:>2}  {}  {}  {}{}",
-                g.turn,
-                padded[g.seat.index()],
-                g.code,
-                matches_words(g.exact),
-                if g.exact == self.config.length {
-                    "  cracked!"
-                } else {
-                    ""
-                }
-            ));
-        }
-        if matches!(&self.outcome, Some(o) if o.reason == "attempt-cap") {
-            lines.push(format!(
-                "Best single guess: {} {}, {} {}",
-                names[0],
-                matches_words(self.best(Seat::A)),
-                names[1],
-                matches_words(self.best(Seat::B))
-            ));
-        }
-        lines
-    }
-}
-
-/// `three digits`, `one digit`.
-fn digits_phrase(config: &Config) -> String {
-    let n = config.length as usize;
-    format!(
-        "{} digit{}",
-        super::human::count_word(n),
-        if n == 1 { "" } else { "s" }
-    )
-}
-
 #[cfg(test)]
 mod human_tests {
     use super::*;
@@ -1213,13 +1223,19 @@ mod human_tests {
         let reply = game.read_human("2-2-1").unwrap();
         let game = game.apply(reply).unwrap().game;
         assert_eq!(game.feedback(Seat::B), ["Feedback: 1 exact match"]);
-        assert_eq!(game.move_line(Seat::B, "Bot"), "Bot guesses 2-2-1: 1 exact match");
+        assert_eq!(
+            game.move_line(Seat::B, "Bot"),
+            "Bot guesses 2-2-1: 1 exact match"
+        );
         let reply = game.read_human("213").unwrap();
         let game = game.apply(reply).unwrap().game;
         assert_eq!(game.feedback(Seat::A), ["Feedback: 3 exact matches"]);
         let screen = game.final_screen(["You", "Bot"]).join("\n");
         assert!(screen.contains("You  3-3-1"), "{screen}");
-        assert!(screen.contains("turn  2  You  2-1-3  3 exact matches  cracked!"), "{screen}");
+        assert!(
+            screen.contains("turn  2  You  2-1-3  3 exact matches  cracked!"),
+            "{screen}"
+        );
     }
 
     #[test]
@@ -1237,9 +1253,15 @@ mod human_tests {
         );
         assert!(game.prompt().secret);
         let err = game.read_human("12").unwrap_err();
-        assert_eq!(err, "That is not a code: type four digits from 1-5, e.g. 1 2 3 4.");
+        assert_eq!(
+            err,
+            "That is not a code: type four digits from 1-5, e.g. 1 2 3 4."
+        );
         let err = game.read_human("1 2 3 6").unwrap_err();
-        assert_eq!(err, "Digit 6 is not from 1 to 5: type four digits from 1-5, e.g. 1 2 3 4.");
+        assert_eq!(
+            err,
+            "Digit 6 is not from 1 to 5: type four digits from 1-5, e.g. 1 2 3 4."
+        );
         assert!(game.read_human("12x4").is_err());
         assert!(game.read_human("1-2-3-5").is_ok());
     }
