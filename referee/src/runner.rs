@@ -44,7 +44,7 @@ impl Default for MatchLimits {
 pub struct MatchPlan {
     pub config: GameConfig,
     pub seed: u64,
-    /// A then B; A moves first.
+    /// A then B.
     pub bots: [BotCommand; 2],
     pub limits: [MatchLimits; 2],
 }
@@ -407,6 +407,8 @@ trait SetupSummary {
 
 impl<G: Game> SetupSummary for G {
     fn summary_setup(&self, plan: &MatchPlan) -> Vec<String> {
+        let first = self.first_to_move();
+        let mark = |seat: Seat| if seat == first { "  moves first" } else { "" };
         vec![
             format!(
                 "{} ({}), seed {}",
@@ -415,10 +417,17 @@ impl<G: Game> SetupSummary for G {
                 plan.seed
             ),
             format!(
-                "A: {}  [{}]  moves first",
-                plan.bots[0].name, plan.bots[0].spec
+                "A: {}  [{}]{}",
+                plan.bots[0].name,
+                plan.bots[0].spec,
+                mark(Seat::A)
             ),
-            format!("B: {}  [{}]", plan.bots[1].name, plan.bots[1].spec),
+            format!(
+                "B: {}  [{}]{}",
+                plan.bots[1].name,
+                plan.bots[1].spec,
+                mark(Seat::B)
+            ),
         ]
     }
 }

@@ -20,7 +20,8 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 /// One of the two players of a match. `A` is the first bot named on the command
-/// line, and the one that moves first.
+/// line, and the one that moves first unless the game says otherwise
+/// ([`Game::first_to_move`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Seat {
@@ -157,6 +158,12 @@ pub trait Game: Sized {
 
     /// Lines describing the set-up and, once over, what was hidden (the codes).
     fn summary(&self) -> Vec<String>;
+
+    /// The seat that makes the first move (A unless the game decides otherwise,
+    /// e.g. Safe Cracker's coin toss).
+    fn first_to_move(&self) -> Seat {
+        Seat::A
+    }
 }
 
 /// A validated game choice with its parameters: the closed set of games the

@@ -584,6 +584,10 @@ impl Game for SafeCracker {
         self.history.iter().filter(|g| g.seat == seat).count() as u32
     }
 
+    fn first_to_move(&self) -> Seat {
+        self.first
+    }
+
     fn summary(&self) -> Vec<String> {
         if self.solo {
             let secret = self.codes[Seat::B.index()].as_ref().expect("solo secret");
