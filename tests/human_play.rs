@@ -192,3 +192,25 @@ fn arrow5_is_playable_with_the_rules_glyphs() {
     p.exp_eof().unwrap();
     assert_eq!(exit_code(&p), 130);
 }
+
+#[test]
+fn a_bot_that_breaks_the_rules_forfeits() {
+    let bot = format!("python3 {} 9-9-9", sample_file("python/scripted.py"));
+    let mut p = play(&[
+        "safecracker",
+        "--vs",
+        &bot,
+        "--first",
+        "b",
+        "--codes",
+        "random",
+    ]);
+    p.exp_string(
+        "scripted is disqualified (illegal): it broke a rule: guess: digit 9 is not from 1 to 3.",
+    )
+    .unwrap();
+    p.exp_string("Result: You won (disqualified)").unwrap();
+    p.exp_string("History:").unwrap();
+    p.exp_eof().unwrap();
+    assert_eq!(exit_code(&p), 0);
+}

@@ -23,6 +23,7 @@ use crate::games::human::HumanText;
 use crate::games::{arrow5, safecracker, Game, GameConfig, Seat, Status, Winner};
 use crate::protocol;
 use crate::runner::MatchLimits;
+use crate::verdict::Verdict;
 
 /// Who sits in seat B. Seat A is always a person.
 #[derive(Clone, Debug)]
@@ -153,9 +154,13 @@ fn run<G: HumanText>(
                             term.say(&game.move_line(seat, name))?;
                         }
                     }
-                    Err((back, why)) => {
+                    Err(Forfeit {
+                        game: back,
+                        verdict,
+                        why,
+                    }) => {
                         game = back;
-                        term.say(&format!("{name} {why}: it forfeits."))?;
+                        term.say(&format!("{name} is disqualified ({verdict}): it {why}."))?;
                         break HumanEnd::Finished {
                             winner: Winner::A,
                             reason: "disqualified".into(),
@@ -256,14 +261,21 @@ fn send(bot: &mut BotSeat, line: &str, limits: &MatchLimits) {
         .send_line(line, Instant::now() + limits.time_limit, limits.time_limit);
 }
 
+/// A bot's failed move: the state given back, the verdict and what happened.
+struct Forfeit<G> {
+    game: G,
+    verdict: Verdict,
+    why: String,
+}
+
 /// Asks the bot for its move and applies it. On a fault, a malformed or an
-/// illegal reply, gives the state back with what went wrong.
+/// illegal reply, gives the state back with the verdict.
 fn bot_move<G: Game>(
     bot: &mut BotSeat,
     game: G,
     request: Option<&str>,
     limits: &MatchLimits,
-) -> Result<G, (G, String)> {
+) -> Result<G, Forfeit<G>> {
     let budget: Duration = if bot.replies == 0 {
         limits.startup_limit
     } else {
@@ -274,21 +286,32 @@ fn bot_move<G: Game>(
             .process
             .send_line(request, Instant::now() + budget, budget)
         {
-            return Err((game, fault.to_string()));
+            return Err(Forfeit {
+                game,
+                verdict: fault.verdict(),
+                why: fault.to_string(),
+            });
         }
     }
     let line = match bot.process.recv_line(Instant::now() + budget, budget) {
         Ok((line, _)) => line,
-        Err(fault) => return Err((game, fault.to_string())),
+        Err(fault) => {
+            return Err(Forfeit {
+                game,
+                verdict: fault.verdict(),
+                why: fault.to_string(),
+            })
+        }
     };
     bot.replies += 1;
     let reply = match game.parse_reply(&line) {
         Ok(reply) => reply,
         Err(why) => {
-            return Err((
+            return Err(Forfeit {
                 game,
-                format!("answered '{}': {why}", protocol::shorten(&line)),
-            ))
+                verdict: Verdict::Protocol,
+                why: format!("answered '{}': {why}", protocol::shorten(&line)),
+            })
         }
     };
     match game.apply(reply) {
@@ -299,7 +322,11 @@ fn bot_move<G: Game>(
             }
             Ok(game)
         }
-        Err(rejected) => Err((rejected.game, format!("broke a rule: {}", rejected.rule))),
+        Err(rejected) => Err(Forfeit {
+            game: rejected.game,
+            verdict: Verdict::Illegal,
+            why: format!("broke a rule: {}", rejected.rule),
+        }),
     }
 }
 

@@ -187,16 +187,12 @@ pub struct GameOptions {
     pub codes: Option<String>,
     pub max_rounds: Option<u32>,
     /// Safe Cracker: digits run from 1 to this (D).
-    #[serde(default)]
     pub digits: Option<u8>,
     /// Safe Cracker: digits per code (L).
-    #[serde(default)]
     pub length: Option<u8>,
     /// Safe Cracker: the "limited attempts" variation, guesses per player.
-    #[serde(default)]
     pub attempts: Option<u32>,
     /// Safe Cracker: who guesses first, `a`, `b` or `toss`.
-    #[serde(default)]
     pub first: Option<String>,
 }
 
