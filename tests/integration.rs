@@ -6,5 +6,7 @@ mod harness;
 mod arrow5_match;
 mod cli;
 mod cryptron_match;
+mod human_play;
+mod safecracker_match;
 mod tournament;
 mod verdicts;

@@ -6,10 +6,12 @@
 //! - [`protocol`]: the syntax of bot lines;
 //! - [`bot`]: the only module that touches child processes;
 //! - [`runner`]: plays one match, turning faults into [`verdict::Verdict`]s;
+//! - [`human`]: plays a game with people at the terminal;
 //! - [`record`], [`transcript`], [`report`]: what is kept and shown of a match.
 
 pub mod bot;
 pub mod games;
+pub mod human;
 pub mod protocol;
 pub mod record;
 pub mod report;

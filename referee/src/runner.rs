@@ -52,7 +52,7 @@ impl MatchLimits {
     pub fn defaults_for(config: &GameConfig, language: Language) -> MatchLimits {
         let mut limits = MatchLimits::default();
         match config {
-            GameConfig::Arrow5(_) => {}
+            GameConfig::Arrow5(_) | GameConfig::Safecracker(_) => {}
             GameConfig::Cryptron(_) => {
                 limits.time_limit = language.contest_time_limit();
                 limits.process.memory_kb = CRYPTRON_MEMORY_KB;
@@ -69,7 +69,7 @@ impl MatchLimits {
 pub struct MatchPlan {
     pub config: GameConfig,
     pub seed: u64,
-    /// A then B; A moves first.
+    /// A then B.
     pub bots: [BotCommand; 2],
     pub limits: [MatchLimits; 2],
 }
@@ -159,6 +159,10 @@ pub fn play_match(
         }
         GameConfig::Cryptron(config) => {
             let game = games::cryptron::Cryptron::new(config.clone());
+            run(game, plan, &commands, transcript)?
+        }
+        GameConfig::Safecracker(config) => {
+            let game = games::safecracker::SafeCracker::new(config.clone(), &mut rng);
             run(game, plan, &commands, transcript)?
         }
     };
@@ -507,6 +511,8 @@ trait SetupSummary {
 
 impl<G: Game> SetupSummary for G {
     fn summary_setup(&self, plan: &MatchPlan) -> Vec<String> {
+        let first = self.first_to_move();
+        let mark = |seat: Seat| if seat == first { "  moves first" } else { "" };
         vec![
             format!(
                 "{} ({}), seed {}",
@@ -515,10 +521,17 @@ impl<G: Game> SetupSummary for G {
                 plan.seed
             ),
             format!(
-                "A: {}  [{}]  moves first",
-                plan.bots[0].name, plan.bots[0].spec
+                "A: {}  [{}]{}",
+                plan.bots[0].name,
+                plan.bots[0].spec,
+                mark(Seat::A)
             ),
-            format!("B: {}  [{}]", plan.bots[1].name, plan.bots[1].spec),
+            format!(
+                "B: {}  [{}]{}",
+                plan.bots[1].name,
+                plan.bots[1].spec,
+                mark(Seat::B)
+            ),
         ]
     }
 }

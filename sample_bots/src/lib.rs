@@ -4,6 +4,7 @@
 
 pub mod arrow5;
 pub mod cryptron;
+pub mod safecracker;
 
 use std::io::{self, BufRead, Write};
 

@@ -4,8 +4,10 @@
 //! Exit codes: 0 the command did its work (a finished game, whoever won);
 //! 2 the input was wrong (usage, a bot spec, a game option, a file), and the
 //! message says what to fix; 1 the referee itself failed; 130 a tournament
-//! stopped by Ctrl-C (its standings cover the games done).
+//! stopped by Ctrl-C (its standings cover the games done), or a `play` game
+//! the person ended early (Ctrl-C or end of input).
 
+mod human;
 mod play;
 mod tournament;
 
@@ -36,7 +38,9 @@ fix); 1 internal failure of the referee; 130 a tournament stopped by Ctrl-C.",
 referee match arrow5 A B --variant hidden-eye --codes random --seed 7 --transcript game.jsonl\n  \
 referee match cryptron sample_bots/c/cryptron_starter.c sample_bots/python/cryptron_starter.py\n  \
 referee replay game.jsonl\n  \
-referee tournament tournaments/arrow5.toml --jobs 2"
+referee tournament tournaments/arrow5.toml --jobs 2\n  \
+referee play safecracker --vs target/release/safecracker_optimal\n  \
+referee play arrow5 --hot-seat"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -54,6 +58,15 @@ enum Command {
     Tournament(tournament::TournamentArgs),
     /// Merge the results folders of tournament shards into one set of standings
     Merge(tournament::MergeArgs),
+    /// Play a game yourself in the terminal, against a bot or another person
+    #[command(
+        long_about = "Play a game yourself in the terminal: against a bot (--vs BOT, you are seat A) \
+or with two people taking turns at one keyboard (--hot-seat). Secret codes are typed without \
+echo. Bad input is explained and asked again; it never counts as a move.\n\n\
+Exit codes: 0 the game finished (whoever won); 130 you ended it early (Ctrl-C or end of \
+input; the bot is killed); 2 bad input; 1 internal failure."
+    )]
+    Play(human::PlayArgs),
 }
 
 /// Game parameters, shared by every command that sets up games. Each game
@@ -69,6 +82,18 @@ pub struct GameFlags {
     /// Arrow 5: rounds after which a game with no crack is a draw [default: 50]
     #[arg(long, value_name = "N")]
     pub max_rounds: Option<u32>,
+    /// Safe Cracker: digits run from 1 to D [default: 3]
+    #[arg(long, value_name = "D")]
+    pub digits: Option<u8>,
+    /// Safe Cracker: digits per code [default: 3]
+    #[arg(long, value_name = "L")]
+    pub length: Option<u8>,
+    /// Safe Cracker: at most T guesses each; then the most exact matches in one guess wins [default: no limit, safety cap 100]
+    #[arg(long, value_name = "T")]
+    pub attempts: Option<u32>,
+    /// Safe Cracker: who guesses first [default: toss, a coin toss from the seed]
+    #[arg(long, value_name = "a|b|toss")]
+    pub first: Option<String>,
 }
 
 impl GameFlags {
@@ -77,6 +102,10 @@ impl GameFlags {
             variant: self.variant.clone(),
             codes: self.codes.clone(),
             max_rounds: self.max_rounds,
+            digits: self.digits,
+            length: self.length,
+            attempts: self.attempts,
+            first: self.first.clone(),
         }
     }
 
@@ -157,6 +186,7 @@ pub fn main() -> i32 {
         Command::Replay(args) => play::run_replay(args).map(|()| EXIT_OK),
         Command::Tournament(args) => tournament::run_tournament(args),
         Command::Merge(args) => tournament::run_merge(args),
+        Command::Play(args) => human::run_play(args),
     };
     match result {
         Ok(code) => code,

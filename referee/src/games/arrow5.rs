@@ -280,6 +280,7 @@ impl Default for Config {
 
 impl Config {
     pub fn from_options(options: &GameOptions) -> Result<Config, GameConfigError> {
+        options.refuse("arrow5", &["digits", "length", "attempts", "first"])?;
         let mut config = Config::default();
         if let Some(v) = &options.variant {
             config.variant = match v.to_ascii_lowercase().as_str() {
@@ -363,6 +364,16 @@ pub struct Arrow5 {
     attacks: [u32; 2],
     cracked: [bool; 2],
     outcome: Option<Outcome>,
+    history: Vec<AttackRecord>,
+}
+
+/// One attack and its signal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttackRecord {
+    pub seat: Seat,
+    pub round: u32,
+    pub attack: Code,
+    pub signal: Signal,
 }
 
 impl Arrow5 {
@@ -388,6 +399,7 @@ impl Arrow5 {
             attacks: [0; 2],
             cracked: [false; 2],
             outcome: None,
+            history: vec![],
         }
     }
 
@@ -404,11 +416,26 @@ impl Arrow5 {
             attacks: [0; 2],
             cracked: [false; 2],
             outcome: None,
+            history: vec![],
         }
     }
 
     pub fn code(&self, seat: Seat) -> Option<Code> {
         self.codes[seat.index()]
+    }
+
+    /// Every attack so far, in order.
+    pub fn history(&self) -> &[AttackRecord] {
+        &self.history
+    }
+
+    /// Is the game waiting for a secret code (rather than an attack)?
+    pub fn wants_code(&self) -> bool {
+        matches!(self.phase, Phase::Choosing(_))
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
     }
 
     pub fn round(&self) -> u32 {
@@ -428,12 +455,7 @@ impl Arrow5 {
         self
     }
 
-    fn attack(
-        mut self,
-        seat: Seat,
-        round: u32,
-        attack: Code,
-    ) -> Result<Applied<Arrow5>, Rejected<Arrow5>> {
+    fn attack(mut self, seat: Seat, round: u32, attack: Code) -> Applied<Arrow5> {
         let defender = seat.other();
         let code = self.codes[defender.index()].expect("codes are set before attacks");
         let signal = signal(&code, &attack, self.config.variant);
@@ -449,6 +471,12 @@ impl Arrow5 {
             to: seat,
             line: format!("signal {}", signal.ascii()),
         }];
+        self.history.push(AttackRecord {
+            seat,
+            round,
+            attack,
+            signal,
+        });
         let game = match seat {
             // The second agent always gets its attack: either the round goes on,
             // or it is the equalizing attack after A cracked.
@@ -475,11 +503,11 @@ impl Arrow5 {
                 }
             },
         };
-        Ok(Applied {
+        Applied {
             game,
             notices,
             account,
-        })
+        }
     }
 }
 
@@ -548,7 +576,7 @@ impl Game for Arrow5 {
                     account: format!("{seat} chose its code"),
                 })
             }
-            Phase::Attacking { seat, round } => self.attack(seat, round, code),
+            Phase::Attacking { seat, round } => Ok(self.attack(seat, round, code)),
             Phase::Over => Err(Rejected {
                 game: self,
                 rule: "the game is over".to_string(),
@@ -840,5 +868,137 @@ mod tests {
             let last = a_round.min(b_round).min(max_rounds);
             prop_assert_eq!(game.attacks(Seat::B), last);
         }
+    }
+}
+
+impl super::human::HumanText for Arrow5 {
+    fn intro(&self, names: [&str; 2]) -> Vec<String> {
+        let mut lines = vec![
+            "Arrow 5: a code is five different symbols from 0-9 and the eye (type E for the eye)."
+                .to_string(),
+            "The signal gives one mark per symbol of your attack that is in the code: \
+< further left, · in place, > further right."
+                .to_string(),
+        ];
+        if self.config.variant == Variant::HiddenEye {
+            lines.push("Hidden eye: the signal never mentions the eye.".to_string());
+        }
+        lines.push(format!(
+            "First to attack: {}; {} gets the equalizing attack of each round.",
+            names[0], names[1]
+        ));
+        lines
+    }
+
+    fn prompt(&self) -> super::human::Prompt {
+        const SYMBOLS: &str = "five different symbols from 0-9 and E for the eye";
+        if self.wants_code() {
+            super::human::Prompt {
+                text: format!("Enter your secret code ({SYMBOLS}, not shown): "),
+                secret: true,
+            }
+        } else {
+            super::human::Prompt {
+                text: format!("Enter your attack ({SYMBOLS}): "),
+                secret: false,
+            }
+        }
+    }
+
+    fn read_human(&self, line: &str) -> Result<RawCode, String> {
+        const EXPECTED: &str =
+            "type five different symbols from 0-9 and E for the eye, e.g. 1 0 3 6 E";
+        let chars = crate::protocol::parse_symbols::<CODE_LEN>(line)
+            .map_err(|_| format!("That is not a code: {EXPECTED}."))?;
+        Code::from_chars(&chars)
+            .map_err(|e| format!("{}: {EXPECTED}.", super::human::capitalized(&e.to_string())))?;
+        Ok(RawCode(chars))
+    }
+
+    fn feedback(&self, seat: Seat) -> Vec<String> {
+        match self.history.iter().rev().find(|a| a.seat == seat) {
+            Some(a) => {
+                let mut lines = vec![format!("Signal: {}", a.signal.glyphs())];
+                if a.signal.cracked {
+                    lines.push("Cracked!".to_string());
+                }
+                lines
+            }
+            None => vec![],
+        }
+    }
+
+    fn move_line(&self, seat: Seat, name: &str) -> String {
+        match self.history.iter().rev().find(|a| a.seat == seat) {
+            Some(a) => format!(
+                "{name} attacks {}: {}{}",
+                a.attack.glyphs(),
+                a.signal.glyphs(),
+                if a.signal.cracked { "  cracked!" } else { "" }
+            ),
+            None => format!("{name} has not attacked yet"),
+        }
+    }
+
+    fn drawn_code(&self, seat: Seat) -> Option<String> {
+        match self.config.codes {
+            CodeSource::Random => self.codes[seat.index()].map(|c| c.glyphs()),
+            CodeSource::Bots => None,
+        }
+    }
+
+    fn final_screen(&self, names: [&str; 2]) -> Vec<String> {
+        let padded = super::human::padded(names);
+        let mut lines = vec!["Codes:".to_string()];
+        for seat in Seat::BOTH {
+            let code = self.codes[seat.index()]
+                .map(|c| c.glyphs())
+                .unwrap_or_else(|| "(not chosen)".into());
+            lines.push(format!("  {}  {code}", padded[seat.index()]));
+        }
+        lines.push("History:".to_string());
+        for a in &self.history {
+            lines.push(format!(
+                "  round {:>2}  {}  {}  {}{}",
+                a.round,
+                padded[a.seat.index()],
+                a.attack.glyphs(),
+                a.signal.glyphs(),
+                if a.signal.cracked { "  cracked!" } else { "" }
+            ));
+        }
+        lines
+    }
+}
+
+#[cfg(test)]
+mod human_tests {
+    use super::*;
+    use crate::games::human::HumanText;
+
+    #[test]
+    fn attacks_read_with_the_rules_glyphs() {
+        let b_code = Code::from_chars(&['1', '0', '3', '6', '9']).unwrap();
+        let a_code = Code::from_chars(&['5', '0', '1', 'E', '2']).unwrap();
+        let game = Arrow5::with_codes(Config::default(), [a_code, b_code]);
+        assert!(game.prompt().text.starts_with("Enter your attack"));
+        let reply = game.read_human("6 0 e 3 1").unwrap();
+        let game = game.apply(reply).unwrap().game;
+        assert_eq!(game.feedback(Seat::A), ["Signal: > · < <"]);
+        let err = game.read_human("1 1 2 3 4").unwrap_err();
+        assert!(err.contains("more than once"), "{err}");
+        assert!(game.read_human("1 2 3").is_err());
+        let reply = game.read_human("5 0 1 👁 2").unwrap();
+        let game = game.apply(reply).unwrap().game;
+        assert_eq!(
+            game.move_line(Seat::B, "Bot"),
+            "Bot attacks 5 0 1 👁 2: · · · · ·  cracked!"
+        );
+        let screen = game.final_screen(["You", "Bot"]).join("\n");
+        assert!(screen.contains("You  5 0 1 👁 2"), "{screen}");
+        assert!(
+            screen.contains("round  1  You  6 0 👁 3 1  > · < <"),
+            "{screen}"
+        );
     }
 }

@@ -12,6 +12,8 @@
 
 pub mod arrow5;
 pub mod cryptron;
+pub mod human;
+pub mod safecracker;
 
 use std::fmt;
 
@@ -19,7 +21,8 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 /// One of the two players of a match. `A` is the first bot named on the command
-/// line, and the one that moves first.
+/// line, and the one that moves first unless the game says otherwise
+/// ([`Game::first_to_move`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Seat {
@@ -156,6 +159,12 @@ pub trait Game: Sized {
 
     /// Lines describing the set-up and, once over, what was hidden (the codes).
     fn summary(&self) -> Vec<String>;
+
+    /// The seat that makes the first move (A unless the game decides otherwise,
+    /// e.g. Safe Cracker's coin toss).
+    fn first_to_move(&self) -> Seat {
+        Seat::A
+    }
 }
 
 /// A validated game choice with its parameters: the closed set of games the
@@ -165,10 +174,11 @@ pub trait Game: Sized {
 pub enum GameConfig {
     Arrow5(arrow5::Config),
     Cryptron(cryptron::Config),
+    Safecracker(safecracker::Config),
 }
 
 /// The names accepted on the command line and in tournament files.
-pub const GAME_NAMES: &[&str] = &["arrow5", "cryptron"];
+pub const GAME_NAMES: &[&str] = &["arrow5", "cryptron", "safecracker"];
 
 /// Game parameters as the user gave them (flags or a tournament file), before
 /// they are checked against the chosen game.
@@ -178,6 +188,54 @@ pub struct GameOptions {
     pub variant: Option<String>,
     pub codes: Option<String>,
     pub max_rounds: Option<u32>,
+    /// Safe Cracker: digits run from 1 to this (D).
+    pub digits: Option<u8>,
+    /// Safe Cracker: digits per code (L).
+    pub length: Option<u8>,
+    /// Safe Cracker: the "limited attempts" variation, guesses per player.
+    pub attempts: Option<u32>,
+    /// Safe Cracker: who guesses first, `a`, `b` or `toss`.
+    pub first: Option<String>,
+}
+
+impl GameOptions {
+    /// The options that are set, by their flag names (without `--`).
+    pub fn given(&self) -> Vec<&'static str> {
+        let GameOptions {
+            variant,
+            codes,
+            max_rounds,
+            digits,
+            length,
+            attempts,
+            first,
+        } = self;
+        [
+            ("variant", variant.is_some()),
+            ("codes", codes.is_some()),
+            ("max-rounds", max_rounds.is_some()),
+            ("digits", digits.is_some()),
+            ("length", length.is_some()),
+            ("attempts", attempts.is_some()),
+            ("first", first.is_some()),
+        ]
+        .into_iter()
+        .filter(|(_, set)| *set)
+        .map(|(name, _)| name)
+        .collect()
+    }
+
+    /// Refuses the options in `not_for_game` that are set.
+    pub fn refuse(
+        &self,
+        game: &'static str,
+        not_for_game: &[&'static str],
+    ) -> Result<(), GameConfigError> {
+        match self.given().into_iter().find(|o| not_for_game.contains(o)) {
+            Some(option) => Err(GameConfigError::NotApplicable { game, option }),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Why game options were refused.
@@ -198,6 +256,11 @@ pub enum GameConfigError {
         expected: &'static str,
         value: String,
     },
+    #[error("{game} has no option --{option}; leave it out")]
+    NotApplicable {
+        game: &'static str,
+        option: &'static str,
+    },
 }
 
 impl GameConfig {
@@ -208,6 +271,9 @@ impl GameConfig {
             }
             "cryptron" | "hackdroids" => {
                 cryptron::Config::from_options(options).map(GameConfig::Cryptron)
+            }
+            "safecracker" | "safe-cracker" | "safe_cracker" => {
+                safecracker::Config::from_options(options).map(GameConfig::Safecracker)
             }
             _ => Err(GameConfigError::UnknownGame {
                 name: name.to_string(),
@@ -222,6 +288,7 @@ impl GameConfig {
         match self {
             GameConfig::Arrow5(_) => "arrow5",
             GameConfig::Cryptron(_) => "cryptron",
+            GameConfig::Safecracker(_) => "safecracker",
         }
     }
 
@@ -229,6 +296,7 @@ impl GameConfig {
         match self {
             GameConfig::Arrow5(c) => c.variant.name().to_string(),
             GameConfig::Cryptron(c) => c.variant_name().to_string(),
+            GameConfig::Safecracker(c) => c.variant_name(),
         }
     }
 
@@ -237,6 +305,7 @@ impl GameConfig {
         match self {
             GameConfig::Arrow5(c) => c.cli_flags(),
             GameConfig::Cryptron(c) => c.cli_flags(),
+            GameConfig::Safecracker(c) => c.cli_flags(),
         }
     }
 }

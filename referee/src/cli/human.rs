@@ -1,0 +1,66 @@
+//! `referee play`: a person at the terminal against a bot (`--vs BOT`) or two
+//! people at one keyboard (`--hot-seat`). The game loop is the library's
+//! `referee::human`.
+
+use anyhow::anyhow;
+use clap::{ArgGroup, Args};
+
+use referee::bot::{BotCommand, Language};
+use referee::human::{self, HumanEnd, HumanError, HumanPlan, Opponent};
+
+use super::{Failure, GameFlags, LimitFlags};
+
+#[derive(Args)]
+#[command(group(ArgGroup::new("opponent").required(true).args(["vs", "hot_seat"])))]
+pub struct PlayArgs {
+    /// The game to play: arrow5 or safecracker
+    pub game: String,
+    /// Play against this bot (an executable, a .py file, or a quoted command line); you are seat A
+    #[arg(long, value_name = "BOT")]
+    pub vs: Option<String>,
+    /// Two people take turns at this keyboard (secret codes are typed without echo)
+    #[arg(long)]
+    pub hot_seat: bool,
+    #[command(flatten)]
+    pub game_flags: GameFlags,
+    #[command(flatten)]
+    pub limits: LimitFlags,
+    /// Seed for everything random (coin toss, drawn codes, the bot's seed); default: a fresh one
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// The person ended the game early (Ctrl-C or end of input): 128 + SIGINT.
+pub const EXIT_ABANDONED: i32 = 130;
+
+pub fn run_play(args: PlayArgs) -> Result<i32, Failure> {
+    let config = args
+        .game_flags
+        .config(&args.game)
+        .map_err(|e| Failure::Input(anyhow!(e)))?;
+    let opponent = match &args.vs {
+        Some(spec) => Opponent::Bot(BotCommand::parse(spec).map_err(Failure::input)?),
+        None => Opponent::HotSeat,
+    };
+    let language = match &opponent {
+        Opponent::Bot(bot) => bot.language,
+        Opponent::HotSeat => Language::Native,
+    };
+    let limits = args.limits.limits_for(&config, language);
+    let plan = HumanPlan {
+        config,
+        seed: args
+            .seed
+            .unwrap_or_else(|| u64::from(rand::random::<u32>())),
+        opponent,
+        limits,
+    };
+    match human::play(&plan) {
+        Ok(HumanEnd::Finished { .. }) => Ok(super::EXIT_OK),
+        Ok(HumanEnd::Abandoned(_)) => Ok(EXIT_ABANDONED),
+        Err(e @ (HumanError::BotStart { .. } | HumanError::NotPlayable { .. })) => {
+            Err(Failure::input(e))
+        }
+        Err(e @ HumanError::Terminal(_)) => Err(Failure::internal(e)),
+    }
+}

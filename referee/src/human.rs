@@ -1,0 +1,467 @@
+//! Human play: a person at the terminal against a bot, or two people taking
+//! turns at one keyboard (hot seat).
+//!
+//! The rules are the game's state machine ([`Game`]) and its human text
+//! ([`HumanText`]); the bot seat goes through the bot process layer
+//! ([`crate::bot`]), which alone spawns and ends processes. This module owns
+//! the terminal: reading lines, typing secret codes without echo (termios),
+//! and ending cleanly on Ctrl-C or end of input (the terminal's echo is
+//! restored and the bot is killed).
+
+use std::io::{self, Write};
+use std::os::fd::AsFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rustix::io::Errno;
+use rustix::termios::{self, LocalModes, OptionalActions, Termios};
+
+use crate::bot::{self, BotCommand, BotProcess};
+use crate::games::human::HumanText;
+use crate::games::{arrow5, safecracker, Game, GameConfig, Seat, Status, Winner};
+use crate::protocol;
+use crate::runner::MatchLimits;
+use crate::verdict::Verdict;
+
+/// Who sits in seat B. Seat A is always a person.
+#[derive(Clone, Debug)]
+pub enum Opponent {
+    /// A bot program, run through the bot process layer.
+    Bot(BotCommand),
+    /// A second person at the same keyboard.
+    HotSeat,
+}
+
+/// Everything needed to play one game with people.
+#[derive(Clone, Debug)]
+pub struct HumanPlan {
+    pub config: GameConfig,
+    pub seed: u64,
+    pub opponent: Opponent,
+    /// The bot's limits (a person has no time limit).
+    pub limits: MatchLimits,
+}
+
+/// Why a person left before the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leave {
+    /// Ctrl-C.
+    Interrupted,
+    /// End of input (Ctrl-D on an empty line, or a closed stdin).
+    EndOfInput,
+}
+
+/// How a human game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HumanEnd {
+    Finished { winner: Winner, reason: String },
+    Abandoned(Leave),
+}
+
+/// The referee's own failures in a human game (a misbehaving bot is not one:
+/// it forfeits).
+#[derive(Debug, thiserror::Error)]
+pub enum HumanError {
+    #[error("bot '{name}' could not be started: {source}; check that it runs on its own")]
+    BotStart { name: String, source: io::Error },
+    #[error("cannot use the terminal: {0}")]
+    Terminal(#[from] io::Error),
+    #[error("{game} cannot be played by a person yet; watch bots play it with `referee match {game} A B`")]
+    NotPlayable { game: &'static str },
+}
+
+/// Plays one game, seat A being a person, and writes it all to the terminal.
+pub fn play(plan: &HumanPlan) -> Result<HumanEnd, HumanError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
+    if let GameConfig::Cryptron(_) = plan.config {
+        return Err(HumanError::NotPlayable { game: "cryptron" });
+    }
+    let mut term = Terminal::stdio()?;
+    match &plan.config {
+        GameConfig::Arrow5(config) => {
+            let game = arrow5::Arrow5::new(config.clone(), &mut rng);
+            run(game, plan, &mut term)
+        }
+        GameConfig::Safecracker(config) => {
+            let game = safecracker::SafeCracker::new(config.clone(), &mut rng);
+            run(game, plan, &mut term)
+        }
+        GameConfig::Cryptron(_) => Err(HumanError::NotPlayable { game: "cryptron" }),
+    }
+}
+
+/// The bot in seat B and how many replies it gave.
+struct BotSeat {
+    name: String,
+    process: BotProcess,
+    replies: u32,
+}
+
+fn run<G: HumanText>(
+    mut game: G,
+    plan: &HumanPlan,
+    term: &mut Terminal,
+) -> Result<HumanEnd, HumanError> {
+    let mut bot = match &plan.opponent {
+        Opponent::Bot(command) => Some(BotSeat {
+            name: command.name.clone(),
+            process: BotProcess::spawn(command, &plan.limits.process).map_err(|source| {
+                HumanError::BotStart {
+                    name: command.spec.clone(),
+                    source,
+                }
+            })?,
+            replies: 0,
+        }),
+        Opponent::HotSeat => None,
+    };
+    let hot_seat = bot.is_none();
+    let b_name = bot
+        .as_ref()
+        .map_or("Player 2".to_string(), |b| b.name.clone());
+    let names: [&str; 2] = if hot_seat {
+        ["Player 1", "Player 2"]
+    } else {
+        ["You", &b_name]
+    };
+
+    for line in game.intro(names) {
+        term.say(&line)?;
+    }
+    if let Some(bot) = &mut bot {
+        send(bot, &game.greeting(Seat::B), &plan.limits);
+        if let Some(code) = game.drawn_code(Seat::A) {
+            term.say(&format!("Your code (drawn by the referee): {code}"))?;
+        }
+    }
+
+    let end = loop {
+        let (seat, request) = match game.status() {
+            Status::Over(outcome) => {
+                break HumanEnd::Finished {
+                    winner: outcome.winner,
+                    reason: outcome.reason,
+                }
+            }
+            Status::Ask { seat, request } => (seat, request),
+        };
+        let name = names[seat.index()];
+        match (&mut bot, seat) {
+            (Some(bot), Seat::B) => {
+                let asked_code = request.as_deref() == Some("code");
+                match bot_move(bot, game, request.as_deref(), &plan.limits) {
+                    Ok(next) => {
+                        game = next;
+                        if asked_code {
+                            term.say(&format!("{name} has chosen its code."))?;
+                        } else {
+                            term.say(&game.move_line(seat, name))?;
+                        }
+                    }
+                    Err(Forfeit {
+                        game: back,
+                        verdict,
+                        why,
+                    }) => {
+                        game = back;
+                        term.say(&format!("{name} is disqualified ({verdict}): it {why}."))?;
+                        break HumanEnd::Finished {
+                            winner: Winner::A,
+                            reason: "disqualified".into(),
+                        };
+                    }
+                }
+            }
+            _ => {
+                let prompt = game.prompt();
+                if hot_seat {
+                    if prompt.secret {
+                        term.say(&format!(
+                            "{name}, choose your secret code ({} looks away).",
+                            names[seat.other().index()]
+                        ))?;
+                    } else {
+                        term.say(&format!("{name}'s turn:"))?;
+                    }
+                }
+                let next = loop {
+                    term.ask(&prompt.text)?;
+                    let line = match term.read_line(prompt.secret)? {
+                        Input::Line(line) => line,
+                        Input::Left(leave) => {
+                            if let Some(bot) = &mut bot {
+                                bot.process.kill();
+                            }
+                            term.say("")?;
+                            term.say(match leave {
+                                Leave::Interrupted => "Game abandoned (Ctrl-C).",
+                                Leave::EndOfInput => "Game abandoned (end of input).",
+                            })?;
+                            return Ok(HumanEnd::Abandoned(leave));
+                        }
+                    };
+                    let reply = match game.read_human(&line) {
+                        Ok(reply) => reply,
+                        Err(why) => {
+                            term.say(&why)?;
+                            continue;
+                        }
+                    };
+                    match game.apply(reply) {
+                        Ok(applied) => {
+                            if let Some(bot) = &mut bot {
+                                for notice in applied.notices.iter().filter(|n| n.to == Seat::B) {
+                                    send(bot, &notice.line, &plan.limits);
+                                }
+                            }
+                            break applied.game;
+                        }
+                        Err(rejected) => {
+                            game = rejected.game;
+                            term.say(&format!("Not allowed: {}. Try again.", rejected.rule))?;
+                        }
+                    }
+                };
+                game = next;
+                if prompt.secret {
+                    term.say("Code set.")?;
+                } else {
+                    for line in game.feedback(seat) {
+                        term.say(&line)?;
+                    }
+                }
+            }
+        }
+    };
+
+    if let (Some(bot), HumanEnd::Finished { winner, reason }) = (&mut bot, &end) {
+        send(
+            bot,
+            &protocol::end_line(winner.result_for(Seat::B), reason),
+            &plan.limits,
+        );
+        bot.process.shut_down(bot::EXIT_GRACE);
+    }
+    if let HumanEnd::Finished { winner, reason } = &end {
+        term.say("")?;
+        let result = match winner {
+            Winner::A => format!("{} won", names[0]),
+            Winner::B => format!("{} won", names[1]),
+            Winner::Draw => "a draw".to_string(),
+        };
+        term.say(&format!("Result: {result} ({reason})"))?;
+        for line in game.final_screen(names) {
+            term.say(&line)?;
+        }
+    }
+    Ok(end)
+}
+
+/// Sends a line that expects no reply; a bot that cannot take it is caught
+/// at its next request.
+fn send(bot: &mut BotSeat, line: &str, limits: &MatchLimits) {
+    let _ = bot
+        .process
+        .send_line(line, Instant::now() + limits.time_limit, limits.time_limit);
+}
+
+/// A bot's failed move: the state given back, the verdict and what happened.
+struct Forfeit<G> {
+    game: G,
+    verdict: Verdict,
+    why: String,
+}
+
+/// Asks the bot for its move and applies it. On a fault, a malformed or an
+/// illegal reply, gives the state back with the verdict.
+fn bot_move<G: Game>(
+    bot: &mut BotSeat,
+    game: G,
+    request: Option<&str>,
+    limits: &MatchLimits,
+) -> Result<G, Forfeit<G>> {
+    let budget: Duration = if bot.replies == 0 {
+        limits.startup_limit
+    } else {
+        limits.time_limit
+    };
+    if let Some(request) = request {
+        if let Err(fault) = bot
+            .process
+            .send_line(request, Instant::now() + budget, budget)
+        {
+            return Err(Forfeit {
+                game,
+                // Human play never asks the bot layer to stop, so every fault is the bot's.
+                verdict: fault.verdict().unwrap_or(Verdict::Crash),
+                why: fault.to_string(),
+            });
+        }
+    }
+    let line = match bot.process.recv_line(Instant::now() + budget, budget) {
+        Ok((line, _)) => line,
+        Err(fault) => {
+            return Err(Forfeit {
+                game,
+                // Human play never asks the bot layer to stop, so every fault is the bot's.
+                verdict: fault.verdict().unwrap_or(Verdict::Crash),
+                why: fault.to_string(),
+            });
+        }
+    };
+    bot.replies += 1;
+    let reply = match game.parse_reply(&line) {
+        Ok(reply) => reply,
+        Err(why) => {
+            return Err(Forfeit {
+                game,
+                verdict: Verdict::Protocol,
+                why: format!("answered '{}': {why}", protocol::shorten(&line)),
+            })
+        }
+    };
+    match game.apply(reply) {
+        Ok(applied) => {
+            let game = applied.game;
+            for notice in applied.notices.iter().filter(|n| n.to == Seat::B) {
+                send(bot, &notice.line, limits);
+            }
+            Ok(game)
+        }
+        Err(rejected) => Err(Forfeit {
+            game: rejected.game,
+            verdict: Verdict::Illegal,
+            why: format!("broke a rule: {}", rejected.rule),
+        }),
+    }
+}
+
+/// What the person typed.
+enum Input {
+    Line(String),
+    Left(Leave),
+}
+
+/// Set by the SIGINT handler; the read it interrupts then sees `EINTR`.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_sigint(_: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// Catches Ctrl-C for the life of a game (so the terminal is restored and
+/// the bot killed before exit) and puts the old handler back on drop.
+struct SigintGuard {
+    old: libc::sigaction,
+}
+
+impl SigintGuard {
+    fn install() -> io::Result<SigintGuard> {
+        INTERRUPTED.store(false, Ordering::SeqCst);
+        // SAFETY: plain sigaction calls with initialised structs; the handler
+        // only stores to an atomic (async-signal-safe). No SA_RESTART, so a
+        // blocked read returns EINTR.
+        unsafe {
+            let mut new: libc::sigaction = std::mem::zeroed();
+            new.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            new.sa_flags = 0;
+            libc::sigemptyset(&mut new.sa_mask);
+            let mut old: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(libc::SIGINT, &new, &mut old) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(SigintGuard { old })
+        }
+    }
+}
+
+impl Drop for SigintGuard {
+    fn drop(&mut self) {
+        // SAFETY: restores the handler saved by `install`.
+        unsafe {
+            libc::sigaction(libc::SIGINT, &self.old, std::ptr::null_mut());
+        }
+    }
+}
+
+/// Turns the terminal's echo off until dropped (no-op when stdin is not a
+/// terminal). The newline is still echoed, so the screen moves on.
+struct EchoOff {
+    saved: Option<Termios>,
+}
+
+impl EchoOff {
+    fn new(fd: impl AsFd) -> EchoOff {
+        let fd = fd.as_fd();
+        let Ok(saved) = termios::tcgetattr(fd) else {
+            return EchoOff { saved: None };
+        };
+        let mut quiet = saved.clone();
+        quiet.local_modes.remove(LocalModes::ECHO);
+        quiet.local_modes.insert(LocalModes::ECHONL);
+        if termios::tcsetattr(fd, OptionalActions::Now, &quiet).is_err() {
+            return EchoOff { saved: None };
+        }
+        EchoOff { saved: Some(saved) }
+    }
+}
+
+impl Drop for EchoOff {
+    fn drop(&mut self) {
+        if let Some(saved) = &self.saved {
+            let _ = termios::tcsetattr(io::stdin(), OptionalActions::Now, saved);
+        }
+    }
+}
+
+/// The person's terminal: stdin read line by line (interruptible by
+/// Ctrl-C), stdout written and flushed per line.
+struct Terminal {
+    pending: Vec<u8>,
+    _sigint: SigintGuard,
+}
+
+impl Terminal {
+    fn stdio() -> io::Result<Terminal> {
+        Ok(Terminal {
+            pending: Vec::new(),
+            _sigint: SigintGuard::install()?,
+        })
+    }
+
+    fn say(&mut self, line: &str) -> io::Result<()> {
+        let mut out = io::stdout().lock();
+        writeln!(out, "{line}")?;
+        out.flush()
+    }
+
+    fn ask(&mut self, prompt: &str) -> io::Result<()> {
+        let mut out = io::stdout().lock();
+        write!(out, "{prompt}")?;
+        out.flush()
+    }
+
+    fn read_line(&mut self, secret: bool) -> io::Result<Input> {
+        let stdin = io::stdin();
+        let _echo = secret.then(|| EchoOff::new(&stdin));
+        loop {
+            if let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = self.pending.drain(..=end).collect();
+                let text = String::from_utf8_lossy(&line[..end]);
+                return Ok(Input::Line(text.trim_end_matches('\r').to_string()));
+            }
+            if INTERRUPTED.load(Ordering::SeqCst) {
+                return Ok(Input::Left(Leave::Interrupted));
+            }
+            let mut buf = [0u8; 1024];
+            match rustix::io::read(stdin.as_fd(), &mut buf) {
+                Ok(0) => return Ok(Input::Left(Leave::EndOfInput)),
+                Ok(n) => self.pending.extend_from_slice(&buf[..n]),
+                Err(Errno::INTR) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! Safe Cracker for bots: the greeting, every code in the referee's
+//! enumeration order, exact-match feedback, the set of codes still possible,
+//! and the optimal solver (an exhaustive expected-depth search).
+//!
+//! Written independently of the referee: a bot is a separate program.
+
+use std::collections::HashMap;
+
+/// The most codes (D^L) the sample bots enumerate; beyond it they guess at random.
+pub const MAX_CODES: u64 = 200_000;
+
+/// What the greeting `safecracker LENGTH DIGITS ROLE ATTEMPTS SEED` says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Greeting {
+    pub length: u8,
+    pub digits: u8,
+    /// `first`, `second` or `solo`.
+    pub role: String,
+    pub attempts: u32,
+    pub seed: u64,
+}
+
+pub fn parse_greeting(line: &str) -> Option<Greeting> {
+    let mut words = line.split_whitespace();
+    if words.next()? != "safecracker" {
+        return None;
+    }
+    Some(Greeting {
+        length: words.next()?.parse().ok()?,
+        digits: words.next()?.parse().ok()?,
+        role: words.next()?.to_string(),
+        attempts: words.next()?.parse().ok()?,
+        seed: words.next()?.parse().ok()?,
+    })
+}
+
+pub type Code = Vec<u8>;
+
+/// Every code, lexicographic (the referee's secret order): 1-1-1, 1-1-2, ...
+pub fn all_codes(length: u8, digits: u8) -> Vec<Code> {
+    let count = u64::from(digits).pow(u32::from(length));
+    (0..count)
+        .map(|mut i| {
+            let mut code = vec![1u8; length as usize];
+            for slot in code.iter_mut().rev() {
+                *slot = (i % u64::from(digits)) as u8 + 1;
+                i /= u64::from(digits);
+            }
+            code
+        })
+        .collect()
+}
+
+pub fn exact(a: &[u8], b: &[u8]) -> u8 {
+    a.iter().zip(b).filter(|(x, y)| x == y).count() as u8
+}
+
+/// The wire form of a code: `1 2 3`.
+pub fn format_code(code: &[u8]) -> String {
+    code.iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What a guesser knows: every code, those still possible, its last guess.
+pub struct Knowledge {
+    pub length: u8,
+    pub codes: Vec<Code>,
+    /// Indices into `codes` consistent with all feedback so far.
+    pub possible: Vec<u32>,
+    pub last_guess: Option<Code>,
+}
+
+impl Knowledge {
+    pub fn new(length: u8, digits: u8) -> Knowledge {
+        let codes = if u64::from(digits).pow(u32::from(length)) <= MAX_CODES {
+            all_codes(length, digits)
+        } else {
+            vec![]
+        };
+        Knowledge {
+            length,
+            possible: (0..codes.len() as u32).collect(),
+            codes,
+            last_guess: None,
+        }
+    }
+
+    /// A `feedback K` line for the last guess.
+    pub fn observe(&mut self, exact_matches: u8) {
+        if let Some(guess) = &self.last_guess {
+            let codes = &self.codes;
+            self.possible
+                .retain(|&i| exact(&codes[i as usize], guess) == exact_matches);
+        }
+    }
+}
+
+/// `feedback K` → K.
+pub fn parse_feedback(line: &str) -> Option<u8> {
+    let mut words = line.split_whitespace();
+    (words.next()? == "feedback").then_some(())?;
+    words.next()?.parse().ok()
+}
+
+/// Consistent sets up to this size are solved exactly; larger ones use the
+/// one-step heuristic. Every set of the default game (27 codes) is exact.
+pub const EXACT_SET_LIMIT: usize = 30;
+
+/// The optimal solver: for a set of possible codes, the guess that makes the
+/// total number of guesses over all of them smallest (so the average, over
+/// equally likely secrets, smallest). Guesses range over *all* codes, possible
+/// or not. Results are memoised per set.
+pub struct Solver {
+    codes: Vec<Code>,
+    length: u8,
+    memo: HashMap<Vec<u32>, (u32, u32)>,
+}
+
+impl Solver {
+    pub fn new(codes: Vec<Code>, length: u8) -> Solver {
+        Solver {
+            codes,
+            length,
+            memo: HashMap::new(),
+        }
+    }
+
+    /// Splits `set` by the feedback of guess `g`: one class per exact count
+    /// below L (the class of L is the guess itself, cracked).
+    fn partition(&self, g: u32, set: &[u32]) -> Vec<Vec<u32>> {
+        let mut classes = vec![vec![]; self.length as usize + 1];
+        let guess = &self.codes[g as usize];
+        for &c in set {
+            classes[exact(&self.codes[c as usize], guess) as usize].push(c);
+        }
+        classes.truncate(self.length as usize);
+        classes
+    }
+
+    /// The fewest guesses in total to crack every code of `set` (sorted),
+    /// and the first guess that achieves it.
+    pub fn solve(&mut self, set: &[u32]) -> (u32, u32) {
+        match set.len() {
+            0 => return (0, 0),
+            1 => return (1, set[0]),
+            2 => return (3, set[0]),
+            _ => {}
+        }
+        if let Some(&known) = self.memo.get(set) {
+            return known;
+        }
+        let n = set.len() as u32;
+        // Candidates, best first by the one-step score, so the bound bites early.
+        let mut candidates: Vec<(u64, bool, u32)> = (0..self.codes.len() as u32)
+            .filter_map(|g| {
+                let classes = self.partition(g, set);
+                if classes.iter().any(|k| k.len() == set.len()) {
+                    return None; // learns nothing
+                }
+                let score = classes.iter().map(|k| (k.len() * k.len()) as u64).sum();
+                Some((score, set.binary_search(&g).is_err(), g))
+            })
+            .collect();
+        candidates.sort_unstable();
+        let mut best = (u32::MAX, set[0]);
+        for (_, _, g) in candidates {
+            let classes = self.partition(g, set);
+            // Lower bound: a class of k codes needs at least 2k - 1 guesses.
+            let bound: u32 = n + classes
+                .iter()
+                .filter(|k| !k.is_empty())
+                .map(|k| 2 * k.len() as u32 - 1)
+                .sum::<u32>();
+            if bound >= best.0 {
+                continue;
+            }
+            let mut total = n;
+            let mut rest_bound = bound - n;
+            for k in classes.iter().filter(|k| !k.is_empty()) {
+                rest_bound -= 2 * k.len() as u32 - 1;
+                total += self.solve(k).0;
+                if total + rest_bound >= best.0 {
+                    break;
+                }
+            }
+            if total + rest_bound < best.0 {
+                best = (total, g);
+            }
+        }
+        self.memo.insert(set.to_vec(), best);
+        best
+    }
+}
+
+/// The guess that leaves the fewest codes expected (sum of squared class
+/// sizes), over candidate guesses; ties go to a possible code.
+pub fn heuristic_guess(codes: &[Code], possible: &[u32], candidates: &[u32], length: u8) -> u32 {
+    let mut best = (u64::MAX, true, possible[0]);
+    for &g in candidates {
+        let mut sizes = vec![0u64; length as usize + 1];
+        for &c in possible {
+            sizes[exact(&codes[c as usize], &codes[g as usize]) as usize] += 1;
+        }
+        let score = sizes.iter().map(|s| s * s).sum();
+        let key = (score, possible.binary_search(&g).is_err(), g);
+        if key < best {
+            best = key;
+        }
+    }
+    best.2
+}
+
+/// Plays Safe Cracker (two-player or solo) on stdin/stdout: answers `code`
+/// with a random code and `guess` with `choose`, learning from `feedback`.
+pub fn play(mut choose: impl FnMut(&Knowledge, &mut crate::Rng) -> Code) {
+    let mut rng = crate::Rng::new(1);
+    let mut greeting = Greeting {
+        length: 3,
+        digits: 3,
+        role: "first".into(),
+        attempts: 100,
+        seed: 1,
+    };
+    let mut knowledge: Option<Knowledge> = None;
+    crate::serve(|line| {
+        if let Some(g) = parse_greeting(line) {
+            rng = crate::Rng::new(g.seed);
+            knowledge = Some(Knowledge::new(g.length, g.digits));
+            greeting = g;
+            return None;
+        }
+        let k = knowledge.get_or_insert_with(|| Knowledge::new(greeting.length, greeting.digits));
+        match line.split_whitespace().next()? {
+            "code" => Some(format_code(&random_code(&greeting, &mut rng))),
+            "guess" => {
+                let guess = if k.codes.is_empty() || k.possible.is_empty() {
+                    random_code(&greeting, &mut rng)
+                } else {
+                    choose(k, &mut rng)
+                };
+                k.last_guess = Some(guess.clone());
+                Some(format_code(&guess))
+            }
+            "feedback" => {
+                if let Some(n) = parse_feedback(line) {
+                    k.observe(n);
+                }
+                None
+            }
+            _ => None,
+        }
+    });
+}
+
+fn random_code(g: &Greeting, rng: &mut crate::Rng) -> Code {
+    (0..g.length)
+        .map(|_| rng.below(g.digits as usize) as u8 + 1)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn greeting_and_feedback_parse() {
+        let g = parse_greeting("safecracker 3 4 solo 100 42").unwrap();
+        assert_eq!(
+            (g.length, g.digits, g.role.as_str(), g.attempts, g.seed),
+            (3, 4, "solo", 100, 42)
+        );
+        assert_eq!(parse_feedback("feedback 2"), Some(2));
+        assert_eq!(parse_feedback("opponent 1-2-3 2"), None);
+    }
+
+    #[test]
+    fn codes_are_in_the_referee_order() {
+        let all = all_codes(3, 3);
+        assert_eq!(all.len(), 27);
+        assert_eq!(all[0], [1, 1, 1]);
+        assert_eq!(all[5], [1, 2, 3]);
+        assert_eq!(all[26], [3, 3, 3]);
+    }
+
+    /// The solver's optimum for the default game: 95 guesses over the 27
+    /// secrets (average 95/27 = 3.519), as the referee's independent
+    /// exhaustive search finds.
+    #[test]
+    fn solver_reaches_the_optimum_of_the_default_game() {
+        let codes = all_codes(3, 3);
+        let mut solver = Solver::new(codes, 3);
+        let all: Vec<u32> = (0..27).collect();
+        assert_eq!(solver.solve(&all).0, 95);
+    }
+}
