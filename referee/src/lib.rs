@@ -6,8 +6,10 @@
 //! - [`protocol`]: the syntax of bot lines;
 //! - [`bot`]: the only module that touches child processes;
 //! - [`runner`]: plays one match, turning faults into [`verdict::Verdict`]s;
-//! - [`record`], [`transcript`], [`report`]: what is kept and shown of a match.
+//! - [`record`], [`transcript`], [`report`]: what is kept and shown of a match;
+//! - [`bench`]: a solver against every secret (solo games on worker threads).
 
+pub mod bench;
 pub mod bot;
 pub mod games;
 pub mod protocol;

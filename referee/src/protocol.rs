@@ -14,12 +14,22 @@ pub const MAX_OUTPUT_BYTES: usize = 1 << 20;
 /// selector after an emoji (`👁️`) is ignored. Which characters are *symbols of
 /// the game* is not checked here.
 pub fn parse_symbols<const N: usize>(line: &str) -> Result<[char; N], String> {
+    parse_symbol_list(line, N).map(|symbols| {
+        symbols
+            .try_into()
+            .expect("parse_symbol_list returns exactly N symbols")
+    })
+}
+
+/// [`parse_symbols`] for a count known only at run time (a game whose code
+/// length is a parameter).
+pub fn parse_symbol_list(line: &str, n: usize) -> Result<Vec<char>, String> {
     let line = line.trim();
     if line.is_empty() {
-        return Err(format!("expected {N} symbols, got an empty line"));
+        return Err(format!("expected {n} symbols, got an empty line"));
     }
     let is_separator = |c: char| c.is_whitespace() || c == ',' || c == '-';
-    let mut symbols = Vec::with_capacity(N);
+    let mut symbols = Vec::with_capacity(n);
     if line.contains(is_separator) {
         for token in line.split(is_separator).filter(|t| !t.is_empty()) {
             let mut chars = token.chars().filter(|&c| c != '\u{fe0f}');
@@ -27,7 +37,7 @@ pub fn parse_symbols<const N: usize>(line: &str) -> Result<[char; N], String> {
                 (Some(c), None) => symbols.push(c),
                 _ => {
                     return Err(format!(
-                        "expected {N} single-character symbols, got the token '{}'",
+                        "expected {n} single-character symbols, got the token '{}'",
                         shorten(token)
                     ))
                 }
@@ -36,13 +46,15 @@ pub fn parse_symbols<const N: usize>(line: &str) -> Result<[char; N], String> {
     } else {
         symbols.extend(line.chars().filter(|&c| c != '\u{fe0f}'));
     }
-    symbols.try_into().map_err(|got: Vec<char>| {
-        format!(
-            "expected {N} symbols, got {} in '{}'",
-            got.len(),
+    if symbols.len() == n {
+        Ok(symbols)
+    } else {
+        Err(format!(
+            "expected {n} symbols, got {} in '{}'",
+            symbols.len(),
             shorten(line)
-        )
-    })
+        ))
+    }
 }
 
 /// A line cut to a length fit for an error message.

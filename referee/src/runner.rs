@@ -2,6 +2,9 @@
 //! process faults, malformed lines and illegal replies into verdicts, and
 //! produces one [`MatchRecord`]. It knows the rules only through the `Game`
 //! trait and processes only through `crate::bot`.
+//!
+//! A solo game ([`play_solo`]: the referee holds the secret, only seat A is
+//! asked) runs through the same loop with no process at seat B.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -49,6 +52,43 @@ pub struct MatchPlan {
     pub limits: [MatchLimits; 2],
 }
 
+/// Everything needed to play one solo game: one bot attacks a secret the
+/// referee holds (`referee bench`). The game itself, built by the caller,
+/// holds the secret and the bot's seed.
+#[derive(Clone, Debug)]
+pub struct SoloPlan {
+    pub config: GameConfig,
+    /// The bench seed, kept in the record and the replay command.
+    pub seed: u64,
+    /// Which secret, in the game's enumeration order.
+    pub secret_index: u64,
+    pub bot: BotCommand,
+    pub limits: MatchLimits,
+}
+
+/// The name the record gives the seat the referee holds in a solo game.
+pub const REFEREE_SEAT: &str = "referee";
+
+/// Who sits where, for the game loop: a bot at each seat of a match; at seat
+/// B of a solo game, nobody (the referee is the codemaker).
+struct Seating<'a> {
+    config: &'a GameConfig,
+    seed: u64,
+    bots: [Option<&'a BotCommand>; 2],
+    limits: [&'a MatchLimits; 2],
+    replay: String,
+}
+
+impl Seating<'_> {
+    fn name(&self, seat: Seat) -> String {
+        self.bots[seat.index()].map_or_else(|| REFEREE_SEAT.to_string(), |b| b.name.clone())
+    }
+
+    fn spec(&self, seat: Seat) -> String {
+        self.bots[seat.index()].map_or_else(String::new, |b| b.spec.clone())
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum MatchError {
     #[error("cannot write the transcript {}: {source}", path.display())]
@@ -89,6 +129,51 @@ pub fn play_match(
     plan: &MatchPlan,
     transcript_path: Option<&PathBuf>,
 ) -> Result<MatchRecord, MatchError> {
+    let seating = Seating {
+        config: &plan.config,
+        seed: plan.seed,
+        bots: [Some(&plan.bots[0]), Some(&plan.bots[1])],
+        limits: [&plan.limits[0], &plan.limits[1]],
+        replay: replay_command(plan),
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
+    match &plan.config {
+        GameConfig::Arrow5(config) => {
+            let game = games::arrow5::Arrow5::new(config.clone(), &mut rng);
+            run_recorded(game, &seating, transcript_path).map(|(record, _)| record)
+        }
+        GameConfig::Mastermind(config) => {
+            let game = games::mastermind::Mastermind::new(config.clone(), &mut rng);
+            run_recorded(game, &seating, transcript_path).map(|(record, _)| record)
+        }
+    }
+}
+
+/// Plays one solo game (built by the game's `solo` function): only seat A is
+/// ever asked, so only the plan's bot is started. Returns the record and the
+/// finished game (its `summary` tells the secret). Seat B's player record is
+/// the referee's, with no replies.
+pub fn play_solo<G: Game>(
+    game: G,
+    plan: &SoloPlan,
+    transcript_path: Option<&PathBuf>,
+) -> Result<(MatchRecord, G), MatchError> {
+    let seating = Seating {
+        config: &plan.config,
+        seed: plan.seed,
+        bots: [Some(&plan.bot), None],
+        limits: [&plan.limits, &plan.limits],
+        replay: solo_replay_command(plan),
+    };
+    run_recorded(game, &seating, transcript_path)
+}
+
+/// Plays a game with its transcript written, if one is asked for.
+fn run_recorded<G: Game>(
+    game: G,
+    seating: &Seating,
+    transcript_path: Option<&PathBuf>,
+) -> Result<(MatchRecord, G), MatchError> {
     let transcript = match transcript_path {
         Some(path) => TranscriptWriter::create(path).map_err(|source| MatchError::Transcript {
             path: path.clone(),
@@ -96,35 +181,29 @@ pub fn play_match(
         })?,
         None => TranscriptWriter::none(),
     };
-    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
-    let (record, transcript) = match &plan.config {
-        GameConfig::Arrow5(config) => {
-            let game = games::arrow5::Arrow5::new(config.clone(), &mut rng);
-            run(game, plan, transcript)
-        }
-    };
+    let (record, transcript, game) = run(game, seating, transcript);
     transcript
         .finish(&record)
         .map_err(|source| MatchError::Transcript {
             path: transcript_path.cloned().unwrap_or_default(),
             source,
         })?;
-    Ok(record)
+    Ok((record, game))
 }
 
 fn run<G: Game>(
     mut game: G,
-    plan: &MatchPlan,
+    plan: &Seating,
     mut transcript: TranscriptWriter,
-) -> (MatchRecord, TranscriptWriter) {
+) -> (MatchRecord, TranscriptWriter, G) {
     transcript.header(
         plan.config.game_name(),
         &plan.config.variant_name(),
         plan.seed,
-        [plan.bots[0].name.clone(), plan.bots[1].name.clone()],
-        [plan.bots[0].spec.clone(), plan.bots[1].spec.clone()],
+        Seat::BOTH.map(|seat| plan.name(seat)),
+        Seat::BOTH.map(|seat| plan.spec(seat)),
     );
-    let mut account = game.summary_setup(plan);
+    let mut account = setup_summary(plan);
     let mut players: [Player; 2] = Seat::BOTH.map(|seat| {
         let i = seat.index();
         let mut player = Player {
@@ -136,9 +215,13 @@ fn run<G: Game>(
             report: ProcessReport::default(),
             stderr_tail: vec![],
         };
-        match BotProcess::spawn(&plan.bots[i], &plan.limits[i].process) {
-            Ok(process) => player.process = Some(process),
-            Err(e) => player.disqualify(Verdict::Crash, format!("could not be started: {e}")),
+        // An empty seat (the referee's, in a solo game) has no process: the
+        // game never asks it, and lines meant for it go nowhere.
+        if let Some(bot) = plan.bots[i] {
+            match BotProcess::spawn(bot, &plan.limits[i].process) {
+                Ok(process) => player.process = Some(process),
+                Err(e) => player.disqualify(Verdict::Crash, format!("could not be started: {e}")),
+            }
         }
         player
     });
@@ -151,7 +234,7 @@ fn run<G: Game>(
             &mut players[seat.index()],
             seat,
             &line,
-            &plan.limits[seat.index()],
+            plan.limits[seat.index()],
             &mut transcript,
         );
     }
@@ -164,7 +247,7 @@ fn run<G: Game>(
             Status::Over(outcome) => break Some(outcome),
             Status::Ask { seat, request } => (seat, request),
         };
-        let limits = &plan.limits[seat.index()];
+        let limits = plan.limits[seat.index()];
         let player = &mut players[seat.index()];
         let budget = if player.replies == 0 {
             limits.startup_limit
@@ -204,7 +287,7 @@ fn run<G: Game>(
                         &mut players[i],
                         notice.to,
                         &notice.line,
-                        &plan.limits[i],
+                        plan.limits[i],
                         &mut transcript,
                     );
                 }
@@ -227,7 +310,7 @@ fn run<G: Game>(
                 player,
                 seat,
                 &line,
-                &plan.limits[seat.index()],
+                plan.limits[seat.index()],
                 &mut transcript,
             );
         }
@@ -260,10 +343,9 @@ fn run<G: Game>(
         reason,
         players: Seat::BOTH.map(|seat| {
             let player = &players[seat.index()];
-            let bot = &plan.bots[seat.index()];
             PlayerRecord {
-                name: bot.name.clone(),
-                spec: bot.spec.clone(),
+                name: plan.name(seat),
+                spec: plan.spec(seat),
                 verdict: player
                     .disqualification
                     .as_ref()
@@ -282,10 +364,10 @@ fn run<G: Game>(
                 },
             }
         }),
-        replay: replay_command(plan),
+        replay: plan.replay.clone(),
         account,
     };
-    (record, transcript)
+    (record, transcript, game)
 }
 
 /// Sends a request and waits for its reply line, timing it.
@@ -396,25 +478,59 @@ pub fn replay_command(plan: &MatchPlan) -> String {
     shell_words::join(words)
 }
 
-/// Set-up lines for the account, before the first move.
-trait SetupSummary {
-    fn summary_setup(&self, plan: &MatchPlan) -> Vec<String>;
+/// The `referee bench ...` command line that plays this solo game again.
+pub fn solo_replay_command(plan: &SoloPlan) -> String {
+    let mut words: Vec<String> = vec![
+        "referee".into(),
+        "bench".into(),
+        plan.config.game_name().into(),
+        plan.bot.spec.clone(),
+    ];
+    // The referee holds every secret of a bench: no `--codes`.
+    let flags = plan.config.cli_flags();
+    let mut flags = flags.iter();
+    while let Some(flag) = flags.next() {
+        if flag == "--codes" {
+            flags.next();
+        } else {
+            words.push(flag.clone());
+        }
+    }
+    words.extend([
+        "--secret".into(),
+        plan.secret_index.to_string(),
+        "--seed".into(),
+        plan.seed.to_string(),
+        "--time-limit".into(),
+        bot::show_duration(plan.limits.time_limit),
+        "--startup-limit".into(),
+        bot::show_duration(plan.limits.startup_limit),
+        "--memory-limit".into(),
+        units::show_size_kb(plan.limits.process.memory_kb),
+    ]);
+    shell_words::join(words)
 }
 
-impl<G: Game> SetupSummary for G {
-    fn summary_setup(&self, plan: &MatchPlan) -> Vec<String> {
-        vec![
-            format!(
-                "{} ({}), seed {}",
-                plan.config.game_name(),
-                plan.config.variant_name(),
-                plan.seed
-            ),
-            format!(
-                "A: {}  [{}]  moves first",
-                plan.bots[0].name, plan.bots[0].spec
-            ),
-            format!("B: {}  [{}]", plan.bots[1].name, plan.bots[1].spec),
-        ]
+/// Set-up lines for the account, before the first move.
+fn setup_summary(plan: &Seating) -> Vec<String> {
+    let mut lines = vec![format!(
+        "{} ({}), seed {}",
+        plan.config.game_name(),
+        plan.config.variant_name(),
+        plan.seed
+    )];
+    match plan.bots {
+        [Some(a), Some(b)] => {
+            lines.push(format!("A: {}  [{}]  moves first", a.name, a.spec));
+            lines.push(format!("B: {}  [{}]", b.name, b.spec));
+        }
+        [Some(a), None] => {
+            lines.push(format!(
+                "A: {}  [{}]  attacks the referee's secret (solo)",
+                a.name, a.spec
+            ));
+        }
+        [None, _] => unreachable!("seat A always has a bot"),
     }
+    lines
 }

@@ -5,6 +5,7 @@
 //! 2 the input was wrong (usage, a bot spec, a game option, a file), and the
 //! message says what to fix; 1 the referee itself failed.
 
+mod bench;
 mod play;
 
 use clap::{Args, Parser, Subcommand};
@@ -31,6 +32,9 @@ Exit codes: 0 done (a finished game, whoever won); 2 bad input (the message says
 fix); 1 internal failure of the referee.",
     after_help = "Examples:\n  referee match arrow5 target/release/arrow5_strong sample_bots/python/arrow5_starter.py\n  \
 referee match arrow5 A B --variant hidden-eye --codes random --seed 7 --transcript game.jsonl\n  \
+referee match mastermind A B --pegs 5 --colours 8 --max-attacks 10\n  \
+referee bench mastermind target/release/mastermind_knuth --all --csv knuth.csv\n  \
+referee bench arrow5 target/release/arrow5_strong --samples 500 --seed 1\n  \
 referee replay game.jsonl"
 )]
 pub struct Cli {
@@ -45,6 +49,8 @@ enum Command {
     Match(play::MatchArgs),
     /// Pretty-print a transcript written by `match --transcript`
     Replay(play::ReplayArgs),
+    /// Measure a solver: the referee holds each secret and the bot cracks it alone
+    Bench(bench::BenchArgs),
 }
 
 /// Game parameters, shared by every command that sets up games. Each game
@@ -60,6 +66,15 @@ pub struct GameFlags {
     /// Arrow 5: rounds after which a game with no crack is a draw [default: 50]
     #[arg(long, value_name = "N")]
     pub max_rounds: Option<u32>,
+    /// Mastermind: pegs in a code, N [default: 4]
+    #[arg(long, value_name = "N")]
+    pub pegs: Option<u8>,
+    /// Mastermind: colours, C (written 0-9 then a-z) [default: 6]
+    #[arg(long, visible_alias = "colors", value_name = "C")]
+    pub colours: Option<u8>,
+    /// Mastermind: attacks each codebreaker may make, T; nobody cracking is a draw [default: 12]
+    #[arg(long, value_name = "T")]
+    pub max_attacks: Option<u32>,
 }
 
 impl GameFlags {
@@ -68,6 +83,9 @@ impl GameFlags {
             variant: self.variant.clone(),
             codes: self.codes.clone(),
             max_rounds: self.max_rounds,
+            pegs: self.pegs,
+            colours: self.colours,
+            max_attacks: self.max_attacks,
         }
     }
 
@@ -133,6 +151,7 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Match(args) => play::run_match(args),
         Command::Replay(args) => play::run_replay(args),
+        Command::Bench(args) => bench::run_bench(args),
     };
     match result {
         Ok(()) => EXIT_OK,

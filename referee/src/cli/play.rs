@@ -14,7 +14,7 @@ use super::{Failure, GameFlags, LimitFlags};
 
 #[derive(Args)]
 pub struct MatchArgs {
-    /// The game to play: arrow5
+    /// The game to play: arrow5 or mastermind
     pub game: String,
     /// First bot (moves first): an executable, a .py file, or a quoted command line
     pub bot_a: String,

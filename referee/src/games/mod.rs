@@ -11,6 +11,7 @@
 //! closed set of games the referee knows, chosen at run time.
 
 pub mod arrow5;
+pub mod mastermind;
 
 use std::fmt;
 
@@ -163,10 +164,11 @@ pub trait Game: Sized {
 #[serde(tag = "game", rename_all = "lowercase")]
 pub enum GameConfig {
     Arrow5(arrow5::Config),
+    Mastermind(mastermind::Config),
 }
 
 /// The names accepted on the command line and in tournament files.
-pub const GAME_NAMES: &[&str] = &["arrow5"];
+pub const GAME_NAMES: &[&str] = &["arrow5", "mastermind"];
 
 /// Game parameters as the user gave them (flags or a tournament file), before
 /// they are checked against the chosen game.
@@ -176,6 +178,15 @@ pub struct GameOptions {
     pub variant: Option<String>,
     pub codes: Option<String>,
     pub max_rounds: Option<u32>,
+    /// Mastermind: N, the pegs of a code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pegs: Option<u8>,
+    /// Mastermind: C, the colours.
+    #[serde(default, alias = "colors", skip_serializing_if = "Option::is_none")]
+    pub colours: Option<u8>,
+    /// Mastermind: T, each codebreaker's attacks at most.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_attacks: Option<u32>,
 }
 
 /// Why game options were refused.
@@ -196,6 +207,13 @@ pub enum GameConfigError {
         expected: &'static str,
         value: String,
     },
+    #[error("{game}: the option {option} ('{value}') does not apply; {instead}")]
+    NotForGame {
+        game: &'static str,
+        option: &'static str,
+        value: String,
+        instead: &'static str,
+    },
 }
 
 impl GameConfig {
@@ -203,6 +221,9 @@ impl GameConfig {
         match name.to_ascii_lowercase().as_str() {
             "arrow5" | "arrow-5" | "arrow_5" => {
                 arrow5::Config::from_options(options).map(GameConfig::Arrow5)
+            }
+            "mastermind" | "master-mind" => {
+                mastermind::Config::from_options(options).map(GameConfig::Mastermind)
             }
             _ => Err(GameConfigError::UnknownGame {
                 name: name.to_string(),
@@ -216,12 +237,14 @@ impl GameConfig {
     pub fn game_name(&self) -> &'static str {
         match self {
             GameConfig::Arrow5(_) => "arrow5",
+            GameConfig::Mastermind(_) => "mastermind",
         }
     }
 
     pub fn variant_name(&self) -> String {
         match self {
             GameConfig::Arrow5(c) => c.variant.name().to_string(),
+            GameConfig::Mastermind(c) => c.variant_name(),
         }
     }
 
@@ -229,6 +252,7 @@ impl GameConfig {
     pub fn cli_flags(&self) -> Vec<String> {
         match self {
             GameConfig::Arrow5(c) => c.cli_flags(),
+            GameConfig::Mastermind(c) => c.cli_flags(),
         }
     }
 }
