@@ -4,4 +4,6 @@
 mod harness;
 
 mod arrow5_match;
+mod bench;
+mod mastermind_match;
 mod verdicts;

@@ -486,9 +486,9 @@ mod tests {
         for name in BENCH_GAMES {
             let config = GameConfig::from_options(name, &GameOptions::default()).unwrap();
             let solo = solo_game(&config).unwrap();
-            let expected = match name {
-                &"arrow5" => 55_440,
-                &"mastermind" => 1296,
+            let expected = match *name {
+                "arrow5" => 55_440,
+                "mastermind" => 1296,
                 _ => unreachable!(),
             };
             assert_eq!(solo.count, expected);

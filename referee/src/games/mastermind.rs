@@ -682,7 +682,8 @@ mod tests {
                     b[ib - 1]
                 }
             };
-            let applied = game.apply(game.parse_reply(line).unwrap()).unwrap();
+            let reply = game.parse_reply(line).unwrap();
+            let applied = game.apply(reply).unwrap();
             log.extend(applied.notices.into_iter().map(|n| n.line));
             game = applied.game;
         }
@@ -765,7 +766,8 @@ mod tests {
                 }
                 Status::Over(_) => panic!("over after {i} attacks"),
             }
-            game = game.apply(game.parse_reply(guess).unwrap()).unwrap().game;
+            let reply = game.parse_reply(guess).unwrap();
+            game = game.apply(reply).unwrap().game;
         }
         assert_eq!(outcome(&game).winner, Winner::A);
         assert_eq!(outcome(&game).reason, "cracked");
@@ -774,7 +776,8 @@ mod tests {
 
         let mut game = solo(&config, 51, 99);
         for _ in 0..3 {
-            game = game.apply(game.parse_reply("5555").unwrap()).unwrap().game;
+            let reply = game.parse_reply("5555").unwrap();
+            game = game.apply(reply).unwrap().game;
         }
         assert_eq!(outcome(&game).winner, Winner::B);
         assert_eq!(outcome(&game).reason, "attack-cap");
