@@ -112,6 +112,8 @@ pub enum BenchError {
     },
     #[error("--samples must be at least 1")]
     NoSamples,
+    #[error("{game} has {count} secrets here, more than a bench plays ({MAX_GAMES} at most); use --samples K")]
+    TooManySecrets { game: &'static str, count: u64 },
     #[error("--secret {index} is out of range: {game} has secrets 0 to {}", count - 1)]
     NoSuchSecret {
         game: &'static str,
@@ -123,6 +125,9 @@ pub enum BenchError {
     #[error(transparent)]
     Match(#[from] MatchError),
 }
+
+/// The most games one bench plays (their list is kept in memory).
+pub const MAX_GAMES: u64 = 10_000_000;
 
 /// The games `referee bench` can run.
 pub const BENCH_GAMES: &[&str] = &["arrow5", "mastermind"];
@@ -187,6 +192,7 @@ pub fn plan_secrets(
     game: &'static str,
 ) -> Result<Vec<u64>, BenchError> {
     match selection {
+        Selection::All if count > MAX_GAMES => Err(BenchError::TooManySecrets { game, count }),
         Selection::All => Ok((0..count).collect()),
         Selection::One(index) if index < count => Ok(vec![index]),
         Selection::One(index) => Err(BenchError::NoSuchSecret { game, index, count }),
@@ -196,6 +202,7 @@ pub fn plan_secrets(
             count,
             asked: k,
         }),
+        Selection::Sample(k) if k > MAX_GAMES => Err(BenchError::TooManySecrets { game, count: k }),
         Selection::Sample(k) => {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mut picked: Vec<u64> =
@@ -459,6 +466,10 @@ mod tests {
         assert!(err.to_string().contains("at least 1"));
         let err = plan_secrets(Selection::Sample(2000), 1296, 1, "mastermind").unwrap_err();
         assert!(err.to_string().contains("use --all"), "{err}");
+        let err = plan_secrets(Selection::All, 36u64.pow(12), 1, "mastermind").unwrap_err();
+        assert!(err.to_string().contains("use --samples"), "{err}");
+        let huge = plan_secrets(Selection::Sample(3), 36u64.pow(12), 1, "mastermind").unwrap();
+        assert_eq!(huge.len(), 3);
         let err = plan_secrets(Selection::One(1296), 1296, 1, "mastermind").unwrap_err();
         assert!(err.to_string().contains("0 to 1295"), "{err}");
     }

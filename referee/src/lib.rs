@@ -7,7 +7,7 @@
 //! - [`bot`]: the only module that touches child processes;
 //! - [`runner`]: plays one match, turning faults into [`verdict::Verdict`]s;
 //! - [`record`], [`transcript`], [`report`]: what is kept and shown of a match;
-//! - [`bench`]: a solver against every secret (solo games on worker threads).
+//! - [`bench`](mod@bench): a solver against every secret (solo games on worker threads).
 
 pub mod bench;
 pub mod bot;
