@@ -4,9 +4,11 @@
 mod harness;
 
 mod arrow5_match;
+mod bench;
 mod cli;
 mod cryptron_match;
 mod human_play;
+mod mastermind_match;
 mod safecracker_match;
 mod tournament;
 mod verdicts;

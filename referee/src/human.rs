@@ -75,8 +75,10 @@ pub enum HumanError {
 /// Plays one game, seat A being a person, and writes it all to the terminal.
 pub fn play(plan: &HumanPlan) -> Result<HumanEnd, HumanError> {
     let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
-    if let GameConfig::Cryptron(_) = plan.config {
-        return Err(HumanError::NotPlayable { game: "cryptron" });
+    match plan.config {
+        GameConfig::Cryptron(_) => return Err(HumanError::NotPlayable { game: "cryptron" }),
+        GameConfig::Mastermind(_) => return Err(HumanError::NotPlayable { game: "mastermind" }),
+        GameConfig::Arrow5(_) | GameConfig::Safecracker(_) => {}
     }
     let mut term = Terminal::stdio()?;
     match &plan.config {
@@ -89,6 +91,7 @@ pub fn play(plan: &HumanPlan) -> Result<HumanEnd, HumanError> {
             run(game, plan, &mut term)
         }
         GameConfig::Cryptron(_) => Err(HumanError::NotPlayable { game: "cryptron" }),
+        GameConfig::Mastermind(_) => Err(HumanError::NotPlayable { game: "mastermind" }),
     }
 }
 

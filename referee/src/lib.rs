@@ -7,8 +7,10 @@
 //! - [`bot`]: the only module that touches child processes;
 //! - [`runner`]: plays one match, turning faults into [`verdict::Verdict`]s;
 //! - [`human`]: plays a game with people at the terminal;
-//! - [`record`], [`transcript`], [`report`]: what is kept and shown of a match.
+//! - [`record`], [`transcript`], [`report`]: what is kept and shown of a match;
+//! - [`bench`](mod@bench): a solver against every secret (solo games on worker threads).
 
+pub mod bench;
 pub mod bot;
 pub mod games;
 pub mod human;

@@ -3,6 +3,7 @@
 
 use crate::games::{Seat, Winner};
 use crate::record::MatchRecord;
+use crate::runner::REFEREE_SEAT;
 use crate::verdict::Verdict;
 
 /// The account of one match for a terminal: set-up, moves, result, verdicts,
@@ -25,6 +26,10 @@ pub fn render_match(record: &MatchRecord) -> String {
     out.push_str(&format!("Result: {result}  [{}]\n", record.reason));
     for seat in Seat::BOTH {
         let p = record.player(seat);
+        if p.name == REFEREE_SEAT && p.spec.is_empty() {
+            // A solo game: the referee held this seat, there is no bot to show.
+            continue;
+        }
         out.push_str(&format!(
             "  {seat} {:<20} {:<9} {:>3} attacks  {:>9.3} ms total  {:>8.3} ms max  cpu {:>8.1} ms  peak {} KiB\n",
             p.name,

@@ -2,6 +2,9 @@
 //! process faults, malformed lines and illegal replies into verdicts, and
 //! produces one [`MatchRecord`]. It knows the rules only through the `Game`
 //! trait and processes only through `crate::bot`.
+//!
+//! A solo game ([`play_solo`]: the referee holds the secret, only seat A is
+//! asked) runs through the same loop with no process at seat B.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -52,7 +55,7 @@ impl MatchLimits {
     pub fn defaults_for(config: &GameConfig, language: Language) -> MatchLimits {
         let mut limits = MatchLimits::default();
         match config {
-            GameConfig::Arrow5(_) | GameConfig::Safecracker(_) => {}
+            GameConfig::Arrow5(_) | GameConfig::Mastermind(_) | GameConfig::Safecracker(_) => {}
             GameConfig::Cryptron(_) => {
                 limits.time_limit = language.contest_time_limit();
                 limits.process.memory_kb = CRYPTRON_MEMORY_KB;
@@ -72,6 +75,64 @@ pub struct MatchPlan {
     /// A then B.
     pub bots: [BotCommand; 2],
     pub limits: [MatchLimits; 2],
+}
+
+/// Everything needed to play one solo game: one bot attacks a secret the
+/// referee holds (`referee bench`). The game itself, built by the caller,
+/// holds the secret and the bot's seed.
+#[derive(Clone, Debug)]
+pub struct SoloPlan {
+    pub config: GameConfig,
+    /// The bench seed, kept in the record and the replay command.
+    pub seed: u64,
+    /// Which secret, in the game's enumeration order.
+    pub secret_index: u64,
+    pub bot: BotCommand,
+    pub limits: MatchLimits,
+}
+
+/// The name the record gives the seat the referee holds in a solo game.
+pub const REFEREE_SEAT: &str = "referee";
+
+/// Who sits where, for the game loop: a bot at each seat of a match; at seat
+/// B of a solo game, nobody (the referee is the codemaker).
+struct Seating<'a> {
+    config: &'a GameConfig,
+    seed: u64,
+    bots: [Option<&'a BotCommand>; 2],
+    /// What runs at each seat: the command (compiled if it was a source), or
+    /// why it could not be compiled (detail, compiler message); `None` for
+    /// the referee's seat.
+    commands: [Option<Prepared>; 2],
+    limits: [&'a MatchLimits; 2],
+    replay: String,
+}
+
+/// A bot command ready to spawn, or the compile failure that is its verdict.
+type Prepared = Result<BotCommand, (String, String)>;
+
+/// Compiles C and C++ sources (or finds them in the cache); a source that
+/// does not compile is that bot's `compile` verdict, a referee that cannot
+/// compile at all is an error.
+fn prepare(command: &BotCommand) -> Result<Prepared, MatchError> {
+    match bot::compile::prepare(command, bot::compile::COMPILE_LIMIT) {
+        Ok(ready) => Ok(Ok(ready)),
+        Err(e) if e.is_verdict() => Ok(Err((e.to_string(), e.compiler_message().to_string()))),
+        Err(source) => Err(MatchError::Compiler {
+            bot: command.spec.clone(),
+            source,
+        }),
+    }
+}
+
+impl Seating<'_> {
+    fn name(&self, seat: Seat) -> String {
+        self.bots[seat.index()].map_or_else(|| REFEREE_SEAT.to_string(), |b| b.name.clone())
+    }
+
+    fn spec(&self, seat: Seat) -> String {
+        self.bots[seat.index()].map_or_else(String::new, |b| b.spec.clone())
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -125,6 +186,62 @@ pub fn play_match(
     plan: &MatchPlan,
     transcript_path: Option<&PathBuf>,
 ) -> Result<MatchRecord, MatchError> {
+    let seating = Seating {
+        config: &plan.config,
+        seed: plan.seed,
+        bots: [Some(&plan.bots[0]), Some(&plan.bots[1])],
+        commands: [Some(prepare(&plan.bots[0])?), Some(prepare(&plan.bots[1])?)],
+        limits: [&plan.limits[0], &plan.limits[1]],
+        replay: replay_command(plan),
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
+    let record = match &plan.config {
+        GameConfig::Arrow5(config) => {
+            let game = games::arrow5::Arrow5::new(config.clone(), &mut rng);
+            run_recorded(game, &seating, transcript_path)?.0
+        }
+        GameConfig::Mastermind(config) => {
+            let game = games::mastermind::Mastermind::new(config.clone(), &mut rng);
+            run_recorded(game, &seating, transcript_path)?.0
+        }
+        GameConfig::Cryptron(config) => {
+            let game = games::cryptron::Cryptron::new(config.clone());
+            run_recorded(game, &seating, transcript_path)?.0
+        }
+        GameConfig::Safecracker(config) => {
+            let game = games::safecracker::SafeCracker::new(config.clone(), &mut rng);
+            run_recorded(game, &seating, transcript_path)?.0
+        }
+    };
+    Ok(record)
+}
+
+/// Plays one solo game (built by the game's `solo` function): only seat A is
+/// ever asked, so only the plan's bot is started. Returns the record and the
+/// finished game (its `summary` tells the secret). Seat B's player record is
+/// the referee's, with no replies.
+pub fn play_solo<G: Game>(
+    game: G,
+    plan: &SoloPlan,
+    transcript_path: Option<&PathBuf>,
+) -> Result<(MatchRecord, G), MatchError> {
+    let seating = Seating {
+        config: &plan.config,
+        seed: plan.seed,
+        bots: [Some(&plan.bot), None],
+        commands: [Some(prepare(&plan.bot)?), None],
+        limits: [&plan.limits, &plan.limits],
+        replay: solo_replay_command(plan),
+    };
+    run_recorded(game, &seating, transcript_path)
+}
+
+/// Plays a game with its transcript written, if one is asked for.
+fn run_recorded<G: Game>(
+    game: G,
+    seating: &Seating,
+    transcript_path: Option<&PathBuf>,
+) -> Result<(MatchRecord, G), MatchError> {
     let transcript = match transcript_path {
         Some(path) => TranscriptWriter::create(path).map_err(|source| MatchError::Transcript {
             path: path.clone(),
@@ -132,63 +249,29 @@ pub fn play_match(
         })?,
         None => TranscriptWriter::none(),
     };
-    // C and C++ sources are compiled (or found in the cache) first; a source
-    // that does not compile is that bot's `compile` verdict.
-    let mut commands = Vec::with_capacity(2);
-    for command in &plan.bots {
-        commands.push(
-            match bot::compile::prepare(command, bot::compile::COMPILE_LIMIT) {
-                Ok(ready) => Ok(ready),
-                Err(e) if e.is_verdict() => Err((e.to_string(), e.compiler_message().to_string())),
-                Err(source) => {
-                    return Err(MatchError::Compiler {
-                        bot: command.spec.clone(),
-                        source,
-                    })
-                }
-            },
-        );
-    }
-    let commands: [Result<BotCommand, (String, String)>; 2] =
-        [commands.remove(0), commands.remove(0)];
-    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
-    let (record, transcript) = match &plan.config {
-        GameConfig::Arrow5(config) => {
-            let game = games::arrow5::Arrow5::new(config.clone(), &mut rng);
-            run(game, plan, &commands, transcript)?
-        }
-        GameConfig::Cryptron(config) => {
-            let game = games::cryptron::Cryptron::new(config.clone());
-            run(game, plan, &commands, transcript)?
-        }
-        GameConfig::Safecracker(config) => {
-            let game = games::safecracker::SafeCracker::new(config.clone(), &mut rng);
-            run(game, plan, &commands, transcript)?
-        }
-    };
+    let (record, transcript, game) = run(game, seating, transcript)?;
     transcript
         .finish(&record)
         .map_err(|source| MatchError::Transcript {
             path: transcript_path.cloned().unwrap_or_default(),
             source,
         })?;
-    Ok(record)
+    Ok((record, game))
 }
 
 fn run<G: Game>(
     mut game: G,
-    plan: &MatchPlan,
-    commands: &[Result<BotCommand, (String, String)>; 2],
+    plan: &Seating,
     mut transcript: TranscriptWriter,
-) -> Result<(MatchRecord, TranscriptWriter), MatchError> {
+) -> Result<(MatchRecord, TranscriptWriter, G), MatchError> {
     transcript.header(
         plan.config.game_name(),
         &plan.config.variant_name(),
         plan.seed,
-        [plan.bots[0].name.clone(), plan.bots[1].name.clone()],
-        [plan.bots[0].spec.clone(), plan.bots[1].spec.clone()],
+        Seat::BOTH.map(|seat| plan.name(seat)),
+        Seat::BOTH.map(|seat| plan.spec(seat)),
     );
-    let mut account = game.summary_setup(plan);
+    let mut account = setup_summary(plan, game.first_to_move());
     let mut players: [Player; 2] = Seat::BOTH.map(|seat| {
         let i = seat.index();
         let mut player = Player {
@@ -200,8 +283,11 @@ fn run<G: Game>(
             report: ProcessReport::default(),
             stderr_tail: vec![],
         };
-        match &commands[i] {
-            Ok(command) => match BotProcess::spawn(command, &plan.limits[i].process) {
+        // An empty seat (the referee's, in a solo game) has no process: the
+        // game never asks it, and lines meant for it go nowhere.
+        match &plan.commands[i] {
+            None => {}
+            Some(Ok(command)) => match BotProcess::spawn(command, &plan.limits[i].process) {
                 Ok(process) => player.process = Some(process),
                 Err(e) => {
                     player.disqualification = Some(Disqualification {
@@ -211,7 +297,7 @@ fn run<G: Game>(
                     })
                 }
             },
-            Err((detail, message)) => {
+            Some(Err((detail, message))) => {
                 // The compiler's message goes to the log as the bot's stderr;
                 // its first lines are the ones that matter.
                 let now = Instant::now();
@@ -238,7 +324,7 @@ fn run<G: Game>(
             &mut players[seat.index()],
             seat,
             &line,
-            &plan.limits[seat.index()],
+            plan.limits[seat.index()],
             &mut transcript,
         );
     }
@@ -299,7 +385,7 @@ fn run<G: Game>(
                         &mut players[i],
                         notice.to,
                         &notice.line,
-                        &plan.limits[i],
+                        plan.limits[i],
                         &mut transcript,
                     );
                 }
@@ -322,7 +408,7 @@ fn run<G: Game>(
                 player,
                 seat,
                 &line,
-                &plan.limits[seat.index()],
+                plan.limits[seat.index()],
                 &mut transcript,
             );
         }
@@ -357,10 +443,9 @@ fn run<G: Game>(
         reason,
         players: Seat::BOTH.map(|seat| {
             let player = &players[seat.index()];
-            let bot = &plan.bots[seat.index()];
             PlayerRecord {
-                name: bot.name.clone(),
-                spec: bot.spec.clone(),
+                name: plan.name(seat),
+                spec: plan.spec(seat),
                 verdict: player
                     .disqualification
                     .as_ref()
@@ -379,10 +464,10 @@ fn run<G: Game>(
                 },
             }
         }),
-        replay: replay_command(plan),
+        replay: plan.replay.clone(),
         account,
     };
-    Ok((record, transcript))
+    Ok((record, transcript, game))
 }
 
 /// Sends a request and waits for its reply line, timing it.
@@ -505,35 +590,61 @@ pub fn replay_command(plan: &MatchPlan) -> String {
 }
 
 /// Set-up lines for the account, before the first move.
-trait SetupSummary {
-    fn summary_setup(&self, plan: &MatchPlan) -> Vec<String>;
+fn setup_summary(plan: &Seating, first: Seat) -> Vec<String> {
+    let mark = |seat: Seat| if seat == first { "  moves first" } else { "" };
+    let mut lines = vec![format!(
+        "{} ({}), seed {}",
+        plan.config.game_name(),
+        plan.config.variant_name(),
+        plan.seed
+    )];
+    match plan.bots {
+        [Some(a), Some(b)] => {
+            lines.push(format!("A: {}  [{}]{}", a.name, a.spec, mark(Seat::A)));
+            lines.push(format!("B: {}  [{}]{}", b.name, b.spec, mark(Seat::B)));
+        }
+        [Some(a), None] => {
+            lines.push(format!(
+                "A: {}  [{}]  attacks the referee's secret (solo)",
+                a.name, a.spec
+            ));
+        }
+        [None, _] => unreachable!("seat A always has a bot"),
+    }
+    lines
 }
 
-impl<G: Game> SetupSummary for G {
-    fn summary_setup(&self, plan: &MatchPlan) -> Vec<String> {
-        let first = self.first_to_move();
-        let mark = |seat: Seat| if seat == first { "  moves first" } else { "" };
-        vec![
-            format!(
-                "{} ({}), seed {}",
-                plan.config.game_name(),
-                plan.config.variant_name(),
-                plan.seed
-            ),
-            format!(
-                "A: {}  [{}]{}",
-                plan.bots[0].name,
-                plan.bots[0].spec,
-                mark(Seat::A)
-            ),
-            format!(
-                "B: {}  [{}]{}",
-                plan.bots[1].name,
-                plan.bots[1].spec,
-                mark(Seat::B)
-            ),
-        ]
+/// The `referee bench ...` command line that plays this solo game again.
+pub fn solo_replay_command(plan: &SoloPlan) -> String {
+    let mut words: Vec<String> = vec![
+        "referee".into(),
+        "bench".into(),
+        plan.config.game_name().into(),
+        plan.bot.spec.clone(),
+    ];
+    // The referee holds every secret of a bench: no `--codes`.
+    let flags = plan.config.cli_flags();
+    let mut flags = flags.iter();
+    while let Some(flag) = flags.next() {
+        if flag == "--codes" {
+            flags.next();
+        } else {
+            words.push(flag.clone());
+        }
     }
+    words.extend([
+        "--secret".into(),
+        plan.secret_index.to_string(),
+        "--seed".into(),
+        plan.seed.to_string(),
+        "--time-limit".into(),
+        bot::show_duration(plan.limits.time_limit),
+        "--startup-limit".into(),
+        bot::show_duration(plan.limits.startup_limit),
+        "--memory-limit".into(),
+        units::show_size_kb(plan.limits.process.memory_kb),
+    ]);
+    shell_words::join(words)
 }
 
 #[cfg(test)]

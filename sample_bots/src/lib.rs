@@ -1,9 +1,11 @@
-//! Shared pieces of the sample bots: Arrow 5 codes and signals, written
+//! Shared pieces of the sample bots: Arrow 5 codes and signals, Mastermind
+//! codes, feedbacks and solvers, written
 //! independently of the referee (a bot is a separate program), and a tiny
 //! seeded random generator so bots need no dependencies.
 
 pub mod arrow5;
 pub mod cryptron;
+pub mod mastermind;
 pub mod safecracker;
 
 use std::io::{self, BufRead, Write};

@@ -7,6 +7,7 @@
 //! stopped by Ctrl-C (its standings cover the games done), or a `play` game
 //! the person ended early (Ctrl-C or end of input).
 
+mod bench;
 mod human;
 mod play;
 mod tournament;
@@ -37,8 +38,11 @@ fix); 1 internal failure of the referee; 130 a tournament stopped by Ctrl-C.",
     after_help = "Examples:\n  referee match arrow5 target/release/arrow5_strong sample_bots/python/arrow5_starter.py\n  \
 referee match arrow5 A B --variant hidden-eye --codes random --seed 7 --transcript game.jsonl\n  \
 referee match cryptron sample_bots/c/cryptron_starter.c sample_bots/python/cryptron_starter.py\n  \
+referee match mastermind A B --pegs 5 --colours 8 --max-attacks 10\n  \
 referee replay game.jsonl\n  \
 referee tournament tournaments/arrow5.toml --jobs 2\n  \
+referee bench mastermind target/release/mastermind_knuth --all --csv knuth.csv\n  \
+referee bench arrow5 target/release/arrow5_strong --samples 500 --seed 1\n  \
 referee play safecracker --vs target/release/safecracker_optimal\n  \
 referee play arrow5 --hot-seat"
 )]
@@ -67,6 +71,8 @@ Exit codes: 0 the game finished (whoever won); 130 you ended it early (Ctrl-C or
 input; the bot is killed); 2 bad input; 1 internal failure."
     )]
     Play(human::PlayArgs),
+    /// Measure a solver: the referee holds each secret and the bot cracks it alone
+    Bench(bench::BenchArgs),
 }
 
 /// Game parameters, shared by every command that sets up games. Each game
@@ -94,6 +100,15 @@ pub struct GameFlags {
     /// Safe Cracker: who guesses first [default: toss, a coin toss from the seed]
     #[arg(long, value_name = "a|b|toss")]
     pub first: Option<String>,
+    /// Mastermind: pegs in a code, N [default: 4]
+    #[arg(long, value_name = "N")]
+    pub pegs: Option<u8>,
+    /// Mastermind: colours, C (written 0-9 then a-z) [default: 6]
+    #[arg(long, visible_alias = "colors", value_name = "C")]
+    pub colours: Option<u8>,
+    /// Mastermind: attacks each codebreaker may make, T; nobody cracking is a draw [default: 12]
+    #[arg(long, value_name = "T")]
+    pub max_attacks: Option<u32>,
 }
 
 impl GameFlags {
@@ -106,6 +121,9 @@ impl GameFlags {
             length: self.length,
             attempts: self.attempts,
             first: self.first.clone(),
+            pegs: self.pegs,
+            colours: self.colours,
+            max_attacks: self.max_attacks,
         }
     }
 
@@ -187,6 +205,7 @@ pub fn main() -> i32 {
         Command::Tournament(args) => tournament::run_tournament(args),
         Command::Merge(args) => tournament::run_merge(args),
         Command::Play(args) => human::run_play(args),
+        Command::Bench(args) => bench::run_bench(args).map(|()| EXIT_OK),
     };
     match result {
         Ok(code) => code,

@@ -14,7 +14,7 @@ use super::{Failure, GameFlags, LimitFlags};
 
 #[derive(Args)]
 pub struct MatchArgs {
-    /// The game to play: arrow5, cryptron or safecracker
+    /// The game to play: arrow5, mastermind, safecracker or cryptron
     pub game: String,
     /// First bot (moves first): an executable, a .py, .c or .cpp file, or a quoted command line
     pub bot_a: String,

@@ -91,6 +91,24 @@ impl Code {
         out
     }
 
+    /// The `index`-th code of [`Code::all`]'s order, without building the list.
+    pub fn nth(index: usize) -> Code {
+        assert!(index < CODE_COUNT, "code {index} of {CODE_COUNT}");
+        let mut pool: Vec<u8> = (0..SYMBOLS).collect();
+        let mut symbols = [0u8; CODE_LEN];
+        // Codes sharing the first i symbols: 10*9*8*7 for i = 1, and so on.
+        let mut block = CODE_COUNT / SYMBOLS as usize;
+        let mut rest = index;
+        for (i, slot) in symbols.iter_mut().enumerate() {
+            *slot = pool.remove(rest / block);
+            rest %= block;
+            if i + 1 < CODE_LEN {
+                block /= pool.len();
+            }
+        }
+        Code(symbols)
+    }
+
     /// A uniformly random code.
     pub fn random<R: Rng>(rng: &mut R) -> Code {
         let mut pool: Vec<u8> = (0..SYMBOLS).collect();
@@ -261,6 +279,29 @@ pub enum CodeSource {
     Random,
 }
 
+impl CodeSource {
+    /// Reads the `codes` option of `game`: `bots` or `random`.
+    pub fn parse(game: &'static str, value: &str) -> Result<CodeSource, GameConfigError> {
+        match value.to_ascii_lowercase().as_str() {
+            "bots" => Ok(CodeSource::Bots),
+            "random" => Ok(CodeSource::Random),
+            _ => Err(GameConfigError::BadValue {
+                game,
+                option: "codes",
+                expected: "'bots' or 'random'",
+                value: value.to_string(),
+            }),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CodeSource::Bots => "bots",
+            CodeSource::Random => "random",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Config {
     pub variant: Variant,
@@ -295,19 +336,20 @@ impl Config {
                 }
             };
         }
+        let not_here = |option: &'static str, value: Option<String>| match value {
+            Some(value) => Err(GameConfigError::NotForGame {
+                game: "arrow5",
+                option,
+                value,
+                instead: "it is a Mastermind option",
+            }),
+            None => Ok(()),
+        };
+        not_here("pegs", options.pegs.map(|v| v.to_string()))?;
+        not_here("colours", options.colours.map(|v| v.to_string()))?;
+        not_here("max-attacks", options.max_attacks.map(|v| v.to_string()))?;
         if let Some(c) = &options.codes {
-            config.codes = match c.to_ascii_lowercase().as_str() {
-                "bots" => CodeSource::Bots,
-                "random" => CodeSource::Random,
-                _ => {
-                    return Err(GameConfigError::BadValue {
-                        game: "arrow5",
-                        option: "codes",
-                        expected: "'bots' or 'random'",
-                        value: c.clone(),
-                    })
-                }
-            };
+            config.codes = CodeSource::parse("arrow5", c)?;
         }
         if let Some(r) = options.max_rounds {
             if r == 0 {
@@ -328,11 +370,7 @@ impl Config {
             "--variant".into(),
             self.variant.name().into(),
             "--codes".into(),
-            match self.codes {
-                CodeSource::Bots => "bots",
-                CodeSource::Random => "random",
-            }
-            .into(),
+            self.codes.name().into(),
             "--max-rounds".into(),
             self.max_rounds.to_string(),
         ]
@@ -365,6 +403,8 @@ pub struct Arrow5 {
     cracked: [bool; 2],
     outcome: Option<Outcome>,
     history: Vec<AttackRecord>,
+    /// The referee holds B's code and only A attacks ([`solo`]).
+    solo: bool,
 }
 
 /// One attack and its signal.
@@ -374,6 +414,32 @@ pub struct AttackRecord {
     pub round: u32,
     pub attack: Code,
     pub signal: Signal,
+}
+
+/// The number of secrets of the solo game: every code, 55,440.
+pub fn secret_count(_config: &Config) -> u64 {
+    CODE_COUNT as u64
+}
+
+/// A solo game: the referee holds the `secret_index`-th code of
+/// [`Code::all`]'s order and only seat A attacks, at most `max_rounds` times.
+/// Seat B is never asked anything.
+pub fn solo(config: &Config, secret_index: u64, bot_seed: u64) -> Arrow5 {
+    let secret = Code::nth(secret_index as usize);
+    Arrow5 {
+        config: config.clone(),
+        codes: [None, Some(secret)],
+        bot_seeds: [bot_seed, 0],
+        phase: Phase::Attacking {
+            seat: Seat::A,
+            round: 1,
+        },
+        attacks: [0; 2],
+        cracked: [false; 2],
+        outcome: None,
+        solo: true,
+        history: vec![],
+    }
 }
 
 impl Arrow5 {
@@ -400,6 +466,7 @@ impl Arrow5 {
             cracked: [false; 2],
             outcome: None,
             history: vec![],
+            solo: false,
         }
     }
 
@@ -417,6 +484,7 @@ impl Arrow5 {
             cracked: [false; 2],
             outcome: None,
             history: vec![],
+            solo: false,
         }
     }
 
@@ -478,6 +546,18 @@ impl Arrow5 {
             signal,
         });
         let game = match seat {
+            // Solo: the attacker cracks, or runs out of rounds.
+            _ if self.solo => match signal.cracked {
+                true => self.finish(Winner::A, "cracked"),
+                false if round >= self.config.max_rounds => self.finish(Winner::B, "round-cap"),
+                false => {
+                    self.phase = Phase::Attacking {
+                        seat: Seat::A,
+                        round: round + 1,
+                    };
+                    self
+                }
+            },
             // The second agent always gets its attack: either the round goes on,
             // or it is the equalizing attack after A cracked.
             Seat::A => {
@@ -518,9 +598,10 @@ impl Game for Arrow5 {
         format!(
             "arrow5 {} {} {} {}",
             self.config.variant.name(),
-            match seat {
-                Seat::A => "first",
-                Seat::B => "second",
+            match (self.solo, seat) {
+                (true, _) => "solo",
+                (false, Seat::A) => "first",
+                (false, Seat::B) => "second",
             },
             self.config.max_rounds,
             self.bot_seeds[seat.index()]
@@ -589,6 +670,13 @@ impl Game for Arrow5 {
     }
 
     fn summary(&self) -> Vec<String> {
+        if self.solo {
+            let secret = self.codes[Seat::B.index()].expect("a solo game holds its secret");
+            return vec![format!(
+                "secret: {}  (held by the referee)",
+                secret.glyphs()
+            )];
+        }
         Seat::BOTH
             .iter()
             .map(|&seat| {
@@ -682,6 +770,9 @@ mod tests {
     fn there_are_55440_codes() {
         let all = Code::all();
         assert_eq!(all.len(), CODE_COUNT);
+        for (i, code) in all.iter().enumerate() {
+            assert_eq!(Code::nth(i), *code, "code {i}");
+        }
         let mut sorted = all.clone();
         sorted.dedup();
         assert_eq!(sorted.len(), CODE_COUNT);
@@ -814,6 +905,41 @@ mod tests {
         assert!(
             matches!(game.status(), Status::Ask { seat: Seat::A, ref request } if request.as_deref() == Some("attack"))
         );
+    }
+
+    #[test]
+    fn solo_asks_only_the_attacker() {
+        let config = Config {
+            max_rounds: 2,
+            ..Config::default()
+        };
+        let index = Code::all()
+            .iter()
+            .position(|c| *c == code("10369"))
+            .unwrap();
+        let game = solo(&config, index as u64, 7);
+        assert_eq!(game.greeting(Seat::A), "arrow5 classic solo 2 7");
+        assert_eq!(secret_count(&config), 55_440);
+        let game = game.apply(RawCode(['0', '1', '2', '3', '4'])).unwrap().game;
+        assert!(matches!(game.status(), Status::Ask { seat: Seat::A, .. }));
+        let game = game.apply(RawCode(['1', '0', '3', '6', '9'])).unwrap().game;
+        assert_eq!(
+            outcome(&game),
+            Outcome {
+                winner: Winner::A,
+                reason: "cracked".into()
+            }
+        );
+        assert_eq!(game.attacks(Seat::A), 2);
+        assert_eq!(game.attacks(Seat::B), 0);
+        assert_eq!(game.summary(), ["secret: 1 0 3 6 9  (held by the referee)"]);
+
+        let mut game = solo(&config, index as u64, 7);
+        for _ in 0..2 {
+            game = game.apply(RawCode(['0', '1', '2', '3', '4'])).unwrap().game;
+        }
+        assert_eq!(outcome(&game).reason, "round-cap");
+        assert_eq!(outcome(&game).winner, Winner::B);
     }
 
     use rand::SeedableRng;

@@ -13,6 +13,7 @@
 pub mod arrow5;
 pub mod cryptron;
 pub mod human;
+pub mod mastermind;
 pub mod safecracker;
 
 use std::fmt;
@@ -175,10 +176,11 @@ pub enum GameConfig {
     Arrow5(arrow5::Config),
     Cryptron(cryptron::Config),
     Safecracker(safecracker::Config),
+    Mastermind(mastermind::Config),
 }
 
 /// The names accepted on the command line and in tournament files.
-pub const GAME_NAMES: &[&str] = &["arrow5", "cryptron", "safecracker"];
+pub const GAME_NAMES: &[&str] = &["arrow5", "cryptron", "mastermind", "safecracker"];
 
 /// Game parameters as the user gave them (flags or a tournament file), before
 /// they are checked against the chosen game.
@@ -196,6 +198,15 @@ pub struct GameOptions {
     pub attempts: Option<u32>,
     /// Safe Cracker: who guesses first, `a`, `b` or `toss`.
     pub first: Option<String>,
+    /// Mastermind: N, the pegs of a code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pegs: Option<u8>,
+    /// Mastermind: C, the colours.
+    #[serde(default, alias = "colors", skip_serializing_if = "Option::is_none")]
+    pub colours: Option<u8>,
+    /// Mastermind: T, each codebreaker's attacks at most.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_attacks: Option<u32>,
 }
 
 impl GameOptions {
@@ -209,6 +220,9 @@ impl GameOptions {
             length,
             attempts,
             first,
+            pegs,
+            colours,
+            max_attacks,
         } = self;
         [
             ("variant", variant.is_some()),
@@ -218,6 +232,9 @@ impl GameOptions {
             ("length", length.is_some()),
             ("attempts", attempts.is_some()),
             ("first", first.is_some()),
+            ("pegs", pegs.is_some()),
+            ("colours", colours.is_some()),
+            ("max-attacks", max_attacks.is_some()),
         ]
         .into_iter()
         .filter(|(_, set)| *set)
@@ -261,6 +278,13 @@ pub enum GameConfigError {
         game: &'static str,
         option: &'static str,
     },
+    #[error("{game}: the option {option} ('{value}') does not apply; {instead}")]
+    NotForGame {
+        game: &'static str,
+        option: &'static str,
+        value: String,
+        instead: &'static str,
+    },
 }
 
 impl GameConfig {
@@ -274,6 +298,9 @@ impl GameConfig {
             }
             "safecracker" | "safe-cracker" | "safe_cracker" => {
                 safecracker::Config::from_options(options).map(GameConfig::Safecracker)
+            }
+            "mastermind" | "master-mind" => {
+                mastermind::Config::from_options(options).map(GameConfig::Mastermind)
             }
             _ => Err(GameConfigError::UnknownGame {
                 name: name.to_string(),
@@ -289,6 +316,7 @@ impl GameConfig {
             GameConfig::Arrow5(_) => "arrow5",
             GameConfig::Cryptron(_) => "cryptron",
             GameConfig::Safecracker(_) => "safecracker",
+            GameConfig::Mastermind(_) => "mastermind",
         }
     }
 
@@ -297,6 +325,7 @@ impl GameConfig {
             GameConfig::Arrow5(c) => c.variant.name().to_string(),
             GameConfig::Cryptron(c) => c.variant_name().to_string(),
             GameConfig::Safecracker(c) => c.variant_name(),
+            GameConfig::Mastermind(c) => c.variant_name(),
         }
     }
 
@@ -306,6 +335,7 @@ impl GameConfig {
             GameConfig::Arrow5(c) => c.cli_flags(),
             GameConfig::Cryptron(c) => c.cli_flags(),
             GameConfig::Safecracker(c) => c.cli_flags(),
+            GameConfig::Mastermind(c) => c.cli_flags(),
         }
     }
 }

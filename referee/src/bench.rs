@@ -1,0 +1,516 @@
+//! The solver benchmark (`referee bench`): the referee is the codemaker and
+//! plays one solo game per secret (every secret, a seeded sample, or one),
+//! on worker threads, and sums up how many attacks the bot needed.
+//!
+//! A game takes part through its `secret_count` and `solo` functions; the
+//! one place that lists them is [`solo_game`]. Rows are handed to the caller
+//! as games finish (for progress and CSV); the [`BenchSummary`] comes at the
+//! end. Everything random derives from the bench seed, so a run is
+//! reproducible: the sample of secrets, and each game's bot seed
+//! ([`bot_seed`]).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::bot::BotCommand;
+use crate::games::{arrow5, mastermind, safecracker, Game, GameConfig, Seat};
+use crate::record::MatchRecord;
+use crate::runner::{play_solo, MatchError, MatchLimits, SoloPlan};
+use crate::verdict::Verdict;
+
+/// Which secrets to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selection {
+    /// Every secret, in the game's order.
+    All,
+    /// This many distinct secrets drawn from the bench seed.
+    Sample(u64),
+    /// The secret of this index alone (to look at one game closely).
+    One(u64),
+}
+
+/// A validated benchmark: what `referee bench` runs.
+#[derive(Clone, Debug)]
+pub struct BenchPlan {
+    pub config: GameConfig,
+    pub bot: BotCommand,
+    pub limits: MatchLimits,
+    pub selection: Selection,
+    pub seed: u64,
+    /// Games played at once (each on its own thread, with its own bot process).
+    pub jobs: usize,
+}
+
+/// One solo game, as one CSV row.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BenchRow {
+    /// The secret's number in the game's enumeration order.
+    pub secret_index: u64,
+    /// The secret as the game writes it.
+    pub secret: String,
+    pub attacks: u32,
+    /// Cracked within the cap, by the rules, with no verdict against the bot.
+    pub cracked: bool,
+    pub verdict: Verdict,
+    /// How the game ended: `cracked`, `attack-cap`, `round-cap`, `disqualified`.
+    pub reason: String,
+    /// What went wrong, for a verdict other than `ok`.
+    pub detail: String,
+    pub bot_seed: u64,
+    pub time_total_ms: f64,
+    pub time_max_ms: f64,
+    pub replies: u32,
+    pub cpu_total_ms: f64,
+    pub peak_memory_kb: u64,
+}
+
+/// What a benchmark found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchSummary {
+    pub game: &'static str,
+    pub variant: String,
+    pub bot: String,
+    pub seed: u64,
+    pub selection: Selection,
+    /// The secrets the game has in all.
+    pub secret_count: u64,
+    pub jobs: usize,
+    pub games: u64,
+    pub cracked: u64,
+    /// Attacks over the cracked games.
+    pub total_attacks: u64,
+    /// `total_attacks / cracked` (0 when nothing was cracked).
+    pub average: f64,
+    /// The most attacks a cracked game took.
+    pub largest: u32,
+    /// Cracked games by the number of attacks they took.
+    pub histogram: BTreeMap<u32, u64>,
+    /// Every game not cracked (cap reached, or a verdict), by secret index.
+    pub failures: Vec<BenchRow>,
+    /// The slowest reply of any game, and the mean reply time.
+    pub time_max_ms: f64,
+    pub time_mean_ms: f64,
+    pub elapsed: Duration,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error("{game} has no solo form to benchmark; the games with one are: {}", BENCH_GAMES.join(", "))]
+    NoSoloForm { game: &'static str },
+    #[error("{game} has {count} secrets, so --samples {asked} is too many; use --all to play every secret")]
+    TooManySamples {
+        game: &'static str,
+        count: u64,
+        asked: u64,
+    },
+    #[error("--samples must be at least 1")]
+    NoSamples,
+    #[error("{game} has {count} secrets here, more than a bench plays ({MAX_GAMES} at most); use --samples K")]
+    TooManySecrets { game: &'static str, count: u64 },
+    #[error("--secret {index} is out of range: {game} has secrets 0 to {}", count - 1)]
+    NoSuchSecret {
+        game: &'static str,
+        index: u64,
+        count: u64,
+    },
+    #[error("--jobs must be at least 1")]
+    NoJobs,
+    #[error(transparent)]
+    Match(#[from] MatchError),
+}
+
+/// The most games one bench plays (their list is kept in memory).
+pub const MAX_GAMES: u64 = 10_000_000;
+
+/// The games `referee bench` can run.
+pub const BENCH_GAMES: &[&str] = &["arrow5", "mastermind", "safecracker"];
+
+type PlayFn = dyn Fn(u64, &SoloPlan, Option<&PathBuf>) -> Result<(MatchRecord, Vec<String>), MatchError>
+    + Send
+    + Sync;
+
+/// A game's solo form, for any game: how many secrets, and how to play the
+/// game of one secret (index, bot seed in the plan's game).
+pub struct SoloGame {
+    pub count: u64,
+    play: Box<PlayFn>,
+}
+
+impl SoloGame {
+    fn new<G, F>(count: u64, make: F) -> SoloGame
+    where
+        G: Game,
+        F: Fn(u64, u64) -> G + Send + Sync + 'static,
+    {
+        SoloGame {
+            count,
+            play: Box::new(move |index, plan, transcript| {
+                let game = make(index, bot_seed(plan.seed, index));
+                play_solo(game, plan, transcript).map(|(record, game)| (record, game.summary()))
+            }),
+        }
+    }
+}
+
+/// The one place that lists the games with a solo form: adding a game to the
+/// bench is one arm here.
+pub fn solo_game(config: &GameConfig) -> Result<SoloGame, BenchError> {
+    Ok(match config {
+        GameConfig::Arrow5(c) => {
+            let c = c.clone();
+            SoloGame::new(arrow5::secret_count(&c), move |i, s| arrow5::solo(&c, i, s))
+        }
+        GameConfig::Mastermind(c) => {
+            let c = c.clone();
+            SoloGame::new(mastermind::secret_count(&c), move |i, s| {
+                mastermind::solo(&c, i, s)
+            })
+        }
+        GameConfig::Safecracker(c) => {
+            let c = c.clone();
+            SoloGame::new(safecracker::secret_count(&c), move |i, s| {
+                safecracker::solo(&c, i, s)
+            })
+        }
+        GameConfig::Cryptron(_) => return Err(BenchError::NoSoloForm { game: "cryptron" }),
+    })
+}
+
+/// The bot seed of the game of secret `index` in a bench seeded `seed`: the
+/// same for every run, whatever the selection or the number of jobs.
+pub fn bot_seed(seed: u64, index: u64) -> u64 {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    u64::from(rng.gen::<u32>())
+}
+
+/// The secret indices a selection plays, in increasing order.
+pub fn plan_secrets(
+    selection: Selection,
+    count: u64,
+    seed: u64,
+    game: &'static str,
+) -> Result<Vec<u64>, BenchError> {
+    match selection {
+        Selection::All if count > MAX_GAMES => Err(BenchError::TooManySecrets { game, count }),
+        Selection::All => Ok((0..count).collect()),
+        Selection::One(index) if index < count => Ok(vec![index]),
+        Selection::One(index) => Err(BenchError::NoSuchSecret { game, index, count }),
+        Selection::Sample(0) => Err(BenchError::NoSamples),
+        Selection::Sample(k) if k > count => Err(BenchError::TooManySamples {
+            game,
+            count,
+            asked: k,
+        }),
+        Selection::Sample(k) if k > MAX_GAMES => Err(BenchError::TooManySecrets { game, count: k }),
+        Selection::Sample(k) => {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut picked: Vec<u64> =
+                rand::seq::index::sample(&mut rng, count as usize, k as usize)
+                    .into_iter()
+                    .map(|i| i as u64)
+                    .collect();
+            picked.sort_unstable();
+            Ok(picked)
+        }
+    }
+}
+
+/// Checks a plan without playing: the game has a solo form, the selection
+/// fits it, there is at least one job. Returns the secrets to play.
+pub fn check(plan: &BenchPlan) -> Result<Vec<u64>, BenchError> {
+    if plan.jobs == 0 {
+        return Err(BenchError::NoJobs);
+    }
+    let solo = solo_game(&plan.config)?;
+    plan_secrets(
+        plan.selection,
+        solo.count,
+        plan.seed,
+        plan.config.game_name(),
+    )
+}
+
+/// Runs the benchmark. `on_game` sees each finished game (its row and record)
+/// with the number done and the total, in the order games finish. A
+/// transcript is written only for a single-secret run.
+pub fn run(
+    plan: &BenchPlan,
+    transcript: Option<&PathBuf>,
+    mut on_game: impl FnMut(&BenchRow, &MatchRecord, usize, usize),
+) -> Result<BenchSummary, BenchError> {
+    let start = Instant::now();
+    let secrets = check(plan)?;
+    let solo = solo_game(&plan.config)?;
+    let transcript = match plan.selection {
+        Selection::One(_) => transcript,
+        Selection::All | Selection::Sample(_) => None,
+    };
+    let total = secrets.len();
+    let next = AtomicUsize::new(0);
+    let jobs = plan.jobs.min(total).max(1);
+    let mut rows: Vec<BenchRow> = Vec::with_capacity(total);
+    let mut error: Option<MatchError> = None;
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel();
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (next, secrets, solo) = (&next, &secrets, &solo);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&index) = secrets.get(i) else { return };
+                let solo_plan = SoloPlan {
+                    config: plan.config.clone(),
+                    seed: plan.seed,
+                    secret_index: index,
+                    bot: plan.bot.clone(),
+                    limits: plan.limits.clone(),
+                };
+                let result = (solo.play)(index, &solo_plan, transcript)
+                    .map(|(record, hidden)| (row(plan.seed, index, &record, &hidden), record));
+                if tx.send(result).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(tx);
+        for result in rx {
+            match result {
+                Ok((row, record)) => {
+                    on_game(&row, &record, rows.len() + 1, total);
+                    rows.push(row);
+                }
+                Err(e) => {
+                    // The referee's own failure (a transcript it cannot
+                    // write): stop handing out games.
+                    next.store(total, Ordering::Relaxed);
+                    error.get_or_insert(e);
+                }
+            }
+        }
+    });
+    if let Some(e) = error {
+        return Err(e.into());
+    }
+    Ok(summarize(plan, solo.count, jobs, rows, start.elapsed()))
+}
+
+fn row(seed: u64, index: u64, record: &MatchRecord, hidden: &[String]) -> BenchRow {
+    let p = record.player(Seat::A);
+    BenchRow {
+        secret_index: index,
+        secret: secret_text(hidden),
+        attacks: p.attacks,
+        cracked: p.verdict == Verdict::Ok && record.reason == "cracked",
+        verdict: p.verdict,
+        reason: record.reason.clone(),
+        detail: p
+            .disqualification
+            .as_ref()
+            .map(|d| d.detail.clone())
+            .unwrap_or_default(),
+        bot_seed: bot_seed(seed, index),
+        time_total_ms: p.time_total_ms,
+        time_max_ms: p.time_max_ms,
+        replies: p.replies,
+        cpu_total_ms: p.cpu_total_ms,
+        peak_memory_kb: p.peak_memory_kb,
+    }
+}
+
+/// The secret out of a solo game's summary (`secret: 1 0 3 6 9  (held by
+/// the referee)`), or the whole summary if it has another shape.
+fn secret_text(hidden: &[String]) -> String {
+    for line in hidden {
+        if let Some(rest) = line.strip_prefix("secret: ") {
+            return rest.split("  ").next().unwrap_or(rest).trim().to_string();
+        }
+    }
+    hidden.join("; ")
+}
+
+fn summarize(
+    plan: &BenchPlan,
+    secret_count: u64,
+    jobs: usize,
+    mut rows: Vec<BenchRow>,
+    elapsed: Duration,
+) -> BenchSummary {
+    rows.sort_by_key(|r| r.secret_index);
+    let mut histogram = BTreeMap::new();
+    let (mut cracked, mut total_attacks, mut largest) = (0u64, 0u64, 0u32);
+    let (mut time_max_ms, mut time_sum_ms, mut replies) = (0f64, 0f64, 0u64);
+    let mut failures = vec![];
+    for r in &rows {
+        time_max_ms = time_max_ms.max(r.time_max_ms);
+        time_sum_ms += r.time_total_ms;
+        replies += u64::from(r.replies);
+        if r.cracked {
+            cracked += 1;
+            total_attacks += u64::from(r.attacks);
+            largest = largest.max(r.attacks);
+            *histogram.entry(r.attacks).or_insert(0) += 1;
+        } else {
+            failures.push(r.clone());
+        }
+    }
+    BenchSummary {
+        game: plan.config.game_name(),
+        variant: plan.config.variant_name(),
+        bot: plan.bot.name.clone(),
+        seed: plan.seed,
+        selection: plan.selection,
+        secret_count,
+        jobs,
+        games: rows.len() as u64,
+        cracked,
+        total_attacks,
+        average: if cracked == 0 {
+            0.0
+        } else {
+            total_attacks as f64 / cracked as f64
+        },
+        largest,
+        histogram,
+        failures,
+        time_max_ms,
+        time_mean_ms: if replies == 0 {
+            0.0
+        } else {
+            time_sum_ms / replies as f64
+        },
+        elapsed,
+    }
+}
+
+/// The summary for a terminal (and for tests that read stdout).
+pub fn render(s: &BenchSummary) -> String {
+    let mut out = String::new();
+    let selection = match s.selection {
+        Selection::All => format!("all {} secrets", s.secret_count),
+        Selection::Sample(k) => format!(
+            "{k} of {} secrets, sampled with seed {}",
+            s.secret_count, s.seed
+        ),
+        Selection::One(i) => format!("secret {i} of {}", s.secret_count),
+    };
+    out.push_str(&format!(
+        "Bench: {} ({}), bot {}, {selection}, bot seeds from seed {}, {} job{}\n",
+        s.game,
+        s.variant,
+        s.bot,
+        s.seed,
+        s.jobs,
+        if s.jobs == 1 { "" } else { "s" }
+    ));
+    out.push_str(&format!("Cracked: {} of {} games\n", s.cracked, s.games));
+    out.push_str(&format!(
+        "Attacks: average {:.3}, largest {}, {} in all (over the cracked games)\n",
+        s.average, s.largest, s.total_attacks
+    ));
+    out.push_str("Histogram (attacks: games):\n");
+    let widest = s.histogram.values().copied().max().unwrap_or(0).max(1);
+    for (attacks, games) in &s.histogram {
+        let bar = "#".repeat(((games * 50).div_ceil(widest)) as usize);
+        out.push_str(&format!(
+            "  {attacks:>3}: {games:>7}  {:>5.1}%  {bar}\n",
+            100.0 * *games as f64 / s.games.max(1) as f64
+        ));
+    }
+    if s.failures.is_empty() {
+        out.push_str("Failures: none\n");
+    } else {
+        out.push_str(&format!("Failures: {}\n", s.failures.len()));
+        for f in &s.failures {
+            let detail = if f.detail.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", f.detail)
+            };
+            out.push_str(&format!(
+                "  secret {} [{}]  {} after {} attacks ({}){detail}\n",
+                f.secret_index, f.secret, f.reason, f.attacks, f.verdict
+            ));
+        }
+    }
+    out.push_str(&format!(
+        "Time: {:.1} s; bot replies {:.3} ms on average, {:.3} ms at most\n",
+        s.elapsed.as_secs_f64(),
+        s.time_mean_ms,
+        s.time_max_ms
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_are_distinct_sorted_and_reproducible() {
+        let a = plan_secrets(Selection::Sample(100), 1296, 7, "mastermind").unwrap();
+        let b = plan_secrets(Selection::Sample(100), 1296, 7, "mastermind").unwrap();
+        let c = plan_secrets(Selection::Sample(100), 1296, 8, "mastermind").unwrap();
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_eq!(a.len(), 100);
+        assert!(a.windows(2).all(|w| w[0] < w[1]));
+        assert!(a.iter().all(|&i| i < 1296));
+        let all = plan_secrets(Selection::Sample(1296), 1296, 7, "mastermind").unwrap();
+        assert_eq!(all, (0..1296).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn bad_selections_say_what_to_do() {
+        let err = plan_secrets(Selection::Sample(0), 1296, 1, "mastermind").unwrap_err();
+        assert!(err.to_string().contains("at least 1"));
+        let err = plan_secrets(Selection::Sample(2000), 1296, 1, "mastermind").unwrap_err();
+        assert!(err.to_string().contains("use --all"), "{err}");
+        let err = plan_secrets(Selection::All, 36u64.pow(12), 1, "mastermind").unwrap_err();
+        assert!(err.to_string().contains("use --samples"), "{err}");
+        let huge = plan_secrets(Selection::Sample(3), 36u64.pow(12), 1, "mastermind").unwrap();
+        assert_eq!(huge.len(), 3);
+        let err = plan_secrets(Selection::One(1296), 1296, 1, "mastermind").unwrap_err();
+        assert!(err.to_string().contains("0 to 1295"), "{err}");
+    }
+
+    #[test]
+    fn bot_seeds_depend_on_seed_and_secret_only() {
+        assert_eq!(bot_seed(1, 5), bot_seed(1, 5));
+        assert_ne!(bot_seed(1, 5), bot_seed(1, 6));
+        assert_ne!(bot_seed(1, 5), bot_seed(2, 5));
+        assert!(bot_seed(3, 9) <= u64::from(u32::MAX));
+    }
+
+    #[test]
+    fn secret_is_read_from_the_summary() {
+        assert_eq!(
+            secret_text(&["secret: 1 0 3 6 9  (held by the referee)".into()]),
+            "1 0 3 6 9"
+        );
+        assert_eq!(secret_text(&["x".into(), "y".into()]), "x; y");
+    }
+
+    #[test]
+    fn every_game_with_a_solo_form_counts_its_secrets() {
+        use crate::games::GameOptions;
+        for name in BENCH_GAMES {
+            let config = GameConfig::from_options(name, &GameOptions::default()).unwrap();
+            let solo = solo_game(&config).unwrap();
+            let expected = match *name {
+                "arrow5" => 55_440,
+                "mastermind" => 1296,
+                "safecracker" => 27,
+                _ => unreachable!(),
+            };
+            assert_eq!(solo.count, expected);
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! `referee bench`: a solver against every secret, a seeded sample, or one
+//! secret. The work is `referee::bench`; here are the flags, the progress
+//! display (a bar on a terminal, plain lines otherwise), the CSV file and
+//! the printed summary.
+
+use std::fs::File;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, Context};
+use clap::{ArgGroup, Args};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use referee::bench::{self, BenchPlan, Selection};
+use referee::bot::BotCommand;
+use referee::report;
+
+use super::{Failure, GameFlags, LimitFlags};
+
+/// The bench seed when none is given, so that two runs compare.
+pub const DEFAULT_SEED: u64 = 1;
+
+#[derive(Args)]
+#[command(
+    group(ArgGroup::new("selection").required(true).args(["all", "samples", "secret"])),
+    after_help = "The referee holds each secret and plays a solo game with the bot (greeting role \
+`solo`, only `attack` requests). A failure is a secret not cracked within the cap (mastermind \
+--max-attacks, arrow5 --max-rounds) or a verdict against the bot. The average and largest are \
+over the cracked games. The CSV has one row per game, in the order games finish.\n\n\
+Examples:\n  referee bench mastermind target/release/mastermind_knuth --all\n  \
+referee bench arrow5 target/release/arrow5_strong --samples 500 --seed 3 --jobs 2 --csv a5.csv\n  \
+referee bench mastermind my_bot.py --secret 51 --transcript one.jsonl"
+)]
+pub struct BenchArgs {
+    /// The game: arrow5 or mastermind
+    pub game: String,
+    /// The solver: an executable, a .py file, or a quoted command line
+    pub bot: String,
+    /// Play every secret of the game
+    #[arg(long)]
+    pub all: bool,
+    /// Play K distinct secrets drawn from the seed
+    #[arg(long, value_name = "K")]
+    pub samples: Option<u64>,
+    /// Play the secret of index I alone (the replay line of a failure names it)
+    #[arg(long, value_name = "I")]
+    pub secret: Option<u64>,
+    /// Seed of the sample and of every game's bot seed
+    #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Games played at once [default: the number of cores]
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub game_flags: GameFlags,
+    #[command(flatten)]
+    pub limits: LimitFlags,
+    /// Write one row per game to FILE (CSV with a header)
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// With --secret: write every message of the game to FILE (JSON lines)
+    #[arg(long, value_name = "FILE", requires = "secret")]
+    pub transcript: Option<PathBuf>,
+}
+
+pub fn run_bench(args: BenchArgs) -> Result<(), Failure> {
+    if let Some(codes) = &args.game_flags.codes {
+        return Err(Failure::Input(anyhow!(
+            "--codes {codes} does not apply to bench: the referee holds every secret; drop it"
+        )));
+    }
+    let config = args
+        .game_flags
+        .config(&args.game)
+        .map_err(|e| Failure::Input(anyhow!(e)))?;
+    let bot = BotCommand::parse(&args.bot).map_err(Failure::input)?;
+    let selection = match (args.all, args.samples, args.secret) {
+        (true, None, None) => Selection::All,
+        (false, Some(k), None) => Selection::Sample(k),
+        (false, None, Some(i)) => Selection::One(i),
+        _ => unreachable!("clap lets exactly one selection through"),
+    };
+    let limits = args.limits.limits_for(&config, bot.language);
+    let plan = BenchPlan {
+        config,
+        bot,
+        limits,
+        selection,
+        seed: args.seed,
+        jobs: args.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        }),
+    };
+    let total = bench::check(&plan).map_err(Failure::input)?.len();
+
+    let mut csv = match &args.csv {
+        Some(path) => Some(csv::Writer::from_writer(
+            File::create(path)
+                .with_context(|| format!("cannot create the CSV file {}", path.display()))
+                .map_err(Failure::Input)?,
+        )),
+        None => None,
+    };
+    let mut csv_error: Option<csv::Error> = None;
+    let mut progress = Progress::new(total as u64);
+    let mut single = None;
+    let summary = bench::run(&plan, args.transcript.as_ref(), |row, record, done, _| {
+        if let Some(writer) = &mut csv {
+            if let Err(e) = writer.serialize(row).and_then(|()| Ok(writer.flush()?)) {
+                csv_error.get_or_insert(e);
+            }
+        }
+        progress.tick(done as u64);
+        if matches!(selection, Selection::One(_)) {
+            single = Some(record.clone());
+        }
+    });
+    progress.finish();
+    // Bad selections were refused by `check`; what is left is a transcript
+    // that cannot be written, which the user fixes.
+    let summary = summary.map_err(Failure::input)?;
+    if let Some(e) = csv_error {
+        return Err(Failure::Input(anyhow!(e).context(format!(
+            "cannot write the CSV file {}",
+            args.csv.as_ref().map(|p| p.display().to_string()).unwrap_or_default()
+        ))));
+    }
+    if let Some(record) = single {
+        print!("{}", report::render_match(&record));
+        println!();
+    }
+    print!("{}", bench::render(&summary));
+    if let Some(path) = &args.csv {
+        println!("CSV: {}", path.display());
+    }
+    if let Some(path) = &args.transcript {
+        println!("Transcript: {}", path.display());
+    }
+    Ok(())
+}
+
+/// Progress on stderr: a bar on a terminal, a plain line every tenth of the
+/// work (and at most every 10 s otherwise) when stderr is a file or a pipe.
+enum Progress {
+    Bar(ProgressBar),
+    Lines {
+        total: u64,
+        start: Instant,
+        last: Instant,
+        next_step: u64,
+    },
+}
+
+impl Progress {
+    fn new(total: u64) -> Progress {
+        if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::new(total);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} games, eta {eta}",
+                )
+                .expect("a valid template"),
+            );
+            Progress::Bar(bar)
+        } else {
+            let now = Instant::now();
+            Progress::Lines {
+                total,
+                start: now,
+                last: now,
+                next_step: 1,
+            }
+        }
+    }
+
+    fn tick(&mut self, done: u64) {
+        match self {
+            Progress::Bar(bar) => bar.set_position(done),
+            Progress::Lines {
+                total,
+                start,
+                last,
+                next_step,
+            } => {
+                let step_reached = done * 10 >= *next_step * *total;
+                if step_reached || last.elapsed() >= Duration::from_secs(10) {
+                    while done * 10 >= *next_step * *total && *next_step <= 10 {
+                        *next_step += 1;
+                    }
+                    *last = Instant::now();
+                    eprintln!(
+                        "bench: {done}/{total} games ({:.0}%), {:.1} s",
+                        100.0 * done as f64 / (*total).max(1) as f64,
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+            }
+        }
+    }
+
+    fn finish(&self) {
+        match self {
+            Progress::Bar(bar) => bar.finish_and_clear(),
+            Progress::Lines { .. } => {}
+        }
+    }
+}

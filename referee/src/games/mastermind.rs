@@ -1,0 +1,878 @@
+//! Mastermind (`../shared/rules/mastermind.md`): codes of N pegs in C colours
+//! (repeats allowed), the black/white feedback exactly as the rules'
+//! reference `feedback` function, and a cap of T attacks.
+//!
+//! Two forms are played (`protocol.md`, "Rules clarifications"):
+//! - the two-player game: each bot is codemaker and codebreaker at once, in
+//!   rounds like Arrow 5 (the second player gets the equalizing attack; both
+//!   cracking in the same round is a draw; nobody within T attacks is a draw);
+//! - the solo game ([`solo`]): the referee holds the secret and only seat A
+//!   attacks, for measuring a solver over every secret (`referee bench`).
+
+use std::fmt;
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+pub use super::arrow5::CodeSource;
+use super::{
+    Applied, Game, GameConfigError, GameOptions, Notice, Outcome, Rejected, Seat, Status, Winner,
+};
+
+pub const DEFAULT_PEGS: u8 = 4;
+pub const DEFAULT_COLOURS: u8 = 6;
+/// Clarification: T, the attacks each codebreaker may make; the classic board
+/// has 10 to 12 rows, and every solver of the classic game needs at most 8.
+pub const DEFAULT_MAX_ATTACKS: u32 = 12;
+pub const MAX_PEGS: u8 = 12;
+/// Colours are written `0`-`9` then `a`-`z`.
+pub const MAX_COLOURS: u8 = 36;
+
+/// A code or a guess: one colour (`0..C`) per peg.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Code(Vec<u8>);
+
+impl Code {
+    /// The `index`-th code in the rules' order: the code written in base C,
+    /// first peg most significant (`0123` is 51 for C = 6).
+    pub fn from_index(index: u64, pegs: u8, colours: u8) -> Code {
+        let mut pegs_out = vec![0u8; pegs as usize];
+        let mut rest = index;
+        for slot in pegs_out.iter_mut().rev() {
+            *slot = (rest % u64::from(colours)) as u8;
+            rest /= u64::from(colours);
+        }
+        Code(pegs_out)
+    }
+
+    /// The code's number in the rules' order.
+    pub fn index(&self, colours: u8) -> u64 {
+        self.0
+            .iter()
+            .fold(0u64, |acc, &c| acc * u64::from(colours) + u64::from(c))
+    }
+
+    pub fn pegs(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// Validates colours as the bot wrote them: `0`-`9`, then `a`-`z` (either
+    /// case) for colours 10 to 35.
+    pub fn from_chars(chars: &[char], colours: u8) -> Result<Code, String> {
+        chars
+            .iter()
+            .map(|&c| match colour_of(c) {
+                Some(v) if v < colours => Ok(v),
+                _ => Err(format!(
+                    "'{c}' is not a colour (the colours are {})",
+                    colour_range(colours)
+                )),
+            })
+            .collect::<Result<Vec<u8>, String>>()
+            .map(Code)
+    }
+
+    /// The wire form: colours separated by spaces, `0 0 1 1`.
+    pub fn ascii(&self) -> String {
+        self.0
+            .iter()
+            .map(|&c| colour_char(c).to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.ascii())
+    }
+}
+
+fn colour_of(c: char) -> Option<u8> {
+    match c {
+        '0'..='9' => Some(c as u8 - b'0'),
+        'a'..='z' => Some(c as u8 - b'a' + 10),
+        'A'..='Z' => Some(c as u8 - b'A' + 10),
+        _ => None,
+    }
+}
+
+fn colour_char(c: u8) -> char {
+    if c < 10 {
+        (b'0' + c) as char
+    } else {
+        (b'a' + c - 10) as char
+    }
+}
+
+fn colour_range(colours: u8) -> String {
+    format!("0-{}", colour_char(colours - 1))
+}
+
+/// The codemaker's answer to a guess.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Feedback {
+    /// Pegs right in colour and position.
+    pub black: u8,
+    /// Pegs right in colour but not in position, each peg counted once.
+    pub white: u8,
+}
+
+impl Feedback {
+    /// The rules' encoding into `0..(N+1)(N+2)/2`: black first (more black,
+    /// smaller number), then white; `0` is always the crack. For N = 3 this is
+    /// the rules' table (`<3,0>` = 0, `<2,0>` = 1, ..., `<0,3>` = 9).
+    pub fn encode(self, pegs: u8) -> u16 {
+        let above = u16::from(pegs - self.black);
+        above * (above + 1) / 2 + u16::from(self.white)
+    }
+
+    /// The number of feedback codes for `pegs` pegs, F = (N+1)(N+2)/2.
+    pub fn count(pegs: u8) -> u16 {
+        let n = u16::from(pegs);
+        (n + 1) * (n + 2) / 2
+    }
+}
+
+/// The feedback `code` gives `guess`: the rules' reference `feedback`
+/// function, line for line.
+pub fn feedback(code: &Code, guess: &Code, colours: u8) -> Feedback {
+    let mut v_code = [0u8; MAX_COLOURS as usize];
+    let mut v_guess = [0u8; MAX_COLOURS as usize];
+    let mut black = 0;
+    for (&c, &g) in code.0.iter().zip(&guess.0) {
+        if c == g {
+            black += 1;
+        } else {
+            v_code[c as usize] += 1;
+            v_guess[g as usize] += 1;
+        }
+    }
+    let white = (0..colours as usize)
+        .map(|c| v_code[c].min(v_guess[c]))
+        .sum();
+    Feedback { black, white }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Config {
+    pub pegs: u8,
+    pub colours: u8,
+    /// T: each codebreaker's attacks at most.
+    pub max_attacks: u32,
+    pub codes: CodeSource,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            pegs: DEFAULT_PEGS,
+            colours: DEFAULT_COLOURS,
+            max_attacks: DEFAULT_MAX_ATTACKS,
+            codes: CodeSource::Bots,
+        }
+    }
+}
+
+const GAME: &str = "mastermind";
+
+impl Config {
+    pub fn from_options(options: &GameOptions) -> Result<Config, GameConfigError> {
+        let refuse = |option: &'static str, value: String, instead: &'static str| {
+            Err(GameConfigError::NotForGame {
+                game: GAME,
+                option,
+                value,
+                instead,
+            })
+        };
+        if let Some(v) = &options.variant {
+            return refuse("variant", v.clone(), "mastermind has no variants");
+        }
+        if let Some(r) = options.max_rounds {
+            return refuse("max-rounds", r.to_string(), "use --max-attacks");
+        }
+        let mut config = Config::default();
+        if let Some(c) = &options.codes {
+            config.codes = CodeSource::parse(GAME, c)?;
+        }
+        if let Some(p) = options.pegs {
+            if !(1..=MAX_PEGS).contains(&p) {
+                return Err(GameConfigError::BadValue {
+                    game: GAME,
+                    option: "pegs",
+                    expected: "from 1 to 12",
+                    value: p.to_string(),
+                });
+            }
+            config.pegs = p;
+        }
+        if let Some(c) = options.colours {
+            if !(2..=MAX_COLOURS).contains(&c) {
+                return Err(GameConfigError::BadValue {
+                    game: GAME,
+                    option: "colours",
+                    expected: "from 2 to 36",
+                    value: c.to_string(),
+                });
+            }
+            config.colours = c;
+        }
+        if let Some(t) = options.max_attacks {
+            if t == 0 {
+                return Err(GameConfigError::BadValue {
+                    game: GAME,
+                    option: "max-attacks",
+                    expected: "at least 1",
+                    value: t.to_string(),
+                });
+            }
+            config.max_attacks = t;
+        }
+        Ok(config)
+    }
+
+    pub fn cli_flags(&self) -> Vec<String> {
+        vec![
+            "--pegs".into(),
+            self.pegs.to_string(),
+            "--colours".into(),
+            self.colours.to_string(),
+            "--max-attacks".into(),
+            self.max_attacks.to_string(),
+            "--codes".into(),
+            self.codes.name().into(),
+        ]
+    }
+
+    /// How the variant column names this configuration: `4x6`.
+    pub fn variant_name(&self) -> String {
+        format!("{}x{}", self.pegs, self.colours)
+    }
+
+    /// M = C^N, the number of codes (at most 36^12, which fits).
+    pub fn code_count(&self) -> u64 {
+        u64::from(self.colours).pow(u32::from(self.pegs))
+    }
+}
+
+/// The number of secrets of the solo game, M = C^N.
+pub fn secret_count(config: &Config) -> u64 {
+    config.code_count()
+}
+
+/// A solo game: the referee holds the `secret_index`-th code (the rules'
+/// order, see [`Code::from_index`]) and only seat A attacks, at most
+/// `max_attacks` times. Seat B is never asked anything.
+pub fn solo(config: &Config, secret_index: u64, bot_seed: u64) -> Mastermind {
+    assert!(
+        secret_index < config.code_count(),
+        "secret {secret_index} of {}",
+        config.code_count()
+    );
+    let secret = Code::from_index(secret_index, config.pegs, config.colours);
+    Mastermind {
+        config: config.clone(),
+        codes: [None, Some(secret)],
+        bot_seeds: [bot_seed, 0],
+        phase: Phase::Attacking {
+            seat: Seat::A,
+            round: 1,
+        },
+        attacks: [0; 2],
+        cracked: [false; 2],
+        outcome: None,
+        solo: true,
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Choosing(Seat),
+    Attacking { seat: Seat, round: u32 },
+    Over,
+}
+
+/// A reply: the colours as written, not yet validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawCode(pub Vec<char>);
+
+/// A Mastermind game in progress. Seat A attacks first in each round.
+#[derive(Clone, Debug)]
+pub struct Mastermind {
+    config: Config,
+    codes: [Option<Code>; 2],
+    bot_seeds: [u64; 2],
+    phase: Phase,
+    attacks: [u32; 2],
+    cracked: [bool; 2],
+    outcome: Option<Outcome>,
+    /// The referee is the codemaker and only A plays.
+    solo: bool,
+}
+
+impl Mastermind {
+    /// A two-player game; with [`CodeSource::Random`] both codes are drawn
+    /// from `rng`. The bots' own seeds (sent in the greeting) also come from it.
+    pub fn new<R: Rng>(config: Config, rng: &mut R) -> Mastermind {
+        let bot_seeds = [rng.gen::<u32>() as u64, rng.gen::<u32>() as u64];
+        let count = config.code_count();
+        let (codes, phase) = match config.codes {
+            CodeSource::Random => {
+                let mut draw = || {
+                    Some(Code::from_index(
+                        rng.gen_range(0..count),
+                        config.pegs,
+                        config.colours,
+                    ))
+                };
+                (
+                    [draw(), draw()],
+                    Phase::Attacking {
+                        seat: Seat::A,
+                        round: 1,
+                    },
+                )
+            }
+            CodeSource::Bots => ([None, None], Phase::Choosing(Seat::A)),
+        };
+        Mastermind {
+            config,
+            codes,
+            bot_seeds,
+            phase,
+            attacks: [0; 2],
+            cracked: [false; 2],
+            outcome: None,
+            solo: false,
+        }
+    }
+
+    /// A two-player game with the codes given (A's code first).
+    pub fn with_codes(config: Config, codes: [Code; 2]) -> Mastermind {
+        let [a, b] = codes;
+        Mastermind {
+            config,
+            codes: [Some(a), Some(b)],
+            bot_seeds: [0, 0],
+            phase: Phase::Attacking {
+                seat: Seat::A,
+                round: 1,
+            },
+            attacks: [0; 2],
+            cracked: [false; 2],
+            outcome: None,
+            solo: false,
+        }
+    }
+
+    pub fn code(&self, seat: Seat) -> Option<&Code> {
+        self.codes[seat.index()].as_ref()
+    }
+
+    fn finish(mut self, winner: Winner, reason: &str) -> Self {
+        self.phase = Phase::Over;
+        self.outcome = Some(Outcome {
+            winner,
+            reason: reason.to_string(),
+        });
+        self
+    }
+
+    fn attack(mut self, seat: Seat, round: u32, guess: Code) -> Applied<Mastermind> {
+        let code = self.codes[seat.other().index()]
+            .as_ref()
+            .expect("codes are set before attacks");
+        let fb = feedback(code, &guess, self.config.colours);
+        let cracked = fb.black == self.config.pegs;
+        self.attacks[seat.index()] += 1;
+        self.cracked[seat.index()] |= cracked;
+        let account = format!(
+            "round {round:>2}  {seat} attacks {guess}   {} black, {} white{}",
+            fb.black,
+            fb.white,
+            if cracked { "   cracked!" } else { "" }
+        );
+        let notices = vec![Notice {
+            to: seat,
+            line: format!("feedback {} {}", fb.black, fb.white),
+        }];
+        let cap = self.config.max_attacks;
+        let next = |seat, round| Phase::Attacking { seat, round };
+        let game = match (self.solo, seat) {
+            // Solo: the codebreaker cracks, or runs out of attacks.
+            (true, _) if cracked => self.finish(Winner::A, "cracked"),
+            (true, _) if round >= cap => self.finish(Winner::B, "attack-cap"),
+            (true, _) => {
+                self.phase = next(Seat::A, round + 1);
+                self
+            }
+            // The second player always gets its attack: the round goes on,
+            // or it is the equalizing attack after A cracked.
+            (false, Seat::A) => {
+                self.phase = next(Seat::B, round);
+                self
+            }
+            (false, Seat::B) => match self.cracked {
+                [true, true] => self.finish(Winner::Draw, "both-cracked"),
+                [true, false] => self.finish(Winner::A, "cracked"),
+                [false, true] => self.finish(Winner::B, "cracked"),
+                [false, false] if round >= cap => self.finish(Winner::Draw, "attack-cap"),
+                [false, false] => {
+                    self.phase = next(Seat::A, round + 1);
+                    self
+                }
+            },
+        };
+        Applied {
+            game,
+            notices,
+            account,
+        }
+    }
+}
+
+impl Game for Mastermind {
+    type Reply = RawCode;
+
+    fn greeting(&self, seat: Seat) -> String {
+        let role = match (self.solo, seat) {
+            (true, _) => "solo",
+            (false, Seat::A) => "first",
+            (false, Seat::B) => "second",
+        };
+        format!(
+            "mastermind {} {} {role} {} {}",
+            self.config.pegs,
+            self.config.colours,
+            self.config.max_attacks,
+            self.bot_seeds[seat.index()]
+        )
+    }
+
+    fn status(&self) -> Status {
+        match (self.phase, &self.outcome) {
+            (Phase::Over, Some(outcome)) => Status::Over(outcome.clone()),
+            (Phase::Over, None) => unreachable!("a finished game has an outcome"),
+            (Phase::Choosing(seat), _) => Status::Ask {
+                seat,
+                request: Some("code".to_string()),
+            },
+            (Phase::Attacking { seat, .. }, _) => Status::Ask {
+                seat,
+                request: Some("attack".to_string()),
+            },
+        }
+    }
+
+    fn parse_reply(&self, line: &str) -> Result<RawCode, String> {
+        crate::protocol::parse_symbol_vec(line, self.config.pegs as usize).map(RawCode)
+    }
+
+    fn apply(mut self, reply: RawCode) -> Result<Applied<Self>, Rejected<Self>> {
+        let code = match Code::from_chars(&reply.0, self.config.colours) {
+            Ok(code) => code,
+            Err(e) => {
+                let what = match self.phase {
+                    Phase::Choosing(_) => "secret code",
+                    _ => "attack",
+                };
+                return Err(Rejected {
+                    game: self,
+                    rule: format!("{what}: {e}"),
+                });
+            }
+        };
+        match self.phase {
+            Phase::Choosing(seat) => {
+                self.codes[seat.index()] = Some(code);
+                self.phase = match seat {
+                    Seat::A => Phase::Choosing(Seat::B),
+                    Seat::B => Phase::Attacking {
+                        seat: Seat::A,
+                        round: 1,
+                    },
+                };
+                Ok(Applied {
+                    game: self,
+                    notices: vec![],
+                    account: format!("{seat} chose its code"),
+                })
+            }
+            Phase::Attacking { seat, round } => Ok(self.attack(seat, round, code)),
+            Phase::Over => Err(Rejected {
+                game: self,
+                rule: "the game is over".to_string(),
+            }),
+        }
+    }
+
+    fn attacks(&self, seat: Seat) -> u32 {
+        self.attacks[seat.index()]
+    }
+
+    fn summary(&self) -> Vec<String> {
+        if self.solo {
+            let secret = self.codes[Seat::B.index()]
+                .as_ref()
+                .expect("a solo game holds its secret");
+            return vec![format!(
+                "secret: {secret}  (code {} of {}, held by the referee)",
+                secret.index(self.config.colours),
+                self.config.code_count()
+            )];
+        }
+        Seat::BOTH
+            .iter()
+            .map(|&seat| {
+                let code = self.codes[seat.index()]
+                    .as_ref()
+                    .map(|c| c.ascii())
+                    .unwrap_or_else(|| "(not chosen)".into());
+                let by = match self.config.codes {
+                    CodeSource::Bots => "chosen by the bot",
+                    CodeSource::Random => "drawn by the referee",
+                };
+                format!("{seat}'s code: {code}  ({by})")
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use rand::SeedableRng;
+
+    fn code(s: &str) -> Code {
+        let chars: Vec<char> = s.chars().filter(|c| !c.is_whitespace()).collect();
+        Code::from_chars(&chars, 36).unwrap()
+    }
+
+    fn fb(secret: &str, guess: &str, colours: u8) -> (u8, u8) {
+        let f = feedback(&code(secret), &code(guess), colours);
+        (f.black, f.white)
+    }
+
+    /// The feedback by brute force: the largest number of (code peg, guess
+    /// peg) pairs of one colour matched one to one, less the blacks. Written
+    /// independently of the rules' function, to check it.
+    fn brute_force(secret: &Code, guess: &Code) -> (u8, u8) {
+        let n = secret.0.len();
+        let black = (0..n).filter(|&i| secret.0[i] == guess.0[i]).count();
+        // Try every injective matching of guess pegs to code pegs of the same
+        // colour (n is small) and keep the largest.
+        fn best(i: usize, used: &mut Vec<bool>, s: &[u8], g: &[u8]) -> usize {
+            if i == g.len() {
+                return 0;
+            }
+            let mut top = best(i + 1, used, s, g);
+            for j in 0..s.len() {
+                if !used[j] && s[j] == g[i] {
+                    used[j] = true;
+                    top = top.max(1 + best(i + 1, used, s, g));
+                    used[j] = false;
+                }
+            }
+            top
+        }
+        let matched = best(0, &mut vec![false; n], &secret.0, &guess.0);
+        (black as u8, (matched - black) as u8)
+    }
+
+    /// Cases from the rules' notation (a code, a guess, black and white),
+    /// repeated colours included.
+    #[test]
+    fn feedback_cases() {
+        let cases = [
+            ("0123", "0123", 6, (4, 0)),
+            ("0123", "3210", 6, (0, 4)),
+            ("0123", "4455", 6, (0, 0)),
+            ("0123", "0011", 6, (1, 1)),
+            // Repeated colours: each code peg is matched at most once.
+            ("0011", "1100", 6, (0, 4)),
+            ("0001", "0111", 6, (2, 0)),
+            ("0000", "0011", 6, (2, 0)),
+            ("1122", "2211", 6, (0, 4)),
+            ("1234", "1111", 6, (1, 0)),
+            ("1111", "1234", 6, (1, 0)),
+            ("1123", "3111", 6, (1, 2)),
+            ("5500", "0505", 6, (2, 2)),
+            ("1212", "2121", 6, (0, 4)),
+            ("0012", "1200", 6, (0, 4)),
+            ("0012", "0021", 6, (2, 2)),
+            ("3333", "3300", 6, (2, 0)),
+            // Other sizes.
+            ("012", "210", 3, (1, 2)),
+            ("01234", "43210", 5, (1, 4)),
+            ("ab9", "9ab", 12, (0, 3)),
+        ];
+        for (secret, guess, colours, expected) in cases {
+            assert_eq!(fb(secret, guess, colours), expected, "{secret} / {guess}");
+            assert_eq!(
+                brute_force(&code(secret), &code(guess)),
+                expected,
+                "{secret} / {guess}"
+            );
+        }
+    }
+
+    /// The rules' N = 3 encoding table, row by row (`-` are impossible sums).
+    #[test]
+    fn feedback_encoding_table_for_three_pegs() {
+        let table: [[Option<u16>; 4]; 4] = [
+            [Some(6), Some(7), Some(8), Some(9)],
+            [Some(3), Some(4), Some(5), None],
+            [Some(1), Some(2), None, None],
+            [Some(0), None, None, None],
+        ];
+        for (black, row) in table.iter().enumerate() {
+            for (white, cell) in row.iter().enumerate() {
+                if let Some(expected) = cell {
+                    let f = Feedback {
+                        black: black as u8,
+                        white: white as u8,
+                    };
+                    assert_eq!(f.encode(3), *expected, "<{black},{white}>");
+                } else {
+                    assert!(black + white > 3);
+                }
+            }
+        }
+        assert_eq!(Feedback::count(3), 10);
+        assert_eq!(Feedback::count(4), 15);
+    }
+
+    #[test]
+    fn codes_are_numbered_as_the_rules_say() {
+        // "0123 is 0*6^3 + 1*6^2 + 2*6 + 3 = 51".
+        assert_eq!(code("0123").index(6), 51);
+        assert_eq!(Code::from_index(51, 4, 6), code("0123"));
+        assert_eq!(Code::from_index(0, 4, 6), code("0000"));
+        assert_eq!(Code::from_index(1295, 4, 6), code("5555"));
+        let config = Config::default();
+        assert_eq!(secret_count(&config), 1296);
+        for i in 0..1296 {
+            assert_eq!(Code::from_index(i, 4, 6).index(6), i);
+        }
+    }
+
+    #[test]
+    fn colours_are_digits_then_letters() {
+        assert_eq!(code("09aZ").pegs(), &[0, 9, 10, 35]);
+        assert_eq!(Code(vec![0, 9, 10, 35]).ascii(), "0 9 a z");
+        let err = Code::from_chars(&['6', '0', '0', '0'], 6).unwrap_err();
+        assert!(err.contains("the colours are 0-5"), "{err}");
+        assert!(Code::from_chars(&['!'], 6).is_err());
+    }
+
+    fn play(config: Config, codes: [&str; 2], a: &[&str], b: &[&str]) -> (Mastermind, Vec<String>) {
+        let mut game = Mastermind::with_codes(config, [code(codes[0]), code(codes[1])]);
+        let mut log = vec![];
+        let (mut ia, mut ib) = (0, 0);
+        while let Status::Ask { seat, .. } = game.status() {
+            let line = match seat {
+                Seat::A => {
+                    ia += 1;
+                    a[ia - 1]
+                }
+                Seat::B => {
+                    ib += 1;
+                    b[ib - 1]
+                }
+            };
+            let reply = game.parse_reply(line).unwrap();
+            let applied = game.apply(reply).unwrap();
+            log.extend(applied.notices.into_iter().map(|n| n.line));
+            game = applied.game;
+        }
+        (game, log)
+    }
+
+    fn outcome(game: &Mastermind) -> Outcome {
+        match game.status() {
+            Status::Over(o) => o,
+            Status::Ask { .. } => panic!("game not over"),
+        }
+    }
+
+    #[test]
+    fn first_player_cracking_leaves_the_equalizing_attack() {
+        let (game, log) = play(
+            Config::default(),
+            ["0011", "2345"],
+            &["0000", "2345"],
+            &["1111", "5555"],
+        );
+        assert_eq!(
+            log,
+            [
+                "feedback 0 0",
+                "feedback 2 0",
+                "feedback 4 0",
+                "feedback 0 0"
+            ]
+        );
+        assert_eq!(outcome(&game).winner, Winner::A);
+        assert_eq!(game.attacks(Seat::B), 2);
+    }
+
+    #[test]
+    fn both_cracking_in_a_round_is_a_draw() {
+        let (game, _) = play(Config::default(), ["0011", "2345"], &["2345"], &["0 0 1 1"]);
+        assert_eq!(outcome(&game).reason, "both-cracked");
+        assert_eq!(outcome(&game).winner, Winner::Draw);
+    }
+
+    #[test]
+    fn second_player_cracking_first_wins_at_once() {
+        let (game, _) = play(Config::default(), ["0011", "2345"], &["1111"], &["0011"]);
+        assert_eq!(outcome(&game).winner, Winner::B);
+    }
+
+    #[test]
+    fn nobody_within_the_cap_is_a_draw() {
+        let config = Config {
+            max_attacks: 3,
+            ..Config::default()
+        };
+        let (game, _) = play(config, ["0011", "2345"], &["5555"; 3], &["5555"; 3]);
+        assert_eq!(
+            outcome(&game),
+            Outcome {
+                winner: Winner::Draw,
+                reason: "attack-cap".into()
+            }
+        );
+        assert_eq!(game.attacks(Seat::A), 3);
+        assert_eq!(game.attacks(Seat::B), 3);
+    }
+
+    #[test]
+    fn solo_asks_only_seat_a() {
+        let config = Config {
+            max_attacks: 3,
+            ..Config::default()
+        };
+        let game = solo(&config, 51, 99);
+        assert_eq!(game.greeting(Seat::A), "mastermind 4 6 solo 3 99");
+        let mut game = game;
+        for (i, guess) in ["0000", "3210", "0123"].iter().enumerate() {
+            match game.status() {
+                Status::Ask { seat, request } => {
+                    assert_eq!(seat, Seat::A);
+                    assert_eq!(request.as_deref(), Some("attack"));
+                }
+                Status::Over(_) => panic!("over after {i} attacks"),
+            }
+            let reply = game.parse_reply(guess).unwrap();
+            game = game.apply(reply).unwrap().game;
+        }
+        assert_eq!(outcome(&game).winner, Winner::A);
+        assert_eq!(outcome(&game).reason, "cracked");
+        assert_eq!(game.attacks(Seat::A), 3);
+        assert!(game.summary()[0].starts_with("secret: 0 1 2 3"));
+
+        let mut game = solo(&config, 51, 99);
+        for _ in 0..3 {
+            let reply = game.parse_reply("5555").unwrap();
+            game = game.apply(reply).unwrap().game;
+        }
+        assert_eq!(outcome(&game).winner, Winner::B);
+        assert_eq!(outcome(&game).reason, "attack-cap");
+    }
+
+    #[test]
+    fn bots_choose_codes_first_and_bad_colours_are_illegal() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let game = Mastermind::new(Config::default(), &mut rng);
+        assert!(
+            matches!(game.status(), Status::Ask { seat: Seat::A, ref request } if request.as_deref() == Some("code"))
+        );
+        assert!(game
+            .greeting(Seat::B)
+            .starts_with("mastermind 4 6 second 12 "));
+        let rejected = game.apply(RawCode(vec!['0', '1', '2', '6'])).unwrap_err();
+        assert!(
+            rejected.rule.starts_with("secret code: '6'"),
+            "{}",
+            rejected.rule
+        );
+        let game = rejected.game;
+        assert!(game.parse_reply("0 1 2").is_err());
+        assert!(game.parse_reply("01234").is_err());
+        let game = game.apply(RawCode(vec!['0', '1', '2', '2'])).unwrap().game;
+        let game = game.apply(RawCode(vec!['5', '5', '5', '5'])).unwrap().game;
+        assert!(
+            matches!(game.status(), Status::Ask { seat: Seat::A, ref request } if request.as_deref() == Some("attack"))
+        );
+    }
+
+    #[test]
+    fn options_are_checked() {
+        let ok = Config::from_options(&GameOptions {
+            pegs: Some(5),
+            colours: Some(8),
+            max_attacks: Some(7),
+            codes: Some("random".into()),
+            ..GameOptions::default()
+        })
+        .unwrap();
+        assert_eq!(ok.code_count(), 32768);
+        assert_eq!(ok.codes, CodeSource::Random);
+        for bad in [
+            GameOptions {
+                pegs: Some(0),
+                ..GameOptions::default()
+            },
+            GameOptions {
+                colours: Some(37),
+                ..GameOptions::default()
+            },
+            GameOptions {
+                max_attacks: Some(0),
+                ..GameOptions::default()
+            },
+            GameOptions {
+                max_rounds: Some(5),
+                ..GameOptions::default()
+            },
+            GameOptions {
+                variant: Some("classic".into()),
+                ..GameOptions::default()
+            },
+        ] {
+            assert!(Config::from_options(&bad).is_err(), "{bad:?}");
+        }
+    }
+
+    fn any_code(pegs: u8, colours: u8) -> impl Strategy<Value = Code> {
+        proptest::collection::vec(0..colours, pegs as usize).prop_map(Code)
+    }
+
+    fn pair() -> impl Strategy<Value = (u8, Code, Code)> {
+        (1u8..=6, 2u8..=8).prop_flat_map(|(pegs, colours)| {
+            (
+                Just(colours),
+                any_code(pegs, colours),
+                any_code(pegs, colours),
+            )
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn feedback_properties((colours, secret, guess) in pair()) {
+            let n = secret.0.len() as u8;
+            let f = feedback(&secret, &guess, colours);
+            prop_assert!(f.black + f.white <= n);
+            let g = feedback(&guess, &secret, colours);
+            prop_assert_eq!(f, g);
+            prop_assert_eq!((f.black, f.white), brute_force(&secret, &guess));
+            prop_assert_eq!(f.black == n, secret == guess);
+            prop_assert!(f.encode(n) < Feedback::count(n));
+            prop_assert_eq!(f.encode(n) == 0, secret == guess);
+        }
+    }
+}
