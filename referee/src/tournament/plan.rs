@@ -14,6 +14,9 @@ use crate::games::{GameConfig, GameOptions};
 use crate::runner::MatchLimits;
 use crate::units;
 
+/// Games whose `first` option (who moves first) a tournament sets to `a`.
+const GAMES_WITH_FIRST: &[&str] = &["safecracker", "safe-cracker", "safe_cracker"];
+
 /// The file as written. Only syntax and types are checked here.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -184,11 +187,18 @@ impl TournamentPlan {
             .map(Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from("."));
 
-        let options = raw
+        let mut options = raw
             .options
             .as_ref()
             .map(|o| o.get_ref().clone())
             .unwrap_or_default();
+        // Games are played in pairs with sides swapped; that balances who
+        // starts only if seat A starts, so Safe Cracker's coin toss is off
+        // unless the file asks for it.
+        let game_name = raw.game.get_ref().to_ascii_lowercase();
+        if options.first.is_none() && GAMES_WITH_FIRST.contains(&game_name.as_str()) {
+            options.first = Some("a".into());
+        }
         let config = GameConfig::from_options(raw.game.get_ref(), &options).map_err(|e| {
             let span = match (&e, &raw.options) {
                 (crate::games::GameConfigError::UnknownGame { .. }, _) | (_, None) => {
@@ -463,6 +473,28 @@ mod tests {
             e.starts_with("/tmp/t.toml:2:") && e.contains("blind"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn safecracker_tournaments_let_seat_a_start() {
+        let plan = parse(&format!("game = \"safecracker\"\n{BOTS}")).unwrap();
+        assert!(
+            plan.config
+                .cli_flags()
+                .windows(2)
+                .any(|w| w == ["--first", "a"]),
+            "{:?}",
+            plan.config.cli_flags()
+        );
+        let plan = parse(&format!(
+            "game = \"safecracker\"\n[options]\nfirst = \"toss\"\n{BOTS}"
+        ))
+        .unwrap();
+        assert!(plan
+            .config
+            .cli_flags()
+            .windows(2)
+            .any(|w| w == ["--first", "toss"]));
     }
 
     #[test]
