@@ -141,8 +141,8 @@ impl Knowledge {
 }
 
 /// Candidate attacks scored per move, of the possible codes / of all codes.
-pub const POSSIBLE_SAMPLE: usize = 200;
-pub const ANY_SAMPLE: usize = 100;
+pub const POSSIBLE_SAMPLE: usize = 60;
+pub const ANY_SAMPLE: usize = 30;
 /// Possible codes an attack is scored against at most (sampled beyond).
 pub const SCORE_SAMPLE: usize = 2500;
 
