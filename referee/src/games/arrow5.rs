@@ -321,7 +321,7 @@ impl Default for Config {
 
 impl Config {
     pub fn from_options(options: &GameOptions) -> Result<Config, GameConfigError> {
-        options.refuse("arrow5", &["digits", "length", "attempts", "first"])?;
+        options.accept_only("arrow5", &["variant", "codes", "max-rounds"])?;
         let mut config = Config::default();
         if let Some(v) = &options.variant {
             config.variant = match v.to_ascii_lowercase().as_str() {
@@ -336,18 +336,6 @@ impl Config {
                 }
             };
         }
-        let not_here = |option: &'static str, value: Option<String>| match value {
-            Some(value) => Err(GameConfigError::NotForGame {
-                game: "arrow5",
-                option,
-                value,
-                instead: "it is a Mastermind option",
-            }),
-            None => Ok(()),
-        };
-        not_here("pegs", options.pegs.map(|v| v.to_string()))?;
-        not_here("colours", options.colours.map(|v| v.to_string()))?;
-        not_here("max-attacks", options.max_attacks.map(|v| v.to_string()))?;
         if let Some(c) = &options.codes {
             config.codes = CodeSource::parse("arrow5", c)?;
         }

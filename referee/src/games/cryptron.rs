@@ -37,21 +37,7 @@ pub struct Config {}
 impl Config {
     /// Refuses every option: none applies to Cryptron.
     pub fn from_options(options: &GameOptions) -> Result<Config, GameConfigError> {
-        let refused = [
-            ("--variant", options.variant.clone()),
-            ("--codes", options.codes.clone()),
-            ("--max-rounds", options.max_rounds.map(|n| n.to_string())),
-        ];
-        for (option, value) in refused {
-            if let Some(value) = value {
-                return Err(GameConfigError::BadValue {
-                    game: "cryptron",
-                    option,
-                    expected: "left out (Cryptron has no such option)",
-                    value,
-                });
-            }
-        }
+        options.accept_only("cryptron", &[])?;
         Ok(Config {})
     }
 

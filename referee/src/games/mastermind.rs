@@ -178,20 +178,7 @@ const GAME: &str = "mastermind";
 
 impl Config {
     pub fn from_options(options: &GameOptions) -> Result<Config, GameConfigError> {
-        let refuse = |option: &'static str, value: String, instead: &'static str| {
-            Err(GameConfigError::NotForGame {
-                game: GAME,
-                option,
-                value,
-                instead,
-            })
-        };
-        if let Some(v) = &options.variant {
-            return refuse("variant", v.clone(), "mastermind has no variants");
-        }
-        if let Some(r) = options.max_rounds {
-            return refuse("max-rounds", r.to_string(), "use --max-attacks");
-        }
+        options.accept_only(GAME, &["codes", "pegs", "colours", "max-attacks"])?;
         let mut config = Config::default();
         if let Some(c) = &options.codes {
             config.codes = CodeSource::parse(GAME, c)?;

@@ -242,14 +242,27 @@ impl GameOptions {
         .collect()
     }
 
-    /// Refuses the options in `not_for_game` that are set.
-    pub fn refuse(
+    /// Refuses every option that is set but not in `accepted`: a flag meant
+    /// for another game is a mistake to report, not to ignore.
+    pub fn accept_only(
         &self,
         game: &'static str,
-        not_for_game: &[&'static str],
+        accepted: &[&'static str],
     ) -> Result<(), GameConfigError> {
-        match self.given().into_iter().find(|o| not_for_game.contains(o)) {
-            Some(option) => Err(GameConfigError::NotApplicable { game, option }),
+        match self.given().into_iter().find(|o| !accepted.contains(o)) {
+            Some(option) => Err(GameConfigError::NotApplicable {
+                game,
+                option,
+                accepted: if accepted.is_empty() {
+                    "none".to_string()
+                } else {
+                    accepted
+                        .iter()
+                        .map(|o| format!("--{o}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                },
+            }),
             None => Ok(()),
         }
     }
@@ -273,17 +286,11 @@ pub enum GameConfigError {
         expected: &'static str,
         value: String,
     },
-    #[error("{game} has no option --{option}; leave it out")]
+    #[error("{game} has no option --{option}; leave it out (its options are: {accepted})")]
     NotApplicable {
         game: &'static str,
         option: &'static str,
-    },
-    #[error("{game}: the option {option} ('{value}') does not apply; {instead}")]
-    NotForGame {
-        game: &'static str,
-        option: &'static str,
-        value: String,
-        instead: &'static str,
+        accepted: String,
     },
 }
 

@@ -184,7 +184,7 @@ const GAME: &str = "safecracker";
 
 impl Config {
     pub fn from_options(options: &GameOptions) -> Result<Config, GameConfigError> {
-        options.refuse(GAME, &["variant", "max-rounds"])?;
+        options.accept_only(GAME, &["codes", "digits", "length", "attempts", "first"])?;
         let mut config = Config::default();
         if let Some(d) = options.digits {
             if !(1..=MAX_DIGITS).contains(&d) {
