@@ -164,10 +164,13 @@ struct Player {
     disqualification: Option<Disqualification>,
     report: ProcessReport,
     stderr_tail: Vec<String>,
+    /// When the verdict was reached (for the transcript).
+    disqualified_at: Option<Instant>,
 }
 
 impl Player {
     fn disqualify(&mut self, verdict: Verdict, detail: String) {
+        self.disqualified_at.get_or_insert_with(Instant::now);
         let report = self.process.as_mut().map(|p| p.kill());
         if let Some(report) = report {
             self.report = report;
@@ -282,6 +285,7 @@ fn run<G: Game>(
             disqualification: None,
             report: ProcessReport::default(),
             stderr_tail: vec![],
+            disqualified_at: None,
         };
         // An empty seat (the referee's, in a solo game) has no process: the
         // game never asks it, and lines meant for it go nowhere.
@@ -398,6 +402,7 @@ fn run<G: Game>(
         }
     };
 
+    log_verdicts(&mut players, &mut transcript);
     // The end: tell each bot still playing, close its stdin, let it go.
     let provisional = settle(&players, outcome.as_ref());
     for seat in Seat::BOTH {
@@ -431,6 +436,7 @@ fn run<G: Game>(
             player.disqualify(Verdict::Memory, fault.to_string());
         }
     }
+    log_verdicts(&mut players, &mut transcript);
     let (winner, reason) = settle(&players, outcome.as_ref());
     account.extend(game.summary());
 
@@ -531,6 +537,17 @@ fn drain_stderr(player: &mut Player, seat: Seat, transcript: &mut TranscriptWrit
 }
 
 const STDERR_TAIL_LINES: usize = 10;
+
+/// Writes each new disqualification to the transcript, at the time it was
+/// reached (once per player).
+fn log_verdicts(players: &mut [Player; 2], transcript: &mut TranscriptWriter) {
+    for seat in Seat::BOTH {
+        let player = &mut players[seat.index()];
+        if let (Some(at), Some(d)) = (player.disqualified_at.take(), &player.disqualification) {
+            transcript.verdict(at, seat, d);
+        }
+    }
+}
 /// Lines of a compiler's message copied into the transcript.
 const COMPILER_LOG_LINES: usize = 200;
 

@@ -7,6 +7,7 @@
 //! {"type":"message","t_us":1532,"bot":"a","dir":"to","line":"attack"}
 //! {"type":"message","t_us":1610,"bot":"a","dir":"from","line":"0 1 2 3 4"}
 //! {"type":"message","t_us":1700,"bot":"b","dir":"stderr","line":"thinking..."}
+//! {"type":"verdict","t_us":2001733,"bot":"b","verdict":"timeout","detail":"...","at_move":2}
 //! {"type":"result","record":{...}}
 //! ```
 
@@ -19,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::Seat;
 use crate::record::MatchRecord;
+use crate::verdict::Disqualification;
 
 pub const TRANSCRIPT_VERSION: u32 = 1;
 
@@ -52,6 +54,13 @@ pub enum Entry {
         bot: Seat,
         dir: Direction,
         line: String,
+    },
+    /// A bot was disqualified at `t_us`.
+    Verdict {
+        t_us: u64,
+        bot: Seat,
+        #[serde(flatten)]
+        disqualification: Disqualification,
     },
     Result {
         record: Box<MatchRecord>,
@@ -127,6 +136,18 @@ impl TranscriptWriter {
             bot,
             dir,
             line: line.to_string(),
+        });
+    }
+
+    pub fn verdict(&mut self, at: Instant, bot: Seat, disqualification: &Disqualification) {
+        if self.out.is_none() {
+            return;
+        }
+        let t_us = at.saturating_duration_since(self.start).as_micros() as u64;
+        self.write(&Entry::Verdict {
+            t_us,
+            bot,
+            disqualification: disqualification.clone(),
         });
     }
 
@@ -256,6 +277,20 @@ pub fn render(entries: &[Entry]) -> String {
                         }
                     }
                 }
+            }
+            Entry::Verdict {
+                t_us,
+                bot,
+                disqualification: d,
+            } => {
+                out.push_str(&format!(
+                    "{:>10.3} ms  XX {}: disqualified ({}) at reply {}: {}\n",
+                    *t_us as f64 / 1000.0,
+                    names[bot.index()],
+                    d.verdict,
+                    d.at_move,
+                    d.detail
+                ));
             }
             Entry::Result { record } => {
                 out.push('\n');
