@@ -566,9 +566,8 @@ pub fn feedback_text(fb: Feedback) -> String {
     if fb.black + fb.white == 0 {
         return format!("no pegs  {words}");
     }
-    let pegs: String = std::iter::repeat('●')
-        .take(usize::from(fb.black))
-        .chain(std::iter::repeat('○').take(usize::from(fb.white)))
+    let pegs: String = std::iter::repeat_n('●', usize::from(fb.black))
+        .chain(std::iter::repeat_n('○', usize::from(fb.white)))
         .collect();
     format!("{pegs}  {words}")
 }
