@@ -270,6 +270,18 @@ fn one_secret_runs_one_bot_process_in_the_solo_role() {
     assert!(to_bot.contains(&"attack"));
     assert_eq!(to_bot.last().copied(), Some("end win cracked"));
     assert_eq!(processes_with(&knuth), Vec::<String>::new());
+
+    // The replay names the referee's seat for what it is.
+    let replay = referee(&["replay", &path_arg(&transcript)], BUDGET);
+    assert_eq!(replay.status, 0, "{}", replay.stderr);
+    assert!(
+        replay
+            .stdout
+            .contains("\n  B: the referee (holds the secret)\n"),
+        "{}",
+        replay.stdout
+    );
+    assert!(!replay.stdout.contains("[]"), "{}", replay.stdout);
 }
 
 #[test]

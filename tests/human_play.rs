@@ -214,3 +214,122 @@ fn a_bot_that_breaks_the_rules_forfeits() {
     p.exp_eof().unwrap();
     assert_eq!(exit_code(&p), 0);
 }
+
+const MM_GUESS: &str = "Enter your guess (four colours from 0-5): ";
+const MM_SECRET: &str = "Enter your secret code (four colours from 0-5, not shown): ";
+
+/// `text` as rexpect shows it: it reads the terminal byte by byte, one
+/// `char` per byte, so UTF-8 text such as the pegs `●○` reads as Latin-1.
+fn pty(text: &str) -> String {
+    text.bytes().map(char::from).collect()
+}
+
+/// A whole Mastermind game against a scripted bot (its code 1 1 2 3, then
+/// two attacks): the secret typed without echo, feedback as pegs and in
+/// words, a re-prompt on bad input, both codes and the history at the end.
+#[test]
+fn mastermind_is_played_with_pegs() {
+    let bot = format!(
+        "python3 {} 1123,5555,0012",
+        sample_file("python/scripted.py")
+    );
+    let mut p = play(&["mastermind", "--vs", &bot]);
+    p.exp_string(&pty(
+        "● (black) for each peg of the right colour in the right place",
+    ))
+    .unwrap();
+    p.exp_string("First to guess: You; scripted gets the equalizing guess of each round.")
+        .unwrap();
+    let shown = answer(&mut p, MM_SECRET, "0 0 1 1", "Code set.");
+    assert!(
+        !shown.contains("0 0 1 1"),
+        "the secret was echoed: {shown:?}"
+    );
+    p.exp_string("scripted has chosen its code.").unwrap();
+
+    let shown = answer(
+        &mut p,
+        MM_GUESS,
+        "1-1-3-0",
+        &pty("Feedback: ●●○  (2 black, 1 white)\r\n"),
+    );
+    assert!(
+        shown.contains("1-1-3-0"),
+        "typed guesses are echoed: {shown:?}"
+    );
+    p.exp_string("scripted guesses 5 5 5 5: no pegs  (0 black, 0 white)\r\n")
+        .unwrap();
+
+    // Bad input explains itself, is asked again, and is no guess.
+    answer(
+        &mut p,
+        MM_GUESS,
+        "0 1 2",
+        "That is not a code: type four colours from 0-5, e.g. 0 1 2 3.",
+    );
+    answer(
+        &mut p,
+        MM_GUESS,
+        "1 2 3 6",
+        "'6' is not a colour from 0-5: type four colours from 0-5, e.g. 0 1 2 3.",
+    );
+    answer(
+        &mut p,
+        MM_GUESS,
+        "1123",
+        &pty("Feedback: ●●●●  (4 black, 0 white)\r\nCracked!"),
+    );
+    // The bot's equalizing attack misses.
+    p.exp_string(&pty(
+        "scripted guesses 0 0 1 2: ●●●  (3 black, 0 white)\r\n",
+    ))
+    .unwrap();
+    p.exp_string("Result: You won (cracked)").unwrap();
+    p.exp_string("Codes:").unwrap();
+    p.exp_string("You       0 0 1 1").unwrap();
+    p.exp_string("scripted  1 1 2 3").unwrap();
+    p.exp_string("History:").unwrap();
+    for row in [
+        "round  1  You       1 1 3 0  ●●○  (2 black, 1 white)",
+        "round  1  scripted  5 5 5 5  no pegs  (0 black, 0 white)",
+        "round  2  You       1 1 2 3  ●●●●  (4 black, 0 white)  cracked!",
+        "round  2  scripted  0 0 1 2  ●●●  (3 black, 0 white)",
+    ] {
+        p.exp_string(&pty(row)).unwrap();
+    }
+    p.exp_eof().unwrap();
+    assert_eq!(exit_code(&p), 0);
+}
+
+/// The prompt follows N and C; the drawn code is shown to its owner.
+#[test]
+fn mastermind_prompt_follows_the_size() {
+    let bot = format!("python3 {} 000", sample_file("python/scripted.py"));
+    let mut p = play(&[
+        "mastermind",
+        "--vs",
+        &bot,
+        "--pegs",
+        "3",
+        "--colours",
+        "12",
+        "--codes",
+        "random",
+    ]);
+    p.exp_string("Mastermind: a code is three pegs, each one of 12 colours 0-b (repeats allowed).")
+        .unwrap();
+    p.exp_regex(r"Your code \(drawn by the referee\): [0-9ab] [0-9ab] [0-9ab]\r")
+        .unwrap();
+    answer(
+        &mut p,
+        "Enter your guess (three colours from 0-b): ",
+        "a b c",
+        "'c' is not a colour from 0-b: type three colours from 0-b, e.g. 0 1 2.",
+    );
+    p.exp_string("Enter your guess (three colours from 0-b): ")
+        .unwrap();
+    p.send_control('d').unwrap();
+    p.exp_string("Game abandoned (end of input).").unwrap();
+    p.exp_eof().unwrap();
+    assert_eq!(exit_code(&p), 130);
+}

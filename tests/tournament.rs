@@ -285,7 +285,7 @@ fn ctrl_c_stops_at_once_and_leaves_standings() {
     let text = format!(
         "game = \"arrow5\"\n[limits]\ntime_limit = \"60s\"\n[[bots]]\nname = \"random\"\nbot = \"{}\"\n[[bots]]\nname = \"sleeper\"\nbot = \"{}\"\n",
         sample_bin("arrow5_random"),
-        sample_file("hostile/sleeper.py")
+        format!("python3 {} {}", sample_file("hostile/sleeper.py"), ctrl_c_tag())
     );
     let file = dir.path().join("slow.toml");
     std::fs::write(&file, text).unwrap();
@@ -305,7 +305,7 @@ fn ctrl_c_stops_at_once_and_leaves_standings() {
         .unwrap();
     // Wait until both games are under way (the sleeper is running).
     let start = Instant::now();
-    while processes_with(&sample_file("hostile/sleeper.py")).len() < 2 && start.elapsed() < BUDGET {
+    while processes_with(&ctrl_c_tag()).len() < 2 && start.elapsed() < BUDGET {
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(300));
@@ -319,10 +319,12 @@ fn ctrl_c_stops_at_once_and_leaves_standings() {
         "stopped in {stopped_in:?}, not after the 60 s limit"
     );
     assert!(out.join("standings.csv").exists());
-    assert!(
-        processes_with(&sample_file("hostile/sleeper.py")).is_empty(),
-        "bots left behind"
-    );
+    assert!(processes_with(&ctrl_c_tag()).is_empty(), "bots left behind");
+}
+
+/// A tag on the sleeper's command line: other tests run the same fixture.
+fn ctrl_c_tag() -> String {
+    format!("ctrl-c-test-{}", std::process::id())
 }
 
 fn unsafe_sigint(pid: u32) {

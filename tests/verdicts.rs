@@ -24,8 +24,23 @@ const FIXTURES: &[(&str, &str, &str)] = &[
     ("ignores_term.py", "ok", ""),
 ];
 
+/// (fixture, the exact `at_move`) for faults in a reply the bot gave: the
+/// fixture answers `code` (reply 1), then its first attack (reply 2) is at
+/// fault, and that reply is counted.
+const AT_MOVE: &[(&str, u64)] = &[("illegal.py", 2), ("garbage.py", 2)];
+
+/// A tag on the fixture's command line, so that the check for leftover
+/// processes sees this test's bots only (other tests run the same fixtures).
+fn tag(fixture: &str) -> String {
+    format!("verdicts-test-{}-{fixture}", std::process::id())
+}
+
 fn play_against(fixture: &str, seat_b: bool) -> serde_json::Value {
-    let hostile = sample_file(&format!("hostile/{fixture}"));
+    let hostile = format!(
+        "python3 {} {}",
+        sample_file(&format!("hostile/{fixture}")),
+        tag(fixture)
+    );
     let good = sample_bin("arrow5_random");
     let (a, b) = if seat_b {
         (&good, &hostile)
@@ -76,8 +91,12 @@ fn every_fixture_gets_its_verdict_and_leaves_nothing_behind() {
                     "{fixture}: {d}"
                 );
                 assert!(d["at_move"].as_u64().unwrap() >= 1, "{fixture}: {d}");
+                if let Some(&(_, at_move)) = AT_MOVE.iter().find(|(f, _)| *f == fixture) {
+                    assert_eq!(d["at_move"], at_move, "{fixture}: {d}");
+                    assert_eq!(player["replies"], at_move, "{fixture}: {player}");
+                }
             }
-            let left = processes_with(&format!("hostile/{fixture}"));
+            let left = processes_with(&tag(fixture));
             assert!(left.is_empty(), "{fixture} left processes behind: {left:?}");
         }
     }

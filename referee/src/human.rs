@@ -20,7 +20,7 @@ use rustix::termios::{self, LocalModes, OptionalActions, Termios};
 
 use crate::bot::{self, BotCommand, BotProcess};
 use crate::games::human::HumanText;
-use crate::games::{arrow5, safecracker, Game, GameConfig, Seat, Status, Winner};
+use crate::games::{arrow5, mastermind, safecracker, Game, GameConfig, Seat, Status, Winner};
 use crate::protocol;
 use crate::runner::MatchLimits;
 use crate::verdict::Verdict;
@@ -77,8 +77,7 @@ pub fn play(plan: &HumanPlan) -> Result<HumanEnd, HumanError> {
     let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
     match plan.config {
         GameConfig::Cryptron(_) => return Err(HumanError::NotPlayable { game: "cryptron" }),
-        GameConfig::Mastermind(_) => return Err(HumanError::NotPlayable { game: "mastermind" }),
-        GameConfig::Arrow5(_) | GameConfig::Safecracker(_) => {}
+        GameConfig::Arrow5(_) | GameConfig::Mastermind(_) | GameConfig::Safecracker(_) => {}
     }
     let mut term = Terminal::stdio()?;
     match &plan.config {
@@ -90,8 +89,11 @@ pub fn play(plan: &HumanPlan) -> Result<HumanEnd, HumanError> {
             let game = safecracker::SafeCracker::new(config.clone(), &mut rng);
             run(game, plan, &mut term)
         }
+        GameConfig::Mastermind(config) => {
+            let game = mastermind::Mastermind::new(config.clone(), &mut rng);
+            run(game, plan, &mut term)
+        }
         GameConfig::Cryptron(_) => Err(HumanError::NotPlayable { game: "cryptron" }),
-        GameConfig::Mastermind(_) => Err(HumanError::NotPlayable { game: "mastermind" }),
     }
 }
 

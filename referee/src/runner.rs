@@ -169,7 +169,11 @@ struct Player {
 }
 
 impl Player {
-    fn disqualify(&mut self, verdict: Verdict, detail: String) {
+    /// Records the bot's first fault and kills it. `at_move` is the 1-based
+    /// number of the reply at fault (see [`Disqualification::at_move`]): the
+    /// awaited one for a fault while waiting ([`Player::awaited`]), the one
+    /// just counted for a protocol or illegal reply ([`Player::replies`]).
+    fn disqualify(&mut self, verdict: Verdict, detail: String, at_move: u32) {
         self.disqualified_at.get_or_insert_with(Instant::now);
         let report = self.process.as_mut().map(|p| p.kill());
         if let Some(report) = report {
@@ -178,8 +182,13 @@ impl Player {
         self.disqualification.get_or_insert(Disqualification {
             verdict,
             detail,
-            at_move: self.replies + 1,
+            at_move,
         });
+    }
+
+    /// The number of the reply being waited for (not yet counted).
+    fn awaited(&self) -> u32 {
+        self.replies + 1
     }
 }
 
@@ -313,8 +322,7 @@ fn run<G: Game>(
                     .take(STDERR_TAIL_LINES)
                     .map(str::to_string)
                     .collect();
-                player.disqualify(Verdict::Compile, detail.clone());
-                player.disqualification.as_mut().expect("just set").at_move = 0;
+                player.disqualify(Verdict::Compile, detail.clone(), 0);
             }
         }
         player
@@ -360,7 +368,9 @@ fn run<G: Game>(
                     }
                     return Err(MatchError::Interrupted);
                 };
-                player.disqualify(verdict, fault.to_string());
+                // The awaited reply never came, so it was not counted.
+                let at_move = player.awaited();
+                player.disqualify(verdict, fault.to_string(), at_move);
                 drain_stderr(player, seat, &mut transcript);
                 break None;
             }
@@ -368,6 +378,8 @@ fn run<G: Game>(
         let parsed = match game.parse_reply(&line) {
             Ok(parsed) => parsed,
             Err(why) => {
+                // `exchange` counted the reply that is at fault.
+                let at_move = player.replies;
                 player.disqualify(
                     Verdict::Protocol,
                     format!(
@@ -375,6 +387,7 @@ fn run<G: Game>(
                         protocol::shorten(&line),
                         request.as_deref().unwrap_or("(its turn)")
                     ),
+                    at_move,
                 );
                 break None;
             }
@@ -396,7 +409,9 @@ fn run<G: Game>(
             }
             Err(rejected) => {
                 game = rejected.game;
-                player.disqualify(Verdict::Illegal, rejected.rule);
+                // `exchange` counted the reply that is at fault.
+                let at_move = player.replies;
+                player.disqualify(Verdict::Illegal, rejected.rule, at_move);
                 break None;
             }
         }
@@ -433,7 +448,10 @@ fn run<G: Game>(
                 limit_kb: process_limits.memory_kb,
                 allowance_kb: process_limits.memory_allowance_kb,
             };
-            player.disqualify(Verdict::Memory, fault.to_string());
+            // Found only in the final peak: counted at its last reply (0 if
+            // it was never asked), since no later reply was awaited.
+            let at_move = player.replies;
+            player.disqualify(Verdict::Memory, fault.to_string(), at_move);
         }
     }
     log_verdicts(&mut players, &mut transcript);

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::Seat;
 use crate::record::MatchRecord;
+use crate::runner::REFEREE_SEAT;
 use crate::verdict::Disqualification;
 
 pub const TRANSCRIPT_VERSION: u32 = 1;
@@ -243,7 +244,12 @@ pub fn render(entries: &[Entry]) -> String {
             } => {
                 out.push_str(&format!("{game} ({variant}), seed {seed}\n"));
                 for (seat, (bot, spec)) in Seat::BOTH.iter().zip(bots.iter().zip(specs)) {
-                    out.push_str(&format!("  {seat}: {bot}  [{spec}]\n"));
+                    if bot == REFEREE_SEAT && spec.is_empty() {
+                        // A solo game: nobody sits there.
+                        out.push_str(&format!("  {seat}: the referee (holds the secret)\n"));
+                    } else {
+                        out.push_str(&format!("  {seat}: {bot}  [{spec}]\n"));
+                    }
                 }
                 names = [format!("A {}", bots[0]), format!("B {}", bots[1])];
                 board = (game == "cryptron").then(Default::default);

@@ -83,8 +83,11 @@ pub struct Disqualification {
     /// What happened, for a person: "no reply within 2s", "attack: symbol 1
     /// appears more than once", ...
     pub detail: String,
-    /// The 1-based number of the bot's reply that failed (0: before its first
-    /// request, e.g. it could not start).
+    /// The 1-based number of the bot's reply at fault: the reply that was
+    /// awaited (timeout, crash, output, memory seen while waiting), or the
+    /// reply it gave (protocol, illegal). A memory peak found only once the
+    /// game is over counts at its last reply. 0: before its first request,
+    /// e.g. it could not start or its source did not compile.
     pub at_move: u32,
 }
 

@@ -13,7 +13,7 @@ use super::{Failure, GameFlags, LimitFlags};
 #[derive(Args)]
 #[command(group(ArgGroup::new("opponent").required(true).args(["vs", "hot_seat"])))]
 pub struct PlayArgs {
-    /// The game to play: arrow5 or safecracker
+    /// The game to play: arrow5, mastermind or safecracker
     pub game: String,
     /// Play against this bot (an executable, a .py file, or a quoted command line); you are seat A
     #[arg(long, value_name = "BOT")]

@@ -44,6 +44,7 @@ referee tournament tournaments/arrow5.toml --jobs 2\n  \
 referee bench mastermind target/release/mastermind_knuth --all --csv knuth.csv\n  \
 referee bench arrow5 target/release/arrow5_strong --samples 500 --seed 1\n  \
 referee play safecracker --vs target/release/safecracker_optimal\n  \
+referee play mastermind --vs target/release/mastermind_knuth\n  \
 referee play arrow5 --hot-seat"
 )]
 pub struct Cli {

@@ -270,6 +270,7 @@ pub fn solo(config: &Config, secret_index: u64, bot_seed: u64) -> Mastermind {
         cracked: [false; 2],
         outcome: None,
         solo: true,
+        history: Vec::new(),
     }
 }
 
@@ -296,6 +297,17 @@ pub struct Mastermind {
     outcome: Option<Outcome>,
     /// The referee is the codemaker and only A plays.
     solo: bool,
+    /// Every attack so far, in order.
+    history: Vec<Attack>,
+}
+
+/// One attack of the game, as the final screen lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attack {
+    pub round: u32,
+    pub seat: Seat,
+    pub guess: Code,
+    pub feedback: Feedback,
 }
 
 impl Mastermind {
@@ -332,6 +344,7 @@ impl Mastermind {
             cracked: [false; 2],
             outcome: None,
             solo: false,
+            history: Vec::new(),
         }
     }
 
@@ -350,6 +363,7 @@ impl Mastermind {
             cracked: [false; 2],
             outcome: None,
             solo: false,
+            history: Vec::new(),
         }
     }
 
@@ -380,6 +394,12 @@ impl Mastermind {
             fb.white,
             if cracked { "   cracked!" } else { "" }
         );
+        self.history.push(Attack {
+            round,
+            seat,
+            guess,
+            feedback: fb,
+        });
         let notices = vec![Notice {
             to: seat,
             line: format!("feedback {} {}", fb.black, fb.white),
@@ -523,6 +543,164 @@ impl Game for Mastermind {
                 format!("{seat}'s code: {code}  ({by})")
             })
             .collect()
+    }
+}
+
+/// A feedback as a person reads it: `●●○  (2 black, 1 white)`, one filled
+/// circle per black peg and one hollow circle per white peg, then in words.
+pub fn feedback_text(fb: Feedback) -> String {
+    let words = format!("({} black, {} white)", fb.black, fb.white);
+    if fb.black + fb.white == 0 {
+        return format!("no pegs  {words}");
+    }
+    let pegs: String = std::iter::repeat_n('●', usize::from(fb.black))
+        .chain(std::iter::repeat_n('○', usize::from(fb.white)))
+        .collect();
+    format!("{pegs}  {words}")
+}
+
+impl Mastermind {
+    /// Whether the seat asked now is to choose its secret code.
+    pub fn wants_code(&self) -> bool {
+        matches!(self.phase, Phase::Choosing(_))
+    }
+
+    /// `four colours from 0-5`.
+    fn colours_phrase(&self) -> String {
+        let n = usize::from(self.config.pegs);
+        format!(
+            "{} colour{} from {}",
+            super::human::count_word(n),
+            if n == 1 { "" } else { "s" },
+            colour_range(self.config.colours)
+        )
+    }
+
+    fn last_attack(&self, seat: Seat) -> Option<&Attack> {
+        self.history.iter().rev().find(|a| a.seat == seat)
+    }
+
+    fn attack_text(&self, a: &Attack) -> String {
+        format!(
+            "{}{}",
+            feedback_text(a.feedback),
+            if a.feedback.black == self.config.pegs {
+                "  cracked!"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+impl super::human::HumanText for Mastermind {
+    fn intro(&self, names: [&str; 2]) -> Vec<String> {
+        let n = usize::from(self.config.pegs);
+        vec![
+            format!(
+                "Mastermind: a code is {} peg{}, each one of {} colours {} (repeats allowed).",
+                super::human::count_word(n),
+                if n == 1 { "" } else { "s" },
+                super::human::count_word(usize::from(self.config.colours)),
+                colour_range(self.config.colours)
+            ),
+            "Feedback: ● (black) for each peg of the right colour in the right place, \
+○ (white) for each other peg of a right colour in the wrong place."
+                .to_string(),
+            format!(
+                "Each player has {} guesses; if nobody cracks a code, or both crack in the same round, it is a draw.",
+                self.config.max_attacks
+            ),
+            format!(
+                "First to guess: {}; {} gets the equalizing guess of each round.",
+                names[0], names[1]
+            ),
+        ]
+    }
+
+    fn prompt(&self) -> super::human::Prompt {
+        let what = self.colours_phrase();
+        if self.wants_code() {
+            super::human::Prompt {
+                text: format!("Enter your secret code ({what}, not shown): "),
+                secret: true,
+            }
+        } else {
+            super::human::Prompt {
+                text: format!("Enter your guess ({what}): "),
+                secret: false,
+            }
+        }
+    }
+
+    fn read_human(&self, line: &str) -> Result<RawCode, String> {
+        let example = (0..self.config.pegs)
+            .map(|i| colour_char(i % self.config.colours).to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let expected = format!("type {}, e.g. {example}", self.colours_phrase());
+        let chars = crate::protocol::parse_symbol_vec(line, usize::from(self.config.pegs))
+            .map_err(|_| format!("That is not a code: {expected}."))?;
+        if let Some(bad) = chars
+            .iter()
+            .find(|&&c| !matches!(colour_of(c), Some(v) if v < self.config.colours))
+        {
+            return Err(format!(
+                "'{bad}' is not a colour from {}: {expected}.",
+                colour_range(self.config.colours)
+            ));
+        }
+        Ok(RawCode(chars))
+    }
+
+    fn feedback(&self, seat: Seat) -> Vec<String> {
+        match self.last_attack(seat) {
+            Some(a) => {
+                let mut lines = vec![format!("Feedback: {}", feedback_text(a.feedback))];
+                if a.feedback.black == self.config.pegs {
+                    lines.push("Cracked!".to_string());
+                }
+                lines
+            }
+            None => vec![],
+        }
+    }
+
+    fn move_line(&self, seat: Seat, name: &str) -> String {
+        match self.last_attack(seat) {
+            Some(a) => format!("{name} guesses {}: {}", a.guess, self.attack_text(a)),
+            None => format!("{name} has not guessed yet"),
+        }
+    }
+
+    fn drawn_code(&self, seat: Seat) -> Option<String> {
+        match self.config.codes {
+            CodeSource::Random => self.code(seat).map(Code::ascii),
+            CodeSource::Bots => None,
+        }
+    }
+
+    fn final_screen(&self, names: [&str; 2]) -> Vec<String> {
+        let padded = super::human::padded(names);
+        let mut lines = vec!["Codes:".to_string()];
+        for seat in Seat::BOTH {
+            let code = self
+                .code(seat)
+                .map(Code::ascii)
+                .unwrap_or_else(|| "(not chosen)".into());
+            lines.push(format!("  {}  {code}", padded[seat.index()]));
+        }
+        lines.push("History:".to_string());
+        for a in &self.history {
+            lines.push(format!(
+                "  round {:>2}  {}  {}  {}",
+                a.round,
+                padded[a.seat.index()],
+                a.guess,
+                self.attack_text(a)
+            ));
+        }
+        lines
     }
 }
 
@@ -861,5 +1039,93 @@ mod tests {
             prop_assert!(f.encode(n) < Feedback::count(n));
             prop_assert_eq!(f.encode(n) == 0, secret == guess);
         }
+    }
+}
+
+#[cfg(test)]
+mod human_tests {
+    use super::*;
+    use crate::games::human::HumanText;
+
+    fn code(s: &str) -> Code {
+        let chars: Vec<char> = s.chars().filter(|c| !c.is_whitespace()).collect();
+        Code::from_chars(&chars, 36).unwrap()
+    }
+
+    #[test]
+    fn feedback_reads_as_pegs_and_words() {
+        assert_eq!(
+            feedback_text(Feedback { black: 2, white: 1 }),
+            "●●○  (2 black, 1 white)"
+        );
+        assert_eq!(
+            feedback_text(Feedback { black: 0, white: 0 }),
+            "no pegs  (0 black, 0 white)"
+        );
+        assert_eq!(
+            feedback_text(Feedback { black: 0, white: 4 }),
+            "○○○○  (0 black, 4 white)"
+        );
+    }
+
+    #[test]
+    fn a_game_reads_as_pegs() {
+        let game = Mastermind::with_codes(Config::default(), [code("0011"), code("1123")]);
+        assert_eq!(
+            game.prompt().text,
+            "Enter your guess (four colours from 0-5): "
+        );
+        assert!(!game.prompt().secret);
+        let reply = game.read_human("1-1-3-0").unwrap();
+        let game = game.apply(reply).unwrap().game;
+        assert_eq!(
+            game.feedback(Seat::A),
+            ["Feedback: ●●○  (2 black, 1 white)"]
+        );
+        let reply = game.read_human("0011").unwrap();
+        let game = game.apply(reply).unwrap().game;
+        assert_eq!(
+            game.move_line(Seat::B, "Bot"),
+            "Bot guesses 0 0 1 1: ●●●●  (4 black, 0 white)  cracked!"
+        );
+        assert!(matches!(game.status(), Status::Over(ref o) if o.winner == Winner::B));
+        let screen = game.final_screen(["You", "Bot"]).join("\n");
+        assert!(screen.contains("You  0 0 1 1"), "{screen}");
+        assert!(screen.contains("Bot  1 1 2 3"), "{screen}");
+        assert!(
+            screen.contains("round  1  You  1 1 3 0  ●●○  (2 black, 1 white)"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("round  1  Bot  0 0 1 1  ●●●●  (4 black, 0 white)  cracked!"),
+            "{screen}"
+        );
+    }
+
+    #[test]
+    fn prompts_follow_the_size_and_bad_input_explains_itself() {
+        let config = Config {
+            pegs: 5,
+            colours: 12,
+            ..Config::default()
+        };
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
+        let game = Mastermind::new(config, &mut rng);
+        assert!(game.prompt().secret);
+        assert_eq!(
+            game.prompt().text,
+            "Enter your secret code (five colours from 0-b, not shown): "
+        );
+        assert_eq!(
+            game.read_human("0 1 2").unwrap_err(),
+            "That is not a code: type five colours from 0-b, e.g. 0 1 2 3 4."
+        );
+        assert_eq!(
+            game.read_human("0 1 2 3 c").unwrap_err(),
+            "'c' is not a colour from 0-b: type five colours from 0-b, e.g. 0 1 2 3 4."
+        );
+        assert!(game.read_human("01ab9").is_ok());
+        assert!(game.read_human("0-1-A-B-9").is_ok());
+        assert_eq!(game.drawn_code(Seat::A), None);
     }
 }
