@@ -282,10 +282,15 @@ fn a_bot_that_crashes_every_game_loses_them_and_the_tournament_goes_on() {
 fn ctrl_c_stops_at_once_and_leaves_standings() {
     let dir = tempfile::tempdir().unwrap();
     // Slow games (the sleeper times out after 60 s) so Ctrl-C lands mid-game.
+    let sleeper = format!(
+        "python3 {} {}",
+        sample_file("hostile/sleeper.py"),
+        ctrl_c_tag()
+    );
     let text = format!(
         "game = \"arrow5\"\n[limits]\ntime_limit = \"60s\"\n[[bots]]\nname = \"random\"\nbot = \"{}\"\n[[bots]]\nname = \"sleeper\"\nbot = \"{}\"\n",
         sample_bin("arrow5_random"),
-        format!("python3 {} {}", sample_file("hostile/sleeper.py"), ctrl_c_tag())
+        sleeper
     );
     let file = dir.path().join("slow.toml");
     std::fs::write(&file, text).unwrap();
