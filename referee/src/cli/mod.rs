@@ -34,7 +34,8 @@ disqualifications, and reports verdicts.\n\n\
 A BOT is a path to an executable, a .py file (run with python3), or a quoted command line \
 such as \"python3 my_bot.py --fast\".\n\n\
 Exit codes: 0 done (a finished game, whoever won); 2 bad input (the message says what to \
-fix); 1 internal failure of the referee; 130 a tournament stopped by Ctrl-C.",
+fix); 1 internal failure of the referee; 130 a tournament stopped by Ctrl-C, or a `play` game \
+ended early.",
     after_help = "Examples:\n  referee match arrow5 target/release/arrow5_strong sample_bots/python/arrow5_starter.py\n  \
 referee match arrow5 A B --variant hidden-eye --codes random --seed 7 --transcript game.jsonl\n  \
 referee match cryptron sample_bots/c/cryptron_starter.c sample_bots/python/cryptron_starter.py\n  \
