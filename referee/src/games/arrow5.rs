@@ -10,6 +10,7 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
+use super::rounds::{self, Next, Phase};
 use super::{
     draw_below, Applied, Game, GameConfigError, GameOptions, Notice, Outcome, Rejected, Seat,
     Status, Winner,
@@ -365,17 +366,6 @@ impl Config {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    /// Waiting for `seat`'s secret code.
-    Choosing(Seat),
-    Attacking {
-        seat: Seat,
-        round: u32,
-    },
-    Over,
-}
-
 /// A reply: five symbols as written, not yet validated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RawCode(pub [char; CODE_LEN]);
@@ -533,43 +523,20 @@ impl Arrow5 {
             attack,
             signal,
         });
-        let game = match seat {
-            // Solo: the attacker cracks, or runs out of rounds.
-            _ if self.solo => match signal.cracked {
-                true => self.finish(Winner::A, "cracked"),
-                false if round >= self.config.max_rounds => self.finish(Winner::B, "round-cap"),
-                false => {
-                    self.phase = Phase::Attacking {
-                        seat: Seat::A,
-                        round: round + 1,
-                    };
-                    self
-                }
-            },
-            // The second agent always gets its attack: either the round goes on,
-            // or it is the equalizing attack after A cracked.
-            Seat::A => {
-                self.phase = Phase::Attacking {
-                    seat: Seat::B,
-                    round,
-                };
+        let next = rounds::after_attack(
+            seat,
+            round,
+            self.cracked,
+            self.solo,
+            self.config.max_rounds,
+            "round-cap",
+        );
+        let game = match next {
+            Next::Attack { seat, round } => {
+                self.phase = Phase::Attacking { seat, round };
                 self
             }
-            Seat::B => match self.cracked {
-                [true, true] => self.finish(Winner::Draw, "both-cracked"),
-                [true, false] => self.finish(Winner::A, "cracked"),
-                [false, true] => self.finish(Winner::B, "cracked"),
-                [false, false] if round >= self.config.max_rounds => {
-                    self.finish(Winner::Draw, "round-cap")
-                }
-                [false, false] => {
-                    self.phase = Phase::Attacking {
-                        seat: Seat::A,
-                        round: round + 1,
-                    };
-                    self
-                }
-            },
+            Next::Over(outcome) => self.finish(outcome.winner, &outcome.reason),
         };
         Applied {
             game,
@@ -632,13 +599,7 @@ impl Game for Arrow5 {
         match self.phase {
             Phase::Choosing(seat) => {
                 self.codes[seat.index()] = Some(code);
-                self.phase = match seat {
-                    Seat::A => Phase::Choosing(Seat::B),
-                    Seat::B => Phase::Attacking {
-                        seat: Seat::A,
-                        round: 1,
-                    },
-                };
+                self.phase = Phase::after_code(seat);
                 Ok(Applied {
                     game: self,
                     notices: vec![],

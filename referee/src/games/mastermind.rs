@@ -15,6 +15,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 pub use super::arrow5::CodeSource;
+use super::rounds::{self, Next, Phase};
 use super::{
     Applied, Game, GameConfigError, GameOptions, Notice, Outcome, Rejected, Seat, Status, Winner,
 };
@@ -274,13 +275,6 @@ pub fn solo(config: &Config, secret_index: u64, bot_seed: u64) -> Mastermind {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    Choosing(Seat),
-    Attacking { seat: Seat, round: u32 },
-    Over,
-}
-
 /// A reply: the colours as written, not yet validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RawCode(pub Vec<char>);
@@ -404,32 +398,20 @@ impl Mastermind {
             to: seat,
             line: format!("feedback {} {}", fb.black, fb.white),
         }];
-        let cap = self.config.max_attacks;
-        let next = |seat, round| Phase::Attacking { seat, round };
-        let game = match (self.solo, seat) {
-            // Solo: the codebreaker cracks, or runs out of attacks.
-            (true, _) if cracked => self.finish(Winner::A, "cracked"),
-            (true, _) if round >= cap => self.finish(Winner::B, "attack-cap"),
-            (true, _) => {
-                self.phase = next(Seat::A, round + 1);
+        let next = rounds::after_attack(
+            seat,
+            round,
+            self.cracked,
+            self.solo,
+            self.config.max_attacks,
+            "attack-cap",
+        );
+        let game = match next {
+            Next::Attack { seat, round } => {
+                self.phase = Phase::Attacking { seat, round };
                 self
             }
-            // The second player always gets its attack: the round goes on,
-            // or it is the equalizing attack after A cracked.
-            (false, Seat::A) => {
-                self.phase = next(Seat::B, round);
-                self
-            }
-            (false, Seat::B) => match self.cracked {
-                [true, true] => self.finish(Winner::Draw, "both-cracked"),
-                [true, false] => self.finish(Winner::A, "cracked"),
-                [false, true] => self.finish(Winner::B, "cracked"),
-                [false, false] if round >= cap => self.finish(Winner::Draw, "attack-cap"),
-                [false, false] => {
-                    self.phase = next(Seat::A, round + 1);
-                    self
-                }
-            },
+            Next::Over(outcome) => self.finish(outcome.winner, &outcome.reason),
         };
         Applied {
             game,
@@ -493,13 +475,7 @@ impl Game for Mastermind {
         match self.phase {
             Phase::Choosing(seat) => {
                 self.codes[seat.index()] = Some(code);
-                self.phase = match seat {
-                    Seat::A => Phase::Choosing(Seat::B),
-                    Seat::B => Phase::Attacking {
-                        seat: Seat::A,
-                        round: 1,
-                    },
-                };
+                self.phase = Phase::after_code(seat);
                 Ok(Applied {
                     game: self,
                     notices: vec![],

@@ -14,6 +14,7 @@ pub mod arrow5;
 pub mod cryptron;
 pub mod human;
 pub mod mastermind;
+pub mod rounds;
 pub mod safecracker;
 
 use std::fmt;
