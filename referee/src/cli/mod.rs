@@ -8,6 +8,7 @@
 //! the person ended early (Ctrl-C or end of input).
 
 mod bench;
+mod check;
 mod human;
 mod play;
 mod tournament;
@@ -44,7 +45,9 @@ referee tournament tournaments/arrow5.toml --jobs 2\n  \
 referee bench mastermind target/release/mastermind_knuth --all --csv knuth.csv\n  \
 referee bench arrow5 target/release/arrow5_strong --samples 500 --seed 1\n  \
 referee play safecracker --vs target/release/safecracker_optimal\n  \
-referee play arrow5 --hot-seat"
+referee play arrow5 --hot-seat\n  \
+referee check tournaments/check-arrow5.toml --junit report.xml\n  \
+referee sprt arrow5 target/release/arrow5_strong target/release/arrow5_random --elo1 50"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -73,6 +76,10 @@ input; the bot is killed); 2 bad input; 1 internal failure."
     Play(human::PlayArgs),
     /// Measure a solver: the referee holds each secret and the bot cracks it alone
     Bench(bench::BenchArgs),
+    /// CI: check a bot against the requirements of a check file (exit 0 pass, 1 fail, 2 cannot run)
+    Check(check::CheckArgs),
+    /// CI: play NEW against OLD until a sequential test decides (exit 0 H1, 1 H0, 3 inconclusive)
+    Sprt(check::SprtArgs),
 }
 
 /// Game parameters, shared by every command that sets up games. Each game
@@ -184,6 +191,12 @@ impl Failure {
     pub fn internal(e: impl Into<anyhow::Error>) -> Failure {
         Failure::Internal(e.into())
     }
+    /// The same failure, reported with the exit code of bad input.
+    pub fn into_input(self) -> Failure {
+        match self {
+            Failure::Input(e) | Failure::Internal(e) => Failure::Input(e),
+        }
+    }
 }
 
 pub fn main() -> i32 {
@@ -206,6 +219,10 @@ pub fn main() -> i32 {
         Command::Merge(args) => tournament::run_merge(args),
         Command::Play(args) => human::run_play(args),
         Command::Bench(args) => bench::run_bench(args).map(|()| EXIT_OK),
+        // For CI, 1 means a failed requirement (or H0): a run that cannot
+        // be done is 2, whatever the cause.
+        Command::Check(args) => check::run_check(args).map_err(Failure::into_input),
+        Command::Sprt(args) => check::run_sprt(args).map_err(Failure::into_input),
     };
     match result {
         Ok(code) => code,
