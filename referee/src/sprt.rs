@@ -10,19 +10,30 @@
 //! trinomial (win/draw/loss) variance of two independent games.
 //!
 //! Hypotheses, in logistic Elo (score `s = 1 / (1 + 10^(-elo/400))`):
-//! H0: NEW is `elo0` stronger than OLD; H1: NEW is `elo1` stronger. With the
-//! pair score scaled to [0, 1] (`x = half points / 4`), its mean `mu` and
-//! variance `var` over `N` pairs, the log-likelihood ratio is (normal
-//! approximation of the GSPRT, Fishtest's `LLR_logistic`):
+//! H0: NEW is `elo0` stronger than OLD; H1: NEW is `elo1` stronger. The pair
+//! score is scaled to [0, 1] (`x = half points / 4`); `p` is the observed
+//! distribution of `x` over the `N` pairs.
+//!
+//! The log-likelihood ratio is the generalized SPRT's ([`Tally::llr`]): for
+//! each hypothesis, the distribution closest to `p` (maximum likelihood) whose
+//! mean is the hypothesis' score `s`, `p_s(x) = p(x) / (1 + lambda*(x - s))`
+//! with `lambda` solving `sum p(x) (x - s) / (1 + lambda*(x - s)) = 0`; then
+//! `LLR = N * sum p(x) ln(p_s1(x) / p_s0(x))`. For many pairs it agrees with
+//! the normal approximation ([`Tally::llr_normal`], with mean `mu` and
+//! variance `var` of `x`):
 //!
 //! ```text
-//! LLR = N * (s1 - s0) * (2*mu - s0 - s1) / (2*var)
+//! LLR ≈ N * (s1 - s0) * (2*mu - s0 - s1) / (2*var)
 //! ```
+//!
+//! but unlike it, it stays sensible for a handful of pairs (one drawn pair
+//! does not end a test).
 //!
 //! The test stops when LLR leaves `[ln(beta/(1-alpha)), ln((1-beta)/alpha)]`:
 //! below, H0 is accepted; above, H1. Empty cells of the pentanomial are
-//! counted as 0.001 pairs (as Fishtest does), so that a one-sided run such as
-//! "NEW won every pair" has a positive variance and the test can still stop.
+//! counted as 0.001 pairs (as Fishtest does), so every score keeps some
+//! probability and a one-sided run such as "NEW won every pair" can still
+//! end the test.
 
 /// A cell with no pairs counts as this many, so the variance is never zero.
 pub const EMPTY_CELL: f64 = 1e-3;
@@ -96,6 +107,33 @@ impl Bounds {
             ((1.0 - self.beta) / self.alpha).ln(),
         )
     }
+}
+
+/// The `lambda` of the distribution closest to `p` (over the pair scores
+/// 0, 1/4, ..., 1) with mean `s`: the root of
+/// `f(lambda) = sum p(x) (x - s) / (1 + lambda*(x - s))`, which decreases on
+/// the interval where every `1 + lambda*(x - s)` is positive,
+/// `(-1/(1 - s), 1/s)`. Found by bisection.
+fn mle_lambda(p: &[f64; 5], s: f64) -> f64 {
+    let f = |lambda: f64| -> f64 {
+        p.iter()
+            .enumerate()
+            .map(|(k, pk)| {
+                let d = k as f64 / 4.0 - s;
+                pk * d / (1.0 + lambda * d)
+            })
+            .sum()
+    };
+    let (mut lo, mut hi) = (-1.0 / (1.0 - s), 1.0 / s);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
 }
 
 /// What the test says so far.
@@ -196,8 +234,30 @@ impl Tally {
         (n, mu, var)
     }
 
-    /// The log-likelihood ratio of H1 against H0 (0 with no pairs).
+    /// The log-likelihood ratio of H1 against H0 of the generalized SPRT
+    /// (0 with no pairs): see the module documentation.
     pub fn llr(&self, bounds: &Bounds) -> f64 {
+        if self.pairs() == 0 {
+            return 0.0;
+        }
+        let counts = self.pentanomial.map(|c| (c as f64).max(EMPTY_CELL));
+        let n: f64 = counts.iter().sum();
+        let p = counts.map(|c| c / n);
+        let (s0, s1) = (logistic_score(bounds.elo0), logistic_score(bounds.elo1));
+        let (l0, l1) = (mle_lambda(&p, s0), mle_lambda(&p, s1));
+        n * p
+            .iter()
+            .enumerate()
+            .map(|(k, pk)| {
+                let x = k as f64 / 4.0;
+                pk * ((1.0 + l0 * (x - s0)).ln() - (1.0 + l1 * (x - s1)).ln())
+            })
+            .sum::<f64>()
+    }
+
+    /// The normal approximation of [`Tally::llr`], Fishtest's `LLR_alt2`:
+    /// `N * (s1 - s0) * (2*mu - s0 - s1) / (2*var)` (0 with no pairs).
+    pub fn llr_normal(&self, bounds: &Bounds) -> f64 {
         if self.pairs() == 0 {
             return 0.0;
         }
@@ -301,21 +361,32 @@ mod tests {
         assert_eq!(n, 100.0);
         assert!(close(mu, 0.575, 1e-12));
         assert!(close(var, 0.069_375, 1e-12));
-        let llr = t.llr(&Bounds::default());
+        let llr = t.llr_normal(&Bounds::default());
         assert!(close(llr, 0.740_536, 1e-5), "{llr}");
+        // The generalized SPRT agrees within a tenth; 0.688865 is its value
+        // from the same formulas in a short Python script (bisection for
+        // lambda).
+        let exact = t.llr(&Bounds::default());
+        assert!(close(exact, 0.688_865, 1e-5), "{exact}");
         assert_eq!(t.decision(&Bounds::default()), Decision::Continue);
 
         // Ten times the pairs, same proportions: ten times the LLR, and
         // past the upper bound 2.944.
         let t10 = tally([50, 150, 400, 250, 150]);
-        assert!(close(t10.llr(&Bounds::default()), 7.405_36, 1e-4));
+        assert!(close(t10.llr_normal(&Bounds::default()), 7.405_36, 1e-4));
+        assert!(close(t10.llr(&Bounds::default()), 6.888_65, 1e-4));
         assert_eq!(t10.decision(&Bounds::default()), Decision::AcceptH1);
 
         // The mirror image scores 0.425: the LLR is
         // 100 * 0.0071951 * (0.85 - 1.0071951) / 0.13875 = -0.815158,
         // and with ten times the pairs H0 is accepted.
         let mirror = tally([15, 25, 40, 15, 5]);
-        assert!(close(mirror.llr(&Bounds::default()), -0.815_158, 1e-5));
+        assert!(close(
+            mirror.llr_normal(&Bounds::default()),
+            -0.815_158,
+            1e-5
+        ));
+        assert!(close(mirror.llr(&Bounds::default()), -0.749_509, 1e-5));
         let mirror10 = tally([150, 250, 400, 150, 50]);
         assert_eq!(mirror10.decision(&Bounds::default()), Decision::AcceptH0);
     }
@@ -325,27 +396,49 @@ mod tests {
         // Every pair split 1-1: mu = 0.5 (the empty cells weigh 0.004 of
         // 1000.004 pairs, symmetric), so 2*mu - s0 - s1 = -0.0071951 < 0.
         let t = tally([0, 0, 1000, 0, 0]);
-        assert!(t.llr(&Bounds::default()) < -2.95);
+        assert!(t.llr_normal(&Bounds::default()) < -2.95);
+        // -14.4846 (Python, same formulas).
+        assert!(close(t.llr(&Bounds::default()), -14.4846, 1e-3));
         assert_eq!(t.decision(&Bounds::default()), Decision::AcceptH0);
         let e = t.elo();
         assert!(close(e.elo, 0.0, 1e-9) && e.low < 0.0 && e.high > 0.0);
     }
 
     #[test]
-    fn a_clean_sweep_stops_quickly_thanks_to_the_empty_cells() {
+    fn few_pairs_do_not_end_the_test() {
+        // The normal approximation with one drawn pair: var is tiny (only
+        // the 0.001 cells), so its LLR is far below the lower bound. The
+        // generalized SPRT gives -0.149 (Python, same formulas): keep playing.
+        let mut t = Tally::default();
+        t.add_pair(GameResult::Win, GameResult::Loss);
+        let fifty = Bounds {
+            elo1: 50.0,
+            ..Bounds::default()
+        };
+        assert!(t.llr_normal(&fifty) < -2.95);
+        assert!(close(t.llr(&fifty), -0.149_135, 1e-5));
+        assert_eq!(t.decision(&fifty), Decision::Continue);
+    }
+
+    #[test]
+    fn a_clean_sweep_ends_in_h1() {
         // NEW won both games of every pair. With 0.001 in each empty cell,
-        // 3 pairs give N = 3.004, mu = (3 + .001*(.25+.5+.75)) / 3.004,
-        // var about 0.00062, so the LLR is 17.18 (computed with the same formula
-        // in Python).
+        // 3 pairs give LLR 0.0429 and H1 comes at the 207th pair (Python,
+        // same formulas).
         let mut t = Tally::default();
         for _ in 0..3 {
             t.add_pair(GameResult::Win, GameResult::Win);
         }
         assert_eq!((t.wins, t.draws, t.losses, t.games()), (6, 0, 0, 6));
-        let llr = t.llr(&Bounds::default());
-        assert!(close(llr, 17.18, 0.01), "{llr}");
-        assert_eq!(t.decision(&Bounds::default()), Decision::AcceptH1);
+        assert!(close(t.llr(&Bounds::default()), 0.042_891, 1e-5));
         assert_eq!(t.score(), 1.0);
+        let mut pairs = 3;
+        while t.decision(&Bounds::default()) == Decision::Continue {
+            t.add_pair(GameResult::Win, GameResult::Win);
+            pairs += 1;
+        }
+        assert_eq!(t.decision(&Bounds::default()), Decision::AcceptH1);
+        assert_eq!(pairs, 207);
     }
 
     #[test]
