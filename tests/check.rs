@@ -29,15 +29,17 @@ fn shipped_check_file(dir: &Path, edit: impl Fn(String) -> String) -> String {
 /// Parses a JUnit file with Python's XML parser: (test cases, failure
 /// messages).
 fn junit_cases(path: &Path) -> (usize, Vec<String>) {
-    let script = "import sys, xml.etree.ElementTree as ET\n\
-root = ET.parse(sys.argv[1]).getroot()\n\
-suites = [root] if root.tag == 'testsuite' else root.findall('testsuite')\n\
-assert len(suites) == 1, suites\n\
-cases = suites[0].findall('testcase')\n\
-print(len(cases))\n\
-for c in cases:\n\
-    for f in c.findall('failure'):\n\
-        print(f.get('message'))\n";
+    let script = r#"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+suites = [root] if root.tag == 'testsuite' else root.findall('testsuite')
+assert len(suites) == 1, suites
+cases = suites[0].findall('testcase')
+print(len(cases))
+for c in cases:
+    for f in c.findall('failure'):
+        print(f.get('message'))
+"#;
     let out = Command::new("python3")
         .args(["-c", script])
         .arg(path)
