@@ -176,9 +176,8 @@ pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
         return Err(Failure::input(anyhow!("--jobs must be at least 1")));
     }
     let bot = |spec: &str, role: &str| -> Result<TournamentBot, Failure> {
-        let command = BotCommand::parse(spec)
-            .with_context(|| format!("{role}"))
-            .map_err(Failure::Input)?;
+        let command =
+            BotCommand::parse(spec).map_err(|e| Failure::Input(anyhow!("{role}: {e}")))?;
         Ok(TournamentBot {
             name: command.name.clone(),
             limits: args.limits.limits_for(&config, command.language),
