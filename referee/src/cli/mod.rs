@@ -5,7 +5,9 @@
 //! 2 the input was wrong (usage, a bot spec, a game option, a file), and the
 //! message says what to fix; 1 the referee itself failed; 130 a tournament
 //! stopped by Ctrl-C (its standings cover the games done), or a `play` game
-//! the person ended early (Ctrl-C or end of input).
+//! the person ended early (Ctrl-C or end of input). `check` and `sprt`
+//! speak to CI: check 0 pass, 1 a requirement failed, 2 cannot run; sprt 0
+//! H1, 1 H0, 3 inconclusive, 2 bad input (see `check.rs`).
 
 mod bench;
 mod check;
@@ -35,7 +37,9 @@ disqualifications, and reports verdicts.\n\n\
 A BOT is a path to an executable, a .py file (run with python3), or a quoted command line \
 such as \"python3 my_bot.py --fast\".\n\n\
 Exit codes: 0 done (a finished game, whoever won); 2 bad input (the message says what to \
-fix); 1 internal failure of the referee; 130 a tournament stopped by Ctrl-C.",
+fix); 1 internal failure of the referee; 130 a tournament stopped by Ctrl-C. `check` and \
+`sprt` have their own codes for CI (see their --help): check 0 pass, 1 a requirement failed, \
+2 cannot run; sprt 0 H1, 1 H0, 3 inconclusive, 2 bad input.",
     after_help = "Examples:\n  referee match arrow5 target/release/arrow5_strong sample_bots/python/arrow5_starter.py\n  \
 referee match arrow5 A B --variant hidden-eye --codes random --seed 7 --transcript game.jsonl\n  \
 referee match cryptron sample_bots/c/cryptron_starter.c sample_bots/python/cryptron_starter.py\n  \
