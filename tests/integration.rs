@@ -5,10 +5,12 @@ mod harness;
 
 mod arrow5_match;
 mod bench;
+mod check;
 mod cli;
 mod cryptron_match;
 mod human_play;
 mod mastermind_match;
 mod safecracker_match;
+mod sprt;
 mod tournament;
 mod verdicts;

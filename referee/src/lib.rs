@@ -8,16 +8,20 @@
 //! - [`runner`]: plays one match, turning faults into [`verdict::Verdict`]s;
 //! - [`human`]: plays a game with people at the terminal;
 //! - [`record`], [`transcript`], [`report`]: what is kept and shown of a match;
-//! - [`bench`](mod@bench): a solver against every secret (solo games on worker threads).
+//! - [`bench`](mod@bench): a solver against every secret (solo games on worker threads);
+//! - [`check`]: CI checks of a bot against requirements, and A/B runs with
+//!   the sequential test of [`sprt`].
 
 pub mod bench;
 pub mod bot;
+pub mod check;
 pub mod games;
 pub mod human;
 pub mod protocol;
 pub mod record;
 pub mod report;
 pub mod runner;
+pub mod sprt;
 pub mod tournament;
 pub mod transcript;
 pub mod units;

@@ -5,9 +5,12 @@
 //! 2 the input was wrong (usage, a bot spec, a game option, a file), and the
 //! message says what to fix; 1 the referee itself failed; 130 a tournament
 //! stopped by Ctrl-C (its standings cover the games done), or a `play` game
-//! the person ended early (Ctrl-C or end of input).
+//! the person ended early (Ctrl-C or end of input). `check` and `sprt`
+//! speak to CI: check 0 pass, 1 a requirement failed, 2 cannot run; sprt 0
+//! H1, 1 H0, 3 inconclusive, 2 bad input (see `check.rs`).
 
 mod bench;
+mod check;
 mod human;
 mod play;
 mod tournament;
@@ -35,7 +38,8 @@ A BOT is a path to an executable, a .py file (run with python3), or a quoted com
 such as \"python3 my_bot.py --fast\".\n\n\
 Exit codes: 0 done (a finished game, whoever won); 2 bad input (the message says what to \
 fix); 1 internal failure of the referee; 130 a tournament stopped by Ctrl-C, or a `play` game \
-ended early.",
+ended early. `check` and `sprt` have their own codes for CI (see their --help): check 0 pass, \
+1 a requirement failed, 2 cannot run; sprt 0 H1, 1 H0, 3 inconclusive, 2 bad input.",
     after_help = "Examples:\n  referee match arrow5 target/release/arrow5_strong sample_bots/python/arrow5_starter.py\n  \
 referee match arrow5 A B --variant hidden-eye --codes random --seed 7 --transcript game.jsonl\n  \
 referee match cryptron sample_bots/c/cryptron_starter.c sample_bots/python/cryptron_starter.py\n  \
@@ -46,7 +50,9 @@ referee bench mastermind target/release/mastermind_knuth --all --csv knuth.csv\n
 referee bench arrow5 target/release/arrow5_strong --samples 500 --seed 1\n  \
 referee play safecracker --vs target/release/safecracker_optimal\n  \
 referee play mastermind --vs target/release/mastermind_knuth\n  \
-referee play arrow5 --hot-seat"
+referee play arrow5 --hot-seat\n  \
+referee check tournaments/check-arrow5.toml --junit report.xml\n  \
+referee sprt arrow5 target/release/arrow5_strong target/release/arrow5_random --elo1 50"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -75,6 +81,10 @@ input; the bot is killed); 2 bad input; 1 internal failure."
     Play(human::PlayArgs),
     /// Measure a solver: the referee holds each secret and the bot cracks it alone
     Bench(bench::BenchArgs),
+    /// CI: check a bot against the requirements of a check file (exit 0 pass, 1 fail, 2 cannot run)
+    Check(check::CheckArgs),
+    /// CI: play NEW against OLD until a sequential test decides (exit 0 H1, 1 H0, 3 inconclusive)
+    Sprt(check::SprtArgs),
 }
 
 /// Game parameters, shared by every command that sets up games. Each game
@@ -186,6 +196,12 @@ impl Failure {
     pub fn internal(e: impl Into<anyhow::Error>) -> Failure {
         Failure::Internal(e.into())
     }
+    /// The same failure, reported with the exit code of bad input.
+    pub fn into_input(self) -> Failure {
+        match self {
+            Failure::Input(e) | Failure::Internal(e) => Failure::Input(e),
+        }
+    }
 }
 
 pub fn main() -> i32 {
@@ -208,6 +224,10 @@ pub fn main() -> i32 {
         Command::Merge(args) => tournament::run_merge(args),
         Command::Play(args) => human::run_play(args),
         Command::Bench(args) => bench::run_bench(args).map(|()| EXIT_OK),
+        // For CI, 1 means a failed requirement (or H0): a run that cannot
+        // be done is 2, whatever the cause.
+        Command::Check(args) => check::run_check(args).map_err(Failure::into_input),
+        Command::Sprt(args) => check::run_sprt(args).map_err(Failure::into_input),
     };
     match result {
         Ok(code) => code,

@@ -7,7 +7,7 @@ pub mod run;
 pub mod schedule;
 pub mod standings;
 
-pub use plan::{Format, PlanError, Scoring, TournamentPlan};
+pub use plan::{Format, PlanError, Scoring, TournamentBot, TournamentPlan};
 pub use run::{merge, run, Event, Outcome, RunOptions, TournamentError};
 pub use schedule::{schedule, Shard};
 pub use standings::{GameRow, StandingRow, Standings};

@@ -39,10 +39,10 @@ struct RawTournament {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawLimits {
-    time_limit: Option<Spanned<String>>,
-    startup_limit: Option<Spanned<String>>,
-    memory_limit: Option<Spanned<String>>,
+pub(crate) struct RawLimits {
+    pub(crate) time_limit: Option<Spanned<String>>,
+    pub(crate) startup_limit: Option<Spanned<String>>,
+    pub(crate) memory_limit: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -75,13 +75,13 @@ impl Default for RawScoring {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawBot {
-    name: Spanned<String>,
-    bot: Spanned<String>,
-    language: Option<Spanned<String>>,
-    time_limit: Option<Spanned<String>>,
-    startup_limit: Option<Spanned<String>>,
-    memory_limit: Option<Spanned<String>>,
+pub(crate) struct RawBot {
+    pub(crate) name: Spanned<String>,
+    pub(crate) bot: Spanned<String>,
+    pub(crate) language: Option<Spanned<String>>,
+    pub(crate) time_limit: Option<Spanned<String>>,
+    pub(crate) startup_limit: Option<Spanned<String>>,
+    pub(crate) memory_limit: Option<Spanned<String>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,20 +138,21 @@ pub enum PlanError {
     },
 }
 
-struct Source<'a> {
-    path: &'a Path,
-    text: &'a str,
+/// A file being validated: its path and text, to turn spans into lines.
+pub(crate) struct Source<'a> {
+    pub(crate) path: &'a Path,
+    pub(crate) text: &'a str,
 }
 
 impl Source<'_> {
-    fn line_of(&self, offset: usize) -> usize {
+    pub(crate) fn line_of(&self, offset: usize) -> usize {
         self.text[..offset.min(self.text.len())]
             .matches('\n')
             .count()
             + 1
     }
 
-    fn error_at(&self, span: std::ops::Range<usize>, message: String) -> PlanError {
+    pub(crate) fn error_at(&self, span: std::ops::Range<usize>, message: String) -> PlanError {
         PlanError::At {
             path: self.path.to_path_buf(),
             line: self.line_of(span.start),
@@ -266,49 +267,15 @@ impl TournamentPlan {
                     ),
                 ));
             }
-            let mut command = BotCommand::parse_relative_to(raw_bot.bot.get_ref(), &base).map_err(|e| {
-                let hint = match e {
-                    BotSpecError::NotFound { .. } => " (bot paths are relative to the tournament file's folder; build the sample bots with `cargo build --release --workspace`)",
-                    _ => "",
-                };
-                src.error_at(raw_bot.bot.span(), format!("bots.bot of '{name}': {e}{hint}"))
-            })?;
-            if let Some(language) = &raw_bot.language {
-                command.language = Language::from_name(language.get_ref()).ok_or_else(|| {
-                    src.error_at(
-                        language.span(),
-                        format!(
-                            "bots.language of '{name}': '{}' is not a language; use one of: {}",
-                            language.get_ref(),
-                            Language::ALL.map(|l| l.name()).join(", ")
-                        ),
-                    )
-                })?;
-            }
-            // Language defaults (Cryptron's contest limits), then the
-            // file's [limits], then the bot's own.
-            let mut bot_limits = MatchLimits::defaults_for(&config, command.language);
-            apply_limits(
+            bots.push(build_bot(
                 &src,
-                &mut bot_limits,
-                &raw.limits.time_limit,
-                &raw.limits.startup_limit,
-                &raw.limits.memory_limit,
-                "limits.",
-            )?;
-            apply_limits(
-                &src,
-                &mut bot_limits,
-                &raw_bot.time_limit,
-                &raw_bot.startup_limit,
-                &raw_bot.memory_limit,
-                "bots.",
-            )?;
-            bots.push(TournamentBot {
+                &base,
+                &config,
+                &raw.limits,
+                raw_bot,
                 name,
-                command,
-                limits: bot_limits,
-            });
+                "bots",
+            )?);
         }
 
         let challengers = match (&format, &raw.challengers) {
@@ -377,7 +344,64 @@ impl TournamentPlan {
     }
 }
 
-fn apply_limits(
+/// A bot entry of a file, validated: its command (paths relative to `base`,
+/// the file's folder), its language, and its limits: the language's
+/// defaults for the game, then the file's `[limits]`, then the bot's own.
+pub(crate) fn build_bot(
+    src: &Source<'_>,
+    base: &Path,
+    config: &GameConfig,
+    file_limits: &RawLimits,
+    raw_bot: &RawBot,
+    name: String,
+    table: &str,
+) -> Result<TournamentBot, PlanError> {
+    let mut command = BotCommand::parse_relative_to(raw_bot.bot.get_ref(), base).map_err(|e| {
+        let hint = match e {
+            BotSpecError::NotFound { .. } => " (bot paths are relative to the file's folder; build the sample bots with `cargo build --release --workspace`)",
+            _ => "",
+        };
+        src.error_at(raw_bot.bot.span(), format!("{table}.bot of '{name}': {e}{hint}"))
+    })?;
+    if let Some(language) = &raw_bot.language {
+        command.language = Language::from_name(language.get_ref()).ok_or_else(|| {
+            src.error_at(
+                language.span(),
+                format!(
+                    "{table}.language of '{name}': '{}' is not a language; use one of: {}",
+                    language.get_ref(),
+                    Language::ALL.map(|l| l.name()).join(", ")
+                ),
+            )
+        })?;
+    }
+    // Language defaults (Cryptron's contest limits), then the
+    // file's [limits], then the bot's own.
+    let mut bot_limits = MatchLimits::defaults_for(config, command.language);
+    apply_limits(
+        src,
+        &mut bot_limits,
+        &file_limits.time_limit,
+        &file_limits.startup_limit,
+        &file_limits.memory_limit,
+        "limits.",
+    )?;
+    apply_limits(
+        src,
+        &mut bot_limits,
+        &raw_bot.time_limit,
+        &raw_bot.startup_limit,
+        &raw_bot.memory_limit,
+        &format!("{table}."),
+    )?;
+    Ok(TournamentBot {
+        name,
+        command,
+        limits: bot_limits,
+    })
+}
+
+pub(crate) fn apply_limits(
     src: &Source<'_>,
     limits: &mut MatchLimits,
     time: &Option<Spanned<String>>,

@@ -1,0 +1,182 @@
+//! `referee sprt`: NEW against OLD in pairs of games (same seed, sides
+//! swapped) until the sequential test of [`crate::sprt`] accepts H0 or H1,
+//! or the game cap is reached. Pairs are played on worker threads but fed to
+//! the test in pair order, so a run stops at the same pair whatever the
+//! number of jobs (for bots that play the same game given the same seed).
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+
+use crate::games::{GameConfig, Seat, Winner};
+use crate::record::MatchRecord;
+use crate::runner::{play_match, MatchError, MatchPlan};
+use crate::sprt::{Bounds, Decision, GameResult, Tally};
+use crate::tournament::schedule::game_seed;
+use crate::tournament::TournamentBot;
+use crate::verdict::Verdict;
+
+#[derive(Clone, Debug)]
+pub struct AbPlan {
+    pub config: GameConfig,
+    /// Pair `i` is played with `game_seed(seed, 0, i)`.
+    pub seed: u64,
+    pub new: TournamentBot,
+    pub old: TournamentBot,
+    pub bounds: Bounds,
+    /// Stop after this many games (rounded down to whole pairs) if the test
+    /// has not decided.
+    pub max_games: u64,
+    pub jobs: usize,
+}
+
+/// How the run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbResult {
+    /// H1 accepted: NEW is better.
+    H1,
+    /// H0 accepted: NEW is not `elo1` better.
+    H0,
+    /// The cap was reached first.
+    Inconclusive,
+}
+
+#[derive(Clone, Debug)]
+pub struct AbOutcome {
+    pub result: AbResult,
+    pub tally: Tally,
+    pub llr: f64,
+    /// Pairs in which NEW, and OLD, got a verdict other than `ok`.
+    pub verdicts_new: u64,
+    pub verdicts_old: u64,
+    /// The replay command of NEW's first verdict, if any.
+    pub first_new_verdict: Option<String>,
+}
+
+struct PairResult {
+    results: [GameResult; 2],
+    verdicts: [Verdict; 2],
+    new_detail: Option<String>,
+}
+
+fn game_result(record: &MatchRecord, new_seat: Seat) -> GameResult {
+    match record.winner {
+        Winner::Draw => GameResult::Draw,
+        w if w == Winner::seat(new_seat) => GameResult::Win,
+        _ => GameResult::Loss,
+    }
+}
+
+fn play_pair(plan: &AbPlan, pair: u64) -> Result<PairResult, MatchError> {
+    let seed = game_seed(plan.seed, 0, pair);
+    let mut results = [GameResult::Draw; 2];
+    let mut verdicts = [Verdict::Ok; 2];
+    let mut new_detail = None;
+    for (k, new_seat) in [Seat::A, Seat::B].into_iter().enumerate() {
+        let seats = match new_seat {
+            Seat::A => [&plan.new, &plan.old],
+            Seat::B => [&plan.old, &plan.new],
+        };
+        let match_plan = MatchPlan {
+            config: plan.config.clone(),
+            seed,
+            bots: seats.map(|b| b.command.clone()),
+            limits: seats.map(|b| b.limits.clone()),
+        };
+        let record = play_match(&match_plan, None)?;
+        results[k] = game_result(&record, new_seat);
+        let new = record.player(new_seat);
+        let old = record.player(new_seat.other());
+        if new.verdict != Verdict::Ok {
+            verdicts[0] = new.verdict;
+            new_detail.get_or_insert_with(|| format!("NEW {}: {}", new.verdict, record.replay));
+        }
+        if old.verdict != Verdict::Ok {
+            verdicts[1] = old.verdict;
+        }
+    }
+    Ok(PairResult {
+        results,
+        verdicts,
+        new_detail,
+    })
+}
+
+/// Plays until the test decides or the cap is reached. `on_pair` sees the
+/// tally and the LLR after each pair, in pair order.
+pub fn run(plan: &AbPlan, mut on_pair: impl FnMut(&Tally, f64)) -> Result<AbOutcome, MatchError> {
+    let max_pairs = plan.max_games / 2;
+    let next = AtomicU64::new(0);
+    let mut tally = Tally::default();
+    let mut outcome = AbOutcome {
+        result: AbResult::Inconclusive,
+        tally,
+        llr: 0.0,
+        verdicts_new: 0,
+        verdicts_old: 0,
+        first_new_verdict: None,
+    };
+    let mut error: Option<MatchError> = None;
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel();
+        for _ in 0..plan.jobs.max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || loop {
+                let pair = next.fetch_add(1, Ordering::Relaxed);
+                if pair >= max_pairs {
+                    return;
+                }
+                if tx.send((pair, play_pair(plan, pair))).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(tx);
+        let mut pending: BTreeMap<u64, PairResult> = BTreeMap::new();
+        let mut expected = 0u64;
+        let mut decided = false;
+        for (pair, result) in rx {
+            match result {
+                Ok(r) => {
+                    pending.insert(pair, r);
+                }
+                Err(e) => {
+                    next.store(max_pairs, Ordering::Relaxed);
+                    error.get_or_insert(e);
+                    continue;
+                }
+            }
+            while !decided {
+                let Some(r) = pending.remove(&expected) else {
+                    break;
+                };
+                expected += 1;
+                tally.add_pair(r.results[0], r.results[1]);
+                outcome.verdicts_new += u64::from(r.verdicts[0] != Verdict::Ok);
+                outcome.verdicts_old += u64::from(r.verdicts[1] != Verdict::Ok);
+                if outcome.first_new_verdict.is_none() {
+                    outcome.first_new_verdict = r.new_detail;
+                }
+                let llr = tally.llr(&plan.bounds);
+                on_pair(&tally, llr);
+                outcome.llr = llr;
+                outcome.result = match tally.decision(&plan.bounds) {
+                    Decision::AcceptH1 => AbResult::H1,
+                    Decision::AcceptH0 => AbResult::H0,
+                    Decision::Continue => AbResult::Inconclusive,
+                };
+                if outcome.result != AbResult::Inconclusive || expected >= max_pairs {
+                    decided = true;
+                    // Pairs in progress finish; no new ones start.
+                    next.store(max_pairs, Ordering::Relaxed);
+                }
+            }
+        }
+    });
+    if let Some(e) = error {
+        return Err(e);
+    }
+    outcome.tally = tally;
+    Ok(outcome)
+}

@@ -1,0 +1,239 @@
+//! `referee check` (a bot against the requirements of a check file) and
+//! `referee sprt` (NEW against OLD until the sequential test decides). The
+//! work is `referee::check`; here are the flags, the output and the exit
+//! codes CI pipelines read.
+
+use std::path::PathBuf;
+
+use anyhow::{anyhow, Context};
+use clap::Args;
+
+use referee::bot::BotCommand;
+use referee::check::ab::{self, AbPlan, AbResult};
+use referee::check::{self, junit, CheckPlan};
+use referee::sprt::{Bounds, Tally};
+use referee::tournament::TournamentBot;
+
+use super::{Failure, GameFlags, LimitFlags};
+
+/// `check`: a requirement failed. (`sprt`: H0 accepted.)
+pub const EXIT_FAILED: i32 = 1;
+// `check` and `sprt`: 2 (`EXIT_INPUT`) when the run could not be done.
+/// `sprt`: the game cap was reached before the test decided.
+pub const EXIT_INCONCLUSIVE: i32 = 3;
+
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+#[derive(Args)]
+#[command(
+    after_help = "Exit codes: 0 every requirement holds; 1 a requirement failed (named in \
+the output); 2 the check could not run (bad file, missing bot, a compiler missing).\n\n\
+Examples:\n  referee check tournaments/check-arrow5.toml\n  \
+referee check tournaments/check-arrow5.toml --bot ./my_bot --junit report.xml"
+)]
+pub struct CheckArgs {
+    /// The check file (TOML; see tournaments/check-*.toml and README.check.md)
+    pub file: PathBuf,
+    /// The bot under test, replacing the file's [bot] path (relative to the current folder)
+    #[arg(long, value_name = "BOT")]
+    pub bot: Option<String>,
+    /// Write a JUnit XML report to FILE (one test case per requirement)
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Print the report as one JSON object instead of text
+    #[arg(long)]
+    pub json: bool,
+    /// Games played at once [default: the number of cores]
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
+    let plan = CheckPlan::load(&args.file, args.bot.as_deref()).map_err(Failure::input)?;
+    let jobs = args.jobs.unwrap_or_else(default_jobs);
+    if jobs == 0 {
+        return Err(Failure::input(anyhow!("--jobs must be at least 1")));
+    }
+    eprintln!(
+        "{}: bot {} ({}), {} requirements, {jobs} jobs",
+        plan.name,
+        plan.bot.name,
+        plan.bot.command.spec,
+        plan.requirements.len()
+    );
+    let report =
+        check::run(&plan, jobs, |line| eprintln!("check: {line}")).map_err(Failure::input)?;
+    if let Some(path) = &args.junit {
+        std::fs::write(path, junit::render(&report))
+            .with_context(|| format!("cannot write the JUnit file {}", path.display()))
+            .map_err(Failure::Input)?;
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).expect("the report serializes")
+        );
+    } else {
+        print!("{}", check::render(&report));
+        if let Some(path) = &args.junit {
+            println!("JUnit: {}", path.display());
+        }
+    }
+    Ok(if report.passed {
+        super::EXIT_OK
+    } else {
+        EXIT_FAILED
+    })
+}
+
+#[derive(Args)]
+#[command(
+    after_help = "Games are played in pairs with sides swapped and the same seed; each pair \
+scores 0, 0.5, 1, 1.5 or 2 for NEW (the pentanomial). The log-likelihood ratio of H1 (NEW is \
+ELO1 better) against H0 (NEW is ELO0 better) is the normal approximation of the generalized \
+SPRT, as Fishtest computes it; the test stops when it leaves [ln(beta/(1-alpha)), \
+ln((1-beta)/alpha)].\n\n\
+Exit codes: 0 H1 accepted (NEW is better); 1 H0 accepted; 3 inconclusive at --max-games; \
+2 the run could not be done (bad input).\n\n\
+Examples:\n  referee sprt arrow5 target/release/arrow5_strong target/release/arrow5_random --elo1 50\n  \
+referee sprt mastermind ./new_bot ./old_bot --max-games 2000 --jobs 2"
+)]
+pub struct SprtArgs {
+    /// The game
+    pub game: String,
+    /// The new version of the bot
+    pub new: String,
+    /// The old version (the baseline)
+    pub old: String,
+    /// Elo of NEW over OLD under H0 (logistic Elo)
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub elo0: f64,
+    /// Elo of NEW over OLD under H1
+    #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
+    pub elo1: f64,
+    /// Chance of accepting H1 when H0 holds
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Chance of accepting H0 when H1 holds
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// Stop, inconclusive, after this many games (even: whole pairs)
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    pub max_games: u64,
+    /// Games played at once [default: the number of cores]
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Seed of every pair's game seed
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub game_flags: GameFlags,
+    #[command(flatten)]
+    pub limits: LimitFlags,
+}
+
+fn progress_line(t: &Tally, llr: f64, bounds: &Bounds) -> String {
+    let (lower, upper) = bounds.llr_bounds();
+    let e = t.elo();
+    format!(
+        "games {}  W/D/L {}/{}/{}  score {:.1}%  elo {:.1} [{:.1}, {:.1}]  LLR {:.2} [{:.2}, {:.2}]",
+        t.games(),
+        t.wins,
+        t.draws,
+        t.losses,
+        100.0 * t.score(),
+        e.elo,
+        e.low,
+        e.high,
+        llr,
+        lower,
+        upper
+    )
+}
+
+pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
+    let config = args
+        .game_flags
+        .config(&args.game)
+        .map_err(|e| Failure::Input(anyhow!(e)))?;
+    let bounds = Bounds {
+        elo0: args.elo0,
+        elo1: args.elo1,
+        alpha: args.alpha,
+        beta: args.beta,
+    };
+    bounds.validate().map_err(|e| Failure::Input(anyhow!(e)))?;
+    if args.max_games < 2 {
+        return Err(Failure::input(anyhow!(
+            "--max-games {} is too few: games are played in pairs, so give at least 2",
+            args.max_games
+        )));
+    }
+    let jobs = args.jobs.unwrap_or_else(default_jobs);
+    if jobs == 0 {
+        return Err(Failure::input(anyhow!("--jobs must be at least 1")));
+    }
+    let bot = |spec: &str, role: &str| -> Result<TournamentBot, Failure> {
+        let command =
+            BotCommand::parse(spec).map_err(|e| Failure::Input(anyhow!("{role}: {e}")))?;
+        Ok(TournamentBot {
+            name: command.name.clone(),
+            limits: args.limits.limits_for(&config, command.language),
+            command,
+        })
+    };
+    let plan = AbPlan {
+        config: config.clone(),
+        seed: args.seed,
+        new: bot(&args.new, "NEW")?,
+        old: bot(&args.old, "OLD")?,
+        bounds,
+        max_games: args.max_games,
+        jobs,
+    };
+    let (lower, upper) = bounds.llr_bounds();
+    println!(
+        "SPRT {} ({}): NEW {} vs OLD {}; H0 elo {} H1 elo {}, alpha {} beta {}, LLR bounds [{lower:.3}, {upper:.3}], at most {} games",
+        config.game_name(),
+        config.variant_name(),
+        plan.new.command.spec,
+        plan.old.command.spec,
+        bounds.elo0,
+        bounds.elo1,
+        bounds.alpha,
+        bounds.beta,
+        args.max_games - args.max_games % 2
+    );
+    let mut last_print = std::time::Instant::now();
+    let outcome = ab::run(&plan, |t, llr| {
+        // A line every 10 pairs at first, then at most every 2 s.
+        if t.pairs() <= 10 || last_print.elapsed().as_secs_f64() >= 2.0 || t.pairs() % 100 == 0 {
+            println!("{}", progress_line(t, llr, &bounds));
+            last_print = std::time::Instant::now();
+        }
+    })
+    .map_err(Failure::input)?;
+    println!("{}", progress_line(&outcome.tally, outcome.llr, &bounds));
+    println!(
+        "Pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 for NEW): {:?}",
+        outcome.tally.pentanomial
+    );
+    if outcome.verdicts_new + outcome.verdicts_old > 0 {
+        println!(
+            "Verdicts: NEW in {} pairs, OLD in {} pairs",
+            outcome.verdicts_new, outcome.verdicts_old
+        );
+        if let Some(first) = &outcome.first_new_verdict {
+            println!("  first of NEW: {first}");
+        }
+    }
+    let (line, code) = match outcome.result {
+        AbResult::H1 => ("H1 accepted: NEW is better", super::EXIT_OK),
+        AbResult::H0 => ("H0 accepted: NEW is not better by elo1", EXIT_FAILED),
+        AbResult::Inconclusive => ("inconclusive: --max-games reached", EXIT_INCONCLUSIVE),
+    };
+    println!("Result: {line} after {} games", outcome.tally.games());
+    Ok(code)
+}
