@@ -1,0 +1,428 @@
+//! The two confinement layers a bot runs under (`--sandbox basic|strict|auto`).
+//!
+//! - `basic` needs no privilege: own session and process group, parent-death
+//!   signal, a clean environment carrying a unique tag, rlimits as backstops
+//!   (CPU, address space, file size, open files, no core dumps), and at the
+//!   end a sweep of `/proc` that kills every process in the bot's session or
+//!   carrying its tag (grandchildren that escaped the process group).
+//! - `strict` adds, per bot, a cgroup with a memory limit and a pids limit,
+//!   killed in one write (`cgroup.kill` of cgroup v2), and new network and
+//!   IPC namespaces (no network at all). It needs root or a delegated cgroup.
+//!
+//! `auto` picks `strict` when it can be had, else `basic`. Asking for
+//! `strict` where it cannot be had is refused with what is missing.
+//! See `README.sandbox.md` for what each layer stops.
+
+use std::ffi::CString;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// What the user asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SandboxChoice {
+    #[default]
+    Basic,
+    Strict,
+    Auto,
+}
+
+impl SandboxChoice {
+    pub const NAMES: &'static [&'static str] = &["basic", "strict", "auto"];
+
+    pub fn parse(text: &str) -> Result<SandboxChoice, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "basic" => Ok(SandboxChoice::Basic),
+            "strict" => Ok(SandboxChoice::Strict),
+            "auto" => Ok(SandboxChoice::Auto),
+            other => Err(format!(
+                "unknown sandbox `{other}`: expected basic, strict or auto"
+            )),
+        }
+    }
+
+    /// The layer in force for this choice on this machine, or why the
+    /// asked-for layer cannot be had.
+    pub fn resolve(self) -> Result<Sandbox, String> {
+        match self {
+            SandboxChoice::Basic => Ok(Sandbox::Basic),
+            SandboxChoice::Strict => CgroupRoots::detect().map(Sandbox::Strict),
+            SandboxChoice::Auto => Ok(CgroupRoots::detect()
+                .map(Sandbox::Strict)
+                .unwrap_or(Sandbox::Basic)),
+        }
+    }
+}
+
+/// The layer in force.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Sandbox {
+    #[default]
+    Basic,
+    Strict(CgroupRoots),
+}
+
+impl Sandbox {
+    /// One line saying what is in force, printed at start-up.
+    pub fn describe(&self) -> String {
+        match self {
+            Sandbox::Basic => "sandbox basic: own session, rlimits (cpu, address space, \
+                 file size 64MiB, 256 files, no core), clean tagged environment, \
+                 orphans swept from /proc at the end"
+                .to_string(),
+            Sandbox::Strict(roots) => format!(
+                "sandbox strict: basic, plus per bot a cgroup (memory limit, {} pids, \
+                 cgroup.kill under {}) and no network (new network and IPC namespaces)",
+                STRICT_PIDS_MAX,
+                roots.kill.display()
+            ),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Sandbox::Basic => "basic",
+            Sandbox::Strict(_) => "strict",
+        }
+    }
+}
+
+impl fmt::Display for Sandbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Processes (threads included) a bot may have at once under `strict`.
+pub const STRICT_PIDS_MAX: u64 = 128;
+/// Memory a bot's cgroup may hold beyond the memory cap (page cache, the
+/// kernel's own accounting); the `memory` verdict itself comes from polling.
+pub const STRICT_MEMORY_MARGIN: u64 = 32 << 20;
+/// Largest file a bot may write (RLIMIT_FSIZE): beyond it, SIGXFSZ.
+pub const FILE_SIZE_LIMIT: u64 = 64 << 20;
+/// Open files a bot may have (RLIMIT_NOFILE).
+pub const OPEN_FILES_LIMIT: u64 = 256;
+/// CPU seconds a bot may use in one game (RLIMIT_CPU): a backstop in case
+/// the referee itself fails to end it; the per-move limit is wall time.
+pub const CPU_SECONDS_LIMIT: u64 = 600;
+/// The environment variable that marks every process a bot starts.
+pub const TAG_VARIABLE: &str = "REFEREE_BOT_TAG";
+
+/// Where per-bot cgroups are made: one parent per controller hierarchy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CgroupRoots {
+    /// cgroup v2 directory (for `cgroup.kill` and `cgroup.procs`).
+    pub kill: PathBuf,
+    /// cgroup v1 memory hierarchy directory, or v2 with the memory controller.
+    pub memory: PathBuf,
+    /// cgroup v1 pids hierarchy directory.
+    pub pids: PathBuf,
+}
+
+impl CgroupRoots {
+    /// Finds the cgroup v2 mount (for cgroup.kill) and the v1 memory and pids
+    /// hierarchies, and makes a `referee` directory in each (under this
+    /// process's own cgroup) to check they are writable.
+    pub fn detect() -> Result<CgroupRoots, String> {
+        let mounts = std::fs::read_to_string("/proc/mounts")
+            .map_err(|e| format!("strict sandbox: cannot read /proc/mounts: {e}"))?;
+        let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+        let mut v2 = None;
+        let mut memory = None;
+        let mut pids = None;
+        for line in mounts.lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if f.len() < 4 {
+                continue;
+            }
+            if f[2] == "cgroup2" && v2.is_none() {
+                v2 = Some(PathBuf::from(f[1]));
+            } else if f[2] == "cgroup" {
+                let opts: Vec<&str> = f[3].split(',').collect();
+                if opts.contains(&"memory") {
+                    memory = Some(PathBuf::from(f[1]));
+                }
+                if opts.contains(&"pids") {
+                    pids = Some(PathBuf::from(f[1]));
+                }
+            }
+        }
+        let how = "run the referee as root, or give it a delegated cgroup \
+                   (e.g. systemd-run --user --scope -p Delegate=yes referee ...), \
+                   or use --sandbox basic";
+        let v2 = v2.ok_or_else(|| {
+            format!("strict sandbox: no cgroup2 mount (needed for cgroup.kill); {how}")
+        })?;
+        let (memory, pids) = match (memory, pids) {
+            (Some(m), Some(p)) => (m, p),
+            _ => {
+                // A pure cgroup v2 machine: memory and pids are v2 controllers.
+                let ctl =
+                    std::fs::read_to_string(v2.join("cgroup.controllers")).unwrap_or_default();
+                if !(ctl.contains("memory") && ctl.contains("pids")) {
+                    return Err(format!(
+                        "strict sandbox: no memory and pids cgroup controllers \
+                         (neither cgroup v1 hierarchies nor enabled in {}); {how}",
+                        v2.display()
+                    ));
+                }
+                (v2.clone(), v2.clone())
+            }
+        };
+        let own_path = |controller: &str| -> String {
+            for line in own.lines() {
+                let mut parts = line.splitn(3, ':');
+                let (_, names, path) = (parts.next(), parts.next(), parts.next());
+                let names = names.unwrap_or("");
+                let matches = if controller.is_empty() {
+                    names.is_empty()
+                } else {
+                    names.split(',').any(|n| n == controller)
+                };
+                if matches {
+                    return path.unwrap_or("/").trim_start_matches('/').to_string();
+                }
+            }
+            String::new()
+        };
+        let roots = CgroupRoots {
+            kill: v2.join(own_path("")).join("referee"),
+            memory: memory.join(own_path("memory")).join("referee"),
+            pids: pids.join(own_path("pids")).join("referee"),
+        };
+        for dir in [&roots.kill, &roots.memory, &roots.pids] {
+            match std::fs::create_dir(dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => {
+                    return Err(format!(
+                        "strict sandbox: cannot make cgroup {}: {e}; {how}",
+                        dir.display()
+                    ))
+                }
+            }
+        }
+        if !roots.kill.join("cgroup.kill").exists() {
+            return Err(format!(
+                "strict sandbox: {} has no cgroup.kill (Linux 5.14 or later needed); {how}",
+                roots.kill.display()
+            ));
+        }
+        Ok(roots)
+    }
+}
+
+/// A unique tag for one bot: the referee's pid, a counter and the time.
+pub fn new_tag() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    format!("{}-{n}-{nanos:08x}", std::process::id())
+}
+
+/// One bot's cgroups under `strict`.
+#[derive(Debug)]
+pub struct BotCgroup {
+    dirs: Vec<PathBuf>,
+    kill_file: PathBuf,
+    memory_dir: PathBuf,
+    /// `cgroup.procs` of each directory, for the child to join before exec.
+    pub procs_files: Vec<CString>,
+}
+
+impl BotCgroup {
+    pub fn create(roots: &CgroupRoots, tag: &str, memory_cap_kb: u64) -> io::Result<BotCgroup> {
+        let kill = roots.kill.join(tag);
+        let memory = roots.memory.join(tag);
+        let pids = roots.pids.join(tag);
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        for dir in [&kill, &memory, &pids] {
+            if dirs.contains(dir) {
+                continue;
+            }
+            std::fs::create_dir(dir)?;
+            dirs.push(dir.clone());
+        }
+        let cgroup = BotCgroup {
+            procs_files: dirs
+                .iter()
+                .map(|d| {
+                    CString::new(d.join("cgroup.procs").as_os_str().as_encoded_bytes())
+                        .expect("no NUL in a path")
+                })
+                .collect(),
+            dirs,
+            kill_file: kill.join("cgroup.kill"),
+            memory_dir: memory.clone(),
+        };
+        let v1 = memory.join("memory.limit_in_bytes").exists();
+        if memory_cap_kb > 0 {
+            let bytes = (memory_cap_kb * 1024 + STRICT_MEMORY_MARGIN).to_string();
+            if v1 {
+                std::fs::write(memory.join("memory.limit_in_bytes"), &bytes)?;
+                // No swap either, where the kernel accounts it.
+                let _ = std::fs::write(memory.join("memory.memsw.limit_in_bytes"), &bytes);
+            } else {
+                std::fs::write(memory.join("memory.max"), &bytes)?;
+                let _ = std::fs::write(memory.join("memory.swap.max"), "0");
+            }
+        }
+        std::fs::write(pids.join("pids.max"), STRICT_PIDS_MAX.to_string())?;
+        Ok(cgroup)
+    }
+
+    /// Kills every process of the bot in one write.
+    pub fn kill(&self) {
+        let _ = std::fs::write(&self.kill_file, "1");
+    }
+
+    /// Resident anonymous memory of all the bot's processes, in KiB.
+    pub fn resident_kb(&self) -> Option<u64> {
+        let stat = std::fs::read_to_string(self.memory_dir.join("memory.stat")).ok()?;
+        let mut total = 0;
+        for line in stat.lines() {
+            let mut f = line.split_whitespace();
+            match (f.next(), f.next()) {
+                (Some("total_rss" | "total_shmem" | "anon" | "shmem"), Some(v)) => {
+                    total += v.parse::<u64>().ok()?
+                }
+                _ => {}
+            }
+        }
+        Some(total / 1024)
+    }
+
+    /// Whether the kernel's out-of-memory killer acted in the bot's cgroup.
+    pub fn oom_killed(&self) -> bool {
+        let read = |name: &str| std::fs::read_to_string(self.memory_dir.join(name));
+        let text = read("memory.oom_control")
+            .or_else(|_| read("memory.events"))
+            .unwrap_or_default();
+        text.lines().any(|l| {
+            let mut f = l.split_whitespace();
+            f.next() == Some("oom_kill") && f.next().is_some_and(|v| v != "0")
+        })
+    }
+
+    fn empty(&self) -> bool {
+        self.dirs.iter().all(|d| {
+            std::fs::read_to_string(d.join("cgroup.procs"))
+                .map(|s| s.trim().is_empty())
+                .unwrap_or(true)
+        })
+    }
+}
+
+impl Drop for BotCgroup {
+    fn drop(&mut self) {
+        self.kill();
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while !self.empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        for dir in &self.dirs {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+}
+
+/// Kills every process, other than the referee, that is in the session
+/// `session` or carries `tag` in its environment: what a bot left behind
+/// after its process group was killed. Found processes are stopped first so
+/// that they cannot fork while the sweep goes on, then killed. Returns how
+/// many were killed.
+pub fn sweep(session: i32, tag: &str) -> usize {
+    let needle = format!("{TAG_VARIABLE}={tag}\0").into_bytes();
+    let me = std::process::id() as i32;
+    let mut found: Vec<i32> = Vec::new();
+    for _ in 0..20 {
+        let mut new = 0;
+        let Ok(dir) = std::fs::read_dir("/proc") else {
+            break;
+        };
+        for entry in dir.flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|s| s.parse::<i32>().ok())
+            else {
+                continue;
+            };
+            if pid == me || found.contains(&pid) {
+                continue;
+            }
+            if in_session(pid, session) || has_tag(pid, &needle) {
+                // SAFETY: kill has no memory effects.
+                unsafe {
+                    libc::kill(pid, libc::SIGSTOP);
+                }
+                found.push(pid);
+                new += 1;
+            }
+        }
+        if new == 0 {
+            break;
+        }
+    }
+    for &pid in &found {
+        // SAFETY: as above.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+    found.len()
+}
+
+fn in_session(pid: i32, session: i32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    // pid (comm) state ppid pgrp session ...; comm may hold spaces and ')'.
+    let Some(after) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+        return false;
+    };
+    let mut f = after.split_whitespace();
+    let state = f.next();
+    if state == Some("Z") {
+        return false;
+    }
+    f.nth(2).and_then(|s| s.parse::<i32>().ok()) == Some(session)
+}
+
+fn has_tag(pid: i32, needle: &[u8]) -> bool {
+    let Ok(environ) = std::fs::read(Path::new("/proc").join(pid.to_string()).join("environ"))
+    else {
+        return false;
+    };
+    environ.windows(needle.len()).any(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choices_parse_and_refuse_unknown_names() {
+        assert_eq!(SandboxChoice::parse("Strict"), Ok(SandboxChoice::Strict));
+        assert_eq!(SandboxChoice::parse("auto"), Ok(SandboxChoice::Auto));
+        let e = SandboxChoice::parse("tight").unwrap_err();
+        assert!(e.contains("basic, strict or auto"), "{e}");
+    }
+
+    #[test]
+    fn tags_are_unique() {
+        assert_ne!(new_tag(), new_tag());
+    }
+
+    #[test]
+    fn basic_always_resolves() {
+        assert_eq!(SandboxChoice::Basic.resolve(), Ok(Sandbox::Basic));
+        // auto never fails: it falls back to basic.
+        assert!(SandboxChoice::Auto.resolve().is_ok());
+    }
+}
