@@ -10,5 +10,6 @@ mod cryptron_match;
 mod human_play;
 mod mastermind_match;
 mod safecracker_match;
+mod sandbox;
 mod tournament;
 mod verdicts;
