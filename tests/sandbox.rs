@@ -21,12 +21,22 @@ const THREATS: &[(&str, &str, &str, &str)] = &[
     // Under strict the whole tree's memory counts, so the memory limit may
     // strike before the move's time is up.
     ("fork_bomb.py", "timeout", "timeout|memory", ""),
-    ("big_block.py", "memory", "memory", "over the 65536 KiB limit"),
+    (
+        "big_block.py",
+        "memory",
+        "memory",
+        "over the 65536 KiB limit",
+    ),
     ("big_file.py", "crash", "crash", "exited with status 1"),
     // Network: reachable under basic (the fixture then exits 4), none under
     // strict (it plays on).
     ("network.py", "crash", "ok", ""),
-    ("memory_hog.py", "memory", "memory", "over the 65536 KiB limit"),
+    (
+        "memory_hog.py",
+        "memory",
+        "memory",
+        "over the 65536 KiB limit",
+    ),
     ("flood.py", "output", "output", "longer than 1024 bytes"),
     ("forker.py", "crash", "crash", "exited with status 0"),
     ("ignores_term.py", "ok", "ok", ""),
@@ -34,11 +44,37 @@ const THREATS: &[(&str, &str, &str, &str)] = &[
     ("no_read.py", "timeout", "timeout", "no reply within 2s"),
 ];
 
+/// A private copy of the Python fixtures: the tests check that no process
+/// whose command line names a fixture survives, and other tests run the
+/// same fixtures at the same time (from `sample_bots/hostile/` or their
+/// own copy). One copy per test.
+struct Fixtures(tempfile::TempDir);
+
+impl Fixtures {
+    fn new() -> Fixtures {
+        let dir = tempfile::Builder::new()
+            .prefix("sandbox-fixtures-")
+            .tempdir()
+            .unwrap();
+        for entry in std::fs::read_dir(sample_file("hostile")).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "py") {
+                std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+            }
+        }
+        Fixtures(dir)
+    }
+
+    fn path(&self, fixture: &str) -> String {
+        self.0.path().join(fixture).to_string_lossy().into_owned()
+    }
+}
+
 /// The bot command of a fixture. The probe runs on the system's python3
 /// directly when there is one: wrappers such as pyenv's shims add
 /// descriptors and variables of their own.
-fn fixture_command(fixture: &str) -> String {
-    let path = sample_file(&format!("hostile/{fixture}"));
+fn fixture_command(fixtures: &Fixtures, fixture: &str) -> String {
+    let path = fixtures.path(fixture);
     if fixture == "probe.py" && Path::new("/usr/bin/python3").exists() {
         format!("/usr/bin/python3 {path}")
     } else {
@@ -46,14 +82,14 @@ fn fixture_command(fixture: &str) -> String {
     }
 }
 
-fn play(fixture: &str, sandbox: &str) -> Run {
+fn play(fixtures: &Fixtures, fixture: &str, sandbox: &str) -> Run {
     let good = sample_bin("arrow5_random");
     referee(
         &[
             "match",
             "arrow5",
             &good,
-            &fixture_command(fixture),
+            &fixture_command(fixtures, fixture),
             "--time-limit",
             "1s",
             "--startup-limit",
@@ -72,7 +108,7 @@ fn play(fixture: &str, sandbox: &str) -> Run {
 
 /// Whether `strict` can be had here; if not, says why on stderr.
 fn strict_available() -> bool {
-    let run = play("probe.py", "strict");
+    let run = play(&Fixtures::new(), "probe.py", "strict");
     if run.status == 2 && run.stderr.contains("strict sandbox") {
         eprintln!("strict sandbox not available, skipped: {}", run.stderr);
         return false;
@@ -81,10 +117,11 @@ fn strict_available() -> bool {
 }
 
 fn check_threats(sandbox: &str) {
+    let fixtures = Fixtures::new();
     let mut failures = Vec::new();
     for &(fixture, basic, strict, detail) in THREATS {
         let expected = if sandbox == "strict" { strict } else { basic };
-        let run = play(fixture, sandbox);
+        let run = play(&fixtures, fixture, sandbox);
         assert_eq!(run.status, 0, "{fixture} under {sandbox}: {}", run.stderr);
         assert!(
             run.stderr.contains(&format!("sandbox {sandbox}:")),
@@ -95,7 +132,9 @@ fn check_threats(sandbox: &str) {
         let player = &record["players"][1];
         let verdict = player["verdict"].as_str().unwrap();
         if !expected.split('|').any(|v| v == verdict) {
-            failures.push(format!("{fixture}: {verdict}, expected {expected}: {player}"));
+            failures.push(format!(
+                "{fixture}: {verdict}, expected {expected}: {player}"
+            ));
             continue;
         }
         assert_eq!(record["players"][0]["verdict"], "ok", "{fixture}");
@@ -103,7 +142,7 @@ fn check_threats(sandbox: &str) {
             let d = player["disqualification"]["detail"].as_str().unwrap();
             assert!(d.contains(detail), "{fixture} under {sandbox}: {d}");
         }
-        let left = processes_with(&format!("hostile/{fixture}"));
+        let left = processes_with(&fixtures.path(fixture));
         assert!(
             left.is_empty(),
             "{fixture} under {sandbox} left processes behind: {left:?}"
@@ -134,8 +173,9 @@ fn a_bot_inherits_no_descriptor_and_a_clean_environment() {
     unsafe {
         libc::fcntl(fd, libc::F_SETFD, 0);
     }
+    let fixtures = Fixtures::new();
     for sandbox in ["basic", "auto"] {
-        let run = play("probe.py", sandbox);
+        let run = play(&fixtures, "probe.py", sandbox);
         assert_eq!(run.status, 0, "{}", run.stderr);
         let record = run.json();
         assert_eq!(record["players"][1]["verdict"], "ok", "{sandbox}: {record}");
@@ -151,7 +191,11 @@ fn an_unknown_sandbox_is_refused() {
         Duration::from_secs(30),
     );
     assert_eq!(run.status, 2, "{}", run.stderr);
-    assert!(run.stderr.contains("basic, strict or auto"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("basic, strict or auto"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -198,6 +242,7 @@ fn results(out: &Path) -> Vec<String> {
 #[test]
 fn a_tournament_beside_hostile_bots_gets_the_same_results() {
     let dir = tempfile::tempdir().unwrap();
+    let fixtures = Fixtures::new();
     let good_file = dir.path().join("good.toml");
     std::fs::write(
         &good_file,
@@ -224,9 +269,9 @@ fn a_tournament_beside_hostile_bots_gets_the_same_results() {
              [[bots]]\nname = \"hog\"\nbot = \"{}\"\n\
              [[bots]]\nname = \"flood\"\nbot = \"{}\"\n\
              [[bots]]\nname = \"random\"\nbot = \"{}\"\n",
-            sample_file("hostile/fork_bomb.py"),
-            sample_file("hostile/memory_hog.py"),
-            sample_file("hostile/flood.py"),
+            fixtures.path("fork_bomb.py"),
+            fixtures.path("memory_hog.py"),
+            fixtures.path("flood.py"),
             sample_bin("arrow5_random"),
         ),
     )
@@ -288,7 +333,7 @@ fn a_tournament_beside_hostile_bots_gets_the_same_results() {
     assert_eq!(a.len(), 48);
     assert_eq!(a, b, "the same results beside hostile bots");
     for fixture in ["fork_bomb.py", "memory_hog.py", "flood.py"] {
-        let left = processes_with(&format!("hostile/{fixture}"));
+        let left = processes_with(&fixtures.path(fixture));
         assert!(left.is_empty(), "{fixture} left processes: {left:?}");
     }
 }
