@@ -1,6 +1,7 @@
-"""Fixture: checks what it inherited. It exits with status 3 (verdict:
-crash) if it finds an open descriptor beyond 0, 1 and 2 or an environment
-variable outside the documented set, else plays legally (verdict: ok).
+"""Fixture: checks what it inherited and can reach. It exits with status 3
+(verdict: crash) if it finds an open descriptor beyond 0, 1 and 2, an
+environment variable outside the documented set, a capability, or can read
+the referee's memory or environment; else it plays legally (verdict: ok).
 Run it with the system's python3 directly: a wrapper (pyenv's shims) adds
 variables and descriptors of its own."""
 import os
@@ -18,6 +19,21 @@ if extra:
 unknown = sorted(set(os.environ) - ALLOWED)
 if unknown:
     problems.append(f"unexpected environment {unknown}")
+# The referee's memory (where the codes are) and environment.
+for what in ("mem", "environ"):
+    try:
+        with open(f"/proc/{os.getppid()}/{what}", "rb") as f:
+            f.read(1)
+        problems.append(f"read the referee's {what}")
+    except OSError:
+        pass
+try:
+    with open("/proc/self/status") as f:
+        caps = [l.split()[1] for l in f if l.startswith(("CapEff", "CapBnd"))]
+    if any(int(c, 16) for c in caps):
+        problems.append(f"capabilities {caps}")
+except OSError:
+    pass
 if problems:
     print("LEAK: " + "; ".join(problems), file=sys.stderr, flush=True)
     sys.exit(3)

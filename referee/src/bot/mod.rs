@@ -343,8 +343,11 @@ impl BotProcess {
     /// and process group, with a clean environment and its rlimits, under
     /// the sandbox of `limits`.
     pub fn spawn(command: &BotCommand, limits: &ProcessLimits) -> io::Result<BotProcess> {
+        sandbox::protect_referee();
         let workdir = tempfile::Builder::new().prefix("referee-bot-").tempdir()?;
         let tag = sandbox::new_tag();
+        // SAFETY: geteuid has no preconditions.
+        let as_root = unsafe { libc::geteuid() } == 0;
         let cgroup = match &limits.sandbox {
             Sandbox::Basic => None,
             Sandbox::Strict(roots) => Some(sandbox::BotCgroup::create(
@@ -445,6 +448,11 @@ impl BotProcess {
                         sandbox::CPU_SECONDS_LIMIT + 5,
                     ))
                 {
+                    return Err(io::Error::last_os_error());
+                }
+                // Last: a bot started by root keeps root's user id but none
+                // of its capabilities, now or after exec.
+                if as_root && !sandbox::drop_capabilities() {
                     return Err(io::Error::last_os_error());
                 }
                 // If the referee dies (even by SIGKILL), so does the bot.

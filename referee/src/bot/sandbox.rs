@@ -331,6 +331,69 @@ impl Drop for BotCgroup {
     }
 }
 
+/// Makes the referee's own process non-dumpable, once: its memory
+/// (`/proc/<pid>/mem`, where the secret codes are), environment and
+/// ptrace-attach are then closed to processes without `CAP_SYS_PTRACE`,
+/// bots of the same user included.
+pub fn protect_referee() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: prctl with integer arguments.
+        unsafe {
+            libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+        }
+    });
+}
+
+/// Between fork and exec, for a referee running as root: no new privileges
+/// (setuid binaries), an empty capability bounding set (so that exec grants
+/// none to uid 0), and empty current sets. Async-signal-safe: only system
+/// calls. False if a step failed (errno says why).
+pub fn drop_capabilities() -> bool {
+    // SAFETY: prctl and capset with valid arguments.
+    unsafe {
+        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+            return false;
+        }
+        for cap in 0..64 {
+            // EINVAL past the last capability the kernel knows.
+            if libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) != 0
+                && *libc::__errno_location() != libc::EINVAL
+            {
+                return false;
+            }
+        }
+        #[repr(C)]
+        struct Header {
+            version: u32,
+            pid: i32,
+        }
+        #[repr(C)]
+        struct Data {
+            effective: u32,
+            permitted: u32,
+            inheritable: u32,
+        }
+        let header = Header {
+            version: 0x2008_0522, // _LINUX_CAPABILITY_VERSION_3
+            pid: 0,
+        };
+        let data = [
+            Data {
+                effective: 0,
+                permitted: 0,
+                inheritable: 0,
+            },
+            Data {
+                effective: 0,
+                permitted: 0,
+                inheritable: 0,
+            },
+        ];
+        libc::syscall(libc::SYS_capset, &header, data.as_ptr()) == 0
+    }
+}
+
 /// Kills every process, other than the referee, that is in the session
 /// `session` or carries `tag` in its environment: what a bot left behind
 /// after its process group was killed. Found processes are stopped first so
