@@ -284,14 +284,19 @@ impl BotCgroup {
     /// Resident anonymous memory of all the bot's processes, in KiB.
     pub fn resident_kb(&self) -> Option<u64> {
         let stat = std::fs::read_to_string(self.memory_dir.join("memory.stat")).ok()?;
+        // cgroup v1 names the whole tree's figures total_*; v2 has only those.
+        let keys: [&str; 2] = if stat.contains("total_rss ") {
+            ["total_rss", "total_shmem"]
+        } else {
+            ["anon", "shmem"]
+        };
         let mut total = 0;
         for line in stat.lines() {
             let mut f = line.split_whitespace();
-            match (f.next(), f.next()) {
-                (Some("total_rss" | "total_shmem" | "anon" | "shmem"), Some(v)) => {
-                    total += v.parse::<u64>().ok()?
+            if let (Some(key), Some(v)) = (f.next(), f.next()) {
+                if keys.contains(&key) {
+                    total += v.parse::<u64>().ok()?;
                 }
-                _ => {}
             }
         }
         Some(total / 1024)
