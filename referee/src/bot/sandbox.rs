@@ -407,6 +407,9 @@ pub fn drop_capabilities() -> bool {
 pub fn sweep(session: i32, tag: &str) -> usize {
     let needle = format!("{TAG_VARIABLE}={tag}\0").into_bytes();
     let me = std::process::id() as i32;
+    // Only processes started after the bot can be its descendants: the
+    // others need not have their environment read.
+    let since = stat_of(session).map_or(0, |s| s.start);
     let mut found: Vec<i32> = Vec::new();
     for _ in 0..20 {
         let mut new = 0;
@@ -424,7 +427,13 @@ pub fn sweep(session: i32, tag: &str) -> usize {
             if pid == me || found.contains(&pid) {
                 continue;
             }
-            if in_session(pid, session) || has_tag(pid, &needle) {
+            let Some(stat) = stat_of(pid) else {
+                continue;
+            };
+            if stat.zombie || stat.start < since {
+                continue;
+            }
+            if stat.session == session || has_tag(pid, &needle) {
                 // SAFETY: kill has no memory effects.
                 unsafe {
                     libc::kill(pid, libc::SIGSTOP);
@@ -446,20 +455,24 @@ pub fn sweep(session: i32, tag: &str) -> usize {
     found.len()
 }
 
-fn in_session(pid: i32, session: i32) -> bool {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return false;
-    };
-    // pid (comm) state ppid pgrp session ...; comm may hold spaces and ')'.
-    let Some(after) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
-        return false;
-    };
-    let mut f = after.split_whitespace();
-    let state = f.next();
-    if state == Some("Z") {
-        return false;
-    }
-    f.nth(2).and_then(|s| s.parse::<i32>().ok()) == Some(session)
+struct Stat {
+    zombie: bool,
+    session: i32,
+    /// Start time, in clock ticks since boot.
+    start: u64,
+}
+
+fn stat_of(pid: i32) -> Option<Stat> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // pid (comm) state ppid pgrp session ... starttime (field 22); comm may
+    // hold spaces and ')'.
+    let after = &stat[stat.rfind(')')? + 1..];
+    let f: Vec<&str> = after.split_whitespace().collect();
+    Some(Stat {
+        zombie: *f.first()? == "Z",
+        session: f.get(3)?.parse().ok()?,
+        start: f.get(19)?.parse().ok()?,
+    })
 }
 
 fn has_tag(pid: i32, needle: &[u8]) -> bool {
