@@ -337,3 +337,19 @@ fn a_tournament_beside_hostile_bots_gets_the_same_results() {
         assert!(left.is_empty(), "{fixture} left processes: {left:?}");
     }
 }
+
+/// A grandchild with its own session and an empty environment escapes the
+/// basic sweep; the strict layer's cgroup still kills it.
+#[test]
+fn strict_kills_what_escapes_the_sweep() {
+    if !strict_available() {
+        return;
+    }
+    let fixtures = Fixtures::new();
+    let run = play(&fixtures, "vanisher.py", "strict");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let record = run.json();
+    assert_eq!(record["players"][1]["verdict"], "ok", "{record}");
+    let left = processes_with(&fixtures.path("vanisher.py"));
+    assert!(left.is_empty(), "left processes: {left:?}");
+}
