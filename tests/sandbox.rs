@@ -31,6 +31,9 @@ const THREATS: &[(&str, &str, &str, &str)] = &[
     // Network: reachable under basic (the fixture then exits 4), none under
     // strict (it plays on).
     ("network.py", "crash", "ok", ""),
+    // Writes outside its working directory: through under basic (exit 5),
+    // a read-only file system under strict.
+    ("writes_outside.py", "crash", "ok", ""),
     (
         "memory_hog.py",
         "memory",
@@ -148,6 +151,14 @@ fn check_threats(sandbox: &str) {
             "{fixture} under {sandbox} left processes behind: {left:?}"
         );
     }
+    // What writes_outside.py left in /dev/shm: under strict, nothing (its
+    // /dev/shm was private); under basic, its file, removed here.
+    let copy = fixtures.0.path().file_name().unwrap().to_string_lossy();
+    let shm = Path::new("/dev/shm").join(format!("referee-hostile-{copy}"));
+    if sandbox == "strict" {
+        assert!(!shm.exists(), "{} was left behind", shm.display());
+    }
+    let _ = std::fs::remove_file(&shm);
     assert!(failures.is_empty(), "{failures:#?}");
 }
 

@@ -361,6 +361,12 @@ impl BotProcess {
             .map(|c| c.procs_files.clone())
             .unwrap_or_default();
         let strict = cgroup.is_some();
+        let workdir_c = std::ffi::CString::new(workdir.path().as_os_str().as_encoded_bytes())
+            .map_err(|_| io::Error::other("working directory path holds a NUL byte"))?;
+        let read_only = match &limits.sandbox {
+            Sandbox::Strict(roots) => roots.read_only.clone(),
+            Sandbox::Basic => Vec::new(),
+        };
         let mut cmd = Command::new(&command.program);
         cmd.args(&command.args)
             .current_dir(workdir.path())
@@ -414,7 +420,10 @@ impl BotProcess {
                         return Err(io::Error::last_os_error());
                     }
                 }
-                if strict && libc::unshare(libc::CLONE_NEWNET | libc::CLONE_NEWIPC) != 0 {
+                if strict
+                    && (libc::unshare(libc::CLONE_NEWNET | libc::CLONE_NEWIPC) != 0
+                        || !sandbox::enter_mount_namespace(&workdir_c, &read_only))
+                {
                     return Err(io::Error::last_os_error());
                 }
                 // Its own session (so its own process group too): the

@@ -13,7 +13,7 @@
 //! `strict` where it cannot be had is refused with what is missing.
 //! See `README.sandbox.md` for what each layer stops.
 
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -119,6 +119,9 @@ pub struct CgroupRoots {
     pub memory: PathBuf,
     /// cgroup v1 pids hierarchy directory.
     pub pids: PathBuf,
+    /// Mount points made read-only in a strict bot's mount namespace, with
+    /// the flags to keep (nosuid, nodev, noexec, atime).
+    pub read_only: Vec<(CString, libc::c_ulong)>,
 }
 
 impl CgroupRoots {
@@ -191,6 +194,7 @@ impl CgroupRoots {
             kill: v2.join(own_path("")).join("referee"),
             memory: memory.join(own_path("memory")).join("referee"),
             pids: pids.join(own_path("pids")).join("referee"),
+            read_only: read_only_mounts(&mounts),
         };
         for dir in [&roots.kill, &roots.memory, &roots.pids] {
             match std::fs::create_dir(dir) {
@@ -211,6 +215,99 @@ impl CgroupRoots {
             ));
         }
         Ok(roots)
+    }
+}
+
+/// Every mount point but `/proc` (and below) and `/dev/shm` (replaced by a
+/// private one), with its flags.
+fn read_only_mounts(mounts: &str) -> Vec<(CString, libc::c_ulong)> {
+    let mut out: Vec<(CString, libc::c_ulong)> = Vec::new();
+    for line in mounts.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() < 4 {
+            continue;
+        }
+        // Octal escapes (\040 for a space) are left as they are: such a
+        // mount point is then skipped by the failing remount.
+        let point = f[1];
+        if point == "/proc" || point.starts_with("/proc/") || point == "/dev/shm" {
+            continue;
+        }
+        let mut flags: libc::c_ulong = 0;
+        for opt in f[3].split(',') {
+            flags |= match opt {
+                "nosuid" => libc::MS_NOSUID,
+                "nodev" => libc::MS_NODEV,
+                "noexec" => libc::MS_NOEXEC,
+                "noatime" => libc::MS_NOATIME,
+                "nodiratime" => libc::MS_NODIRATIME,
+                "relatime" => libc::MS_RELATIME,
+                _ => 0,
+            };
+        }
+        let Ok(point) = CString::new(point) else {
+            continue;
+        };
+        out.retain(|(p, _)| *p != point);
+        out.push((point, flags));
+    }
+    out
+}
+
+/// Between fork and exec, under strict: a private mount namespace in which
+/// every file system is read-only but the bot's working directory, and
+/// `/dev/shm` is a private 64 MiB tmpfs that disappears with the bot. So a
+/// bot writes nothing outside its working directory and cannot move itself
+/// out of its cgroups. Async-signal-safe: only system calls. False if a
+/// required step failed (errno says why).
+///
+/// Call it only between fork and exec (it changes the calling process's
+/// mounts).
+pub fn enter_mount_namespace(workdir: &CStr, read_only: &[(CString, libc::c_ulong)]) -> bool {
+    // SAFETY: mount and unshare with valid NUL-terminated strings.
+    unsafe {
+        let none = c"none";
+        if libc::unshare(libc::CLONE_NEWNS) != 0
+            || libc::mount(
+                none.as_ptr(),
+                c"/".as_ptr(),
+                std::ptr::null(),
+                libc::MS_REC | libc::MS_PRIVATE,
+                std::ptr::null(),
+            ) != 0
+            || libc::mount(
+                workdir.as_ptr(),
+                workdir.as_ptr(),
+                std::ptr::null(),
+                libc::MS_BIND,
+                std::ptr::null(),
+            ) != 0
+        {
+            return false;
+        }
+        for (point, flags) in read_only {
+            let r = libc::mount(
+                none.as_ptr(),
+                point.as_ptr(),
+                std::ptr::null(),
+                libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | flags,
+                std::ptr::null(),
+            );
+            // The root and the cgroup file systems must be read-only; other
+            // special mounts may refuse and stay as they are.
+            let bytes = point.to_bytes();
+            if r != 0 && (bytes == b"/" || bytes.starts_with(b"/sys/fs/cgroup")) {
+                return false;
+            }
+        }
+        libc::mount(
+            c"tmpfs".as_ptr(),
+            c"/dev/shm".as_ptr(),
+            c"tmpfs".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            c"size=64m,mode=1777".as_ptr().cast(),
+        );
+        true
     }
 }
 
