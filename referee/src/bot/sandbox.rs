@@ -74,7 +74,8 @@ impl Sandbox {
                 .to_string(),
             Sandbox::Strict(roots) => format!(
                 "sandbox strict: basic, plus per bot a cgroup (memory limit, {} pids, \
-                 cgroup.kill under {}) and no network (new network and IPC namespaces)",
+                 cgroup.kill under {}), no network, read-only files outside its \
+                 directory (network, IPC and mount namespaces)",
                 STRICT_PIDS_MAX,
                 roots.kill.display()
             ),
