@@ -1,7 +1,7 @@
 """Fixture: checks what it inherited and can reach. It exits with status 3
 (verdict: crash) if it finds an open descriptor beyond 0, 1 and 2, an
-environment variable outside the documented set, a capability, or can read
-the referee's memory or environment; else it plays legally (verdict: ok).
+environment variable outside the documented set, a capability, can read
+the referee's memory or environment, or may call ptrace; else it plays legally (verdict: ok).
 Run it with the system's python3 directly: a wrapper (pyenv's shims) adds
 variables and descriptors of its own."""
 import os
@@ -32,6 +32,14 @@ try:
         caps = [l.split()[1] for l in f if l.startswith(("CapEff", "CapBnd"))]
     if any(int(c, 16) for c in caps):
         problems.append(f"capabilities {caps}")
+except OSError:
+    pass
+# Tracing: ptrace(PTRACE_TRACEME) must be refused (seccomp).
+try:
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.ptrace(0, 0, None, None) == 0:
+        problems.append("ptrace allowed")
 except OSError:
     pass
 if problems:

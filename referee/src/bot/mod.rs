@@ -464,6 +464,9 @@ impl BotProcess {
                 if as_root && !sandbox::drop_capabilities() {
                     return Err(io::Error::last_os_error());
                 }
+                if !sandbox::install_seccomp() {
+                    return Err(io::Error::last_os_error());
+                }
                 // If the referee dies (even by SIGKILL), so does the bot.
                 if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
                     return Err(io::Error::last_os_error());
