@@ -665,6 +665,35 @@ mod tests {
     }
 
     #[test]
+    fn read_only_mounts_skip_proc_and_dev_shm_and_keep_flags() {
+        let mounts = "proc /proc proc rw,relatime 0 0\n\
+                      tmpfs /dev/shm tmpfs rw 0 0\n\
+                      /dev/sda / ext4 rw,relatime 0 0\n\
+                      tmpfs /run tmpfs rw,nosuid,nodev,noexec 0 0\n\
+                      binfmt /proc/sys/fs/binfmt_misc binfmt_misc rw 0 0\n";
+        let got = read_only_mounts(mounts);
+        let names: Vec<&str> = got.iter().map(|(p, _)| p.to_str().unwrap()).collect();
+        assert_eq!(names, ["/", "/run"]);
+        assert_eq!(got[0].1, libc::MS_RELATIME);
+        assert_eq!(got[1].1, libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC);
+    }
+
+    #[test]
+    fn own_stat_parses() {
+        let me = stat_of(std::process::id() as i32).unwrap();
+        assert!(!me.zombie);
+        // SAFETY: getsid has no preconditions.
+        assert_eq!(me.session, unsafe { libc::getsid(0) });
+        assert!(me.start > 0);
+    }
+
+    #[test]
+    fn the_sweep_finds_nothing_for_an_unused_tag() {
+        // A session id no process has (pids are below 2^22).
+        assert_eq!(sweep(i32::MAX, &new_tag()), 0);
+    }
+
+    #[test]
     fn basic_always_resolves() {
         assert_eq!(SandboxChoice::Basic.resolve(), Ok(Sandbox::Basic));
         // auto never fails: it falls back to basic.
