@@ -133,6 +133,12 @@ impl CgroupRoots {
         let mounts = std::fs::read_to_string("/proc/mounts")
             .map_err(|e| format!("strict sandbox: cannot read /proc/mounts: {e}"))?;
         let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+        CgroupRoots::detect_in(&mounts, &own)
+    }
+
+    /// [`CgroupRoots::detect`] given the text of `/proc/mounts` and of
+    /// `/proc/self/cgroup`.
+    fn detect_in(mounts: &str, own: &str) -> Result<CgroupRoots, String> {
         let mut v2 = None;
         let mut memory = None;
         let mut pids = None;
@@ -195,7 +201,7 @@ impl CgroupRoots {
             kill: v2.join(own_path("")).join("referee"),
             memory: memory.join(own_path("memory")).join("referee"),
             pids: pids.join(own_path("pids")).join("referee"),
-            read_only: read_only_mounts(&mounts),
+            read_only: read_only_mounts(mounts),
         };
         for dir in [&roots.kill, &roots.memory, &roots.pids] {
             match std::fs::create_dir(dir) {
@@ -691,6 +697,18 @@ mod tests {
     fn the_sweep_finds_nothing_for_an_unused_tag() {
         // A session id no process has (pids are below 2^22).
         assert_eq!(sweep(i32::MAX, &new_tag()), 0);
+    }
+
+    #[test]
+    fn strict_is_refused_with_what_is_missing_and_how_to_get_it() {
+        let no_v2 = "/dev/sda / ext4 rw 0 0\ncgroup /sys/fs/cgroup/memory cgroup rw,memory 0 0\n";
+        let e = CgroupRoots::detect_in(no_v2, "0::/\n").unwrap_err();
+        assert!(e.contains("no cgroup2 mount"), "{e}");
+        assert!(e.contains("--sandbox basic") && e.contains("root"), "{e}");
+        let dir = tempfile::tempdir().unwrap();
+        let v2_only = format!("cgroup2 {} cgroup2 rw 0 0\n", dir.path().display());
+        let e = CgroupRoots::detect_in(&v2_only, "0::/\n").unwrap_err();
+        assert!(e.contains("no memory and pids cgroup controllers"), "{e}");
     }
 
     #[test]
