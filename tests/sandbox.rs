@@ -45,6 +45,13 @@ const THREATS: &[(&str, &str, &str, &str)] = &[
     ("ignores_term.py", "ok", "ok", ""),
     ("closes_stdout.py", "crash", "crash", "closed its stdout"),
     ("no_read.py", "timeout", "timeout", "no reply within 2s"),
+    ("sleeper.py", "timeout", "timeout", "no reply within 1s"),
+    ("spinner.py", "timeout", "timeout", "no reply within 1s"),
+    ("trickle.py", "timeout", "timeout", "no reply within 1s"),
+    ("crasher.py", "crash", "crash", "exited with status 1"),
+    ("illegal.py", "illegal", "illegal", "appears more than once"),
+    ("garbage.py", "protocol", "protocol", "hello"),
+    ("stderr_flood.py", "ok", "ok", ""),
 ];
 
 /// A private copy of the Python fixtures: the tests check that no process
