@@ -1,7 +1,8 @@
 """Fixture: checks what it inherited and can reach. It exits with status 3
 (verdict: crash) if it finds an open descriptor beyond 0, 1 and 2, an
 environment variable outside the documented set, a capability, can read
-the referee's memory or environment, or may call ptrace; else it plays legally (verdict: ok).
+the referee's or any other process's memory or environment, or may call
+ptrace; else it plays legally (verdict: ok).
 Run it with the system's python3 directly: a wrapper (pyenv's shims) adds
 variables and descriptors of its own."""
 import os
@@ -34,6 +35,18 @@ try:
         problems.append(f"capabilities {caps}")
 except OSError:
     pass
+# Any other process's memory (the other bot's holds its secret code).
+me = os.getpid()
+for entry in os.listdir("/proc"):
+    if not entry.isdigit() or int(entry) == me:
+        continue
+    try:
+        with open(f"/proc/{entry}/mem", "rb"):
+            pass
+        problems.append(f"opened the memory of process {entry}")
+        break
+    except OSError:
+        pass
 # Tracing: ptrace(PTRACE_TRACEME) must be refused (seccomp).
 try:
     import ctypes

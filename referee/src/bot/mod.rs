@@ -348,6 +348,7 @@ impl BotProcess {
         let tag = sandbox::new_tag();
         // SAFETY: geteuid has no preconditions.
         let as_root = unsafe { libc::geteuid() } == 0;
+        let group = sandbox::group_for(&tag);
         let cgroup = match &limits.sandbox {
             Sandbox::Basic => None,
             Sandbox::Strict(roots) => Some(sandbox::BotCgroup::create(
@@ -459,9 +460,16 @@ impl BotProcess {
                 {
                     return Err(io::Error::last_os_error());
                 }
-                // Last: a bot started by root keeps root's user id but none
-                // of its capabilities, now or after exec.
-                if as_root && !sandbox::drop_capabilities() {
+                // Last: a bot started by root keeps root's user id but gets a
+                // group of its own (so no other process, the other bot
+                // included, passes the kernel's same-credentials check for
+                // its memory or environment) and none of root's capabilities,
+                // now or after exec.
+                if as_root
+                    && (libc::setgroups(0, std::ptr::null()) != 0
+                        || libc::setresgid(group, group, group) != 0
+                        || !sandbox::drop_capabilities())
+                {
                     return Err(io::Error::last_os_error());
                 }
                 if !sandbox::install_seccomp() {

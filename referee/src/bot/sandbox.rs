@@ -329,6 +329,19 @@ pub fn new_tag() -> String {
     format!("{}-{n}-{nanos:08x}", std::process::id())
 }
 
+/// The group id a bot started by root runs with: its own, derived from its
+/// tag, in a range no system group uses (1e9 to 2e9).
+pub fn group_for(tag: &str) -> libc::gid_t {
+    // FNV-1a: stable and spread enough to make two bots alive at once on a
+    // machine unlikely to share a group.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in tag.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    1_000_000_000 + (hash % 1_000_000_000) as libc::gid_t
+}
+
 /// One bot's cgroups under `strict`.
 #[derive(Debug)]
 pub struct BotCgroup {
