@@ -11,6 +11,7 @@ mod cryptron_match;
 mod human_play;
 mod mastermind_match;
 mod safecracker_match;
+mod sandbox;
 mod sprt;
 mod tournament;
 mod verdicts;

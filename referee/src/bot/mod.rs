@@ -17,6 +17,7 @@
 
 pub mod compile;
 pub mod language;
+pub mod sandbox;
 pub mod spec;
 
 use std::ffi::OsString;
@@ -33,6 +34,7 @@ use rustix::io::Errno;
 use rustix::process::{Pid, PidfdFlags, Signal};
 
 pub use language::Language;
+pub use sandbox::{Sandbox, SandboxChoice};
 pub use spec::{BotCommand, BotSpecError};
 
 use crate::verdict::Verdict;
@@ -119,6 +121,8 @@ pub struct ProcessLimits {
     pub max_output_bytes: usize,
     /// Stderr kept per bot and game; the rest is read and dropped.
     pub stderr_cap_bytes: usize,
+    /// The confinement layer ([`sandbox`]).
+    pub sandbox: Sandbox,
 }
 
 impl Default for ProcessLimits {
@@ -129,6 +133,7 @@ impl Default for ProcessLimits {
             max_line_bytes: crate::protocol::MAX_LINE_BYTES,
             max_output_bytes: crate::protocol::MAX_OUTPUT_BYTES,
             stderr_cap_bytes: 64 * 1024,
+            sandbox: Sandbox::Basic,
         }
     }
 }
@@ -314,6 +319,13 @@ pub struct BotProcess {
     peak_memory_kb: u64,
     exited: bool,
     report: Option<ProcessReport>,
+    /// Marks every process the bot starts (environment variable
+    /// [`sandbox::TAG_VARIABLE`]), for the sweep at the end.
+    tag: String,
+    /// Under `strict`: the bot's cgroups, killed and removed when dropped.
+    cgroup: Option<sandbox::BotCgroup>,
+    /// Processes outside the bot's process group killed by the final sweep.
+    swept: usize,
     /// Removed when the bot is dropped.
     _workdir: tempfile::TempDir,
 }
@@ -327,10 +339,35 @@ struct Ready {
 }
 
 impl BotProcess {
-    /// Starts a bot in a fresh, empty working directory, in its own process
-    /// group, with a clean environment and its rlimits.
+    /// Starts a bot in a fresh, empty working directory, in its own session
+    /// and process group, with a clean environment and its rlimits, under
+    /// the sandbox of `limits`.
     pub fn spawn(command: &BotCommand, limits: &ProcessLimits) -> io::Result<BotProcess> {
+        sandbox::protect_referee();
         let workdir = tempfile::Builder::new().prefix("referee-bot-").tempdir()?;
+        let tag = sandbox::new_tag();
+        // SAFETY: geteuid has no preconditions.
+        let as_root = unsafe { libc::geteuid() } == 0;
+        let group = sandbox::group_for(&tag);
+        let cgroup = match &limits.sandbox {
+            Sandbox::Basic => None,
+            Sandbox::Strict(roots) => Some(sandbox::BotCgroup::create(
+                roots,
+                &tag,
+                limits.memory_cap_kb(),
+            )?),
+        };
+        let join: Vec<std::ffi::CString> = cgroup
+            .as_ref()
+            .map(|c| c.procs_files.clone())
+            .unwrap_or_default();
+        let strict = cgroup.is_some();
+        let workdir_c = std::ffi::CString::new(workdir.path().as_os_str().as_encoded_bytes())
+            .map_err(|_| io::Error::other("working directory path holds a NUL byte"))?;
+        let read_only = match &limits.sandbox {
+            Sandbox::Strict(roots) => roots.read_only.clone(),
+            Sandbox::Basic => Vec::new(),
+        };
         let mut cmd = Command::new(&command.program);
         cmd.args(&command.args)
             .current_dir(workdir.path())
@@ -344,10 +381,10 @@ impl BotProcess {
             .env("LANG", "C.UTF-8")
             .env("PYTHONUNBUFFERED", "1")
             .env("PYTHONDONTWRITEBYTECODE", "1")
+            .env(sandbox::TAG_VARIABLE, &tag)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
+            .stderr(Stdio::piped());
         let address_space = if limits.memory_cap_kb() == 0 {
             libc::RLIM_INFINITY
         } else {
@@ -357,17 +394,85 @@ impl BotProcess {
         // async-signal-safe system calls.
         unsafe {
             cmd.pre_exec(move || {
-                let space = libc::rlimit {
-                    rlim_cur: address_space,
-                    rlim_max: address_space,
-                };
-                let no_core = libc::rlimit {
-                    rlim_cur: 0,
-                    rlim_max: 0,
-                };
-                if libc::setrlimit(libc::RLIMIT_AS, &space) != 0
-                    || libc::setrlimit(libc::RLIMIT_CORE, &no_core) != 0
+                // Descriptors the referee itself inherited without close-on-exec
+                // (from a shell, a test harness) must not reach the bot: mark
+                // every one above stderr close-on-exec (std's own pipes are).
+                const CLOSE_RANGE_CLOEXEC: libc::c_uint = 4;
+                if libc::syscall(
+                    libc::SYS_close_range,
+                    3 as libc::c_uint,
+                    libc::c_uint::MAX,
+                    CLOSE_RANGE_CLOEXEC,
+                ) != 0
                 {
+                    for fd in 3..4096 {
+                        libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+                    }
+                }
+                // First into the cgroups, so that everything it starts is in.
+                for file in &join {
+                    let fd = libc::open(file.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+                    if fd < 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                    let ok = libc::write(fd, b"0".as_ptr().cast(), 1) == 1;
+                    libc::close(fd);
+                    if !ok {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                if strict
+                    && (libc::unshare(libc::CLONE_NEWNET | libc::CLONE_NEWIPC) != 0
+                        || !sandbox::enter_mount_namespace(&workdir_c, &read_only))
+                {
+                    return Err(io::Error::last_os_error());
+                }
+                // Its own session (so its own process group too): the
+                // terminal's signals do not reach it, and the final sweep
+                // finds what it started by session id.
+                if libc::setsid() < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                let limit = |resource, soft: u64, hard: u64| {
+                    let value = libc::rlimit {
+                        rlim_cur: soft,
+                        rlim_max: hard,
+                    };
+                    libc::setrlimit(resource, &value) == 0
+                };
+                if !(limit(libc::RLIMIT_AS, address_space, address_space)
+                    && limit(libc::RLIMIT_CORE, 0, 0)
+                    && limit(
+                        libc::RLIMIT_FSIZE,
+                        sandbox::FILE_SIZE_LIMIT,
+                        sandbox::FILE_SIZE_LIMIT,
+                    )
+                    && limit(
+                        libc::RLIMIT_NOFILE,
+                        sandbox::OPEN_FILES_LIMIT,
+                        sandbox::OPEN_FILES_LIMIT,
+                    )
+                    && limit(
+                        libc::RLIMIT_CPU,
+                        sandbox::CPU_SECONDS_LIMIT,
+                        sandbox::CPU_SECONDS_LIMIT + 5,
+                    ))
+                {
+                    return Err(io::Error::last_os_error());
+                }
+                // Last: a bot started by root keeps root's user id but gets a
+                // group of its own (so no other process, the other bot
+                // included, passes the kernel's same-credentials check for
+                // its memory or environment) and none of root's capabilities,
+                // now or after exec.
+                if as_root
+                    && (libc::setgroups(0, std::ptr::null()) != 0
+                        || libc::setresgid(group, group, group) != 0
+                        || !sandbox::drop_capabilities())
+                {
+                    return Err(io::Error::last_os_error());
+                }
+                if !sandbox::install_seccomp() {
                     return Err(io::Error::last_os_error());
                 }
                 // If the referee dies (even by SIGKILL), so does the bot.
@@ -413,6 +518,9 @@ impl BotProcess {
             peak_memory_kb: 0,
             exited: false,
             report: None,
+            tag,
+            cgroup,
+            swept: 0,
             _workdir: workdir,
         })
     }
@@ -534,6 +642,12 @@ impl BotProcess {
         self.finish()
     }
 
+    /// Processes outside the bot's process group (escaped grandchildren)
+    /// that the final sweep had to kill.
+    pub fn swept(&self) -> usize {
+        self.swept
+    }
+
     /// Peak resident memory seen so far, in KiB.
     pub fn peak_memory_kb(&self) -> u64 {
         self.peak_memory_kb
@@ -553,6 +667,16 @@ impl BotProcess {
         // The leader is a zombie now and still holds the group id, so this
         // reaches any child it left behind without risk of hitting a new group.
         self.group.signal(Signal::KILL);
+        if let Some(cgroup) = &self.cgroup {
+            if let Some(kb) = cgroup.resident_kb() {
+                self.peak_memory_kb = self.peak_memory_kb.max(kb);
+            }
+            cgroup.kill();
+        }
+        // Whatever left the group (setsid, setpgid) but kept the session or
+        // the tag; before reaping, while the zombie still holds its pid as
+        // the session id.
+        self.swept = sandbox::sweep(self.pid(), &self.tag);
         let (exit, usage) = reap(self.pid);
         let report = ProcessReport {
             exit,
@@ -756,6 +880,14 @@ impl BotProcess {
     /// The fault for a bot that exited during the game (reaps it).
     fn exit_fault(&mut self) -> Fault {
         let report = self.finish();
+        if self.cgroup.as_ref().is_some_and(|c| c.oom_killed()) {
+            // The cgroup's limit struck between two polls.
+            return Fault::Memory {
+                peak_kb: self.peak_memory_kb.max(self.limits.memory_cap_kb() + 1),
+                limit_kb: self.limits.memory_kb,
+                allowance_kb: self.limits.memory_allowance_kb,
+            };
+        }
         match report.exit {
             Some(exit) => Fault::Exited(exit),
             None => Fault::ClosedPipe("stdout"),
@@ -764,6 +896,10 @@ impl BotProcess {
 
     fn check_memory(&mut self) -> Result<(), Fault> {
         if let Some(kb) = resident_peak_kb(self.pid) {
+            self.peak_memory_kb = self.peak_memory_kb.max(kb);
+        }
+        // Under strict, the whole tree of processes counts.
+        if let Some(kb) = self.cgroup.as_ref().and_then(|c| c.resident_kb()) {
             self.peak_memory_kb = self.peak_memory_kb.max(kb);
         }
         let cap = self.limits.memory_cap_kb();

@@ -81,6 +81,7 @@ pub fn run_bench(args: BenchArgs) -> Result<(), Failure> {
         (false, None, Some(i)) => Selection::One(i),
         _ => unreachable!("clap lets exactly one selection through"),
     };
+    args.limits.check_sandbox()?;
     let limits = args.limits.limits_for(&config, bot.language);
     let plan = BenchPlan {
         config,

@@ -46,6 +46,7 @@ pub fn run_play(args: PlayArgs) -> Result<i32, Failure> {
         Opponent::Bot(bot) => bot.language,
         Opponent::HotSeat => Language::Native,
     };
+    args.limits.check_sandbox()?;
     let limits = args.limits.limits_for(&config, language);
     let plan = HumanPlan {
         config,

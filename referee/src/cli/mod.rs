@@ -17,7 +17,7 @@ mod tournament;
 
 use clap::{Args, Parser, Subcommand};
 
-use referee::bot::Language;
+use referee::bot::{Language, Sandbox, SandboxChoice};
 use referee::games::{GameConfig, GameOptions};
 use referee::runner::MatchLimits;
 use referee::units;
@@ -162,6 +162,11 @@ pub struct LimitFlags {
     /// [default: 64MiB; cryptron: 8MiB]
     #[arg(long, value_name = "SIZE", value_parser = units::parse_size_kb)]
     pub memory_limit: Option<u64>,
+    /// Confinement of the bots: basic (no privilege needed), strict (adds a
+    /// cgroup per bot and no network; needs root or a delegated cgroup), auto
+    /// (strict when it can be had) [default: basic]
+    #[arg(long, value_name = "LAYER", value_parser = SandboxChoice::parse)]
+    pub sandbox: Option<SandboxChoice>,
 }
 
 impl LimitFlags {
@@ -179,8 +184,34 @@ impl LimitFlags {
         if let Some(memory) = self.memory_limit {
             limits.process.memory_kb = memory;
         }
+        limits.process.sandbox =
+            resolved_sandbox(self.sandbox.unwrap_or_default()).unwrap_or_default();
         limits
     }
+
+    /// Resolves `--sandbox` once, before any bot starts: prints what is in
+    /// force, or refuses (exit 2) when the asked-for layer cannot be had.
+    pub fn check_sandbox(&self) -> Result<Sandbox, Failure> {
+        check_sandbox(self.sandbox.unwrap_or_default())
+    }
+}
+
+/// Resolves a sandbox choice once per process, printing the layer in force.
+pub fn check_sandbox(choice: SandboxChoice) -> Result<Sandbox, Failure> {
+    resolved_sandbox(choice).map_err(|e| Failure::Input(anyhow::anyhow!(e)))
+}
+
+fn resolved_sandbox(choice: SandboxChoice) -> Result<Sandbox, String> {
+    static RESOLVED: std::sync::OnceLock<Result<Sandbox, String>> = std::sync::OnceLock::new();
+    RESOLVED
+        .get_or_init(|| {
+            let resolved = choice.resolve();
+            if let Ok(sandbox) = &resolved {
+                eprintln!("{}", sandbox.describe());
+            }
+            resolved
+        })
+        .clone()
 }
 
 /// A failure of a command, with the exit code it maps to.

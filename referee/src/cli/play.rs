@@ -48,6 +48,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::Input(anyhow!(e)))?;
     let bot_a = BotCommand::parse(&args.bot_a).map_err(Failure::input)?;
     let bot_b = BotCommand::parse(&args.bot_b).map_err(Failure::input)?;
+    args.limits.check_sandbox()?;
     let limits = [&bot_a, &bot_b].map(|bot| args.limits.limits_for(&config, bot.language));
     let plan = MatchPlan {
         config,

@@ -11,6 +11,7 @@ use referee::bot;
 use referee::tournament::{self, Event, RunOptions, Shard, StandingRow, TournamentPlan};
 
 use super::Failure;
+use referee::bot::SandboxChoice;
 
 /// Exit code when Ctrl-C stopped a tournament (standings of the games done are written).
 pub const EXIT_INTERRUPTED: i32 = 130;
@@ -34,6 +35,10 @@ pub struct TournamentArgs {
     /// Do not pin each game (the worker and its two bots) to one CPU
     #[arg(long)]
     pub no_pin: bool,
+    /// Confinement of the bots: basic, strict or auto (see `referee match --help`)
+    /// [default: the file's `sandbox`, else basic]
+    #[arg(long, value_name = "LAYER", value_parser = SandboxChoice::parse)]
+    pub sandbox: Option<SandboxChoice>,
 }
 
 #[derive(Args)]
@@ -47,7 +52,11 @@ pub struct MergeArgs {
 }
 
 pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
-    let plan = TournamentPlan::load(&args.file).map_err(Failure::input)?;
+    let mut plan = TournamentPlan::load(&args.file).map_err(Failure::input)?;
+    let sandbox = super::check_sandbox(args.sandbox.unwrap_or(plan.sandbox))?;
+    for bot in &mut plan.bots {
+        bot.limits.process.sandbox = sandbox.clone();
+    }
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::bot::{BotCommand, BotSpecError, Language};
+use crate::bot::{BotCommand, BotSpecError, Language, SandboxChoice};
 use crate::games::{GameConfig, GameOptions};
 use crate::runner::MatchLimits;
 use crate::units;
@@ -28,6 +28,8 @@ struct RawTournament {
     seed: Option<u64>,
     /// Gauntlet: the bots that play everyone else.
     challengers: Option<Spanned<Vec<String>>>,
+    /// basic, strict or auto (`referee tournament --sandbox` overrides it).
+    sandbox: Option<Spanned<String>>,
     #[serde(default)]
     options: Option<Spanned<GameOptions>>,
     #[serde(default)]
@@ -118,6 +120,8 @@ pub struct TournamentPlan {
     pub challengers: Vec<usize>,
     pub scoring: Scoring,
     pub bots: Vec<TournamentBot>,
+    /// The confinement asked for (not yet resolved on this machine).
+    pub sandbox: SandboxChoice,
     /// The file's text, kept to tell whether a results folder belongs to it.
     pub source: String,
 }
@@ -318,6 +322,11 @@ impl TournamentPlan {
             }
         };
 
+        let sandbox = match &raw.sandbox {
+            None => SandboxChoice::default(),
+            Some(text) => SandboxChoice::parse(text.get_ref())
+                .map_err(|e| src.error_at(text.span(), format!("sandbox: {e}")))?,
+        };
         Ok(TournamentPlan {
             name: raw.name.unwrap_or_else(|| {
                 path.file_stem()
@@ -335,6 +344,7 @@ impl TournamentPlan {
                 loss: raw.scoring.loss,
             },
             bots,
+            sandbox,
             source: text.to_string(),
         })
     }

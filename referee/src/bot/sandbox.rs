@@ -1,0 +1,733 @@
+//! The two confinement layers a bot runs under (`--sandbox basic|strict|auto`).
+//!
+//! - `basic` needs no privilege: own session and process group, parent-death
+//!   signal, a clean environment carrying a unique tag, rlimits as backstops
+//!   (CPU, address space, file size, open files, no core dumps), and at the
+//!   end a sweep of `/proc` that kills every process in the bot's session or
+//!   carrying its tag (grandchildren that escaped the process group).
+//! - `strict` adds, per bot, a cgroup with a memory limit and a pids limit,
+//!   killed in one write (`cgroup.kill` of cgroup v2), and new network and
+//!   IPC namespaces (no network at all). It needs root or a delegated cgroup.
+//!
+//! `auto` picks `strict` when it can be had, else `basic`. Asking for
+//! `strict` where it cannot be had is refused with what is missing.
+//! See `README.sandbox.md` for what each layer stops.
+
+use std::ffi::{CStr, CString};
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// What the user asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SandboxChoice {
+    #[default]
+    Basic,
+    Strict,
+    Auto,
+}
+
+impl SandboxChoice {
+    pub const NAMES: &'static [&'static str] = &["basic", "strict", "auto"];
+
+    pub fn parse(text: &str) -> Result<SandboxChoice, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "basic" => Ok(SandboxChoice::Basic),
+            "strict" => Ok(SandboxChoice::Strict),
+            "auto" => Ok(SandboxChoice::Auto),
+            other => Err(format!(
+                "unknown sandbox `{other}`: expected basic, strict or auto"
+            )),
+        }
+    }
+
+    /// The layer in force for this choice on this machine, or why the
+    /// asked-for layer cannot be had.
+    pub fn resolve(self) -> Result<Sandbox, String> {
+        match self {
+            SandboxChoice::Basic => Ok(Sandbox::Basic),
+            SandboxChoice::Strict => CgroupRoots::detect().map(Sandbox::Strict),
+            SandboxChoice::Auto => Ok(CgroupRoots::detect()
+                .map(Sandbox::Strict)
+                .unwrap_or(Sandbox::Basic)),
+        }
+    }
+}
+
+/// The layer in force.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Sandbox {
+    #[default]
+    Basic,
+    Strict(CgroupRoots),
+}
+
+impl Sandbox {
+    /// One line saying what is in force, printed at start-up.
+    pub fn describe(&self) -> String {
+        match self {
+            Sandbox::Basic => "sandbox basic: own session, seccomp (no ptrace, no network socket), rlimits (cpu, address space, \
+                 file size 64MiB, 256 files, no core), clean tagged environment, \
+                 orphans swept from /proc at the end"
+                .to_string(),
+            Sandbox::Strict(roots) => format!(
+                "sandbox strict: basic, plus per bot a cgroup (memory limit, {} pids, \
+                 cgroup.kill under {}), no network, read-only files outside its \
+                 directory (network, IPC and mount namespaces)",
+                STRICT_PIDS_MAX,
+                roots.kill.display()
+            ),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Sandbox::Basic => "basic",
+            Sandbox::Strict(_) => "strict",
+        }
+    }
+}
+
+impl fmt::Display for Sandbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Processes (threads included) a bot may have at once under `strict`.
+pub const STRICT_PIDS_MAX: u64 = 128;
+/// Memory a bot's cgroup may hold beyond the memory cap (page cache, the
+/// kernel's own accounting); the `memory` verdict itself comes from polling.
+pub const STRICT_MEMORY_MARGIN: u64 = 32 << 20;
+/// Largest file a bot may write (RLIMIT_FSIZE): beyond it, SIGXFSZ.
+pub const FILE_SIZE_LIMIT: u64 = 64 << 20;
+/// Open files a bot may have (RLIMIT_NOFILE).
+pub const OPEN_FILES_LIMIT: u64 = 256;
+/// CPU seconds a bot may use in one game (RLIMIT_CPU): a backstop in case
+/// the referee itself fails to end it; the per-move limit is wall time.
+pub const CPU_SECONDS_LIMIT: u64 = 600;
+/// The environment variable that marks every process a bot starts.
+pub const TAG_VARIABLE: &str = "REFEREE_BOT_TAG";
+
+/// Where per-bot cgroups are made: one parent per controller hierarchy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CgroupRoots {
+    /// cgroup v2 directory (for `cgroup.kill` and `cgroup.procs`).
+    pub kill: PathBuf,
+    /// cgroup v1 memory hierarchy directory, or v2 with the memory controller.
+    pub memory: PathBuf,
+    /// cgroup v1 pids hierarchy directory.
+    pub pids: PathBuf,
+    /// Mount points made read-only in a strict bot's mount namespace, with
+    /// the flags to keep (nosuid, nodev, noexec, atime).
+    pub read_only: Vec<(CString, libc::c_ulong)>,
+}
+
+impl CgroupRoots {
+    /// Finds the cgroup v2 mount (for cgroup.kill) and the v1 memory and pids
+    /// hierarchies, and makes a `referee` directory in each (under this
+    /// process's own cgroup) to check they are writable.
+    pub fn detect() -> Result<CgroupRoots, String> {
+        let mounts = std::fs::read_to_string("/proc/mounts")
+            .map_err(|e| format!("strict sandbox: cannot read /proc/mounts: {e}"))?;
+        let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+        CgroupRoots::detect_in(&mounts, &own)
+    }
+
+    /// [`CgroupRoots::detect`] given the text of `/proc/mounts` and of
+    /// `/proc/self/cgroup`.
+    fn detect_in(mounts: &str, own: &str) -> Result<CgroupRoots, String> {
+        let mut v2 = None;
+        let mut memory = None;
+        let mut pids = None;
+        for line in mounts.lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if f.len() < 4 {
+                continue;
+            }
+            if f[2] == "cgroup2" && v2.is_none() {
+                v2 = Some(PathBuf::from(f[1]));
+            } else if f[2] == "cgroup" {
+                let opts: Vec<&str> = f[3].split(',').collect();
+                if opts.contains(&"memory") {
+                    memory = Some(PathBuf::from(f[1]));
+                }
+                if opts.contains(&"pids") {
+                    pids = Some(PathBuf::from(f[1]));
+                }
+            }
+        }
+        let how = "run the referee as root, or give it a delegated cgroup \
+                   (e.g. systemd-run --user --scope -p Delegate=yes referee ...), \
+                   or use --sandbox basic";
+        let v2 = v2.ok_or_else(|| {
+            format!("strict sandbox: no cgroup2 mount (needed for cgroup.kill); {how}")
+        })?;
+        let (memory, pids) = match (memory, pids) {
+            (Some(m), Some(p)) => (m, p),
+            _ => {
+                // A pure cgroup v2 machine: memory and pids are v2 controllers.
+                let ctl =
+                    std::fs::read_to_string(v2.join("cgroup.controllers")).unwrap_or_default();
+                if !(ctl.contains("memory") && ctl.contains("pids")) {
+                    return Err(format!(
+                        "strict sandbox: no memory and pids cgroup controllers \
+                         (neither cgroup v1 hierarchies nor enabled in {}); {how}",
+                        v2.display()
+                    ));
+                }
+                (v2.clone(), v2.clone())
+            }
+        };
+        let own_path = |controller: &str| -> String {
+            for line in own.lines() {
+                let mut parts = line.splitn(3, ':');
+                let (_, names, path) = (parts.next(), parts.next(), parts.next());
+                let names = names.unwrap_or("");
+                let matches = if controller.is_empty() {
+                    names.is_empty()
+                } else {
+                    names.split(',').any(|n| n == controller)
+                };
+                if matches {
+                    return path.unwrap_or("/").trim_start_matches('/').to_string();
+                }
+            }
+            String::new()
+        };
+        let roots = CgroupRoots {
+            kill: v2.join(own_path("")).join("referee"),
+            memory: memory.join(own_path("memory")).join("referee"),
+            pids: pids.join(own_path("pids")).join("referee"),
+            read_only: read_only_mounts(mounts),
+        };
+        for dir in [&roots.kill, &roots.memory, &roots.pids] {
+            match std::fs::create_dir(dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => {
+                    return Err(format!(
+                        "strict sandbox: cannot make cgroup {}: {e}; {how}",
+                        dir.display()
+                    ))
+                }
+            }
+        }
+        if !roots.kill.join("cgroup.kill").exists() {
+            return Err(format!(
+                "strict sandbox: {} has no cgroup.kill (Linux 5.14 or later needed); {how}",
+                roots.kill.display()
+            ));
+        }
+        Ok(roots)
+    }
+}
+
+/// Every mount point but `/proc` (and below) and `/dev/shm` (replaced by a
+/// private one), with its flags.
+fn read_only_mounts(mounts: &str) -> Vec<(CString, libc::c_ulong)> {
+    let mut out: Vec<(CString, libc::c_ulong)> = Vec::new();
+    for line in mounts.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() < 4 {
+            continue;
+        }
+        // Octal escapes (\040 for a space) are left as they are: such a
+        // mount point is then skipped by the failing remount.
+        let point = f[1];
+        if point == "/proc" || point.starts_with("/proc/") || point == "/dev/shm" {
+            continue;
+        }
+        let mut flags: libc::c_ulong = 0;
+        for opt in f[3].split(',') {
+            flags |= match opt {
+                "nosuid" => libc::MS_NOSUID,
+                "nodev" => libc::MS_NODEV,
+                "noexec" => libc::MS_NOEXEC,
+                "noatime" => libc::MS_NOATIME,
+                "nodiratime" => libc::MS_NODIRATIME,
+                "relatime" => libc::MS_RELATIME,
+                _ => 0,
+            };
+        }
+        let Ok(point) = CString::new(point) else {
+            continue;
+        };
+        out.retain(|(p, _)| *p != point);
+        out.push((point, flags));
+    }
+    out
+}
+
+/// Between fork and exec, under strict: a private mount namespace in which
+/// every file system is read-only but the bot's working directory, and
+/// `/dev/shm` is a private 64 MiB tmpfs that disappears with the bot. So a
+/// bot writes nothing outside its working directory and cannot move itself
+/// out of its cgroups. Async-signal-safe: only system calls. False if a
+/// required step failed (errno says why).
+///
+/// Call it only between fork and exec (it changes the calling process's
+/// mounts).
+pub fn enter_mount_namespace(workdir: &CStr, read_only: &[(CString, libc::c_ulong)]) -> bool {
+    // SAFETY: mount and unshare with valid NUL-terminated strings.
+    unsafe {
+        let none = c"none";
+        if libc::unshare(libc::CLONE_NEWNS) != 0
+            || libc::mount(
+                none.as_ptr(),
+                c"/".as_ptr(),
+                std::ptr::null(),
+                libc::MS_REC | libc::MS_PRIVATE,
+                std::ptr::null(),
+            ) != 0
+            || libc::mount(
+                workdir.as_ptr(),
+                workdir.as_ptr(),
+                std::ptr::null(),
+                libc::MS_BIND,
+                std::ptr::null(),
+            ) != 0
+        {
+            return false;
+        }
+        for (point, flags) in read_only {
+            let r = libc::mount(
+                none.as_ptr(),
+                point.as_ptr(),
+                std::ptr::null(),
+                libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | flags,
+                std::ptr::null(),
+            );
+            // The root and the cgroup file systems must be read-only; other
+            // special mounts may refuse and stay as they are.
+            let bytes = point.to_bytes();
+            if r != 0 && (bytes == b"/" || bytes.starts_with(b"/sys/fs/cgroup")) {
+                return false;
+            }
+        }
+        libc::mount(
+            c"tmpfs".as_ptr(),
+            c"/dev/shm".as_ptr(),
+            c"tmpfs".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            c"size=64m,mode=1777".as_ptr().cast(),
+        );
+        true
+    }
+}
+
+/// A unique tag for one bot: the referee's pid, a counter and the time.
+pub fn new_tag() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    format!("{}-{n}-{nanos:08x}", std::process::id())
+}
+
+/// The group id a bot started by root runs with: its own, derived from its
+/// tag, in a range no system group uses (1e9 to 2e9).
+pub fn group_for(tag: &str) -> libc::gid_t {
+    // FNV-1a: stable and spread enough to make two bots alive at once on a
+    // machine unlikely to share a group.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in tag.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    1_000_000_000 + (hash % 1_000_000_000) as libc::gid_t
+}
+
+/// One bot's cgroups under `strict`.
+#[derive(Debug)]
+pub struct BotCgroup {
+    dirs: Vec<PathBuf>,
+    kill_file: PathBuf,
+    memory_dir: PathBuf,
+    /// `cgroup.procs` of each directory, for the child to join before exec.
+    pub procs_files: Vec<CString>,
+}
+
+impl BotCgroup {
+    pub fn create(roots: &CgroupRoots, tag: &str, memory_cap_kb: u64) -> io::Result<BotCgroup> {
+        let kill = roots.kill.join(tag);
+        let memory = roots.memory.join(tag);
+        let pids = roots.pids.join(tag);
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        for dir in [&kill, &memory, &pids] {
+            if dirs.contains(dir) {
+                continue;
+            }
+            std::fs::create_dir(dir)?;
+            dirs.push(dir.clone());
+        }
+        let cgroup = BotCgroup {
+            procs_files: dirs
+                .iter()
+                .map(|d| {
+                    CString::new(d.join("cgroup.procs").as_os_str().as_encoded_bytes())
+                        .expect("no NUL in a path")
+                })
+                .collect(),
+            dirs,
+            kill_file: kill.join("cgroup.kill"),
+            memory_dir: memory.clone(),
+        };
+        let v1 = memory.join("memory.limit_in_bytes").exists();
+        if memory_cap_kb > 0 {
+            let bytes = (memory_cap_kb * 1024 + STRICT_MEMORY_MARGIN).to_string();
+            if v1 {
+                std::fs::write(memory.join("memory.limit_in_bytes"), &bytes)?;
+                // No swap either, where the kernel accounts it.
+                let _ = std::fs::write(memory.join("memory.memsw.limit_in_bytes"), &bytes);
+            } else {
+                std::fs::write(memory.join("memory.max"), &bytes)?;
+                let _ = std::fs::write(memory.join("memory.swap.max"), "0");
+            }
+        }
+        std::fs::write(pids.join("pids.max"), STRICT_PIDS_MAX.to_string())?;
+        Ok(cgroup)
+    }
+
+    /// Kills every process of the bot in one write.
+    pub fn kill(&self) {
+        let _ = std::fs::write(&self.kill_file, "1");
+    }
+
+    /// Resident anonymous memory of all the bot's processes, in KiB.
+    pub fn resident_kb(&self) -> Option<u64> {
+        let stat = std::fs::read_to_string(self.memory_dir.join("memory.stat")).ok()?;
+        // cgroup v1 names the whole tree's figures total_*; v2 has only those.
+        let keys: [&str; 2] = if stat.contains("total_rss ") {
+            ["total_rss", "total_shmem"]
+        } else {
+            ["anon", "shmem"]
+        };
+        let mut total = 0;
+        for line in stat.lines() {
+            let mut f = line.split_whitespace();
+            if let (Some(key), Some(v)) = (f.next(), f.next()) {
+                if keys.contains(&key) {
+                    total += v.parse::<u64>().ok()?;
+                }
+            }
+        }
+        Some(total / 1024)
+    }
+
+    /// Whether the kernel's out-of-memory killer acted in the bot's cgroup.
+    pub fn oom_killed(&self) -> bool {
+        let read = |name: &str| std::fs::read_to_string(self.memory_dir.join(name));
+        let text = read("memory.oom_control")
+            .or_else(|_| read("memory.events"))
+            .unwrap_or_default();
+        text.lines().any(|l| {
+            let mut f = l.split_whitespace();
+            f.next() == Some("oom_kill") && f.next().is_some_and(|v| v != "0")
+        })
+    }
+
+    fn empty(&self) -> bool {
+        self.dirs.iter().all(|d| {
+            std::fs::read_to_string(d.join("cgroup.procs"))
+                .map(|s| s.trim().is_empty())
+                .unwrap_or(true)
+        })
+    }
+}
+
+impl Drop for BotCgroup {
+    fn drop(&mut self) {
+        self.kill();
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while !self.empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        for dir in &self.dirs {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+}
+
+/// Makes the referee's own process non-dumpable, once: its memory
+/// (`/proc/<pid>/mem`, where the secret codes are), environment and
+/// ptrace-attach are then closed to processes without `CAP_SYS_PTRACE`,
+/// bots of the same user included.
+pub fn protect_referee() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: prctl with integer arguments.
+        unsafe {
+            libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+        }
+    });
+}
+
+/// Between fork and exec, for a referee running as root: no new privileges
+/// (setuid binaries), an empty capability bounding set (so that exec grants
+/// none to uid 0), and empty current sets. Async-signal-safe: only system
+/// calls. False if a step failed (errno says why).
+pub fn drop_capabilities() -> bool {
+    // SAFETY: prctl and capset with valid arguments.
+    unsafe {
+        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+            return false;
+        }
+        for cap in 0..64 {
+            // EINVAL past the last capability the kernel knows.
+            if libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) != 0
+                && *libc::__errno_location() != libc::EINVAL
+            {
+                return false;
+            }
+        }
+        #[repr(C)]
+        struct Header {
+            version: u32,
+            pid: i32,
+        }
+        #[repr(C)]
+        struct Data {
+            effective: u32,
+            permitted: u32,
+            inheritable: u32,
+        }
+        let header = Header {
+            version: 0x2008_0522, // _LINUX_CAPABILITY_VERSION_3
+            pid: 0,
+        };
+        let data = [
+            Data {
+                effective: 0,
+                permitted: 0,
+                inheritable: 0,
+            },
+            Data {
+                effective: 0,
+                permitted: 0,
+                inheritable: 0,
+            },
+        ];
+        libc::syscall(libc::SYS_capset, &header, data.as_ptr()) == 0
+    }
+}
+
+/// The seccomp filter every bot gets (x86-64; elsewhere none): `ptrace`,
+/// `process_vm_readv` and `process_vm_writev` fail with EPERM (no reading
+/// or steering another process), and `socket` fails with EACCES for every
+/// family but AF_UNIX (no network). x32 system calls are refused too.
+#[cfg(target_arch = "x86_64")]
+static SECCOMP_FILTER: [libc::sock_filter; 13] = {
+    const LD_ABS: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
+    const JEQ: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
+    const JGE: u16 = 0x35; // BPF_JMP | BPF_JGE | BPF_K
+    const RET: u16 = 0x06; // BPF_RET | BPF_K
+    const ALLOW: u32 = 0x7fff_0000;
+    const EPERM: u32 = 0x0005_0000 | libc::EPERM as u32;
+    const EACCES: u32 = 0x0005_0000 | libc::EACCES as u32;
+    const fn op(code: u16, jt: u8, jf: u8, k: u32) -> libc::sock_filter {
+        libc::sock_filter { code, jt, jf, k }
+    }
+    [
+        /* 0 */ op(LD_ABS, 0, 0, 4), // arch
+        /* 1 */ op(JEQ, 0, 9, 0xc000_003e), // AUDIT_ARCH_X86_64, else allow
+        /* 2 */ op(LD_ABS, 0, 0, 0), // syscall number
+        /* 3 */ op(JGE, 8, 0, 0x4000_0000), // x32: refuse
+        /* 4 */ op(JEQ, 7, 0, libc::SYS_ptrace as u32),
+        /* 5 */ op(JEQ, 6, 0, libc::SYS_process_vm_readv as u32),
+        /* 6 */ op(JEQ, 5, 0, libc::SYS_process_vm_writev as u32),
+        /* 7 */ op(JEQ, 0, 3, libc::SYS_socket as u32),
+        /* 8 */ op(LD_ABS, 0, 0, 16), // args[0], the family (low half)
+        /* 9 */ op(JEQ, 1, 0, libc::AF_UNIX as u32),
+        /* 10 */ op(RET, 0, 0, EACCES),
+        /* 11 */ op(RET, 0, 0, ALLOW),
+        /* 12 */ op(RET, 0, 0, EPERM),
+    ]
+};
+
+// Jumps count from the next instruction: 1 -> 11 (allow), 3..6 -> 12
+// (EPERM), 7 -> 11, 9 -> 11 or 10 (EACCES).
+
+/// Whether this build installs a seccomp filter in bots.
+pub const SECCOMP: bool = cfg!(target_arch = "x86_64");
+
+/// Between fork and exec: no new privileges, then the seccomp filter.
+/// Async-signal-safe. False if a step failed (errno says why).
+pub fn install_seccomp() -> bool {
+    // SAFETY: prctl with a valid program that outlives the call.
+    unsafe {
+        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+            return false;
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            let program = libc::sock_fprog {
+                len: SECCOMP_FILTER.len() as u16,
+                filter: SECCOMP_FILTER.as_ptr() as *mut libc::sock_filter,
+            };
+            if libc::prctl(
+                libc::PR_SET_SECCOMP,
+                libc::SECCOMP_MODE_FILTER,
+                &program as *const libc::sock_fprog,
+            ) != 0
+            {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Kills every process, other than the referee, that is in the session
+/// `session` or carries `tag` in its environment: what a bot left behind
+/// after its process group was killed. Found processes are stopped first so
+/// that they cannot fork while the sweep goes on, then killed. Returns how
+/// many were killed.
+pub fn sweep(session: i32, tag: &str) -> usize {
+    let needle = format!("{TAG_VARIABLE}={tag}\0").into_bytes();
+    let me = std::process::id() as i32;
+    // Only processes started after the bot can be its descendants: the
+    // others need not have their environment read.
+    let since = stat_of(session).map_or(0, |s| s.start);
+    let mut found: Vec<i32> = Vec::new();
+    for _ in 0..20 {
+        let mut new = 0;
+        let Ok(dir) = std::fs::read_dir("/proc") else {
+            break;
+        };
+        for entry in dir.flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|s| s.parse::<i32>().ok())
+            else {
+                continue;
+            };
+            if pid == me || found.contains(&pid) {
+                continue;
+            }
+            let Some(stat) = stat_of(pid) else {
+                continue;
+            };
+            if stat.zombie || stat.start < since {
+                continue;
+            }
+            if stat.session == session || has_tag(pid, &needle) {
+                // SAFETY: kill has no memory effects.
+                unsafe {
+                    libc::kill(pid, libc::SIGSTOP);
+                }
+                found.push(pid);
+                new += 1;
+            }
+        }
+        if new == 0 {
+            break;
+        }
+    }
+    for &pid in &found {
+        // SAFETY: as above.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+    found.len()
+}
+
+struct Stat {
+    zombie: bool,
+    session: i32,
+    /// Start time, in clock ticks since boot.
+    start: u64,
+}
+
+fn stat_of(pid: i32) -> Option<Stat> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // pid (comm) state ppid pgrp session ... starttime (field 22); comm may
+    // hold spaces and ')'.
+    let after = &stat[stat.rfind(')')? + 1..];
+    let f: Vec<&str> = after.split_whitespace().collect();
+    Some(Stat {
+        zombie: *f.first()? == "Z",
+        session: f.get(3)?.parse().ok()?,
+        start: f.get(19)?.parse().ok()?,
+    })
+}
+
+fn has_tag(pid: i32, needle: &[u8]) -> bool {
+    let Ok(environ) = std::fs::read(Path::new("/proc").join(pid.to_string()).join("environ"))
+    else {
+        return false;
+    };
+    environ.windows(needle.len()).any(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choices_parse_and_refuse_unknown_names() {
+        assert_eq!(SandboxChoice::parse("Strict"), Ok(SandboxChoice::Strict));
+        assert_eq!(SandboxChoice::parse("auto"), Ok(SandboxChoice::Auto));
+        let e = SandboxChoice::parse("tight").unwrap_err();
+        assert!(e.contains("basic, strict or auto"), "{e}");
+    }
+
+    #[test]
+    fn tags_are_unique() {
+        assert_ne!(new_tag(), new_tag());
+    }
+
+    #[test]
+    fn read_only_mounts_skip_proc_and_dev_shm_and_keep_flags() {
+        let mounts = "proc /proc proc rw,relatime 0 0\n\
+                      tmpfs /dev/shm tmpfs rw 0 0\n\
+                      /dev/sda / ext4 rw,relatime 0 0\n\
+                      tmpfs /run tmpfs rw,nosuid,nodev,noexec 0 0\n\
+                      binfmt /proc/sys/fs/binfmt_misc binfmt_misc rw 0 0\n";
+        let got = read_only_mounts(mounts);
+        let names: Vec<&str> = got.iter().map(|(p, _)| p.to_str().unwrap()).collect();
+        assert_eq!(names, ["/", "/run"]);
+        assert_eq!(got[0].1, libc::MS_RELATIME);
+        assert_eq!(got[1].1, libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC);
+    }
+
+    #[test]
+    fn own_stat_parses() {
+        let me = stat_of(std::process::id() as i32).unwrap();
+        assert!(!me.zombie);
+        // SAFETY: getsid has no preconditions.
+        assert_eq!(me.session, unsafe { libc::getsid(0) });
+        assert!(me.start > 0);
+    }
+
+    #[test]
+    fn the_sweep_finds_nothing_for_an_unused_tag() {
+        // A session id no process has (pids are below 2^22).
+        assert_eq!(sweep(i32::MAX, &new_tag()), 0);
+    }
+
+    #[test]
+    fn strict_is_refused_with_what_is_missing_and_how_to_get_it() {
+        let no_v2 = "/dev/sda / ext4 rw 0 0\ncgroup /sys/fs/cgroup/memory cgroup rw,memory 0 0\n";
+        let e = CgroupRoots::detect_in(no_v2, "0::/\n").unwrap_err();
+        assert!(e.contains("no cgroup2 mount"), "{e}");
+        assert!(e.contains("--sandbox basic") && e.contains("root"), "{e}");
+        let dir = tempfile::tempdir().unwrap();
+        let v2_only = format!("cgroup2 {} cgroup2 rw 0 0\n", dir.path().display());
+        let e = CgroupRoots::detect_in(&v2_only, "0::/\n").unwrap_err();
+        assert!(e.contains("no memory and pids cgroup controllers"), "{e}");
+    }
+
+    #[test]
+    fn basic_always_resolves() {
+        assert_eq!(SandboxChoice::Basic.resolve(), Ok(Sandbox::Basic));
+        // auto never fails: it falls back to basic.
+        assert!(SandboxChoice::Auto.resolve().is_ok());
+    }
+}

@@ -1,0 +1,64 @@
+"""Fixture: checks what it inherited and can reach. It exits with status 3
+(verdict: crash) if it finds an open descriptor beyond 0, 1 and 2, an
+environment variable outside the documented set, a capability, can read
+the referee's or any other process's memory or environment, or may call
+ptrace; else it plays legally (verdict: ok).
+Run it with the system's python3 directly: a wrapper (pyenv's shims) adds
+variables and descriptors of its own."""
+import os
+import sys
+from common import requests, answer
+
+ALLOWED = {"PATH", "HOME", "TMPDIR", "LANG", "PYTHONUNBUFFERED",
+           "PYTHONDONTWRITEBYTECODE", "REFEREE_BOT_TAG"}
+problems = []
+fds = sorted(int(fd) for fd in os.listdir("/proc/self/fd"))
+# listdir's own descriptor is closed by now, but may be listed.
+extra = [fd for fd in fds if fd > 2 and os.path.exists(f"/proc/self/fd/{fd}")]
+if extra:
+    problems.append(f"inherited descriptors {extra}")
+unknown = sorted(set(os.environ) - ALLOWED)
+if unknown:
+    problems.append(f"unexpected environment {unknown}")
+# The referee's memory (where the codes are) and environment.
+for what in ("mem", "environ"):
+    try:
+        with open(f"/proc/{os.getppid()}/{what}", "rb") as f:
+            f.read(1)
+        problems.append(f"read the referee's {what}")
+    except OSError:
+        pass
+try:
+    with open("/proc/self/status") as f:
+        caps = [l.split()[1] for l in f if l.startswith(("CapEff", "CapBnd"))]
+    if any(int(c, 16) for c in caps):
+        problems.append(f"capabilities {caps}")
+except OSError:
+    pass
+# Any other process's memory (the other bot's holds its secret code).
+me = os.getpid()
+for entry in os.listdir("/proc"):
+    if not entry.isdigit() or int(entry) == me:
+        continue
+    try:
+        with open(f"/proc/{entry}/mem", "rb"):
+            pass
+        problems.append(f"opened the memory of process {entry}")
+        break
+    except OSError:
+        pass
+# Tracing: ptrace(PTRACE_TRACEME) must be refused (seccomp).
+try:
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.ptrace(0, 0, None, None) == 0:
+        problems.append("ptrace allowed")
+except OSError:
+    pass
+if problems:
+    print("LEAK: " + "; ".join(problems), file=sys.stderr, flush=True)
+    sys.exit(3)
+print("probe: clean", file=sys.stderr, flush=True)
+
+for request in requests():
+    answer("0 1 2 3 4")

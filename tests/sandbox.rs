@@ -1,0 +1,373 @@
+//! The sandbox layers against hostile bots (`sample_bots/hostile/`): each
+//! threat ends with its documented verdict under each layer that claims to
+//! stop it, nothing the bot started outlives the game, and a tournament
+//! running beside hostile bots gets the same results as one run alone.
+//!
+//! The tables are the contract of `README.sandbox.md`.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use crate::harness::*;
+
+/// (fixture, verdict under basic, verdict under strict, words of the detail)
+/// A verdict of "ok|memory" accepts either.
+const THREATS: &[(&str, &str, &str, &str)] = &[
+    // A grandchild with its own session keeping stdout open: the game goes
+    // on, the grandchild is swept at the end.
+    ("escaper.py", "ok", "ok", ""),
+    // Forks (each child in a new session) until it cannot, never answers.
+    // Under strict the whole tree's memory counts, so the memory limit may
+    // strike before the move's time is up.
+    ("fork_bomb.py", "timeout", "timeout|memory", ""),
+    (
+        "big_block.py",
+        "memory",
+        "memory",
+        "over the 65536 KiB limit",
+    ),
+    ("big_file.py", "crash", "crash", "exited with status 1"),
+    // Network: refused under both (seccomp: no socket but AF_UNIX; strict
+    // also has no interface); the fixture would exit 4 if it got through.
+    ("network.py", "ok", "ok", ""),
+    // Writes outside its working directory: through under basic (exit 5),
+    // a read-only file system under strict.
+    ("writes_outside.py", "crash", "ok", ""),
+    (
+        "memory_hog.py",
+        "memory",
+        "memory",
+        "over the 65536 KiB limit",
+    ),
+    ("flood.py", "output", "output", "longer than 1024 bytes"),
+    ("forker.py", "crash", "crash", "exited with status 0"),
+    ("ignores_term.py", "ok", "ok", ""),
+    ("closes_stdout.py", "crash", "crash", "closed its stdout"),
+    ("no_read.py", "timeout", "timeout", "no reply within 2s"),
+    ("sleeper.py", "timeout", "timeout", "no reply within 1s"),
+    ("spinner.py", "timeout", "timeout", "no reply within 1s"),
+    ("trickle.py", "timeout", "timeout", "no reply within 1s"),
+    ("crasher.py", "crash", "crash", "exited with status 1"),
+    ("illegal.py", "illegal", "illegal", "appears more than once"),
+    ("garbage.py", "protocol", "protocol", "hello"),
+    ("stderr_flood.py", "ok", "ok", ""),
+];
+
+/// A private copy of the Python fixtures: the tests check that no process
+/// whose command line names a fixture survives, and other tests run the
+/// same fixtures at the same time (from `sample_bots/hostile/` or their
+/// own copy). One copy per test.
+struct Fixtures(tempfile::TempDir);
+
+impl Fixtures {
+    fn new() -> Fixtures {
+        let dir = tempfile::Builder::new()
+            .prefix("sandbox-fixtures-")
+            .tempdir()
+            .unwrap();
+        for entry in std::fs::read_dir(sample_file("hostile")).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "py") {
+                std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+            }
+        }
+        Fixtures(dir)
+    }
+
+    fn path(&self, fixture: &str) -> String {
+        self.0.path().join(fixture).to_string_lossy().into_owned()
+    }
+}
+
+/// The bot command of a fixture. The probe runs on the system's python3
+/// directly when there is one: wrappers such as pyenv's shims add
+/// descriptors and variables of their own.
+fn fixture_command(fixtures: &Fixtures, fixture: &str) -> String {
+    let path = fixtures.path(fixture);
+    if fixture == "probe.py" && Path::new("/usr/bin/python3").exists() {
+        format!("/usr/bin/python3 {path}")
+    } else {
+        path
+    }
+}
+
+fn play(fixtures: &Fixtures, fixture: &str, sandbox: &str) -> Run {
+    let good = sample_bin("arrow5_random");
+    referee(
+        &[
+            "match",
+            "arrow5",
+            &good,
+            &fixture_command(fixtures, fixture),
+            "--time-limit",
+            "1s",
+            "--startup-limit",
+            "2s",
+            "--max-rounds",
+            "5",
+            "--seed",
+            "3",
+            "--json",
+            "--sandbox",
+            sandbox,
+        ],
+        Duration::from_secs(30),
+    )
+}
+
+/// Whether `strict` can be had here; if not, says why on stderr.
+fn strict_available() -> bool {
+    let run = play(&Fixtures::new(), "probe.py", "strict");
+    if run.status == 2 && run.stderr.contains("strict sandbox") {
+        eprintln!("strict sandbox not available, skipped: {}", run.stderr);
+        return false;
+    }
+    true
+}
+
+fn check_threats(sandbox: &str) {
+    let fixtures = Fixtures::new();
+    let mut failures = Vec::new();
+    for &(fixture, basic, strict, detail) in THREATS {
+        let expected = if sandbox == "strict" { strict } else { basic };
+        let run = play(&fixtures, fixture, sandbox);
+        assert_eq!(run.status, 0, "{fixture} under {sandbox}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!("sandbox {sandbox}:")),
+            "the layer in force is announced: {}",
+            run.stderr
+        );
+        let record = run.json();
+        let player = &record["players"][1];
+        let verdict = player["verdict"].as_str().unwrap();
+        if !expected.split('|').any(|v| v == verdict) {
+            failures.push(format!(
+                "{fixture}: {verdict}, expected {expected}: {player}"
+            ));
+            continue;
+        }
+        assert_eq!(record["players"][0]["verdict"], "ok", "{fixture}");
+        if verdict != "ok" && !detail.is_empty() && expected == verdict {
+            let d = player["disqualification"]["detail"].as_str().unwrap();
+            assert!(d.contains(detail), "{fixture} under {sandbox}: {d}");
+        }
+        let left = processes_with(&fixtures.path(fixture));
+        assert!(
+            left.is_empty(),
+            "{fixture} under {sandbox} left processes behind: {left:?}"
+        );
+    }
+    // What writes_outside.py left in /dev/shm: under strict, nothing (its
+    // /dev/shm was private); under basic, its file, removed here.
+    let copy = fixtures.0.path().file_name().unwrap().to_string_lossy();
+    let shm = Path::new("/dev/shm").join(format!("referee-hostile-{copy}"));
+    if sandbox == "strict" {
+        assert!(!shm.exists(), "{} was left behind", shm.display());
+    }
+    let _ = std::fs::remove_file(&shm);
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn every_threat_gets_its_verdict_under_basic() {
+    check_threats("basic");
+}
+
+#[test]
+fn every_threat_gets_its_verdict_under_strict() {
+    if strict_available() {
+        check_threats("strict");
+    }
+}
+
+#[test]
+fn a_bot_inherits_no_descriptor_and_a_clean_environment() {
+    // Even when the referee itself inherited a descriptor without
+    // close-on-exec (as from a careless shell), the bot does not.
+    let file = tempfile::tempfile().unwrap();
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
+    // SAFETY: clears FD_CLOEXEC on our own descriptor.
+    unsafe {
+        libc::fcntl(fd, libc::F_SETFD, 0);
+    }
+    let fixtures = Fixtures::new();
+    for sandbox in ["basic", "auto"] {
+        let run = play(&fixtures, "probe.py", sandbox);
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        let record = run.json();
+        assert_eq!(record["players"][1]["verdict"], "ok", "{sandbox}: {record}");
+    }
+    drop(file);
+}
+
+#[test]
+fn an_unknown_sandbox_is_refused() {
+    let good = sample_bin("arrow5_random");
+    let run = referee(
+        &["match", "arrow5", &good, &good, "--sandbox", "tight"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("basic, strict or auto"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_tournament_file_names_its_sandbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.toml");
+    let bot = sample_bin("arrow5_random");
+    std::fs::write(
+        &path,
+        format!(
+            "game = \"arrow5\"\nsandbox = \"tight\"\n[[bots]]\nname = \"a\"\nbot = \"{bot}\"\n\
+             [[bots]]\nname = \"b\"\nbot = \"{bot}\"\n"
+        ),
+    )
+    .unwrap();
+    let run = referee(
+        &["tournament", path.to_str().unwrap()],
+        Duration::from_secs(30),
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains(":2: sandbox"), "{}", run.stderr);
+}
+
+/// The columns of games.csv that do not depend on timing.
+fn results(out: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let mut rows: Vec<String> = text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            let mut kept: Vec<&str> = f[..13].to_vec();
+            kept.push(f[f.len() - 1]);
+            kept.join(",")
+        })
+        .collect();
+    rows.sort_by_key(|r| r.split(',').next().unwrap().parse::<u64>().unwrap());
+    rows
+}
+
+/// 48 games of deterministic sample bots give the same results whether or
+/// not a fork bomb, a memory hog and a flood play in another tournament at
+/// the same time, under the strongest layer available.
+#[test]
+fn a_tournament_beside_hostile_bots_gets_the_same_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Fixtures::new();
+    let good_file = dir.path().join("good.toml");
+    std::fs::write(
+        &good_file,
+        format!(
+            "name = \"good\"\ngame = \"arrow5\"\ngames_per_pairing = 16\nseed = 7\nsandbox = \"auto\"\n\
+             [options]\ncodes = \"random\"\nmax_rounds = 30\n\
+             [[bots]]\nname = \"strong\"\nbot = \"{}\"\n\
+             [[bots]]\nname = \"random\"\nbot = \"{}\"\n\
+             [[bots]]\nname = \"constant\"\nbot = \"{}\"\n",
+            sample_bin("arrow5_strong"),
+            sample_bin("arrow5_random"),
+            sample_bin("arrow5_constant"),
+        ),
+    )
+    .unwrap();
+    let hostile_file = dir.path().join("hostile.toml");
+    std::fs::write(
+        &hostile_file,
+        format!(
+            "name = \"hostile\"\ngame = \"arrow5\"\nformat = \"gauntlet\"\n\
+             challengers = [\"bomb\", \"hog\", \"flood\"]\ngames_per_pairing = 6\nsandbox = \"auto\"\n\
+             [limits]\ntime_limit = \"1s\"\n\
+             [[bots]]\nname = \"bomb\"\nbot = \"{}\"\n\
+             [[bots]]\nname = \"hog\"\nbot = \"{}\"\n\
+             [[bots]]\nname = \"flood\"\nbot = \"{}\"\n\
+             [[bots]]\nname = \"random\"\nbot = \"{}\"\n",
+            fixtures.path("fork_bomb.py"),
+            fixtures.path("memory_hog.py"),
+            fixtures.path("flood.py"),
+            sample_bin("arrow5_random"),
+        ),
+    )
+    .unwrap();
+    let good_args = |out: &Path| -> Vec<String> {
+        vec![
+            "tournament".into(),
+            good_file.to_string_lossy().into_owned(),
+            "--out".into(),
+            out.to_string_lossy().into_owned(),
+            "--jobs".into(),
+            "2".into(),
+        ]
+    };
+
+    let alone = dir.path().join("alone");
+    let args = good_args(&alone);
+    let run = referee(
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        Duration::from_secs(240),
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+
+    // The hostile tournament starts first and runs on beside the good one.
+    let hostile_out = dir.path().join("hostile-out");
+    let mut hostile = Command::new(referee_bin())
+        .args([
+            "tournament",
+            hostile_file.to_str().unwrap(),
+            "--out",
+            hostile_out.to_str().unwrap(),
+            "--jobs",
+            "2",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let beside = dir.path().join("beside");
+    let args = good_args(&beside);
+    let run = referee(
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        Duration::from_secs(240),
+    );
+    // Stop the hostile tournament (Ctrl-C winds it down), then wait for it.
+    // SAFETY: signals our own child.
+    unsafe {
+        libc::kill(hostile.id() as i32, libc::SIGINT);
+    }
+    let hostile_status = hostile.wait().unwrap();
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        hostile_status.code().is_some(),
+        "the hostile tournament wound down: {hostile_status:?}"
+    );
+
+    let (a, b) = (results(&alone), results(&beside));
+    assert_eq!(a.len(), 48);
+    assert_eq!(a, b, "the same results beside hostile bots");
+    for fixture in ["fork_bomb.py", "memory_hog.py", "flood.py"] {
+        let left = processes_with(&fixtures.path(fixture));
+        assert!(left.is_empty(), "{fixture} left processes: {left:?}");
+    }
+}
+
+/// A grandchild with its own session and an empty environment escapes the
+/// basic sweep; the strict layer's cgroup still kills it.
+#[test]
+fn strict_kills_what_escapes_the_sweep() {
+    if !strict_available() {
+        return;
+    }
+    let fixtures = Fixtures::new();
+    let run = play(&fixtures, "vanisher.py", "strict");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let record = run.json();
+    assert_eq!(record["players"][1]["verdict"], "ok", "{record}");
+    let left = processes_with(&fixtures.path("vanisher.py"));
+    assert!(left.is_empty(), "left processes: {left:?}");
+}
