@@ -52,6 +52,9 @@ const THREATS: &[(&str, &str, &str, &str)] = &[
     ("illegal.py", "illegal", "illegal", "appears more than once"),
     ("garbage.py", "protocol", "protocol", "hello"),
     ("stderr_flood.py", "ok", "ok", ""),
+    // Tries to signal every other process (signal 0: a permission check
+    // only); it would answer `LEAK ...`, a protocol fault, if one got through.
+    ("signaller.py", "ok", "ok", ""),
 ];
 
 /// A private copy of the Python fixtures: the tests check that no process

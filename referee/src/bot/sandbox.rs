@@ -68,7 +68,8 @@ impl Sandbox {
     /// One line saying what is in force, printed at start-up.
     pub fn describe(&self) -> String {
         match self {
-            Sandbox::Basic => "sandbox basic: own session, seccomp (no ptrace, no network socket), rlimits (cpu, address space, \
+            Sandbox::Basic => "sandbox basic: own session, seccomp (no ptrace, no network socket, signals only to \
+                 itself and its group), rlimits (cpu, address space, \
                  file size 64MiB, 256 files, no core), clean tagged environment, \
                  orphans swept from /proc at the end"
                 .to_string(),
@@ -516,12 +517,22 @@ pub fn drop_capabilities() -> bool {
     }
 }
 
-/// The seccomp filter every bot gets (x86-64; elsewhere none): `ptrace`,
-/// `process_vm_readv` and `process_vm_writev` fail with EPERM (no reading
-/// or steering another process), and `socket` fails with EACCES for every
-/// family but AF_UNIX (no network). x32 system calls are refused too.
+/// The seccomp filter every bot gets (x86-64; elsewhere none), for the bot
+/// whose pid is `own` (also its process group and session: it called
+/// setsid):
+/// - `ptrace`, `process_vm_readv`, `process_vm_writev` fail with EPERM: no
+///   reading or steering another process;
+/// - signals: `kill` only to itself (`own`) or its own group (`0`, `-own`),
+///   `tgkill` only to threads of its own process, `tkill` and
+///   `pidfd_send_signal` never (EPERM). So a bot cannot stop or kill the
+///   other bot or the referee, even though they share a user id. The price:
+///   processes a bot forks may signal the bot and its group, but not each
+///   other or themselves by pid.
+/// - `socket` fails with EACCES for every family but AF_UNIX: no network.
+///
+/// x32 system calls are refused. Jumps count from the next instruction.
 #[cfg(target_arch = "x86_64")]
-static SECCOMP_FILTER: [libc::sock_filter; 13] = {
+fn seccomp_filter(own: i32) -> [libc::sock_filter; 23] {
     const LD_ABS: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
     const JEQ: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
     const JGE: u16 = 0x35; // BPF_JMP | BPF_JGE | BPF_K
@@ -529,28 +540,42 @@ static SECCOMP_FILTER: [libc::sock_filter; 13] = {
     const ALLOW: u32 = 0x7fff_0000;
     const EPERM: u32 = 0x0005_0000 | libc::EPERM as u32;
     const EACCES: u32 = 0x0005_0000 | libc::EACCES as u32;
+    // seccomp_data: nr at 0, arch at 4, args[0] at 16 (its low half holds
+    // an int argument on little-endian x86-64).
+    const NR: u32 = 0;
+    const ARCH: u32 = 4;
+    const ARG0: u32 = 16;
     const fn op(code: u16, jt: u8, jf: u8, k: u32) -> libc::sock_filter {
         libc::sock_filter { code, jt, jf, k }
     }
+    let own = own as u32;
+    let own_group = own.wrapping_neg();
     [
-        /* 0 */ op(LD_ABS, 0, 0, 4), // arch
-        /* 1 */ op(JEQ, 0, 9, 0xc000_003e), // AUDIT_ARCH_X86_64, else allow
-        /* 2 */ op(LD_ABS, 0, 0, 0), // syscall number
-        /* 3 */ op(JGE, 8, 0, 0x4000_0000), // x32: refuse
-        /* 4 */ op(JEQ, 7, 0, libc::SYS_ptrace as u32),
-        /* 5 */ op(JEQ, 6, 0, libc::SYS_process_vm_readv as u32),
-        /* 6 */ op(JEQ, 5, 0, libc::SYS_process_vm_writev as u32),
-        /* 7 */ op(JEQ, 0, 3, libc::SYS_socket as u32),
-        /* 8 */ op(LD_ABS, 0, 0, 16), // args[0], the family (low half)
-        /* 9 */ op(JEQ, 1, 0, libc::AF_UNIX as u32),
-        /* 10 */ op(RET, 0, 0, EACCES),
-        /* 11 */ op(RET, 0, 0, ALLOW),
-        /* 12 */ op(RET, 0, 0, EPERM),
+        /* 0 */ op(LD_ABS, 0, 0, ARCH),
+        /* 1 */ op(JEQ, 0, 19, 0xc000_003e), // AUDIT_ARCH_X86_64, else 21 allow
+        /* 2 */ op(LD_ABS, 0, 0, NR),
+        /* 3 */ op(JGE, 18, 0, 0x4000_0000), // x32: 22 EPERM
+        /* 4 */ op(JEQ, 17, 0, libc::SYS_ptrace as u32),
+        /* 5 */ op(JEQ, 16, 0, libc::SYS_process_vm_readv as u32),
+        /* 6 */ op(JEQ, 15, 0, libc::SYS_process_vm_writev as u32),
+        /* 7 */ op(JEQ, 14, 0, libc::SYS_pidfd_send_signal as u32),
+        /* 8 */ op(JEQ, 13, 0, libc::SYS_tkill as u32),
+        /* 9 */ op(JEQ, 2, 0, libc::SYS_kill as u32), // 12
+        /* 10 */ op(JEQ, 5, 0, libc::SYS_tgkill as u32), // 16
+        /* 11 */ op(JEQ, 6, 9, libc::SYS_socket as u32), // 18, else 21
+        /* 12 */ op(LD_ABS, 0, 0, ARG0), // kill(pid, ..)
+        /* 13 */ op(JEQ, 7, 0, 0), // its own group
+        /* 14 */ op(JEQ, 6, 0, own),
+        /* 15 */ op(JEQ, 5, 6, own_group), // 21 allow, else 22 EPERM
+        /* 16 */ op(LD_ABS, 0, 0, ARG0), // tgkill(tgid, ..)
+        /* 17 */ op(JEQ, 3, 4, own), // 21 allow, else 22 EPERM
+        /* 18 */ op(LD_ABS, 0, 0, ARG0), // socket(family, ..)
+        /* 19 */ op(JEQ, 1, 0, libc::AF_UNIX as u32),
+        /* 20 */ op(RET, 0, 0, EACCES),
+        /* 21 */ op(RET, 0, 0, ALLOW),
+        /* 22 */ op(RET, 0, 0, EPERM),
     ]
-};
-
-// Jumps count from the next instruction: 1 -> 11 (allow), 3..6 -> 12
-// (EPERM), 7 -> 11, 9 -> 11 or 10 (EACCES).
+}
 
 /// Whether this build installs a seccomp filter in bots.
 pub const SECCOMP: bool = cfg!(target_arch = "x86_64");
@@ -565,9 +590,11 @@ pub fn install_seccomp() -> bool {
         }
         #[cfg(target_arch = "x86_64")]
         {
+            // Built on the stack: no allocation between fork and exec.
+            let filter = seccomp_filter(libc::getpid());
             let program = libc::sock_fprog {
-                len: SECCOMP_FILTER.len() as u16,
-                filter: SECCOMP_FILTER.as_ptr() as *mut libc::sock_filter,
+                len: filter.len() as u16,
+                filter: filter.as_ptr() as *mut libc::sock_filter,
             };
             if libc::prctl(
                 libc::PR_SET_SECCOMP,
