@@ -212,3 +212,36 @@ fn replay_of_a_broken_file_names_the_line() {
     assert_eq!(run.status, 2);
     assert!(run.stderr.contains("cannot read"), "{}", run.stderr);
 }
+
+/// The bots' secret codes are in the transcript, so nothing of it reaches
+/// the disk before the game is over (a bot of the same user could read it).
+#[test]
+fn transcript_reaches_the_disk_only_when_the_game_is_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.jsonl");
+    let tag = format!("transcript-test-{}", std::process::id());
+    let sleeper = format!("python3 {} {tag}", sample_file("hostile/sleeper.py"));
+    let random = sample_bin("arrow5_random");
+    let mut child = std::process::Command::new(referee_bin())
+        .args(["match", "arrow5", &random, &sleeper, "--time-limit", "3s"])
+        .args(["--transcript", path.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The sleeper has answered its code and sleeps on its first attack.
+    let start = std::time::Instant::now();
+    while processes_with(&tag).is_empty() && start.elapsed() < BUDGET {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let during = std::fs::read_to_string(&path).unwrap_or_default();
+    let status = child.wait().unwrap();
+    assert!(status.success());
+    assert_eq!(during, "", "nothing on disk during the game");
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        after.contains("\"line\":\"0 1 2 3 4\""),
+        "the codes are there after: {after}"
+    );
+}

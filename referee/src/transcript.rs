@@ -12,7 +12,7 @@
 //! ```
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::Path;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -68,10 +68,15 @@ pub enum Entry {
     },
 }
 
-/// Writes a transcript as the game goes. Writing failures are kept and
-/// reported once at the end, so a full disk cannot crash a game.
+/// Collects a transcript as the game goes and writes it when the game is
+/// over. Nothing reaches the file during the game: the lines hold the bots'
+/// secret codes, and a bot of the same user could read a file being
+/// written. A game's transcript is small and bounded by the output caps.
+/// A writing failure is reported once at the end, so a full disk cannot
+/// crash a game.
 pub struct TranscriptWriter {
-    out: Option<BufWriter<Box<dyn Write + Send>>>,
+    out: Option<Box<dyn Write + Send>>,
+    buffer: Vec<u8>,
     start: Instant,
     error: Option<io::Error>,
 }
@@ -84,7 +89,8 @@ impl TranscriptWriter {
 
     pub fn to_writer(out: Box<dyn Write + Send>) -> TranscriptWriter {
         TranscriptWriter {
-            out: Some(BufWriter::new(out)),
+            out: Some(out),
+            buffer: Vec::with_capacity(16 * 1024),
             start: Instant::now(),
             error: None,
         }
@@ -94,6 +100,7 @@ impl TranscriptWriter {
     pub fn none() -> TranscriptWriter {
         TranscriptWriter {
             out: None,
+            buffer: Vec::new(),
             start: Instant::now(),
             error: None,
         }
@@ -158,7 +165,7 @@ impl TranscriptWriter {
             record: Box::new(record.clone()),
         });
         if let Some(out) = &mut self.out {
-            if let Err(e) = out.flush() {
+            if let Err(e) = out.write_all(&self.buffer).and_then(|()| out.flush()) {
                 self.error.get_or_insert(e);
             }
         }
@@ -169,15 +176,12 @@ impl TranscriptWriter {
     }
 
     fn write(&mut self, entry: &Entry) {
-        let Some(out) = &mut self.out else { return };
-        if self.error.is_some() {
+        if self.out.is_none() || self.error.is_some() {
             return;
         }
-        let result = serde_json::to_writer(&mut *out, entry)
-            .map_err(io::Error::from)
-            .and_then(|()| out.write_all(b"\n"));
-        if let Err(e) = result {
-            self.error = Some(e);
+        match serde_json::to_writer(&mut self.buffer, entry) {
+            Ok(()) => self.buffer.push(b'\n'),
+            Err(e) => self.error = Some(e.into()),
         }
     }
 }
