@@ -95,6 +95,9 @@ fn fixture_command(fixtures: &Fixtures, fixture: &str) -> String {
     }
 }
 
+/// Plays a fixture with forking allowed: these tests are about containing a
+/// bot that may start processes (a tournament can allow it); that forking is
+/// refused by default has its own test.
 fn play(fixtures: &Fixtures, fixture: &str, sandbox: &str) -> Run {
     let good = sample_bin("arrow5_random");
     referee(
@@ -114,9 +117,40 @@ fn play(fixtures: &Fixtures, fixture: &str, sandbox: &str) -> Run {
             "--json",
             "--sandbox",
             sandbox,
+            "--allow-fork",
         ],
         Duration::from_secs(30),
     )
+}
+
+/// By default a bot cannot start processes (threads are fine): the fork
+/// fails inside the bot, so a fork bomb goes nowhere.
+#[test]
+fn forking_is_refused_unless_allowed() {
+    let fixtures = Fixtures::new();
+    let good = sample_bin("arrow5_random");
+    let forker = fixture_command(&fixtures, "forker.py");
+    let run = referee(
+        &[
+            "match",
+            "arrow5",
+            &good,
+            &forker,
+            "--time-limit",
+            "1s",
+            "--json",
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let record = run.json();
+    let bot = &record["players"][1];
+    assert_eq!(bot["verdict"], "crash", "{record}");
+    let tail = bot["stderr_tail"].to_string();
+    assert!(tail.contains("Operation not permitted"), "{tail}");
+    // A bot that only uses threads is not affected (the Rust sample bots'
+    // runtime and Python's interpreter start threads of their own).
+    assert_eq!(record["players"][0]["verdict"], "ok");
 }
 
 /// Whether `strict` can be had here; if not, says why on stderr.

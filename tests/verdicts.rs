@@ -47,24 +47,27 @@ fn play_against(fixture: &str, seat_b: bool) -> serde_json::Value {
     } else {
         (&hostile, &good)
     };
-    let run = referee(
-        &[
-            "match",
-            "arrow5",
-            a,
-            b,
-            "--time-limit",
-            "1s",
-            "--startup-limit",
-            "2s",
-            "--max-rounds",
-            "5",
-            "--seed",
-            "3",
-            "--json",
-        ],
-        Duration::from_secs(30),
-    );
+    let mut args = vec![
+        "match",
+        "arrow5",
+        a,
+        b,
+        "--time-limit",
+        "1s",
+        "--startup-limit",
+        "2s",
+        "--max-rounds",
+        "5",
+        "--seed",
+        "3",
+        "--json",
+    ];
+    // forker.py is about a child that holds the pipe, so it must be allowed
+    // to fork (by default the fork itself fails: tests/sandbox.rs).
+    if fixture == "forker.py" {
+        args.push("--allow-fork");
+    }
+    let run = referee(&args, Duration::from_secs(30));
     assert_eq!(
         run.status, 0,
         "a finished game exits 0 whatever the verdict: {}",

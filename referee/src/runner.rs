@@ -621,6 +621,9 @@ pub fn replay_command(plan: &MatchPlan) -> String {
             units::show_size_kb(limits.process.memory_kb),
         ]);
     }
+    if plan.limits.iter().any(|l| l.process.allow_fork) {
+        words.push("--allow-fork".into());
+    }
     shell_words::join(words)
 }
 

@@ -123,6 +123,9 @@ pub struct ProcessLimits {
     pub stderr_cap_bytes: usize,
     /// The confinement layer ([`sandbox`]).
     pub sandbox: Sandbox,
+    /// Let the bot start processes (`fork`, `clone` of a process); threads
+    /// are always allowed. Off by default: a fork bomb then goes nowhere.
+    pub allow_fork: bool,
 }
 
 impl Default for ProcessLimits {
@@ -134,6 +137,7 @@ impl Default for ProcessLimits {
             max_output_bytes: crate::protocol::MAX_OUTPUT_BYTES,
             stderr_cap_bytes: 64 * 1024,
             sandbox: Sandbox::Basic,
+            allow_fork: false,
         }
     }
 }
@@ -362,6 +366,7 @@ impl BotProcess {
             .map(|c| c.procs_files.clone())
             .unwrap_or_default();
         let strict = cgroup.is_some();
+        let allow_fork = limits.allow_fork;
         let workdir_c = std::ffi::CString::new(workdir.path().as_os_str().as_encoded_bytes())
             .map_err(|_| io::Error::other("working directory path holds a NUL byte"))?;
         let read_only = match &limits.sandbox {
@@ -472,7 +477,7 @@ impl BotProcess {
                 {
                     return Err(io::Error::last_os_error());
                 }
-                if !sandbox::install_seccomp() {
+                if !sandbox::install_seccomp(allow_fork) {
                     return Err(io::Error::last_os_error());
                 }
                 // If the referee dies (even by SIGKILL), so does the bot.

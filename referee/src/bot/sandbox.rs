@@ -69,7 +69,7 @@ impl Sandbox {
     pub fn describe(&self) -> String {
         match self {
             Sandbox::Basic => "sandbox basic: own session, seccomp (no ptrace, no network socket, signals only to \
-                 itself and its group), rlimits (cpu, address space, \
+                 itself and its group, no fork unless allowed), rlimits (cpu, address space, \
                  file size 64MiB, 256 files, no core), clean tagged environment, \
                  orphans swept from /proc at the end"
                 .to_string(),
@@ -528,20 +528,26 @@ pub fn drop_capabilities() -> bool {
 ///   other bot or the referee, even though they share a user id. The price:
 ///   processes a bot forks may signal the bot and its group, but not each
 ///   other or themselves by pid.
+/// - new processes: unless `allow_fork`, `fork`, `vfork` and a `clone`
+///   without `CLONE_THREAD` fail with EPERM (threads are fine), and `clone3`
+///   with ENOSYS, so that the C library falls back to `clone`. A fork bomb
+///   then goes nowhere, whatever the user's process limit.
 /// - `socket` fails with EACCES for every family but AF_UNIX: no network.
 ///
 /// x32 system calls are refused. Jumps count from the next instruction.
 #[cfg(target_arch = "x86_64")]
-fn seccomp_filter(own: i32) -> [libc::sock_filter; 23] {
+fn seccomp_filter(own: i32, allow_fork: bool) -> [libc::sock_filter; 31] {
     const LD_ABS: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
     const JEQ: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
     const JGE: u16 = 0x35; // BPF_JMP | BPF_JGE | BPF_K
+    const JSET: u16 = 0x45; // BPF_JMP | BPF_JSET | BPF_K
     const RET: u16 = 0x06; // BPF_RET | BPF_K
     const ALLOW: u32 = 0x7fff_0000;
     const EPERM: u32 = 0x0005_0000 | libc::EPERM as u32;
     const EACCES: u32 = 0x0005_0000 | libc::EACCES as u32;
+    const ENOSYS: u32 = 0x0005_0000 | libc::ENOSYS as u32;
     // seccomp_data: nr at 0, arch at 4, args[0] at 16 (its low half holds
-    // an int argument on little-endian x86-64).
+    // an int argument, or clone's flags, on little-endian x86-64).
     const NR: u32 = 0;
     const ARCH: u32 = 4;
     const ARG0: u32 = 16;
@@ -550,30 +556,43 @@ fn seccomp_filter(own: i32) -> [libc::sock_filter; 23] {
     }
     let own = own as u32;
     let own_group = own.wrapping_neg();
+    let (on_fork, on_clone3) = if allow_fork {
+        (ALLOW, ALLOW)
+    } else {
+        (EPERM, ENOSYS)
+    };
     [
         /* 0 */ op(LD_ABS, 0, 0, ARCH),
-        /* 1 */ op(JEQ, 0, 19, 0xc000_003e), // AUDIT_ARCH_X86_64, else 21 allow
+        /* 1 */ op(JEQ, 0, 27, 0xc000_003e), // AUDIT_ARCH_X86_64, else 29 allow
         /* 2 */ op(LD_ABS, 0, 0, NR),
-        /* 3 */ op(JGE, 18, 0, 0x4000_0000), // x32: 22 EPERM
-        /* 4 */ op(JEQ, 17, 0, libc::SYS_ptrace as u32),
-        /* 5 */ op(JEQ, 16, 0, libc::SYS_process_vm_readv as u32),
-        /* 6 */ op(JEQ, 15, 0, libc::SYS_process_vm_writev as u32),
-        /* 7 */ op(JEQ, 14, 0, libc::SYS_pidfd_send_signal as u32),
-        /* 8 */ op(JEQ, 13, 0, libc::SYS_tkill as u32),
-        /* 9 */ op(JEQ, 2, 0, libc::SYS_kill as u32), // 12
-        /* 10 */ op(JEQ, 5, 0, libc::SYS_tgkill as u32), // 16
-        /* 11 */ op(JEQ, 6, 9, libc::SYS_socket as u32), // 18, else 21
-        /* 12 */ op(LD_ABS, 0, 0, ARG0), // kill(pid, ..)
-        /* 13 */ op(JEQ, 7, 0, 0), // its own group
-        /* 14 */ op(JEQ, 6, 0, own),
-        /* 15 */ op(JEQ, 5, 6, own_group), // 21 allow, else 22 EPERM
-        /* 16 */ op(LD_ABS, 0, 0, ARG0), // tgkill(tgid, ..)
-        /* 17 */ op(JEQ, 3, 4, own), // 21 allow, else 22 EPERM
-        /* 18 */ op(LD_ABS, 0, 0, ARG0), // socket(family, ..)
-        /* 19 */ op(JEQ, 1, 0, libc::AF_UNIX as u32),
-        /* 20 */ op(RET, 0, 0, EACCES),
-        /* 21 */ op(RET, 0, 0, ALLOW),
-        /* 22 */ op(RET, 0, 0, EPERM),
+        /* 3 */ op(JGE, 26, 0, 0x4000_0000), // x32: 30 EPERM
+        /* 4 */ op(JEQ, 25, 0, libc::SYS_ptrace as u32),
+        /* 5 */ op(JEQ, 24, 0, libc::SYS_process_vm_readv as u32),
+        /* 6 */ op(JEQ, 23, 0, libc::SYS_process_vm_writev as u32),
+        /* 7 */ op(JEQ, 22, 0, libc::SYS_pidfd_send_signal as u32),
+        /* 8 */ op(JEQ, 21, 0, libc::SYS_tkill as u32),
+        /* 9 */ op(JEQ, 6, 0, libc::SYS_kill as u32), // 16
+        /* 10 */ op(JEQ, 9, 0, libc::SYS_tgkill as u32), // 20
+        /* 11 */ op(JEQ, 10, 0, libc::SYS_socket as u32), // 22
+        /* 12 */ op(JEQ, 14, 0, libc::SYS_fork as u32), // 27
+        /* 13 */ op(JEQ, 13, 0, libc::SYS_vfork as u32), // 27
+        /* 14 */ op(JEQ, 11, 0, libc::SYS_clone3 as u32), // 26
+        /* 15 */ op(JEQ, 8, 13, libc::SYS_clone as u32), // 24, else 29 allow
+        /* 16 */ op(LD_ABS, 0, 0, ARG0), // kill(pid, ..)
+        /* 17 */ op(JEQ, 11, 0, 0), // its own group
+        /* 18 */ op(JEQ, 10, 0, own),
+        /* 19 */ op(JEQ, 9, 10, own_group), // 29 allow, else 30 EPERM
+        /* 20 */ op(LD_ABS, 0, 0, ARG0), // tgkill(tgid, ..)
+        /* 21 */ op(JEQ, 7, 8, own), // 29 allow, else 30 EPERM
+        /* 22 */ op(LD_ABS, 0, 0, ARG0), // socket(family, ..)
+        /* 23 */ op(JEQ, 5, 4, libc::AF_UNIX as u32), // 29 allow, else 28 EACCES
+        /* 24 */ op(LD_ABS, 0, 0, ARG0), // clone(flags, ..)
+        /* 25 */ op(JSET, 3, 1, libc::CLONE_THREAD as u32), // a thread: 29, else 27
+        /* 26 */ op(RET, 0, 0, on_clone3),
+        /* 27 */ op(RET, 0, 0, on_fork),
+        /* 28 */ op(RET, 0, 0, EACCES),
+        /* 29 */ op(RET, 0, 0, ALLOW),
+        /* 30 */ op(RET, 0, 0, EPERM),
     ]
 }
 
@@ -582,7 +601,7 @@ pub const SECCOMP: bool = cfg!(target_arch = "x86_64");
 
 /// Between fork and exec: no new privileges, then the seccomp filter.
 /// Async-signal-safe. False if a step failed (errno says why).
-pub fn install_seccomp() -> bool {
+pub fn install_seccomp(allow_fork: bool) -> bool {
     // SAFETY: prctl with a valid program that outlives the call.
     unsafe {
         if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
@@ -591,7 +610,7 @@ pub fn install_seccomp() -> bool {
         #[cfg(target_arch = "x86_64")]
         {
             // Built on the stack: no allocation between fork and exec.
-            let filter = seccomp_filter(libc::getpid());
+            let filter = seccomp_filter(libc::getpid(), allow_fork);
             let program = libc::sock_fprog {
                 len: filter.len() as u16,
                 filter: filter.as_ptr() as *mut libc::sock_filter,

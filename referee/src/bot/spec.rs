@@ -115,10 +115,12 @@ impl BotCommand {
         } else if first.ends_with(".py") {
             let script = existing_file(spec, first, cwd)?;
             check_size(spec, &script)?;
-            let python = find_in_path("python3").ok_or_else(|| BotSpecError::NotInPath {
-                spec: spec.to_string(),
-                program: "python3".into(),
-            })?;
+            let python = find_in_path("python3")
+                .map(real_interpreter)
+                .ok_or_else(|| BotSpecError::NotInPath {
+                    spec: spec.to_string(),
+                    program: "python3".into(),
+                })?;
             let mut args: Vec<OsString> = vec![script.clone().into()];
             args.extend(rest.iter().map(|a| absolutize_arg(a, cwd)));
             (python, args, Some(script))
@@ -134,9 +136,11 @@ impl BotCommand {
                 }
                 path
             } else {
-                find_in_path(first).ok_or_else(|| BotSpecError::NotInPath {
-                    spec: spec.to_string(),
-                    program: first.clone(),
+                find_in_path(first).map(real_interpreter).ok_or_else(|| {
+                    BotSpecError::NotInPath {
+                        spec: spec.to_string(),
+                        program: first.clone(),
+                    }
                 })?
             };
             let args: Vec<OsString> = rest.iter().map(|a| absolutize_arg(a, cwd)).collect();
@@ -208,6 +212,29 @@ fn absolutize_arg(arg: &str, cwd: &Path) -> OsString {
     } else {
         arg.into()
     }
+}
+
+/// For a `python3` (or `python`) found in PATH, the interpreter itself
+/// rather than a wrapper script such as pyenv's shims: a wrapper starts
+/// shells and subprocesses, which the sandbox refuses a bot unless forking
+/// is allowed, and costs start-up time. Asked once per process.
+fn real_interpreter(program: PathBuf) -> PathBuf {
+    static PYTHON: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    let name = program.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if !matches!(name, "python3" | "python") {
+        return program;
+    }
+    let resolved = PYTHON.get_or_init(|| {
+        let output = std::process::Command::new(&program)
+            .args(["-c", "import sys; print(sys.executable)"])
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()?;
+        let path = PathBuf::from(String::from_utf8(output.stdout).ok()?.trim());
+        (output.status.success() && path.is_absolute() && path.is_file()).then_some(path)
+    });
+    resolved.clone().unwrap_or(program)
 }
 
 fn find_in_path(program: &str) -> Option<PathBuf> {

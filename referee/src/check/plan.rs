@@ -44,6 +44,7 @@ struct RawTested {
     time_limit: Option<Spanned<String>>,
     startup_limit: Option<Spanned<String>>,
     memory_limit: Option<Spanned<String>>,
+    allow_fork: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -307,6 +308,9 @@ fn tested_bot(
             &t.memory_limit,
             "bot.",
         )?;
+    }
+    if let Some(allow) = table.and_then(|t| t.allow_fork).or(raw.limits.allow_fork) {
+        limits.process.allow_fork = allow;
     }
     Ok(TournamentBot {
         name,

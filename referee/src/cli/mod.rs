@@ -167,6 +167,10 @@ pub struct LimitFlags {
     /// (strict when it can be had) [default: basic]
     #[arg(long, value_name = "LAYER", value_parser = SandboxChoice::parse)]
     pub sandbox: Option<SandboxChoice>,
+    /// Let bots start processes (fork); threads are always allowed. Off by
+    /// default, so that a fork bomb goes nowhere
+    #[arg(long)]
+    pub allow_fork: bool,
 }
 
 impl LimitFlags {
@@ -186,6 +190,7 @@ impl LimitFlags {
         }
         limits.process.sandbox =
             resolved_sandbox(self.sandbox.unwrap_or_default()).unwrap_or_default();
+        limits.process.allow_fork = self.allow_fork;
         limits
     }
 

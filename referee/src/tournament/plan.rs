@@ -45,6 +45,8 @@ pub(crate) struct RawLimits {
     pub(crate) time_limit: Option<Spanned<String>>,
     pub(crate) startup_limit: Option<Spanned<String>>,
     pub(crate) memory_limit: Option<Spanned<String>>,
+    /// Let bots start processes (threads are always allowed).
+    pub(crate) allow_fork: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -84,6 +86,7 @@ pub(crate) struct RawBot {
     pub(crate) time_limit: Option<Spanned<String>>,
     pub(crate) startup_limit: Option<Spanned<String>>,
     pub(crate) memory_limit: Option<Spanned<String>>,
+    pub(crate) allow_fork: Option<bool>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -404,6 +407,9 @@ pub(crate) fn build_bot(
         &raw_bot.memory_limit,
         &format!("{table}."),
     )?;
+    if let Some(allow) = raw_bot.allow_fork.or(file_limits.allow_fork) {
+        bot_limits.process.allow_fork = allow;
+    }
     Ok(TournamentBot {
         name,
         command,
