@@ -11,7 +11,7 @@
 //!
 //! `auto` picks `strict` when it can be had, else `basic`. Asking for
 //! `strict` where it cannot be had is refused with what is missing.
-//! See `README.sandbox.md` for what each layer stops.
+//! See the README's "Sandbox: hostile bots" section for what each layer stops.
 
 use std::ffi::{CStr, CString};
 use std::fmt;
