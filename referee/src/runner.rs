@@ -43,7 +43,7 @@ impl Default for MatchLimits {
 }
 
 /// Cryptron's memory limit ("less than 8MB"), on top of the language's
-/// allowance (`protocol.cryptron.md`, "Memory").
+/// allowance (protocol.md, §6, "Limits").
 pub const CRYPTRON_MEMORY_KB: u64 = 8 * 1024;
 
 impl MatchLimits {

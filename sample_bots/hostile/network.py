@@ -1,7 +1,7 @@
 """Fixture: tries the network (a TCP connection to itself over loopback).
 If it gets through, it says so on stderr and exits with status 4 (verdict:
-crash); if the network is not there (the strict sandbox), it plays legally
-(verdict: ok). Under basic the network is reachable: see README.sandbox.md."""
+crash); if it is refused (the seccomp filter of both layers allows only Unix
+sockets; strict has no network either), it plays legally (verdict: ok)."""
 import socket
 import sys
 from common import requests, answer

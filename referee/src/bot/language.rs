@@ -98,7 +98,7 @@ impl Language {
     /// Resident memory a do-nothing program in this language already uses,
     /// rounded up: the memory limit counts what a bot uses beyond it.
     /// Measured with a program that reads one line and prints its `VmHWM`
-    /// (see `protocol.cryptron.md`, "Memory"): C 1.2 MiB, C++ 3.1 MiB,
+    /// (see protocol.md, §6, "Limits"): C 1.2 MiB, C++ 3.1 MiB,
     /// Python 3.11 13.3 MiB.
     pub fn memory_allowance_kb(self) -> u64 {
         match self {

@@ -34,7 +34,7 @@ Examples:\n  referee check tournaments/check-arrow5.toml\n  \
 referee check tournaments/check-arrow5.toml --bot ./my_bot --junit report.xml"
 )]
 pub struct CheckArgs {
-    /// The check file (TOML; see tournaments/check-*.toml and README.check.md)
+    /// The check file (TOML; see tournaments/check-*.toml and the README's CI section)
     pub file: PathBuf,
     /// The bot under test, replacing the file's [bot] path (relative to the current folder)
     #[arg(long, value_name = "BOT")]

@@ -6,7 +6,7 @@
 //! Every player sees its own base as row 0 and the opponent's as row 7, and
 //! every move on the wire is written in its author's own frame; the state
 //! keeps each side's droids in that side's own frame too. Decisions the rule
-//! text leaves open are in `protocol.cryptron.md`, "Rules clarifications";
+//! text leaves open are in protocol.md, §6, "Rules clarifications";
 //! each is marked `Clarification` where it is implemented.
 
 use std::fmt;
