@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use super::rounds::{self, Next, Phase};
 use super::{
-    draw_below, Applied, Game, GameConfigError, GameOptions, Notice, Outcome, Rejected, Seat,
-    Status, Winner,
+    checked, draw_below, Applied, Game, GameConfigError, GameOptions, Notice, Outcome, Rejected,
+    Seat, Status, Winner,
 };
 
 /// Symbols are 0-9 and the eye, stored as 0..=10.
@@ -340,15 +340,13 @@ impl Config {
         if let Some(c) = &options.codes {
             config.codes = CodeSource::parse("arrow5", c)?;
         }
-        if let Some(r) = options.max_rounds {
-            if r == 0 {
-                return Err(GameConfigError::BadValue {
-                    game: "arrow5",
-                    option: "max-rounds",
-                    expected: "at least 1",
-                    value: r.to_string(),
-                });
-            }
+        if let Some(r) = checked(
+            "arrow5",
+            "max-rounds",
+            options.max_rounds,
+            1..=u32::MAX,
+            "at least 1",
+        )? {
             config.max_rounds = r;
         }
         Ok(config)

@@ -17,7 +17,8 @@ use serde::{Deserialize, Serialize};
 pub use super::arrow5::CodeSource;
 use super::rounds::{self, Next, Phase};
 use super::{
-    Applied, Game, GameConfigError, GameOptions, Notice, Outcome, Rejected, Seat, Status, Winner,
+    checked, Applied, Game, GameConfigError, GameOptions, Notice, Outcome, Rejected, Seat, Status,
+    Winner,
 };
 
 pub const DEFAULT_PEGS: u8 = 4;
@@ -184,37 +185,25 @@ impl Config {
         if let Some(c) = &options.codes {
             config.codes = CodeSource::parse(GAME, c)?;
         }
-        if let Some(p) = options.pegs {
-            if !(1..=MAX_PEGS).contains(&p) {
-                return Err(GameConfigError::BadValue {
-                    game: GAME,
-                    option: "pegs",
-                    expected: "from 1 to 12",
-                    value: p.to_string(),
-                });
-            }
+        if let Some(p) = checked(GAME, "pegs", options.pegs, 1..=MAX_PEGS, "from 1 to 12")? {
             config.pegs = p;
         }
-        if let Some(c) = options.colours {
-            if !(2..=MAX_COLOURS).contains(&c) {
-                return Err(GameConfigError::BadValue {
-                    game: GAME,
-                    option: "colours",
-                    expected: "from 2 to 36",
-                    value: c.to_string(),
-                });
-            }
+        if let Some(c) = checked(
+            GAME,
+            "colours",
+            options.colours,
+            2..=MAX_COLOURS,
+            "from 2 to 36",
+        )? {
             config.colours = c;
         }
-        if let Some(t) = options.max_attacks {
-            if t == 0 {
-                return Err(GameConfigError::BadValue {
-                    game: GAME,
-                    option: "max-attacks",
-                    expected: "at least 1",
-                    value: t.to_string(),
-                });
-            }
+        if let Some(t) = checked(
+            GAME,
+            "max-attacks",
+            options.max_attacks,
+            1..=u32::MAX,
+            "at least 1",
+        )? {
             config.max_attacks = t;
         }
         Ok(config)

@@ -374,6 +374,26 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+/// A numeric option, if given, checked against its range; `expected` says
+/// the range in words for the error.
+pub(crate) fn checked<T: PartialOrd + ToString + Copy>(
+    game: &'static str,
+    option: &'static str,
+    value: Option<T>,
+    range: std::ops::RangeInclusive<T>,
+    expected: &'static str,
+) -> Result<Option<T>, GameConfigError> {
+    match value {
+        Some(v) if !range.contains(&v) => Err(GameConfigError::BadValue {
+            game,
+            option,
+            expected,
+            value: v.to_string(),
+        }),
+        _ => Ok(value),
+    }
+}
+
 /// Draws uniformly from `0..n` (a helper so games do not each import rand's traits).
 pub(crate) fn draw_below<R: Rng>(rng: &mut R, n: usize) -> usize {
     rng.gen_range(0..n)

@@ -14,8 +14,8 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    draw_below, Applied, Game, GameConfigError, GameOptions, Notice, Outcome, Rejected, Seat,
-    Status, Winner,
+    checked, draw_below, Applied, Game, GameConfigError, GameOptions, Notice, Outcome, Rejected,
+    Seat, Status, Winner,
 };
 
 pub const DEFAULT_DIGITS: u8 = 3;
@@ -186,37 +186,31 @@ impl Config {
     pub fn from_options(options: &GameOptions) -> Result<Config, GameConfigError> {
         options.accept_only(GAME, &["codes", "digits", "length", "attempts", "first"])?;
         let mut config = Config::default();
-        if let Some(d) = options.digits {
-            if !(1..=MAX_DIGITS).contains(&d) {
-                return Err(GameConfigError::BadValue {
-                    game: GAME,
-                    option: "digits",
-                    expected: "from 1 to 9",
-                    value: d.to_string(),
-                });
-            }
+        if let Some(d) = checked(
+            GAME,
+            "digits",
+            options.digits,
+            1..=MAX_DIGITS,
+            "from 1 to 9",
+        )? {
             config.digits = d;
         }
-        if let Some(l) = options.length {
-            if !(1..=MAX_LENGTH).contains(&l) {
-                return Err(GameConfigError::BadValue {
-                    game: GAME,
-                    option: "length",
-                    expected: "from 1 to 10",
-                    value: l.to_string(),
-                });
-            }
+        if let Some(l) = checked(
+            GAME,
+            "length",
+            options.length,
+            1..=MAX_LENGTH,
+            "from 1 to 10",
+        )? {
             config.length = l;
         }
-        if let Some(t) = options.attempts {
-            if t == 0 {
-                return Err(GameConfigError::BadValue {
-                    game: GAME,
-                    option: "attempts",
-                    expected: "at least 1",
-                    value: t.to_string(),
-                });
-            }
+        if let Some(t) = checked(
+            GAME,
+            "attempts",
+            options.attempts,
+            1..=u32::MAX,
+            "at least 1",
+        )? {
             config.attempts = Some(t);
         }
         if let Some(f) = &options.first {
