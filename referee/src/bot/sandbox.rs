@@ -517,6 +517,9 @@ pub fn drop_capabilities() -> bool {
     }
 }
 
+/// The longest the orphan sweep keeps finding new processes.
+const SWEEP_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// The seccomp filter every bot gets (x86-64; elsewhere none), for the bot
 /// whose pid is `own` (also its process group and session: it called
 /// setsid):
@@ -640,7 +643,12 @@ pub fn sweep(session: i32, tag: &str) -> usize {
     // others need not have their environment read.
     let since = stat_of(session).map_or(0, |s| s.start);
     let mut found: Vec<i32> = Vec::new();
-    for _ in 0..20 {
+    // A process not yet stopped may fork while /proc is read, so a pass that
+    // finds nothing new is not the end: two in a row are. Bounded in time,
+    // as a bot could keep forking faster than /proc can be read.
+    let deadline = std::time::Instant::now() + SWEEP_TIME;
+    let mut quiet_passes = 0;
+    while quiet_passes < 2 && std::time::Instant::now() < deadline {
         let mut new = 0;
         let Ok(dir) = std::fs::read_dir("/proc") else {
             break;
@@ -671,9 +679,7 @@ pub fn sweep(session: i32, tag: &str) -> usize {
                 new += 1;
             }
         }
-        if new == 0 {
-            break;
-        }
+        quiet_passes = if new == 0 { quiet_passes + 1 } else { 0 };
     }
     for &pid in &found {
         // SAFETY: as above.
