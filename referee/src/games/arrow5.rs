@@ -498,8 +498,21 @@ impl Arrow5 {
         });
         self
     }
+}
 
-    fn attack(mut self, seat: Seat, round: u32, attack: Code) -> Applied<Arrow5> {
+impl rounds::CodeDuel for Arrow5 {
+    type Code = Code;
+
+    fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    fn choose(&mut self, seat: Seat, code: Code) {
+        self.codes[seat.index()] = Some(code);
+        self.phase = Phase::after_code(seat);
+    }
+
+    fn attack(mut self, seat: Seat, round: u32, attack: Code) -> Applied<Self> {
         let defender = seat.other();
         let code = self.codes[defender.index()].expect("codes are set before attacks");
         let signal = signal(&code, &attack, self.config.variant);
@@ -580,36 +593,9 @@ impl Game for Arrow5 {
         crate::protocol::parse_symbols::<CODE_LEN>(line).map(RawCode)
     }
 
-    fn apply(mut self, reply: RawCode) -> Result<Applied<Self>, Rejected<Self>> {
-        let code = match Code::from_chars(&reply.0) {
-            Ok(code) => code,
-            Err(e) => {
-                let what = match self.phase {
-                    Phase::Choosing(_) => "secret code",
-                    _ => "attack",
-                };
-                return Err(Rejected {
-                    game: self,
-                    rule: format!("{what}: {e}"),
-                });
-            }
-        };
-        match self.phase {
-            Phase::Choosing(seat) => {
-                self.codes[seat.index()] = Some(code);
-                self.phase = Phase::after_code(seat);
-                Ok(Applied {
-                    game: self,
-                    notices: vec![],
-                    account: format!("{seat} chose its code"),
-                })
-            }
-            Phase::Attacking { seat, round } => Ok(self.attack(seat, round, code)),
-            Phase::Over => Err(Rejected {
-                game: self,
-                rule: "the game is over".to_string(),
-            }),
-        }
+    fn apply(self, reply: RawCode) -> Result<Applied<Self>, Rejected<Self>> {
+        let code = Code::from_chars(&reply.0);
+        rounds::apply_code(self, code)
     }
 
     fn attacks(&self, seat: Seat) -> u32 {

@@ -362,8 +362,21 @@ impl Mastermind {
         });
         self
     }
+}
 
-    fn attack(mut self, seat: Seat, round: u32, guess: Code) -> Applied<Mastermind> {
+impl rounds::CodeDuel for Mastermind {
+    type Code = Code;
+
+    fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    fn choose(&mut self, seat: Seat, code: Code) {
+        self.codes[seat.index()] = Some(code);
+        self.phase = Phase::after_code(seat);
+    }
+
+    fn attack(mut self, seat: Seat, round: u32, guess: Code) -> Applied<Self> {
         let code = self.codes[seat.other().index()]
             .as_ref()
             .expect("codes are set before attacks");
@@ -447,36 +460,9 @@ impl Game for Mastermind {
         crate::protocol::parse_symbol_vec(line, self.config.pegs as usize).map(RawCode)
     }
 
-    fn apply(mut self, reply: RawCode) -> Result<Applied<Self>, Rejected<Self>> {
-        let code = match Code::from_chars(&reply.0, self.config.colours) {
-            Ok(code) => code,
-            Err(e) => {
-                let what = match self.phase {
-                    Phase::Choosing(_) => "secret code",
-                    _ => "attack",
-                };
-                return Err(Rejected {
-                    game: self,
-                    rule: format!("{what}: {e}"),
-                });
-            }
-        };
-        match self.phase {
-            Phase::Choosing(seat) => {
-                self.codes[seat.index()] = Some(code);
-                self.phase = Phase::after_code(seat);
-                Ok(Applied {
-                    game: self,
-                    notices: vec![],
-                    account: format!("{seat} chose its code"),
-                })
-            }
-            Phase::Attacking { seat, round } => Ok(self.attack(seat, round, code)),
-            Phase::Over => Err(Rejected {
-                game: self,
-                rule: "the game is over".to_string(),
-            }),
-        }
+    fn apply(self, reply: RawCode) -> Result<Applied<Self>, Rejected<Self>> {
+        let code = Code::from_chars(&reply.0, self.config.colours);
+        rounds::apply_code(self, code)
     }
 
     fn attacks(&self, seat: Seat) -> u32 {

@@ -6,7 +6,9 @@
 //! the game is a draw. In a solo game (the referee holds the secret) only A
 //! attacks. Pure: the games keep their codes and feedback, this keeps the turns.
 
-use super::{Outcome, Seat, Winner};
+use std::fmt::Display;
+
+use super::{Applied, Outcome, Rejected, Seat, Winner};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
@@ -72,6 +74,52 @@ pub fn after_attack(
             [false, false] if round >= last_round => over(Winner::Draw, cap_reason),
             [false, false] => attack(Seat::A, round + 1),
         },
+    }
+}
+
+/// A two-player code game, as [`apply_code`] needs to see it.
+pub trait CodeDuel: Sized {
+    type Code;
+    fn phase(&self) -> Phase;
+    /// Stores `seat`'s secret code and moves on to the next phase.
+    fn choose(&mut self, seat: Seat, code: Self::Code);
+    /// Applies `seat`'s attack in `round` (the game's own feedback).
+    fn attack(self, seat: Seat, round: u32, code: Self::Code) -> Applied<Self>;
+}
+
+/// The rules of a reply in a code duel, once the reply's symbols were
+/// judged (`code`): a secret code while codes are chosen, an attack after.
+pub fn apply_code<G: CodeDuel>(
+    mut game: G,
+    code: Result<G::Code, impl Display>,
+) -> Result<Applied<G>, Rejected<G>> {
+    let code = match code {
+        Ok(code) => code,
+        Err(e) => {
+            let what = match game.phase() {
+                Phase::Choosing(_) => "secret code",
+                Phase::Attacking { .. } | Phase::Over => "attack",
+            };
+            return Err(Rejected {
+                game,
+                rule: format!("{what}: {e}"),
+            });
+        }
+    };
+    match game.phase() {
+        Phase::Choosing(seat) => {
+            game.choose(seat, code);
+            Ok(Applied {
+                game,
+                notices: vec![],
+                account: format!("{seat} chose its code"),
+            })
+        }
+        Phase::Attacking { seat, round } => Ok(game.attack(seat, round, code)),
+        Phase::Over => Err(Rejected {
+            game,
+            rule: "the game is over".to_string(),
+        }),
     }
 }
 
