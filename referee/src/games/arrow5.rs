@@ -635,6 +635,7 @@ impl fmt::Display for Code {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::scripted::{self, outcome};
     use proptest::prelude::*;
 
     fn code(s: &str) -> Code {
@@ -718,33 +719,9 @@ mod tests {
             max_rounds,
             ..Config::default()
         };
-        let mut game = Arrow5::with_codes(config, [code(codes[0]), code(codes[1])]);
-        let mut log = vec![];
-        let (mut ia, mut ib) = (0, 0);
-        while let Status::Ask { seat, .. } = game.status() {
-            let attack = match seat {
-                Seat::A => {
-                    ia += 1;
-                    a[ia - 1]
-                }
-                Seat::B => {
-                    ib += 1;
-                    b[ib - 1]
-                }
-            };
-            let reply = game.parse_reply(attack).unwrap();
-            let applied = game.apply(reply).unwrap();
-            log.extend(applied.notices.into_iter().map(|n| n.line));
-            game = applied.game;
-        }
-        (game, log)
-    }
-
-    fn outcome(game: &Arrow5) -> Outcome {
-        match game.status() {
-            Status::Over(o) => o,
-            Status::Ask { .. } => panic!("game not over"),
-        }
+        let game = Arrow5::with_codes(config, [code(codes[0]), code(codes[1])]);
+        let (game, notices) = scripted::play(game, a, b);
+        (game, notices.into_iter().map(|n| n.line).collect())
     }
 
     #[test]

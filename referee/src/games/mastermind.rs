@@ -658,6 +658,7 @@ impl super::human::HumanText for Mastermind {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::scripted::{self, outcome};
     use proptest::prelude::*;
     use rand::SeedableRng;
 
@@ -784,33 +785,9 @@ mod tests {
     }
 
     fn play(config: Config, codes: [&str; 2], a: &[&str], b: &[&str]) -> (Mastermind, Vec<String>) {
-        let mut game = Mastermind::with_codes(config, [code(codes[0]), code(codes[1])]);
-        let mut log = vec![];
-        let (mut ia, mut ib) = (0, 0);
-        while let Status::Ask { seat, .. } = game.status() {
-            let line = match seat {
-                Seat::A => {
-                    ia += 1;
-                    a[ia - 1]
-                }
-                Seat::B => {
-                    ib += 1;
-                    b[ib - 1]
-                }
-            };
-            let reply = game.parse_reply(line).unwrap();
-            let applied = game.apply(reply).unwrap();
-            log.extend(applied.notices.into_iter().map(|n| n.line));
-            game = applied.game;
-        }
-        (game, log)
-    }
-
-    fn outcome(game: &Mastermind) -> Outcome {
-        match game.status() {
-            Status::Over(o) => o,
-            Status::Ask { .. } => panic!("game not over"),
-        }
+        let game = Mastermind::with_codes(config, [code(codes[0]), code(codes[1])]);
+        let (game, notices) = scripted::play(game, a, b);
+        (game, notices.into_iter().map(|n| n.line).collect())
     }
 
     #[test]

@@ -399,6 +399,44 @@ pub(crate) fn draw_below<R: Rng>(rng: &mut R, n: usize) -> usize {
     rng.gen_range(0..n)
 }
 
+/// Helpers for the games' rule tests: play scripted replies through the
+/// `Game` trait, as the runner would, without processes.
+#[cfg(test)]
+pub(crate) mod scripted {
+    use super::{Game, Notice, Outcome, Status};
+
+    /// Feeds each seat its replies in order until the game is over; returns
+    /// the finished game and every notice, in order. Panics on a reply the
+    /// game refuses: scripts are meant to be legal.
+    pub(crate) fn play<G: Game>(mut game: G, a: &[&str], b: &[&str]) -> (G, Vec<Notice>) {
+        let mut notices = vec![];
+        let mut next = [a.iter(), b.iter()];
+        while let Status::Ask { seat, .. } = game.status() {
+            let line = next[seat.index()]
+                .next()
+                .unwrap_or_else(|| panic!("the script has no more replies for {seat}"));
+            let reply = game
+                .parse_reply(line)
+                .expect("a well-formed scripted reply");
+            let applied = match game.apply(reply) {
+                Ok(applied) => applied,
+                Err(rejected) => panic!("scripted reply {line:?} refused: {}", rejected.rule),
+            };
+            notices.extend(applied.notices);
+            game = applied.game;
+        }
+        (game, notices)
+    }
+
+    /// The outcome of a finished game.
+    pub(crate) fn outcome<G: Game>(game: &G) -> Outcome {
+        match game.status() {
+            Status::Over(o) => o,
+            Status::Ask { seat, .. } => panic!("game not over: {seat} is to move"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -756,6 +756,7 @@ fn digits_phrase(config: &Config) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::scripted::{self, outcome};
     use proptest::prelude::*;
     use rand::SeedableRng;
 
@@ -769,33 +770,8 @@ mod tests {
     }
 
     /// Feeds guesses to whoever is asked; returns the game and every notice.
-    fn play(mut game: SafeCracker, a: &[&str], b: &[&str]) -> (SafeCracker, Vec<Notice>) {
-        let mut notices = vec![];
-        let (mut ia, mut ib) = (0, 0);
-        while let Status::Ask { seat, .. } = game.status() {
-            let guess = match seat {
-                Seat::A => {
-                    ia += 1;
-                    a[ia - 1]
-                }
-                Seat::B => {
-                    ib += 1;
-                    b[ib - 1]
-                }
-            };
-            let reply = game.parse_reply(guess).unwrap();
-            let applied = game.apply(reply).unwrap();
-            notices.extend(applied.notices);
-            game = applied.game;
-        }
-        (game, notices)
-    }
-
-    fn outcome(game: &SafeCracker) -> Outcome {
-        match game.status() {
-            Status::Over(o) => o,
-            Status::Ask { .. } => panic!("game not over"),
-        }
+    fn play(game: SafeCracker, a: &[&str], b: &[&str]) -> (SafeCracker, Vec<Notice>) {
+        scripted::play(game, a, b)
     }
 
     #[test]
