@@ -687,6 +687,18 @@ pub fn sweep(session: i32, tag: &str) -> usize {
             libc::kill(pid, libc::SIGKILL);
         }
     }
+    // A killed process still has to tear down its memory, which for
+    // hundreds of them on a busy machine takes a while: "nothing left
+    // behind" means gone (or a zombie for its new parent to reap), so wait
+    // for that, bounded in time.
+    let deadline = std::time::Instant::now() + SWEEP_TIME;
+    let mut dying = found.clone();
+    while !dying.is_empty() && std::time::Instant::now() < deadline {
+        dying.retain(|&pid| stat_of(pid).is_some_and(|s| !s.zombie));
+        if !dying.is_empty() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
     found.len()
 }
 
