@@ -653,6 +653,17 @@ impl BotProcess {
         self.swept
     }
 
+    /// CPU time the bot's process (all its threads, not its children) has
+    /// used so far, read from the kernel's per-process CPU clock: exact to
+    /// the nanosecond and cheap (one system call), so it can be read before
+    /// and after every move. `None` once the process is gone.
+    pub fn cpu_time(&self) -> Option<Duration> {
+        if self.exited {
+            return None;
+        }
+        process_cpu_time(self.pid)
+    }
+
     /// Peak resident memory seen so far, in KiB.
     pub fn peak_memory_kb(&self) -> u64 {
         self.peak_memory_kb
@@ -940,6 +951,19 @@ fn resident_peak_kb(pid: Pid) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// CPU time of process `pid`, from its CPU-time clock (`clock_getcpuclockid`
+/// spelled out: the kernel encodes a process clock as `!pid << 3 | 2`).
+fn process_cpu_time(pid: Pid) -> Option<Duration> {
+    let clock = (!pid.as_raw_nonzero().get() << 3) | 2;
+    // SAFETY: timespec is plain data; clock_gettime fills it in.
+    let mut now: libc::timespec = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid pointer to a local.
+    if unsafe { libc::clock_gettime(clock, &mut now) } != 0 {
+        return None;
+    }
+    Some(Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
+}
+
 struct Usage {
     cpu_ms: f64,
     max_rss_kb: u64,
@@ -975,5 +999,36 @@ fn reap(pid: Pid) -> (Option<Exit>, Usage) {
                 max_rss_kb: usage.ru_maxrss.max(0) as u64,
             },
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cpu_clock_of_a_spinning_child_advances() {
+        use std::io::BufRead;
+        // The child spins for 0.3 s of CPU time, then says so and sleeps.
+        let mut child = Command::new("python3")
+            .args([
+                "-c",
+                "import time\nt=time.process_time()\nwhile time.process_time()-t<0.3: pass\n\
+                 print('spun', flush=True)\ntime.sleep(30)",
+            ])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = Pid::from_child(&child);
+        let mut line = String::new();
+        io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let used = process_cpu_time(pid).unwrap();
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(line, "spun\n");
+        assert!(used >= Duration::from_millis(300), "{used:?}");
+        assert!(process_cpu_time(pid).is_none());
     }
 }
