@@ -55,6 +55,10 @@ const THREATS: &[(&str, &str, &str, &str)] = &[
     // Tries to signal every other process (signal 0: a permission check
     // only); it would answer `LEAK ...`, a protocol fault, if one got through.
     ("signaller.py", "ok", "ok", ""),
+    // A grandchild that leaves the session and clears its environment:
+    // still a descendant of the bot's launcher (its subreaper), which kills
+    // it when the game ends; under strict also the PID namespace's end.
+    ("vanisher.py", "ok", "ok", ""),
 ];
 
 /// A private copy of the Python fixtures: the tests check that no process
@@ -291,7 +295,7 @@ fn results(out: &Path) -> Vec<String> {
     rows
 }
 
-/// 48 games of deterministic sample bots give the same results whether or
+/// 54 games of deterministic sample bots give the same results whether or
 /// not a fork bomb, a memory hog and a flood play in another tournament at
 /// the same time, under the strongest layer available.
 #[test]
@@ -302,7 +306,7 @@ fn a_tournament_beside_hostile_bots_gets_the_same_results() {
     std::fs::write(
         &good_file,
         format!(
-            "name = \"good\"\ngame = \"arrow5\"\ngames_per_pairing = 16\nseed = 7\nsandbox = \"auto\"\n\
+            "name = \"good\"\ngame = \"arrow5\"\ngames_per_pairing = 18\nseed = 7\nsandbox = \"auto\"\n\
              [options]\ncodes = \"random\"\nmax_rounds = 30\n\
              [[bots]]\nname = \"strong\"\nbot = \"{}\"\n\
              [[bots]]\nname = \"random\"\nbot = \"{}\"\n\
@@ -385,7 +389,7 @@ fn a_tournament_beside_hostile_bots_gets_the_same_results() {
     );
 
     let (a, b) = (results(&alone), results(&beside));
-    assert_eq!(a.len(), 48);
+    assert_eq!(a.len(), 54);
     assert_eq!(a, b, "the same results beside hostile bots");
     for fixture in ["fork_bomb.py", "memory_hog.py", "flood.py"] {
         let left = processes_with(&fixtures.path(fixture));
@@ -393,18 +397,90 @@ fn a_tournament_beside_hostile_bots_gets_the_same_results() {
     }
 }
 
-/// A grandchild with its own session and an empty environment escapes the
-/// basic sweep; the strict layer's cgroup still kills it.
-#[test]
-fn strict_kills_what_escapes_the_sweep() {
-    if !strict_available() {
-        return;
-    }
+/// What a bot reported of itself on stderr (`identity.py`), per seat, read
+/// from the game's transcript.
+fn identities(sandbox: &str) -> Option<[serde_json::Value; 2]> {
     let fixtures = Fixtures::new();
-    let run = play(&fixtures, "vanisher.py", "strict");
+    let transcript = fixtures.0.path().join("game.jsonl");
+    let bot = fixtures.path("identity.py");
+    let run = referee(
+        &[
+            "match",
+            "arrow5",
+            &bot,
+            &bot,
+            "--max-rounds",
+            "2",
+            "--sandbox",
+            sandbox,
+            "--transcript",
+            transcript.to_str().unwrap(),
+        ],
+        Duration::from_secs(30),
+    );
+    if run.status == 2 && run.stderr.contains("strict sandbox") {
+        eprintln!("strict sandbox not available, skipped: {}", run.stderr);
+        return None;
+    }
     assert_eq!(run.status, 0, "{}", run.stderr);
-    let record = run.json();
-    assert_eq!(record["players"][1]["verdict"], "ok", "{record}");
-    let left = processes_with(&fixtures.path("vanisher.py"));
-    assert!(left.is_empty(), "left processes: {left:?}");
+    let text = std::fs::read_to_string(&transcript).unwrap();
+    let mut seen: [Option<serde_json::Value>; 2] = [None, None];
+    for line in text.lines() {
+        let entry: serde_json::Value = serde_json::from_str(line).unwrap();
+        let Some(said) = entry["line"]
+            .as_str()
+            .and_then(|l| l.strip_prefix("identity: "))
+        else {
+            continue;
+        };
+        let seat = usize::from(entry["bot"] == "b");
+        seen[seat] = Some(serde_json::from_str(said).unwrap());
+    }
+    Some(seen.map(|s| s.expect("each seat said who it is")))
+}
+
+/// Under strict each bot runs as a user of its own (when the referee is
+/// root), is the first process of its own PID namespace and sees no other,
+/// sees nothing of the referee's home but what it needs, and finds in /tmp
+/// only its own working directory and its script's folder.
+#[test]
+fn strict_gives_each_seat_its_own_user_and_processes() {
+    let Some([a, b]) = identities("strict") else {
+        return;
+    };
+    for seat in [&a, &b] {
+        assert_eq!(seat["pid"], 1, "{seat}");
+        assert_eq!(seat["processes"], 1, "sees only its own processes: {seat}");
+        // Its working directory and its script's folder.
+        assert!(seat["tmp"].as_u64().unwrap() <= 2, "a private /tmp: {seat}");
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } == 0 {
+            assert!(seat["uid"].as_u64().unwrap() >= 1_000_000_000, "{seat}");
+            // Only what it needs of the referee's home is shown (e.g. an
+            // interpreter installed there), never the rest.
+            let home = std::fs::read_dir("/root").map_or(0, |d| d.count()) as u64;
+            assert!(
+                seat["root"].as_u64().is_none_or(|n| n < home.max(2)),
+                "/root is hidden: {seat}"
+            );
+        }
+    }
+    // SAFETY: as above.
+    if unsafe { libc::geteuid() } == 0 {
+        assert_ne!(a["uid"], b["uid"], "one user per seat");
+        assert_ne!(a["gid"], b["gid"], "one group per seat");
+    }
+}
+
+/// Under basic the bots share the machine's view, but a referee running as
+/// root still gives each a group of its own.
+#[test]
+fn basic_gives_each_seat_its_own_group_when_root() {
+    let [a, b] = identities("basic").expect("basic is always available");
+    assert_ne!(a["pid"], 1);
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        assert_ne!(a["gid"], b["gid"], "one group per seat");
+        assert_ne!(a["gid"], 0);
+    }
 }

@@ -54,6 +54,7 @@ fn exchanges(c: &mut Criterion) {
     // The same through the bot process layer (deadlines, caps, stderr, pidfd).
     group.bench_function("bot_layer_round_trip", |b| {
         let cat = BotCommand::parse("cat").unwrap();
+        referee::bot::launch_with(env!("CARGO_BIN_EXE_referee"));
         let mut bot = BotProcess::spawn(&cat, &ProcessLimits::default()).unwrap();
         let budget = Duration::from_secs(2);
         b.iter(|| {

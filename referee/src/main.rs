@@ -4,5 +4,10 @@
 mod cli;
 
 fn main() {
+    // The launcher every bot is started through (see `bot::launch`).
+    if std::env::args_os().nth(1).as_deref() == Some(referee::bot::launch::LAUNCH_ARG.as_ref()) {
+        referee::bot::launch::run();
+    }
+    referee::bot::launch_with_this_executable();
     std::process::exit(cli::main());
 }

@@ -20,14 +20,26 @@ if extra:
 unknown = sorted(set(os.environ) - ALLOWED)
 if unknown:
     problems.append(f"unexpected environment {unknown}")
-# The referee's memory (where the codes are) and environment.
-for what in ("mem", "environ"):
+# The referee's memory (where the codes are) and environment, and its
+# launcher's: the bot's parent and grandparent (under strict, neither is
+# even visible: the bot is the first process of its PID namespace).
+def parent_of(pid):
     try:
-        with open(f"/proc/{os.getppid()}/{what}", "rb") as f:
-            f.read(1)
-        problems.append(f"read the referee's {what}")
-    except OSError:
-        pass
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+launcher = os.getppid()
+for pid in (launcher, parent_of(launcher)):
+    if pid <= 1:
+        continue
+    for what in ("mem", "environ"):
+        try:
+            with open(f"/proc/{pid}/{what}", "rb") as f:
+                f.read(1)
+            problems.append(f"read the {what} of process {pid}, an ancestor")
+        except OSError:
+            pass
 try:
     with open("/proc/self/status") as f:
         caps = [l.split()[1] for l in f if l.startswith(("CapEff", "CapBnd"))]

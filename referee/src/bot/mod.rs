@@ -17,13 +17,14 @@
 
 pub mod compile;
 pub mod language;
+pub mod launch;
 pub mod sandbox;
 pub mod spec;
 
 use std::ffi::OsString;
 use std::fmt;
 use std::io;
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -306,6 +307,7 @@ impl ProcessGroup {
 
 /// A running bot: its pipes, its pidfd, and what it wrote so far.
 pub struct BotProcess {
+    /// The bot's own process (its launcher's child).
     pid: Pid,
     group: ProcessGroup,
     pidfd: OwnedFd,
@@ -328,10 +330,16 @@ pub struct BotProcess {
     tag: String,
     /// Under `strict`: the bot's cgroups, killed and removed when dropped.
     cgroup: Option<sandbox::BotCgroup>,
-    /// Processes outside the bot's process group killed by the final sweep.
+    /// Processes other than the bot itself still alive when it ended, and
+    /// killed (by the launcher, or the referee's fallback sweep).
     swept: usize,
     /// Removed when the bot is dropped.
     _workdir: tempfile::TempDir,
+    /// The bot's parent ([`launch`]): its exit tells the bot's, after
+    /// everything the bot left behind was killed.
+    launcher: Pid,
+    /// The launcher's report pipe.
+    launcher_report: Report,
 }
 
 #[derive(Default)]
@@ -345,14 +353,14 @@ struct Ready {
 impl BotProcess {
     /// Starts a bot in a fresh, empty working directory, in its own session
     /// and process group, with a clean environment and its rlimits, under
-    /// the sandbox of `limits`.
+    /// the sandbox of `limits`, through the launcher ([`launch`]).
     pub fn spawn(command: &BotCommand, limits: &ProcessLimits) -> io::Result<BotProcess> {
         sandbox::protect_referee();
+        let launcher = launcher()?;
         let workdir = tempfile::Builder::new().prefix("referee-bot-").tempdir()?;
         let tag = sandbox::new_tag();
         // SAFETY: geteuid has no preconditions.
         let as_root = unsafe { libc::geteuid() } == 0;
-        let group = sandbox::group_for(&tag);
         let cgroup = match &limits.sandbox {
             Sandbox::Basic => None,
             Sandbox::Strict(roots) => Some(sandbox::BotCgroup::create(
@@ -361,40 +369,61 @@ impl BotProcess {
                 limits.memory_cap_kb(),
             )?),
         };
-        let join: Vec<std::ffi::CString> = cgroup
-            .as_ref()
-            .map(|c| c.procs_files.clone())
-            .unwrap_or_default();
-        let strict = cgroup.is_some();
-        let allow_fork = limits.allow_fork;
-        let workdir_c = std::ffi::CString::new(workdir.path().as_os_str().as_encoded_bytes())
-            .map_err(|_| io::Error::other("working directory path holds a NUL byte"))?;
-        let read_only = match &limits.sandbox {
-            Sandbox::Strict(roots) => roots.read_only.clone(),
-            Sandbox::Basic => Vec::new(),
+        let strict = match &limits.sandbox {
+            Sandbox::Strict(roots) => Some(launch::StrictSpec {
+                read_only: roots.read_only.clone(),
+            }),
+            Sandbox::Basic => None,
         };
-        let mut cmd = Command::new(&command.program);
-        cmd.args(&command.args)
-            .current_dir(workdir.path())
-            .env_clear()
-            .env(
-                "PATH",
+        let env: Vec<(OsString, OsString)> = vec![
+            (
+                "PATH".into(),
                 std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin")),
-            )
-            .env("HOME", workdir.path())
-            .env("TMPDIR", workdir.path())
-            .env("LANG", "C.UTF-8")
-            .env("PYTHONUNBUFFERED", "1")
-            .env("PYTHONDONTWRITEBYTECODE", "1")
-            .env(sandbox::TAG_VARIABLE, &tag)
+            ),
+            ("HOME".into(), workdir.path().into()),
+            ("TMPDIR".into(), workdir.path().into()),
+            ("LANG".into(), "C.UTF-8".into()),
+            ("PYTHONUNBUFFERED".into(), "1".into()),
+            ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+            (sandbox::TAG_VARIABLE.into(), tag.clone().into()),
+        ];
+        let id = sandbox::id_for(&tag);
+        let spec = launch::LaunchSpec {
+            program: command.program.clone(),
+            args: command.args.clone(),
+            env,
+            workdir: workdir.path().to_path_buf(),
+            address_space: if limits.memory_cap_kb() == 0 {
+                u64::MAX
+            } else {
+                limits.memory_cap_kb() * 1024 + ADDRESS_SPACE_ALLOWANCE
+            },
+            allow_fork: limits.allow_fork,
+            identity: as_root.then_some(launch::Identity {
+                uid: strict.is_some().then_some(id),
+                gid: id,
+            }),
+            cgroup_procs: cgroup
+                .as_ref()
+                .map(|c| c.procs_files.clone())
+                .unwrap_or_default(),
+            strict,
+        };
+        let spec_json = serde_json::to_vec(&spec).map_err(io::Error::other)?;
+        // The spec goes through a pipe, not argv: argv is public.
+        let (spec_read, spec_write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+        let (report_read, report_write) =
+            rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+        let mut cmd = Command::new(&launcher);
+        cmd.arg0("referee")
+            .arg(launch::LAUNCH_ARG)
+            .arg(&command.program)
+            .args(&command.args)
+            .env_clear()
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let address_space = if limits.memory_cap_kb() == 0 {
-            libc::RLIM_INFINITY
-        } else {
-            limits.memory_cap_kb() * 1024 + ADDRESS_SPACE_ALLOWANCE
-        };
+        let (spec_fd, report_fd) = (spec_read.as_raw_fd(), report_write.as_raw_fd());
         // SAFETY: the closure runs between fork and exec and only makes
         // async-signal-safe system calls.
         unsafe {
@@ -414,73 +443,24 @@ impl BotProcess {
                         libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
                     }
                 }
-                // First into the cgroups, so that everything it starts is in.
-                for file in &join {
-                    let fd = libc::open(file.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-                    if fd < 0 {
-                        return Err(io::Error::last_os_error());
-                    }
-                    let ok = libc::write(fd, b"0".as_ptr().cast(), 1) == 1;
-                    libc::close(fd);
-                    if !ok {
-                        return Err(io::Error::last_os_error());
-                    }
-                }
-                if strict
-                    && (libc::unshare(libc::CLONE_NEWNET | libc::CLONE_NEWIPC) != 0
-                        || !sandbox::enter_mount_namespace(&workdir_c, &read_only))
+                // The launcher's two pipes, on the descriptors it expects
+                // (dup2 leaves the copies open across exec). Each source is
+                // first moved above 4, in case it sits on 3 or 4.
+                let report = libc::fcntl(report_fd, libc::F_DUPFD_CLOEXEC, 10);
+                let spec = libc::fcntl(spec_fd, libc::F_DUPFD_CLOEXEC, 10);
+                if report < 0
+                    || spec < 0
+                    || libc::dup2(report, launch::REPORT_FD) < 0
+                    || libc::dup2(spec, launch::SPEC_FD) < 0
                 {
                     return Err(io::Error::last_os_error());
                 }
-                // Its own session (so its own process group too): the
-                // terminal's signals do not reach it, and the final sweep
-                // finds what it started by session id.
+                // Its own session: the terminal's signals do not reach it.
                 if libc::setsid() < 0 {
                     return Err(io::Error::last_os_error());
                 }
-                let limit = |resource, soft: u64, hard: u64| {
-                    let value = libc::rlimit {
-                        rlim_cur: soft,
-                        rlim_max: hard,
-                    };
-                    libc::setrlimit(resource, &value) == 0
-                };
-                if !(limit(libc::RLIMIT_AS, address_space, address_space)
-                    && limit(libc::RLIMIT_CORE, 0, 0)
-                    && limit(
-                        libc::RLIMIT_FSIZE,
-                        sandbox::FILE_SIZE_LIMIT,
-                        sandbox::FILE_SIZE_LIMIT,
-                    )
-                    && limit(
-                        libc::RLIMIT_NOFILE,
-                        sandbox::OPEN_FILES_LIMIT,
-                        sandbox::OPEN_FILES_LIMIT,
-                    )
-                    && limit(
-                        libc::RLIMIT_CPU,
-                        sandbox::CPU_SECONDS_LIMIT,
-                        sandbox::CPU_SECONDS_LIMIT + 5,
-                    ))
-                {
-                    return Err(io::Error::last_os_error());
-                }
-                // Last: a bot started by root keeps root's user id but gets a
-                // group of its own (so no other process, the other bot
-                // included, passes the kernel's same-credentials check for
-                // its memory or environment) and none of root's capabilities,
-                // now or after exec.
-                if as_root
-                    && (libc::setgroups(0, std::ptr::null()) != 0
-                        || libc::setresgid(group, group, group) != 0
-                        || !sandbox::drop_capabilities())
-                {
-                    return Err(io::Error::last_os_error());
-                }
-                if !sandbox::install_seccomp(allow_fork) {
-                    return Err(io::Error::last_os_error());
-                }
-                // If the referee dies (even by SIGKILL), so does the bot.
+                // If the referee dies (even by SIGKILL), so does the
+                // launcher, and the bot with it.
                 if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
                     return Err(io::Error::last_os_error());
                 }
@@ -488,18 +468,42 @@ impl BotProcess {
             });
         }
         let mut child = cmd.spawn()?;
-        let pid = Pid::from_child(&child);
+        drop(spec_read);
+        drop(report_write);
+        let launcher_pid = Pid::from_child(&child);
         // The std handle is only used to take the pipes: it neither kills on
-        // drop nor must it wait (we reap with wait4 to get the rusage).
+        // drop nor must it wait (we reap with wait4).
         let stdin = OwnedFd::from(child.stdin.take().expect("piped stdin"));
         let stdout = OwnedFd::from(child.stdout.take().expect("piped stdout"));
         let stderr = OwnedFd::from(child.stderr.take().expect("piped stderr"));
         drop(child);
-        let pidfd = match rustix::process::pidfd_open(pid, PidfdFlags::empty()) {
+        let mut report = Report::new(report_read);
+        // A spec is small (a few KiB): it fits in the pipe at once.
+        let written = rustix::io::write(&spec_write, &spec_json);
+        drop(spec_write);
+        let started = match written {
+            Ok(n) if n == spec_json.len() => report
+                .line(Instant::now() + LAUNCH_TIME)
+                .map_err(|why| io::Error::other(format!("the launcher {why}"))),
+            Ok(_) => Err(io::Error::other("the launch spec did not fit in its pipe")),
+            Err(e) => Err(e.into()),
+        };
+        let bot = match started.and_then(|line| launch_outcome(&line)) {
+            Ok(pid) => pid,
+            Err(e) => {
+                // SAFETY: kill has no memory effects; our own child.
+                unsafe {
+                    libc::kill(launcher_pid.as_raw_nonzero().get(), libc::SIGKILL);
+                }
+                reap(launcher_pid);
+                return Err(e);
+            }
+        };
+        let pidfd = match rustix::process::pidfd_open(launcher_pid, PidfdFlags::empty()) {
             Ok(fd) => fd,
             Err(e) => {
-                ProcessGroup(pid).signal(Signal::KILL);
-                reap(pid);
+                ProcessGroup(bot).signal(Signal::KILL);
+                reap(launcher_pid);
                 return Err(e.into());
             }
         };
@@ -507,8 +511,10 @@ impl BotProcess {
             set_nonblocking(fd)?;
         }
         Ok(BotProcess {
-            pid,
-            group: ProcessGroup(pid),
+            pid: bot,
+            launcher: launcher_pid,
+            launcher_report: report,
+            group: ProcessGroup(bot),
             pidfd,
             stdin: Some(stdin),
             stdout: Some(stdout),
@@ -675,30 +681,56 @@ impl BotProcess {
         }
         self.stdin = None;
         // SIGKILL always ends a process, but wait_exit stays bounded in case
-        // the bot is stuck in the kernel; reap() then blocks only briefly.
+        // the bot is stuck in the kernel.
         if !self.wait_exit(Instant::now() + Duration::from_millis(50)) {
             self.group.signal(Signal::KILL);
-            self.wait_exit(Instant::now() + Duration::from_secs(5));
+            if let Some(cgroup) = &self.cgroup {
+                cgroup.kill();
+            }
+            self.wait_exit(Instant::now() + LAUNCH_TIME);
         }
-        // The leader is a zombie now and still holds the group id, so this
-        // reaches any child it left behind without risk of hitting a new group.
-        self.group.signal(Signal::KILL);
         if let Some(cgroup) = &self.cgroup {
             if let Some(kb) = cgroup.resident_kb() {
                 self.peak_memory_kb = self.peak_memory_kb.max(kb);
             }
             cgroup.kill();
         }
-        // Whatever left the group (setsid, setpgid) but kept the session or
-        // the tag; before reaping, while the zombie still holds its pid as
-        // the session id.
-        self.swept = sandbox::sweep(self.pid(), &self.tag);
-        let (exit, usage) = reap(self.pid);
-        let report = ProcessReport {
-            exit,
-            cpu_ms: usage.cpu_ms,
-            peak_memory_kb: self.peak_memory_kb.max(usage.max_rss_kb),
-            stderr_truncated: self.stderr_truncated,
+        // The launcher exits once the bot's tree is gone; its report says
+        // how the bot ended. A launcher that does not (killed, stuck) is
+        // killed, and the referee sweeps what the bot may have left.
+        let ended = if self.exited {
+            self.launcher_report
+                .rest()
+                .lines()
+                .find_map(launch::Ended::parse)
+        } else {
+            None
+        };
+        if ended.is_none() {
+            // SAFETY: kill has no memory effects; our own child.
+            unsafe {
+                libc::kill(self.launcher.as_raw_nonzero().get(), libc::SIGKILL);
+            }
+            self.group.signal(Signal::KILL);
+            self.swept = sandbox::sweep(self.pid(), &self.tag);
+        }
+        let launcher_exit = reap(self.launcher);
+        let report = match ended {
+            Some(ended) => {
+                self.swept = ended.swept;
+                ProcessReport {
+                    exit: Some(ended.exit),
+                    cpu_ms: ended.cpu.as_secs_f64() * 1000.0,
+                    peak_memory_kb: self.peak_memory_kb.max(ended.max_rss_kb),
+                    stderr_truncated: self.stderr_truncated,
+                }
+            }
+            None => ProcessReport {
+                exit: launcher_exit,
+                cpu_ms: 0.0,
+                peak_memory_kb: self.peak_memory_kb,
+                stderr_truncated: self.stderr_truncated,
+            },
         };
         self.peak_memory_kb = report.peak_memory_kb;
         self.flush_stderr_partial();
@@ -944,6 +976,109 @@ fn set_nonblocking(fd: &OwnedFd) -> io::Result<()> {
     Ok(())
 }
 
+/// The longest a launcher may take to start a bot, or to end it.
+const LAUNCH_TIME: Duration = Duration::from_secs(10);
+
+static LAUNCHER: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+/// Makes this process's own executable the launcher of every bot: the
+/// `referee` binary calls it first thing (and answers the launch mode).
+pub fn launch_with_this_executable() {
+    // The link, not its target: it still works if the file is replaced
+    // while the referee runs (a rebuild).
+    let _ = LAUNCHER.set("/proc/self/exe".into());
+}
+
+/// Makes `path` (a `referee` binary) the launcher of every bot: for other
+/// programs that use the library (its tests, benchmarks).
+pub fn launch_with(path: impl Into<std::path::PathBuf>) {
+    let _ = LAUNCHER.set(path.into());
+}
+
+fn launcher() -> io::Result<std::path::PathBuf> {
+    if let Some(path) = LAUNCHER.get() {
+        return Ok(path.clone());
+    }
+    std::env::var_os("REFEREE_LAUNCHER")
+        .map(Into::into)
+        .ok_or_else(|| {
+            io::Error::other(
+                "no launcher for bots: call referee::bot::launch_with(path of the referee \
+                 binary) or set REFEREE_LAUNCHER",
+            )
+        })
+}
+
+/// The bot's pid from the launcher's first line, or why it did not start.
+fn launch_outcome(line: &str) -> io::Result<Pid> {
+    if let Some(why) = line.strip_prefix("error ") {
+        return Err(io::Error::other(why.to_string()));
+    }
+    line.strip_prefix("started ")
+        .and_then(|pid| pid.trim().parse::<i32>().ok())
+        .and_then(Pid::from_raw)
+        .ok_or_else(|| io::Error::other(format!("the launcher said '{line}'")))
+}
+
+/// The launcher's report pipe, read a line at a time under a deadline.
+struct Report {
+    fd: OwnedFd,
+    buffer: Vec<u8>,
+}
+
+impl Report {
+    fn new(fd: OwnedFd) -> Report {
+        Report {
+            fd,
+            buffer: Vec::new(),
+        }
+    }
+
+    /// The next line, waiting until `deadline`.
+    fn line(&mut self, deadline: Instant) -> Result<String, String> {
+        loop {
+            if let Some(end) = self.buffer.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = self.buffer.drain(..=end).collect();
+                return Ok(String::from_utf8_lossy(&line).trim_end().to_string());
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err("did not answer in time".into());
+            }
+            let left = deadline - now;
+            let timeout = Timespec {
+                tv_sec: left.as_secs() as _,
+                tv_nsec: left.subsec_nanos() as _,
+            };
+            let mut fds = [PollFd::new(&self.fd, PollFlags::IN)];
+            match rustix::event::poll(&mut fds, Some(&timeout)) {
+                Ok(0) | Err(Errno::INTR) => continue,
+                Ok(_) => {}
+                Err(e) => return Err(format!("report pipe: {e}")),
+            }
+            let mut chunk = [0u8; 4096];
+            match rustix::io::read(&self.fd, &mut chunk) {
+                Ok(0) => return Err("exited without a word".into()),
+                Ok(n) => self.buffer.extend_from_slice(&chunk[..n]),
+                Err(Errno::INTR) => {}
+                Err(e) => return Err(format!("report pipe: {e}")),
+            }
+        }
+    }
+
+    /// Everything left, once the launcher has exited (so it cannot block
+    /// for long: the pipe has no writer left but the bot's tree, which the
+    /// launcher killed before exiting).
+    fn rest(&mut self) -> String {
+        let mut text = String::new();
+        while let Ok(line) = self.line(Instant::now() + Duration::from_millis(100)) {
+            text.push_str(&line);
+            text.push('\n');
+        }
+        text
+    }
+}
+
 /// Peak resident set size of a live process (`VmHWM`), in KiB.
 fn resident_peak_kb(pid: Pid) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{}/status", pid.as_raw_nonzero())).ok()?;
@@ -964,26 +1099,18 @@ fn process_cpu_time(pid: Pid) -> Option<Duration> {
     Some(Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
 }
 
-struct Usage {
-    cpu_ms: f64,
-    max_rss_kb: u64,
-}
-
-/// Waits for `pid` and collects its resource usage. Only called once the
-/// pidfd said the process exited, or after SIGKILL, so it returns quickly.
-fn reap(pid: Pid) -> (Option<Exit>, Usage) {
+/// Waits for `pid` (the launcher) and says how it ended. Only called once
+/// the pidfd said the process exited, or after SIGKILL, so it returns
+/// quickly.
+fn reap(pid: Pid) -> Option<Exit> {
     let mut status: libc::c_int = 0;
-    // SAFETY: rusage is plain data; wait4 fills it in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     loop {
-        // SAFETY: valid pointers to locals; pid is our own child.
-        let r = unsafe { libc::wait4(pid.as_raw_nonzero().get(), &mut status, 0, &mut usage) };
+        // SAFETY: a valid pointer to a local; pid is our own child.
+        let r = unsafe { libc::waitpid(pid.as_raw_nonzero().get(), &mut status, 0) };
         if r == -1 && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
             continue;
         }
-        let to_ms = |t: libc::timeval| t.tv_sec as f64 * 1000.0 + t.tv_usec as f64 / 1000.0;
-        let cpu_ms = to_ms(usage.ru_utime) + to_ms(usage.ru_stime);
-        let exit = if r == -1 {
+        return if r == -1 {
             None
         } else if libc::WIFEXITED(status) {
             Some(Exit::Code(libc::WEXITSTATUS(status)))
@@ -992,13 +1119,6 @@ fn reap(pid: Pid) -> (Option<Exit>, Usage) {
         } else {
             None
         };
-        return (
-            exit,
-            Usage {
-                cpu_ms,
-                max_rss_kb: usage.ru_maxrss.max(0) as u64,
-            },
-        );
     }
 }
 

@@ -13,7 +13,6 @@
 //! `strict` where it cannot be had is refused with what is missing.
 //! See the README's "Sandbox: hostile bots" section for what each layer stops.
 
-use std::ffi::{CStr, CString};
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -123,7 +122,7 @@ pub struct CgroupRoots {
     pub pids: PathBuf,
     /// Mount points made read-only in a strict bot's mount namespace, with
     /// the flags to keep (nosuid, nodev, noexec, atime).
-    pub read_only: Vec<(CString, libc::c_ulong)>,
+    pub read_only: Vec<(PathBuf, u64)>,
 }
 
 impl CgroupRoots {
@@ -228,8 +227,8 @@ impl CgroupRoots {
 
 /// Every mount point but `/proc` (and below) and `/dev/shm` (replaced by a
 /// private one), with its flags.
-fn read_only_mounts(mounts: &str) -> Vec<(CString, libc::c_ulong)> {
-    let mut out: Vec<(CString, libc::c_ulong)> = Vec::new();
+fn read_only_mounts(mounts: &str) -> Vec<(PathBuf, u64)> {
+    let mut out: Vec<(PathBuf, u64)> = Vec::new();
     for line in mounts.lines() {
         let f: Vec<&str> = line.split_whitespace().collect();
         if f.len() < 4 {
@@ -253,70 +252,11 @@ fn read_only_mounts(mounts: &str) -> Vec<(CString, libc::c_ulong)> {
                 _ => 0,
             };
         }
-        let Ok(point) = CString::new(point) else {
-            continue;
-        };
+        let point = PathBuf::from(point);
         out.retain(|(p, _)| *p != point);
-        out.push((point, flags));
+        out.push((point, flags as u64));
     }
     out
-}
-
-/// Between fork and exec, under strict: a private mount namespace in which
-/// every file system is read-only but the bot's working directory, and
-/// `/dev/shm` is a private 64 MiB tmpfs that disappears with the bot. So a
-/// bot writes nothing outside its working directory and cannot move itself
-/// out of its cgroups. Async-signal-safe: only system calls. False if a
-/// required step failed (errno says why).
-///
-/// Call it only between fork and exec (it changes the calling process's
-/// mounts).
-pub fn enter_mount_namespace(workdir: &CStr, read_only: &[(CString, libc::c_ulong)]) -> bool {
-    // SAFETY: mount and unshare with valid NUL-terminated strings.
-    unsafe {
-        let none = c"none";
-        if libc::unshare(libc::CLONE_NEWNS) != 0
-            || libc::mount(
-                none.as_ptr(),
-                c"/".as_ptr(),
-                std::ptr::null(),
-                libc::MS_REC | libc::MS_PRIVATE,
-                std::ptr::null(),
-            ) != 0
-            || libc::mount(
-                workdir.as_ptr(),
-                workdir.as_ptr(),
-                std::ptr::null(),
-                libc::MS_BIND,
-                std::ptr::null(),
-            ) != 0
-        {
-            return false;
-        }
-        for (point, flags) in read_only {
-            let r = libc::mount(
-                none.as_ptr(),
-                point.as_ptr(),
-                std::ptr::null(),
-                libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | flags,
-                std::ptr::null(),
-            );
-            // The root and the cgroup file systems must be read-only; other
-            // special mounts may refuse and stay as they are.
-            let bytes = point.to_bytes();
-            if r != 0 && (bytes == b"/" || bytes.starts_with(b"/sys/fs/cgroup")) {
-                return false;
-            }
-        }
-        libc::mount(
-            c"tmpfs".as_ptr(),
-            c"/dev/shm".as_ptr(),
-            c"tmpfs".as_ptr(),
-            libc::MS_NOSUID | libc::MS_NODEV,
-            c"size=64m,mode=1777".as_ptr().cast(),
-        );
-        true
-    }
 }
 
 /// A unique tag for one bot: the referee's pid, a counter and the time.
@@ -330,9 +270,10 @@ pub fn new_tag() -> String {
     format!("{}-{n}-{nanos:08x}", std::process::id())
 }
 
-/// The group id a bot started by root runs with: its own, derived from its
-/// tag, in a range no system group uses (1e9 to 2e9).
-pub fn group_for(tag: &str) -> libc::gid_t {
+/// The group id (and under strict the user id) a bot started by root runs
+/// with: its own, derived from its tag, in a range no system user or group
+/// uses (1e9 to 2e9).
+pub fn id_for(tag: &str) -> libc::gid_t {
     // FNV-1a: stable and spread enough to make two bots alive at once on a
     // machine unlikely to share a group.
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
@@ -349,8 +290,8 @@ pub struct BotCgroup {
     dirs: Vec<PathBuf>,
     kill_file: PathBuf,
     memory_dir: PathBuf,
-    /// `cgroup.procs` of each directory, for the child to join before exec.
-    pub procs_files: Vec<CString>,
+    /// `cgroup.procs` of each directory, for the bot to join before exec.
+    pub procs_files: Vec<PathBuf>,
 }
 
 impl BotCgroup {
@@ -367,13 +308,7 @@ impl BotCgroup {
             dirs.push(dir.clone());
         }
         let cgroup = BotCgroup {
-            procs_files: dirs
-                .iter()
-                .map(|d| {
-                    CString::new(d.join("cgroup.procs").as_os_str().as_encoded_bytes())
-                        .expect("no NUL in a path")
-                })
-                .collect(),
+            procs_files: dirs.iter().map(|d| d.join("cgroup.procs")).collect(),
             dirs,
             kill_file: kill.join("cgroup.kill"),
             memory_dir: memory.clone(),
@@ -468,12 +403,12 @@ pub fn protect_referee() {
     });
 }
 
-/// Between fork and exec, for a referee running as root: no new privileges
-/// (setuid binaries), an empty capability bounding set (so that exec grants
-/// none to uid 0), and empty current sets. Async-signal-safe: only system
-/// calls. False if a step failed (errno says why).
-pub fn drop_capabilities() -> bool {
-    // SAFETY: prctl and capset with valid arguments.
+/// For a bot started by root, before it changes user: no new privileges
+/// (setuid binaries, file capabilities) and an empty capability bounding
+/// set, so that no exec can grant any. False if a step failed (errno says
+/// why).
+pub fn drop_bounding_set() -> bool {
+    // SAFETY: prctl with integer arguments.
     unsafe {
         if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
             return false;
@@ -486,35 +421,36 @@ pub fn drop_capabilities() -> bool {
                 return false;
             }
         }
-        #[repr(C)]
-        struct Header {
-            version: u32,
-            pid: i32,
-        }
-        #[repr(C)]
-        struct Data {
-            effective: u32,
-            permitted: u32,
-            inheritable: u32,
-        }
-        let header = Header {
-            version: 0x2008_0522, // _LINUX_CAPABILITY_VERSION_3
-            pid: 0,
-        };
-        let data = [
-            Data {
-                effective: 0,
-                permitted: 0,
-                inheritable: 0,
-            },
-            Data {
-                effective: 0,
-                permitted: 0,
-                inheritable: 0,
-            },
-        ];
-        libc::syscall(libc::SYS_capset, &header, data.as_ptr()) == 0
     }
+    true
+}
+
+/// For a bot that keeps uid 0: empty effective, permitted and inheritable
+/// capability sets. False if it failed (errno says why).
+pub fn clear_capabilities() -> bool {
+    #[repr(C)]
+    struct Header {
+        version: u32,
+        pid: i32,
+    }
+    #[repr(C)]
+    struct Data {
+        effective: u32,
+        permitted: u32,
+        inheritable: u32,
+    }
+    let header = Header {
+        version: 0x2008_0522, // _LINUX_CAPABILITY_VERSION_3
+        pid: 0,
+    };
+    let none = || Data {
+        effective: 0,
+        permitted: 0,
+        inheritable: 0,
+    };
+    let data = [none(), none()];
+    // SAFETY: capset with a valid header and two data records.
+    unsafe { libc::syscall(libc::SYS_capset, &header, data.as_ptr()) == 0 }
 }
 
 /// The longest the orphan sweep keeps finding new processes.
@@ -748,6 +684,8 @@ mod tests {
     }
 
     #[test]
+    // c_ulong is u64 only on 64-bit targets.
+    #[allow(clippy::unnecessary_cast)]
     fn read_only_mounts_skip_proc_and_dev_shm_and_keep_flags() {
         let mounts = "proc /proc proc rw,relatime 0 0\n\
                       tmpfs /dev/shm tmpfs rw 0 0\n\
@@ -757,8 +695,11 @@ mod tests {
         let got = read_only_mounts(mounts);
         let names: Vec<&str> = got.iter().map(|(p, _)| p.to_str().unwrap()).collect();
         assert_eq!(names, ["/", "/run"]);
-        assert_eq!(got[0].1, libc::MS_RELATIME);
-        assert_eq!(got[1].1, libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC);
+        assert_eq!(got[0].1, libc::MS_RELATIME as u64);
+        assert_eq!(
+            got[1].1,
+            (libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC) as u64
+        );
     }
 
     #[test]

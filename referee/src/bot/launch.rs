@@ -1,0 +1,815 @@
+//! The launcher: every bot is started through the referee's own binary in a
+//! launch mode (`referee __launch PROGRAM...`), which confines a fresh child
+//! step by step, execs the bot in it, and stays as the bot's parent until
+//! the bot and everything it started are gone.
+//!
+//! Why a process between the referee and the bot:
+//! - The referee is multi-threaded (a tournament plays games in parallel),
+//!   so between fork and exec it may only make async-signal-safe system
+//!   calls. The launcher is single-threaded and freshly exec'd: it can read
+//!   files, allocate, and set up namespaces, mounts, a user, Landlock and
+//!   seccomp one step at a time, and say which step failed.
+//! - Memory: a process's peak resident size (`ru_maxrss`) keeps the peak of
+//!   the image it was forked from. Forked from the referee, a bot would be
+//!   charged the referee's memory; forked from the launcher, only the
+//!   launcher's (about 2 MiB, see protocol.md §2).
+//! - It is the bot's subreaper: every process the bot starts, even one that
+//!   leaves its session and clears its environment, stays a descendant of
+//!   the launcher, which kills all of them when the bot exits.
+//! - Under `strict` the bot is the first process of a new PID namespace:
+//!   it sees only its own processes, and when it dies the kernel kills the
+//!   rest.
+//!
+//! The referee writes a [`LaunchSpec`] as JSON on descriptor 4 and closes
+//! it; the launcher answers on descriptor 3, one line each: `started PID`
+//! once the bot's exec succeeded (or `error WHAT`), then
+//! `exit code|signal N CPU_US MAXRSS_KB SWEPT` when the bot is gone.
+
+use std::ffi::{CString, OsString};
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::sandbox;
+
+/// The first argument that puts the `referee` binary in launch mode.
+pub const LAUNCH_ARG: &str = "__launch";
+/// The launcher's descriptor for its report to the referee.
+pub const REPORT_FD: i32 = 3;
+/// The launcher's descriptor for the spec from the referee.
+pub const SPEC_FD: i32 = 4;
+/// The longest the launcher spends killing what a bot left behind.
+const CLEANUP_TIME: Duration = Duration::from_secs(2);
+
+/// Everything the launcher needs to start one bot.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LaunchSpec {
+    pub program: PathBuf,
+    pub args: Vec<OsString>,
+    /// The bot's whole environment.
+    pub env: Vec<(OsString, OsString)>,
+    pub workdir: PathBuf,
+    /// RLIMIT_AS in bytes (`u64::MAX`: none).
+    pub address_space: u64,
+    pub allow_fork: bool,
+    /// Set when the referee runs as root.
+    pub identity: Option<Identity>,
+    /// `cgroup.procs` files the bot joins before anything else (strict).
+    pub cgroup_procs: Vec<PathBuf>,
+    /// Namespaces and mounts (strict).
+    pub strict: Option<StrictSpec>,
+}
+
+/// Who a bot started by root runs as.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Identity {
+    /// A user of its own under strict; `None` keeps uid 0 (basic), without
+    /// capabilities.
+    pub uid: Option<u32>,
+    pub gid: u32,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct StrictSpec {
+    /// Mount points made read-only, with the flags to keep.
+    pub read_only: Vec<(PathBuf, u64)>,
+}
+
+/// What the launcher reported when the bot was gone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ended {
+    pub exit: super::Exit,
+    pub cpu: Duration,
+    pub max_rss_kb: u64,
+    /// Processes other than the bot that were still alive and were killed.
+    pub swept: usize,
+}
+
+impl Ended {
+    pub fn parse(line: &str) -> Option<Ended> {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let [tag, kind, n, cpu_us, rss, swept] = f.as_slice() else {
+            return None;
+        };
+        if *tag != "exit" {
+            return None;
+        }
+        let n: i32 = n.parse().ok()?;
+        Some(Ended {
+            exit: match *kind {
+                "code" => super::Exit::Code(n),
+                "signal" => super::Exit::Signal(n),
+                _ => return None,
+            },
+            cpu: Duration::from_micros(cpu_us.parse().ok()?),
+            max_rss_kb: rss.parse().ok()?,
+            swept: swept.parse().ok()?,
+        })
+    }
+
+    fn line(&self) -> String {
+        let (kind, n) = match self.exit {
+            super::Exit::Code(c) => ("code", c),
+            super::Exit::Signal(s) => ("signal", s),
+        };
+        format!(
+            "exit {kind} {n} {} {} {}\n",
+            self.cpu.as_micros(),
+            self.max_rss_kb,
+            self.swept
+        )
+    }
+}
+
+/// The launch mode's `main`: never returns.
+pub fn run() -> ! {
+    // SAFETY: the referee put the report pipe on descriptor 3 and the spec
+    // on 4 (see `BotProcess::spawn`); nothing else owns them.
+    let mut report = unsafe { File::from_raw_fd(REPORT_FD) };
+    let spec_pipe = unsafe { File::from_raw_fd(SPEC_FD) };
+    for fd in [REPORT_FD, SPEC_FD] {
+        // SAFETY: fcntl on descriptors this process owns.
+        unsafe {
+            libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+        }
+    }
+    let code = match read_spec(spec_pipe).and_then(|spec| launch(&spec, &mut report)) {
+        Ok(()) => 0,
+        Err(why) => {
+            let _ = writeln!(report, "error {}", why.replace('\n', " "));
+            1
+        }
+    };
+    std::process::exit(code)
+}
+
+fn read_spec(mut pipe: File) -> Result<LaunchSpec, String> {
+    let mut text = String::new();
+    pipe.read_to_string(&mut text)
+        .map_err(|e| format!("reading the launch spec: {e}"))?;
+    serde_json::from_str(&text).map_err(|e| format!("the launch spec is malformed: {e}"))
+}
+
+fn launch(spec: &LaunchSpec, report: &mut File) -> Result<(), String> {
+    // SAFETY: prctl with integer arguments.
+    unsafe {
+        // Nobody of the bot's user reads the launcher's memory.
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+        // Orphans of the bot's tree become the launcher's children.
+        if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 {
+            return Err(format!("subreaper: {}", io::Error::last_os_error()));
+        }
+    }
+    if spec.strict.is_some() {
+        // Network and IPC for the launcher too (it uses neither); the PID
+        // namespace for its children only: the bot is its first process.
+        // SAFETY: unshare with flags.
+        if unsafe { libc::unshare(libc::CLONE_NEWPID | libc::CLONE_NEWNET | libc::CLONE_NEWIPC) }
+            != 0
+        {
+            return Err(format!(
+                "new PID, network and IPC namespaces: {}",
+                io::Error::last_os_error()
+            ));
+        }
+    }
+    let exposures = if spec.strict.is_some() {
+        exposures_for(spec)
+    } else {
+        Vec::new()
+    };
+    // Under exposures, the program is run by its real path: a symlink to
+    // it may lie in a folder the bot cannot see.
+    let program = if exposures.is_empty() {
+        spec.program.clone()
+    } else {
+        spec.program
+            .canonicalize()
+            .unwrap_or_else(|_| spec.program.clone())
+    };
+
+    // The step that failed, for the error message; the io::Error that std
+    // passes back from the child carries only an errno.
+    let (why_read, why_write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
+        .map_err(|e| format!("pipe: {e}"))?;
+    let mut command = Command::new(&program);
+    command
+        .args(&spec.args)
+        .env_clear()
+        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .current_dir(&spec.workdir);
+    let child_spec = spec.clone();
+    // SAFETY: the launcher is single-threaded, so the child of its fork may
+    // allocate and take locks before exec.
+    unsafe {
+        command.pre_exec(move || {
+            confine(&child_spec, &exposures).map_err(|(step, e)| {
+                let _ = rustix::io::write(&why_write, step.as_bytes());
+                e
+            })
+        });
+    }
+    let spawned = command.spawn();
+    // The closure holds the pipe's writing end.
+    drop(command);
+    let child = match spawned {
+        Ok(child) => child,
+        Err(e) => {
+            let mut step = String::new();
+            let _ = File::from(why_read).read_to_string(&mut step);
+            return Err(if step.is_empty() {
+                format!("cannot run {}: {}", program.display(), explain(&e, spec))
+            } else {
+                format!("{step}: {e}")
+            });
+        }
+    };
+    drop(why_read);
+    let bot = child.id() as i32;
+    // The std handle neither kills nor waits; the loop below reaps.
+    drop(child);
+    report
+        .write_all(format!("started {bot}\n").as_bytes())
+        .map_err(|e| format!("report: {e}"))?;
+    // The launcher's own copies of the bot's pipes would keep them open
+    // after the bot's tree is gone.
+    if let Ok(null) = File::options().read(true).write(true).open("/dev/null") {
+        use std::os::fd::AsRawFd;
+        for fd in 0..3 {
+            // SAFETY: dup2 onto the standard descriptors.
+            unsafe {
+                libc::dup2(null.as_raw_fd(), fd);
+            }
+        }
+    }
+
+    let (status, usage) = wait_for(bot);
+    let swept = end_descendants();
+    let to_us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    let ended = Ended {
+        exit: if libc::WIFSIGNALED(status) {
+            super::Exit::Signal(libc::WTERMSIG(status))
+        } else {
+            super::Exit::Code(libc::WEXITSTATUS(status))
+        },
+        cpu: Duration::from_micros(to_us(usage.ru_utime) + to_us(usage.ru_stime)),
+        max_rss_kb: usage.ru_maxrss.max(0) as u64,
+        swept,
+    };
+    report
+        .write_all(ended.line().as_bytes())
+        .map_err(|e| format!("report: {e}"))
+}
+
+/// A clearer word for the usual reasons a bot cannot be started.
+fn explain(e: &io::Error, spec: &LaunchSpec) -> String {
+    match e.raw_os_error() {
+        Some(libc::EACCES) if matches!(spec.identity, Some(Identity { uid: Some(_), .. })) => {
+            format!(
+                "{e} (strict runs each bot as an unprivileged user of its own: the bot's \
+                 program, script and their folders must be readable by others, e.g. chmod o+rX)"
+            )
+        }
+        _ => e.to_string(),
+    }
+}
+
+/// Waits for the bot, reaping any orphan that is handed to the launcher
+/// meanwhile. Returns the bot's wait status and resource usage.
+fn wait_for(bot: i32) -> (libc::c_int, libc::rusage) {
+    loop {
+        let mut status: libc::c_int = 0;
+        // SAFETY: rusage is plain data; wait4 fills it in.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: valid pointers to locals.
+        let r = unsafe { libc::wait4(-1, &mut status, 0, &mut usage) };
+        if r == bot {
+            return (status, usage);
+        }
+        if r == -1 && io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            // No child at all: cannot happen while the bot is one.
+            // SAFETY: as above.
+            return (0, unsafe { std::mem::zeroed() });
+        }
+    }
+}
+
+/// Kills every descendant of the launcher (the bot is gone; these are what
+/// it left: its group, and orphans handed to the launcher as subreaper),
+/// until none is left or [`CLEANUP_TIME`] is up. Returns how many.
+fn end_descendants() -> usize {
+    let me = std::process::id() as i32;
+    let deadline = Instant::now() + CLEANUP_TIME;
+    let mut killed: Vec<i32> = Vec::new();
+    loop {
+        let found = descendants(me);
+        if found.is_empty() || Instant::now() >= deadline {
+            break;
+        }
+        for &pid in &found {
+            // Stopped first, so that none forks while the others are killed.
+            // SAFETY: kill has no memory effects.
+            unsafe {
+                libc::kill(pid, libc::SIGSTOP);
+            }
+        }
+        for &pid in &found {
+            // SAFETY: as above.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+            if !killed.contains(&pid) {
+                killed.push(pid);
+            }
+        }
+        reap_children(Duration::from_millis(5));
+    }
+    // What is dead but not yet reaped, reaped now (bounded).
+    reap_children(Duration::from_millis(100));
+    killed.len()
+}
+
+/// Reaps children until none is left or `time` has passed.
+fn reap_children(time: Duration) {
+    let until = Instant::now() + time;
+    loop {
+        let mut status = 0;
+        // SAFETY: a valid pointer to a local.
+        let r = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
+        if r > 0 {
+            continue;
+        }
+        if r < 0 || Instant::now() >= until {
+            return;
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}
+
+/// Every descendant of `root` (children listed by the kernel per thread).
+fn descendants(root: i32) -> Vec<i32> {
+    let mut out: Vec<i32> = Vec::new();
+    let mut queue = vec![root];
+    while let Some(pid) = queue.pop() {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            continue;
+        };
+        for task in tasks.flatten() {
+            let Ok(text) = std::fs::read_to_string(task.path().join("children")) else {
+                continue;
+            };
+            for child in text
+                .split_whitespace()
+                .filter_map(|c| c.parse::<i32>().ok())
+            {
+                if !out.contains(&child) {
+                    out.push(child);
+                    queue.push(child);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A folder a strict bot needs that its private mounts would hide: one
+/// under a folder closed to others (the bot runs as its own user), or one
+/// under `/tmp` (replaced by a private tmpfs). It is shown, read-only, at
+/// its own path on a tmpfs over `cover`.
+#[derive(Clone, Debug)]
+struct Exposure {
+    cover: PathBuf,
+    path: PathBuf,
+}
+
+/// Where the private `/tmp` goes.
+const TMP: &str = "/tmp";
+
+/// The folders a strict bot needs: its program's folder (and the tree of
+/// an interpreter, e.g. `/root/.pyenv/versions/3.11.7` for
+/// `.../bin/python3.11`), and the folder of each argument that is a file
+/// (the script); those that its private mounts would hide.
+fn exposures_for(spec: &LaunchSpec) -> Vec<Exposure> {
+    let own_user = matches!(spec.identity, Some(Identity { uid: Some(_), .. }));
+    let mut wanted: Vec<PathBuf> = Vec::new();
+    if let Ok(real) = spec.program.canonicalize() {
+        if let Some(dir) = real.parent() {
+            wanted.push(dir.to_path_buf());
+            if dir.file_name().is_some_and(|n| n == "bin") {
+                wanted.extend(dir.parent().map(Path::to_path_buf));
+            }
+        }
+    }
+    for arg in &spec.args {
+        let path = Path::new(arg);
+        if path.is_absolute() && path.is_file() {
+            if let Some(dir) = path
+                .canonicalize()
+                .ok()
+                .and_then(|p| p.parent().map(Path::to_path_buf))
+            {
+                wanted.push(dir);
+            }
+        }
+    }
+    let mut out: Vec<Exposure> = Vec::new();
+    for path in wanted {
+        if path == Path::new("/") || path == Path::new(TMP) {
+            continue;
+        }
+        let cover = if path.starts_with(TMP) {
+            Some(PathBuf::from(TMP))
+        } else if own_user {
+            // The topmost ancestor others may not pass through.
+            let ancestors: Vec<&Path> = path.ancestors().skip(1).collect();
+            ancestors
+                .into_iter()
+                .rev()
+                .find(|a| std::fs::metadata(a).is_ok_and(|m| m.permissions().mode() & 0o001 == 0))
+                .map(Path::to_path_buf)
+        } else {
+            None
+        };
+        if let Some(cover) = cover {
+            // A folder inside one already shown comes with it.
+            if !out.iter().any(|e| path.starts_with(&e.path)) {
+                out.retain(|e| !e.path.starts_with(&path));
+                out.push(Exposure { cover, path });
+            }
+        }
+    }
+    out
+}
+
+type StepError = (&'static str, io::Error);
+
+fn last_error(step: &'static str) -> StepError {
+    (step, io::Error::last_os_error())
+}
+
+fn cstring(path: &Path) -> Result<CString, StepError> {
+    CString::new(path.as_os_str().as_bytes()).map_err(|_| {
+        (
+            "path",
+            io::Error::new(io::ErrorKind::InvalidInput, "a path holds a NUL byte"),
+        )
+    })
+}
+
+/// In the bot's process, between fork and exec (single-threaded): every
+/// confinement step, in an order where each still has the privilege it
+/// needs.
+fn confine(spec: &LaunchSpec, exposures: &[Exposure]) -> Result<(), StepError> {
+    // First into the cgroups, so that everything it starts is in.
+    for file in &spec.cgroup_procs {
+        std::fs::write(file, b"0").map_err(|e| ("joining its cgroup", e))?;
+    }
+    if let Some(strict) = &spec.strict {
+        enter_mount_namespace(spec, strict, exposures)?;
+    }
+    // Its own session (so its own process group too): the terminal's
+    // signals do not reach it, and the referee ends its group.
+    // SAFETY: setsid has no memory effects.
+    if unsafe { libc::setsid() } < 0 {
+        return Err(last_error("own session"));
+    }
+    set_rlimits(spec)?;
+    if let Some(identity) = &spec.identity {
+        become_unprivileged(spec, identity)?;
+    }
+    if !sandbox::install_seccomp(spec.allow_fork) {
+        return Err(last_error("seccomp filter"));
+    }
+    // After any change of user, which clears it: if the launcher dies
+    // (even by SIGKILL), so does the bot.
+    // SAFETY: prctl with integer arguments.
+    if unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) } != 0 {
+        return Err(last_error("parent-death signal"));
+    }
+    Ok(())
+}
+
+fn set_rlimits(spec: &LaunchSpec) -> Result<(), StepError> {
+    let limit = |resource, soft: u64, hard: u64| {
+        let value = libc::rlimit {
+            rlim_cur: soft,
+            rlim_max: hard,
+        };
+        // SAFETY: a valid pointer to a local.
+        unsafe { libc::setrlimit(resource, &value) == 0 }
+    };
+    let address_space = if spec.address_space == u64::MAX {
+        libc::RLIM_INFINITY
+    } else {
+        spec.address_space
+    };
+    let own_user = matches!(spec.identity, Some(Identity { uid: Some(_), .. }));
+    if !(limit(libc::RLIMIT_AS, address_space, address_space)
+        && limit(libc::RLIMIT_CORE, 0, 0)
+        && limit(
+            libc::RLIMIT_FSIZE,
+            sandbox::FILE_SIZE_LIMIT,
+            sandbox::FILE_SIZE_LIMIT,
+        )
+        && limit(
+            libc::RLIMIT_NOFILE,
+            sandbox::OPEN_FILES_LIMIT,
+            sandbox::OPEN_FILES_LIMIT,
+        )
+        && limit(
+            libc::RLIMIT_CPU,
+            sandbox::CPU_SECONDS_LIMIT,
+            sandbox::CPU_SECONDS_LIMIT + 5,
+        )
+        // With a user of its own, the process count of that user is the
+        // bot's alone.
+        && (!own_user
+            || limit(
+                libc::RLIMIT_NPROC,
+                sandbox::STRICT_PIDS_MAX,
+                sandbox::STRICT_PIDS_MAX,
+            )))
+    {
+        return Err(last_error("resource limits"));
+    }
+    Ok(())
+}
+
+/// For a referee running as root: no capabilities now or after exec, a
+/// group of its own (so no other process, the other bot included, passes
+/// the kernel's same-credentials check for its memory or environment), and
+/// under strict a user of its own, inside a user namespace of its own.
+fn become_unprivileged(spec: &LaunchSpec, identity: &Identity) -> Result<(), StepError> {
+    if let Some(uid) = identity.uid {
+        // Its working directory becomes its own, and nobody else's.
+        let dir = cstring(&spec.workdir)?;
+        // SAFETY: valid NUL-terminated path.
+        if unsafe { libc::chown(dir.as_ptr(), uid, identity.gid) } != 0
+            || unsafe { libc::chmod(dir.as_ptr(), 0o700) } != 0
+        {
+            return Err(last_error("giving the bot its working directory"));
+        }
+    }
+    if !sandbox::drop_bounding_set() {
+        return Err(last_error("dropping capabilities"));
+    }
+    let gid = identity.gid;
+    // SAFETY: set*id with plain integers.
+    if unsafe { libc::setgroups(0, std::ptr::null()) } != 0
+        || unsafe { libc::setresgid(gid, gid, gid) } != 0
+    {
+        return Err(last_error("switching group"));
+    }
+    match identity.uid {
+        Some(uid) => {
+            // SAFETY: as above. Leaving uid 0 clears every capability.
+            if unsafe { libc::setresuid(uid, uid, uid) } != 0 {
+                return Err(last_error("switching user"));
+            }
+            if spec.strict.is_some() {
+                enter_user_namespace(uid, gid)?;
+                // A new user namespace comes with every capability in it.
+                if !(sandbox::drop_bounding_set() && sandbox::clear_capabilities()) {
+                    return Err(last_error("dropping capabilities"));
+                }
+            }
+        }
+        None => {
+            if !sandbox::clear_capabilities() {
+                return Err(last_error("dropping capabilities"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A user namespace in which the bot is itself and nobody else exists:
+/// its own user and group mapped to themselves, `setgroups` denied. The
+/// capabilities it holds in it until exec are lost at exec (it is not uid 0
+/// there).
+fn enter_user_namespace(uid: u32, gid: u32) -> Result<(), StepError> {
+    // Changing user made the process non-dumpable, which gives its /proc
+    // files to root: it could not write its own maps. Exec sets this again.
+    // SAFETY: prctl and unshare with integer arguments.
+    if unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0) } != 0 {
+        return Err(last_error("new user namespace"));
+    }
+    // SAFETY: as above.
+    if unsafe { libc::unshare(libc::CLONE_NEWUSER) } != 0 {
+        return Err(last_error("new user namespace"));
+    }
+    let write = |file: &str, text: String| {
+        std::fs::write(file, text).map_err(|e| ("mapping its user in its namespace", e))
+    };
+    write("/proc/self/uid_map", format!("{uid} {uid} 1\n"))?;
+    write("/proc/self/setgroups", "deny".to_string())?;
+    write("/proc/self/gid_map", format!("{gid} {gid} 1\n"))?;
+    Ok(())
+}
+
+/// Under strict: a private mount namespace in which
+/// - `/proc` is the bot's own PID namespace's (it sees only its processes);
+/// - `/tmp` is a private 64 MiB tmpfs, its working directory bound into it
+///   at the same path, and `/dev/shm` a private 64 MiB tmpfs;
+/// - folders closed to others that the bot needs ([`Exposure`]) are shown,
+///   read-only, on a tmpfs that hides the rest of the closed folder;
+/// - every other file system is read-only.
+fn enter_mount_namespace(
+    spec: &LaunchSpec,
+    strict: &StrictSpec,
+    exposures: &[Exposure],
+) -> Result<(), StepError> {
+    let step = "private mounts";
+    let none = c"none";
+    let mount = |source: &CString,
+                 target: &CString,
+                 fstype: Option<&CString>,
+                 flags,
+                 data: Option<&CString>| {
+        // SAFETY: valid NUL-terminated strings or null.
+        let r = unsafe {
+            libc::mount(
+                source.as_ptr(),
+                target.as_ptr(),
+                fstype.map_or(std::ptr::null(), |s| s.as_ptr()),
+                flags,
+                data.map_or(std::ptr::null(), |s| s.as_ptr().cast()),
+            )
+        };
+        if r == 0 {
+            Ok(())
+        } else {
+            Err(last_error(step))
+        }
+    };
+    // Handles on what gets hidden, taken before it is.
+    let open_path = |path: &Path| -> Result<OwnedFd, StepError> {
+        rustix::fs::open(
+            path,
+            rustix::fs::OFlags::PATH | rustix::fs::OFlags::CLOEXEC,
+            rustix::fs::Mode::empty(),
+        )
+        .map_err(|e| (step, io::Error::from(e)))
+    };
+    let fd_path = |fd: &OwnedFd| {
+        use std::os::fd::AsRawFd;
+        CString::new(format!("/proc/self/fd/{}", fd.as_raw_fd())).expect("no NUL")
+    };
+
+    // SAFETY: unshare with a flag.
+    if unsafe { libc::unshare(libc::CLONE_NEWNS) } != 0 {
+        return Err(last_error(step));
+    }
+    let root = c"/".to_owned();
+    mount(
+        &none.to_owned(),
+        &root,
+        None,
+        libc::MS_REC | libc::MS_PRIVATE,
+        None,
+    )?;
+    // Taken in the new namespace (a bind's source must be in it).
+    let workdir_fd = open_path(&spec.workdir)?;
+    let exposure_fds = exposures
+        .iter()
+        .map(|e| open_path(&e.path))
+        .collect::<Result<Vec<_>, _>>()?;
+
+    let bind_read_only = |fd: &OwnedFd, path: &Path| -> Result<(), StepError> {
+        std::fs::create_dir_all(path).map_err(|err| (step, err))?;
+        let target = cstring(path)?;
+        mount(
+            &fd_path(fd),
+            &target,
+            None,
+            libc::MS_BIND | libc::MS_REC,
+            None,
+        )?;
+        mount(
+            &none.to_owned(),
+            &target,
+            None,
+            libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
+            None,
+        )
+    };
+
+    // Folders under closed ones: a small tmpfs over each closed folder,
+    // the needed folders bound back in, all read-only.
+    let mut covers: Vec<&Path> = Vec::new();
+    for e in exposures {
+        if e.cover != Path::new(TMP) && !covers.contains(&e.cover.as_path()) {
+            covers.push(&e.cover);
+        }
+    }
+    for cover in &covers {
+        mount(
+            &c"tmpfs".to_owned(),
+            &cstring(cover)?,
+            Some(&c"tmpfs".to_owned()),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            Some(&c"size=1m,mode=0755".to_owned()),
+        )?;
+        for (e, fd) in exposures.iter().zip(&exposure_fds) {
+            if e.cover == *cover {
+                bind_read_only(fd, &e.path)?;
+            }
+        }
+        mount(
+            &none.to_owned(),
+            &cstring(cover)?,
+            None,
+            libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
+            Some(&c"size=1m,mode=0755".to_owned()),
+        )?;
+    }
+
+    // Its own /tmp, with its working directory (read-write) and what it
+    // needs from the real /tmp (read-only) at the same paths.
+    let tmpfs = |target: &CStr| {
+        mount(
+            &c"tmpfs".to_owned(),
+            &target.to_owned(),
+            Some(&c"tmpfs".to_owned()),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            Some(&c"size=64m,mode=1777".to_owned()),
+        )
+    };
+    tmpfs(c"/tmp")?;
+    std::fs::create_dir_all(&spec.workdir).map_err(|e| (step, e))?;
+    mount(
+        &fd_path(&workdir_fd),
+        &cstring(&spec.workdir)?,
+        None,
+        libc::MS_BIND,
+        None,
+    )?;
+    for (e, fd) in exposures.iter().zip(&exposure_fds) {
+        if e.cover == Path::new(TMP) {
+            bind_read_only(fd, &e.path)?;
+        }
+    }
+
+    // Every other file system read-only; the root and the cgroup file
+    // systems must be, other special mounts may refuse and stay as they are.
+    for (point, flags) in &strict.read_only {
+        if point.starts_with("/tmp") || covers.iter().any(|c| point.starts_with(c)) {
+            continue;
+        }
+        let target = cstring(point)?;
+        let r = mount(
+            &none.to_owned(),
+            &target,
+            None,
+            libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | *flags as libc::c_ulong,
+            None,
+        );
+        if r.is_err() && (point == Path::new("/") || point.starts_with("/sys/fs/cgroup")) {
+            return r;
+        }
+    }
+
+    mount(
+        &c"proc".to_owned(),
+        &c"/proc".to_owned(),
+        Some(&c"proc".to_owned()),
+        libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+        None,
+    )?;
+    tmpfs(c"/dev/shm")?;
+    drop(workdir_fd);
+    drop(exposure_fds);
+    // The working directory std entered before this is the one now hidden.
+    std::env::set_current_dir(&spec.workdir).map_err(|e| (step, e))?;
+    Ok(())
+}
+
+use std::ffi::CStr;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_exit_line_round_trips() {
+        for exit in [super::super::Exit::Code(3), super::super::Exit::Signal(9)] {
+            let ended = Ended {
+                exit,
+                cpu: Duration::from_micros(1234),
+                max_rss_kb: 5678,
+                swept: 2,
+            };
+            assert_eq!(Ended::parse(ended.line().trim_end()), Some(ended));
+        }
+        assert_eq!(Ended::parse("exit code x 1 2 3"), None);
+        assert_eq!(Ended::parse("started 12"), None);
+    }
+}
