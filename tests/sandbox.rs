@@ -59,6 +59,10 @@ const THREATS: &[(&str, &str, &str, &str)] = &[
     // still a descendant of the bot's launcher (its subreaper), which kills
     // it when the game ends; under strict also the PID namespace's end.
     ("vanisher.py", "ok", "ok", ""),
+    // New namespaces (unshare, setns, clone with a namespace flag), which
+    // would let a bot remount what it sees: refused by seccomp; it would
+    // exit 6 if one got through.
+    ("namespaces.py", "ok", "ok", ""),
 ];
 
 /// A private copy of the Python fixtures: the tests check that no process

@@ -468,14 +468,18 @@ const SWEEP_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 ///   processes a bot forks may signal the bot and its group, but not each
 ///   other or themselves by pid.
 /// - new processes: unless `allow_fork`, `fork`, `vfork` and a `clone`
-///   without `CLONE_THREAD` fail with EPERM (threads are fine), and `clone3`
-///   with ENOSYS, so that the C library falls back to `clone`. A fork bomb
+///   without `CLONE_THREAD` fail with EPERM (threads are fine). A fork bomb
 ///   then goes nowhere, whatever the user's process limit.
 /// - `socket` fails with EACCES for every family but AF_UNIX: no network.
+/// - no new namespaces: `unshare` and `setns` fail with EPERM, and so does
+///   a `clone` asking for any new namespace (a bot in a user namespace of
+///   its own could otherwise make mount and network namespaces in it).
+///   `clone3`, whose flags a filter cannot read, always gets ENOSYS, so
+///   that the C library falls back to `clone`.
 ///
 /// x32 system calls are refused. Jumps count from the next instruction.
 #[cfg(target_arch = "x86_64")]
-fn seccomp_filter(own: i32, allow_fork: bool) -> [libc::sock_filter; 31] {
+fn seccomp_filter(own: i32, allow_fork: bool) -> [libc::sock_filter; 34] {
     const LD_ABS: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
     const JEQ: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
     const JGE: u16 = 0x35; // BPF_JMP | BPF_JGE | BPF_K
@@ -485,6 +489,14 @@ fn seccomp_filter(own: i32, allow_fork: bool) -> [libc::sock_filter; 31] {
     const EPERM: u32 = 0x0005_0000 | libc::EPERM as u32;
     const EACCES: u32 = 0x0005_0000 | libc::EACCES as u32;
     const ENOSYS: u32 = 0x0005_0000 | libc::ENOSYS as u32;
+    const NEW_NAMESPACES: u32 = (libc::CLONE_NEWNS
+        | libc::CLONE_NEWCGROUP
+        | libc::CLONE_NEWUTS
+        | libc::CLONE_NEWIPC
+        | libc::CLONE_NEWUSER
+        | libc::CLONE_NEWPID
+        | libc::CLONE_NEWNET
+        | 0x80) as u32; // CLONE_NEWTIME
     // seccomp_data: nr at 0, arch at 4, args[0] at 16 (its low half holds
     // an int argument, or clone's flags, on little-endian x86-64).
     const NR: u32 = 0;
@@ -495,43 +507,42 @@ fn seccomp_filter(own: i32, allow_fork: bool) -> [libc::sock_filter; 31] {
     }
     let own = own as u32;
     let own_group = own.wrapping_neg();
-    let (on_fork, on_clone3) = if allow_fork {
-        (ALLOW, ALLOW)
-    } else {
-        (EPERM, ENOSYS)
-    };
+    let on_fork = if allow_fork { ALLOW } else { EPERM };
     [
         /* 0 */ op(LD_ABS, 0, 0, ARCH),
-        /* 1 */ op(JEQ, 0, 27, 0xc000_003e), // AUDIT_ARCH_X86_64, else 29 allow
+        /* 1 */ op(JEQ, 0, 30, 0xc000_003e), // AUDIT_ARCH_X86_64, else 32 allow
         /* 2 */ op(LD_ABS, 0, 0, NR),
-        /* 3 */ op(JGE, 26, 0, 0x4000_0000), // x32: 30 EPERM
-        /* 4 */ op(JEQ, 25, 0, libc::SYS_ptrace as u32),
-        /* 5 */ op(JEQ, 24, 0, libc::SYS_process_vm_readv as u32),
-        /* 6 */ op(JEQ, 23, 0, libc::SYS_process_vm_writev as u32),
-        /* 7 */ op(JEQ, 22, 0, libc::SYS_pidfd_send_signal as u32),
-        /* 8 */ op(JEQ, 21, 0, libc::SYS_tkill as u32),
-        /* 9 */ op(JEQ, 6, 0, libc::SYS_kill as u32), // 16
-        /* 10 */ op(JEQ, 9, 0, libc::SYS_tgkill as u32), // 20
-        /* 11 */ op(JEQ, 10, 0, libc::SYS_socket as u32), // 22
-        /* 12 */ op(JEQ, 14, 0, libc::SYS_fork as u32), // 27
-        /* 13 */ op(JEQ, 13, 0, libc::SYS_vfork as u32), // 27
-        /* 14 */ op(JEQ, 11, 0, libc::SYS_clone3 as u32), // 26
-        /* 15 */ op(JEQ, 8, 13, libc::SYS_clone as u32), // 24, else 29 allow
-        /* 16 */ op(LD_ABS, 0, 0, ARG0), // kill(pid, ..)
-        /* 17 */ op(JEQ, 11, 0, 0), // its own group
-        /* 18 */ op(JEQ, 10, 0, own),
-        /* 19 */ op(JEQ, 9, 10, own_group), // 29 allow, else 30 EPERM
-        /* 20 */ op(LD_ABS, 0, 0, ARG0), // tgkill(tgid, ..)
-        /* 21 */ op(JEQ, 7, 8, own), // 29 allow, else 30 EPERM
-        /* 22 */ op(LD_ABS, 0, 0, ARG0), // socket(family, ..)
-        /* 23 */ op(JEQ, 5, 4, libc::AF_UNIX as u32), // 29 allow, else 28 EACCES
-        /* 24 */ op(LD_ABS, 0, 0, ARG0), // clone(flags, ..)
-        /* 25 */ op(JSET, 3, 1, libc::CLONE_THREAD as u32), // a thread: 29, else 27
-        /* 26 */ op(RET, 0, 0, on_clone3),
-        /* 27 */ op(RET, 0, 0, on_fork),
-        /* 28 */ op(RET, 0, 0, EACCES),
-        /* 29 */ op(RET, 0, 0, ALLOW),
-        /* 30 */ op(RET, 0, 0, EPERM),
+        /* 3 */ op(JGE, 29, 0, 0x4000_0000), // x32: 33 EPERM
+        /* 4 */ op(JEQ, 28, 0, libc::SYS_ptrace as u32), // 33 EPERM
+        /* 5 */ op(JEQ, 27, 0, libc::SYS_process_vm_readv as u32),
+        /* 6 */ op(JEQ, 26, 0, libc::SYS_process_vm_writev as u32),
+        /* 7 */ op(JEQ, 25, 0, libc::SYS_pidfd_send_signal as u32),
+        /* 8 */ op(JEQ, 24, 0, libc::SYS_tkill as u32),
+        /* 9 */ op(JEQ, 23, 0, libc::SYS_unshare as u32),
+        /* 10 */ op(JEQ, 22, 0, libc::SYS_setns as u32), // 33 EPERM
+        /* 11 */ op(JEQ, 6, 0, libc::SYS_kill as u32), // 18
+        /* 12 */ op(JEQ, 9, 0, libc::SYS_tgkill as u32), // 22
+        /* 13 */ op(JEQ, 10, 0, libc::SYS_socket as u32), // 24
+        /* 14 */ op(JEQ, 14, 0, libc::SYS_fork as u32), // 29
+        /* 15 */ op(JEQ, 13, 0, libc::SYS_vfork as u32), // 29
+        /* 16 */ op(JEQ, 13, 0, libc::SYS_clone3 as u32), // 30 ENOSYS
+        /* 17 */ op(JEQ, 8, 14, libc::SYS_clone as u32), // 26, else 32 allow
+        /* 18 */ op(LD_ABS, 0, 0, ARG0), // kill(pid, ..)
+        /* 19 */ op(JEQ, 12, 0, 0), // its own group: 32 allow
+        /* 20 */ op(JEQ, 11, 0, own),
+        /* 21 */ op(JEQ, 10, 11, own_group), // 32 allow, else 33 EPERM
+        /* 22 */ op(LD_ABS, 0, 0, ARG0), // tgkill(tgid, ..)
+        /* 23 */ op(JEQ, 8, 9, own), // 32 allow, else 33 EPERM
+        /* 24 */ op(LD_ABS, 0, 0, ARG0), // socket(family, ..)
+        /* 25 */ op(JEQ, 6, 5, libc::AF_UNIX as u32), // 32 allow, else 31 EACCES
+        /* 26 */ op(LD_ABS, 0, 0, ARG0), // clone(flags, ..)
+        /* 27 */ op(JSET, 4, 0, libc::CLONE_THREAD as u32), // a thread: 32 allow
+        /* 28 */ op(JSET, 4, 0, NEW_NAMESPACES), // 33 EPERM, else 29
+        /* 29 */ op(RET, 0, 0, on_fork),
+        /* 30 */ op(RET, 0, 0, ENOSYS),
+        /* 31 */ op(RET, 0, 0, EACCES),
+        /* 32 */ op(RET, 0, 0, ALLOW),
+        /* 33 */ op(RET, 0, 0, EPERM),
     ]
 }
 
