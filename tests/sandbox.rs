@@ -488,3 +488,40 @@ fn basic_gives_each_seat_its_own_group_when_root() {
         assert_ne!(a["gid"], 0);
     }
 }
+
+/// Transcripts of finished games hold both codes: their folder and files
+/// are the referee's user's alone (a bot under strict runs as another user).
+#[test]
+fn transcripts_are_readable_by_the_referee_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    let bot = sample_bin("arrow5_random");
+    std::fs::write(
+        &file,
+        format!(
+            "game = \"arrow5\"\ngames_per_pairing = 2\n[[bots]]\nname = \"a\"\nbot = \"{bot}\"\n\
+             [[bots]]\nname = \"b\"\nbot = \"{bot}\"\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let transcripts = out.join("transcripts");
+    assert_eq!(mode(&transcripts), 0o700);
+    let files: Vec<_> = std::fs::read_dir(&transcripts).unwrap().flatten().collect();
+    assert_eq!(files.len(), 2);
+    for f in files {
+        assert_eq!(mode(&f.path()), 0o600, "{}", f.path().display());
+    }
+}

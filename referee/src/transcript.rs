@@ -83,7 +83,12 @@ pub struct TranscriptWriter {
 
 impl TranscriptWriter {
     pub fn create(path: &Path) -> io::Result<TranscriptWriter> {
-        let file = File::create(path)?;
+        // Readable by the referee's user only: it holds both codes.
+        let file = std::os::unix::fs::OpenOptionsExt::mode(
+            File::options().write(true).create(true).truncate(true),
+            0o600,
+        )
+        .open(path)?;
         Ok(Self::to_writer(Box::new(file)))
     }
 

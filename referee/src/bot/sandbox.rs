@@ -497,8 +497,8 @@ fn seccomp_filter(own: i32, allow_fork: bool) -> [libc::sock_filter; 34] {
         | libc::CLONE_NEWPID
         | libc::CLONE_NEWNET
         | 0x80) as u32; // CLONE_NEWTIME
-    // seccomp_data: nr at 0, arch at 4, args[0] at 16 (its low half holds
-    // an int argument, or clone's flags, on little-endian x86-64).
+                        // seccomp_data: nr at 0, arch at 4, args[0] at 16 (its low half holds
+                        // an int argument, or clone's flags, on little-endian x86-64).
     const NR: u32 = 0;
     const ARCH: u32 = 4;
     const ARG0: u32 = 16;

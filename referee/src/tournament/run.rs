@@ -144,8 +144,19 @@ pub fn run(
         .has_headers(needs_header)
         .from_writer(file);
 
+    // Transcripts hold the codes of finished games: the folder is the
+    // referee's user's alone, so that bots (under strict, users of their
+    // own) cannot read their opponents' past codes.
     let transcripts = out.join("transcripts");
-    fs::create_dir_all(&transcripts).map_err(io_error(&transcripts, "cannot create the folder"))?;
+    std::os::unix::fs::DirBuilderExt::mode(fs::DirBuilder::new().recursive(true), 0o700)
+        .create(&transcripts)
+        .and_then(|()| {
+            fs::set_permissions(
+                &transcripts,
+                std::os::unix::fs::PermissionsExt::from_mode(0o700),
+            )
+        })
+        .map_err(io_error(&transcripts, "cannot create the folder"))?;
 
     let next = AtomicUsize::new(0);
     let (sender, receiver) =
