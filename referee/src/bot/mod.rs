@@ -659,15 +659,19 @@ impl BotProcess {
         self.swept
     }
 
-    /// CPU time the bot's process (all its threads, not its children) has
-    /// used so far, read from the kernel's per-process CPU clock: exact to
-    /// the nanosecond and cheap (one system call), so it can be read before
-    /// and after every move. `None` once the process is gone.
+    /// CPU time the bot has used so far, exactly, cheap enough to read
+    /// before and after every move: under strict, all its processes (its
+    /// cgroup's `cpu.stat`); under basic, its own process, all threads but
+    /// not its children (the kernel's per-process CPU clock). `None` once
+    /// the process is gone.
     pub fn cpu_time(&self) -> Option<Duration> {
         if self.exited {
             return None;
         }
-        process_cpu_time(self.pid)
+        match &self.cgroup {
+            Some(cgroup) => cgroup.cpu_time(),
+            None => process_cpu_time(self.pid),
+        }
     }
 
     /// Peak resident memory seen so far, in KiB.
@@ -689,11 +693,14 @@ impl BotProcess {
             }
             self.wait_exit(Instant::now() + LAUNCH_TIME);
         }
+        // Under strict the cgroup counts the whole tree, exactly.
+        let mut tree_cpu = None;
         if let Some(cgroup) = &self.cgroup {
             if let Some(kb) = cgroup.resident_kb() {
                 self.peak_memory_kb = self.peak_memory_kb.max(kb);
             }
             cgroup.kill();
+            tree_cpu = cgroup.cpu_time();
         }
         // The launcher exits once the bot's tree is gone; its report says
         // how the bot ended. A launcher that does not (killed, stuck) is
@@ -720,7 +727,7 @@ impl BotProcess {
                 self.swept = ended.swept;
                 ProcessReport {
                     exit: Some(ended.exit),
-                    cpu_ms: ended.cpu.as_secs_f64() * 1000.0,
+                    cpu_ms: tree_cpu.unwrap_or(ended.cpu).max(ended.cpu).as_secs_f64() * 1000.0,
                     peak_memory_kb: self.peak_memory_kb.max(ended.max_rss_kb),
                     stderr_truncated: self.stderr_truncated,
                 }

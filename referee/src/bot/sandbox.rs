@@ -215,6 +215,7 @@ impl CgroupRoots {
                 }
             }
         }
+        roots.remove_stale();
         if !roots.kill.join("cgroup.kill").exists() {
             return Err(format!(
                 "strict sandbox: {} has no cgroup.kill (Linux 5.14 or later needed); {how}",
@@ -222,6 +223,38 @@ impl CgroupRoots {
             ));
         }
         Ok(roots)
+    }
+}
+
+impl CgroupRoots {
+    /// Removes the cgroups of bots whose referee is gone (it was killed
+    /// before it could remove them): their names start with the referee's
+    /// pid (see [`new_tag`]). Whatever still runs in one is killed first.
+    fn remove_stale(&self) {
+        for root in [&self.kill, &self.memory, &self.pids] {
+            let Ok(entries) = std::fs::read_dir(root) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let Some(pid) = name
+                    .to_str()
+                    .and_then(|n| n.split('-').next())
+                    .and_then(|p| p.parse::<u32>().ok())
+                else {
+                    continue;
+                };
+                if Path::new("/proc").join(pid.to_string()).exists() {
+                    continue;
+                }
+                let dir = entry.path();
+                let _ = std::fs::write(dir.join("cgroup.kill"), "1");
+                let deadline = Instant::now() + Duration::from_millis(500);
+                while std::fs::remove_dir(&dir).is_err() && Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            }
+        }
     }
 }
 
@@ -318,6 +351,7 @@ impl BotCgroup {
             let bytes = (memory_cap_kb * 1024 + STRICT_MEMORY_MARGIN).to_string();
             if v1 {
                 std::fs::write(memory.join("memory.limit_in_bytes"), &bytes)?;
+                let _ = std::fs::write(memory.join("memory.swappiness"), "0");
                 // No swap either, where the kernel accounts it.
                 let _ = std::fs::write(memory.join("memory.memsw.limit_in_bytes"), &bytes);
             } else {
@@ -327,6 +361,19 @@ impl BotCgroup {
         }
         std::fs::write(pids.join("pids.max"), STRICT_PIDS_MAX.to_string())?;
         Ok(cgroup)
+    }
+
+    /// CPU time used by all the bot's processes so far, exactly (the
+    /// cgroup v2 `cpu.stat`, kept for every cgroup).
+    pub fn cpu_time(&self) -> Option<Duration> {
+        let stat = std::fs::read_to_string(self.kill_file.with_file_name("cpu.stat")).ok()?;
+        let usec = stat
+            .lines()
+            .find_map(|l| l.strip_prefix("usage_usec "))?
+            .trim()
+            .parse()
+            .ok()?;
+        Some(Duration::from_micros(usec))
     }
 
     /// Kills every process of the bot in one write.
