@@ -1,7 +1,8 @@
 """Fixture: checks what it inherited and can reach. It exits with status 3
 (verdict: crash) if it finds an open descriptor beyond 0, 1 and 2, an
 environment variable outside the documented set, a capability, can read
-the referee's or any other process's memory or environment, or may call
+the referee's or any other process's memory or environment, or the
+referee's seed in its command line, or may call
 ptrace; else it plays legally (verdict: ok).
 Run it with the system's python3 directly: a wrapper (pyenv's shims) adds
 variables and descriptors of its own."""
@@ -33,6 +34,13 @@ launcher = os.getppid()
 for pid in (launcher, parent_of(launcher)):
     if pid <= 1:
         continue
+    # The command lines: the referee's could hold its seed.
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            if b"--seed" in f.read():
+                problems.append(f"read the seed in the command line of {pid}")
+    except OSError:
+        pass
     for what in ("mem", "environ"):
         try:
             with open(f"/proc/{pid}/{what}", "rb") as f:

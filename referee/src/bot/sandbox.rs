@@ -450,6 +450,44 @@ pub fn protect_referee() {
     });
 }
 
+/// Blanks this process's command line as other processes see it
+/// (`/proc/<pid>/cmdline`, `ps`), but for the program's name: the
+/// referee's arguments may say what a bot must not know (a seed that draws
+/// the secret codes, a bench's secret index), and every process of the
+/// machine may read another's command line. Call it once the arguments are
+/// parsed: `std::env::args` reads the same memory.
+pub fn hide_command_line() {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return;
+    };
+    // Fields after the command name, from field 3 (state): arg_start and
+    // arg_end are fields 48 and 49.
+    let Some(after) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+        return;
+    };
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let (Some(start), Some(end)) = (
+        fields.get(45).and_then(|f| f.parse::<usize>().ok()),
+        fields.get(46).and_then(|f| f.parse::<usize>().ok()),
+    ) else {
+        return;
+    };
+    if start == 0 || end <= start {
+        return;
+    }
+    // SAFETY: [start, end) is this process's own argument area (the kernel
+    // says so), mapped and writable for the life of the process; nothing
+    // reads the arguments after parsing.
+    unsafe {
+        let area = std::slice::from_raw_parts_mut(start as *mut u8, end - start);
+        let name_end = area
+            .iter()
+            .position(|&b| b == 0)
+            .map_or(area.len(), |i| i + 1);
+        area[name_end..].fill(0);
+    }
+}
+
 /// For a bot started by root, before it changes user: no new privileges
 /// (setuid binaries, file capabilities) and an empty capability bounding
 /// set, so that no exec can grant any. False if a step failed (errno says

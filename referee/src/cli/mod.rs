@@ -253,6 +253,7 @@ pub fn main() -> i32 {
             };
         }
     };
+    referee::bot::sandbox::hide_command_line();
     let result = match cli.command {
         Command::Match(args) => play::run_match(args).map(|()| EXIT_OK),
         Command::Replay(args) => play::run_replay(args).map(|()| EXIT_OK),
