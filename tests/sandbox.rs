@@ -525,3 +525,54 @@ fn transcripts_are_readable_by_the_referee_only() {
         assert_eq!(mode(&f.path()), 0o600, "{}", f.path().display());
     }
 }
+
+/// A bot that knows where the tournament file and the results folder are
+/// (here, from its arguments) reads neither: not the seed, not the
+/// transcripts of the games already played.
+fn referee_files_are_hidden(sandbox: &str) {
+    let fixtures = Fixtures::new();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    let out = dir.path().join("out");
+    let snoop = format!(
+        "{} {} {}",
+        fixtures.path("snoop.py"),
+        file.display(),
+        out.display()
+    );
+    std::fs::write(
+        &file,
+        format!(
+            "game = \"arrow5\"\ngames_per_pairing = 4\nseed = 5\nsandbox = \"{sandbox}\"\n\
+             [options]\ncodes = \"random\"\n\
+             [[bots]]\nname = \"snoop\"\nbot = \"{snoop}\"\n\
+             [[bots]]\nname = \"random\"\nbot = \"{}\"\n",
+            sample_bin("arrow5_random")
+        ),
+    )
+    .unwrap();
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            "1",
+        ],
+        Duration::from_secs(120),
+    );
+    if run.status == 2 && run.stderr.contains("strict sandbox") {
+        eprintln!("strict sandbox not available, skipped: {}", run.stderr);
+        return;
+    }
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 5, "{games}");
+    assert!(!games.contains("crash"), "{sandbox}: {games}");
+}
+
+#[test]
+fn referee_files_are_hidden_under_strict() {
+    referee_files_are_hidden("strict");
+}

@@ -60,6 +60,8 @@ pub struct LaunchSpec {
     /// RLIMIT_AS in bytes (`u64::MAX`: none).
     pub address_space: u64,
     pub allow_fork: bool,
+    /// Paths of the referee's the bot must not read.
+    pub hidden: Vec<PathBuf>,
     /// Set when the referee runs as root.
     pub identity: Option<Identity>,
     /// `cgroup.procs` files the bot joins before anything else (strict).
@@ -755,6 +757,27 @@ fn enter_mount_namespace(
     for (e, fd) in exposures.iter().zip(&exposure_fds) {
         if e.cover == Path::new(TMP) {
             bind_read_only(fd, &e.path)?;
+        }
+    }
+
+    // The referee's own files: an empty read-only tmpfs over each hidden
+    // folder, /dev/null over each hidden file (after the folders shown
+    // above, which may hold one).
+    for hidden in &spec.hidden {
+        let Ok(meta) = std::fs::metadata(hidden) else {
+            continue;
+        };
+        let target = cstring(hidden)?;
+        if meta.is_dir() {
+            mount(
+                &c"tmpfs".to_owned(),
+                &target,
+                Some(&c"tmpfs".to_owned()),
+                libc::MS_NOSUID | libc::MS_NODEV | libc::MS_RDONLY,
+                Some(&c"size=4k,mode=0555".to_owned()),
+            )?;
+        } else {
+            mount(&c"/dev/null".to_owned(), &target, None, libc::MS_BIND, None)?;
         }
     }
 

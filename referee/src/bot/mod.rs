@@ -127,6 +127,11 @@ pub struct ProcessLimits {
     /// Let the bot start processes (`fork`, `clone` of a process); threads
     /// are always allowed. Off by default: a fork bomb then goes nowhere.
     pub allow_fork: bool,
+    /// Files and folders of the referee's that a bot must not read (a
+    /// tournament's file, which may hold the seed of random codes, and its
+    /// results folder): hidden from bots where the sandbox can (Landlock
+    /// under basic, mounts under strict).
+    pub hidden: Vec<std::path::PathBuf>,
 }
 
 impl Default for ProcessLimits {
@@ -139,6 +144,7 @@ impl Default for ProcessLimits {
             stderr_cap_bytes: 64 * 1024,
             sandbox: Sandbox::Basic,
             allow_fork: false,
+            hidden: Vec::new(),
         }
     }
 }
@@ -399,6 +405,7 @@ impl BotProcess {
                 limits.memory_cap_kb() * 1024 + ADDRESS_SPACE_ALLOWANCE
             },
             allow_fork: limits.allow_fork,
+            hidden: limits.hidden.clone(),
             identity: as_root.then_some(launch::Identity {
                 uid: strict.is_some().then_some(id),
                 gid: id,

@@ -66,6 +66,15 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
     let out = args.out.clone().unwrap_or_else(|| {
         PathBuf::from("tournaments/results").join(format!("{}-{}", plan.name, timestamp()))
     });
+    // The tournament file (its seed draws random codes) and the results
+    // folder (transcripts of finished games) are hidden from the bots.
+    let hidden: Vec<PathBuf> = [args.file.clone(), out.clone()]
+        .iter()
+        .filter_map(|p| std::path::absolute(p).ok())
+        .collect();
+    for bot in &mut plan.bots {
+        bot.limits.process.hidden = hidden.clone();
+    }
     let options = RunOptions {
         jobs,
         out: out.clone(),
