@@ -77,7 +77,6 @@ fn cpu_per_move_tells_a_spinning_bot_from_a_sleeping_one() {
     for reply in &slept[1..] {
         let wall = reply["wall_us"].as_u64().unwrap();
         let cpu = reply["cpu_us"].as_u64().unwrap();
-        assert!(wall >= 300_000, "{reply}");
         assert!(
             cpu < wall,
             "a sleeping bot uses less CPU than wall time: {reply}"
