@@ -10,6 +10,7 @@ mod cli;
 mod cryptron_match;
 mod human_play;
 mod mastermind_match;
+mod move_times;
 mod safecracker_match;
 mod sandbox;
 mod sprt;

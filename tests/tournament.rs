@@ -261,6 +261,94 @@ fn a_broken_file_names_the_line_and_field() {
 }
 
 #[test]
+fn a_time_bank_in_the_file_reaches_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bank.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "game = \"arrow5\"\ngames_per_pairing = 2\n[options]\nmax_rounds = 3\n\
+             [limits]\ntime_bank = \"10s\"\n\
+             [[bots]]\nname = \"a\"\nbot = \"{0}\"\n[[bots]]\nname = \"b\"\nbot = \"{0}\"\n",
+            sample_bin("arrow5_random")
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = run_tournament(&file, &out, &[]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    // The record at the end of each transcript replays with the bank.
+    for entry in std::fs::read_dir(out.join("transcripts")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let result: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+        let replay = result["record"]["replay"].as_str().unwrap();
+        assert!(replay.contains("--time-bank 10s"), "{replay}");
+    }
+    // Measured CPU goes to timings.csv, beside the wall times.
+    let timings = csv_rows(&out.join("timings.csv"));
+    assert!(
+        timings[0].contains(&"max_move_cpu_ms".to_string()),
+        "{:?}",
+        timings[0]
+    );
+    let games = csv_rows(&out.join("games.csv"));
+    assert!(
+        games[0].contains(&"cpu_max_ms_a".to_string()),
+        "{:?}",
+        games[0]
+    );
+
+    // A bad value names its line and field, in [limits] and on a bot.
+    std::fs::write(
+        &file,
+        "game = \"arrow5\"\n[limits]\ntime_bank = \"a while\"\n[[bots]]\nname = \"a\"\nbot = \"true\"\n[[bots]]\nname = \"b\"\nbot = \"true\"\n",
+    )
+    .unwrap();
+    let run = referee(&["tournament", file.to_str().unwrap()], BUDGET);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("bank.toml:3: limits.time_bank: 'a while' is not a duration"),
+        "{}",
+        run.stderr
+    );
+    std::fs::write(
+        &file,
+        "game = \"arrow5\"\n[[bots]]\nname = \"a\"\nbot = \"true\"\ntime_bank = \"-1s\"\n[[bots]]\nname = \"b\"\nbot = \"true\"\n",
+    )
+    .unwrap();
+    let run = referee(&["tournament", file.to_str().unwrap()], BUDGET);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("bank.toml:5: bots.time_bank"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn resuming_a_folder_with_other_columns_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tournament_file(dir.path(), 2, "");
+    let out = dir.path().join("out");
+    assert_eq!(run_tournament(&file, &out, &[]).status, 0);
+    // As an older referee wrote it: without the CPU-per-move columns.
+    let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let header = games.lines().next().unwrap();
+    let older = header.replace(",cpu_max_ms_a,cpu_max_ms_b", "");
+    assert_ne!(older, header);
+    std::fs::write(out.join("games.csv"), format!("{older}\n")).unwrap();
+    let run = run_tournament(&file, &out, &["--resume"]);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("another version of the referee")
+            && run.stderr.contains("it lacks cpu_max_ms_a, cpu_max_ms_b"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn a_bot_that_crashes_every_game_loses_them_and_the_tournament_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let extra = format!(

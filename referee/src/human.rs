@@ -18,11 +18,12 @@ use rand_chacha::ChaCha8Rng;
 use rustix::io::Errno;
 use rustix::termios::{self, LocalModes, OptionalActions, Termios};
 
-use crate::bot::{self, BotCommand, BotProcess};
+use crate::bot::{self, BotCommand, BotProcess, Fault};
 use crate::games::human::HumanText;
 use crate::games::{arrow5, mastermind, safecracker, Game, GameConfig, Seat, Status, Winner};
 use crate::protocol;
 use crate::runner::MatchLimits;
+use crate::time_bank::TimeBank;
 use crate::verdict::Verdict;
 
 /// Who sits in seat B. Seat A is always a person.
@@ -97,11 +98,13 @@ pub fn play(plan: &HumanPlan) -> Result<HumanEnd, HumanError> {
     }
 }
 
-/// The bot in seat B and how many replies it gave.
+/// The bot in seat B, how many replies it gave and what is left of its
+/// time bank.
 struct BotSeat {
     name: String,
     process: BotProcess,
     replies: u32,
+    bank: TimeBank,
 }
 
 fn run<G: HumanText>(
@@ -119,6 +122,7 @@ fn run<G: HumanText>(
                 }
             })?,
             replies: 0,
+            bank: TimeBank::new(plan.limits.time_bank),
         }),
         Opponent::HotSeat => None,
     };
@@ -287,11 +291,12 @@ fn bot_move<G: Game>(
     request: Option<&str>,
     limits: &MatchLimits,
 ) -> Result<G, Forfeit<G>> {
-    let budget: Duration = if bot.replies == 0 {
+    let limit: Duration = if bot.replies == 0 {
         limits.startup_limit
     } else {
         limits.time_limit
     };
+    let budget = bot.bank.allowance(limit);
     if let Some(request) = request {
         if let Err(fault) = bot
             .process
@@ -305,14 +310,22 @@ fn bot_move<G: Game>(
             });
         }
     }
-    let line = match bot.process.recv_line(Instant::now() + budget, budget) {
-        Ok((line, _)) => line,
+    let sent = Instant::now();
+    let line = match bot.process.recv_line(sent + budget, budget) {
+        Ok((line, at)) => {
+            bot.bank.charge(limit, at.saturating_duration_since(sent));
+            line
+        }
         Err(fault) => {
+            let why = match fault {
+                Fault::Timeout { .. } => bot.bank.missed(limit),
+                _ => fault.to_string(),
+            };
             return Err(Forfeit {
                 game,
                 // Human play never asks the bot layer to stop, so every fault is the bot's.
                 verdict: fault.verdict().unwrap_or(Verdict::Crash),
-                why: fault.to_string(),
+                why,
             });
         }
     };

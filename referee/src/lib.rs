@@ -6,6 +6,7 @@
 //! - [`protocol`]: the syntax of bot lines;
 //! - [`bot`]: the only module that touches child processes;
 //! - [`runner`]: plays one match, turning faults into [`verdict::Verdict`]s;
+//!   [`time_bank`] is its arithmetic of a bot's time bank;
 //! - [`human`]: plays a game with people at the terminal;
 //! - [`record`], [`transcript`], [`report`]: what is kept and shown of a match;
 //! - [`bench`](mod@bench): a solver against every secret (solo games on worker threads);
@@ -22,6 +23,7 @@ pub mod record;
 pub mod report;
 pub mod runner;
 pub mod sprt;
+pub mod time_bank;
 pub mod tournament;
 pub mod transcript;
 pub mod units;

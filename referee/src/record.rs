@@ -42,6 +42,13 @@ pub struct PlayerRecord {
     pub replies: u32,
     pub time_total_ms: f64,
     pub time_max_ms: f64,
+    /// The most CPU time the bot used for one reply (the move of
+    /// `time_max_ms` may be another one). 0 in records written before it
+    /// was kept.
+    #[serde(default)]
+    pub cpu_max_ms: f64,
+    /// CPU time of the bot's process over the whole game, start-up and
+    /// time between moves included.
     pub cpu_total_ms: f64,
     pub peak_memory_kb: u64,
     /// The last stderr lines, kept when the bot was disqualified.

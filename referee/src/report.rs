@@ -31,13 +31,14 @@ pub fn render_match(record: &MatchRecord) -> String {
             continue;
         }
         out.push_str(&format!(
-            "  {seat} {:<20} {:<9} {:>3} attacks  {:>9.3} ms total  {:>8.3} ms max  cpu {:>8.1} ms  peak {} KiB\n",
+            "  {seat} {:<20} {:<9} {:>3} attacks  {:>9.3} ms total  {:>8.3} ms max  cpu {:>8.1} ms total  {:>8.3} ms max  peak {} KiB\n",
             p.name,
             p.verdict.name(),
             p.attacks,
             p.time_total_ms,
             p.time_max_ms,
             p.cpu_total_ms,
+            p.cpu_max_ms,
             p.peak_memory_kb
         ));
         if let Some(d) = &p.disqualification {

@@ -16,6 +16,7 @@ use crate::bot::{self, BotCommand, BotProcess, Fault, Language, ProcessLimits, P
 use crate::games::{self, Game, GameConfig, Outcome, Seat, Status, Winner};
 use crate::protocol;
 use crate::record::{MatchRecord, PlayerRecord, RECORD_VERSION};
+use crate::time_bank::{self, TimeBank};
 use crate::transcript::{Direction, TranscriptWriter};
 use crate::units;
 use crate::verdict::{Disqualification, Verdict};
@@ -29,6 +30,9 @@ pub struct MatchLimits {
     pub time_limit: Duration,
     /// Time for the bot's first reply (covers starting an interpreter).
     pub startup_limit: Duration,
+    /// Time a bot may spend beyond its limits over one game, drawn move by
+    /// move ([`TimeBank`]); zero: no bank, every move keeps to its limit.
+    pub time_bank: Duration,
     pub process: ProcessLimits,
 }
 
@@ -37,6 +41,7 @@ impl Default for MatchLimits {
         MatchLimits {
             time_limit: Duration::from_secs(2),
             startup_limit: Duration::from_secs(5),
+            time_bank: Duration::ZERO,
             process: ProcessLimits::default(),
         }
     }
@@ -161,6 +166,9 @@ struct Player {
     replies: u32,
     time_total: Duration,
     time_max: Duration,
+    /// The most CPU time one reply took.
+    cpu_max: Duration,
+    bank: TimeBank,
     disqualification: Option<Disqualification>,
     report: ProcessReport,
     stderr_tail: Vec<String>,
@@ -291,6 +299,8 @@ fn run<G: Game>(
             replies: 0,
             time_total: Duration::ZERO,
             time_max: Duration::ZERO,
+            cpu_max: Duration::ZERO,
+            bank: TimeBank::new(plan.limits[i].time_bank),
             disqualification: None,
             report: ProcessReport::default(),
             stderr_tail: vec![],
@@ -351,16 +361,16 @@ fn run<G: Game>(
         };
         let limits = &plan.limits[seat.index()];
         let player = &mut players[seat.index()];
-        let budget = if player.replies == 0 {
+        let limit = if player.replies == 0 {
             limits.startup_limit
         } else {
             limits.time_limit
         };
-        let reply = exchange(player, seat, request.as_deref(), budget, &mut transcript);
+        let reply = exchange(player, seat, request.as_deref(), limit, &mut transcript);
         let line = match reply {
             Ok(line) => line,
-            Err(fault) => {
-                let Some(verdict) = fault.verdict() else {
+            Err(missed) => {
+                let Some(verdict) = missed.fault.verdict() else {
                     for player in &mut players {
                         if let Some(process) = &mut player.process {
                             process.kill();
@@ -370,7 +380,8 @@ fn run<G: Game>(
                 };
                 // The awaited reply never came, so it was not counted.
                 let at_move = player.awaited();
-                player.disqualify(verdict, fault.to_string(), at_move);
+                let detail = missed.detail(&player.bank, limit);
+                player.disqualify(verdict, detail, at_move);
                 drain_stderr(player, seat, &mut transcript);
                 break None;
             }
@@ -479,6 +490,7 @@ fn run<G: Game>(
                 replies: player.replies,
                 time_total_ms: ms(player.time_total),
                 time_max_ms: ms(player.time_max),
+                cpu_max_ms: ms(player.cpu_max),
                 cpu_total_ms: round3(player.report.cpu_ms),
                 peak_memory_kb: player.report.peak_memory_kb,
                 stderr_tail: if player.disqualification.is_some() {
@@ -494,31 +506,78 @@ fn run<G: Game>(
     Ok((record, transcript, game))
 }
 
-/// Sends a request and waits for its reply line, timing it.
+/// A reply that did not come: why, how long it was awaited (wall time),
+/// and the CPU time the bot used meanwhile (`None`: its clock could not be
+/// read, e.g. it had exited).
+struct Missed {
+    fault: Fault,
+    waited: Duration,
+    cpu: Option<Duration>,
+}
+
+impl Missed {
+    /// The verdict's detail. A timeout says what became of the bot's time
+    /// bank, and whether the bot was computing or not running at all
+    /// (blocked, sleeping, or an overloaded machine).
+    fn detail(&self, bank: &TimeBank, limit: Duration) -> String {
+        let what = match self.fault {
+            Fault::Timeout { .. } => bank.missed(limit),
+            // Every other fault tells itself.
+            _ => self.fault.to_string(),
+        };
+        match (self.fault.verdict(), self.cpu) {
+            (Some(Verdict::Timeout), Some(cpu)) => {
+                format!("{what} ({})", time_bank::cpu_note(cpu, self.waited))
+            }
+            _ => what,
+        }
+    }
+}
+
+/// Sends a request and waits for its reply line, timing it in wall time and
+/// in the bot's CPU time. The reply may take `limit` plus what is left of
+/// the bot's time bank, and the time beyond `limit` is drawn from the bank.
 fn exchange(
     player: &mut Player,
     seat: Seat,
     request: Option<&str>,
-    budget: Duration,
+    limit: Duration,
     transcript: &mut TranscriptWriter,
-) -> Result<String, Fault> {
+) -> Result<String, Missed> {
     let process = player
         .process
         .as_mut()
         .expect("a playing seat has a process");
+    let allowance = player.bank.allowance(limit);
     if let Some(request) = request {
         transcript.message(Instant::now(), seat, Direction::To, request);
-        process.send_line(request, Instant::now() + budget, budget)?;
     }
-    let sent = Instant::now();
-    let result = process.recv_line(sent + budget, budget);
+    let cpu_before = process.cpu_time();
+    let mut sent = Instant::now();
+    let mut result = Ok(());
+    if let Some(request) = request {
+        result = process.send_line(request, sent + allowance, allowance);
+        if result.is_ok() {
+            sent = Instant::now();
+        }
+    }
+    let result = result.and_then(|()| process.recv_line(sent + allowance, allowance));
+    let cpu = process
+        .cpu_time()
+        .zip(cpu_before)
+        .map(|(after, before)| after.saturating_sub(before));
+    let waited = sent.elapsed();
     drain_stderr(player, seat, transcript);
-    let (line, at) = result?;
+    let (line, at) = result.map_err(|fault| Missed { fault, waited, cpu })?;
     let took = at.saturating_duration_since(sent);
     player.replies += 1;
     player.time_total += took;
     player.time_max = player.time_max.max(took);
-    transcript.message(at, seat, Direction::From, &line);
+    if let Some(cpu) = cpu {
+        player.cpu_max = player.cpu_max.max(cpu);
+    }
+    player.bank.charge(limit, took);
+    transcript.reply(at, seat, &line, took, cpu);
     Ok(line)
 }
 
@@ -606,20 +665,15 @@ pub fn replay_command(plan: &MatchPlan) -> String {
     if (
         limits.time_limit,
         limits.startup_limit,
+        limits.time_bank,
         limits.process.memory_kb,
     ) == (
         other.time_limit,
         other.startup_limit,
+        other.time_bank,
         other.process.memory_kb,
     ) {
-        words.extend([
-            "--time-limit".into(),
-            bot::show_duration(limits.time_limit),
-            "--startup-limit".into(),
-            bot::show_duration(limits.startup_limit),
-            "--memory-limit".into(),
-            units::show_size_kb(limits.process.memory_kb),
-        ]);
+        words.extend(limit_flags(limits));
     }
     if plan.limits.iter().any(|l| l.process.allow_fork) {
         words.push("--allow-fork".into());
@@ -675,14 +729,28 @@ pub fn solo_replay_command(plan: &SoloPlan) -> String {
         plan.secret_index.to_string(),
         "--seed".into(),
         plan.seed.to_string(),
-        "--time-limit".into(),
-        bot::show_duration(plan.limits.time_limit),
-        "--startup-limit".into(),
-        bot::show_duration(plan.limits.startup_limit),
-        "--memory-limit".into(),
-        units::show_size_kb(plan.limits.process.memory_kb),
     ]);
+    words.extend(limit_flags(&plan.limits));
     shell_words::join(words)
+}
+
+/// The command-line flags that set `limits` (the time bank only when there
+/// is one).
+fn limit_flags(limits: &MatchLimits) -> Vec<String> {
+    let mut words = vec![
+        "--time-limit".into(),
+        bot::show_duration(limits.time_limit),
+        "--startup-limit".into(),
+        bot::show_duration(limits.startup_limit),
+    ];
+    if !limits.time_bank.is_zero() {
+        words.extend(["--time-bank".into(), bot::show_duration(limits.time_bank)]);
+    }
+    words.extend([
+        "--memory-limit".into(),
+        units::show_size_kb(limits.process.memory_kb),
+    ]);
+    words
 }
 
 #[cfg(test)]

@@ -5,16 +5,22 @@
 //! ```text
 //! {"type":"header","version":1,"game":"arrow5",...}
 //! {"type":"message","t_us":1532,"bot":"a","dir":"to","line":"attack"}
-//! {"type":"message","t_us":1610,"bot":"a","dir":"from","line":"0 1 2 3 4"}
+//! {"type":"message","t_us":1610,"bot":"a","dir":"from","line":"0 1 2 3 4","wall_us":78,"cpu_us":61}
 //! {"type":"message","t_us":1700,"bot":"b","dir":"stderr","line":"thinking..."}
 //! {"type":"verdict","t_us":2001733,"bot":"b","verdict":"timeout","detail":"...","at_move":2}
 //! {"type":"result","record":{...}}
 //! ```
+//!
+//! A reply (`dir` `from`) carries the move's wall time (`wall_us`, from the
+//! request's last byte to the reply's newline) and the CPU time the bot's
+//! process used meanwhile (`cpu_us`), so that a slow bot can be told apart
+//! from an overloaded machine. Both are absent in transcripts written
+//! before they were kept, and `cpu_us` when the CPU clock could not be read.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::Path;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
@@ -55,6 +61,12 @@ pub enum Entry {
         bot: Seat,
         dir: Direction,
         line: String,
+        /// A reply's wall time, in microseconds.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        wall_us: Option<u64>,
+        /// The CPU time the bot used for a reply, in microseconds.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cpu_us: Option<u64>,
     },
     /// A bot was disqualified at `t_us`.
     Verdict {
@@ -139,16 +151,44 @@ impl TranscriptWriter {
         });
     }
 
+    /// A line to a bot, or a line of its stderr.
     pub fn message(&mut self, at: Instant, bot: Seat, dir: Direction, line: &str) {
+        self.line(at, bot, dir, line, None, None);
+    }
+
+    /// A bot's reply, with the move's wall time and the CPU time the bot
+    /// used for it (`None` if its CPU clock could not be read).
+    pub fn reply(
+        &mut self,
+        at: Instant,
+        bot: Seat,
+        line: &str,
+        wall: Duration,
+        cpu: Option<Duration>,
+    ) {
+        self.line(at, bot, Direction::From, line, Some(wall), cpu);
+    }
+
+    fn line(
+        &mut self,
+        at: Instant,
+        bot: Seat,
+        dir: Direction,
+        line: &str,
+        wall: Option<Duration>,
+        cpu: Option<Duration>,
+    ) {
         if self.out.is_none() {
             return;
         }
-        let t_us = at.saturating_duration_since(self.start).as_micros() as u64;
+        let micros = |d: Duration| d.as_micros() as u64;
         self.write(&Entry::Message {
-            t_us,
+            t_us: micros(at.saturating_duration_since(self.start)),
             bot,
             dir,
             line: line.to_string(),
+            wall_us: wall.map(micros),
+            cpu_us: cpu.map(micros),
         });
     }
 
@@ -269,6 +309,8 @@ pub fn render(entries: &[Entry]) -> String {
                 bot,
                 dir,
                 line,
+                wall_us,
+                cpu_us,
             } => {
                 let who = &names[bot.index()];
                 let arrow = match dir {
@@ -281,8 +323,16 @@ pub fn render(entries: &[Entry]) -> String {
                 } else {
                     ""
                 };
+                let times = match (wall_us, cpu_us) {
+                    (Some(wall), Some(cpu)) => {
+                        format!("   [took {}, cpu {}]", show_us(*wall), show_us(*cpu))
+                    }
+                    (Some(wall), None) => format!("   [took {}]", show_us(*wall)),
+                    (None, Some(cpu)) => format!("   [cpu {}]", show_us(*cpu)),
+                    (None, None) => String::new(),
+                };
                 out.push_str(&format!(
-                    "{:>10.3} ms  {arrow} {who}{tag}: {line}\n",
+                    "{:>10.3} ms  {arrow} {who}{tag}: {line}{times}\n",
                     *t_us as f64 / 1000.0
                 ));
                 if let (Some(board), Direction::From) = (&mut board, dir) {
@@ -314,4 +364,46 @@ pub fn render(entries: &[Entry]) -> String {
         }
     }
     out
+}
+
+/// Microseconds as milliseconds with three decimals, as the timestamps.
+fn show_us(us: u64) -> String {
+    format!("{:.3} ms", us as f64 / 1000.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_show_their_times_and_older_transcripts_still_read() {
+        let older = r#"{"type":"message","t_us":1610,"bot":"a","dir":"from","line":"0 1 2 3 4"}"#;
+        let newer = r#"{"type":"message","t_us":1610,"bot":"a","dir":"from","line":"0 1 2 3 4","wall_us":78000,"cpu_us":61}"#;
+        let older: Entry = serde_json::from_str(older).unwrap();
+        let newer: Entry = serde_json::from_str(newer).unwrap();
+        assert_eq!(render(&[older]), "     1.610 ms  -> A: 0 1 2 3 4\n");
+        assert_eq!(
+            render(&[newer]),
+            "     1.610 ms  -> A: 0 1 2 3 4   [took 78.000 ms, cpu 0.061 ms]\n"
+        );
+        // Lines without times are written without the fields.
+        let mut buffer = Vec::new();
+        serde_json::to_writer(
+            &mut buffer,
+            &Entry::Message {
+                t_us: 1,
+                bot: Seat::A,
+                dir: Direction::To,
+                line: "attack".into(),
+                wall_us: None,
+                cpu_us: None,
+            },
+        )
+        .unwrap();
+        let text = String::from_utf8(buffer).unwrap();
+        assert!(
+            !text.contains("wall_us") && !text.contains("cpu_us"),
+            "{text}"
+        );
+    }
 }

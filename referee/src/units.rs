@@ -27,6 +27,28 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(value * scale))
 }
 
+/// Parses a time bank: a duration as [`parse_duration`] reads it, or zero
+/// (`0`, `0s`, `0ms`) for no bank, so that a bot's own entry can take away
+/// a bank its file gives every bot.
+pub fn parse_time_bank(text: &str) -> Result<Duration, String> {
+    match parse_duration(text) {
+        Ok(bank) => Ok(bank),
+        Err(e) => {
+            let t = text.trim();
+            let number = t
+                .strip_suffix("ms")
+                .or_else(|| t.strip_suffix("us"))
+                .or_else(|| t.strip_suffix('s'))
+                .or_else(|| t.strip_suffix('m'))
+                .unwrap_or(t);
+            match number.trim().parse::<f64>() {
+                Ok(0.0) => Ok(Duration::ZERO),
+                _ => Err(e.replace("must be positive", "must be positive, or 0 for no bank")),
+            }
+        }
+    }
+}
+
 /// Parses a size into KiB: `64MiB`, `64M`, `512KiB`, `1GiB` (all binary
 /// units), or a bare number of MiB.
 pub fn parse_size_kb(text: &str) -> Result<u64, String> {
@@ -77,6 +99,20 @@ mod tests {
         assert_eq!(parse_duration("1.5"), Ok(Duration::from_millis(1500)));
         assert!(parse_duration("0s").is_err());
         assert!(parse_duration("fast")
+            .unwrap_err()
+            .contains("not a duration"));
+    }
+
+    #[test]
+    fn time_banks_may_be_zero() {
+        assert_eq!(parse_time_bank("10s"), Ok(Duration::from_secs(10)));
+        assert_eq!(parse_time_bank("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_time_bank("0s"), Ok(Duration::ZERO));
+        assert_eq!(parse_time_bank("0ms"), Ok(Duration::ZERO));
+        assert!(parse_time_bank("-1s")
+            .unwrap_err()
+            .contains("or 0 for no bank"));
+        assert!(parse_time_bank("plenty")
             .unwrap_err()
             .contains("not a duration"));
     }

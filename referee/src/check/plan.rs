@@ -43,6 +43,7 @@ struct RawTested {
     language: Option<Spanned<String>>,
     time_limit: Option<Spanned<String>>,
     startup_limit: Option<Spanned<String>>,
+    time_bank: Option<Spanned<String>>,
     memory_limit: Option<Spanned<String>>,
     allow_fork: Option<bool>,
 }
@@ -296,6 +297,7 @@ fn tested_bot(
         &mut limits,
         &raw.limits.time_limit,
         &raw.limits.startup_limit,
+        &raw.limits.time_bank,
         &raw.limits.memory_limit,
         "limits.",
     )?;
@@ -305,6 +307,7 @@ fn tested_bot(
             &mut limits,
             &t.time_limit,
             &t.startup_limit,
+            &t.time_bank,
             &t.memory_limit,
             "bot.",
         )?;
@@ -619,9 +622,19 @@ mod tests {
 
     #[test]
     fn the_command_line_bot_replaces_the_file_bot() {
-        let text = "game = \"arrow5\"\n[bot]\nname = \"student\"\nbot = \"./missing\"\ntime_limit = \"3s\"\n[[require]]\nkind = \"bench-average\"\nsamples = 5\nat_most = 5\n";
+        let text = "game = \"arrow5\"\n[limits]\ntime_bank = \"10s\"\n[bot]\nname = \"student\"\nbot = \"./missing\"\ntime_limit = \"3s\"\ntime_bank = \"4s\"\n[[require]]\nkind = \"bench-average\"\nsamples = 5\nat_most = 5\n";
         let plan = CheckPlan::parse(Path::new("/tmp/c.toml"), text, Some("true")).unwrap();
         assert_eq!(plan.bot.name, "true");
         assert_eq!(plan.bot.limits.time_limit, Duration::from_secs(3));
+        assert_eq!(plan.bot.limits.time_bank, Duration::from_secs(4));
+    }
+
+    #[test]
+    fn a_bad_time_bank_names_its_line() {
+        let text = "game = \"arrow5\"\n[bot]\nbot = \"true\"\ntime_bank = \"ages\"\n[[require]]\nkind = \"bench-average\"\nsamples = 5\nat_most = 5\n";
+        let e = CheckPlan::parse(Path::new("/tmp/c.toml"), text, None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("/tmp/c.toml:4: bot.time_bank"), "{e}");
     }
 }

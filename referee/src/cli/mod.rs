@@ -144,7 +144,8 @@ impl GameFlags {
     }
 }
 
-/// Per-move time, startup time and memory, shared by every command that plays.
+/// Per-move time, startup time, time bank and memory, shared by every
+/// command that plays.
 /// Left out, each bot gets its game's contest default for its language
 /// (`MatchLimits::defaults_for`).
 #[derive(Args, Clone, Debug)]
@@ -157,6 +158,11 @@ pub struct LimitFlags {
     /// [default: 5s, or the time limit if longer]
     #[arg(long, value_name = "DURATION", value_parser = units::parse_duration)]
     pub startup_limit: Option<std::time::Duration>,
+    /// Time a bot may spend beyond its limits over one game: what a reply
+    /// takes beyond its limit is drawn from the bank, and a reply that would
+    /// overdraw it is a timeout [default: 0, no bank]
+    #[arg(long, value_name = "DURATION", value_parser = units::parse_time_bank)]
+    pub time_bank: Option<std::time::Duration>,
     /// Resident memory per bot (KiB, MiB, GiB) beyond its language's allowance
     /// (C 4MiB, C++ 6MiB, Python 16MiB); exceeding it is the `memory` verdict
     /// [default: 64MiB; cryptron: 8MiB]
@@ -184,6 +190,9 @@ impl LimitFlags {
         }
         if let Some(startup) = self.startup_limit {
             limits.startup_limit = startup;
+        }
+        if let Some(bank) = self.time_bank {
+            limits.time_bank = bank;
         }
         if let Some(memory) = self.memory_limit {
             limits.process.memory_kb = memory;

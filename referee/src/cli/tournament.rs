@@ -96,7 +96,8 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
     let outcome =
         tournament::run(&plan, &options, &mut |event| progress.on(event)).map_err(|e| match e {
             tournament::TournamentError::FolderInUse { .. }
-            | tournament::TournamentError::FolderOfAnother { .. } => Failure::input(e),
+            | tournament::TournamentError::FolderOfAnother { .. }
+            | tournament::TournamentError::OtherColumns { .. } => Failure::input(e),
             _ => Failure::internal(e),
         })?;
     progress.finish();

@@ -44,6 +44,7 @@ struct RawTournament {
 pub(crate) struct RawLimits {
     pub(crate) time_limit: Option<Spanned<String>>,
     pub(crate) startup_limit: Option<Spanned<String>>,
+    pub(crate) time_bank: Option<Spanned<String>>,
     pub(crate) memory_limit: Option<Spanned<String>>,
     /// Let bots start processes (threads are always allowed).
     pub(crate) allow_fork: Option<bool>,
@@ -85,6 +86,7 @@ pub(crate) struct RawBot {
     pub(crate) language: Option<Spanned<String>>,
     pub(crate) time_limit: Option<Spanned<String>>,
     pub(crate) startup_limit: Option<Spanned<String>>,
+    pub(crate) time_bank: Option<Spanned<String>>,
     pub(crate) memory_limit: Option<Spanned<String>>,
     pub(crate) allow_fork: Option<bool>,
 }
@@ -396,6 +398,7 @@ pub(crate) fn build_bot(
         &mut bot_limits,
         &file_limits.time_limit,
         &file_limits.startup_limit,
+        &file_limits.time_bank,
         &file_limits.memory_limit,
         "limits.",
     )?;
@@ -404,6 +407,7 @@ pub(crate) fn build_bot(
         &mut bot_limits,
         &raw_bot.time_limit,
         &raw_bot.startup_limit,
+        &raw_bot.time_bank,
         &raw_bot.memory_limit,
         &format!("{table}."),
     )?;
@@ -422,6 +426,7 @@ pub(crate) fn apply_limits(
     limits: &mut MatchLimits,
     time: &Option<Spanned<String>>,
     startup: &Option<Spanned<String>>,
+    bank: &Option<Spanned<String>>,
     memory: &Option<Spanned<String>>,
     prefix: &str,
 ) -> Result<(), PlanError> {
@@ -434,6 +439,10 @@ pub(crate) fn apply_limits(
     }
     if let Some(t) = startup {
         limits.startup_limit = duration(t, "startup_limit")?;
+    }
+    if let Some(b) = bank {
+        limits.time_bank = units::parse_time_bank(b.get_ref())
+            .map_err(|e| src.error_at(b.span(), format!("{prefix}time_bank: {e}")))?;
     }
     if let Some(m) = memory {
         limits.process.memory_kb = units::parse_size_kb(m.get_ref())
@@ -493,6 +502,20 @@ mod tests {
             "game = \"arrow5\"\n[limits]\ntime_limit = \"soon\"\n{BOTS}"
         ));
         assert!(e.starts_with("/tmp/t.toml:3: limits.time_limit"), "{e}");
+        let e = error_of(&format!(
+            "game = \"arrow5\"\n[limits]\ntime_bank = \"lots\"\n{BOTS}"
+        ));
+        assert!(
+            e.starts_with("/tmp/t.toml:3: limits.time_bank") && e.contains("not a duration"),
+            "{e}"
+        );
+        let e = error_of(&format!(
+            "game = \"arrow5\"\n{BOTS}[[bots]]\nname = \"z\"\nbot = \"true\"\ntime_bank = \"-2s\"\n"
+        ));
+        assert!(
+            e.starts_with("/tmp/t.toml:11: bots.time_bank") && e.contains("or 0 for no bank"),
+            "{e}"
+        );
         let e = error_of(&format!("game = \"arrow5\"\nsede = 3\n{BOTS}"));
         assert!(e.starts_with("/tmp/t.toml:2:") && e.contains("sede"), "{e}");
         let e = error_of(&format!(
@@ -543,5 +566,26 @@ mod tests {
         let plan = parse(text).unwrap();
         assert_eq!(plan.bots[0].limits.time_limit, Duration::from_secs(6));
         assert_eq!(plan.bots[1].limits.time_limit, Duration::from_secs(1));
+    }
+
+    #[test]
+    fn time_banks_come_from_the_file_and_each_bot() {
+        let plan = parse(&format!("game = \"arrow5\"\n{BOTS}")).unwrap();
+        assert_eq!(
+            plan.bots[0].limits.time_bank,
+            Duration::ZERO,
+            "no bank by default"
+        );
+        let text = "game = \"arrow5\"\n[limits]\ntime_bank = \"10s\"\n[[bots]]\nname = \"x\"\nbot = \"true\"\ntime_bank = \"0\"\n[[bots]]\nname = \"y\"\nbot = \"true\"\ntime_bank = \"2.5s\"\n[[bots]]\nname = \"z\"\nbot = \"true\"\n";
+        let plan = parse(text).unwrap();
+        let banks: Vec<Duration> = plan.bots.iter().map(|b| b.limits.time_bank).collect();
+        assert_eq!(
+            banks,
+            [
+                Duration::ZERO,
+                Duration::from_millis(2500),
+                Duration::from_secs(10)
+            ]
+        );
     }
 }

@@ -63,6 +63,10 @@ pub enum TournamentError {
     },
     #[error("{}: {message}", path.display())]
     Merge { path: PathBuf, message: String },
+    /// A results folder started by a referee whose `games.csv` had other
+    /// columns: rows appended now would not line up with its header.
+    #[error("{} was written by another version of the referee (its columns differ: {differ}); finish that tournament with the referee that started it, or play it again with another --out", path.display())]
+    OtherColumns { path: PathBuf, differ: String },
     #[error(transparent)]
     Match(MatchError),
 }
@@ -117,6 +121,7 @@ pub fn run(
     prepare_folder(plan, options)?;
 
     let done = read_done_games(&games_path)?;
+    check_columns(&games_path)?;
     let all = schedule(plan);
     let scheduled: Vec<ScheduledGame> = all
         .iter()
@@ -316,6 +321,50 @@ fn read_done_games(path: &Path) -> Result<BTreeSet<u64>, TournamentError> {
     Ok(done)
 }
 
+/// Refuses to append to a `games.csv` whose header is not the one this
+/// referee writes (a folder resumed by a newer referee). No file, or an
+/// empty one, is fine: it gets the header with its first row.
+fn check_columns(path: &Path) -> Result<(), TournamentError> {
+    if fs::metadata(path).map_or(true, |m| m.len() == 0) {
+        return Ok(());
+    }
+    let file = File::open(path).map_err(io_error(path, "cannot read"))?;
+    let found = csv::Reader::from_reader(file)
+        .headers()
+        .map_err(|e| TournamentError::BadRow {
+            path: path.to_path_buf(),
+            line: 1,
+            message: e.to_string(),
+        })?
+        .clone();
+    let wanted = GameRow::columns();
+    if found == wanted {
+        return Ok(());
+    }
+    let missing: Vec<&str> = wanted
+        .iter()
+        .filter(|c| !found.iter().any(|f| f == *c))
+        .collect();
+    let extra: Vec<&str> = found
+        .iter()
+        .filter(|c| !wanted.iter().any(|w| w == *c))
+        .collect();
+    let differ = match (missing.is_empty(), extra.is_empty()) {
+        (true, true) => "in their order".to_string(),
+        (false, true) => format!("it lacks {}", missing.join(", ")),
+        (true, false) => format!("it has {} besides", extra.join(", ")),
+        (false, false) => format!(
+            "it lacks {} and has {} besides",
+            missing.join(", "),
+            extra.join(", ")
+        ),
+    };
+    Err(TournamentError::OtherColumns {
+        path: path.to_path_buf(),
+        differ,
+    })
+}
+
 /// Streams the rows of a games.csv file.
 pub fn for_each_row(
     path: &Path,
@@ -432,6 +481,8 @@ fn to_row(plan: &TournamentPlan, game: ScheduledGame, record: &MatchRecord) -> G
         time_max_ms_b: b.time_max_ms,
         cpu_ms_a: a.cpu_total_ms,
         cpu_ms_b: b.cpu_total_ms,
+        cpu_max_ms_a: a.cpu_max_ms,
+        cpu_max_ms_b: b.cpu_max_ms,
         peak_memory_kb_a: a.peak_memory_kb,
         peak_memory_kb_b: b.peak_memory_kb,
         detail,

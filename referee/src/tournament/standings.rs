@@ -41,6 +41,11 @@ pub struct GameRow {
     pub time_max_ms_b: f64,
     pub cpu_ms_a: f64,
     pub cpu_ms_b: f64,
+    /// The most CPU time one reply took (0 in rows written before it was kept).
+    #[serde(default)]
+    pub cpu_max_ms_a: f64,
+    #[serde(default)]
+    pub cpu_max_ms_b: f64,
     pub peak_memory_kb_a: u64,
     pub peak_memory_kb_b: u64,
     /// What disqualified a bot, if one was.
@@ -48,6 +53,46 @@ pub struct GameRow {
 }
 
 impl GameRow {
+    /// The columns of `games.csv`, as this referee writes them.
+    pub fn columns() -> csv::StringRecord {
+        let blank = GameRow {
+            game: 0,
+            seed: 0,
+            bot_a: String::new(),
+            bot_b: String::new(),
+            first: String::new(),
+            winner: String::new(),
+            reason: String::new(),
+            attacks_a: 0,
+            attacks_b: 0,
+            verdict_a: Verdict::Ok,
+            verdict_b: Verdict::Ok,
+            replies_a: 0,
+            replies_b: 0,
+            time_total_ms_a: 0.0,
+            time_max_ms_a: 0.0,
+            time_total_ms_b: 0.0,
+            time_max_ms_b: 0.0,
+            cpu_ms_a: 0.0,
+            cpu_ms_b: 0.0,
+            cpu_max_ms_a: 0.0,
+            cpu_max_ms_b: 0.0,
+            peak_memory_kb_a: 0,
+            peak_memory_kb_b: 0,
+            detail: String::new(),
+        };
+        // Written through serde, as the rows are, so the two cannot differ.
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        writer
+            .serialize(&blank)
+            .expect("a row serializes into memory");
+        let bytes = writer.into_inner().expect("writing to memory cannot fail");
+        csv::Reader::from_reader(bytes.as_slice())
+            .headers()
+            .expect("the header just written reads back")
+            .clone()
+    }
+
     fn side(&self, a: bool) -> Side<'_> {
         if a {
             Side {
@@ -57,6 +102,7 @@ impl GameRow {
                 replies: self.replies_a,
                 time_total_ms: self.time_total_ms_a,
                 time_max_ms: self.time_max_ms_a,
+                cpu_max_ms: self.cpu_max_ms_a,
                 peak_memory_kb: self.peak_memory_kb_a,
             }
         } else {
@@ -67,6 +113,7 @@ impl GameRow {
                 replies: self.replies_b,
                 time_total_ms: self.time_total_ms_b,
                 time_max_ms: self.time_max_ms_b,
+                cpu_max_ms: self.cpu_max_ms_b,
                 peak_memory_kb: self.peak_memory_kb_b,
             }
         }
@@ -80,6 +127,7 @@ struct Side<'a> {
     replies: u32,
     time_total_ms: f64,
     time_max_ms: f64,
+    cpu_max_ms: f64,
     peak_memory_kb: u64,
 }
 
@@ -115,6 +163,9 @@ pub struct TimingRow {
     pub replies: u64,
     pub avg_move_ms: f64,
     pub max_move_ms: f64,
+    /// The most CPU time one move took: far below `max_move_ms`, the
+    /// slowest move was spent waiting (or the machine was overloaded).
+    pub max_move_cpu_ms: f64,
     pub peak_memory_kb: u64,
 }
 
@@ -131,6 +182,7 @@ struct Tally {
     replies: u64,
     time_total_us: u64,
     max_move_ms: f64,
+    max_move_cpu_ms: f64,
     peak_memory_kb: u64,
 }
 
@@ -202,6 +254,7 @@ impl Standings {
             t.replies += u64::from(side.replies);
             t.time_total_us += (side.time_total_ms * 1000.0).round() as u64;
             t.max_move_ms = t.max_move_ms.max(side.time_max_ms);
+            t.max_move_cpu_ms = t.max_move_cpu_ms.max(side.cpu_max_ms);
             t.peak_memory_kb = t.peak_memory_kb.max(side.peak_memory_kb);
         }
         Ok(())
@@ -273,6 +326,7 @@ impl Standings {
                     0.0
                 },
                 max_move_ms: round(t.max_move_ms, 3),
+                max_move_cpu_ms: round(t.max_move_cpu_ms, 3),
                 peak_memory_kb: t.peak_memory_kb,
             })
             .collect()
@@ -387,6 +441,8 @@ mod tests {
             time_max_ms_b: 3.0,
             cpu_ms_a: 1.0,
             cpu_ms_b: 1.0,
+            cpu_max_ms_a: 0.5,
+            cpu_max_ms_b: 0.25,
             peak_memory_kb_a: 100,
             peak_memory_kb_b: 200,
             detail: String::new(),
@@ -473,5 +529,9 @@ mod tests {
         let table = s.crosstable();
         assert_eq!(table[0], ["bot", "y", "x", "z"]);
         assert_eq!(table[2], ["x", "1.5/2", "-", "-"]);
+        let timings = s.timings();
+        assert_eq!(timings[0].bot, "x");
+        assert_eq!(timings[0].max_move_ms, 3.0);
+        assert_eq!(timings[0].max_move_cpu_ms, 0.5);
     }
 }
