@@ -666,11 +666,12 @@ impl BotProcess {
         self.swept
     }
 
-    /// CPU time the bot has used so far, exactly, cheap enough to read
-    /// before and after every move: under strict, all its processes (its
-    /// cgroup's `cpu.stat`); under basic, its own process, all threads but
-    /// not its children (the kernel's per-process CPU clock). `None` once
-    /// the process is gone.
+    /// CPU time the bot has used so far, cheap enough to read before and
+    /// after every move: under strict, all its processes (its cgroup's
+    /// `cpu.stat`); under basic, its own process, all threads but not its
+    /// children (the kernel's per-process CPU clock). Exact while the bot
+    /// waits; while it runs, the kernel's figure may lag by up to one
+    /// scheduler tick (1 to 10 ms). `None` once the process is gone.
     pub fn cpu_time(&self) -> Option<Duration> {
         if self.exited {
             return None;
@@ -1102,6 +1103,8 @@ fn resident_peak_kb(pid: Pid) -> Option<u64> {
 
 /// CPU time of process `pid`, from its CPU-time clock (`clock_getcpuclockid`
 /// spelled out: the kernel encodes a process clock as `!pid << 3 | 2`).
+/// Nanoseconds, but for a process running on another CPU only as fresh as
+/// the last scheduler tick.
 fn process_cpu_time(pid: Pid) -> Option<Duration> {
     let clock = (!pid.as_raw_nonzero().get() << 3) | 2;
     // SAFETY: timespec is plain data; clock_gettime fills it in.
