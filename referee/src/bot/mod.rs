@@ -16,6 +16,7 @@
 //! between two polls. See `protocol.md`, "Limits".
 
 pub mod compile;
+pub mod landlock;
 pub mod language;
 pub mod launch;
 pub mod sandbox;
