@@ -67,9 +67,16 @@ impl Run {
 /// Runs the referee with `args` in `cwd`, killing it and failing the test if
 /// it takes longer than `budget`.
 pub fn referee_in(cwd: &Path, args: &[&str], budget: Duration) -> Run {
-    let mut child = Command::new(referee_bin())
-        .args(args)
-        .current_dir(cwd)
+    let mut command = Command::new(referee_bin());
+    command.args(args).current_dir(cwd);
+    run_within(command, budget)
+}
+
+/// Runs `command` (the referee, maybe behind a wrapper such as `setpriv`),
+/// killing it and failing the test if it takes longer than `budget`.
+pub fn run_within(mut command: Command, budget: Duration) -> Run {
+    let shown = format!("{command:?}");
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -93,7 +100,7 @@ pub fn referee_in(cwd: &Path, args: &[&str], budget: Duration) -> Run {
         None => {
             child.kill().ok();
             child.wait().ok();
-            panic!("referee {args:?} did not finish within {budget:?}");
+            panic!("{shown} did not finish within {budget:?}");
         }
     };
     Run {

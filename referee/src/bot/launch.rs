@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::sandbox;
+use super::{landlock, sandbox};
 
 /// The first argument that puts the `referee` binary in launch mode.
 pub const LAUNCH_ARG: &str = "__launch";
@@ -395,12 +395,11 @@ struct Exposure {
 /// Where the private `/tmp` goes.
 const TMP: &str = "/tmp";
 
-/// The folders a strict bot needs: its program's folder (and the tree of
+/// The folders a bot needs to read: its program's folder (and the tree of
 /// an interpreter, e.g. `/root/.pyenv/versions/3.11.7` for
-/// `.../bin/python3.11`), and the folder of each argument that is a file
-/// (the script); those that its private mounts would hide.
-fn exposures_for(spec: &LaunchSpec) -> Vec<Exposure> {
-    let own_user = matches!(spec.identity, Some(Identity { uid: Some(_), .. }));
+/// `.../bin/python3.11`), and the folder of its first argument if that is
+/// a file (the script). Real paths.
+fn needed_folders(spec: &LaunchSpec) -> Vec<PathBuf> {
     let mut wanted: Vec<PathBuf> = Vec::new();
     if let Ok(real) = spec.program.canonicalize() {
         if let Some(dir) = real.parent() {
@@ -410,7 +409,9 @@ fn exposures_for(spec: &LaunchSpec) -> Vec<Exposure> {
             }
         }
     }
-    for arg in &spec.args {
+    // The script, for an interpreter: the first argument. Later ones are
+    // the bot's own business, and must not open a hidden folder to it.
+    if let Some(arg) = spec.args.first() {
         let path = Path::new(arg);
         if path.is_absolute() && path.is_file() {
             if let Some(dir) = path
@@ -422,6 +423,14 @@ fn exposures_for(spec: &LaunchSpec) -> Vec<Exposure> {
             }
         }
     }
+    wanted
+}
+
+/// The folders a strict bot needs ([`needed_folders`]) that its private
+/// mounts would hide.
+fn exposures_for(spec: &LaunchSpec) -> Vec<Exposure> {
+    let own_user = matches!(spec.identity, Some(Identity { uid: Some(_), .. }));
+    let wanted = needed_folders(spec);
     let mut out: Vec<Exposure> = Vec::new();
     for path in wanted {
         if path == Path::new("/") || path == Path::new(TMP) {
@@ -487,6 +496,11 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure]) -> Result<(), StepError> {
     if let Some(identity) = &spec.identity {
         become_unprivileged(spec, identity)?;
     }
+    // Before seccomp, which would refuse Landlock's own system calls no
+    // more than any other, but after the user switch, so that the domain
+    // is made by the bot's own credentials.
+    landlock::confine(&landlock_policy(spec))
+        .map_err(|e| ("file-system confinement", io::Error::other(e)))?;
     if !sandbox::install_seccomp(spec.allow_fork) {
         return Err(last_error("seccomp filter"));
     }
@@ -497,6 +511,63 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure]) -> Result<(), StepError> {
         return Err(last_error("parent-death signal"));
     }
     Ok(())
+}
+
+/// What Landlock allows the bot (see [`landlock`]):
+/// - writes only beneath its working directory (under strict also its
+///   private `/tmp` and `/dev/shm`);
+/// - under basic, nothing of the referee's hidden files, nor of the folder
+///   holding every bot's working directory (the other bot's included), but
+///   what the bot itself needs there. Under strict its mounts hide those
+///   already.
+///
+/// A hidden path that lies within one the bot needs cannot be hidden by
+/// Landlock (rights only add up) and is left out.
+fn landlock_policy(spec: &LaunchSpec) -> landlock::FsPolicy {
+    if spec.strict.is_some() {
+        return landlock::FsPolicy {
+            writable: vec![spec.workdir.clone(), TMP.into(), "/dev/shm".into()],
+            hidden: Vec::new(),
+            exposed: Vec::new(),
+        };
+    }
+    let mut hidden: Vec<PathBuf> = spec
+        .hidden
+        .iter()
+        .filter_map(|p| p.canonicalize().ok())
+        .collect();
+    // The working directories' folder (the temporary folder), unless it is
+    // the root of everything.
+    if let Some(folder) = spec
+        .workdir
+        .canonicalize()
+        .ok()
+        .and_then(|w| w.parent().map(Path::to_path_buf))
+        .filter(|f| f.parent().is_some())
+    {
+        hidden.push(folder);
+    }
+    let mut exposed: Vec<PathBuf> = needed_folders(spec)
+        .into_iter()
+        .filter(|dir| hidden.iter().any(|h| dir.starts_with(h)))
+        .collect();
+    if let Ok(program) = spec.program.canonicalize() {
+        if hidden.iter().any(|h| program.starts_with(h)) {
+            exposed.push(program);
+        }
+    }
+    let writable = vec![spec.workdir.clone()];
+    hidden.retain(|h| {
+        !writable
+            .iter()
+            .chain(&exposed)
+            .any(|granted| h.starts_with(granted))
+    });
+    landlock::FsPolicy {
+        writable,
+        hidden,
+        exposed,
+    }
 }
 
 fn set_rlimits(spec: &LaunchSpec) -> Result<(), StepError> {
