@@ -225,6 +225,15 @@ pub fn kernel_abi() -> Option<u32> {
     u32::try_from(version).ok().filter(|&v| v > 0)
 }
 
+/// What [`confine`] will enforce on this kernel, for the start-up notice.
+pub fn on_this_kernel() -> Confinement {
+    match kernel_abi() {
+        None => Confinement::Unsupported,
+        Some(abi) if abi >= FULL_ABI => Confinement::Full { abi },
+        Some(abi) => Confinement::Partial { abi },
+    }
+}
+
 /// Confines the calling thread, and what it later starts, to `policy` (see
 /// the module documentation), for good. Returns what the kernel enforced;
 /// `Unsupported` leaves the thread unconfined, and the caller decides whether

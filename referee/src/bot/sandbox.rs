@@ -47,12 +47,23 @@ impl SandboxChoice {
     pub fn resolve(self) -> Result<Sandbox, String> {
         match self {
             SandboxChoice::Basic => Ok(Sandbox::Basic),
-            SandboxChoice::Strict => CgroupRoots::detect().map(Sandbox::Strict),
-            SandboxChoice::Auto => Ok(CgroupRoots::detect()
-                .map(Sandbox::Strict)
-                .unwrap_or(Sandbox::Basic)),
+            SandboxChoice::Strict => strict().map(Sandbox::Strict),
+            SandboxChoice::Auto => Ok(strict().map(Sandbox::Strict).unwrap_or(Sandbox::Basic)),
         }
     }
+}
+
+/// What strict needs: root (for namespaces and a user per bot) and the
+/// cgroups.
+fn strict() -> Result<CgroupRoots, String> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return Err("strict sandbox: needs root, to give each bot a user of its own and new \
+                    user, PID, network and mount namespaces; run the referee as root (for \
+                    example in a container or VM of its own), or use --sandbox basic"
+            .into());
+    }
+    CgroupRoots::detect()
 }
 
 /// The layer in force.
@@ -66,16 +77,39 @@ pub enum Sandbox {
 impl Sandbox {
     /// One line saying what is in force, printed at start-up.
     pub fn describe(&self) -> String {
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        let landlock = super::landlock::on_this_kernel();
+        let files = match landlock {
+            super::landlock::Confinement::Unsupported => {
+                "no Landlock on this kernel: a bot may write outside its folder and read the \
+                 referee's files"
+                    .to_string()
+            }
+            _ => format!(
+                "{landlock}: writes only in its folder, the referee's files and the other bots' \
+                 folders hidden, no TCP, no signal or memory access outside itself"
+            ),
+        };
+        let basic = format!(
+            "each bot through a launcher that kills all it started when it ends; own session; \
+             {files}; seccomp (no ptrace, no network socket, no new namespaces, signals only to \
+             itself and its group, no fork unless allowed); rlimits (cpu {CPU_SECONDS_LIMIT}s, \
+             address space, file size 64MiB, {OPEN_FILES_LIMIT} files, no core); clean \
+             environment{}",
+            if root {
+                "; a group of its own, no capabilities"
+            } else {
+                ""
+            }
+        );
         match self {
-            Sandbox::Basic => "sandbox basic: own session, seccomp (no ptrace, no network socket, signals only to \
-                 itself and its group, no fork unless allowed), rlimits (cpu, address space, \
-                 file size 64MiB, 256 files, no core), clean tagged environment, \
-                 orphans swept from /proc at the end"
-                .to_string(),
+            Sandbox::Basic => format!("sandbox basic: {basic}"),
             Sandbox::Strict(roots) => format!(
-                "sandbox strict: basic, plus per bot a cgroup (memory limit, {} pids, \
-                 cgroup.kill under {}), no network, read-only files outside its \
-                 directory (network, IPC and mount namespaces)",
+                "sandbox strict: basic, plus per bot a user of its own in its own user, PID, \
+                 network, mount and IPC namespaces; private /tmp and /dev/shm; read-only file \
+                 systems outside its folder; a cgroup (memory limit, swap off, {} pids, CPU \
+                 time, cgroup.kill under {})",
                 STRICT_PIDS_MAX,
                 roots.kill.display()
             ),

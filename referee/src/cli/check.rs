@@ -51,7 +51,14 @@ pub struct CheckArgs {
 }
 
 pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
-    let plan = CheckPlan::load(&args.file, args.bot.as_deref()).map_err(Failure::input)?;
+    let mut plan = CheckPlan::load(&args.file, args.bot.as_deref()).map_err(Failure::input)?;
+    // The check file (its seed draws any random codes) is hidden from the
+    // bots.
+    if let Ok(file) = std::path::absolute(&args.file) {
+        for bot in std::iter::once(&mut plan.bot).chain(&mut plan.opponents) {
+            bot.limits.process.hidden.push(file.clone());
+        }
+    }
     let jobs = args.jobs.unwrap_or_else(default_jobs);
     if jobs == 0 {
         return Err(Failure::input(anyhow!("--jobs must be at least 1")));
