@@ -58,10 +58,12 @@ impl SandboxChoice {
 fn strict() -> Result<CgroupRoots, String> {
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } != 0 {
-        return Err("strict sandbox: needs root, to give each bot a user of its own and new \
+        return Err(
+            "strict sandbox: needs root, to give each bot a user of its own and new \
                     user, PID, network and mount namespaces; run the referee as root (for \
                     example in a container or VM of its own), or use --sandbox basic"
-            .into());
+                .into(),
+        );
     }
     CgroupRoots::detect()
 }
