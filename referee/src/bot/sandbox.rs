@@ -1,13 +1,17 @@
-//! The two confinement layers a bot runs under (`--sandbox basic|strict|auto`).
+//! The two confinement layers a bot runs under (`--sandbox basic|strict|auto`):
+//! the choice, the cgroups, the seccomp filter and the capabilities. The
+//! launcher ([`super::launch`]) applies them in the bot's process; Landlock
+//! is in [`super::landlock`].
 //!
 //! - `basic` needs no privilege: own session and process group, parent-death
 //!   signal, a clean environment carrying a unique tag, rlimits as backstops
-//!   (CPU, address space, file size, open files, no core dumps), and at the
-//!   end a sweep of `/proc` that kills every process in the bot's session or
-//!   carrying its tag (grandchildren that escaped the process group).
-//! - `strict` adds, per bot, a cgroup with a memory limit and a pids limit,
-//!   killed in one write (`cgroup.kill` of cgroup v2), and new network and
-//!   IPC namespaces (no network at all). It needs root or a delegated cgroup.
+//!   (CPU, address space, file size, open files, no core dumps), Landlock,
+//!   the seccomp filter, and the launcher killing all the bot left behind.
+//!   The `/proc` sweep below is the referee's last resort, for a launcher
+//!   that did not report.
+//! - `strict` adds, per bot, a user of its own, new user, PID, network,
+//!   mount and IPC namespaces, and a cgroup with a memory limit and a pids
+//!   limit, killed in one write (`cgroup.kill` of cgroup v2). It needs root.
 //!
 //! `auto` picks `strict` when it can be had, else `basic`. Asking for
 //! `strict` where it cannot be had is refused with what is missing.
@@ -195,8 +199,7 @@ impl CgroupRoots {
                 }
             }
         }
-        let how = "run the referee as root, or give it a delegated cgroup \
-                   (e.g. systemd-run --user --scope -p Delegate=yes referee ...), \
+        let how = "run the referee as root on a machine with cgroup v2 (or both), \
                    or use --sandbox basic";
         let v2 = v2.ok_or_else(|| {
             format!("strict sandbox: no cgroup2 mount (needed for cgroup.kill); {how}")

@@ -168,9 +168,10 @@ pub struct LimitFlags {
     /// [default: 64MiB; cryptron: 8MiB]
     #[arg(long, value_name = "SIZE", value_parser = units::parse_size_kb)]
     pub memory_limit: Option<u64>,
-    /// Confinement of the bots: basic (no privilege needed), strict (adds a
-    /// cgroup per bot and no network; needs root or a delegated cgroup), auto
-    /// (strict when it can be had) [default: basic]
+    /// Confinement of the bots: basic (no privilege needed: launcher,
+    /// Landlock, seccomp, rlimits), strict (adds per bot a user of its own,
+    /// namespaces, private /tmp, a cgroup; needs root), auto (strict when it
+    /// can be had) [default: basic]
     #[arg(long, value_name = "LAYER", value_parser = SandboxChoice::parse)]
     pub sandbox: Option<SandboxChoice>,
     /// Let bots start processes (fork); threads are always allowed. Off by
