@@ -9,5 +9,7 @@ fn main() {
         referee::bot::launch::run();
     }
     referee::bot::launch_with_this_executable();
-    std::process::exit(cli::main());
+    let code = cli::main();
+    referee::bot::remove_workdirs_folder();
+    std::process::exit(code);
 }

@@ -450,6 +450,14 @@ fn exposures_for(spec: &LaunchSpec) -> Vec<Exposure> {
             None
         };
         if let Some(cover) = cover {
+            // The whole folder directly under the cover that holds it (a
+            // bot's project, an interpreter's installation): a script may
+            // import from a sibling folder.
+            let path = path
+                .strip_prefix(&cover)
+                .ok()
+                .and_then(|rest| rest.components().next())
+                .map_or(path.clone(), |first| cover.join(first));
             // A folder inside one already shown comes with it.
             if !out.iter().any(|e| path.starts_with(&e.path)) {
                 out.retain(|e| !e.path.starts_with(&path));
@@ -536,8 +544,8 @@ fn landlock_policy(spec: &LaunchSpec) -> landlock::FsPolicy {
         .iter()
         .filter_map(|p| p.canonicalize().ok())
         .collect();
-    // The working directories' folder (the temporary folder), unless it is
-    // the root of everything.
+    // The folder of every bot's working directory (its own is writable,
+    // so granted again).
     if let Some(folder) = spec
         .workdir
         .canonicalize()

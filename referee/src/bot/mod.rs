@@ -364,7 +364,9 @@ impl BotProcess {
     pub fn spawn(command: &BotCommand, limits: &ProcessLimits) -> io::Result<BotProcess> {
         sandbox::protect_referee();
         let launcher = launcher()?;
-        let workdir = tempfile::Builder::new().prefix("referee-bot-").tempdir()?;
+        let workdir = tempfile::Builder::new()
+            .prefix("referee-bot-")
+            .tempdir_in(workdirs_folder()?)?;
         let tag = sandbox::new_tag();
         // SAFETY: geteuid has no preconditions.
         let as_root = unsafe { libc::geteuid() } == 0;
@@ -990,6 +992,59 @@ fn set_nonblocking(fd: &OwnedFd) -> io::Result<()> {
     let flags = rustix::fs::fcntl_getfl(fd.as_fd())?;
     rustix::fs::fcntl_setfl(fd.as_fd(), flags | rustix::fs::OFlags::NONBLOCK)?;
     Ok(())
+}
+
+static WORKDIRS: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+/// The folder holding every bot's working directory, one per referee
+/// process (`referee-bots-PID` in the temporary folder, mode 0711: each bot
+/// reaches its own directory but lists none). One folder, so that the
+/// sandbox can hide the others' directories from each bot. Made on first
+/// use; those of referees that are gone are removed then.
+fn workdirs_folder() -> io::Result<std::path::PathBuf> {
+    if let Some(dir) = WORKDIRS.get() {
+        return Ok(dir.clone());
+    }
+    let temp = std::env::temp_dir();
+    remove_stale_workdirs(&temp);
+    let dir = temp.join(format!("referee-bots-{}", std::process::id()));
+    match std::fs::create_dir(&dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    std::fs::set_permissions(&dir, std::os::unix::fs::PermissionsExt::from_mode(0o711))?;
+    Ok(WORKDIRS.get_or_init(|| dir).clone())
+}
+
+/// Removes the folders of working directories of referees no longer
+/// running (killed before they could).
+fn remove_stale_workdirs(temp: &std::path::Path) {
+    let Ok(entries) = std::fs::read_dir(temp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("referee-bots-"))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if !std::path::Path::new("/proc").join(pid.to_string()).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Removes this process's folder of working directories (each bot's own
+/// directory is removed with the bot): the `referee` binary calls it on
+/// its way out.
+pub fn remove_workdirs_folder() {
+    if let Some(dir) = WORKDIRS.get() {
+        let _ = std::fs::remove_dir(dir);
+    }
 }
 
 /// The longest a launcher may take to start a bot, or to end it.
