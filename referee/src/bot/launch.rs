@@ -23,9 +23,9 @@
 //! The referee writes a [`LaunchSpec`] as JSON on descriptor 4 and closes
 //! it; the launcher answers on descriptor 3, one line each: `started PID`
 //! once the bot's exec succeeded (or `error WHAT`), then
-//! `exit code|signal N CPU_US MAXRSS_KB SWEPT` when the bot is gone.
+//! `exit code|signal N CPU_US MAXRSS_KB` when the bot is gone.
 
-use std::ffi::{CString, OsString};
+use std::ffi::{CStr, CString, OsString};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::{FromRawFd, OwnedFd};
@@ -91,14 +91,12 @@ pub struct Ended {
     pub exit: super::Exit,
     pub cpu: Duration,
     pub max_rss_kb: u64,
-    /// Processes other than the bot that were still alive and were killed.
-    pub swept: usize,
 }
 
 impl Ended {
     pub fn parse(line: &str) -> Option<Ended> {
         let f: Vec<&str> = line.split_whitespace().collect();
-        let [tag, kind, n, cpu_us, rss, swept] = f.as_slice() else {
+        let [tag, kind, n, cpu_us, rss] = f.as_slice() else {
             return None;
         };
         if *tag != "exit" {
@@ -113,7 +111,6 @@ impl Ended {
             },
             cpu: Duration::from_micros(cpu_us.parse().ok()?),
             max_rss_kb: rss.parse().ok()?,
-            swept: swept.parse().ok()?,
         })
     }
 
@@ -123,18 +120,30 @@ impl Ended {
             super::Exit::Signal(s) => ("signal", s),
         };
         format!(
-            "exit {kind} {n} {} {} {}\n",
+            "exit {kind} {n} {} {}\n",
             self.cpu.as_micros(),
-            self.max_rss_kb,
-            self.swept
+            self.max_rss_kb
         )
     }
 }
 
 /// The launch mode's `main`: never returns.
 pub fn run() -> ! {
+    // Run by hand, the two descriptors are not there.
+    // SAFETY: fcntl only asks about the descriptors.
+    if [REPORT_FD, SPEC_FD]
+        .iter()
+        .any(|&fd| unsafe { libc::fcntl(fd, libc::F_GETFD) } < 0)
+    {
+        eprintln!(
+            "referee: `{LAUNCH_ARG}` is internal: the referee starts each bot through it \
+             (see `referee match --help`)"
+        );
+        std::process::exit(2);
+    }
     // SAFETY: the referee put the report pipe on descriptor 3 and the spec
-    // on 4 (see `BotProcess::spawn`); nothing else owns them.
+    // on 4 (see `BotProcess::spawn`), checked open above; nothing else
+    // owns them.
     let mut report = unsafe { File::from_raw_fd(REPORT_FD) };
     let spec_pipe = unsafe { File::from_raw_fd(SPEC_FD) };
     for fd in [REPORT_FD, SPEC_FD] {
@@ -254,7 +263,7 @@ fn launch(spec: &LaunchSpec, report: &mut File) -> Result<(), String> {
     }
 
     let (status, usage) = wait_for(bot);
-    let swept = end_descendants();
+    end_descendants();
     let to_us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
     let ended = Ended {
         exit: if libc::WIFSIGNALED(status) {
@@ -264,7 +273,6 @@ fn launch(spec: &LaunchSpec, report: &mut File) -> Result<(), String> {
         },
         cpu: Duration::from_micros(to_us(usage.ru_utime) + to_us(usage.ru_stime)),
         max_rss_kb: usage.ru_maxrss.max(0) as u64,
-        swept,
     };
     report
         .write_all(ended.line().as_bytes())
@@ -306,11 +314,10 @@ fn wait_for(bot: i32) -> (libc::c_int, libc::rusage) {
 
 /// Kills every descendant of the launcher (the bot is gone; these are what
 /// it left: its group, and orphans handed to the launcher as subreaper),
-/// until none is left or [`CLEANUP_TIME`] is up. Returns how many.
-fn end_descendants() -> usize {
+/// until none is left or [`CLEANUP_TIME`] is up.
+fn end_descendants() {
     let me = std::process::id() as i32;
     let deadline = Instant::now() + CLEANUP_TIME;
-    let mut killed: Vec<i32> = Vec::new();
     loop {
         let found = descendants(me);
         if found.is_empty() || Instant::now() >= deadline {
@@ -328,15 +335,11 @@ fn end_descendants() -> usize {
             unsafe {
                 libc::kill(pid, libc::SIGKILL);
             }
-            if !killed.contains(&pid) {
-                killed.push(pid);
-            }
         }
         reap_children(Duration::from_millis(5));
     }
     // What is dead but not yet reaped, reaped now (bounded).
     reap_children(Duration::from_millis(100));
-    killed.len()
 }
 
 /// Reaps children until none is left or `time` has passed.
@@ -894,8 +897,6 @@ fn enter_mount_namespace(
     Ok(())
 }
 
-use std::ffi::CStr;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -907,7 +908,6 @@ mod tests {
                 exit,
                 cpu: Duration::from_micros(1234),
                 max_rss_kb: 5678,
-                swept: 2,
             };
             assert_eq!(Ended::parse(ended.line().trim_end()), Some(ended));
         }

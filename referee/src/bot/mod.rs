@@ -337,9 +337,6 @@ pub struct BotProcess {
     tag: String,
     /// Under `strict`: the bot's cgroups, killed and removed when dropped.
     cgroup: Option<sandbox::BotCgroup>,
-    /// Processes other than the bot itself still alive when it ended, and
-    /// killed (by the launcher, or the referee's fallback sweep).
-    swept: usize,
     /// Removed when the bot is dropped.
     _workdir: tempfile::TempDir,
     /// The bot's parent ([`launch`]): its exit tells the bot's, after
@@ -541,7 +538,6 @@ impl BotProcess {
             report: None,
             tag,
             cgroup,
-            swept: 0,
             _workdir: workdir,
         })
     }
@@ -663,12 +659,6 @@ impl BotProcess {
         self.finish()
     }
 
-    /// Processes outside the bot's process group (escaped grandchildren)
-    /// that the final sweep had to kill.
-    pub fn swept(&self) -> usize {
-        self.swept
-    }
-
     /// CPU time the bot has used so far, cheap enough to read before and
     /// after every move: under strict, all its processes (its cgroup's
     /// `cpu.stat`); under basic, its own process, all threads but not its
@@ -730,19 +720,16 @@ impl BotProcess {
                 libc::kill(self.launcher.as_raw_nonzero().get(), libc::SIGKILL);
             }
             self.group.signal(Signal::KILL);
-            self.swept = sandbox::sweep(self.pid(), &self.tag);
+            sandbox::sweep(self.pid(), &self.tag);
         }
         let launcher_exit = reap(self.launcher);
         let report = match ended {
-            Some(ended) => {
-                self.swept = ended.swept;
-                ProcessReport {
-                    exit: Some(ended.exit),
-                    cpu_ms: tree_cpu.unwrap_or(ended.cpu).max(ended.cpu).as_secs_f64() * 1000.0,
-                    peak_memory_kb: self.peak_memory_kb.max(ended.max_rss_kb),
-                    stderr_truncated: self.stderr_truncated,
-                }
-            }
+            Some(ended) => ProcessReport {
+                exit: Some(ended.exit),
+                cpu_ms: tree_cpu.unwrap_or(ended.cpu).max(ended.cpu).as_secs_f64() * 1000.0,
+                peak_memory_kb: self.peak_memory_kb.max(ended.max_rss_kb),
+                stderr_truncated: self.stderr_truncated,
+            },
             None => ProcessReport {
                 exit: launcher_exit,
                 cpu_ms: 0.0,

@@ -670,9 +670,6 @@ fn seccomp_filter(own: i32, allow_fork: bool) -> [libc::sock_filter; 34] {
     ]
 }
 
-/// Whether this build installs a seccomp filter in bots.
-pub const SECCOMP: bool = cfg!(target_arch = "x86_64");
-
 /// Between fork and exec: no new privileges, then the seccomp filter.
 /// Async-signal-safe. False if a step failed (errno says why).
 pub fn install_seccomp(allow_fork: bool) -> bool {
@@ -703,8 +700,9 @@ pub fn install_seccomp(allow_fork: bool) -> bool {
 }
 
 /// Kills every process, other than the referee, that is in the session
-/// `session` or carries `tag` in its environment: what a bot left behind
-/// after its process group was killed. Found processes are stopped first so
+/// `session` or carries `tag` in its environment: what a bot left behind,
+/// when its launcher (which kills all the bot's descendants) did not report
+/// and had to be killed. Found processes are stopped first so
 /// that they cannot fork while the sweep goes on, then killed. Returns how
 /// many were killed.
 pub fn sweep(session: i32, tag: &str) -> usize {

@@ -10,7 +10,7 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::rounds::{self, Next, Phase};
+use super::rounds::{self, Phase};
 use super::{
     checked, draw_below, Applied, Game, GameConfigError, GameOptions, Notice, Outcome, Rejected,
     Seat, Status, Winner,
@@ -512,7 +512,7 @@ impl rounds::CodeDuel for Arrow5 {
         self.phase = Phase::after_code(seat);
     }
 
-    fn attack(mut self, seat: Seat, round: u32, attack: Code) -> Applied<Self> {
+    fn attack(&mut self, seat: Seat, round: u32, attack: Code) -> (Notice, String) {
         let defender = seat.other();
         let code = self.codes[defender.index()].expect("codes are set before attacks");
         let signal = signal(&code, &attack, self.config.variant);
@@ -524,36 +524,37 @@ impl rounds::CodeDuel for Arrow5 {
             signal.glyphs(),
             if signal.cracked { "   cracked!" } else { "" }
         );
-        let notices = vec![Notice {
+        let notice = Notice {
             to: seat,
             line: format!("signal {}", signal.ascii()),
-        }];
+        };
         self.history.push(AttackRecord {
             seat,
             round,
             attack,
             signal,
         });
-        let next = rounds::after_attack(
-            seat,
-            round,
-            self.cracked,
-            self.solo,
-            self.config.max_rounds,
-            "round-cap",
-        );
-        let game = match next {
-            Next::Attack { seat, round } => {
-                self.phase = Phase::Attacking { seat, round };
-                self
-            }
-            Next::Over(outcome) => self.finish(outcome.winner, &outcome.reason),
-        };
-        Applied {
-            game,
-            notices,
-            account,
-        }
+        (notice, account)
+    }
+
+    fn cracked(&self) -> [bool; 2] {
+        self.cracked
+    }
+
+    fn solo(&self) -> bool {
+        self.solo
+    }
+
+    fn cap(&self) -> (u32, &'static str) {
+        (self.config.max_rounds, "round-cap")
+    }
+
+    fn next_attack(&mut self, seat: Seat, round: u32) {
+        self.phase = Phase::Attacking { seat, round };
+    }
+
+    fn end(self, winner: Winner, reason: &str) -> Self {
+        self.finish(winner, reason)
     }
 }
 

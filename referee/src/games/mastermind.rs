@@ -15,7 +15,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 pub use super::arrow5::CodeSource;
-use super::rounds::{self, Next, Phase};
+use super::rounds::{self, Phase};
 use super::{
     checked, Applied, Game, GameConfigError, GameOptions, Notice, Outcome, Rejected, Seat, Status,
     Winner,
@@ -376,7 +376,7 @@ impl rounds::CodeDuel for Mastermind {
         self.phase = Phase::after_code(seat);
     }
 
-    fn attack(mut self, seat: Seat, round: u32, guess: Code) -> Applied<Self> {
+    fn attack(&mut self, seat: Seat, round: u32, guess: Code) -> (Notice, String) {
         let code = self.codes[seat.other().index()]
             .as_ref()
             .expect("codes are set before attacks");
@@ -396,30 +396,31 @@ impl rounds::CodeDuel for Mastermind {
             guess,
             feedback: fb,
         });
-        let notices = vec![Notice {
+        let notice = Notice {
             to: seat,
             line: format!("feedback {} {}", fb.black, fb.white),
-        }];
-        let next = rounds::after_attack(
-            seat,
-            round,
-            self.cracked,
-            self.solo,
-            self.config.max_attacks,
-            "attack-cap",
-        );
-        let game = match next {
-            Next::Attack { seat, round } => {
-                self.phase = Phase::Attacking { seat, round };
-                self
-            }
-            Next::Over(outcome) => self.finish(outcome.winner, &outcome.reason),
         };
-        Applied {
-            game,
-            notices,
-            account,
-        }
+        (notice, account)
+    }
+
+    fn cracked(&self) -> [bool; 2] {
+        self.cracked
+    }
+
+    fn solo(&self) -> bool {
+        self.solo
+    }
+
+    fn cap(&self) -> (u32, &'static str) {
+        (self.config.max_attacks, "attack-cap")
+    }
+
+    fn next_attack(&mut self, seat: Seat, round: u32) {
+        self.phase = Phase::Attacking { seat, round };
+    }
+
+    fn end(self, winner: Winner, reason: &str) -> Self {
+        self.finish(winner, reason)
     }
 }
 

@@ -8,7 +8,7 @@
 
 use std::fmt::Display;
 
-use super::{Applied, Outcome, Rejected, Seat, Winner};
+use super::{Applied, Notice, Outcome, Rejected, Seat, Winner};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
@@ -83,8 +83,20 @@ pub trait CodeDuel: Sized {
     fn phase(&self) -> Phase;
     /// Stores `seat`'s secret code and moves on to the next phase.
     fn choose(&mut self, seat: Seat, code: Self::Code);
-    /// Applies `seat`'s attack in `round` (the game's own feedback).
-    fn attack(self, seat: Seat, round: u32, code: Self::Code) -> Applied<Self>;
+    /// Judges `seat`'s attack in `round` by the game's own feedback: counts
+    /// it and whether it cracked. Returns the feedback line for the
+    /// attacker and the account's line.
+    fn attack(&mut self, seat: Seat, round: u32, code: Self::Code) -> (Notice, String);
+    /// Which seats have cracked so far (`[A, B]`: A cracked B's code).
+    fn cracked(&self) -> [bool; 2];
+    fn solo(&self) -> bool;
+    /// The last round allowed, and the reason a game that reaches it
+    /// without a crack ends with.
+    fn cap(&self) -> (u32, &'static str);
+    /// The next attack: `seat`'s in `round`.
+    fn next_attack(&mut self, seat: Seat, round: u32);
+    /// The game is over.
+    fn end(self, winner: Winner, reason: &str) -> Self;
 }
 
 /// The rules of a reply in a code duel, once the reply's symbols were
@@ -115,7 +127,23 @@ pub fn apply_code<G: CodeDuel>(
                 account: format!("{seat} chose its code"),
             })
         }
-        Phase::Attacking { seat, round } => Ok(game.attack(seat, round, code)),
+        Phase::Attacking { seat, round } => {
+            let (notice, account) = game.attack(seat, round, code);
+            let (cap, cap_reason) = game.cap();
+            let next = after_attack(seat, round, game.cracked(), game.solo(), cap, cap_reason);
+            let game = match next {
+                Next::Attack { seat, round } => {
+                    game.next_attack(seat, round);
+                    game
+                }
+                Next::Over(outcome) => game.end(outcome.winner, &outcome.reason),
+            };
+            Ok(Applied {
+                game,
+                notices: vec![notice],
+                account,
+            })
+        }
         Phase::Over => Err(Rejected {
             game,
             rule: "the game is over".to_string(),
