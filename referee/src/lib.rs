@@ -13,6 +13,7 @@
 //! - [`check`]: CI checks of a bot against requirements, and A/B runs with
 //!   the sequential test of [`sprt`].
 
+pub mod atomic_file;
 pub mod bench;
 pub mod bot;
 pub mod check;
@@ -24,6 +25,7 @@ pub mod report;
 pub mod runner;
 pub mod sprt;
 pub mod time_bank;
+pub mod text;
 pub mod tournament;
 pub mod transcript;
 pub mod units;

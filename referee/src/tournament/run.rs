@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use crate::atomic_file;
 use crate::bot;
 use crate::games::Winner;
 use crate::record::MatchRecord;
@@ -281,7 +282,8 @@ fn prepare_folder(plan: &TournamentPlan, options: &RunOptions) -> Result<(), Tou
         }
     }
     fs::create_dir_all(out).map_err(io_error(out, "cannot create the results folder"))?;
-    fs::write(&source_path, &plan.source).map_err(io_error(&source_path, "cannot write"))?;
+    atomic_file::write(&source_path, &plan.source)
+        .map_err(io_error(&source_path, "cannot write"))?;
     let meta = FolderMeta {
         version: 1,
         name: plan.name.clone(),
@@ -293,19 +295,20 @@ fn prepare_folder(plan: &TournamentPlan, options: &RunOptions) -> Result<(), Tou
     };
     let meta_path = out.join("tournament.json");
     let json = serde_json::to_string_pretty(&meta).expect("meta serializes");
-    fs::write(&meta_path, json).map_err(io_error(&meta_path, "cannot write"))?;
+    atomic_file::write(&meta_path, json).map_err(io_error(&meta_path, "cannot write"))?;
     Ok(())
 }
 
-/// The game numbers already in `games.csv`. A last line cut short by a kill
-/// is removed first, so the file ends on a whole row.
+/// The game numbers already in `games.csv`. A last row cut short by a kill
+/// is removed first (its game is played again), so the file ends on a whole
+/// row.
 fn read_done_games(path: &Path) -> Result<BTreeSet<u64>, TournamentError> {
     if !path.exists() {
         return Ok(BTreeSet::new());
     }
     let bytes = fs::read(path).map_err(io_error(path, "cannot read"))?;
-    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
-        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let keep = whole_rows_end(&bytes);
+    if keep < bytes.len() {
         let file = OpenOptions::new()
             .write(true)
             .open(path)
@@ -321,6 +324,7 @@ fn read_done_games(path: &Path) -> Result<BTreeSet<u64>, TournamentError> {
     Ok(done)
 }
 
+            .and_then(|()| file.sync_all())
 /// Refuses to append to a `games.csv` whose header is not the one this
 /// referee writes (a folder resumed by a newer referee). No file, or an
 /// empty one, is fine: it gets the header with its first row.
@@ -331,6 +335,22 @@ fn check_columns(path: &Path) -> Result<(), TournamentError> {
     let file = File::open(path).map_err(io_error(path, "cannot read"))?;
     let found = csv::Reader::from_reader(file)
         .headers()
+/// Where the last whole row of CSV text ends: after the last line break
+/// outside quotes. A row cut short (even inside a quoted field holding a
+/// line break) lies beyond it.
+fn whole_rows_end(bytes: &[u8]) -> usize {
+    let mut quoted = false;
+    let mut end = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'"' => quoted = !quoted,
+            b'\n' if !quoted => end = i + 1,
+            _ => {}
+        }
+    }
+    end
+}
+
         .map_err(|e| TournamentError::BadRow {
             path: path.to_path_buf(),
             line: 1,
@@ -428,18 +448,14 @@ pub fn write_standings(
 
 fn write_csv_atomically(
     path: &Path,
-    fill: impl FnOnce(&mut csv::Writer<File>) -> csv::Result<()>,
+    fill: impl FnOnce(&mut csv::Writer<&mut File>) -> csv::Result<()>,
 ) -> Result<(), TournamentError> {
-    let tmp = path.with_extension("csv.tmp");
-    let file = File::create(&tmp).map_err(io_error(&tmp, "cannot create"))?;
-    let mut writer = csv::Writer::from_writer(file);
-    fill(&mut writer)
-        .map_err(|e| io::Error::other(e.to_string()))
-        .and_then(|()| writer.flush())
-        .map_err(io_error(&tmp, "cannot write"))?;
-    drop(writer);
-    fs::rename(&tmp, path).map_err(io_error(path, "cannot replace"))?;
-    Ok(())
+    atomic_file::write_with(path, |file| {
+        let mut writer = csv::Writer::from_writer(file);
+        fill(&mut writer).map_err(|e| io::Error::other(e.to_string()))?;
+        writer.flush()
+    })
+    .map_err(io_error(path, "cannot write"))
 }
 
 fn to_row(plan: &TournamentPlan, game: ScheduledGame, record: &MatchRecord) -> GameRow {
@@ -555,18 +571,34 @@ pub fn merge(
         }
         Ok(())
     })?;
-    fs::write(out.join("tournament.toml"), source)
+    atomic_file::write(&out.join("tournament.toml"), source)
         .map_err(io_error(out, "cannot write tournament.toml"))?;
     let merged_meta = FolderMeta {
         shard: None,
         ..meta.clone()
     };
-    fs::write(
-        out.join("tournament.json"),
+    atomic_file::write(
+        &out.join("tournament.json"),
         serde_json::to_string_pretty(&merged_meta).expect("meta serializes"),
     )
     .map_err(io_error(out, "cannot write tournament.json"))?;
     let (win, draw, loss) = meta.scoring;
     let (standings, count) = write_standings(out, &meta.bots, Scoring { win, draw, loss })?;
     Ok((standings, count, meta.total_games))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_rows_end;
+
+    #[test]
+    fn a_row_cut_short_is_not_a_whole_row() {
+        assert_eq!(whole_rows_end(b""), 0);
+        assert_eq!(whole_rows_end(b"game,seed\n1,2\n"), 14);
+        assert_eq!(whole_rows_end(b"game,seed\n1,2\n3,"), 14);
+        assert_eq!(whole_rows_end(b"game,seed\n1,2\n3,\"a \"\"b\"\"\nc\"\n"), 28);
+        // Cut inside a quoted field, just after a line break in it.
+        assert_eq!(whole_rows_end(b"game,seed\n1,2\n3,\"a\n"), 14);
+        assert_eq!(whole_rows_end(b"game,se"), 0);
+    }
 }

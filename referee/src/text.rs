@@ -1,0 +1,80 @@
+//! Text that came from a bot or a file (bot names, replies, stderr, error
+//! details) shown on a terminal: control characters are escaped so that a
+//! bot cannot move the cursor, clear the screen, ring the bell, retitle the
+//! window or hide text with them.
+//!
+//! Convention: every control character (C0, DEL, C1), and the Unicode
+//! direction overrides and isolates that can reorder what is shown, is
+//! written as `\x1b` (two hex digits, lower case) when below U+0100 and as
+//! `\u{202e}` above. A NUL is `\x00`, a BEL `\x07`, an ESC `\x1b`, a tab
+//! `\x09`. JSON and CSV outputs keep the exact text (their own quoting
+//! applies); only text meant for people goes through here.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// Whether `c` is shown escaped.
+fn needs_escape(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+fn push_escaped(out: &mut String, c: char) {
+    let code = u32::from(c);
+    if code < 0x100 {
+        let _ = write!(out, "\\x{code:02x}");
+    } else {
+        let _ = write!(out, "\\u{{{code:x}}}");
+    }
+}
+
+/// One piece of text (a name, a line, a detail) for a terminal: every
+/// control character escaped, line breaks included.
+pub fn escape(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(needs_escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if needs_escape(c) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A block of text made of lines (a rendered report, an error message):
+/// as [`escape`], but the line breaks (`\n`) are kept.
+pub fn escape_lines(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| c != '\n' && needs_escape(c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c != '\n' && needs_escape(c) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_shown_escaped() {
+        assert_eq!(escape("plain name-1_ü"), "plain name-1_ü");
+        assert!(matches!(escape("plain"), Cow::Borrowed(_)));
+        assert_eq!(escape("a\x1b[2Jb"), "a\\x1b[2Jb");
+        assert_eq!(escape("\x07\0\x7f\t"), "\\x07\\x00\\x7f\\x09");
+        assert_eq!(escape("x\u{9b}y"), "x\\x9by");
+        assert_eq!(escape("abc\u{202e}fed"), "abc\\u{202e}fed");
+        assert_eq!(escape("two\nlines\r"), "two\\x0alines\\x0d");
+        assert_eq!(escape_lines("two\nlines\r\n"), "two\nlines\\x0d\n");
+        assert_eq!(escape_lines("ok\n"), "ok\n");
+    }
+}
