@@ -177,7 +177,7 @@ fn play_solo(bot: &BotCommand, config: &Config, secret: u64) -> Option<u32> {
     referee::bot::launch_with(referee_bin());
     let mut process = BotProcess::spawn(bot, &ProcessLimits::default()).expect("start the bot");
     let budget = Duration::from_secs(10);
-    let mut game = safecracker::solo(config, secret, secret);
+    let mut game = safecracker::solo(config, secret, secret).expect("a secret of the game");
     let send = |p: &mut BotProcess, line: &str| {
         p.send_line(line, Instant::now() + budget, budget)
             .expect("the bot reads its input")

@@ -20,7 +20,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::bot::BotCommand;
-use crate::games::{arrow5, mastermind, safecracker, Game, GameConfig, Seat};
+use crate::games::{arrow5, mastermind, safecracker, Game, GameConfig, NoSuchSecret, Seat};
 use crate::record::MatchRecord;
 use crate::runner::{play_solo, MatchError, MatchLimits, SoloPlan};
 use crate::verdict::Verdict;
@@ -53,7 +53,7 @@ pub struct BenchPlan {
 pub struct BenchRow {
     /// The secret's number in the game's enumeration order.
     pub secret_index: u64,
-    /// The secret as the game writes it.
+    /// The secret as the wire spells a code (`1 0 3 6 E`, `0 1 2 3`, `2-1-3`).
     pub secret: String,
     pub attacks: u32,
     /// Cracked within the cap, by the rules, with no verdict against the bot.
@@ -126,13 +126,20 @@ pub enum BenchError {
     Match(#[from] MatchError),
 }
 
+impl From<NoSuchSecret> for BenchError {
+    fn from(e: NoSuchSecret) -> BenchError {
+        let NoSuchSecret { game, index, count } = e;
+        BenchError::NoSuchSecret { game, index, count }
+    }
+}
+
 /// The most games one bench plays (their list is kept in memory).
 pub const MAX_GAMES: u64 = 10_000_000;
 
 /// The games `referee bench` can run.
 pub const BENCH_GAMES: &[&str] = &["arrow5", "mastermind", "safecracker"];
 
-type PlayFn = dyn Fn(u64, &SoloPlan, Option<&PathBuf>) -> Result<(MatchRecord, Vec<String>), MatchError>
+type PlayFn = dyn Fn(u64, &SoloPlan, Option<&PathBuf>) -> Result<(MatchRecord, String), BenchError>
     + Send
     + Sync;
 
@@ -147,13 +154,14 @@ impl SoloGame {
     fn new<G, F>(count: u64, make: F) -> SoloGame
     where
         G: Game,
-        F: Fn(u64, u64) -> G + Send + Sync + 'static,
+        F: Fn(u64, u64) -> Result<G, NoSuchSecret> + Send + Sync + 'static,
     {
         SoloGame {
             count,
             play: Box::new(move |index, plan, transcript| {
                 let game = make(index, bot_seed(plan.seed, index));
-                play_solo(game, plan, transcript).map(|(record, game)| (record, game.summary()))
+                let (record, game) = play_solo(game?, plan, transcript)?;
+                Ok((record, game.held_secret().unwrap_or_default()))
             }),
         }
     }
@@ -257,7 +265,7 @@ pub fn run(
     let next = AtomicUsize::new(0);
     let jobs = plan.jobs.min(total).max(1);
     let mut rows: Vec<BenchRow> = Vec::with_capacity(total);
-    let mut error: Option<MatchError> = None;
+    let mut error: Option<BenchError> = None;
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel();
         for _ in 0..jobs {
@@ -274,7 +282,7 @@ pub fn run(
                     limits: plan.limits.clone(),
                 };
                 let result = (solo.play)(index, &solo_plan, transcript)
-                    .map(|(record, hidden)| (row(plan.seed, index, &record, &hidden), record));
+                    .map(|(record, secret)| (row(plan.seed, index, &record, secret), record));
                 if tx.send(result).is_err() {
                     return;
                 }
@@ -297,16 +305,16 @@ pub fn run(
         }
     });
     if let Some(e) = error {
-        return Err(e.into());
+        return Err(e);
     }
     Ok(summarize(plan, solo.count, jobs, rows, start.elapsed()))
 }
 
-fn row(seed: u64, index: u64, record: &MatchRecord, hidden: &[String]) -> BenchRow {
+fn row(seed: u64, index: u64, record: &MatchRecord, secret: String) -> BenchRow {
     let p = record.player(Seat::A);
     BenchRow {
         secret_index: index,
-        secret: secret_text(hidden),
+        secret,
         attacks: p.attacks,
         cracked: p.verdict == Verdict::Ok && record.reason == "cracked",
         verdict: p.verdict,
@@ -323,17 +331,6 @@ fn row(seed: u64, index: u64, record: &MatchRecord, hidden: &[String]) -> BenchR
         cpu_total_ms: p.cpu_total_ms,
         peak_memory_kb: p.peak_memory_kb,
     }
-}
-
-/// The secret out of a solo game's summary (`secret: 1 0 3 6 9  (held by
-/// the referee)`), or the whole summary if it has another shape.
-fn secret_text(hidden: &[String]) -> String {
-    for line in hidden {
-        if let Some(rest) = line.strip_prefix("secret: ") {
-            return rest.split("  ").next().unwrap_or(rest).trim().to_string();
-        }
-    }
-    hidden.join("; ")
 }
 
 fn summarize(
@@ -487,15 +484,6 @@ mod tests {
         assert_ne!(bot_seed(1, 5), bot_seed(1, 6));
         assert_ne!(bot_seed(1, 5), bot_seed(2, 5));
         assert!(bot_seed(3, 9) <= u64::from(u32::MAX));
-    }
-
-    #[test]
-    fn secret_is_read_from_the_summary() {
-        assert_eq!(
-            secret_text(&["secret: 1 0 3 6 9  (held by the referee)".into()]),
-            "1 0 3 6 9"
-        );
-        assert_eq!(secret_text(&["x".into(), "y".into()]), "x; y");
     }
 
     #[test]

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use super::rounds::{self, Phase};
 use super::{
-    checked, draw_below, Applied, Game, GameConfigError, GameOptions, Notice, Outcome, Rejected,
-    Seat, Status, Winner,
+    checked, draw_below, Applied, Game, GameConfigError, GameOptions, NoSuchSecret, Notice,
+    Outcome, Rejected, Seat, Status, Winner,
 };
 
 /// Symbols are 0-9 and the eye, stored as 0..=10.
@@ -399,10 +399,11 @@ pub fn secret_count(_config: &Config) -> u64 {
 
 /// A solo game: the referee holds the `secret_index`-th code of
 /// [`Code::all`]'s order and only seat A attacks, at most `max_rounds` times.
-/// Seat B is never asked anything.
-pub fn solo(config: &Config, secret_index: u64, bot_seed: u64) -> Arrow5 {
-    let secret = Code::nth(secret_index as usize);
-    Arrow5 {
+/// Seat B is never asked anything. An index beyond the codes is an error.
+pub fn solo(config: &Config, secret_index: u64, bot_seed: u64) -> Result<Arrow5, NoSuchSecret> {
+    let index = NoSuchSecret::check("arrow5", secret_index, secret_count(config))?;
+    let secret = Code::nth(index as usize);
+    Ok(Arrow5 {
         config: config.clone(),
         codes: [None, Some(secret)],
         bot_seeds: [bot_seed, 0],
@@ -415,7 +416,7 @@ pub fn solo(config: &Config, secret_index: u64, bot_seed: u64) -> Arrow5 {
         outcome: None,
         solo: true,
         history: vec![],
-    }
+    })
 }
 
 impl Arrow5 {
@@ -601,6 +602,12 @@ impl Game for Arrow5 {
 
     fn attacks(&self, seat: Seat) -> u32 {
         self.attacks[seat.index()]
+    }
+
+    fn held_secret(&self) -> Option<String> {
+        self.solo
+            .then(|| self.codes[Seat::B.index()].map(|c| c.ascii()))
+            .flatten()
     }
 
     fn summary(&self) -> Vec<String> {
@@ -819,6 +826,20 @@ mod tests {
     }
 
     #[test]
+    fn solo_refuses_a_secret_beyond_the_codes_and_holds_the_eye_as_e() {
+        let config = Config::default();
+        let err = solo(&config, 55_440, 1).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "arrow5 has no secret 55440: its 55440 secrets are numbered 0 to 55439"
+        );
+        let last = solo(&config, 55_439, 1).unwrap();
+        assert_eq!(last.held_secret().as_deref(), Some("E 9 8 7 6"));
+        let two_player = Arrow5::with_codes(config, [code("01234"), code("56789")]);
+        assert_eq!(two_player.held_secret(), None);
+    }
+
+    #[test]
     fn solo_asks_only_the_attacker() {
         let config = Config {
             max_rounds: 2,
@@ -828,8 +849,9 @@ mod tests {
             .iter()
             .position(|c| *c == code("10369"))
             .unwrap();
-        let game = solo(&config, index as u64, 7);
+        let game = solo(&config, index as u64, 7).unwrap();
         assert_eq!(game.greeting(Seat::A), "arrow5 classic solo 2 7");
+        assert_eq!(game.held_secret().as_deref(), Some("1 0 3 6 9"));
         assert_eq!(secret_count(&config), 55_440);
         let game = game.apply(RawCode(['0', '1', '2', '3', '4'])).unwrap().game;
         assert!(matches!(game.status(), Status::Ask { seat: Seat::A, .. }));
@@ -845,7 +867,7 @@ mod tests {
         assert_eq!(game.attacks(Seat::B), 0);
         assert_eq!(game.summary(), ["secret: 1 0 3 6 9  (held by the referee)"]);
 
-        let mut game = solo(&config, index as u64, 7);
+        let mut game = solo(&config, index as u64, 7).unwrap();
         for _ in 0..2 {
             game = game.apply(RawCode(['0', '1', '2', '3', '4'])).unwrap().game;
         }

@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 pub use super::arrow5::CodeSource;
 use super::rounds::{self, Phase};
 use super::{
-    checked, Applied, Game, GameConfigError, GameOptions, Notice, Outcome, Rejected, Seat, Status,
-    Winner,
+    checked, Applied, Game, GameConfigError, GameOptions, NoSuchSecret, Notice, Outcome, Rejected,
+    Seat, Status, Winner,
 };
 
 pub const DEFAULT_PEGS: u8 = 4;
@@ -240,15 +240,12 @@ pub fn secret_count(config: &Config) -> u64 {
 
 /// A solo game: the referee holds the `secret_index`-th code (the rules'
 /// order, see [`Code::from_index`]) and only seat A attacks, at most
-/// `max_attacks` times. Seat B is never asked anything.
-pub fn solo(config: &Config, secret_index: u64, bot_seed: u64) -> Mastermind {
-    assert!(
-        secret_index < config.code_count(),
-        "secret {secret_index} of {}",
-        config.code_count()
-    );
-    let secret = Code::from_index(secret_index, config.pegs, config.colours);
-    Mastermind {
+/// `max_attacks` times. Seat B is never asked anything. An index beyond the
+/// codes is an error.
+pub fn solo(config: &Config, secret_index: u64, bot_seed: u64) -> Result<Mastermind, NoSuchSecret> {
+    let index = NoSuchSecret::check("mastermind", secret_index, secret_count(config))?;
+    let secret = Code::from_index(index, config.pegs, config.colours);
+    Ok(Mastermind {
         config: config.clone(),
         codes: [None, Some(secret)],
         bot_seeds: [bot_seed, 0],
@@ -261,7 +258,7 @@ pub fn solo(config: &Config, secret_index: u64, bot_seed: u64) -> Mastermind {
         outcome: None,
         solo: true,
         history: Vec::new(),
-    }
+    })
 }
 
 /// A reply: the colours as written, not yet validated.
@@ -468,6 +465,12 @@ impl Game for Mastermind {
 
     fn attacks(&self, seat: Seat) -> u32 {
         self.attacks[seat.index()]
+    }
+
+    fn held_secret(&self) -> Option<String> {
+        self.solo
+            .then(|| self.codes[Seat::B.index()].as_ref().map(Code::ascii))
+            .flatten()
     }
 
     fn summary(&self) -> Vec<String> {
@@ -849,8 +852,14 @@ mod tests {
             max_attacks: 3,
             ..Config::default()
         };
-        let game = solo(&config, 51, 99);
+        let game = solo(&config, 51, 99).unwrap();
         assert_eq!(game.greeting(Seat::A), "mastermind 4 6 solo 3 99");
+        assert_eq!(game.held_secret().as_deref(), Some("0 1 2 3"));
+        let err = solo(&config, 1296, 99).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "mastermind has no secret 1296: its 1296 secrets are numbered 0 to 1295"
+        );
         let mut game = game;
         for (i, guess) in ["0000", "3210", "0123"].iter().enumerate() {
             match game.status() {
@@ -868,7 +877,7 @@ mod tests {
         assert_eq!(game.attacks(Seat::A), 3);
         assert!(game.summary()[0].starts_with("secret: 0 1 2 3"));
 
-        let mut game = solo(&config, 51, 99);
+        let mut game = solo(&config, 51, 99).unwrap();
         for _ in 0..3 {
             let reply = game.parse_reply("5555").unwrap();
             game = game.apply(reply).unwrap().game;

@@ -167,6 +167,33 @@ pub trait Game: Sized {
     fn first_to_move(&self) -> Seat {
         Seat::A
     }
+
+    /// In a solo game, the code the referee holds, as the wire spells a code
+    /// (`1 0 3 6 E`, `0 1 2 3`, `2-1-3`); `None` in a game between two seats.
+    fn held_secret(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A secret index beyond the secrets of a solo game: every game's `solo`
+/// refuses it the same way.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{game} has no secret {index}: its {count} secrets are numbered 0 to {}", count.saturating_sub(1))]
+pub struct NoSuchSecret {
+    pub game: &'static str,
+    pub index: u64,
+    pub count: u64,
+}
+
+impl NoSuchSecret {
+    /// `Ok(index)` if the game has a secret of that index, else the error.
+    pub(crate) fn check(game: &'static str, index: u64, count: u64) -> Result<u64, NoSuchSecret> {
+        if index < count {
+            Ok(index)
+        } else {
+            Err(NoSuchSecret { game, index, count })
+        }
+    }
 }
 
 /// A validated game choice with its parameters: the closed set of games the

@@ -14,8 +14,8 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    checked, draw_below, Applied, Game, GameConfigError, GameOptions, Notice, Outcome, Rejected,
-    Seat, Status, Winner,
+    checked, draw_below, Applied, Game, GameConfigError, GameOptions, NoSuchSecret, Notice,
+    Outcome, Rejected, Seat, Status, Winner,
 };
 
 pub const DEFAULT_DIGITS: u8 = 3;
@@ -286,10 +286,16 @@ pub fn secret_count(config: &Config) -> u64 {
 
 /// A solo game: the referee holds the `secret_index`-th code (in the order of
 /// [`Code::from_index`]) and only seat A guesses, until it cracks the code
-/// or reaches the attempt cap. `bot_seed` is sent in the greeting.
-pub fn solo(config: &Config, secret_index: u64, bot_seed: u64) -> SafeCracker {
-    let secret = Code::from_index(config, secret_index % secret_count(config));
-    SafeCracker {
+/// or reaches the attempt cap. `bot_seed` is sent in the greeting. An index
+/// beyond the codes is an error.
+pub fn solo(
+    config: &Config,
+    secret_index: u64,
+    bot_seed: u64,
+) -> Result<SafeCracker, NoSuchSecret> {
+    let index = NoSuchSecret::check("safecracker", secret_index, secret_count(config))?;
+    let secret = Code::from_index(config, index);
+    Ok(SafeCracker {
         config: config.clone(),
         solo: true,
         codes: [None, Some(secret)],
@@ -298,7 +304,7 @@ pub fn solo(config: &Config, secret_index: u64, bot_seed: u64) -> SafeCracker {
         phase: Phase::Guessing(Seat::A),
         history: vec![],
         outcome: None,
-    }
+    })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -580,6 +586,12 @@ impl Game for SafeCracker {
 
     fn first_to_move(&self) -> Seat {
         self.first
+    }
+
+    fn held_secret(&self) -> Option<String> {
+        self.solo
+            .then(|| self.codes[Seat::B.index()].as_ref().map(Code::dashed))
+            .flatten()
     }
 
     fn summary(&self) -> Vec<String> {
@@ -1015,8 +1027,14 @@ mod tests {
         let config = cfg();
         assert_eq!(secret_count(&config), 27);
         // Index 5 is 1-2-3 (1-1-1, 1-1-2, 1-1-3, 1-2-1, 1-2-2, 1-2-3).
-        let game = solo(&config, 5, 42);
+        let game = solo(&config, 5, 42).unwrap();
         assert_eq!(game.greeting(Seat::A), "safecracker 3 3 solo 100 42");
+        assert_eq!(game.held_secret().as_deref(), Some("1-2-3"));
+        let err = solo(&config, 27, 42).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "safecracker has no secret 27: its 27 secrets are numbered 0 to 26"
+        );
         let mut game = game;
         let mut feedback = vec![];
         for guess in ["111", "222", "123"] {
@@ -1051,7 +1069,7 @@ mod tests {
             attempts: Some(3),
             ..cfg()
         };
-        let mut game = solo(&config, 26, 1);
+        let mut game = solo(&config, 26, 1).unwrap();
         assert!(game.greeting(Seat::A).contains(" solo 3 "));
         while let Status::Ask { seat, .. } = game.status() {
             assert_eq!(seat, Seat::A);
