@@ -427,3 +427,214 @@ fn unsafe_sigint(pid: u32) {
         .unwrap();
     assert!(status.success());
 }
+
+/// games.csv read by column name (the csv crate: a detail may hold commas).
+fn csv_records(path: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut reader =
+        csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    reader
+        .deserialize()
+        .map(|r| r.expect("a well-formed row"))
+        .collect()
+}
+
+fn standing<'a>(
+    rows: &'a [std::collections::BTreeMap<String, String>],
+    bot: &str,
+) -> &'a std::collections::BTreeMap<String, String> {
+    rows.iter()
+        .find(|r| r["bot"] == bot)
+        .unwrap_or_else(|| panic!("no standing for {bot}: {rows:?}"))
+}
+
+/// Issue 19: a bot named `draw` was never credited with a win, since
+/// games.csv wrote the winner's name or the word `draw` in one column. The
+/// result (a, b or draw) is now a column of its own.
+#[test]
+fn a_bot_named_draw_is_credited_with_its_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("draw.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"t\"\ngame = \"arrow5\"\ngames_per_pairing = 6\nseed = 7\n\
+             [options]\ncodes = \"random\"\nmax_rounds = 30\n\
+             [[bots]]\nname = \"draw\"\nbot = \"{}\"\n\
+             [[bots]]\nname = \"weak\"\nbot = \"{}\"\n",
+            sample_bin("arrow5_strong"),
+            sample_bin("arrow5_random"),
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = run_tournament(&file, &out, &[]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let games = csv_records(&out.join("games.csv"));
+    assert_eq!(games.len(), 6);
+    let mut wins_of_draw = 0;
+    for g in &games {
+        let named = match g["result"].as_str() {
+            "a" => g["bot_a"].as_str(),
+            "b" => g["bot_b"].as_str(),
+            "draw" => "",
+            other => panic!("result {other:?}: {g:?}"),
+        };
+        assert_eq!(
+            g["winner"], named,
+            "the winner column names the winner: {g:?}"
+        );
+        wins_of_draw += u32::from(named == "draw");
+    }
+    assert!(wins_of_draw > 0, "the strong bot won nothing? {games:?}");
+    let standings = csv_records(&out.join("standings.csv"));
+    let draw = standing(&standings, "draw");
+    assert_eq!(draw["wins"], wins_of_draw.to_string(), "{standings:?}");
+    assert_eq!(draw["rank"], "1", "{standings:?}");
+}
+
+/// Issue 19: the `first` column named bot A even when the game had B move
+/// first (Safe Cracker's `first = "b"`): it comes from the game now.
+#[test]
+fn the_first_column_names_the_bot_the_game_had_move_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("first.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"t\"\ngame = \"safecracker\"\ngames_per_pairing = 2\nseed = 3\n\
+             [options]\nfirst = \"b\"\n\
+             [[bots]]\nname = \"optimal\"\nbot = \"{}\"\n\
+             [[bots]]\nname = \"random\"\nbot = \"{}\"\n",
+            sample_bin("safecracker_optimal"),
+            sample_bin("safecracker_random"),
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = run_tournament(&file, &out, &[]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let games = csv_records(&out.join("games.csv"));
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g["first"], g["bot_b"], "{g:?}");
+    }
+    // The match record says so too.
+    let record = referee(
+        &[
+            "match",
+            "safecracker",
+            &sample_bin("safecracker_optimal"),
+            &sample_bin("safecracker_random"),
+            "--first",
+            "b",
+            "--seed",
+            "3",
+            "--json",
+        ],
+        BUDGET,
+    );
+    assert_eq!(record.status, 0, "{}", record.stderr);
+    assert_eq!(record.json()["first"], "b", "{}", record.stdout);
+}
+
+/// Issue 18 §4.2: a C bot whose source does not compile loses every game
+/// with the `compile` verdict, and the standings count it (standings.csv's
+/// `dq_compile`, the console's `dq` column) like any other disqualification.
+#[test]
+fn compile_disqualifications_are_in_the_standings() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.c");
+    std::fs::write(&broken, "int main(void) { return missing_name; }\n").unwrap();
+    let file = dir.path().join("compile.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"t\"\ngame = \"arrow5\"\ngames_per_pairing = 2\nseed = 5\n\
+             [options]\ncodes = \"random\"\nmax_rounds = 30\n\
+             [[bots]]\nname = \"random\"\nbot = \"{}\"\n\
+             [[bots]]\nname = \"broken\"\nbot = \"{}\"\n",
+            sample_bin("arrow5_random"),
+            broken.display(),
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = run_tournament(&file, &out, &[]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let standings = csv_records(&out.join("standings.csv"));
+    let b = standing(&standings, "broken");
+    assert_eq!(b["dq_compile"], "2", "{standings:?}");
+    assert_eq!(b["losses"], "2", "{standings:?}");
+    assert_eq!(standing(&standings, "random")["dq_compile"], "0");
+    // The console's table: the last column is the disqualifications.
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| l.split_whitespace().nth(1) == Some("broken"))
+        .unwrap_or_else(|| panic!("no line for broken:\n{}", run.stdout));
+    assert_eq!(line.split_whitespace().last(), Some("2"), "{}", run.stdout);
+}
+
+/// A results folder of a referee that wrote the winner's name or `draw` in
+/// `winner` and had no `result` column: `merge` reads it as it was meant,
+/// and `--resume` says plainly that it cannot append to it.
+#[test]
+fn folders_written_before_the_result_column_merge_and_refuse_resume_plainly() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tournament_file(dir.path(), 2, "");
+    let out = dir.path().join("out");
+    assert_eq!(run_tournament(&file, &out, &[]).status, 0);
+    let games_path = out.join("games.csv");
+    // Rewrite games.csv as the older referee wrote it.
+    let mut reader = csv::Reader::from_path(&games_path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let result = header.iter().position(|h| h == "result").unwrap();
+    let winner = header.iter().position(|h| h == "winner").unwrap();
+    let mut writer = csv::Writer::from_writer(vec![]);
+    writer
+        .write_record(header.iter().filter(|&h| h != "result"))
+        .unwrap();
+    for record in reader.records() {
+        let record = record.unwrap();
+        let mut fields: Vec<String> = record.iter().map(String::from).collect();
+        if fields[result] == "draw" {
+            fields[winner] = "draw".into();
+        }
+        fields.remove(result);
+        writer.write_record(&fields).unwrap();
+    }
+    std::fs::write(&games_path, writer.into_inner().unwrap()).unwrap();
+
+    let merged = dir.path().join("merged");
+    let run = referee(
+        &[
+            "merge",
+            out.to_str().unwrap(),
+            "--out",
+            merged.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    for name in ["standings.csv", "crosstable.csv"] {
+        assert_eq!(
+            std::fs::read_to_string(out.join(name)).unwrap(),
+            std::fs::read_to_string(merged.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    // The merged games.csv is in this referee's columns.
+    let rows = csv_records(&merged.join("games.csv"));
+    assert!(rows
+        .iter()
+        .all(|r| ["a", "b", "draw"].contains(&r["result"].as_str())));
+
+    let run = run_tournament(&file, &out, &["--resume"]);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("another version of the referee")
+            && run.stderr.contains("it lacks result"),
+        "{}",
+        run.stderr
+    );
+}

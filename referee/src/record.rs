@@ -16,6 +16,10 @@ pub struct MatchRecord {
     pub variant: String,
     pub seed: u64,
     pub winner: Winner,
+    /// The seat that moved first, as the game decided (Safe Cracker's
+    /// `--first b` or coin toss). `a` in records written before it was kept.
+    #[serde(default = "seat_a")]
+    pub first: Seat,
     /// Why the game ended: `cracked`, `both-cracked`, `round-cap`,
     /// `disqualified`, ... (see `protocol.md`).
     pub reason: String,
@@ -54,6 +58,10 @@ pub struct PlayerRecord {
     /// The last stderr lines, kept when the bot was disqualified.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stderr_tail: Vec<String>,
+}
+
+fn seat_a() -> Seat {
+    Seat::A
 }
 
 impl MatchRecord {

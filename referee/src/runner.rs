@@ -475,6 +475,7 @@ fn run<G: Game>(
         variant: plan.config.variant_name(),
         seed: plan.seed,
         winner,
+        first: game.first_to_move(),
         reason,
         players: Seat::BOTH.map(|seat| {
             let player = &players[seat.index()];

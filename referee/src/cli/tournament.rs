@@ -151,8 +151,7 @@ fn print_summary(rows: &[StandingRow]) {
         "rank", "bot", "played", "won", "drawn", "lost", "points", "rating (95%)", "dq"
     );
     for r in rows {
-        let dq =
-            r.dq_timeout + r.dq_crash + r.dq_illegal + r.dq_protocol + r.dq_memory + r.dq_output;
+        let dq = r.disqualifications();
         println!(
             "{:>4}  {:<20} {:>6} {:>5} {:>5} {:>5} {:>6}  {:>6.0} ±{:<7.0}  {:>4}",
             r.rank,

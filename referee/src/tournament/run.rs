@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::atomic_file;
 use crate::bot;
-use crate::games::Winner;
+use crate::games::{Seat, Winner};
 use crate::record::MatchRecord;
 use crate::runner::{play_match, MatchError, MatchPlan};
 
@@ -395,11 +395,14 @@ pub fn for_each_row(
     let mut count = 0;
     for (i, row) in reader.deserialize::<GameRow>().enumerate() {
         let line = i + 2;
-        let row = row.map_err(|e| TournamentError::BadRow {
-            path: path.to_path_buf(),
-            line,
-            message: e.to_string(),
-        })?;
+        let row = row
+            .map_err(|e| e.to_string())
+            .and_then(GameRow::upgraded)
+            .map_err(|message| TournamentError::BadRow {
+                path: path.to_path_buf(),
+                line,
+                message,
+            })?;
         each(row).map_err(|message| TournamentError::BadRow {
             path: path.to_path_buf(),
             line,
@@ -476,12 +479,16 @@ fn to_row(plan: &TournamentPlan, game: ScheduledGame, record: &MatchRecord) -> G
     GameRow {
         game: game.number,
         seed: game.seed,
+        result: Some(record.winner),
         winner: match record.winner {
             Winner::A => name_a.clone(),
             Winner::B => name_b.clone(),
-            Winner::Draw => "draw".into(),
+            Winner::Draw => String::new(),
         },
-        first: name_a.clone(),
+        first: match record.first {
+            Seat::A => name_a.clone(),
+            Seat::B => name_b.clone(),
+        },
         bot_a: name_a,
         bot_b: name_b,
         reason: record.reason.clone(),

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::games::{Seat, Winner};
 use crate::verdict::Verdict;
 
 use super::plan::Scoring;
@@ -24,9 +25,15 @@ pub struct GameRow {
     pub seed: u64,
     pub bot_a: String,
     pub bot_b: String,
-    /// The bot that moved first (always bot_a; kept explicit for readers).
+    /// The bot that moved first, as the game decided (Safe Cracker's
+    /// `first = "b"` or coin toss).
     pub first: String,
-    /// The winner's name, or `draw`.
+    /// Who won: `a` (bot_a), `b` (bot_b) or `draw`, apart from the names so
+    /// that any name is a name. Empty in rows of referees that did not write
+    /// it: read from `winner` then ([`GameRow::outcome`]).
+    #[serde(default)]
+    pub result: Option<Winner>,
+    /// The winner's name; empty for a draw.
     pub winner: String,
     pub reason: String,
     pub attacks_a: u32,
@@ -61,6 +68,7 @@ impl GameRow {
             bot_a: String::new(),
             bot_b: String::new(),
             first: String::new(),
+            result: Some(Winner::Draw),
             winner: String::new(),
             reason: String::new(),
             attacks_a: 0,
@@ -93,10 +101,37 @@ impl GameRow {
             .clone()
     }
 
-    fn side(&self, a: bool) -> Side<'_> {
+    /// Who won. Rows written before the `result` column wrote the winner's
+    /// name or the word `draw` in `winner`: read those as they were meant.
+    pub fn outcome(&self) -> Result<Winner, String> {
+        if let Some(result) = self.result {
+            return Ok(result);
+        }
+        match self.winner.as_str() {
+            "draw" => Ok(Winner::Draw),
+            w if w == self.bot_a => Ok(Winner::A),
+            w if w == self.bot_b => Ok(Winner::B),
+            w => Err(format!(
+                "game {}: the winner '{w}' is neither '{}' nor '{}'",
+                self.game, self.bot_a, self.bot_b
+            )),
+        }
+    }
+
+    /// The row in this referee's columns: `result` filled in (from an older
+    /// row's `winner`), `winner` empty for a draw.
+    pub fn upgraded(mut self) -> Result<GameRow, String> {
+        let outcome = self.outcome()?;
+        self.result = Some(outcome);
+        if outcome == Winner::Draw {
+            self.winner.clear();
+        }
+        Ok(self)
+    }
+
+    fn side(&self, a: bool) -> Side {
         if a {
             Side {
-                name: &self.bot_a,
                 attacks: self.attacks_a,
                 verdict: self.verdict_a,
                 replies: self.replies_a,
@@ -107,7 +142,6 @@ impl GameRow {
             }
         } else {
             Side {
-                name: &self.bot_b,
                 attacks: self.attacks_b,
                 verdict: self.verdict_b,
                 replies: self.replies_b,
@@ -120,8 +154,7 @@ impl GameRow {
     }
 }
 
-struct Side<'a> {
-    name: &'a str,
+struct Side {
     attacks: u32,
     verdict: Verdict,
     replies: u32,
@@ -147,11 +180,34 @@ pub struct StandingRow {
     pub dq_protocol: u32,
     pub dq_memory: u32,
     pub dq_output: u32,
+    /// C or C++ sources that did not compile (the bot loses each game).
+    pub dq_compile: u32,
     /// Attacks in the games this bot won by cracking (empty if none).
     pub avg_attacks_to_crack: Option<f64>,
     pub rating: f64,
     pub rating_low: f64,
     pub rating_high: f64,
+}
+
+impl StandingRow {
+    /// Games this bot lost by `verdict` (0 for `ok`).
+    pub fn dq(&self, verdict: Verdict) -> u32 {
+        match verdict {
+            Verdict::Ok => 0,
+            Verdict::Timeout => self.dq_timeout,
+            Verdict::Crash => self.dq_crash,
+            Verdict::Illegal => self.dq_illegal,
+            Verdict::Protocol => self.dq_protocol,
+            Verdict::Memory => self.dq_memory,
+            Verdict::Output => self.dq_output,
+            Verdict::Compile => self.dq_compile,
+        }
+    }
+
+    /// Games this bot lost by a verdict, of every kind.
+    pub fn disqualifications(&self) -> u32 {
+        Verdict::ALL.iter().map(|&v| self.dq(v)).sum()
+    }
 }
 
 /// A row of `timings.csv`: what was measured of a bot, apart from the
@@ -225,15 +281,16 @@ impl Standings {
             .index
             .get(&row.bot_b)
             .ok_or_else(|| format!("game {}: unknown bot '{}'", row.game, row.bot_b))?;
-        for (me, other, is_a) in [(a, b, true), (b, a, false)] {
-            let side = row.side(is_a);
+        let outcome = row.outcome()?;
+        for (me, other, seat) in [(a, b, Seat::A), (b, a, Seat::B)] {
+            let side = row.side(seat == Seat::A);
             let t = &mut self.tallies[me];
             t.played += 1;
-            if row.winner == "draw" {
+            if outcome == Winner::Draw {
                 t.draws += 1;
                 t.points += self.scoring.draw;
                 self.score[me][other] += 0.5;
-            } else if row.winner == side.name {
+            } else if outcome == Winner::seat(seat) {
                 t.wins += 1;
                 t.points += self.scoring.win;
                 self.score[me][other] += 1.0;
@@ -245,7 +302,7 @@ impl Standings {
             if side.verdict.is_disqualification() {
                 *t.disqualifications.entry(side.verdict).or_default() += 1;
             }
-            let cracked = (row.reason == "cracked" && row.winner == side.name)
+            let cracked = (row.reason == "cracked" && outcome == Winner::seat(seat))
                 || row.reason == "both-cracked";
             if cracked {
                 t.cracks += 1;
@@ -288,6 +345,7 @@ impl Standings {
                     dq_protocol: dq(Verdict::Protocol),
                     dq_memory: dq(Verdict::Memory),
                     dq_output: dq(Verdict::Output),
+                    dq_compile: dq(Verdict::Compile),
                     avg_attacks_to_crack: (t.cracks > 0)
                         .then(|| round(t.crack_attacks as f64 / t.cracks as f64, 3)),
                     rating: round(rating, 1),
@@ -296,14 +354,11 @@ impl Standings {
                 }
             })
             .collect();
-        let dq_total = |r: &StandingRow| {
-            r.dq_timeout + r.dq_crash + r.dq_illegal + r.dq_protocol + r.dq_memory + r.dq_output
-        };
         rows.sort_by(|x, y| {
             y.points
                 .cmp(&x.points)
                 .then(y.rating.total_cmp(&x.rating))
-                .then(dq_total(x).cmp(&dq_total(y)))
+                .then(x.disqualifications().cmp(&y.disqualifications()))
                 .then(x.bot.cmp(&y.bot))
         });
         for (i, row) in rows.iter_mut().enumerate() {
@@ -423,7 +478,12 @@ mod tests {
             bot_a: a.into(),
             bot_b: b.into(),
             first: a.into(),
-            winner: winner.into(),
+            result: Some(match winner {
+                "draw" => Winner::Draw,
+                w if w == a => Winner::A,
+                _ => Winner::B,
+            }),
+            winner: if winner == "draw" { "" } else { winner }.into(),
             reason: if winner == "draw" {
                 "both-cracked".into()
             } else {
@@ -533,5 +593,74 @@ mod tests {
         assert_eq!(timings[0].bot, "x");
         assert_eq!(timings[0].max_move_ms, 3.0);
         assert_eq!(timings[0].max_move_cpu_ms, 0.5);
+    }
+
+    /// A bot may be called `draw`: its wins are wins (the result is kept
+    /// apart from the names).
+    #[test]
+    fn a_bot_named_draw_is_credited_with_its_wins() {
+        let names: Vec<String> = ["draw", "y"].map(String::from).to_vec();
+        let mut s = Standings::new(
+            &names,
+            Scoring {
+                win: 2,
+                draw: 1,
+                loss: 0,
+            },
+        );
+        let mut won = row(1, "draw", "y", "draw");
+        won.result = Some(Winner::A);
+        won.winner = "draw".into();
+        s.add(&won).unwrap();
+        s.add(&row(2, "y", "draw", "draw")).unwrap();
+        let rows = s.rows();
+        assert_eq!(rows[0].bot, "draw");
+        assert_eq!((rows[0].wins, rows[0].draws, rows[0].losses), (1, 1, 0));
+        assert_eq!((rows[1].wins, rows[1].draws, rows[1].losses), (0, 1, 1));
+    }
+
+    /// Rows written before the `result` column say the winner by name.
+    #[test]
+    fn rows_without_a_result_are_read_from_the_winner_name() {
+        let mut old = row(1, "x", "y", "y");
+        old.result = None;
+        assert_eq!(old.outcome(), Ok(Winner::B));
+        let upgraded = old.clone().upgraded().unwrap();
+        assert_eq!(
+            (upgraded.result, upgraded.winner.as_str()),
+            (Some(Winner::B), "y")
+        );
+        old.winner = "draw".into();
+        let upgraded = old.clone().upgraded().unwrap();
+        assert_eq!(
+            (upgraded.result, upgraded.winner.as_str()),
+            (Some(Winner::Draw), "")
+        );
+        old.winner = "z".into();
+        assert!(old.outcome().unwrap_err().contains("neither 'x' nor 'y'"));
+    }
+
+    #[test]
+    fn compile_disqualifications_count_and_break_ties() {
+        let names: Vec<String> = ["x", "y"].map(String::from).to_vec();
+        let mut s = Standings::new(
+            &names,
+            Scoring {
+                win: 2,
+                draw: 1,
+                loss: 0,
+            },
+        );
+        // One win each: equal points and ratings; x's loss was a compile
+        // failure, so y ranks first.
+        let mut dq = row(1, "x", "y", "y");
+        dq.verdict_a = Verdict::Compile;
+        dq.reason = "disqualified".into();
+        s.add(&dq).unwrap();
+        s.add(&row(2, "y", "x", "x")).unwrap();
+        let rows = s.rows();
+        assert_eq!(rows[0].bot, "y");
+        assert_eq!((rows[1].bot.as_str(), rows[1].dq_compile), ("x", 1));
+        assert_eq!(rows[1].disqualifications(), 1);
     }
 }
