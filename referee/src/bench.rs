@@ -5,9 +5,11 @@
 //! A game takes part through its `secret_count` and `solo` functions; the
 //! one place that lists them is [`solo_game`]. Rows are handed to the caller
 //! as games finish (for progress and CSV); the [`BenchSummary`] comes at the
-//! end. Everything random derives from the bench seed, so a run is
-//! reproducible: the sample of secrets, and each game's bot seed
-//! ([`bot_seed`]).
+//! end. Everything random derives from the run's secret key and the bench
+//! seed ([`crate::key`]), so a run is reproducible with its key and
+//! unpredictable without it: the sample of secrets, the order they are
+//! played in (shuffled, so that a bot counting its games learns nothing of
+//! the secret it faces), and each game's bot seed ([`bot_seed`]).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -15,12 +17,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::seq::SliceRandom;
+use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::bot::BotCommand;
 use crate::games::{arrow5, mastermind, safecracker, Game, GameConfig, NoSuchSecret, Seat};
+use crate::key::{RefereeKey, RunKey};
 use crate::record::MatchRecord;
 use crate::runner::{play_solo, MatchError, MatchLimits, SoloPlan};
 use crate::verdict::Verdict;
@@ -44,6 +47,8 @@ pub struct BenchPlan {
     pub limits: MatchLimits,
     pub selection: Selection,
     pub seed: u64,
+    /// The secret key everything random is drawn with.
+    pub key: RunKey,
     /// Games played at once (each on its own thread, with its own bot process).
     pub jobs: usize,
 }
@@ -159,7 +164,7 @@ impl SoloGame {
         SoloGame {
             count,
             play: Box::new(move |index, plan, transcript| {
-                let game = make(index, bot_seed(plan.seed, index));
+                let game = make(index, bot_seed(&plan.key.key, plan.seed, index));
                 let (record, game) = play_solo(game?, plan, transcript)?;
                 Ok((record, game.held_secret().unwrap_or_default()))
             }),
@@ -192,18 +197,43 @@ pub fn solo_game(config: &GameConfig) -> Result<SoloGame, BenchError> {
 }
 
 /// The bot seed of the game of secret `index` in a bench seeded `seed`: the
-/// same for every run, whatever the selection or the number of jobs.
-pub fn bot_seed(seed: u64, index: u64) -> u64 {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(index);
-    u64::from(rng.gen::<u32>())
+/// same for every run with the same key, whatever the selection or the
+/// number of jobs; unrelated to the secret without the key.
+pub fn bot_seed(key: &RefereeKey, seed: u64, index: u64) -> u64 {
+    u64::from(key.rng(bench_stream(seed, index)).gen::<u32>())
 }
 
-/// The secret indices a selection plays, in increasing order.
+/// The key's stream for secret `index` of a bench seeded `seed`
+/// (`u64::MAX`: the bench's own draws, the sample and the order).
+fn bench_stream(seed: u64, index: u64) -> u64 {
+    let mut z = seed
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(index.rotate_left(32) ^ 0xB5AD_4ECE_DA1C_E2A9);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The secret indices a selection plays, in the order they are played: a
+/// shuffle drawn with the key, so that the order of games tells a bot
+/// nothing about which secret it faces.
 pub fn plan_secrets(
     selection: Selection,
     count: u64,
     seed: u64,
+    key: &RefereeKey,
+    game: &'static str,
+) -> Result<Vec<u64>, BenchError> {
+    let mut rng = key.rng(bench_stream(seed, u64::MAX));
+    let mut secrets = pick_secrets(selection, count, &mut rng, game)?;
+    secrets.shuffle(&mut rng);
+    Ok(secrets)
+}
+
+fn pick_secrets(
+    selection: Selection,
+    count: u64,
+    rng: &mut impl Rng,
     game: &'static str,
 ) -> Result<Vec<u64>, BenchError> {
     match selection {
@@ -218,16 +248,10 @@ pub fn plan_secrets(
             asked: k,
         }),
         Selection::Sample(k) if k > MAX_GAMES => Err(BenchError::TooManySecrets { game, count: k }),
-        Selection::Sample(k) => {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let mut picked: Vec<u64> =
-                rand::seq::index::sample(&mut rng, count as usize, k as usize)
-                    .into_iter()
-                    .map(|i| i as u64)
-                    .collect();
-            picked.sort_unstable();
-            Ok(picked)
-        }
+        Selection::Sample(k) => Ok(rand::seq::index::sample(rng, count as usize, k as usize)
+            .into_iter()
+            .map(|i| i as u64)
+            .collect()),
     }
 }
 
@@ -242,6 +266,7 @@ pub fn check(plan: &BenchPlan) -> Result<Vec<u64>, BenchError> {
         plan.selection,
         solo.count,
         plan.seed,
+        &plan.key.key,
         plan.config.game_name(),
     )
 }
@@ -277,12 +302,13 @@ pub fn run(
                 let solo_plan = SoloPlan {
                     config: plan.config.clone(),
                     seed: plan.seed,
+                    key: plan.key.clone(),
                     secret_index: index,
                     bot: plan.bot.clone(),
                     limits: plan.limits.clone(),
                 };
                 let result = (solo.play)(index, &solo_plan, transcript)
-                    .map(|(record, secret)| (row(plan.seed, index, &record, secret), record));
+                    .map(|(record, secret)| (row(plan, index, &record, secret), record));
                 if tx.send(result).is_err() {
                     return;
                 }
@@ -310,7 +336,7 @@ pub fn run(
     Ok(summarize(plan, solo.count, jobs, rows, start.elapsed()))
 }
 
-fn row(seed: u64, index: u64, record: &MatchRecord, secret: String) -> BenchRow {
+fn row(plan: &BenchPlan, index: u64, record: &MatchRecord, secret: String) -> BenchRow {
     let p = record.player(Seat::A);
     BenchRow {
         secret_index: index,
@@ -324,7 +350,7 @@ fn row(seed: u64, index: u64, record: &MatchRecord, secret: String) -> BenchRow 
             .as_ref()
             .map(|d| d.detail.clone())
             .unwrap_or_default(),
-        bot_seed: bot_seed(seed, index),
+        bot_seed: bot_seed(&plan.key.key, plan.seed, index),
         time_total_ms: p.time_total_ms,
         time_max_ms: p.time_max_ms,
         replies: p.replies,
@@ -450,40 +476,81 @@ pub fn render(s: &BenchSummary) -> String {
 mod tests {
     use super::*;
 
+    fn key() -> RefereeKey {
+        RefereeKey::from_hex(&"5a".repeat(32)).unwrap()
+    }
+
+    fn sorted(mut v: Vec<u64>) -> Vec<u64> {
+        v.sort_unstable();
+        v
+    }
+
     #[test]
-    fn samples_are_distinct_sorted_and_reproducible() {
-        let a = plan_secrets(Selection::Sample(100), 1296, 7, "mastermind").unwrap();
-        let b = plan_secrets(Selection::Sample(100), 1296, 7, "mastermind").unwrap();
-        let c = plan_secrets(Selection::Sample(100), 1296, 8, "mastermind").unwrap();
+    fn samples_are_distinct_and_reproducible_with_the_key() {
+        let k = key();
+        let a = plan_secrets(Selection::Sample(100), 1296, 7, &k, "mastermind").unwrap();
+        let b = plan_secrets(Selection::Sample(100), 1296, 7, &k, "mastermind").unwrap();
+        let c = plan_secrets(Selection::Sample(100), 1296, 8, &k, "mastermind").unwrap();
+        let other = RefereeKey::generate().unwrap();
+        let d = plan_secrets(Selection::Sample(100), 1296, 7, &other, "mastermind").unwrap();
         assert_eq!(a, b);
         assert_ne!(a, c);
+        assert_ne!(a, d, "another key draws another sample from the same seed");
         assert_eq!(a.len(), 100);
-        assert!(a.windows(2).all(|w| w[0] < w[1]));
+        let distinct = sorted(a.clone());
+        assert!(distinct.windows(2).all(|w| w[0] < w[1]));
         assert!(a.iter().all(|&i| i < 1296));
-        let all = plan_secrets(Selection::Sample(1296), 1296, 7, "mastermind").unwrap();
-        assert_eq!(all, (0..1296).collect::<Vec<_>>());
+        let all = plan_secrets(Selection::Sample(1296), 1296, 7, &k, "mastermind").unwrap();
+        assert_eq!(sorted(all), (0..1296).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn every_secret_is_played_once_in_an_order_the_key_shuffles() {
+        let k = key();
+        let all = plan_secrets(Selection::All, 1296, 1, &k, "mastermind").unwrap();
+        assert_eq!(sorted(all.clone()), (0..1296).collect::<Vec<_>>());
+        // Not the enumeration order: a bot counting its games learns nothing.
+        let in_place = all
+            .iter()
+            .enumerate()
+            .filter(|&(i, &s)| i as u64 == s)
+            .count();
+        assert!(in_place < 20, "{in_place} secrets at their own position");
+        let other = plan_secrets(
+            Selection::All,
+            1296,
+            1,
+            &RefereeKey::generate().unwrap(),
+            "mastermind",
+        )
+        .unwrap();
+        assert_ne!(all, other);
     }
 
     #[test]
     fn bad_selections_say_what_to_do() {
-        let err = plan_secrets(Selection::Sample(0), 1296, 1, "mastermind").unwrap_err();
+        let k = key();
+        let err = plan_secrets(Selection::Sample(0), 1296, 1, &k, "mastermind").unwrap_err();
         assert!(err.to_string().contains("at least 1"));
-        let err = plan_secrets(Selection::Sample(2000), 1296, 1, "mastermind").unwrap_err();
+        let err = plan_secrets(Selection::Sample(2000), 1296, 1, &k, "mastermind").unwrap_err();
         assert!(err.to_string().contains("use --all"), "{err}");
-        let err = plan_secrets(Selection::All, 36u64.pow(12), 1, "mastermind").unwrap_err();
+        let err = plan_secrets(Selection::All, 36u64.pow(12), 1, &k, "mastermind").unwrap_err();
         assert!(err.to_string().contains("use --samples"), "{err}");
-        let huge = plan_secrets(Selection::Sample(3), 36u64.pow(12), 1, "mastermind").unwrap();
+        let huge = plan_secrets(Selection::Sample(3), 36u64.pow(12), 1, &k, "mastermind").unwrap();
         assert_eq!(huge.len(), 3);
-        let err = plan_secrets(Selection::One(1296), 1296, 1, "mastermind").unwrap_err();
+        let err = plan_secrets(Selection::One(1296), 1296, 1, &k, "mastermind").unwrap_err();
         assert!(err.to_string().contains("0 to 1295"), "{err}");
     }
 
     #[test]
-    fn bot_seeds_depend_on_seed_and_secret_only() {
-        assert_eq!(bot_seed(1, 5), bot_seed(1, 5));
-        assert_ne!(bot_seed(1, 5), bot_seed(1, 6));
-        assert_ne!(bot_seed(1, 5), bot_seed(2, 5));
-        assert!(bot_seed(3, 9) <= u64::from(u32::MAX));
+    fn bot_seeds_depend_on_key_seed_and_secret() {
+        let k = key();
+        assert_eq!(bot_seed(&k, 1, 5), bot_seed(&k, 1, 5));
+        assert_ne!(bot_seed(&k, 1, 5), bot_seed(&k, 1, 6));
+        assert_ne!(bot_seed(&k, 1, 5), bot_seed(&k, 2, 5));
+        let other = RefereeKey::generate().unwrap();
+        assert_ne!(bot_seed(&k, 1, 5), bot_seed(&other, 1, 5));
+        assert!(bot_seed(&k, 3, 9) <= u64::from(u32::MAX));
     }
 
     #[test]

@@ -13,8 +13,6 @@ use std::os::fd::AsFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use rustix::io::Errno;
 use rustix::termios::{self, LocalModes, OptionalActions, Termios};
 
@@ -75,7 +73,9 @@ pub enum HumanError {
 
 /// Plays one game, seat A being a person, and writes it all to the terminal.
 pub fn play(plan: &HumanPlan) -> Result<HumanEnd, HumanError> {
-    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
+    // A fresh secret key: the seed the bot is told must not give away a
+    // code the referee draws (crate::key).
+    let mut rng = crate::key::RunKey::fresh().rng(plan.seed);
     match plan.config {
         GameConfig::Cryptron(_) => return Err(HumanError::NotPlayable { game: "cryptron" }),
         GameConfig::Arrow5(_) | GameConfig::Mastermind(_) | GameConfig::Safecracker(_) => {}

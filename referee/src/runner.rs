@@ -9,11 +9,9 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-
 use crate::bot::{self, BotCommand, BotProcess, Fault, Language, ProcessLimits, ProcessReport};
 use crate::games::{self, Game, GameConfig, Outcome, Seat, Status, Winner};
+use crate::key::RunKey;
 use crate::protocol;
 use crate::record::{MatchRecord, PlayerRecord, RECORD_VERSION};
 use crate::time_bank::{self, TimeBank};
@@ -76,7 +74,10 @@ impl MatchLimits {
 #[derive(Clone, Debug)]
 pub struct MatchPlan {
     pub config: GameConfig,
+    /// Public: names the game's random stream under `key`, and is told to
+    /// the bots. Everything random in the game comes from `key.rng(seed)`.
     pub seed: u64,
+    pub key: RunKey,
     /// A then B.
     pub bots: [BotCommand; 2],
     pub limits: [MatchLimits; 2],
@@ -90,6 +91,9 @@ pub struct SoloPlan {
     pub config: GameConfig,
     /// The bench seed, kept in the record and the replay command.
     pub seed: u64,
+    /// The key the secret and the bot's seed were drawn with (for the
+    /// replay command).
+    pub key: RunKey,
     /// Which secret, in the game's enumeration order.
     pub secret_index: u64,
     pub bot: BotCommand,
@@ -214,7 +218,7 @@ pub fn play_match(
         limits: [&plan.limits[0], &plan.limits[1]],
         replay: replay_command(plan),
     };
-    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
+    let mut rng = plan.key.rng(plan.seed);
     let record = match &plan.config {
         GameConfig::Arrow5(config) => {
             let game = games::arrow5::Arrow5::new(config.clone(), &mut rng);
@@ -661,6 +665,7 @@ pub fn replay_command(plan: &MatchPlan) -> String {
     ];
     words.extend(plan.config.cli_flags());
     words.extend(["--seed".into(), plan.seed.to_string()]);
+    words.extend(plan.key.replay_flags());
     let limits = &plan.limits[0];
     let other = &plan.limits[1];
     if (
@@ -731,6 +736,7 @@ pub fn solo_replay_command(plan: &SoloPlan) -> String {
         "--seed".into(),
         plan.seed.to_string(),
     ]);
+    words.extend(plan.key.replay_flags());
     words.extend(limit_flags(&plan.limits));
     shell_words::join(words)
 }

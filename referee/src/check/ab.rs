@@ -28,6 +28,8 @@ pub struct AbPlan {
     /// has not decided.
     pub max_games: u64,
     pub jobs: usize,
+    /// What every game's codes and seeds are drawn with.
+    pub key: crate::key::RunKey,
 }
 
 /// How the run ended.
@@ -80,6 +82,7 @@ fn play_pair(plan: &AbPlan, pair: u64) -> Result<PairResult, MatchError> {
         let match_plan = MatchPlan {
             config: plan.config.clone(),
             seed,
+            key: plan.key.clone(),
             bots: seats.map(|b| b.command.clone()),
             limits: seats.map(|b| b.limits.clone()),
         };

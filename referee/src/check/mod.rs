@@ -140,6 +140,7 @@ fn outcome(plan: &CheckPlan, game: CheckGame, record: &MatchRecord) -> GameOutco
 /// each bench. `progress` gets a line now and then.
 pub fn run(
     plan: &CheckPlan,
+    key: &crate::key::RunKey,
     jobs: usize,
     mut progress: impl FnMut(&str),
 ) -> Result<CheckReport, CheckError> {
@@ -167,6 +168,7 @@ pub fn run(
                 let match_plan = MatchPlan {
                     config: plan.config.clone(),
                     seed: game.seed,
+                    key: key.clone(),
                     bots: seats.map(|b| b.command.clone()),
                     limits: seats.map(|b| b.limits.clone()),
                 };
@@ -210,6 +212,7 @@ pub fn run(
                     limits: plan.bot.limits.clone(),
                     selection,
                     seed,
+                    key: key.clone(),
                     jobs: jobs.max(1),
                 };
                 progress(&format!("bench: {}", r.name));

@@ -16,7 +16,7 @@ use referee::bench::{self, BenchPlan, Selection};
 use referee::bot::BotCommand;
 use referee::report;
 
-use super::{Failure, GameFlags, LimitFlags};
+use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 
 /// The bench seed when none is given, so that two runs compare.
 pub const DEFAULT_SEED: u64 = 1;
@@ -40,8 +40,8 @@ pub struct BenchArgs {
     /// Play every secret of the game
     #[arg(long)]
     pub all: bool,
-    /// Play K distinct secrets drawn from the seed
-    #[arg(long, value_name = "K")]
+    /// Play K distinct secrets drawn from the seed (at most 1000000)
+    #[arg(long, value_name = "K", value_parser = referee::units::parse_samples)]
     pub samples: Option<u64>,
     /// Play the secret of index I alone (the replay line of a failure names it)
     #[arg(long, value_name = "I")]
@@ -49,9 +49,11 @@ pub struct BenchArgs {
     /// Seed of the sample and of every game's bot seed
     #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
     pub seed: u64,
-    /// Games played at once [default: the number of cores]
-    #[arg(long, value_name = "N")]
+    /// Games played at once [default: the number of cores; at most 1024]
+    #[arg(long, value_name = "N", value_parser = referee::units::parse_jobs)]
     pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub key: KeyFlags,
     #[command(flatten)]
     pub game_flags: GameFlags,
     #[command(flatten)]
@@ -82,13 +84,15 @@ pub fn run_bench(args: BenchArgs) -> Result<(), Failure> {
         _ => unreachable!("clap lets exactly one selection through"),
     };
     args.limits.check_sandbox()?;
-    let limits = args.limits.limits_for(&config, bot.language);
+    let mut limits = args.limits.limits_for(&config, bot.language);
+    limits.process.hidden.extend(args.key.hidden());
     let plan = BenchPlan {
         config,
         bot,
         limits,
         selection,
         seed: args.seed,
+        key: args.key.run_key()?,
         jobs: args.jobs.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         }),

@@ -14,7 +14,7 @@ use referee::check::{self, junit, CheckPlan};
 use referee::sprt::{Bounds, Tally};
 use referee::tournament::TournamentBot;
 
-use super::{Failure, GameFlags, LimitFlags};
+use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 
 /// `check`: a requirement failed. (`sprt`: H0 accepted.)
 pub const EXIT_FAILED: i32 = 1;
@@ -45,9 +45,11 @@ pub struct CheckArgs {
     /// Print the report as one JSON object instead of text
     #[arg(long)]
     pub json: bool,
-    /// Games played at once [default: the number of cores]
-    #[arg(long, value_name = "N")]
+    /// Games played at once [default: the number of cores; at most 1024]
+    #[arg(long, value_name = "N", value_parser = referee::units::parse_jobs)]
     pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub key: KeyFlags,
 }
 
 pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
@@ -57,8 +59,10 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
     if let Ok(file) = std::path::absolute(&args.file) {
         for bot in std::iter::once(&mut plan.bot).chain(&mut plan.opponents) {
             bot.limits.process.hidden.push(file.clone());
+            bot.limits.process.hidden.extend(args.key.hidden());
         }
     }
+    let key = args.key.run_key()?;
     let jobs = args.jobs.unwrap_or_else(default_jobs);
     if jobs == 0 {
         return Err(Failure::input(anyhow!("--jobs must be at least 1")));
@@ -71,7 +75,7 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
         plan.requirements.len()
     );
     let report =
-        check::run(&plan, jobs, |line| eprintln!("check: {line}")).map_err(Failure::input)?;
+        check::run(&plan, &key, jobs, |line| eprintln!("check: {line}")).map_err(Failure::input)?;
     if let Some(path) = &args.junit {
         std::fs::write(path, junit::render(&report))
             .with_context(|| format!("cannot write the JUnit file {}", path.display()))
@@ -126,15 +130,18 @@ pub struct SprtArgs {
     /// Chance of accepting H0 when H1 holds
     #[arg(long, default_value_t = 0.05)]
     pub beta: f64,
-    /// Stop, inconclusive, after this many games (even: whole pairs)
-    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    /// Stop, inconclusive, after this many games (even: whole pairs; at most 1000000)
+    #[arg(long, value_name = "N", default_value_t = 20_000,
+          value_parser = |t: &str| referee::units::parse_count(t, 0, referee::units::MAX_GAMES))]
     pub max_games: u64,
-    /// Games played at once [default: the number of cores]
-    #[arg(long, value_name = "N")]
+    /// Games played at once [default: the number of cores; at most 1024]
+    #[arg(long, value_name = "N", value_parser = referee::units::parse_jobs)]
     pub jobs: Option<usize>,
     /// Seed of every pair's game seed
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
+    #[command(flatten)]
+    pub key: KeyFlags,
     #[command(flatten)]
     pub game_flags: GameFlags,
     #[command(flatten)]
@@ -185,9 +192,11 @@ pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
     let bot = |spec: &str, role: &str| -> Result<TournamentBot, Failure> {
         let command =
             BotCommand::parse(spec).map_err(|e| Failure::Input(anyhow!("{role}: {e}")))?;
+        let mut limits = args.limits.limits_for(&config, command.language);
+        limits.process.hidden.extend(args.key.hidden());
         Ok(TournamentBot {
             name: command.name.clone(),
-            limits: args.limits.limits_for(&config, command.language),
+            limits,
             command,
         })
     };
@@ -199,6 +208,7 @@ pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
         bounds,
         max_games: args.max_games,
         jobs,
+        key: args.key.run_key()?,
     };
     let (lower, upper) = bounds.llr_bounds();
     println!(

@@ -87,6 +87,34 @@ input; the bot is killed); 2 bad input; 1 internal failure."
     Sprt(check::SprtArgs),
 }
 
+/// The secret key the referee draws codes with (see `referee::key`):
+/// shared by every command that plays games.
+#[derive(Args, Clone, Debug, Default)]
+pub struct KeyFlags {
+    /// Draw codes and seeds with this secret key (64 hex digits) instead of a fresh one; replay commands print it
+    #[arg(long, value_name = "HEX", conflicts_with = "key_file")]
+    pub key: Option<String>,
+    /// Read the secret key from FILE (64 hex digits; e.g. the referee.key of a results folder, or one file shared by every shard)
+    #[arg(long, value_name = "FILE")]
+    pub key_file: Option<std::path::PathBuf>,
+}
+
+impl KeyFlags {
+    /// The key of this run: given, read, or drawn from the operating system.
+    pub fn run_key(&self) -> Result<referee::key::RunKey, Failure> {
+        referee::key::RunKey::from_options(self.key.as_deref(), self.key_file.as_deref())
+            .map_err(Failure::input)
+    }
+
+    /// Files a bot must not read: the key file.
+    pub fn hidden(&self) -> Vec<std::path::PathBuf> {
+        self.key_file
+            .iter()
+            .filter_map(|p| std::path::absolute(p).ok())
+            .collect()
+    }
+}
+
 /// Game parameters, shared by every command that sets up games. Each game
 /// accepts the flags that apply to it and refuses the others.
 #[derive(Args, Clone, Debug, Default)]
@@ -151,21 +179,21 @@ impl GameFlags {
 #[derive(Args, Clone, Debug)]
 pub struct LimitFlags {
     /// Wall-clock time for each reply, from the request's last byte to the reply's newline
-    /// [default: 2s; cryptron: 2s for C, C++ and executables, 6s for Python]
-    #[arg(long, value_name = "DURATION", value_parser = units::parse_duration)]
+    /// [default: 2s; cryptron: 2s for C, C++ and executables, 6s for Python]; at most 3600s
+    #[arg(long, value_name = "DURATION", value_parser = units::parse_move_time)]
     pub time_limit: Option<std::time::Duration>,
     /// Time for a bot's first reply, which includes starting it (e.g. an interpreter)
-    /// [default: 5s, or the time limit if longer]
-    #[arg(long, value_name = "DURATION", value_parser = units::parse_duration)]
+    /// [default: 5s, or the time limit if longer]; at most 3600s
+    #[arg(long, value_name = "DURATION", value_parser = units::parse_move_time)]
     pub startup_limit: Option<std::time::Duration>,
     /// Time a bot may spend beyond its limits over one game: what a reply
     /// takes beyond its limit is drawn from the bank, and a reply that would
-    /// overdraw it is a timeout [default: 0, no bank]
+    /// overdraw it is a timeout; at most 86400s (24 hours) [default: 0, no bank]
     #[arg(long, value_name = "DURATION", value_parser = units::parse_time_bank)]
     pub time_bank: Option<std::time::Duration>,
     /// Resident memory per bot (KiB, MiB, GiB) beyond its language's allowance
     /// (C 4MiB, C++ 6MiB, Python 16MiB); exceeding it is the `memory` verdict
-    /// [default: 64MiB; cryptron: 8MiB]
+    /// [default: 64MiB; cryptron: 8MiB]; at most 1024GiB
     #[arg(long, value_name = "SIZE", value_parser = units::parse_size_kb)]
     pub memory_limit: Option<u64>,
     /// Confinement of the bots: basic (no privilege needed: launcher,

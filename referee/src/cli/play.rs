@@ -10,7 +10,7 @@ use referee::record::MatchRecord;
 use referee::runner::{play_match, MatchError, MatchPlan};
 use referee::{report, transcript};
 
-use super::{Failure, GameFlags, LimitFlags};
+use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 
 #[derive(Args)]
 pub struct MatchArgs {
@@ -24,9 +24,11 @@ pub struct MatchArgs {
     pub game_flags: GameFlags,
     #[command(flatten)]
     pub limits: LimitFlags,
-    /// Seed for everything random (codes, the bots' own seeds); default: a fresh one, printed
+    /// Public seed of the game (told to the bots); what is random is drawn from it with the secret key; default: a fresh one, printed
     #[arg(long)]
     pub seed: Option<u64>,
+    #[command(flatten)]
+    pub key: KeyFlags,
     /// Write every message of the game, both directions and stderr, to FILE (JSON lines)
     #[arg(long, value_name = "FILE")]
     pub transcript: Option<PathBuf>,
@@ -49,12 +51,16 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
     let bot_a = BotCommand::parse(&args.bot_a).map_err(Failure::input)?;
     let bot_b = BotCommand::parse(&args.bot_b).map_err(Failure::input)?;
     args.limits.check_sandbox()?;
-    let limits = [&bot_a, &bot_b].map(|bot| args.limits.limits_for(&config, bot.language));
+    let mut limits = [&bot_a, &bot_b].map(|bot| args.limits.limits_for(&config, bot.language));
+    for limit in &mut limits {
+        limit.process.hidden.extend(args.key.hidden());
+    }
     let plan = MatchPlan {
         config,
         seed: args
             .seed
             .unwrap_or_else(|| u64::from(rand::random::<u32>())),
+        key: args.key.run_key()?,
         bots: [bot_a, bot_b],
         limits,
     };

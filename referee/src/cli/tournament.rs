@@ -20,8 +20,8 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 pub struct TournamentArgs {
     /// The tournament file (TOML; see tournaments/*.toml for examples)
     pub file: PathBuf,
-    /// Games played at once, each with its two bots [default: the number of cores]
-    #[arg(long, value_name = "N")]
+    /// Games played at once, each with its two bots [default: the number of cores; at most 1024]
+    #[arg(long, value_name = "N", value_parser = referee::units::parse_jobs)]
     pub jobs: Option<usize>,
     /// Results folder [default: a new folder under tournaments/results/]
     #[arg(long, value_name = "DIR")]
@@ -39,6 +39,9 @@ pub struct TournamentArgs {
     /// [default: the file's `sandbox`, else basic]
     #[arg(long, value_name = "LAYER", value_parser = SandboxChoice::parse)]
     pub sandbox: Option<SandboxChoice>,
+    /// Read the secret key the referee draws codes with from FILE (64 hex digits) instead of making one; give every shard the same file. The results folder keeps a copy (referee.key)
+    #[arg(long, value_name = "FILE")]
+    pub key_file: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -68,10 +71,19 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
     });
     // The tournament file (its seed draws random codes) and the results
     // folder (transcripts of finished games) are hidden from the bots.
-    let hidden: Vec<PathBuf> = [args.file.clone(), out.clone()]
-        .iter()
-        .filter_map(|p| std::path::absolute(p).ok())
-        .collect();
+    let key = match &args.key_file {
+        Some(path) => Some(referee::key::RefereeKey::read(path).map_err(Failure::input)?),
+        None => None,
+    };
+    let hidden: Vec<PathBuf> = [
+        Some(args.file.clone()),
+        Some(out.clone()),
+        args.key_file.clone(),
+    ]
+    .iter()
+    .flatten()
+    .filter_map(|p| std::path::absolute(p).ok())
+    .collect();
     for bot in &mut plan.bots {
         bot.limits.process.hidden = hidden.clone();
     }
@@ -81,6 +93,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         resume: args.resume,
         shard: args.shard,
         pin: !args.no_pin,
+        key,
     };
     bot::install_interrupt_handler();
     eprintln!(
@@ -97,7 +110,8 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         tournament::run(&plan, &options, &mut |event| progress.on(event)).map_err(|e| match e {
             tournament::TournamentError::FolderInUse { .. }
             | tournament::TournamentError::FolderOfAnother { .. }
-            | tournament::TournamentError::OtherColumns { .. } => Failure::input(e),
+            | tournament::TournamentError::OtherColumns { .. }
+            | tournament::TournamentError::Key(_) => Failure::input(e),
             _ => Failure::internal(e),
         })?;
     progress.finish();
