@@ -319,3 +319,78 @@ fn bad_bench_input_exits_2_with_a_message() {
         assert!(run.stdout.is_empty(), "{args:?}: {}", run.stdout);
     }
 }
+
+/// Issue 19: the CSV's secret column held a sentence for Safe Cracker ("the
+/// secret: 2-2-2 (held by the referee)"). Each game's secret is written as
+/// the wire spells a code.
+#[test]
+fn the_secret_column_holds_the_code_as_the_wire_spells_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("safecracker", "safecracker_optimal", "5", "1-2-3"),
+        ("mastermind", "mastermind_knuth", "51", "0 1 2 3"),
+        ("arrow5", "arrow5_strong", "55439", "E 9 8 7 6"),
+    ];
+    for (game, bot, index, secret) in cases {
+        let csv = dir.path().join(format!("{game}.csv"));
+        let run = referee(
+            &[
+                "bench",
+                game,
+                &sample_bin(bot),
+                "--secret",
+                index,
+                "--csv",
+                &path_arg(&csv),
+            ],
+            BUDGET,
+        );
+        assert_eq!(run.status, 0, "{game}: {}", run.stderr);
+        let rows = rows(&csv);
+        assert_eq!(rows.len(), 1, "{game}");
+        assert_eq!(rows[0].secret, secret, "{game}");
+        assert_eq!(rows[0].secret_index.to_string(), index, "{game}");
+        assert!(rows[0].cracked, "{game}: {:?}", rows[0]);
+    }
+}
+
+/// Issue 19: a secret index beyond the game's secrets is one error in every
+/// game (it was a panic in one, an assert in another): exit 2, a message.
+#[test]
+fn a_secret_beyond_the_count_is_refused_in_every_game() {
+    let cases = [
+        (
+            "safecracker",
+            "safecracker_optimal",
+            "27",
+            "safecracker has secrets 0 to 26",
+        ),
+        (
+            "mastermind",
+            "mastermind_knuth",
+            "1296",
+            "mastermind has secrets 0 to 1295",
+        ),
+        (
+            "arrow5",
+            "arrow5_strong",
+            "55440",
+            "arrow5 has secrets 0 to 55439",
+        ),
+    ];
+    for (game, bot, index, expected) in cases {
+        let run = referee(
+            &["bench", game, &sample_bin(bot), "--secret", index],
+            Duration::from_secs(30),
+        );
+        assert_eq!(run.status, 2, "{game}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains(&format!("--secret {index} is out of range: {expected}")),
+            "{game}: {}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("panicked"), "{game}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{game}: {}", run.stdout);
+    }
+}
