@@ -9,6 +9,7 @@ mod check;
 mod cli;
 mod cryptron_match;
 mod human_play;
+mod links;
 mod mastermind_match;
 mod move_times;
 mod safecracker_match;
