@@ -408,6 +408,11 @@ fn requirement(
                     g.get_ref()
                 ),
             )),
+            Some(g) if u64::from(*g.get_ref()) > units::MAX_GAMES => Err(at(
+                g.span(),
+                "games",
+                format!("{} is too many: at most {}", g.get_ref(), units::MAX_GAMES),
+            )),
             Some(g) => Ok(*g.get_ref()),
         }
     };
@@ -454,6 +459,17 @@ fn requirement(
             }
             let selection = match (r.all.unwrap_or(false), &r.samples) {
                 (true, None) => Selection::All,
+                (false, Some(k)) if *k.get_ref() > units::MAX_SAMPLES => {
+                    return Err(at(
+                        k.span(),
+                        "samples",
+                        format!(
+                            "{} is too many: at most {}",
+                            k.get_ref(),
+                            units::MAX_SAMPLES
+                        ),
+                    ))
+                }
                 (false, Some(k)) => Selection::Sample(*k.get_ref()),
                 (false, None) => {
                     return Err(at(
@@ -473,7 +489,15 @@ fn requirement(
             let seed = r.seed.unwrap_or(file_seed);
             let solo =
                 bench::solo_game(config).map_err(|e| at(r.kind.span(), "kind", e.to_string()))?;
-            bench::plan_secrets(selection, solo.count, seed, config.game_name()).map_err(|e| {
+            bench::plan_secrets(
+                selection,
+                solo.count,
+                seed,
+                // Only the selection is checked here: any key will do.
+                &crate::key::RefereeKey::from_hex(&"0".repeat(64)).expect("64 hex digits"),
+                config.game_name(),
+            )
+            .map_err(|e| {
                 at(
                     r.samples.as_ref().map_or(r.kind.span(), |s| s.span()),
                     "samples",
@@ -494,7 +518,7 @@ fn requirement(
                     "give the bound, e.g. below = \"1s\"".into(),
                 )
             })?;
-            let below = units::parse_duration(b.get_ref())
+            let below = units::parse_move_time(b.get_ref())
                 .map_err(|e| at(b.span(), "below", e.to_string()))?;
             Requirement::MaxMoveTime { below }
         }

@@ -15,8 +15,7 @@ use std::collections::BTreeSet;
 use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -28,7 +27,7 @@ use crate::record::MatchRecord;
 use crate::runner::{play_match, MatchError, MatchPlan};
 
 use super::plan::{Scoring, TournamentPlan};
-use super::schedule::{schedule, ScheduledGame, Shard};
+use super::schedule::{Schedule, ScheduledGame, Shard};
 use super::standings::{GameRow, StandingRow, Standings};
 
 /// What `merge` needs to know about a results folder without the bots.
@@ -70,6 +69,10 @@ pub enum TournamentError {
     OtherColumns { path: PathBuf, differ: String },
     #[error(transparent)]
     Match(MatchError),
+    /// The results folder's secret key cannot be read, made, or does not
+    /// match the one given.
+    #[error(transparent)]
+    Key(#[from] crate::key::KeyError),
 }
 
 fn io_error(path: &Path, what: &str) -> impl FnOnce(io::Error) -> TournamentError {
@@ -97,6 +100,10 @@ pub struct RunOptions {
     pub shard: Option<Shard>,
     /// Pin each worker (and its bots) to one CPU.
     pub pin: bool,
+    /// The secret key to draw codes with (`--key-file`, shared by shards);
+    /// `None`: the folder's own, made on its first run. A folder keeps the
+    /// key its games were played with ([`crate::key::KEY_FILE`]).
+    pub key: Option<crate::key::RefereeKey>,
 }
 
 /// How a run ended.
@@ -120,24 +127,27 @@ pub fn run(
     let out = &options.out;
     let games_path = out.join(GAMES_CSV);
     prepare_folder(plan, options)?;
+    let key = crate::key::RunKey::for_folder(out, options.key.clone())?;
 
     let done = read_done_games(&games_path)?;
     check_columns(&games_path)?;
-    let all = schedule(plan);
-    let scheduled: Vec<ScheduledGame> = all
+    let schedule = Schedule::new(plan);
+    let scheduled = schedule.count_in(options.shard);
+    let already_done = done
         .iter()
-        .copied()
-        .filter(|g| options.shard.is_none_or(|s| s.contains(g.number)))
-        .collect();
-    let todo: Vec<ScheduledGame> = scheduled
-        .iter()
-        .copied()
-        .filter(|g| !done.contains(&g.number))
-        .collect();
+        .filter(|&&n| schedule.has(n, options.shard))
+        .count() as u64;
+    // The games left, made one at a time as workers take them: memory does
+    // not grow with the number of games of the tournament.
+    let todo = Mutex::new(
+        schedule
+            .games_in(options.shard)
+            .filter(|g| !done.contains(&g.number)),
+    );
     listen(Event::Started {
-        total: scheduled.len() as u64,
-        already_done: (scheduled.len() - todo.len()) as u64,
-        to_play: todo.len() as u64,
+        total: scheduled,
+        already_done,
+        to_play: scheduled - already_done,
     });
 
     let file = OpenOptions::new()
@@ -164,7 +174,6 @@ pub fn run(
         })
         .map_err(io_error(&transcripts, "cannot create the folder"))?;
 
-    let next = AtomicUsize::new(0);
     let (sender, receiver) =
         mpsc::channel::<(ScheduledGame, Result<MatchRecord, MatchError>, bool)>();
     let mut played_now = 0u64;
@@ -174,7 +183,7 @@ pub fn run(
     std::thread::scope(|scope| {
         for worker in 0..options.jobs.max(1) {
             let sender = sender.clone();
-            let (next, todo, transcripts) = (&next, &todo, &transcripts);
+            let (todo, transcripts, key) = (&todo, &transcripts, &key);
             scope.spawn(move || {
                 if options.pin {
                     bot::pin_current_thread(worker);
@@ -183,11 +192,12 @@ pub fn run(
                     if bot::stop_requested() {
                         return;
                     }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&game) = todo.get(i) else { return };
+                    let next = todo.lock().unwrap_or_else(PoisonError::into_inner).next();
+                    let Some(game) = next else { return };
                     let match_plan = MatchPlan {
                         config: plan.config.clone(),
                         seed: game.seed,
+                        key: key.clone(),
                         bots: [
                             plan.bots[game.a].command.clone(),
                             plan.bots[game.b].command.clone(),
@@ -260,7 +270,7 @@ pub fn run(
     Ok(Outcome {
         played_now,
         total_in_folder: rows_in_folder,
-        scheduled: scheduled.len() as u64,
+        scheduled,
         interrupted: bot::stop_requested(),
         standings,
         transcript_failures,
@@ -290,7 +300,7 @@ fn prepare_folder(plan: &TournamentPlan, options: &RunOptions) -> Result<(), Tou
         game: plan.config.game_name().to_string(),
         bots: plan.bot_names(),
         scoring: (plan.scoring.win, plan.scoring.draw, plan.scoring.loss),
-        total_games: schedule(plan).len() as u64,
+        total_games: Schedule::new(plan).len(),
         shard: options.shard.map(|s| (s.index, s.count)),
     };
     let meta_path = out.join("tournament.json");
@@ -314,6 +324,7 @@ fn read_done_games(path: &Path) -> Result<BTreeSet<u64>, TournamentError> {
             .open(path)
             .map_err(io_error(path, "cannot repair"))?;
         file.set_len(keep as u64)
+            .and_then(|()| file.sync_all())
             .map_err(io_error(path, "cannot repair"))?;
     }
     let mut done = BTreeSet::new();
@@ -324,17 +335,6 @@ fn read_done_games(path: &Path) -> Result<BTreeSet<u64>, TournamentError> {
     Ok(done)
 }
 
-            .and_then(|()| file.sync_all())
-/// Refuses to append to a `games.csv` whose header is not the one this
-/// referee writes (a folder resumed by a newer referee). No file, or an
-/// empty one, is fine: it gets the header with its first row.
-fn check_columns(path: &Path) -> Result<(), TournamentError> {
-    if fs::metadata(path).map_or(true, |m| m.len() == 0) {
-        return Ok(());
-    }
-    let file = File::open(path).map_err(io_error(path, "cannot read"))?;
-    let found = csv::Reader::from_reader(file)
-        .headers()
 /// Where the last whole row of CSV text ends: after the last line break
 /// outside quotes. A row cut short (even inside a quoted field holding a
 /// line break) lies beyond it.
@@ -351,6 +351,16 @@ fn whole_rows_end(bytes: &[u8]) -> usize {
     end
 }
 
+/// Refuses to append to a `games.csv` whose header is not the one this
+/// referee writes (a folder resumed by a newer referee). No file, or an
+/// empty one, is fine: it gets the header with its first row.
+fn check_columns(path: &Path) -> Result<(), TournamentError> {
+    if fs::metadata(path).map_or(true, |m| m.len() == 0) {
+        return Ok(());
+    }
+    let file = File::open(path).map_err(io_error(path, "cannot read"))?;
+    let found = csv::Reader::from_reader(file)
+        .headers()
         .map_err(|e| TournamentError::BadRow {
             path: path.to_path_buf(),
             line: 1,
@@ -603,7 +613,10 @@ mod tests {
         assert_eq!(whole_rows_end(b""), 0);
         assert_eq!(whole_rows_end(b"game,seed\n1,2\n"), 14);
         assert_eq!(whole_rows_end(b"game,seed\n1,2\n3,"), 14);
-        assert_eq!(whole_rows_end(b"game,seed\n1,2\n3,\"a \"\"b\"\"\nc\"\n"), 28);
+        assert_eq!(
+            whole_rows_end(b"game,seed\n1,2\n3,\"a \"\"b\"\"\nc\"\n"),
+            28
+        );
         // Cut inside a quoted field, just after a line break in it.
         assert_eq!(whole_rows_end(b"game,seed\n1,2\n3,\"a\n"), 14);
         assert_eq!(whole_rows_end(b"game,se"), 0);
