@@ -1,7 +1,73 @@
 //! Parsing of the units users type: durations (`2s`, `500ms`) and sizes
-//! (`64MiB`, `512KiB`).
+//! (`64MiB`, `512KiB`), and the upper bound of every duration, size and
+//! count an operator can give (flags and the fields of tournament, check
+//! and sprt input). A value beyond its bound is refused with a message that
+//! names the bound, before any folder is made or bot started: no input can
+//! make the referee overflow, panic or allocate without limit.
 
 use std::time::Duration;
+
+/// Longest time for one reply (`time_limit`, `startup_limit`,
+/// `max-move-time`'s `below`): one hour.
+pub const MAX_MOVE_TIME: Duration = Duration::from_secs(3600);
+/// Largest time bank: 24 hours.
+pub const MAX_TIME_BANK: Duration = Duration::from_secs(24 * 3600);
+/// Largest memory limit, in KiB: 1 TiB.
+pub const MAX_MEMORY_KB: u64 = 1 << 30;
+/// Most games of one pairing, of one requirement, or of an SPRT run.
+pub const MAX_GAMES: u64 = 1_000_000;
+/// Most secrets of a bench sample (`--samples`, `samples`).
+pub const MAX_SAMPLES: u64 = 1_000_000;
+/// Most games played at once (`--jobs`).
+pub const MAX_JOBS: usize = 1024;
+/// Most bots in a tournament (round robins grow as its square).
+pub const MAX_BOTS: usize = 1000;
+/// Most match points for one result (`[scoring]`).
+pub const MAX_POINTS: u32 = 1_000_000;
+
+/// `N` for a count of at most `max` (`--jobs`, `--samples`, ...): a
+/// number, at least `min`.
+pub fn parse_count(text: &str, min: u64, max: u64) -> Result<u64, String> {
+    let n: u64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a whole number"))?;
+    if n < min {
+        return Err(format!("{n} is too few: at least {min}"));
+    }
+    if n > max {
+        return Err(format!("{n} is too many: at most {max}"));
+    }
+    Ok(n)
+}
+
+/// `--jobs`: 1 to [`MAX_JOBS`].
+pub fn parse_jobs(text: &str) -> Result<usize, String> {
+    parse_count(text, 1, MAX_JOBS as u64).map(|n| n as usize)
+}
+
+/// `--samples`: 1 to [`MAX_SAMPLES`].
+pub fn parse_samples(text: &str) -> Result<u64, String> {
+    parse_count(text, 1, MAX_SAMPLES)
+}
+
+/// A duration of at most `max`, shown as `shown` in the message.
+fn at_most(text: &str, d: Duration, max: Duration, what: &str) -> Result<Duration, String> {
+    if d > max {
+        return Err(format!(
+            "'{text}' is too long: {what} is at most {}s",
+            max.as_secs()
+        ));
+    }
+    Ok(d)
+}
+
+/// The time for one reply: a duration as [`parse_duration`] reads it, at
+/// most [`MAX_MOVE_TIME`].
+pub fn parse_move_time(text: &str) -> Result<Duration, String> {
+    let d = parse_duration(text)?;
+    at_most(text, d, MAX_MOVE_TIME, "a time per move")
+}
 
 /// Parses `2s`, `1.5s`, `500ms`, `250us` or a bare number of seconds.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -24,7 +90,11 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     if !(value.is_finite() && value > 0.0) {
         return Err(format!("'{text}': a duration must be positive"));
     }
-    Ok(Duration::from_secs_f64(value * scale))
+    // Beyond any bound below, but still a Duration: never a panic.
+    Duration::try_from_secs_f64(value * scale)
+        .ok()
+        .filter(|d| *d <= MAX_TIME_BANK)
+        .ok_or_else(|| format!("'{text}' is too long: at most {}s", MAX_TIME_BANK.as_secs()))
 }
 
 /// Parses a time bank: a duration as [`parse_duration`] reads it, or zero
@@ -32,7 +102,8 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 /// a bank its file gives every bot.
 pub fn parse_time_bank(text: &str) -> Result<Duration, String> {
     match parse_duration(text) {
-        Ok(bank) => Ok(bank),
+        Ok(bank) => at_most(text, bank, MAX_TIME_BANK, "a time bank"),
+        Err(e) if e.contains("too long") => Err(e.replace("at most", "a time bank is at most")),
         Err(e) => {
             let t = text.trim();
             let number = t
@@ -74,7 +145,14 @@ pub fn parse_size_kb(text: &str) -> Result<u64, String> {
     if !(value.is_finite() && value > 0.0) {
         return Err(format!("'{text}': a size must be positive"));
     }
-    Ok((value * kb_per_unit).round() as u64)
+    let kb = (value * kb_per_unit).round();
+    if kb > MAX_MEMORY_KB as f64 {
+        return Err(format!(
+            "'{text}' is too large: at most {} (1 TiB)",
+            show_size_kb(MAX_MEMORY_KB)
+        ));
+    }
+    Ok(kb as u64)
 }
 
 /// The inverse of [`parse_size_kb`], in the largest whole binary unit.
@@ -115,6 +193,41 @@ mod tests {
         assert!(parse_time_bank("plenty")
             .unwrap_err()
             .contains("not a duration"));
+    }
+
+    #[test]
+    fn absurd_values_are_refused_not_a_panic() {
+        for text in [
+            "18446744073709551615s",
+            "9223372036854775807s",
+            "1e300",
+            "90000s",
+        ] {
+            let e = parse_duration(text).unwrap_err();
+            assert!(e.contains("too long"), "{text}: {e}");
+            let e = parse_time_bank(text).unwrap_err();
+            assert!(e.contains("a time bank is at most 86400s"), "{text}: {e}");
+        }
+        assert_eq!(parse_move_time("3600s"), Ok(MAX_MOVE_TIME));
+        assert!(parse_move_time("3601s")
+            .unwrap_err()
+            .contains("a time per move is at most 3600s"));
+        assert_eq!(parse_time_bank("24m"), Ok(Duration::from_secs(24 * 60)));
+        assert_eq!(parse_size_kb("1024GiB"), Ok(MAX_MEMORY_KB));
+        for text in [
+            "1025GiB",
+            "18446744073709551615",
+            "99999999999999999999999G",
+        ] {
+            assert!(
+                parse_size_kb(text).unwrap_err().contains("at most 1024GiB"),
+                "{text}"
+            );
+        }
+        assert_eq!(parse_jobs("1024"), Ok(1024));
+        assert!(parse_jobs("1025").unwrap_err().contains("at most 1024"));
+        assert!(parse_jobs("0").unwrap_err().contains("at least 1"));
+        assert!(parse_samples("99999999999999999999").is_err());
     }
 
     #[test]

@@ -50,32 +50,14 @@ pub(crate) struct RawLimits {
     pub(crate) allow_fork: Option<bool>,
 }
 
-#[derive(Debug, Deserialize)]
+/// Points per result: 2, 1 and 0 unless given; each at most
+/// [`units::MAX_POINTS`].
+#[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawScoring {
-    #[serde(default = "two")]
-    win: u32,
-    #[serde(default = "one")]
-    draw: u32,
-    #[serde(default)]
-    loss: u32,
-}
-
-fn two() -> u32 {
-    2
-}
-fn one() -> u32 {
-    1
-}
-
-impl Default for RawScoring {
-    fn default() -> Self {
-        RawScoring {
-            win: 2,
-            draw: 1,
-            loss: 0,
-        }
-    }
+    win: Option<Spanned<u32>>,
+    draw: Option<Spanned<u32>>,
+    loss: Option<Spanned<u32>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -246,6 +228,16 @@ impl TournamentPlan {
                     ),
                 ))
             }
+            Some(g) if u64::from(*g.get_ref()) > units::MAX_GAMES => {
+                return Err(src.error_at(
+                    g.span(),
+                    format!(
+                        "games_per_pairing: {} is too many: at most {}",
+                        g.get_ref(),
+                        units::MAX_GAMES
+                    ),
+                ))
+            }
             Some(g) => *g.get_ref(),
         };
 
@@ -254,6 +246,38 @@ impl TournamentPlan {
                 raw.bots.span(),
                 "bots: a tournament needs at least two [[bots]] entries".to_string(),
             ));
+        }
+        if raw.bots.get_ref().len() > units::MAX_BOTS {
+            return Err(src.error_at(
+                raw.bots.span(),
+                format!(
+                    "bots: {} bots are too many: at most {}",
+                    raw.bots.get_ref().len(),
+                    units::MAX_BOTS
+                ),
+            ));
+        }
+        let mut scoring = [2, 1, 0];
+        for ((field, given), points) in [
+            ("win", &raw.scoring.win),
+            ("draw", &raw.scoring.draw),
+            ("loss", &raw.scoring.loss),
+        ]
+        .into_iter()
+        .zip(&mut scoring)
+        {
+            let Some(given) = given else { continue };
+            if *given.get_ref() > units::MAX_POINTS {
+                return Err(src.error_at(
+                    given.span(),
+                    format!(
+                        "scoring.{field}: {} points are too many: at most {}",
+                        given.get_ref(),
+                        units::MAX_POINTS
+                    ),
+                ));
+            }
+            *points = *given.get_ref();
         }
         let mut bots = Vec::new();
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
@@ -344,9 +368,9 @@ impl TournamentPlan {
             seed: raw.seed.unwrap_or(1),
             challengers,
             scoring: Scoring {
-                win: raw.scoring.win,
-                draw: raw.scoring.draw,
-                loss: raw.scoring.loss,
+                win: scoring[0],
+                draw: scoring[1],
+                loss: scoring[2],
             },
             bots,
             sandbox,
@@ -431,7 +455,7 @@ pub(crate) fn apply_limits(
     prefix: &str,
 ) -> Result<(), PlanError> {
     let duration = |v: &Spanned<String>, field: &str| -> Result<Duration, PlanError> {
-        units::parse_duration(v.get_ref())
+        units::parse_move_time(v.get_ref())
             .map_err(|e| src.error_at(v.span(), format!("{prefix}{field}: {e}")))
     };
     if let Some(t) = time {

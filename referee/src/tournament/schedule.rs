@@ -1,6 +1,8 @@
 //! The schedule: which bots play which game, on which side, with which seed.
 //! A pure function of the plan, so the same file always gives the same
 //! schedule, any game can be replayed alone, and shards agree on numbering.
+//! Games are computed from their number when they are needed ([`Schedule`]),
+//! so memory does not grow with the number of games of a tournament.
 
 use super::plan::{Format, TournamentPlan};
 
@@ -58,24 +60,82 @@ pub fn pairings(plan: &TournamentPlan) -> Vec<(usize, usize)> {
     }
 }
 
-/// Every game of the tournament, in playing order: the pairs of games with
+/// The games of a tournament, in playing order: the pairs of games with
 /// sides swapped go round all pairings before a pairing plays again, so
 /// partial results are spread evenly. Both games of a swapped pair share a
-/// seed: each bot faces the same codes the other did.
-pub fn schedule(plan: &TournamentPlan) -> Vec<ScheduledGame> {
-    let pairings = pairings(plan);
-    let mut games = Vec::with_capacity(pairings.len() * plan.games_per_pairing as usize);
-    let mut number = 0;
-    for pair_round in 0..u64::from(plan.games_per_pairing / 2) {
-        for (p, &(i, j)) in pairings.iter().enumerate() {
-            let seed = game_seed(plan.seed, p as u64, pair_round);
-            for (a, b) in [(i, j), (j, i)] {
-                number += 1;
-                games.push(ScheduledGame { number, a, b, seed });
-            }
+/// seed: each bot faces the same codes the other did. Only the pairings are
+/// held; a game is computed from its number.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    pairings: Vec<(usize, usize)>,
+    pair_rounds: u64,
+    seed: u64,
+}
+
+impl Schedule {
+    pub fn new(plan: &TournamentPlan) -> Schedule {
+        Schedule {
+            pairings: pairings(plan),
+            pair_rounds: u64::from(plan.games_per_pairing / 2),
+            seed: plan.seed,
         }
     }
-    games
+
+    /// Games in the whole tournament.
+    pub fn len(&self) -> u64 {
+        2 * self.pairings.len() as u64 * self.pair_rounds
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Game `number` (1-based), if the tournament has it.
+    pub fn game(&self, number: u64) -> Option<ScheduledGame> {
+        if number == 0 || number > self.len() {
+            return None;
+        }
+        let index = number - 1;
+        let per_round = 2 * self.pairings.len() as u64;
+        let pair_round = index / per_round;
+        let p = (index % per_round) / 2;
+        let (i, j) = self.pairings[p as usize];
+        let (a, b) = if index % 2 == 0 { (i, j) } else { (j, i) };
+        Some(ScheduledGame {
+            number,
+            a,
+            b,
+            seed: game_seed(self.seed, p, pair_round),
+        })
+    }
+
+    /// The games `shard` plays (all of them without one), in order.
+    pub fn games_in(&self, shard: Option<Shard>) -> impl Iterator<Item = ScheduledGame> + '_ {
+        let (first, step) = shard.map_or((1, 1), |s| (u64::from(s.index), u64::from(s.count)));
+        (first..=self.len())
+            .step_by(step as usize)
+            .filter_map(|n| self.game(n))
+    }
+
+    /// How many games `shard` plays (all of them without one).
+    pub fn count_in(&self, shard: Option<Shard>) -> u64 {
+        match shard {
+            None => self.len(),
+            Some(s) if u64::from(s.index) > self.len() => 0,
+            Some(s) => (self.len() - u64::from(s.index)) / u64::from(s.count) + 1,
+        }
+    }
+
+    /// Whether game `number` is one of the tournament's and `shard` plays it.
+    pub fn has(&self, number: u64, shard: Option<Shard>) -> bool {
+        (1..=self.len()).contains(&number) && shard.is_none_or(|s| s.contains(number))
+    }
+}
+
+/// Every game of the tournament, in playing order (see [`Schedule`], which
+/// computes them one at a time).
+pub fn schedule(plan: &TournamentPlan) -> Vec<ScheduledGame> {
+    Schedule::new(plan).games_in(None).collect()
 }
 
 /// A game's seed from the tournament seed and its place in the schedule
@@ -129,6 +189,38 @@ mod tests {
         assert_eq!(games[0].seed, games[1].seed);
         assert_ne!(games[0].seed, games[2].seed);
         assert_eq!(schedule(&plan), games, "same plan, same schedule");
+    }
+
+    #[test]
+    fn the_schedule_is_computed_without_listing_it() {
+        let plan = plan(4, 6, false);
+        let all = schedule(&plan);
+        let s = Schedule::new(&plan);
+        assert_eq!(s.len(), all.len() as u64);
+        assert_eq!(s.game(0), None);
+        assert_eq!(s.game(s.len() + 1), None);
+        for count in 1..=5 {
+            for index in 1..=count {
+                let shard = Some(Shard { index, count });
+                let games: Vec<_> = s.games_in(shard).collect();
+                let wanted: Vec<_> = all
+                    .iter()
+                    .copied()
+                    .filter(|g| shard.unwrap().contains(g.number))
+                    .collect();
+                assert_eq!(games, wanted);
+                assert_eq!(s.count_in(shard), wanted.len() as u64);
+                assert!(games.iter().all(|g| s.has(g.number, shard)));
+            }
+        }
+        assert!(!s.has(s.len() + 1, None));
+        // A million games a pairing of a thousand bots: nothing is listed.
+        let mut huge = plan.clone();
+        huge.games_per_pairing = 1_000_000;
+        let s = Schedule::new(&huge);
+        assert_eq!(s.len(), 6 * 1_000_000);
+        assert_eq!(s.game(s.len()).unwrap().number, 6_000_000);
+        assert_eq!(s.games_in(None).nth(12).unwrap(), s.game(13).unwrap());
     }
 
     #[test]
