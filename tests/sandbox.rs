@@ -162,14 +162,16 @@ fn forking_is_refused_unless_allowed() {
     assert_eq!(record["players"][0]["verdict"], "ok");
 }
 
-/// Whether `strict` can be had here; if not, says why on stderr.
-fn strict_available() -> bool {
+/// Fails the test, saying why, if `strict` cannot be had here: the tests
+/// that need it are ignored by default and run by `.ci/run` (as root), so
+/// they never pass without having run.
+fn assert_strict_available() {
     let run = play(&Fixtures::new(), "probe.py", "strict");
-    if run.status == 2 && run.stderr.contains("strict sandbox") {
-        eprintln!("strict sandbox not available, skipped: {}", run.stderr);
-        return false;
-    }
-    true
+    assert!(
+        !(run.status == 2 && run.stderr.contains("strict sandbox")),
+        "the strict sandbox is not available here (run these tests as root, with cgroups): {}",
+        run.stderr
+    );
 }
 
 fn check_threats(sandbox: &str) {
@@ -220,10 +222,10 @@ fn every_threat_gets_its_verdict_under_basic() {
 }
 
 #[test]
+#[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
 fn every_threat_gets_its_verdict_under_strict() {
-    if strict_available() {
-        check_threats("strict");
-    }
+    assert_strict_available();
+    check_threats("strict");
 }
 
 #[test]
@@ -403,7 +405,7 @@ fn a_tournament_beside_hostile_bots_gets_the_same_results() {
 
 /// What a bot reported of itself on stderr (`identity.py`), per seat, read
 /// from the game's transcript.
-fn identities(sandbox: &str) -> Option<[serde_json::Value; 2]> {
+fn identities(sandbox: &str) -> [serde_json::Value; 2] {
     let fixtures = Fixtures::new();
     let transcript = fixtures.0.path().join("game.jsonl");
     let bot = fixtures.path("identity.py");
@@ -422,10 +424,6 @@ fn identities(sandbox: &str) -> Option<[serde_json::Value; 2]> {
         ],
         Duration::from_secs(30),
     );
-    if run.status == 2 && run.stderr.contains("strict sandbox") {
-        eprintln!("strict sandbox not available, skipped: {}", run.stderr);
-        return None;
-    }
     assert_eq!(run.status, 0, "{}", run.stderr);
     let text = std::fs::read_to_string(&transcript).unwrap();
     let mut seen: [Option<serde_json::Value>; 2] = [None, None];
@@ -440,53 +438,60 @@ fn identities(sandbox: &str) -> Option<[serde_json::Value; 2]> {
         let seat = usize::from(entry["bot"] == "b");
         seen[seat] = Some(serde_json::from_str(said).unwrap());
     }
-    Some(seen.map(|s| s.expect("each seat said who it is")))
+    seen.map(|s| s.expect("each seat said who it is"))
 }
 
-/// Under strict each bot runs as a user of its own (when the referee is
-/// root), is the first process of its own PID namespace and sees no other,
+/// Under strict each bot runs as a user of its own (the referee is root),
+/// is the first process of its own PID namespace and sees no other,
 /// sees nothing of the referee's home but what it needs, and finds in /tmp
 /// only its own working directory and its script's folder.
 #[test]
+#[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
 fn strict_gives_each_seat_its_own_user_and_processes() {
-    let Some([a, b]) = identities("strict") else {
-        return;
-    };
+    assert_strict_available();
+    let [a, b] = identities("strict");
     for seat in [&a, &b] {
         assert_eq!(seat["pid"], 1, "{seat}");
         assert_eq!(seat["processes"], 1, "sees only its own processes: {seat}");
         // Its working directory and its script's folder.
         assert!(seat["tmp"].as_u64().unwrap() <= 2, "a private /tmp: {seat}");
-        // SAFETY: geteuid has no preconditions.
-        if unsafe { libc::geteuid() } == 0 {
-            assert!(seat["uid"].as_u64().unwrap() >= 1_000_000_000, "{seat}");
-            // Only what it needs of the referee's home is shown (e.g. an
-            // interpreter installed there), never the rest.
-            let home = std::fs::read_dir("/root").map_or(0, |d| d.count()) as u64;
-            assert!(
-                seat["root"].as_u64().is_none_or(|n| n < home.max(2)),
-                "/root is hidden: {seat}"
-            );
-        }
+        assert!(seat["uid"].as_u64().unwrap() >= 1_000_000_000, "{seat}");
+        // Only what it needs of the referee's home is shown (e.g. an
+        // interpreter installed there), never the rest.
+        let home = std::fs::read_dir("/root").map_or(0, |d| d.count()) as u64;
+        assert!(
+            seat["root"].as_u64().is_none_or(|n| n < home.max(2)),
+            "/root is hidden: {seat}"
+        );
     }
-    // SAFETY: as above.
-    if unsafe { libc::geteuid() } == 0 {
-        assert_ne!(a["uid"], b["uid"], "one user per seat");
-        assert_ne!(a["gid"], b["gid"], "one group per seat");
-    }
+    assert_ne!(a["uid"], b["uid"], "one user per seat");
+    assert_ne!(a["gid"], b["gid"], "one group per seat");
 }
 
 /// Under basic the bots share the machine's view, but a referee running as
 /// root still gives each a group of its own.
 #[test]
+fn basic_shares_the_machines_view_of_processes() {
+    let [a, b] = identities("basic");
+    assert_ne!(a["pid"], 1, "{a}");
+    assert_ne!(b["pid"], 1, "{b}");
+}
+
+#[test]
+#[ignore = "needs root: run by .ci/run"]
 fn basic_gives_each_seat_its_own_group_when_root() {
-    let [a, b] = identities("basic").expect("basic is always available");
-    assert_ne!(a["pid"], 1);
+    assert_root();
+    let [a, b] = identities("basic");
+    assert_ne!(a["gid"], b["gid"], "one group per seat");
+    assert_ne!(a["gid"], 0);
+}
+
+/// Fails the test unless the referee's user is root: the tests that need
+/// it are ignored by default and run by `.ci/run`.
+fn assert_root() {
     // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
-        assert_ne!(a["gid"], b["gid"], "one group per seat");
-        assert_ne!(a["gid"], 0);
-    }
+    let root = unsafe { libc::geteuid() } == 0;
+    assert!(root, "this test needs root (run by .ci/run)");
 }
 
 /// Transcripts of finished games hold both codes: their folder and files
@@ -562,10 +567,6 @@ fn referee_files_are_hidden(sandbox: &str) {
         ],
         Duration::from_secs(120),
     );
-    if run.status == 2 && run.stderr.contains("strict sandbox") {
-        eprintln!("strict sandbox not available, skipped: {}", run.stderr);
-        return;
-    }
     assert_eq!(run.status, 0, "{}", run.stderr);
     let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
     assert_eq!(games.lines().count(), 5, "{games}");
@@ -573,7 +574,9 @@ fn referee_files_are_hidden(sandbox: &str) {
 }
 
 #[test]
+#[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
 fn referee_files_are_hidden_under_strict() {
+    assert_strict_available();
     referee_files_are_hidden("strict");
 }
 
@@ -588,15 +591,15 @@ fn referee_files_are_hidden_under_basic() {
 /// which opens every other process's `/proc/<pid>/mem` it can see. Needs
 /// root (to become `nobody`), `setpriv` and a system python3.
 #[test]
+#[ignore = "needs root, /usr/bin/setpriv and /usr/bin/python3: run by .ci/run"]
 fn an_ordinary_users_bots_cannot_read_each_others_memory() {
-    // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
+    assert_root();
     let python = Path::new("/usr/bin/python3");
     let setpriv = Path::new("/usr/bin/setpriv");
-    if !(root && python.exists() && setpriv.exists()) {
-        eprintln!("skipped: needs root, /usr/bin/setpriv and /usr/bin/python3");
-        return;
-    }
+    assert!(
+        python.exists() && setpriv.exists(),
+        "this test needs /usr/bin/setpriv and /usr/bin/python3"
+    );
     let fixtures = Fixtures::new();
     // nobody must be able to read the fixtures.
     use std::os::unix::fs::PermissionsExt;

@@ -1,45 +1,67 @@
 //! Each misbehaving sample bot gets its documented verdict, its opponent
 //! wins, and nothing it started outlives the game.
 //!
-//! The table is the contract: one row per fixture in `sample_bots/hostile/`.
+//! The table is the contract: one row per fixture in `sample_bots/hostile/`,
+//! one test per row and seat.
 
 use std::time::Duration;
 
 use crate::harness::*;
 
-/// (fixture, expected verdict, words the verdict's detail must contain)
-const FIXTURES: &[(&str, &str, &str)] = &[
-    ("sleeper.py", "timeout", "no reply within 1s"),
-    ("spinner.py", "timeout", "no reply within 1s"),
-    ("trickle.py", "timeout", "no reply within 1s"),
-    ("no_read.py", "timeout", "no reply within 2s"),
-    ("crasher.py", "crash", "exited with status 1"),
-    ("forker.py", "crash", "exited with status 0"),
-    ("closes_stdout.py", "crash", "closed its stdout"),
-    ("illegal.py", "illegal", "appears more than once"),
-    ("garbage.py", "protocol", "hello"),
-    ("flood.py", "output", "longer than 1024 bytes"),
-    ("memory_hog.py", "memory", "over the 65536 KiB limit plus"),
-    ("stderr_flood.py", "ok", ""),
-    ("ignores_term.py", "ok", ""),
-];
+/// The table: one test per fixture and seat, `name: fixture, verdict,
+/// detail [, at_move]`. The detail is words the verdict's detail must
+/// contain; `at_move` the exact reply at fault, for faults in a reply the
+/// bot gave (the fixture answers `code`, reply 1, then its first attack,
+/// reply 2, is at fault and counted).
+macro_rules! verdicts {
+    ($($name:ident: $fixture:literal, $verdict:literal, $detail:literal $(, $at_move:literal)?;)*) => {
+        $(
+            mod $name {
+                #[test]
+                fn as_seat_a() {
+                    let at_move: &[u64] = &[$($at_move)?];
+                    super::check($fixture, false, $verdict, $detail, at_move.first().copied());
+                }
 
-/// (fixture, the exact `at_move`) for faults in a reply the bot gave: the
-/// fixture answers `code` (reply 1), then its first attack (reply 2) is at
-/// fault, and that reply is counted.
-const AT_MOVE: &[(&str, u64)] = &[("illegal.py", 2), ("garbage.py", 2)];
+                #[test]
+                fn as_seat_b() {
+                    let at_move: &[u64] = &[$($at_move)?];
+                    super::check($fixture, true, $verdict, $detail, at_move.first().copied());
+                }
+            }
+        )*
+    };
+}
+
+verdicts! {
+    sleeper: "sleeper.py", "timeout", "no reply within 1s";
+    spinner: "spinner.py", "timeout", "no reply within 1s";
+    trickle: "trickle.py", "timeout", "no reply within 1s";
+    no_read: "no_read.py", "timeout", "no reply within 2s";
+    crasher: "crasher.py", "crash", "exited with status 1";
+    forker: "forker.py", "crash", "exited with status 0";
+    closes_stdout: "closes_stdout.py", "crash", "closed its stdout";
+    illegal: "illegal.py", "illegal", "appears more than once", 2;
+    garbage: "garbage.py", "protocol", "hello", 2;
+    flood: "flood.py", "output", "longer than 1024 bytes";
+    memory_hog: "memory_hog.py", "memory", "over the 65536 KiB limit plus";
+    stderr_flood: "stderr_flood.py", "ok", "";
+    ignores_term: "ignores_term.py", "ok", "";
+}
 
 /// A tag on the fixture's command line, so that the check for leftover
 /// processes sees this test's bots only (other tests run the same fixtures).
-fn tag(fixture: &str) -> String {
-    format!("verdicts-test-{}-{fixture}", std::process::id())
+/// The tests run in parallel: each has a tag of its own (`test`).
+fn tag(fixture: &str, seat_b: bool, test: &str) -> String {
+    let seat = if seat_b { "b" } else { "a" };
+    format!("verdicts-{test}-{}-{fixture}-{seat}", std::process::id())
 }
 
-fn play_against(fixture: &str, seat_b: bool) -> serde_json::Value {
+fn play_against(fixture: &str, seat_b: bool, test: &str) -> serde_json::Value {
     let hostile = format!(
         "python3 {} {}",
         sample_file(&format!("hostile/{fixture}")),
-        tag(fixture)
+        tag(fixture, seat_b, test)
     );
     let good = sample_bin("arrow5_random");
     let (a, b) = if seat_b {
@@ -76,38 +98,42 @@ fn play_against(fixture: &str, seat_b: bool) -> serde_json::Value {
     run.json()
 }
 
-#[test]
-fn every_fixture_gets_its_verdict_and_leaves_nothing_behind() {
-    for &(fixture, verdict, detail) in FIXTURES {
-        for seat_b in [true, false] {
-            let record = play_against(fixture, seat_b);
-            let (bad, good, good_label) = if seat_b { (1, 0, "a") } else { (0, 1, "b") };
-            let player = &record["players"][bad];
-            assert_eq!(player["verdict"], verdict, "{fixture}: {player}");
-            assert_eq!(record["players"][good]["verdict"], "ok", "{fixture}");
-            if verdict != "ok" {
-                assert_eq!(record["winner"], good_label, "{fixture}: the opponent wins");
-                assert_eq!(record["reason"], "disqualified");
-                let d = &player["disqualification"];
-                assert!(
-                    d["detail"].as_str().unwrap().contains(detail),
-                    "{fixture}: {d}"
-                );
-                assert!(d["at_move"].as_u64().unwrap() >= 1, "{fixture}: {d}");
-                if let Some(&(_, at_move)) = AT_MOVE.iter().find(|(f, _)| *f == fixture) {
-                    assert_eq!(d["at_move"], at_move, "{fixture}: {d}");
-                    assert_eq!(player["replies"], at_move, "{fixture}: {player}");
-                }
-            }
-            let left = processes_with(&tag(fixture));
-            assert!(left.is_empty(), "{fixture} left processes behind: {left:?}");
+/// Plays `fixture` in one seat against a good bot: the fixture gets its
+/// verdict (with `detail` and, if given, the exact `at_move`), its opponent
+/// wins, and nothing it started outlives the game.
+fn check(fixture: &str, seat_b: bool, verdict: &str, detail: &str, at_move: Option<u64>) {
+    let record = play_against(fixture, seat_b, "table");
+    let (bad, good, good_label) = if seat_b { (1, 0, "a") } else { (0, 1, "b") };
+    let player = &record["players"][bad];
+    assert_eq!(player["verdict"], verdict, "{fixture}: {player}");
+    assert_eq!(record["players"][good]["verdict"], "ok", "{fixture}");
+    if verdict != "ok" {
+        assert_eq!(record["winner"], good_label, "{fixture}: the opponent wins");
+        assert_eq!(record["reason"], "disqualified");
+        let d = &player["disqualification"];
+        assert!(
+            d["detail"].as_str().unwrap().contains(detail),
+            "{fixture}: {d}"
+        );
+        assert!(d["at_move"].as_u64().unwrap() >= 1, "{fixture}: {d}");
+        if let Some(at_move) = at_move {
+            assert_eq!(d["at_move"], at_move, "{fixture}: {d}");
+            assert_eq!(player["replies"], at_move, "{fixture}: {player}");
         }
+    } else {
+        assert_eq!(
+            player["disqualification"],
+            serde_json::Value::Null,
+            "{fixture}"
+        );
     }
+    let left = processes_with(&tag(fixture, seat_b, "table"));
+    assert!(left.is_empty(), "{fixture} left processes behind: {left:?}");
 }
 
 #[test]
 fn crash_keeps_the_stderr_tail() {
-    let record = play_against("crasher.py", true);
+    let record = play_against("crasher.py", true, "tail");
     let tail: Vec<&str> = record["players"][1]["stderr_tail"]
         .as_array()
         .unwrap()

@@ -1166,11 +1166,14 @@ mod tests {
         assert_eq!(Confinement::Partial { abi: 3 }.unenforced().len(), 4);
     }
 
-    /// Prints how long `confine` takes with one hidden path three levels deep
+    /// How long `confine` takes with one hidden path three levels deep
     /// (`/tmp/<tempdir>/hidden`), measured inside each child around the call,
-    /// next to the same without a hidden path. Run with `--nocapture`.
+    /// next to the same without a hidden path: every child measures it, and
+    /// it stays far below a bot's start-up limit (it is paid at every bot
+    /// start; about 1 ms when measured). The figures are printed (run with
+    /// `--nocapture`).
     #[test]
-    fn confine_cost_is_printed() {
+    fn confine_is_measured_and_cheap() {
         let tree = Tree::new();
         let with_hidden = tree.policy();
         let without_hidden = Policy {
@@ -1195,6 +1198,12 @@ mod tests {
                 .filter_map(|_| run_child(true, policy, Action::Nothing).micros)
                 .collect();
             micros.sort_unstable();
+            assert_eq!(micros.len(), 7, "{name}: every child times its confine");
+            let median = micros[micros.len() / 2];
+            assert!(
+                median < 250_000,
+                "{name}: confine took {median} us (median of 7), a bot's start-up pays it"
+            );
             println!(
                 "confine, {name} ({}): median {} us, min {} us over {} runs; \
                  {rules} rules with the hidden path, {tmp_entries} entries in {}",
@@ -1203,8 +1212,8 @@ mod tests {
                 } else {
                     policy.hidden[0].display().to_string()
                 },
-                micros.get(micros.len() / 2).copied().unwrap_or(0),
-                micros.first().copied().unwrap_or(0),
+                median,
+                micros[0],
                 micros.len(),
                 tree.root.parent().expect("parent").display()
             );

@@ -862,10 +862,18 @@ mod tests {
         assert!(e.contains("no memory and pids cgroup controllers"), "{e}");
     }
 
+    /// basic is always had; auto is strict where strict can be had (the
+    /// same cgroups), basic where it cannot, and never an error.
     #[test]
-    fn basic_always_resolves() {
+    fn auto_is_strict_where_strict_resolves_and_basic_elsewhere() {
         assert_eq!(SandboxChoice::Basic.resolve(), Ok(Sandbox::Basic));
-        // auto never fails: it falls back to basic.
-        assert!(SandboxChoice::Auto.resolve().is_ok());
+        let auto = SandboxChoice::Auto.resolve();
+        match SandboxChoice::Strict.resolve() {
+            Ok(strict) => assert_eq!(auto, Ok(strict)),
+            Err(why) => {
+                assert!(why.contains("--sandbox basic"), "{why}");
+                assert_eq!(auto, Ok(Sandbox::Basic));
+            }
+        }
     }
 }

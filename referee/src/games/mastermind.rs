@@ -924,29 +924,55 @@ mod tests {
         .unwrap();
         assert_eq!(ok.code_count(), 32768);
         assert_eq!(ok.codes, CodeSource::Random);
-        for bad in [
-            GameOptions {
-                pegs: Some(0),
-                ..GameOptions::default()
-            },
-            GameOptions {
-                colours: Some(37),
-                ..GameOptions::default()
-            },
-            GameOptions {
-                max_attacks: Some(0),
-                ..GameOptions::default()
-            },
-            GameOptions {
-                max_rounds: Some(5),
-                ..GameOptions::default()
-            },
-            GameOptions {
-                variant: Some("classic".into()),
-                ..GameOptions::default()
-            },
+        let refused = |bad: GameOptions| Config::from_options(&bad).unwrap_err().to_string();
+        let none = GameOptions::default;
+        for (bad, expected) in [
+            (
+                GameOptions {
+                    pegs: Some(0),
+                    ..none()
+                },
+                "mastermind: pegs must be from 1 to 12, got '0'",
+            ),
+            (
+                GameOptions {
+                    colours: Some(37),
+                    ..none()
+                },
+                "mastermind: colours must be from 2 to 36, got '37'",
+            ),
+            (
+                GameOptions {
+                    max_attacks: Some(0),
+                    ..none()
+                },
+                "mastermind: max-attacks must be at least 1, got '0'",
+            ),
         ] {
-            assert!(Config::from_options(&bad).is_err(), "{bad:?}");
+            assert_eq!(refused(bad), expected);
+        }
+        // Options of other games are named, not ignored.
+        for (bad, option) in [
+            (
+                GameOptions {
+                    max_rounds: Some(5),
+                    ..none()
+                },
+                "max-rounds",
+            ),
+            (
+                GameOptions {
+                    variant: Some("classic".into()),
+                    ..none()
+                },
+                "variant",
+            ),
+        ] {
+            let text = refused(bad);
+            assert!(
+                text.starts_with("mastermind has no option") && text.contains(option),
+                "{text}"
+            );
         }
     }
 

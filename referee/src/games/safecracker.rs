@@ -1013,10 +1013,27 @@ mod tests {
             (4, 5, Some(7), First::B)
         );
         assert_eq!(c.variant_name(), "l5-d4-t7");
-        assert!(opts(|o| o.digits = Some(10)).is_err());
-        assert!(opts(|o| o.length = Some(0)).is_err());
-        assert!(opts(|o| o.attempts = Some(0)).is_err());
-        assert!(opts(|o| o.first = Some("c".into())).is_err());
+        let refused = |f: fn(&mut GameOptions)| opts(f).unwrap_err().to_string();
+        assert_eq!(
+            refused(|o| o.digits = Some(10)),
+            "safecracker: digits must be from 1 to 9, got '10'"
+        );
+        assert_eq!(
+            refused(|o| o.length = Some(0)),
+            "safecracker: length must be from 1 to 10, got '0'"
+        );
+        assert_eq!(
+            refused(|o| o.attempts = Some(0)),
+            "safecracker: attempts must be at least 1, got '0'"
+        );
+        assert_eq!(
+            refused(|o| o.first = Some("c".into())),
+            "safecracker: first must be 'a', 'b' or 'toss', got 'c'"
+        );
+        assert_eq!(
+            refused(|o| o.codes = Some("mine".into())),
+            "safecracker: codes must be 'bots' or 'random', got 'mine'"
+        );
         let err = opts(|o| o.variant = Some("classic".into())).unwrap_err();
         assert!(err.to_string().contains("--variant"), "{err}");
     }
