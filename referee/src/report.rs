@@ -4,26 +4,29 @@
 use crate::games::{Seat, Winner};
 use crate::record::MatchRecord;
 use crate::runner::REFEREE_SEAT;
+use crate::text::escape;
 use crate::verdict::Verdict;
 
 /// The account of one match for a terminal: set-up, moves, result, verdicts,
 /// and the command that replays it.
 pub fn render_match(record: &MatchRecord) -> String {
+    // Names, details, stderr and the account quote bots: control
+    // characters are shown escaped (`crate::text`).
     let mut out = String::new();
     for line in &record.account {
-        out.push_str(line);
+        out.push_str(&escape(line));
         out.push('\n');
     }
     if !record.account.is_empty() {
         out.push('\n');
     }
-    let name = |seat: Seat| format!("{seat} ({})", record.player(seat).name);
+    let name = |seat: Seat| format!("{seat} ({})", escape(&record.player(seat).name));
     let result = match record.winner {
         Winner::A => format!("{} wins", name(Seat::A)),
         Winner::B => format!("{} wins", name(Seat::B)),
         Winner::Draw => "draw".to_string(),
     };
-    out.push_str(&format!("Result: {result}  [{}]\n", record.reason));
+    out.push_str(&format!("Result: {result}  [{}]\n", escape(&record.reason)));
     for seat in Seat::BOTH {
         let p = record.player(seat);
         if p.name == REFEREE_SEAT && p.spec.is_empty() {
@@ -32,7 +35,7 @@ pub fn render_match(record: &MatchRecord) -> String {
         }
         out.push_str(&format!(
             "  {seat} {:<20} {:<9} {:>3} attacks  {:>9.3} ms total  {:>8.3} ms max  cpu {:>8.1} ms total  {:>8.3} ms max  peak {} KiB\n",
-            p.name,
+            escape(&p.name),
             p.verdict.name(),
             p.attacks,
             p.time_total_ms,
@@ -45,13 +48,15 @@ pub fn render_match(record: &MatchRecord) -> String {
             debug_assert!(d.verdict != Verdict::Ok);
             out.push_str(&format!(
                 "    disqualified ({}) at reply {}: {}\n",
-                d.verdict, d.at_move, d.detail
+                d.verdict,
+                d.at_move,
+                escape(&d.detail)
             ));
             for line in &p.stderr_tail {
-                out.push_str(&format!("    stderr: {line}\n"));
+                out.push_str(&format!("    stderr: {}\n", escape(line)));
             }
         }
     }
-    out.push_str(&format!("Replay: {}\n", record.replay));
+    out.push_str(&format!("Replay: {}\n", escape(&record.replay)));
     out
 }

@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::games::Seat;
 use crate::record::MatchRecord;
 use crate::runner::REFEREE_SEAT;
+use crate::text::escape;
 use crate::verdict::Disqualification;
 
 pub const TRANSCRIPT_VERSION: u32 = 1;
@@ -291,16 +292,25 @@ pub fn render(entries: &[Entry]) -> String {
                 specs,
                 ..
             } => {
-                out.push_str(&format!("{game} ({variant}), seed {seed}\n"));
+                // A transcript is a file anyone may hand over: what it
+                // quotes is shown with control characters escaped.
+                out.push_str(&format!(
+                    "{} ({}), seed {seed}\n",
+                    escape(game),
+                    escape(variant)
+                ));
                 for (seat, (bot, spec)) in Seat::BOTH.iter().zip(bots.iter().zip(specs)) {
                     if bot == REFEREE_SEAT && spec.is_empty() {
                         // A solo game: nobody sits there.
                         out.push_str(&format!("  {seat}: the referee (holds the secret)\n"));
                     } else {
-                        out.push_str(&format!("  {seat}: {bot}  [{spec}]\n"));
+                        out.push_str(&format!("  {seat}: {}  [{}]\n", escape(bot), escape(spec)));
                     }
                 }
-                names = [format!("A {}", bots[0]), format!("B {}", bots[1])];
+                names = [
+                    format!("A {}", escape(&bots[0])),
+                    format!("B {}", escape(&bots[1])),
+                ];
                 board = (game == "cryptron").then(Default::default);
                 out.push('\n');
             }
@@ -332,8 +342,9 @@ pub fn render(entries: &[Entry]) -> String {
                     (None, None) => String::new(),
                 };
                 out.push_str(&format!(
-                    "{:>10.3} ms  {arrow} {who}{tag}: {line}{times}\n",
-                    *t_us as f64 / 1000.0
+                    "{:>10.3} ms  {arrow} {who}{tag}: {}{times}\n",
+                    *t_us as f64 / 1000.0,
+                    escape(line)
                 ));
                 if let (Some(board), Direction::From) = (&mut board, dir) {
                     if let Some(drawing) = board.after_reply(*bot, line) {
@@ -354,7 +365,7 @@ pub fn render(entries: &[Entry]) -> String {
                     names[bot.index()],
                     d.verdict,
                     d.at_move,
-                    d.detail
+                    escape(&d.detail)
                 ));
             }
             Entry::Result { record } => {

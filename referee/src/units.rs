@@ -24,6 +24,29 @@ pub const MAX_JOBS: usize = 1024;
 pub const MAX_BOTS: usize = 1000;
 /// Most match points for one result (`[scoring]`).
 pub const MAX_POINTS: u32 = 1_000_000;
+/// Most rounds, attempts or attacks a game option may allow
+/// (`max_rounds`, `attempts`, `max_attacks`): a game of bots that never
+/// crack a code ends after at most this many.
+pub const MAX_ROUNDS: u32 = 10_000;
+
+/// Refuses game options beyond their bounds (the games check the rest):
+/// `max_rounds`, `attempts` and `max_attacks` at most [`MAX_ROUNDS`]. The
+/// message names the option as both flags and files spell it.
+pub fn check_game_options(options: &crate::games::GameOptions) -> Result<(), String> {
+    for (name, value) in [
+        ("max_rounds", options.max_rounds),
+        ("attempts", options.attempts),
+        ("max_attacks", options.max_attacks),
+    ] {
+        if let Some(v) = value.filter(|v| *v > MAX_ROUNDS) {
+            return Err(format!(
+                "{name} (--{}): {v} is too many: at most {MAX_ROUNDS}",
+                name.replace('_', "-")
+            ));
+        }
+    }
+    Ok(())
+}
 
 /// `N` for a count of at most `max` (`--jobs`, `--samples`, ...): a
 /// number, at least `min`.
@@ -51,7 +74,7 @@ pub fn parse_samples(text: &str) -> Result<u64, String> {
     parse_count(text, 1, MAX_SAMPLES)
 }
 
-/// A duration of at most `max`, shown as `shown` in the message.
+/// A duration of at most `max`; beyond, a message naming `what` and `max`.
 fn at_most(text: &str, d: Duration, max: Duration, what: &str) -> Result<Duration, String> {
     if d > max {
         return Err(format!(
@@ -65,8 +88,14 @@ fn at_most(text: &str, d: Duration, max: Duration, what: &str) -> Result<Duratio
 /// The time for one reply: a duration as [`parse_duration`] reads it, at
 /// most [`MAX_MOVE_TIME`].
 pub fn parse_move_time(text: &str) -> Result<Duration, String> {
-    let d = parse_duration(text)?;
-    at_most(text, d, MAX_MOVE_TIME, "a time per move")
+    match parse_duration(text) {
+        Ok(d) => at_most(text, d, MAX_MOVE_TIME, "a time per move"),
+        Err(e) if e.contains("too long") => Err(format!(
+            "'{text}' is too long: a time per move is at most {}s",
+            MAX_MOVE_TIME.as_secs()
+        )),
+        Err(e) => Err(e),
+    }
 }
 
 /// Parses `2s`, `1.5s`, `500ms`, `250us` or a bare number of seconds.

@@ -152,6 +152,10 @@ impl CheckPlan {
             .as_ref()
             .map(|o| o.get_ref().clone())
             .unwrap_or_default();
+        if let Err(e) = units::check_game_options(&options) {
+            let span = raw.options.as_ref().map_or(raw.game.span(), |o| o.span());
+            return Err(src.error_at(span, format!("options.{e}")));
+        }
         let config = GameConfig::from_options(raw.game.get_ref(), &options).map_err(|e| {
             let span = match (&e, &raw.options) {
                 (crate::games::GameConfigError::UnknownGame { .. }, _) | (_, None) => {

@@ -16,6 +16,8 @@ use referee::bench::{self, BenchPlan, Selection};
 use referee::bot::BotCommand;
 use referee::report;
 
+use referee::text::escape_lines;
+
 use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 
 /// The bench seed when none is given, so that two runs compare.
@@ -135,7 +137,7 @@ pub fn run_bench(args: BenchArgs) -> Result<(), Failure> {
         print!("{}", report::render_match(&record));
         println!();
     }
-    print!("{}", bench::render(&summary));
+    print!("{}", escape_lines(&bench::render(&summary)));
     if let Some(path) = &args.csv {
         println!("CSV: {}", path.display());
     }

@@ -14,6 +14,8 @@ use referee::check::{self, junit, CheckPlan};
 use referee::sprt::{Bounds, Tally};
 use referee::tournament::TournamentBot;
 
+use referee::text::{escape, escape_lines};
+
 use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 
 /// `check`: a requirement failed. (`sprt`: H0 accepted.)
@@ -69,13 +71,13 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
     }
     eprintln!(
         "{}: bot {} ({}), {} requirements, {jobs} jobs",
-        plan.name,
-        plan.bot.name,
-        plan.bot.command.spec,
+        escape(&plan.name),
+        escape(&plan.bot.name),
+        escape(&plan.bot.command.spec),
         plan.requirements.len()
     );
     let report =
-        check::run(&plan, &key, jobs, |line| eprintln!("check: {line}")).map_err(Failure::input)?;
+        check::run(&plan, &key, jobs, |line| eprintln!("check: {}", escape_lines(line))).map_err(Failure::input)?;
     if let Some(path) = &args.junit {
         std::fs::write(path, junit::render(&report))
             .with_context(|| format!("cannot write the JUnit file {}", path.display()))
@@ -87,7 +89,7 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
             serde_json::to_string_pretty(&report).expect("the report serializes")
         );
     } else {
-        print!("{}", check::render(&report));
+        print!("{}", escape_lines(&check::render(&report)));
         if let Some(path) = &args.junit {
             println!("JUnit: {}", path.display());
         }
@@ -215,8 +217,8 @@ pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
         "SPRT {} ({}): NEW {} vs OLD {}; H0 elo {} H1 elo {}, alpha {} beta {}, LLR bounds [{lower:.3}, {upper:.3}], at most {} games",
         config.game_name(),
         config.variant_name(),
-        plan.new.command.spec,
-        plan.old.command.spec,
+        escape(&plan.new.command.spec),
+        escape(&plan.old.command.spec),
         bounds.elo0,
         bounds.elo1,
         bounds.alpha,
@@ -243,7 +245,7 @@ pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
             outcome.verdicts_new, outcome.verdicts_old
         );
         if let Some(first) = &outcome.first_new_verdict {
-            println!("  first of NEW: {first}");
+            println!("  first of NEW: {}", escape(first));
         }
     }
     let (line, code) = match outcome.result {

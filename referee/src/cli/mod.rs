@@ -20,6 +20,7 @@ use clap::{Args, Parser, Subcommand};
 use referee::bot::{Language, Sandbox, SandboxChoice};
 use referee::games::{GameConfig, GameOptions};
 use referee::runner::MatchLimits;
+use referee::text::escape_lines;
 use referee::units;
 
 pub const EXIT_OK: i32 = 0;
@@ -168,6 +169,7 @@ impl GameFlags {
     }
 
     pub fn config(&self, game: &str) -> Result<GameConfig, String> {
+        units::check_game_options(&self.options())?;
         GameConfig::from_options(game, &self.options()).map_err(|e| e.to_string())
     }
 }
@@ -306,12 +308,17 @@ pub fn main() -> i32 {
     };
     match result {
         Ok(code) => code,
+        // Errors may quote a bot's name or output: control characters
+        // are shown escaped (`referee::text`).
         Err(Failure::Input(e)) => {
-            eprintln!("referee: {e:#}");
+            eprintln!("referee: {}", escape_lines(&format!("{e:#}")));
             EXIT_INPUT
         }
         Err(Failure::Internal(e)) => {
-            eprintln!("referee: internal failure: {e:#}");
+            eprintln!(
+                "referee: internal failure: {}",
+                escape_lines(&format!("{e:#}"))
+            );
             EXIT_INTERNAL
         }
     }

@@ -11,6 +11,7 @@ use referee::bot;
 use referee::tournament::{self, Event, RunOptions, Shard, StandingRow, TournamentPlan};
 
 use super::Failure;
+use referee::text::escape;
 use referee::bot::SandboxChoice;
 
 /// Exit code when Ctrl-C stopped a tournament (standings of the games done are written).
@@ -66,9 +67,17 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
     if jobs == 0 {
         return Err(Failure::input(anyhow::anyhow!("--jobs must be at least 1")));
     }
-    let out = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from("tournaments/results").join(format!("{}-{}", plan.name, timestamp()))
-    });
+    // The name becomes one safe folder name: never a path out of
+    // tournaments/results.
+    let out = match args.out.clone() {
+        Some(out) => out,
+        None => {
+            let name = plan.folder_name().map_err(|e| {
+                Failure::input(anyhow::anyhow!("{}: {e}", args.file.display()))
+            })?;
+            PathBuf::from("tournaments/results").join(format!("{name}-{}", timestamp()))
+        }
+    };
     // The tournament file (its seed draws random codes) and the results
     // folder (transcripts of finished games) are hidden from the bots.
     let key = match &args.key_file {
@@ -98,7 +107,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
     bot::install_interrupt_handler();
     eprintln!(
         "{}: {} ({}), {} bots, {} jobs, results in {}",
-        plan.name,
+        escape(&plan.name),
         plan.config.game_name(),
         plan.config.variant_name(),
         plan.bots.len(),
@@ -169,7 +178,7 @@ fn print_summary(rows: &[StandingRow]) {
         println!(
             "{:>4}  {:<20} {:>6} {:>5} {:>5} {:>5} {:>6}  {:>6.0} ±{:<7.0}  {:>4}",
             r.rank,
-            r.bot,
+            escape(&r.bot),
             r.played,
             r.wins,
             r.draws,
@@ -230,7 +239,7 @@ impl Progress {
                 if let Some(bar) = &self.bar {
                     bar.inc(1);
                     if !row.detail.is_empty() {
-                        bar.set_message(format!("game {}: {}", row.game, row.detail));
+                        bar.set_message(format!("game {}: {}", row.game, escape(&row.detail)));
                     }
                 } else if self.last_line.elapsed() >= Duration::from_secs(5)
                     || self.done == self.total

@@ -191,6 +191,10 @@ impl TournamentPlan {
         if options.first.is_none() && GAMES_WITH_FIRST.contains(&game_name.as_str()) {
             options.first = Some("a".into());
         }
+        if let Err(e) = units::check_game_options(&options) {
+            let span = raw.options.as_ref().map_or(raw.game.span(), |o| o.span());
+            return Err(src.error_at(span, format!("options.{e}")));
+        }
         let config = GameConfig::from_options(raw.game.get_ref(), &options).map_err(|e| {
             let span = match (&e, &raw.options) {
                 (crate::games::GameConfigError::UnknownGame { .. }, _) | (_, None) => {
@@ -381,6 +385,46 @@ impl TournamentPlan {
     pub fn bot_names(&self) -> Vec<String> {
         self.bots.iter().map(|b| b.name.clone()).collect()
     }
+
+    /// The tournament's name as one safe folder name (see [`folder_name`]),
+    /// for the default results folder.
+    pub fn folder_name(&self) -> Result<String, String> {
+        folder_name(&self.name)
+    }
+}
+
+/// Longest folder name made from a tournament name, in bytes.
+const MAX_FOLDER_NAME: usize = 100;
+
+/// A name as a single, safe folder name: ASCII letters, digits, `-`, `_`
+/// and `.` are kept, anything else (`/`, spaces, control characters, other
+/// scripts) becomes `_`, as does a leading `.` (no `..`, no hidden folder);
+/// cut to 100 bytes. A name with nothing usable (empty, or only `_`) is
+/// refused, so a results folder is always a new folder inside
+/// `tournaments/results`.
+pub fn folder_name(name: &str) -> Result<String, String> {
+    let mut safe: String = name
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(MAX_FOLDER_NAME)
+        .collect();
+    if safe.starts_with('.') {
+        safe.replace_range(..1, "_");
+    }
+    if safe.chars().all(|c| c == '_' || c == '.') {
+        return Err(format!(
+            "name: '{}' gives no usable folder name; use letters, digits, '-', '_' or '.', or give --out",
+            crate::text::escape(name)
+        ));
+    }
+    Ok(safe)
 }
 
 /// A bot entry of a file, validated: its command (paths relative to `base`,
@@ -560,6 +604,24 @@ mod tests {
             e.starts_with("/tmp/t.toml:2:") && e.contains("blind"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn names_become_safe_folder_names() {
+        assert_eq!(folder_name("arrow5 cup").unwrap(), "arrow5_cup");
+        assert_eq!(folder_name("../../etc").unwrap(), "_._.._etc");
+        assert_eq!(folder_name("/tmp/x").unwrap(), "_tmp_x");
+        assert_eq!(folder_name(".hidden").unwrap(), "_hidden");
+        assert_eq!(folder_name("a\x1b[31m").unwrap(), "a__31m");
+        assert_eq!(folder_name(&"x".repeat(500)).unwrap().len(), 100);
+        for bad in ["", "  ", "..", "/", "../..", "__"] {
+            assert!(folder_name(bad).is_err(), "{bad:?}");
+        }
+        for name in ["../up", "a/b", ".", "..", "x/../../y"] {
+            if let Ok(f) = folder_name(name) {
+                assert!(!f.contains('/') && !f.starts_with('.'), "{f}");
+            }
+        }
     }
 
     #[test]
