@@ -1,0 +1,226 @@
+//! A referee SIGKILLed at any moment (start-up, mid-game, while writing
+//! standings, during `--resume`), then resumed until done: no game lost,
+//! repeated or changed, and the folder always readable. Compared game by
+//! game with an uninterrupted run of the same tournament and key.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::harness::*;
+
+const BUDGET: Duration = Duration::from_secs(180);
+
+/// Columns that say what happened in a game (not how long it took).
+const RESULT_COLUMNS: &[&str] = &[
+    "game",
+    "seed",
+    "bot_a",
+    "bot_b",
+    "first",
+    "result",
+    "winner",
+    "reason",
+    "attacks_a",
+    "attacks_b",
+    "verdict_a",
+    "verdict_b",
+    "replies_a",
+    "replies_b",
+    "detail",
+];
+
+/// A round robin of fast deterministic sample bots. Codes are the bots'
+/// own, and both runs share one key file, so that the games do not depend
+/// on the key a folder would otherwise draw.
+fn setup(dir: &Path) -> (PathBuf, PathBuf) {
+    let text = format!(
+        "name = \"kill\"\ngame = \"arrow5\"\ngames_per_pairing = 10\nseed = 5\n\
+         [options]\ncodes = \"bots\"\nmax_rounds = 30\n\
+         [limits]\ntime_limit = \"10s\"\n\
+         [[bots]]\nname = \"strong\"\nbot = \"{}\"\n\
+         [[bots]]\nname = \"random\"\nbot = \"{}\"\n\
+         [[bots]]\nname = \"random2\"\nbot = \"{}\"\n",
+        sample_bin("arrow5_strong"),
+        sample_bin("arrow5_random"),
+        sample_bin("arrow5_random"),
+    );
+    let file = dir.join("kill.toml");
+    std::fs::write(&file, text).unwrap();
+    let key = dir.join("shared.key");
+    std::fs::write(&key, format!("{}\n", "5a".repeat(32))).unwrap();
+    (file, key)
+}
+
+fn command(file: &Path, key: &Path, out: &Path, resume: bool) -> Command {
+    let mut command = Command::new(referee_bin());
+    command.args([
+        "tournament",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--key-file",
+        key.to_str().unwrap(),
+        "--jobs",
+        "2",
+    ]);
+    if resume {
+        command.arg("--resume");
+    }
+    command
+}
+
+/// The rows of a games.csv, by game number, with the result columns only.
+/// Panics if a game appears twice.
+fn games_by_number(path: &Path) -> BTreeMap<u64, Vec<String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let columns: Vec<usize> = RESULT_COLUMNS
+        .iter()
+        .filter_map(|c| header.iter().position(|h| h == *c))
+        .collect();
+    let mut games = BTreeMap::new();
+    for record in reader.records() {
+        let record = record.unwrap();
+        let number: u64 = record[0].parse().unwrap();
+        let row: Vec<String> = columns.iter().map(|&i| record[i].to_string()).collect();
+        assert!(
+            games.insert(number, row).is_none(),
+            "game {number} written twice in {}",
+            path.display()
+        );
+    }
+    games
+}
+
+#[test]
+fn sigkill_at_many_moments_then_resume_loses_repeats_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, key) = setup(dir.path());
+    let whole = dir.path().join("whole");
+    let run = run_within(command(&file, &key, &whole, false), BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let expected = games_by_number(&whole.join("games.csv"));
+    assert_eq!(expected.len(), 30);
+
+    // Kill points from the first instant of start-up to late in the run;
+    // every attempt after the first is a --resume, so kills land during
+    // resumes too (reading games.csv, rewriting the folder's files).
+    let delays_ms = [
+        0u64, 1, 3, 5, 8, 12, 20, 30, 45, 60, 80, 110, 150, 200, 260, 330, 420, 520, 650, 800,
+    ];
+    let killed = dir.path().join("killed");
+    let start = Instant::now();
+    let mut finished = false;
+    let mut kills = 0;
+    for (attempt, delay) in delays_ms.iter().chain(&[u64::MAX]).enumerate() {
+        assert!(start.elapsed() < BUDGET, "resuming took too long");
+        let mut child = command(&file, &key, &killed, attempt > 0)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        if *delay == u64::MAX {
+            // The last attempt runs to the end.
+            let output = child.wait_with_output().unwrap();
+            assert_eq!(
+                output.status.code(),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            finished = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(*delay));
+        child.kill().unwrap(); // SIGKILL
+        let output = child.wait_with_output().unwrap();
+        match output.status.code() {
+            // Killed: the folder must still be readable by the next resume.
+            None => {
+                kills += 1;
+                let rows = std::fs::read_to_string(killed.join("games.csv"))
+                    .map_or(0, |t| t.lines().count().saturating_sub(1));
+                eprintln!("kill {kills} after {delay} ms: {rows} games in the folder");
+            }
+            // Finished before the kill: nothing left to play.
+            Some(0) => {
+                finished = true;
+                break;
+            }
+            Some(code) => panic!(
+                "attempt {attempt} (kill after {delay} ms) exited {code}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            ),
+        }
+        // The part written so far never holds a game twice or a changed game.
+        if killed.join("games.csv").exists() {
+            for (number, row) in games_by_number(&killed.join("games.csv")) {
+                assert_eq!(
+                    Some(&row),
+                    expected.get(&number),
+                    "game {number} after kill {kills}"
+                );
+            }
+        }
+    }
+    assert!(finished);
+    assert!(kills >= 5, "only {kills} kills landed before the end");
+
+    let got = games_by_number(&killed.join("games.csv"));
+    assert_eq!(
+        got.keys().copied().collect::<Vec<_>>(),
+        (1..=30).collect::<Vec<_>>(),
+        "no game lost or repeated"
+    );
+    assert_eq!(got, expected, "no game changed");
+    for name in ["standings.csv", "crosstable.csv", "tournament.toml"] {
+        assert_eq!(
+            std::fs::read(whole.join(name)).unwrap(),
+            std::fs::read(killed.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    let leftovers: Vec<String> = std::fs::read_dir(&killed)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
+
+#[test]
+fn a_games_csv_cut_mid_row_is_repaired_on_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, key) = setup(dir.path());
+    let out = dir.path().join("out");
+    let run = run_within(command(&file, &key, &out, false), BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let expected = games_by_number(&out.join("games.csv"));
+    let games_path = out.join("games.csv");
+    let text = std::fs::read(&games_path).unwrap();
+    // Cut the file in the middle of its fourth row, as a kill mid-write
+    // would, and also open a quoted field there.
+    let rows_end: Vec<usize> = text
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .map(|(i, _)| i + 1)
+        .collect();
+    let mut cut = text[..rows_end[3] + 7].to_vec();
+    cut.extend_from_slice(b",\"half a det");
+    std::fs::write(&games_path, &cut).unwrap();
+    // An empty tournament.toml (an older referee killed while writing it)
+    // would make the folder someone else's; the atomic write never leaves
+    // one, and the resume below finds the folder as it was.
+    let run = run_within(command(&file, &key, &out, true), BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("3 games already played, 27 to play"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(games_by_number(&games_path), expected);
+}
