@@ -1,3 +1,415 @@
 //! Absurd operator input is refused (exit 2, the field named, no panic, no
 //! results folder); tournament names cannot leave tournaments/results;
 //! control characters from bots reach the terminal escaped.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::harness::*;
+
+const BUDGET: Duration = Duration::from_secs(120);
+
+/// Two fast bots and `head` (top-level fields and tables before the bots).
+fn tournament_text(head: &str) -> String {
+    format!(
+        "game = \"arrow5\"\n{head}\n\
+         [[bots]]\nname = \"a\"\nbot = \"{0}\"\n[[bots]]\nname = \"b\"\nbot = \"{0}\"\n",
+        sample_bin("arrow5_random")
+    )
+}
+
+/// Exit 2 with `field` in the message, no panic.
+fn assert_refused(run: &Run, field: &str, what: &str) {
+    assert_eq!(run.status, 2, "{what}: {}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains(field), "{what}: {}", run.stderr);
+    assert!(
+        !run.stderr.contains("panicked") && !run.stderr.contains("internal failure"),
+        "{what}: {}",
+        run.stderr
+    );
+}
+
+#[test]
+fn absurd_flags_are_refused_with_the_flag_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = sample_bin("arrow5_random");
+    let cases: &[(&[&str], &str)] = &[
+        (&["--time-limit", "18446744073709551615s"], "--time-limit"),
+        (&["--time-limit", "9223372036854775807s"], "--time-limit"),
+        (&["--time-limit", "3601s"], "at most 3600s"),
+        (&["--startup-limit", "1e300"], "--startup-limit"),
+        (&["--time-bank", "9223372036854775807s"], "--time-bank"),
+        (&["--time-bank", "86401s"], "at most 86400s"),
+        (&["--memory-limit", "99999999GiB"], "--memory-limit"),
+        (&["--memory-limit", "1025GiB"], "at most 1024GiB"),
+        (&["--max-rounds", "4294967295"], "max_rounds"),
+    ];
+    for (flags, field) in cases {
+        let mut args = vec!["match", "arrow5", &bot, &bot];
+        args.extend_from_slice(flags);
+        let run = referee_in(dir.path(), &args, BUDGET);
+        assert_refused(&run, field, &format!("match {flags:?}"));
+    }
+    let counts: &[(&[&str], &str)] = &[
+        (
+            &["bench", "arrow5", &bot, "--samples", "4294967294"],
+            "--samples",
+        ),
+        (
+            &["bench", "arrow5", &bot, "--all", "--jobs", "5000"],
+            "--jobs",
+        ),
+        (
+            &[
+                "sprt",
+                "arrow5",
+                &bot,
+                &bot,
+                "--max-games",
+                "18446744073709551615",
+            ],
+            "--max-games",
+        ),
+        (&["sprt", "arrow5", &bot, &bot, "--jobs", "0"], "--jobs"),
+    ];
+    for (args, field) in counts {
+        let run = referee_in(dir.path(), args, BUDGET);
+        assert_refused(&run, field, &format!("{args:?}"));
+    }
+    // Nothing was made in the working folder.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn absurd_tournament_and_check_fields_are_refused_before_any_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "games_per_pairing = 4294967294",
+            "t.toml:2: games_per_pairing",
+        ),
+        ("games_per_pairing = 100000000", "at most 1000000"),
+        (
+            "[limits]\ntime_limit = \"9223372036854775807s\"",
+            "t.toml:3: limits.time_limit",
+        ),
+        (
+            "[limits]\ntime_limit = \"18446744073709551615s\"",
+            "limits.time_limit",
+        ),
+        (
+            "[limits]\nstartup_limit = \"1e300\"",
+            "limits.startup_limit",
+        ),
+        (
+            "[limits]\ntime_bank = \"18446744073709551615s\"",
+            "limits.time_bank",
+        ),
+        (
+            "[limits]\nmemory_limit = \"99999999GiB\"",
+            "limits.memory_limit",
+        ),
+        ("[scoring]\nwin = 4294967295", "scoring.win"),
+        ("[options]\nmax_rounds = 4294967295", "options.max_rounds"),
+    ];
+    for (head, field) in cases {
+        let file = dir.path().join("t.toml");
+        std::fs::write(&file, tournament_text(head)).unwrap();
+        let out = dir.path().join("out");
+        // With --out, and with the default folder (in the working folder).
+        let run = referee_in(
+            dir.path(),
+            &["tournament", "t.toml", "--out", out.to_str().unwrap()],
+            BUDGET,
+        );
+        assert_refused(&run, field, head);
+        assert!(!out.exists(), "{head}: a results folder was made");
+        let run = referee_in(dir.path(), &["tournament", "t.toml"], BUDGET);
+        assert_refused(&run, field, head);
+        assert!(!dir.path().join("tournaments").exists(), "{head}");
+    }
+
+    // More bots than the bound.
+    let mut text = "game = \"arrow5\"\n".to_string();
+    for i in 0..1001 {
+        text.push_str(&format!("[[bots]]\nname = \"b{i}\"\nbot = \"true\"\n"));
+    }
+    std::fs::write(dir.path().join("many.toml"), text).unwrap();
+    let run = referee_in(dir.path(), &["tournament", "many.toml"], BUDGET);
+    assert_refused(
+        &run,
+        "bots: 1001 bots are too many: at most 1000",
+        "1001 bots",
+    );
+
+    // Check files: games, samples, durations and sizes.
+    let bot = sample_bin("arrow5_random");
+    let check = |require: &str, limits: &str| {
+        format!(
+            "game = \"arrow5\"\n{limits}\n[bot]\nbot = \"{bot}\"\n\
+             [[opponents]]\nname = \"r\"\nbot = \"{bot}\"\n[[require]]\n{require}\n"
+        )
+    };
+    let cases = [
+        (
+            check("kind = \"no-verdicts\"\nagainst = \"r\"\ngames = 4294967294", ""),
+            "require.games",
+        ),
+        (
+            check("kind = \"bench-average\"\nsamples = 10000000\nat_most = 9.0", ""),
+            "require.samples",
+        ),
+        (
+            check(
+                "kind = \"no-verdicts\"\nagainst = \"r\"\n[[require]]\nkind = \"max-move-time\"\nbelow = \"9223372036854775807s\"",
+                "",
+            ),
+            "require.below",
+        ),
+        (
+            check(
+                "kind = \"no-verdicts\"\nagainst = \"r\"",
+                "[limits]\nmemory_limit = \"99999999GiB\"",
+            ),
+            "limits.memory_limit",
+        ),
+    ];
+    for (text, field) in cases {
+        std::fs::write(dir.path().join("c.toml"), &text).unwrap();
+        let run = referee_in(dir.path(), &["check", "c.toml"], BUDGET);
+        assert_refused(&run, field, &text);
+    }
+}
+
+/// Peak resident memory of a process, in KiB.
+fn peak_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+#[test]
+fn a_schedule_of_billions_of_games_takes_no_memory() {
+    // 20 bots, a million games a pairing: 190 million games, which a list
+    // of every game would need gigabytes for.
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = "game = \"arrow5\"\ngames_per_pairing = 1000000\n\
+                    [options]\nmax_rounds = 5\n"
+        .to_string();
+    for i in 0..20 {
+        text.push_str(&format!(
+            "[[bots]]\nname = \"b{i}\"\nbot = \"{}\"\n",
+            sample_bin("arrow5_random")
+        ));
+    }
+    let file = dir.path().join("huge.toml");
+    std::fs::write(&file, text).unwrap();
+    let out = dir.path().join("out");
+    let mut child = Command::new(referee_bin())
+        .args(["tournament", file.to_str().unwrap(), "--jobs", "1"])
+        .args(["--out", out.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let mut games = 0;
+    while games < 3 && start.elapsed() < BUDGET {
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(child.try_wait().unwrap().is_none(), "the referee stopped");
+        games = std::fs::read_to_string(out.join("games.csv"))
+            .map_or(0, |t| t.lines().count().saturating_sub(1));
+    }
+    let peak = peak_kb(child.id());
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(games >= 3, "no games played");
+    assert!(peak < 200 * 1024, "the referee grew to {peak} KiB");
+    let meta = std::fs::read_to_string(out.join("tournament.json")).unwrap();
+    assert!(meta.contains("\"total_games\": 190000000"), "{meta}");
+}
+
+#[test]
+fn tournament_names_stay_inside_the_results_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    std::fs::write(
+        work.join("t.toml"),
+        tournament_text("name = \"../../escape\"\n[options]\nmax_rounds = 5"),
+    )
+    .unwrap();
+    let run = referee_in(&work, &["tournament", "t.toml"], BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let results: Vec<String> = std::fs::read_dir(work.join("tournaments/results"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert!(results[0].starts_with("_._.._escape-"), "{results:?}");
+    let mut around: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    around.sort();
+    assert_eq!(around, ["work"], "nothing made outside the working folder");
+    let mut in_work: Vec<String> = std::fs::read_dir(&work)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    in_work.sort();
+    assert_eq!(in_work, ["t.toml", "tournaments"]);
+
+    // A name with nothing usable in it is refused, naming the field.
+    for name in ["/", "..", ""] {
+        std::fs::write(
+            work.join("u.toml"),
+            tournament_text(&format!("name = \"{name}\"")),
+        )
+        .unwrap();
+        let run = referee_in(&work, &["tournament", "u.toml"], BUDGET);
+        assert_refused(&run, "u.toml: name:", name);
+    }
+    assert_eq!(
+        std::fs::read_dir(work.join("tournaments/results"))
+            .unwrap()
+            .count(),
+        1
+    );
+}
+
+/// A bot whose stderr and replies hold ESC, BEL and NUL.
+fn evil_bot(dir: &Path) -> String {
+    let path = dir.join("evil.py");
+    std::fs::write(
+        &path,
+        "import sys\n\
+         for line in sys.stdin:\n\
+         \x20   sys.stderr.write('\\x1b[31mred\\x07bell\\x00nul\\n')\n\
+         \x20   sys.stderr.flush()\n\
+         \x20   if line.startswith('arrow5'):\n\
+         \x20       continue\n\
+         \x20   sys.stdout.write('\\x1b]0;pwned\\x07\\x00\\n')\n\
+         \x20   sys.stdout.flush()\n",
+    )
+    .unwrap();
+    format!("python3 {}", path.display())
+}
+
+fn assert_no_raw_controls(text: &str, what: &str) {
+    for c in ['\x1b', '\x07', '\0'] {
+        assert!(
+            !text.contains(c),
+            "{what} holds a raw {c:?}:\n{}",
+            text.escape_debug()
+        );
+    }
+}
+
+#[test]
+fn control_characters_from_bots_are_shown_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let evil = evil_bot(dir.path());
+    let random = sample_bin("arrow5_random");
+    let transcript = dir.path().join("t.jsonl");
+    let run = referee_in(
+        dir.path(),
+        &[
+            "match",
+            "arrow5",
+            &evil,
+            &random,
+            "--seed",
+            "3",
+            "--transcript",
+            transcript.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_no_raw_controls(&run.stdout, "the match account");
+    assert_no_raw_controls(&run.stderr, "stderr");
+    assert!(
+        run.stdout.contains("stderr: \\x1b[31mred\\x07bell\\x00nul"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("\\x1b]0;pwned\\x07\\x00"),
+        "{}",
+        run.stdout
+    );
+
+    // The replay view escapes too; the transcript keeps the exact text.
+    let replay = referee_in(
+        dir.path(),
+        &["replay", transcript.to_str().unwrap()],
+        BUDGET,
+    );
+    assert_eq!(replay.status, 0, "{}", replay.stderr);
+    assert_no_raw_controls(&replay.stdout, "the replay view");
+    assert!(replay.stdout.contains("\\x1b[31mred"), "{}", replay.stdout);
+    let kept = std::fs::read_to_string(&transcript).unwrap();
+    assert!(
+        kept.contains("\\u001b[31mred\\u0007bell\\u0000nul"),
+        "{kept}"
+    );
+
+    // JSON output keeps the exact text, in JSON's own escaping.
+    let json = referee_in(
+        dir.path(),
+        &["match", "arrow5", &evil, &random, "--seed", "3", "--json"],
+        BUDGET,
+    );
+    assert_eq!(json.status, 0, "{}", json.stderr);
+    let record = json.json();
+    let detail = record["players"][0]["disqualification"]["detail"]
+        .as_str()
+        .unwrap();
+    assert!(detail.contains("\x1b]0;pwned\x07\0"), "{detail:?}");
+
+    // A bot name with ESC in a tournament file: escaped in the table, exact
+    // in the CSV files.
+    let file = dir.path().join("t.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "game = \"arrow5\"\n[options]\nmax_rounds = 5\n\
+             [[bots]]\nname = \"evil\\u001b[2J\\u0007\"\nbot = \"{evil}\"\n\
+             [[bots]]\nname = \"random\"\nbot = \"{random}\"\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = referee_in(
+        dir.path(),
+        &["tournament", "t.toml", "--out", out.to_str().unwrap()],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_no_raw_controls(&run.stdout, "the standings table");
+    assert_no_raw_controls(&run.stderr, "tournament stderr");
+    assert!(run.stdout.contains("evil\\x1b[2J\\x07"), "{}", run.stdout);
+    let standings = std::fs::read_to_string(out.join("standings.csv")).unwrap();
+    assert!(standings.contains("evil\x1b[2J\x07"), "{standings:?}");
+
+    // An error naming such a bot escapes it too.
+    std::fs::write(
+        &file,
+        "game = \"arrow5\"\n[[bots]]\nname = \"bad\\u0007\\u001b[2J\"\nbot = \"./missing\"\n\
+         [[bots]]\nname = \"b\"\nbot = \"true\"\n",
+    )
+    .unwrap();
+    let run = referee_in(dir.path(), &["tournament", "t.toml"], BUDGET);
+    assert_refused(
+        &run,
+        "bad\\x07\\x1b[2J",
+        "a missing bot with BEL in its name",
+    );
+    assert_no_raw_controls(&run.stderr, "the error");
+}
