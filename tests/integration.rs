@@ -14,6 +14,7 @@ mod kill_resume;
 mod links;
 mod mastermind_match;
 mod move_times;
+mod newcomer;
 mod safecracker_match;
 mod sandbox;
 mod sprt;

@@ -56,8 +56,36 @@ referee check tournaments/check-arrow5.toml --junit report.xml\n  \
 referee sprt arrow5 target/release/arrow5_strong target/release/arrow5_random --elo1 50"
 )]
 pub struct Cli {
+    /// Say more on stderr: the whole sandbox in force (by default one short line)
+    #[arg(long, global = true)]
+    verbose: bool,
     #[command(subcommand)]
     command: Command,
+}
+
+/// `--verbose` was given: details on stderr.
+static VERBOSE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether `--verbose` was given.
+pub fn verbose() -> bool {
+    VERBOSE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The sandbox in force in one short line, for the start-up notice
+/// (`--verbose` prints [`Sandbox::describe`] instead).
+pub fn sandbox_summary(sandbox: &Sandbox) -> String {
+    use referee::bot::landlock::{on_this_kernel, Confinement};
+    let landlock = match on_this_kernel() {
+        Confinement::Full { .. } => "Landlock",
+        Confinement::Partial { .. } => "Landlock (partial)",
+        Confinement::Unsupported => "no Landlock on this kernel",
+    };
+    match sandbox {
+        Sandbox::Basic => format!("sandbox: basic ({landlock}, seccomp, rlimits)"),
+        Sandbox::Strict(_) => format!(
+            "sandbox: strict (a user, namespaces and a cgroup per bot; {landlock}, seccomp, rlimits)"
+        ),
+    }
 }
 
 #[derive(Subcommand)]
@@ -241,7 +269,8 @@ impl LimitFlags {
     }
 }
 
-/// Resolves a sandbox choice once per process, printing the layer in force.
+/// Resolves a sandbox choice once per process, printing the layer in force
+/// (one short line; the details with `--verbose`).
 pub fn check_sandbox(choice: SandboxChoice) -> Result<Sandbox, Failure> {
     resolved_sandbox(choice).map_err(|e| Failure::Input(anyhow::anyhow!(e)))
 }
@@ -252,7 +281,11 @@ fn resolved_sandbox(choice: SandboxChoice) -> Result<Sandbox, String> {
         .get_or_init(|| {
             let resolved = choice.resolve();
             if let Ok(sandbox) = &resolved {
-                eprintln!("{}", sandbox.describe());
+                if verbose() {
+                    eprintln!("{}", sandbox.describe());
+                } else {
+                    eprintln!("{}", sandbox_summary(sandbox));
+                }
             }
             resolved
         })
@@ -293,6 +326,7 @@ pub fn main() -> i32 {
             };
         }
     };
+    VERBOSE.store(cli.verbose, std::sync::atomic::Ordering::Relaxed);
     referee::bot::sandbox::hide_command_line();
     let result = match cli.command {
         Command::Match(args) => play::run_match(args).map(|()| EXIT_OK),

@@ -11,8 +11,8 @@ use referee::bot;
 use referee::tournament::{self, Event, RunOptions, Shard, StandingRow, TournamentPlan};
 
 use super::Failure;
-use referee::text::escape;
 use referee::bot::SandboxChoice;
+use referee::text::escape;
 
 /// Exit code when Ctrl-C stopped a tournament (standings of the games done are written).
 pub const EXIT_INTERRUPTED: i32 = 130;
@@ -72,9 +72,9 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
     let out = match args.out.clone() {
         Some(out) => out,
         None => {
-            let name = plan.folder_name().map_err(|e| {
-                Failure::input(anyhow::anyhow!("{}: {e}", args.file.display()))
-            })?;
+            let name = plan
+                .folder_name()
+                .map_err(|e| Failure::input(anyhow::anyhow!("{}: {e}", args.file.display())))?;
             PathBuf::from("tournaments/results").join(format!("{name}-{}", timestamp()))
         }
     };
@@ -115,14 +115,27 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         out.display()
     );
     let mut progress = Progress::new();
-    let outcome =
-        tournament::run(&plan, &options, &mut |event| progress.on(event)).map_err(|e| match e {
-            tournament::TournamentError::FolderInUse { .. }
-            | tournament::TournamentError::FolderOfAnother { .. }
-            | tournament::TournamentError::OtherColumns { .. }
-            | tournament::TournamentError::Key(_) => Failure::input(e),
-            _ => Failure::internal(e),
-        })?;
+    // The whole sandbox line (stderr has the short one unless --verbose)
+    // is kept next to games.csv, once the folder exists.
+    let sandbox_path = out.join("sandbox.txt");
+    let sandbox_text = format!("{}\n", sandbox.describe());
+    let mut sandbox_written = false;
+    let outcome = tournament::run(&plan, &options, &mut |event| {
+        if !sandbox_written && matches!(event, Event::Started { .. }) {
+            sandbox_written = true;
+            if let Err(e) = std::fs::write(&sandbox_path, &sandbox_text) {
+                eprintln!("warning: cannot write {}: {e}", sandbox_path.display());
+            }
+        }
+        progress.on(event)
+    })
+    .map_err(|e| match e {
+        tournament::TournamentError::FolderInUse { .. }
+        | tournament::TournamentError::FolderOfAnother { .. }
+        | tournament::TournamentError::OtherColumns { .. }
+        | tournament::TournamentError::Key(_) => Failure::input(e),
+        _ => Failure::internal(e),
+    })?;
     progress.finish();
     print_summary(&outcome.standings);
     println!(
@@ -140,6 +153,14 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
             String::new()
         }
     );
+    if outcome.not_played > 0 {
+        eprintln!(
+            "{} games were not played: the system would not start a bot (see above); they count for nobody. Play them with: referee tournament {} --out {} --resume",
+            outcome.not_played,
+            args.file.display(),
+            out.display()
+        );
+    }
     if outcome.interrupted {
         eprintln!(
             "interrupted: standings cover the games done; finish with: referee tournament {} --out {} --resume",
