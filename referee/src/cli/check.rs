@@ -76,8 +76,10 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
         escape(&plan.bot.command.spec),
         plan.requirements.len()
     );
-    let report =
-        check::run(&plan, &key, jobs, |line| eprintln!("check: {}", escape_lines(line))).map_err(Failure::input)?;
+    let report = check::run(&plan, &key, jobs, |line| {
+        eprintln!("check: {}", escape_lines(line))
+    })
+    .map_err(Failure::input)?;
     if let Some(path) = &args.junit {
         std::fs::write(path, junit::render(&report))
             .with_context(|| format!("cannot write the JUnit file {}", path.display()))
