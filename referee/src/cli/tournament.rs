@@ -123,7 +123,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
     let outcome = tournament::run(&plan, &options, &mut |event| {
         if !sandbox_written && matches!(event, Event::Started { .. }) {
             sandbox_written = true;
-            if let Err(e) = std::fs::write(&sandbox_path, &sandbox_text) {
+            if let Err(e) = referee::atomic_file::write(&sandbox_path, &sandbox_text) {
                 eprintln!("warning: cannot write {}: {e}", sandbox_path.display());
             }
         }
