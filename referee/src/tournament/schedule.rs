@@ -201,12 +201,13 @@ mod tests {
         assert_eq!(s.game(s.len() + 1), None);
         for count in 1..=5 {
             for index in 1..=count {
-                let shard = Some(Shard { index, count });
+                let one = Shard { index, count };
+                let shard = Some(one);
                 let games: Vec<_> = s.games_in(shard).collect();
                 let wanted: Vec<_> = all
                     .iter()
                     .copied()
-                    .filter(|g| shard.unwrap().contains(g.number))
+                    .filter(|g| one.contains(g.number))
                     .collect();
                 assert_eq!(games, wanted);
                 assert_eq!(s.count_in(shard), wanted.len() as u64);
