@@ -73,3 +73,77 @@ fn a_tournament_keeps_the_whole_sandbox_line() {
         "{kept}"
     );
 }
+
+// §4.4: each OS error once; a check file is called a check file.
+
+#[test]
+fn os_errors_are_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_utf8 = dir.path().join("bad.jsonl");
+    std::fs::write(&not_utf8, b"\xff\xfe\n").unwrap();
+    let folder = dir.path().to_str().unwrap();
+    for (args, expected) in [
+        (
+            vec!["tournament", "missing.toml"],
+            "cannot read the tournament file missing.toml",
+        ),
+        (
+            vec!["check", "missing.toml"],
+            "cannot read the check file missing.toml",
+        ),
+        (vec!["replay", "missing.jsonl"], "cannot read missing.jsonl"),
+        (vec!["replay", folder], "cannot read"),
+        (vec!["replay", not_utf8.to_str().unwrap()], "not UTF-8"),
+    ] {
+        let run = referee(&args, BUDGET);
+        assert_eq!(run.status, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(expected), "{args:?}: {}", run.stderr);
+        let line = run.stderr.lines().last().unwrap();
+        let (head, tail) = line.split_at(line.len() / 2);
+        let cause = line.rsplit(": ").next().unwrap();
+        assert!(
+            line.matches(cause).count() == 1 && !head.ends_with(tail),
+            "{args:?}: said twice: {line}"
+        );
+    }
+}
+
+// §4.12: a transcript cut short shows what it has and where it stops.
+
+#[test]
+fn a_truncated_transcript_replays_what_it_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("game.jsonl");
+    let (a, b) = (sample_bin("arrow5_strong"), sample_bin("arrow5_random"));
+    let run = referee(
+        &[
+            "match",
+            "arrow5",
+            &a,
+            &b,
+            "--seed",
+            "3",
+            "--transcript",
+            whole.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let keep = lines.len() / 2;
+    let cut = format!("{}\n{}", lines[..keep].join("\n"), &lines[keep][..10]);
+    let cut_path = dir.path().join("cut.jsonl");
+    std::fs::write(&cut_path, cut).unwrap();
+    let replay = referee(&["replay", cut_path.to_str().unwrap()], BUDGET);
+    assert_eq!(replay.status, 2, "{}", replay.stderr);
+    assert!(replay.stdout.contains("arrow5 (classic)"), "{}", replay.stdout);
+    assert!(replay.stdout.contains("-> A"), "{}", replay.stdout);
+    assert!(
+        replay
+            .stderr
+            .contains(&format!("stops here: {}, line {}", cut_path.display(), keep + 1)),
+        "{}",
+        replay.stderr
+    );
+}

@@ -18,7 +18,7 @@
 //! before they were kept, and `cpu_us` when the CPU clock could not be read.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, Write};
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -249,31 +249,47 @@ pub enum ReadError {
 
 /// Reads every entry of a transcript file.
 pub fn read(path: &Path) -> Result<Vec<Entry>, ReadError> {
+    match read_prefix(path)? {
+        (entries, None) => Ok(entries),
+        (_, Some(broken)) => Err(broken),
+    }
+}
+
+/// Reads the entries of a transcript up to its first line that is not one
+/// (a file cut short by a kill, or not UTF-8 there): those entries, and
+/// why it stopped. An error when not even the first entry can be read.
+pub fn read_prefix(path: &Path) -> Result<(Vec<Entry>, Option<ReadError>), ReadError> {
     let name = path.display().to_string();
-    let file = File::open(path).map_err(|source| ReadError::Io {
+    let bytes = std::fs::read(path).map_err(|source| ReadError::Io {
         path: name.clone(),
         source,
     })?;
     let mut entries = vec![];
-    for (i, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|source| ReadError::Io {
-            path: name.clone(),
-            source,
-        })?;
-        if line.trim().is_empty() {
-            continue;
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let parsed = match std::str::from_utf8(line) {
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => serde_json::from_str(line).map_err(|e| e.to_string()),
+            Err(_) => Err("not UTF-8 text".to_string()),
+        };
+        match parsed {
+            Ok(entry) => entries.push(entry),
+            Err(reason) => {
+                let broken = ReadError::Parse {
+                    path: name,
+                    line: i + 1,
+                    reason,
+                };
+                if entries.is_empty() {
+                    return Err(broken);
+                }
+                return Ok((entries, Some(broken)));
+            }
         }
-        let entry = serde_json::from_str(&line).map_err(|e| ReadError::Parse {
-            path: name.clone(),
-            line: i + 1,
-            reason: e.to_string(),
-        })?;
-        entries.push(entry);
     }
     if entries.is_empty() {
         return Err(ReadError::Empty { path: name });
     }
-    Ok(entries)
+    Ok((entries, None))
 }
 
 /// Renders a transcript for a person: who said what, when, with stderr marked.

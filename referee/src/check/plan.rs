@@ -126,6 +126,7 @@ impl CheckPlan {
     /// file's bot under test (a path relative to the current directory).
     pub fn load(path: &Path, bot: Option<&str>) -> Result<CheckPlan, PlanError> {
         let text = std::fs::read_to_string(path).map_err(|source| PlanError::Read {
+            kind: "check",
             path: path.to_path_buf(),
             source,
         })?;

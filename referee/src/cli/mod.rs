@@ -226,6 +226,10 @@ pub struct LimitFlags {
     /// [default: 64MiB; cryptron: 8MiB]; at most 1024GiB
     #[arg(long, value_name = "SIZE", value_parser = units::parse_size_kb)]
     pub memory_limit: Option<u64>,
+    /// What a bot's working folder may hold in all (KiB, MiB, GiB); writing
+    /// more is the `output` verdict [default: 64MiB]; at most 1024GiB
+    #[arg(long, value_name = "SIZE", value_parser = units::parse_size_kb)]
+    pub disk_limit: Option<u64>,
     /// Confinement of the bots: basic (no privilege needed: launcher,
     /// Landlock, seccomp, rlimits), strict (adds per bot a user of its own,
     /// namespaces, private /tmp, a cgroup; needs root), auto (strict when it
@@ -255,6 +259,9 @@ impl LimitFlags {
         }
         if let Some(memory) = self.memory_limit {
             limits.process.memory_kb = memory;
+        }
+        if let Some(disk) = self.disk_limit {
+            limits.process.disk_kb = disk;
         }
         limits.process.sandbox =
             resolved_sandbox(self.sandbox.unwrap_or_default()).unwrap_or_default();
@@ -290,6 +297,21 @@ fn resolved_sandbox(choice: SandboxChoice) -> Result<Sandbox, String> {
             resolved
         })
         .clone()
+}
+
+/// An error and its causes, `: `-separated, each cause once: a message
+/// that already quotes its source (`cannot read F: No such file...`) does
+/// not repeat it.
+pub fn error_text(e: &anyhow::Error) -> String {
+    let mut text = e.to_string();
+    for cause in e.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
 }
 
 /// A failure of a command, with the exit code it maps to.
@@ -345,13 +367,13 @@ pub fn main() -> i32 {
         // Errors may quote a bot's name or output: control characters
         // are shown escaped (`referee::text`).
         Err(Failure::Input(e)) => {
-            eprintln!("referee: {}", escape_lines(&format!("{e:#}")));
+            eprintln!("referee: {}", escape_lines(&error_text(&e)));
             EXIT_INPUT
         }
         Err(Failure::Internal(e)) => {
             eprintln!(
                 "referee: internal failure: {}",
-                escape_lines(&format!("{e:#}"))
+                escape_lines(&error_text(&e))
             );
             EXIT_INTERNAL
         }

@@ -66,7 +66,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
     };
     let record = play_match(&plan, args.transcript.as_ref()).map_err(|e| match e {
         MatchError::Transcript { .. } | MatchError::Compiler { .. } => Failure::input(e),
-        MatchError::Interrupted => Failure::internal(e),
+        MatchError::Interrupted | MatchError::NotStarted { .. } => Failure::internal(e),
     })?;
     if args.json {
         let record = MatchRecord {
@@ -87,7 +87,14 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
 }
 
 pub fn run_replay(args: ReplayArgs) -> Result<(), Failure> {
-    let entries = transcript::read(&args.file).map_err(Failure::input)?;
+    // A transcript cut short (a killed referee, a partial copy) shows what
+    // it has, then says where it stops (exit 2).
+    let (entries, broken) = transcript::read_prefix(&args.file).map_err(Failure::input)?;
     print!("{}", transcript::render(&entries));
-    Ok(())
+    match broken {
+        None => Ok(()),
+        Some(broken) => Err(Failure::input(anyhow::anyhow!(
+            "the replay above stops here: {broken}"
+        ))),
+    }
 }

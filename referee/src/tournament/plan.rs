@@ -116,8 +116,10 @@ pub struct TournamentPlan {
 /// A broken tournament file: where, and what to do about it.
 #[derive(Debug, thiserror::Error)]
 pub enum PlanError {
-    #[error("cannot read the tournament file {}: {source}", path.display())]
+    #[error("cannot read the {kind} file {}: {source}", path.display())]
     Read {
+        /// "tournament" or "check".
+        kind: &'static str,
         path: PathBuf,
         source: std::io::Error,
     },
@@ -155,6 +157,7 @@ impl Source<'_> {
 impl TournamentPlan {
     pub fn load(path: &Path) -> Result<TournamentPlan, PlanError> {
         let text = std::fs::read_to_string(path).map_err(|source| PlanError::Read {
+            kind: "tournament",
             path: path.to_path_buf(),
             source,
         })?;
