@@ -147,3 +147,26 @@ fn a_truncated_transcript_replays_what_it_has() {
         replay.stderr
     );
 }
+
+// §4.6: a negative number is refused as negative, not taken for an option.
+
+#[test]
+fn negative_values_are_refused_as_negative() {
+    for (args, option) in [
+        (vec!["match", "arrow5", "a", "b", "--time-limit", "-1s"], "--time-limit"),
+        (vec!["match", "arrow5", "a", "b", "--seed", "-5"], "--seed"),
+        (vec!["tournament", "t.toml", "--jobs", "-1"], "--jobs"),
+        (vec!["bench", "mastermind", "b", "--samples", "-2"], "--samples"),
+        (vec!["match", "mastermind", "a", "b", "--pegs", "-3"], "--pegs"),
+        (vec!["sprt", "arrow5", "a", "b", "--max-games", "-2"], "--max-games"),
+    ] {
+        let run = referee(&args, BUDGET);
+        assert_eq!(run.status, 2, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(option) && run.stderr.contains("must not be negative"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("tip:"), "{args:?}: {}", run.stderr);
+    }
+}

@@ -43,16 +43,16 @@ pub struct BenchArgs {
     #[arg(long)]
     pub all: bool,
     /// Play K distinct secrets drawn from the seed (at most 1000000)
-    #[arg(long, value_name = "K", value_parser = referee::units::parse_samples)]
+    #[arg(long, value_name = "K", allow_hyphen_values = true, value_parser = super::samples)]
     pub samples: Option<u64>,
     /// Play the secret of index I alone (the replay line of a failure names it)
-    #[arg(long, value_name = "I")]
+    #[arg(long, value_name = "I", allow_hyphen_values = true, value_parser = super::whole::<u64>)]
     pub secret: Option<u64>,
     /// Seed of the sample and of every game's bot seed
-    #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
+    #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED, allow_hyphen_values = true, value_parser = super::whole::<u64>)]
     pub seed: u64,
     /// Games played at once [default: the number of cores; at most 1024]
-    #[arg(long, value_name = "N", value_parser = referee::units::parse_jobs)]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::jobs)]
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub key: KeyFlags,

@@ -48,7 +48,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub json: bool,
     /// Games played at once [default: the number of cores; at most 1024]
-    #[arg(long, value_name = "N", value_parser = referee::units::parse_jobs)]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::jobs)]
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub key: KeyFlags,
@@ -136,13 +136,13 @@ pub struct SprtArgs {
     pub beta: f64,
     /// Stop, inconclusive, after this many games (even: whole pairs; at most 1000000)
     #[arg(long, value_name = "N", default_value_t = 20_000,
-          value_parser = |t: &str| referee::units::parse_count(t, 0, referee::units::MAX_GAMES))]
+          allow_hyphen_values = true, value_parser = super::games)]
     pub max_games: u64,
     /// Games played at once [default: the number of cores; at most 1024]
-    #[arg(long, value_name = "N", value_parser = referee::units::parse_jobs)]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::jobs)]
     pub jobs: Option<usize>,
     /// Seed of every pair's game seed
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, allow_hyphen_values = true, value_parser = super::whole::<u64>)]
     pub seed: u64,
     #[command(flatten)]
     pub key: KeyFlags,

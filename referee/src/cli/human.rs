@@ -26,7 +26,7 @@ pub struct PlayArgs {
     #[command(flatten)]
     pub limits: LimitFlags,
     /// Seed for everything random (coin toss, drawn codes, the bot's seed); default: a fresh one
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = super::whole::<u64>)]
     pub seed: Option<u64>,
 }
 

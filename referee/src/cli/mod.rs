@@ -155,28 +155,28 @@ pub struct GameFlags {
     #[arg(long, value_name = "bots|random")]
     pub codes: Option<String>,
     /// Arrow 5: rounds after which a game with no crack is a draw [default: 50]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = whole::<u32>)]
     pub max_rounds: Option<u32>,
     /// Safe Cracker: digits run from 1 to D [default: 3]
-    #[arg(long, value_name = "D")]
+    #[arg(long, value_name = "D", allow_hyphen_values = true, value_parser = whole::<u8>)]
     pub digits: Option<u8>,
     /// Safe Cracker: digits per code [default: 3]
-    #[arg(long, value_name = "L")]
+    #[arg(long, value_name = "L", allow_hyphen_values = true, value_parser = whole::<u8>)]
     pub length: Option<u8>,
     /// Safe Cracker: at most T guesses each; then the most exact matches in one guess wins [default: no limit, safety cap 100]
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = whole::<u32>)]
     pub attempts: Option<u32>,
     /// Safe Cracker: who guesses first [default: toss, a coin toss from the seed]
     #[arg(long, value_name = "a|b|toss")]
     pub first: Option<String>,
     /// Mastermind: pegs in a code, N [default: 4]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = whole::<u8>)]
     pub pegs: Option<u8>,
     /// Mastermind: colours, C (written 0-9 then a-z) [default: 6]
-    #[arg(long, visible_alias = "colors", value_name = "C")]
+    #[arg(long, visible_alias = "colors", value_name = "C", allow_hyphen_values = true, value_parser = whole::<u8>)]
     pub colours: Option<u8>,
     /// Mastermind: attacks each codebreaker may make, T; nobody cracking is a draw [default: 12]
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = whole::<u32>)]
     pub max_attacks: Option<u32>,
 }
 
@@ -210,21 +210,21 @@ impl GameFlags {
 pub struct LimitFlags {
     /// Wall-clock time for each reply, from the request's last byte to the reply's newline
     /// [default: 2s; cryptron: 2s for C, C++ and executables, 6s for Python]; at most 3600s
-    #[arg(long, value_name = "DURATION", value_parser = units::parse_move_time)]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = move_time)]
     pub time_limit: Option<std::time::Duration>,
     /// Time for a bot's first reply, which includes starting it (e.g. an interpreter)
     /// [default: 5s, or the time limit if longer]; at most 3600s
-    #[arg(long, value_name = "DURATION", value_parser = units::parse_move_time)]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = move_time)]
     pub startup_limit: Option<std::time::Duration>,
     /// Time a bot may spend beyond its limits over one game: what a reply
     /// takes beyond its limit is drawn from the bank, and a reply that would
     /// overdraw it is a timeout; at most 86400s (24 hours) [default: 0, no bank]
-    #[arg(long, value_name = "DURATION", value_parser = units::parse_time_bank)]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = time_bank)]
     pub time_bank: Option<std::time::Duration>,
     /// Resident memory per bot (KiB, MiB, GiB) beyond its language's allowance
     /// (C 4MiB, C++ 6MiB, Python 16MiB); exceeding it is the `memory` verdict
     /// [default: 64MiB; cryptron: 8MiB]; at most 1024GiB
-    #[arg(long, value_name = "SIZE", value_parser = units::parse_size_kb)]
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = size_kb)]
     pub memory_limit: Option<u64>,
     /// What a bot's working folder may hold in all (KiB, MiB, GiB); writing
     /// more is the `output` verdict [default: 64MiB]; at most 1024GiB
@@ -312,6 +312,61 @@ pub fn error_text(e: &anyhow::Error) -> String {
         }
     }
     text
+}
+
+/// Numbers and durations on the command line: their args allow hyphen
+/// values, so that `--seed -5` reaches the parser and is refused as
+/// negative, instead of clap's "to pass '-5' as a value, use '-- -5'".
+pub fn refuse_negative(text: &str) -> Result<&str, String> {
+    match text.trim().strip_prefix('-') {
+        Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit() || c == '.') => {
+            Err(format!("must not be negative, got '{text}'"))
+        }
+        Some(_) => Err(format!("a value is missing (got the option '{text}')")),
+        None => Ok(text),
+    }
+}
+
+/// A whole number, not negative.
+pub fn whole<T>(text: &str) -> Result<T, String>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    refuse_negative(text)?
+        .trim()
+        .parse()
+        .map_err(|e| format!("'{text}' is not a whole number in range ({e})"))
+}
+
+/// `--jobs`, not negative.
+pub fn jobs(text: &str) -> Result<usize, String> {
+    units::parse_jobs(refuse_negative(text)?)
+}
+
+/// `--samples`, not negative.
+pub fn samples(text: &str) -> Result<u64, String> {
+    units::parse_samples(refuse_negative(text)?)
+}
+
+/// A count from 0 to `units::MAX_GAMES`, not negative.
+pub fn games(text: &str) -> Result<u64, String> {
+    units::parse_count(refuse_negative(text)?, 0, units::MAX_GAMES)
+}
+
+/// A time per move, not negative.
+pub fn move_time(text: &str) -> Result<std::time::Duration, String> {
+    units::parse_move_time(refuse_negative(text)?)
+}
+
+/// A time bank, not negative.
+pub fn time_bank(text: &str) -> Result<std::time::Duration, String> {
+    units::parse_time_bank(refuse_negative(text)?)
+}
+
+/// A memory size, not negative.
+pub fn size_kb(text: &str) -> Result<u64, String> {
+    units::parse_size_kb(refuse_negative(text)?)
 }
 
 /// A failure of a command, with the exit code it maps to.

@@ -25,7 +25,7 @@ pub struct MatchArgs {
     #[command(flatten)]
     pub limits: LimitFlags,
     /// Public seed of the game (told to the bots); what is random is drawn from it with the secret key; default: a fresh one, printed
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = super::whole::<u64>)]
     pub seed: Option<u64>,
     #[command(flatten)]
     pub key: KeyFlags,

@@ -22,7 +22,7 @@ pub struct TournamentArgs {
     /// The tournament file (TOML; see tournaments/*.toml for examples)
     pub file: PathBuf,
     /// Games played at once, each with its two bots [default: the number of cores; at most 1024]
-    #[arg(long, value_name = "N", value_parser = referee::units::parse_jobs)]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::jobs)]
     pub jobs: Option<usize>,
     /// Results folder [default: a new folder under tournaments/results/]
     #[arg(long, value_name = "DIR")]
