@@ -124,6 +124,10 @@ fn an_arrow5_sample_is_reproducible() {
                 "12",
                 "--seed",
                 "5",
+                // The secrets are drawn with the key: the same key, the
+                // same sample.
+                "--key",
+                "1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f",
                 "--jobs",
                 jobs,
                 "--csv",

@@ -78,13 +78,16 @@ fn help_explains_bots_and_exit_codes() {
     }
 }
 
+/// A secret key for games that must be played twice the same way.
+const KEY: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
 #[test]
 fn readable_account_uses_the_rules_glyphs_and_prints_a_replay_command() {
     let strong = sample_bin("arrow5_strong");
     let random = sample_bin("arrow5_random");
     let run = referee(
         &[
-            "match", "arrow5", &strong, &random, "--codes", "random", "--seed", "21",
+            "match", "arrow5", &strong, &random, "--codes", "random", "--seed", "21", "--key", KEY,
         ],
         BUDGET,
     );
@@ -100,7 +103,9 @@ fn readable_account_uses_the_rules_glyphs_and_prints_a_replay_command() {
         .find_map(|l| l.strip_prefix("Replay: "))
         .expect("a Replay: line");
     assert!(
-        replay.contains("--seed 21") && replay.contains("--codes random"),
+        replay.contains("--seed 21")
+            && replay.contains("--codes random")
+            && replay.contains(&format!("--key {KEY}")),
         "{replay}"
     );
 
@@ -114,7 +119,8 @@ fn readable_account_uses_the_rules_glyphs_and_prints_a_replay_command() {
     let again = referee(&args, BUDGET).json();
     let first = referee(
         &[
-            "match", "arrow5", &strong, &random, "--codes", "random", "--seed", "21", "--json",
+            "match", "arrow5", &strong, &random, "--codes", "random", "--seed", "21", "--key", KEY,
+            "--json",
         ],
         BUDGET,
     )

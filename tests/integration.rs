@@ -8,6 +8,7 @@ mod bench;
 mod check;
 mod cli;
 mod cryptron_match;
+mod fair_play;
 mod hostile_input;
 mod human_play;
 mod kill_resume;

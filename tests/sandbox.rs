@@ -341,6 +341,9 @@ fn a_tournament_beside_hostile_bots_gets_the_same_results() {
         ),
     )
     .unwrap();
+    // Both runs draw their codes with the same secret key.
+    let key_file = dir.path().join("shared.key");
+    std::fs::write(&key_file, "6b".repeat(32)).unwrap();
     let good_args = |out: &Path| -> Vec<String> {
         vec![
             "tournament".into(),
@@ -349,6 +352,8 @@ fn a_tournament_beside_hostile_bots_gets_the_same_results() {
             out.to_string_lossy().into_owned(),
             "--jobs".into(),
             "2".into(),
+            "--key-file".into(),
+            key_file.to_string_lossy().into_owned(),
         ]
     };
 

@@ -23,7 +23,18 @@ fn tournament_file(dir: &Path, games_per_pairing: u32, extra_bots: &str) -> Path
     );
     let path = dir.join("t.toml");
     std::fs::write(&path, text).unwrap();
+    // Runs of one tournament that must give the same games share the
+    // referee's secret key (random codes are drawn with it).
+    std::fs::write(dir.join("shared.key"), "5e".repeat(32)).unwrap();
     path
+}
+
+/// The key file `tournament_file` writes beside the tournament file.
+fn key_file(file: &Path) -> String {
+    file.with_file_name("shared.key")
+        .to_str()
+        .unwrap()
+        .to_string()
 }
 
 fn csv_rows(path: &Path) -> Vec<Vec<String>> {
@@ -34,6 +45,10 @@ fn csv_rows(path: &Path) -> Vec<Vec<String>> {
 }
 
 fn run_tournament(file: &Path, out: &Path, extra: &[&str]) -> Run {
+    let key = key_file(file);
+    if !Path::new(&key).exists() {
+        std::fs::write(&key, "5e".repeat(32)).unwrap();
+    }
     let mut args = vec![
         "tournament",
         file.to_str().unwrap(),
@@ -41,6 +56,8 @@ fn run_tournament(file: &Path, out: &Path, extra: &[&str]) -> Run {
         out.to_str().unwrap(),
         "--jobs",
         "2",
+        "--key-file",
+        &key,
     ];
     args.extend_from_slice(extra);
     referee(&args, BUDGET)
@@ -104,6 +121,8 @@ fn sigkill_then_resume_gives_the_same_standings() {
             killed.to_str().unwrap(),
             "--jobs",
             "2",
+            "--key-file",
+            &key_file(&file),
         ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -163,7 +182,7 @@ fn three_shards_merge_into_the_same_standings() {
                     "--jobs",
                     "1",
                 ])
-                .args(["--shard", &format!("{i}/3")])
+                .args(["--shard", &format!("{i}/3"), "--key-file", &key_file(&file)])
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
                 .spawn()

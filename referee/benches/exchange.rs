@@ -76,6 +76,7 @@ fn exchanges(c: &mut Criterion) {
     let plan = MatchPlan {
         config: GameConfig::from_options("arrow5", &options).unwrap(),
         seed: 1,
+        key: referee::key::RunKey::fresh(),
         bots: [bot.clone(), bot],
         limits: [MatchLimits::default(), MatchLimits::default()],
     };

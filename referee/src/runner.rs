@@ -150,6 +150,10 @@ pub enum MatchError {
     /// recorded and its bots are killed.
     #[error("the game was interrupted")]
     Interrupted,
+    /// The system would not start a bot (after retries): the game is not
+    /// played, and is nobody's loss.
+    #[error("bot '{bot}' could not be started, for a reason that is not the bot's: {source}")]
+    NotStarted { bot: String, source: std::io::Error },
     #[error("cannot write the transcript {}: {source}", path.display())]
     Transcript {
         path: PathBuf,
@@ -296,6 +300,16 @@ fn run<G: Game>(
         Seat::BOTH.map(|seat| plan.spec(seat)),
     );
     let mut account = setup_summary(plan, game.first_to_move());
+    // Both bots are started (and frozen: a bot runs only when asked) before
+    // the game begins; a start that fails for the system's reasons is no
+    // game at all.
+    let mut started: [Option<Result<BotProcess, String>>; 2] = [None, None];
+    for seat in Seat::BOTH {
+        let i = seat.index();
+        if let Some(Ok(command)) = &plan.commands[i] {
+            started[i] = Some(start(command, &plan.limits[i].process)?);
+        }
+    }
     let mut players: [Player; 2] = Seat::BOTH.map(|seat| {
         let i = seat.index();
         let mut player = Player {
@@ -314,15 +328,16 @@ fn run<G: Game>(
         // game never asks it, and lines meant for it go nowhere.
         match &plan.commands[i] {
             None => {}
-            Some(Ok(command)) => match BotProcess::spawn(command, &plan.limits[i].process) {
-                Ok(process) => player.process = Some(process),
-                Err(e) => {
+            Some(Ok(_)) => match started[i].take() {
+                Some(Ok(process)) => player.process = Some(process),
+                Some(Err(why)) => {
                     player.disqualification = Some(Disqualification {
                         verdict: Verdict::Crash,
-                        detail: format!("could not be started: {e}"),
+                        detail: format!("could not be started: {why}"),
                         at_move: 0,
                     })
                 }
+                None => unreachable!("every seat with a command was started"),
             },
             Some(Err((detail, message))) => {
                 // The compiler's message goes to the log as the bot's stderr;
@@ -386,6 +401,26 @@ fn run<G: Game>(
                 let at_move = player.awaited();
                 let detail = missed.detail(&player.bank, limit);
                 player.disqualify(verdict, detail, at_move);
+                if let Fault::Memory {
+                    peak_kb,
+                    limit_kb,
+                    allowance_kb,
+                } = missed.fault
+                {
+                    // The detail names the peak the record keeps: the
+                    // kernel's, once the bot is gone (it may have grown
+                    // between the last sample and its end).
+                    let peak_kb = peak_kb.max(player.report.peak_memory_kb);
+                    player.report.peak_memory_kb = peak_kb;
+                    if let Some(d) = &mut player.disqualification {
+                        d.detail = Fault::Memory {
+                            peak_kb,
+                            limit_kb,
+                            allowance_kb,
+                        }
+                        .to_string();
+                    }
+                }
                 drain_stderr(player, seat, &mut transcript);
                 break None;
             }
@@ -539,6 +574,43 @@ impl Missed {
     }
 }
 
+/// How often, and after which pauses, the referee tries again to start a
+/// bot when the system refused (no memory, no process slot, a launcher
+/// failure): such a game is not the bot's loss.
+const START_RETRIES: [Duration; 3] = [
+    Duration::from_millis(50),
+    Duration::from_millis(250),
+    Duration::from_millis(1000),
+];
+
+/// Starts a bot and freezes it until its first request. `Ok(Err(why))`: the
+/// bot's own fault (its program cannot be run); `Err`: the system's, after
+/// [`START_RETRIES`].
+fn start(
+    command: &BotCommand,
+    limits: &ProcessLimits,
+) -> Result<Result<BotProcess, String>, MatchError> {
+    let mut pauses = START_RETRIES.iter();
+    loop {
+        match BotProcess::spawn(command, limits) {
+            Ok(mut process) => {
+                process.freeze();
+                return Ok(Ok(process));
+            }
+            Err(e) if bot::is_bots_fault(&e) => return Ok(Err(e.to_string())),
+            Err(e) => match pauses.next() {
+                Some(pause) if !bot::stop_requested() => std::thread::sleep(*pause),
+                _ => {
+                    return Err(MatchError::NotStarted {
+                        bot: command.spec.clone(),
+                        source: e,
+                    })
+                }
+            },
+        }
+    }
+}
+
 /// Sends a request and waits for its reply line, timing it in wall time and
 /// in the bot's CPU time. The reply may take `limit` plus what is left of
 /// the bot's time bank, and the time beyond `limit` is drawn from the bank.
@@ -557,16 +629,35 @@ fn exchange(
     if let Some(request) = request {
         transcript.message(Instant::now(), seat, Direction::To, request);
     }
+    // Whatever it wrote since its last reply was not asked for.
+    let mut result = match process.unasked_output() {
+        Ok(None) => Ok(()),
+        Ok(Some(text)) => Err(Fault::Unasked {
+            text,
+            after_reply: false,
+        }),
+        Err(fault) => Err(fault),
+    };
+    // It runs only from its request to its reply (see BotProcess::freeze).
+    process.thaw();
     let cpu_before = process.cpu_time();
     let mut sent = Instant::now();
-    let mut result = Ok(());
-    if let Some(request) = request {
+    if let (Some(request), Ok(())) = (request, &result) {
         result = process.send_line(request, sent + allowance, allowance);
         if result.is_ok() {
             sent = Instant::now();
         }
     }
-    let result = result.and_then(|()| process.recv_line(sent + allowance, allowance));
+    let result = result
+        .and_then(|()| process.recv_line(sent + allowance, allowance))
+        .and_then(|(line, at)| match process.unasked_output()? {
+            None => Ok((line, at)),
+            Some(text) => Err(Fault::Unasked {
+                text,
+                after_reply: true,
+            }),
+        });
+    process.freeze();
     let cpu = process
         .cpu_time()
         .zip(cpu_before)
@@ -757,6 +848,12 @@ fn limit_flags(limits: &MatchLimits) -> Vec<String> {
         "--memory-limit".into(),
         units::show_size_kb(limits.process.memory_kb),
     ]);
+    if limits.process.disk_kb != bot::DEFAULT_DISK_KB {
+        words.extend([
+            "--disk-limit".into(),
+            units::show_size_kb(limits.process.disk_kb),
+        ]);
+    }
     words
 }
 

@@ -59,6 +59,8 @@ pub struct LaunchSpec {
     pub workdir: PathBuf,
     /// RLIMIT_AS in bytes (`u64::MAX`: none).
     pub address_space: u64,
+    /// RLIMIT_FSIZE in bytes: no file larger than the folder's quota.
+    pub file_size: u64,
     pub allow_fork: bool,
     /// Paths of the referee's the bot must not read.
     pub hidden: Vec<PathBuf>,
@@ -127,6 +129,10 @@ impl Ended {
     }
 }
 
+/// Marks the launcher's error line when the bot's own program could not be
+/// run (see [`super::is_bots_fault`]).
+pub const BOTS_FAULT: &str = "bot: ";
+
 /// The launch mode's `main`: never returns.
 pub fn run() -> ! {
     // Run by hand, the two descriptors are not there.
@@ -152,6 +158,7 @@ pub fn run() -> ! {
             libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
         }
     }
+    watch_for_the_referees_death();
     let code = match read_spec(spec_pipe).and_then(|spec| launch(&spec, &mut report)) {
         Ok(()) => 0,
         Err(why) => {
@@ -160,6 +167,38 @@ pub fn run() -> ! {
         }
     };
     std::process::exit(code)
+}
+
+/// Set when the launcher gets SIGTERM: the parent-death signal the referee
+/// asked for (or an operator's kill).
+static REFEREE_GONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+extern "C" fn on_term(_: libc::c_int) {
+    REFEREE_GONE.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// SIGTERM (the referee's death, see `BotProcess::spawn`) interrupts the
+/// launcher's wait (no SA_RESTART), which then ends the bot's whole tree
+/// before exiting: the bot and every descendant, wherever it moved. A
+/// referee already gone before the handler was in place is seen through
+/// the parent id (the launcher was handed to another process).
+fn watch_for_the_referees_death() {
+    // SAFETY: the handler only stores to an atomic; sigaction with a
+    // zeroed, then filled, struct.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_term as *const () as libc::sighandler_t;
+        libc::sigemptyset(&mut action.sa_mask);
+        action.sa_flags = 0;
+        libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
+        if libc::getppid() == 1 {
+            REFEREE_GONE.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+}
+
+fn referee_gone() -> bool {
+    REFEREE_GONE.load(std::sync::atomic::Ordering::SeqCst)
 }
 
 fn read_spec(mut pipe: File) -> Result<LaunchSpec, String> {
@@ -237,7 +276,29 @@ fn launch(spec: &LaunchSpec, report: &mut File) -> Result<(), String> {
             let mut step = String::new();
             let _ = File::from(why_read).read_to_string(&mut step);
             return Err(if step.is_empty() {
-                format!("cannot run {}: {}", program.display(), explain(&e, spec))
+                // The program itself could not be run (missing, not
+                // executable, not a program): the bot's fault, unlike the
+                // system's refusals (EAGAIN, ENOMEM).
+                let bots = matches!(
+                    e.raw_os_error(),
+                    Some(
+                        libc::ENOENT
+                            | libc::EACCES
+                            | libc::ENOEXEC
+                            | libc::ENOTDIR
+                            | libc::ELOOP
+                            | libc::EISDIR
+                            | libc::ETXTBSY
+                            | libc::ENAMETOOLONG
+                            | libc::E2BIG
+                    )
+                );
+                format!(
+                    "{}cannot run {}: {}",
+                    if bots { BOTS_FAULT } else { "" },
+                    program.display(),
+                    explain(&e, spec)
+                )
             } else {
                 format!("{step}: {e}")
             });
@@ -296,6 +357,16 @@ fn explain(e: &io::Error, spec: &LaunchSpec) -> String {
 /// meanwhile. Returns the bot's wait status and resource usage.
 fn wait_for(bot: i32) -> (libc::c_int, libc::rusage) {
     loop {
+        if referee_gone() {
+            // Nobody is left to judge the bot: end its tree and go.
+            // SAFETY: kill has no memory effects.
+            unsafe {
+                libc::kill(-bot, libc::SIGKILL);
+                libc::kill(bot, libc::SIGKILL);
+            }
+            end_descendants();
+            std::process::exit(1);
+        }
         let mut status: libc::c_int = 0;
         // SAFETY: rusage is plain data; wait4 fills it in.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -304,6 +375,7 @@ fn wait_for(bot: i32) -> (libc::c_int, libc::rusage) {
         if r == bot {
             return (status, usage);
         }
+
         if r == -1 && io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
             // No child at all: cannot happen while the bot is one.
             // SAFETY: as above.
@@ -598,11 +670,7 @@ fn set_rlimits(spec: &LaunchSpec) -> Result<(), StepError> {
     let own_user = matches!(spec.identity, Some(Identity { uid: Some(_), .. }));
     if !(limit(libc::RLIMIT_AS, address_space, address_space)
         && limit(libc::RLIMIT_CORE, 0, 0)
-        && limit(
-            libc::RLIMIT_FSIZE,
-            sandbox::FILE_SIZE_LIMIT,
-            sandbox::FILE_SIZE_LIMIT,
-        )
+        && limit(libc::RLIMIT_FSIZE, spec.file_size, spec.file_size)
         && limit(
             libc::RLIMIT_NOFILE,
             sandbox::OPEN_FILES_LIMIT,

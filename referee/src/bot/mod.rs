@@ -11,9 +11,15 @@
 //! could not be joined while a grandchild keeps the pipe open).
 //!
 //! Memory: the limit is on resident memory (`VmHWM`, then `ru_maxrss` at the
-//! end), polled every [`MEMORY_POLL`] while the bot thinks; an address-space
-//! rlimit of limit + [`ADDRESS_SPACE_ALLOWANCE`] is a backstop against a burst
-//! between two polls. See `protocol.md`, "Limits".
+//! end), polled every [`MEMORY_POLL`] while the bot runs, whatever it writes
+//! meanwhile; an address-space rlimit of limit + [`ADDRESS_SPACE_ALLOWANCE`]
+//! is a backstop against a burst between two polls. The bot's working folder
+//! is measured every [`DISK_POLL`] against its quota. See `protocol.md`,
+//! "Limits".
+//!
+//! A bot runs only while it is asked: [`BotProcess::freeze`] stops its whole
+//! process group (SIGSTOP) between its reply and its next request, so a bot
+//! cannot ponder on its opponent's time, nor slow it down by spinning.
 
 pub mod compile;
 pub mod landlock;
@@ -43,6 +49,10 @@ use crate::verdict::Verdict;
 
 /// How often a thinking bot's memory is sampled.
 pub const MEMORY_POLL: Duration = Duration::from_millis(10);
+/// How often a thinking bot's working folder is measured.
+pub const DISK_POLL: Duration = Duration::from_millis(25);
+/// Entries a bot's working folder may hold (each costs the measurement).
+pub const DISK_ENTRIES_LIMIT: usize = 4096;
 /// Address space granted beyond the memory limit before allocations fail:
 /// interpreters map much more than they touch.
 pub const ADDRESS_SPACE_ALLOWANCE: u64 = 1 << 30;
@@ -133,6 +143,9 @@ pub struct ProcessLimits {
     /// results folder): hidden from bots where the sandbox can (Landlock
     /// under basic, mounts under strict).
     pub hidden: Vec<std::path::PathBuf>,
+    /// Bytes the bot's working folder may hold in all (blocks allocated),
+    /// in KiB; 0 for no quota. Each file is also capped by RLIMIT_FSIZE.
+    pub disk_kb: u64,
 }
 
 impl Default for ProcessLimits {
@@ -146,6 +159,7 @@ impl Default for ProcessLimits {
             sandbox: Sandbox::Basic,
             allow_fork: false,
             hidden: Vec::new(),
+            disk_kb: DEFAULT_DISK_KB,
         }
     }
 }
@@ -160,6 +174,11 @@ impl ProcessLimits {
         }
     }
 }
+
+const FILE_SIZE_LIMIT_KB: u64 = sandbox::FILE_SIZE_LIMIT / 1024;
+
+/// The default quota of a bot's working folder: 64 MiB.
+pub const DEFAULT_DISK_KB: u64 = 64 * 1024;
 
 /// How a bot process ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,6 +241,18 @@ pub enum Fault {
         limit_kb: u64,
         allowance_kb: u64,
     },
+    /// Its working folder holds more than its quota (or too many entries).
+    Disk {
+        used_kb: u64,
+        limit_kb: u64,
+        entries: usize,
+    },
+    /// Wrote on stdout when it was not asked: a second line after its
+    /// reply (`after_reply`), or a line before its request was written.
+    Unasked {
+        text: String,
+        after_reply: bool,
+    },
     /// Not the bot's doing: the referee is stopping ([`request_stop`]).
     Interrupted,
 }
@@ -232,8 +263,10 @@ impl Fault {
         match self {
             Fault::Timeout { .. } | Fault::InputNotRead { .. } => Some(Verdict::Timeout),
             Fault::Exited(_) | Fault::ClosedPipe(_) => Some(Verdict::Crash),
-            Fault::LineTooLong { .. } | Fault::TooMuchOutput { .. } => Some(Verdict::Output),
-            Fault::NotText => Some(Verdict::Protocol),
+            Fault::LineTooLong { .. } | Fault::TooMuchOutput { .. } | Fault::Disk { .. } => {
+                Some(Verdict::Output)
+            }
+            Fault::NotText | Fault::Unasked { .. } => Some(Verdict::Protocol),
             Fault::Memory { .. } => Some(Verdict::Memory),
             Fault::Interrupted => None,
         }
@@ -270,6 +303,39 @@ impl fmt::Display for Fault {
                 f,
                 "used {peak_kb} KiB of resident memory, over the {limit_kb} KiB limit \
                  plus the {allowance_kb} KiB allowed for the language's runtime"
+            ),
+            Fault::Disk {
+                entries,
+                limit_kb,
+                ..
+            } if *entries > DISK_ENTRIES_LIMIT => write!(
+                f,
+                "made more than {DISK_ENTRIES_LIMIT} files and folders in its working folder \
+                 (quota {limit_kb} KiB)"
+            ),
+            Fault::Disk {
+                used_kb, limit_kb, ..
+            } if used_kb > limit_kb => write!(
+                f,
+                "wrote {used_kb} KiB to its working folder, over the {limit_kb} KiB disk quota"
+            ),
+            Fault::Disk { limit_kb, .. } => write!(
+                f,
+                "tried to write a file past the {limit_kb} KiB disk quota of its working folder"
+            ),
+            Fault::Unasked {
+                text,
+                after_reply: true,
+            } => write!(
+                f,
+                "wrote more than one line for one request: '{text}' came after its reply"
+            ),
+            Fault::Unasked {
+                text,
+                after_reply: false,
+            } => write!(
+                f,
+                "wrote '{text}' when it was not asked (after its last reply, before its next request)"
             ),
             Fault::Interrupted => write!(f, "the referee was interrupted"),
         }
@@ -330,6 +396,11 @@ pub struct BotProcess {
     stderr_truncated: bool,
     stderr_lines: Vec<StderrLine>,
     peak_memory_kb: u64,
+    /// When memory, and the working folder, were last measured.
+    memory_checked: Instant,
+    disk_checked: Instant,
+    /// Stopped by [`BotProcess::freeze`] and not yet continued.
+    frozen: bool,
     exited: bool,
     report: Option<ProcessReport>,
     /// Marks every process the bot starts (environment variable
@@ -405,6 +476,10 @@ impl BotProcess {
                 limits.memory_cap_kb() * 1024 + ADDRESS_SPACE_ALLOWANCE
             },
             allow_fork: limits.allow_fork,
+            file_size: match limits.disk_kb {
+                0 => sandbox::FILE_SIZE_LIMIT,
+                kb => (kb * 1024).min(sandbox::FILE_SIZE_LIMIT).max(4096),
+            },
             hidden: limits.hidden.clone(),
             identity: as_root.then_some(launch::Identity {
                 uid: strict.is_some().then_some(id),
@@ -466,9 +541,10 @@ impl BotProcess {
                 if libc::setsid() < 0 {
                     return Err(io::Error::last_os_error());
                 }
-                // If the referee dies (even by SIGKILL), so does the
-                // launcher, and the bot with it.
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                // If the referee dies (even by SIGKILL), the launcher is told
+                // (SIGTERM) and ends the bot's whole tree before it exits
+                // (see launch::run), descendants that left the group included.
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM as libc::c_ulong) != 0 {
                     return Err(io::Error::last_os_error());
                 }
                 Ok(())
@@ -534,6 +610,9 @@ impl BotProcess {
             stderr_truncated: false,
             stderr_lines: Vec::new(),
             peak_memory_kb: 0,
+            memory_checked: Instant::now(),
+            disk_checked: Instant::now(),
+            frozen: false,
             exited: false,
             report: None,
             tag,
@@ -573,11 +652,12 @@ impl BotProcess {
                     if now >= deadline {
                         return Err(Fault::InputNotRead { budget });
                     }
-                    let ready = self.wait(true, false, deadline - now);
+                    let ready = self.wait(true, false, (deadline - now).min(MEMORY_POLL));
                     self.absorb(&ready)?;
                     if ready.exited {
                         return Err(self.exit_fault());
                     }
+                    self.check_limits()?;
                 }
                 Err(_) => {
                     // EPIPE: the bot closed its stdin, most likely by exiting.
@@ -626,10 +706,47 @@ impl BotProcess {
             if ready.exited {
                 return Err(self.exit_fault());
             }
-            if !(ready.stdout || ready.stderr) {
-                self.check_memory()?;
-            }
+            // However the bot behaves (chatting on stderr, trickling
+            // bytes), its memory and folder are measured on time.
+            self.check_limits()?;
         }
+    }
+
+    /// Stops the bot's whole process group (SIGSTOP): between its reply and
+    /// its next request it gets no CPU, so it can neither ponder on its
+    /// opponent's time nor slow the opponent down. Its threads stop too;
+    /// its children stay in its group (it cannot leave it: `setsid` and
+    /// `setpgid` are refused), under both layers. Two system calls a move:
+    /// cheaper than the cgroup freezer's file writes.
+    pub fn freeze(&mut self) {
+        if self.frozen || self.exited || self.report.is_some() {
+            return;
+        }
+        self.group.signal(Signal::STOP);
+        self.frozen = true;
+    }
+
+    /// Lets a frozen bot run again (before its request is written).
+    pub fn thaw(&mut self) {
+        if !self.frozen {
+            return;
+        }
+        self.group.signal(Signal::CONT);
+        self.frozen = false;
+    }
+
+    /// What the bot wrote on stdout that nobody asked for, if anything:
+    /// bytes that arrived after its last reply and before its next request
+    /// (read now, without waiting). Shortened for a verdict's detail.
+    pub fn unasked_output(&mut self) -> Result<Option<String>, Fault> {
+        if self.stdout.is_some() {
+            self.read_stdout()?;
+        }
+        if self.pending.is_empty() {
+            return Ok(None);
+        }
+        let text = String::from_utf8_lossy(&self.pending).into_owned();
+        Ok(Some(crate::protocol::shorten(text.trim_end())))
     }
 
     /// Stderr lines read since the last call.
@@ -641,6 +758,7 @@ impl BotProcess {
     /// its own for `grace`, then SIGTERM, then SIGKILL to the whole group.
     pub fn shut_down(&mut self, grace: Duration) -> ProcessReport {
         self.stdin = None;
+        self.thaw();
         if stop_requested() {
             return self.kill();
         }
@@ -942,9 +1060,40 @@ impl BotProcess {
             };
         }
         match report.exit {
+            // A file past RLIMIT_FSIZE (the folder's quota, or the per-file
+            // cap): the disk quota's verdict, not a crash.
+            Some(Exit::Signal(libc::SIGXFSZ)) if self.limits.disk_kb > 0 => {
+                let (used_kb, entries) = folder_usage_kb(self._workdir.path(), DISK_ENTRIES_LIMIT);
+                Fault::Disk {
+                    used_kb,
+                    limit_kb: self.limits.disk_kb.min(FILE_SIZE_LIMIT_KB),
+                    entries,
+                }
+            }
             Some(exit) => Fault::Exited(exit),
             None => Fault::ClosedPipe("stdout"),
         }
+    }
+
+    /// Measures memory (every [`MEMORY_POLL`]) and the working folder
+    /// (every [`DISK_POLL`]) if it is time to.
+    fn check_limits(&mut self) -> Result<(), Fault> {
+        if self.memory_checked.elapsed() >= MEMORY_POLL {
+            self.memory_checked = Instant::now();
+            self.check_memory()?;
+        }
+        if self.limits.disk_kb > 0 && self.disk_checked.elapsed() >= DISK_POLL {
+            self.disk_checked = Instant::now();
+            let (used_kb, entries) = folder_usage_kb(self._workdir.path(), DISK_ENTRIES_LIMIT);
+            if used_kb > self.limits.disk_kb || entries > DISK_ENTRIES_LIMIT {
+                return Err(Fault::Disk {
+                    used_kb,
+                    limit_kb: self.limits.disk_kb,
+                    entries,
+                });
+            }
+        }
+        Ok(())
     }
 
     fn check_memory(&mut self) -> Result<(), Fault> {
@@ -973,6 +1122,33 @@ impl Drop for BotProcess {
             self.kill();
         }
     }
+}
+
+/// The space the files under `folder` take (allocated blocks, in KiB) and
+/// how many entries it holds, stopping once more than `max_entries` are
+/// counted. Symbolic links are not followed.
+fn folder_usage_kb(folder: &std::path::Path, max_entries: usize) -> (u64, usize) {
+    use std::os::unix::fs::MetadataExt;
+    let mut blocks = 0u64;
+    let mut entries = 0usize;
+    let mut queue = vec![folder.to_path_buf()];
+    while let Some(dir) = queue.pop() {
+        let Ok(list) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in list.flatten() {
+            entries += 1;
+            if entries > max_entries {
+                return (blocks / 2, entries);
+            }
+            let Ok(meta) = entry.metadata() else { continue };
+            blocks += meta.blocks();
+            if meta.is_dir() {
+                queue.push(entry.path());
+            }
+        }
+    }
+    (blocks / 2, entries)
 }
 
 fn set_nonblocking(fd: &OwnedFd) -> io::Result<()> {
@@ -1067,9 +1243,25 @@ fn launcher() -> io::Result<std::path::PathBuf> {
         })
 }
 
+/// Why a bot could not be started, when that is the bot's own doing: its
+/// program cannot be run. Every other failure to start is the system's (no
+/// memory, no process slot, a sandbox step), to be retried, never judged.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct BotsFault(String);
+
+/// Is this failure of [`BotProcess::spawn`] the bot's own (its program
+/// cannot be run), rather than the system's?
+pub fn is_bots_fault(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<BotsFault>())
+}
+
 /// The bot's pid from the launcher's first line, or why it did not start.
 fn launch_outcome(line: &str) -> io::Result<Pid> {
     if let Some(why) = line.strip_prefix("error ") {
+        if let Some(why) = why.strip_prefix(launch::BOTS_FAULT) {
+            return Err(io::Error::other(BotsFault(why.to_string())));
+        }
         return Err(io::Error::other(why.to_string()));
     }
     line.strip_prefix("started ")

@@ -670,9 +670,101 @@ fn seccomp_filter(own: i32, allow_fork: bool) -> [libc::sock_filter; 34] {
     ]
 }
 
-/// Between fork and exec: no new privileges, then the seccomp filter.
-/// Async-signal-safe. False if a step failed (errno says why).
+/// The second filter's rules, refused with EPERM: what would let a bot
+/// reach its opponent's scheduling, leave the process group the referee
+/// freezes between its moves, or hold what the referee cannot see.
+/// - CPU placement: `sched_setaffinity` always (a bot stays on the CPU the
+///   referee pinned it to); `sched_setscheduler`, `sched_setparam`,
+///   `sched_setattr`, `prlimit64` for any process but itself (pid 0);
+///   `setpriority` and `ioprio_set` for anything but itself (which
+///   `PRIO_PROCESS`/`IOPRIO_WHO_PROCESS`, who 0). Under basic the opponent
+///   has the same user id, so the kernel alone would allow all of these.
+/// - `setsid`, `setpgid`: the bot's processes stay in its group, which the
+///   referee stops between moves and kills at the end.
+/// - the kernel keyring (`add_key`, `request_key`, `keyctl`): storage
+///   shared by every process of a user id, outside any folder;
+///   `pidfd_getfd` and `process_madvise` (another process's files, memory).
+///
+/// And with ENOSYS (so that runtimes fall back, as on an old kernel):
+/// - io_uring (`io_uring_setup`, `_enter`, `_register`): it opens sockets
+///   without `socket(2)`, past the first filter;
+/// - memory the resident-set measure cannot see: `memfd_create`, System V
+///   shared memory (`shmget`) and POSIX message queues (`mq_open`).
+#[cfg(target_arch = "x86_64")]
+fn fair_play_filters() -> Result<Vec<seccompiler::BpfProgram>, seccompiler::Error> {
+    use seccompiler::{
+        SeccompAction, SeccompCmpArgLen as Len, SeccompCmpOp as Op, SeccompCondition as Cond,
+        SeccompFilter, SeccompRule, TargetArch,
+    };
+    let not = |arg: u8, value: u64| -> Result<SeccompRule, seccompiler::Error> {
+        Ok(SeccompRule::new(vec![Cond::new(
+            arg,
+            Len::Dword,
+            Op::Ne,
+            value,
+        )?])?)
+    };
+    let always = Vec::new;
+    let refused: Vec<(i64, Vec<SeccompRule>)> = vec![
+        (libc::SYS_sched_setaffinity, always()),
+        (libc::SYS_sched_setscheduler, vec![not(0, 0)?]),
+        (libc::SYS_sched_setparam, vec![not(0, 0)?]),
+        (libc::SYS_sched_setattr, vec![not(0, 0)?]),
+        (libc::SYS_prlimit64, vec![not(0, 0)?]),
+        (
+            libc::SYS_setpriority,
+            vec![not(0, libc::PRIO_PROCESS as u64)?, not(1, 0)?],
+        ),
+        // IOPRIO_WHO_PROCESS is 1.
+        (libc::SYS_ioprio_set, vec![not(0, 1)?, not(1, 0)?]),
+        (libc::SYS_setsid, always()),
+        (libc::SYS_setpgid, always()),
+        (libc::SYS_add_key, always()),
+        (libc::SYS_request_key, always()),
+        (libc::SYS_keyctl, always()),
+        (libc::SYS_pidfd_getfd, always()),
+        (libc::SYS_process_madvise, always()),
+    ];
+    let missing: Vec<(i64, Vec<SeccompRule>)> = [
+        libc::SYS_io_uring_setup,
+        libc::SYS_io_uring_enter,
+        libc::SYS_io_uring_register,
+        libc::SYS_memfd_create,
+        libc::SYS_shmget,
+        libc::SYS_mq_open,
+    ]
+    .into_iter()
+    .map(|nr| (nr, always()))
+    .collect();
+    let mut programs = Vec::new();
+    for (rules, errno) in [(refused, libc::EPERM), (missing, libc::ENOSYS)] {
+        let filter = SeccompFilter::new(
+            rules.into_iter().collect(),
+            SeccompAction::Allow,
+            SeccompAction::Errno(errno as u32),
+            TargetArch::x86_64,
+        )?;
+        programs.push(filter.try_into()?);
+    }
+    Ok(programs)
+}
+
+/// Between fork and exec: no new privileges, then the seccomp filters.
+/// The first is built on the stack (no allocation); the fair-play filters
+/// ([`fair_play_filters`]) allocate, which the launcher's child may do (it
+/// is single-threaded). False if a step failed (errno says why).
 pub fn install_seccomp(allow_fork: bool) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let Ok(programs) = fair_play_filters() else {
+            return false;
+        };
+        for program in &programs {
+            if seccompiler::apply_filter(program).is_err() {
+                return false;
+            }
+        }
+    }
     // SAFETY: prctl with a valid program that outlives the call.
     unsafe {
         if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {

@@ -115,6 +115,9 @@ pub struct Outcome {
     pub standings: Vec<StandingRow>,
     /// Games whose transcript could not be written (the game still counts).
     pub transcript_failures: u64,
+    /// Games not played because the system would not start a bot (not
+    /// recorded: `--resume` plays them).
+    pub not_played: u64,
 }
 
 const GAMES_CSV: &str = "games.csv";
@@ -177,6 +180,7 @@ pub fn run(
     let (sender, receiver) =
         mpsc::channel::<(ScheduledGame, Result<MatchRecord, MatchError>, bool)>();
     let mut played_now = 0u64;
+    let mut not_played = 0u64;
     let mut transcript_failures = 0u64;
     let mut write_error: Option<TournamentError> = None;
     let mut last_sync = Instant::now();
@@ -228,6 +232,12 @@ pub fn run(
                 Ok(record) => record,
                 // Interrupted games are not recorded: resume plays them.
                 Err(MatchError::Interrupted) | Err(MatchError::Transcript { .. }) => continue,
+                // The system would not start a bot, even after retries: the
+                // game is not played (nobody's loss); resume plays it.
+                Err(MatchError::NotStarted { .. }) => {
+                    not_played += 1;
+                    continue;
+                }
                 // The referee cannot compile bots here (no compiler, no
                 // cache): no game can be judged fairly, so stop.
                 Err(e @ MatchError::Compiler { .. }) => {
@@ -274,6 +284,7 @@ pub fn run(
         interrupted: bot::stop_requested(),
         standings,
         transcript_failures,
+        not_played,
     })
 }
 

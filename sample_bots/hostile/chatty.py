@@ -1,0 +1,44 @@
+"""Fixture: plays legal Arrow 5 (random attacks) but writes lines nobody
+asked for (verdict: protocol):
+
+    python3 chatty.py double   # each reply and a second line, in one write
+    python3 chatty.py twice    # each reply, then a second line, flushed apart
+    python3 chatty.py flood    # each reply followed by 200 valid lines
+    python3 chatty.py early    # a line while the greeting is all it has
+"""
+import random
+import sys
+
+SYMBOLS = "0123456789E"
+mode = sys.argv[1]
+rng = random.Random(0)
+
+
+def attack():
+    return " ".join(rng.sample(SYMBOLS, 5))
+
+
+out = sys.stdout
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "arrow5":
+        rng = random.Random(int(words[4]))
+        if mode == "early":
+            out.write(attack() + "\n")
+            out.flush()
+    elif words[0] in ("code", "attack"):
+        if mode == "double":
+            out.write(attack() + "\n" + attack() + "\n")
+        elif mode == "twice":
+            out.write(attack() + "\n")
+            out.flush()
+            out.write(attack() + "\n")
+        elif mode == "flood":
+            out.write("".join(attack() + "\n" for _ in range(201)))
+        else:
+            out.write(attack() + "\n")
+        out.flush()
+    elif words[0] == "end":
+        break

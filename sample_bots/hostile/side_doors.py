@@ -1,0 +1,48 @@
+"""Fixture: plays legal Arrow 5 attacks after trying the side doors the
+sandbox must keep shut: io_uring (a socket without socket(2)), memory the
+resident measure cannot see (memfd, System V shared memory, POSIX message
+queues) and the kernel keyring. If any of them opens, it answers its first
+request with what opened (a protocol verdict), so a test sees it."""
+import ctypes
+import os
+import sys
+
+from common import requests, answer
+
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+opened = []
+
+
+def syscall(name, number, *args):
+    r = libc.syscall(ctypes.c_long(number), *[ctypes.c_long(a) for a in args])
+    if r >= 0:
+        opened.append(name)
+
+
+params = ctypes.create_string_buffer(120)
+syscall("io_uring_setup", 425, 8, ctypes.addressof(params))
+try:
+    fd = os.memfd_create("hoard")
+    opened.append("memfd_create")
+    os.ftruncate(fd, 64 << 20)
+except OSError:
+    pass
+syscall("shmget", 29, 0, 16 << 20, 0o1600)  # IPC_PRIVATE, IPC_CREAT|0600
+name = ctypes.create_string_buffer(b"/referee-side-door")
+syscall("mq_open", 240, ctypes.addressof(name), 0o102, 0o600, 0)  # O_RDWR|O_CREAT
+key_type = ctypes.create_string_buffer(b"user")
+desc = ctypes.create_string_buffer(b"referee-side-door")
+data = ctypes.create_string_buffer(b"x" * 64)
+# add_key(type, description, payload, plen, KEY_SPEC_USER_KEYRING = -4)
+syscall("add_key", 248, ctypes.addressof(key_type), ctypes.addressof(desc),
+        ctypes.addressof(data), 64, -4)
+syscall("setsid", 112)
+
+for request in requests():
+    if opened:
+        answer("opened " + " ".join(opened))
+    elif request == "code":
+        answer("0 1 2 3 4")
+    else:
+        answer("5 6 7 8 9")

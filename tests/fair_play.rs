@@ -1,0 +1,458 @@
+//! Fair play against a hostile contestant (docs/security.md, "Fair play"):
+//! no bot learns a secret from anything public, slows its opponent, writes
+//! lines nobody asked for unseen, holds memory or disk past its limits, or
+//! outlives a killed referee. Each threat runs under basic; those the
+//! strict layer handles differently run under strict too (ignored by
+//! default: they need root, and `.ci/run` runs them).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::harness::*;
+
+const BUDGET: Duration = Duration::from_secs(180);
+
+fn predictor() -> String {
+    let dir = Path::new(&sample_bin("arrow5_random"))
+        .parent()
+        .unwrap()
+        .join("examples");
+    let path = dir.join("predictor");
+    assert!(
+        path.exists(),
+        "{} is built by `cargo test` (an example of the referee package)",
+        path.display()
+    );
+    path.to_string_lossy().into_owned()
+}
+
+fn python(fixture: &str, args: &str) -> String {
+    format!(
+        "python3 {} {args}",
+        sample_file(&format!("hostile/{fixture}"))
+    )
+}
+
+/// (attacks of each game, the average) from a bench CSV.
+fn bench_attacks(csv: &Path) -> (Vec<u32>, f64) {
+    let mut reader = csv::Reader::from_path(csv).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let col = headers.iter().position(|h| h == "attacks").unwrap();
+    let attacks: Vec<u32> = reader
+        .records()
+        .map(|r| r.unwrap()[col].parse().unwrap())
+        .collect();
+    let average = attacks.iter().sum::<u32>() as f64 / attacks.len() as f64;
+    (attacks, average)
+}
+
+fn bench(bot: &str, extra: &[&str], csv: &Path) -> Run {
+    let mut args = vec![
+        "bench",
+        "mastermind",
+        bot,
+        "--samples",
+        "120",
+        "--jobs",
+        "2",
+        "--csv",
+        csv.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let run = referee(&args, BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    run
+}
+
+#[test]
+fn a_bot_that_knows_every_public_input_does_no_better_than_random() {
+    let dir = tempfile::tempdir().unwrap();
+    // Given the real key, the predictor cracks every secret at once: its
+    // attack works, so only the key can stop it.
+    let key = "c3".repeat(32);
+    let with_key = format!("{} {key}", predictor());
+    bench(&with_key, &["--key", &key], &dir.path().join("k.csv"));
+    let (attacks, _) = bench_attacks(&dir.path().join("k.csv"));
+    assert!(attacks.iter().all(|&a| a == 1), "{attacks:?}");
+
+    // Without it (a fresh key, the default public seed) it is a consistent
+    // random solver, as good as the sample one and no better.
+    bench(&predictor(), &[], &dir.path().join("p.csv"));
+    let (attacks, predictor_average) = bench_attacks(&dir.path().join("p.csv"));
+    let at_once = attacks.iter().filter(|&&a| a == 1).count();
+    assert!(at_once <= 2, "{at_once} of 120 secrets cracked at once");
+    bench(
+        &sample_bin("mastermind_random"),
+        &[],
+        &dir.path().join("r.csv"),
+    );
+    let (_, random_average) = bench_attacks(&dir.path().join("r.csv"));
+    assert!(
+        predictor_average > random_average - 0.6,
+        "predictor {predictor_average:.3} against random {random_average:.3}"
+    );
+}
+
+/// The codes a readable match account shows the referee drew.
+fn drawn_codes(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .filter(|l| l.contains("'s code:"))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_same_seed_draws_other_codes_unless_the_key_is_the_same() {
+    let (a, b) = (sample_bin("arrow5_strong"), sample_bin("arrow5_random"));
+    let play = |key: Option<&str>| {
+        let mut args = vec![
+            "match", "arrow5", &a, &b, "--codes", "random", "--seed", "7",
+        ];
+        if let Some(key) = key {
+            args.extend(["--key", key]);
+        }
+        let run = referee(&args, BUDGET);
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        let codes = drawn_codes(&run.stdout);
+        assert_eq!(codes.len(), 2, "{}", run.stdout);
+        codes
+    };
+    // Four fresh keys: the chance that two draw the same pair of codes
+    // is nil (55,440 codes each).
+    let fresh: Vec<Vec<String>> = (0..4).map(|_| play(None)).collect();
+    for pair in fresh.windows(2) {
+        assert_ne!(pair[0], pair[1]);
+    }
+    let key = "7a".repeat(32);
+    assert_eq!(play(Some(&key)), play(Some(&key)));
+}
+
+#[test]
+fn bench_all_plays_the_secrets_in_an_order_no_bot_can_know() {
+    let dir = tempfile::tempdir().unwrap();
+    let order = |name: &str| -> Vec<u64> {
+        let csv = dir.path().join(name);
+        let run = referee(
+            &[
+                "bench",
+                "safecracker",
+                &sample_bin("safecracker_random"),
+                "--all",
+                "--jobs",
+                "1",
+                "--csv",
+                csv.to_str().unwrap(),
+            ],
+            BUDGET,
+        );
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        let mut reader = csv::Reader::from_path(&csv).unwrap();
+        let col = reader
+            .headers()
+            .unwrap()
+            .iter()
+            .position(|h| h == "secret_index")
+            .unwrap();
+        reader
+            .records()
+            .map(|r| r.unwrap()[col].parse().unwrap())
+            .collect()
+    };
+    let (first, second) = (order("a.csv"), order("b.csv"));
+    let mut sorted = first.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..first.len() as u64).collect::<Vec<_>>());
+    assert_ne!(first, sorted, "played in the enumeration order");
+    assert_ne!(first, second, "two runs played the same order");
+}
+
+/// A tournament of an honest bot that needs 300 ms of CPU for every attack
+/// (its limit: 1 s) against `opponent`; the honest bot's verdicts. Sharing
+/// its CPU with the three threads of a spinning opponent, it would get a
+/// quarter of it and time out; the margin left covers a machine loaded by
+/// the other tests.
+fn honest_verdicts(opponent: &str, layer: &str, pinned: bool) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"fair\"\ngame = \"arrow5\"\ngames_per_pairing = 2\nseed = 3\n\
+             sandbox = \"{layer}\"\n[limits]\ntime_limit = \"1s\"\n[options]\nmax_rounds = 3\n\
+             [[bots]]\nname = \"honest\"\nbot = \"{}\"\n\
+             [[bots]]\nname = \"opponent\"\nbot = \"{opponent}\"\n",
+            python("paced.py", "spin 300 all"),
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let mut args = vec![
+        "tournament",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--jobs",
+        "1",
+    ];
+    if !pinned {
+        args.push("--no-pin");
+    }
+    let run = referee(&args, BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let mut reader = csv::Reader::from_path(out.join("games.csv")).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let (a, b, va, vb) = (
+        col("bot_a"),
+        col("bot_b"),
+        col("verdict_a"),
+        col("verdict_b"),
+    );
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            if &r[a] == "honest" {
+                r[va].to_string()
+            } else {
+                assert_eq!(&r[b], "honest");
+                r[vb].to_string()
+            }
+        })
+        .collect()
+}
+
+fn an_opponent_spinning_while_it_waits_costs_no_time(layer: &str) {
+    // A/B: against a quiet opponent, then against one whose threads burn
+    // CPU all the time; pinned to one CPU (the worst case) and not.
+    for pinned in [true, false] {
+        for opponent in [python("arrow5_weak.py", ""), python("ponderer.py", "spin")] {
+            let verdicts = honest_verdicts(&opponent, layer, pinned);
+            assert_eq!(
+                verdicts,
+                ["ok", "ok"],
+                "against {opponent} (pinned: {pinned}, {layer})"
+            );
+        }
+    }
+}
+
+fn no_bot_can_reschedule_another(layer: &str) {
+    let run = referee(
+        &[
+            "match",
+            "arrow5",
+            &python("ponderer.py", "renice"),
+            &python("arrow5_weak.py", ""),
+            "--sandbox",
+            layer,
+            "--max-rounds",
+            "3",
+            "--json",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let record = run.json();
+    assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
+}
+
+fn lines_nobody_asked_for_are_a_protocol_fault(layer: &str) {
+    for mode in ["double", "twice", "flood", "early"] {
+        let run = referee(
+            &[
+                "match",
+                "arrow5",
+                &python("chatty.py", mode),
+                &python("arrow5_weak.py", ""),
+                "--sandbox",
+                layer,
+                "--max-rounds",
+                "20",
+                "--json",
+            ],
+            BUDGET,
+        );
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        let record = run.json();
+        let a = &record["players"][0];
+        assert_eq!(a["verdict"], "protocol", "{mode}: {record}");
+        let detail = a["disqualification"]["detail"].as_str().unwrap();
+        assert!(
+            detail.contains("not asked") || detail.contains("more than one line"),
+            "{mode}: {detail}"
+        );
+    }
+}
+
+fn memory_is_watched_while_a_bot_chats_on_stderr(layer: &str) {
+    let run = referee(
+        &[
+            "match",
+            "arrow5",
+            &python("stderr_hog.py", ""),
+            &python("arrow5_weak.py", ""),
+            "--sandbox",
+            layer,
+            "--memory-limit",
+            "24MiB",
+            "--max-rounds",
+            "40",
+            "--json",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let record = run.json();
+    let a = &record["players"][0];
+    assert_eq!(a["verdict"], "memory", "{record}");
+    let peak = a["peak_memory_kb"].as_u64().unwrap();
+    let detail = a["disqualification"]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains(&format!("used {peak} KiB")),
+        "the detail names the record's peak {peak}: {detail}"
+    );
+    // 24 MiB plus Python's 16 MiB allowance: stopped within a few of its
+    // 8 MiB steps, not after a gigabyte.
+    assert!(peak < (24 + 16 + 48) * 1024, "peak {peak} KiB");
+}
+
+fn a_bot_cannot_fill_the_disk(layer: &str) {
+    let run = referee(
+        &[
+            "match",
+            "arrow5",
+            &python("disk_filler.py", ""),
+            &python("arrow5_weak.py", ""),
+            "--sandbox",
+            layer,
+            "--disk-limit",
+            "16MiB",
+            "--json",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let record = run.json();
+    let a = &record["players"][0];
+    assert_eq!(a["verdict"], "output", "{record}");
+    let detail = a["disqualification"]["detail"].as_str().unwrap();
+    assert!(detail.contains("disk quota"), "{detail}");
+}
+
+fn side_doors_stay_shut(layer: &str) {
+    let run = referee(
+        &[
+            "match",
+            "arrow5",
+            &python("side_doors.py", ""),
+            &python("arrow5_weak.py", ""),
+            "--sandbox",
+            layer,
+            "--max-rounds",
+            "3",
+            "--json",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let record = run.json();
+    assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
+}
+
+/// Processes whose command line holds `tag`.
+fn processes_with(tag: &str) -> Vec<i32> {
+    let mut found = vec![];
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            if String::from_utf8_lossy(&cmdline).contains(tag) {
+                found.push(pid);
+            }
+        }
+    }
+    found
+}
+
+fn nothing_outlives_a_killed_referee(layer: &str) {
+    let tag = format!("orphan-tag-{}-{layer}", std::process::id());
+    let mut referee = Command::new(referee_bin())
+        .args([
+            "match",
+            "arrow5",
+            &format!("{} {tag}", python("orphan_maker.py", "")),
+            &python("arrow5_weak.py", ""),
+            "--sandbox",
+            layer,
+            "--allow-fork",
+            "--time-limit",
+            "60s",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the bot and its child.
+    let start = Instant::now();
+    while processes_with(&tag).len() < 2 && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    if processes_with(&tag).len() < 2 {
+        let _ = referee.kill();
+        let out = referee.wait_with_output().unwrap();
+        panic!(
+            "the fixture did not start: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    referee.kill().unwrap(); // SIGKILL
+    referee.wait().unwrap();
+    let start = Instant::now();
+    while !processes_with(&tag).is_empty() && start.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left = processes_with(&tag);
+    for pid in &left {
+        // Clean up before failing, so that nothing lingers.
+        kill_pid(*pid);
+    }
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+/// SIGKILL to one process this test found carrying its own tag, for
+/// cleaning up after a failed assertion.
+fn kill_pid(pid: i32) {
+    let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+}
+
+/// One `#[test]` per threat and layer; strict ones are ignored by default.
+macro_rules! under_each_layer {
+    ($($check:ident: $basic:ident, $strict:ident;)*) => {$(
+        #[test]
+        fn $basic() {
+            $check("basic");
+        }
+
+        #[test]
+        #[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
+        fn $strict() {
+            $check("strict");
+        }
+    )*};
+}
+
+under_each_layer! {
+    an_opponent_spinning_while_it_waits_costs_no_time: spinning_opponent_basic, spinning_opponent_strict;
+    no_bot_can_reschedule_another: rescheduling_basic, rescheduling_strict;
+    lines_nobody_asked_for_are_a_protocol_fault: unasked_lines_basic, unasked_lines_strict;
+    memory_is_watched_while_a_bot_chats_on_stderr: memory_while_chatting_basic, memory_while_chatting_strict;
+    a_bot_cannot_fill_the_disk: disk_quota_basic, disk_quota_strict;
+    side_doors_stay_shut: side_doors_basic, side_doors_strict;
+    nothing_outlives_a_killed_referee: killed_referee_basic, killed_referee_strict;
+}
