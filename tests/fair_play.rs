@@ -5,7 +5,7 @@
 //! strict layer handles differently run under strict too (ignored by
 //! default: they need root, and `.ci/run` runs them).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -362,6 +362,66 @@ fn side_doors_stay_shut(layer: &str) {
     assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
 }
 
+fn a_bot_reads_only_what_it_needs(layer: &str) {
+    // An earlier tournament's results, and the opponent's folder.
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old-results").join("transcripts");
+    std::fs::create_dir_all(&old).unwrap();
+    std::fs::write(
+        old.join("game-000001.jsonl"),
+        "{\"codes\": \"0 1 2 3 4\"}\n",
+    )
+    .unwrap();
+    let opponent_dir = dir.path().join("opponent");
+    std::fs::create_dir_all(&opponent_dir).unwrap();
+    let opponent = opponent_dir.join("arrow5_weak.py");
+    std::fs::copy(sample_file("hostile/arrow5_weak.py"), &opponent).unwrap();
+    std::fs::write(opponent_dir.join("notes.txt"), "my secret plan\n").unwrap();
+    let snoop = |targets: &[&Path]| -> serde_json::Value {
+        let args: Vec<String> = targets
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        let bot = python("snoop.py", &args.join(" "));
+        let run = referee(
+            &[
+                "match",
+                "arrow5",
+                &bot,
+                &format!("python3 {}", opponent.display()),
+                "--sandbox",
+                layer,
+                "--max-rounds",
+                "2",
+                "--json",
+            ],
+            BUDGET,
+        );
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        run.json()
+    };
+    // A file of the user's home (not a whole tree: an interpreter's may
+    // lie in it, shown to the bot).
+    let home = Path::new(&std::env::var_os("HOME").unwrap_or_else(|| "/root".into())).to_path_buf();
+    let mut targets = vec![
+        dir.path().join("old-results"),
+        opponent_dir.join("notes.txt"),
+    ];
+    targets.extend(
+        [".bashrc", ".profile", ".bash_history"]
+            .iter()
+            .map(|f| home.join(f))
+            .find(|p| p.is_file()),
+    );
+    let record = snoop(&targets.iter().map(PathBuf::as_path).collect::<Vec<_>>());
+    assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
+    // The fixture does see what it may read (its own folder): the check
+    // above can fail.
+    let own = Path::new(&sample_file("hostile/common.py")).to_path_buf();
+    let record = snoop(&[own.as_path()]);
+    assert_eq!(record["players"][0]["verdict"], "crash", "{record}");
+}
+
 /// Processes whose command line holds `tag`.
 fn processes_with(tag: &str) -> Vec<i32> {
     let mut found = vec![];
@@ -455,4 +515,5 @@ under_each_layer! {
     a_bot_cannot_fill_the_disk: disk_quota_basic, disk_quota_strict;
     side_doors_stay_shut: side_doors_basic, side_doors_strict;
     nothing_outlives_a_killed_referee: killed_referee_basic, killed_referee_strict;
+    a_bot_reads_only_what_it_needs: reading_basic, reading_strict;
 }

@@ -129,6 +129,9 @@ pub struct FsPolicy {
     /// Read and execute, even inside a hidden path (the bot's own program
     /// file, its own working directory). Each must exist.
     pub exposed: Vec<PathBuf>,
+    /// Where reading is allowed at all (the system's folders); `None`:
+    /// everywhere but `hidden`. Those that do not exist are ignored.
+    pub readable: Option<Vec<PathBuf>>,
 }
 
 /// What the kernel enforced.
@@ -335,18 +338,37 @@ fn for_each_rule(policy: &FsPolicy, add: &mut AddRule<'_>) -> Result<(), String>
         }
     }
 
-    if hidden.is_empty() {
-        let root = Path::new("/");
-        let fd = open_path(root, false).map_err(|e| format!("landlock: /: {e}"))?;
-        if let Some(rule) = planned_rule(root.to_path_buf(), fd, read)? {
-            add(rule)?;
+    let roots: Vec<PathBuf> = match &policy.readable {
+        None => vec![PathBuf::from("/")],
+        Some(roots) => roots
+            .iter()
+            .filter_map(|r| std::fs::canonicalize(r).ok())
+            .collect(),
+    };
+    for root in &roots {
+        // A root inside a hidden path stays hidden (what the bot needs
+        // there is in `exposed`).
+        if hidden.iter().any(|h| root.starts_with(h)) {
+            continue;
         }
-    } else {
+        let inside: Vec<&PathBuf> = hidden.iter().filter(|h| h.starts_with(root)).collect();
+        if inside.is_empty() {
+            let fd = match open_path(root, false) {
+                Ok(fd) => fd,
+                Err(Errno::NOENT) => continue,
+                Err(e) => return Err(format!("landlock: {}: {e}", root.display())),
+            };
+            if let Some(rule) = planned_rule(root.clone(), fd, read)? {
+                add(rule)?;
+            }
+            continue;
+        }
         // A path is blocked when it is hidden or leads to a hidden path.
-        let blocked = |path: &Path| hidden.iter().any(|h| h.starts_with(path));
-        let mut walked: Vec<&Path> = hidden
+        let blocked = |path: &Path| inside.iter().any(|h| h.starts_with(path));
+        let mut walked: Vec<&Path> = inside
             .iter()
             .flat_map(|h| h.ancestors().skip(1))
+            .filter(|dir| dir.starts_with(root))
             .filter(|dir| !hidden.iter().any(|h| dir.starts_with(h)))
             .collect();
         walked.sort();
@@ -548,6 +570,7 @@ mod tests {
                 writable: request.policy.writable,
                 hidden: request.policy.hidden,
                 exposed: request.policy.exposed,
+                readable: None,
             };
             let started = std::time::Instant::now();
             let confinement = confine(&policy);
@@ -951,6 +974,7 @@ mod tests {
             writable: vec![tree.path("work")],
             hidden: vec![tree.path("work")],
             exposed: vec![],
+            readable: None,
         };
         let e = count_rules(&inside_writable).expect_err("refused");
         assert!(e.contains("cannot hide") && e.contains("work"), "{e}");
@@ -1179,6 +1203,7 @@ mod tests {
         let without_hidden = Policy {
             hidden: vec![],
             exposed: vec![],
+            readable: None,
             ..tree.policy()
         };
         let tmp_entries = std::fs::read_dir(tree.root.parent().expect("parent"))
@@ -1188,6 +1213,7 @@ mod tests {
             writable: with_hidden.writable.clone(),
             hidden: with_hidden.hidden.clone(),
             exposed: with_hidden.exposed.clone(),
+            readable: None,
         })
         .expect("rules");
         for (name, policy) in [

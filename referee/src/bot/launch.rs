@@ -612,6 +612,7 @@ fn landlock_policy(spec: &LaunchSpec) -> landlock::FsPolicy {
             writable: vec![spec.workdir.clone(), TMP.into(), "/dev/shm".into()],
             hidden: Vec::new(),
             exposed: Vec::new(),
+            readable: None,
         };
     }
     let mut hidden: Vec<PathBuf> = spec
@@ -646,12 +647,28 @@ fn landlock_policy(spec: &LaunchSpec) -> landlock::FsPolicy {
             .chain(&exposed)
             .any(|granted| h.starts_with(granted))
     });
+    // Reading is an allow-list: the system's folders, the bot's program and
+    // the folders it needs (its interpreter's tree, its script's folder).
+    // Every other folder (results of earlier tournaments, the user's home,
+    // the opponent's files) is unreadable.
+    let mut readable: Vec<PathBuf> = SYSTEM_READABLE.iter().map(PathBuf::from).collect();
+    readable.extend(needed_folders(spec));
+    readable.extend(spec.program.canonicalize().ok());
     landlock::FsPolicy {
         writable,
         hidden,
         exposed,
+        readable: Some(readable),
     }
 }
+
+/// What every bot under basic may read: the system's programs, libraries,
+/// configuration and the kernel's views (not `/home`, `/root`, `/tmp`,
+/// `/srv`, `/var` or `/run`, where sockets of other services live).
+const SYSTEM_READABLE: &[&str] = &[
+    "/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc", "/opt", "/proc",
+    "/sys", "/dev",
+];
 
 fn set_rlimits(spec: &LaunchSpec) -> Result<(), StepError> {
     let limit = |resource, soft: u64, hard: u64| {
