@@ -36,7 +36,11 @@ fn the_sandbox_is_one_short_line_unless_verbose() {
         "{}",
         quiet.stderr
     );
-    assert!(!quiet.stderr.contains("seccomp (no ptrace"), "{}", quiet.stderr);
+    assert!(
+        !quiet.stderr.contains("seccomp (no ptrace"),
+        "{}",
+        quiet.stderr
+    );
     let verbose = referee(
         &["match", "arrow5", &a, &b, "--seed", "1", "--verbose"],
         BUDGET,
@@ -137,12 +141,18 @@ fn a_truncated_transcript_replays_what_it_has() {
     std::fs::write(&cut_path, cut).unwrap();
     let replay = referee(&["replay", cut_path.to_str().unwrap()], BUDGET);
     assert_eq!(replay.status, 2, "{}", replay.stderr);
-    assert!(replay.stdout.contains("arrow5 (classic)"), "{}", replay.stdout);
+    assert!(
+        replay.stdout.contains("arrow5 (classic)"),
+        "{}",
+        replay.stdout
+    );
     assert!(replay.stdout.contains("-> A"), "{}", replay.stdout);
     assert!(
-        replay
-            .stderr
-            .contains(&format!("stops here: {}, line {}", cut_path.display(), keep + 1)),
+        replay.stderr.contains(&format!(
+            "stops here: {}, line {}",
+            cut_path.display(),
+            keep + 1
+        )),
         "{}",
         replay.stderr
     );
@@ -153,12 +163,24 @@ fn a_truncated_transcript_replays_what_it_has() {
 #[test]
 fn negative_values_are_refused_as_negative() {
     for (args, option) in [
-        (vec!["match", "arrow5", "a", "b", "--time-limit", "-1s"], "--time-limit"),
+        (
+            vec!["match", "arrow5", "a", "b", "--time-limit", "-1s"],
+            "--time-limit",
+        ),
         (vec!["match", "arrow5", "a", "b", "--seed", "-5"], "--seed"),
         (vec!["tournament", "t.toml", "--jobs", "-1"], "--jobs"),
-        (vec!["bench", "mastermind", "b", "--samples", "-2"], "--samples"),
-        (vec!["match", "mastermind", "a", "b", "--pegs", "-3"], "--pegs"),
-        (vec!["sprt", "arrow5", "a", "b", "--max-games", "-2"], "--max-games"),
+        (
+            vec!["bench", "mastermind", "b", "--samples", "-2"],
+            "--samples",
+        ),
+        (
+            vec!["match", "mastermind", "a", "b", "--pegs", "-3"],
+            "--pegs",
+        ),
+        (
+            vec!["sprt", "arrow5", "a", "b", "--max-games", "-2"],
+            "--max-games",
+        ),
     ] {
         let run = referee(&args, BUDGET);
         assert_eq!(run.status, 2, "{args:?}: {}", run.stderr);
@@ -169,4 +191,69 @@ fn negative_values_are_refused_as_negative() {
         );
         assert!(!run.stderr.contains("tip:"), "{args:?}: {}", run.stderr);
     }
+}
+
+// §4.1: every replay command `check` prints runs as printed, from where
+// the check was run.
+
+/// The commands after "replay: " in `text`, one per line that has one.
+fn replays(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.split_once("replay: ").map(|(_, r)| r.trim().to_string()))
+        .collect()
+}
+
+#[test]
+fn replay_commands_of_check_run_as_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("ci");
+    std::fs::create_dir_all(sub.join("bots")).unwrap();
+    std::os::unix::fs::symlink(sample_bin("arrow5_random"), sub.join("bots/opponent")).unwrap();
+    // A bot that answers nothing and exits: a crash in every game.
+    std::fs::write(sub.join("quitter.py"), "import sys\nsys.exit(3)\n").unwrap();
+    std::fs::write(
+        sub.join("check.toml"),
+        "name = \"c\"\ngame = \"arrow5\"\nseed = 1\n[options]\nmax_rounds = 10\n\
+         [bot]\nbot = \"python3 quitter.py --fast\"\n\
+         [[opponents]]\nname = \"random\"\nbot = \"bots/opponent\"\n\
+         [[require]]\nkind = \"no-verdicts\"\nagainst = \"random\"\ngames = 2\n\
+         [[require]]\nkind = \"bench-average\"\nsamples = 1\nseed = 1\nat_most = 5.0\n",
+    )
+    .unwrap();
+    let run = referee_in(dir.path(), &["check", "ci/check.toml"], BUDGET);
+    assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+    let commands = replays(&run.stdout);
+    assert!(
+        commands.iter().any(|c| c.contains(" match "))
+            && commands.iter().any(|c| c.contains(" bench ")),
+        "{}",
+        run.stdout
+    );
+    for command in commands {
+        let words = shell_words::split(&command).unwrap();
+        assert_eq!(words[0], referee_bin().to_str().unwrap(), "{command}");
+        let mut replay = std::process::Command::new(&words[0]);
+        replay.args(&words[1..]).current_dir(dir.path());
+        let again = run_within(replay, BUDGET);
+        assert_eq!(again.status, 0, "{command}: {}", again.stderr);
+        assert!(again.stdout.contains("crash"), "{command}: {}", again.stdout);
+    }
+}
+
+// §4.7: bench's help names every game it runs, and not the options it refuses.
+
+#[test]
+fn bench_help_lists_only_what_bench_takes() {
+    let help = referee(&["bench", "--help"], BUDGET);
+    assert_eq!(help.status, 0, "{}", help.stderr);
+    assert!(help.stdout.contains("safecracker"), "{}", help.stdout);
+    assert!(!help.stdout.contains("--codes"), "{}", help.stdout);
+    assert!(!help.stdout.contains("--first"), "{}", help.stdout);
+    assert!(!help.stdout.contains("\n  referee "), "{}", help.stdout);
+    let first = referee(
+        &["bench", "safecracker", "x", "--all", "--first", "a"],
+        BUDGET,
+    );
+    assert_eq!(first.status, 2, "{}", first.stderr);
+    assert!(first.stderr.contains("--first"), "{}", first.stderr);
 }

@@ -7,6 +7,30 @@ use crate::runner::REFEREE_SEAT;
 use crate::text::escape;
 use crate::verdict::Verdict;
 
+/// The referee as the person started it (`target/release/referee`), for
+/// the commands the output prints; `referee` until the CLI sets it.
+static PROGRAM: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Sets the program name printed commands start with: argv[0] as typed,
+/// so that a printed command runs as printed from where it was run.
+pub fn set_program(name: &str) {
+    let _ = PROGRAM.set(name.to_string());
+}
+
+/// The program name printed commands start with (shell-quoted).
+pub fn program() -> String {
+    shell_words::quote(PROGRAM.get().map_or("referee", |s| s)).into_owned()
+}
+
+/// A command line the referee made (`referee match ...`, as in records),
+/// as the person can paste it: with the program as they started it.
+pub fn as_invoked(command: &str) -> String {
+    match command.strip_prefix("referee ") {
+        Some(rest) => format!("{} {rest}", program()),
+        None => command.to_string(),
+    }
+}
+
 /// The account of one match for a terminal: set-up, moves, result, verdicts,
 /// and the command that replays it.
 pub fn render_match(record: &MatchRecord) -> String {
@@ -57,6 +81,6 @@ pub fn render_match(record: &MatchRecord) -> String {
             }
         }
     }
-    out.push_str(&format!("Replay: {}\n", escape(&record.replay)));
+    out.push_str(&format!("Replay: {}\n", escape(&as_invoked(&record.replay))));
     out
 }

@@ -124,7 +124,7 @@ fn outcome(plan: &CheckPlan, game: CheckGame, record: &MatchRecord) -> GameOutco
             d.verdict,
             d.at_move,
             d.detail,
-            record.replay
+            crate::report::as_invoked(&record.replay)
         )
     });
     GameOutcome {
@@ -226,7 +226,7 @@ pub fn run(
         .requirements
         .iter()
         .zip(&benches)
-        .map(|(r, bench)| judge(plan, r, &outcomes, bench.as_ref(), &benches))
+        .map(|(r, bench)| judge(plan, key, r, &outcomes, bench.as_ref(), &benches))
         .collect();
     Ok(CheckReport {
         version: REPORT_VERSION,
@@ -243,6 +243,7 @@ pub fn run(
 
 fn judge(
     plan: &CheckPlan,
+    key: &crate::key::RunKey,
     r: &NamedRequirement,
     outcomes: &[GameOutcome],
     bench: Option<&BenchSummary>,
@@ -293,10 +294,24 @@ fn judge(
         Requirement::BenchAverage { at_most, .. } => {
             let s = bench.expect("every bench requirement has its summary");
             for f in &s.failures {
+                // The bench's own replay command: options, key and limits
+                // included, the spec quoted.
+                let replay = crate::runner::solo_replay_command(&crate::runner::SoloPlan {
+                    config: plan.config.clone(),
+                    seed: s.seed,
+                    key: key.clone(),
+                    secret_index: f.secret_index,
+                    bot: plan.bot.command.clone(),
+                    limits: plan.bot.limits.clone(),
+                });
                 details.push(format!(
-                    "secret {} [{}]: {} after {} attacks ({}); replay: referee bench {} {} --secret {} --seed {}",
-                    f.secret_index, f.secret, f.reason, f.attacks, f.verdict,
-                    s.game, plan.bot.command.spec, f.secret_index, s.seed
+                    "secret {} [{}]: {} after {} attacks ({}); replay: {}",
+                    f.secret_index,
+                    f.secret,
+                    f.reason,
+                    f.attacks,
+                    f.verdict,
+                    crate::report::as_invoked(&replay)
                 ));
             }
             let all_cracked = s.failures.is_empty();

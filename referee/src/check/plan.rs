@@ -14,7 +14,9 @@ use crate::bench::{self, Selection};
 use crate::bot::{BotCommand, Language};
 use crate::games::{GameConfig, GameOptions};
 use crate::runner::MatchLimits;
-use crate::tournament::plan::{apply_limits, build_bot, RawBot, RawLimits, Source};
+use crate::tournament::plan::{
+    apply_limits, build_bot, spec_from_here, RawBot, RawLimits, Source,
+};
 use crate::tournament::plan::{PlanError, TournamentBot};
 use crate::units;
 
@@ -264,12 +266,15 @@ fn tested_bot(
             line: 0,
             message: format!("--bot: {e}"),
         })?,
-        (None, Some(spec)) => BotCommand::parse_relative_to(spec.get_ref(), base).map_err(|e| {
-            src.error_at(
-                spec.span(),
-                format!("bot.bot: {e} (paths are relative to the check file's folder)"),
-            )
-        })?,
+        (None, Some(spec)) => BotCommand {
+            spec: spec_from_here(spec.get_ref(), base),
+            ..BotCommand::parse_relative_to(spec.get_ref(), base).map_err(|e| {
+                src.error_at(
+                    spec.span(),
+                    format!("bot.bot: {e} (paths are relative to the check file's folder)"),
+                )
+            })?
+        },
         (None, None) => {
             return Err(src.error_at(
                 raw.bot.as_ref().map_or(0..0, |b| b.span()),

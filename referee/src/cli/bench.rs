@@ -26,16 +26,21 @@ pub const DEFAULT_SEED: u64 = 1;
 #[derive(Args)]
 #[command(
     group(ArgGroup::new("selection").required(true).args(["all", "samples", "secret"])),
+    // The referee holds every secret and the bot plays alone: who picks the
+    // codes and who moves first do not apply (refused if given).
+    mut_arg("codes", |a| a.hide(true)),
+    mut_arg("first", |a| a.hide(true)),
     after_help = "The referee holds each secret and plays a solo game with the bot (greeting role \
 `solo`, only `attack` requests). A failure is a secret not cracked within the cap (mastermind \
 --max-attacks, arrow5 --max-rounds) or a verdict against the bot. The average and largest are \
 over the cracked games. The CSV has one row per game, in the order games finish.\n\n\
-Examples:\n  referee bench mastermind target/release/mastermind_knuth --all\n  \
-referee bench arrow5 target/release/arrow5_strong --samples 500 --seed 3 --jobs 2 --csv a5.csv\n  \
-referee bench mastermind my_bot.py --secret 51 --transcript one.jsonl"
+Examples:\n  target/release/referee bench mastermind target/release/mastermind_knuth --all\n  \
+target/release/referee bench arrow5 target/release/arrow5_strong --samples 500 --seed 3 --jobs 2 --csv a5.csv\n  \
+target/release/referee bench safecracker target/release/safecracker_optimal --all\n  \
+target/release/referee bench mastermind my_bot.py --secret 51 --transcript one.jsonl"
 )]
 pub struct BenchArgs {
-    /// The game: arrow5 or mastermind
+    /// The game: arrow5, mastermind or safecracker (cryptron has no solo form)
     pub game: String,
     /// The solver: an executable, a .py file, or a quoted command line
     pub bot: String,
@@ -72,6 +77,11 @@ pub fn run_bench(args: BenchArgs) -> Result<(), Failure> {
     if let Some(codes) = &args.game_flags.codes {
         return Err(Failure::Input(anyhow!(
             "--codes {codes} does not apply to bench: the referee holds every secret; drop it"
+        )));
+    }
+    if let Some(first) = &args.game_flags.first {
+        return Err(Failure::Input(anyhow!(
+            "--first {first} does not apply to bench: the bot plays alone; drop it"
         )));
     }
     let config = args

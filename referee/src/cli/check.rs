@@ -32,11 +32,11 @@ fn default_jobs() -> usize {
 #[command(
     after_help = "Exit codes: 0 every requirement holds; 1 a requirement failed (named in \
 the output); 2 the check could not run (bad file, missing bot, a compiler missing).\n\n\
-Examples:\n  referee check tournaments/check-arrow5.toml\n  \
-referee check tournaments/check-arrow5.toml --bot ./my_bot --junit report.xml"
+Examples:\n  target/release/referee check tournaments/check-arrow5.toml\n  \
+target/release/referee check tournaments/check-arrow5.toml --bot ./my_bot --junit report.xml"
 )]
 pub struct CheckArgs {
-    /// The check file (TOML; see tournaments/check-*.toml and the README's CI section)
+    /// The check file (TOML; see tournaments/check-*.toml and docs/ci.md)
     pub file: PathBuf,
     /// The bot under test, replacing the file's [bot] path (relative to the current folder)
     #[arg(long, value_name = "BOT")]
@@ -112,8 +112,8 @@ SPRT, as Fishtest computes it; the test stops when it leaves [ln(beta/(1-alpha))
 ln((1-beta)/alpha)].\n\n\
 Exit codes: 0 H1 accepted (NEW is better); 1 H0 accepted; 3 inconclusive at --max-games; \
 2 the run could not be done (bad input).\n\n\
-Examples:\n  referee sprt arrow5 target/release/arrow5_strong target/release/arrow5_random --elo1 50\n  \
-referee sprt mastermind ./new_bot ./old_bot --max-games 2000 --jobs 2"
+Examples:\n  target/release/referee sprt arrow5 target/release/arrow5_strong target/release/arrow5_random --elo1 50\n  \
+target/release/referee sprt mastermind ./new_bot ./old_bot --max-games 2000 --jobs 2"
 )]
 pub struct SprtArgs {
     /// The game
@@ -247,7 +247,12 @@ pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
             outcome.verdicts_new, outcome.verdicts_old
         );
         if let Some(first) = &outcome.first_new_verdict {
-            println!("  first of NEW: {}", escape(first));
+            // "NEW <verdict>: referee match ...": the replay as it can be pasted.
+            let first = match first.split_once(": ") {
+                Some((head, replay)) => format!("{head}: {}", referee::report::as_invoked(replay)),
+                None => first.clone(),
+            };
+            println!("  first of NEW: {}", escape(&first));
         }
     }
     let (line, code) = match outcome.result {

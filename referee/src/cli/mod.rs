@@ -41,19 +41,19 @@ Exit codes: 0 done (a finished game, whoever won); 2 bad input (the message says
 fix); 1 internal failure of the referee; 130 a tournament stopped by Ctrl-C, or a `play` game \
 ended early. `check` and `sprt` have their own codes for CI (see their --help): check 0 pass, \
 1 a requirement failed, 2 cannot run; sprt 0 H1, 1 H0, 3 inconclusive, 2 bad input.",
-    after_help = "Examples:\n  referee match arrow5 target/release/arrow5_strong sample_bots/python/arrow5_starter.py\n  \
-referee match arrow5 A B --variant hidden-eye --codes random --seed 7 --transcript game.jsonl\n  \
-referee match cryptron sample_bots/c/cryptron_starter.c sample_bots/python/cryptron_starter.py\n  \
-referee match mastermind A B --pegs 5 --colours 8 --max-attacks 10\n  \
-referee replay game.jsonl\n  \
-referee tournament tournaments/arrow5.toml --jobs 2\n  \
-referee bench mastermind target/release/mastermind_knuth --all --csv knuth.csv\n  \
-referee bench arrow5 target/release/arrow5_strong --samples 500 --seed 1\n  \
-referee play safecracker --vs target/release/safecracker_optimal\n  \
-referee play mastermind --vs target/release/mastermind_knuth\n  \
-referee play arrow5 --hot-seat\n  \
-referee check tournaments/check-arrow5.toml --junit report.xml\n  \
-referee sprt arrow5 target/release/arrow5_strong target/release/arrow5_random --elo1 50"
+    after_help = "Examples:\n  target/release/referee match arrow5 target/release/arrow5_strong sample_bots/python/arrow5_starter.py\n  \
+target/release/referee match arrow5 A B --variant hidden-eye --codes random --seed 7 --transcript game.jsonl\n  \
+target/release/referee match cryptron sample_bots/c/cryptron_starter.c sample_bots/python/cryptron_starter.py\n  \
+target/release/referee match mastermind A B --pegs 5 --colours 8 --max-attacks 10\n  \
+target/release/referee replay game.jsonl\n  \
+target/release/referee tournament tournaments/arrow5.toml --jobs 2\n  \
+target/release/referee bench mastermind target/release/mastermind_knuth --all --csv knuth.csv\n  \
+target/release/referee bench arrow5 target/release/arrow5_strong --samples 500 --seed 1\n  \
+target/release/referee play safecracker --vs target/release/safecracker_optimal\n  \
+target/release/referee play mastermind --vs target/release/mastermind_knuth\n  \
+target/release/referee play arrow5 --hot-seat\n  \
+target/release/referee check tournaments/check-arrow5.toml --junit report.xml\n  \
+target/release/referee sprt arrow5 target/release/arrow5_strong target/release/arrow5_random --elo1 50"
 )]
 pub struct Cli {
     /// Say more on stderr: the whole sandbox in force (by default one short line)
@@ -404,6 +404,11 @@ pub fn main() -> i32 {
         }
     };
     VERBOSE.store(cli.verbose, std::sync::atomic::Ordering::Relaxed);
+    // Printed commands (replays, --resume) start with the referee as the
+    // person started it, so that they run as printed.
+    if let Some(program) = std::env::args_os().next() {
+        referee::report::set_program(&program.to_string_lossy());
+    }
     referee::bot::sandbox::hide_command_line();
     let result = match cli.command {
         Command::Match(args) => play::run_match(args).map(|()| EXIT_OK),

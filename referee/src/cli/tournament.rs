@@ -155,21 +155,29 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
     );
     if outcome.not_played > 0 {
         eprintln!(
-            "{} games were not played: the system would not start a bot (see above); they count for nobody. Play them with: referee tournament {} --out {} --resume",
+            "{} games were not played: the system would not start a bot (see above); they count for nobody. Play them with: {}",
             outcome.not_played,
-            args.file.display(),
-            out.display()
+            resume_command(&args.file, &out)
         );
     }
     if outcome.interrupted {
         eprintln!(
-            "interrupted: standings cover the games done; finish with: referee tournament {} --out {} --resume",
-            args.file.display(),
-            out.display()
+            "interrupted: standings cover the games done; finish with: {}",
+            resume_command(&args.file, &out)
         );
         return Ok(EXIT_INTERRUPTED);
     }
     Ok(super::EXIT_OK)
+}
+
+/// The command that finishes a tournament, as it can be pasted.
+fn resume_command(file: &std::path::Path, out: &std::path::Path) -> String {
+    format!(
+        "{} tournament {} --out {} --resume",
+        referee::report::program(),
+        shell_words::quote(&file.display().to_string()),
+        shell_words::quote(&out.display().to_string())
+    )
 }
 
 pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {

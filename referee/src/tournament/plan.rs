@@ -430,6 +430,42 @@ pub fn folder_name(name: &str) -> Result<String, String> {
     Ok(safe)
 }
 
+/// A bot spec of a file, rewritten to run from the current directory, as
+/// the replay commands print it: each word that is a path relative to the
+/// file's folder `base` (as the user named it) gets that folder in front
+/// (`../target/release/x` in `tournaments/t.toml` becomes
+/// `tournaments/../target/release/x`). Other words are kept.
+pub(crate) fn spec_from_here(spec: &str, base: &Path) -> String {
+    if base.as_os_str().is_empty() || base == Path::new(".") {
+        return spec.to_string();
+    }
+    let trimmed = spec.trim();
+    let (prefix, rest) = match trimmed.split_once(':') {
+        Some((lang, rest)) if Language::from_name(lang).is_some() && !rest.is_empty() => {
+            (format!("{lang}:"), rest.trim())
+        }
+        _ => (String::new(), trimmed),
+    };
+    let moved = |word: &str| {
+        let path = Path::new(word);
+        if !word.starts_with('-') && path.is_relative() && base.join(path).exists() {
+            base.join(path).display().to_string()
+        } else {
+            word.to_string()
+        }
+    };
+    if !rest.contains(char::is_whitespace) || base.join(rest).exists() {
+        return format!("{prefix}{}", moved(rest));
+    }
+    match shell_words::split(rest) {
+        Ok(words) => format!(
+            "{prefix}{}",
+            shell_words::join(words.iter().map(|w| moved(w)))
+        ),
+        Err(_) => spec.to_string(),
+    }
+}
+
 /// A bot entry of a file, validated: its command (paths relative to `base`,
 /// the file's folder), its language, and its limits: the language's
 /// defaults for the game, then the file's `[limits]`, then the bot's own.
@@ -449,6 +485,7 @@ pub(crate) fn build_bot(
         };
         src.error_at(raw_bot.bot.span(), format!("{table}.bot of '{name}': {e}{hint}"))
     })?;
+    command.spec = spec_from_here(raw_bot.bot.get_ref(), base);
     if let Some(language) = &raw_bot.language {
         command.language = Language::from_name(language.get_ref()).ok_or_else(|| {
             src.error_at(
