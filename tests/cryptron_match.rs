@@ -98,7 +98,7 @@ const FIXTURES: &[(&str, &str, &str)] = &[
     ),
     ("hostile/cryptron_sleep.c", "timeout", "no reply within 2s"),
     ("hostile/cryptron_hog.c", "memory", "resident memory"),
-    ("hostile/cryptron_slow.py", "ok", ""),
+    ("python/cryptron_slow.py", "ok", ""),
 ];
 
 #[test]

@@ -30,6 +30,7 @@ fn sample_bot(name: &str) -> String {
 }
 
 fn exchanges(c: &mut Criterion) {
+    referee::bot::launch_with(env!("CARGO_BIN_EXE_referee"));
     let mut group = c.benchmark_group("exchange");
 
     // A bare pipe round trip: write a line to `cat`, read it back.
@@ -54,13 +55,26 @@ fn exchanges(c: &mut Criterion) {
     // The same through the bot process layer (deadlines, caps, stderr, pidfd).
     group.bench_function("bot_layer_round_trip", |b| {
         let cat = BotCommand::parse("cat").unwrap();
-        referee::bot::launch_with(env!("CARGO_BIN_EXE_referee"));
         let mut bot = BotProcess::spawn(&cat, &ProcessLimits::default()).unwrap();
         let budget = Duration::from_secs(2);
         b.iter(|| {
             bot.send_line("attack", Instant::now() + budget, budget)
                 .unwrap();
             bot.recv_line(Instant::now() + budget, budget).unwrap();
+        });
+        bot.shut_down(Duration::from_millis(200));
+    });
+
+    // What fair play adds to each exchange: the bot that replied is
+    // stopped (its process group, SIGSTOP) and the one asked continued
+    // (SIGCONT). Measured on one live bot, a stop and a continue per
+    // iteration: the cost per exchange.
+    group.bench_function("freeze_and_thaw", |b| {
+        let cat = BotCommand::parse("cat").unwrap();
+        let mut bot = BotProcess::spawn(&cat, &ProcessLimits::default()).unwrap();
+        b.iter(|| {
+            bot.freeze();
+            bot.thaw();
         });
         bot.shut_down(Duration::from_millis(200));
     });
