@@ -257,3 +257,118 @@ fn bench_help_lists_only_what_bench_takes() {
     assert_eq!(first.status, 2, "{}", first.stderr);
     assert!(first.stderr.contains("--first"), "{}", first.stderr);
 }
+
+// §4.12: wording.
+
+fn scripted(replies: &str) -> String {
+    format!(
+        "python3 {} {replies}",
+        sample_file("python/scripted.py")
+    )
+}
+
+#[test]
+fn safe_cracker_accounts_speak_of_guesses_in_order() {
+    let bot = scripted("123");
+    let run = referee(
+        &["match", "safecracker", &bot, &bot, "--codes", "random", "--seed", "4"],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let out = &run.stdout;
+    assert!(out.contains(" 1 guess "), "{out}");
+    assert!(!out.contains("attacks"), "{out}");
+    let toss = out.find("guesses first (coin toss)").expect(out);
+    let turn = out.find("turn  1").expect(out);
+    assert!(toss < turn, "the coin toss is told before the turns: {out}");
+
+    let silent = referee(
+        &["match", "safecracker", &scripted(""), &scripted(""), "--seed", "4"],
+        BUDGET,
+    );
+    assert_eq!(silent.status, 0, "{}", silent.stderr);
+    assert!(!silent.stdout.contains("(not chosen)"), "{}", silent.stdout);
+    assert!(
+        silent.stdout.contains("A's code: none (the bot did not choose one)"),
+        "{}",
+        silent.stdout
+    );
+}
+
+#[test]
+fn two_starters_of_one_name_are_told_apart() {
+    let run = referee(
+        &[
+            "match",
+            "arrow5",
+            &sample_file("c/arrow5_starter.c"),
+            &sample_file("python/arrow5_starter.py"),
+            "--seed",
+            "2",
+            "--max-rounds",
+            "3",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("A: arrow5_starter.c "), "{}", run.stdout);
+    assert!(run.stdout.contains("B: arrow5_starter.py "), "{}", run.stdout);
+}
+
+#[test]
+fn a_shell_script_that_is_not_executable_gets_a_shell_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("bot.sh");
+    std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
+    let run = referee(
+        &["match", "arrow5", script.to_str().unwrap(), script.to_str().unwrap()],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("\"sh {}\"", script.display())),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("python3"), "{}", run.stderr);
+}
+
+#[test]
+fn an_odd_max_games_is_refused() {
+    let bot = sample_bin("arrow5_random");
+    let run = referee(&["sprt", "arrow5", &bot, &bot, "--max-games", "3"], BUDGET);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--max-games 3 is odd"), "{}", run.stderr);
+}
+
+#[test]
+fn merge_does_not_overwrite_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = small_tournament(dir.path());
+    let shard = dir.path().join("shard");
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            shard.to_str().unwrap(),
+            "--jobs",
+            "1",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let out = dir.path().join("merged");
+    let merge = |out: &Path| {
+        referee(
+            &["merge", shard.to_str().unwrap(), "--out", out.to_str().unwrap()],
+            BUDGET,
+        )
+    };
+    assert_eq!(merge(&out).status, 0);
+    let before = std::fs::read(out.join("games.csv")).unwrap();
+    let again = merge(&out);
+    assert_eq!(again.status, 2, "{}", again.stderr);
+    assert!(again.stderr.contains("already holds results"), "{}", again.stderr);
+    assert_eq!(std::fs::read(out.join("games.csv")).unwrap(), before);
+}

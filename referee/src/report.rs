@@ -31,6 +31,17 @@ pub fn as_invoked(command: &str) -> String {
     }
 }
 
+/// `n` of a game's moves in its own word: Safe Cracker's guesses,
+/// Cryptron's moves, the code games' attacks; singular for 1.
+pub fn moves_word(game: &str, n: u64) -> String {
+    let (one, many) = match game {
+        "safecracker" => ("guess", "guesses"),
+        "cryptron" => ("move", "moves"),
+        _ => ("attack", "attacks"),
+    };
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The account of one match for a terminal: set-up, moves, result, verdicts,
 /// and the command that replays it.
 pub fn render_match(record: &MatchRecord) -> String {
@@ -58,10 +69,10 @@ pub fn render_match(record: &MatchRecord) -> String {
             continue;
         }
         out.push_str(&format!(
-            "  {seat} {:<20} {:<9} {:>3} attacks  {:>9.3} ms total  {:>8.3} ms max  cpu {:>8.1} ms total  {:>8.3} ms max  peak {} KiB\n",
+            "  {seat} {:<20} {:<9} {:>12}  {:>9.3} ms total  {:>8.3} ms max  cpu {:>8.1} ms total  {:>8.3} ms max  peak {} KiB\n",
             escape(&p.name),
             p.verdict.name(),
-            p.attacks,
+            moves_word(&record.game, u64::from(p.attacks)),
             p.time_total_ms,
             p.time_max_ms,
             p.cpu_total_ms,

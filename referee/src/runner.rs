@@ -123,8 +123,12 @@ type Prepared = Result<BotCommand, (String, String)>;
 /// Compiles C and C++ sources (or finds them in the cache); a source that
 /// does not compile is that bot's `compile` verdict, a referee that cannot
 /// compile at all is an error.
-fn prepare(command: &BotCommand) -> Result<Prepared, MatchError> {
-    match bot::compile::prepare(command, bot::compile::COMPILE_LIMIT) {
+fn prepare(command: &BotCommand, limits: &MatchLimits) -> Result<Prepared, MatchError> {
+    match bot::compile::prepare(
+        command,
+        &limits.process.sandbox,
+        bot::compile::COMPILE_LIMIT,
+    ) {
         Ok(ready) => Ok(Ok(ready)),
         Err(e) if e.is_verdict() => Ok(Err((e.to_string(), e.compiler_message().to_string()))),
         Err(source) => Err(MatchError::Compiler {
@@ -218,7 +222,10 @@ pub fn play_match(
         config: &plan.config,
         seed: plan.seed,
         bots: [Some(&plan.bots[0]), Some(&plan.bots[1])],
-        commands: [Some(prepare(&plan.bots[0])?), Some(prepare(&plan.bots[1])?)],
+        commands: [
+            Some(prepare(&plan.bots[0], &plan.limits[0])?),
+            Some(prepare(&plan.bots[1], &plan.limits[1])?),
+        ],
         limits: [&plan.limits[0], &plan.limits[1]],
         replay: replay_command(plan),
     };
@@ -257,7 +264,7 @@ pub fn play_solo<G: Game>(
         config: &plan.config,
         seed: plan.seed,
         bots: [Some(&plan.bot), None],
-        commands: [Some(prepare(&plan.bot)?), None],
+        commands: [Some(prepare(&plan.bot, &plan.limits)?), None],
         limits: [&plan.limits, &plan.limits],
         replay: solo_replay_command(plan),
     };
@@ -300,6 +307,7 @@ fn run<G: Game>(
         Seat::BOTH.map(|seat| plan.spec(seat)),
     );
     let mut account = setup_summary(plan, game.first_to_move());
+    account.extend(game.opening());
     // Both bots are started (and frozen: a bot runs only when asked) before
     // the game begins; a start that fails for the system's reasons is no
     // game at all.

@@ -47,7 +47,7 @@ pub enum BotSpecError {
     },
     #[error("bot '{spec}': {} is a directory, not a program", path.display())]
     IsDirectory { spec: String, path: PathBuf },
-    #[error("bot '{spec}': {} is not executable; mark it executable (chmod +x {}) or name its interpreter, e.g. \"python3 {}\"", path.display(), path.display(), path.display())]
+    #[error("bot '{spec}': {} is not executable; mark it executable (chmod +x {}) or name its interpreter, e.g. \"{} {}\"", path.display(), path.display(), interpreter_of(path), path.display())]
     NotExecutable { spec: String, path: PathBuf },
     #[error(
         "bot '{spec}': program '{program}' was not found in PATH; install it or give its full path"
@@ -203,6 +203,20 @@ fn existing_file(spec: &str, word: &str, cwd: &Path) -> Result<PathBuf, BotSpecE
         });
     }
     Ok(path.canonicalize().unwrap_or(path))
+}
+
+/// The interpreter a script is likely written for, by its extension, for
+/// the hint of a script that is not executable.
+fn interpreter_of(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("sh") => "sh",
+        Some("bash") => "bash",
+        Some("pl") => "perl",
+        Some("rb") => "ruby",
+        Some("js") => "node",
+        Some("lua") => "lua",
+        _ => "python3",
+    }
 }
 
 fn absolutize_arg(arg: &str, cwd: &Path) -> OsString {

@@ -305,11 +305,11 @@ fn judge(
                     limits: plan.bot.limits.clone(),
                 });
                 details.push(format!(
-                    "secret {} [{}]: {} after {} attacks ({}); replay: {}",
+                    "secret {} [{}]: {} after {} ({}); replay: {}",
                     f.secret_index,
                     f.secret,
                     f.reason,
-                    f.attacks,
+                    crate::report::moves_word(s.game, u64::from(f.attacks)),
                     f.verdict,
                     crate::report::as_invoked(&replay)
                 ));

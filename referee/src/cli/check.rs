@@ -162,13 +162,23 @@ fn progress_line(t: &Tally, llr: f64, bounds: &Bounds) -> String {
         t.draws,
         t.losses,
         100.0 * t.score(),
-        e.elo,
-        e.low,
-        e.high,
+        tenths(e.elo),
+        tenths(e.low),
+        tenths(e.high),
         llr,
         lower,
         upper
     )
+}
+
+/// `x` as printed with one decimal, without the sign of a value that
+/// rounds to zero (`-0.0`).
+fn tenths(x: f64) -> f64 {
+    if (x * 10.0).round() == 0.0 {
+        0.0
+    } else {
+        x
+    }
 }
 
 pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
@@ -187,6 +197,13 @@ pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
         return Err(Failure::input(anyhow!(
             "--max-games {} is too few: games are played in pairs, so give at least 2",
             args.max_games
+        )));
+    }
+    if args.max_games % 2 == 1 {
+        return Err(Failure::input(anyhow!(
+            "--max-games {} is odd: games are played in pairs with sides swapped, so give an even number (e.g. {})",
+            args.max_games,
+            args.max_games - 1
         )));
     }
     let jobs = args.jobs.unwrap_or_else(default_jobs);

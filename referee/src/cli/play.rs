@@ -16,7 +16,7 @@ use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 pub struct MatchArgs {
     /// The game to play: arrow5, mastermind, safecracker or cryptron
     pub game: String,
-    /// First bot (moves first): an executable, a .py, .c or .cpp file, or a quoted command line
+    /// First bot, seat A (moves first, unless the game tosses a coin: Safe Cracker, Cryptron): an executable, a .py, .c or .cpp file, or a quoted command line
     pub bot_a: String,
     /// Second bot
     pub bot_b: String,
@@ -48,8 +48,9 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
         .game_flags
         .config(&args.game)
         .map_err(|e| Failure::Input(anyhow!(e)))?;
-    let bot_a = BotCommand::parse(&args.bot_a).map_err(Failure::input)?;
-    let bot_b = BotCommand::parse(&args.bot_b).map_err(Failure::input)?;
+    let mut bot_a = BotCommand::parse(&args.bot_a).map_err(Failure::input)?;
+    let mut bot_b = BotCommand::parse(&args.bot_b).map_err(Failure::input)?;
+    distinct_names(&mut bot_a, &mut bot_b);
     args.limits.check_sandbox()?;
     let mut limits = [&bot_a, &bot_b].map(|bot| args.limits.limits_for(&config, bot.language));
     for limit in &mut limits {
@@ -84,6 +85,29 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// Two bots whose names are the same stem (`arrow5_starter.c` and
+/// `arrow5_starter.py`) are told apart by their file names.
+pub fn distinct_names(a: &mut BotCommand, b: &mut BotCommand) {
+    if a.name != b.name {
+        return;
+    }
+    let file_name = |bot: &BotCommand| {
+        let file = match (&bot.source, bot.language) {
+            (Some(source), _) => Some(source.as_os_str()),
+            (None, referee::bot::Language::Python) => bot.args.first().map(|a| a.as_os_str()),
+            (None, _) => Some(bot.program.as_os_str()),
+        };
+        file.and_then(|f| std::path::Path::new(f).file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+    };
+    if let (Some(name_a), Some(name_b)) = (file_name(a), file_name(b)) {
+        if name_a != name_b {
+            a.name = name_a;
+            b.name = name_b;
+        }
+    }
 }
 
 pub fn run_replay(args: ReplayArgs) -> Result<(), Failure> {

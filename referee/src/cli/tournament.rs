@@ -181,6 +181,13 @@ fn resume_command(file: &std::path::Path, out: &std::path::Path) -> String {
 }
 
 pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
+    // As `tournament` does: results already in --out are never overwritten.
+    if args.out.join("games.csv").exists() {
+        return Err(Failure::input(anyhow::anyhow!(
+            "{} already holds results (games.csv): give --out a new folder",
+            args.out.display()
+        )));
+    }
     let (standings, count, total) =
         tournament::merge(&args.folders, &args.out).map_err(Failure::input)?;
     print_summary(&standings);
@@ -256,9 +263,16 @@ impl Progress {
                     let bar = ProgressBar::new(total).with_position(already_done);
                     bar.set_style(
                         ProgressStyle::with_template(
-                            "{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}  {msg}",
+                            "{bar:40} {pos}/{len} games  {rate}  ETA {eta}  {msg}",
                         )
-                        .expect("valid template"),
+                        .expect("valid template")
+                        // indicatif's {per_sec} prints 12.8042/s.
+                        .with_key(
+                            "rate",
+                            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                                let _ = write!(w, "{:.1} games/s", state.per_sec());
+                            },
+                        ),
                     );
                     self.bar = Some(bar);
                 }

@@ -622,13 +622,16 @@ impl Game for Arrow5 {
             .iter()
             .map(|&seat| {
                 let code = self.codes[seat.index()]
-                    .map(|c| c.glyphs())
-                    .unwrap_or_else(|| "(not chosen)".into());
+                    .map(|c| c.glyphs());
                 let by = match self.config.codes {
                     CodeSource::Bots => "chosen by the bot",
                     CodeSource::Random => "drawn by the referee",
                 };
-                format!("{seat}'s code: {code}  ({by})")
+                match code {
+                    Some(code) => format!("{seat}'s code: {code}  ({by})"),
+                    // The game ended (a verdict) before this bot chose a code.
+                    None => format!("{seat}'s code: none (the bot did not choose one)"),
+                }
             })
             .collect()
     }
@@ -968,7 +971,13 @@ impl super::human::HumanText for Arrow5 {
         const EXPECTED: &str =
             "type five different symbols from 0-9 and E for the eye, e.g. 1 0 3 6 E";
         let chars = crate::protocol::parse_symbols::<CODE_LEN>(line)
-            .map_err(|_| format!("That is not a code: {EXPECTED}."))?;
+            .map_err(|e| {
+                // What is wrong first ("expected 3 symbols, got 2 ..."), then how to write one.
+                format!(
+                    "{}. That is not a code: {EXPECTED}.",
+                    super::human::capitalized(&e)
+                )
+            })?;
         Code::from_chars(&chars)
             .map_err(|e| format!("{}: {EXPECTED}.", super::human::capitalized(&e.to_string())))?;
         Ok(RawCode(chars))

@@ -144,11 +144,12 @@ impl Board {
     /// Why `seat` may not make `step` as an attack of length `len`, if it may not.
     fn check_step(&self, seat: Seat, step: Step, len: u8) -> Result<(), String> {
         if step.to < step.from || step.to - step.from != len {
+            let rows = i16::from(step.to) - i16::from(step.from);
             return Err(format!(
-                "{}->{} is a move of {} rows; this attack must go exactly {len} row{} ahead",
+                "{}->{} is a move of {rows} row{}; this attack must go exactly {len} row{} ahead",
                 step.from,
                 step.to,
-                i16::from(step.to) - i16::from(step.from),
+                if rows.abs() == 1 { "" } else { "s" },
                 if len == 1 { "" } else { "s" }
             ));
         }

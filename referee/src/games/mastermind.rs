@@ -489,13 +489,16 @@ impl Game for Mastermind {
             .map(|&seat| {
                 let code = self.codes[seat.index()]
                     .as_ref()
-                    .map(|c| c.ascii())
-                    .unwrap_or_else(|| "(not chosen)".into());
+                    .map(|c| c.ascii());
                 let by = match self.config.codes {
                     CodeSource::Bots => "chosen by the bot",
                     CodeSource::Random => "drawn by the referee",
                 };
-                format!("{seat}'s code: {code}  ({by})")
+                match code {
+                    Some(code) => format!("{seat}'s code: {code}  ({by})"),
+                    // The game ended (a verdict) before this bot chose a code.
+                    None => format!("{seat}'s code: none (the bot did not choose one)"),
+                }
             })
             .collect()
     }
@@ -595,7 +598,13 @@ impl super::human::HumanText for Mastermind {
             .join(" ");
         let expected = format!("type {}, e.g. {example}", self.colours_phrase());
         let chars = crate::protocol::parse_symbol_vec(line, usize::from(self.config.pegs))
-            .map_err(|_| format!("That is not a code: {expected}."))?;
+            .map_err(|e| {
+                // What is wrong first ("expected 3 symbols, got 2 ..."), then how to write one.
+                format!(
+                    "{}. That is not a code: {expected}.",
+                    super::human::capitalized(&e)
+                )
+            })?;
         if let Some(bad) = chars
             .iter()
             .find(|&&c| !matches!(colour_of(c), Some(v) if v < self.config.colours))
@@ -1082,7 +1091,7 @@ mod human_tests {
         );
         assert_eq!(
             game.read_human("0 1 2").unwrap_err(),
-            "That is not a code: type five colours from 0-b, e.g. 0 1 2 3 4."
+            "Expected 5 symbols, got 3 in '0 1 2'. That is not a code: type five colours from 0-b, e.g. 0 1 2 3 4."
         );
         assert_eq!(
             game.read_human("0 1 2 3 c").unwrap_err(),

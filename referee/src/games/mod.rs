@@ -162,6 +162,12 @@ pub trait Game: Sized {
     /// Lines describing the set-up and, once over, what was hidden (the codes).
     fn summary(&self) -> Vec<String>;
 
+    /// Lines for the account after the set-up and before the first move
+    /// (e.g. who a coin toss made first).
+    fn opening(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The seat that makes the first move (A unless the game decides otherwise,
     /// e.g. Safe Cracker's coin toss).
     fn first_to_move(&self) -> Seat {

@@ -594,29 +594,32 @@ impl Game for SafeCracker {
             .flatten()
     }
 
+    fn opening(&self) -> Vec<String> {
+        match self.config.first {
+            First::Toss if !self.solo => vec![format!("{} guesses first (coin toss)", self.first)],
+            _ => vec![],
+        }
+    }
+
     fn summary(&self) -> Vec<String> {
         if self.solo {
             let secret = self.codes[Seat::B.index()].as_ref().expect("solo secret");
             return vec![format!("the secret: {secret}  (held by the referee)")];
         }
-        let mut lines = vec![format!(
-            "{} guessed first{}",
-            self.first,
-            match self.config.first {
-                First::Toss => " (coin toss)",
-                First::A | First::B => "",
-            }
-        )];
+        let mut lines = vec![];
         for seat in Seat::BOTH {
             let code = self.codes[seat.index()]
                 .as_ref()
-                .map(|c| c.dashed())
-                .unwrap_or_else(|| "(not chosen)".into());
+                .map(|c| c.dashed());
             let by = match self.config.codes {
                 CodeSource::Bots => "chosen by the bot",
                 CodeSource::Random => "drawn by the referee",
             };
-            lines.push(format!("{seat}'s code: {code}  ({by})"));
+            lines.push(match code {
+                Some(code) => format!("{seat}'s code: {code}  ({by})"),
+                // The game ended (a verdict) before this bot chose a code.
+                None => format!("{seat}'s code: none (the bot did not choose one)"),
+            });
         }
         if matches!(&self.outcome, Some(o) if o.reason == "attempt-cap") {
             lines.push(format!(
@@ -690,7 +693,13 @@ impl super::human::HumanText for SafeCracker {
                 .join(" ")
         );
         let chars = crate::protocol::parse_symbol_vec(line, self.config.length as usize)
-            .map_err(|_| format!("That is not a code: {expected}."))?;
+            .map_err(|e| {
+                // What is wrong first ("expected 3 symbols, got 2 ..."), then how to write one.
+                format!(
+                    "{}. That is not a code: {expected}.",
+                    super::human::capitalized(&e)
+                )
+            })?;
         Code::from_chars(&chars, &self.config)
             .map_err(|e| format!("{}: {expected}.", super::human::capitalized(&e)))?;
         Ok(RawCode(chars))
@@ -1264,7 +1273,7 @@ mod human_tests {
         let err = game.read_human("12").unwrap_err();
         assert_eq!(
             err,
-            "That is not a code: type four digits from 1-5, e.g. 1 2 3 4."
+            "Expected 4 symbols, got 2 in '12'. That is not a code: type four digits from 1-5, e.g. 1 2 3 4."
         );
         let err = game.read_human("1 2 3 6").unwrap_err();
         assert_eq!(
