@@ -372,3 +372,44 @@ fn merge_does_not_overwrite_results() {
     assert!(again.stderr.contains("already holds results"), "{}", again.stderr);
     assert_eq!(std::fs::read(out.join("games.csv")).unwrap(), before);
 }
+
+// §4.3: a bot that forgets to flush is told how to flush, in its language.
+
+#[test]
+fn a_c_bot_that_does_not_flush_is_told_to_flush() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("noflush.c");
+    std::fs::write(
+        &source,
+        "#include <stdio.h>\nint main(void) {\n  char line[256];\n  \
+         while (fgets(line, sizeof line, stdin)) printf(\"0 1 2 3\\n\");\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let bot = source.to_str().unwrap();
+    let run = referee(
+        &[
+            "match",
+            "mastermind",
+            bot,
+            bot,
+            "--codes",
+            "random",
+            "--time-limit",
+            "300ms",
+            "--startup-limit",
+            "3s",
+            "--seed",
+            "1",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("timeout"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("waiting, not computing")
+            && run.stdout.contains("flush stdout after every line")
+            && run.stdout.contains("fflush(stdout);"),
+        "{}",
+        run.stdout
+    );
+}

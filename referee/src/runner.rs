@@ -407,7 +407,11 @@ fn run<G: Game>(
                 };
                 // The awaited reply never came, so it was not counted.
                 let at_move = player.awaited();
-                let detail = missed.detail(&player.bank, limit);
+                let language = match &plan.commands[seat.index()] {
+                    Some(Ok(command)) => Some(command.language),
+                    _ => None,
+                };
+                let detail = missed.detail(&player.bank, limit, language);
                 player.disqualify(verdict, detail, at_move);
                 if let Fault::Memory {
                     peak_kb,
@@ -567,7 +571,9 @@ impl Missed {
     /// The verdict's detail. A timeout says what became of the bot's time
     /// bank, and whether the bot was computing or not running at all
     /// (blocked, sleeping, or an overloaded machine).
-    fn detail(&self, bank: &TimeBank, limit: Duration) -> String {
+    /// A bot that was waiting, not computing, may have its reply stuck in
+    /// its stdout buffer: the detail says how to flush in its `language`.
+    fn detail(&self, bank: &TimeBank, limit: Duration, language: Option<bot::Language>) -> String {
         let what = match self.fault {
             Fault::Timeout { .. } => bank.missed(limit),
             // Every other fault tells itself.
@@ -575,7 +581,11 @@ impl Missed {
         };
         match (self.fault.verdict(), self.cpu) {
             (Some(Verdict::Timeout), Some(cpu)) => {
-                format!("{what} ({})", time_bank::cpu_note(cpu, self.waited))
+                let note = time_bank::cpu_note(cpu, self.waited);
+                match language.and_then(|l| time_bank::flush_hint(l, cpu, self.waited)) {
+                    Some(hint) => format!("{what} ({note}); {hint}"),
+                    None => format!("{what} ({note})"),
+                }
             }
             _ => what,
         }

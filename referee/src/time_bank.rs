@@ -90,6 +90,28 @@ pub fn cpu_note(cpu: Duration, waited: Duration) -> String {
     format!("{used}, so {why}")
 }
 
+/// For a bot that timed out waiting, not computing, in a language whose
+/// standard output is buffered when it is a pipe: its reply may be sitting
+/// in the buffer. How to flush it in that language; `None` when the note
+/// was not "waiting" or the language flushes by itself.
+pub fn flush_hint(
+    language: crate::bot::Language,
+    cpu: Duration,
+    waited: Duration,
+) -> Option<&'static str> {
+    use crate::bot::Language;
+    let waiting = !waited.is_zero() && cpu.as_secs_f64() / waited.as_secs_f64() < 0.2;
+    if !waiting {
+        return None;
+    }
+    Some(match language {
+        Language::C => "if the reply was printed, it may be stuck in stdout's buffer: flush stdout after every line (`fflush(stdout);` after each `printf`, or `setvbuf(stdout, NULL, _IOLBF, 0);` once at start)",
+        Language::Cpp => "if the reply was printed, it may be stuck in stdout's buffer: flush stdout after every line (`std::cout << reply << std::endl;`, or `<< std::flush`)",
+        Language::Python => "if the reply was printed, it may be stuck in stdout's buffer: flush stdout after every line (`print(reply, flush=True)`)",
+        Language::Native => "if the reply was printed, it may be stuck in stdout's buffer: flush stdout after every line (Rust: `std::io::stdout().flush()`, Go: a `bufio.Writer`'s `Flush()`, C: `fflush(stdout)`)",
+    })
+}
+
 /// A CPU time for a person: tenths of a millisecond below 10 ms (a sleeping
 /// bot's few hundred microseconds are not "0ms"), whole milliseconds above.
 pub fn show_cpu(cpu: Duration) -> String {
