@@ -7,6 +7,7 @@ mod arrow5_match;
 mod bench;
 mod check;
 mod cli;
+mod compile;
 mod cryptron_match;
 mod fair_play;
 mod hostile_input;

@@ -1,7 +1,8 @@
-//! Compiling C and C++ bot sources: `gcc -O2` / `g++ -O2`, as a child process
-//! in its own process group with a time limit, into a cache keyed by the
-//! source's content (and the compiler and flags), so a tournament compiles
-//! each bot once.
+//! Compiling C and C++ bot sources: `gcc -O2` / `g++ -O2`, started through
+//! the launcher like a bot (the compiler is as untrusted as the source it
+//! reads: same sandbox, a time, memory and output cap, killed with the
+//! referee), into a cache keyed by the source's content (and the compiler
+//! and flags), so a tournament compiles each bot once.
 //!
 //! The cache directory is `$REFEREE_CACHE`, else `$XDG_CACHE_HOME/referee`,
 //! else `~/.cache/referee`. A binary is built in a private temporary
@@ -10,15 +11,10 @@
 //! `compile` verdict, with the compiler's message); a missing compiler or an
 //! unwritable cache is the referee's (an `Err`).
 
-use std::fs::{self, File};
-use std::io::{self, Read};
-use std::os::unix::process::CommandExt;
+use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-use rustix::event::{PollFd, PollFlags, Timespec};
-use rustix::process::{Pid, PidfdFlags, Signal};
 
 use super::language::Language;
 use super::spec::BotCommand;
@@ -94,21 +90,28 @@ pub fn cache_dir() -> PathBuf {
 
 fn compiler(language: Language) -> (&'static str, &'static [&'static str]) {
     match language {
-        Language::Cpp => ("g++", &["-O2", "-std=gnu++17"]),
-        Language::C | Language::Python | Language::Native => ("gcc", &["-O2", "-std=gnu11"]),
+        Language::Cpp => ("g++", &["-O2", "-std=gnu++17", "-fmax-errors=20"]),
+        Language::C | Language::Python | Language::Native => {
+            ("gcc", &["-O2", "-std=gnu11", "-fmax-errors=20"])
+        }
     }
 }
 
 /// A bot ready to spawn: unchanged unless it is a source to compile, then
 /// the same command with `program` set to the (cached) binary.
-pub fn prepare(command: &BotCommand, limit: Duration) -> Result<BotCommand, CompileError> {
-    prepare_in(command, &cache_dir(), limit)
+pub fn prepare(
+    command: &BotCommand,
+    sandbox: &super::Sandbox,
+    limit: Duration,
+) -> Result<BotCommand, CompileError> {
+    prepare_in(command, &cache_dir(), sandbox, limit)
 }
 
 /// [`prepare`] with an explicit cache directory.
 pub fn prepare_in(
     command: &BotCommand,
     dir: &Path,
+    sandbox: &super::Sandbox,
     limit: Duration,
 ) -> Result<BotCommand, CompileError> {
     let Some(source) = &command.source else {
@@ -141,11 +144,17 @@ pub fn prepare_in(
         };
         // The compiler sees a copy named by its language (a `.cc` or a
         // `.cxx` is C++ too), and writes next to it.
-        let copy = work.path().join(format!("bot.{ext}"));
-        fs::write(&copy, &text).map_err(cache_err)?;
-        let out = work.path().join("bot");
-        run_compiler(cc, flags, &copy, &out, source, limit)?;
-        fs::rename(&out, &binary).map_err(cache_err)?;
+        let source_name = format!("bot.{ext}");
+        fs::write(work.path().join(&source_name), &text).map_err(cache_err)?;
+        run_compiler(
+            (cc, flags),
+            work,
+            &source_name,
+            source,
+            &binary,
+            sandbox,
+            limit,
+        )?;
     }
     Ok(BotCommand {
         program: binary,
@@ -154,12 +163,24 @@ pub fn prepare_in(
     })
 }
 
+/// What a compiler may use: it is as untrusted as the bot whose source it
+/// reads (`#include "/etc/shadow"` would print the file in its message).
+/// It runs through the launcher like a bot, in the sandbox of the game,
+/// with processes allowed (cc1, as, ld), this much memory (resident, and
+/// an address space of this plus 1 GiB per process), its output capped,
+/// and killed with the referee.
+pub const COMPILER_MEMORY_KB: u64 = 512 * 1024;
+/// What a compiler's working folder may hold (the object files and the
+/// binary).
+const COMPILER_DISK_KB: u64 = 256 * 1024;
+
 fn run_compiler(
-    cc: &'static str,
-    flags: &[&str],
-    copy: &Path,
-    out: &Path,
+    (cc, flags): (&'static str, &[&str]),
+    work: tempfile::TempDir,
+    source_name: &str,
     original: &Path,
+    binary: &Path,
+    sandbox: &super::Sandbox,
     limit: Duration,
 ) -> Result<(), CompileError> {
     let no_compiler = |e: io::Error| CompileError::NoCompiler {
@@ -167,65 +188,49 @@ fn run_compiler(
         source_file: original.to_path_buf(),
         source: e,
     };
-    let dir = copy.parent().expect("the copy is in the work directory");
-    let log_path = dir.join("compiler.log");
-    let log = File::create(&log_path).map_err(no_compiler)?;
-    let mut child = Command::new(cc)
-        .args(flags)
-        .arg("-o")
-        .arg(out)
-        .arg(copy)
-        .arg("-lm")
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(log.try_clone().map_err(no_compiler)?)
-        .stderr(log)
-        .process_group(0)
-        .spawn()
-        .map_err(no_compiler)?;
-    let pid = Pid::from_child(&child);
-    let deadline = Instant::now() + limit;
-    let exited = match rustix::process::pidfd_open(pid, PidfdFlags::empty()) {
-        Ok(pidfd) => loop {
-            let now = Instant::now();
-            if now >= deadline {
-                break false;
-            }
-            let left = deadline - now;
-            let timeout = Timespec {
-                tv_sec: left.as_secs() as _,
-                tv_nsec: left.subsec_nanos() as _,
-            };
-            let mut fds = [PollFd::new(&pidfd, PollFlags::IN)];
-            if let Ok(n) = rustix::event::poll(&mut fds, Some(&timeout)) {
-                if n > 0 {
-                    break true;
-                }
-            }
-        },
-        // No pidfd (an old kernel): wait without a limit.
-        Err(_) => true,
+    let cache_err = |e: io::Error| CompileError::Cache {
+        dir: binary.parent().unwrap_or(Path::new(".")).to_path_buf(),
+        source: e,
     };
-    if !exited {
-        let _ = rustix::process::kill_process_group(pid, Signal::KILL);
-        let _ = child.wait();
+    let program =
+        BotCommand::parse(cc).map_err(|e| no_compiler(io::Error::other(e.to_string())))?;
+    let mut args: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
+    args.extend(["-o".into(), "bot".into(), source_name.into(), "-lm".into()]);
+    let command = BotCommand {
+        args: args.into_iter().map(Into::into).collect(),
+        ..program
+    };
+    let limits = super::ProcessLimits {
+        memory_kb: COMPILER_MEMORY_KB,
+        max_output_bytes: MAX_MESSAGE_BYTES as usize,
+        stderr_cap_bytes: MAX_MESSAGE_BYTES as usize,
+        max_line_bytes: 4096,
+        sandbox: sandbox.clone(),
+        allow_fork: true,
+        disk_kb: COMPILER_DISK_KB,
+        ..super::ProcessLimits::default()
+    };
+    let started = Instant::now();
+    let mut process = super::BotProcess::spawn_in(&command, &limits, work).map_err(no_compiler)?;
+    // No input: it reads its source, writes its binary and exits.
+    let report = process.shut_down(limit);
+    if started.elapsed() >= limit {
         return Err(CompileError::TooSlow {
             compiler: cc,
             limit,
         });
     }
-    let status = child.wait().map_err(no_compiler)?;
-    // Anything the compiler left running in its group goes too.
-    let _ = rustix::process::kill_process_group(pid, Signal::KILL);
-    if status.success() && out.is_file() {
-        return Ok(());
+    let out = process.workdir().join("bot");
+    if report.exit == Some(super::Exit::Code(0)) && out.is_file() {
+        return fs::rename(&out, binary).map_err(cache_err);
     }
-    let mut message = String::new();
-    if let Ok(file) = File::open(&log_path) {
-        let _ = file.take(MAX_MESSAGE_BYTES).read_to_string(&mut message);
-    }
-    // The log names the private copy; show the user's file instead.
-    let message = message.replace(&copy.display().to_string(), &original.display().to_string());
+    let message: String = process
+        .take_stderr()
+        .into_iter()
+        .map(|l| l.line + "\n")
+        .collect();
+    // The message names the private copy; show the user's file instead.
+    let message = message.replace(source_name, &original.display().to_string());
     let first_error = message
         .lines()
         .find(|l| l.contains("error"))
@@ -233,9 +238,13 @@ fn run_compiler(
         .unwrap_or("(no message)")
         .trim()
         .to_string();
+    let status = match report.exit {
+        Some(exit) => exit.to_string(),
+        None => "ended".into(),
+    };
     Err(CompileError::DoesNotCompile {
         compiler: cc,
-        status: status.to_string(),
+        status,
         first_error,
         message: message.trim_end().to_string(),
     })
@@ -254,49 +263,6 @@ fn fnv1a_128(bytes: &[u8]) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn command(dir: &Path, name: &str, text: &str) -> BotCommand {
-        let path = dir.join(name);
-        fs::write(&path, text).unwrap();
-        BotCommand::parse(path.to_str().unwrap()).unwrap()
-    }
-
-    #[test]
-    fn compiles_once_then_uses_the_cache() {
-        let dir = tempfile::tempdir().unwrap();
-        let cache = dir.path().join("cache");
-        let bot = command(dir.path(), "ok.c", "int main(void) { return 0; }\n");
-        let built = prepare_in(&bot, &cache, COMPILE_LIMIT).unwrap();
-        assert!(built.program.starts_with(&cache), "{built:?}");
-        assert!(built.program.is_file());
-        assert_eq!(built.source, None);
-        let modified = built.program.metadata().unwrap().modified().unwrap();
-        let again = prepare_in(&bot, &cache, COMPILE_LIMIT).unwrap();
-        assert_eq!(again.program, built.program);
-        assert_eq!(
-            again.program.metadata().unwrap().modified().unwrap(),
-            modified
-        );
-        // Other content, other binary; no build directory is left behind.
-        let other = command(dir.path(), "ok.c", "int main(void) { return 1; }\n");
-        assert_ne!(
-            prepare_in(&other, &cache, COMPILE_LIMIT).unwrap().program,
-            built.program
-        );
-        assert_eq!(fs::read_dir(&cache).unwrap().count(), 2);
-    }
-
-    #[test]
-    fn a_compile_error_is_a_verdict_with_the_message() {
-        let dir = tempfile::tempdir().unwrap();
-        let bot = command(dir.path(), "bad.cpp", "int main() { return nope; }\n");
-        let err = prepare_in(&bot, &dir.path().join("cache"), COMPILE_LIMIT).unwrap_err();
-        assert!(err.is_verdict(), "{err}");
-        let text = err.to_string();
-        assert!(text.starts_with("does not compile (g++"), "{text}");
-        assert!(text.contains("nope"), "{text}");
-        assert!(err.compiler_message().contains("bad.cpp"), "{err:?}");
-    }
 
     #[test]
     fn hash_is_stable_and_content_sensitive() {

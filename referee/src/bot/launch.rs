@@ -631,6 +631,11 @@ fn landlock_policy(spec: &LaunchSpec) -> landlock::FsPolicy {
     {
         hidden.push(folder);
     }
+    // A bot (or compiler) of a referee run as root keeps uid 0 under
+    // basic: the files only root may read are hidden by name.
+    if spec.identity.is_some() {
+        hidden.extend(ROOTS_SECRETS.iter().map(PathBuf::from));
+    }
     let mut exposed: Vec<PathBuf> = needed_folders(spec)
         .into_iter()
         .filter(|dir| hidden.iter().any(|h| dir.starts_with(h)))
@@ -661,6 +666,20 @@ fn landlock_policy(spec: &LaunchSpec) -> landlock::FsPolicy {
         readable: Some(readable),
     }
 }
+
+/// Files of the system that only root may read, hidden from a bot that
+/// runs with uid 0 (basic, as root).
+const ROOTS_SECRETS: &[&str] = &[
+    "/etc/shadow",
+    "/etc/shadow-",
+    "/etc/gshadow",
+    "/etc/gshadow-",
+    "/etc/sudoers",
+    "/etc/sudoers.d",
+    "/etc/ssh",
+    "/etc/ssl/private",
+    "/etc/security/opasswd",
+];
 
 /// What every bot under basic may read: the system's programs, libraries,
 /// configuration and the kernel's views (not `/home`, `/root`, `/tmp`,

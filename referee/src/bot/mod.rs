@@ -430,11 +430,23 @@ impl BotProcess {
     /// and process group, with a clean environment and its rlimits, under
     /// the sandbox of `limits`, through the launcher ([`launch`]).
     pub fn spawn(command: &BotCommand, limits: &ProcessLimits) -> io::Result<BotProcess> {
-        sandbox::protect_referee();
-        let launcher = launcher()?;
         let workdir = tempfile::Builder::new()
             .prefix("referee-bot-")
             .tempdir_in(workdirs_folder()?)?;
+        BotProcess::spawn_in(command, limits, workdir)
+    }
+
+    /// [`BotProcess::spawn`] in a working directory the caller made (a
+    /// compiler's, holding the source it compiles; the folder that holds it
+    /// is hidden from the process like the bots' folder). The directory is
+    /// removed when the process is dropped.
+    pub fn spawn_in(
+        command: &BotCommand,
+        limits: &ProcessLimits,
+        workdir: tempfile::TempDir,
+    ) -> io::Result<BotProcess> {
+        sandbox::protect_referee();
+        let launcher = launcher()?;
         let tag = sandbox::new_tag();
         // SAFETY: geteuid has no preconditions.
         let as_root = unsafe { libc::geteuid() } == 0;
@@ -623,6 +635,11 @@ impl BotProcess {
 
     pub fn pid(&self) -> i32 {
         self.pid.as_raw_nonzero().get()
+    }
+
+    /// The process's working directory (removed when it is dropped).
+    pub fn workdir(&self) -> &std::path::Path {
+        self._workdir.path()
     }
 
     /// Writes `line` and a newline, waiting at most until `deadline` for the

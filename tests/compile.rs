@@ -1,0 +1,220 @@
+//! Compiling C and C++ bots: the cache, the `compile` verdict, and the
+//! compiler as untrusted as the bot (it runs in the game's sandbox, with a
+//! memory and output cap, and dies with the referee).
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use referee::bot::compile::{prepare_in, COMPILE_LIMIT};
+use referee::bot::{BotCommand, Sandbox};
+
+use crate::harness::*;
+
+const BUDGET: Duration = Duration::from_secs(120);
+
+fn command(dir: &Path, name: &str, text: &str) -> BotCommand {
+    let path = dir.join(name);
+    fs::write(&path, text).unwrap();
+    BotCommand::parse(path.to_str().unwrap()).unwrap()
+}
+
+fn use_the_launcher() {
+    referee::bot::launch_with(referee_bin());
+}
+
+#[test]
+fn compiles_once_then_uses_the_cache() {
+    use_the_launcher();
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let bot = command(dir.path(), "ok.c", "int main(void) { return 0; }\n");
+    let basic = Sandbox::Basic;
+    let built = prepare_in(&bot, &cache, &basic, COMPILE_LIMIT).unwrap();
+    assert!(built.program.starts_with(&cache), "{built:?}");
+    assert!(built.program.is_file());
+    assert_eq!(built.source, None);
+    let modified = built.program.metadata().unwrap().modified().unwrap();
+    let again = prepare_in(&bot, &cache, &basic, COMPILE_LIMIT).unwrap();
+    assert_eq!(again.program, built.program);
+    assert_eq!(
+        again.program.metadata().unwrap().modified().unwrap(),
+        modified
+    );
+    // Other content, other binary; no build directory is left behind.
+    let other = command(dir.path(), "ok.c", "int main(void) { return 1; }\n");
+    assert_ne!(
+        prepare_in(&other, &cache, &basic, COMPILE_LIMIT)
+            .unwrap()
+            .program,
+        built.program
+    );
+    assert_eq!(fs::read_dir(&cache).unwrap().count(), 2);
+}
+
+#[test]
+fn a_compile_error_is_a_verdict_with_the_message() {
+    use_the_launcher();
+    let dir = tempfile::tempdir().unwrap();
+    let bot = command(dir.path(), "bad.cpp", "int main() { return nope; }\n");
+    let err = prepare_in(
+        &bot,
+        &dir.path().join("cache"),
+        &Sandbox::Basic,
+        COMPILE_LIMIT,
+    )
+    .unwrap_err();
+    assert!(err.is_verdict(), "{err}");
+    let text = err.to_string();
+    assert!(text.starts_with("does not compile (g++"), "{text}");
+    assert!(text.contains("nope"), "{text}");
+    assert!(err.compiler_message().contains("bad.cpp"), "{err:?}");
+}
+
+/// A Cryptron match of `source` (the bot under test) against the Python
+/// starter, with its own compile cache; the record.
+fn match_of(source: &Path, cache: &Path, layer: &str) -> serde_json::Value {
+    let mut cmd = Command::new(referee_bin());
+    cmd.args([
+        "match",
+        "cryptron",
+        source.to_str().unwrap(),
+        &sample_file("python/cryptron_starter.py"),
+        "--sandbox",
+        layer,
+        "--json",
+    ])
+    .env("REFEREE_CACHE", cache);
+    let run = run_within(cmd, BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    run.json()
+}
+
+fn the_compiler_reads_only_what_a_bot_may(layer: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("shadow.c");
+    fs::write(
+        &source,
+        "#include \"/etc/shadow\"\nint main(void) { return 0; }\n",
+    )
+    .unwrap();
+    let record = match_of(&source, &dir.path().join("cache"), layer);
+    let a = &record["players"][0];
+    assert_eq!(a["verdict"], "compile", "{record}");
+    let shown = record.to_string();
+    assert!(
+        !shown.contains("root:"),
+        "a line of /etc/shadow reached the message: {shown}"
+    );
+    assert!(
+        shown.contains("/etc/shadow"),
+        "the message names the file it could not read: {shown}"
+    );
+}
+
+/// A source whose preprocessing doubles 30 times: the compiler grows
+/// without bound unless its memory is capped.
+fn macro_bomb(dir: &Path) -> std::path::PathBuf {
+    let mut text = String::from("#define A0 1+1\n");
+    for i in 1..=30 {
+        text.push_str(&format!("#define A{i} A{}+A{}\n", i - 1, i - 1));
+    }
+    text.push_str("int x = A30;\nint main(void) { return 0; }\n");
+    let path = dir.join("bomb.c");
+    fs::write(&path, text).unwrap();
+    path
+}
+
+fn the_compilers_memory_is_capped(layer: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let record = match_of(&macro_bomb(dir.path()), &dir.path().join("cache"), layer);
+    assert_eq!(record["players"][0]["verdict"], "compile", "{record}");
+    assert!(
+        started.elapsed() < COMPILE_LIMIT,
+        "stopped by its memory cap, not its time limit"
+    );
+}
+
+/// Processes whose command line holds `needle`.
+fn processes_with(needle: &str) -> Vec<i32> {
+    let mut found = vec![];
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        if let Ok(cmdline) = fs::read(entry.path().join("cmdline")) {
+            if String::from_utf8_lossy(&cmdline).contains(needle) {
+                found.push(pid);
+            }
+        }
+    }
+    found
+}
+
+fn the_compiler_dies_with_the_referee(layer: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir
+        .path()
+        .join(format!("cache-{}-{layer}", std::process::id()));
+    let mut referee = Command::new(referee_bin())
+        .args([
+            "match",
+            "cryptron",
+            macro_bomb(dir.path()).to_str().unwrap(),
+            &sample_file("python/cryptron_starter.py"),
+            "--sandbox",
+            layer,
+        ])
+        .env("REFEREE_CACHE", &cache)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The compiler's command line names its folder in the cache.
+    let needle = cache.to_string_lossy().into_owned();
+    let start = Instant::now();
+    while processes_with(&needle).is_empty() && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let compiling = processes_with(&needle);
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: signals our own child.
+    unsafe {
+        libc::kill(referee.id() as i32, libc::SIGTERM);
+    }
+    referee.wait().unwrap();
+    let start = Instant::now();
+    while !processes_with(&needle).is_empty() && start.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left = processes_with(&needle);
+    for pid in &left {
+        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    }
+    assert!(!compiling.is_empty(), "the compiler never started");
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+macro_rules! under_each_layer {
+    ($($check:ident: $basic:ident, $strict:ident;)*) => {$(
+        #[test]
+        fn $basic() {
+            $check("basic");
+        }
+
+        #[test]
+        #[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
+        fn $strict() {
+            $check("strict");
+        }
+    )*};
+}
+
+under_each_layer! {
+    the_compiler_reads_only_what_a_bot_may: compiler_reading_basic, compiler_reading_strict;
+    the_compilers_memory_is_capped: compiler_memory_basic, compiler_memory_strict;
+    the_compiler_dies_with_the_referee: compiler_killed_basic, compiler_killed_strict;
+}
