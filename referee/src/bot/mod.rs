@@ -490,7 +490,7 @@ impl BotProcess {
             allow_fork: limits.allow_fork,
             file_size: match limits.disk_kb {
                 0 => sandbox::FILE_SIZE_LIMIT,
-                kb => (kb * 1024).min(sandbox::FILE_SIZE_LIMIT).max(4096),
+                kb => kb.saturating_mul(1024).clamp(4096, sandbox::FILE_SIZE_LIMIT),
             },
             hidden: limits.hidden.clone(),
             identity: as_root.then_some(launch::Identity {
