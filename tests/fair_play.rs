@@ -422,6 +422,85 @@ fn a_bot_reads_only_what_it_needs(layer: &str) {
     assert_eq!(record["players"][0]["verdict"], "crash", "{record}");
 }
 
+/// A referee the system will not let start processes (an ordinary user
+/// with a process limit of 2: the referee and its worker thread) plays no
+/// game and judges nobody; `--resume` without the limit plays them all.
+#[test]
+#[ignore = "needs root (to run the referee as nobody with setpriv): run by .ci/run"]
+fn a_bot_the_system_cannot_start_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    // The results go where the ordinary user may write.
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o777),
+    )
+    .unwrap();
+    let file = dir.path().join("t.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"np\"\ngame = \"arrow5\"\ngames_per_pairing = 2\nseed = 5\n\
+             [[bots]]\nname = \"strong\"\nbot = \"{}\"\n\
+             [[bots]]\nname = \"random\"\nbot = \"{}\"\n",
+            sample_bin("arrow5_strong"),
+            sample_bin("arrow5_random"),
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o644)).unwrap();
+    let out = dir.path().join("out");
+    let mut limited = Command::new("setpriv");
+    limited
+        .args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "prlimit",
+            "--nproc=2:2",
+        ])
+        .arg(referee_bin())
+        .args(["tournament", file.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .args(["--jobs", "1"]);
+    let run = run_within(limited, BUDGET);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("2 games were not played") && run.stderr.contains("not the bot's"),
+        "{}",
+        run.stderr
+    );
+    let rows = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    assert!(rows.lines().count() <= 1, "no game is recorded: {rows}");
+    let resumed = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--resume",
+        ],
+        BUDGET,
+    );
+    assert_eq!(resumed.status, 0, "{}", resumed.stderr);
+    let mut reader = csv::Reader::from_path(out.join("games.csv")).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let (va, vb) = (col("verdict_a"), col("verdict_b"));
+    let verdicts: Vec<(String, String)> = reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (r[va].to_string(), r[vb].to_string())
+        })
+        .collect();
+    let ok = ("ok".to_string(), "ok".to_string());
+    assert_eq!(
+        verdicts,
+        [ok.clone(), ok],
+        "both games played, nobody judged"
+    );
+}
+
 /// Processes whose command line holds `tag`.
 fn processes_with(tag: &str) -> Vec<i32> {
     let mut found = vec![];

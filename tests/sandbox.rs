@@ -182,7 +182,7 @@ fn check_threats(sandbox: &str) {
         let run = play(&fixtures, fixture, sandbox);
         assert_eq!(run.status, 0, "{fixture} under {sandbox}: {}", run.stderr);
         assert!(
-            run.stderr.contains(&format!("sandbox {sandbox}:")),
+            run.stderr.contains(&format!("sandbox: {sandbox}")),
             "the layer in force is announced: {}",
             run.stderr
         );

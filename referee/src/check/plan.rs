@@ -47,6 +47,7 @@ struct RawTested {
     startup_limit: Option<Spanned<String>>,
     time_bank: Option<Spanned<String>>,
     memory_limit: Option<Spanned<String>>,
+    disk_limit: Option<Spanned<String>>,
     allow_fork: Option<bool>,
 }
 
@@ -137,14 +138,7 @@ impl CheckPlan {
 
     pub fn parse(path: &Path, text: &str, bot: Option<&str>) -> Result<CheckPlan, PlanError> {
         let src = Source { path, text };
-        let raw: RawCheck = toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|s| src.line_of(s.start)).unwrap_or(1);
-            PlanError::At {
-                path: path.to_path_buf(),
-                line,
-                message: e.message().to_string(),
-            }
-        })?;
+        let raw: RawCheck = toml::from_str(text).map_err(|e| src.toml_error(&e))?;
         let base = path
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
@@ -160,13 +154,12 @@ impl CheckPlan {
             return Err(src.error_at(span, format!("options.{e}")));
         }
         let config = GameConfig::from_options(raw.game.get_ref(), &options).map_err(|e| {
-            let span = match (&e, &raw.options) {
+            match (&e, &raw.options) {
                 (crate::games::GameConfigError::UnknownGame { .. }, _) | (_, None) => {
-                    raw.game.span()
+                    src.error_at(raw.game.span(), format!("game: {e}"))
                 }
-                (_, Some(o)) => o.span(),
-            };
-            src.error_at(span, format!("game: {e}"))
+                (_, Some(o)) => src.options_error(o.span(), Some(o.span()), &e.to_string()),
+            }
         })?;
 
         let tested = tested_bot(&src, &base, &config, &raw, bot)?;
@@ -302,25 +295,17 @@ fn tested_bot(
         })?;
     }
     let mut limits = MatchLimits::defaults_for(config, command.language);
-    apply_limits(
-        src,
-        &mut limits,
-        &raw.limits.time_limit,
-        &raw.limits.startup_limit,
-        &raw.limits.time_bank,
-        &raw.limits.memory_limit,
-        "limits.",
-    )?;
+    apply_limits(src, &mut limits, &raw.limits, "limits.")?;
     if let Some(t) = table {
-        apply_limits(
-            src,
-            &mut limits,
-            &t.time_limit,
-            &t.startup_limit,
-            &t.time_bank,
-            &t.memory_limit,
-            "bot.",
-        )?;
+        let own = RawLimits {
+            time_limit: t.time_limit.clone(),
+            startup_limit: t.startup_limit.clone(),
+            time_bank: t.time_bank.clone(),
+            memory_limit: t.memory_limit.clone(),
+            disk_limit: t.disk_limit.clone(),
+            allow_fork: t.allow_fork,
+        };
+        apply_limits(src, &mut limits, &own, "bot.")?;
     }
     if let Some(allow) = table.and_then(|t| t.allow_fork).or(raw.limits.allow_fork) {
         limits.process.allow_fork = allow;

@@ -155,8 +155,9 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
     );
     if outcome.not_played > 0 {
         eprintln!(
-            "{} games were not played: the system would not start a bot (see above); they count for nobody. Play them with: {}",
+            "{} games were not played ({}); they count for nobody. Play them with: {}",
             outcome.not_played,
+            outcome.not_played_why.as_deref().unwrap_or("the system would not start a bot"),
             resume_command(&args.file, &out)
         );
     }
@@ -166,6 +167,11 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
             resume_command(&args.file, &out)
         );
         return Ok(EXIT_INTERRUPTED);
+    }
+    if outcome.not_played > 0 {
+        // Not the bots' doing, and not finished: 1, as for any failure of
+        // the referee itself.
+        return Ok(super::EXIT_INTERNAL);
     }
     Ok(super::EXIT_OK)
 }

@@ -46,6 +46,8 @@ pub(crate) struct RawLimits {
     pub(crate) startup_limit: Option<Spanned<String>>,
     pub(crate) time_bank: Option<Spanned<String>>,
     pub(crate) memory_limit: Option<Spanned<String>>,
+    /// The working folder's disk quota.
+    pub(crate) disk_limit: Option<Spanned<String>>,
     /// Let bots start processes (threads are always allowed).
     pub(crate) allow_fork: Option<bool>,
 }
@@ -70,7 +72,22 @@ pub(crate) struct RawBot {
     pub(crate) startup_limit: Option<Spanned<String>>,
     pub(crate) time_bank: Option<Spanned<String>>,
     pub(crate) memory_limit: Option<Spanned<String>>,
+    pub(crate) disk_limit: Option<Spanned<String>>,
     pub(crate) allow_fork: Option<bool>,
+}
+
+impl RawBot {
+    /// The limits a bot's own table sets.
+    pub(crate) fn limits(&self) -> RawLimits {
+        RawLimits {
+            time_limit: self.time_limit.clone(),
+            startup_limit: self.startup_limit.clone(),
+            time_bank: self.time_bank.clone(),
+            memory_limit: self.memory_limit.clone(),
+            disk_limit: self.disk_limit.clone(),
+            allow_fork: self.allow_fork,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,6 +148,31 @@ pub enum PlanError {
     },
 }
 
+/// serde's words for a value of the wrong type (`invalid value: integer
+/// `-2`, expected u32`), in a file's words: what the field must be and
+/// what it got.
+fn plain_toml_message(message: &str) -> String {
+    let message = message.trim();
+    let Some((got, expected)) = message.rsplit_once(", expected ") else {
+        return message.to_string();
+    };
+    let range = match expected.trim() {
+        "u8" => "a whole number from 0 to 255",
+        "u16" => "a whole number from 0 to 65535",
+        "u32" | "u64" | "usize" => "a whole number, not negative",
+        "i64" | "i32" => "a whole number",
+        "f64" | "f32" => "a number",
+        "a boolean" => "true or false",
+        "a string" => "a string in quotes",
+        _ => return message.to_string(),
+    };
+    let got = got
+        .trim_start_matches("invalid value: ")
+        .trim_start_matches("invalid type: ")
+        .replace('`', "");
+    format!("must be {range}, got {got}")
+}
+
 /// A file being validated: its path and text, to turn spans into lines.
 pub(crate) struct Source<'a> {
     pub(crate) path: &'a Path,
@@ -143,6 +185,124 @@ impl Source<'_> {
             .matches('\n')
             .count()
             + 1
+    }
+
+    /// A TOML error (syntax, or a value of the wrong type) in the file's
+    /// terms: its line, the field (`options.pegs`) and what the field must
+    /// be, rather than serde's `expected u32`.
+    pub(crate) fn toml_error(&self, e: &toml::de::Error) -> PlanError {
+        let start = e.span().map_or(0, |s| s.start);
+        let message = plain_toml_message(e.message());
+        // "missing field" has no line of its own; "unknown field" names it.
+        let names_itself =
+            message.starts_with("missing field") || message.starts_with("unknown field");
+        let message = match self.field_at(start) {
+            Some(field) if !names_itself => format!("{field}: {message}"),
+            _ => message,
+        };
+        PlanError::At {
+            path: self.path.to_path_buf(),
+            line: self.line_of(start),
+            message,
+        }
+    }
+
+    /// The dotted name of the `key = value` field on the line of `offset`
+    /// (`options.pegs`, `bots.bot`), if that line has one.
+    fn field_at(&self, offset: usize) -> Option<String> {
+        let offset = offset.min(self.text.len());
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let line = self.text[line_start..].lines().next().unwrap_or("");
+        let (key, _) = line.split_once('=')?;
+        let key = key.trim().trim_matches('"');
+        if key.is_empty() || key.starts_with('[') || key.starts_with('#') {
+            return None;
+        }
+        let table = self.text[..line_start].lines().rev().find_map(|l| {
+            let l = l.trim();
+            l.starts_with('[').then(|| {
+                l.trim_start_matches('[')
+                    .split(']')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_string()
+            })
+        });
+        Some(match table {
+            Some(table) if !table.is_empty() => format!("{table}.{key}"),
+            _ => key.to_string(),
+        })
+    }
+
+    /// An error of the game's options (`GameConfig::from_options`), at
+    /// the line of the option it names and in TOML terms (`variant`, not
+    /// `--variant`); `fallback` is the span when it names none.
+    pub(crate) fn options_error(
+        &self,
+        fallback: std::ops::Range<usize>,
+        options: Option<std::ops::Range<usize>>,
+        message: &str,
+    ) -> PlanError {
+        const KEYS: [&str; 10] = [
+            "variant",
+            "codes",
+            "max_rounds",
+            "digits",
+            "length",
+            "attempts",
+            "first",
+            "pegs",
+            "colours",
+            "max_attacks",
+        ];
+        // Flags become keys: `--max-attacks` is `max_attacks` in a file.
+        let mut toml_terms = String::with_capacity(message.len());
+        let mut rest = message;
+        while let Some(i) = rest.find("--") {
+            toml_terms.push_str(&rest[..i]);
+            let after = &rest[i + 2..];
+            let end = after
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .unwrap_or(after.len());
+            toml_terms.push_str(&after[..end].replace('-', "_"));
+            rest = &after[end..];
+        }
+        toml_terms.push_str(rest);
+        let named = KEYS
+            .iter()
+            .filter_map(|k| {
+                let hyphened = k.replace('_', "-");
+                [message.find(&format!("--{hyphened}")), message.find(&format!(" {hyphened} "))]
+                    .into_iter()
+                    .flatten()
+                    .min()
+                    .map(|at| (at, *k))
+            })
+            .min()
+            .map(|(_, k)| k);
+        let line_of_key = named.zip(options).and_then(|(key, span)| {
+            let table = &self.text[span.start.min(self.text.len())..span.end.min(self.text.len())];
+            let mut offset = span.start;
+            for line in table.split_inclusive('\n') {
+                let trimmed = line.trim_start();
+                if let Some(after) = trimmed.strip_prefix(key) {
+                    if after.trim_start().starts_with('=') {
+                        return Some(offset + (line.len() - trimmed.len()));
+                    }
+                }
+                offset += line.len();
+            }
+            None
+        });
+        match (named, line_of_key) {
+            (Some(key), Some(at)) => PlanError::At {
+                path: self.path.to_path_buf(),
+                line: self.line_of(at),
+                message: format!("options.{key}: {toml_terms}"),
+            },
+            _ => self.error_at(fallback, format!("game: {toml_terms}")),
+        }
     }
 
     pub(crate) fn error_at(&self, span: std::ops::Range<usize>, message: String) -> PlanError {
@@ -168,14 +328,7 @@ impl TournamentPlan {
     /// directory.
     pub fn parse(path: &Path, text: &str) -> Result<TournamentPlan, PlanError> {
         let src = Source { path, text };
-        let raw: RawTournament = toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|s| src.line_of(s.start)).unwrap_or(1);
-            PlanError::At {
-                path: path.to_path_buf(),
-                line,
-                message: e.message().to_string(),
-            }
-        })?;
+        let raw: RawTournament = toml::from_str(text).map_err(|e| src.toml_error(&e))?;
         let base = path
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
@@ -199,13 +352,12 @@ impl TournamentPlan {
             return Err(src.error_at(span, format!("options.{e}")));
         }
         let config = GameConfig::from_options(raw.game.get_ref(), &options).map_err(|e| {
-            let span = match (&e, &raw.options) {
+            match (&e, &raw.options) {
                 (crate::games::GameConfigError::UnknownGame { .. }, _) | (_, None) => {
-                    raw.game.span()
+                    src.error_at(raw.game.span(), format!("game: {e}"))
                 }
-                (_, Some(o)) => o.span(),
-            };
-            src.error_at(span, format!("game: {e}"))
+                (_, Some(o)) => src.options_error(o.span(), Some(o.span()), &e.to_string()),
+            }
         })?;
 
         let format = match &raw.format {
@@ -501,24 +653,8 @@ pub(crate) fn build_bot(
     // Language defaults (Cryptron's contest limits), then the
     // file's [limits], then the bot's own.
     let mut bot_limits = MatchLimits::defaults_for(config, command.language);
-    apply_limits(
-        src,
-        &mut bot_limits,
-        &file_limits.time_limit,
-        &file_limits.startup_limit,
-        &file_limits.time_bank,
-        &file_limits.memory_limit,
-        "limits.",
-    )?;
-    apply_limits(
-        src,
-        &mut bot_limits,
-        &raw_bot.time_limit,
-        &raw_bot.startup_limit,
-        &raw_bot.time_bank,
-        &raw_bot.memory_limit,
-        &format!("{table}."),
-    )?;
+    apply_limits(src, &mut bot_limits, file_limits, "limits.")?;
+    apply_limits(src, &mut bot_limits, &raw_bot.limits(), &format!("{table}."))?;
     if let Some(allow) = raw_bot.allow_fork.or(file_limits.allow_fork) {
         bot_limits.process.allow_fork = allow;
     }
@@ -529,15 +665,20 @@ pub(crate) fn build_bot(
     })
 }
 
+/// Applies the limits a `[limits]` or bot table sets (`prefix` names the
+/// table in messages).
 pub(crate) fn apply_limits(
     src: &Source<'_>,
     limits: &mut MatchLimits,
-    time: &Option<Spanned<String>>,
-    startup: &Option<Spanned<String>>,
-    bank: &Option<Spanned<String>>,
-    memory: &Option<Spanned<String>>,
+    raw: &RawLimits,
     prefix: &str,
 ) -> Result<(), PlanError> {
+    let (time, startup, bank, memory) = (
+        &raw.time_limit,
+        &raw.startup_limit,
+        &raw.time_bank,
+        &raw.memory_limit,
+    );
     let duration = |v: &Spanned<String>, field: &str| -> Result<Duration, PlanError> {
         units::parse_move_time(v.get_ref())
             .map_err(|e| src.error_at(v.span(), format!("{prefix}{field}: {e}")))
@@ -555,6 +696,10 @@ pub(crate) fn apply_limits(
     if let Some(m) = memory {
         limits.process.memory_kb = units::parse_size_kb(m.get_ref())
             .map_err(|e| src.error_at(m.span(), format!("{prefix}memory_limit: {e}")))?;
+    }
+    if let Some(d) = &raw.disk_limit {
+        limits.process.disk_kb = units::parse_size_kb(d.get_ref())
+            .map_err(|e| src.error_at(d.span(), format!("{prefix}disk_limit: {e}")))?;
     }
     Ok(())
 }

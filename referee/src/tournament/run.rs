@@ -118,6 +118,8 @@ pub struct Outcome {
     /// Games not played because the system would not start a bot (not
     /// recorded: `--resume` plays them).
     pub not_played: u64,
+    /// Why the first of them could not be played.
+    pub not_played_why: Option<String>,
 }
 
 const GAMES_CSV: &str = "games.csv";
@@ -181,6 +183,7 @@ pub fn run(
         mpsc::channel::<(ScheduledGame, Result<MatchRecord, MatchError>, bool)>();
     let mut played_now = 0u64;
     let mut not_played = 0u64;
+    let mut not_played_why: Option<String> = None;
     let mut transcript_failures = 0u64;
     let mut write_error: Option<TournamentError> = None;
     let mut last_sync = Instant::now();
@@ -234,8 +237,9 @@ pub fn run(
                 Err(MatchError::Interrupted) | Err(MatchError::Transcript { .. }) => continue,
                 // The system would not start a bot, even after retries: the
                 // game is not played (nobody's loss); resume plays it.
-                Err(MatchError::NotStarted { .. }) => {
+                Err(e @ MatchError::NotStarted { .. }) => {
                     not_played += 1;
+                    not_played_why.get_or_insert(e.to_string());
                     continue;
                 }
                 // The referee cannot compile bots here (no compiler, no
@@ -285,6 +289,7 @@ pub fn run(
         standings,
         transcript_failures,
         not_played,
+        not_played_why,
     })
 }
 
