@@ -14,17 +14,7 @@ use crate::harness::*;
 const BUDGET: Duration = Duration::from_secs(180);
 
 fn predictor() -> String {
-    let dir = Path::new(&sample_bin("arrow5_random"))
-        .parent()
-        .unwrap()
-        .join("examples");
-    let path = dir.join("predictor");
-    assert!(
-        path.exists(),
-        "{} is built by `cargo test` (an example of the referee package)",
-        path.display()
-    );
-    path.to_string_lossy().into_owned()
+    example_bin("predictor")
 }
 
 fn python(fixture: &str, args: &str) -> String {
@@ -92,6 +82,60 @@ fn a_bot_that_knows_every_public_input_does_no_better_than_random() {
         predictor_average > random_average - 0.6,
         "predictor {predictor_average:.3} against random {random_average:.3}"
     );
+}
+
+/// Wins of the predictor in a 20-game Mastermind tournament with codes
+/// drawn by the referee, against the consistent random solver.
+fn predictor_wins(predictor: &str, key_file: Option<&Path>) -> usize {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"pt\"\ngame = \"mastermind\"\ngames_per_pairing = 20\nseed = 5\n\
+             [options]\ncodes = \"random\"\n\
+             [[bots]]\nname = \"predictor\"\nbot = \"{predictor}\"\n\
+             [[bots]]\nname = \"random\"\nbot = \"{}\"\n",
+            sample_bin("mastermind_random"),
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let mut args = vec![
+        "tournament".to_string(),
+        file.to_string_lossy().into_owned(),
+        "--out".into(),
+        out.to_string_lossy().into_owned(),
+        "--jobs".into(),
+        "2".into(),
+    ];
+    if let Some(key) = key_file {
+        args.extend(["--key-file".into(), key.to_string_lossy().into_owned()]);
+    }
+    let run = referee(&args.iter().map(String::as_str).collect::<Vec<_>>(), BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let mut reader = csv::Reader::from_path(out.join("games.csv")).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let winner = headers.iter().position(|h| h == "winner").unwrap();
+    reader
+        .records()
+        .filter(|r| &r.as_ref().unwrap()[winner] == "predictor")
+        .count()
+}
+
+#[test]
+fn a_bot_that_knows_the_tournament_file_wins_no_more_than_chance() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = "4d".repeat(32);
+    let key_file = dir.path().join("k.key");
+    std::fs::write(&key_file, &key).unwrap();
+    // Knowing the key, it wins every game: the attack works.
+    let knowing = format!("{} {key}", predictor());
+    assert_eq!(predictor_wins(&knowing, Some(&key_file)), 20);
+    // Not knowing it (a fresh key), it is the random solver's equal: about
+    // 6 wins, 8 draws and 6 losses in 20 games.
+    let wins = predictor_wins(&predictor(), None);
+    assert!(wins <= 13, "{wins} wins of 20");
 }
 
 /// The codes a readable match account shows the referee drew.

@@ -20,22 +20,85 @@ pub fn referee_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_referee"))
 }
 
-/// A Rust sample bot, built on first use into the same target directory.
+/// A Rust sample bot, built on first use into the referee's own target
+/// directory and profile (whatever `--target-dir`, `--release`, `--profile`
+/// or `--target` the tests were built with, under `cargo test` or
+/// `cargo nextest run`), so that it sits next to the referee binary.
 pub fn sample_bin(name: &str) -> String {
     static BUILD: Once = Once::new();
+    let (dir, args) = sample_build();
     BUILD.call_once(|| {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut cmd = Command::new(cargo);
-        cmd.args(["build", "--quiet", "-p", "sample_bots"])
-            .current_dir(root());
-        if !cfg!(debug_assertions) {
-            cmd.arg("--release");
-        }
-        let status = cmd.status().expect("run cargo to build the sample bots");
-        assert!(status.success(), "building sample_bots failed");
+        let status = Command::new(cargo)
+            .args(["build", "--quiet", "-p", "sample_bots"])
+            .args(&args)
+            .current_dir(root())
+            .status()
+            .expect("run cargo to build the sample bots");
+        assert!(
+            status.success(),
+            "building sample_bots failed: cargo build {args:?}"
+        );
     });
-    let dir = referee_bin().parent().unwrap().to_path_buf();
     dir.join(name).to_string_lossy().into_owned()
+}
+
+/// An example of the referee package (a test's helper program, such as
+/// the `predictor`), built on first use like [`sample_bin`] so that it is
+/// never stale, into `<target>/<profile>/examples/`.
+pub fn example_bin(name: &str) -> String {
+    static BUILD: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let (dir, args) = sample_build();
+    let mut built = BUILD
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !built.iter().any(|b| b == name) {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "--quiet", "-p", "referee", "--example", name])
+            .args(&args)
+            .current_dir(root())
+            .status()
+            .expect("run cargo to build an example");
+        assert!(status.success(), "building the example {name} failed");
+        built.push(name.to_string());
+    }
+    dir.join("examples")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Where the referee binary was built (`<target>/[<triple>/]<profile>/`),
+/// and the `cargo build` arguments that put the sample bots there.
+fn sample_build() -> (PathBuf, Vec<String>) {
+    let bin = referee_bin();
+    let dir = bin.parent().expect("the referee binary is in a folder");
+    let profile = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .expect("a profile folder");
+    let above = dir
+        .parent()
+        .expect("the profile folder is in the target folder");
+    // Cargo marks the root of a target directory with CACHEDIR.TAG; with
+    // `--target TRIPLE` the profile folder is one level further down.
+    let (target_dir, triple) = if above.join("CACHEDIR.TAG").exists() {
+        (above, None)
+    } else {
+        let root = above.parent().expect("a target folder");
+        (root, above.file_name().and_then(|n| n.to_str()))
+    };
+    let mut args = vec!["--target-dir".to_string(), target_dir.display().to_string()];
+    match profile {
+        "debug" => {}
+        "release" => args.push("--release".into()),
+        other => args.extend(["--profile".into(), other.into()]),
+    }
+    if let Some(triple) = triple {
+        args.extend(["--target".into(), triple.into()]);
+    }
+    (dir.to_path_buf(), args)
 }
 
 /// A file under `sample_bots/`, as an absolute path string.

@@ -11,6 +11,10 @@
 //! attack: that proves the attack works, so that its failure without the
 //! key means the key is what stops it.
 //!
+//! In a two-player game with codes the referee draws it tries every game
+//! seed a small tournament's schedule gives, from the public tournament
+//! seeds, and attacks with the opponent's code first if one matches.
+//!
 //! Usage: `referee bench mastermind "target/debug/examples/predictor [KEY]" ...`
 
 use std::io::{self, BufRead, Write};
@@ -18,8 +22,10 @@ use std::io::{self, BufRead, Write};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use referee::bench::bot_seed;
-use referee::games::mastermind::{feedback, Code, Feedback};
+use referee::games::mastermind::{feedback, Code, CodeSource, Config, Feedback, Mastermind};
+use referee::games::{Game, Seat};
 use referee::key::RefereeKey;
+use referee::tournament::schedule::game_seed;
 
 /// Bench seeds a contestant would try: the default and a few more.
 const PUBLIC_SEEDS: std::ops::Range<u64> = 0..16;
@@ -46,6 +52,33 @@ fn predict(greeting_seed: u64, count: u64, keys: &[RefereeKey]) -> Option<u64> {
     None
 }
 
+/// In a two-player game with codes drawn by the referee: the opponent's
+/// code, if some public derivation of some scheduled game's seed gives this
+/// very greeting. A contestant knows the tournament file's seed (or tries
+/// the small ones) and the schedule's formula, so it tries every pairing
+/// and round of a small tournament.
+fn predict_match(greeting: &str, config: &Config, seat: Seat, keys: &[RefereeKey]) -> Option<Code> {
+    for seed in PUBLIC_SEEDS.chain([2026, 99, 12345]) {
+        for pairing in 0..16 {
+            for round in 0..16 {
+                let game = game_seed(seed, pairing, round);
+                let mut draws: Vec<Mastermind> = keys
+                    .iter()
+                    .map(|k| Mastermind::new(config.clone(), &mut k.rng(game)))
+                    .collect();
+                draws.push(Mastermind::new(
+                    config.clone(),
+                    &mut ChaCha8Rng::seed_from_u64(game),
+                ));
+                if let Some(found) = draws.iter().find(|g| g.greeting(seat) == greeting) {
+                    return found.code(seat.other()).cloned();
+                }
+            }
+        }
+    }
+    None
+}
+
 fn main() {
     let mut keys: Vec<RefereeKey> = ["00", "ff", "01"]
         .iter()
@@ -61,7 +94,7 @@ fn main() {
     let mut lines = stdin.lock().lines();
     let greeting = lines.next().and_then(Result::ok).unwrap_or_default();
     let words: Vec<&str> = greeting.split_whitespace().collect();
-    let [_, pegs, colours, _, _, seed] = words[..] else {
+    let [_, pegs, colours, _role, _attacks, seed] = words[..] else {
         eprintln!("predictor: unexpected greeting '{greeting}'");
         return;
     };
@@ -80,7 +113,19 @@ fn main() {
     let mut possible: Vec<Code> = (0..count)
         .map(|i| Code::from_index(i, pegs, colours))
         .collect();
-    let mut guess_first = predict(seed, count, &keys).map(|i| Code::from_index(i, pegs, colours));
+    let mut guess_first = match words[3] {
+        "solo" => predict(seed, count, &keys).map(|i| Code::from_index(i, pegs, colours)),
+        role => {
+            let config = Config {
+                pegs,
+                colours,
+                max_attacks: words[4].parse().unwrap(),
+                codes: CodeSource::Random,
+            };
+            let seat = if role == "first" { Seat::A } else { Seat::B };
+            predict_match(&greeting, &config, seat, &keys)
+        }
+    };
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut out = io::stdout().lock();
     let mut last: Option<Code> = None;
@@ -106,6 +151,11 @@ fn main() {
                 };
                 let told = Feedback { black, white };
                 possible.retain(|c| feedback(c, &guess, colours) == told);
+            }
+            Some("code") => {
+                // Bot-chosen codes: any code will do.
+                writeln!(out, "{}", spaced(&possible[0])).unwrap();
+                out.flush().unwrap();
             }
             Some("end") => return,
             _ => {}
