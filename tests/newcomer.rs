@@ -413,3 +413,39 @@ fn a_c_bot_that_does_not_flush_is_told_to_flush() {
         run.stdout
     );
 }
+
+// §4.5: TOML errors name the line and the field, in TOML terms.
+
+#[test]
+fn toml_errors_name_the_line_and_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = "[[bots]]\nname = \"a\"\nbot = \"/bin/true\"\n[[bots]]\nname = \"b\"\nbot = \"/bin/true\"\n";
+    for (text, expected) in [
+        (
+            format!("name = \"x\"\ngame = \"arrow5\"\ngames_per_pairing = -2\nseed = 1\n{bots}"),
+            ":3: games_per_pairing: must be a whole number, not negative, got integer -2",
+        ),
+        (
+            format!(
+                "name = \"x\"\ngame = \"mastermind\"\ngames_per_pairing = 2\nseed = 1\n\n\
+                 [options]\npegs = 4\nvariant = \"classic\"\n{bots}"
+            ),
+            ":8: options.variant: mastermind has no option variant",
+        ),
+        (
+            format!(
+                "name = \"x\"\ngame = \"mastermind\"\ngames_per_pairing = 2\nseed = 1\n\
+                 [options]\npegs = 300\n{bots}"
+            ),
+            ":6: options.pegs: must be a whole number from 0 to 255, got integer 300",
+        ),
+    ] {
+        let file = dir.path().join("t.toml");
+        std::fs::write(&file, &text).unwrap();
+        let run = referee(&["tournament", file.to_str().unwrap()], BUDGET);
+        assert_eq!(run.status, 2, "{text}\n{}", run.stderr);
+        assert!(run.stderr.contains(expected), "{text}\n{}", run.stderr);
+        assert!(!run.stderr.contains("--"), "{}", run.stderr);
+        assert!(!run.stderr.contains("expected u"), "{}", run.stderr);
+    }
+}

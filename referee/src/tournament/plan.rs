@@ -785,8 +785,9 @@ mod tests {
         let e = error_of(&format!(
             "game = \"arrow5\"\n[options]\nvariant = \"blind\"\n{BOTS}"
         ));
+        // The line of the option, named as in the file.
         assert!(
-            e.starts_with("/tmp/t.toml:2:") && e.contains("blind"),
+            e.starts_with("/tmp/t.toml:3: options.variant:") && e.contains("blind"),
             "{e}"
         );
     }
