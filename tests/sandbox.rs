@@ -3,7 +3,7 @@
 //! stop it, nothing the bot started outlives the game, and a tournament
 //! running beside hostile bots gets the same results as one run alone.
 //!
-//! The tables are the contract of the README's Sandbox section.
+//! The tables are the contract of docs/security.md ("What each layer stops").
 
 use std::path::Path;
 use std::process::{Command, Stdio};

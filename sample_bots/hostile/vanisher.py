@@ -1,7 +1,7 @@
 """Fixture: plays legally, but first leaves a grandchild that escaped every
 trace the basic sandbox follows: its own session (double fork + setsid) and
 an empty environment (no REFEREE_BOT_TAG). Only a cgroup (strict) reaches
-it; under basic it outlives the game (see the README's Sandbox section)."""
+it; under basic it outlives the game (see docs/security.md)."""
 import os
 import sys
 import time

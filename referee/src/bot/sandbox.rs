@@ -15,7 +15,7 @@
 //!
 //! `auto` picks `strict` when it can be had, else `basic`. Asking for
 //! `strict` where it cannot be had is refused with what is missing.
-//! See the README's "Sandbox: hostile bots" section for what each layer stops.
+//! See docs/security.md ("What each layer stops") for what each layer stops.
 
 use std::fmt;
 use std::io;

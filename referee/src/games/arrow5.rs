@@ -1,4 +1,4 @@
-//! Arrow 5 (`../shared/rules/arrow5.md`): codes of 5 distinct symbols from
+//! Arrow 5 (`docs/rules/arrow5.md`): codes of 5 distinct symbols from
 //! 0-9 and the eye, the `<` `·` `>` signal, rounds in which the second agent
 //! gets an equalizing attack, and the hidden-eye variant.
 //!

@@ -1,4 +1,4 @@
-//! Cryptron (`../shared/rules/cryptron.md`): 8 rows, 12 HackDroids a side,
+//! Cryptron (`docs/rules/cryptron.md`): 8 rows, 12 HackDroids a side,
 //! two attacks a turn (one row ahead, then exactly as many rows as the first
 //! attack's landing row held before it), points for droids deep in the
 //! opponent's half.

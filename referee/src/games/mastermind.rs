@@ -1,4 +1,4 @@
-//! Mastermind (`../shared/rules/mastermind.md`): codes of N pegs in C colours
+//! Mastermind (`docs/rules/mastermind.md`): codes of N pegs in C colours
 //! (repeats allowed), the black/white feedback exactly as the rules'
 //! reference `feedback` function, and a cap of T attacks.
 //!

@@ -1,4 +1,4 @@
-//! Safe Cracker (`../shared/rules/safecracker.md`): codes of L digits from
+//! Safe Cracker (`docs/rules/safecracker.md`): codes of L digits from
 //! 1..D (repeats allowed, default 3 and 3), feedback is the number of exact
 //! matches only, players alternate and the first to crack wins at once.
 //!

@@ -2,7 +2,7 @@
 //! among ALL codes, that splits the possible codes into the most feedback
 //! classes; ties go to a code still possible, then to the lowest code
 //! number. Its first attack, found by the same rule, is 0012 (Kooi's 1123).
-//! It beats Knuth's average on 4 pegs and 6 colours (the README's Mastermind section
+//! It beats Knuth's average on 4 pegs and 6 colours (docs/measurements.md, "Mastermind solvers"
 //! has the measured figures).
 
 fn main() {

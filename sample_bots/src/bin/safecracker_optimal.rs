@@ -4,7 +4,7 @@
 //! sets with guesses from all codes, memoised per set.
 //!
 //! Over the 27 secrets of the default game (3 digits from 1-3) it needs 95
-//! guesses in all, 3.519 on average: the optimum (the README's Safe Cracker section).
+//! guesses in all, 3.519 on average: the optimum (docs/measurements.md, "Safe Cracker solvers").
 //! Sets larger than `EXACT_SET_LIMIT` (30), or games of more than 100 codes, use
 //! the one-step heuristic (fewest codes left expected) instead.
 
