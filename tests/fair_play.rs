@@ -545,6 +545,74 @@ fn a_bot_the_system_cannot_start_loses_nothing() {
     );
 }
 
+/// Cgroup folders whose name starts with `prefix`, anywhere in the
+/// hierarchies.
+fn cgroups_named(prefix: &str) -> Vec<PathBuf> {
+    let mut found = vec![];
+    let mut queue = vec![(PathBuf::from("/sys/fs/cgroup"), 0)];
+    while let Some((dir, depth)) = queue.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if !entry.file_type().is_ok_and(|t| t.is_dir()) {
+                continue;
+            }
+            if entry.file_name().to_string_lossy().starts_with(prefix) {
+                found.push(entry.path());
+            } else if depth < 5 {
+                queue.push((entry.path(), depth + 1));
+            }
+        }
+    }
+    found
+}
+
+/// The bot cgroups of a SIGKILLed strict referee are removed by the next
+/// referee, even a basic one, and a referee that ends leaves none.
+#[test]
+#[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
+fn a_killed_strict_referees_cgroups_are_removed_by_the_next_referee() {
+    let mut strict = Command::new(referee_bin())
+        .args([
+            "match",
+            "arrow5",
+            &sample_bin("arrow5_random"),
+            &python("sleeper.py", ""),
+            "--sandbox",
+            "strict",
+            "--time-limit",
+            "60s",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let prefix = format!("{}-", strict.id());
+    let start = Instant::now();
+    while cgroups_named(&prefix).is_empty() && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!cgroups_named(&prefix).is_empty(), "no bot cgroup was made");
+    std::thread::sleep(Duration::from_millis(300));
+    strict.kill().unwrap(); // SIGKILL: no clean-up of its own
+    strict.wait().unwrap();
+    let next = referee(
+        &[
+            "match",
+            "arrow5",
+            &sample_bin("arrow5_random"),
+            &sample_bin("arrow5_random"),
+            "--sandbox",
+            "basic",
+        ],
+        BUDGET,
+    );
+    assert_eq!(next.status, 0, "{}", next.stderr);
+    assert_eq!(cgroups_named(&prefix), Vec::<PathBuf>::new());
+}
+
 /// Processes whose command line holds `tag`.
 fn processes_with(tag: &str) -> Vec<i32> {
     let mut found = vec![];

@@ -11,5 +11,6 @@ fn main() {
     referee::bot::launch_with_this_executable();
     let code = cli::main();
     referee::bot::remove_workdirs_folder();
+    referee::bot::sandbox::remove_cgroup_roots();
     std::process::exit(code);
 }

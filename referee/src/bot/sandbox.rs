@@ -50,7 +50,15 @@ impl SandboxChoice {
     /// asked-for layer cannot be had.
     pub fn resolve(self) -> Result<Sandbox, String> {
         match self {
-            SandboxChoice::Basic => Ok(Sandbox::Basic),
+            SandboxChoice::Basic => {
+                // A strict referee killed before it could clean up left bot
+                // cgroups behind: a basic one run as root removes them too.
+                // SAFETY: geteuid has no preconditions.
+                if unsafe { libc::geteuid() } == 0 {
+                    let _ = CgroupRoots::detect();
+                }
+                Ok(Sandbox::Basic)
+            }
             SandboxChoice::Strict => strict().map(Sandbox::Strict),
             SandboxChoice::Auto => Ok(strict().map(Sandbox::Strict).unwrap_or(Sandbox::Basic)),
         }
@@ -173,7 +181,9 @@ impl CgroupRoots {
         let mounts = std::fs::read_to_string("/proc/mounts")
             .map_err(|e| format!("strict sandbox: cannot read /proc/mounts: {e}"))?;
         let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
-        CgroupRoots::detect_in(&mounts, &own)
+        let roots = CgroupRoots::detect_in(&mounts, &own)?;
+        let _ = MADE_ROOTS.set(roots.clone());
+        Ok(roots)
     }
 
     /// [`CgroupRoots::detect`] given the text of `/proc/mounts` and of
@@ -262,6 +272,21 @@ impl CgroupRoots {
             ));
         }
         Ok(roots)
+    }
+}
+
+/// The cgroup folders this referee made or found (for [`remove_cgroup_roots`]).
+static MADE_ROOTS: std::sync::OnceLock<CgroupRoots> = std::sync::OnceLock::new();
+
+/// At the referee's exit: the shared `referee` cgroup folders, if no other
+/// referee's bot is in them (rmdir of a cgroup that holds one fails), so
+/// that no empty cgroup directory is left behind. Each bot's own is removed
+/// when the bot is dropped.
+pub fn remove_cgroup_roots() {
+    if let Some(roots) = MADE_ROOTS.get() {
+        for dir in [&roots.kill, &roots.memory, &roots.pids] {
+            let _ = std::fs::remove_dir(dir);
+        }
     }
 }
 
