@@ -236,7 +236,11 @@ fn replay_commands_of_check_run_as_printed() {
         replay.args(&words[1..]).current_dir(dir.path());
         let again = run_within(replay, BUDGET);
         assert_eq!(again.status, 0, "{command}: {}", again.stderr);
-        assert!(again.stdout.contains("crash"), "{command}: {}", again.stdout);
+        assert!(
+            again.stdout.contains("crash"),
+            "{command}: {}",
+            again.stdout
+        );
     }
 }
 
@@ -261,17 +265,23 @@ fn bench_help_lists_only_what_bench_takes() {
 // §4.12: wording.
 
 fn scripted(replies: &str) -> String {
-    format!(
-        "python3 {} {replies}",
-        sample_file("python/scripted.py")
-    )
+    format!("python3 {} {replies}", sample_file("python/scripted.py"))
 }
 
 #[test]
 fn safe_cracker_accounts_speak_of_guesses_in_order() {
     let bot = scripted("123");
     let run = referee(
-        &["match", "safecracker", &bot, &bot, "--codes", "random", "--seed", "4"],
+        &[
+            "match",
+            "safecracker",
+            &bot,
+            &bot,
+            "--codes",
+            "random",
+            "--seed",
+            "4",
+        ],
         BUDGET,
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
@@ -283,13 +293,22 @@ fn safe_cracker_accounts_speak_of_guesses_in_order() {
     assert!(toss < turn, "the coin toss is told before the turns: {out}");
 
     let silent = referee(
-        &["match", "safecracker", &scripted(""), &scripted(""), "--seed", "4"],
+        &[
+            "match",
+            "safecracker",
+            &scripted(""),
+            &scripted(""),
+            "--seed",
+            "4",
+        ],
         BUDGET,
     );
     assert_eq!(silent.status, 0, "{}", silent.stderr);
     assert!(!silent.stdout.contains("(not chosen)"), "{}", silent.stdout);
     assert!(
-        silent.stdout.contains("A's code: none (the bot did not choose one)"),
+        silent
+            .stdout
+            .contains("A's code: none (the bot did not choose one)"),
         "{}",
         silent.stdout
     );
@@ -311,8 +330,16 @@ fn two_starters_of_one_name_are_told_apart() {
         BUDGET,
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("A: arrow5_starter.c "), "{}", run.stdout);
-    assert!(run.stdout.contains("B: arrow5_starter.py "), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("A: arrow5_starter.c "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("B: arrow5_starter.py "),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -321,7 +348,12 @@ fn a_shell_script_that_is_not_executable_gets_a_shell_hint() {
     let script = dir.path().join("bot.sh");
     std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
     let run = referee(
-        &["match", "arrow5", script.to_str().unwrap(), script.to_str().unwrap()],
+        &[
+            "match",
+            "arrow5",
+            script.to_str().unwrap(),
+            script.to_str().unwrap(),
+        ],
         BUDGET,
     );
     assert_eq!(run.status, 2, "{}", run.stderr);
@@ -338,7 +370,11 @@ fn an_odd_max_games_is_refused() {
     let bot = sample_bin("arrow5_random");
     let run = referee(&["sprt", "arrow5", &bot, &bot, "--max-games", "3"], BUDGET);
     assert_eq!(run.status, 2, "{}", run.stderr);
-    assert!(run.stderr.contains("--max-games 3 is odd"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("--max-games 3 is odd"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -361,7 +397,12 @@ fn merge_does_not_overwrite_results() {
     let out = dir.path().join("merged");
     let merge = |out: &Path| {
         referee(
-            &["merge", shard.to_str().unwrap(), "--out", out.to_str().unwrap()],
+            &[
+                "merge",
+                shard.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ],
             BUDGET,
         )
     };
@@ -369,7 +410,11 @@ fn merge_does_not_overwrite_results() {
     let before = std::fs::read(out.join("games.csv")).unwrap();
     let again = merge(&out);
     assert_eq!(again.status, 2, "{}", again.stderr);
-    assert!(again.stderr.contains("already holds results"), "{}", again.stderr);
+    assert!(
+        again.stderr.contains("already holds results"),
+        "{}",
+        again.stderr
+    );
     assert_eq!(std::fs::read(out.join("games.csv")).unwrap(), before);
 }
 
@@ -447,5 +492,18 @@ fn toml_errors_name_the_line_and_the_field() {
         assert!(run.stderr.contains(expected), "{text}\n{}", run.stderr);
         assert!(!run.stderr.contains("--"), "{}", run.stderr);
         assert!(!run.stderr.contains("expected u"), "{}", run.stderr);
+    }
+}
+
+// §4.10: Cryptron's two spellings outside the rules' bounds are stated.
+
+#[test]
+fn cryptron_wire_exceptions_are_stated() {
+    for file in ["protocol.md", "docs/rules/cryptron.md"] {
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        assert!(
+            text.contains("`6,7,7,7`") && text.contains("`i2 = 7`") && text.contains("`0,0,0,0`"),
+            "{file}"
+        );
     }
 }

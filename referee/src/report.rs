@@ -92,6 +92,9 @@ pub fn render_match(record: &MatchRecord) -> String {
             }
         }
     }
-    out.push_str(&format!("Replay: {}\n", escape(&as_invoked(&record.replay))));
+    out.push_str(&format!(
+        "Replay: {}\n",
+        escape(&as_invoked(&record.replay))
+    ));
     out
 }

@@ -14,10 +14,8 @@ use crate::bench::{self, Selection};
 use crate::bot::{BotCommand, Language};
 use crate::games::{GameConfig, GameOptions};
 use crate::runner::MatchLimits;
-use crate::tournament::plan::{
-    apply_limits, build_bot, spec_from_here, RawBot, RawLimits, Source,
-};
-use crate::tournament::plan::{PlanError, TournamentBot};
+use crate::tournament::plan::{apply_limits, build_bot, spec_from_here, RawBot, RawLimits};
+use crate::tournament::plan::{PlanError, Source, TournamentBot};
 use crate::units;
 
 #[derive(Debug, Deserialize)]
@@ -153,14 +151,9 @@ impl CheckPlan {
             let span = raw.options.as_ref().map_or(raw.game.span(), |o| o.span());
             return Err(src.error_at(span, format!("options.{e}")));
         }
-        let config = GameConfig::from_options(raw.game.get_ref(), &options).map_err(|e| {
-            match (&e, &raw.options) {
-                (crate::games::GameConfigError::UnknownGame { .. }, _) | (_, None) => {
-                    src.error_at(raw.game.span(), format!("game: {e}"))
-                }
-                (_, Some(o)) => src.options_error(o.span(), Some(o.span()), &e.to_string()),
-            }
-        })?;
+        let options_span = raw.options.as_ref().map(|o| o.span());
+        let config = GameConfig::from_options(raw.game.get_ref(), &options)
+            .map_err(|e| src.game_error(raw.game.span(), options_span, &e))?;
 
         let tested = tested_bot(&src, &base, &config, &raw, bot)?;
 

@@ -157,7 +157,10 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         eprintln!(
             "{} games were not played ({}); they count for nobody. Play them with: {}",
             outcome.not_played,
-            outcome.not_played_why.as_deref().unwrap_or("the system would not start a bot"),
+            outcome
+                .not_played_why
+                .as_deref()
+                .unwrap_or("the system would not start a bot"),
             resume_command(&args.file, &out)
         );
     }

@@ -621,8 +621,7 @@ impl Game for Arrow5 {
         Seat::BOTH
             .iter()
             .map(|&seat| {
-                let code = self.codes[seat.index()]
-                    .map(|c| c.glyphs());
+                let code = self.codes[seat.index()].map(|c| c.glyphs());
                 let by = match self.config.codes {
                     CodeSource::Bots => "chosen by the bot",
                     CodeSource::Random => "drawn by the referee",
@@ -970,14 +969,13 @@ impl super::human::HumanText for Arrow5 {
     fn read_human(&self, line: &str) -> Result<RawCode, String> {
         const EXPECTED: &str =
             "type five different symbols from 0-9 and E for the eye, e.g. 1 0 3 6 E";
-        let chars = crate::protocol::parse_symbols::<CODE_LEN>(line)
-            .map_err(|e| {
-                // What is wrong first ("expected 3 symbols, got 2 ..."), then how to write one.
-                format!(
-                    "{}. That is not a code: {EXPECTED}.",
-                    super::human::capitalized(&e)
-                )
-            })?;
+        let chars = crate::protocol::parse_symbols::<CODE_LEN>(line).map_err(|e| {
+            // What is wrong first ("expected 3 symbols, got 2 ..."), then how to write one.
+            format!(
+                "{}. That is not a code: {EXPECTED}.",
+                super::human::capitalized(&e)
+            )
+        })?;
         Code::from_chars(&chars)
             .map_err(|e| format!("{}: {EXPECTED}.", super::human::capitalized(&e.to_string())))?;
         Ok(RawCode(chars))

@@ -487,9 +487,7 @@ impl Game for Mastermind {
         Seat::BOTH
             .iter()
             .map(|&seat| {
-                let code = self.codes[seat.index()]
-                    .as_ref()
-                    .map(|c| c.ascii());
+                let code = self.codes[seat.index()].as_ref().map(|c| c.ascii());
                 let by = match self.config.codes {
                     CodeSource::Bots => "chosen by the bot",
                     CodeSource::Random => "drawn by the referee",

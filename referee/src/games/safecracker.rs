@@ -608,9 +608,7 @@ impl Game for SafeCracker {
         }
         let mut lines = vec![];
         for seat in Seat::BOTH {
-            let code = self.codes[seat.index()]
-                .as_ref()
-                .map(|c| c.dashed());
+            let code = self.codes[seat.index()].as_ref().map(|c| c.dashed());
             let by = match self.config.codes {
                 CodeSource::Bots => "chosen by the bot",
                 CodeSource::Random => "drawn by the referee",
@@ -692,8 +690,8 @@ impl super::human::HumanText for SafeCracker {
                 .collect::<Vec<_>>()
                 .join(" ")
         );
-        let chars = crate::protocol::parse_symbol_vec(line, self.config.length as usize)
-            .map_err(|e| {
+        let chars =
+            crate::protocol::parse_symbol_vec(line, self.config.length as usize).map_err(|e| {
                 // What is wrong first ("expected 3 symbols, got 2 ..."), then how to write one.
                 format!(
                     "{}. That is not a code: {expected}.",

@@ -235,15 +235,20 @@ impl Source<'_> {
         })
     }
 
-    /// An error of the game's options (`GameConfig::from_options`), at
-    /// the line of the option it names and in TOML terms (`variant`, not
-    /// `--variant`); `fallback` is the span when it names none.
-    pub(crate) fn options_error(
+    /// An error of `GameConfig::from_options`: an unknown game at `game`;
+    /// an error of the options at the line of the option it names, in TOML
+    /// terms (`variant`, not `--variant`), else at the `options` table.
+    pub(crate) fn game_error(
         &self,
-        fallback: std::ops::Range<usize>,
+        game: std::ops::Range<usize>,
         options: Option<std::ops::Range<usize>>,
-        message: &str,
+        e: &crate::games::GameConfigError,
     ) -> PlanError {
+        let message = e.to_string();
+        if matches!(e, crate::games::GameConfigError::UnknownGame { .. }) || options.is_none() {
+            return self.error_at(game, format!("game: {message}"));
+        }
+        let fallback = options.clone().unwrap_or(game);
         const KEYS: [&str; 10] = [
             "variant",
             "codes",
@@ -258,7 +263,7 @@ impl Source<'_> {
         ];
         // Flags become keys: `--max-attacks` is `max_attacks` in a file.
         let mut toml_terms = String::with_capacity(message.len());
-        let mut rest = message;
+        let mut rest = message.as_str();
         while let Some(i) = rest.find("--") {
             toml_terms.push_str(&rest[..i]);
             let after = &rest[i + 2..];
@@ -273,11 +278,9 @@ impl Source<'_> {
             .iter()
             .filter_map(|k| {
                 let hyphened = k.replace('_', "-");
-                [message.find(&format!("--{hyphened}")), message.find(&format!(" {hyphened} "))]
-                    .into_iter()
-                    .flatten()
-                    .min()
-                    .map(|at| (at, *k))
+                let flag = message.find(&format!("--{hyphened}"));
+                let word = message.find(&format!(" {hyphened} "));
+                flag.into_iter().chain(word).min().map(|at| (at, *k))
             })
             .min()
             .map(|(_, k)| k);
@@ -351,14 +354,9 @@ impl TournamentPlan {
             let span = raw.options.as_ref().map_or(raw.game.span(), |o| o.span());
             return Err(src.error_at(span, format!("options.{e}")));
         }
-        let config = GameConfig::from_options(raw.game.get_ref(), &options).map_err(|e| {
-            match (&e, &raw.options) {
-                (crate::games::GameConfigError::UnknownGame { .. }, _) | (_, None) => {
-                    src.error_at(raw.game.span(), format!("game: {e}"))
-                }
-                (_, Some(o)) => src.options_error(o.span(), Some(o.span()), &e.to_string()),
-            }
-        })?;
+        let options_span = raw.options.as_ref().map(|o| o.span());
+        let config = GameConfig::from_options(raw.game.get_ref(), &options)
+            .map_err(|e| src.game_error(raw.game.span(), options_span, &e))?;
 
         let format = match &raw.format {
             None => Format::RoundRobin,
