@@ -136,11 +136,11 @@ pub const BOTS_FAULT: &str = "bot: ";
 /// The launch mode's `main`: never returns.
 pub fn run() -> ! {
     // Run by hand, the two descriptors are not there.
-    // SAFETY: fcntl only asks about the descriptors.
-    if [REPORT_FD, SPEC_FD]
-        .iter()
-        .any(|&fd| unsafe { libc::fcntl(fd, libc::F_GETFD) } < 0)
-    {
+    let is_open = |fd: i32| {
+        // SAFETY: fcntl only asks about the descriptor.
+        unsafe { libc::fcntl(fd, libc::F_GETFD) >= 0 }
+    };
+    if !(is_open(REPORT_FD) && is_open(SPEC_FD)) {
         eprintln!(
             "referee: `{LAUNCH_ARG}` is internal: the referee starts each bot through it \
              (see `referee match --help`)"
@@ -151,6 +151,7 @@ pub fn run() -> ! {
     // on 4 (see `BotProcess::spawn`), checked open above; nothing else
     // owns them.
     let mut report = unsafe { File::from_raw_fd(REPORT_FD) };
+    // SAFETY: as above, for the spec's descriptor.
     let spec_pipe = unsafe { File::from_raw_fd(SPEC_FD) };
     for fd in [REPORT_FD, SPEC_FD] {
         // SAFETY: fcntl on descriptors this process owns.
@@ -740,9 +741,9 @@ fn become_unprivileged(spec: &LaunchSpec, identity: &Identity) -> Result<(), Ste
         // Its working directory becomes its own, and nobody else's.
         let dir = cstring(&spec.workdir)?;
         // SAFETY: valid NUL-terminated path.
-        if unsafe { libc::chown(dir.as_ptr(), uid, identity.gid) } != 0
-            || unsafe { libc::chmod(dir.as_ptr(), 0o700) } != 0
-        {
+        let owned = unsafe { libc::chown(dir.as_ptr(), uid, identity.gid) } == 0;
+        // SAFETY: as above.
+        if !owned || unsafe { libc::chmod(dir.as_ptr(), 0o700) } != 0 {
             return Err(last_error("giving the bot its working directory"));
         }
     }
@@ -750,10 +751,10 @@ fn become_unprivileged(spec: &LaunchSpec, identity: &Identity) -> Result<(), Ste
         return Err(last_error("dropping capabilities"));
     }
     let gid = identity.gid;
+    // SAFETY: setgroups with an empty list (a null pointer is allowed).
+    let no_groups = unsafe { libc::setgroups(0, std::ptr::null()) } == 0;
     // SAFETY: set*id with plain integers.
-    if unsafe { libc::setgroups(0, std::ptr::null()) } != 0
-        || unsafe { libc::setresgid(gid, gid, gid) } != 0
-    {
+    if !no_groups || unsafe { libc::setresgid(gid, gid, gid) } != 0 {
         return Err(last_error("switching group"));
     }
     match identity.uid {
