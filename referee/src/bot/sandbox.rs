@@ -605,152 +605,150 @@ pub fn clear_capabilities() -> bool {
 /// The longest the orphan sweep keeps finding new processes.
 const SWEEP_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// The seccomp filter every bot gets (x86-64; elsewhere none), for the bot
+/// The seccomp policy every bot gets (x86-64; elsewhere none), for the bot
 /// whose pid is `own` (also its process group and session: it called
-/// setsid):
-/// - `ptrace`, `process_vm_readv`, `process_vm_writev` fail with EPERM: no
-///   reading or steering another process;
+/// setsid). One table per answer, built by seccompiler
+/// ([`seccomp_filters`]), after a guard against the x32 system calls.
+///
+/// EPERM:
+/// - `ptrace`, `process_vm_readv`, `process_vm_writev`, `pidfd_getfd`,
+///   `process_madvise`: no reading or steering another process;
 /// - signals: `kill` only to itself (`own`) or its own group (`0`, `-own`),
 ///   `tgkill` only to threads of its own process, `tkill` and
-///   `pidfd_send_signal` never (EPERM). So a bot cannot stop or kill the
-///   other bot or the referee, even though they share a user id. The price:
+///   `pidfd_send_signal` never. So a bot cannot stop or kill the other bot
+///   or the referee, even though they share a user id. The price:
 ///   processes a bot forks may signal the bot and its group, but not each
 ///   other or themselves by pid.
 /// - new processes: unless `allow_fork`, `fork`, `vfork` and a `clone`
-///   without `CLONE_THREAD` fail with EPERM (threads are fine). A fork bomb
-///   then goes nowhere, whatever the user's process limit.
-/// - `socket` fails with EACCES for every family but AF_UNIX: no network.
-/// - no new namespaces: `unshare` and `setns` fail with EPERM, and so does
-///   a `clone` asking for any new namespace (a bot in a user namespace of
-///   its own could otherwise make mount and network namespaces in it).
-///   `clone3`, whose flags a filter cannot read, always gets ENOSYS, so
-///   that the C library falls back to `clone`.
-///
-/// x32 system calls are refused. Jumps count from the next instruction.
-#[cfg(target_arch = "x86_64")]
-fn seccomp_filter(own: i32, allow_fork: bool) -> [libc::sock_filter; 34] {
-    const LD_ABS: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
-    const JEQ: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
-    const JGE: u16 = 0x35; // BPF_JMP | BPF_JGE | BPF_K
-    const JSET: u16 = 0x45; // BPF_JMP | BPF_JSET | BPF_K
-    const RET: u16 = 0x06; // BPF_RET | BPF_K
-    const ALLOW: u32 = 0x7fff_0000;
-    const EPERM: u32 = 0x0005_0000 | libc::EPERM as u32;
-    const EACCES: u32 = 0x0005_0000 | libc::EACCES as u32;
-    const ENOSYS: u32 = 0x0005_0000 | libc::ENOSYS as u32;
-    const NEW_NAMESPACES: u32 = (libc::CLONE_NEWNS
-        | libc::CLONE_NEWCGROUP
-        | libc::CLONE_NEWUTS
-        | libc::CLONE_NEWIPC
-        | libc::CLONE_NEWUSER
-        | libc::CLONE_NEWPID
-        | libc::CLONE_NEWNET
-        | 0x80) as u32; // CLONE_NEWTIME
-                        // seccomp_data: nr at 0, arch at 4, args[0] at 16 (its low half holds
-                        // an int argument, or clone's flags, on little-endian x86-64).
-    const NR: u32 = 0;
-    const ARCH: u32 = 4;
-    const ARG0: u32 = 16;
-    const fn op(code: u16, jt: u8, jf: u8, k: u32) -> libc::sock_filter {
-        libc::sock_filter { code, jt, jf, k }
-    }
-    let own = own as u32;
-    let own_group = own.wrapping_neg();
-    let on_fork = if allow_fork { ALLOW } else { EPERM };
-    [
-        /* 0 */ op(LD_ABS, 0, 0, ARCH),
-        /* 1 */ op(JEQ, 0, 30, 0xc000_003e), // AUDIT_ARCH_X86_64, else 32 allow
-        /* 2 */ op(LD_ABS, 0, 0, NR),
-        /* 3 */ op(JGE, 29, 0, 0x4000_0000), // x32: 33 EPERM
-        /* 4 */ op(JEQ, 28, 0, libc::SYS_ptrace as u32), // 33 EPERM
-        /* 5 */ op(JEQ, 27, 0, libc::SYS_process_vm_readv as u32),
-        /* 6 */ op(JEQ, 26, 0, libc::SYS_process_vm_writev as u32),
-        /* 7 */ op(JEQ, 25, 0, libc::SYS_pidfd_send_signal as u32),
-        /* 8 */ op(JEQ, 24, 0, libc::SYS_tkill as u32),
-        /* 9 */ op(JEQ, 23, 0, libc::SYS_unshare as u32),
-        /* 10 */ op(JEQ, 22, 0, libc::SYS_setns as u32), // 33 EPERM
-        /* 11 */ op(JEQ, 6, 0, libc::SYS_kill as u32), // 18
-        /* 12 */ op(JEQ, 9, 0, libc::SYS_tgkill as u32), // 22
-        /* 13 */ op(JEQ, 10, 0, libc::SYS_socket as u32), // 24
-        /* 14 */ op(JEQ, 14, 0, libc::SYS_fork as u32), // 29
-        /* 15 */ op(JEQ, 13, 0, libc::SYS_vfork as u32), // 29
-        /* 16 */ op(JEQ, 13, 0, libc::SYS_clone3 as u32), // 30 ENOSYS
-        /* 17 */ op(JEQ, 8, 14, libc::SYS_clone as u32), // 26, else 32 allow
-        /* 18 */ op(LD_ABS, 0, 0, ARG0), // kill(pid, ..)
-        /* 19 */ op(JEQ, 12, 0, 0), // its own group: 32 allow
-        /* 20 */ op(JEQ, 11, 0, own),
-        /* 21 */ op(JEQ, 10, 11, own_group), // 32 allow, else 33 EPERM
-        /* 22 */ op(LD_ABS, 0, 0, ARG0), // tgkill(tgid, ..)
-        /* 23 */ op(JEQ, 8, 9, own), // 32 allow, else 33 EPERM
-        /* 24 */ op(LD_ABS, 0, 0, ARG0), // socket(family, ..)
-        /* 25 */ op(JEQ, 6, 5, libc::AF_UNIX as u32), // 32 allow, else 31 EACCES
-        /* 26 */ op(LD_ABS, 0, 0, ARG0), // clone(flags, ..)
-        /* 27 */ op(JSET, 4, 0, libc::CLONE_THREAD as u32), // a thread: 32 allow
-        /* 28 */ op(JSET, 4, 0, NEW_NAMESPACES), // 33 EPERM, else 29
-        /* 29 */ op(RET, 0, 0, on_fork),
-        /* 30 */ op(RET, 0, 0, ENOSYS),
-        /* 31 */ op(RET, 0, 0, EACCES),
-        /* 32 */ op(RET, 0, 0, ALLOW),
-        /* 33 */ op(RET, 0, 0, EPERM),
-    ]
-}
-
-/// The second filter's rules, refused with EPERM: what would let a bot
-/// reach its opponent's scheduling, leave the process group the referee
-/// freezes between its moves, or hold what the referee cannot see.
-/// - CPU placement: `sched_setaffinity` always (a bot stays on the CPU the
-///   referee pinned it to); `sched_setscheduler`, `sched_setparam`,
-///   `sched_setattr`, `prlimit64` for any process but itself (pid 0);
-///   `setpriority` and `ioprio_set` for anything but itself (which
-///   `PRIO_PROCESS`/`IOPRIO_WHO_PROCESS`, who 0). Under basic the opponent
-///   has the same user id, so the kernel alone would allow all of these.
+///   without `CLONE_THREAD` (threads are fine). A fork bomb then goes
+///   nowhere, whatever the user's process limit.
+/// - no new namespaces: `unshare`, `setns`, and a `clone` asking for any
+///   new namespace (a bot in a user namespace of its own could otherwise
+///   make mount and network namespaces in it).
+/// - CPU placement and priority: `sched_setaffinity` always (a bot stays on
+///   the CPU the referee pinned it to); `sched_setscheduler`,
+///   `sched_setparam`, `sched_setattr`, `prlimit64` for any process but
+///   itself (pid 0); `setpriority` and `ioprio_set` for anything but
+///   itself (`PRIO_PROCESS`/`IOPRIO_WHO_PROCESS`, who 0). Under basic the
+///   opponent has the same user id, so the kernel alone would allow these.
 /// - `setsid`, `setpgid`: the bot's processes stay in its group, which the
 ///   referee stops between moves and kills at the end.
-/// - the kernel keyring (`add_key`, `request_key`, `keyctl`): storage
-///   shared by every process of a user id, outside any folder;
-///   `pidfd_getfd` and `process_madvise` (another process's files, memory).
+/// - the kernel keyring (`add_key`, `request_key`, `keyctl`): storage shared
+///   by every process of a user id, outside any folder.
 ///
-/// And with ENOSYS (so that runtimes fall back, as on an old kernel):
-/// - io_uring (`io_uring_setup`, `_enter`, `_register`): it opens sockets
-///   without `socket(2)`, past the first filter;
-/// - memory the resident-set measure cannot see: `memfd_create`, System V
-///   shared memory (`shmget`) and POSIX message queues (`mq_open`).
+/// EACCES: `socket` for every family but AF_UNIX: no network.
+///
+/// ENOSYS (so that the C library and runtimes fall back, as on an old
+/// kernel): `clone3`, whose flags a filter cannot read (libc falls back to
+/// `clone`); io_uring (`io_uring_setup`, `_enter`, `_register`), which
+/// opens sockets without `socket(2)`; memory the resident measure cannot
+/// see: `memfd_create`, System V shared memory (`shmget`), POSIX message
+/// queues (`mq_open`).
 #[cfg(target_arch = "x86_64")]
-fn fair_play_filters() -> Result<Vec<seccompiler::BpfProgram>, seccompiler::Error> {
+fn seccomp_filters(
+    own: i32,
+    allow_fork: bool,
+) -> Result<Vec<seccompiler::BpfProgram>, seccompiler::Error> {
     use seccompiler::{
         SeccompAction, SeccompCmpArgLen as Len, SeccompCmpOp as Op, SeccompCondition as Cond,
         SeccompFilter, SeccompRule, TargetArch,
     };
-    let not = |arg: u8, value: u64| -> Result<SeccompRule, seccompiler::Error> {
-        Ok(SeccompRule::new(vec![Cond::new(
+    type Rules = Vec<(i64, Vec<SeccompRule>)>;
+    // A rule matches when all its conditions hold; a system call is refused
+    // when one of its rules matches (none listed: always).
+    let rule = |conditions: Vec<Cond>| SeccompRule::new(conditions);
+    let arg_is_not = |arg: u8, value: u64| Cond::new(arg, Len::Dword, Op::Ne, value);
+    let arg_has = |arg: u8, bits: u64, set: bool| {
+        Cond::new(
             arg,
-            Len::Dword,
-            Op::Ne,
-            value,
-        )?])?)
+            Len::Qword,
+            Op::MaskedEq(bits),
+            if set { bits } else { 0 },
+        )
     };
     let always = Vec::new;
-    let refused: Vec<(i64, Vec<SeccompRule>)> = vec![
+    let own = own as u32 as u64;
+    let own_group = (own as u32).wrapping_neg() as u64;
+
+    let mut clone_refused = Vec::new();
+    for flag in [
+        libc::CLONE_NEWNS,
+        libc::CLONE_NEWCGROUP,
+        libc::CLONE_NEWUTS,
+        libc::CLONE_NEWIPC,
+        libc::CLONE_NEWUSER,
+        libc::CLONE_NEWPID,
+        libc::CLONE_NEWNET,
+        0x80, // CLONE_NEWTIME
+    ] {
+        clone_refused.push(rule(vec![arg_has(0, flag as u64, true)?])?);
+    }
+    let mut refused: Rules = vec![
+        (libc::SYS_ptrace, always()),
+        (libc::SYS_process_vm_readv, always()),
+        (libc::SYS_process_vm_writev, always()),
+        (libc::SYS_pidfd_getfd, always()),
+        (libc::SYS_process_madvise, always()),
+        (libc::SYS_pidfd_send_signal, always()),
+        (libc::SYS_tkill, always()),
+        (
+            libc::SYS_kill,
+            vec![rule(vec![
+                arg_is_not(0, 0)?,
+                arg_is_not(0, own)?,
+                arg_is_not(0, own_group)?,
+            ])?],
+        ),
+        (libc::SYS_tgkill, vec![rule(vec![arg_is_not(0, own)?])?]),
+        (libc::SYS_unshare, always()),
+        (libc::SYS_setns, always()),
         (libc::SYS_sched_setaffinity, always()),
-        (libc::SYS_sched_setscheduler, vec![not(0, 0)?]),
-        (libc::SYS_sched_setparam, vec![not(0, 0)?]),
-        (libc::SYS_sched_setattr, vec![not(0, 0)?]),
-        (libc::SYS_prlimit64, vec![not(0, 0)?]),
+        (
+            libc::SYS_sched_setscheduler,
+            vec![rule(vec![arg_is_not(0, 0)?])?],
+        ),
+        (
+            libc::SYS_sched_setparam,
+            vec![rule(vec![arg_is_not(0, 0)?])?],
+        ),
+        (
+            libc::SYS_sched_setattr,
+            vec![rule(vec![arg_is_not(0, 0)?])?],
+        ),
+        (libc::SYS_prlimit64, vec![rule(vec![arg_is_not(0, 0)?])?]),
         (
             libc::SYS_setpriority,
-            vec![not(0, libc::PRIO_PROCESS as u64)?, not(1, 0)?],
+            vec![
+                rule(vec![arg_is_not(0, libc::PRIO_PROCESS as u64)?])?,
+                rule(vec![arg_is_not(1, 0)?])?,
+            ],
         ),
         // IOPRIO_WHO_PROCESS is 1.
-        (libc::SYS_ioprio_set, vec![not(0, 1)?, not(1, 0)?]),
+        (
+            libc::SYS_ioprio_set,
+            vec![
+                rule(vec![arg_is_not(0, 1)?])?,
+                rule(vec![arg_is_not(1, 0)?])?,
+            ],
+        ),
         (libc::SYS_setsid, always()),
         (libc::SYS_setpgid, always()),
         (libc::SYS_add_key, always()),
         (libc::SYS_request_key, always()),
         (libc::SYS_keyctl, always()),
-        (libc::SYS_pidfd_getfd, always()),
-        (libc::SYS_process_madvise, always()),
     ];
-    let missing: Vec<(i64, Vec<SeccompRule>)> = [
+    if !allow_fork {
+        refused.push((libc::SYS_fork, always()));
+        refused.push((libc::SYS_vfork, always()));
+        clone_refused.push(rule(vec![arg_has(0, libc::CLONE_THREAD as u64, false)?])?);
+    }
+    refused.push((libc::SYS_clone, clone_refused));
+    let no_network: Rules = vec![(
+        libc::SYS_socket,
+        vec![rule(vec![arg_is_not(0, libc::AF_UNIX as u64)?])?],
+    )];
+    let missing: Rules = [
+        libc::SYS_clone3,
         libc::SYS_io_uring_setup,
         libc::SYS_io_uring_enter,
         libc::SYS_io_uring_register,
@@ -762,7 +760,11 @@ fn fair_play_filters() -> Result<Vec<seccompiler::BpfProgram>, seccompiler::Erro
     .map(|nr| (nr, always()))
     .collect();
     let mut programs = Vec::new();
-    for (rules, errno) in [(refused, libc::EPERM), (missing, libc::ENOSYS)] {
+    for (rules, errno) in [
+        (refused, libc::EPERM),
+        (no_network, libc::EACCES),
+        (missing, libc::ENOSYS),
+    ] {
         let filter = SeccompFilter::new(
             rules.into_iter().collect(),
             SeccompAction::Allow,
@@ -774,14 +776,67 @@ fn fair_play_filters() -> Result<Vec<seccompiler::BpfProgram>, seccompiler::Erro
     Ok(programs)
 }
 
-/// Between fork and exec: no new privileges, then the seccomp filters.
-/// The first is built on the stack (no allocation); the fair-play filters
-/// ([`fair_play_filters`]) allocate, which the launcher's child may do (it
-/// is single-threaded). False if a step failed (errno says why).
+/// The guard installed first: x32 system calls (the same calls under
+/// numbers the tables do not list) fail with EPERM. Jumps count from the
+/// next instruction; each path is tested in `x32_guard_refuses_only_x32`.
+#[cfg(target_arch = "x86_64")]
+const X32_GUARD: [libc::sock_filter; 6] = {
+    const LD_ABS: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
+    const JEQ: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
+    const JGE: u16 = 0x35; // BPF_JMP | BPF_JGE | BPF_K
+    const RET: u16 = 0x06; // BPF_RET | BPF_K
+    const fn op(code: u16, jt: u8, jf: u8, k: u32) -> libc::sock_filter {
+        libc::sock_filter { code, jt, jf, k }
+    }
+    // seccomp_data: nr at 0, arch at 4.
+    [
+        /* 0 */ op(LD_ABS, 0, 0, 4),
+        /* 1 */ op(JEQ, 0, 3, AUDIT_ARCH_X86_64), // else 5: the tables kill it
+        /* 2 */ op(LD_ABS, 0, 0, 0),
+        /* 3 */ op(JGE, 0, 1, X32_SYSCALL_BIT), // x32: 4, else 5
+        /* 4 */ op(RET, 0, 0, SECCOMP_EPERM),
+        /* 5 */ op(RET, 0, 0, SECCOMP_ALLOW),
+    ]
+};
+#[cfg(target_arch = "x86_64")]
+const AUDIT_ARCH_X86_64: u32 = 0xc000_003e;
+#[cfg(target_arch = "x86_64")]
+const X32_SYSCALL_BIT: u32 = 0x4000_0000;
+#[cfg(target_arch = "x86_64")]
+const SECCOMP_ALLOW: u32 = 0x7fff_0000;
+#[cfg(target_arch = "x86_64")]
+const SECCOMP_EPERM: u32 = 0x0005_0000 | libc::EPERM as u32;
+
+/// Between fork and exec: no new privileges, then the x32 guard and the
+/// tables of [`seccomp_filters`] (built here: they name the bot's pid, and
+/// the launcher's child may allocate, being single-threaded). False if a
+/// step failed (errno says why).
 pub fn install_seccomp(allow_fork: bool) -> bool {
+    // SAFETY: prctl with integer arguments.
+    if unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) } != 0 {
+        return false;
+    }
     #[cfg(target_arch = "x86_64")]
     {
-        let Ok(programs) = fair_play_filters() else {
+        let program = libc::sock_fprog {
+            len: X32_GUARD.len() as u16,
+            filter: X32_GUARD.as_ptr() as *mut libc::sock_filter,
+        };
+        // SAFETY: prctl with a valid program that outlives the call (the
+        // kernel copies it).
+        let guarded = unsafe {
+            libc::prctl(
+                libc::PR_SET_SECCOMP,
+                libc::SECCOMP_MODE_FILTER,
+                &program as *const libc::sock_fprog,
+            )
+        } == 0;
+        if !guarded {
+            return false;
+        }
+        // SAFETY: getpid has no preconditions.
+        let own = unsafe { libc::getpid() };
+        let Ok(programs) = seccomp_filters(own, allow_fork) else {
             return false;
         };
         for program in &programs {
@@ -790,29 +845,8 @@ pub fn install_seccomp(allow_fork: bool) -> bool {
             }
         }
     }
-    // SAFETY: prctl with a valid program that outlives the call.
-    unsafe {
-        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
-            return false;
-        }
-        #[cfg(target_arch = "x86_64")]
-        {
-            // Built on the stack: no allocation between fork and exec.
-            let filter = seccomp_filter(libc::getpid(), allow_fork);
-            let program = libc::sock_fprog {
-                len: filter.len() as u16,
-                filter: filter.as_ptr() as *mut libc::sock_filter,
-            };
-            if libc::prctl(
-                libc::PR_SET_SECCOMP,
-                libc::SECCOMP_MODE_FILTER,
-                &program as *const libc::sock_fprog,
-            ) != 0
-            {
-                return false;
-            }
-        }
-    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = allow_fork;
     true
 }
 
@@ -919,6 +953,77 @@ fn has_tag(pid: i32, needle: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Runs a classic BPF program of the instructions the guard uses
+    /// (load word, jump if equal / greater or equal, return) on one system
+    /// call, as the kernel would.
+    #[cfg(target_arch = "x86_64")]
+    fn run_bpf(program: &[libc::sock_filter], nr: u32, arch: u32) -> u32 {
+        let (mut pc, mut acc) = (0usize, 0u32);
+        loop {
+            let i = program[pc];
+            match i.code {
+                0x20 => {
+                    acc = if i.k == 0 {
+                        nr
+                    } else {
+                        assert_eq!(i.k, 4);
+                        arch
+                    }
+                }
+                0x15 | 0x35 => {
+                    let taken = if i.code == 0x15 {
+                        acc == i.k
+                    } else {
+                        acc >= i.k
+                    };
+                    pc += usize::from(if taken { i.jt } else { i.jf });
+                }
+                0x06 => return i.k,
+                other => panic!("instruction {other:#x} at {pc} is not one the guard uses"),
+            }
+            pc += 1;
+        }
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn x32_guard_refuses_only_x32() {
+        let x86_64 = AUDIT_ARCH_X86_64;
+        let i386 = 0x4000_0003;
+        for (nr, arch, want) in [
+            (libc::SYS_read as u32, x86_64, SECCOMP_ALLOW),
+            (libc::SYS_socket as u32, x86_64, SECCOMP_ALLOW),
+            (
+                X32_SYSCALL_BIT | libc::SYS_socket as u32,
+                x86_64,
+                SECCOMP_EPERM,
+            ),
+            (X32_SYSCALL_BIT, x86_64, SECCOMP_EPERM),
+            (u32::MAX, x86_64, SECCOMP_EPERM),
+            // Another architecture passes the guard: seccompiler's tables
+            // kill the process for it.
+            (X32_SYSCALL_BIT | 41, i386, SECCOMP_ALLOW),
+        ] {
+            assert_eq!(
+                run_bpf(&X32_GUARD, nr, arch),
+                want,
+                "nr {nr:#x} arch {arch:#x}"
+            );
+        }
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_tables_build_for_any_pid_with_and_without_fork() {
+        for own in [1, 2, 4_194_304, i32::MAX] {
+            for allow_fork in [false, true] {
+                let programs = seccomp_filters(own, allow_fork).expect("the tables build");
+                assert_eq!(programs.len(), 3);
+                assert!(programs.iter().all(|p| p.len() < 4096), "BPF_MAXINSNS");
+            }
+        }
+    }
 
     #[test]
     fn choices_parse_and_refuse_unknown_names() {
