@@ -189,6 +189,50 @@ struct Player {
 }
 
 impl Player {
+    fn new(bank: TimeBank) -> Player {
+        Player {
+            process: None,
+            replies: 0,
+            time_total: Duration::ZERO,
+            time_max: Duration::ZERO,
+            cpu_max: Duration::ZERO,
+            bank,
+            disqualification: None,
+            report: ProcessReport::default(),
+            stderr_tail: vec![],
+            disqualified_at: None,
+        }
+    }
+
+    /// Judges a reply that never came (the awaited one, not counted). A
+    /// memory verdict's detail names the peak the record keeps: the
+    /// kernel's, once the bot is gone (it may have grown between the last
+    /// sample and its end).
+    fn judge_missed(&mut self, missed: &Missed, limit: Duration, language: Option<Language>) {
+        let Some(verdict) = missed.fault.verdict() else {
+            return;
+        };
+        let detail = missed.detail(&self.bank, limit, language);
+        self.disqualify(verdict, detail, self.awaited());
+        if let Fault::Memory {
+            peak_kb,
+            limit_kb,
+            allowance_kb,
+        } = missed.fault
+        {
+            let peak_kb = peak_kb.max(self.report.peak_memory_kb);
+            self.report.peak_memory_kb = peak_kb;
+            if let Some(d) = &mut self.disqualification {
+                d.detail = Fault::Memory {
+                    peak_kb,
+                    limit_kb,
+                    allowance_kb,
+                }
+                .to_string();
+            }
+        }
+    }
+
     /// Records the bot's first fault and kills it. `at_move` is the 1-based
     /// number of the reply at fault (see [`Disqualification::at_move`]): the
     /// awaited one for a fault while waiting ([`Player::awaited`]), the one
@@ -240,7 +284,7 @@ pub fn play_match(
             run_recorded(game, &seating, transcript_path)?.0
         }
         GameConfig::Cryptron(config) => {
-            let game = games::cryptron::Cryptron::new(config.clone());
+            let game = games::cryptron::Cryptron::new(config.clone(), &mut rng);
             run_recorded(game, &seating, transcript_path)?.0
         }
         GameConfig::Safecracker(config) => {
@@ -294,8 +338,10 @@ fn run_recorded<G: Game>(
     Ok((record, game))
 }
 
+/// One game, step by step: seat the players, greet them, play the turns,
+/// end the game, keep the record.
 fn run<G: Game>(
-    mut game: G,
+    game: G,
     plan: &Seating,
     mut transcript: TranscriptWriter,
 ) -> Result<(MatchRecord, TranscriptWriter, G), MatchError> {
@@ -308,9 +354,35 @@ fn run<G: Game>(
     );
     let mut account = setup_summary(plan, game.first_to_move());
     account.extend(game.opening());
-    // Both bots are started (and frozen: a bot runs only when asked) before
-    // the game begins; a start that fails for the system's reasons is no
-    // game at all.
+    let mut players = seat_players(plan, &mut transcript)?;
+    // Greetings expect no reply; a bot that died at once is caught by its
+    // first request.
+    for seat in Seat::BOTH {
+        let line = game.greeting(seat);
+        let i = seat.index();
+        send_notice(
+            &mut players[i],
+            seat,
+            &line,
+            plan.limits[i],
+            &mut transcript,
+        );
+    }
+    let (game, outcome) = play_turns(game, &mut players, plan, &mut transcript, &mut account)?;
+    end_game(&mut players, plan, outcome.as_ref(), &mut transcript);
+    account.extend(game.summary());
+    let record = record_of(plan, &game, &players, outcome.as_ref(), account);
+    Ok((record, transcript, game))
+}
+
+/// Starts both bots (frozen: a bot runs only when asked) before the game
+/// begins, or judges a seat that cannot play (`compile`, or `crash` when
+/// its program cannot be run). A start that fails for the system's reasons
+/// is no game at all (`Err`).
+fn seat_players(
+    plan: &Seating,
+    transcript: &mut TranscriptWriter,
+) -> Result<[Player; 2], MatchError> {
     let mut started: [Option<Result<BotProcess, String>>; 2] = [None, None];
     for seat in Seat::BOTH {
         let i = seat.index();
@@ -318,36 +390,23 @@ fn run<G: Game>(
             started[i] = Some(start(command, &plan.limits[i].process)?);
         }
     }
-    let mut players: [Player; 2] = Seat::BOTH.map(|seat| {
+    Ok(Seat::BOTH.map(|seat| {
         let i = seat.index();
-        let mut player = Player {
-            process: None,
-            replies: 0,
-            time_total: Duration::ZERO,
-            time_max: Duration::ZERO,
-            cpu_max: Duration::ZERO,
-            bank: TimeBank::new(plan.limits[i].time_bank),
-            disqualification: None,
-            report: ProcessReport::default(),
-            stderr_tail: vec![],
-            disqualified_at: None,
-        };
+        let mut player = Player::new(TimeBank::new(plan.limits[i].time_bank));
         // An empty seat (the referee's, in a solo game) has no process: the
         // game never asks it, and lines meant for it go nowhere.
-        match &plan.commands[i] {
-            None => {}
-            Some(Ok(_)) => match started[i].take() {
-                Some(Ok(process)) => player.process = Some(process),
-                Some(Err(why)) => {
-                    player.disqualification = Some(Disqualification {
-                        verdict: Verdict::Crash,
-                        detail: format!("could not be started: {why}"),
-                        at_move: 0,
-                    })
-                }
-                None => unreachable!("every seat with a command was started"),
-            },
-            Some(Err((detail, message))) => {
+        match (&plan.commands[i], started[i].take()) {
+            (None, _) => {}
+            (Some(Ok(_)), Some(Ok(process))) => player.process = Some(process),
+            (Some(Ok(_)), Some(Err(why))) => {
+                player.disqualification = Some(Disqualification {
+                    verdict: Verdict::Crash,
+                    detail: format!("could not be started: {why}"),
+                    at_move: 0,
+                })
+            }
+            (Some(Ok(_)), None) => unreachable!("every seat with a command was started"),
+            (Some(Err((detail, message))), _) => {
                 // The compiler's message goes to the log as the bot's stderr;
                 // its first lines are the ones that matter.
                 let now = Instant::now();
@@ -363,27 +422,25 @@ fn run<G: Game>(
             }
         }
         player
-    });
+    }))
+}
 
-    // Greetings expect no reply; a bot that died at once is caught by its
-    // first request.
-    for seat in Seat::BOTH {
-        let line = game.greeting(seat);
-        send_notice(
-            &mut players[seat.index()],
-            seat,
-            &line,
-            plan.limits[seat.index()],
-            &mut transcript,
-        );
-    }
-
-    let outcome: Option<Outcome> = loop {
+/// Asks, reads and applies replies until the rules end the game (`Some`
+/// outcome) or a bot is disqualified (`None`). `Err` only when the referee
+/// is stopping.
+fn play_turns<G: Game>(
+    mut game: G,
+    players: &mut [Player; 2],
+    plan: &Seating,
+    transcript: &mut TranscriptWriter,
+    account: &mut Vec<String>,
+) -> Result<(G, Option<Outcome>), MatchError> {
+    loop {
         if players.iter().any(|p| p.disqualification.is_some()) {
-            break None;
+            return Ok((game, None));
         }
         let (seat, request) = match game.status() {
-            Status::Over(outcome) => break Some(outcome),
+            Status::Over(outcome) => return Ok((game, Some(outcome))),
             Status::Ask { seat, request } => (seat, request),
         };
         let limits = &plan.limits[seat.index()];
@@ -393,65 +450,38 @@ fn run<G: Game>(
         } else {
             limits.time_limit
         };
-        let reply = exchange(player, seat, request.as_deref(), limit, &mut transcript);
-        let line = match reply {
+        let line = match exchange(player, seat, request.as_deref(), limit, transcript) {
             Ok(line) => line,
-            Err(missed) => {
-                let Some(verdict) = missed.fault.verdict() else {
-                    for player in &mut players {
-                        if let Some(process) = &mut player.process {
-                            process.kill();
-                        }
+            Err(missed) if missed.fault.verdict().is_none() => {
+                for player in players.iter_mut() {
+                    if let Some(process) = &mut player.process {
+                        process.kill();
                     }
-                    return Err(MatchError::Interrupted);
-                };
-                // The awaited reply never came, so it was not counted.
-                let at_move = player.awaited();
+                }
+                return Err(MatchError::Interrupted);
+            }
+            Err(missed) => {
                 let language = match &plan.commands[seat.index()] {
                     Some(Ok(command)) => Some(command.language),
                     _ => None,
                 };
-                let detail = missed.detail(&player.bank, limit, language);
-                player.disqualify(verdict, detail, at_move);
-                if let Fault::Memory {
-                    peak_kb,
-                    limit_kb,
-                    allowance_kb,
-                } = missed.fault
-                {
-                    // The detail names the peak the record keeps: the
-                    // kernel's, once the bot is gone (it may have grown
-                    // between the last sample and its end).
-                    let peak_kb = peak_kb.max(player.report.peak_memory_kb);
-                    player.report.peak_memory_kb = peak_kb;
-                    if let Some(d) = &mut player.disqualification {
-                        d.detail = Fault::Memory {
-                            peak_kb,
-                            limit_kb,
-                            allowance_kb,
-                        }
-                        .to_string();
-                    }
-                }
-                drain_stderr(player, seat, &mut transcript);
-                break None;
+                player.judge_missed(&missed, limit, language);
+                drain_stderr(player, seat, transcript);
+                return Ok((game, None));
             }
         };
+        // `exchange` counted the reply; a fault in it is at that reply.
+        let at_move = player.replies;
         let parsed = match game.parse_reply(&line) {
             Ok(parsed) => parsed,
             Err(why) => {
-                // `exchange` counted the reply that is at fault.
-                let at_move = player.replies;
-                player.disqualify(
-                    Verdict::Protocol,
-                    format!(
-                        "answered '{}' to '{}': {why}",
-                        protocol::shorten(&line),
-                        request.as_deref().unwrap_or("(its turn)")
-                    ),
-                    at_move,
+                let detail = format!(
+                    "answered '{}' to '{}': {why}",
+                    protocol::shorten(&line),
+                    request.as_deref().unwrap_or("(its turn)")
                 );
-                break None;
+                player.disqualify(Verdict::Protocol, detail, at_move);
+                return Ok((game, None));
             }
         };
         match game.apply(parsed) {
@@ -465,34 +495,34 @@ fn run<G: Game>(
                         notice.to,
                         &notice.line,
                         plan.limits[i],
-                        &mut transcript,
+                        transcript,
                     );
                 }
             }
             Err(rejected) => {
-                game = rejected.game;
-                // `exchange` counted the reply that is at fault.
-                let at_move = player.replies;
                 player.disqualify(Verdict::Illegal, rejected.rule, at_move);
-                break None;
+                return Ok((rejected.game, None));
             }
         }
-    };
+    }
+}
 
-    log_verdicts(&mut players, &mut transcript);
-    // The end: tell each bot still playing, close its stdin, let it go.
-    let provisional = settle(&players, outcome.as_ref());
+/// The end: tells each bot still playing the result, closes its stdin,
+/// lets it go (or ends it), and judges its memory once more on the exact
+/// peak the kernel kept.
+fn end_game(
+    players: &mut [Player; 2],
+    plan: &Seating,
+    outcome: Option<&Outcome>,
+    transcript: &mut TranscriptWriter,
+) {
+    log_verdicts(players, transcript);
+    let (winner, reason) = settle(players, outcome);
     for seat in Seat::BOTH {
         let player = &mut players[seat.index()];
         if player.disqualification.is_none() {
-            let line = protocol::end_line(provisional.0.result_for(seat), &provisional.1);
-            send_notice(
-                player,
-                seat,
-                &line,
-                plan.limits[seat.index()],
-                &mut transcript,
-            );
+            let line = protocol::end_line(winner.result_for(seat), &reason);
+            send_notice(player, seat, &line, plan.limits[seat.index()], transcript);
         }
     }
     for seat in Seat::BOTH {
@@ -500,8 +530,7 @@ fn run<G: Game>(
         if let Some(process) = &mut player.process {
             player.report = process.shut_down(bot::EXIT_GRACE);
         }
-        drain_stderr(player, seat, &mut transcript);
-        // Memory is judged once more on the exact peak the kernel kept.
+        drain_stderr(player, seat, transcript);
         let process_limits = &plan.limits[seat.index()].process;
         let cap_kb = process_limits.memory_cap_kb();
         if cap_kb > 0 && player.report.peak_memory_kb > cap_kb {
@@ -516,11 +545,19 @@ fn run<G: Game>(
             player.disqualify(Verdict::Memory, fault.to_string(), at_move);
         }
     }
-    log_verdicts(&mut players, &mut transcript);
-    let (winner, reason) = settle(&players, outcome.as_ref());
-    account.extend(game.summary());
+    log_verdicts(players, transcript);
+}
 
-    let record = MatchRecord {
+/// What is kept of the game.
+fn record_of<G: Game>(
+    plan: &Seating,
+    game: &G,
+    players: &[Player; 2],
+    outcome: Option<&Outcome>,
+    account: Vec<String>,
+) -> MatchRecord {
+    let (winner, reason) = settle(players, outcome);
+    MatchRecord {
         version: RECORD_VERSION,
         game: plan.config.game_name().to_string(),
         variant: plan.config.variant_name(),
@@ -554,8 +591,7 @@ fn run<G: Game>(
         }),
         replay: plan.replay.clone(),
         account,
-    };
-    Ok((record, transcript, game))
+    }
 }
 
 /// A reply that did not come: why, how long it was awaited (wall time),
@@ -881,7 +917,7 @@ mod tests {
 
     #[test]
     fn cryptron_defaults_follow_the_language() {
-        let cryptron = GameConfig::Cryptron(games::cryptron::Config {});
+        let cryptron = GameConfig::Cryptron(games::cryptron::Config::default());
         let c = MatchLimits::defaults_for(&cryptron, Language::C);
         assert_eq!(c.time_limit, Duration::from_secs(2));
         assert_eq!(c.process.memory_kb, CRYPTRON_MEMORY_KB);
