@@ -4,14 +4,24 @@ the referee), and prints the final points and winner as one JSON object.
 
 Usage: python3 tests/cryptron_check.py TRANSCRIPT.jsonl
 
-Board: absolute rows 0..7 from player 1's side. Player 1 (seat a) moves up,
-player 2 (seat b) moves down; a move is written in its author's frame, so
-player 2's row r is absolute row 7 - r.
+Board: absolute rows 0..7 from seat a's side. Seat a moves up, seat b moves
+down; a move is written in its author's frame, so seat b's row r is absolute
+row 7 - r. Player 1 (who moves first) is either seat: a coin toss or
+`--first` decides it. The check reads it from the greeting (the seat sent
+`1`) and checks that the record's `first` says the same.
 """
 import json
 import sys
 
 POINTS = {7: 5, 6: 3, 5: 2, 4: 1}
+
+
+def first_line_to(entries, seat):
+    """The first line the referee sent to `seat` (its greeting)."""
+    for e in entries:
+        if e["type"] == "message" and e["dir"] == "to" and e["bot"] == seat:
+            return e["line"]
+    return None
 
 
 def main(path):
@@ -20,6 +30,14 @@ def main(path):
     assert header["type"] == "header" and header["game"] == "cryptron", header
     moves = [(e["bot"], e["line"]) for e in entries
              if e["type"] == "message" and e["dir"] == "from"]
+    greetings = {s: first_line_to(entries, s) for s in "ab"}
+    player1 = [s for s in "ab" if greetings[s] == "1"]
+    assert len(player1) == 1, f"exactly one seat is told 1: {greetings}"
+    player1 = player1[0]
+    assert greetings["b" if player1 == "a" else "a"] == "2", greetings
+    result = entries[-1]
+    if result.get("type") == "result" and "first" in result["record"]:
+        assert result["record"]["first"] == player1, (result["record"]["first"], player1)
     # pos[seat] = list of absolute rows, one per droid
     pos = {"a": [0] * 6 + list(range(1, 7)), "b": [7] * 6 + list(range(1, 7))}
     up = {"a": 1, "b": -1}
@@ -57,7 +75,7 @@ def main(path):
             return "no-moves"
         return None
 
-    seat = "a"
+    seat = player1
     turns = 0
     for bot, line in moves:
         if over():

@@ -507,3 +507,274 @@ fn cryptron_wire_exceptions_are_stated() {
         );
     }
 }
+
+// §4.9: Cryptron's player 1 is a seeded coin toss, or fixed by --first.
+
+/// The record of a Cryptron game between two random bots (from its
+/// transcript: the record there has the account too). `extra` are more
+/// arguments for `match`.
+fn cryptron_game(extra: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("game.jsonl");
+    let (a, b) = (
+        format!("{} 1", sample_bin("cryptron_random")),
+        format!("{} 2", sample_bin("cryptron_random")),
+    );
+    let mut args = vec![
+        "match",
+        "cryptron",
+        &a,
+        &b,
+        "--transcript",
+        transcript.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let run = referee(&args, BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(&transcript).unwrap();
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    last["record"].clone()
+}
+
+#[test]
+fn cryptron_tosses_a_coin_for_player_1() {
+    let mut firsts = std::collections::BTreeSet::new();
+    for seed in 1..=8 {
+        let seed = seed.to_string();
+        let v = cryptron_game(&["--seed", &seed]);
+        let first = v["first"].as_str().unwrap().to_string();
+        // The toss is told before the turns, and the first turn is its winner's.
+        let account: Vec<&str> = v["account"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap())
+            .collect();
+        let toss = account
+            .iter()
+            .position(|l| l.contains("is player 1 and moves first (coin toss)"))
+            .unwrap_or_else(|| panic!("no toss in the account: {account:#?}"));
+        assert!(
+            account[toss].starts_with(&first.to_uppercase()),
+            "{first}: {account:#?}"
+        );
+        let first_turn = toss + 1;
+        assert!(
+            account[first_turn].starts_with(&format!("{} ", first.to_uppercase())),
+            "{account:#?}"
+        );
+        // The replay command draws the same toss from the same key and seed.
+        let replay = v["replay"].as_str().unwrap();
+        assert!(!replay.contains("--first"), "{replay}");
+        let words = shell_words::split(replay).unwrap();
+        assert_eq!(words[1..3], ["match", "cryptron"], "{replay}");
+        assert!(
+            words[3].ends_with(" 1") && words[4].ends_with(" 2"),
+            "{replay}"
+        );
+        let again = cryptron_game(&words[5..].iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(again["first"], v["first"], "{replay}");
+        assert_eq!(again["account"], v["account"], "{replay}");
+        firsts.insert(first);
+    }
+    assert_eq!(firsts.len(), 2, "8 seeds toss both ways: {firsts:?}");
+
+    // --first fixes player 1; the replay keeps it.
+    for seat in ["a", "b"] {
+        let v = cryptron_game(&["--seed", "3", "--first", seat]);
+        assert_eq!(v["first"], seat, "{v}");
+        let replay = v["replay"].as_str().unwrap();
+        assert!(replay.contains(&format!("--first {seat}")), "{replay}");
+        let account = v["account"].to_string();
+        assert!(!account.contains("coin toss"), "{account}");
+    }
+    let bad = referee(
+        &[
+            "match",
+            "cryptron",
+            &sample_bin("cryptron_random"),
+            &sample_bin("cryptron_random"),
+            "--first",
+            "c",
+        ],
+        BUDGET,
+    );
+    assert_eq!(bad.status, 2, "{}", bad.stderr);
+    assert!(
+        bad.stderr.contains("'a', 'b' or 'random'"),
+        "{}",
+        bad.stderr
+    );
+
+    // A tournament file's [options] fixes it too, and games.csv says who.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("c.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"c\"\ngame = \"cryptron\"\ngames_per_pairing = 2\nseed = 3\n\
+             [options]\nfirst = \"b\"\n\
+             [[bots]]\nname = \"one\"\nbot = \"{0} 1\"\n\
+             [[bots]]\nname = \"two\"\nbot = \"{0} 2\"\n",
+            sample_bin("cryptron_random")
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let csv = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let mut rows = csv.lines();
+    let header: Vec<&str> = rows.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    for row in rows {
+        let cells: Vec<&str> = row.split(',').collect();
+        // Seat B's bot moved first in every game.
+        assert_eq!(cells[col("first")], cells[col("bot_b")], "{csv}");
+    }
+}
+
+// §4.8: a check stops a requirement once it is decided, and the whole
+// check at the first failure with --fail-fast.
+
+/// A check file in `dir` for the hostile sleeper (it answers its code, then
+/// sleeps at its first attack: a timeout in every game) with a 500 ms time
+/// limit, and `requirements` appended.
+fn sleeper_check(dir: &Path, requirements: &str) -> String {
+    let text = format!(
+        "name = \"sleepy\"\ngame = \"arrow5\"\nseed = 1\n\
+         [options]\nmax_rounds = 10\n\
+         [limits]\ntime_limit = \"500ms\"\n\
+         [bot]\nbot = \"{}\"\n\
+         [[opponents]]\nname = \"random\"\nbot = \"{}\"\n{requirements}",
+        sample_file("hostile/sleeper.py"),
+        sample_bin("arrow5_random"),
+    );
+    let path = dir.join("sleepy.toml");
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_requirement_stops_at_its_first_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    // 40 games of 500 ms each were played before: at least 20 s.
+    let file = sleeper_check(
+        dir.path(),
+        "[[require]]\nkind = \"no-verdicts\"\nagainst = \"random\"\ngames = 40\n",
+    );
+    let started = std::time::Instant::now();
+    let run = referee(&["check", &file, "--jobs", "1"], BUDGET);
+    let took = started.elapsed();
+    assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(
+            "FAIL  no-verdicts: 0 of 1 games played without a verdict against random; \
+             39 of 40 not played (stopped at the first verdict)"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("timeout"), "{}", run.stdout);
+    assert!(took < Duration::from_secs(12), "{took:?}\n{}", run.stderr);
+}
+
+#[test]
+fn fail_fast_stops_the_whole_check_and_says_what_was_not_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = sleeper_check(
+        dir.path(),
+        "[[require]]\nname = \"clean\"\nkind = \"no-verdicts\"\nagainst = \"random\"\ngames = 60\n\
+         [[require]]\nname = \"strong\"\nkind = \"win-rate\"\nagainst = \"random\"\ngames = 60\nat_least = 50\n\
+         [[require]]\nname = \"solver\"\nkind = \"bench-average\"\nsamples = 20\nat_most = 5.0\n\
+         [[require]]\nname = \"quick\"\nkind = \"max-move-time\"\nbelow = \"5s\"\n",
+    );
+    let junit = dir.path().join("report.xml");
+    let junit_arg = junit.to_string_lossy().into_owned();
+    let started = std::time::Instant::now();
+    let run = referee(
+        &[
+            "check",
+            &file,
+            "--fail-fast",
+            "--json",
+            "--junit",
+            &junit_arg,
+            "--jobs",
+            "2",
+        ],
+        BUDGET,
+    );
+    let took = started.elapsed();
+    assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+    // About one game's timeout, not 60 games and a 20-secret bench.
+    assert!(took < Duration::from_secs(12), "{took:?}\n{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["passed"], false);
+    assert_eq!(v["fail_fast"], true);
+    let status: Vec<(&str, &str)> = v["requirements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["name"].as_str().unwrap(), r["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        status,
+        [
+            ("clean", "fail"),
+            ("strong", "not-run"),
+            ("solver", "not-run"),
+            ("quick", "not-run")
+        ],
+        "{v}"
+    );
+    for r in v["requirements"].as_array().unwrap() {
+        assert_eq!(r["passed"], false, "{r}");
+        if r["status"] == "not-run" {
+            let summary = r["summary"].as_str().unwrap();
+            assert!(summary.starts_with("not run (fail-fast)"), "{summary}");
+        }
+    }
+    // At most the two games in flight were played.
+    let clean = v["requirements"][0]["summary"].as_str().unwrap();
+    assert!(
+        clean.starts_with("0 of 1 games played") || clean.starts_with("0 of 2 games played"),
+        "{clean}"
+    );
+
+    // JUnit: one failure, three skipped.
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<failure ").count(), 1, "{xml}");
+    assert_eq!(xml.matches("<skipped ").count(), 3, "{xml}");
+    assert!(xml.contains("skipped=\"3\""), "{xml}");
+    let parsed = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])",
+        ])
+        .arg(&junit)
+        .status()
+        .unwrap();
+    assert!(parsed.success(), "{xml}");
+
+    // Text: each requirement's line says which it is.
+    let run = referee(&["check", &file, "--fail-fast", "--jobs", "1"], BUDGET);
+    assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+    for line in [
+        "FAIL  clean: 0 of 1 games played",
+        "SKIP  strong: not run (fail-fast)",
+        "SKIP  solver: not run (fail-fast)",
+        "SKIP  quick: not run (fail-fast)",
+        "Result: FAIL, 1 of 4 requirements failed: clean; 3 not run (fail-fast): strong; solver; quick",
+    ] {
+        assert!(run.stdout.contains(line), "{line}\n{}", run.stdout);
+    }
+}

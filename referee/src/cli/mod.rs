@@ -166,7 +166,7 @@ pub struct GameFlags {
     /// Safe Cracker: at most T guesses each; then the most exact matches in one guess wins [default: no limit, safety cap 100]
     #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = whole::<u32>)]
     pub attempts: Option<u32>,
-    /// Safe Cracker: who guesses first [default: toss, a coin toss from the seed]
+    /// Safe Cracker and Cryptron: who moves first (Cryptron: who is player 1): a, b, or a coin toss from the seed (toss; Cryptron also takes random) [default: the coin toss]
     #[arg(long, value_name = "a|b|toss")]
     pub first: Option<String>,
     /// Mastermind: pegs in a code, N [default: 4]

@@ -11,6 +11,7 @@
 
 use std::fmt;
 
+use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::{Applied, Game, GameConfigError, GameOptions, Outcome, Rejected, Seat, Status, Winner};
@@ -30,23 +31,71 @@ pub const PASS_LINE: &str = "0,0,0,0";
 /// the opponent's table is the same one mirrored).
 pub const POINTS: [u32; ROWS] = [0, 0, 0, 0, 1, 2, 3, 5];
 
-/// Cryptron has no parameters; the struct keeps the shape of the other games.
+/// Who is player 1 (moves first). Clarification: the rules choose player 1
+/// at random; the referee tosses a coin drawn from the game's seeded random
+/// numbers, unless `--first a|b` fixes it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum First {
+    A,
+    B,
+    #[default]
+    #[serde(alias = "toss")]
+    Random,
+}
+
+impl First {
+    pub fn name(self) -> &'static str {
+        match self {
+            First::A => "a",
+            First::B => "b",
+            First::Random => "random",
+        }
+    }
+}
+
+/// Cryptron's one parameter: who is player 1.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Config {}
+pub struct Config {
+    /// Player 1: `a` (the first BOT), `b`, or a coin toss (the default).
+    #[serde(default)]
+    pub first: First,
+}
 
 impl Config {
-    /// Refuses every option: none applies to Cryptron.
+    /// Accepts `first` only (`a`, `b`, `random` or `toss`, any case).
     pub fn from_options(options: &GameOptions) -> Result<Config, GameConfigError> {
-        options.accept_only("cryptron", &[])?;
-        Ok(Config {})
+        options.accept_only("cryptron", &["first"])?;
+        let mut config = Config::default();
+        if let Some(f) = &options.first {
+            config.first = match f.to_ascii_lowercase().as_str() {
+                "a" => First::A,
+                "b" => First::B,
+                "random" | "toss" => First::Random,
+                _ => {
+                    return Err(GameConfigError::BadValue {
+                        game: "cryptron",
+                        option: "first",
+                        expected: "'a', 'b' or 'random' (a coin toss; 'toss' too)",
+                        value: f.clone(),
+                    })
+                }
+            };
+        }
+        Ok(config)
     }
 
     pub fn variant_name(&self) -> &'static str {
         "standard"
     }
 
+    /// `--first` only when it was fixed: a coin toss is reproduced by the
+    /// replay's key and seed.
     pub fn cli_flags(&self) -> Vec<String> {
-        vec![]
+        match self.first {
+            First::Random => vec![],
+            fixed => vec!["--first".into(), fixed.name().into()],
+        }
     }
 }
 
@@ -350,7 +399,10 @@ pub fn draw_board(board: &Board) -> String {
 /// A game in progress.
 #[derive(Clone, Debug)]
 pub struct Cryptron {
+    config: Config,
     board: Board,
+    /// Player 1, who made (or makes) the first move.
+    first: Seat,
     to_move: Seat,
     turns: [u32; 2],
     /// The last turn, as its author's canonical line (the next request).
@@ -358,14 +410,38 @@ pub struct Cryptron {
 }
 
 impl Cryptron {
-    pub fn new(_config: Config) -> Cryptron {
-        Cryptron::from_board(Board::initial(), Seat::A)
+    /// A new game. Player 1 is the seat `config.first` names, or with
+    /// `First::Random` a coin toss drawn from `rng` (the game's seeded random
+    /// numbers, so a replay with the same key and seed tosses the same).
+    pub fn new<R: Rng>(config: Config, rng: &mut R) -> Cryptron {
+        let first = match config.first {
+            First::A => Seat::A,
+            First::B => Seat::B,
+            First::Random => {
+                if rng.gen::<bool>() {
+                    Seat::A
+                } else {
+                    Seat::B
+                }
+            }
+        };
+        Cryptron {
+            config,
+            ..Cryptron::from_board(Board::initial(), first)
+        }
     }
 
-    /// A game from any position (tests, replays).
+    /// A game from any position (tests, replays); `to_move` counts as player 1.
     pub fn from_board(board: Board, to_move: Seat) -> Cryptron {
         Cryptron {
+            config: Config {
+                first: match to_move {
+                    Seat::A => First::A,
+                    Seat::B => First::B,
+                },
+            },
             board,
+            first: to_move,
             to_move,
             turns: [0, 0],
             last: None,
@@ -378,6 +454,11 @@ impl Cryptron {
 
     pub fn to_move(&self) -> Seat {
         self.to_move
+    }
+
+    /// Player 1: the seat that moved first.
+    pub fn first(&self) -> Seat {
+        self.first
     }
 
     fn outcome(&self, reason: &str) -> Outcome {
@@ -445,11 +526,27 @@ pub fn parse_line(line: &str) -> Result<Reply, String> {
 impl Game for Cryptron {
     type Reply = Reply;
 
-    /// The player number: `1` for A (moves first), `2` for B.
+    /// The player number: `1` for the seat that moves first, `2` for the other.
     fn greeting(&self, seat: Seat) -> String {
-        match seat {
-            Seat::A => "1".into(),
-            Seat::B => "2".into(),
+        if seat == self.first {
+            "1".into()
+        } else {
+            "2".into()
+        }
+    }
+
+    fn first_to_move(&self) -> Seat {
+        self.first
+    }
+
+    /// Who the coin toss made player 1, before the turns.
+    fn opening(&self) -> Vec<String> {
+        match self.config.first {
+            First::Random => vec![format!(
+                "{} is player 1 and moves first (coin toss)",
+                self.first
+            )],
+            First::A | First::B => vec![],
         }
     }
 
@@ -542,16 +639,20 @@ pub struct ReplayBoard {
 impl Default for ReplayBoard {
     fn default() -> Self {
         ReplayBoard {
-            game: Some(Cryptron::new(Config {})),
+            game: Some(Cryptron::from_board(Board::initial(), Seat::A)),
         }
     }
 }
 
 impl ReplayBoard {
     /// The board after `seat` wrote `line`, if it was that seat's turn and
-    /// the rules accepted it.
+    /// the rules accepted it. The first reply tells who was player 1 (a coin
+    /// toss may have made it B).
     pub fn after_reply(&mut self, seat: Seat, line: &str) -> Option<String> {
-        let game = self.game.take()?;
+        let mut game = self.game.take()?;
+        if game.turns == [0, 0] && game.to_move != seat {
+            game = Cryptron::from_board(game.board, seat);
+        }
         if game.to_move != seat || game.board.end().is_some() {
             self.game = Some(game);
             return None;
@@ -790,7 +891,7 @@ mod tests {
 
     #[test]
     fn protocol_turns_and_requests() {
-        let game = Cryptron::new(Config {});
+        let game = Cryptron::from_board(Board::initial(), Seat::A);
         assert_eq!(game.greeting(Seat::A), "1");
         assert_eq!(game.greeting(Seat::B), "2");
         assert_eq!(
@@ -824,6 +925,63 @@ mod tests {
             "not A's turn"
         );
         assert!(replay.after_reply(Seat::B, "0,1,0,2").is_some());
+        // A game that B began (a coin toss made it player 1).
+        let mut replay = ReplayBoard::default();
+        let drawing = replay.after_reply(Seat::B, "0,1,0,2").unwrap();
+        assert!(drawing.contains("      6 | abb"), "{drawing}");
+        assert!(replay.after_reply(Seat::A, "0,1,0,2").is_some());
+    }
+
+    #[test]
+    fn the_coin_toss_picks_player_1_from_the_seed() {
+        use rand::SeedableRng;
+        let mut firsts = std::collections::HashSet::new();
+        for seed in 0..20 {
+            let toss = |seed| {
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                Cryptron::new(Config::default(), &mut rng)
+            };
+            let game = toss(seed);
+            assert_eq!(game.first(), toss(seed).first(), "same seed, same toss");
+            let first = game.first();
+            firsts.insert(first);
+            assert_eq!(game.first_to_move(), first);
+            assert_eq!(game.greeting(first), "1");
+            assert_eq!(game.greeting(first.other()), "2");
+            assert_eq!(
+                game.status(),
+                Status::Ask {
+                    seat: first,
+                    request: None
+                }
+            );
+            assert_eq!(
+                game.opening(),
+                vec![format!("{first} is player 1 and moves first (coin toss)")]
+            );
+        }
+        assert_eq!(firsts.len(), 2, "the toss picks both seats over 20 seeds");
+        for (name, seat) in [("a", Seat::A), ("B", Seat::B)] {
+            let options = GameOptions {
+                first: Some(name.into()),
+                ..GameOptions::default()
+            };
+            let config = Config::from_options(&options).unwrap();
+            assert_eq!(config.cli_flags(), ["--first", &name.to_lowercase()]);
+            for seed in 0..5 {
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                let game = Cryptron::new(config.clone(), &mut rng);
+                assert_eq!(game.first(), seat);
+                assert!(game.opening().is_empty());
+            }
+        }
+        assert!(Config::default().cli_flags().is_empty());
+        let bad = GameOptions {
+            first: Some("c".into()),
+            ..GameOptions::default()
+        };
+        let err = Config::from_options(&bad).unwrap_err().to_string();
+        assert!(err.contains("'a', 'b' or 'random'"), "{err}");
     }
 
     fn random_game(seed: u64) -> (Board, u32, Vec<String>) {
@@ -834,7 +992,7 @@ mod tests {
             state ^= state << 17;
             (state % n as u64) as usize
         };
-        let mut game = Cryptron::new(Config {});
+        let mut game = Cryptron::from_board(Board::initial(), Seat::A);
         let mut turns = 0;
         let mut lines = vec![];
         loop {
