@@ -22,6 +22,7 @@ pub mod human;
 pub mod key;
 pub mod protocol;
 pub mod record;
+pub mod replay;
 pub mod report;
 pub mod runner;
 pub mod sprt;

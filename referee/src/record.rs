@@ -60,6 +60,46 @@ pub struct PlayerRecord {
     pub stderr_tail: Vec<String>,
 }
 
+/// Who holds a seat: a bot, or the referee (the codemaker of a solo game,
+/// whose seat no process sits at). Records keep it as a name and a spec:
+/// the referee's seat is the name [`Holder::REFEREE_NAME`] with no spec,
+/// which no bot has (a bot's spec is never empty).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Holder<'a> {
+    Bot { name: &'a str, spec: &'a str },
+    Referee,
+}
+
+impl<'a> Holder<'a> {
+    /// The name a record gives the referee's seat.
+    pub const REFEREE_NAME: &'static str = "referee";
+
+    /// The holder a record's name and spec stand for.
+    pub fn of(name: &'a str, spec: &'a str) -> Holder<'a> {
+        if name == Self::REFEREE_NAME && spec.is_empty() {
+            Holder::Referee
+        } else {
+            Holder::Bot { name, spec }
+        }
+    }
+
+    /// The name kept in records and transcripts.
+    pub fn name(self) -> &'a str {
+        match self {
+            Holder::Bot { name, .. } => name,
+            Holder::Referee => Self::REFEREE_NAME,
+        }
+    }
+
+    /// The spec kept in records and transcripts (empty for the referee).
+    pub fn spec(self) -> &'a str {
+        match self {
+            Holder::Bot { spec, .. } => spec,
+            Holder::Referee => "",
+        }
+    }
+}
+
 fn seat_a() -> Seat {
     Seat::A
 }
@@ -67,5 +107,12 @@ fn seat_a() -> Seat {
 impl MatchRecord {
     pub fn player(&self, seat: Seat) -> &PlayerRecord {
         &self.players[seat.index()]
+    }
+}
+
+impl PlayerRecord {
+    /// Who held this seat.
+    pub fn holder(&self) -> Holder<'_> {
+        Holder::of(&self.name, &self.spec)
     }
 }

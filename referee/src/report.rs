@@ -2,8 +2,7 @@
 //! they never drive a game.
 
 use crate::games::{Seat, Winner};
-use crate::record::MatchRecord;
-use crate::runner::REFEREE_SEAT;
+use crate::record::{Holder, MatchRecord};
 use crate::text::escape;
 use crate::verdict::Verdict;
 
@@ -64,7 +63,7 @@ pub fn render_match(record: &MatchRecord) -> String {
     out.push_str(&format!("Result: {result}  [{}]\n", escape(&record.reason)));
     for seat in Seat::BOTH {
         let p = record.player(seat);
-        if p.name == REFEREE_SEAT && p.spec.is_empty() {
+        if p.holder() == Holder::Referee {
             // A solo game: the referee held this seat, there is no bot to show.
             continue;
         }

@@ -13,10 +13,10 @@ use crate::bot::{self, BotCommand, BotProcess, Fault, Language, ProcessLimits, P
 use crate::games::{self, Game, GameConfig, Outcome, Seat, Status, Winner};
 use crate::key::RunKey;
 use crate::protocol;
-use crate::record::{MatchRecord, PlayerRecord, RECORD_VERSION};
+use crate::record::{Holder, MatchRecord, PlayerRecord, RECORD_VERSION};
+use crate::replay;
 use crate::time_bank::{self, TimeBank};
 use crate::transcript::{Direction, TranscriptWriter};
-use crate::units;
 use crate::verdict::{Disqualification, Verdict};
 
 /// Limits and options of a match, the same for both bots unless a
@@ -100,9 +100,6 @@ pub struct SoloPlan {
     pub limits: MatchLimits,
 }
 
-/// The name the record gives the seat the referee holds in a solo game.
-pub const REFEREE_SEAT: &str = "referee";
-
 /// Who sits where, for the game loop: a bot at each seat of a match; at seat
 /// B of a solo game, nobody (the referee is the codemaker).
 struct Seating<'a> {
@@ -139,12 +136,20 @@ fn prepare(command: &BotCommand, limits: &MatchLimits) -> Result<Prepared, Match
 }
 
 impl Seating<'_> {
+    /// Who holds `seat`: its bot, or the referee at seat B of a solo game.
+    fn holder(&self, seat: Seat) -> Holder<'_> {
+        self.bots[seat.index()].map_or(Holder::Referee, |b| Holder::Bot {
+            name: &b.name,
+            spec: &b.spec,
+        })
+    }
+
     fn name(&self, seat: Seat) -> String {
-        self.bots[seat.index()].map_or_else(|| REFEREE_SEAT.to_string(), |b| b.name.clone())
+        self.holder(seat).name().to_string()
     }
 
     fn spec(&self, seat: Seat) -> String {
-        self.bots[seat.index()].map_or_else(String::new, |b| b.spec.clone())
+        self.holder(seat).spec().to_string()
     }
 }
 
@@ -271,7 +276,7 @@ pub fn play_match(
             Some(prepare(&plan.bots[1], &plan.limits[1])?),
         ],
         limits: [&plan.limits[0], &plan.limits[1]],
-        replay: replay_command(plan),
+        replay: replay::match_command(plan),
     };
     let mut rng = plan.key.rng(plan.seed);
     let record = match &plan.config {
@@ -310,7 +315,7 @@ pub fn play_solo<G: Game>(
         bots: [Some(&plan.bot), None],
         commands: [Some(prepare(&plan.bot, &plan.limits)?), None],
         limits: [&plan.limits, &plan.limits],
-        replay: solo_replay_command(plan),
+        replay: replay::bench_command(plan),
     };
     run_recorded(game, &seating, transcript_path)
 }
@@ -799,39 +804,6 @@ fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-/// The `referee match ...` command line that plays this game again.
-pub fn replay_command(plan: &MatchPlan) -> String {
-    let mut words: Vec<String> = vec![
-        "referee".into(),
-        "match".into(),
-        plan.config.game_name().into(),
-        plan.bots[0].spec.clone(),
-        plan.bots[1].spec.clone(),
-    ];
-    words.extend(plan.config.cli_flags());
-    words.extend(["--seed".into(), plan.seed.to_string()]);
-    words.extend(plan.key.replay_flags());
-    let limits = &plan.limits[0];
-    let other = &plan.limits[1];
-    if (
-        limits.time_limit,
-        limits.startup_limit,
-        limits.time_bank,
-        limits.process.memory_kb,
-    ) == (
-        other.time_limit,
-        other.startup_limit,
-        other.time_bank,
-        other.process.memory_kb,
-    ) {
-        words.extend(limit_flags(limits));
-    }
-    if plan.limits.iter().any(|l| l.process.allow_fork) {
-        words.push("--allow-fork".into());
-    }
-    shell_words::join(words)
-}
-
 /// Set-up lines for the account, before the first move.
 fn setup_summary(plan: &Seating, first: Seat) -> Vec<String> {
     let mark = |seat: Seat| if seat == first { "  moves first" } else { "" };
@@ -855,60 +827,6 @@ fn setup_summary(plan: &Seating, first: Seat) -> Vec<String> {
         [None, _] => unreachable!("seat A always has a bot"),
     }
     lines
-}
-
-/// The `referee bench ...` command line that plays this solo game again.
-pub fn solo_replay_command(plan: &SoloPlan) -> String {
-    let mut words: Vec<String> = vec![
-        "referee".into(),
-        "bench".into(),
-        plan.config.game_name().into(),
-        plan.bot.spec.clone(),
-    ];
-    // The referee holds every secret of a bench: no `--codes`.
-    let flags = plan.config.cli_flags();
-    let mut flags = flags.iter();
-    while let Some(flag) = flags.next() {
-        if flag == "--codes" {
-            flags.next();
-        } else {
-            words.push(flag.clone());
-        }
-    }
-    words.extend([
-        "--secret".into(),
-        plan.secret_index.to_string(),
-        "--seed".into(),
-        plan.seed.to_string(),
-    ]);
-    words.extend(plan.key.replay_flags());
-    words.extend(limit_flags(&plan.limits));
-    shell_words::join(words)
-}
-
-/// The command-line flags that set `limits` (the time bank only when there
-/// is one).
-fn limit_flags(limits: &MatchLimits) -> Vec<String> {
-    let mut words = vec![
-        "--time-limit".into(),
-        bot::show_duration(limits.time_limit),
-        "--startup-limit".into(),
-        bot::show_duration(limits.startup_limit),
-    ];
-    if !limits.time_bank.is_zero() {
-        words.extend(["--time-bank".into(), bot::show_duration(limits.time_bank)]);
-    }
-    words.extend([
-        "--memory-limit".into(),
-        units::show_size_kb(limits.process.memory_kb),
-    ]);
-    if limits.process.disk_kb != bot::DEFAULT_DISK_KB {
-        words.extend([
-            "--disk-limit".into(),
-            units::show_size_kb(limits.process.disk_kb),
-        ]);
-    }
-    words
 }
 
 #[cfg(test)]

@@ -25,8 +25,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use crate::games::Seat;
-use crate::record::MatchRecord;
-use crate::runner::REFEREE_SEAT;
+use crate::record::{Holder, MatchRecord};
 use crate::text::escape;
 use crate::verdict::Disqualification;
 
@@ -316,7 +315,7 @@ pub fn render(entries: &[Entry]) -> String {
                     escape(variant)
                 ));
                 for (seat, (bot, spec)) in Seat::BOTH.iter().zip(bots.iter().zip(specs)) {
-                    if bot == REFEREE_SEAT && spec.is_empty() {
+                    if Holder::of(bot, spec) == Holder::Referee {
                         // A solo game: nobody sits there.
                         out.push_str(&format!("  {seat}: the referee (holds the secret)\n"));
                     } else {

@@ -296,7 +296,7 @@ fn judge(
             for f in &s.failures {
                 // The bench's own replay command: options, key and limits
                 // included, the spec quoted.
-                let replay = crate::runner::solo_replay_command(&crate::runner::SoloPlan {
+                let replay = crate::replay::bench_command(&crate::runner::SoloPlan {
                     config: plan.config.clone(),
                     seed: s.seed,
                     key: key.clone(),

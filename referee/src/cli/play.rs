@@ -122,3 +122,68 @@ pub fn run_replay(args: ReplayArgs) -> Result<(), Failure> {
         ))),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use referee::bot::BotCommand;
+    use referee::games::{GameConfig, GameOptions};
+    use referee::key::RunKey;
+    use referee::replay;
+    use referee::runner::{MatchLimits, MatchPlan, SoloPlan};
+
+    use crate::cli::{Cli, Command};
+
+    /// Replay commands are built in the library (`referee::replay`) from the
+    /// flags this module defines: each one parses here, for every game.
+    #[test]
+    fn replay_commands_parse_with_the_command_line_definitions() {
+        let bot = BotCommand::parse("/bin/cat").unwrap();
+        let mut limits = MatchLimits::default();
+        limits.time_bank = std::time::Duration::from_millis(300);
+        limits.process.allow_fork = true;
+        for game in ["arrow5", "mastermind", "safecracker", "cryptron"] {
+            let config = GameConfig::from_options(game, &GameOptions::default()).unwrap();
+            let plan = MatchPlan {
+                config: config.clone(),
+                seed: 7,
+                key: RunKey::fresh(),
+                bots: [bot.clone(), bot.clone()],
+                limits: [limits.clone(), limits.clone()],
+            };
+            let words = shell_words::split(&replay::match_command(&plan)).unwrap();
+            match Cli::try_parse_from(&words) {
+                Ok(Cli {
+                    command: Command::Match(args),
+                    ..
+                }) => {
+                    assert_eq!((args.game.as_str(), args.seed), (game, Some(7)));
+                    assert_eq!(args.game_flags.config(game).unwrap(), config);
+                }
+                Ok(_) => panic!("not a match command: {words:?}"),
+                Err(e) => panic!("{words:?}: {e}"),
+            }
+            if game == "cryptron" {
+                continue;
+            }
+            let solo = SoloPlan {
+                config,
+                seed: 3,
+                key: RunKey::fresh(),
+                secret_index: 5,
+                bot: bot.clone(),
+                limits: limits.clone(),
+            };
+            let words = shell_words::split(&replay::bench_command(&solo)).unwrap();
+            match Cli::try_parse_from(&words) {
+                Ok(Cli {
+                    command: Command::Bench(args),
+                    ..
+                }) => assert_eq!((args.secret, args.seed), (Some(5), 3)),
+                Ok(_) => panic!("not a bench command: {words:?}"),
+                Err(e) => panic!("{words:?}: {e}"),
+            }
+        }
+    }
+}
