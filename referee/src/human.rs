@@ -21,6 +21,7 @@ use crate::games::human::HumanText;
 use crate::games::{arrow5, mastermind, safecracker, Game, GameConfig, Seat, Status, Winner};
 use crate::protocol;
 use crate::runner::MatchLimits;
+use crate::text;
 use crate::time_bank::TimeBank;
 use crate::verdict::Verdict;
 
@@ -112,20 +113,7 @@ fn run<G: HumanText>(
     plan: &HumanPlan,
     term: &mut Terminal,
 ) -> Result<HumanEnd, HumanError> {
-    let mut bot = match &plan.opponent {
-        Opponent::Bot(command) => Some(BotSeat {
-            name: command.name.clone(),
-            process: BotProcess::spawn(command, &plan.limits.process).map_err(|source| {
-                HumanError::BotStart {
-                    name: command.spec.clone(),
-                    source,
-                }
-            })?,
-            replies: 0,
-            bank: TimeBank::new(plan.limits.time_bank),
-        }),
-        Opponent::HotSeat => None,
-    };
+    let mut bot = start_bot(plan)?;
     let hot_seat = bot.is_none();
     let b_name = bot
         .as_ref()
@@ -159,113 +147,182 @@ fn run<G: HumanText>(
         let name = names[seat.index()];
         match (&mut bot, seat) {
             (Some(bot), Seat::B) => {
-                let asked_code = request.as_deref() == Some("code");
-                match bot_move(bot, game, request.as_deref(), &plan.limits) {
-                    Ok(next) => {
-                        game = next;
-                        if asked_code {
-                            term.say(&format!("{name} has chosen its code."))?;
-                        } else {
-                            term.say(&game.move_line(seat, name))?;
-                        }
-                    }
-                    Err(Forfeit {
-                        game: back,
-                        verdict,
-                        why,
-                    }) => {
+                match bot_turn(bot, game, request.as_deref(), name, &plan.limits, term)? {
+                    Ok(next) => game = next,
+                    Err((back, end)) => {
                         game = back;
-                        term.say(&format!("{name} is disqualified ({verdict}): it {why}."))?;
-                        break HumanEnd::Finished {
-                            winner: Winner::A,
-                            reason: "disqualified".into(),
-                        };
+                        break end;
                     }
                 }
             }
-            _ => {
-                let prompt = game.prompt();
-                if hot_seat {
-                    if prompt.secret {
-                        term.say(&format!(
-                            "{name}, choose your secret code ({} looks away).",
-                            names[seat.other().index()]
-                        ))?;
-                    } else {
-                        term.say(&format!("{name}'s turn:"))?;
+            _ => match person_turn(game, seat, names, &mut bot, plan, term)? {
+                Ok(next) => game = next,
+                // The person left: the game ends here, unfinished.
+                Err(leave) => return Ok(HumanEnd::Abandoned(leave)),
+            },
+        }
+    };
+    finish(&mut bot, &end, &game, names, &plan.limits, term)?;
+    Ok(end)
+}
+
+/// The bot of a game against a person, started and frozen until it is
+/// asked (as in a match: it does not think on the person's time).
+fn start_bot(plan: &HumanPlan) -> Result<Option<BotSeat>, HumanError> {
+    let Opponent::Bot(command) = &plan.opponent else {
+        return Ok(None);
+    };
+    let mut process = BotProcess::spawn(command, &plan.limits.process).map_err(|source| {
+        HumanError::BotStart {
+            name: command.spec.clone(),
+            source,
+        }
+    })?;
+    process.freeze();
+    Ok(Some(BotSeat {
+        name: command.name.clone(),
+        process,
+        replies: 0,
+        bank: TimeBank::new(plan.limits.time_bank),
+    }))
+}
+
+/// The bot's turn, told on the terminal. `Ok(Err)`: it forfeited, and the
+/// game ends with the person's win.
+fn bot_turn<G: HumanText>(
+    bot: &mut BotSeat,
+    game: G,
+    request: Option<&str>,
+    name: &str,
+    limits: &MatchLimits,
+    term: &mut Terminal,
+) -> Result<Result<G, (G, HumanEnd)>, HumanError> {
+    let asked_code = request == Some("code");
+    bot.process.thaw();
+    let moved = bot_move(bot, game, request, limits);
+    bot.process.freeze();
+    match moved {
+        Ok(next) => {
+            if asked_code {
+                term.say(&format!("{name} has chosen its code."))?;
+            } else {
+                term.say(&next.move_line(Seat::B, name))?;
+            }
+            Ok(Ok(next))
+        }
+        Err(Forfeit { game, verdict, why }) => {
+            term.say(&format!("{name} is disqualified ({verdict}): it {why}."))?;
+            let end = HumanEnd::Finished {
+                winner: Winner::A,
+                reason: "disqualified".into(),
+            };
+            Ok(Err((game, end)))
+        }
+    }
+}
+
+/// A person's turn: asks until a move the rules take. `Ok(Err)`: the
+/// person left (Ctrl-C or end of input); the bot is killed.
+fn person_turn<G: HumanText>(
+    mut game: G,
+    seat: Seat,
+    names: [&str; 2],
+    bot: &mut Option<BotSeat>,
+    plan: &HumanPlan,
+    term: &mut Terminal,
+) -> Result<Result<G, Leave>, HumanError> {
+    let name = names[seat.index()];
+    let prompt = game.prompt();
+    if bot.is_none() {
+        if prompt.secret {
+            term.say(&format!(
+                "{name}, choose your secret code ({} looks away).",
+                names[seat.other().index()]
+            ))?;
+        } else {
+            term.say(&format!("{name}'s turn:"))?;
+        }
+    }
+    let next = loop {
+        term.ask(&prompt.text)?;
+        let line = match term.read_line(prompt.secret)? {
+            Input::Line(line) => line,
+            Input::Left(leave) => {
+                if let Some(bot) = bot {
+                    bot.process.kill();
+                }
+                term.say("")?;
+                term.say(match leave {
+                    Leave::Interrupted => "Game abandoned (Ctrl-C).",
+                    Leave::EndOfInput => "Game abandoned (end of input).",
+                })?;
+                return Ok(Err(leave));
+            }
+        };
+        let reply = match game.read_human(&line) {
+            Ok(reply) => reply,
+            Err(why) => {
+                term.say(&why)?;
+                continue;
+            }
+        };
+        match game.apply(reply) {
+            Ok(applied) => {
+                if let Some(bot) = bot {
+                    for notice in applied.notices.iter().filter(|n| n.to == Seat::B) {
+                        send(bot, &notice.line, &plan.limits);
                     }
                 }
-                let next = loop {
-                    term.ask(&prompt.text)?;
-                    let line = match term.read_line(prompt.secret)? {
-                        Input::Line(line) => line,
-                        Input::Left(leave) => {
-                            if let Some(bot) = &mut bot {
-                                bot.process.kill();
-                            }
-                            term.say("")?;
-                            term.say(match leave {
-                                Leave::Interrupted => "Game abandoned (Ctrl-C).",
-                                Leave::EndOfInput => "Game abandoned (end of input).",
-                            })?;
-                            return Ok(HumanEnd::Abandoned(leave));
-                        }
-                    };
-                    let reply = match game.read_human(&line) {
-                        Ok(reply) => reply,
-                        Err(why) => {
-                            term.say(&why)?;
-                            continue;
-                        }
-                    };
-                    match game.apply(reply) {
-                        Ok(applied) => {
-                            if let Some(bot) = &mut bot {
-                                for notice in applied.notices.iter().filter(|n| n.to == Seat::B) {
-                                    send(bot, &notice.line, &plan.limits);
-                                }
-                            }
-                            break applied.game;
-                        }
-                        Err(rejected) => {
-                            game = rejected.game;
-                            term.say(&format!("Not allowed: {}. Try again.", rejected.rule))?;
-                        }
-                    }
-                };
-                game = next;
-                if prompt.secret {
-                    term.say("Code set.")?;
-                } else {
-                    for line in game.feedback(seat) {
-                        term.say(&line)?;
-                    }
-                }
+                break applied.game;
+            }
+            Err(rejected) => {
+                game = rejected.game;
+                term.say(&format!("Not allowed: {}. Try again.", rejected.rule))?;
             }
         }
     };
-
-    if let (Some(bot), HumanEnd::Finished { winner, reason }) = (&mut bot, &end) {
-        send(
-            bot,
-            &protocol::end_line(winner.result_for(Seat::B), reason),
-            &plan.limits,
-        );
-        bot.process.shut_down(bot::EXIT_GRACE);
-    }
-    if let HumanEnd::Finished { winner, reason } = &end {
-        term.say("")?;
-        let result = match winner {
-            Winner::A => format!("{} won", names[0]),
-            Winner::B => format!("{} won", names[1]),
-            Winner::Draw => "a draw".to_string(),
-        };
-        term.say(&format!("Result: {result} ({reason})"))?;
-        for line in game.final_screen(names) {
+    if prompt.secret {
+        term.say("Code set.")?;
+    } else {
+        for line in next.feedback(seat) {
             term.say(&line)?;
         }
     }
-    Ok(end)
+    Ok(Ok(next))
+}
+
+/// The end of a finished game: the bot is told and let go, the result and
+/// the final screen shown.
+fn finish<G: HumanText>(
+    bot: &mut Option<BotSeat>,
+    end: &HumanEnd,
+    game: &G,
+    names: [&str; 2],
+    limits: &MatchLimits,
+    term: &mut Terminal,
+) -> Result<(), HumanError> {
+    let HumanEnd::Finished { winner, reason } = end else {
+        return Ok(());
+    };
+    if let Some(bot) = bot {
+        send(
+            bot,
+            &protocol::end_line(winner.result_for(Seat::B), reason),
+            limits,
+        );
+        bot.process.shut_down(bot::EXIT_GRACE);
+    }
+    term.say("")?;
+    let result = match winner {
+        Winner::A => format!("{} won", names[0]),
+        Winner::B => format!("{} won", names[1]),
+        Winner::Draw => "a draw".to_string(),
+    };
+    term.say(&format!("Result: {result} ({reason})"))?;
+    for line in game.final_screen(names) {
+        term.say(&line)?;
+    }
+    Ok(())
 }
 
 /// Sends a line that expects no reply; a bot that cannot take it is caught
@@ -449,9 +506,11 @@ impl Terminal {
         })
     }
 
+    /// Writes a line for the person; control characters a bot or a file
+    /// put in it (a bot's name, a verdict's detail) are shown escaped.
     fn say(&mut self, line: &str) -> io::Result<()> {
         let mut out = io::stdout().lock();
-        writeln!(out, "{line}")?;
+        writeln!(out, "{}", text::escape_lines(line))?;
         out.flush()
     }
 

@@ -448,8 +448,6 @@ impl BotProcess {
         sandbox::protect_referee();
         let launcher = launcher()?;
         let tag = sandbox::new_tag();
-        // SAFETY: geteuid has no preconditions.
-        let as_root = unsafe { libc::geteuid() } == 0;
         let cgroup = match &limits.sandbox {
             Sandbox::Basic => None,
             Sandbox::Strict(roots) => Some(sandbox::BotCgroup::create(
@@ -458,162 +456,20 @@ impl BotProcess {
                 limits.memory_cap_kb(),
             )?),
         };
-        let strict = match &limits.sandbox {
-            Sandbox::Strict(roots) => Some(launch::StrictSpec {
-                read_only: roots.read_only.clone(),
-            }),
-            Sandbox::Basic => None,
-        };
-        let env: Vec<(OsString, OsString)> = vec![
-            (
-                "PATH".into(),
-                std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin")),
-            ),
-            ("HOME".into(), workdir.path().into()),
-            ("TMPDIR".into(), workdir.path().into()),
-            ("LANG".into(), "C.UTF-8".into()),
-            ("PYTHONUNBUFFERED".into(), "1".into()),
-            ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
-            (sandbox::TAG_VARIABLE.into(), tag.clone().into()),
-        ];
-        let id = sandbox::id_for(&tag);
-        let spec = launch::LaunchSpec {
-            program: command.program.clone(),
-            args: command.args.clone(),
-            env,
-            workdir: workdir.path().to_path_buf(),
-            address_space: if limits.memory_cap_kb() == 0 {
-                u64::MAX
-            } else {
-                limits.memory_cap_kb() * 1024 + ADDRESS_SPACE_ALLOWANCE
-            },
-            allow_fork: limits.allow_fork,
-            file_size: match limits.disk_kb {
-                0 => sandbox::FILE_SIZE_LIMIT,
-                kb => kb.saturating_mul(1024).clamp(4096, sandbox::FILE_SIZE_LIMIT),
-            },
-            hidden: limits.hidden.clone(),
-            identity: as_root.then_some(launch::Identity {
-                uid: strict.is_some().then_some(id),
-                gid: id,
-            }),
-            cgroup_procs: cgroup
-                .as_ref()
-                .map(|c| c.procs_files.clone())
-                .unwrap_or_default(),
-            strict,
-        };
-        let spec_json = serde_json::to_vec(&spec).map_err(io::Error::other)?;
-        // The spec goes through a pipe, not argv: argv is public.
-        let (spec_read, spec_write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
-        let (report_read, report_write) =
-            rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
-        let mut cmd = Command::new(&launcher);
-        cmd.arg0("referee")
-            .arg(launch::LAUNCH_ARG)
-            .arg(&command.program)
-            .args(&command.args)
-            .env_clear()
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let (spec_fd, report_fd) = (spec_read.as_raw_fd(), report_write.as_raw_fd());
-        // SAFETY: the closure runs between fork and exec and only makes
-        // async-signal-safe system calls.
-        unsafe {
-            cmd.pre_exec(move || {
-                // Descriptors the referee itself inherited without close-on-exec
-                // (from a shell, a test harness) must not reach the bot: mark
-                // every one above stderr close-on-exec (std's own pipes are).
-                const CLOSE_RANGE_CLOEXEC: libc::c_uint = 4;
-                if libc::syscall(
-                    libc::SYS_close_range,
-                    3 as libc::c_uint,
-                    libc::c_uint::MAX,
-                    CLOSE_RANGE_CLOEXEC,
-                ) != 0
-                {
-                    for fd in 3..4096 {
-                        libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
-                    }
-                }
-                // The launcher's two pipes, on the descriptors it expects
-                // (dup2 leaves the copies open across exec). Each source is
-                // first moved above 4, in case it sits on 3 or 4.
-                let report = libc::fcntl(report_fd, libc::F_DUPFD_CLOEXEC, 10);
-                let spec = libc::fcntl(spec_fd, libc::F_DUPFD_CLOEXEC, 10);
-                if report < 0
-                    || spec < 0
-                    || libc::dup2(report, launch::REPORT_FD) < 0
-                    || libc::dup2(spec, launch::SPEC_FD) < 0
-                {
-                    return Err(io::Error::last_os_error());
-                }
-                // Its own session: the terminal's signals do not reach it.
-                if libc::setsid() < 0 {
-                    return Err(io::Error::last_os_error());
-                }
-                // If the referee dies (even by SIGKILL), the launcher is told
-                // (SIGTERM) and ends the bot's whole tree before it exits
-                // (see launch::run), descendants that left the group included.
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM as libc::c_ulong) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
-        let mut child = cmd.spawn()?;
-        drop(spec_read);
-        drop(report_write);
-        let launcher_pid = Pid::from_child(&child);
-        // The std handle is only used to take the pipes: it neither kills on
-        // drop nor must it wait (we reap with wait4).
-        let stdin = OwnedFd::from(child.stdin.take().expect("piped stdin"));
-        let stdout = OwnedFd::from(child.stdout.take().expect("piped stdout"));
-        let stderr = OwnedFd::from(child.stderr.take().expect("piped stderr"));
-        drop(child);
-        let mut report = Report::new(report_read);
-        // A spec is small (a few KiB): it fits in the pipe at once.
-        let written = rustix::io::write(&spec_write, &spec_json);
-        drop(spec_write);
-        let started = match written {
-            Ok(n) if n == spec_json.len() => report
-                .line(Instant::now() + LAUNCH_TIME)
-                .map_err(|why| io::Error::other(format!("the launcher {why}"))),
-            Ok(_) => Err(io::Error::other("the launch spec did not fit in its pipe")),
-            Err(e) => Err(e.into()),
-        };
-        let bot = match started.and_then(|line| launch_outcome(&line)) {
-            Ok(pid) => pid,
-            Err(e) => {
-                // SAFETY: kill has no memory effects; our own child.
-                unsafe {
-                    libc::kill(launcher_pid.as_raw_nonzero().get(), libc::SIGKILL);
-                }
-                reap(launcher_pid);
-                return Err(e);
-            }
-        };
-        let pidfd = match rustix::process::pidfd_open(launcher_pid, PidfdFlags::empty()) {
-            Ok(fd) => fd,
-            Err(e) => {
-                ProcessGroup(bot).signal(Signal::KILL);
-                reap(launcher_pid);
-                return Err(e.into());
-            }
-        };
-        for fd in [&stdin, &stdout, &stderr] {
+        let spec = launch_spec(command, limits, workdir.path(), &tag, cgroup.as_ref());
+        let started = start_launcher(&launcher, command, &spec)?;
+        for fd in [&started.stdin, &started.stdout, &started.stderr] {
             set_nonblocking(fd)?;
         }
         Ok(BotProcess {
-            pid: bot,
-            launcher: launcher_pid,
-            launcher_report: report,
-            group: ProcessGroup(bot),
-            pidfd,
-            stdin: Some(stdin),
-            stdout: Some(stdout),
-            stderr: Some(stderr),
+            pid: started.bot,
+            launcher: started.launcher,
+            launcher_report: started.report,
+            group: ProcessGroup(started.bot),
+            pidfd: started.pidfd,
+            stdin: Some(started.stdin),
+            stdout: Some(started.stdout),
+            stderr: Some(started.stderr),
             limits: limits.clone(),
             pending: Vec::with_capacity(256),
             stdout_total: 0,
@@ -1139,6 +995,202 @@ impl Drop for BotProcess {
             self.kill();
         }
     }
+}
+
+/// What the launcher is told to do for one bot (it arrives through a pipe:
+/// argv is public).
+fn launch_spec(
+    command: &BotCommand,
+    limits: &ProcessLimits,
+    workdir: &std::path::Path,
+    tag: &str,
+    cgroup: Option<&sandbox::BotCgroup>,
+) -> launch::LaunchSpec {
+    // SAFETY: geteuid has no preconditions.
+    let as_root = unsafe { libc::geteuid() } == 0;
+    let strict = match &limits.sandbox {
+        Sandbox::Strict(roots) => Some(launch::StrictSpec {
+            read_only: roots.read_only.clone(),
+        }),
+        Sandbox::Basic => None,
+    };
+    let env: Vec<(OsString, OsString)> = vec![
+        (
+            "PATH".into(),
+            std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin")),
+        ),
+        ("HOME".into(), workdir.into()),
+        ("TMPDIR".into(), workdir.into()),
+        ("LANG".into(), "C.UTF-8".into()),
+        ("PYTHONUNBUFFERED".into(), "1".into()),
+        ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+        (sandbox::TAG_VARIABLE.into(), tag.into()),
+    ];
+    let id = sandbox::id_for(tag);
+    launch::LaunchSpec {
+        program: command.program.clone(),
+        args: command.args.clone(),
+        env,
+        workdir: workdir.to_path_buf(),
+        address_space: if limits.memory_cap_kb() == 0 {
+            u64::MAX
+        } else {
+            limits.memory_cap_kb() * 1024 + ADDRESS_SPACE_ALLOWANCE
+        },
+        allow_fork: limits.allow_fork,
+        file_size: match limits.disk_kb {
+            0 => sandbox::FILE_SIZE_LIMIT,
+            kb => kb
+                .saturating_mul(1024)
+                .clamp(4096, sandbox::FILE_SIZE_LIMIT),
+        },
+        hidden: limits.hidden.clone(),
+        identity: as_root.then_some(launch::Identity {
+            uid: strict.is_some().then_some(id),
+            gid: id,
+        }),
+        cgroup_procs: cgroup.map(|c| c.procs_files.clone()).unwrap_or_default(),
+        strict,
+    }
+}
+
+/// A launcher that has started its bot: the bot's pipes, its pid, and the
+/// launcher's pid, pidfd and report pipe.
+struct Started {
+    bot: Pid,
+    launcher: Pid,
+    pidfd: OwnedFd,
+    report: Report,
+    stdin: OwnedFd,
+    stdout: OwnedFd,
+    stderr: OwnedFd,
+}
+
+/// Starts the launcher, hands it the spec and waits (bounded) for its word
+/// that the bot runs. On any failure the launcher is killed and reaped.
+fn start_launcher(
+    launcher: &std::path::Path,
+    command: &BotCommand,
+    spec: &launch::LaunchSpec,
+) -> io::Result<Started> {
+    let spec_json = serde_json::to_vec(spec).map_err(io::Error::other)?;
+    let (spec_read, spec_write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+    let (report_read, report_write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+    let mut cmd = Command::new(launcher);
+    cmd.arg0("referee")
+        .arg(launch::LAUNCH_ARG)
+        .arg(&command.program)
+        .args(&command.args)
+        .env_clear()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let (spec_fd, report_fd) = (spec_read.as_raw_fd(), report_write.as_raw_fd());
+    // SAFETY: the closure runs between fork and exec and only makes
+    // async-signal-safe system calls.
+    unsafe {
+        cmd.pre_exec(move || launcher_pre_exec(spec_fd, report_fd));
+    }
+    let mut child = cmd.spawn()?;
+    drop(spec_read);
+    drop(report_write);
+    let launcher_pid = Pid::from_child(&child);
+    // The std handle is only used to take the pipes: it neither kills on
+    // drop nor must it wait (we reap with wait4).
+    let stdin = OwnedFd::from(child.stdin.take().expect("piped stdin"));
+    let stdout = OwnedFd::from(child.stdout.take().expect("piped stdout"));
+    let stderr = OwnedFd::from(child.stderr.take().expect("piped stderr"));
+    drop(child);
+    let mut report = Report::new(report_read);
+    // A spec is small (a few KiB): it fits in the pipe at once.
+    let written = rustix::io::write(&spec_write, &spec_json);
+    drop(spec_write);
+    let started = match written {
+        Ok(n) if n == spec_json.len() => report
+            .line(Instant::now() + LAUNCH_TIME)
+            .map_err(|why| io::Error::other(format!("the launcher {why}"))),
+        Ok(_) => Err(io::Error::other("the launch spec did not fit in its pipe")),
+        Err(e) => Err(e.into()),
+    };
+    let bot = match started.and_then(|line| launch_outcome(&line)) {
+        Ok(pid) => pid,
+        Err(e) => {
+            // SAFETY: kill has no memory effects; our own child.
+            unsafe {
+                libc::kill(launcher_pid.as_raw_nonzero().get(), libc::SIGKILL);
+            }
+            reap(launcher_pid);
+            return Err(e);
+        }
+    };
+    let pidfd = match rustix::process::pidfd_open(launcher_pid, PidfdFlags::empty()) {
+        Ok(fd) => fd,
+        Err(e) => {
+            ProcessGroup(bot).signal(Signal::KILL);
+            reap(launcher_pid);
+            return Err(e.into());
+        }
+    };
+    Ok(Started {
+        bot,
+        launcher: launcher_pid,
+        pidfd,
+        report,
+        stdin,
+        stdout,
+        stderr,
+    })
+}
+
+/// The launcher's child side, between fork and exec: its two pipes on the
+/// descriptors it expects, nothing else inherited, its own session, and
+/// told of the referee's death.
+///
+/// # Safety
+/// Only between fork and exec: it makes async-signal-safe system calls only.
+unsafe fn launcher_pre_exec(spec_fd: i32, report_fd: i32) -> io::Result<()> {
+    // Descriptors the referee itself inherited without close-on-exec (from
+    // a shell, a test harness) must not reach the bot: mark every one above
+    // stderr close-on-exec (std's own pipes are).
+    const CLOSE_RANGE_CLOEXEC: libc::c_uint = 4;
+    // SAFETY: system calls with integer arguments (the caller is between
+    // fork and exec).
+    unsafe {
+        if libc::syscall(
+            libc::SYS_close_range,
+            3 as libc::c_uint,
+            libc::c_uint::MAX,
+            CLOSE_RANGE_CLOEXEC,
+        ) != 0
+        {
+            for fd in 3..4096 {
+                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+            }
+        }
+        // The launcher's two pipes, on the descriptors it expects (dup2
+        // leaves the copies open across exec). Each source is first moved
+        // above 4, in case it sits on 3 or 4.
+        let report = libc::fcntl(report_fd, libc::F_DUPFD_CLOEXEC, 10);
+        let spec = libc::fcntl(spec_fd, libc::F_DUPFD_CLOEXEC, 10);
+        if report < 0
+            || spec < 0
+            || libc::dup2(report, launch::REPORT_FD) < 0
+            || libc::dup2(spec, launch::SPEC_FD) < 0
+        {
+            return Err(io::Error::last_os_error());
+        }
+        // Its own session: the terminal's signals do not reach it.
+        if libc::setsid() < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // If the referee dies (even by SIGKILL), the launcher is told
+        // (SIGTERM) and ends the bot's whole tree before it exits (see
+        // launch::run), descendants that left the group included.
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM as libc::c_ulong) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 /// The space the files under `folder` take (allocated blocks, in KiB) and
