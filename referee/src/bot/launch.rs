@@ -816,83 +816,113 @@ fn enter_mount_namespace(
     strict: &StrictSpec,
     exposures: &[Exposure],
 ) -> Result<(), StepError> {
-    let step = "private mounts";
-    let none = c"none";
-    let mount = |source: &CString,
-                 target: &CString,
-                 fstype: Option<&CString>,
-                 flags,
-                 data: Option<&CString>| {
-        // SAFETY: valid NUL-terminated strings or null.
-        let r = unsafe {
-            libc::mount(
-                source.as_ptr(),
-                target.as_ptr(),
-                fstype.map_or(std::ptr::null(), |s| s.as_ptr()),
-                flags,
-                data.map_or(std::ptr::null(), |s| s.as_ptr().cast()),
-            )
-        };
-        if r == 0 {
-            Ok(())
-        } else {
-            Err(last_error(step))
-        }
-    };
-    // Handles on what gets hidden, taken before it is.
-    let open_path = |path: &Path| -> Result<OwnedFd, StepError> {
-        rustix::fs::open(
-            path,
-            rustix::fs::OFlags::PATH | rustix::fs::OFlags::CLOEXEC,
-            rustix::fs::Mode::empty(),
-        )
-        .map_err(|e| (step, io::Error::from(e)))
-    };
-    let fd_path = |fd: &OwnedFd| {
-        use std::os::fd::AsRawFd;
-        CString::new(format!("/proc/self/fd/{}", fd.as_raw_fd())).expect("no NUL")
-    };
-
     // SAFETY: unshare with a flag.
     if unsafe { libc::unshare(libc::CLONE_NEWNS) } != 0 {
-        return Err(last_error(step));
+        return Err(last_error(MOUNTS));
     }
-    let root = c"/".to_owned();
-    mount(
-        &none.to_owned(),
-        &root,
-        None,
-        libc::MS_REC | libc::MS_PRIVATE,
-        None,
-    )?;
-    // Taken in the new namespace (a bind's source must be in it).
-    let workdir_fd = open_path(&spec.workdir)?;
+    mount_fs(c"none", c"/", None, libc::MS_REC | libc::MS_PRIVATE, None)?;
+    // Handles on what gets hidden, taken in the new namespace (a bind's
+    // source must be in it) before it is hidden.
+    let workdir_fd = open_o_path(&spec.workdir)?;
     let exposure_fds = exposures
         .iter()
-        .map(|e| open_path(&e.path))
+        .map(|e| open_o_path(&e.path))
         .collect::<Result<Vec<_>, _>>()?;
+    let covers = cover_closed_folders(exposures, &exposure_fds)?;
+    private_tmp(spec, &workdir_fd, exposures, &exposure_fds)?;
+    hide_referees_files(spec)?;
+    remount_read_only(strict, &covers)?;
+    mount_fs(
+        c"proc",
+        c"/proc",
+        Some(c"proc"),
+        libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+        None,
+    )?;
+    mount_fs(
+        c"tmpfs",
+        c"/dev/shm",
+        Some(c"tmpfs"),
+        libc::MS_NOSUID | libc::MS_NODEV,
+        Some(c"size=64m,mode=1777"),
+    )?;
+    drop(workdir_fd);
+    drop(exposure_fds);
+    // The working directory std entered before this is the one now hidden.
+    std::env::set_current_dir(&spec.workdir).map_err(|e| (MOUNTS, e))?;
+    Ok(())
+}
 
-    let bind_read_only = |fd: &OwnedFd, path: &Path| -> Result<(), StepError> {
-        std::fs::create_dir_all(path).map_err(|err| (step, err))?;
-        let target = cstring(path)?;
-        mount(
-            &fd_path(fd),
-            &target,
-            None,
-            libc::MS_BIND | libc::MS_REC,
-            None,
-        )?;
-        mount(
-            &none.to_owned(),
-            &target,
-            None,
-            libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
-            None,
+/// The step every mount belongs to, for the error message.
+const MOUNTS: &str = "private mounts";
+
+/// mount(2), its failure named as the private-mounts step.
+fn mount_fs(
+    source: &CStr,
+    target: &CStr,
+    fstype: Option<&CStr>,
+    flags: libc::c_ulong,
+    data: Option<&CStr>,
+) -> Result<(), StepError> {
+    // SAFETY: valid NUL-terminated strings or null.
+    let r = unsafe {
+        libc::mount(
+            source.as_ptr(),
+            target.as_ptr(),
+            fstype.map_or(std::ptr::null(), |s| s.as_ptr()),
+            flags,
+            data.map_or(std::ptr::null(), |s| s.as_ptr().cast()),
         )
     };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(last_error(MOUNTS))
+    }
+}
 
-    // Folders under closed ones: a small tmpfs over each closed folder,
-    // the needed folders bound back in, all read-only.
+/// An `O_PATH` handle on a folder about to be covered.
+fn open_o_path(path: &Path) -> Result<OwnedFd, StepError> {
+    rustix::fs::open(
+        path,
+        rustix::fs::OFlags::PATH | rustix::fs::OFlags::CLOEXEC,
+        rustix::fs::Mode::empty(),
+    )
+    .map_err(|e| (MOUNTS, io::Error::from(e)))
+}
+
+/// The path through which a handle is mounted.
+fn fd_path(fd: &OwnedFd) -> CString {
+    use std::os::fd::AsRawFd;
+    CString::new(format!("/proc/self/fd/{}", fd.as_raw_fd())).expect("no NUL")
+}
+
+/// Shows the folder behind `fd` at `path`, read-only.
+fn bind_read_only(fd: &OwnedFd, path: &Path) -> Result<(), StepError> {
+    std::fs::create_dir_all(path).map_err(|err| (MOUNTS, err))?;
+    let target = cstring(path)?;
+    mount_fs(
+        &fd_path(fd),
+        &target,
+        None,
+        libc::MS_BIND | libc::MS_REC,
+        None,
+    )?;
+    mount_fs(
+        c"none",
+        &target,
+        None,
+        libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
+        None,
+    )
+}
+
+/// Folders under closed ones: a small tmpfs over each closed folder, the
+/// needed folders bound back in, all read-only. Returns the covered folders.
+fn cover_closed_folders<'a>(
+    exposures: &'a [Exposure],
+    fds: &[OwnedFd],
+) -> Result<Vec<&'a Path>, StepError> {
     let mut covers: Vec<&Path> = Vec::new();
     for e in exposures {
         if e.cover != Path::new(TMP) && !covers.contains(&e.cover.as_path()) {
@@ -900,84 +930,96 @@ fn enter_mount_namespace(
         }
     }
     for cover in &covers {
-        mount(
-            &c"tmpfs".to_owned(),
-            &cstring(cover)?,
-            Some(&c"tmpfs".to_owned()),
+        let target = cstring(cover)?;
+        let small = c"size=1m,mode=0755";
+        mount_fs(
+            c"tmpfs",
+            &target,
+            Some(c"tmpfs"),
             libc::MS_NOSUID | libc::MS_NODEV,
-            Some(&c"size=1m,mode=0755".to_owned()),
+            Some(small),
         )?;
-        for (e, fd) in exposures.iter().zip(&exposure_fds) {
+        for (e, fd) in exposures.iter().zip(fds) {
             if e.cover == *cover {
                 bind_read_only(fd, &e.path)?;
             }
         }
-        mount(
-            &none.to_owned(),
-            &cstring(cover)?,
+        mount_fs(
+            c"none",
+            &target,
             None,
             libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
-            Some(&c"size=1m,mode=0755".to_owned()),
+            Some(small),
         )?;
     }
+    Ok(covers)
+}
 
-    // Its own /tmp, with its working directory (read-write) and what it
-    // needs from the real /tmp (read-only) at the same paths.
-    let tmpfs = |target: &CStr| {
-        mount(
-            &c"tmpfs".to_owned(),
-            &target.to_owned(),
-            Some(&c"tmpfs".to_owned()),
-            libc::MS_NOSUID | libc::MS_NODEV,
-            Some(&c"size=64m,mode=1777".to_owned()),
-        )
-    };
-    tmpfs(c"/tmp")?;
-    std::fs::create_dir_all(&spec.workdir).map_err(|e| (step, e))?;
-    mount(
-        &fd_path(&workdir_fd),
+/// Its own /tmp, with its working directory (read-write) and what it needs
+/// from the real /tmp (read-only) at the same paths.
+fn private_tmp(
+    spec: &LaunchSpec,
+    workdir_fd: &OwnedFd,
+    exposures: &[Exposure],
+    fds: &[OwnedFd],
+) -> Result<(), StepError> {
+    mount_fs(
+        c"tmpfs",
+        c"/tmp",
+        Some(c"tmpfs"),
+        libc::MS_NOSUID | libc::MS_NODEV,
+        Some(c"size=64m,mode=1777"),
+    )?;
+    std::fs::create_dir_all(&spec.workdir).map_err(|e| (MOUNTS, e))?;
+    mount_fs(
+        &fd_path(workdir_fd),
         &cstring(&spec.workdir)?,
         None,
         libc::MS_BIND,
         None,
     )?;
-    for (e, fd) in exposures.iter().zip(&exposure_fds) {
+    for (e, fd) in exposures.iter().zip(fds) {
         if e.cover == Path::new(TMP) {
             bind_read_only(fd, &e.path)?;
         }
     }
+    Ok(())
+}
 
-    // The referee's own files: an empty read-only tmpfs over each hidden
-    // folder, /dev/null over each hidden file (after the folders shown
-    // above, which may hold one).
+/// The referee's own files: an empty read-only tmpfs over each hidden
+/// folder, /dev/null over each hidden file (after the folders shown before,
+/// which may hold one).
+fn hide_referees_files(spec: &LaunchSpec) -> Result<(), StepError> {
     for hidden in &spec.hidden {
         let Ok(meta) = std::fs::metadata(hidden) else {
             continue;
         };
         let target = cstring(hidden)?;
         if meta.is_dir() {
-            mount(
-                &c"tmpfs".to_owned(),
+            mount_fs(
+                c"tmpfs",
                 &target,
-                Some(&c"tmpfs".to_owned()),
+                Some(c"tmpfs"),
                 libc::MS_NOSUID | libc::MS_NODEV | libc::MS_RDONLY,
-                Some(&c"size=4k,mode=0555".to_owned()),
+                Some(c"size=4k,mode=0555"),
             )?;
         } else {
-            mount(&c"/dev/null".to_owned(), &target, None, libc::MS_BIND, None)?;
+            mount_fs(c"/dev/null", &target, None, libc::MS_BIND, None)?;
         }
     }
+    Ok(())
+}
 
-    // Every other file system read-only; the root and the cgroup file
-    // systems must be, other special mounts may refuse and stay as they are.
+/// Every other file system read-only; the root and the cgroup file systems
+/// must be, other special mounts may refuse and stay as they are.
+fn remount_read_only(strict: &StrictSpec, covers: &[&Path]) -> Result<(), StepError> {
     for (point, flags) in &strict.read_only {
         if point.starts_with("/tmp") || covers.iter().any(|c| point.starts_with(c)) {
             continue;
         }
-        let target = cstring(point)?;
-        let r = mount(
-            &none.to_owned(),
-            &target,
+        let r = mount_fs(
+            c"none",
+            &cstring(point)?,
             None,
             libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | *flags as libc::c_ulong,
             None,
@@ -986,19 +1028,6 @@ fn enter_mount_namespace(
             return r;
         }
     }
-
-    mount(
-        &c"proc".to_owned(),
-        &c"/proc".to_owned(),
-        Some(&c"proc".to_owned()),
-        libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-        None,
-    )?;
-    tmpfs(c"/dev/shm")?;
-    drop(workdir_fd);
-    drop(exposure_fds);
-    // The working directory std entered before this is the one now hidden.
-    std::env::set_current_dir(&spec.workdir).map_err(|e| (step, e))?;
     Ok(())
 }
 
