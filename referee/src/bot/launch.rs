@@ -210,6 +210,48 @@ fn read_spec(mut pipe: File) -> Result<LaunchSpec, String> {
 }
 
 fn launch(spec: &LaunchSpec, report: &mut File) -> Result<(), String> {
+    become_the_bots_keeper(spec)?;
+    let exposures = if spec.strict.is_some() {
+        exposures_for(spec)
+    } else {
+        Vec::new()
+    };
+    let bot = start_bot(spec, exposures)?;
+    report
+        .write_all(format!("started {bot}\n").as_bytes())
+        .map_err(|e| format!("report: {e}"))?;
+    // The launcher's own copies of the bot's pipes would keep them open
+    // after the bot's tree is gone.
+    if let Ok(null) = File::options().read(true).write(true).open("/dev/null") {
+        use std::os::fd::AsRawFd;
+        for fd in 0..3 {
+            // SAFETY: dup2 onto the standard descriptors.
+            unsafe {
+                libc::dup2(null.as_raw_fd(), fd);
+            }
+        }
+    }
+    let (status, usage) = wait_for(bot);
+    end_descendants();
+    let to_us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    let ended = Ended {
+        exit: if libc::WIFSIGNALED(status) {
+            super::Exit::Signal(libc::WTERMSIG(status))
+        } else {
+            super::Exit::Code(libc::WEXITSTATUS(status))
+        },
+        cpu: Duration::from_micros(to_us(usage.ru_utime) + to_us(usage.ru_stime)),
+        max_rss_kb: usage.ru_maxrss.max(0) as u64,
+    };
+    report
+        .write_all(ended.line().as_bytes())
+        .map_err(|e| format!("report: {e}"))
+}
+
+/// The launcher itself: not dumpable, the subreaper of the bot's tree,
+/// and under strict in new PID (for its children), network and IPC
+/// namespaces.
+fn become_the_bots_keeper(spec: &LaunchSpec) -> Result<(), String> {
     // SAFETY: prctl with integer arguments.
     unsafe {
         // Nobody of the bot's user reads the launcher's memory.
@@ -232,11 +274,13 @@ fn launch(spec: &LaunchSpec, report: &mut File) -> Result<(), String> {
             ));
         }
     }
-    let exposures = if spec.strict.is_some() {
-        exposures_for(spec)
-    } else {
-        Vec::new()
-    };
+    Ok(())
+}
+
+/// Forks the bot, confines it step by step and execs it; its pid, or why
+/// it could not start (the step that failed; `BOTS_FAULT` first when its
+/// own program cannot be run).
+fn start_bot(spec: &LaunchSpec, exposures: Vec<Exposure>) -> Result<i32, String> {
     // Under exposures, the program is run by its real path: a symlink to
     // it may lie in a folder the bot cannot see.
     let program = if exposures.is_empty() {
@@ -246,7 +290,6 @@ fn launch(spec: &LaunchSpec, report: &mut File) -> Result<(), String> {
             .canonicalize()
             .unwrap_or_else(|_| spec.program.clone())
     };
-
     // The step that failed, for the error message; the io::Error that std
     // passes back from the child carries only an errno.
     let (why_read, why_write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
@@ -271,74 +314,40 @@ fn launch(spec: &LaunchSpec, report: &mut File) -> Result<(), String> {
     let spawned = command.spawn();
     // The closure holds the pipe's writing end.
     drop(command);
-    let child = match spawned {
-        Ok(child) => child,
+    match spawned {
+        // The std handle neither kills nor waits: the launcher reaps.
+        Ok(child) => Ok(child.id() as i32),
         Err(e) => {
             let mut step = String::new();
             let _ = File::from(why_read).read_to_string(&mut step);
-            return Err(if step.is_empty() {
-                // The program itself could not be run (missing, not
-                // executable, not a program): the bot's fault, unlike the
-                // system's refusals (EAGAIN, ENOMEM).
-                let bots = matches!(
-                    e.raw_os_error(),
-                    Some(
-                        libc::ENOENT
-                            | libc::EACCES
-                            | libc::ENOEXEC
-                            | libc::ENOTDIR
-                            | libc::ELOOP
-                            | libc::EISDIR
-                            | libc::ETXTBSY
-                            | libc::ENAMETOOLONG
-                            | libc::E2BIG
-                    )
-                );
-                format!(
-                    "{}cannot run {}: {}",
-                    if bots { BOTS_FAULT } else { "" },
-                    program.display(),
-                    explain(&e, spec)
-                )
-            } else {
-                format!("{step}: {e}")
-            });
-        }
-    };
-    drop(why_read);
-    let bot = child.id() as i32;
-    // The std handle neither kills nor waits; the loop below reaps.
-    drop(child);
-    report
-        .write_all(format!("started {bot}\n").as_bytes())
-        .map_err(|e| format!("report: {e}"))?;
-    // The launcher's own copies of the bot's pipes would keep them open
-    // after the bot's tree is gone.
-    if let Ok(null) = File::options().read(true).write(true).open("/dev/null") {
-        use std::os::fd::AsRawFd;
-        for fd in 0..3 {
-            // SAFETY: dup2 onto the standard descriptors.
-            unsafe {
-                libc::dup2(null.as_raw_fd(), fd);
+            if !step.is_empty() {
+                return Err(format!("{step}: {e}"));
             }
+            // The program itself could not be run (missing, not
+            // executable, not a program): the bot's fault, unlike the
+            // system's refusals (EAGAIN, ENOMEM).
+            let bots = matches!(
+                e.raw_os_error(),
+                Some(
+                    libc::ENOENT
+                        | libc::EACCES
+                        | libc::ENOEXEC
+                        | libc::ENOTDIR
+                        | libc::ELOOP
+                        | libc::EISDIR
+                        | libc::ETXTBSY
+                        | libc::ENAMETOOLONG
+                        | libc::E2BIG
+                )
+            );
+            Err(format!(
+                "{}cannot run {}: {}",
+                if bots { BOTS_FAULT } else { "" },
+                program.display(),
+                explain(&e, spec)
+            ))
         }
     }
-
-    let (status, usage) = wait_for(bot);
-    end_descendants();
-    let to_us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
-    let ended = Ended {
-        exit: if libc::WIFSIGNALED(status) {
-            super::Exit::Signal(libc::WTERMSIG(status))
-        } else {
-            super::Exit::Code(libc::WEXITSTATUS(status))
-        },
-        cpu: Duration::from_micros(to_us(usage.ru_utime) + to_us(usage.ru_stime)),
-        max_rss_kb: usage.ru_maxrss.max(0) as u64,
-    };
-    report
-        .write_all(ended.line().as_bytes())
-        .map_err(|e| format!("report: {e}"))
 }
 
 /// A clearer word for the usual reasons a bot cannot be started.

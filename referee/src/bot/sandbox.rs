@@ -649,40 +649,71 @@ fn seccomp_filters(
     own: i32,
     allow_fork: bool,
 ) -> Result<Vec<seccompiler::BpfProgram>, seccompiler::Error> {
-    use seccompiler::{
-        SeccompAction, SeccompCmpArgLen as Len, SeccompCmpOp as Op, SeccompCondition as Cond,
-        SeccompFilter, SeccompRule, TargetArch,
-    };
-    type Rules = Vec<(i64, Vec<SeccompRule>)>;
-    // A rule matches when all its conditions hold; a system call is refused
-    // when one of its rules matches (none listed: always).
-    let rule = |conditions: Vec<Cond>| SeccompRule::new(conditions);
-    let arg_is_not = |arg: u8, value: u64| Cond::new(arg, Len::Dword, Op::Ne, value);
-    let arg_has = |arg: u8, bits: u64, set: bool| {
-        Cond::new(
-            arg,
-            Len::Qword,
-            Op::MaskedEq(bits),
-            if set { bits } else { 0 },
-        )
-    };
+    use seccompiler::{SeccompAction, SeccompFilter, TargetArch};
+    let mut programs = Vec::new();
+    for (rules, errno) in [
+        (refused_rules(own, allow_fork)?, libc::EPERM),
+        (no_network_rules()?, libc::EACCES),
+        (missing_rules(), libc::ENOSYS),
+    ] {
+        let filter = SeccompFilter::new(
+            rules.into_iter().collect(),
+            SeccompAction::Allow,
+            SeccompAction::Errno(errno as u32),
+            TargetArch::x86_64,
+        )?;
+        programs.push(filter.try_into()?);
+    }
+    Ok(programs)
+}
+
+/// System calls with the rules under which each is refused; none listed:
+/// always. A rule matches when all its conditions hold.
+#[cfg(target_arch = "x86_64")]
+type Rules = Vec<(i64, Vec<seccompiler::SeccompRule>)>;
+
+/// A rule of conditions.
+#[cfg(target_arch = "x86_64")]
+fn rule(
+    conditions: Vec<seccompiler::SeccompCondition>,
+) -> Result<seccompiler::SeccompRule, seccompiler::Error> {
+    Ok(seccompiler::SeccompRule::new(conditions)?)
+}
+
+/// Argument `arg` (an int) is not `value`.
+#[cfg(target_arch = "x86_64")]
+fn arg_is_not(arg: u8, value: u64) -> Result<seccompiler::SeccompCondition, seccompiler::Error> {
+    use seccompiler::{SeccompCmpArgLen, SeccompCmpOp, SeccompCondition};
+    Ok(SeccompCondition::new(
+        arg,
+        SeccompCmpArgLen::Dword,
+        SeccompCmpOp::Ne,
+        value,
+    )?)
+}
+
+/// Argument `arg` has all of `bits` set (or, `set` false, none of them).
+#[cfg(target_arch = "x86_64")]
+fn arg_has(
+    arg: u8,
+    bits: u64,
+    set: bool,
+) -> Result<seccompiler::SeccompCondition, seccompiler::Error> {
+    use seccompiler::{SeccompCmpArgLen, SeccompCmpOp, SeccompCondition};
+    Ok(SeccompCondition::new(
+        arg,
+        SeccompCmpArgLen::Qword,
+        SeccompCmpOp::MaskedEq(bits),
+        if set { bits } else { 0 },
+    )?)
+}
+
+/// The EPERM table (see [`seccomp_filters`]).
+#[cfg(target_arch = "x86_64")]
+fn refused_rules(own: i32, allow_fork: bool) -> Result<Rules, seccompiler::Error> {
     let always = Vec::new;
     let own = own as u32 as u64;
     let own_group = (own as u32).wrapping_neg() as u64;
-
-    let mut clone_refused = Vec::new();
-    for flag in [
-        libc::CLONE_NEWNS,
-        libc::CLONE_NEWCGROUP,
-        libc::CLONE_NEWUTS,
-        libc::CLONE_NEWIPC,
-        libc::CLONE_NEWUSER,
-        libc::CLONE_NEWPID,
-        libc::CLONE_NEWNET,
-        0x80, // CLONE_NEWTIME
-    ] {
-        clone_refused.push(rule(vec![arg_has(0, flag as u64, true)?])?);
-    }
     let mut refused: Rules = vec![
         (libc::SYS_ptrace, always()),
         (libc::SYS_process_vm_readv, always()),
@@ -740,14 +771,47 @@ fn seccomp_filters(
     if !allow_fork {
         refused.push((libc::SYS_fork, always()));
         refused.push((libc::SYS_vfork, always()));
-        clone_refused.push(rule(vec![arg_has(0, libc::CLONE_THREAD as u64, false)?])?);
     }
-    refused.push((libc::SYS_clone, clone_refused));
-    let no_network: Rules = vec![(
+    refused.push((libc::SYS_clone, clone_rules(allow_fork)?));
+    Ok(refused)
+}
+
+/// When `clone` is refused: a new namespace of any kind, and unless
+/// `allow_fork`, a new process (no `CLONE_THREAD`).
+#[cfg(target_arch = "x86_64")]
+fn clone_rules(allow_fork: bool) -> Result<Vec<seccompiler::SeccompRule>, seccompiler::Error> {
+    let mut rules = Vec::new();
+    for flag in [
+        libc::CLONE_NEWNS,
+        libc::CLONE_NEWCGROUP,
+        libc::CLONE_NEWUTS,
+        libc::CLONE_NEWIPC,
+        libc::CLONE_NEWUSER,
+        libc::CLONE_NEWPID,
+        libc::CLONE_NEWNET,
+        0x80, // CLONE_NEWTIME
+    ] {
+        rules.push(rule(vec![arg_has(0, flag as u64, true)?])?);
+    }
+    if !allow_fork {
+        rules.push(rule(vec![arg_has(0, libc::CLONE_THREAD as u64, false)?])?);
+    }
+    Ok(rules)
+}
+
+/// The EACCES table: `socket` but for AF_UNIX.
+#[cfg(target_arch = "x86_64")]
+fn no_network_rules() -> Result<Rules, seccompiler::Error> {
+    Ok(vec![(
         libc::SYS_socket,
         vec![rule(vec![arg_is_not(0, libc::AF_UNIX as u64)?])?],
-    )];
-    let missing: Rules = [
+    )])
+}
+
+/// The ENOSYS table.
+#[cfg(target_arch = "x86_64")]
+fn missing_rules() -> Rules {
+    [
         libc::SYS_clone3,
         libc::SYS_io_uring_setup,
         libc::SYS_io_uring_enter,
@@ -757,23 +821,8 @@ fn seccomp_filters(
         libc::SYS_mq_open,
     ]
     .into_iter()
-    .map(|nr| (nr, always()))
-    .collect();
-    let mut programs = Vec::new();
-    for (rules, errno) in [
-        (refused, libc::EPERM),
-        (no_network, libc::EACCES),
-        (missing, libc::ENOSYS),
-    ] {
-        let filter = SeccompFilter::new(
-            rules.into_iter().collect(),
-            SeccompAction::Allow,
-            SeccompAction::Errno(errno as u32),
-            TargetArch::x86_64,
-        )?;
-        programs.push(filter.try_into()?);
-    }
-    Ok(programs)
+    .map(|nr| (nr, Vec::new()))
+    .collect()
 }
 
 /// The guard installed first: x32 system calls (the same calls under
