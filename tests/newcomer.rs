@@ -677,7 +677,7 @@ fn a_requirement_stops_at_its_first_verdict() {
     assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
     assert!(
         run.stdout.contains(
-            "FAIL  no-verdicts: 0 of 1 games played without a verdict against random; \
+            "FAIL  no verdicts in 40 games vs random: 0 of 1 games played without a verdict against random; \
              39 of 40 not played (stopped at the first verdict)"
         ),
         "{}",
@@ -776,5 +776,81 @@ fn fail_fast_stops_the_whole_check_and_says_what_was_not_run() {
         "Result: FAIL, 1 of 4 requirements failed: clean; 3 not run (fail-fast): strong; solver; quick",
     ] {
         assert!(run.stdout.contains(line), "{line}\n{}", run.stdout);
+    }
+}
+
+// §4.11: the sample solvers play every size the referee accepts.
+
+/// `referee bench GAME BOT --samples 3 ARGS` with a CSV: each row's
+/// (verdict, time_max_ms, peak_memory_kb).
+fn bench_rows(game: &str, bot: &str, args: &[&str]) -> Vec<(String, f64, u64)> {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("rows.csv");
+    let bin = sample_bin(bot);
+    let mut all = vec![
+        "bench",
+        game,
+        &bin,
+        "--samples",
+        "3",
+        "--csv",
+        csv.to_str().unwrap(),
+    ];
+    all.extend_from_slice(args);
+    let run = referee(&all, BUDGET);
+    assert_eq!(run.status, 0, "{bot} {args:?}: {}", run.stderr);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    lines
+        .map(|row| {
+            let cells: Vec<&str> = row.split(',').collect();
+            (
+                cells[col("verdict")].to_string(),
+                cells[col("time_max_ms")].parse().unwrap(),
+                cells[col("peak_memory_kb")].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn mastermind_samples_play_the_largest_sizes() {
+    // 8 x 10 asked for a 1 GB table; 12 x 36 is the largest the referee takes.
+    for (pegs, colours) in [("8", "10"), ("6", "20"), ("12", "36")] {
+        for bot in ["mastermind_knuth", "mastermind_random", "mastermind_strong"] {
+            let rows = bench_rows("mastermind", bot, &["--pegs", pegs, "--colours", colours]);
+            assert_eq!(rows.len(), 3);
+            for (verdict, time_max_ms, peak_kb) in rows {
+                assert_eq!(verdict, "ok", "{bot} at {pegs} x {colours}");
+                assert!(
+                    time_max_ms < 1500.0,
+                    "{bot} at {pegs} x {colours}: {time_max_ms} ms"
+                );
+                assert!(
+                    peak_kb < 64 * 1024,
+                    "{bot} at {pegs} x {colours}: {peak_kb} KB"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn safe_cracker_samples_play_the_largest_sizes() {
+    for (length, digits) in [("10", "9"), ("8", "5"), ("10", "2")] {
+        for bot in ["safecracker_optimal", "safecracker_random"] {
+            let rows = bench_rows(
+                "safecracker",
+                bot,
+                &["--length", length, "--digits", digits],
+            );
+            assert_eq!(rows.len(), 3);
+            for (verdict, time_max_ms, _) in rows {
+                assert_eq!(verdict, "ok", "{bot} at L {length} D {digits}");
+                assert!(time_max_ms < 1500.0, "{bot}: {time_max_ms} ms");
+            }
+        }
     }
 }

@@ -5,6 +5,15 @@
 //! (each entry computed on first use, so the first reply is not held up by
 //! the whole matrix). A [`Solver`] keeps the codes still possible and picks attacks by a
 //! [`Rule`]; the sample bots are this solver with different rules.
+//!
+//! Every size the referee accepts (up to 12 pegs and 36 colours, 36^12
+//! codes) is played: when there are more than [`ENUMERATE_MAX_CODES`] codes
+//! the table would not fit in the memory limit, so every bot plays a
+//! [`Search`] instead: a code consistent with every feedback so far, found by
+//! a randomized local search within a time budget (the best found when the
+//! budget runs out).
+
+use std::time::{Duration, Instant};
 
 use crate::{serve, Rng};
 
@@ -168,18 +177,7 @@ impl Table {
 
     /// The wire form: `0 0 1 1`.
     pub fn format(&self, i: usize) -> String {
-        self.code(i)
-            .iter()
-            .map(|&c| {
-                if c < 10 {
-                    (b'0' + c) as char
-                } else {
-                    (b'a' + c - 10) as char
-                }
-                .to_string()
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
+        format_colours(self.code(i))
     }
 }
 
@@ -370,25 +368,215 @@ pub fn canonical_codes(pegs: u8, colours: u8) -> Vec<Vec<u8>> {
     out
 }
 
+/// The most codes (C^N) a bot enumerates: its table, the possible codes
+/// and the scoring then stay within a few MiB and well under a second a
+/// move. Larger games are played by [`Search`].
+pub const ENUMERATE_MAX_CODES: u64 = 200_000;
+
+/// Time [`Search`] spends looking for a consistent code, per attack (the
+/// referee's default limit is 2 s a move).
+pub const SEARCH_BUDGET: Duration = Duration::from_millis(250);
+
+/// The encoded feedback of `guess` against `code`, both as colours.
+pub fn feedback_of(code: &[u8], guess: &[u8], pegs: u8) -> u8 {
+    let (b, w) = black_white(code, guess);
+    encode(b, w, pegs)
+}
+
+/// (black, white) of `guess` against `code` (colours below 36).
+pub fn black_white(code: &[u8], guess: &[u8]) -> (u8, u8) {
+    let mut in_code = [0u8; 36];
+    let mut in_guess = [0u8; 36];
+    let mut black = 0;
+    for (&x, &y) in code.iter().zip(guess) {
+        if x == y {
+            black += 1;
+        } else {
+            in_code[x as usize] += 1;
+            in_guess[y as usize] += 1;
+        }
+    }
+    let white = in_code.iter().zip(&in_guess).map(|(a, b)| *a.min(b)).sum();
+    (black, white)
+}
+
+/// The solver of games too large to enumerate: each attack is a code
+/// consistent with every feedback so far, found by random restarts of a
+/// local search (change one peg, keep the change unless it makes the code
+/// less consistent) until one is found or [`SEARCH_BUDGET`] runs out; then
+/// the least inconsistent code seen. Memory: the feedback history only.
+pub struct Search {
+    pub pegs: u8,
+    pub colours: u8,
+    /// Each attack with its (black, white).
+    history: Vec<(Vec<u8>, u8, u8)>,
+    last: Option<Vec<u8>>,
+    rng: Rng,
+    pub budget: Duration,
+}
+
+impl Search {
+    pub fn new(pegs: u8, colours: u8, seed: u64) -> Search {
+        Search {
+            pegs,
+            colours,
+            history: vec![],
+            last: None,
+            rng: Rng::new(seed),
+            budget: SEARCH_BUDGET,
+        }
+    }
+
+    fn random_code(&mut self) -> Vec<u8> {
+        (0..self.pegs)
+            .map(|_| self.rng.below(self.colours as usize) as u8)
+            .collect()
+    }
+
+    /// A secret code for the two-player game: uniform from the seed.
+    pub fn secret(&mut self) -> String {
+        let code = self.random_code();
+        format_colours(&code)
+    }
+
+    /// How far `code` is from giving every feedback so far: the sum of the
+    /// differences in blacks and whites (0: consistent).
+    fn distance(&self, code: &[u8]) -> u32 {
+        self.history
+            .iter()
+            .map(|(guess, b, w)| {
+                let (b2, w2) = black_white(code, guess);
+                u32::from(b.abs_diff(b2)) + u32::from(w.abs_diff(w2))
+            })
+            .sum()
+    }
+
+    /// The next attack (remembered for [`Search::observe`]).
+    pub fn attack(&mut self) -> Vec<u8> {
+        let deadline = Instant::now() + self.budget;
+        let mut best = self.random_code();
+        let mut best_distance = self.distance(&best);
+        let steps = 8 * usize::from(self.pegs) * usize::from(self.colours);
+        'search: while best_distance > 0 && Instant::now() < deadline {
+            let mut code = self.random_code();
+            let mut distance = self.distance(&code);
+            for step in 0..steps {
+                if distance == 0 || (step % 64 == 0 && Instant::now() >= deadline) {
+                    break;
+                }
+                let peg = self.rng.below(usize::from(self.pegs));
+                let colour = self.rng.below(usize::from(self.colours)) as u8;
+                let old = code[peg];
+                if old == colour {
+                    continue;
+                }
+                code[peg] = colour;
+                let d = self.distance(&code);
+                if d <= distance {
+                    distance = d;
+                } else {
+                    code[peg] = old;
+                }
+            }
+            if distance < best_distance {
+                best_distance = distance;
+                best = code;
+                if distance == 0 {
+                    break 'search;
+                }
+            }
+        }
+        self.last = Some(best.clone());
+        best
+    }
+
+    pub fn observe(&mut self, black: u8, white: u8) {
+        if let Some(last) = self.last.take() {
+            self.history.push((last, black, white));
+        }
+    }
+}
+
+/// The wire form of a code given by its colours: `0 0 1 1`, `a b 3`.
+pub fn format_colours(code: &[u8]) -> String {
+    code.iter()
+        .map(|&c| {
+            if c < 10 {
+                (b'0' + c) as char
+            } else {
+                (b'a' + c - 10) as char
+            }
+            .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A bot's solver: the enumerating one when the codes fit, else the search.
+pub enum Player {
+    Enumerate(Box<Solver>),
+    Search(Search),
+}
+
+impl Player {
+    pub fn new(pegs: u8, colours: u8, rule: Rule, seed: u64) -> Player {
+        if u64::from(colours).saturating_pow(u32::from(pegs)) <= ENUMERATE_MAX_CODES {
+            Player::Enumerate(Box::new(Solver::new(pegs, colours, rule, seed)))
+        } else {
+            Player::Search(Search::new(pegs, colours, seed))
+        }
+    }
+
+    pub fn secret(&mut self) -> String {
+        match self {
+            Player::Enumerate(s) => s.secret(),
+            Player::Search(s) => s.secret(),
+        }
+    }
+
+    /// The next attack in its wire form.
+    pub fn attack(&mut self) -> String {
+        match self {
+            Player::Enumerate(s) => {
+                let a = s.attack();
+                s.table.format(a)
+            }
+            Player::Search(s) => format_colours(&s.attack()),
+        }
+    }
+
+    pub fn observe(&mut self, black: u8, white: u8) {
+        match self {
+            Player::Enumerate(s) => s.observe(black, white),
+            Player::Search(s) => s.observe(black, white),
+        }
+    }
+}
+
 /// The whole bot: answers the greeting, `code`, `attack` and `feedback`
-/// lines with a solver using `rule`.
+/// lines with a solver using `rule` (or the [`Search`] when the game is too
+/// large to enumerate).
 pub fn run_bot(rule: Rule) {
-    let mut solver: Option<Solver> = None;
+    let mut player: Option<Player> = None;
     serve(|line| {
         if let Some(setup) = parse_greeting(line) {
-            solver = Some(Solver::new(setup.pegs, setup.colours, rule, setup.seed));
+            if !(1..=12).contains(&setup.pegs) || !(2..=36).contains(&setup.colours) {
+                eprintln!(
+                    "this bot plays 1 to 12 pegs and 2 to 36 colours, not {} x {}",
+                    setup.pegs, setup.colours
+                );
+                std::process::exit(2);
+            }
+            player = Some(Player::new(setup.pegs, setup.colours, rule, setup.seed));
             return None;
         }
-        let s = solver.get_or_insert_with(|| Solver::new(4, 6, rule, 1));
+        let p = player.get_or_insert_with(|| Player::new(4, 6, rule, 1));
         match line.split_whitespace().next()? {
-            "code" => Some(s.secret()),
-            "attack" => {
-                let a = s.attack();
-                Some(s.table.format(a))
-            }
+            "code" => Some(p.secret()),
+            "attack" => Some(p.attack()),
             "feedback" => {
                 if let Some((b, w)) = parse_feedback(line) {
-                    s.observe(b, w);
+                    p.observe(b, w);
                 }
                 None
             }
@@ -481,6 +669,48 @@ mod tests {
         let most = (0..1296).map(|g| parts(&mut s.table, g)).max().unwrap();
         let first_best = (0..1296).find(|&g| parts(&mut s.table, g) == most);
         assert_eq!(first_best, Some(fast));
+    }
+
+    /// The search plays consistent codes and cracks a small game quickly.
+    #[test]
+    fn the_search_finds_consistent_codes() {
+        let mut cracked = 0;
+        for seed in 0..20u64 {
+            let mut s = Search::new(4, 6, seed);
+            let secret: Vec<u8> = (0..4).map(|p| ((seed + p * 5) % 6) as u8).collect();
+            for _ in 0..12 {
+                let guess = s.attack();
+                assert_eq!(s.distance(&guess), 0, "a consistent code exists");
+                let (b, w) = black_white(&secret, &guess);
+                if b == 4 {
+                    cracked += 1;
+                    break;
+                }
+                s.observe(b, w);
+            }
+        }
+        assert_eq!(cracked, 20);
+        // The largest game: a move within the budget, memory for the
+        // history only.
+        let mut s = Search::new(12, 36, 1);
+        let started = Instant::now();
+        let code = s.attack();
+        assert_eq!(code.len(), 12);
+        s.observe(1, 2);
+        s.attack();
+        assert!(
+            started.elapsed() < SEARCH_BUDGET * 3,
+            "{:?}",
+            started.elapsed()
+        );
+        assert!(matches!(
+            Player::new(8, 10, Rule::Minimax, 1),
+            Player::Search(_)
+        ));
+        assert!(matches!(
+            Player::new(4, 6, Rule::Minimax, 1),
+            Player::Enumerate(_)
+        ));
     }
 
     #[test]
