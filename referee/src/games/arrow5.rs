@@ -10,11 +10,12 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::rounds::{self, Phase};
-use super::{
-    checked, draw_below, Applied, Game, GameConfigError, GameOptions, NoSuchSecret, Notice,
-    Outcome, Rejected, Seat, Status, Winner,
-};
+pub use super::code_game::CodeSource;
+use super::code_game::{CodeGame, CodeRules, Verb, Words};
+use super::rounds::Turns;
+use super::{checked, draw_below, GameConfigError, GameOptions, NoSuchSecret, Seat};
+#[cfg(test)]
+use super::{Game, Outcome, Status, Winner};
 
 /// Symbols are 0-9 and the eye, stored as 0..=10.
 pub const EYE: u8 = 10;
@@ -270,39 +271,6 @@ pub fn signal(code: &Code, attack: &Code, variant: Variant) -> Signal {
     }
 }
 
-/// Who picks the secret codes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CodeSource {
-    /// Each bot answers a `code` request (the rules).
-    Bots,
-    /// The referee draws both codes from the match seed (fair benchmarks).
-    Random,
-}
-
-impl CodeSource {
-    /// Reads the `codes` option of `game`: `bots` or `random`.
-    pub fn parse(game: &'static str, value: &str) -> Result<CodeSource, GameConfigError> {
-        match value.to_ascii_lowercase().as_str() {
-            "bots" => Ok(CodeSource::Bots),
-            "random" => Ok(CodeSource::Random),
-            _ => Err(GameConfigError::BadValue {
-                game,
-                option: "codes",
-                expected: "'bots' or 'random'",
-                value: value.to_string(),
-            }),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            CodeSource::Bots => "bots",
-            CodeSource::Random => "random",
-        }
-    }
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Config {
     pub variant: Variant,
@@ -369,270 +337,124 @@ impl Config {
 pub struct RawCode(pub [char; CODE_LEN]);
 
 /// An Arrow 5 game in progress. Seat A is the initial agent.
-#[derive(Clone, Debug)]
-pub struct Arrow5 {
-    config: Config,
-    codes: [Option<Code>; 2],
-    bot_seeds: [u64; 2],
-    phase: Phase,
-    attacks: [u32; 2],
-    cracked: [bool; 2],
-    outcome: Option<Outcome>,
-    history: Vec<AttackRecord>,
-    /// The referee holds B's code and only A attacks ([`solo`]).
-    solo: bool,
-}
-
-/// One attack and its signal.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AttackRecord {
-    pub seat: Seat,
-    pub round: u32,
-    pub attack: Code,
-    pub signal: Signal,
-}
+pub type Arrow5 = CodeGame<Config>;
 
 /// The number of secrets of the solo game: every code, 55,440.
-pub fn secret_count(_config: &Config) -> u64 {
-    CODE_COUNT as u64
+pub fn secret_count(config: &Config) -> u64 {
+    config.secret_count()
 }
 
 /// A solo game: the referee holds the `secret_index`-th code of
 /// [`Code::all`]'s order and only seat A attacks, at most `max_rounds` times.
 /// Seat B is never asked anything. An index beyond the codes is an error.
 pub fn solo(config: &Config, secret_index: u64, bot_seed: u64) -> Result<Arrow5, NoSuchSecret> {
-    let index = NoSuchSecret::check("arrow5", secret_index, secret_count(config))?;
-    let secret = Code::nth(index as usize);
-    Ok(Arrow5 {
-        config: config.clone(),
-        codes: [None, Some(secret)],
-        bot_seeds: [bot_seed, 0],
-        phase: Phase::Attacking {
-            seat: Seat::A,
-            round: 1,
-        },
-        attacks: [0; 2],
-        cracked: [false; 2],
-        outcome: None,
-        solo: true,
-        history: vec![],
-    })
+    CodeGame::solo(config, secret_index, bot_seed)
 }
 
 impl Arrow5 {
-    /// A new game; with [`CodeSource::Random`] both codes are drawn from `rng`.
-    /// The bots' own seeds (sent in the greeting) also come from `rng`.
-    pub fn new<R: Rng>(config: Config, rng: &mut R) -> Arrow5 {
-        let bot_seeds = [rng.gen::<u32>() as u64, rng.gen::<u32>() as u64];
-        let (codes, phase) = match config.codes {
-            CodeSource::Random => (
-                [Some(Code::random(rng)), Some(Code::random(rng))],
-                Phase::Attacking {
-                    seat: Seat::A,
-                    round: 1,
-                },
-            ),
-            CodeSource::Bots => ([None, None], Phase::Choosing(Seat::A)),
-        };
-        Arrow5 {
-            config,
-            codes,
-            bot_seeds,
-            phase,
-            attacks: [0; 2],
-            cracked: [false; 2],
-            outcome: None,
-            history: vec![],
-            solo: false,
-        }
-    }
-
     /// A game with the codes given (A's code first).
     pub fn with_codes(config: Config, codes: [Code; 2]) -> Arrow5 {
-        Arrow5 {
-            config,
-            codes: [Some(codes[0]), Some(codes[1])],
-            bot_seeds: [0, 0],
-            phase: Phase::Attacking {
-                seat: Seat::A,
-                round: 1,
-            },
-            attacks: [0; 2],
-            cracked: [false; 2],
-            outcome: None,
-            history: vec![],
-            solo: false,
-        }
-    }
-
-    pub fn code(&self, seat: Seat) -> Option<Code> {
-        self.codes[seat.index()]
-    }
-
-    /// Every attack so far, in order.
-    pub fn history(&self) -> &[AttackRecord] {
-        &self.history
-    }
-
-    /// Is the game waiting for a secret code (rather than an attack)?
-    pub fn wants_code(&self) -> bool {
-        matches!(self.phase, Phase::Choosing(_))
-    }
-
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-
-    pub fn round(&self) -> u32 {
-        match self.phase {
-            Phase::Attacking { round, .. } => round,
-            Phase::Choosing(_) => 0,
-            Phase::Over => self.attacks[0],
-        }
-    }
-
-    fn finish(mut self, winner: Winner, reason: &str) -> Self {
-        self.phase = Phase::Over;
-        self.outcome = Some(Outcome {
-            winner,
-            reason: reason.to_string(),
-        });
-        self
+        CodeGame::from_codes(config, codes, Seat::A)
     }
 }
 
-impl rounds::CodeDuel for Arrow5 {
+/// The rules of Arrow 5, as the code-game core asks for them.
+impl CodeRules for Config {
+    const GAME: &'static str = "arrow5";
+    const WORDS: Words = Words {
+        wire: Verb::Attack,
+        human: Verb::Attack,
+        counter: "round",
+        cap_reason: "round-cap",
+        feedback_label: "Signal",
+        says_cracked: true,
+    };
+    const TURNS: Turns = Turns::Rounds;
     type Code = Code;
+    type Feedback = Signal;
+    type Raw = RawCode;
+    type Invalid = CodeError;
 
-    fn phase(&self) -> Phase {
-        self.phase
+    fn code_source(&self) -> CodeSource {
+        self.codes
     }
 
-    fn choose(&mut self, seat: Seat, code: Code) {
-        self.codes[seat.index()] = Some(code);
-        self.phase = Phase::after_code(seat);
+    fn attack_cap(&self) -> u32 {
+        self.max_rounds
     }
 
-    fn attack(&mut self, seat: Seat, round: u32, attack: Code) -> (Notice, String) {
-        let defender = seat.other();
-        let code = self.codes[defender.index()].expect("codes are set before attacks");
-        let signal = signal(&code, &attack, self.config.variant);
-        self.attacks[seat.index()] += 1;
-        self.cracked[seat.index()] |= signal.cracked;
-        let account = format!(
-            "round {round:>2}  {seat} attacks {}   {}{}",
-            attack.glyphs(),
-            signal.glyphs(),
-            if signal.cracked { "   cracked!" } else { "" }
-        );
-        let notice = Notice {
-            to: seat,
-            line: format!("signal {}", signal.ascii()),
-        };
-        self.history.push(AttackRecord {
-            seat,
-            round,
-            attack,
-            signal,
-        });
-        (notice, account)
+    fn greeting_words(&self) -> String {
+        self.variant.name().to_string()
     }
 
-    fn cracked(&self) -> [bool; 2] {
-        self.cracked
+    fn secret_count(&self) -> u64 {
+        CODE_COUNT as u64
     }
 
-    fn solo(&self) -> bool {
-        self.solo
+    fn nth_code(&self, index: u64) -> Code {
+        Code::nth(index as usize)
     }
 
-    fn cap(&self) -> (u32, &'static str) {
-        (self.config.max_rounds, "round-cap")
+    fn random_code<G: Rng>(&self, rng: &mut G) -> Code {
+        Code::random(rng)
     }
 
-    fn next_attack(&mut self, seat: Seat, round: u32) {
-        self.phase = Phase::Attacking { seat, round };
-    }
-
-    fn end(self, winner: Winner, reason: &str) -> Self {
-        self.finish(winner, reason)
-    }
-}
-
-impl Game for Arrow5 {
-    type Reply = RawCode;
-
-    fn greeting(&self, seat: Seat) -> String {
-        format!(
-            "arrow5 {} {} {} {}",
-            self.config.variant.name(),
-            match (self.solo, seat) {
-                (true, _) => "solo",
-                (false, Seat::A) => "first",
-                (false, Seat::B) => "second",
-            },
-            self.config.max_rounds,
-            self.bot_seeds[seat.index()]
-        )
-    }
-
-    fn status(&self) -> Status {
-        match (self.phase, &self.outcome) {
-            (Phase::Over, Some(outcome)) => Status::Over(outcome.clone()),
-            (Phase::Over, None) => unreachable!("a finished game has an outcome"),
-            (Phase::Choosing(seat), _) => Status::Ask {
-                seat,
-                request: Some("code".to_string()),
-            },
-            (Phase::Attacking { seat, .. }, _) => Status::Ask {
-                seat,
-                request: Some("attack".to_string()),
-            },
-        }
-    }
-
-    fn parse_reply(&self, line: &str) -> Result<RawCode, String> {
+    fn read(&self, line: &str) -> Result<RawCode, String> {
         crate::protocol::parse_symbols::<CODE_LEN>(line).map(RawCode)
     }
 
-    fn apply(self, reply: RawCode) -> Result<Applied<Self>, Rejected<Self>> {
-        let code = Code::from_chars(&reply.0);
-        rounds::apply_code(self, code)
+    fn code(&self, raw: &RawCode) -> Result<Code, CodeError> {
+        Code::from_chars(&raw.0)
     }
 
-    fn attacks(&self, seat: Seat) -> u32 {
-        self.attacks[seat.index()]
+    fn wire(code: &Code) -> String {
+        code.ascii()
     }
 
-    fn held_secret(&self) -> Option<String> {
-        self.solo
-            .then(|| self.codes[Seat::B.index()].map(|c| c.ascii()))
-            .flatten()
+    fn feedback(&self, secret: &Code, attack: &Code) -> Signal {
+        signal(secret, attack, self.variant)
     }
 
-    fn summary(&self) -> Vec<String> {
-        if self.solo {
-            let secret = self.codes[Seat::B.index()].expect("a solo game holds its secret");
-            return vec![format!(
-                "secret: {}  (held by the referee)",
-                secret.glyphs()
-            )];
+    fn cracked(&self, signal: &Signal) -> bool {
+        signal.cracked
+    }
+
+    fn feedback_line(&self, signal: &Signal) -> String {
+        format!("signal {}", signal.ascii())
+    }
+
+    fn account_text(&self, signal: &Signal) -> String {
+        signal.glyphs()
+    }
+
+    fn held_line(&self, secret: &Code) -> String {
+        format!("secret: {secret}  (held by the referee)")
+    }
+
+    fn intro(game: &Arrow5, names: [&str; 2]) -> Vec<String> {
+        let mut lines = vec![
+            "Arrow 5: a code is five different symbols from 0-9 and the eye (type E for the eye)."
+                .to_string(),
+            "The signal gives one mark per symbol of your attack that is in the code: \
+< further left, · in place, > further right."
+                .to_string(),
+        ];
+        if game.config().variant == Variant::HiddenEye {
+            lines.push("Hidden eye: the signal never mentions the eye.".to_string());
         }
-        Seat::BOTH
-            .iter()
-            .map(|&seat| {
-                let code = self.codes[seat.index()].map(|c| c.glyphs());
-                let by = match self.config.codes {
-                    CodeSource::Bots => "chosen by the bot",
-                    CodeSource::Random => "drawn by the referee",
-                };
-                match code {
-                    Some(code) => format!("{seat}'s code: {code}  ({by})"),
-                    // The game ended (a verdict) before this bot chose a code.
-                    None => format!("{seat}'s code: none (the bot did not choose one)"),
-                }
-            })
-            .collect()
+        lines.push(format!(
+            "First to attack: {}; {} gets the equalizing attack of each round.",
+            names[0], names[1]
+        ));
+        lines
+    }
+
+    fn code_phrase(&self) -> String {
+        "five different symbols from 0-9 and E for the eye".to_string()
+    }
+
+    fn example(&self) -> String {
+        "1 0 3 6 E".to_string()
     }
 }
 
@@ -929,111 +751,6 @@ mod tests {
             let last = a_round.min(b_round).min(max_rounds);
             prop_assert_eq!(game.attacks(Seat::B), last);
         }
-    }
-}
-
-impl super::human::HumanText for Arrow5 {
-    fn intro(&self, names: [&str; 2]) -> Vec<String> {
-        let mut lines = vec![
-            "Arrow 5: a code is five different symbols from 0-9 and the eye (type E for the eye)."
-                .to_string(),
-            "The signal gives one mark per symbol of your attack that is in the code: \
-< further left, · in place, > further right."
-                .to_string(),
-        ];
-        if self.config.variant == Variant::HiddenEye {
-            lines.push("Hidden eye: the signal never mentions the eye.".to_string());
-        }
-        lines.push(format!(
-            "First to attack: {}; {} gets the equalizing attack of each round.",
-            names[0], names[1]
-        ));
-        lines
-    }
-
-    fn prompt(&self) -> super::human::Prompt {
-        const SYMBOLS: &str = "five different symbols from 0-9 and E for the eye";
-        if self.wants_code() {
-            super::human::Prompt {
-                text: format!("Enter your secret code ({SYMBOLS}, not shown): "),
-                secret: true,
-            }
-        } else {
-            super::human::Prompt {
-                text: format!("Enter your attack ({SYMBOLS}): "),
-                secret: false,
-            }
-        }
-    }
-
-    fn read_human(&self, line: &str) -> Result<RawCode, String> {
-        const EXPECTED: &str =
-            "type five different symbols from 0-9 and E for the eye, e.g. 1 0 3 6 E";
-        let chars = crate::protocol::parse_symbols::<CODE_LEN>(line).map_err(|e| {
-            // What is wrong first ("expected 3 symbols, got 2 ..."), then how to write one.
-            format!(
-                "{}. That is not a code: {EXPECTED}.",
-                super::human::capitalized(&e)
-            )
-        })?;
-        Code::from_chars(&chars)
-            .map_err(|e| format!("{}: {EXPECTED}.", super::human::capitalized(&e.to_string())))?;
-        Ok(RawCode(chars))
-    }
-
-    fn feedback(&self, seat: Seat) -> Vec<String> {
-        match self.history.iter().rev().find(|a| a.seat == seat) {
-            Some(a) => {
-                let mut lines = vec![format!("Signal: {}", a.signal.glyphs())];
-                if a.signal.cracked {
-                    lines.push("Cracked!".to_string());
-                }
-                lines
-            }
-            None => vec![],
-        }
-    }
-
-    fn move_line(&self, seat: Seat, name: &str) -> String {
-        match self.history.iter().rev().find(|a| a.seat == seat) {
-            Some(a) => format!(
-                "{name} attacks {}: {}{}",
-                a.attack.glyphs(),
-                a.signal.glyphs(),
-                if a.signal.cracked { "  cracked!" } else { "" }
-            ),
-            None => format!("{name} has not attacked yet"),
-        }
-    }
-
-    fn drawn_code(&self, seat: Seat) -> Option<String> {
-        match self.config.codes {
-            CodeSource::Random => self.codes[seat.index()].map(|c| c.glyphs()),
-            CodeSource::Bots => None,
-        }
-    }
-
-    fn final_screen(&self, names: [&str; 2]) -> Vec<String> {
-        let padded = super::human::padded(names);
-        let mut lines = vec!["Codes:".to_string()];
-        for seat in Seat::BOTH {
-            let code = self.codes[seat.index()]
-                .map(|c| c.glyphs())
-                .unwrap_or_else(|| "(not chosen)".into());
-            lines.push(format!("  {}  {code}", padded[seat.index()]));
-        }
-        lines.push("History:".to_string());
-        for a in &self.history {
-            lines.push(format!(
-                "  round {:>2}  {}  {}  {}{}",
-                a.round,
-                padded[a.seat.index()],
-                a.attack.glyphs(),
-                a.signal.glyphs(),
-                if a.signal.cracked { "  cracked!" } else { "" }
-            ));
-        }
-        lines
     }
 }
 

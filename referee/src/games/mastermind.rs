@@ -14,12 +14,13 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-pub use super::arrow5::CodeSource;
-use super::rounds::{self, Phase};
-use super::{
-    checked, Applied, Game, GameConfigError, GameOptions, NoSuchSecret, Notice, Outcome, Rejected,
-    Seat, Status, Winner,
-};
+use super::code_game::{CodeGame, CodeRules, Verb, Words};
+pub use super::code_game::{CodeSource, RawCode};
+use super::human::count_word;
+use super::rounds::Turns;
+use super::{checked, GameConfigError, GameOptions, NoSuchSecret, Seat};
+#[cfg(test)]
+use super::{Game, Outcome, Status, Winner};
 
 pub const DEFAULT_PEGS: u8 = 4;
 pub const DEFAULT_COLOURS: u8 = 6;
@@ -243,266 +244,159 @@ pub fn secret_count(config: &Config) -> u64 {
 /// `max_attacks` times. Seat B is never asked anything. An index beyond the
 /// codes is an error.
 pub fn solo(config: &Config, secret_index: u64, bot_seed: u64) -> Result<Mastermind, NoSuchSecret> {
-    let index = NoSuchSecret::check("mastermind", secret_index, secret_count(config))?;
-    let secret = Code::from_index(index, config.pegs, config.colours);
-    Ok(Mastermind {
-        config: config.clone(),
-        codes: [None, Some(secret)],
-        bot_seeds: [bot_seed, 0],
-        phase: Phase::Attacking {
-            seat: Seat::A,
-            round: 1,
-        },
-        attacks: [0; 2],
-        cracked: [false; 2],
-        outcome: None,
-        solo: true,
-        history: Vec::new(),
-    })
+    CodeGame::solo(config, secret_index, bot_seed)
 }
-
-/// A reply: the colours as written, not yet validated.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RawCode(pub Vec<char>);
 
 /// A Mastermind game in progress. Seat A attacks first in each round.
-#[derive(Clone, Debug)]
-pub struct Mastermind {
-    config: Config,
-    codes: [Option<Code>; 2],
-    bot_seeds: [u64; 2],
-    phase: Phase,
-    attacks: [u32; 2],
-    cracked: [bool; 2],
-    outcome: Option<Outcome>,
-    /// The referee is the codemaker and only A plays.
-    solo: bool,
-    /// Every attack so far, in order.
-    history: Vec<Attack>,
-}
-
-/// One attack of the game, as the final screen lists it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Attack {
-    pub round: u32,
-    pub seat: Seat,
-    pub guess: Code,
-    pub feedback: Feedback,
-}
+pub type Mastermind = CodeGame<Config>;
 
 impl Mastermind {
-    /// A two-player game; with [`CodeSource::Random`] both codes are drawn
-    /// from `rng`. The bots' own seeds (sent in the greeting) also come from it.
-    pub fn new<R: Rng>(config: Config, rng: &mut R) -> Mastermind {
-        let bot_seeds = [rng.gen::<u32>() as u64, rng.gen::<u32>() as u64];
-        let count = config.code_count();
-        let (codes, phase) = match config.codes {
-            CodeSource::Random => {
-                let mut draw = || {
-                    Some(Code::from_index(
-                        rng.gen_range(0..count),
-                        config.pegs,
-                        config.colours,
-                    ))
-                };
-                (
-                    [draw(), draw()],
-                    Phase::Attacking {
-                        seat: Seat::A,
-                        round: 1,
-                    },
-                )
-            }
-            CodeSource::Bots => ([None, None], Phase::Choosing(Seat::A)),
-        };
-        Mastermind {
-            config,
-            codes,
-            bot_seeds,
-            phase,
-            attacks: [0; 2],
-            cracked: [false; 2],
-            outcome: None,
-            solo: false,
-            history: Vec::new(),
-        }
-    }
-
     /// A two-player game with the codes given (A's code first).
     pub fn with_codes(config: Config, codes: [Code; 2]) -> Mastermind {
-        let [a, b] = codes;
-        Mastermind {
-            config,
-            codes: [Some(a), Some(b)],
-            bot_seeds: [0, 0],
-            phase: Phase::Attacking {
-                seat: Seat::A,
-                round: 1,
-            },
-            attacks: [0; 2],
-            cracked: [false; 2],
-            outcome: None,
-            solo: false,
-            history: Vec::new(),
-        }
-    }
-
-    pub fn code(&self, seat: Seat) -> Option<&Code> {
-        self.codes[seat.index()].as_ref()
-    }
-
-    fn finish(mut self, winner: Winner, reason: &str) -> Self {
-        self.phase = Phase::Over;
-        self.outcome = Some(Outcome {
-            winner,
-            reason: reason.to_string(),
-        });
-        self
+        CodeGame::from_codes(config, codes, Seat::A)
     }
 }
 
-impl rounds::CodeDuel for Mastermind {
+/// The rules of Mastermind, as the code-game core asks for them.
+impl CodeRules for Config {
+    const GAME: &'static str = GAME;
+    const WORDS: Words = Words {
+        wire: Verb::Attack,
+        human: Verb::Guess,
+        counter: "round",
+        cap_reason: "attack-cap",
+        feedback_label: "Feedback",
+        says_cracked: true,
+    };
+    const TURNS: Turns = Turns::Rounds;
     type Code = Code;
+    type Feedback = Feedback;
+    type Raw = RawCode;
+    type Invalid = String;
 
-    fn phase(&self) -> Phase {
-        self.phase
+    fn code_source(&self) -> CodeSource {
+        self.codes
     }
 
-    fn choose(&mut self, seat: Seat, code: Code) {
-        self.codes[seat.index()] = Some(code);
-        self.phase = Phase::after_code(seat);
+    fn attack_cap(&self) -> u32 {
+        self.max_attacks
     }
 
-    fn attack(&mut self, seat: Seat, round: u32, guess: Code) -> (Notice, String) {
-        let code = self.codes[seat.other().index()]
-            .as_ref()
-            .expect("codes are set before attacks");
-        let fb = feedback(code, &guess, self.config.colours);
-        let cracked = fb.black == self.config.pegs;
-        self.attacks[seat.index()] += 1;
-        self.cracked[seat.index()] |= cracked;
-        let account = format!(
-            "round {round:>2}  {seat} attacks {guess}   {} black, {} white{}",
-            fb.black,
-            fb.white,
-            if cracked { "   cracked!" } else { "" }
-        );
-        self.history.push(Attack {
-            round,
-            seat,
-            guess,
-            feedback: fb,
-        });
-        let notice = Notice {
-            to: seat,
-            line: format!("feedback {} {}", fb.black, fb.white),
-        };
-        (notice, account)
+    fn greeting_words(&self) -> String {
+        format!("{} {}", self.pegs, self.colours)
     }
 
-    fn cracked(&self) -> [bool; 2] {
-        self.cracked
+    fn secret_count(&self) -> u64 {
+        self.code_count()
     }
 
-    fn solo(&self) -> bool {
-        self.solo
+    fn nth_code(&self, index: u64) -> Code {
+        Code::from_index(index, self.pegs, self.colours)
     }
 
-    fn cap(&self) -> (u32, &'static str) {
-        (self.config.max_attacks, "attack-cap")
+    fn random_code<G: Rng>(&self, rng: &mut G) -> Code {
+        self.nth_code(rng.gen_range(0..self.code_count()))
     }
 
-    fn next_attack(&mut self, seat: Seat, round: u32) {
-        self.phase = Phase::Attacking { seat, round };
+    fn read(&self, line: &str) -> Result<RawCode, String> {
+        crate::protocol::parse_symbol_vec(line, usize::from(self.pegs)).map(RawCode)
     }
 
-    fn end(self, winner: Winner, reason: &str) -> Self {
-        self.finish(winner, reason)
+    fn code(&self, raw: &RawCode) -> Result<Code, String> {
+        Code::from_chars(&raw.0, self.colours)
     }
-}
 
-impl Game for Mastermind {
-    type Reply = RawCode;
+    fn wire(code: &Code) -> String {
+        code.ascii()
+    }
 
-    fn greeting(&self, seat: Seat) -> String {
-        let role = match (self.solo, seat) {
-            (true, _) => "solo",
-            (false, Seat::A) => "first",
-            (false, Seat::B) => "second",
-        };
+    fn feedback(&self, secret: &Code, guess: &Code) -> Feedback {
+        feedback(secret, guess, self.colours)
+    }
+
+    fn cracked(&self, fb: &Feedback) -> bool {
+        fb.black == self.pegs
+    }
+
+    fn feedback_line(&self, fb: &Feedback) -> String {
+        format!("feedback {} {}", fb.black, fb.white)
+    }
+
+    fn account_text(&self, fb: &Feedback) -> String {
+        format!("{} black, {} white", fb.black, fb.white)
+    }
+
+    fn feedback_text(&self, fb: &Feedback) -> String {
+        feedback_text(*fb)
+    }
+
+    fn held_line(&self, secret: &Code) -> String {
         format!(
-            "mastermind {} {} {role} {} {}",
-            self.config.pegs,
-            self.config.colours,
-            self.config.max_attacks,
-            self.bot_seeds[seat.index()]
+            "secret: {secret}  (code {} of {}, held by the referee)",
+            secret.index(self.colours),
+            self.code_count()
         )
     }
 
-    fn status(&self) -> Status {
-        match (self.phase, &self.outcome) {
-            (Phase::Over, Some(outcome)) => Status::Over(outcome.clone()),
-            (Phase::Over, None) => unreachable!("a finished game has an outcome"),
-            (Phase::Choosing(seat), _) => Status::Ask {
-                seat,
-                request: Some("code".to_string()),
-            },
-            (Phase::Attacking { seat, .. }, _) => Status::Ask {
-                seat,
-                request: Some("attack".to_string()),
-            },
-        }
+    fn intro(game: &Mastermind, names: [&str; 2]) -> Vec<String> {
+        let config = game.config();
+        let n = usize::from(config.pegs);
+        vec![
+            format!(
+                "Mastermind: a code is {} peg{}, each one of {} colours {} (repeats allowed).",
+                count_word(n),
+                if n == 1 { "" } else { "s" },
+                count_word(usize::from(config.colours)),
+                colour_range(config.colours)
+            ),
+            "Feedback: ● (black) for each peg of the right colour in the right place, \
+○ (white) for each other peg of a right colour in the wrong place."
+                .to_string(),
+            format!(
+                "Each player has {} guesses; if nobody cracks a code, or both crack in the same round, it is a draw.",
+                config.max_attacks
+            ),
+            format!(
+                "First to guess: {}; {} gets the equalizing guess of each round.",
+                names[0], names[1]
+            ),
+        ]
     }
 
-    fn parse_reply(&self, line: &str) -> Result<RawCode, String> {
-        crate::protocol::parse_symbol_vec(line, self.config.pegs as usize).map(RawCode)
+    /// `four colours from 0-5`.
+    fn code_phrase(&self) -> String {
+        let n = usize::from(self.pegs);
+        format!(
+            "{} colour{} from {}",
+            count_word(n),
+            if n == 1 { "" } else { "s" },
+            colour_range(self.colours)
+        )
     }
 
-    fn apply(self, reply: RawCode) -> Result<Applied<Self>, Rejected<Self>> {
-        let code = Code::from_chars(&reply.0, self.config.colours);
-        rounds::apply_code(self, code)
+    fn example(&self) -> String {
+        (0..self.pegs)
+            .map(|i| colour_char(i % self.colours).to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
-    fn attacks(&self, seat: Seat) -> u32 {
-        self.attacks[seat.index()]
-    }
-
-    fn held_secret(&self) -> Option<String> {
-        self.solo
-            .then(|| self.codes[Seat::B.index()].as_ref().map(Code::ascii))
-            .flatten()
-    }
-
-    fn summary(&self) -> Vec<String> {
-        if self.solo {
-            let secret = self.codes[Seat::B.index()]
-                .as_ref()
-                .expect("a solo game holds its secret");
-            return vec![format!(
-                "secret: {secret}  (code {} of {}, held by the referee)",
-                secret.index(self.config.colours),
-                self.config.code_count()
-            )];
-        }
-        Seat::BOTH
+    fn human_check(&self, raw: &RawCode) -> Result<(), String> {
+        match raw
+            .0
             .iter()
-            .map(|&seat| {
-                let code = self.codes[seat.index()].as_ref().map(|c| c.ascii());
-                let by = match self.config.codes {
-                    CodeSource::Bots => "chosen by the bot",
-                    CodeSource::Random => "drawn by the referee",
-                };
-                match code {
-                    Some(code) => format!("{seat}'s code: {code}  ({by})"),
-                    // The game ended (a verdict) before this bot chose a code.
-                    None => format!("{seat}'s code: none (the bot did not choose one)"),
-                }
-            })
-            .collect()
+            .find(|&&c| !matches!(colour_of(c), Some(v) if v < self.colours))
+        {
+            Some(bad) => Err(format!(
+                "'{bad}' is not a colour from {}",
+                colour_range(self.colours)
+            )),
+            None => Ok(()),
+        }
     }
 }
 
-/// A feedback as a person reads it: `●●○  (2 black, 1 white)`, one filled
+/// A feedback as a person reads it/// A feedback as a person reads it: `●●○  (2 black, 1 white)`, one filled
 /// circle per black peg and one hollow circle per white peg, then in words.
 pub fn feedback_text(fb: Feedback) -> String {
     let words = format!("({} black, {} white)", fb.black, fb.white);
@@ -513,157 +407,6 @@ pub fn feedback_text(fb: Feedback) -> String {
         .chain(std::iter::repeat_n('○', usize::from(fb.white)))
         .collect();
     format!("{pegs}  {words}")
-}
-
-impl Mastermind {
-    /// Whether the seat asked now is to choose its secret code.
-    pub fn wants_code(&self) -> bool {
-        matches!(self.phase, Phase::Choosing(_))
-    }
-
-    /// `four colours from 0-5`.
-    fn colours_phrase(&self) -> String {
-        let n = usize::from(self.config.pegs);
-        format!(
-            "{} colour{} from {}",
-            super::human::count_word(n),
-            if n == 1 { "" } else { "s" },
-            colour_range(self.config.colours)
-        )
-    }
-
-    fn last_attack(&self, seat: Seat) -> Option<&Attack> {
-        self.history.iter().rev().find(|a| a.seat == seat)
-    }
-
-    fn attack_text(&self, a: &Attack) -> String {
-        format!(
-            "{}{}",
-            feedback_text(a.feedback),
-            if a.feedback.black == self.config.pegs {
-                "  cracked!"
-            } else {
-                ""
-            }
-        )
-    }
-}
-
-impl super::human::HumanText for Mastermind {
-    fn intro(&self, names: [&str; 2]) -> Vec<String> {
-        let n = usize::from(self.config.pegs);
-        vec![
-            format!(
-                "Mastermind: a code is {} peg{}, each one of {} colours {} (repeats allowed).",
-                super::human::count_word(n),
-                if n == 1 { "" } else { "s" },
-                super::human::count_word(usize::from(self.config.colours)),
-                colour_range(self.config.colours)
-            ),
-            "Feedback: ● (black) for each peg of the right colour in the right place, \
-○ (white) for each other peg of a right colour in the wrong place."
-                .to_string(),
-            format!(
-                "Each player has {} guesses; if nobody cracks a code, or both crack in the same round, it is a draw.",
-                self.config.max_attacks
-            ),
-            format!(
-                "First to guess: {}; {} gets the equalizing guess of each round.",
-                names[0], names[1]
-            ),
-        ]
-    }
-
-    fn prompt(&self) -> super::human::Prompt {
-        let what = self.colours_phrase();
-        if self.wants_code() {
-            super::human::Prompt {
-                text: format!("Enter your secret code ({what}, not shown): "),
-                secret: true,
-            }
-        } else {
-            super::human::Prompt {
-                text: format!("Enter your guess ({what}): "),
-                secret: false,
-            }
-        }
-    }
-
-    fn read_human(&self, line: &str) -> Result<RawCode, String> {
-        let example = (0..self.config.pegs)
-            .map(|i| colour_char(i % self.config.colours).to_string())
-            .collect::<Vec<_>>()
-            .join(" ");
-        let expected = format!("type {}, e.g. {example}", self.colours_phrase());
-        let chars = crate::protocol::parse_symbol_vec(line, usize::from(self.config.pegs))
-            .map_err(|e| {
-                // What is wrong first ("expected 3 symbols, got 2 ..."), then how to write one.
-                format!(
-                    "{}. That is not a code: {expected}.",
-                    super::human::capitalized(&e)
-                )
-            })?;
-        if let Some(bad) = chars
-            .iter()
-            .find(|&&c| !matches!(colour_of(c), Some(v) if v < self.config.colours))
-        {
-            return Err(format!(
-                "'{bad}' is not a colour from {}: {expected}.",
-                colour_range(self.config.colours)
-            ));
-        }
-        Ok(RawCode(chars))
-    }
-
-    fn feedback(&self, seat: Seat) -> Vec<String> {
-        match self.last_attack(seat) {
-            Some(a) => {
-                let mut lines = vec![format!("Feedback: {}", feedback_text(a.feedback))];
-                if a.feedback.black == self.config.pegs {
-                    lines.push("Cracked!".to_string());
-                }
-                lines
-            }
-            None => vec![],
-        }
-    }
-
-    fn move_line(&self, seat: Seat, name: &str) -> String {
-        match self.last_attack(seat) {
-            Some(a) => format!("{name} guesses {}: {}", a.guess, self.attack_text(a)),
-            None => format!("{name} has not guessed yet"),
-        }
-    }
-
-    fn drawn_code(&self, seat: Seat) -> Option<String> {
-        match self.config.codes {
-            CodeSource::Random => self.code(seat).map(Code::ascii),
-            CodeSource::Bots => None,
-        }
-    }
-
-    fn final_screen(&self, names: [&str; 2]) -> Vec<String> {
-        let padded = super::human::padded(names);
-        let mut lines = vec!["Codes:".to_string()];
-        for seat in Seat::BOTH {
-            let code = self
-                .code(seat)
-                .map(Code::ascii)
-                .unwrap_or_else(|| "(not chosen)".into());
-            lines.push(format!("  {}  {code}", padded[seat.index()]));
-        }
-        lines.push("History:".to_string());
-        for a in &self.history {
-            lines.push(format!(
-                "  round {:>2}  {}  {}  {}",
-                a.round,
-                padded[a.seat.index()],
-                a.guess,
-                self.attack_text(a)
-            ));
-        }
-        lines
-    }
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 //! closed set of games the referee knows, chosen at run time.
 
 pub mod arrow5;
+pub mod code_game;
 pub mod cryptron;
 pub mod human;
 pub mod mastermind;

@@ -1,37 +1,29 @@
-//! The round structure shared by the two-player code games (Arrow 5 and
-//! Mastermind): both players choose codes (A, then B), then attack in rounds,
-//! A first. The second player always gets its attack in a round, which is
-//! the equalizing attack when A cracked in it; a round in which anyone
-//! cracked ends the game; after the last round allowed nobody cracked and
-//! the game is a draw. In a solo game (the referee holds the secret) only A
-//! attacks. Pure: the games keep their codes and feedback, this keeps the turns.
+//! The turn structures of the code games ([`super::code_game`]), as pure
+//! functions of who attacked and who has cracked.
+//!
+//! [`Turns::Rounds`] (Arrow 5 and Mastermind): both players choose codes (A,
+//! then B), then attack in rounds, A first. The second player always gets
+//! its attack in a round, which is the equalizing attack when A cracked in
+//! it; a round in which anyone cracked ends the game; after the last round
+//! allowed nobody cracked and the game is a draw.
+//!
+//! [`Turns::FirstToCrack`] (Safe Cracker): the players alternate and the
+//! first to crack wins at once; a player at the cap passes; when both are
+//! at the cap the game decides the winner (Safe Cracker: the best single
+//! guess).
+//!
+//! In a solo game (the referee holds the secret) only A attacks, until it
+//! cracks or reaches the cap.
 
-use std::fmt::Display;
+use super::{Outcome, Seat, Winner};
 
-use super::{Applied, Notice, Outcome, Rejected, Seat, Winner};
-
+/// How the turns of a code game follow each other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
-    /// Waiting for `seat`'s secret code.
-    Choosing(Seat),
-    Attacking {
-        seat: Seat,
-        round: u32,
-    },
-    Over,
-}
-
-impl Phase {
-    /// The phase after `seat` chose its code.
-    pub fn after_code(seat: Seat) -> Phase {
-        match seat {
-            Seat::A => Phase::Choosing(Seat::B),
-            Seat::B => Phase::Attacking {
-                seat: Seat::A,
-                round: 1,
-            },
-        }
-    }
+pub enum Turns {
+    /// Rounds with an equalizing attack ([`after_attack`]).
+    Rounds,
+    /// Alternate attacks, the first crack wins ([`after_guess`]).
+    FirstToCrack,
 }
 
 /// What follows an attack.
@@ -52,13 +44,6 @@ pub fn after_attack(
     last_round: u32,
     cap_reason: &str,
 ) -> Next {
-    let over = |winner, reason: &str| {
-        Next::Over(Outcome {
-            winner,
-            reason: reason.to_string(),
-        })
-    };
-    let attack = |seat, round| Next::Attack { seat, round };
     match (solo, seat) {
         // Solo: the attacker cracks, or runs out of attacks.
         (true, _) if cracked[0] => over(Winner::A, "cracked"),
@@ -77,78 +62,46 @@ pub fn after_attack(
     }
 }
 
-/// A two-player code game, as [`apply_code`] needs to see it.
-pub trait CodeDuel: Sized {
-    type Code;
-    fn phase(&self) -> Phase;
-    /// Stores `seat`'s secret code and moves on to the next phase.
-    fn choose(&mut self, seat: Seat, code: Self::Code);
-    /// Judges `seat`'s attack in `round` by the game's own feedback: counts
-    /// it and whether it cracked. Returns the feedback line for the
-    /// attacker and the account's line.
-    fn attack(&mut self, seat: Seat, round: u32, code: Self::Code) -> (Notice, String);
-    /// Which seats have cracked so far (`[A, B]`: A cracked B's code).
-    fn cracked(&self) -> [bool; 2];
-    fn solo(&self) -> bool;
-    /// The last round allowed, and the reason a game that reaches it
-    /// without a crack ends with.
-    fn cap(&self) -> (u32, &'static str);
-    /// The next attack: `seat`'s in `round`.
-    fn next_attack(&mut self, seat: Seat, round: u32);
-    /// The game is over.
-    fn end(self, winner: Winner, reason: &str) -> Self;
+/// What follows `seat`'s attack when the first to crack wins at once, given
+/// each seat's attacks so far (this one included), whether this attack
+/// cracked, the cap with its reason and who wins when both reach the cap.
+pub fn after_guess(
+    seat: Seat,
+    attacks: [u32; 2],
+    cracked: bool,
+    solo: bool,
+    (cap, cap_reason): (u32, &str),
+    at_cap: Winner,
+) -> Next {
+    let defender = seat.other();
+    let (mine, theirs) = (attacks[seat.index()], attacks[defender.index()]);
+    if cracked {
+        // The first to crack wins at once: no equalizing turn.
+        over(Winner::seat(seat), "cracked")
+    } else if solo {
+        if mine >= cap {
+            over(Winner::B, cap_reason)
+        } else {
+            attack(Seat::A, mine + 1)
+        }
+    } else if theirs < cap {
+        attack(defender, theirs + 1)
+    } else if mine < cap {
+        attack(seat, mine + 1)
+    } else {
+        over(at_cap, cap_reason)
+    }
 }
 
-/// The rules of a reply in a code duel, once the reply's symbols were
-/// judged (`code`): a secret code while codes are chosen, an attack after.
-pub fn apply_code<G: CodeDuel>(
-    mut game: G,
-    code: Result<G::Code, impl Display>,
-) -> Result<Applied<G>, Rejected<G>> {
-    let code = match code {
-        Ok(code) => code,
-        Err(e) => {
-            let what = match game.phase() {
-                Phase::Choosing(_) => "secret code",
-                Phase::Attacking { .. } | Phase::Over => "attack",
-            };
-            return Err(Rejected {
-                game,
-                rule: format!("{what}: {e}"),
-            });
-        }
-    };
-    match game.phase() {
-        Phase::Choosing(seat) => {
-            game.choose(seat, code);
-            Ok(Applied {
-                game,
-                notices: vec![],
-                account: format!("{seat} chose its code"),
-            })
-        }
-        Phase::Attacking { seat, round } => {
-            let (notice, account) = game.attack(seat, round, code);
-            let (cap, cap_reason) = game.cap();
-            let next = after_attack(seat, round, game.cracked(), game.solo(), cap, cap_reason);
-            let game = match next {
-                Next::Attack { seat, round } => {
-                    game.next_attack(seat, round);
-                    game
-                }
-                Next::Over(outcome) => game.end(outcome.winner, &outcome.reason),
-            };
-            Ok(Applied {
-                game,
-                notices: vec![notice],
-                account,
-            })
-        }
-        Phase::Over => Err(Rejected {
-            game,
-            rule: "the game is over".to_string(),
-        }),
-    }
+fn over(winner: Winner, reason: &str) -> Next {
+    Next::Over(Outcome {
+        winner,
+        reason: reason.to_string(),
+    })
+}
+
+fn attack(seat: Seat, round: u32) -> Next {
+    Next::Attack { seat, round }
 }
 
 #[cfg(test)]
@@ -216,14 +169,6 @@ mod tests {
             Next::Attack {
                 seat: Seat::A,
                 round: 8
-            }
-        );
-        assert_eq!(Phase::after_code(Seat::A), Phase::Choosing(Seat::B));
-        assert_eq!(
-            Phase::after_code(Seat::B),
-            Phase::Attacking {
-                seat: Seat::A,
-                round: 1
             }
         );
     }

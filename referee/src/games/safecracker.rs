@@ -13,10 +13,13 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::{
-    checked, draw_below, Applied, Game, GameConfigError, GameOptions, NoSuchSecret, Notice,
-    Outcome, Rejected, Seat, Status, Winner,
-};
+use super::code_game::{CodeGame, CodeRules, Verb, Words};
+pub use super::code_game::{CodeSource, RawCode};
+use super::human::count_word;
+use super::rounds::Turns;
+use super::{checked, draw_below, GameConfigError, GameOptions, NoSuchSecret, Seat, Winner};
+#[cfg(test)]
+use super::{Game, Notice, Outcome, Status};
 
 pub const DEFAULT_DIGITS: u8 = 3;
 pub const DEFAULT_LENGTH: u8 = 3;
@@ -118,25 +121,6 @@ pub fn matches_words(exact: u8) -> String {
     }
 }
 
-/// Who picks the secret codes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CodeSource {
-    /// Each bot answers a `code` request (the rules).
-    Bots,
-    /// The referee draws both codes from the match seed.
-    Random,
-}
-
-impl CodeSource {
-    pub fn name(self) -> &'static str {
-        match self {
-            CodeSource::Bots => "bots",
-            CodeSource::Random => "random",
-        }
-    }
-}
-
 /// Who guesses first. Clarification: a seeded coin toss by default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -229,18 +213,7 @@ impl Config {
             };
         }
         if let Some(c) = &options.codes {
-            config.codes = match c.to_ascii_lowercase().as_str() {
-                "bots" => CodeSource::Bots,
-                "random" => CodeSource::Random,
-                _ => {
-                    return Err(GameConfigError::BadValue {
-                        game: GAME,
-                        option: "codes",
-                        expected: "'bots' or 'random'",
-                        value: c.clone(),
-                    })
-                }
-            };
+            config.codes = CodeSource::parse(GAME, c)?;
         }
         Ok(config)
     }
@@ -281,7 +254,7 @@ impl Config {
 
 /// How many secrets the configuration has: D^L.
 pub fn secret_count(config: &Config) -> u64 {
-    u64::from(config.digits).pow(u32::from(config.length))
+    config.secret_count()
 }
 
 /// A solo game: the referee holds the `secret_index`-th code (in the order of
@@ -293,25 +266,7 @@ pub fn solo(
     secret_index: u64,
     bot_seed: u64,
 ) -> Result<SafeCracker, NoSuchSecret> {
-    let index = NoSuchSecret::check("safecracker", secret_index, secret_count(config))?;
-    let secret = Code::from_index(config, index);
-    Ok(SafeCracker {
-        config: config.clone(),
-        solo: true,
-        codes: [None, Some(secret)],
-        first: Seat::A,
-        bot_seeds: [bot_seed, 0],
-        phase: Phase::Guessing(Seat::A),
-        history: vec![],
-        outcome: None,
-    })
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    Choosing(Seat),
-    Guessing(Seat),
-    Over,
+    CodeGame::solo(config, secret_index, bot_seed)
 }
 
 /// One guess and its feedback.
@@ -324,30 +279,91 @@ pub struct Guess {
     pub exact: u8,
 }
 
-/// A reply: the characters as written, not yet validated.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RawCode(pub Vec<char>);
-
 /// A Safe Cracker game in progress. `codes[s]` is the code seat `s` holds
 /// (the one its opponent cracks).
-#[derive(Clone, Debug)]
-pub struct SafeCracker {
-    config: Config,
-    solo: bool,
-    codes: [Option<Code>; 2],
-    first: Seat,
-    bot_seeds: [u64; 2],
-    phase: Phase,
-    history: Vec<Guess>,
-    outcome: Option<Outcome>,
-}
+pub type SafeCracker = CodeGame<Config>;
 
 impl SafeCracker {
-    /// A new two-player game. With `First::Toss` the starter is drawn from
-    /// `rng`, as are the codes with [`CodeSource::Random`] and the bots' seeds.
-    pub fn new<R: Rng>(config: Config, rng: &mut R) -> SafeCracker {
-        let bot_seeds = [rng.gen::<u32>() as u64, rng.gen::<u32>() as u64];
-        let first = match config.first {
+    /// A two-player game with the codes given (A's code first) and `first`
+    /// to guess first.
+    pub fn with_codes(config: Config, codes: [Code; 2], first: Seat) -> SafeCracker {
+        CodeGame::from_codes(config, codes, first)
+    }
+
+    /// Every guess so far, in order.
+    pub fn history(&self) -> Vec<Guess> {
+        self.log()
+            .iter()
+            .map(|a| Guess {
+                seat: a.seat,
+                turn: a.number,
+                code: a.code.clone(),
+                exact: a.feedback,
+            })
+            .collect()
+    }
+
+    /// The most exact matches `seat` had in a single guess.
+    pub fn best(&self, seat: Seat) -> u8 {
+        self.log()
+            .iter()
+            .filter(|g| g.seat == seat)
+            .map(|g| g.feedback)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Did the attempt cap end the game? (Then the best single guess decided.)
+    fn at_cap(&self) -> bool {
+        matches!(self.outcome(), Some(o) if o.reason == "attempt-cap")
+    }
+}
+
+/// The rules of Safe Cracker, as the code-game core asks for them.
+impl CodeRules for Config {
+    const GAME: &'static str = GAME;
+    const WORDS: Words = Words {
+        wire: Verb::Guess,
+        human: Verb::Guess,
+        counter: "turn",
+        cap_reason: "attempt-cap",
+        feedback_label: "Feedback",
+        says_cracked: false,
+    };
+    const TURNS: Turns = Turns::FirstToCrack;
+    type Code = Code;
+    /// The number of exact matches.
+    type Feedback = u8;
+    type Raw = RawCode;
+    type Invalid = String;
+
+    fn code_source(&self) -> CodeSource {
+        self.codes
+    }
+
+    fn attack_cap(&self) -> u32 {
+        self.cap()
+    }
+
+    fn greeting_words(&self) -> String {
+        format!("{} {}", self.length, self.digits)
+    }
+
+    fn secret_count(&self) -> u64 {
+        u64::from(self.digits).pow(u32::from(self.length))
+    }
+
+    fn nth_code(&self, index: u64) -> Code {
+        Code::from_index(self, index)
+    }
+
+    fn random_code<G: Rng>(&self, rng: &mut G) -> Code {
+        Code::random(self, rng)
+    }
+
+    /// Clarification: a seeded coin toss by default.
+    fn first_seat<G: Rng>(&self, rng: &mut G) -> Seat {
+        match self.first {
             First::A => Seat::A,
             First::B => Seat::B,
             First::Toss => {
@@ -357,302 +373,87 @@ impl SafeCracker {
                     Seat::B
                 }
             }
-        };
-        let (codes, phase) = match config.codes {
-            CodeSource::Random => (
-                [
-                    Some(Code::random(&config, rng)),
-                    Some(Code::random(&config, rng)),
-                ],
-                Phase::Guessing(first),
-            ),
-            CodeSource::Bots => ([None, None], Phase::Choosing(Seat::A)),
-        };
-        SafeCracker {
-            config,
-            solo: false,
-            codes,
-            first,
-            bot_seeds,
-            phase,
-            history: vec![],
-            outcome: None,
         }
     }
 
-    /// A two-player game with the codes given (A's code first) and `first`
-    /// to guess first.
-    pub fn with_codes(config: Config, codes: [Code; 2], first: Seat) -> SafeCracker {
-        SafeCracker {
-            config,
-            solo: false,
-            codes: codes.map(Some),
-            first,
-            bot_seeds: [0, 0],
-            phase: Phase::Guessing(first),
-            history: vec![],
-            outcome: None,
+    fn read(&self, line: &str) -> Result<RawCode, String> {
+        crate::protocol::parse_symbol_vec(line, self.length as usize).map(RawCode)
+    }
+
+    fn code(&self, raw: &RawCode) -> Result<Code, String> {
+        Code::from_chars(&raw.0, self)
+    }
+
+    fn wire(code: &Code) -> String {
+        code.dashed()
+    }
+
+    fn feedback(&self, secret: &Code, guess: &Code) -> u8 {
+        exact_matches(secret, guess)
+    }
+
+    fn cracked(&self, exact: &u8) -> bool {
+        *exact == self.length
+    }
+
+    fn feedback_line(&self, exact: &u8) -> String {
+        format!("feedback {exact}")
+    }
+
+    /// The rules: all guesses and feedback are communicated openly.
+    fn opponent_line(&self, guess: &Code, exact: &u8) -> Option<String> {
+        Some(format!("opponent {} {exact}", guess.dashed()))
+    }
+
+    fn account_text(&self, exact: &u8) -> String {
+        matches_words(*exact)
+    }
+
+    fn held_line(&self, secret: &Code) -> String {
+        format!("the secret: {secret}  (held by the referee)")
+    }
+
+    /// Both reached the cap: the most exact matches in a single guess wins;
+    /// equal is a draw (clarification: also at the safety cap).
+    fn cap_winner(game: &SafeCracker) -> Winner {
+        match game.best(Seat::A).cmp(&game.best(Seat::B)) {
+            std::cmp::Ordering::Greater => Winner::A,
+            std::cmp::Ordering::Less => Winner::B,
+            std::cmp::Ordering::Equal => Winner::Draw,
         }
     }
 
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-
-    pub fn is_solo(&self) -> bool {
-        self.solo
-    }
-
-    /// The code `seat` holds, once chosen.
-    pub fn code(&self, seat: Seat) -> Option<&Code> {
-        self.codes[seat.index()].as_ref()
-    }
-
-    /// Who guesses first.
-    pub fn first(&self) -> Seat {
-        self.first
-    }
-
-    pub fn history(&self) -> &[Guess] {
-        &self.history
-    }
-
-    /// Is the game waiting for a secret code (rather than a guess)?
-    pub fn wants_code(&self) -> bool {
-        matches!(self.phase, Phase::Choosing(_))
-    }
-
-    /// The most exact matches `seat` had in a single guess.
-    pub fn best(&self, seat: Seat) -> u8 {
-        self.history
-            .iter()
-            .filter(|g| g.seat == seat)
-            .map(|g| g.exact)
-            .max()
-            .unwrap_or(0)
-    }
-
-    fn finish(mut self, winner: Winner, reason: &str) -> Self {
-        self.phase = Phase::Over;
-        self.outcome = Some(Outcome {
-            winner,
-            reason: reason.to_string(),
-        });
-        self
-    }
-
-    fn guess(mut self, seat: Seat, code: Code) -> Applied<SafeCracker> {
-        let defender = seat.other();
-        let secret = self.codes[defender.index()]
-            .as_ref()
-            .expect("codes are set before guesses");
-        let exact = exact_matches(secret, &code);
-        let cracked = exact == self.config.length;
-        let turn = self.attacks(seat) + 1;
-        let account = format!(
-            "turn {turn:>2}  {seat} guesses {code}   {}{}",
-            matches_words(exact),
-            if cracked { "   cracked!" } else { "" }
-        );
-        let mut notices = vec![Notice {
-            to: seat,
-            line: format!("feedback {exact}"),
-        }];
-        if !self.solo {
-            // The rules: all guesses and feedback are communicated openly.
-            notices.push(Notice {
-                to: defender,
-                line: format!("opponent {} {exact}", code.dashed()),
-            });
-        }
-        self.history.push(Guess {
-            seat,
-            turn,
-            code,
-            exact,
-        });
-        let cap = self.config.cap();
-        let game = if cracked {
-            // The first to crack wins at once: no equalizing turn.
-            self.finish(Winner::seat(seat), "cracked")
-        } else if self.solo {
-            if turn >= cap {
-                self.finish(Winner::B, "attempt-cap")
-            } else {
-                self
+    fn opening(game: &SafeCracker) -> Vec<String> {
+        match game.config().first {
+            First::Toss if !game.is_solo() => {
+                vec![format!("{} guesses first (coin toss)", game.first())]
             }
-        } else if self.attacks(defender) < cap {
-            self.phase = Phase::Guessing(defender);
-            self
-        } else if turn < cap {
-            self
-        } else {
-            // Both reached the cap: the most exact matches in a single guess
-            // wins; equal is a draw (clarification: also at the safety cap).
-            match self.best(Seat::A).cmp(&self.best(Seat::B)) {
-                std::cmp::Ordering::Greater => self.finish(Winner::A, "attempt-cap"),
-                std::cmp::Ordering::Less => self.finish(Winner::B, "attempt-cap"),
-                std::cmp::Ordering::Equal => self.finish(Winner::Draw, "attempt-cap"),
-            }
-        };
-        Applied {
-            game,
-            notices,
-            account,
-        }
-    }
-}
-
-impl Game for SafeCracker {
-    type Reply = RawCode;
-
-    /// `safecracker LENGTH DIGITS ROLE ATTEMPTS SEED`, ROLE being `first`,
-    /// `second` or `solo`, ATTEMPTS the guesses each player may make.
-    fn greeting(&self, seat: Seat) -> String {
-        let role = if self.solo {
-            "solo"
-        } else if seat == self.first {
-            "first"
-        } else {
-            "second"
-        };
-        format!(
-            "safecracker {} {} {role} {} {}",
-            self.config.length,
-            self.config.digits,
-            self.config.cap(),
-            self.bot_seeds[seat.index()]
-        )
-    }
-
-    fn status(&self) -> Status {
-        match (self.phase, &self.outcome) {
-            (Phase::Over, Some(outcome)) => Status::Over(outcome.clone()),
-            (Phase::Over, None) => unreachable!("a finished game has an outcome"),
-            (Phase::Choosing(seat), _) => Status::Ask {
-                seat,
-                request: Some("code".to_string()),
-            },
-            (Phase::Guessing(seat), _) => Status::Ask {
-                seat,
-                request: Some("guess".to_string()),
-            },
-        }
-    }
-
-    fn parse_reply(&self, line: &str) -> Result<RawCode, String> {
-        crate::protocol::parse_symbol_vec(line, self.config.length as usize).map(RawCode)
-    }
-
-    fn apply(mut self, reply: RawCode) -> Result<Applied<Self>, Rejected<Self>> {
-        let code = match Code::from_chars(&reply.0, &self.config) {
-            Ok(code) => code,
-            Err(e) => {
-                let what = if self.wants_code() {
-                    "secret code"
-                } else {
-                    "guess"
-                };
-                return Err(Rejected {
-                    game: self,
-                    rule: format!("{what}: {e}"),
-                });
-            }
-        };
-        match self.phase {
-            Phase::Choosing(seat) => {
-                self.codes[seat.index()] = Some(code);
-                self.phase = match seat {
-                    Seat::A => Phase::Choosing(Seat::B),
-                    Seat::B => Phase::Guessing(self.first),
-                };
-                Ok(Applied {
-                    game: self,
-                    notices: vec![],
-                    account: format!("{seat} chose its code"),
-                })
-            }
-            Phase::Guessing(seat) => Ok(self.guess(seat, code)),
-            Phase::Over => Err(Rejected {
-                game: self,
-                rule: "the game is over".to_string(),
-            }),
-        }
-    }
-
-    fn attacks(&self, seat: Seat) -> u32 {
-        self.history.iter().filter(|g| g.seat == seat).count() as u32
-    }
-
-    fn first_to_move(&self) -> Seat {
-        self.first
-    }
-
-    fn held_secret(&self) -> Option<String> {
-        self.solo
-            .then(|| self.codes[Seat::B.index()].as_ref().map(Code::dashed))
-            .flatten()
-    }
-
-    fn opening(&self) -> Vec<String> {
-        match self.config.first {
-            First::Toss if !self.solo => vec![format!("{} guesses first (coin toss)", self.first)],
             _ => vec![],
         }
     }
 
-    fn summary(&self) -> Vec<String> {
-        if self.solo {
-            let secret = self.codes[Seat::B.index()].as_ref().expect("solo secret");
-            return vec![format!("the secret: {secret}  (held by the referee)")];
-        }
-        let mut lines = vec![];
-        for seat in Seat::BOTH {
-            let code = self.codes[seat.index()].as_ref().map(|c| c.dashed());
-            let by = match self.config.codes {
-                CodeSource::Bots => "chosen by the bot",
-                CodeSource::Random => "drawn by the referee",
-            };
-            lines.push(match code {
-                Some(code) => format!("{seat}'s code: {code}  ({by})"),
-                // The game ended (a verdict) before this bot chose a code.
-                None => format!("{seat}'s code: none (the bot did not choose one)"),
-            });
-        }
-        if matches!(&self.outcome, Some(o) if o.reason == "attempt-cap") {
-            lines.push(format!(
-                "best single guess: A {}, B {}",
-                matches_words(self.best(Seat::A)),
-                matches_words(self.best(Seat::B))
-            ));
-        }
-        lines
+    fn summary_tail(game: &SafeCracker) -> Vec<String> {
+        best_line(game, ["best", "A", "B"])
     }
-}
 
-/// The optimum of the default game (3 digits from 1-3): the fewest guesses in
-/// total, over all 27 secrets, that any strategy needs (its average is this
-/// over 27). Computed by the exhaustive search in this module's tests.
-pub const OPTIMAL_TOTAL_GUESSES_DEFAULT: u32 = 95;
-
-impl super::human::HumanText for SafeCracker {
-    fn intro(&self, names: [&str; 2]) -> Vec<String> {
+    fn intro(game: &SafeCracker, names: [&str; 2]) -> Vec<String> {
+        let config = game.config();
         let mut lines = vec![format!(
             "Safe Cracker: each code is {} from 1-{}, repeats allowed. Feedback is the number of exact matches.",
-            digits_phrase(&self.config),
-            self.config.digits
+            digits_phrase(config),
+            config.digits
         )];
-        lines.push(match self.config.attempts {
+        lines.push(match config.attempts {
             Some(t) => format!(
                 "Each player has {t} guesses; if nobody cracks, the most exact matches in a single guess wins."
             ),
             None => "The first to crack the other's code wins.".to_string(),
         });
-        if !self.solo {
+        if !game.is_solo() {
             lines.push(format!(
                 "First to guess: {}{}.",
-                names[self.first.index()],
-                match self.config.first {
+                names[game.first().index()],
+                match config.first {
                     First::Toss => " (coin toss)",
                     First::A | First::B => "",
                 }
@@ -661,115 +462,44 @@ impl super::human::HumanText for SafeCracker {
         lines
     }
 
-    fn prompt(&self) -> super::human::Prompt {
-        let what = format!(
-            "{} from 1-{}",
-            digits_phrase(&self.config),
-            self.config.digits
-        );
-        if self.wants_code() {
-            super::human::Prompt {
-                text: format!("Enter your secret code ({what}, not shown): "),
-                secret: true,
-            }
-        } else {
-            super::human::Prompt {
-                text: format!("Enter your guess ({what}): "),
-                secret: false,
-            }
-        }
+    fn code_phrase(&self) -> String {
+        format!("{} from 1-{}", digits_phrase(self), self.digits)
     }
 
-    fn read_human(&self, line: &str) -> Result<RawCode, String> {
-        let expected = format!(
-            "type {} from 1-{}, e.g. {}",
-            digits_phrase(&self.config),
-            self.config.digits,
-            (0..self.config.length)
-                .map(|i| (i % self.config.digits + 1).to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        );
-        let chars =
-            crate::protocol::parse_symbol_vec(line, self.config.length as usize).map_err(|e| {
-                // What is wrong first ("expected 3 symbols, got 2 ..."), then how to write one.
-                format!(
-                    "{}. That is not a code: {expected}.",
-                    super::human::capitalized(&e)
-                )
-            })?;
-        Code::from_chars(&chars, &self.config)
-            .map_err(|e| format!("{}: {expected}.", super::human::capitalized(&e)))?;
-        Ok(RawCode(chars))
+    fn example(&self) -> String {
+        (0..self.length)
+            .map(|i| (i % self.digits + 1).to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
-    fn feedback(&self, seat: Seat) -> Vec<String> {
-        match self.history.iter().rev().find(|g| g.seat == seat) {
-            Some(g) => vec![format!("Feedback: {}", matches_words(g.exact))],
-            None => vec![],
-        }
-    }
-
-    fn move_line(&self, seat: Seat, name: &str) -> String {
-        match self.history.iter().rev().find(|g| g.seat == seat) {
-            Some(g) => format!("{name} guesses {}: {}", g.code, matches_words(g.exact)),
-            None => format!("{name} has not guessed yet"),
-        }
-    }
-
-    fn drawn_code(&self, seat: Seat) -> Option<String> {
-        match self.config.codes {
-            CodeSource::Random => self.code(seat).map(|c| c.dashed()),
-            CodeSource::Bots => None,
-        }
-    }
-
-    fn final_screen(&self, names: [&str; 2]) -> Vec<String> {
-        let padded = super::human::padded(names);
-        let mut lines = vec!["Codes:".to_string()];
-        for seat in Seat::BOTH {
-            let code = self
-                .code(seat)
-                .map(|c| c.dashed())
-                .unwrap_or_else(|| "(not chosen)".into());
-            lines.push(format!("  {}  {code}", padded[seat.index()]));
-        }
-        lines.push("History:".to_string());
-        for g in &self.history {
-            lines.push(format!(
-                "  turn {:>2}  {}  {}  {}{}",
-                g.turn,
-                padded[g.seat.index()],
-                g.code,
-                matches_words(g.exact),
-                if g.exact == self.config.length {
-                    "  cracked!"
-                } else {
-                    ""
-                }
-            ));
-        }
-        if matches!(&self.outcome, Some(o) if o.reason == "attempt-cap") {
-            lines.push(format!(
-                "Best single guess: {} {}, {} {}",
-                names[0],
-                matches_words(self.best(Seat::A)),
-                names[1],
-                matches_words(self.best(Seat::B))
-            ));
-        }
-        lines
+    fn final_tail(game: &SafeCracker, names: [&str; 2]) -> Vec<String> {
+        best_line(game, ["Best", names[0], names[1]])
     }
 }
+
+/// After a game the attempt cap ended: `best single guess: A 2 exact
+/// matches, B 1 exact match`, with `words` the first word and the names.
+fn best_line(game: &SafeCracker, [best, a, b]: [&str; 3]) -> Vec<String> {
+    if !game.at_cap() {
+        return vec![];
+    }
+    vec![format!(
+        "{best} single guess: {a} {}, {b} {}",
+        matches_words(game.best(Seat::A)),
+        matches_words(game.best(Seat::B))
+    )]
+}
+
+/// The optimum of the default game/// The optimum of the default game (3 digits from 1-3): the fewest guesses in
+/// total, over all 27 secrets, that any strategy needs (its average is this
+/// over 27). Computed by the exhaustive search in this module's tests.
+pub const OPTIMAL_TOTAL_GUESSES_DEFAULT: u32 = 95;
 
 /// `three digits`, `one digit`.
 fn digits_phrase(config: &Config) -> String {
     let n = config.length as usize;
-    format!(
-        "{} digit{}",
-        super::human::count_word(n),
-        if n == 1 { "" } else { "s" }
-    )
+    format!("{} digit{}", count_word(n), if n == 1 { "" } else { "s" })
 }
 
 #[cfg(test)]
