@@ -299,9 +299,20 @@ type AddRule<'a> = dyn FnMut(PlannedRule) -> Result<(), String> + 'a;
 /// lowered `RLIMIT_NOFILE`), and the kernel never has to grow the
 /// descriptor table. Restricts nothing itself.
 fn for_each_rule(policy: &FsPolicy, add: &mut AddRule<'_>) -> Result<(), String> {
+    let granted = grant_writable_and_exposed(policy, add)?;
+    let hidden = real_hidden_paths(policy, &granted)?;
+    grant_readable_roots(policy, &hidden, add)?;
+    grant_devices(add)
+}
+
+/// Every right beneath the writable paths, reading beneath the exposed
+/// ones. Returns their real paths.
+fn grant_writable_and_exposed(
+    policy: &FsPolicy,
+    add: &mut AddRule<'_>,
+) -> Result<Vec<PathBuf>, String> {
     let all = AccessFs::from_all(NEWEST_ABI);
     let read = AccessFs::from_read(NEWEST_ABI);
-
     let mut granted: Vec<PathBuf> = Vec::new();
     for (paths, access, what) in [
         (&policy.writable, all, "writable"),
@@ -318,7 +329,12 @@ fn for_each_rule(policy: &FsPolicy, add: &mut AddRule<'_>) -> Result<(), String>
             granted.push(real);
         }
     }
+    Ok(granted)
+}
 
+/// The real paths of the hidden ones that exist; a hidden path beneath a
+/// granted one is refused (Landlock rights only add up).
+fn real_hidden_paths(policy: &FsPolicy, granted: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut hidden: Vec<PathBuf> = Vec::new();
     for path in &policy.hidden {
         match std::fs::canonicalize(path) {
@@ -337,7 +353,18 @@ fn for_each_rule(policy: &FsPolicy, add: &mut AddRule<'_>) -> Result<(), String>
             Err(e) => return Err(format!("landlock: hidden path {}: {e}", path.display())),
         }
     }
+    Ok(hidden)
+}
 
+/// Reading beneath each readable root (`/` when the policy names none),
+/// but for the hidden paths inside it: the folders leading to one are
+/// walked and their other entries granted one by one.
+fn grant_readable_roots(
+    policy: &FsPolicy,
+    hidden: &[PathBuf],
+    add: &mut AddRule<'_>,
+) -> Result<(), String> {
+    let read = AccessFs::from_read(NEWEST_ABI);
     let roots: Vec<PathBuf> = match &policy.readable {
         None => vec![PathBuf::from("/")],
         Some(roots) => roots
@@ -377,7 +404,11 @@ fn for_each_rule(policy: &FsPolicy, add: &mut AddRule<'_>) -> Result<(), String>
             grant_entries(dir, &blocked, read, add)?;
         }
     }
+    Ok(())
+}
 
+/// Reading and writing the harmless devices (`/dev/null` and the like).
+fn grant_devices(add: &mut AddRule<'_>) -> Result<(), String> {
     for device in DEVICES {
         let path = Path::new(device);
         let Ok(fd) = open_path(path, true) else {
@@ -1203,7 +1234,6 @@ mod tests {
         let without_hidden = Policy {
             hidden: vec![],
             exposed: vec![],
-            readable: None,
             ..tree.policy()
         };
         let tmp_entries = std::fs::read_dir(tree.root.parent().expect("parent"))
