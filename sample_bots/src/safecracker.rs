@@ -6,8 +6,13 @@
 
 use std::collections::HashMap;
 
-/// The most codes (D^L) the sample bots enumerate; beyond it they guess at random.
+/// The most codes (D^L) the sample bots enumerate; beyond it they play a
+/// consistent code found by [`consistent_guess`].
 pub const MAX_CODES: u64 = 200_000;
+
+/// Time [`consistent_guess`] may spend on one guess (the referee's default
+/// limit is 2 s a move).
+pub const SEARCH_BUDGET: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// What the greeting `safecracker LENGTH DIGITS ROLE ATTEMPTS SEED` says.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,6 +75,9 @@ pub struct Knowledge {
     /// Indices into `codes` consistent with all feedback so far.
     pub possible: Vec<u32>,
     pub last_guess: Option<Code>,
+    /// Each guess with its exact matches, kept when the codes are too many
+    /// to enumerate (`codes` is empty).
+    pub history: Vec<(Code, u8)>,
 }
 
 impl Knowledge {
@@ -84,11 +92,18 @@ impl Knowledge {
             possible: (0..codes.len() as u32).collect(),
             codes,
             last_guess: None,
+            history: vec![],
         }
     }
 
     /// A `feedback K` line for the last guess.
     pub fn observe(&mut self, exact_matches: u8) {
+        if self.codes.is_empty() {
+            if let Some(guess) = self.last_guess.take() {
+                self.history.push((guess, exact_matches));
+            }
+            return;
+        }
         if let Some(guess) = &self.last_guess {
             let codes = &self.codes;
             self.possible
@@ -212,6 +227,62 @@ pub fn heuristic_guess(codes: &[Code], possible: &[u32], candidates: &[u32], len
     best.2
 }
 
+/// A code consistent with every guess in `history` (each with its exact
+/// matches) for games too large to enumerate: random restarts of a local
+/// search (change one digit, keep the change unless it makes the code less
+/// consistent) until one is found or `budget` runs out; then the least
+/// inconsistent code seen.
+pub fn consistent_guess(
+    length: u8,
+    digits: u8,
+    history: &[(Code, u8)],
+    rng: &mut crate::Rng,
+    budget: std::time::Duration,
+) -> Code {
+    let deadline = std::time::Instant::now() + budget;
+    let distance = |code: &[u8]| -> u32 {
+        history
+            .iter()
+            .map(|(g, k)| u32::from(exact(code, g).abs_diff(*k)))
+            .sum()
+    };
+    let random = |rng: &mut crate::Rng| -> Code {
+        (0..length)
+            .map(|_| rng.below(usize::from(digits)) as u8 + 1)
+            .collect()
+    };
+    let mut best = random(rng);
+    let mut best_distance = distance(&best);
+    let steps = 8 * usize::from(length) * usize::from(digits);
+    while best_distance > 0 && std::time::Instant::now() < deadline {
+        let mut code = random(rng);
+        let mut d = distance(&code);
+        for step in 0..steps {
+            if d == 0 || (step % 64 == 0 && std::time::Instant::now() >= deadline) {
+                break;
+            }
+            let slot = rng.below(usize::from(length));
+            let digit = rng.below(usize::from(digits)) as u8 + 1;
+            let old = code[slot];
+            if old == digit {
+                continue;
+            }
+            code[slot] = digit;
+            let nd = distance(&code);
+            if nd <= d {
+                d = nd;
+            } else {
+                code[slot] = old;
+            }
+        }
+        if d < best_distance {
+            best_distance = d;
+            best = code;
+        }
+    }
+    best
+}
+
 /// Plays Safe Cracker (two-player or solo) on stdin/stdout: answers `code`
 /// with a random code and `guess` with `choose`, learning from `feedback`.
 pub fn play(mut choose: impl FnMut(&Knowledge, &mut crate::Rng) -> Code) {
@@ -235,7 +306,15 @@ pub fn play(mut choose: impl FnMut(&Knowledge, &mut crate::Rng) -> Code) {
         match line.split_whitespace().next()? {
             "code" => Some(format_code(&random_code(&greeting, &mut rng))),
             "guess" => {
-                let guess = if k.codes.is_empty() || k.possible.is_empty() {
+                let guess = if k.codes.is_empty() {
+                    consistent_guess(
+                        greeting.length,
+                        greeting.digits,
+                        &k.history,
+                        &mut rng,
+                        SEARCH_BUDGET,
+                    )
+                } else if k.possible.is_empty() {
                     random_code(&greeting, &mut rng)
                 } else {
                     choose(k, &mut rng)
