@@ -3,9 +3,9 @@
 //! on worker threads, and sums up how many attacks the bot needed.
 //!
 //! A game takes part through its `secret_count` and `solo` functions; the
-//! one place that lists them is [`solo_game`]. Rows are handed to the caller
-//! as games finish (for progress and CSV); the [`BenchSummary`] comes at the
-//! end. Everything random derives from the run's secret key and the bench
+//! one place that lists them is [`solo_game`]. Each game is handed to the
+//! reporters ([`crate::reporter`]) as it finishes, with its [`BenchRow`];
+//! the [`BenchSummary`] comes at the end. Everything random derives from the run's secret key and the bench
 //! seed ([`crate::key`]), so a run is reproducible with its key and
 //! unpredictable without it: the sample of secrets, the order they are
 //! played in (shuffled, so that a bot counting its games learns nothing of
@@ -25,6 +25,7 @@ use crate::bot::BotCommand;
 use crate::games::{arrow5, mastermind, safecracker, Game, GameConfig, NoSuchSecret, Seat};
 use crate::key::{RefereeKey, RunKey};
 use crate::record::MatchRecord;
+use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
 use crate::runner::{play_solo, MatchError, MatchLimits, SoloPlan};
 use crate::verdict::Verdict;
 
@@ -129,6 +130,9 @@ pub enum BenchError {
     NoJobs,
     #[error(transparent)]
     Match(#[from] MatchError),
+    /// An output could not be written (the CSV file).
+    #[error(transparent)]
+    Report(#[from] ReportError),
 }
 
 impl From<NoSuchSecret> for BenchError {
@@ -271,13 +275,14 @@ pub fn check(plan: &BenchPlan) -> Result<Vec<u64>, BenchError> {
     )
 }
 
-/// Runs the benchmark. `on_game` sees each finished game (its row and record)
-/// with the number done and the total, in the order games finish. A
-/// transcript is written only for a single-secret run.
+/// Runs the benchmark, telling `reporters` each game in the order games
+/// finish, then the summary. A transcript is written only for a
+/// single-secret run. A reporter that cannot write does not stop the games;
+/// its failure is returned at the end, instead of the summary.
 pub fn run(
     plan: &BenchPlan,
     transcript: Option<&PathBuf>,
-    mut on_game: impl FnMut(&BenchRow, &MatchRecord, usize, usize),
+    reporters: &mut dyn Reporter,
 ) -> Result<BenchSummary, BenchError> {
     let start = Instant::now();
     let secrets = check(plan)?;
@@ -291,6 +296,13 @@ pub fn run(
     let jobs = plan.jobs.min(total).max(1);
     let mut rows: Vec<BenchRow> = Vec::with_capacity(total);
     let mut error: Option<BenchError> = None;
+    let mut report_error: Option<ReportError> = None;
+    if let Err(e) = reporters.run_started(&Run::Bench {
+        plan,
+        total: total as u64,
+    }) {
+        report_error.get_or_insert(e);
+    }
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel();
         for _ in 0..jobs {
@@ -318,7 +330,14 @@ pub fn run(
         for result in rx {
             match result {
                 Ok((row, record)) => {
-                    on_game(&row, &record, rows.len() + 1, total);
+                    let place = Place::Bench {
+                        row: &row,
+                        done: rows.len() as u64 + 1,
+                        total: total as u64,
+                    };
+                    if let Err(e) = reporters.game_finished(&record, &place) {
+                        report_error.get_or_insert(e);
+                    }
                     rows.push(row);
                 }
                 Err(e) => {
@@ -333,7 +352,12 @@ pub fn run(
     if let Some(e) = error {
         return Err(e);
     }
-    Ok(summarize(plan, solo.count, jobs, rows, start.elapsed()))
+    if let Some(e) = report_error {
+        return Err(e.into());
+    }
+    let summary = summarize(plan, solo.count, jobs, rows, start.elapsed());
+    reporters.run_finished(&Finish::Bench(&summary))?;
+    Ok(summary)
 }
 
 fn row(plan: &BenchPlan, index: u64, record: &MatchRecord, secret: String) -> BenchRow {

@@ -8,7 +8,10 @@
 //! - [`runner`]: plays one match, turning faults into [`verdict::Verdict`]s;
 //!   [`time_bank`] is its arithmetic of a bot's time bank;
 //! - [`human`]: plays a game with people at the terminal;
-//! - [`record`], [`transcript`], [`report`]: what is kept and shown of a match;
+//! - [`record`], [`transcript`]: what is kept of a match; [`replay`]: the
+//!   command line that plays it again;
+//! - [`reporter`]: every output format (terminal, CSV, JSON, JUnit), fed
+//!   the finished records; [`report`]: a match's readable account;
 //! - [`bench`](mod@bench): a solver against every secret (solo games on worker threads);
 //! - [`check`]: CI checks of a bot against requirements, and A/B runs with
 //!   the sequential test of [`sprt`].
@@ -24,6 +27,7 @@ pub mod protocol;
 pub mod record;
 pub mod replay;
 pub mod report;
+pub mod reporter;
 pub mod runner;
 pub mod sprt;
 pub mod text;

@@ -10,7 +10,7 @@ use crate::verdict::Verdict;
 /// the commands the output prints; `referee` until the CLI sets it.
 static PROGRAM: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
-/// Sets the program name printed commands start with: argv[0] as typed,
+/// Sets the program name printed commands start with: `argv[0]` as typed,
 /// so that a printed command runs as printed from where it was run.
 pub fn set_program(name: &str) {
     let _ = PROGRAM.set(name.to_string());

@@ -10,6 +10,7 @@ use std::sync::mpsc;
 
 use crate::games::{GameConfig, Seat, Winner};
 use crate::record::MatchRecord;
+use crate::reporter::{Finish, Place, Reporter, Run};
 use crate::runner::{play_match, MatchError, MatchPlan};
 use crate::sprt::{Bounds, Decision, GameResult, Tally};
 use crate::tournament::schedule::game_seed;
@@ -56,6 +57,8 @@ pub struct AbOutcome {
 }
 
 struct PairResult {
+    /// The two games, NEW at seat A then at seat B.
+    records: [MatchRecord; 2],
     results: [GameResult; 2],
     verdicts: [Verdict; 2],
     new_detail: Option<String>,
@@ -74,6 +77,7 @@ fn play_pair(plan: &AbPlan, pair: u64) -> Result<PairResult, MatchError> {
     let mut results = [GameResult::Draw; 2];
     let mut verdicts = [Verdict::Ok; 2];
     let mut new_detail = None;
+    let mut records = Vec::with_capacity(2);
     for (k, new_seat) in [Seat::A, Seat::B].into_iter().enumerate() {
         let seats = match new_seat {
             Seat::A => [&plan.new, &plan.old],
@@ -97,17 +101,30 @@ fn play_pair(plan: &AbPlan, pair: u64) -> Result<PairResult, MatchError> {
         if old.verdict != Verdict::Ok {
             verdicts[1] = old.verdict;
         }
+        records.push(record);
     }
     Ok(PairResult {
+        records: records.try_into().expect("two games a pair"),
         results,
         verdicts,
         new_detail,
     })
 }
 
-/// Plays until the test decides or the cap is reached. `on_pair` sees the
-/// tally and the LLR after each pair, in pair order.
-pub fn run(plan: &AbPlan, mut on_pair: impl FnMut(&Tally, f64)) -> Result<AbOutcome, MatchError> {
+/// Why an A/B run could not be done.
+#[derive(Debug, thiserror::Error)]
+pub enum AbError {
+    #[error(transparent)]
+    Match(#[from] MatchError),
+    #[error(transparent)]
+    Report(#[from] crate::reporter::ReportError),
+}
+
+/// Plays until the test decides or the cap is reached, telling `reporters`
+/// the games of each pair, in pair order, with the tally and the LLR once
+/// the pair is counted, then the outcome.
+pub fn run(plan: &AbPlan, reporters: &mut dyn Reporter) -> Result<AbOutcome, AbError> {
+    reporters.run_started(&Run::Sprt { plan })?;
     let max_pairs = plan.max_games / 2;
     let next = AtomicU64::new(0);
     let mut tally = Tally::default();
@@ -120,6 +137,7 @@ pub fn run(plan: &AbPlan, mut on_pair: impl FnMut(&Tally, f64)) -> Result<AbOutc
         first_new_verdict: None,
     };
     let mut error: Option<MatchError> = None;
+    let mut report_error = None;
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel();
         for _ in 0..plan.jobs.max(1) {
@@ -162,7 +180,19 @@ pub fn run(plan: &AbPlan, mut on_pair: impl FnMut(&Tally, f64)) -> Result<AbOutc
                     outcome.first_new_verdict = r.new_detail;
                 }
                 let llr = tally.llr(&plan.bounds);
-                on_pair(&tally, llr);
+                for (game, record) in r.records.iter().enumerate() {
+                    let place = Place::Sprt {
+                        pair: expected - 1,
+                        game,
+                        tally: &tally,
+                        llr,
+                    };
+                    if let Err(e) = reporters.game_finished(record, &place) {
+                        report_error.get_or_insert(e);
+                        decided = true;
+                        next.store(max_pairs, Ordering::Relaxed);
+                    }
+                }
                 outcome.llr = llr;
                 outcome.result = match tally.decision(&plan.bounds) {
                     Decision::AcceptH1 => AbResult::H1,
@@ -178,8 +208,12 @@ pub fn run(plan: &AbPlan, mut on_pair: impl FnMut(&Tally, f64)) -> Result<AbOutc
         }
     });
     if let Some(e) = error {
-        return Err(e);
+        return Err(e.into());
+    }
+    if let Some(e) = report_error {
+        return Err(AbError::Report(e));
     }
     outcome.tally = tally;
+    reporters.run_finished(&Finish::Sprt(&outcome))?;
     Ok(outcome)
 }

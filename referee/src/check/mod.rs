@@ -216,7 +216,11 @@ pub fn run(
                     jobs: jobs.max(1),
                 };
                 progress(&format!("bench: {}", r.name));
-                Some(bench::run(&bench_plan, None, |_, _, _, _| {})?)
+                Some(bench::run(
+                    &bench_plan,
+                    None,
+                    &mut crate::reporter::Reporters::default(),
+                )?)
             }
             _ => None,
         });

@@ -1,22 +1,17 @@
 //! `referee bench`: a solver against every secret, a seeded sample, or one
-//! secret. The work is `referee::bench`; here are the flags, the progress
-//! display (a bar on a terminal, plain lines otherwise), the CSV file and
-//! the printed summary.
+//! secret. The work is `referee::bench`; here are the flags and the
+//! reporters: the terminal (progress, summary) and the CSV file.
 
-use std::fs::File;
-use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context};
 use clap::{ArgGroup, Args};
-use indicatif::{ProgressBar, ProgressStyle};
 
-use referee::bench::{self, BenchPlan, Selection};
+use referee::bench::{self, BenchError, BenchPlan, Selection};
 use referee::bot::BotCommand;
-use referee::report;
-
-use referee::text::escape_lines;
+use referee::reporter::csv::BenchCsv;
+use referee::reporter::terminal::Terminal;
+use referee::reporter::Reporters;
 
 use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 
@@ -109,117 +104,29 @@ pub fn run_bench(args: BenchArgs) -> Result<(), Failure> {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         }),
     };
-    let total = bench::check(&plan).map_err(Failure::input)?.len();
+    bench::check(&plan).map_err(Failure::input)?;
 
-    let mut csv = match &args.csv {
-        Some(path) => Some(csv::Writer::from_writer(
-            File::create(path)
-                .with_context(|| format!("cannot create the CSV file {}", path.display()))
-                .map_err(Failure::Input)?,
-        )),
-        None => None,
-    };
-    let mut csv_error: Option<csv::Error> = None;
-    let mut progress = Progress::new(total as u64);
-    let mut single = None;
-    let summary = bench::run(&plan, args.transcript.as_ref(), |row, record, done, _| {
-        if let Some(writer) = &mut csv {
-            if let Err(e) = writer.serialize(row).and_then(|()| Ok(writer.flush()?)) {
-                csv_error.get_or_insert(e);
-            }
-        }
-        progress.tick(done as u64);
-        if matches!(selection, Selection::One(_)) {
-            single = Some(record.clone());
-        }
-    });
-    progress.finish();
-    // Bad selections were refused by `check`; what is left is a transcript
-    // that cannot be written, which the user fixes.
-    let summary = summary.map_err(Failure::input)?;
-    if let Some(e) = csv_error {
-        return Err(Failure::Input(anyhow!(e).context(format!(
-            "cannot write the CSV file {}",
-            args.csv.as_ref().map(|p| p.display().to_string()).unwrap_or_default()
-        ))));
-    }
-    if let Some(record) = single {
-        print!("{}", report::render_match(&record));
-        println!();
-    }
-    print!("{}", escape_lines(&bench::render(&summary)));
+    let mut reporters = Reporters::default();
     if let Some(path) = &args.csv {
-        println!("CSV: {}", path.display());
+        let csv = BenchCsv::create(path)
+            .with_context(|| format!("cannot create the CSV file {}", path.display()))
+            .map_err(Failure::Input)?;
+        reporters.push(csv);
     }
-    if let Some(path) = &args.transcript {
-        println!("Transcript: {}", path.display());
-    }
-    Ok(())
-}
-
-/// Progress on stderr: a bar on a terminal, a plain line every tenth of the
-/// work (and at most every 10 s otherwise) when stderr is a file or a pipe.
-enum Progress {
-    Bar(ProgressBar),
-    Lines {
-        total: u64,
-        start: Instant,
-        last: Instant,
-        next_step: u64,
-    },
-}
-
-impl Progress {
-    fn new(total: u64) -> Progress {
-        if std::io::stderr().is_terminal() {
-            let bar = ProgressBar::new(total);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} games, eta {eta}",
-                )
-                .expect("a valid template"),
-            );
-            Progress::Bar(bar)
-        } else {
-            let now = Instant::now();
-            Progress::Lines {
-                total,
-                start: now,
-                last: now,
-                next_step: 1,
-            }
-        }
-    }
-
-    fn tick(&mut self, done: u64) {
-        match self {
-            Progress::Bar(bar) => bar.set_position(done),
-            Progress::Lines {
-                total,
-                start,
-                last,
-                next_step,
-            } => {
-                let step_reached = done * 10 >= *next_step * *total;
-                if step_reached || last.elapsed() >= Duration::from_secs(10) {
-                    while done * 10 >= *next_step * *total && *next_step <= 10 {
-                        *next_step += 1;
-                    }
-                    *last = Instant::now();
-                    eprintln!(
-                        "bench: {done}/{total} games ({:.0}%), {:.1} s",
-                        100.0 * done as f64 / (*total).max(1) as f64,
-                        start.elapsed().as_secs_f64()
-                    );
-                }
-            }
-        }
-    }
-
-    fn finish(&self) {
-        match self {
-            Progress::Bar(bar) => bar.finish_and_clear(),
-            Progress::Lines { .. } => {}
-        }
+    reporters.push(
+        Terminal::new()
+            .with_file("CSV", args.csv.as_ref())
+            .with_file("Transcript", args.transcript.as_ref()),
+    );
+    // Bad selections were refused by `check`; what is left is a transcript
+    // or a CSV file that cannot be written, which the user fixes.
+    match bench::run(&plan, args.transcript.as_ref(), &mut reporters) {
+        Ok(_) => Ok(()),
+        Err(BenchError::Report(e)) => Err(Failure::Input(anyhow!(e.source).context(format!(
+            "{} {}",
+            e.what,
+            e.path.display()
+        )))),
+        Err(e) => Err(Failure::input(e)),
     }
 }

@@ -5,13 +5,17 @@
 
 use std::path::PathBuf;
 
-use anyhow::{anyhow, Context};
+use anyhow::anyhow;
 use clap::Args;
 
 use referee::bot::BotCommand;
 use referee::check::ab::{self, AbPlan, AbResult};
-use referee::check::{self, junit, CheckPlan};
-use referee::sprt::{Bounds, Tally};
+use referee::check::{self, CheckPlan};
+use referee::reporter::json::Json;
+use referee::reporter::junit::JUnit;
+use referee::reporter::terminal::Terminal;
+use referee::reporter::{Finish, Reporter, Reporters};
+use referee::sprt::Bounds;
 use referee::tournament::TournamentBot;
 
 use referee::text::{escape, escape_lines};
@@ -80,22 +84,21 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
         eprintln!("check: {}", escape_lines(line))
     })
     .map_err(Failure::input)?;
+    // The JUnit file first: a check that cannot write it prints nothing.
+    let mut reporters = Reporters::default();
     if let Some(path) = &args.junit {
-        std::fs::write(path, junit::render(&report))
-            .with_context(|| format!("cannot write the JUnit file {}", path.display()))
-            .map_err(Failure::Input)?;
+        reporters.push(JUnit::new(path));
     }
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).expect("the report serializes")
-        );
+        reporters.push(Json);
     } else {
-        print!("{}", escape_lines(&check::render(&report)));
-        if let Some(path) = &args.junit {
-            println!("JUnit: {}", path.display());
-        }
+        reporters.push(Terminal::new().with_file("JUnit", args.junit.as_ref()));
     }
+    reporters
+        .run_finished(&Finish::Check(&report))
+        .map_err(|e| {
+            Failure::Input(anyhow!(e.source).context(format!("{} {}", e.what, e.path.display())))
+        })?;
     Ok(if report.passed {
         super::EXIT_OK
     } else {
@@ -152,35 +155,6 @@ pub struct SprtArgs {
     pub limits: LimitFlags,
 }
 
-fn progress_line(t: &Tally, llr: f64, bounds: &Bounds) -> String {
-    let (lower, upper) = bounds.llr_bounds();
-    let e = t.elo();
-    format!(
-        "games {}  W/D/L {}/{}/{}  score {:.1}%  elo {:.1} [{:.1}, {:.1}]  LLR {:.2} [{:.2}, {:.2}]",
-        t.games(),
-        t.wins,
-        t.draws,
-        t.losses,
-        100.0 * t.score(),
-        tenths(e.elo),
-        tenths(e.low),
-        tenths(e.high),
-        llr,
-        lower,
-        upper
-    )
-}
-
-/// `x` as printed with one decimal, without the sign of a value that
-/// rounds to zero (`-0.0`).
-fn tenths(x: f64) -> f64 {
-    if (x * 10.0).round() == 0.0 {
-        0.0
-    } else {
-        x
-    }
-}
-
 pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
     let config = args
         .game_flags
@@ -231,52 +205,10 @@ pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
         jobs,
         key: args.key.run_key()?,
     };
-    let (lower, upper) = bounds.llr_bounds();
-    println!(
-        "SPRT {} ({}): NEW {} vs OLD {}; H0 elo {} H1 elo {}, alpha {} beta {}, LLR bounds [{lower:.3}, {upper:.3}], at most {} games",
-        config.game_name(),
-        config.variant_name(),
-        escape(&plan.new.command.spec),
-        escape(&plan.old.command.spec),
-        bounds.elo0,
-        bounds.elo1,
-        bounds.alpha,
-        bounds.beta,
-        args.max_games - args.max_games % 2
-    );
-    let mut last_print = std::time::Instant::now();
-    let outcome = ab::run(&plan, |t, llr| {
-        // A line every 10 pairs at first, then at most every 2 s.
-        if t.pairs() <= 10 || last_print.elapsed().as_secs_f64() >= 2.0 || t.pairs() % 100 == 0 {
-            println!("{}", progress_line(t, llr, &bounds));
-            last_print = std::time::Instant::now();
-        }
+    let outcome = ab::run(&plan, &mut Terminal::new()).map_err(Failure::input)?;
+    Ok(match outcome.result {
+        AbResult::H1 => super::EXIT_OK,
+        AbResult::H0 => EXIT_FAILED,
+        AbResult::Inconclusive => EXIT_INCONCLUSIVE,
     })
-    .map_err(Failure::input)?;
-    println!("{}", progress_line(&outcome.tally, outcome.llr, &bounds));
-    println!(
-        "Pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 for NEW): {:?}",
-        outcome.tally.pentanomial
-    );
-    if outcome.verdicts_new + outcome.verdicts_old > 0 {
-        println!(
-            "Verdicts: NEW in {} pairs, OLD in {} pairs",
-            outcome.verdicts_new, outcome.verdicts_old
-        );
-        if let Some(first) = &outcome.first_new_verdict {
-            // "NEW <verdict>: referee match ...": the replay as it can be pasted.
-            let first = match first.split_once(": ") {
-                Some((head, replay)) => format!("{head}: {}", referee::report::as_invoked(replay)),
-                None => first.clone(),
-            };
-            println!("  first of NEW: {}", escape(&first));
-        }
-    }
-    let (line, code) = match outcome.result {
-        AbResult::H1 => ("H1 accepted: NEW is better", super::EXIT_OK),
-        AbResult::H0 => ("H0 accepted: NEW is not better by elo1", EXIT_FAILED),
-        AbResult::Inconclusive => ("inconclusive: --max-games reached", EXIT_INCONCLUSIVE),
-    };
-    println!("Result: {line} after {} games", outcome.tally.games());
-    Ok(code)
 }

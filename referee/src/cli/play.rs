@@ -6,9 +6,9 @@ use anyhow::anyhow;
 use clap::Args;
 
 use referee::bot::BotCommand;
-use referee::record::MatchRecord;
+use referee::reporter::{json::Json, terminal::Terminal, Place, Reporter};
 use referee::runner::{play_match, MatchError, MatchPlan};
-use referee::{report, transcript};
+use referee::transcript;
 
 use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 
@@ -69,21 +69,14 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
         MatchError::Transcript { .. } | MatchError::Compiler { .. } => Failure::input(e),
         MatchError::Interrupted | MatchError::NotStarted { .. } => Failure::internal(e),
     })?;
-    if args.json {
-        let record = MatchRecord {
-            account: vec![],
-            ..record
-        };
-        println!(
-            "{}",
-            serde_json::to_string(&record).map_err(Failure::internal)?
-        );
+    let mut reporter: Box<dyn Reporter> = if args.json {
+        Box::new(Json)
     } else {
-        print!("{}", report::render_match(&record));
-        if let Some(path) = &args.transcript {
-            println!("Transcript: {}", path.display());
-        }
-    }
+        Box::new(Terminal::new().with_file("Transcript", args.transcript.as_ref()))
+    };
+    reporter
+        .game_finished(&record, &Place::Match)
+        .map_err(Failure::internal)?;
     Ok(())
 }
 
@@ -140,8 +133,10 @@ mod tests {
     #[test]
     fn replay_commands_parse_with_the_command_line_definitions() {
         let bot = BotCommand::parse("/bin/cat").unwrap();
-        let mut limits = MatchLimits::default();
-        limits.time_bank = std::time::Duration::from_millis(300);
+        let mut limits = MatchLimits {
+            time_bank: std::time::Duration::from_millis(300),
+            ..MatchLimits::default()
+        };
         limits.process.allow_fork = true;
         for game in ["arrow5", "mastermind", "safecracker", "cryptron"] {
             let config = GameConfig::from_options(game, &GameOptions::default()).unwrap();

@@ -1,14 +1,15 @@
 //! `referee tournament` and `referee merge`.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 
 use referee::bot;
-use referee::tournament::{self, Event, RunOptions, Shard, StandingRow, TournamentPlan};
+use referee::reporter::csv::TournamentCsv;
+use referee::reporter::terminal::{standings_table, Terminal};
+use referee::reporter::{ReportError, Reporter, Reporters, Run};
+use referee::tournament::{self, RunOptions, Shard, TournamentPlan};
 
 use super::Failure;
 use referee::bot::SandboxChoice;
@@ -114,30 +115,23 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         jobs,
         out.display()
     );
-    let mut progress = Progress::new();
-    // The whole sandbox line (stderr has the short one unless --verbose)
-    // is kept next to games.csv, once the folder exists.
-    let sandbox_path = out.join("sandbox.txt");
-    let sandbox_text = format!("{}\n", sandbox.describe());
-    let mut sandbox_written = false;
-    let outcome = tournament::run(&plan, &options, &mut |event| {
-        if !sandbox_written && matches!(event, Event::Started { .. }) {
-            sandbox_written = true;
-            if let Err(e) = referee::atomic_file::write(&sandbox_path, &sandbox_text) {
-                eprintln!("warning: cannot write {}: {e}", sandbox_path.display());
-            }
-        }
-        progress.on(event)
-    })
-    .map_err(|e| match e {
+    // games.csv first: a game the terminal shows is a game recorded.
+    let mut reporters = Reporters::new(vec![
+        Box::new(SandboxNote {
+            path: out.join("sandbox.txt"),
+            text: format!("{}\n", sandbox.describe()),
+        }),
+        Box::new(TournamentCsv::new(&out)),
+        Box::new(Terminal::new()),
+    ]);
+    let outcome = tournament::run(&plan, &options, &mut reporters).map_err(|e| match e {
         tournament::TournamentError::FolderInUse { .. }
         | tournament::TournamentError::FolderOfAnother { .. }
         | tournament::TournamentError::OtherColumns { .. }
         | tournament::TournamentError::Key(_) => Failure::input(e),
         _ => Failure::internal(e),
     })?;
-    progress.finish();
-    print_summary(&outcome.standings);
+    drop(reporters);
     println!(
         "\n{} of {} games in {} ({} played now){}",
         outcome.total_in_folder,
@@ -199,7 +193,7 @@ pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
     }
     let (standings, count, total) =
         tournament::merge(&args.folders, &args.out).map_err(Failure::input)?;
-    print_summary(&standings);
+    print!("{}", standings_table(&standings));
     println!(
         "\n{count} of {total} games merged into {}",
         args.out.display()
@@ -213,101 +207,19 @@ pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
     Ok(super::EXIT_OK)
 }
 
-fn print_summary(rows: &[StandingRow]) {
-    println!(
-        "\n{:>4}  {:<20} {:>6} {:>5} {:>5} {:>5} {:>6}  {:>16}  {:>4}",
-        "rank", "bot", "played", "won", "drawn", "lost", "points", "rating (95%)", "dq"
-    );
-    for r in rows {
-        let dq = r.disqualifications();
-        println!(
-            "{:>4}  {:<20} {:>6} {:>5} {:>5} {:>5} {:>6}  {:>6.0} ±{:<7.0}  {:>4}",
-            r.rank,
-            escape(&r.bot),
-            r.played,
-            r.wins,
-            r.draws,
-            r.losses,
-            r.points,
-            r.rating,
-            (r.rating_high - r.rating).max(0.0),
-            dq
-        );
-    }
+/// The whole sandbox line (stderr has the short one unless --verbose),
+/// kept next to games.csv once the folder exists.
+struct SandboxNote {
+    path: PathBuf,
+    text: String,
 }
 
-/// A bar on a terminal; plain lines (at most one every 5 s) otherwise.
-struct Progress {
-    bar: Option<ProgressBar>,
-    total: u64,
-    done: u64,
-    started: Instant,
-    last_line: Instant,
-}
-
-impl Progress {
-    fn new() -> Progress {
-        Progress {
-            bar: None,
-            total: 0,
-            done: 0,
-            started: Instant::now(),
-            last_line: Instant::now(),
+impl Reporter for SandboxNote {
+    fn run_started(&mut self, _run: &Run<'_>) -> Result<(), ReportError> {
+        if let Err(e) = referee::atomic_file::write(&self.path, &self.text) {
+            eprintln!("warning: cannot write {}: {e}", self.path.display());
         }
-    }
-
-    fn on(&mut self, event: Event<'_>) {
-        match event {
-            Event::Started {
-                total,
-                already_done,
-                to_play,
-            } => {
-                self.total = total;
-                self.done = already_done;
-                if already_done > 0 {
-                    eprintln!("resuming: {already_done} games already played, {to_play} to play");
-                }
-                if std::io::stderr().is_terminal() {
-                    let bar = ProgressBar::new(total).with_position(already_done);
-                    bar.set_style(
-                        ProgressStyle::with_template(
-                            "{bar:40} {pos}/{len} games  {rate}  ETA {eta}  {msg}",
-                        )
-                        .expect("valid template")
-                        // indicatif's {per_sec} prints 12.8042/s.
-                        .with_key(
-                            "rate",
-                            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                                let _ = write!(w, "{:.1} games/s", state.per_sec());
-                            },
-                        ),
-                    );
-                    self.bar = Some(bar);
-                }
-            }
-            Event::GameDone { row } => {
-                self.done += 1;
-                if let Some(bar) = &self.bar {
-                    bar.inc(1);
-                    if !row.detail.is_empty() {
-                        bar.set_message(format!("game {}: {}", row.game, escape(&row.detail)));
-                    }
-                } else if self.last_line.elapsed() >= Duration::from_secs(5)
-                    || self.done == self.total
-                {
-                    let rate = self.done as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
-                    eprintln!("{}/{} games ({rate:.1} games/s)", self.done, self.total);
-                    self.last_line = Instant::now();
-                }
-            }
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish();
-        }
+        Ok(())
     }
 }
 

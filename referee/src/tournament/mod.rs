@@ -8,6 +8,6 @@ pub mod schedule;
 pub mod standings;
 
 pub use plan::{Format, PlanError, Scoring, TournamentBot, TournamentPlan};
-pub use run::{merge, run, Event, Outcome, RunOptions, TournamentError};
+pub use run::{merge, run, Outcome, RunOptions, TournamentError};
 pub use schedule::{schedule, Shard};
 pub use standings::{GameRow, StandingRow, Standings};

@@ -1,7 +1,8 @@
 //! Playing a tournament: worker threads play games and send each finished
-//! record to one writer (this thread), which owns every output file. A game's
-//! row is appended and flushed the moment it ends, so a killed referee loses
-//! at most the games in progress, and `--resume` plays exactly the rest.
+//! record to this thread, which hands it to the reporters
+//! ([`crate::reporter`]): the CSV reporter appends and flushes the game's
+//! row the moment it ends, so a killed referee loses at most the games in
+//! progress, and `--resume` plays exactly the rest (read back here).
 //!
 //! Results folder:
 //! - `tournament.toml`: the file this folder belongs to (checked on resume
@@ -16,7 +17,6 @@ use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -24,6 +24,8 @@ use crate::atomic_file;
 use crate::bot;
 use crate::games::{Seat, Winner};
 use crate::record::MatchRecord;
+use crate::reporter::csv::{write_atomically, write_tables, GAMES_CSV};
+use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
 use crate::runner::{play_match, MatchError, MatchPlan};
 
 use super::plan::{Scoring, TournamentPlan};
@@ -81,16 +83,14 @@ fn io_error(path: &Path, what: &str) -> impl FnOnce(io::Error) -> TournamentErro
     move |source| TournamentError::Io { path, what, source }
 }
 
-/// What the runner tells its listener (a progress bar, plain lines).
-pub enum Event<'a> {
-    Started {
-        total: u64,
-        already_done: u64,
-        to_play: u64,
-    },
-    GameDone {
-        row: &'a GameRow,
-    },
+impl From<ReportError> for TournamentError {
+    fn from(e: ReportError) -> TournamentError {
+        TournamentError::Io {
+            path: e.path,
+            what: e.what,
+            source: e.source,
+        }
+    }
 }
 
 pub struct RunOptions {
@@ -122,12 +122,12 @@ pub struct Outcome {
     pub not_played_why: Option<String>,
 }
 
-const GAMES_CSV: &str = "games.csv";
-
+/// Plays the games of `plan` the folder lacks, telling `reporters` each
+/// one as it ends, then the standings of every game in the folder.
 pub fn run(
     plan: &TournamentPlan,
     options: &RunOptions,
-    listen: &mut dyn FnMut(Event<'_>),
+    reporters: &mut dyn Reporter,
 ) -> Result<Outcome, TournamentError> {
     let out = &options.out;
     let games_path = out.join(GAMES_CSV);
@@ -149,21 +149,12 @@ pub fn run(
             .games_in(options.shard)
             .filter(|g| !done.contains(&g.number)),
     );
-    listen(Event::Started {
+    reporters.run_started(&Run::Tournament {
+        plan,
         total: scheduled,
         already_done,
         to_play: scheduled - already_done,
-    });
-
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&games_path)
-        .map_err(io_error(&games_path, "cannot open for appending"))?;
-    let needs_header = file.metadata().map(|m| m.len() == 0).unwrap_or(true);
-    let mut writer = csv::WriterBuilder::new()
-        .has_headers(needs_header)
-        .from_writer(file);
+    })?;
 
     // Transcripts hold the codes of finished games: the folder is the
     // referee's user's alone, so that bots (under strict, users of their
@@ -186,7 +177,6 @@ pub fn run(
     let mut not_played_why: Option<String> = None;
     let mut transcript_failures = 0u64;
     let mut write_error: Option<TournamentError> = None;
-    let mut last_sync = Instant::now();
     std::thread::scope(|scope| {
         for worker in 0..options.jobs.max(1) {
             let sender = sender.clone();
@@ -251,36 +241,24 @@ pub fn run(
                 }
             };
             let row = to_row(plan, game, &record);
-            let written = writer
-                .serialize(&row)
-                .map_err(|e| io::Error::other(e.to_string()))
-                .and_then(|()| writer.flush());
-            if let Err(source) = written {
-                write_error.get_or_insert(TournamentError::Io {
-                    path: games_path.clone(),
-                    what: "cannot write a game row".into(),
-                    source,
-                });
+            let place = Place::Tournament { row: &row };
+            if let Err(e) = reporters.game_finished(&record, &place) {
+                write_error.get_or_insert(e.into());
                 bot::request_stop();
                 continue;
             }
-            // Flushed rows survive a killed referee; a sync now and then
-            // bounds what a power cut can take (resume replays it).
-            if last_sync.elapsed() > Duration::from_secs(1) {
-                let _ = writer.get_ref().sync_data();
-                last_sync = Instant::now();
-            }
             played_now += 1;
-            listen(Event::GameDone { row: &row });
         }
     });
-    let _ = writer.get_ref().sync_data();
-    drop(writer);
     if let Some(e) = write_error {
         return Err(e);
     }
 
-    let (standings, rows_in_folder) = write_standings(out, &plan.bot_names(), plan.scoring)?;
+    let (standings, rows_in_folder) = standings_of(out, &plan.bot_names(), plan.scoring)?;
+    reporters.run_finished(&Finish::Tournament {
+        standings: &standings,
+    })?;
+    let standings = standings.rows();
     Ok(Outcome {
         played_now,
         total_in_folder: rows_in_folder,
@@ -439,52 +417,19 @@ pub fn for_each_row(
     Ok(count)
 }
 
-/// Recomputes standings and crosstable from `games.csv`, and
-/// writes them (each via a temporary file and a rename).
-pub fn write_standings(
+/// Recomputes standings (crosstable, timings) from the `games.csv` of
+/// `out`; returns them and the number of rows.
+pub fn standings_of(
     out: &Path,
     names: &[String],
     scoring: Scoring,
-) -> Result<(Vec<StandingRow>, u64), TournamentError> {
+) -> Result<(Standings, u64), TournamentError> {
     let games_path = out.join(GAMES_CSV);
     // Standings only sum integers (points, half-points, microseconds), so
     // the order rows were appended in does not matter: one streaming pass.
     let mut standings = Standings::new(names, scoring);
     let count = for_each_row(&games_path, |row| standings.add(&row))?;
-    let rows = standings.rows();
-    write_csv_atomically(&out.join("standings.csv"), |w| {
-        for row in &rows {
-            w.serialize(row)?;
-        }
-        Ok(())
-    })?;
-    let timings = standings.timings();
-    write_csv_atomically(&out.join("timings.csv"), |w| {
-        for row in &timings {
-            w.serialize(row)?;
-        }
-        Ok(())
-    })?;
-    let table = standings.crosstable();
-    write_csv_atomically(&out.join("crosstable.csv"), |w| {
-        for line in &table {
-            w.write_record(line)?;
-        }
-        Ok(())
-    })?;
-    Ok((rows, count))
-}
-
-fn write_csv_atomically(
-    path: &Path,
-    fill: impl FnOnce(&mut csv::Writer<&mut File>) -> csv::Result<()>,
-) -> Result<(), TournamentError> {
-    atomic_file::write_with(path, |file| {
-        let mut writer = csv::Writer::from_writer(file);
-        fill(&mut writer).map_err(|e| io::Error::other(e.to_string()))?;
-        writer.flush()
-    })
-    .map_err(io_error(path, "cannot write"))
+    Ok((standings, count))
 }
 
 fn to_row(plan: &TournamentPlan, game: ScheduledGame, record: &MatchRecord) -> GameRow {
@@ -598,11 +543,8 @@ pub fn merge(
     };
     fs::create_dir_all(out).map_err(io_error(out, "cannot create the folder"))?;
     let games_path = out.join(GAMES_CSV);
-    write_csv_atomically(&games_path, |w| {
-        for row in rows.values() {
-            w.serialize(row)?;
-        }
-        Ok(())
+    write_atomically(&games_path, |w| {
+        rows.values().try_for_each(|row| w.serialize(row))
     })?;
     atomic_file::write(&out.join("tournament.toml"), source)
         .map_err(io_error(out, "cannot write tournament.toml"))?;
@@ -616,8 +558,9 @@ pub fn merge(
     )
     .map_err(io_error(out, "cannot write tournament.json"))?;
     let (win, draw, loss) = meta.scoring;
-    let (standings, count) = write_standings(out, &meta.bots, Scoring { win, draw, loss })?;
-    Ok((standings, count, meta.total_games))
+    let (standings, count) = standings_of(out, &meta.bots, Scoring { win, draw, loss })?;
+    write_tables(out, &standings)?;
+    Ok((standings.rows(), count, meta.total_games))
 }
 
 #[cfg(test)]

@@ -1,0 +1,125 @@
+//! JUnit XML for CI systems, written to a file when a check ends: one
+//! `<testsuite>` for the check with its game, variant and bot as
+//! properties, one `<testcase>` per requirement with the measured value in
+//! `<system-out>`, a `<failure>` when the requirement does not hold and a
+//! `<skipped>` when `--fail-fast` left it undecided.
+//!
+//! The XML is built by [`quick_junit`] (nextest's own JUnit writer): a
+//! typed report serialized by the crate, so escaping, the characters XML
+//! 1.0 cannot hold (dropped) and the shape CI systems read are its
+//! concern, not a template kept by hand here.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
+
+use super::{Finish, ReportError, Reporter};
+use crate::check::CheckReport;
+
+/// Writes the check's JUnit XML to a file.
+pub struct JUnit {
+    path: PathBuf,
+}
+
+impl JUnit {
+    pub fn new(path: &Path) -> JUnit {
+        JUnit {
+            path: path.to_path_buf(),
+        }
+    }
+}
+
+impl Reporter for JUnit {
+    fn run_finished(&mut self, finish: &Finish<'_>) -> Result<(), ReportError> {
+        let Finish::Check(report) = finish else {
+            return Ok(());
+        };
+        std::fs::write(&self.path, render(report))
+            .map_err(|e| ReportError::new(&self.path, "cannot write the JUnit file", e))
+    }
+}
+
+/// The check as a JUnit report.
+pub fn report(check: &CheckReport) -> Report {
+    let time = Duration::try_from_secs_f64(check.elapsed_s).unwrap_or_default();
+    let mut suite = TestSuite::new(check.name.as_str());
+    suite.set_time(time);
+    suite.add_properties([
+        Property::new("game", check.game.as_str()),
+        Property::new("variant", check.variant.as_str()),
+        Property::new("bot", check.bot_spec.as_str()),
+    ]);
+    for r in &check.requirements {
+        let mut text = format!(
+            "measured: {} {} (need {})\n{}\n",
+            r.measured, r.unit, r.bound, r.summary
+        );
+        for d in &r.details {
+            text.push_str(d);
+            text.push('\n');
+        }
+        let status = match r.passed {
+            true => TestCaseStatus::success(),
+            false => {
+                let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                status
+                    .set_message(format!("{}: {} (need {})", r.name, r.summary, r.bound))
+                    .set_type(r.kind)
+                    .set_description(text.as_str());
+                status
+            }
+        };
+        let mut case = TestCase::new(r.name.as_str(), status);
+        case.set_classname(format!("{}.{}", check.name, r.kind))
+            .set_system_out(text);
+        suite.add_test_case(case);
+    }
+    let mut report = Report::new("referee check");
+    report.set_time(time).add_test_suite(suite);
+    report
+}
+
+/// The check as JUnit XML.
+pub fn render(check: &CheckReport) -> String {
+    report(check)
+        .to_string()
+        .expect("a report built here serializes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{RequirementResult, REPORT_VERSION};
+
+    #[test]
+    fn one_case_per_requirement_and_a_failure_for_each_failed_one() {
+        let case = |name: &str, passed| RequirementResult {
+            name: name.into(),
+            kind: "win-rate",
+            passed,
+            measured: 35.0,
+            unit: "%",
+            bound: ">= 40%".into(),
+            summary: "won 7 of 20 games <vs> \"x\"\u{1}".into(),
+            details: vec![],
+        };
+        let report = CheckReport {
+            version: REPORT_VERSION,
+            name: "c&c".into(),
+            game: "arrow5".into(),
+            variant: "classic".into(),
+            bot: "b".into(),
+            bot_spec: "./b".into(),
+            passed: false,
+            elapsed_s: 1.0,
+            requirements: vec![case("one", true), case("two", false)],
+        };
+        let xml = render(&report);
+        assert_eq!(xml.matches("<testcase ").count(), 2, "{xml}");
+        assert_eq!(xml.matches("<failure ").count(), 1, "{xml}");
+        assert!(xml.contains("name=\"c&amp;c\""), "{xml}");
+        assert!(xml.contains("&lt;vs&gt;"), "{xml}");
+        assert!(!xml.contains("<vs>") && !xml.contains('\u{1}'), "{xml}");
+    }
+}

@@ -1,0 +1,163 @@
+//! The reporter seam: every output of every command (the terminal, CSV
+//! files, JSON, JUnit XML) is a [`Reporter`] fed the same events, built
+//! from the finished games' [`MatchRecord`]s: a run started, a game
+//! finished (with where it belongs), the run finished (with what it found).
+//! The commands (`match`, `tournament`, `bench`, `check`, `sprt`) only
+//! produce events; the thread that owns a run's results (never a worker)
+//! hands them to a [`Reporters`] fan-out, so output never interleaves.
+//!
+//! A format implements only the events it shows (each has a no-op
+//! default), and adding a format is one new file here: a type that
+//! implements [`Reporter`], put in a command's [`Reporters`] by the CLI.
+//! - [`terminal`]: what a person reads: progress on stderr, accounts,
+//!   standings and summaries on stdout;
+//! - [`csv`]: `games.csv` (appended and flushed game by game) and the
+//!   standings tables of a tournament, the bench's rows;
+//! - [`json`]: the match record and the check report on stdout;
+//! - [`junit`]: the check report as JUnit XML for CI systems.
+
+pub mod csv;
+pub mod json;
+pub mod junit;
+pub mod terminal;
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::bench::{BenchPlan, BenchRow, BenchSummary};
+use crate::check::ab::{AbOutcome, AbPlan};
+use crate::check::CheckReport;
+use crate::record::MatchRecord;
+use crate::sprt::Tally;
+use crate::tournament::{GameRow, Standings, TournamentPlan};
+
+/// What is being run, told once before the first game.
+pub enum Run<'a> {
+    /// One game (`referee match`).
+    Match,
+    /// A tournament into a results folder: the games scheduled (in this
+    /// shard), those the folder already holds, those left to play.
+    Tournament {
+        plan: &'a TournamentPlan,
+        total: u64,
+        already_done: u64,
+        to_play: u64,
+    },
+    /// A bench of `total` solo games.
+    Bench { plan: &'a BenchPlan, total: u64 },
+    /// A check (its games are not reported one by one).
+    Check,
+    /// An A/B run.
+    Sprt { plan: &'a AbPlan },
+}
+
+/// Where a finished game belongs.
+pub enum Place<'a> {
+    /// The one game of `referee match`.
+    Match,
+    /// A tournament game: its row in `games.csv` (number, seed, bots by
+    /// name, result).
+    Tournament { row: &'a GameRow },
+    /// A bench game: its secret's row, and how many games are done of all.
+    Bench {
+        row: &'a BenchRow,
+        done: u64,
+        total: u64,
+    },
+    /// Game `game` (0: NEW at seat A, 1: sides swapped) of an A/B run's
+    /// pair number `pair`, told once the pair is counted: the tally and
+    /// the log-likelihood ratio with it.
+    Sprt {
+        pair: u64,
+        game: usize,
+        tally: &'a Tally,
+        llr: f64,
+    },
+}
+
+/// What a run found, told once after its last game.
+pub enum Finish<'a> {
+    /// A tournament's standings, recomputed from every row of `games.csv`.
+    Tournament {
+        standings: &'a Standings,
+    },
+    Bench(&'a BenchSummary),
+    Check(&'a CheckReport),
+    Sprt(&'a AbOutcome),
+}
+
+/// A format's failure to write: which file, doing what.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {what}", path.display())]
+pub struct ReportError {
+    pub path: PathBuf,
+    pub what: String,
+    #[source]
+    pub source: io::Error,
+}
+
+impl ReportError {
+    pub fn new(path: &Path, what: &str, source: io::Error) -> ReportError {
+        ReportError {
+            path: path.to_path_buf(),
+            what: what.to_string(),
+            source,
+        }
+    }
+}
+
+/// One output format. Every event has a default that shows nothing.
+pub trait Reporter {
+    fn run_started(&mut self, _run: &Run<'_>) -> Result<(), ReportError> {
+        Ok(())
+    }
+
+    fn game_finished(
+        &mut self,
+        _record: &MatchRecord,
+        _place: &Place<'_>,
+    ) -> Result<(), ReportError> {
+        Ok(())
+    }
+
+    fn run_finished(&mut self, _finish: &Finish<'_>) -> Result<(), ReportError> {
+        Ok(())
+    }
+}
+
+/// The formats a command writes at once, told each event in order. The
+/// first failure stops an event (the formats after it do not see it), so
+/// put files that must be complete (`games.csv`) before the terminal.
+#[derive(Default)]
+pub struct Reporters(Vec<Box<dyn Reporter>>);
+
+impl Reporters {
+    pub fn new(reporters: Vec<Box<dyn Reporter>>) -> Reporters {
+        Reporters(reporters)
+    }
+
+    /// Adds a format after the others.
+    pub fn push(&mut self, reporter: impl Reporter + 'static) {
+        self.0.push(Box::new(reporter));
+    }
+}
+
+impl Reporter for Reporters {
+    fn run_started(&mut self, run: &Run<'_>) -> Result<(), ReportError> {
+        self.0.iter_mut().try_for_each(|r| r.run_started(run))
+    }
+
+    fn game_finished(
+        &mut self,
+        record: &MatchRecord,
+        place: &Place<'_>,
+    ) -> Result<(), ReportError> {
+        self.0
+            .iter_mut()
+            .try_for_each(|r| r.game_finished(record, place))
+    }
+
+    fn run_finished(&mut self, finish: &Finish<'_>) -> Result<(), ReportError> {
+        self.0.iter_mut().try_for_each(|r| r.run_finished(finish))
+    }
+}

@@ -1,0 +1,384 @@
+//! What a person reads: progress on stderr (a bar on a terminal, plain
+//! lines otherwise), and on stdout the account of a match, a tournament's
+//! standings, a bench's summary, a check's requirements, an A/B run's
+//! progress and result, then the files written. Everything quoted from a
+//! bot or a file is shown with control characters escaped ([`crate::text`]).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::{Finish, Place, ReportError, Reporter, Run};
+use crate::bench::{self, Selection};
+use crate::check::ab::AbResult;
+use crate::record::MatchRecord;
+use crate::report::{as_invoked, render_match};
+use crate::sprt::{Bounds, Tally};
+use crate::text::{escape, escape_lines};
+use crate::tournament::StandingRow;
+
+/// The terminal reporter.
+#[derive(Default)]
+pub struct Terminal {
+    /// Files the run wrote, named after the summary (`CSV: a5.csv`).
+    files: Vec<(&'static str, PathBuf)>,
+    progress: Option<Progress>,
+    /// A bench of one secret: its game, shown in full.
+    single: Option<MatchRecord>,
+    keep_single: bool,
+    /// An A/B run's bounds, and when its last progress line was printed.
+    sprt: Option<(Bounds, Instant)>,
+}
+
+impl Terminal {
+    pub fn new() -> Terminal {
+        Terminal::default()
+    }
+
+    /// Names a file the run writes, after the summary: `{label}: {path}`.
+    pub fn with_file(mut self, label: &'static str, path: Option<&PathBuf>) -> Terminal {
+        if let Some(path) = path {
+            self.files.push((label, path.clone()));
+        }
+        self
+    }
+
+    fn print_files(&self) {
+        for (label, path) in &self.files {
+            println!("{label}: {}", path.display());
+        }
+    }
+
+    fn finish_progress(&mut self) {
+        if let Some(progress) = self.progress.take() {
+            progress.finish();
+        }
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        self.finish_progress();
+    }
+}
+
+impl Reporter for Terminal {
+    fn run_started(&mut self, run: &Run<'_>) -> Result<(), ReportError> {
+        match run {
+            Run::Match | Run::Check => {}
+            Run::Tournament {
+                total,
+                already_done,
+                to_play,
+                ..
+            } => {
+                if *already_done > 0 {
+                    eprintln!("resuming: {already_done} games already played, {to_play} to play");
+                }
+                self.progress = Some(Progress::tournament(*total, *already_done));
+            }
+            Run::Bench { plan, total } => {
+                self.keep_single = matches!(plan.selection, Selection::One(_));
+                self.progress = Some(Progress::bench(*total));
+            }
+            Run::Sprt { plan } => {
+                let bounds = plan.bounds;
+                let (lower, upper) = bounds.llr_bounds();
+                println!(
+                    "SPRT {} ({}): NEW {} vs OLD {}; H0 elo {} H1 elo {}, alpha {} beta {}, LLR bounds [{lower:.3}, {upper:.3}], at most {} games",
+                    plan.config.game_name(),
+                    plan.config.variant_name(),
+                    escape(&plan.new.command.spec),
+                    escape(&plan.old.command.spec),
+                    bounds.elo0,
+                    bounds.elo1,
+                    bounds.alpha,
+                    bounds.beta,
+                    plan.max_games - plan.max_games % 2
+                );
+                self.sprt = Some((bounds, Instant::now()));
+            }
+        }
+        Ok(())
+    }
+
+    fn game_finished(
+        &mut self,
+        record: &MatchRecord,
+        place: &Place<'_>,
+    ) -> Result<(), ReportError> {
+        match place {
+            Place::Match => {
+                print!("{}", render_match(record));
+                self.print_files();
+            }
+            Place::Tournament { row } => {
+                if let Some(progress) = &mut self.progress {
+                    progress.tick(Some((row.game, &row.detail)));
+                }
+            }
+            Place::Bench { .. } => {
+                if let Some(progress) = &mut self.progress {
+                    progress.tick(None);
+                }
+                if self.keep_single {
+                    self.single = Some(record.clone());
+                }
+            }
+            Place::Sprt {
+                game: 1,
+                tally,
+                llr,
+                ..
+            } => {
+                if let Some((bounds, last_print)) = &mut self.sprt {
+                    // A line every 10 pairs at first, then at most every 2 s.
+                    if tally.pairs() <= 10
+                        || last_print.elapsed().as_secs_f64() >= 2.0
+                        || tally.pairs() % 100 == 0
+                    {
+                        println!("{}", sprt_line(tally, *llr, bounds));
+                        *last_print = Instant::now();
+                    }
+                }
+            }
+            Place::Sprt { .. } => {}
+        }
+        Ok(())
+    }
+
+    fn run_finished(&mut self, finish: &Finish<'_>) -> Result<(), ReportError> {
+        self.finish_progress();
+        match finish {
+            Finish::Tournament { standings } => print!("{}", standings_table(&standings.rows())),
+            Finish::Bench(summary) => {
+                if let Some(record) = self.single.take() {
+                    print!("{}", render_match(&record));
+                    println!();
+                }
+                print!("{}", escape_lines(&bench::render(summary)));
+                self.print_files();
+            }
+            Finish::Check(report) => {
+                print!("{}", escape_lines(&crate::check::render(report)));
+                self.print_files();
+            }
+            Finish::Sprt(outcome) => {
+                let Some((bounds, _)) = &self.sprt else {
+                    return Ok(());
+                };
+                println!("{}", sprt_line(&outcome.tally, outcome.llr, bounds));
+                println!(
+                    "Pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 for NEW): {:?}",
+                    outcome.tally.pentanomial
+                );
+                if outcome.verdicts_new + outcome.verdicts_old > 0 {
+                    println!(
+                        "Verdicts: NEW in {} pairs, OLD in {} pairs",
+                        outcome.verdicts_new, outcome.verdicts_old
+                    );
+                    if let Some(first) = &outcome.first_new_verdict {
+                        // "NEW <verdict>: referee match ...": the replay as it can be pasted.
+                        let first = match first.split_once(": ") {
+                            Some((head, replay)) => format!("{head}: {}", as_invoked(replay)),
+                            None => first.clone(),
+                        };
+                        println!("  first of NEW: {}", escape(&first));
+                    }
+                }
+                let line = match outcome.result {
+                    AbResult::H1 => "H1 accepted: NEW is better",
+                    AbResult::H0 => "H0 accepted: NEW is not better by elo1",
+                    AbResult::Inconclusive => "inconclusive: --max-games reached",
+                };
+                println!("Result: {line} after {} games", outcome.tally.games());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A tournament's standings as a table (after a run, or `referee merge`),
+/// starting with a blank line.
+pub fn standings_table(rows: &[StandingRow]) -> String {
+    let mut out = format!(
+        "\n{:>4}  {:<20} {:>6} {:>5} {:>5} {:>5} {:>6}  {:>16}  {:>4}\n",
+        "rank", "bot", "played", "won", "drawn", "lost", "points", "rating (95%)", "dq"
+    );
+    for r in rows {
+        out.push_str(&format!(
+            "{:>4}  {:<20} {:>6} {:>5} {:>5} {:>5} {:>6}  {:>6.0} ±{:<7.0}  {:>4}\n",
+            r.rank,
+            escape(&r.bot),
+            r.played,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.points,
+            r.rating,
+            (r.rating_high - r.rating).max(0.0),
+            r.disqualifications()
+        ));
+    }
+    out
+}
+
+/// One progress line of an A/B run.
+fn sprt_line(t: &Tally, llr: f64, bounds: &Bounds) -> String {
+    let (lower, upper) = bounds.llr_bounds();
+    let e = t.elo();
+    format!(
+        "games {}  W/D/L {}/{}/{}  score {:.1}%  elo {:.1} [{:.1}, {:.1}]  LLR {:.2} [{:.2}, {:.2}]",
+        t.games(),
+        t.wins,
+        t.draws,
+        t.losses,
+        100.0 * t.score(),
+        tenths(e.elo),
+        tenths(e.low),
+        tenths(e.high),
+        llr,
+        lower,
+        upper
+    )
+}
+
+/// `x` as printed with one decimal, without the sign of a value that
+/// rounds to zero (`-0.0`).
+fn tenths(x: f64) -> f64 {
+    if (x * 10.0).round() == 0.0 {
+        0.0
+    } else {
+        x
+    }
+}
+
+/// Progress on stderr: a bar on a terminal; plain lines otherwise, at most
+/// one every `every` (a tournament: 5 s; a bench: every tenth of the work,
+/// and at least every 10 s).
+enum Progress {
+    Bar {
+        bar: ProgressBar,
+        /// Cleared when done (a bench), or left (a tournament).
+        clear: bool,
+    },
+    Lines {
+        bench: bool,
+        total: u64,
+        done: u64,
+        start: Instant,
+        last: Instant,
+        /// A bench's next tenth of the work to report.
+        next_step: u64,
+    },
+}
+
+impl Progress {
+    fn lines(bench: bool, total: u64, done: u64) -> Progress {
+        let now = Instant::now();
+        Progress::Lines {
+            bench,
+            total,
+            done,
+            start: now,
+            last: now,
+            next_step: 1,
+        }
+    }
+
+    fn tournament(total: u64, already_done: u64) -> Progress {
+        if !std::io::stderr().is_terminal() {
+            return Progress::lines(false, total, already_done);
+        }
+        let bar = ProgressBar::new(total).with_position(already_done);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {rate}  ETA {eta}  {msg}")
+                .expect("valid template")
+                // indicatif's {per_sec} prints 12.8042/s.
+                .with_key(
+                    "rate",
+                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{:.1} games/s", state.per_sec());
+                    },
+                ),
+        );
+        Progress::Bar { bar, clear: false }
+    }
+
+    fn bench(total: u64) -> Progress {
+        if !std::io::stderr().is_terminal() {
+            return Progress::lines(true, total, 0);
+        }
+        let bar = ProgressBar::new(total);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} games, eta {eta}",
+            )
+            .expect("a valid template"),
+        );
+        Progress::Bar { bar, clear: true }
+    }
+
+    /// One more game done; a tournament's game with its number and what
+    /// went wrong in it, if anything.
+    fn tick(&mut self, game: Option<(u64, &str)>) {
+        match self {
+            Progress::Bar { bar, .. } => {
+                bar.inc(1);
+                if let Some((number, detail)) = game {
+                    if !detail.is_empty() {
+                        bar.set_message(format!("game {number}: {}", escape(detail)));
+                    }
+                }
+            }
+            Progress::Lines {
+                bench: false,
+                total,
+                done,
+                start,
+                last,
+                ..
+            } => {
+                *done += 1;
+                if last.elapsed() >= Duration::from_secs(5) || done == total {
+                    let rate = *done as f64 / start.elapsed().as_secs_f64().max(1e-9);
+                    eprintln!("{done}/{total} games ({rate:.1} games/s)");
+                    *last = Instant::now();
+                }
+            }
+            Progress::Lines {
+                bench: true,
+                total,
+                done,
+                start,
+                last,
+                next_step,
+            } => {
+                *done += 1;
+                let done = *done;
+                let step_reached = done * 10 >= *next_step * *total;
+                if step_reached || last.elapsed() >= Duration::from_secs(10) {
+                    while done * 10 >= *next_step * *total && *next_step <= 10 {
+                        *next_step += 1;
+                    }
+                    *last = Instant::now();
+                    eprintln!(
+                        "bench: {done}/{total} games ({:.0}%), {:.1} s",
+                        100.0 * done as f64 / (*total).max(1) as f64,
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+            }
+        }
+    }
+
+    fn finish(self) {
+        match self {
+            Progress::Bar { bar, clear: true } => bar.finish_and_clear(),
+            Progress::Bar { bar, clear: false } => bar.finish(),
+            Progress::Lines { .. } => {}
+        }
+    }
+}
