@@ -84,72 +84,16 @@ impl BotCommand {
             }
             _ => (None, trimmed),
         };
-        let cwd = base;
-        let words = if trimmed.contains(char::is_whitespace) && !cwd.join(trimmed).exists() {
-            shell_words::split(trimmed).map_err(|e| BotSpecError::BadQuoting {
-                spec: spec.to_string(),
-                reason: e.to_string(),
-            })?
-        } else {
-            vec![trimmed.to_string()]
-        };
+        let words = split_words(spec, trimmed, base)?;
         let (first, rest) = words.split_first().ok_or(BotSpecError::Empty)?;
-
         let compiled = Language::of_source(Path::new(first)).filter(|l| l.is_compiled());
-        let (program, args, script) = if let Some(lang) = compiled {
-            let source = existing_file(spec, first, cwd)?;
-            check_size(spec, &source)?;
-            let args: Vec<OsString> = rest.iter().map(|a| absolutize_arg(a, cwd)).collect();
-            let name = source
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| first.clone());
-            return Ok(BotCommand {
-                spec: spec.to_string(),
-                name,
-                program: source.clone(),
-                args,
-                language: forced.unwrap_or(lang),
-                source: Some(source),
-            });
-        } else if first.ends_with(".py") {
-            let script = existing_file(spec, first, cwd)?;
-            check_size(spec, &script)?;
-            let python = find_in_path("python3")
-                .map(real_interpreter)
-                .ok_or_else(|| BotSpecError::NotInPath {
-                    spec: spec.to_string(),
-                    program: "python3".into(),
-                })?;
-            let mut args: Vec<OsString> = vec![script.clone().into()];
-            args.extend(rest.iter().map(|a| absolutize_arg(a, cwd)));
-            (python, args, Some(script))
+        if let Some(lang) = compiled {
+            return source_command(spec, first, rest, base, forced.unwrap_or(lang));
+        }
+        let (program, args, script) = if first.ends_with(".py") {
+            python_command(spec, first, rest, base)?
         } else {
-            let program = if first.contains('/') {
-                let path = existing_file(spec, first, cwd)?;
-                let mode = path.metadata().map(|m| m.permissions().mode()).unwrap_or(0);
-                if mode & 0o111 == 0 {
-                    return Err(BotSpecError::NotExecutable {
-                        spec: spec.to_string(),
-                        path,
-                    });
-                }
-                path
-            } else {
-                find_in_path(first).map(real_interpreter).ok_or_else(|| {
-                    BotSpecError::NotInPath {
-                        spec: spec.to_string(),
-                        program: first.clone(),
-                    }
-                })?
-            };
-            let args: Vec<OsString> = rest.iter().map(|a| absolutize_arg(a, cwd)).collect();
-            // For "python3 bot.py", the script names the bot, not the interpreter.
-            let script = rest
-                .iter()
-                .find(|a| !a.starts_with('-') && cwd.join(a).is_file())
-                .map(PathBuf::from);
-            (program, args, script)
+            program_command(spec, first, rest, base)?
         };
         if let Some(script) = &script {
             check_size(spec, script)?;
@@ -172,6 +116,101 @@ impl BotCommand {
             source: None,
         })
     }
+}
+
+/// A program, its arguments, and the script that names the bot (if any).
+type Resolved = (PathBuf, Vec<OsString>, Option<PathBuf>);
+
+/// The words of a spec: one path (even with spaces) if it names a file,
+/// else a command line split as a shell would.
+fn split_words(spec: &str, trimmed: &str, cwd: &Path) -> Result<Vec<String>, BotSpecError> {
+    if trimmed.contains(char::is_whitespace) && !cwd.join(trimmed).exists() {
+        shell_words::split(trimmed).map_err(|e| BotSpecError::BadQuoting {
+            spec: spec.to_string(),
+            reason: e.to_string(),
+        })
+    } else {
+        Ok(vec![trimmed.to_string()])
+    }
+}
+
+/// A C or C++ source: compiled before the game (see `compile`).
+fn source_command(
+    spec: &str,
+    first: &str,
+    rest: &[String],
+    cwd: &Path,
+    language: Language,
+) -> Result<BotCommand, BotSpecError> {
+    let source = existing_file(spec, first, cwd)?;
+    check_size(spec, &source)?;
+    let args: Vec<OsString> = rest.iter().map(|a| absolutize_arg(a, cwd)).collect();
+    let name = source
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| first.to_string());
+    Ok(BotCommand {
+        spec: spec.to_string(),
+        name,
+        program: source.clone(),
+        args,
+        language,
+        source: Some(source),
+    })
+}
+
+/// A `.py` file: run by the real python3 found in `PATH`.
+fn python_command(
+    spec: &str,
+    first: &str,
+    rest: &[String],
+    cwd: &Path,
+) -> Result<Resolved, BotSpecError> {
+    let script = existing_file(spec, first, cwd)?;
+    check_size(spec, &script)?;
+    let python = find_in_path("python3")
+        .map(real_interpreter)
+        .ok_or_else(|| BotSpecError::NotInPath {
+            spec: spec.to_string(),
+            program: "python3".into(),
+        })?;
+    let mut args: Vec<OsString> = vec![script.clone().into()];
+    args.extend(rest.iter().map(|a| absolutize_arg(a, cwd)));
+    Ok((python, args, Some(script)))
+}
+
+/// An executable: a path (it must be executable) or a name in `PATH`.
+fn program_command(
+    spec: &str,
+    first: &str,
+    rest: &[String],
+    cwd: &Path,
+) -> Result<Resolved, BotSpecError> {
+    let program = if first.contains('/') {
+        let path = existing_file(spec, first, cwd)?;
+        let mode = path.metadata().map(|m| m.permissions().mode()).unwrap_or(0);
+        if mode & 0o111 == 0 {
+            return Err(BotSpecError::NotExecutable {
+                spec: spec.to_string(),
+                path,
+            });
+        }
+        path
+    } else {
+        find_in_path(first)
+            .map(real_interpreter)
+            .ok_or_else(|| BotSpecError::NotInPath {
+                spec: spec.to_string(),
+                program: first.to_string(),
+            })?
+    };
+    let args: Vec<OsString> = rest.iter().map(|a| absolutize_arg(a, cwd)).collect();
+    // For "python3 bot.py", the script names the bot, not the interpreter.
+    let script = rest
+        .iter()
+        .find(|a| !a.starts_with('-') && cwd.join(a).is_file())
+        .map(PathBuf::from);
+    Ok((program, args, script))
 }
 
 /// Refuses a bot source of 1 MiB or more.
