@@ -4,7 +4,7 @@
 //! hand: the shape is small, and [`escape`] covers every character XML 1.0
 //! cannot hold raw.
 
-use super::CheckReport;
+use super::{CheckReport, Status};
 
 /// Text safe inside an XML attribute or element: markup characters become
 /// entities, characters XML 1.0 forbids (most control characters) become
@@ -26,17 +26,26 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// The report as JUnit XML: a failed requirement is a `<failure>`, one
+/// `--fail-fast` left undecided is `<skipped>`.
 pub fn render(report: &CheckReport) -> String {
-    let failures = report.requirements.iter().filter(|r| !r.passed).count();
+    let count = |status| {
+        report
+            .requirements
+            .iter()
+            .filter(|r| r.status == status)
+            .count()
+    };
+    let (failures, skipped) = (count(Status::Fail), count(Status::NotRun));
     let suite = escape(&report.name);
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     out.push_str(&format!(
-        "<testsuites name=\"referee check\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" time=\"{:.3}\">\n",
+        "<testsuites name=\"referee check\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{:.3}\">\n",
         report.requirements.len(),
         report.elapsed_s
     ));
     out.push_str(&format!(
-        "  <testsuite name=\"{suite}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\" time=\"{:.3}\">\n",
+        "  <testsuite name=\"{suite}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{:.3}\">\n",
         report.requirements.len(),
         report.elapsed_s
     ));
@@ -60,7 +69,13 @@ pub fn render(report: &CheckReport) -> String {
             text.push_str(d);
             text.push('\n');
         }
-        if !r.passed {
+        if r.status == Status::NotRun {
+            out.push_str(&format!(
+                "      <skipped message=\"{}\"/>\n",
+                escape(&format!("{}: not run (fail-fast)", r.name))
+            ));
+        }
+        if r.status == Status::Fail {
             out.push_str(&format!(
                 "      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
                 escape(&format!("{}: {} (need {})", r.name, r.summary, r.bound)),
@@ -97,6 +112,7 @@ mod tests {
             name: name.into(),
             kind: "win-rate",
             passed,
+            status: if passed { Status::Pass } else { Status::Fail },
             measured: 35.0,
             unit: "%",
             bound: ">= 40%".into(),
@@ -111,6 +127,7 @@ mod tests {
             bot: "b".into(),
             bot_spec: "./b".into(),
             passed: false,
+            fail_fast: false,
             elapsed_s: 1.0,
             requirements: vec![case("one", true), case("two", false)],
         };

@@ -10,8 +10,7 @@ pub mod ab;
 pub mod junit;
 pub mod plan;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 use std::time::Instant;
 
 use serde::Serialize;
@@ -39,6 +38,8 @@ pub struct CheckReport {
     pub bot_spec: String,
     /// Every requirement holds.
     pub passed: bool,
+    /// `--fail-fast`: the check stops at the first failed requirement.
+    pub fail_fast: bool,
     pub elapsed_s: f64,
     pub requirements: Vec<RequirementResult>,
 }
@@ -48,6 +49,9 @@ pub struct RequirementResult {
     pub name: String,
     pub kind: &'static str,
     pub passed: bool,
+    /// `pass`, `fail`, or `not-run`: `--fail-fast` stopped the check before
+    /// this requirement was decided (it is not passed).
+    pub status: Status,
     /// The measured number the requirement is judged on.
     pub measured: f64,
     /// Its unit: `games`, `%`, `attacks`, `ms`.
@@ -60,6 +64,168 @@ pub struct RequirementResult {
     /// a replay command where there is one. At most [`MAX_DETAILS`].
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub details: Vec<String>,
+}
+
+/// Where a requirement ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    Pass,
+    Fail,
+    /// Not decided: `--fail-fast` stopped the check first.
+    NotRun,
+}
+
+impl Status {
+    /// The word a terminal line starts with.
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Pass => "PASS",
+            Status::Fail => "FAIL",
+            Status::NotRun => "SKIP",
+        }
+    }
+}
+
+/// What a requirement's games (or its bench) have decided so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Decision {
+    Open,
+    Pass,
+    Fail,
+}
+
+/// A requirement's count of the games that concern it, as they come in.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    /// Games of the requirement played (for max-move-time: every game).
+    played: u32,
+    /// Games with a verdict against the bot under test.
+    verdicts: u32,
+    wins: u32,
+    /// A reply at or over a max-move-time bound.
+    too_slow: bool,
+}
+
+/// The fewest wins of `games` that make `at_least` percent (`games + 1`
+/// when none does), by the same comparison as the final judgement.
+fn wins_needed(games: u32, at_least: f64) -> u32 {
+    (0..=games)
+        .find(|&w| 100.0 * f64::from(w) / f64::from(games.max(1)) >= at_least)
+        .unwrap_or(games + 1)
+}
+
+impl Tally {
+    /// Counts `o` if it concerns `r`.
+    fn add(&mut self, r: &Requirement, o: &GameOutcome) {
+        match *r {
+            Requirement::NoVerdicts { against, games }
+            | Requirement::WinRate { against, games, .. } => {
+                if o.game.opponent != against || o.game.index >= games {
+                    return;
+                }
+                self.played += 1;
+                self.verdicts += u32::from(o.verdict != Verdict::Ok);
+                self.wins += u32::from(o.won);
+            }
+            Requirement::MaxMoveTime { below } => {
+                self.played += 1;
+                self.too_slow |= o.time_max_ms >= below.as_secs_f64() * 1000.0;
+            }
+            Requirement::BenchAverage { .. } => {}
+        }
+    }
+
+    /// What the games so far decide. A decision never changes as more
+    /// games come in: a requirement is stopped as soon as it is decided.
+    /// Max-move-time measures the games the others play: it fails at the
+    /// first reply too slow and passes only when all is done.
+    fn decision(&self, r: &Requirement) -> Decision {
+        match *r {
+            Requirement::NoVerdicts { games, .. } => {
+                if self.verdicts > 0 {
+                    Decision::Fail
+                } else if self.played >= games {
+                    Decision::Pass
+                } else {
+                    Decision::Open
+                }
+            }
+            Requirement::WinRate {
+                games, at_least, ..
+            } => {
+                let needed = wins_needed(games, at_least);
+                let left = games.saturating_sub(self.played);
+                if self.wins >= needed {
+                    Decision::Pass
+                } else if self.wins + left < needed {
+                    Decision::Fail
+                } else {
+                    Decision::Open
+                }
+            }
+            Requirement::MaxMoveTime { .. } if self.too_slow => Decision::Fail,
+            Requirement::MaxMoveTime { .. } | Requirement::BenchAverage { .. } => Decision::Open,
+        }
+    }
+}
+
+/// Does a requirement still undecided need `game`? (Max-move-time and the
+/// benches need no game of their own.)
+fn needed(plan: &CheckPlan, decisions: &[Decision], game: &CheckGame) -> bool {
+    plan.requirements
+        .iter()
+        .zip(decisions)
+        .any(|(r, d)| match r.requirement {
+            Requirement::NoVerdicts { against, games }
+            | Requirement::WinRate { against, games, .. } => {
+                *d == Decision::Open && against == game.opponent && game.index < games
+            }
+            Requirement::MaxMoveTime { .. } | Requirement::BenchAverage { .. } => false,
+        })
+}
+
+/// The games' shared state: each requirement's tally and decision, the
+/// next game to consider, and whether to stop.
+struct Board {
+    next: usize,
+    stop: bool,
+    tallies: Vec<Tally>,
+    decisions: Vec<Decision>,
+}
+
+impl Board {
+    /// Counts a game's outcome and gives a line for each requirement it
+    /// decides (and one when fail-fast stops the check). Done by the worker
+    /// that played the game before it takes the next one, so that a
+    /// decided requirement is never given one more game.
+    fn count(&mut self, plan: &CheckPlan, o: &GameOutcome, fail_fast: bool) -> Vec<String> {
+        let mut lines = vec![];
+        for (i, r) in plan.requirements.iter().enumerate() {
+            self.tallies[i].add(&r.requirement, o);
+            let now = self.tallies[i].decision(&r.requirement);
+            if self.decisions[i] != Decision::Open || now == Decision::Open {
+                continue;
+            }
+            self.decisions[i] = now;
+            let played = self.tallies[i].played;
+            lines.push(format!(
+                "{}: {} after {played} game{}",
+                r.name,
+                if now == Decision::Pass {
+                    "passed"
+                } else {
+                    "failed"
+                },
+                if played == 1 { "" } else { "s" }
+            ));
+            if fail_fast && now == Decision::Fail && !self.stop {
+                self.stop = true;
+                lines.push("fail-fast: stopping the check".into());
+            }
+        }
+        lines
+    }
 }
 
 /// The most detail lines a requirement keeps.
@@ -138,28 +304,60 @@ fn outcome(plan: &CheckPlan, game: CheckGame, record: &MatchRecord) -> GameOutco
 
 /// Runs the check: the games against the opponents on `jobs` threads, then
 /// each bench. `progress` gets a line now and then.
+///
+/// A requirement's games stop as soon as its outcome is decided (a
+/// no-verdicts requirement fails at the first verdict; a win-rate one is
+/// decided once enough wins are in, or too many losses): a game is handed
+/// out only while a requirement still undecided needs it. With `fail_fast`
+/// the whole check stops at the first failed requirement; those not yet
+/// decided are reported `not-run`.
 pub fn run(
     plan: &CheckPlan,
     key: &crate::key::RunKey,
     jobs: usize,
+    fail_fast: bool,
     mut progress: impl FnMut(&str),
 ) -> Result<CheckReport, CheckError> {
     let start = Instant::now();
     let games = schedule(plan);
     let mut outcomes: Vec<GameOutcome> = Vec::with_capacity(games.len());
     if !games.is_empty() {
-        progress(&format!("playing {} games", games.len()));
+        progress(&format!("playing at most {} games", games.len()));
     }
-    let next = AtomicUsize::new(0);
+    let count = plan.requirements.len();
+    let board = Mutex::new(Board {
+        next: 0,
+        stop: false,
+        tallies: vec![Tally::default(); count],
+        decisions: plan
+            .requirements
+            .iter()
+            .map(|r| Tally::default().decision(&r.requirement))
+            .collect(),
+    });
     let mut error: Option<MatchError> = None;
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel();
         for _ in 0..jobs.max(1).min(games.len().max(1)) {
             let tx = tx.clone();
-            let (next, games) = (&next, &games);
+            let (board, games) = (&board, &games);
             scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&game) = games.get(i) else { return };
+                // The next game an undecided requirement still needs.
+                let game = {
+                    let mut b = board.lock().unwrap_or_else(|e| e.into_inner());
+                    loop {
+                        if b.stop {
+                            return;
+                        }
+                        let Some(&game) = games.get(b.next) else {
+                            return;
+                        };
+                        b.next += 1;
+                        if needed(plan, &b.decisions, &game) {
+                            break game;
+                        }
+                    }
+                };
                 let (tested, opponent) = (&plan.bot, &plan.opponents[game.opponent]);
                 let seats = match game.tested {
                     Seat::A => [tested, opponent],
@@ -172,7 +370,14 @@ pub fn run(
                     bots: seats.map(|b| b.command.clone()),
                     limits: seats.map(|b| b.limits.clone()),
                 };
-                let result = play_match(&match_plan, None).map(|r| outcome(plan, game, &r));
+                let result = play_match(&match_plan, None).map(|r| {
+                    let o = outcome(plan, game, &r);
+                    let lines = board
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .count(plan, &o, fail_fast);
+                    (o, lines)
+                });
                 if tx.send(result).is_err() {
                     return;
                 }
@@ -181,15 +386,18 @@ pub fn run(
         drop(tx);
         for result in rx {
             match result {
-                Ok(o) => {
+                Ok((o, lines)) => {
+                    for line in lines {
+                        progress(&line);
+                    }
                     outcomes.push(o);
                     let done = outcomes.len();
-                    if done % 10 == 0 || done == games.len() {
-                        progress(&format!("{done}/{} games", games.len()));
+                    if done % 10 == 0 {
+                        progress(&format!("{done} games played"));
                     }
                 }
                 Err(e) => {
-                    next.store(games.len(), Ordering::Relaxed);
+                    board.lock().unwrap_or_else(|e| e.into_inner()).stop = true;
                     error.get_or_insert(e);
                 }
             }
@@ -198,14 +406,33 @@ pub fn run(
     if let Some(e) = error {
         return Err(e.into());
     }
+    let Board {
+        stop: mut stopped,
+        mut decisions,
+        ..
+    } = board.into_inner().unwrap_or_else(|e| e.into_inner());
+    if outcomes.len() < games.len() {
+        progress(&format!(
+            "{} of {} games played; {}",
+            outcomes.len(),
+            games.len(),
+            if stopped {
+                "fail-fast stopped the others"
+            } else {
+                "the others were not needed"
+            }
+        ));
+    }
     outcomes.sort_by_key(|o| (o.game.opponent, o.game.index));
 
     let mut benches: Vec<Option<BenchSummary>> = vec![];
-    for r in &plan.requirements {
+    for (i, r) in plan.requirements.iter().enumerate() {
         benches.push(match r.requirement {
             Requirement::BenchAverage {
-                selection, seed, ..
-            } => {
+                selection,
+                seed,
+                at_most,
+            } if !stopped => {
                 let bench_plan = BenchPlan {
                     config: plan.config.clone(),
                     bot: plan.bot.command.clone(),
@@ -216,11 +443,21 @@ pub fn run(
                     jobs: jobs.max(1),
                 };
                 progress(&format!("bench: {}", r.name));
-                Some(bench::run(
+                let summary = bench::run(
                     &bench_plan,
                     None,
                     &mut crate::reporter::Reporters::default(),
-                )?)
+                )?;
+                decisions[i] = if summary.failures.is_empty() && summary.average <= at_most {
+                    Decision::Pass
+                } else {
+                    Decision::Fail
+                };
+                if fail_fast && decisions[i] == Decision::Fail {
+                    stopped = true;
+                    progress("fail-fast: stopping the check");
+                }
+                Some(summary)
             }
             _ => None,
         });
@@ -230,7 +467,13 @@ pub fn run(
         .requirements
         .iter()
         .zip(&benches)
-        .map(|(r, bench)| judge(plan, key, r, &outcomes, bench.as_ref(), &benches))
+        .zip(&decisions)
+        .map(|((r, bench), &decision)| {
+            // Stopped by fail-fast before it was decided: not run. (Without
+            // it every requirement is decided: max-move-time at the end.)
+            let not_run = stopped && decision == Decision::Open;
+            judge(plan, key, r, &outcomes, bench.as_ref(), &benches, not_run)
+        })
         .collect();
     Ok(CheckReport {
         version: REPORT_VERSION,
@@ -239,12 +482,17 @@ pub fn run(
         variant: plan.config.variant_name(),
         bot: plan.bot.name.clone(),
         bot_spec: plan.bot.command.spec.clone(),
-        passed: results.iter().all(|r| r.passed),
+        passed: results.iter().all(|r| r.status == Status::Pass),
+        fail_fast,
         elapsed_s: start.elapsed().as_secs_f64(),
         requirements: results,
     })
 }
 
+/// The result of one requirement from the games and benches played.
+/// `not_run`: fail-fast stopped the check before it was decided. Otherwise
+/// the measurements decide (a requirement decided early is judged the same
+/// way on the games it saw).
 fn judge(
     plan: &CheckPlan,
     key: &crate::key::RunKey,
@@ -252,6 +500,7 @@ fn judge(
     outcomes: &[GameOutcome],
     bench: Option<&BenchSummary>,
     all_benches: &[Option<BenchSummary>],
+    not_run: bool,
 ) -> RequirementResult {
     let first_games = |against: usize, games: u32| {
         outcomes
@@ -261,20 +510,32 @@ fn judge(
     let mut details = vec![];
     let (passed, measured, unit, bound, summary) = match r.requirement {
         Requirement::NoVerdicts { against, games } => {
+            let played = first_games(against, games).count();
             let bad: Vec<&GameOutcome> = first_games(against, games)
                 .filter(|o| o.verdict != Verdict::Ok)
                 .collect();
             details.extend(bad.iter().filter_map(|o| o.detail.clone()));
-            let clean = games as usize - bad.len();
+            let clean = played - bad.len();
+            let name = &plan.opponents[against].name;
+            let summary = if played == games as usize {
+                format!("{clean} of {games} games without a verdict against {name}")
+            } else {
+                format!(
+                    "{clean} of {played} games played without a verdict against {name}; {} of {games} not played ({})",
+                    games as usize - played,
+                    if not_run {
+                        "fail-fast stopped the check"
+                    } else {
+                        "stopped at the first verdict"
+                    }
+                )
+            };
             (
-                bad.is_empty(),
+                bad.is_empty() && played == games as usize,
                 clean as f64,
                 "games",
                 format!("= {games}"),
-                format!(
-                    "{clean} of {games} games without a verdict against {}",
-                    plan.opponents[against].name
-                ),
+                summary,
             )
         }
         Requirement::WinRate {
@@ -282,54 +543,83 @@ fn judge(
             games,
             at_least,
         } => {
-            let wins = first_games(against, games).filter(|o| o.won).count();
-            let percent = 100.0 * wins as f64 / f64::from(games);
+            let played = first_games(against, games).count() as u32;
+            let wins = first_games(against, games).filter(|o| o.won).count() as u32;
+            let needed = wins_needed(games, at_least);
+            let percent = 100.0 * f64::from(wins) / f64::from(played.max(1));
+            let name = &plan.opponents[against].name;
+            let mut summary = if played == games {
+                format!("won {wins} of {games} games ({percent:.1}%) against {name}")
+            } else {
+                format!("won {wins} of {played} games played ({percent:.1}%) against {name}")
+            };
+            if played < games {
+                summary.push_str(&format!(
+                    "; {} of {games} not played ({})",
+                    games - played,
+                    if not_run {
+                        format!("fail-fast stopped the check; {needed} wins needed")
+                    } else if wins >= needed {
+                        format!("decided: {needed} wins needed")
+                    } else {
+                        format!(
+                            "decided: {needed} wins needed, at most {} possible",
+                            wins + games - played
+                        )
+                    }
+                ));
+            }
             (
-                percent >= at_least,
+                wins >= needed,
                 percent,
                 "%",
                 format!(">= {at_least}%"),
-                format!(
-                    "won {wins} of {games} games ({percent:.1}%) against {}",
-                    plan.opponents[against].name
-                ),
+                summary,
             )
         }
-        Requirement::BenchAverage { at_most, .. } => {
-            let s = bench.expect("every bench requirement has its summary");
-            for f in &s.failures {
-                // The bench's own replay command: options, key and limits
-                // included, the spec quoted.
-                let replay = crate::replay::bench_command(&crate::runner::SoloPlan {
-                    config: plan.config.clone(),
-                    seed: s.seed,
-                    key: key.clone(),
-                    secret_index: f.secret_index,
-                    bot: plan.bot.command.clone(),
-                    limits: plan.bot.limits.clone(),
-                });
-                details.push(format!(
-                    "secret {} [{}]: {} after {} ({}); replay: {}",
-                    f.secret_index,
-                    f.secret,
-                    f.reason,
-                    crate::report::moves_word(s.game, u64::from(f.attacks)),
-                    f.verdict,
-                    crate::report::as_invoked(&replay)
-                ));
-            }
-            let all_cracked = s.failures.is_empty();
-            (
-                all_cracked && s.average <= at_most,
-                s.average,
+        Requirement::BenchAverage { at_most, .. } => match bench {
+            None => (
+                false,
+                0.0,
                 "attacks",
                 format!("<= {at_most}"),
-                format!(
-                    "average {:.3} attacks (largest {}) over {} of {} secrets cracked",
-                    s.average, s.largest, s.cracked, s.games
-                ),
-            )
-        }
+                "the bench was not played".to_string(),
+            ),
+            Some(s) => {
+                for f in &s.failures {
+                    // The bench's own replay command: options, key and limits
+                    // included, the spec quoted.
+                    let replay = crate::replay::bench_command(&crate::runner::SoloPlan {
+                        config: plan.config.clone(),
+                        seed: s.seed,
+                        key: key.clone(),
+                        secret_index: f.secret_index,
+                        bot: plan.bot.command.clone(),
+                        limits: plan.bot.limits.clone(),
+                    });
+                    details.push(format!(
+                        "secret {} [{}]: {} after {} ({}); replay: {}",
+                        f.secret_index,
+                        f.secret,
+                        f.reason,
+                        crate::report::moves_word(s.game, u64::from(f.attacks)),
+                        f.verdict,
+                        crate::report::as_invoked(&replay)
+                    ));
+                }
+                let all_cracked = s.failures.is_empty();
+                (
+                    all_cracked && s.average <= at_most,
+                    s.average,
+                    "attacks",
+                    format!("<= {at_most}"),
+                    format!(
+                        "average {:.3} attacks (largest {}) over {} of {} secrets cracked",
+                        s.average, s.largest, s.cracked, s.games
+                    ),
+                )
+            }
+        },
         Requirement::MaxMoveTime { below } => {
             let games_max = outcomes.iter().map(|o| o.time_max_ms).fold(0.0, f64::max);
             let bench_max = all_benches
@@ -349,6 +639,20 @@ fn judge(
             )
         }
     };
+    // A requirement fail-fast left undecided is not run, whatever its
+    // partial measurements say (a bench's or max-move-time's failure in what
+    // was played is still a failure).
+    let status = match (not_run, passed) {
+        (false, true) => Status::Pass,
+        (false, false) => Status::Fail,
+        (true, false) if matches!(r.requirement, Requirement::MaxMoveTime { .. }) => Status::Fail,
+        (true, _) => Status::NotRun,
+    };
+    let summary = if status == Status::NotRun {
+        format!("not run (fail-fast); {summary}")
+    } else {
+        summary
+    };
     let more = details.len().saturating_sub(MAX_DETAILS);
     details.truncate(MAX_DETAILS);
     if more > 0 {
@@ -357,7 +661,8 @@ fn judge(
     RequirementResult {
         name: r.name.clone(),
         kind: r.requirement.kind(),
-        passed,
+        passed: status == Status::Pass,
+        status,
         measured,
         unit,
         bound,
@@ -375,7 +680,7 @@ pub fn render(report: &CheckReport) -> String {
     for r in &report.requirements {
         out.push_str(&format!(
             "  {}  {}: {} (need {})\n",
-            if r.passed { "PASS" } else { "FAIL" },
+            r.status.label(),
             r.name,
             r.summary,
             r.bound
@@ -387,10 +692,25 @@ pub fn render(report: &CheckReport) -> String {
     let failed: Vec<&str> = report
         .requirements
         .iter()
-        .filter(|r| !r.passed)
+        .filter(|r| r.status == Status::Fail)
         .map(|r| r.name.as_str())
         .collect();
-    if failed.is_empty() {
+    let not_run: Vec<&str> = report
+        .requirements
+        .iter()
+        .filter(|r| r.status == Status::NotRun)
+        .map(|r| r.name.as_str())
+        .collect();
+    let not_run = if not_run.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; {} not run (fail-fast): {}",
+            not_run.len(),
+            not_run.join("; ")
+        )
+    };
+    if failed.is_empty() && not_run.is_empty() {
         out.push_str(&format!(
             "Result: PASS, all {} requirements hold ({:.1} s)\n",
             report.requirements.len(),
@@ -398,7 +718,7 @@ pub fn render(report: &CheckReport) -> String {
         ));
     } else {
         out.push_str(&format!(
-            "Result: FAIL, {} of {} requirements failed: {} ({:.1} s)\n",
+            "Result: FAIL, {} of {} requirements failed: {}{not_run} ({:.1} s)\n",
             failed.len(),
             report.requirements.len(),
             failed.join("; "),
@@ -406,4 +726,72 @@ pub fn render(report: &CheckReport) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game_outcome(index: u32, verdict: Verdict, won: bool) -> GameOutcome {
+        GameOutcome {
+            game: CheckGame {
+                opponent: 0,
+                index,
+                tested: Seat::A,
+                seed: 1,
+            },
+            verdict,
+            won,
+            time_max_ms: 1.0,
+            detail: None,
+        }
+    }
+
+    #[test]
+    fn wins_needed_follows_the_final_comparison() {
+        assert_eq!(wins_needed(40, 25.0), 10);
+        assert_eq!(wins_needed(10, 30.0), 3);
+        assert_eq!(wins_needed(10, 0.0), 0);
+        assert_eq!(wins_needed(10, 100.0), 10);
+        assert_eq!(wins_needed(3, 33.4), 2);
+    }
+
+    #[test]
+    fn requirements_are_decided_as_soon_as_the_games_allow() {
+        let clean = Requirement::NoVerdicts {
+            against: 0,
+            games: 4,
+        };
+        let mut t = Tally::default();
+        t.add(&clean, &game_outcome(0, Verdict::Ok, false));
+        assert_eq!(t.decision(&clean), Decision::Open);
+        t.add(&clean, &game_outcome(1, Verdict::Timeout, false));
+        assert_eq!(t.decision(&clean), Decision::Fail, "the first verdict");
+        // Games beyond the requirement's count are not its own.
+        let mut t = Tally::default();
+        for i in 0..4 {
+            t.add(&clean, &game_outcome(i, Verdict::Ok, false));
+        }
+        t.add(&clean, &game_outcome(9, Verdict::Crash, false));
+        assert_eq!(t.decision(&clean), Decision::Pass);
+
+        let rate = Requirement::WinRate {
+            against: 0,
+            games: 10,
+            at_least: 30.0,
+        };
+        let mut t = Tally::default();
+        for i in 0..3 {
+            t.add(&rate, &game_outcome(i, Verdict::Ok, true));
+        }
+        assert_eq!(t.decision(&rate), Decision::Pass, "3 wins of 10 are in");
+        let mut t = Tally::default();
+        for i in 0..8 {
+            assert_eq!(t.decision(&rate), Decision::Open, "after {i} losses");
+            t.add(&rate, &game_outcome(i, Verdict::Ok, false));
+        }
+        assert_eq!(t.decision(&rate), Decision::Fail, "8 losses of 10 leave 2");
+        t.add(&rate, &game_outcome(8, Verdict::Ok, true));
+        assert_eq!(t.decision(&rate), Decision::Fail, "a decision stays");
+    }
 }

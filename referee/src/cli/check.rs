@@ -34,7 +34,10 @@ fn default_jobs() -> usize {
 
 #[derive(Args)]
 #[command(
-    after_help = "Exit codes: 0 every requirement holds; 1 a requirement failed (named in \
+    after_help = "A requirement's games stop as soon as its outcome is decided (no-verdicts: \
+at the first verdict; win-rate: once enough wins are in, or too many losses); --fail-fast \
+stops the whole check at the first failed requirement.\n\n\
+Exit codes: 0 every requirement holds; 1 a requirement failed (named in \
 the output); 2 the check could not run (bad file, missing bot, a compiler missing).\n\n\
 Examples:\n  target/release/referee check tournaments/check-arrow5.toml\n  \
 target/release/referee check tournaments/check-arrow5.toml --bot ./my_bot --junit report.xml"
@@ -51,6 +54,9 @@ pub struct CheckArgs {
     /// Print the report as one JSON object instead of text
     #[arg(long)]
     pub json: bool,
+    /// Stop the whole check at the first failed requirement; the ones not yet decided are reported "not run (fail-fast)" (JUnit: skipped)
+    #[arg(long)]
+    pub fail_fast: bool,
     /// Games played at once [default: the number of cores; at most 1024]
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::jobs)]
     pub jobs: Option<usize>,
@@ -80,7 +86,7 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
         escape(&plan.bot.command.spec),
         plan.requirements.len()
     );
-    let report = check::run(&plan, &key, jobs, |line| {
+    let report = check::run(&plan, &key, jobs, args.fail_fast, |line| {
         eprintln!("check: {}", escape_lines(line))
     })
     .map_err(Failure::input)?;
