@@ -189,26 +189,7 @@ impl CgroupRoots {
     /// [`CgroupRoots::detect`] given the text of `/proc/mounts` and of
     /// `/proc/self/cgroup`.
     fn detect_in(mounts: &str, own: &str) -> Result<CgroupRoots, String> {
-        let mut v2 = None;
-        let mut memory = None;
-        let mut pids = None;
-        for line in mounts.lines() {
-            let f: Vec<&str> = line.split_whitespace().collect();
-            if f.len() < 4 {
-                continue;
-            }
-            if f[2] == "cgroup2" && v2.is_none() {
-                v2 = Some(PathBuf::from(f[1]));
-            } else if f[2] == "cgroup" {
-                let opts: Vec<&str> = f[3].split(',').collect();
-                if opts.contains(&"memory") {
-                    memory = Some(PathBuf::from(f[1]));
-                }
-                if opts.contains(&"pids") {
-                    pids = Some(PathBuf::from(f[1]));
-                }
-            }
-        }
+        let (v2, memory, pids) = cgroup_mounts(mounts);
         let how = "run the referee as root on a machine with cgroup v2 (or both), \
                    or use --sandbox basic";
         let v2 = v2.ok_or_else(|| {
@@ -230,22 +211,7 @@ impl CgroupRoots {
                 (v2.clone(), v2.clone())
             }
         };
-        let own_path = |controller: &str| -> String {
-            for line in own.lines() {
-                let mut parts = line.splitn(3, ':');
-                let (_, names, path) = (parts.next(), parts.next(), parts.next());
-                let names = names.unwrap_or("");
-                let matches = if controller.is_empty() {
-                    names.is_empty()
-                } else {
-                    names.split(',').any(|n| n == controller)
-                };
-                if matches {
-                    return path.unwrap_or("/").trim_start_matches('/').to_string();
-                }
-            }
-            String::new()
-        };
+        let own_path = |controller: &str| own_cgroup(own, controller);
         let roots = CgroupRoots {
             kill: v2.join(own_path("")).join("referee"),
             memory: memory.join(own_path("memory")).join("referee"),
@@ -288,6 +254,49 @@ pub fn remove_cgroup_roots() {
             let _ = std::fs::remove_dir(dir);
         }
     }
+}
+
+/// Where the cgroup2 file system is mounted, and the cgroup v1 memory and
+/// pids hierarchies (if any), from the text of `/proc/mounts`.
+fn cgroup_mounts(mounts: &str) -> (Option<PathBuf>, Option<PathBuf>, Option<PathBuf>) {
+    let (mut v2, mut memory, mut pids) = (None, None, None);
+    for line in mounts.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() < 4 {
+            continue;
+        }
+        if f[2] == "cgroup2" && v2.is_none() {
+            v2 = Some(PathBuf::from(f[1]));
+        } else if f[2] == "cgroup" {
+            let opts: Vec<&str> = f[3].split(',').collect();
+            if opts.contains(&"memory") {
+                memory = Some(PathBuf::from(f[1]));
+            }
+            if opts.contains(&"pids") {
+                pids = Some(PathBuf::from(f[1]));
+            }
+        }
+    }
+    (v2, memory, pids)
+}
+
+/// This process's cgroup in the hierarchy of `controller` ("" for cgroup
+/// v2), relative to its mount, from the text of `/proc/self/cgroup`.
+fn own_cgroup(own: &str, controller: &str) -> String {
+    for line in own.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (_, names, path) = (parts.next(), parts.next(), parts.next());
+        let names = names.unwrap_or("");
+        let matches = if controller.is_empty() {
+            names.is_empty()
+        } else {
+            names.split(',').any(|n| n == controller)
+        };
+        if matches {
+            return path.unwrap_or("/").trim_start_matches('/').to_string();
+        }
+    }
+    String::new()
 }
 
 impl CgroupRoots {
