@@ -122,7 +122,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
             text: format!("{}\n", sandbox.describe()),
         }),
         Box::new(TournamentCsv::new(&out)),
-        Box::new(Terminal::new()),
+        Box::new(Terminal::new().with_resume(resume_command(&args.file, &out))),
     ]);
     let outcome = tournament::run(&plan, &options, &mut reporters).map_err(|e| match e {
         tournament::TournamentError::FolderInUse { .. }
@@ -131,38 +131,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         | tournament::TournamentError::Key(_) => Failure::input(e),
         _ => Failure::internal(e),
     })?;
-    drop(reporters);
-    println!(
-        "\n{} of {} games in {} ({} played now){}",
-        outcome.total_in_folder,
-        outcome.scheduled,
-        out.display(),
-        outcome.played_now,
-        if outcome.transcript_failures > 0 {
-            format!(
-                "; {} transcripts could not be written",
-                outcome.transcript_failures
-            )
-        } else {
-            String::new()
-        }
-    );
-    if outcome.not_played > 0 {
-        eprintln!(
-            "{} games were not played ({}); they count for nobody. Play them with: {}",
-            outcome.not_played,
-            outcome
-                .not_played_why
-                .as_deref()
-                .unwrap_or("the system would not start a bot"),
-            resume_command(&args.file, &out)
-        );
-    }
     if outcome.interrupted {
-        eprintln!(
-            "interrupted: standings cover the games done; finish with: {}",
-            resume_command(&args.file, &out)
-        );
         return Ok(EXIT_INTERRUPTED);
     }
     if outcome.not_played > 0 {

@@ -99,7 +99,7 @@ impl Reporter for TournamentCsv {
     }
 
     fn run_finished(&mut self, finish: &Finish<'_>) -> Result<(), ReportError> {
-        let Finish::Tournament { standings } = finish else {
+        let Finish::Tournament { standings, .. } = finish else {
             return Ok(());
         };
         self.sync();

@@ -29,16 +29,17 @@ use crate::check::ab::{AbOutcome, AbPlan};
 use crate::check::CheckReport;
 use crate::record::MatchRecord;
 use crate::sprt::Tally;
-use crate::tournament::{GameRow, Standings, TournamentPlan};
+use crate::tournament::{GameRow, Outcome, Standings, TournamentPlan};
 
 /// What is being run, told once before the first game.
 pub enum Run<'a> {
     /// One game (`referee match`).
     Match,
-    /// A tournament into a results folder: the games scheduled (in this
-    /// shard), those the folder already holds, those left to play.
+    /// A tournament into the results folder `out`: the games scheduled (in
+    /// this shard), those the folder already holds, those left to play.
     Tournament {
         plan: &'a TournamentPlan,
+        out: &'a Path,
         total: u64,
         already_done: u64,
         to_play: u64,
@@ -77,9 +78,11 @@ pub enum Place<'a> {
 
 /// What a run found, told once after its last game.
 pub enum Finish<'a> {
-    /// A tournament's standings, recomputed from every row of `games.csv`.
+    /// A tournament's standings, recomputed from every row of `games.csv`,
+    /// and how the run went (games played now, interrupted, not played).
     Tournament {
         standings: &'a Standings,
+        outcome: &'a Outcome,
     },
     Bench(&'a BenchSummary),
     Check(&'a CheckReport),

@@ -30,6 +30,9 @@ pub struct Terminal {
     keep_single: bool,
     /// An A/B run's bounds, and when its last progress line was printed.
     sprt: Option<(Bounds, Instant)>,
+    /// A tournament's results folder, and the command that finishes it.
+    folder: Option<PathBuf>,
+    resume: String,
 }
 
 impl Terminal {
@@ -42,6 +45,13 @@ impl Terminal {
         if let Some(path) = path {
             self.files.push((label, path.clone()));
         }
+        self
+    }
+
+    /// The command that finishes a tournament, for the lines that say it
+    /// is not finished.
+    pub fn with_resume(mut self, command: String) -> Terminal {
+        self.resume = command;
         self
     }
 
@@ -69,11 +79,13 @@ impl Reporter for Terminal {
         match run {
             Run::Match | Run::Check => {}
             Run::Tournament {
+                out,
                 total,
                 already_done,
                 to_play,
                 ..
             } => {
+                self.folder = Some(out.to_path_buf());
                 if *already_done > 0 {
                     eprintln!("resuming: {already_done} games already played, {to_play} to play");
                 }
@@ -152,7 +164,42 @@ impl Reporter for Terminal {
     fn run_finished(&mut self, finish: &Finish<'_>) -> Result<(), ReportError> {
         self.finish_progress();
         match finish {
-            Finish::Tournament { standings } => print!("{}", standings_table(&standings.rows())),
+            Finish::Tournament { outcome, .. } => {
+                print!("{}", standings_table(&outcome.standings));
+                let folder = self.folder.clone().unwrap_or_default();
+                println!(
+                    "\n{} of {} games in {} ({} played now){}",
+                    outcome.total_in_folder,
+                    outcome.scheduled,
+                    folder.display(),
+                    outcome.played_now,
+                    if outcome.transcript_failures > 0 {
+                        format!(
+                            "; {} transcripts could not be written",
+                            outcome.transcript_failures
+                        )
+                    } else {
+                        String::new()
+                    }
+                );
+                if outcome.not_played > 0 {
+                    eprintln!(
+                        "{} games were not played ({}); they count for nobody. Play them with: {}",
+                        outcome.not_played,
+                        outcome
+                            .not_played_why
+                            .as_deref()
+                            .unwrap_or("the system would not start a bot"),
+                        self.resume
+                    );
+                }
+                if outcome.interrupted {
+                    eprintln!(
+                        "interrupted: standings cover the games done; finish with: {}",
+                        self.resume
+                    );
+                }
+            }
             Finish::Bench(summary) => {
                 if let Some(record) = self.single.take() {
                     print!("{}", render_match(&record));

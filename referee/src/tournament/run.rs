@@ -151,6 +151,7 @@ pub fn run(
     );
     reporters.run_started(&Run::Tournament {
         plan,
+        out,
         total: scheduled,
         already_done,
         to_play: scheduled - already_done,
@@ -255,20 +256,21 @@ pub fn run(
     }
 
     let (standings, rows_in_folder) = standings_of(out, &plan.bot_names(), plan.scoring)?;
-    reporters.run_finished(&Finish::Tournament {
-        standings: &standings,
-    })?;
-    let standings = standings.rows();
-    Ok(Outcome {
+    let outcome = Outcome {
         played_now,
         total_in_folder: rows_in_folder,
         scheduled,
         interrupted: bot::stop_requested(),
-        standings,
+        standings: standings.rows(),
         transcript_failures,
         not_played,
         not_played_why,
-    })
+    };
+    reporters.run_finished(&Finish::Tournament {
+        standings: &standings,
+        outcome: &outcome,
+    })?;
+    Ok(outcome)
 }
 
 fn prepare_folder(plan: &TournamentPlan, options: &RunOptions) -> Result<(), TournamentError> {
