@@ -2,12 +2,12 @@
 //! requirements it must meet (no verdicts against a reference bot, a win
 //! rate, a bench average, a largest move time). The games are played through
 //! [`runner::play_match`](crate::runner::play_match) and the bench library;
-//! the outcome is one [`CheckReport`] per run, shown as text, JSON or JUnit XML.
+//! the outcome is one [`CheckReport`] per run, shown by the reporters
+//! ([`crate::reporter`]: text, JSON, JUnit XML).
 //!
 //! The A/B run of `referee sprt` is in [`ab`]; its arithmetic in [`crate::sprt`].
 
 pub mod ab;
-pub mod junit;
 pub mod plan;
 
 use std::sync::{mpsc, Mutex};

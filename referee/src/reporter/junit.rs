@@ -15,7 +15,7 @@ use std::time::Duration;
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::{Finish, ReportError, Reporter};
-use crate::check::CheckReport;
+use crate::check::{CheckReport, Status};
 
 /// Writes the check's JUnit XML to a file.
 pub struct JUnit {
@@ -59,14 +59,19 @@ pub fn report(check: &CheckReport) -> Report {
             text.push_str(d);
             text.push('\n');
         }
-        let status = match r.passed {
-            true => TestCaseStatus::success(),
-            false => {
+        let status = match r.status {
+            Status::Pass => TestCaseStatus::success(),
+            Status::Fail => {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
                 status
                     .set_message(format!("{}: {} (need {})", r.name, r.summary, r.bound))
                     .set_type(r.kind)
                     .set_description(text.as_str());
+                status
+            }
+            Status::NotRun => {
+                let mut status = TestCaseStatus::skipped();
+                status.set_message(format!("{}: not run (fail-fast)", r.name));
                 status
             }
         };
@@ -93,11 +98,12 @@ mod tests {
     use crate::check::{RequirementResult, REPORT_VERSION};
 
     #[test]
-    fn one_case_per_requirement_and_a_failure_for_each_failed_one() {
-        let case = |name: &str, passed| RequirementResult {
+    fn one_case_per_requirement_and_a_failure_or_skip_for_each_not_passed() {
+        let case = |name: &str, status| RequirementResult {
             name: name.into(),
             kind: "win-rate",
-            passed,
+            passed: status == Status::Pass,
+            status,
             measured: 35.0,
             unit: "%",
             bound: ">= 40%".into(),
@@ -112,12 +118,19 @@ mod tests {
             bot: "b".into(),
             bot_spec: "./b".into(),
             passed: false,
+            fail_fast: true,
             elapsed_s: 1.0,
-            requirements: vec![case("one", true), case("two", false)],
+            requirements: vec![
+                case("one", Status::Pass),
+                case("two", Status::Fail),
+                case("three", Status::NotRun),
+            ],
         };
         let xml = render(&report);
-        assert_eq!(xml.matches("<testcase ").count(), 2, "{xml}");
+        assert_eq!(xml.matches("<testcase ").count(), 3, "{xml}");
         assert_eq!(xml.matches("<failure ").count(), 1, "{xml}");
+        assert_eq!(xml.matches("<skipped ").count(), 1, "{xml}");
+        assert!(xml.contains("skipped=\"1\""), "{xml}");
         assert!(xml.contains("name=\"c&amp;c\""), "{xml}");
         assert!(xml.contains("&lt;vs&gt;"), "{xml}");
         assert!(!xml.contains("<vs>") && !xml.contains('\u{1}'), "{xml}");
