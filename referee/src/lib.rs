@@ -23,6 +23,7 @@ pub mod check;
 pub mod games;
 pub mod human;
 pub mod key;
+pub mod plan_file;
 pub mod protocol;
 pub mod record;
 pub mod replay;

@@ -1,21 +1,23 @@
 //! Check files: the raw TOML shape and its validation into a [`CheckPlan`]
 //! before any bot starts. Same conventions as tournament files (game,
-//! `[options]`, `[limits]`, bot entries with paths relative to the file);
-//! every error names the file, the line and the field.
+//! `[options]`, `[limits]`, bot entries with paths relative to the file),
+//! read by the same loader ([`crate::plan_file`]); every error names the
+//! file, the line and the field.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::ops::Range;
+use std::path::Path;
 use std::time::Duration;
 
 use serde::Deserialize;
 use toml::Spanned;
 
 use crate::bench::{self, Selection};
-use crate::bot::{BotCommand, Language};
+use crate::bot::BotCommand;
 use crate::games::{GameConfig, GameOptions};
-use crate::runner::MatchLimits;
-use crate::tournament::plan::{apply_limits, build_bot, spec_from_here, RawBot, RawLimits};
-use crate::tournament::plan::{PlanError, Source, TournamentBot};
+use crate::plan_file::{
+    spec_from_here, PlanError, RawBot, RawBotTable, RawLimits, Source, TournamentBot, DEFAULT_SEED,
+};
 use crate::units;
 
 #[derive(Debug, Deserialize)]
@@ -34,20 +36,9 @@ struct RawCheck {
     require: Spanned<Vec<RawRequirement>>,
 }
 
-/// The bot under test: its path may come from the command line instead.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawTested {
-    name: Option<String>,
-    bot: Option<Spanned<String>>,
-    language: Option<Spanned<String>>,
-    time_limit: Option<Spanned<String>>,
-    startup_limit: Option<Spanned<String>>,
-    time_bank: Option<Spanned<String>>,
-    memory_limit: Option<Spanned<String>>,
-    disk_limit: Option<Spanned<String>>,
-    allow_fork: Option<bool>,
-}
+/// The bot under test: its name and path are optional, the path may come
+/// from the command line instead.
+type RawTested = RawBotTable<Option<String>, Option<Spanned<String>>>;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -126,91 +117,21 @@ impl CheckPlan {
     /// Reads and validates a check file. `bot`, when given, replaces the
     /// file's bot under test (a path relative to the current directory).
     pub fn load(path: &Path, bot: Option<&str>) -> Result<CheckPlan, PlanError> {
-        let text = std::fs::read_to_string(path).map_err(|source| PlanError::Read {
-            kind: "check",
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = Source::read("check", path)?;
         Self::parse(path, &text, bot)
     }
 
     pub fn parse(path: &Path, text: &str, bot: Option<&str>) -> Result<CheckPlan, PlanError> {
         let src = Source { path, text };
-        let raw: RawCheck = toml::from_str(text).map_err(|e| src.toml_error(&e))?;
-        let base = path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from("."));
-        let options = raw
-            .options
-            .as_ref()
-            .map(|o| o.get_ref().clone())
-            .unwrap_or_default();
-        if let Err(e) = units::check_game_options(&options) {
-            let span = raw.options.as_ref().map_or(raw.game.span(), |o| o.span());
-            return Err(src.error_at(span, format!("options.{e}")));
-        }
-        let options_span = raw.options.as_ref().map(|o| o.span());
-        let config = GameConfig::from_options(raw.game.get_ref(), &options)
-            .map_err(|e| src.game_error(raw.game.span(), options_span, &e))?;
-
-        let tested = tested_bot(&src, &base, &config, &raw, bot)?;
-
-        let mut opponents = Vec::new();
-        let mut names: BTreeMap<String, usize> = BTreeMap::new();
-        for raw_bot in &raw.opponents {
-            let name = raw_bot.name.get_ref().trim().to_string();
-            if name.is_empty() || name.contains(',') || name.contains('"') {
-                return Err(src.error_at(
-                    raw_bot.name.span(),
-                    format!("opponents.name: '{name}' is not a usable name; use letters, digits, '-' or '_'"),
-                ));
-            }
-            if names.insert(name.clone(), opponents.len()).is_some() {
-                return Err(src.error_at(
-                    raw_bot.name.span(),
-                    format!("opponents.name: '{name}' is used twice; names must be unique"),
-                ));
-            }
-            opponents.push(build_bot(
-                &src,
-                &base,
-                &config,
-                &raw.limits,
-                raw_bot,
-                name,
-                "opponents",
-            )?);
-        }
-
-        if raw.require.get_ref().is_empty() {
-            return Err(src.error_at(
-                raw.require.span(),
-                "require: a check needs at least one [[require]] entry".into(),
-            ));
-        }
-        let seed = raw.seed.unwrap_or(1);
-        let mut requirements = Vec::new();
-        for r in raw.require.get_ref() {
-            requirements.push(requirement(&src, &config, &names, seed, r)?);
-        }
-        let plays_games = requirements
-            .iter()
-            .any(|r| !matches!(r.requirement, Requirement::MaxMoveTime { .. }));
-        if !plays_games {
-            return Err(src.error_at(
-                raw.require.span(),
-                "require: max-move-time measures the games of the other requirements; add a no-verdicts, win-rate or bench-average requirement".into(),
-            ));
-        }
-
+        let raw: RawCheck = src.raw()?;
+        let config = src.game_config(&raw.game, raw.options.as_ref(), |_| {})?;
+        let tested = tested_bot(&src, &config, &raw, bot)?;
+        let (opponents, names) =
+            src.bot_entries(&config, &raw.limits, &raw.opponents, "opponents")?;
+        let seed = raw.seed.unwrap_or(DEFAULT_SEED);
+        let requirements = requirements(&src, &config, &names, seed, &raw.require)?;
         Ok(CheckPlan {
-            name: raw.name.clone().unwrap_or_else(|| {
-                path.file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| "check".into())
-            }),
+            name: src.plan_name(raw.name.as_deref(), "check"),
             config,
             seed,
             bot: tested,
@@ -238,13 +159,15 @@ impl CheckPlan {
     }
 }
 
+/// The bot under test: `--bot` if given, else the file's `[bot]` table,
+/// with the file's limits and then the table's own.
 fn tested_bot(
     src: &Source<'_>,
-    base: &Path,
     config: &GameConfig,
     raw: &RawCheck,
     bot: Option<&str>,
 ) -> Result<TournamentBot, PlanError> {
+    let base = src.base();
     let table = raw.bot.as_ref().map(|b| b.get_ref());
     let mut command = match (bot, table.and_then(|t| t.bot.as_ref())) {
         (Some(spec), _) => BotCommand::parse(spec).map_err(|e| PlanError::At {
@@ -253,8 +176,8 @@ fn tested_bot(
             message: format!("--bot: {e}"),
         })?,
         (None, Some(spec)) => BotCommand {
-            spec: spec_from_here(spec.get_ref(), base),
-            ..BotCommand::parse_relative_to(spec.get_ref(), base).map_err(|e| {
+            spec: spec_from_here(spec.get_ref(), &base),
+            ..BotCommand::parse_relative_to(spec.get_ref(), &base).map_err(|e| {
                 src.error_at(
                     spec.span(),
                     format!("bot.bot: {e} (paths are relative to the check file's folder)"),
@@ -275,39 +198,50 @@ fn tested_bot(
             .and_then(|t| t.name.clone())
             .unwrap_or_else(|| command.name.clone()),
     };
-    if let Some(language) = table.and_then(|t| t.language.as_ref()) {
-        command.language = Language::from_name(language.get_ref()).ok_or_else(|| {
-            src.error_at(
-                language.span(),
-                format!(
-                    "bot.language: '{}' is not a language; use one of: {}",
-                    language.get_ref(),
-                    Language::ALL.map(|l| l.name()).join(", ")
-                ),
-            )
-        })?;
-    }
-    let mut limits = MatchLimits::defaults_for(config, command.language);
-    apply_limits(src, &mut limits, &raw.limits, "limits.")?;
-    if let Some(t) = table {
-        let own = RawLimits {
-            time_limit: t.time_limit.clone(),
-            startup_limit: t.startup_limit.clone(),
-            time_bank: t.time_bank.clone(),
-            memory_limit: t.memory_limit.clone(),
-            disk_limit: t.disk_limit.clone(),
-            allow_fork: t.allow_fork,
-        };
-        apply_limits(src, &mut limits, &own, "bot.")?;
-    }
-    if let Some(allow) = table.and_then(|t| t.allow_fork).or(raw.limits.allow_fork) {
-        limits.process.allow_fork = allow;
-    }
+    let limits = RawTested::settle(
+        table,
+        src,
+        config,
+        &raw.limits,
+        &mut command,
+        ("bot.language", "bot."),
+    )?;
     Ok(TournamentBot {
         name,
         command,
         limits,
     })
+}
+
+/// Every `[[require]]` entry, validated; at least one of them plays games.
+fn requirements(
+    src: &Source<'_>,
+    config: &GameConfig,
+    opponents: &BTreeMap<String, usize>,
+    file_seed: u64,
+    require: &Spanned<Vec<RawRequirement>>,
+) -> Result<Vec<NamedRequirement>, PlanError> {
+    if require.get_ref().is_empty() {
+        return Err(src.error_at(
+            require.span(),
+            "require: a check needs at least one [[require]] entry".into(),
+        ));
+    }
+    let requirements = require
+        .get_ref()
+        .iter()
+        .map(|r| requirement(src, config, opponents, file_seed, r))
+        .collect::<Result<Vec<_>, _>>()?;
+    let plays_games = requirements
+        .iter()
+        .any(|r| !matches!(r.requirement, Requirement::MaxMoveTime { .. }));
+    if !plays_games {
+        return Err(src.error_at(
+            require.span(),
+            "require: max-move-time measures the games of the other requirements; add a no-verdicts, win-rate or bench-average requirement".into(),
+        ));
+    }
+    Ok(requirements)
 }
 
 fn requirement(
@@ -317,78 +251,127 @@ fn requirement(
     file_seed: u64,
     r: &RawRequirement,
 ) -> Result<NamedRequirement, PlanError> {
-    let kind = r.kind.get_ref().as_str();
-    let at = |span: std::ops::Range<usize>, field: &str, message: String| {
-        src.error_at(span, format!("require.{field} ({kind}): {message}"))
+    let entry = Entry {
+        src,
+        r,
+        kind: r.kind.get_ref().as_str(),
+        opponents,
     };
-    // Fields that do not belong to the kind are refused, not ignored.
-    let allowed: &[&str] = match kind {
-        "no-verdicts" => &["against", "games"],
-        "win-rate" => &["against", "games", "at_least"],
-        "bench-average" => &["samples", "all", "seed", "at_most"],
-        "max-move-time" => &["below"],
-        other => {
-            return Err(src.error_at(
-                r.kind.span(),
-                format!(
-                    "require.kind: '{other}' is not a requirement; use one of: {}",
-                    KINDS.join(", ")
-                ),
-            ))
-        }
+    entry.fields_apply()?;
+    let requirement = match entry.kind {
+        "no-verdicts" => Requirement::NoVerdicts {
+            against: entry.against()?,
+            games: entry.games()?,
+        },
+        "win-rate" => entry.win_rate()?,
+        "bench-average" => entry.bench_average(config, file_seed)?,
+        "max-move-time" => entry.max_move_time()?,
+        _ => unreachable!("kinds were checked by fields_apply"),
     };
-    let present = [
-        ("against", r.against.as_ref().map(|v| v.span())),
-        ("games", r.games.as_ref().map(|v| v.span())),
-        ("at_least", r.at_least.as_ref().map(|v| v.span())),
-        ("at_most", r.at_most.as_ref().map(|v| v.span())),
-        ("samples", r.samples.as_ref().map(|v| v.span())),
-        ("all", r.all.map(|_| r.kind.span())),
-        ("seed", r.seed.map(|_| r.kind.span())),
-        ("below", r.below.as_ref().map(|v| v.span())),
-    ];
-    for (field, span) in present {
-        if let Some(span) = span {
-            if !allowed.contains(&field) {
-                return Err(at(
-                    span,
-                    field,
+    let name = r
+        .name
+        .clone()
+        .unwrap_or_else(|| default_name(&requirement, opponents));
+    Ok(NamedRequirement { name, requirement })
+}
+
+/// A `[[require]]` entry being validated.
+struct Entry<'a> {
+    src: &'a Source<'a>,
+    r: &'a RawRequirement,
+    kind: &'a str,
+    opponents: &'a BTreeMap<String, usize>,
+}
+
+impl Entry<'_> {
+    fn at(&self, span: Range<usize>, field: &str, message: String) -> PlanError {
+        self.src
+            .error_at(span, format!("require.{field} ({}): {message}", self.kind))
+    }
+
+    /// The kind is known, and the entry has none of another kind's fields:
+    /// they are refused, not ignored.
+    fn fields_apply(&self) -> Result<(), PlanError> {
+        let r = self.r;
+        let allowed: &[&str] = match self.kind {
+            "no-verdicts" => &["against", "games"],
+            "win-rate" => &["against", "games", "at_least"],
+            "bench-average" => &["samples", "all", "seed", "at_most"],
+            "max-move-time" => &["below"],
+            other => {
+                return Err(self.src.error_at(
+                    r.kind.span(),
                     format!(
-                        "does not apply to {kind}; its fields are: {}",
-                        allowed.join(", ")
+                        "require.kind: '{other}' is not a requirement; use one of: {}",
+                        KINDS.join(", ")
                     ),
-                ));
+                ))
             }
+        };
+        let present = [
+            ("against", r.against.as_ref().map(|v| v.span())),
+            ("games", r.games.as_ref().map(|v| v.span())),
+            ("at_least", r.at_least.as_ref().map(|v| v.span())),
+            ("at_most", r.at_most.as_ref().map(|v| v.span())),
+            ("samples", r.samples.as_ref().map(|v| v.span())),
+            ("all", r.all.map(|_| r.kind.span())),
+            ("seed", r.seed.map(|_| r.kind.span())),
+            ("below", r.below.as_ref().map(|v| v.span())),
+        ];
+        match present.into_iter().find_map(|(field, span)| {
+            span.filter(|_| !allowed.contains(&field))
+                .map(|s| (field, s))
+        }) {
+            Some((field, span)) => Err(self.at(
+                span,
+                field,
+                format!(
+                    "does not apply to {}; its fields are: {}",
+                    self.kind,
+                    allowed.join(", ")
+                ),
+            )),
+            None => Ok(()),
         }
     }
-    let against = || -> Result<usize, PlanError> {
-        let a = r.against.as_ref().ok_or_else(|| {
-            at(
-                r.kind.span(),
+
+    /// The opponent named by `against`.
+    fn against(&self) -> Result<usize, PlanError> {
+        let a = self.r.against.as_ref().ok_or_else(|| {
+            self.at(
+                self.r.kind.span(),
                 "against",
                 "name the opponent: against = \"NAME\" of an [[opponents]] entry".into(),
             )
         })?;
-        opponents.get(a.get_ref().trim()).copied().ok_or_else(|| {
-            at(
-                a.span(),
-                "against",
-                format!(
-                    "no opponent is named '{}'; the opponents are: {}",
-                    a.get_ref(),
-                    if opponents.is_empty() {
-                        "none (add [[opponents]] entries)".to_string()
-                    } else {
-                        opponents.keys().cloned().collect::<Vec<_>>().join(", ")
-                    }
-                ),
-            )
-        })
-    };
-    let games = || -> Result<u32, PlanError> {
-        match &r.games {
+        self.opponents
+            .get(a.get_ref().trim())
+            .copied()
+            .ok_or_else(|| {
+                self.at(
+                    a.span(),
+                    "against",
+                    format!(
+                        "no opponent is named '{}'; the opponents are: {}",
+                        a.get_ref(),
+                        if self.opponents.is_empty() {
+                            "none (add [[opponents]] entries)".to_string()
+                        } else {
+                            self.opponents
+                                .keys()
+                                .cloned()
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        }
+                    ),
+                )
+            })
+    }
+
+    fn games(&self) -> Result<u32, PlanError> {
+        match &self.r.games {
             None => Ok(10),
-            Some(g) if *g.get_ref() == 0 || g.get_ref() % 2 == 1 => Err(at(
+            Some(g) if *g.get_ref() == 0 || g.get_ref() % 2 == 1 => Err(self.at(
                 g.span(),
                 "games",
                 format!(
@@ -396,122 +379,123 @@ fn requirement(
                     g.get_ref()
                 ),
             )),
-            Some(g) if u64::from(*g.get_ref()) > units::MAX_GAMES => Err(at(
+            Some(g) if u64::from(*g.get_ref()) > units::MAX_GAMES => Err(self.at(
                 g.span(),
                 "games",
                 format!("{} is too many: at most {}", g.get_ref(), units::MAX_GAMES),
             )),
             Some(g) => Ok(*g.get_ref()),
         }
-    };
-    let requirement = match kind {
-        "no-verdicts" => Requirement::NoVerdicts {
-            against: against()?,
-            games: games()?,
-        },
-        "win-rate" => {
-            let p = r.at_least.as_ref().ok_or_else(|| {
-                at(
-                    r.kind.span(),
-                    "at_least",
-                    "give the percentage of games to win, e.g. at_least = 40".into(),
-                )
-            })?;
-            if !(0.0..=100.0).contains(p.get_ref()) {
-                return Err(at(
-                    p.span(),
-                    "at_least",
-                    format!("{} is not a percentage between 0 and 100", p.get_ref()),
-                ));
-            }
-            Requirement::WinRate {
-                against: against()?,
-                games: games()?,
-                at_least: *p.get_ref(),
-            }
-        }
-        "bench-average" => {
-            let m = r.at_most.as_ref().ok_or_else(|| {
-                at(
-                    r.kind.span(),
-                    "at_most",
-                    "give the largest average number of attacks, e.g. at_most = 5.0".into(),
-                )
-            })?;
-            if !(m.get_ref().is_finite() && *m.get_ref() > 0.0) {
-                return Err(at(
-                    m.span(),
-                    "at_most",
-                    format!("{} is not a positive number of attacks", m.get_ref()),
-                ));
-            }
-            let selection = match (r.all.unwrap_or(false), &r.samples) {
-                (true, None) => Selection::All,
-                (false, Some(k)) if *k.get_ref() > units::MAX_SAMPLES => {
-                    return Err(at(
-                        k.span(),
-                        "samples",
-                        format!(
-                            "{} is too many: at most {}",
-                            k.get_ref(),
-                            units::MAX_SAMPLES
-                        ),
-                    ))
-                }
-                (false, Some(k)) => Selection::Sample(*k.get_ref()),
-                (false, None) => {
-                    return Err(at(
-                        r.kind.span(),
-                        "samples",
-                        "choose the secrets: samples = K (a seeded sample) or all = true".into(),
-                    ))
-                }
-                (true, Some(k)) => {
-                    return Err(at(
-                        k.span(),
-                        "samples",
-                        "give samples = K or all = true, not both".into(),
-                    ))
-                }
-            };
-            let seed = r.seed.unwrap_or(file_seed);
-            let solo =
-                bench::solo_game(config).map_err(|e| at(r.kind.span(), "kind", e.to_string()))?;
-            bench::plan_secrets(
-                selection,
-                solo.count,
-                seed,
-                // Only the selection is checked here: any key will do.
-                &crate::key::RefereeKey::from_hex(&"0".repeat(64)).expect("64 hex digits"),
-                config.game_name(),
+    }
+
+    fn win_rate(&self) -> Result<Requirement, PlanError> {
+        let p = self.r.at_least.as_ref().ok_or_else(|| {
+            self.at(
+                self.r.kind.span(),
+                "at_least",
+                "give the percentage of games to win, e.g. at_least = 40".into(),
             )
-            .map_err(|e| {
-                at(
-                    r.samples.as_ref().map_or(r.kind.span(), |s| s.span()),
-                    "samples",
-                    e.to_string(),
-                )
-            })?;
-            Requirement::BenchAverage {
-                selection,
-                seed,
-                at_most: *m.get_ref(),
-            }
+        })?;
+        if !(0.0..=100.0).contains(p.get_ref()) {
+            return Err(self.at(
+                p.span(),
+                "at_least",
+                format!("{} is not a percentage between 0 and 100", p.get_ref()),
+            ));
         }
-        "max-move-time" => {
-            let b = r.below.as_ref().ok_or_else(|| {
-                at(
-                    r.kind.span(),
-                    "below",
-                    "give the bound, e.g. below = \"1s\"".into(),
-                )
-            })?;
-            let below = units::parse_move_time(b.get_ref())
-                .map_err(|e| at(b.span(), "below", e.to_string()))?;
-            Requirement::MaxMoveTime { below }
+        Ok(Requirement::WinRate {
+            against: self.against()?,
+            games: self.games()?,
+            at_least: *p.get_ref(),
+        })
+    }
+
+    fn bench_average(&self, config: &GameConfig, file_seed: u64) -> Result<Requirement, PlanError> {
+        let r = self.r;
+        let m = r.at_most.as_ref().ok_or_else(|| {
+            self.at(
+                r.kind.span(),
+                "at_most",
+                "give the largest average number of attacks, e.g. at_most = 5.0".into(),
+            )
+        })?;
+        if !(m.get_ref().is_finite() && *m.get_ref() > 0.0) {
+            return Err(self.at(
+                m.span(),
+                "at_most",
+                format!("{} is not a positive number of attacks", m.get_ref()),
+            ));
         }
-        _ => unreachable!("kinds were checked above"),
-    };
+        let selection = self.selection()?;
+        let seed = r.seed.unwrap_or(file_seed);
+        let solo =
+            bench::solo_game(config).map_err(|e| self.at(r.kind.span(), "kind", e.to_string()))?;
+        bench::plan_secrets(
+            selection,
+            solo.count,
+            seed,
+            // Only the selection is checked here: any key will do.
+            &crate::key::RefereeKey::from_hex(&"0".repeat(64)).expect("64 hex digits"),
+            config.game_name(),
+        )
+        .map_err(|e| {
+            self.at(
+                r.samples.as_ref().map_or(r.kind.span(), |s| s.span()),
+                "samples",
+                e.to_string(),
+            )
+        })?;
+        Ok(Requirement::BenchAverage {
+            selection,
+            seed,
+            at_most: *m.get_ref(),
+        })
+    }
+
+    /// The secrets of a bench: `samples = K` or `all = true`.
+    fn selection(&self) -> Result<Selection, PlanError> {
+        let r = self.r;
+        match (r.all.unwrap_or(false), &r.samples) {
+            (true, None) => Ok(Selection::All),
+            (false, Some(k)) if *k.get_ref() > units::MAX_SAMPLES => Err(self.at(
+                k.span(),
+                "samples",
+                format!(
+                    "{} is too many: at most {}",
+                    k.get_ref(),
+                    units::MAX_SAMPLES
+                ),
+            )),
+            (false, Some(k)) => Ok(Selection::Sample(*k.get_ref())),
+            (false, None) => Err(self.at(
+                r.kind.span(),
+                "samples",
+                "choose the secrets: samples = K (a seeded sample) or all = true".into(),
+            )),
+            (true, Some(k)) => Err(self.at(
+                k.span(),
+                "samples",
+                "give samples = K or all = true, not both".into(),
+            )),
+        }
+    }
+
+    fn max_move_time(&self) -> Result<Requirement, PlanError> {
+        let b = self.r.below.as_ref().ok_or_else(|| {
+            self.at(
+                self.r.kind.span(),
+                "below",
+                "give the bound, e.g. below = \"1s\"".into(),
+            )
+        })?;
+        let below = units::parse_move_time(b.get_ref())
+            .map_err(|e| self.at(b.span(), "below", e.to_string()))?;
+        Ok(Requirement::MaxMoveTime { below })
+    }
+}
+
+/// The name a requirement is reported under when the file gives none.
+fn default_name(requirement: &Requirement, opponents: &BTreeMap<String, usize>) -> String {
     let opponent_name = |i: usize| {
         opponents
             .iter()
@@ -519,7 +503,7 @@ fn requirement(
             .map(|(n, _)| n.clone())
             .unwrap_or_default()
     };
-    let name = r.name.clone().unwrap_or_else(|| match &requirement {
+    match requirement {
         Requirement::NoVerdicts { against, games } => {
             format!(
                 "no verdicts in {games} games vs {}",
@@ -544,8 +528,7 @@ fn requirement(
         Requirement::MaxMoveTime { below } => {
             format!("largest move time < {below:?}")
         }
-    });
-    Ok(NamedRequirement { name, requirement })
+    }
 }
 
 #[cfg(test)]

@@ -36,27 +36,34 @@ pub struct Code(Vec<u8>);
 
 impl Code {
     /// Checks digits against the configuration.
-    pub fn new(digits: Vec<u8>, config: &Config) -> Result<Code, String> {
+    pub fn new(digits: Vec<u8>, config: &Config) -> Result<Code, CodeError> {
         if digits.len() != config.length as usize {
-            return Err(format!(
-                "a code has {} digits, got {}",
-                config.length,
-                digits.len()
-            ));
+            return Err(CodeError::Length {
+                length: config.length,
+                got: digits.len(),
+            });
         }
-        if let Some(bad) = digits.iter().find(|&&d| d < 1 || d > config.digits) {
-            return Err(format!("digit {bad} is not from 1 to {}", config.digits));
+        if let Some(&digit) = digits.iter().find(|&&d| d < 1 || d > config.digits) {
+            return Err(CodeError::OutOfRange {
+                digit,
+                digits: config.digits,
+            });
         }
         Ok(Code(digits))
     }
 
     /// Validates characters as written (`1`-`9`).
-    pub fn from_chars(chars: &[char], config: &Config) -> Result<Code, String> {
+    pub fn from_chars(chars: &[char], config: &Config) -> Result<Code, CodeError> {
         let mut digits = Vec::with_capacity(chars.len());
         for &c in chars {
             match c.to_digit(10) {
                 Some(d) => digits.push(d as u8),
-                None => return Err(format!("'{c}' is not a digit from 1 to {}", config.digits)),
+                None => {
+                    return Err(CodeError::NotADigit {
+                        symbol: c,
+                        digits: config.digits,
+                    })
+                }
             }
         }
         Code::new(digits, config)
@@ -94,6 +101,17 @@ impl Code {
             .collect::<Vec<_>>()
             .join("-")
     }
+}
+
+/// Why digits are not a code of the configuration (the *illegal* verdict's rule).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CodeError {
+    #[error("a code has {length} digits, got {got}")]
+    Length { length: u8, got: usize },
+    #[error("digit {digit} is not from 1 to {digits}")]
+    OutOfRange { digit: u8, digits: u8 },
+    #[error("'{symbol}' is not a digit from 1 to {digits}")]
+    NotADigit { symbol: char, digits: u8 },
 }
 
 impl fmt::Display for Code {
@@ -335,7 +353,7 @@ impl CodeRules for Config {
     /// The number of exact matches.
     type Feedback = u8;
     type Raw = RawCode;
-    type Invalid = String;
+    type Invalid = CodeError;
 
     fn code_source(&self) -> CodeSource {
         self.codes
@@ -380,7 +398,7 @@ impl CodeRules for Config {
         crate::protocol::parse_symbol_vec(line, self.length as usize).map(RawCode)
     }
 
-    fn code(&self, raw: &RawCode) -> Result<Code, String> {
+    fn code(&self, raw: &RawCode) -> Result<Code, CodeError> {
         Code::from_chars(&raw.0, self)
     }
 

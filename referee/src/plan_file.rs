@@ -1,0 +1,504 @@
+//! The loader shared by tournament and check files: reading a file, the
+//! spans of its values turned into `file:line: field: message` errors
+//! ([`Source`], [`PlanError`]), the game and its `[options]`, the `[limits]`
+//! table and the bot tables (`[[bots]]`, `[[opponents]]`, `[bot]`) with
+//! their paths relative to the file's folder. Each kind of file keeps only
+//! its own fields (`tournament::plan`, `check::plan`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::bot::{BotCommand, BotSpecError, Language};
+use crate::games::{GameConfig, GameConfigError, GameOptions};
+use crate::runner::MatchLimits;
+use crate::units;
+
+/// The seed of a file that gives none.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// A broken tournament or check file: where, and what to do about it.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    #[error("cannot read the {kind} file {}: {source}", path.display())]
+    Read {
+        /// "tournament" or "check".
+        kind: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}:{line}: {message}", path.display())]
+    At {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+}
+
+/// serde's words for a value of the wrong type (`invalid value: integer
+/// `-2`, expected u32`), in a file's words: what the field must be and
+/// what it got.
+fn plain_toml_message(message: &str) -> String {
+    let message = message.trim();
+    let Some((got, expected)) = message.rsplit_once(", expected ") else {
+        return message.to_string();
+    };
+    let range = match expected.trim() {
+        "u8" => "a whole number from 0 to 255",
+        "u16" => "a whole number from 0 to 65535",
+        "u32" | "u64" | "usize" => "a whole number, not negative",
+        "i64" | "i32" => "a whole number",
+        "f64" | "f32" => "a number",
+        "a boolean" => "true or false",
+        "a string" => "a string in quotes",
+        _ => return message.to_string(),
+    };
+    let got = got
+        .trim_start_matches("invalid value: ")
+        .trim_start_matches("invalid type: ")
+        .replace('`', "");
+    format!("must be {range}, got {got}")
+}
+
+/// A file being validated: its path and text, to turn spans into lines.
+pub(crate) struct Source<'a> {
+    pub(crate) path: &'a Path,
+    pub(crate) text: &'a str,
+}
+
+impl Source<'_> {
+    /// Reads a `kind` file ("tournament" or "check").
+    pub(crate) fn read(kind: &'static str, path: &Path) -> Result<String, PlanError> {
+        std::fs::read_to_string(path).map_err(|source| PlanError::Read {
+            kind,
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+
+    /// Parses the file's TOML into its raw shape.
+    pub(crate) fn raw<T: serde::de::DeserializeOwned>(&self) -> Result<T, PlanError> {
+        toml::from_str(self.text).map_err(|e| self.toml_error(&e))
+    }
+
+    /// The file's folder, which bot paths are relative to.
+    pub(crate) fn base(&self) -> PathBuf {
+        self.path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    /// The plan's name: the file's `name`, else the file's stem, else `fallback`.
+    pub(crate) fn plan_name(&self, name: Option<&str>, fallback: &str) -> String {
+        name.map(str::to_string).unwrap_or_else(|| {
+            self.path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| fallback.into())
+        })
+    }
+
+    /// The game and its `[options]`, after `defaults` filled in what the kind
+    /// of file decides when the options leave it out.
+    pub(crate) fn game_config(
+        &self,
+        game: &Spanned<String>,
+        options: Option<&Spanned<GameOptions>>,
+        defaults: impl FnOnce(&mut GameOptions),
+    ) -> Result<GameConfig, PlanError> {
+        let mut given = options.map(|o| o.get_ref().clone()).unwrap_or_default();
+        defaults(&mut given);
+        if let Err(e) = units::check_game_options(&given) {
+            let span = options.map_or(game.span(), |o| o.span());
+            return Err(self.error_at(span, format!("options.{e}")));
+        }
+        GameConfig::from_options(game.get_ref(), &given)
+            .map_err(|e| self.game_error(game.span(), options.map(|o| o.span()), &e))
+    }
+
+    /// The bots of a `table` of entries (`bots`, `opponents`), validated,
+    /// with the index of each name.
+    pub(crate) fn bot_entries(
+        &self,
+        config: &GameConfig,
+        file_limits: &RawLimits,
+        entries: &[RawBot],
+        table: &str,
+    ) -> Result<(Vec<TournamentBot>, BTreeMap<String, usize>), PlanError> {
+        let base = self.base();
+        let mut bots = Vec::new();
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        for raw_bot in entries {
+            let name = raw_bot.name.get_ref().trim().to_string();
+            if name.is_empty() || name.contains(',') || name.contains('"') {
+                return Err(self.error_at(
+                    raw_bot.name.span(),
+                    format!(
+                        "{table}.name: '{name}' is not a usable name; use letters, digits, '-' or '_'"
+                    ),
+                ));
+            }
+            if let Some(first) = seen.insert(name.clone(), bots.len()) {
+                return Err(self.error_at(
+                    raw_bot.name.span(),
+                    format!(
+                        "{table}.name: '{name}' is used twice (also by bot {}); names must be unique",
+                        first + 1
+                    ),
+                ));
+            }
+            bots.push(build_bot(
+                self,
+                &base,
+                config,
+                file_limits,
+                raw_bot,
+                name,
+                table,
+            )?);
+        }
+        Ok((bots, seen))
+    }
+
+    pub(crate) fn line_of(&self, offset: usize) -> usize {
+        self.text[..offset.min(self.text.len())]
+            .matches('\n')
+            .count()
+            + 1
+    }
+
+    /// A TOML error (syntax, or a value of the wrong type) in the file's
+    /// terms: its line, the field (`options.pegs`) and what the field must
+    /// be, rather than serde's `expected u32`.
+    pub(crate) fn toml_error(&self, e: &toml::de::Error) -> PlanError {
+        let start = e.span().map_or(0, |s| s.start);
+        let message = plain_toml_message(e.message());
+        // "missing field" has no line of its own; "unknown field" names it.
+        let names_itself =
+            message.starts_with("missing field") || message.starts_with("unknown field");
+        let message = match self.field_at(start) {
+            Some(field) if !names_itself => format!("{field}: {message}"),
+            _ => message,
+        };
+        PlanError::At {
+            path: self.path.to_path_buf(),
+            line: self.line_of(start),
+            message,
+        }
+    }
+
+    /// The dotted name of the `key = value` field on the line of `offset`
+    /// (`options.pegs`, `bots.bot`), if that line has one.
+    fn field_at(&self, offset: usize) -> Option<String> {
+        let offset = offset.min(self.text.len());
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let line = self.text[line_start..].lines().next().unwrap_or("");
+        let (key, _) = line.split_once('=')?;
+        let key = key.trim().trim_matches('"');
+        if key.is_empty() || key.starts_with('[') || key.starts_with('#') {
+            return None;
+        }
+        let table = self.text[..line_start].lines().rev().find_map(|l| {
+            let l = l.trim();
+            l.starts_with('[').then(|| {
+                l.trim_start_matches('[')
+                    .split(']')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_string()
+            })
+        });
+        Some(match table {
+            Some(table) if !table.is_empty() => format!("{table}.{key}"),
+            _ => key.to_string(),
+        })
+    }
+
+    /// An error of `GameConfig::from_options`: an unknown game at `game`;
+    /// an error of the options at the line of the option it names, in TOML
+    /// terms (`variant`, not `--variant`), else at the `options` table.
+    pub(crate) fn game_error(
+        &self,
+        game: std::ops::Range<usize>,
+        options: Option<std::ops::Range<usize>>,
+        e: &GameConfigError,
+    ) -> PlanError {
+        let message = e.to_string();
+        if matches!(e, GameConfigError::UnknownGame { .. }) || options.is_none() {
+            return self.error_at(game, format!("game: {message}"));
+        }
+        let fallback = options.clone().unwrap_or(game);
+        const KEYS: [&str; 10] = [
+            "variant",
+            "codes",
+            "max_rounds",
+            "digits",
+            "length",
+            "attempts",
+            "first",
+            "pegs",
+            "colours",
+            "max_attacks",
+        ];
+        // Flags become keys: `--max-attacks` is `max_attacks` in a file.
+        let mut toml_terms = String::with_capacity(message.len());
+        let mut rest = message.as_str();
+        while let Some(i) = rest.find("--") {
+            toml_terms.push_str(&rest[..i]);
+            let after = &rest[i + 2..];
+            let end = after
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .unwrap_or(after.len());
+            toml_terms.push_str(&after[..end].replace('-', "_"));
+            rest = &after[end..];
+        }
+        toml_terms.push_str(rest);
+        let named = KEYS
+            .iter()
+            .filter_map(|k| {
+                let hyphened = k.replace('_', "-");
+                let flag = message.find(&format!("--{hyphened}"));
+                let word = message.find(&format!(" {hyphened} "));
+                flag.into_iter().chain(word).min().map(|at| (at, *k))
+            })
+            .min()
+            .map(|(_, k)| k);
+        let line_of_key = named.zip(options).and_then(|(key, span)| {
+            let table = &self.text[span.start.min(self.text.len())..span.end.min(self.text.len())];
+            let mut offset = span.start;
+            for line in table.split_inclusive('\n') {
+                let trimmed = line.trim_start();
+                if let Some(after) = trimmed.strip_prefix(key) {
+                    if after.trim_start().starts_with('=') {
+                        return Some(offset + (line.len() - trimmed.len()));
+                    }
+                }
+                offset += line.len();
+            }
+            None
+        });
+        match (named, line_of_key) {
+            (Some(key), Some(at)) => PlanError::At {
+                path: self.path.to_path_buf(),
+                line: self.line_of(at),
+                message: format!("options.{key}: {toml_terms}"),
+            },
+            _ => self.error_at(fallback, format!("game: {toml_terms}")),
+        }
+    }
+
+    pub(crate) fn error_at(&self, span: std::ops::Range<usize>, message: String) -> PlanError {
+        PlanError::At {
+            path: self.path.to_path_buf(),
+            line: self.line_of(span.start),
+            message,
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawLimits {
+    pub(crate) time_limit: Option<Spanned<String>>,
+    pub(crate) startup_limit: Option<Spanned<String>>,
+    pub(crate) time_bank: Option<Spanned<String>>,
+    pub(crate) memory_limit: Option<Spanned<String>>,
+    /// The working folder's disk quota.
+    pub(crate) disk_limit: Option<Spanned<String>>,
+    /// Let bots start processes (threads are always allowed).
+    pub(crate) allow_fork: Option<bool>,
+}
+
+/// A bot's table. `N` and `B` are its `name` and `bot` fields: required
+/// in `[[bots]]` and `[[opponents]]` ([`RawBot`]), optional in a check's
+/// `[bot]`, whose path may come from the command line instead.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawBotTable<N, B> {
+    pub(crate) name: N,
+    pub(crate) bot: B,
+    pub(crate) language: Option<Spanned<String>>,
+    pub(crate) time_limit: Option<Spanned<String>>,
+    pub(crate) startup_limit: Option<Spanned<String>>,
+    pub(crate) time_bank: Option<Spanned<String>>,
+    pub(crate) memory_limit: Option<Spanned<String>>,
+    pub(crate) disk_limit: Option<Spanned<String>>,
+    pub(crate) allow_fork: Option<bool>,
+}
+
+/// A `[[bots]]` or `[[opponents]]` entry.
+pub(crate) type RawBot = RawBotTable<Spanned<String>, Spanned<String>>;
+
+impl<N, B> RawBotTable<N, B> {
+    /// The limits a bot's own table sets.
+    pub(crate) fn limits(&self) -> RawLimits {
+        RawLimits {
+            time_limit: self.time_limit.clone(),
+            startup_limit: self.startup_limit.clone(),
+            time_bank: self.time_bank.clone(),
+            memory_limit: self.memory_limit.clone(),
+            disk_limit: self.disk_limit.clone(),
+            allow_fork: self.allow_fork,
+        }
+    }
+
+    /// Sets `command`'s language from the table (`field` names it in
+    /// errors) and returns the bot's limits: the language's defaults for the
+    /// game (Cryptron's contest limits), then the file's `[limits]`, then
+    /// the table's own (`prefix` names the table).
+    pub(crate) fn settle(
+        table: Option<&Self>,
+        src: &Source<'_>,
+        config: &GameConfig,
+        file_limits: &RawLimits,
+        command: &mut BotCommand,
+        (field, prefix): (&str, &str),
+    ) -> Result<MatchLimits, PlanError> {
+        if let Some(language) = table.and_then(|t| t.language.as_ref()) {
+            command.language = Language::from_name(language.get_ref()).ok_or_else(|| {
+                src.error_at(
+                    language.span(),
+                    format!(
+                        "{field}: '{}' is not a language; use one of: {}",
+                        language.get_ref(),
+                        Language::ALL.map(|l| l.name()).join(", ")
+                    ),
+                )
+            })?;
+        }
+        let mut limits = MatchLimits::defaults_for(config, command.language);
+        apply_limits(src, &mut limits, file_limits, "limits.")?;
+        if let Some(t) = table {
+            apply_limits(src, &mut limits, &t.limits(), prefix)?;
+        }
+        if let Some(allow) = table.and_then(|t| t.allow_fork).or(file_limits.allow_fork) {
+            limits.process.allow_fork = allow;
+        }
+        Ok(limits)
+    }
+}
+
+/// A bot of a file, validated: its name, command and limits.
+#[derive(Clone, Debug)]
+pub struct TournamentBot {
+    pub name: String,
+    pub command: BotCommand,
+    pub limits: MatchLimits,
+}
+
+/// A bot spec of a file, rewritten to run from the current directory, as
+/// the replay commands print it: each word that is a path relative to the
+/// file's folder `base` (as the user named it) gets that folder in front
+/// (`../target/release/x` in `tournaments/t.toml` becomes
+/// `tournaments/../target/release/x`). Other words are kept.
+pub(crate) fn spec_from_here(spec: &str, base: &Path) -> String {
+    if base.as_os_str().is_empty() || base == Path::new(".") {
+        return spec.to_string();
+    }
+    let trimmed = spec.trim();
+    let (prefix, rest) = match trimmed.split_once(':') {
+        Some((lang, rest)) if Language::from_name(lang).is_some() && !rest.is_empty() => {
+            (format!("{lang}:"), rest.trim())
+        }
+        _ => (String::new(), trimmed),
+    };
+    let moved = |word: &str| {
+        let path = Path::new(word);
+        if !word.starts_with('-') && path.is_relative() && base.join(path).exists() {
+            base.join(path).display().to_string()
+        } else {
+            word.to_string()
+        }
+    };
+    if !rest.contains(char::is_whitespace) || base.join(rest).exists() {
+        return format!("{prefix}{}", moved(rest));
+    }
+    match shell_words::split(rest) {
+        Ok(words) => format!(
+            "{prefix}{}",
+            shell_words::join(words.iter().map(|w| moved(w)))
+        ),
+        Err(_) => spec.to_string(),
+    }
+}
+
+/// A bot entry of a file, validated: its command (paths relative to `base`,
+/// the file's folder), its language, and its limits (see
+/// [`RawBotTable::settle`]).
+fn build_bot(
+    src: &Source<'_>,
+    base: &Path,
+    config: &GameConfig,
+    file_limits: &RawLimits,
+    raw_bot: &RawBot,
+    name: String,
+    table: &str,
+) -> Result<TournamentBot, PlanError> {
+    let mut command = BotCommand::parse_relative_to(raw_bot.bot.get_ref(), base).map_err(|e| {
+        let hint = match e {
+            BotSpecError::NotFound { .. } => " (bot paths are relative to the file's folder; build the sample bots with `cargo build --release --workspace`)",
+            _ => "",
+        };
+        src.error_at(raw_bot.bot.span(), format!("{table}.bot of '{name}': {e}{hint}"))
+    })?;
+    command.spec = spec_from_here(raw_bot.bot.get_ref(), base);
+    let fields = (format!("{table}.language of '{name}'"), format!("{table}."));
+    let limits = RawBot::settle(
+        Some(raw_bot),
+        src,
+        config,
+        file_limits,
+        &mut command,
+        (&fields.0, &fields.1),
+    )?;
+    Ok(TournamentBot {
+        name,
+        command,
+        limits,
+    })
+}
+
+/// Applies the limits a `[limits]` or bot table sets (`prefix` names the
+/// table in messages).
+fn apply_limits(
+    src: &Source<'_>,
+    limits: &mut MatchLimits,
+    raw: &RawLimits,
+    prefix: &str,
+) -> Result<(), PlanError> {
+    let (time, startup, bank, memory) = (
+        &raw.time_limit,
+        &raw.startup_limit,
+        &raw.time_bank,
+        &raw.memory_limit,
+    );
+    let duration = |v: &Spanned<String>, field: &str| -> Result<Duration, PlanError> {
+        units::parse_move_time(v.get_ref())
+            .map_err(|e| src.error_at(v.span(), format!("{prefix}{field}: {e}")))
+    };
+    if let Some(t) = time {
+        limits.time_limit = duration(t, "time_limit")?;
+    }
+    if let Some(t) = startup {
+        limits.startup_limit = duration(t, "startup_limit")?;
+    }
+    if let Some(b) = bank {
+        limits.time_bank = units::parse_time_bank(b.get_ref())
+            .map_err(|e| src.error_at(b.span(), format!("{prefix}time_bank: {e}")))?;
+    }
+    if let Some(m) = memory {
+        limits.process.memory_kb = units::parse_size_kb(m.get_ref())
+            .map_err(|e| src.error_at(m.span(), format!("{prefix}memory_limit: {e}")))?;
+    }
+    if let Some(d) = &raw.disk_limit {
+        limits.process.disk_kb = units::parse_size_kb(d.get_ref())
+            .map_err(|e| src.error_at(d.span(), format!("{prefix}disk_limit: {e}")))?;
+    }
+    Ok(())
+}
