@@ -19,6 +19,7 @@ mod move_times;
 mod newcomer;
 mod safecracker_match;
 mod sandbox;
+mod snapshots;
 mod sprt;
 mod tournament;
 mod verdicts;

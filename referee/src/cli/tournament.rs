@@ -41,7 +41,10 @@ pub struct TournamentArgs {
     /// [default: the file's `sandbox`, else basic]
     #[arg(long, value_name = "LAYER", value_parser = SandboxChoice::parse)]
     pub sandbox: Option<SandboxChoice>,
-    /// Read the secret key the referee draws codes with from FILE (64 hex digits) instead of making one; give every shard the same file. The results folder keeps a copy (referee.key)
+    /// The secret key the referee draws codes with (64 hex digits), instead of a fresh one; the results folder keeps a copy (referee.key)
+    #[arg(long, value_name = "HEX", conflicts_with = "key_file")]
+    pub key: Option<String>,
+    /// Read the secret key from FILE (64 hex digits) instead of making one; give every shard the same file. The results folder keeps a copy (referee.key)
     #[arg(long, value_name = "FILE")]
     pub key_file: Option<PathBuf>,
 }
@@ -81,9 +84,10 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
     };
     // The tournament file (its seed draws random codes) and the results
     // folder (transcripts of finished games) are hidden from the bots.
-    let key = match &args.key_file {
-        Some(path) => Some(referee::key::RefereeKey::read(path).map_err(Failure::input)?),
-        None => None,
+    let key = match (&args.key, &args.key_file) {
+        (Some(hex), _) => Some(referee::key::RefereeKey::from_hex(hex).map_err(Failure::input)?),
+        (None, Some(path)) => Some(referee::key::RefereeKey::read(path).map_err(Failure::input)?),
+        (None, None) => None,
     };
     let hidden: Vec<PathBuf> = [
         Some(args.file.clone()),
