@@ -14,11 +14,9 @@ use referee::check::{self, CheckPlan};
 use referee::reporter::json::Json;
 use referee::reporter::junit::JUnit;
 use referee::reporter::terminal::Terminal;
-use referee::reporter::{Finish, Reporter, Reporters};
+use referee::reporter::{Finish, ReportError, Reporter, Reporters, Run};
 use referee::sprt::Bounds;
 use referee::tournament::TournamentBot;
-
-use referee::text::{escape, escape_lines};
 
 use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 
@@ -79,17 +77,6 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
     if jobs == 0 {
         return Err(Failure::input(anyhow!("--jobs must be at least 1")));
     }
-    eprintln!(
-        "{}: bot {} ({}), {} requirements, {jobs} jobs",
-        escape(&plan.name),
-        escape(&plan.bot.name),
-        escape(&plan.bot.command.spec),
-        plan.requirements.len()
-    );
-    let report = check::run(&plan, &key, jobs, args.fail_fast, |line| {
-        eprintln!("check: {}", escape_lines(line))
-    })
-    .map_err(Failure::input)?;
     // The JUnit file first: a check that cannot write it prints nothing.
     let mut reporters = Reporters::default();
     if let Some(path) = &args.junit {
@@ -97,14 +84,23 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
     }
     if args.json {
         reporters.push(Json);
+        reporters.push(Terminal::progress_only());
     } else {
         reporters.push(Terminal::new().with_file("JUnit", args.junit.as_ref()));
     }
+    let unwritten = |e: ReportError| {
+        Failure::Input(anyhow!(e.source).context(format!("{} {}", e.what, e.path.display())))
+    };
+    reporters
+        .run_started(&Run::Check { plan: &plan, jobs })
+        .map_err(unwritten)?;
+    let report = check::run(&plan, &key, jobs, args.fail_fast, |line| {
+        reporters.progress(line)
+    })
+    .map_err(Failure::input)?;
     reporters
         .run_finished(&Finish::Check(&report))
-        .map_err(|e| {
-            Failure::Input(anyhow!(e.source).context(format!("{} {}", e.what, e.path.display())))
-        })?;
+        .map_err(unwritten)?;
     Ok(if report.passed {
         super::EXIT_OK
     } else {

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 
 use crate::bench::{BenchPlan, BenchRow, BenchSummary};
 use crate::check::ab::{AbOutcome, AbPlan};
-use crate::check::CheckReport;
+use crate::check::{CheckPlan, CheckReport};
 use crate::record::MatchRecord;
 use crate::sprt::Tally;
 use crate::tournament::{GameRow, Outcome, Standings, TournamentPlan};
@@ -46,8 +46,9 @@ pub enum Run<'a> {
     },
     /// A bench of `total` solo games.
     Bench { plan: &'a BenchPlan, total: u64 },
-    /// A check (its games are not reported one by one).
-    Check,
+    /// A check on `jobs` threads (its games are not reported one by one;
+    /// how it goes comes as [`Reporter::progress`] lines).
+    Check { plan: &'a CheckPlan, jobs: usize },
     /// An A/B run.
     Sprt { plan: &'a AbPlan },
 }
@@ -126,6 +127,10 @@ pub trait Reporter {
     fn run_finished(&mut self, _finish: &Finish<'_>) -> Result<(), ReportError> {
         Ok(())
     }
+
+    /// A line on how a long run goes (a check's requirement decided, its
+    /// bench started), for the formats that show progress.
+    fn progress(&mut self, _line: &str) {}
 }
 
 /// The formats a command writes at once, told each event in order. The
@@ -162,5 +167,9 @@ impl Reporter for Reporters {
 
     fn run_finished(&mut self, finish: &Finish<'_>) -> Result<(), ReportError> {
         self.0.iter_mut().try_for_each(|r| r.run_finished(finish))
+    }
+
+    fn progress(&mut self, line: &str) {
+        self.0.iter_mut().for_each(|r| r.progress(line));
     }
 }

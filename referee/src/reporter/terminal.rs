@@ -33,11 +33,21 @@ pub struct Terminal {
     /// A tournament's results folder, and the command that finishes it.
     folder: Option<PathBuf>,
     resume: String,
+    /// Progress only: the results are shown by another format (`--json`).
+    progress_only: bool,
 }
 
 impl Terminal {
     pub fn new() -> Terminal {
         Terminal::default()
+    }
+
+    /// A terminal reporter that shows progress on stderr and leaves the
+    /// results to another format (`check --json`).
+    pub fn progress_only() -> Terminal {
+        let mut terminal = Terminal::new();
+        terminal.progress_only = true;
+        terminal
     }
 
     /// Names a file the run writes, after the summary: `{label}: {path}`.
@@ -77,7 +87,14 @@ impl Drop for Terminal {
 impl Reporter for Terminal {
     fn run_started(&mut self, run: &Run<'_>) -> Result<(), ReportError> {
         match run {
-            Run::Match | Run::Check => {}
+            Run::Match => {}
+            Run::Check { plan, jobs } => eprintln!(
+                "{}: bot {} ({}), {} requirements, {jobs} jobs",
+                escape(&plan.name),
+                escape(&plan.bot.name),
+                escape(&plan.bot.command.spec),
+                plan.requirements.len()
+            ),
             Run::Tournament {
                 out,
                 total,
@@ -208,6 +225,7 @@ impl Reporter for Terminal {
                 print!("{}", escape_lines(&bench::render(summary)));
                 self.print_files();
             }
+            Finish::Check(_) if self.progress_only => {}
             Finish::Check(report) => {
                 print!("{}", escape_lines(&crate::check::render(report)));
                 self.print_files();
@@ -244,6 +262,10 @@ impl Reporter for Terminal {
             }
         }
         Ok(())
+    }
+
+    fn progress(&mut self, line: &str) {
+        eprintln!("check: {}", escape_lines(line));
     }
 }
 
