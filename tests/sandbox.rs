@@ -11,60 +11,8 @@ use std::time::Duration;
 
 use crate::harness::*;
 
-/// (fixture, verdict under basic, verdict under strict, words of the detail)
-/// A verdict of "ok|memory" accepts either.
-const THREATS: &[(&str, &str, &str, &str)] = &[
-    // A grandchild with its own session keeping stdout open: the game goes
-    // on, the grandchild is swept at the end.
-    ("escaper.py", "ok", "ok", ""),
-    // Forks (each child in a new session) until it cannot, never answers.
-    // Under strict the whole tree's memory counts, so the memory limit may
-    // strike before the move's time is up.
-    ("fork_bomb.py", "timeout", "timeout|memory", ""),
-    (
-        "big_block.py",
-        "memory",
-        "memory",
-        "over the 65536 KiB limit",
-    ),
-    ("big_file.py", "crash", "crash", "exited with status 1"),
-    // Network: refused under both (seccomp: no socket but AF_UNIX; strict
-    // also has no interface); the fixture would exit 4 if it got through.
-    ("network.py", "ok", "ok", ""),
-    // Writes outside its working directory: refused by Landlock under
-    // basic, a read-only file system (and Landlock) under strict; it would
-    // exit 5 if one got through.
-    ("writes_outside.py", "ok", "ok", ""),
-    (
-        "memory_hog.py",
-        "memory",
-        "memory",
-        "over the 65536 KiB limit",
-    ),
-    ("flood.py", "output", "output", "longer than 1024 bytes"),
-    ("forker.py", "crash", "crash", "exited with status 0"),
-    ("ignores_term.py", "ok", "ok", ""),
-    ("closes_stdout.py", "crash", "crash", "closed its stdout"),
-    ("no_read.py", "timeout", "timeout", "no reply within 2s"),
-    ("sleeper.py", "timeout", "timeout", "no reply within 1s"),
-    ("spinner.py", "timeout", "timeout", "no reply within 1s"),
-    ("trickle.py", "timeout", "timeout", "no reply within 1s"),
-    ("crasher.py", "crash", "crash", "exited with status 1"),
-    ("illegal.py", "illegal", "illegal", "appears more than once"),
-    ("garbage.py", "protocol", "protocol", "hello"),
-    ("stderr_flood.py", "ok", "ok", ""),
-    // Tries to signal every other process (signal 0: a permission check
-    // only); it would answer `LEAK ...`, a protocol fault, if one got through.
-    ("signaller.py", "ok", "ok", ""),
-    // A grandchild that leaves the session and clears its environment:
-    // still a descendant of the bot's launcher (its subreaper), which kills
-    // it when the game ends; under strict also the PID namespace's end.
-    ("vanisher.py", "ok", "ok", ""),
-    // New namespaces (unshare, setns, clone with a namespace flag), which
-    // would let a bot remount what it sees: refused by seccomp; it would
-    // exit 6 if one got through.
-    ("namespaces.py", "ok", "ok", ""),
-];
+/// The contract of the hostile fixtures: one table, in `tests/verdicts.rs`.
+use crate::verdicts::THREATS;
 
 /// A private copy of the Python fixtures: the tests check that no process
 /// whose command line names a fixture survives, and other tests run the

@@ -8,45 +8,78 @@ use std::time::Duration;
 
 use crate::harness::*;
 
-/// The table: one test per fixture and seat, `name: fixture, verdict,
-/// detail [, at_move]`. The detail is words the verdict's detail must
-/// contain; `at_move` the exact reply at fault, for faults in a reply the
-/// bot gave (the fixture answers `code`, reply 1, then its first attack,
-/// reply 2, is at fault and counted).
-macro_rules! verdicts {
-    ($($name:ident: $fixture:literal, $verdict:literal, $detail:literal $(, $at_move:literal)?;)*) => {
+/// The contract of the hostile fixtures, shared with `tests/sandbox.rs`
+/// (which plays every row under basic and strict, from private copies):
+/// `name: fixture, verdict under basic, verdict under strict, detail
+/// [, at_move]`. The detail is words the verdict's detail must contain; a
+/// strict verdict `a|b` accepts either; `at_move` is the exact reply at
+/// fault, for faults in a reply the bot gave (the fixture answers `code`,
+/// reply 1, then its first attack, reply 2, is at fault and counted). Here
+/// every row is one test per seat, under basic.
+macro_rules! threats {
+    ($($name:ident: $fixture:literal, $basic:literal, $strict:literal, $detail:literal $(, $at_move:literal)?;)*) => {
+        /// (fixture, verdict under basic, verdict under strict, detail)
+        pub const THREATS: &[(&str, &str, &str, &str)] = &[$(($fixture, $basic, $strict, $detail)),*];
+
         $(
             mod $name {
                 #[test]
                 fn as_seat_a() {
                     let at_move: &[u64] = &[$($at_move)?];
-                    super::check($fixture, false, $verdict, $detail, at_move.first().copied());
+                    super::check($fixture, false, $basic, $detail, at_move.first().copied());
                 }
 
                 #[test]
                 fn as_seat_b() {
                     let at_move: &[u64] = &[$($at_move)?];
-                    super::check($fixture, true, $verdict, $detail, at_move.first().copied());
+                    super::check($fixture, true, $basic, $detail, at_move.first().copied());
                 }
             }
         )*
     };
 }
 
-verdicts! {
-    sleeper: "sleeper.py", "timeout", "no reply within 1s";
-    spinner: "spinner.py", "timeout", "no reply within 1s";
-    trickle: "trickle.py", "timeout", "no reply within 1s";
-    no_read: "no_read.py", "timeout", "no reply within 2s";
-    crasher: "crasher.py", "crash", "exited with status 1";
-    forker: "forker.py", "crash", "exited with status 0";
-    closes_stdout: "closes_stdout.py", "crash", "closed its stdout";
-    illegal: "illegal.py", "illegal", "appears more than once", 2;
-    garbage: "garbage.py", "protocol", "hello", 2;
-    flood: "flood.py", "output", "longer than 1024 bytes";
-    memory_hog: "memory_hog.py", "memory", "over the 65536 KiB limit plus";
-    stderr_flood: "stderr_flood.py", "ok", "";
-    ignores_term: "ignores_term.py", "ok", "";
+threats! {
+    sleeper: "sleeper.py", "timeout", "timeout", "no reply within 1s";
+    spinner: "spinner.py", "timeout", "timeout", "no reply within 1s";
+    trickle: "trickle.py", "timeout", "timeout", "no reply within 1s";
+    no_read: "no_read.py", "timeout", "timeout", "no reply within 2s";
+    crasher: "crasher.py", "crash", "crash", "exited with status 1";
+    // A child holding the pipe after the bot exits (forking allowed).
+    forker: "forker.py", "crash", "crash", "exited with status 0";
+    closes_stdout: "closes_stdout.py", "crash", "crash", "closed its stdout";
+    illegal: "illegal.py", "illegal", "illegal", "appears more than once", 2;
+    garbage: "garbage.py", "protocol", "protocol", "hello", 2;
+    flood: "flood.py", "output", "output", "longer than 1024 bytes";
+    memory_hog: "memory_hog.py", "memory", "memory", "over the 65536 KiB limit";
+    big_block: "big_block.py", "memory", "memory", "over the 65536 KiB limit";
+    big_file: "big_file.py", "crash", "crash", "exited with status 1";
+    stderr_flood: "stderr_flood.py", "ok", "ok", "";
+    ignores_term: "ignores_term.py", "ok", "ok", "";
+    // A grandchild with its own session keeping stdout open: the game goes
+    // on, the grandchild is swept at the end.
+    escaper: "escaper.py", "ok", "ok", "";
+    // Forks until it cannot, never answers. Under strict the whole tree's
+    // memory counts, so the memory limit may strike before the time is up.
+    fork_bomb: "fork_bomb.py", "timeout", "timeout|memory", "";
+    // Network: refused under both (seccomp: no socket but AF_UNIX; strict
+    // also has no interface); the fixture would exit 4 if it got through.
+    network: "network.py", "ok", "ok", "";
+    // Writes outside its working directory: refused by Landlock under
+    // basic, a read-only file system (and Landlock) under strict; it would
+    // exit 5 if one got through.
+    writes_outside: "writes_outside.py", "ok", "ok", "";
+    // Tries to signal every other process (signal 0: a permission check
+    // only); it would answer `LEAK ...`, a protocol fault, if one got through.
+    signaller: "signaller.py", "ok", "ok", "";
+    // A grandchild that leaves the session and clears its environment:
+    // still a descendant of the bot's launcher (its subreaper), which kills
+    // it when the game ends; under strict also the PID namespace's end.
+    vanisher: "vanisher.py", "ok", "ok", "";
+    // New namespaces (unshare, setns, clone with a namespace flag), which
+    // would let a bot remount what it sees: refused by seccomp; it would
+    // exit 6 if one got through.
+    namespaces: "namespaces.py", "ok", "ok", "";
 }
 
 /// A tag on the fixture's command line, so that the check for leftover
@@ -84,11 +117,10 @@ fn play_against(fixture: &str, seat_b: bool, test: &str) -> serde_json::Value {
         "3",
         "--json",
     ];
-    // forker.py is about a child that holds the pipe, so it must be allowed
-    // to fork (by default the fork itself fails: tests/sandbox.rs).
-    if fixture == "forker.py" {
-        args.push("--allow-fork");
-    }
+    // The fixtures are about containing a bot that may start processes (a
+    // tournament can allow it); that forking is refused by default has its
+    // own test (tests/sandbox.rs).
+    args.push("--allow-fork");
     let run = referee(&args, Duration::from_secs(30));
     assert_eq!(
         run.status, 0,
