@@ -237,34 +237,80 @@ pub fn on_this_kernel() -> Confinement {
     }
 }
 
+/// Why a confinement could not be set up: the launcher reports it as the
+/// step that failed (the bot is not started).
+#[derive(Debug, thiserror::Error)]
+pub enum LandlockError {
+    #[error("landlock: {0}")]
+    Ruleset(#[from] ::landlock::RulesetError),
+    #[error("landlock: rule for {}: {source}", path.display())]
+    Rule {
+        path: PathBuf,
+        source: ::landlock::RulesetError,
+    },
+    #[error("landlock: the kernel has ABI {abi} but enforced nothing; report this as a bug")]
+    NothingEnforced { abi: i32 },
+    #[error(
+        "landlock: a ruleset was enforced though the kernel reports {status}; report this as a bug"
+    )]
+    Inconsistent { status: String },
+    /// A path of the policy that cannot be resolved or opened.
+    #[error("landlock: {what}{}: {source}", path.display())]
+    Path {
+        /// "writable path ", "exposed path ", "hidden path " or "".
+        what: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "landlock: cannot hide {}: it is at or beneath {}, which is granted, and \
+         Landlock rights only add up; take it out of the writable and exposed paths",
+        path.display(),
+        outer.display()
+    )]
+    HiddenInsideGranted { path: PathBuf, outer: PathBuf },
+    #[error(
+        "landlock: cannot list {}, which leads to a hidden path, to grant its other entries: {source}",
+        dir.display()
+    )]
+    Listing { dir: PathBuf, source: Errno },
+}
+
+impl LandlockError {
+    fn path(what: &'static str, path: &Path, source: impl Into<std::io::Error>) -> LandlockError {
+        LandlockError::Path {
+            what,
+            path: path.to_path_buf(),
+            source: source.into(),
+        }
+    }
+}
+
 /// Confines the calling thread, and what it later starts, to `policy` (see
 /// the module documentation), for good. Returns what the kernel enforced;
 /// `Unsupported` leaves the thread unconfined, and the caller decides whether
 /// that is acceptable.
-pub fn confine(policy: &FsPolicy) -> Result<Confinement, String> {
-    let fail = |e: ::landlock::RulesetError| format!("landlock: {e}");
+pub fn confine(policy: &FsPolicy) -> Result<Confinement, LandlockError> {
     let mut ruleset = Ruleset::default()
-        .handle_access(AccessFs::from_all(NEWEST_ABI))
-        .map_err(fail)?
-        .handle_access(AccessNet::from_all(NEWEST_ABI))
-        .map_err(fail)?
-        .scope(Scope::from_all(NEWEST_ABI))
-        .map_err(fail)?
-        .create()
-        .map_err(fail)?;
+        .handle_access(AccessFs::from_all(NEWEST_ABI))?
+        .handle_access(AccessNet::from_all(NEWEST_ABI))?
+        .scope(Scope::from_all(NEWEST_ABI))?
+        .create()?;
     for_each_rule(policy, &mut |rule| {
         (&mut ruleset)
             .add_rule(PathBeneath::new(rule.fd, rule.access))
             .map(drop)
-            .map_err(|e| format!("landlock: rule for {}: {e}", rule.path.display()))
+            .map_err(|source| LandlockError::Rule {
+                path: rule.path,
+                source,
+            })
     })?;
-    let status = ruleset.restrict_self().map_err(fail)?;
+    let status = ruleset.restrict_self()?;
     match (status.ruleset, status.landlock) {
         (RulesetStatus::NotEnforced, LandlockStatus::Available { effective_abi, .. }) => {
-            Err(format!(
-                "landlock: the kernel has ABI {effective_abi} but enforced nothing; \
-                 report this as a bug"
-            ))
+            Err(LandlockError::NothingEnforced {
+                abi: effective_abi as i32,
+            })
         }
         (RulesetStatus::NotEnforced, _) => Ok(Confinement::Unsupported),
         (_, LandlockStatus::Available { effective_abi, .. }) => {
@@ -275,10 +321,9 @@ pub fn confine(policy: &FsPolicy) -> Result<Confinement, String> {
                 Confinement::Partial { abi }
             })
         }
-        (_, status) => Err(format!(
-            "landlock: a ruleset was enforced though the kernel reports {status:?}; \
-             report this as a bug"
-        )),
+        (_, status) => Err(LandlockError::Inconsistent {
+            status: format!("{status:?}"),
+        }),
     }
 }
 
@@ -291,14 +336,14 @@ struct PlannedRule {
 }
 
 /// Receives the rules one by one.
-type AddRule<'a> = dyn FnMut(PlannedRule) -> Result<(), String> + 'a;
+type AddRule<'a> = dyn FnMut(PlannedRule) -> Result<(), LandlockError> + 'a;
 
 /// Opens every path the policy names, decides every rule and hands it to
 /// `add`, one at a time: a rule's descriptor is closed once added, so the
 /// walk needs only a few descriptors at once (the launcher may already have
 /// lowered `RLIMIT_NOFILE`), and the kernel never has to grow the
 /// descriptor table. Restricts nothing itself.
-fn for_each_rule(policy: &FsPolicy, add: &mut AddRule<'_>) -> Result<(), String> {
+fn for_each_rule(policy: &FsPolicy, add: &mut AddRule<'_>) -> Result<(), LandlockError> {
     let granted = grant_writable_and_exposed(policy, add)?;
     let hidden = real_hidden_paths(policy, &granted)?;
     grant_readable_roots(policy, &hidden, add)?;
@@ -310,19 +355,18 @@ fn for_each_rule(policy: &FsPolicy, add: &mut AddRule<'_>) -> Result<(), String>
 fn grant_writable_and_exposed(
     policy: &FsPolicy,
     add: &mut AddRule<'_>,
-) -> Result<Vec<PathBuf>, String> {
+) -> Result<Vec<PathBuf>, LandlockError> {
     let all = AccessFs::from_all(NEWEST_ABI);
     let read = AccessFs::from_read(NEWEST_ABI);
     let mut granted: Vec<PathBuf> = Vec::new();
     for (paths, access, what) in [
-        (&policy.writable, all, "writable"),
-        (&policy.exposed, read, "exposed"),
+        (&policy.writable, all, "writable path "),
+        (&policy.exposed, read, "exposed path "),
     ] {
         for path in paths {
-            let real = std::fs::canonicalize(path)
-                .map_err(|e| format!("landlock: {what} path {}: {e}", path.display()))?;
-            let fd = open_path(&real, true)
-                .map_err(|e| format!("landlock: {what} path {}: {e}", path.display()))?;
+            let real =
+                std::fs::canonicalize(path).map_err(|e| LandlockError::path(what, path, e))?;
+            let fd = open_path(&real, true).map_err(|e| LandlockError::path(what, path, e))?;
             if let Some(rule) = planned_rule(real.clone(), fd, access)? {
                 add(rule)?;
             }
@@ -334,23 +378,24 @@ fn grant_writable_and_exposed(
 
 /// The real paths of the hidden ones that exist; a hidden path beneath a
 /// granted one is refused (Landlock rights only add up).
-fn real_hidden_paths(policy: &FsPolicy, granted: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+fn real_hidden_paths(
+    policy: &FsPolicy,
+    granted: &[PathBuf],
+) -> Result<Vec<PathBuf>, LandlockError> {
     let mut hidden: Vec<PathBuf> = Vec::new();
     for path in &policy.hidden {
         match std::fs::canonicalize(path) {
             Ok(real) => {
                 if let Some(outer) = granted.iter().find(|g| real.starts_with(g)) {
-                    return Err(format!(
-                        "landlock: cannot hide {}: it is at or beneath {}, which is granted, and \
-                         Landlock rights only add up; take it out of the writable and exposed paths",
-                        path.display(),
-                        outer.display()
-                    ));
+                    return Err(LandlockError::HiddenInsideGranted {
+                        path: path.clone(),
+                        outer: outer.clone(),
+                    });
                 }
                 hidden.push(real);
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(format!("landlock: hidden path {}: {e}", path.display())),
+            Err(e) => return Err(LandlockError::path("hidden path ", path, e)),
         }
     }
     Ok(hidden)
@@ -363,7 +408,7 @@ fn grant_readable_roots(
     policy: &FsPolicy,
     hidden: &[PathBuf],
     add: &mut AddRule<'_>,
-) -> Result<(), String> {
+) -> Result<(), LandlockError> {
     let read = AccessFs::from_read(NEWEST_ABI);
     let roots: Vec<PathBuf> = match &policy.readable {
         None => vec![PathBuf::from("/")],
@@ -383,7 +428,7 @@ fn grant_readable_roots(
             let fd = match open_path(root, false) {
                 Ok(fd) => fd,
                 Err(Errno::NOENT) => continue,
-                Err(e) => return Err(format!("landlock: {}: {e}", root.display())),
+                Err(e) => return Err(LandlockError::path("", root, e)),
             };
             if let Some(rule) = planned_rule(root.clone(), fd, read)? {
                 add(rule)?;
@@ -408,7 +453,7 @@ fn grant_readable_roots(
 }
 
 /// Reading and writing the harmless devices (`/dev/null` and the like).
-fn grant_devices(add: &mut AddRule<'_>) -> Result<(), String> {
+fn grant_devices(add: &mut AddRule<'_>) -> Result<(), LandlockError> {
     for device in DEVICES {
         let path = Path::new(device);
         let Ok(fd) = open_path(path, true) else {
@@ -437,12 +482,10 @@ fn grant_entries(
     blocked: &dyn Fn(&Path) -> bool,
     access: BitFlags<AccessFs>,
     add: &mut AddRule<'_>,
-) -> Result<(), String> {
-    let listing_error = |e: rustix::io::Errno| {
-        format!(
-            "landlock: cannot list {}, which leads to a hidden path, to grant its other entries: {e}",
-            dir.display()
-        )
+) -> Result<(), LandlockError> {
+    let listing_error = |source: Errno| LandlockError::Listing {
+        dir: dir.to_path_buf(),
+        source,
     };
     let dir_fd = rustix::fs::open(
         dir,
@@ -469,7 +512,7 @@ fn grant_entries(
         ) {
             Ok(fd) => fd,
             Err(e @ (Errno::MFILE | Errno::NFILE | Errno::NOMEM)) => {
-                return Err(format!("landlock: {}: {e}", path.display()))
+                return Err(LandlockError::path("", &path, e))
             }
             Err(_) => continue,
         };
@@ -499,9 +542,8 @@ fn planned_rule(
     path: PathBuf,
     fd: OwnedFd,
     access: BitFlags<AccessFs>,
-) -> Result<Option<PlannedRule>, String> {
-    let stat =
-        rustix::fs::fstat(fd.as_fd()).map_err(|e| format!("landlock: {}: {e}", path.display()))?;
+) -> Result<Option<PlannedRule>, LandlockError> {
+    let stat = rustix::fs::fstat(fd.as_fd()).map_err(|e| LandlockError::path("", &path, e))?;
     let access = match FileType::from_raw_mode(stat.st_mode) {
         FileType::Symlink => return Ok(None),
         FileType::Directory => access,
@@ -990,6 +1032,10 @@ mod tests {
 
     /// How many rules `confine` would add (restricts nothing).
     fn count_rules(policy: &FsPolicy) -> Result<usize, String> {
+        count_planned_rules(policy).map_err(|e| e.to_string())
+    }
+
+    fn count_planned_rules(policy: &FsPolicy) -> Result<usize, LandlockError> {
         let mut count = 0;
         for_each_rule(policy, &mut |_| {
             count += 1;
