@@ -6,7 +6,7 @@ use anyhow::anyhow;
 use clap::Args;
 
 use referee::bot::BotCommand;
-use referee::reporter::{json::Json, terminal::Terminal, Place, Reporter};
+use referee::reporter::{json::Json, terminal::Terminal, Place, Reporter, Run};
 use referee::runner::{play_match, MatchError, MatchPlan};
 use referee::transcript;
 
@@ -65,15 +65,18 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
         bots: [bot_a, bot_b],
         limits,
     };
-    let record = play_match(&plan, args.transcript.as_ref()).map_err(|e| match e {
-        MatchError::Transcript { .. } | MatchError::Compiler { .. } => Failure::input(e),
-        MatchError::Interrupted | MatchError::NotStarted { .. } => Failure::internal(e),
-    })?;
     let mut reporter: Box<dyn Reporter> = if args.json {
         Box::new(Json)
     } else {
         Box::new(Terminal::new().with_file("Transcript", args.transcript.as_ref()))
     };
+    reporter
+        .run_started(&Run::Match)
+        .map_err(Failure::internal)?;
+    let record = play_match(&plan, args.transcript.as_ref()).map_err(|e| match e {
+        MatchError::Transcript { .. } | MatchError::Compiler { .. } => Failure::input(e),
+        MatchError::Interrupted | MatchError::NotStarted { .. } => Failure::internal(e),
+    })?;
     reporter
         .game_finished(&record, &Place::Match)
         .map_err(Failure::internal)?;
