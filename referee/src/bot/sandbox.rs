@@ -32,23 +32,49 @@ pub enum SandboxChoice {
     Auto,
 }
 
+/// Why the asked-for layer cannot be had (the message says what to do).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SandboxError {
+    #[error("unknown sandbox `{name}`: expected basic, strict or auto")]
+    UnknownLayer { name: String },
+    #[error(
+        "strict sandbox: needs root, to give each bot a user of its own and new user, PID, \
+         network and mount namespaces; run the referee as root (for example in a container or \
+         VM of its own), or use --sandbox basic"
+    )]
+    NeedsRoot,
+    /// The cgroups strict needs are missing or cannot be used.
+    #[error("strict sandbox: {why}; {CGROUPS_HOW}")]
+    Cgroups { why: String },
+}
+
+/// What to do when the cgroups strict needs are missing.
+const CGROUPS_HOW: &str =
+    "run the referee as root on a machine with cgroup v2 (or both), or use --sandbox basic";
+
+impl SandboxError {
+    fn cgroups(why: impl Into<String>) -> SandboxError {
+        SandboxError::Cgroups { why: why.into() }
+    }
+}
+
 impl SandboxChoice {
     pub const NAMES: &'static [&'static str] = &["basic", "strict", "auto"];
 
-    pub fn parse(text: &str) -> Result<SandboxChoice, String> {
+    pub fn parse(text: &str) -> Result<SandboxChoice, SandboxError> {
         match text.trim().to_ascii_lowercase().as_str() {
             "basic" => Ok(SandboxChoice::Basic),
             "strict" => Ok(SandboxChoice::Strict),
             "auto" => Ok(SandboxChoice::Auto),
-            other => Err(format!(
-                "unknown sandbox `{other}`: expected basic, strict or auto"
-            )),
+            other => Err(SandboxError::UnknownLayer {
+                name: other.to_string(),
+            }),
         }
     }
 
     /// The layer in force for this choice on this machine, or why the
     /// asked-for layer cannot be had.
-    pub fn resolve(self) -> Result<Sandbox, String> {
+    pub fn resolve(self) -> Result<Sandbox, SandboxError> {
         match self {
             SandboxChoice::Basic => {
                 // A strict referee killed before it could clean up left bot
@@ -67,15 +93,10 @@ impl SandboxChoice {
 
 /// What strict needs: root (for namespaces and a user per bot) and the
 /// cgroups.
-fn strict() -> Result<CgroupRoots, String> {
+fn strict() -> Result<CgroupRoots, SandboxError> {
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } != 0 {
-        return Err(
-            "strict sandbox: needs root, to give each bot a user of its own and new \
-                    user, PID, network and mount namespaces; run the referee as root (for \
-                    example in a container or VM of its own), or use --sandbox basic"
-                .into(),
-        );
+        return Err(SandboxError::NeedsRoot);
     }
     CgroupRoots::detect()
 }
@@ -177,9 +198,9 @@ impl CgroupRoots {
     /// Finds the cgroup v2 mount (for cgroup.kill) and the v1 memory and pids
     /// hierarchies, and makes a `referee` directory in each (under this
     /// process's own cgroup) to check they are writable.
-    pub fn detect() -> Result<CgroupRoots, String> {
+    pub fn detect() -> Result<CgroupRoots, SandboxError> {
         let mounts = std::fs::read_to_string("/proc/mounts")
-            .map_err(|e| format!("strict sandbox: cannot read /proc/mounts: {e}"))?;
+            .map_err(|e| SandboxError::cgroups(format!("cannot read /proc/mounts: {e}")))?;
         let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
         let roots = CgroupRoots::detect_in(&mounts, &own)?;
         let _ = MADE_ROOTS.set(roots.clone());
@@ -188,13 +209,10 @@ impl CgroupRoots {
 
     /// [`CgroupRoots::detect`] given the text of `/proc/mounts` and of
     /// `/proc/self/cgroup`.
-    fn detect_in(mounts: &str, own: &str) -> Result<CgroupRoots, String> {
+    fn detect_in(mounts: &str, own: &str) -> Result<CgroupRoots, SandboxError> {
         let (v2, memory, pids) = cgroup_mounts(mounts);
-        let how = "run the referee as root on a machine with cgroup v2 (or both), \
-                   or use --sandbox basic";
-        let v2 = v2.ok_or_else(|| {
-            format!("strict sandbox: no cgroup2 mount (needed for cgroup.kill); {how}")
-        })?;
+        let v2 =
+            v2.ok_or_else(|| SandboxError::cgroups("no cgroup2 mount (needed for cgroup.kill)"))?;
         let (memory, pids) = match (memory, pids) {
             (Some(m), Some(p)) => (m, p),
             _ => {
@@ -202,11 +220,11 @@ impl CgroupRoots {
                 let ctl =
                     std::fs::read_to_string(v2.join("cgroup.controllers")).unwrap_or_default();
                 if !(ctl.contains("memory") && ctl.contains("pids")) {
-                    return Err(format!(
-                        "strict sandbox: no memory and pids cgroup controllers \
-                         (neither cgroup v1 hierarchies nor enabled in {}); {how}",
+                    return Err(SandboxError::cgroups(format!(
+                        "no memory and pids cgroup controllers \
+                         (neither cgroup v1 hierarchies nor enabled in {})",
                         v2.display()
-                    ));
+                    )));
                 }
                 (v2.clone(), v2.clone())
             }
@@ -223,19 +241,19 @@ impl CgroupRoots {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
                 Err(e) => {
-                    return Err(format!(
-                        "strict sandbox: cannot make cgroup {}: {e}; {how}",
+                    return Err(SandboxError::cgroups(format!(
+                        "cannot make cgroup {}: {e}",
                         dir.display()
-                    ))
+                    )))
                 }
             }
         }
         roots.remove_stale();
         if !roots.kill.join("cgroup.kill").exists() {
-            return Err(format!(
-                "strict sandbox: {} has no cgroup.kill (Linux 5.14 or later needed); {how}",
+            return Err(SandboxError::cgroups(format!(
+                "{} has no cgroup.kill (Linux 5.14 or later needed)",
                 roots.kill.display()
-            ));
+            )));
         }
         Ok(roots)
     }
@@ -1088,7 +1106,7 @@ mod tests {
         assert_eq!(SandboxChoice::parse("Strict"), Ok(SandboxChoice::Strict));
         assert_eq!(SandboxChoice::parse("auto"), Ok(SandboxChoice::Auto));
         let e = SandboxChoice::parse("tight").unwrap_err();
-        assert!(e.contains("basic, strict or auto"), "{e}");
+        assert!(e.to_string().contains("basic, strict or auto"), "{e}");
     }
 
     #[test]
@@ -1133,12 +1151,16 @@ mod tests {
     #[test]
     fn strict_is_refused_with_what_is_missing_and_how_to_get_it() {
         let no_v2 = "/dev/sda / ext4 rw 0 0\ncgroup /sys/fs/cgroup/memory cgroup rw,memory 0 0\n";
-        let e = CgroupRoots::detect_in(no_v2, "0::/\n").unwrap_err();
+        let e = CgroupRoots::detect_in(no_v2, "0::/\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("no cgroup2 mount"), "{e}");
         assert!(e.contains("--sandbox basic") && e.contains("root"), "{e}");
         let dir = tempfile::tempdir().unwrap();
         let v2_only = format!("cgroup2 {} cgroup2 rw 0 0\n", dir.path().display());
-        let e = CgroupRoots::detect_in(&v2_only, "0::/\n").unwrap_err();
+        let e = CgroupRoots::detect_in(&v2_only, "0::/\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("no memory and pids cgroup controllers"), "{e}");
     }
 
@@ -1151,7 +1173,7 @@ mod tests {
         match SandboxChoice::Strict.resolve() {
             Ok(strict) => assert_eq!(auto, Ok(strict)),
             Err(why) => {
-                assert!(why.contains("--sandbox basic"), "{why}");
+                assert!(why.to_string().contains("--sandbox basic"), "{why}");
                 assert_eq!(auto, Ok(Sandbox::Basic));
             }
         }

@@ -17,6 +17,7 @@ mod tournament;
 
 use clap::{Args, Parser, Subcommand};
 
+use referee::bot::sandbox::SandboxError;
 use referee::bot::{Language, Sandbox, SandboxChoice};
 use referee::games::{GameConfig, GameOptions};
 use referee::runner::MatchLimits;
@@ -279,11 +280,12 @@ impl LimitFlags {
 /// Resolves a sandbox choice once per process, printing the layer in force
 /// (one short line; the details with `--verbose`).
 pub fn check_sandbox(choice: SandboxChoice) -> Result<Sandbox, Failure> {
-    resolved_sandbox(choice).map_err(|e| Failure::Input(anyhow::anyhow!(e)))
+    resolved_sandbox(choice).map_err(Failure::input)
 }
 
-fn resolved_sandbox(choice: SandboxChoice) -> Result<Sandbox, String> {
-    static RESOLVED: std::sync::OnceLock<Result<Sandbox, String>> = std::sync::OnceLock::new();
+fn resolved_sandbox(choice: SandboxChoice) -> Result<Sandbox, SandboxError> {
+    static RESOLVED: std::sync::OnceLock<Result<Sandbox, SandboxError>> =
+        std::sync::OnceLock::new();
     RESOLVED
         .get_or_init(|| {
             let resolved = choice.resolve();
