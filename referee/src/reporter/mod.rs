@@ -173,3 +173,90 @@ impl Reporter for Reporters {
         self.0.iter_mut().for_each(|r| r.progress(line));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use super::*;
+
+    /// Logs the events it is told; fails on games when `fail` is set.
+    struct Log {
+        name: &'static str,
+        fail: bool,
+        seen: Rc<RefCell<Vec<String>>>,
+    }
+
+    impl Reporter for Log {
+        fn game_finished(
+            &mut self,
+            record: &MatchRecord,
+            _: &Place<'_>,
+        ) -> Result<(), ReportError> {
+            self.seen
+                .borrow_mut()
+                .push(format!("{} game {}", self.name, record.seed));
+            if self.fail {
+                return Err(ReportError::new(
+                    Path::new("x.csv"),
+                    "cannot write",
+                    io::Error::other("disk full"),
+                ));
+            }
+            Ok(())
+        }
+
+        fn progress(&mut self, line: &str) {
+            self.seen.borrow_mut().push(format!("{} {line}", self.name));
+        }
+    }
+
+    fn record() -> MatchRecord {
+        let player = r#"{"name":"a","spec":"./a","verdict":"ok","attacks":1,"replies":1,
+            "time_total_ms":1.0,"time_max_ms":1.0,"cpu_total_ms":1.0,"peak_memory_kb":1}"#;
+        serde_json::from_str(&format!(
+            r#"{{"version":1,"game":"arrow5","variant":"classic","seed":7,"winner":"a",
+                "reason":"cracked","players":[{player},{player}],"replay":"referee match"}}"#
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn formats_are_told_in_order_and_a_failure_stops_the_event() {
+        let seen = Rc::new(RefCell::new(vec![]));
+        let log = |name, fail| Log {
+            name,
+            fail,
+            seen: seen.clone(),
+        };
+        let mut reporters = Reporters::new(vec![Box::new(log("csv", false))]);
+        reporters.push(log("terminal", false));
+        reporters.game_finished(&record(), &Place::Match).unwrap();
+        reporters.progress("half done");
+        // Formats without an event show nothing, and do not fail.
+        reporters.run_started(&Run::Match).unwrap();
+        assert_eq!(
+            *seen.borrow(),
+            [
+                "csv game 7",
+                "terminal game 7",
+                "csv half done",
+                "terminal half done"
+            ]
+        );
+
+        seen.borrow_mut().clear();
+        let mut reporters = Reporters::new(vec![Box::new(log("csv", true))]);
+        reporters.push(log("terminal", false));
+        let e = reporters
+            .game_finished(&record(), &Place::Match)
+            .unwrap_err();
+        assert_eq!(e.to_string(), "x.csv: cannot write");
+        assert_eq!(
+            *seen.borrow(),
+            ["csv game 7"],
+            "a game not recorded is not shown"
+        );
+    }
+}
