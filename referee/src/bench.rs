@@ -437,65 +437,6 @@ fn summarize(
     }
 }
 
-/// The summary for a terminal (and for tests that read stdout).
-pub fn render(s: &BenchSummary) -> String {
-    let mut out = String::new();
-    let selection = match s.selection {
-        Selection::All => format!("all {} secrets", s.secret_count),
-        Selection::Sample(k) => format!(
-            "{k} of {} secrets, sampled with seed {}",
-            s.secret_count, s.seed
-        ),
-        Selection::One(i) => format!("secret {i} of {}", s.secret_count),
-    };
-    out.push_str(&format!(
-        "Bench: {} ({}), bot {}, {selection}, bot seeds from seed {}, {} job{}\n",
-        s.game,
-        s.variant,
-        s.bot,
-        s.seed,
-        s.jobs,
-        if s.jobs == 1 { "" } else { "s" }
-    ));
-    out.push_str(&format!("Cracked: {} of {} games\n", s.cracked, s.games));
-    out.push_str(&format!(
-        "Attacks: average {:.3}, largest {}, {} in all (over the cracked games)\n",
-        s.average, s.largest, s.total_attacks
-    ));
-    out.push_str("Histogram (attacks: games):\n");
-    let widest = s.histogram.values().copied().max().unwrap_or(0).max(1);
-    for (attacks, games) in &s.histogram {
-        let bar = "#".repeat(((games * 50).div_ceil(widest)) as usize);
-        out.push_str(&format!(
-            "  {attacks:>3}: {games:>7}  {:>5.1}%  {bar}\n",
-            100.0 * *games as f64 / s.games.max(1) as f64
-        ));
-    }
-    if s.failures.is_empty() {
-        out.push_str("Failures: none\n");
-    } else {
-        out.push_str(&format!("Failures: {}\n", s.failures.len()));
-        for f in &s.failures {
-            let detail = if f.detail.is_empty() {
-                String::new()
-            } else {
-                format!(": {}", f.detail)
-            };
-            out.push_str(&format!(
-                "  secret {} [{}]  {} after {} attacks ({}){detail}\n",
-                f.secret_index, f.secret, f.reason, f.attacks, f.verdict
-            ));
-        }
-    }
-    out.push_str(&format!(
-        "Time: {:.1} s; bot replies {:.3} ms on average, {:.3} ms at most\n",
-        s.elapsed.as_secs_f64(),
-        s.time_mean_ms,
-        s.time_max_ms
-    ));
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
