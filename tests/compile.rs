@@ -137,22 +137,6 @@ fn the_compilers_memory_is_capped(layer: &str) {
     );
 }
 
-/// Processes whose command line holds `needle`.
-fn processes_with(needle: &str) -> Vec<i32> {
-    let mut found = vec![];
-    for entry in fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
-            continue;
-        };
-        if let Ok(cmdline) = fs::read(entry.path().join("cmdline")) {
-            if String::from_utf8_lossy(&cmdline).contains(needle) {
-                found.push(pid);
-            }
-        }
-    }
-    found
-}
-
 fn the_compiler_dies_with_the_referee(layer: &str) {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir
@@ -176,24 +160,17 @@ fn the_compiler_dies_with_the_referee(layer: &str) {
     // The compiler's command line names its folder in the cache.
     let needle = cache.to_string_lossy().into_owned();
     let start = Instant::now();
-    while processes_with(&needle).is_empty() && start.elapsed() < Duration::from_secs(20) {
+    while pids_with(&needle).is_empty() && start.elapsed() < Duration::from_secs(20) {
         std::thread::sleep(Duration::from_millis(20));
     }
-    let compiling = processes_with(&needle);
+    let compiling = pids_with(&needle);
     std::thread::sleep(Duration::from_millis(300));
     // SAFETY: signals our own child.
     unsafe {
         libc::kill(referee.id() as i32, libc::SIGTERM);
     }
     referee.wait().unwrap();
-    let start = Instant::now();
-    while !processes_with(&needle).is_empty() && start.elapsed() < Duration::from_secs(5) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let left = processes_with(&needle);
-    for pid in &left {
-        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-    }
+    let left = gone_within(&needle, Duration::from_secs(5));
     assert!(!compiling.is_empty(), "the compiler never started");
     assert!(left.is_empty(), "left behind: {left:?}");
 }

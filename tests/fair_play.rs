@@ -212,10 +212,10 @@ fn bench_all_plays_the_secrets_in_an_order_no_bot_can_know() {
     assert_ne!(first, second, "two runs played the same order");
 }
 
-/// A tournament of an honest bot that needs 300 ms of CPU for every attack
+/// A tournament of an honest bot that needs 250 ms of CPU for every attack
 /// (its limit: 1 s) against `opponent`; the honest bot's verdicts. Sharing
-/// its CPU with the three threads of a spinning opponent, it would get a
-/// quarter of it and time out; the margin left covers a machine loaded by
+/// its CPU with the six threads of a spinning opponent, it would get a
+/// seventh of it and time out; the margin left covers a machine loaded by
 /// the other tests.
 fn honest_verdicts(opponent: &str, layer: &str, pinned: bool) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
@@ -227,7 +227,7 @@ fn honest_verdicts(opponent: &str, layer: &str, pinned: bool) -> Vec<String> {
              sandbox = \"{layer}\"\n[limits]\ntime_limit = \"1s\"\n[options]\nmax_rounds = 3\n\
              [[bots]]\nname = \"honest\"\nbot = \"{}\"\n\
              [[bots]]\nname = \"opponent\"\nbot = \"{opponent}\"\n",
-            python("paced.py", "spin 300 all"),
+            python("paced.py", "spin 250 all"),
         ),
     )
     .unwrap();
@@ -283,44 +283,29 @@ fn an_opponent_spinning_while_it_waits_costs_no_time(layer: &str) {
     }
 }
 
-fn no_bot_can_reschedule_another(layer: &str) {
-    let run = referee(
-        &[
-            "match",
-            "arrow5",
-            &python("ponderer.py", "renice"),
-            &python("arrow5_weak.py", ""),
-            "--sandbox",
-            layer,
-            "--max-rounds",
-            "3",
-            "--json",
-        ],
-        BUDGET,
-    );
+/// A match of `bot` (seat A) against the weak sample bot under `layer`,
+/// with `extra` flags; the record.
+fn against_weak(bot: &str, layer: &str, extra: &[&str]) -> serde_json::Value {
+    let weak = python("arrow5_weak.py", "");
+    let mut args = vec!["match", "arrow5", bot, &weak, "--sandbox", layer, "--json"];
+    args.extend_from_slice(extra);
+    let run = referee(&args, BUDGET);
     assert_eq!(run.status, 0, "{}", run.stderr);
-    let record = run.json();
+    run.json()
+}
+
+fn no_bot_can_reschedule_another(layer: &str) {
+    let record = against_weak(
+        &python("ponderer.py", "renice"),
+        layer,
+        &["--max-rounds", "3"],
+    );
     assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
 }
 
 fn lines_nobody_asked_for_are_a_protocol_fault(layer: &str) {
     for mode in ["double", "twice", "flood", "early"] {
-        let run = referee(
-            &[
-                "match",
-                "arrow5",
-                &python("chatty.py", mode),
-                &python("arrow5_weak.py", ""),
-                "--sandbox",
-                layer,
-                "--max-rounds",
-                "20",
-                "--json",
-            ],
-            BUDGET,
-        );
-        assert_eq!(run.status, 0, "{}", run.stderr);
-        let record = run.json();
+        let record = against_weak(&python("chatty.py", mode), layer, &["--max-rounds", "20"]);
         let a = &record["players"][0];
         assert_eq!(a["verdict"], "protocol", "{mode}: {record}");
         let detail = a["disqualification"]["detail"].as_str().unwrap();
@@ -332,24 +317,11 @@ fn lines_nobody_asked_for_are_a_protocol_fault(layer: &str) {
 }
 
 fn memory_is_watched_while_a_bot_chats_on_stderr(layer: &str) {
-    let run = referee(
-        &[
-            "match",
-            "arrow5",
-            &python("stderr_hog.py", ""),
-            &python("arrow5_weak.py", ""),
-            "--sandbox",
-            layer,
-            "--memory-limit",
-            "24MiB",
-            "--max-rounds",
-            "40",
-            "--json",
-        ],
-        BUDGET,
+    let record = against_weak(
+        &python("stderr_hog.py", ""),
+        layer,
+        &["--memory-limit", "24MiB", "--max-rounds", "40"],
     );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    let record = run.json();
     let a = &record["players"][0];
     assert_eq!(a["verdict"], "memory", "{record}");
     let peak = a["peak_memory_kb"].as_u64().unwrap();
@@ -364,22 +336,11 @@ fn memory_is_watched_while_a_bot_chats_on_stderr(layer: &str) {
 }
 
 fn a_bot_cannot_fill_the_disk(layer: &str) {
-    let run = referee(
-        &[
-            "match",
-            "arrow5",
-            &python("disk_filler.py", ""),
-            &python("arrow5_weak.py", ""),
-            "--sandbox",
-            layer,
-            "--disk-limit",
-            "16MiB",
-            "--json",
-        ],
-        BUDGET,
+    let record = against_weak(
+        &python("disk_filler.py", ""),
+        layer,
+        &["--disk-limit", "16MiB"],
     );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    let record = run.json();
     let a = &record["players"][0];
     assert_eq!(a["verdict"], "output", "{record}");
     let detail = a["disqualification"]["detail"].as_str().unwrap();
@@ -387,22 +348,7 @@ fn a_bot_cannot_fill_the_disk(layer: &str) {
 }
 
 fn side_doors_stay_shut(layer: &str) {
-    let run = referee(
-        &[
-            "match",
-            "arrow5",
-            &python("side_doors.py", ""),
-            &python("arrow5_weak.py", ""),
-            "--sandbox",
-            layer,
-            "--max-rounds",
-            "3",
-            "--json",
-        ],
-        BUDGET,
-    );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    let record = run.json();
+    let record = against_weak(&python("side_doors.py", ""), layer, &["--max-rounds", "3"]);
     assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
 }
 
@@ -613,22 +559,6 @@ fn a_killed_strict_referees_cgroups_are_removed_by_the_next_referee() {
     assert_eq!(cgroups_named(&prefix), Vec::<PathBuf>::new());
 }
 
-/// Processes whose command line holds `tag`.
-fn processes_with(tag: &str) -> Vec<i32> {
-    let mut found = vec![];
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
-            continue;
-        };
-        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
-            if String::from_utf8_lossy(&cmdline).contains(tag) {
-                found.push(pid);
-            }
-        }
-    }
-    found
-}
-
 fn nothing_outlives_a_killed_referee(layer: &str) {
     let tag = format!("orphan-tag-{}-{layer}", std::process::id());
     let mut referee = Command::new(referee_bin())
@@ -650,10 +580,10 @@ fn nothing_outlives_a_killed_referee(layer: &str) {
         .unwrap();
     // Wait for the bot and its child.
     let start = Instant::now();
-    while processes_with(&tag).len() < 2 && start.elapsed() < Duration::from_secs(20) {
+    while pids_with(&tag).len() < 2 && start.elapsed() < Duration::from_secs(20) {
         std::thread::sleep(Duration::from_millis(20));
     }
-    if processes_with(&tag).len() < 2 {
+    if pids_with(&tag).len() < 2 {
         let _ = referee.kill();
         let out = referee.wait_with_output().unwrap();
         panic!(
@@ -664,22 +594,8 @@ fn nothing_outlives_a_killed_referee(layer: &str) {
     std::thread::sleep(Duration::from_millis(300));
     referee.kill().unwrap(); // SIGKILL
     referee.wait().unwrap();
-    let start = Instant::now();
-    while !processes_with(&tag).is_empty() && start.elapsed() < Duration::from_secs(5) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let left = processes_with(&tag);
-    for pid in &left {
-        // Clean up before failing, so that nothing lingers.
-        kill_pid(*pid);
-    }
+    let left = gone_within(&tag, Duration::from_secs(5));
     assert!(left.is_empty(), "left behind: {left:?}");
-}
-
-/// SIGKILL to one process this test found carrying its own tag, for
-/// cleaning up after a failed assertion.
-fn kill_pid(pid: i32) {
-    let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
 }
 
 /// One `#[test]` per threat and layer; strict ones are ignored by default.

@@ -195,3 +195,26 @@ pub fn processes_with(marker: &str) -> Vec<String> {
         .map(str::to_string)
         .collect()
 }
+
+/// The pids of the live processes whose command line contains `marker`.
+pub fn pids_with(marker: &str) -> Vec<i32> {
+    processes_with(marker)
+        .iter()
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .collect()
+}
+
+/// Waits (bounded by `within`) until no live process's command line holds
+/// `marker`; kills (SIGKILL) and returns those still there then, so that a
+/// failing test leaves nothing behind.
+pub fn gone_within(marker: &str, within: Duration) -> Vec<i32> {
+    let start = std::time::Instant::now();
+    while !pids_with(marker).is_empty() && start.elapsed() < within {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left = pids_with(marker);
+    for pid in &left {
+        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    }
+    left
+}

@@ -4,7 +4,7 @@ opponent's time:
     python3 ponderer.py spin      # threads burn CPU all the time, waiting or not
     python3 ponderer.py renice    # tries to slow every other process down
 
-`spin` starts threads that hash without pause (hashlib lets go of the
+`spin` starts six threads that hash without pause (hashlib lets go of the
 interpreter lock, so they really run in parallel). `renice` tries, on every
 process it can see, to lower its priority, move it to this bot's CPU and
 make it idle-class; if any of that works on a process other than itself,
@@ -48,7 +48,7 @@ def renice_others():
 
 
 if mode == "spin":
-    for _ in range(3):
+    for _ in range(6):
         threading.Thread(target=spin, daemon=True).start()
 
 touched = renice_others() if mode == "renice" else []

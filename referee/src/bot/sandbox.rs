@@ -259,6 +259,28 @@ impl CgroupRoots {
     }
 }
 
+/// Makes a bot's cgroup folder. Its parent (the shared `referee` folder)
+/// may have just been removed by another referee that ended (see
+/// [`remove_cgroup_roots`]): it is made again, a few times if need be.
+fn create_cgroup(dir: &Path) -> io::Result<()> {
+    let mut tries = 0;
+    loop {
+        match std::fs::create_dir(dir) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound && tries < 5 => {
+                tries += 1;
+                if let Some(parent) = dir.parent() {
+                    match std::fs::create_dir(parent) {
+                        Ok(()) => {}
+                        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+            }
+            other => return other,
+        }
+    }
+}
+
 /// The cgroup folders this referee made or found (for [`remove_cgroup_roots`]).
 static MADE_ROOTS: std::sync::OnceLock<CgroupRoots> = std::sync::OnceLock::new();
 
@@ -428,7 +450,7 @@ impl BotCgroup {
             if dirs.contains(dir) {
                 continue;
             }
-            std::fs::create_dir(dir)?;
+            create_cgroup(dir)?;
             dirs.push(dir.clone());
         }
         let cgroup = BotCgroup {
