@@ -13,8 +13,6 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use rand::seq::SliceRandom;
@@ -24,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::bot::BotCommand;
 use crate::games::{arrow5, mastermind, safecracker, Game, GameConfig, NoSuchSecret, Seat};
 use crate::key::{RefereeKey, RunKey};
+use crate::pool::{Flow, Pool};
 use crate::record::MatchRecord;
 use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
 use crate::runner::{play_solo, MatchError, MatchLimits, SoloPlan};
@@ -292,7 +291,6 @@ pub fn run(
         Selection::All | Selection::Sample(_) => None,
     };
     let total = secrets.len();
-    let next = AtomicUsize::new(0);
     let jobs = plan.jobs.min(total).max(1);
     let mut rows: Vec<BenchRow> = Vec::with_capacity(total);
     let mut error: Option<BenchError> = None;
@@ -303,52 +301,42 @@ pub fn run(
     }) {
         report_error.get_or_insert(e);
     }
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel();
-        for _ in 0..jobs {
-            let tx = tx.clone();
-            let (next, secrets, solo) = (&next, &secrets, &solo);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&index) = secrets.get(i) else { return };
-                let solo_plan = SoloPlan {
-                    config: plan.config.clone(),
-                    seed: plan.seed,
-                    key: plan.key.clone(),
-                    secret_index: index,
-                    bot: plan.bot.clone(),
-                    limits: plan.limits.clone(),
+    let mut queue = secrets.iter().copied();
+    Pool { jobs, pin: false }.run(
+        || queue.next(),
+        |index: u64| {
+            let solo_plan = SoloPlan {
+                config: plan.config.clone(),
+                seed: plan.seed,
+                key: plan.key.clone(),
+                secret_index: index,
+                bot: plan.bot.clone(),
+                limits: plan.limits.clone(),
+            };
+            (solo.play)(index, &solo_plan, transcript)
+                .map(|(record, secret)| (row(plan, index, &record, secret), record))
+        },
+        |result| match result {
+            Ok((row, record)) => {
+                let place = Place::Bench {
+                    row: &row,
+                    done: rows.len() as u64 + 1,
+                    total: total as u64,
                 };
-                let result = (solo.play)(index, &solo_plan, transcript)
-                    .map(|(record, secret)| (row(plan, index, &record, secret), record));
-                if tx.send(result).is_err() {
-                    return;
+                if let Err(e) = reporters.game_finished(&record, &place) {
+                    report_error.get_or_insert(e);
                 }
-            });
-        }
-        drop(tx);
-        for result in rx {
-            match result {
-                Ok((row, record)) => {
-                    let place = Place::Bench {
-                        row: &row,
-                        done: rows.len() as u64 + 1,
-                        total: total as u64,
-                    };
-                    if let Err(e) = reporters.game_finished(&record, &place) {
-                        report_error.get_or_insert(e);
-                    }
-                    rows.push(row);
-                }
-                Err(e) => {
-                    // The referee's own failure (a transcript it cannot
-                    // write): stop handing out games.
-                    next.store(total, Ordering::Relaxed);
-                    error.get_or_insert(e);
-                }
+                rows.push(row);
+                Flow::Go
             }
-        }
-    });
+            Err(e) => {
+                // The referee's own failure (a transcript it cannot
+                // write): stop handing out games.
+                error.get_or_insert(e);
+                Flow::Stop
+            }
+        },
+    );
     if let Some(e) = error {
         return Err(e);
     }

@@ -24,6 +24,7 @@ pub mod games;
 pub mod human;
 pub mod key;
 pub mod plan_file;
+pub mod pool;
 pub mod protocol;
 pub mod record;
 pub mod replay;

@@ -5,10 +5,9 @@
 //! number of jobs (for bots that play the same game given the same seed).
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
 
 use crate::games::{GameConfig, Seat, Winner};
+use crate::pool::{Flow, Pool};
 use crate::record::MatchRecord;
 use crate::reporter::{Finish, Place, Reporter, Run};
 use crate::runner::{play_match, MatchError, MatchPlan};
@@ -126,7 +125,6 @@ pub enum AbError {
 pub fn run(plan: &AbPlan, reporters: &mut dyn Reporter) -> Result<AbOutcome, AbError> {
     reporters.run_started(&Run::Sprt { plan })?;
     let max_pairs = plan.max_games / 2;
-    let next = AtomicU64::new(0);
     let mut tally = Tally::default();
     let mut outcome = AbOutcome {
         result: AbResult::Inconclusive,
@@ -138,34 +136,25 @@ pub fn run(plan: &AbPlan, reporters: &mut dyn Reporter) -> Result<AbOutcome, AbE
     };
     let mut error: Option<MatchError> = None;
     let mut report_error = None;
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel();
-        for _ in 0..plan.jobs.max(1) {
-            let tx = tx.clone();
-            let next = &next;
-            scope.spawn(move || loop {
-                let pair = next.fetch_add(1, Ordering::Relaxed);
-                if pair >= max_pairs {
-                    return;
-                }
-                if tx.send((pair, play_pair(plan, pair))).is_err() {
-                    return;
-                }
-            });
-        }
-        drop(tx);
-        let mut pending: BTreeMap<u64, PairResult> = BTreeMap::new();
-        let mut expected = 0u64;
-        let mut decided = false;
-        for (pair, result) in rx {
+    let mut pairs = 0..max_pairs;
+    let mut pending: BTreeMap<u64, PairResult> = BTreeMap::new();
+    let mut expected = 0u64;
+    let mut decided = false;
+    Pool {
+        jobs: plan.jobs,
+        pin: false,
+    }
+    .run(
+        || pairs.next(),
+        |pair| (pair, play_pair(plan, pair)),
+        |(pair, result)| {
             match result {
                 Ok(r) => {
                     pending.insert(pair, r);
                 }
                 Err(e) => {
-                    next.store(max_pairs, Ordering::Relaxed);
                     error.get_or_insert(e);
-                    continue;
+                    return Flow::Stop;
                 }
             }
             while !decided {
@@ -190,7 +179,6 @@ pub fn run(plan: &AbPlan, reporters: &mut dyn Reporter) -> Result<AbOutcome, AbE
                     if let Err(e) = reporters.game_finished(record, &place) {
                         report_error.get_or_insert(e);
                         decided = true;
-                        next.store(max_pairs, Ordering::Relaxed);
                     }
                 }
                 outcome.llr = llr;
@@ -201,12 +189,16 @@ pub fn run(plan: &AbPlan, reporters: &mut dyn Reporter) -> Result<AbOutcome, AbE
                 };
                 if outcome.result != AbResult::Inconclusive || expected >= max_pairs {
                     decided = true;
-                    // Pairs in progress finish; no new ones start.
-                    next.store(max_pairs, Ordering::Relaxed);
                 }
             }
-        }
-    });
+            // Once decided, pairs in progress finish; no new ones start.
+            if decided {
+                Flow::Stop
+            } else {
+                Flow::Go
+            }
+        },
+    );
     if let Some(e) = error {
         return Err(e.into());
     }

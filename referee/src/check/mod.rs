@@ -10,13 +10,14 @@
 pub mod ab;
 pub mod plan;
 
-use std::sync::{mpsc, Mutex};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Serialize;
 
 use crate::bench::{self, BenchPlan, BenchSummary};
 use crate::games::{Seat, Winner};
+use crate::pool::{Flow, Pool};
 use crate::record::MatchRecord;
 use crate::runner::{play_match, MatchError, MatchPlan};
 use crate::tournament::schedule::game_seed;
@@ -336,73 +337,65 @@ pub fn run(
             .collect(),
     });
     let mut error: Option<MatchError> = None;
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel();
-        for _ in 0..jobs.max(1).min(games.len().max(1)) {
-            let tx = tx.clone();
-            let (board, games) = (&board, &games);
-            scope.spawn(move || loop {
-                // The next game an undecided requirement still needs.
-                let game = {
-                    let mut b = board.lock().unwrap_or_else(|e| e.into_inner());
-                    loop {
-                        if b.stop {
-                            return;
-                        }
-                        let Some(&game) = games.get(b.next) else {
-                            return;
-                        };
-                        b.next += 1;
-                        if needed(plan, &b.decisions, &game) {
-                            break game;
-                        }
-                    }
-                };
-                let (tested, opponent) = (&plan.bot, &plan.opponents[game.opponent]);
-                let seats = match game.tested {
-                    Seat::A => [tested, opponent],
-                    Seat::B => [opponent, tested],
-                };
-                let match_plan = MatchPlan {
-                    config: plan.config.clone(),
-                    seed: game.seed,
-                    key: key.clone(),
-                    bots: seats.map(|b| b.command.clone()),
-                    limits: seats.map(|b| b.limits.clone()),
-                };
-                let result = play_match(&match_plan, None).map(|r| {
-                    let o = outcome(plan, game, &r);
-                    let lines = board
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .count(plan, &o, fail_fast);
-                    (o, lines)
-                });
-                if tx.send(result).is_err() {
-                    return;
-                }
-            });
-        }
-        drop(tx);
-        for result in rx {
-            match result {
-                Ok((o, lines)) => {
-                    for line in lines {
-                        progress(&line);
-                    }
-                    outcomes.push(o);
-                    let done = outcomes.len();
-                    if done % 10 == 0 {
-                        progress(&format!("{done} games played"));
-                    }
-                }
-                Err(e) => {
-                    board.lock().unwrap_or_else(|e| e.into_inner()).stop = true;
-                    error.get_or_insert(e);
+    let pool = Pool {
+        jobs: jobs.max(1).min(games.len().max(1)),
+        pin: false,
+    };
+    pool.run(
+        // The next game an undecided requirement still needs.
+        || {
+            let mut b = board.lock().unwrap_or_else(|e| e.into_inner());
+            while !b.stop {
+                let game = *games.get(b.next)?;
+                b.next += 1;
+                if needed(plan, &b.decisions, &game) {
+                    return Some(game);
                 }
             }
-        }
-    });
+            None
+        },
+        |game: CheckGame| {
+            let (tested, opponent) = (&plan.bot, &plan.opponents[game.opponent]);
+            let seats = match game.tested {
+                Seat::A => [tested, opponent],
+                Seat::B => [opponent, tested],
+            };
+            let match_plan = MatchPlan {
+                config: plan.config.clone(),
+                seed: game.seed,
+                key: key.clone(),
+                bots: seats.map(|b| b.command.clone()),
+                limits: seats.map(|b| b.limits.clone()),
+            };
+            // The game is counted by the worker that played it, before it
+            // takes the next: what is handed out next knows of it.
+            play_match(&match_plan, None).map(|r| {
+                let o = outcome(plan, game, &r);
+                let lines = board
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .count(plan, &o, fail_fast);
+                (o, lines)
+            })
+        },
+        |result| match result {
+            Ok((o, lines)) => {
+                for line in lines {
+                    progress(&line);
+                }
+                outcomes.push(o);
+                let done = outcomes.len();
+                if done % 10 == 0 {
+                    progress(&format!("{done} games played"));
+                }
+                Flow::Go
+            }
+            Err(e) => {
+                error.get_or_insert(e);
+                Flow::Stop
+            }
+        },
+    );
     if let Some(e) = error {
         return Err(e.into());
     }

@@ -16,13 +16,13 @@ use std::collections::BTreeSet;
 use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Mutex, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
 use crate::atomic_file;
 use crate::bot;
 use crate::games::{Seat, Winner};
+use crate::pool::{Flow, Pool};
 use crate::record::MatchRecord;
 use crate::reporter::csv::{write_atomically, write_tables, GAMES_CSV};
 use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
@@ -144,11 +144,9 @@ pub fn run(
         .count() as u64;
     // The games left, made one at a time as workers take them: memory does
     // not grow with the number of games of the tournament.
-    let todo = Mutex::new(
-        schedule
-            .games_in(options.shard)
-            .filter(|g| !done.contains(&g.number)),
-    );
+    let mut todo = schedule
+        .games_in(options.shard)
+        .filter(|g| !done.contains(&g.number));
     reporters.run_started(&Run::Tournament {
         plan,
         out,
@@ -171,74 +169,62 @@ pub fn run(
         })
         .map_err(io_error(&transcripts, "cannot create the folder"))?;
 
-    let (sender, receiver) =
-        mpsc::channel::<(ScheduledGame, Result<MatchRecord, MatchError>, bool)>();
     let mut played_now = 0u64;
     let mut not_played = 0u64;
     let mut not_played_why: Option<String> = None;
     let mut transcript_failures = 0u64;
     let mut write_error: Option<TournamentError> = None;
-    std::thread::scope(|scope| {
-        for worker in 0..options.jobs.max(1) {
-            let sender = sender.clone();
-            let (todo, transcripts, key) = (&todo, &transcripts, &key);
-            scope.spawn(move || {
-                if options.pin {
-                    bot::pin_current_thread(worker);
-                }
-                loop {
-                    if bot::stop_requested() {
-                        return;
-                    }
-                    let next = todo.lock().unwrap_or_else(PoisonError::into_inner).next();
-                    let Some(game) = next else { return };
-                    let match_plan = MatchPlan {
-                        config: plan.config.clone(),
-                        seed: game.seed,
-                        key: key.clone(),
-                        bots: [
-                            plan.bots[game.a].command.clone(),
-                            plan.bots[game.b].command.clone(),
-                        ],
-                        limits: [
-                            plan.bots[game.a].limits.clone(),
-                            plan.bots[game.b].limits.clone(),
-                        ],
-                    };
-                    let path = transcripts.join(format!("game-{:06}.jsonl", game.number));
-                    let mut result = play_match(&match_plan, Some(&path));
-                    let mut transcript_failed = false;
-                    if let Err(MatchError::Transcript { .. }) = result {
-                        // A full disk must not cost the game: play it without.
-                        transcript_failed = true;
-                        result = play_match(&match_plan, None);
-                    }
-                    if sender.send((game, result, transcript_failed)).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(sender);
-        for (game, result, transcript_failed) in receiver {
+    let pool = Pool {
+        jobs: options.jobs,
+        pin: options.pin,
+    };
+    pool.run(
+        || todo.next(),
+        |game: ScheduledGame| {
+            let match_plan = MatchPlan {
+                config: plan.config.clone(),
+                seed: game.seed,
+                key: key.clone(),
+                bots: [
+                    plan.bots[game.a].command.clone(),
+                    plan.bots[game.b].command.clone(),
+                ],
+                limits: [
+                    plan.bots[game.a].limits.clone(),
+                    plan.bots[game.b].limits.clone(),
+                ],
+            };
+            let path = transcripts.join(format!("game-{:06}.jsonl", game.number));
+            let mut result = play_match(&match_plan, Some(&path));
+            let mut transcript_failed = false;
+            if let Err(MatchError::Transcript { .. }) = result {
+                // A full disk must not cost the game: play it without.
+                transcript_failed = true;
+                result = play_match(&match_plan, None);
+            }
+            (game, result, transcript_failed)
+        },
+        |(game, result, transcript_failed)| {
             transcript_failures += u64::from(transcript_failed);
             let record = match result {
                 Ok(record) => record,
                 // Interrupted games are not recorded: resume plays them.
-                Err(MatchError::Interrupted) | Err(MatchError::Transcript { .. }) => continue,
+                Err(MatchError::Interrupted) | Err(MatchError::Transcript { .. }) => {
+                    return Flow::Go
+                }
                 // The system would not start a bot, even after retries: the
                 // game is not played (nobody's loss); resume plays it.
                 Err(e @ MatchError::NotStarted { .. }) => {
                     not_played += 1;
                     not_played_why.get_or_insert(e.to_string());
-                    continue;
+                    return Flow::Go;
                 }
                 // The referee cannot compile bots here (no compiler, no
                 // cache): no game can be judged fairly, so stop.
                 Err(e @ MatchError::Compiler { .. }) => {
                     write_error.get_or_insert(TournamentError::Match(e));
                     bot::request_stop();
-                    continue;
+                    return Flow::Stop;
                 }
             };
             let row = to_row(plan, game, &record);
@@ -246,11 +232,12 @@ pub fn run(
             if let Err(e) = reporters.game_finished(&record, &place) {
                 write_error.get_or_insert(e.into());
                 bot::request_stop();
-                continue;
+                return Flow::Stop;
             }
             played_now += 1;
-        }
-    });
+            Flow::Go
+        },
+    );
     if let Some(e) = write_error {
         return Err(e);
     }

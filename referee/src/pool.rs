@@ -1,0 +1,150 @@
+//! The one worker pool of every command that plays games in parallel
+//! (tournament, check, bench, sprt): `jobs` threads take work items one at a
+//! time from a shared source, do them (a game, a pair of games), and send
+//! each result to the calling thread, which takes them in the order they
+//! finish and may stop the handing out of more. Items already taken still
+//! finish and are taken: a game under way is never thrown away.
+
+use std::sync::mpsc;
+use std::sync::{Mutex, PoisonError};
+
+use crate::bot;
+
+/// What the caller wants after a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Hand out more work.
+    Go,
+    /// Hand out no more (the items under way still finish and are taken).
+    Stop,
+}
+
+/// How a pool runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Pool {
+    /// Worker threads (at least one).
+    pub jobs: usize,
+    /// Pin each worker (and the bots it starts, which inherit it) to one CPU.
+    pub pin: bool,
+}
+
+/// The shared source of work, behind the pool's lock.
+struct Source<N> {
+    next: N,
+    stopped: bool,
+}
+
+impl Pool {
+    /// Runs `work` on each item `next` hands out (called under a lock, one
+    /// worker at a time) on the pool's threads; `take` sees each result on
+    /// the calling thread. Handing out stops when `next` runs dry, `take`
+    /// says [`Flow::Stop`], or the referee is asked to stop
+    /// ([`bot::stop_requested`]).
+    pub fn run<T, R, N, W, K>(self, next: N, work: W, mut take: K)
+    where
+        T: Send,
+        R: Send,
+        N: FnMut() -> Option<T> + Send,
+        W: Fn(T) -> R + Sync,
+        K: FnMut(R) -> Flow,
+    {
+        let source = Mutex::new(Source {
+            next,
+            stopped: false,
+        });
+        std::thread::scope(|scope| {
+            let (sender, receiver) = mpsc::channel::<R>();
+            for worker in 0..self.jobs.max(1) {
+                let sender = sender.clone();
+                let (source, work) = (&source, &work);
+                scope.spawn(move || {
+                    if self.pin {
+                        bot::pin_current_thread(worker);
+                    }
+                    loop {
+                        let item = {
+                            let mut s = source.lock().unwrap_or_else(PoisonError::into_inner);
+                            if s.stopped || bot::stop_requested() {
+                                return;
+                            }
+                            (s.next)()
+                        };
+                        let Some(item) = item else { return };
+                        if sender.send(work(item)).is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+            drop(sender);
+            for result in receiver {
+                if take(result) == Flow::Stop {
+                    source
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .stopped = true;
+                }
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn every_item_is_done_once_and_taken() {
+        for jobs in [1, 2, 7] {
+            let mut items = 0..100u32;
+            let mut seen = Vec::new();
+            Pool { jobs, pin: false }.run(
+                || items.next(),
+                |i| i * 2,
+                |r| {
+                    seen.push(r);
+                    Flow::Go
+                },
+            );
+            seen.sort_unstable();
+            assert_eq!(
+                seen,
+                (0..100).map(|i| i * 2).collect::<Vec<_>>(),
+                "{jobs} jobs"
+            );
+        }
+    }
+
+    #[test]
+    fn stop_hands_out_no_more_but_finishes_what_is_under_way() {
+        let started = AtomicUsize::new(0);
+        let mut items = 0..1000u32;
+        let mut taken = 0;
+        Pool {
+            jobs: 3,
+            pin: false,
+        }
+        .run(
+            || items.next(),
+            |i| {
+                started.fetch_add(1, Ordering::SeqCst);
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                i
+            },
+            |_| {
+                taken += 1;
+                if taken == 5 {
+                    Flow::Stop
+                } else {
+                    Flow::Go
+                }
+            },
+        );
+        let started = started.load(Ordering::SeqCst);
+        // Every item started was taken; a few beyond the fifth at most
+        // (those under way when it came), nowhere near all of them.
+        assert_eq!(taken, started);
+        assert!((5..100).contains(&started), "{started}");
+    }
+}
