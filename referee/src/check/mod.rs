@@ -321,10 +321,149 @@ pub fn run(
 ) -> Result<CheckReport, CheckError> {
     let start = Instant::now();
     let games = schedule(plan);
-    let mut outcomes: Vec<GameOutcome> = Vec::with_capacity(games.len());
     if !games.is_empty() {
         progress(&format!("playing at most {} games", games.len()));
     }
+    let (mut outcomes, board) = play_games(plan, key, &games, jobs, fail_fast, &mut progress)?;
+    let Board {
+        stop: mut stopped,
+        mut decisions,
+        ..
+    } = board;
+    if outcomes.len() < games.len() {
+        progress(&format!(
+            "{} of {} games played; {}",
+            outcomes.len(),
+            games.len(),
+            if stopped {
+                "fail-fast stopped the others"
+            } else {
+                "the others were not needed"
+            }
+        ));
+    }
+    outcomes.sort_by_key(|o| (o.game.opponent, o.game.index));
+
+    let benches = run_benches(
+        plan,
+        key,
+        jobs,
+        fail_fast,
+        &mut decisions,
+        &mut stopped,
+        &mut progress,
+    )?;
+
+    let results: Vec<RequirementResult> = plan
+        .requirements
+        .iter()
+        .zip(&benches)
+        .zip(&decisions)
+        .map(|((r, bench), &decision)| {
+            // Stopped by fail-fast before it was decided: not run. (Without
+            // it every requirement is decided: max-move-time at the end.)
+            let not_run = stopped && decision == Decision::Open;
+            judge(plan, key, r, &outcomes, bench.as_ref(), &benches, not_run)
+        })
+        .collect();
+    Ok(CheckReport {
+        version: REPORT_VERSION,
+        name: plan.name.clone(),
+        game: plan.config.game_name().to_string(),
+        variant: plan.config.variant_name(),
+        bot: plan.bot.name.clone(),
+        bot_spec: plan.bot.command.spec.clone(),
+        passed: results.iter().all(|r| r.status == Status::Pass),
+        fail_fast,
+        elapsed_s: start.elapsed().as_secs_f64(),
+        requirements: results,
+    })
+}
+
+/// Plays each bench requirement (unless fail-fast has stopped the check)
+/// and decides it; one entry per requirement, `None` for the others.
+fn run_benches(
+    plan: &CheckPlan,
+    key: &crate::key::RunKey,
+    jobs: usize,
+    fail_fast: bool,
+    decisions: &mut [Decision],
+    stopped: &mut bool,
+    progress: &mut impl FnMut(&str),
+) -> Result<Vec<Option<BenchSummary>>, CheckError> {
+    let mut benches: Vec<Option<BenchSummary>> = vec![];
+    for (i, r) in plan.requirements.iter().enumerate() {
+        benches.push(match r.requirement {
+            Requirement::BenchAverage {
+                selection,
+                seed,
+                at_most,
+            } if !*stopped => {
+                let bench_plan = BenchPlan {
+                    config: plan.config.clone(),
+                    bot: plan.bot.command.clone(),
+                    limits: plan.bot.limits.clone(),
+                    selection,
+                    seed,
+                    key: key.clone(),
+                    jobs: jobs.max(1),
+                };
+                progress(&format!("bench: {}", r.name));
+                let summary = bench::run(
+                    &bench_plan,
+                    None,
+                    &mut crate::reporter::Reporters::default(),
+                )?;
+                decisions[i] = if summary.failures.is_empty() && summary.average <= at_most {
+                    Decision::Pass
+                } else {
+                    Decision::Fail
+                };
+                if fail_fast && decisions[i] == Decision::Fail {
+                    *stopped = true;
+                    progress("fail-fast: stopping the check");
+                }
+                Some(summary)
+            }
+            _ => None,
+        });
+    }
+
+    Ok(benches)
+}
+
+/// One game of the bot under test against an opponent.
+fn play_check_game(
+    plan: &CheckPlan,
+    key: &crate::key::RunKey,
+    game: CheckGame,
+) -> Result<GameOutcome, MatchError> {
+    let (tested, opponent) = (&plan.bot, &plan.opponents[game.opponent]);
+    let seats = match game.tested {
+        Seat::A => [tested, opponent],
+        Seat::B => [opponent, tested],
+    };
+    let match_plan = MatchPlan {
+        config: plan.config.clone(),
+        seed: game.seed,
+        key: key.clone(),
+        bots: seats.map(|b| b.command.clone()),
+        limits: seats.map(|b| b.limits.clone()),
+    };
+    play_match(&match_plan, None).map(|r| outcome(plan, game, &r))
+}
+
+/// Plays the games an undecided requirement still needs, on `jobs`
+/// threads; the games played and the board that counted them.
+fn play_games(
+    plan: &CheckPlan,
+    key: &crate::key::RunKey,
+    games: &[CheckGame],
+    jobs: usize,
+    fail_fast: bool,
+    progress: &mut impl FnMut(&str),
+) -> Result<(Vec<GameOutcome>, Board), MatchError> {
+    let mut outcomes: Vec<GameOutcome> = Vec::with_capacity(games.len());
     let count = plan.requirements.len();
     let board = Mutex::new(Board {
         next: 0,
@@ -355,22 +494,9 @@ pub fn run(
             None
         },
         |game: CheckGame| {
-            let (tested, opponent) = (&plan.bot, &plan.opponents[game.opponent]);
-            let seats = match game.tested {
-                Seat::A => [tested, opponent],
-                Seat::B => [opponent, tested],
-            };
-            let match_plan = MatchPlan {
-                config: plan.config.clone(),
-                seed: game.seed,
-                key: key.clone(),
-                bots: seats.map(|b| b.command.clone()),
-                limits: seats.map(|b| b.limits.clone()),
-            };
             // The game is counted by the worker that played it, before it
             // takes the next: what is handed out next knows of it.
-            play_match(&match_plan, None).map(|r| {
-                let o = outcome(plan, game, &r);
+            play_check_game(plan, key, game).map(|o| {
                 let lines = board
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
@@ -397,89 +523,10 @@ pub fn run(
         },
     );
     if let Some(e) = error {
-        return Err(e.into());
+        return Err(e);
     }
-    let Board {
-        stop: mut stopped,
-        mut decisions,
-        ..
-    } = board.into_inner().unwrap_or_else(|e| e.into_inner());
-    if outcomes.len() < games.len() {
-        progress(&format!(
-            "{} of {} games played; {}",
-            outcomes.len(),
-            games.len(),
-            if stopped {
-                "fail-fast stopped the others"
-            } else {
-                "the others were not needed"
-            }
-        ));
-    }
-    outcomes.sort_by_key(|o| (o.game.opponent, o.game.index));
-
-    let mut benches: Vec<Option<BenchSummary>> = vec![];
-    for (i, r) in plan.requirements.iter().enumerate() {
-        benches.push(match r.requirement {
-            Requirement::BenchAverage {
-                selection,
-                seed,
-                at_most,
-            } if !stopped => {
-                let bench_plan = BenchPlan {
-                    config: plan.config.clone(),
-                    bot: plan.bot.command.clone(),
-                    limits: plan.bot.limits.clone(),
-                    selection,
-                    seed,
-                    key: key.clone(),
-                    jobs: jobs.max(1),
-                };
-                progress(&format!("bench: {}", r.name));
-                let summary = bench::run(
-                    &bench_plan,
-                    None,
-                    &mut crate::reporter::Reporters::default(),
-                )?;
-                decisions[i] = if summary.failures.is_empty() && summary.average <= at_most {
-                    Decision::Pass
-                } else {
-                    Decision::Fail
-                };
-                if fail_fast && decisions[i] == Decision::Fail {
-                    stopped = true;
-                    progress("fail-fast: stopping the check");
-                }
-                Some(summary)
-            }
-            _ => None,
-        });
-    }
-
-    let results: Vec<RequirementResult> = plan
-        .requirements
-        .iter()
-        .zip(&benches)
-        .zip(&decisions)
-        .map(|((r, bench), &decision)| {
-            // Stopped by fail-fast before it was decided: not run. (Without
-            // it every requirement is decided: max-move-time at the end.)
-            let not_run = stopped && decision == Decision::Open;
-            judge(plan, key, r, &outcomes, bench.as_ref(), &benches, not_run)
-        })
-        .collect();
-    Ok(CheckReport {
-        version: REPORT_VERSION,
-        name: plan.name.clone(),
-        game: plan.config.game_name().to_string(),
-        variant: plan.config.variant_name(),
-        bot: plan.bot.name.clone(),
-        bot_spec: plan.bot.command.spec.clone(),
-        passed: results.iter().all(|r| r.status == Status::Pass),
-        fail_fast,
-        elapsed_s: start.elapsed().as_secs_f64(),
-        requirements: results,
-    })
+    let board = board.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok((outcomes, board))
 }
 
 /// The result of one requirement from the games and benches played.
@@ -495,142 +542,26 @@ fn judge(
     all_benches: &[Option<BenchSummary>],
     not_run: bool,
 ) -> RequirementResult {
-    let first_games = |against: usize, games: u32| {
-        outcomes
-            .iter()
-            .filter(move |o| o.game.opponent == against && o.game.index < games)
-    };
     let mut details = vec![];
-    let (passed, measured, unit, bound, summary) = match r.requirement {
+    let Measure {
+        passed,
+        measured,
+        unit,
+        bound,
+        summary,
+    } = match r.requirement {
         Requirement::NoVerdicts { against, games } => {
-            let played = first_games(against, games).count();
-            let bad: Vec<&GameOutcome> = first_games(against, games)
-                .filter(|o| o.verdict != Verdict::Ok)
-                .collect();
-            details.extend(bad.iter().filter_map(|o| o.detail.clone()));
-            let clean = played - bad.len();
-            let name = &plan.opponents[against].name;
-            let summary = if played == games as usize {
-                format!("{clean} of {games} games without a verdict against {name}")
-            } else {
-                format!(
-                    "{clean} of {played} games played without a verdict against {name}; {} of {games} not played ({})",
-                    games as usize - played,
-                    if not_run {
-                        "fail-fast stopped the check"
-                    } else {
-                        "stopped at the first verdict"
-                    }
-                )
-            };
-            (
-                bad.is_empty() && played == games as usize,
-                clean as f64,
-                "games",
-                format!("= {games}"),
-                summary,
-            )
+            no_verdicts(plan, outcomes, against, games, not_run, &mut details)
         }
         Requirement::WinRate {
             against,
             games,
             at_least,
-        } => {
-            let played = first_games(against, games).count() as u32;
-            let wins = first_games(against, games).filter(|o| o.won).count() as u32;
-            let needed = wins_needed(games, at_least);
-            let percent = 100.0 * f64::from(wins) / f64::from(played.max(1));
-            let name = &plan.opponents[against].name;
-            let mut summary = if played == games {
-                format!("won {wins} of {games} games ({percent:.1}%) against {name}")
-            } else {
-                format!("won {wins} of {played} games played ({percent:.1}%) against {name}")
-            };
-            if played < games {
-                summary.push_str(&format!(
-                    "; {} of {games} not played ({})",
-                    games - played,
-                    if not_run {
-                        format!("fail-fast stopped the check; {needed} wins needed")
-                    } else if wins >= needed {
-                        format!("decided: {needed} wins needed")
-                    } else {
-                        format!(
-                            "decided: {needed} wins needed, at most {} possible",
-                            wins + games - played
-                        )
-                    }
-                ));
-            }
-            (
-                wins >= needed,
-                percent,
-                "%",
-                format!(">= {at_least}%"),
-                summary,
-            )
+        } => win_rate(plan, outcomes, against, games, at_least, not_run),
+        Requirement::BenchAverage { at_most, .. } => {
+            bench_average(plan, key, bench, at_most, &mut details)
         }
-        Requirement::BenchAverage { at_most, .. } => match bench {
-            None => (
-                false,
-                0.0,
-                "attacks",
-                format!("<= {at_most}"),
-                "the bench was not played".to_string(),
-            ),
-            Some(s) => {
-                for f in &s.failures {
-                    // The bench's own replay command: options, key and limits
-                    // included, the spec quoted.
-                    let replay = crate::replay::bench_command(&crate::runner::SoloPlan {
-                        config: plan.config.clone(),
-                        seed: s.seed,
-                        key: key.clone(),
-                        secret_index: f.secret_index,
-                        bot: plan.bot.command.clone(),
-                        limits: plan.bot.limits.clone(),
-                    });
-                    details.push(format!(
-                        "secret {} [{}]: {} after {} ({}); replay: {}",
-                        f.secret_index,
-                        f.secret,
-                        f.reason,
-                        crate::report::moves_word(s.game, u64::from(f.attacks)),
-                        f.verdict,
-                        crate::report::as_invoked(&replay)
-                    ));
-                }
-                let all_cracked = s.failures.is_empty();
-                (
-                    all_cracked && s.average <= at_most,
-                    s.average,
-                    "attacks",
-                    format!("<= {at_most}"),
-                    format!(
-                        "average {:.3} attacks (largest {}) over {} of {} secrets cracked",
-                        s.average, s.largest, s.cracked, s.games
-                    ),
-                )
-            }
-        },
-        Requirement::MaxMoveTime { below } => {
-            let games_max = outcomes.iter().map(|o| o.time_max_ms).fold(0.0, f64::max);
-            let bench_max = all_benches
-                .iter()
-                .flatten()
-                .map(|s| s.time_max_ms)
-                .fold(0.0, f64::max);
-            let max = games_max.max(bench_max);
-            let played =
-                outcomes.len() as u64 + all_benches.iter().flatten().map(|s| s.games).sum::<u64>();
-            (
-                max < below.as_secs_f64() * 1000.0,
-                max,
-                "ms",
-                format!("< {below:?}"),
-                format!("largest reply time {max:.3} ms over {played} games"),
-            )
-        }
+        Requirement::MaxMoveTime { below } => max_move_time(outcomes, all_benches, below),
     };
     // A requirement fail-fast left undecided is not run, whatever its
     // partial measurements say (a bench's or max-move-time's failure in what
@@ -661,6 +592,179 @@ fn judge(
         bound,
         summary,
         details,
+    }
+}
+
+/// What a requirement measured, against what bound, and what it says.
+struct Measure {
+    passed: bool,
+    measured: f64,
+    unit: &'static str,
+    bound: String,
+    summary: String,
+}
+
+/// The first `games` games against `against`.
+fn first_games(
+    outcomes: &[GameOutcome],
+    against: usize,
+    games: u32,
+) -> impl Iterator<Item = &GameOutcome> {
+    outcomes
+        .iter()
+        .filter(move |o| o.game.opponent == against && o.game.index < games)
+}
+
+fn no_verdicts(
+    plan: &CheckPlan,
+    outcomes: &[GameOutcome],
+    against: usize,
+    games: u32,
+    not_run: bool,
+    details: &mut Vec<String>,
+) -> Measure {
+    let played = first_games(outcomes, against, games).count();
+    let bad: Vec<&GameOutcome> = first_games(outcomes, against, games)
+        .filter(|o| o.verdict != Verdict::Ok)
+        .collect();
+    details.extend(bad.iter().filter_map(|o| o.detail.clone()));
+    let clean = played - bad.len();
+    let name = &plan.opponents[against].name;
+    let summary = if played == games as usize {
+        format!("{clean} of {games} games without a verdict against {name}")
+    } else {
+        format!(
+            "{clean} of {played} games played without a verdict against {name}; {} of {games} not played ({})",
+            games as usize - played,
+            if not_run {
+                "fail-fast stopped the check"
+            } else {
+                "stopped at the first verdict"
+            }
+        )
+    };
+    Measure {
+        passed: bad.is_empty() && played == games as usize,
+        measured: clean as f64,
+        unit: "games",
+        bound: format!("= {games}"),
+        summary,
+    }
+}
+
+fn win_rate(
+    plan: &CheckPlan,
+    outcomes: &[GameOutcome],
+    against: usize,
+    games: u32,
+    at_least: f64,
+    not_run: bool,
+) -> Measure {
+    let played = first_games(outcomes, against, games).count() as u32;
+    let wins = first_games(outcomes, against, games)
+        .filter(|o| o.won)
+        .count() as u32;
+    let needed = wins_needed(games, at_least);
+    let percent = 100.0 * f64::from(wins) / f64::from(played.max(1));
+    let name = &plan.opponents[against].name;
+    let mut summary = if played == games {
+        format!("won {wins} of {games} games ({percent:.1}%) against {name}")
+    } else {
+        format!("won {wins} of {played} games played ({percent:.1}%) against {name}")
+    };
+    if played < games {
+        summary.push_str(&format!(
+            "; {} of {games} not played ({})",
+            games - played,
+            if not_run {
+                format!("fail-fast stopped the check; {needed} wins needed")
+            } else if wins >= needed {
+                format!("decided: {needed} wins needed")
+            } else {
+                format!(
+                    "decided: {needed} wins needed, at most {} possible",
+                    wins + games - played
+                )
+            }
+        ));
+    }
+    Measure {
+        passed: wins >= needed,
+        measured: percent,
+        unit: "%",
+        bound: format!(">= {at_least}%"),
+        summary,
+    }
+}
+
+fn bench_average(
+    plan: &CheckPlan,
+    key: &crate::key::RunKey,
+    bench: Option<&BenchSummary>,
+    at_most: f64,
+    details: &mut Vec<String>,
+) -> Measure {
+    let Some(s) = bench else {
+        return Measure {
+            passed: false,
+            measured: 0.0,
+            unit: "attacks",
+            bound: format!("<= {at_most}"),
+            summary: "the bench was not played".to_string(),
+        };
+    };
+    for f in &s.failures {
+        // The bench's own replay command: options, key and limits
+        // included, the spec quoted.
+        let replay = crate::replay::bench_command(&crate::runner::SoloPlan {
+            config: plan.config.clone(),
+            seed: s.seed,
+            key: key.clone(),
+            secret_index: f.secret_index,
+            bot: plan.bot.command.clone(),
+            limits: plan.bot.limits.clone(),
+        });
+        details.push(format!(
+            "secret {} [{}]: {} after {} ({}); replay: {}",
+            f.secret_index,
+            f.secret,
+            f.reason,
+            crate::report::moves_word(s.game, u64::from(f.attacks)),
+            f.verdict,
+            crate::report::as_invoked(&replay)
+        ));
+    }
+    Measure {
+        passed: s.failures.is_empty() && s.average <= at_most,
+        measured: s.average,
+        unit: "attacks",
+        bound: format!("<= {at_most}"),
+        summary: format!(
+            "average {:.3} attacks (largest {}) over {} of {} secrets cracked",
+            s.average, s.largest, s.cracked, s.games
+        ),
+    }
+}
+
+fn max_move_time(
+    outcomes: &[GameOutcome],
+    all_benches: &[Option<BenchSummary>],
+    below: std::time::Duration,
+) -> Measure {
+    let games_max = outcomes.iter().map(|o| o.time_max_ms).fold(0.0, f64::max);
+    let bench_max = all_benches
+        .iter()
+        .flatten()
+        .map(|s| s.time_max_ms)
+        .fold(0.0, f64::max);
+    let max = games_max.max(bench_max);
+    let played = outcomes.len() as u64 + all_benches.iter().flatten().map(|s| s.games).sum::<u64>();
+    Measure {
+        passed: max < below.as_secs_f64() * 1000.0,
+        measured: max,
+        unit: "ms",
+        bound: format!("< {below:?}"),
+        summary: format!("largest reply time {max:.3} ms over {played} games"),
     }
 }
 
