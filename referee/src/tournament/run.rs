@@ -155,9 +155,45 @@ pub fn run(
         to_play: scheduled - already_done,
     })?;
 
-    // Transcripts hold the codes of finished games: the folder is the
-    // referee's user's alone, so that bots (under strict, users of their
-    // own) cannot read their opponents' past codes.
+    let transcripts = transcripts_folder(out)?;
+    let mut played = Played::default();
+    let pool = Pool {
+        jobs: options.jobs,
+        pin: options.pin,
+    };
+    pool.run(
+        || todo.next(),
+        |game: ScheduledGame| play_game(plan, &key, &transcripts, game),
+        |(game, result, transcript_failed)| {
+            played.take(plan, game, result, transcript_failed, reporters)
+        },
+    );
+    if let Some(e) = played.error {
+        return Err(e);
+    }
+
+    let (standings, rows_in_folder) = standings_of(out, &plan.bot_names(), plan.scoring)?;
+    let outcome = Outcome {
+        played_now: played.now,
+        total_in_folder: rows_in_folder,
+        scheduled,
+        interrupted: bot::stop_requested(),
+        standings: standings.rows(),
+        transcript_failures: played.transcript_failures,
+        not_played: played.not_played,
+        not_played_why: played.not_played_why,
+    };
+    reporters.run_finished(&Finish::Tournament {
+        standings: &standings,
+        outcome: &outcome,
+    })?;
+    Ok(outcome)
+}
+
+/// Transcripts hold the codes of finished games: their folder is the
+/// referee's user's alone, so that bots (under strict, users of their own)
+/// cannot read their opponents' past codes.
+fn transcripts_folder(out: &Path) -> Result<PathBuf, TournamentError> {
     let transcripts = out.join("transcripts");
     std::os::unix::fs::DirBuilderExt::mode(fs::DirBuilder::new().recursive(true), 0o700)
         .create(&transcripts)
@@ -168,96 +204,90 @@ pub fn run(
             )
         })
         .map_err(io_error(&transcripts, "cannot create the folder"))?;
+    Ok(transcripts)
+}
 
-    let mut played_now = 0u64;
-    let mut not_played = 0u64;
-    let mut not_played_why: Option<String> = None;
-    let mut transcript_failures = 0u64;
-    let mut write_error: Option<TournamentError> = None;
-    let pool = Pool {
-        jobs: options.jobs,
-        pin: options.pin,
+/// One game of the schedule, with its transcript; whether the transcript
+/// could not be written (the game is then played again without one: a full
+/// disk must not cost the game).
+fn play_game(
+    plan: &TournamentPlan,
+    key: &crate::key::RunKey,
+    transcripts: &Path,
+    game: ScheduledGame,
+) -> (ScheduledGame, Result<MatchRecord, MatchError>, bool) {
+    let match_plan = MatchPlan {
+        config: plan.config.clone(),
+        seed: game.seed,
+        key: key.clone(),
+        bots: [
+            plan.bots[game.a].command.clone(),
+            plan.bots[game.b].command.clone(),
+        ],
+        limits: [
+            plan.bots[game.a].limits.clone(),
+            plan.bots[game.b].limits.clone(),
+        ],
     };
-    pool.run(
-        || todo.next(),
-        |game: ScheduledGame| {
-            let match_plan = MatchPlan {
-                config: plan.config.clone(),
-                seed: game.seed,
-                key: key.clone(),
-                bots: [
-                    plan.bots[game.a].command.clone(),
-                    plan.bots[game.b].command.clone(),
-                ],
-                limits: [
-                    plan.bots[game.a].limits.clone(),
-                    plan.bots[game.b].limits.clone(),
-                ],
-            };
-            let path = transcripts.join(format!("game-{:06}.jsonl", game.number));
-            let mut result = play_match(&match_plan, Some(&path));
-            let mut transcript_failed = false;
-            if let Err(MatchError::Transcript { .. }) = result {
-                // A full disk must not cost the game: play it without.
-                transcript_failed = true;
-                result = play_match(&match_plan, None);
+    let path = transcripts.join(format!("game-{:06}.jsonl", game.number));
+    let result = play_match(&match_plan, Some(&path));
+    if let Err(MatchError::Transcript { .. }) = result {
+        return (game, play_match(&match_plan, None), true);
+    }
+    (game, result, false)
+}
+
+/// What the games of this run came to, as they finish.
+#[derive(Default)]
+struct Played {
+    now: u64,
+    not_played: u64,
+    not_played_why: Option<String>,
+    transcript_failures: u64,
+    error: Option<TournamentError>,
+}
+
+impl Played {
+    /// Records a finished game through the reporters, or says why it is
+    /// not recorded; stops the run when results could not be kept.
+    fn take(
+        &mut self,
+        plan: &TournamentPlan,
+        game: ScheduledGame,
+        result: Result<MatchRecord, MatchError>,
+        transcript_failed: bool,
+        reporters: &mut dyn Reporter,
+    ) -> Flow {
+        self.transcript_failures += u64::from(transcript_failed);
+        let record = match result {
+            Ok(record) => record,
+            // Interrupted games are not recorded: resume plays them.
+            Err(MatchError::Interrupted) | Err(MatchError::Transcript { .. }) => return Flow::Go,
+            // The system would not start a bot, even after retries: the
+            // game is not played (nobody's loss); resume plays it.
+            Err(e @ MatchError::NotStarted { .. }) => {
+                self.not_played += 1;
+                self.not_played_why.get_or_insert(e.to_string());
+                return Flow::Go;
             }
-            (game, result, transcript_failed)
-        },
-        |(game, result, transcript_failed)| {
-            transcript_failures += u64::from(transcript_failed);
-            let record = match result {
-                Ok(record) => record,
-                // Interrupted games are not recorded: resume plays them.
-                Err(MatchError::Interrupted) | Err(MatchError::Transcript { .. }) => {
-                    return Flow::Go
-                }
-                // The system would not start a bot, even after retries: the
-                // game is not played (nobody's loss); resume plays it.
-                Err(e @ MatchError::NotStarted { .. }) => {
-                    not_played += 1;
-                    not_played_why.get_or_insert(e.to_string());
-                    return Flow::Go;
-                }
-                // The referee cannot compile bots here (no compiler, no
-                // cache): no game can be judged fairly, so stop.
-                Err(e @ MatchError::Compiler { .. }) => {
-                    write_error.get_or_insert(TournamentError::Match(e));
-                    bot::request_stop();
-                    return Flow::Stop;
-                }
-            };
-            let row = to_row(plan, game, &record);
-            let place = Place::Tournament { row: &row };
-            if let Err(e) = reporters.game_finished(&record, &place) {
-                write_error.get_or_insert(e.into());
+            // The referee cannot compile bots here (no compiler, no
+            // cache): no game can be judged fairly, so stop.
+            Err(e @ MatchError::Compiler { .. }) => {
+                self.error.get_or_insert(TournamentError::Match(e));
                 bot::request_stop();
                 return Flow::Stop;
             }
-            played_now += 1;
-            Flow::Go
-        },
-    );
-    if let Some(e) = write_error {
-        return Err(e);
+        };
+        let row = to_row(plan, game, &record);
+        let place = Place::Tournament { row: &row };
+        if let Err(e) = reporters.game_finished(&record, &place) {
+            self.error.get_or_insert(e.into());
+            bot::request_stop();
+            return Flow::Stop;
+        }
+        self.now += 1;
+        Flow::Go
     }
-
-    let (standings, rows_in_folder) = standings_of(out, &plan.bot_names(), plan.scoring)?;
-    let outcome = Outcome {
-        played_now,
-        total_in_folder: rows_in_folder,
-        scheduled,
-        interrupted: bot::stop_requested(),
-        standings: standings.rows(),
-        transcript_failures,
-        not_played,
-        not_played_why,
-    };
-    reporters.run_finished(&Finish::Tournament {
-        standings: &standings,
-        outcome: &outcome,
-    })?;
-    Ok(outcome)
 }
 
 fn prepare_folder(plan: &TournamentPlan, options: &RunOptions) -> Result<(), TournamentError> {
