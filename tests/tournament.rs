@@ -657,3 +657,46 @@ fn folders_written_before_the_result_column_merge_and_refuse_resume_plainly() {
         run.stderr
     );
 }
+
+#[test]
+fn shards_played_with_different_keys_are_not_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tournament_file(dir.path(), 2, "");
+    let mut folders = vec![];
+    for (i, key) in [(1, "1a"), (2, "2b")] {
+        let out = dir.path().join(format!("shard{i}"));
+        let key = key.repeat(32);
+        let run = referee(
+            &[
+                "tournament",
+                file.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--shard",
+                &format!("{i}/2"),
+                "--key",
+                &key,
+            ],
+            BUDGET,
+        );
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        folders.push(out.to_str().unwrap().to_string());
+    }
+    let merged = dir.path().join("merged");
+    let run = referee(
+        &[
+            "merge",
+            &folders[0],
+            &folders[1],
+            "--out",
+            merged.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("another secret key") && run.stderr.contains("--key-file"),
+        "{}",
+        run.stderr
+    );
+}

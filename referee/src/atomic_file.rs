@@ -3,7 +3,7 @@
 //! temporary file in the same folder, fsync it, rename it over the target,
 //! fsync the folder. Every file the referee rewrites in place (the copy of
 //! the tournament file in a results folder, `tournament.json`, standings,
-//! crosstable, timings, a merged `games.csv`) goes through [`write`] or
+//! crosstable, timings, a merged `games.csv`) goes through [`write()`] or
 //! [`write_with`].
 
 use std::fs::{self, File, OpenOptions};

@@ -1,6 +1,6 @@
 //! The loader shared by tournament and check files: reading a file, the
 //! spans of its values turned into `file:line: field: message` errors
-//! ([`Source`], [`PlanError`]), the game and its `[options]`, the `[limits]`
+//! (`Source`, [`PlanError`]), the game and its `[options]`, the `[limits]`
 //! table and the bot tables (`[[bots]]`, `[[opponents]]`, `[bot]`) with
 //! their paths relative to the file's folder. Each kind of file keeps only
 //! its own fields (`tournament::plan`, `check::plan`).

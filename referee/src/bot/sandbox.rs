@@ -906,7 +906,7 @@ const SECCOMP_ALLOW: u32 = 0x7fff_0000;
 const SECCOMP_EPERM: u32 = 0x0005_0000 | libc::EPERM as u32;
 
 /// Between fork and exec: no new privileges, then the x32 guard and the
-/// tables of [`seccomp_filters`] (built here: they name the bot's pid, and
+/// tables of `seccomp_filters` (built here: they name the bot's pid, and
 /// the launcher's child may allocate, being single-threaded). False if a
 /// step failed (errno says why).
 pub fn install_seccomp(allow_fork: bool) -> bool {

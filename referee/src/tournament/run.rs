@@ -510,6 +510,7 @@ pub fn merge(
 ) -> Result<(Vec<StandingRow>, u64, u64), TournamentError> {
     let mut meta: Option<(FolderMeta, String, PathBuf)> = None;
     let mut rows: std::collections::BTreeMap<u64, GameRow> = Default::default();
+    let mut first_key: Option<(crate::key::RefereeKey, PathBuf)> = None;
     for folder in folders {
         let meta_path = folder.join("tournament.json");
         let text = fs::read_to_string(&meta_path).map_err(io_error(
@@ -535,6 +536,26 @@ pub fn merge(
                 })
             }
             Some(_) => {}
+        }
+        // Shards of one tournament drew their games with one key; a folder
+        // with another key played other games (codes, the bots' seeds).
+        let key_path = folder.join(crate::key::KEY_FILE);
+        if key_path.exists() {
+            let key = crate::key::RefereeKey::read(&key_path)?;
+            match &first_key {
+                None => first_key = Some((key, folder.clone())),
+                Some((first, first_folder)) if *first != key => {
+                    return Err(TournamentError::Merge {
+                        path: folder.clone(),
+                        message: format!(
+                            "was played with another secret key than {} (its referee.key \
+                             differs): give every shard the same --key-file",
+                            first_folder.display()
+                        ),
+                    })
+                }
+                Some(_) => {}
+            }
         }
         let games_path = folder.join(GAMES_CSV);
         for_each_row(&games_path, |row| {
