@@ -29,20 +29,51 @@ pub const MAX_POINTS: u32 = 1_000_000;
 /// crack a code ends after at most this many.
 pub const MAX_ROUNDS: u32 = 10_000;
 
+/// Why a duration, size or count typed by an operator is refused; the
+/// message quotes what was typed and says what would do.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UnitError {
+    #[error("{name} (--{flag}): {value} is too many: at most {MAX_ROUNDS}", flag = name.replace('_', "-"))]
+    TooManyRounds { name: &'static str, value: u32 },
+    #[error("'{text}' is not a whole number")]
+    NotACount { text: String },
+    #[error("{n} is too few: at least {min}")]
+    TooFew { n: u64, min: u64 },
+    #[error("{n} is too many: at most {max}")]
+    TooMany { n: u64, max: u64 },
+    #[error("'{text}' is not a duration; write e.g. 2s, 1.5s or 500ms")]
+    NotADuration { text: String },
+    #[error("'{text}': a duration must be positive{}", if *zero_allowed { ", or 0 for no bank" } else { "" })]
+    NotPositive { text: String, zero_allowed: bool },
+    /// Beyond the bound of `what` (none named: beyond any duration).
+    #[error("'{text}' is too long: {}at most {max_secs}s", what.map(|w| format!("{w} is ")).unwrap_or_default())]
+    TooLong {
+        text: String,
+        what: Option<&'static str>,
+        max_secs: u64,
+    },
+    #[error("'{text}' is not a size; write e.g. 64MiB, 512KiB or 1GiB")]
+    NotASize { text: String },
+    #[error("'{text}': a size must be positive")]
+    SizeNotPositive { text: String },
+    #[error(
+        "'{text}' is too large: at most {} (1 TiB)",
+        show_size_kb(MAX_MEMORY_KB)
+    )]
+    TooLarge { text: String },
+}
+
 /// Refuses game options beyond their bounds (the games check the rest):
 /// `max_rounds`, `attempts` and `max_attacks` at most [`MAX_ROUNDS`]. The
 /// message names the option as both flags and files spell it.
-pub fn check_game_options(options: &crate::games::GameOptions) -> Result<(), String> {
+pub fn check_game_options(options: &crate::games::GameOptions) -> Result<(), UnitError> {
     for (name, value) in [
         ("max_rounds", options.max_rounds),
         ("attempts", options.attempts),
         ("max_attacks", options.max_attacks),
     ] {
-        if let Some(v) = value.filter(|v| *v > MAX_ROUNDS) {
-            return Err(format!(
-                "{name} (--{}): {v} is too many: at most {MAX_ROUNDS}",
-                name.replace('_', "-")
-            ));
+        if let Some(value) = value.filter(|v| *v > MAX_ROUNDS) {
+            return Err(UnitError::TooManyRounds { name, value });
         }
     }
     Ok(())
@@ -50,58 +81,88 @@ pub fn check_game_options(options: &crate::games::GameOptions) -> Result<(), Str
 
 /// `N` for a count of at most `max` (`--jobs`, `--samples`, ...): a
 /// number, at least `min`.
-pub fn parse_count(text: &str, min: u64, max: u64) -> Result<u64, String> {
-    let n: u64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{text}' is not a whole number"))?;
+pub fn parse_count(text: &str, min: u64, max: u64) -> Result<u64, UnitError> {
+    let n: u64 = text.trim().parse().map_err(|_| UnitError::NotACount {
+        text: text.to_string(),
+    })?;
     if n < min {
-        return Err(format!("{n} is too few: at least {min}"));
+        return Err(UnitError::TooFew { n, min });
     }
     if n > max {
-        return Err(format!("{n} is too many: at most {max}"));
+        return Err(UnitError::TooMany { n, max });
     }
     Ok(n)
 }
 
 /// `--jobs`: 1 to [`MAX_JOBS`].
-pub fn parse_jobs(text: &str) -> Result<usize, String> {
+pub fn parse_jobs(text: &str) -> Result<usize, UnitError> {
     parse_count(text, 1, MAX_JOBS as u64).map(|n| n as usize)
 }
 
 /// `--samples`: 1 to [`MAX_SAMPLES`].
-pub fn parse_samples(text: &str) -> Result<u64, String> {
+pub fn parse_samples(text: &str) -> Result<u64, UnitError> {
     parse_count(text, 1, MAX_SAMPLES)
 }
 
 /// A duration of at most `max`; beyond, a message naming `what` and `max`.
-fn at_most(text: &str, d: Duration, max: Duration, what: &str) -> Result<Duration, String> {
+fn at_most(
+    text: &str,
+    d: Duration,
+    max: Duration,
+    what: &'static str,
+) -> Result<Duration, UnitError> {
     if d > max {
-        return Err(format!(
-            "'{text}' is too long: {what} is at most {}s",
-            max.as_secs()
-        ));
+        return Err(UnitError::TooLong {
+            text: text.to_string(),
+            what: Some(what),
+            max_secs: max.as_secs(),
+        });
     }
     Ok(d)
 }
 
 /// The time for one reply: a duration as [`parse_duration`] reads it, at
 /// most [`MAX_MOVE_TIME`].
-pub fn parse_move_time(text: &str) -> Result<Duration, String> {
+pub fn parse_move_time(text: &str) -> Result<Duration, UnitError> {
+    let what = "a time per move";
     match parse_duration(text) {
-        Ok(d) => at_most(text, d, MAX_MOVE_TIME, "a time per move"),
-        Err(e) if e.contains("too long") => Err(format!(
-            "'{text}' is too long: a time per move is at most {}s",
-            MAX_MOVE_TIME.as_secs()
-        )),
+        Ok(d) => at_most(text, d, MAX_MOVE_TIME, what),
+        Err(UnitError::TooLong { .. }) => Err(UnitError::TooLong {
+            text: text.to_string(),
+            what: Some(what),
+            max_secs: MAX_MOVE_TIME.as_secs(),
+        }),
         Err(e) => Err(e),
     }
 }
 
 /// Parses `2s`, `1.5s`, `500ms`, `250us` or a bare number of seconds.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub fn parse_duration(text: &str) -> Result<Duration, UnitError> {
+    let (number, scale) = split_duration(text);
+    let value: f64 = number.trim().parse().map_err(|_| UnitError::NotADuration {
+        text: text.to_string(),
+    })?;
+    if !(value.is_finite() && value > 0.0) {
+        return Err(UnitError::NotPositive {
+            text: text.to_string(),
+            zero_allowed: false,
+        });
+    }
+    // Beyond any bound below, but still a Duration: never a panic.
+    Duration::try_from_secs_f64(value * scale)
+        .ok()
+        .filter(|d| *d <= MAX_TIME_BANK)
+        .ok_or_else(|| UnitError::TooLong {
+            text: text.to_string(),
+            what: None,
+            max_secs: MAX_TIME_BANK.as_secs(),
+        })
+}
+
+/// A duration's number and the seconds one of its unit is worth.
+fn split_duration(text: &str) -> (&str, f64) {
     let t = text.trim();
-    let (number, scale) = if let Some(n) = t.strip_suffix("ms") {
+    if let Some(n) = t.strip_suffix("ms") {
         (n, 1e-3)
     } else if let Some(n) = t.strip_suffix("us") {
         (n, 1e-6)
@@ -111,49 +172,40 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         (n, 60.0)
     } else {
         (t, 1.0)
-    };
-    let value: f64 = number
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{text}' is not a duration; write e.g. 2s, 1.5s or 500ms"))?;
-    if !(value.is_finite() && value > 0.0) {
-        return Err(format!("'{text}': a duration must be positive"));
     }
-    // Beyond any bound below, but still a Duration: never a panic.
-    Duration::try_from_secs_f64(value * scale)
-        .ok()
-        .filter(|d| *d <= MAX_TIME_BANK)
-        .ok_or_else(|| format!("'{text}' is too long: at most {}s", MAX_TIME_BANK.as_secs()))
 }
 
 /// Parses a time bank: a duration as [`parse_duration`] reads it, or zero
 /// (`0`, `0s`, `0ms`) for no bank, so that a bot's own entry can take away
 /// a bank its file gives every bot.
-pub fn parse_time_bank(text: &str) -> Result<Duration, String> {
+pub fn parse_time_bank(text: &str) -> Result<Duration, UnitError> {
     match parse_duration(text) {
         Ok(bank) => at_most(text, bank, MAX_TIME_BANK, "a time bank"),
-        Err(e) if e.contains("too long") => Err(e.replace("at most", "a time bank is at most")),
-        Err(e) => {
-            let t = text.trim();
-            let number = t
-                .strip_suffix("ms")
-                .or_else(|| t.strip_suffix("us"))
-                .or_else(|| t.strip_suffix('s'))
-                .or_else(|| t.strip_suffix('m'))
-                .unwrap_or(t);
-            match number.trim().parse::<f64>() {
+        Err(UnitError::TooLong { text, max_secs, .. }) => Err(UnitError::TooLong {
+            text,
+            what: Some("a time bank"),
+            max_secs,
+        }),
+        Err(UnitError::NotPositive { text, .. }) => {
+            match split_duration(&text).0.trim().parse::<f64>() {
                 Ok(0.0) => Ok(Duration::ZERO),
-                _ => Err(e.replace("must be positive", "must be positive, or 0 for no bank")),
+                _ => Err(UnitError::NotPositive {
+                    text,
+                    zero_allowed: true,
+                }),
             }
         }
+        Err(e) => Err(e),
     }
 }
 
 /// Parses a size into KiB: `64MiB`, `64M`, `512KiB`, `1GiB` (all binary
 /// units), or a bare number of MiB.
-pub fn parse_size_kb(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let lower = t.to_ascii_lowercase();
+pub fn parse_size_kb(text: &str) -> Result<u64, UnitError> {
+    let not_a_size = || UnitError::NotASize {
+        text: text.to_string(),
+    };
+    let lower = text.trim().to_ascii_lowercase();
     let digits_end = lower
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(lower.len());
@@ -162,24 +214,19 @@ pub fn parse_size_kb(text: &str) -> Result<u64, String> {
         "k" | "kb" | "kib" => 1.0,
         "" | "m" | "mb" | "mib" => 1024.0,
         "g" | "gb" | "gib" => 1024.0 * 1024.0,
-        _ => {
-            return Err(format!(
-                "'{text}' is not a size; write e.g. 64MiB, 512KiB or 1GiB"
-            ))
-        }
+        _ => return Err(not_a_size()),
     };
-    let value: f64 = number
-        .parse()
-        .map_err(|_| format!("'{text}' is not a size; write e.g. 64MiB, 512KiB or 1GiB"))?;
+    let value: f64 = number.parse().map_err(|_| not_a_size())?;
     if !(value.is_finite() && value > 0.0) {
-        return Err(format!("'{text}': a size must be positive"));
+        return Err(UnitError::SizeNotPositive {
+            text: text.to_string(),
+        });
     }
     let kb = (value * kb_per_unit).round();
     if kb > MAX_MEMORY_KB as f64 {
-        return Err(format!(
-            "'{text}' is too large: at most {} (1 TiB)",
-            show_size_kb(MAX_MEMORY_KB)
-        ));
+        return Err(UnitError::TooLarge {
+            text: text.to_string(),
+        });
     }
     Ok(kb as u64)
 }
@@ -207,6 +254,7 @@ mod tests {
         assert!(parse_duration("0s").is_err());
         assert!(parse_duration("fast")
             .unwrap_err()
+            .to_string()
             .contains("not a duration"));
     }
 
@@ -218,9 +266,11 @@ mod tests {
         assert_eq!(parse_time_bank("0ms"), Ok(Duration::ZERO));
         assert!(parse_time_bank("-1s")
             .unwrap_err()
+            .to_string()
             .contains("or 0 for no bank"));
         assert!(parse_time_bank("plenty")
             .unwrap_err()
+            .to_string()
             .contains("not a duration"));
     }
 
@@ -232,14 +282,15 @@ mod tests {
             "1e300",
             "90000s",
         ] {
-            let e = parse_duration(text).unwrap_err();
+            let e = parse_duration(text).unwrap_err().to_string();
             assert!(e.contains("too long"), "{text}: {e}");
-            let e = parse_time_bank(text).unwrap_err();
+            let e = parse_time_bank(text).unwrap_err().to_string();
             assert!(e.contains("a time bank is at most 86400s"), "{text}: {e}");
         }
         assert_eq!(parse_move_time("3600s"), Ok(MAX_MOVE_TIME));
         assert!(parse_move_time("3601s")
             .unwrap_err()
+            .to_string()
             .contains("a time per move is at most 3600s"));
         assert_eq!(parse_time_bank("24m"), Ok(Duration::from_secs(24 * 60)));
         assert_eq!(parse_size_kb("1024GiB"), Ok(MAX_MEMORY_KB));
@@ -249,13 +300,22 @@ mod tests {
             "99999999999999999999999G",
         ] {
             assert!(
-                parse_size_kb(text).unwrap_err().contains("at most 1024GiB"),
+                parse_size_kb(text)
+                    .unwrap_err()
+                    .to_string()
+                    .contains("at most 1024GiB"),
                 "{text}"
             );
         }
         assert_eq!(parse_jobs("1024"), Ok(1024));
-        assert!(parse_jobs("1025").unwrap_err().contains("at most 1024"));
-        assert!(parse_jobs("0").unwrap_err().contains("at least 1"));
+        assert!(parse_jobs("1025")
+            .unwrap_err()
+            .to_string()
+            .contains("at most 1024"));
+        assert!(parse_jobs("0")
+            .unwrap_err()
+            .to_string()
+            .contains("at least 1"));
         assert!(parse_samples("99999999999999999999").is_err());
     }
 

@@ -198,7 +198,7 @@ impl GameFlags {
     }
 
     pub fn config(&self, game: &str) -> Result<GameConfig, String> {
-        units::check_game_options(&self.options())?;
+        units::check_game_options(&self.options()).map_err(|e| e.to_string())?;
         GameConfig::from_options(game, &self.options()).map_err(|e| e.to_string())
     }
 }
@@ -316,21 +316,34 @@ pub fn error_text(e: &anyhow::Error) -> String {
     text
 }
 
-/// Numbers and durations on the command line: their args allow hyphen
-/// values, so that `--seed -5` reaches the parser and is refused as
-/// negative, instead of clap's "to pass '-5' as a value, use '-- -5'".
-pub fn refuse_negative(text: &str) -> Result<&str, String> {
+/// Why a value on the command line is refused (clap prints it after the
+/// flag's name).
+#[derive(Debug, thiserror::Error)]
+pub enum ArgError {
+    #[error("must not be negative, got '{0}'")]
+    Negative(String),
+    #[error("a value is missing (got the option '{0}')")]
+    Missing(String),
+    #[error("'{text}' is not a whole number in range ({why})")]
+    NotWhole { text: String, why: String },
+    #[error(transparent)]
+    Unit(#[from] units::UnitError),
+}
+
+/// A value that is not negative: `-1` is refused as negative (not taken by
+/// clap for an unknown option), `--other` as a missing value.
+pub fn refuse_negative(text: &str) -> Result<&str, ArgError> {
     match text.trim().strip_prefix('-') {
         Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit() || c == '.') => {
-            Err(format!("must not be negative, got '{text}'"))
+            Err(ArgError::Negative(text.to_string()))
         }
-        Some(_) => Err(format!("a value is missing (got the option '{text}')")),
+        Some(_) => Err(ArgError::Missing(text.to_string())),
         None => Ok(text),
     }
 }
 
 /// A whole number, not negative.
-pub fn whole<T>(text: &str) -> Result<T, String>
+pub fn whole<T>(text: &str) -> Result<T, ArgError>
 where
     T: std::str::FromStr,
     T::Err: std::fmt::Display,
@@ -338,37 +351,44 @@ where
     refuse_negative(text)?
         .trim()
         .parse()
-        .map_err(|e| format!("'{text}' is not a whole number in range ({e})"))
+        .map_err(|e: T::Err| ArgError::NotWhole {
+            text: text.to_string(),
+            why: e.to_string(),
+        })
 }
 
 /// `--jobs`, not negative.
-pub fn jobs(text: &str) -> Result<usize, String> {
-    units::parse_jobs(refuse_negative(text)?)
+pub fn jobs(text: &str) -> Result<usize, ArgError> {
+    Ok(units::parse_jobs(refuse_negative(text)?)?)
 }
 
 /// `--samples`, not negative.
-pub fn samples(text: &str) -> Result<u64, String> {
-    units::parse_samples(refuse_negative(text)?)
+pub fn samples(text: &str) -> Result<u64, ArgError> {
+    Ok(units::parse_samples(refuse_negative(text)?)?)
 }
 
 /// A count from 0 to `units::MAX_GAMES`, not negative.
-pub fn games(text: &str) -> Result<u64, String> {
-    units::parse_count(refuse_negative(text)?, 0, units::MAX_GAMES)
+pub fn games(text: &str) -> Result<u64, ArgError> {
+    Ok(units::parse_count(
+        refuse_negative(text)?,
+        0,
+        units::MAX_GAMES,
+    )?)
 }
 
 /// A time per move, not negative.
-pub fn move_time(text: &str) -> Result<std::time::Duration, String> {
-    units::parse_move_time(refuse_negative(text)?)
+pub fn move_time(text: &str) -> Result<std::time::Duration, ArgError> {
+    Ok(units::parse_move_time(refuse_negative(text)?)?)
 }
 
 /// A time bank, not negative.
-pub fn time_bank(text: &str) -> Result<std::time::Duration, String> {
-    units::parse_time_bank(refuse_negative(text)?)
+pub fn time_bank(text: &str) -> Result<std::time::Duration, ArgError> {
+    Ok(units::parse_time_bank(refuse_negative(text)?)?)
 }
 
 /// A memory size, not negative.
-pub fn size_kb(text: &str) -> Result<u64, String> {
-    units::parse_size_kb(refuse_negative(text)?)
+pub fn size_kb(text: &str) -> Result<u64, ArgError> {
+    Ok(units::parse_size_kb(refuse_negative(text)?)?)
 }
 
 /// A failure of a command, with the exit code it maps to.
