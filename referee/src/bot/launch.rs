@@ -252,15 +252,11 @@ fn launch(spec: &LaunchSpec, report: &mut File) -> Result<(), String> {
 /// and under strict in new PID (for its children), network and IPC
 /// namespaces.
 fn become_the_bots_keeper(spec: &LaunchSpec) -> Result<(), String> {
-    // SAFETY: prctl with integer arguments.
-    unsafe {
-        // Nobody of the bot's user reads the launcher's memory.
-        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
-        // Orphans of the bot's tree become the launcher's children.
-        if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 {
-            return Err(format!("subreaper: {}", io::Error::last_os_error()));
-        }
-    }
+    // Nobody of the bot's user reads the launcher's memory.
+    let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
+    // Orphans of the bot's tree become the launcher's children.
+    rustix::process::set_child_subreaper(Some(rustix::process::getpid()))
+        .map_err(|e| format!("subreaper: {e}"))?;
     if spec.strict.is_some() {
         // Network and IPC for the launcher too (it uses neither); the PID
         // namespace for its children only: the bot is its first process.
@@ -405,18 +401,16 @@ fn end_descendants() {
         if found.is_empty() || Instant::now() >= deadline {
             break;
         }
-        for &pid in &found {
-            // Stopped first, so that none forks while the others are killed.
-            // SAFETY: kill has no memory effects.
-            unsafe {
-                libc::kill(pid, libc::SIGSTOP);
-            }
+        let pids: Vec<rustix::process::Pid> = found
+            .iter()
+            .filter_map(|&pid| rustix::process::Pid::from_raw(pid))
+            .collect();
+        // Stopped first, so that none forks while the others are killed.
+        for &pid in &pids {
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::STOP);
         }
-        for &pid in &found {
-            // SAFETY: as above.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
+        for &pid in &pids {
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
         }
         reap_children(Duration::from_millis(5));
     }
@@ -428,14 +422,11 @@ fn end_descendants() {
 fn reap_children(time: Duration) {
     let until = Instant::now() + time;
     loop {
-        let mut status = 0;
-        // SAFETY: a valid pointer to a local.
-        let r = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
-        if r > 0 {
-            continue;
-        }
-        if r < 0 || Instant::now() >= until {
-            return;
+        match rustix::process::wait(rustix::process::WaitOptions::NOHANG) {
+            Ok(Some(_)) => continue,
+            Err(_) => return,
+            Ok(None) if Instant::now() >= until => return,
+            Ok(None) => {}
         }
         std::thread::sleep(Duration::from_micros(200));
     }
@@ -581,10 +572,7 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure]) -> Result<(), StepError> {
     }
     // Its own session (so its own process group too): the terminal's
     // signals do not reach it, and the referee ends its group.
-    // SAFETY: setsid has no memory effects.
-    if unsafe { libc::setsid() } < 0 {
-        return Err(last_error("own session"));
-    }
+    rustix::process::setsid().map_err(|e| ("own session", io::Error::from(e)))?;
     set_rlimits(spec)?;
     if let Some(identity) = &spec.identity {
         become_unprivileged(spec, identity)?;
@@ -599,10 +587,8 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure]) -> Result<(), StepError> {
     }
     // After any change of user, which clears it: if the launcher dies
     // (even by SIGKILL), so does the bot.
-    // SAFETY: prctl with integer arguments.
-    if unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) } != 0 {
-        return Err(last_error("parent-death signal"));
-    }
+    rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
+        .map_err(|e| ("parent-death signal", io::Error::from(e)))?;
     Ok(())
 }
 
@@ -748,13 +734,14 @@ fn set_rlimits(spec: &LaunchSpec) -> Result<(), StepError> {
 fn become_unprivileged(spec: &LaunchSpec, identity: &Identity) -> Result<(), StepError> {
     if let Some(uid) = identity.uid {
         // Its working directory becomes its own, and nobody else's.
-        let dir = cstring(&spec.workdir)?;
-        // SAFETY: valid NUL-terminated path.
-        let owned = unsafe { libc::chown(dir.as_ptr(), uid, identity.gid) } == 0;
-        // SAFETY: as above.
-        if !owned || unsafe { libc::chmod(dir.as_ptr(), 0o700) } != 0 {
-            return Err(last_error("giving the bot its working directory"));
-        }
+        let step = "giving the bot its working directory";
+        rustix::fs::chown(
+            &spec.workdir,
+            Some(rustix::process::Uid::from_raw(uid)),
+            Some(rustix::process::Gid::from_raw(identity.gid)),
+        )
+        .and_then(|()| rustix::fs::chmod(&spec.workdir, rustix::fs::Mode::from_raw_mode(0o700)))
+        .map_err(|e| (step, io::Error::from(e)))?;
     }
     if !sandbox::drop_bounding_set() {
         return Err(last_error("dropping capabilities"));
@@ -796,11 +783,9 @@ fn become_unprivileged(spec: &LaunchSpec, identity: &Identity) -> Result<(), Ste
 fn enter_user_namespace(uid: u32, gid: u32) -> Result<(), StepError> {
     // Changing user made the process non-dumpable, which gives its /proc
     // files to root: it could not write its own maps. Exec sets this again.
-    // SAFETY: prctl and unshare with integer arguments.
-    if unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0) } != 0 {
-        return Err(last_error("new user namespace"));
-    }
-    // SAFETY: as above.
+    rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::Dumpable)
+        .map_err(|e| ("new user namespace", io::Error::from(e)))?;
+    // SAFETY: unshare with a flag.
     if unsafe { libc::unshare(libc::CLONE_NEWUSER) } != 0 {
         return Err(last_error("new user namespace"));
     }

@@ -910,34 +910,26 @@ const SECCOMP_EPERM: u32 = 0x0005_0000 | libc::EPERM as u32;
 /// the launcher's child may allocate, being single-threaded). False if a
 /// step failed (errno says why).
 pub fn install_seccomp(allow_fork: bool) -> bool {
-    // SAFETY: prctl with integer arguments.
-    if unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) } != 0 {
+    if rustix::thread::set_no_new_privs(true).is_err() {
         return false;
     }
     #[cfg(target_arch = "x86_64")]
     {
-        let program = libc::sock_fprog {
-            len: X32_GUARD.len() as u16,
-            filter: X32_GUARD.as_ptr() as *mut libc::sock_filter,
-        };
-        // SAFETY: prctl with a valid program that outlives the call (the
-        // kernel copies it).
-        let guarded = unsafe {
-            libc::prctl(
-                libc::PR_SET_SECCOMP,
-                libc::SECCOMP_MODE_FILTER,
-                &program as *const libc::sock_fprog,
-            )
-        } == 0;
-        if !guarded {
-            return false;
-        }
-        // SAFETY: getpid has no preconditions.
-        let own = unsafe { libc::getpid() };
-        let Ok(programs) = seccomp_filters(own, allow_fork) else {
+        let guard: seccompiler::BpfProgram = X32_GUARD
+            .iter()
+            .map(|i| seccompiler::sock_filter {
+                code: i.code,
+                jt: i.jt,
+                jf: i.jf,
+                k: i.k,
+            })
+            .collect();
+        let Ok(tables) =
+            seccomp_filters(rustix::process::getpid().as_raw_nonzero().get(), allow_fork)
+        else {
             return false;
         };
-        for program in &programs {
+        for program in std::iter::once(&guard).chain(&tables) {
             if seccompiler::apply_filter(program).is_err() {
                 return false;
             }
