@@ -17,8 +17,9 @@ use rustix::io::Errno;
 use rustix::termios::{self, LocalModes, OptionalActions, Termios};
 
 use crate::bot::{self, BotCommand, BotProcess, Fault};
+use crate::games::driver::{drive, Ending, Seats, Turn};
 use crate::games::human::HumanText;
-use crate::games::{arrow5, mastermind, safecracker, Game, GameConfig, Seat, Status, Winner};
+use crate::games::{arrow5, mastermind, safecracker, Applied, Game, GameConfig, Seat, Winner};
 use crate::protocol;
 use crate::runner::MatchLimits;
 use crate::text;
@@ -109,7 +110,7 @@ struct BotSeat {
 }
 
 fn run<G: HumanText>(
-    mut game: G,
+    game: G,
     plan: &HumanPlan,
     term: &mut Terminal,
 ) -> Result<HumanEnd, HumanError> {
@@ -134,34 +135,27 @@ fn run<G: HumanText>(
         }
     }
 
-    let end = loop {
-        let (seat, request) = match game.status() {
-            Status::Over(outcome) => {
-                break HumanEnd::Finished {
-                    winner: outcome.winner,
-                    reason: outcome.reason,
-                }
-            }
-            Status::Ask { seat, request } => (seat, request),
-        };
-        let name = names[seat.index()];
-        match (&mut bot, seat) {
-            (Some(bot), Seat::B) => {
-                match bot_turn(bot, game, request.as_deref(), name, &plan.limits, term)? {
-                    Ok(next) => game = next,
-                    Err((back, end)) => {
-                        game = back;
-                        break end;
-                    }
-                }
-            }
-            _ => match person_turn(game, seat, names, &mut bot, plan, term)? {
-                Ok(next) => game = next,
-                // The person left: the game ends here, unfinished.
-                Err(leave) => return Ok(HumanEnd::Abandoned(leave)),
-            },
-        }
+    let mut seats = PeopleAndBot {
+        bot,
+        names,
+        plan,
+        term,
     };
+    let (game, end) = match drive(game, &mut seats)? {
+        (game, Ending::Over(outcome)) => (
+            game,
+            HumanEnd::Finished {
+                winner: outcome.winner,
+                reason: outcome.reason,
+            },
+        ),
+        (game, Ending::Stopped(end)) => (game, end),
+    };
+    let PeopleAndBot { mut bot, term, .. } = seats;
+    if matches!(end, HumanEnd::Abandoned(_)) {
+        // The person left: the game ends here, unfinished.
+        return Ok(end);
+    }
     finish(&mut bot, &end, &game, names, &plan.limits, term)?;
     Ok(end)
 }
@@ -196,19 +190,19 @@ fn bot_turn<G: HumanText>(
     name: &str,
     limits: &MatchLimits,
     term: &mut Terminal,
-) -> Result<Result<G, (G, HumanEnd)>, HumanError> {
+) -> Result<Turn<G, HumanEnd>, HumanError> {
     let asked_code = request == Some("code");
     bot.process.thaw();
     let moved = bot_move(bot, game, request, limits);
     bot.process.freeze();
     match moved {
-        Ok(next) => {
+        Ok(applied) => {
             if asked_code {
                 term.say(&format!("{name} has chosen its code."))?;
             } else {
-                term.say(&next.move_line(Seat::B, name))?;
+                term.say(&applied.game.move_line(Seat::B, name))?;
             }
-            Ok(Ok(next))
+            Ok(Turn::Moved(applied))
         }
         Err(Forfeit { game, verdict, why }) => {
             term.say(&format!("{name} is disqualified ({verdict}): it {why}."))?;
@@ -216,7 +210,7 @@ fn bot_turn<G: HumanText>(
                 winner: Winner::A,
                 reason: "disqualified".into(),
             };
-            Ok(Err((game, end)))
+            Ok(Turn::Stopped(game, end))
         }
     }
 }
@@ -228,9 +222,8 @@ fn person_turn<G: HumanText>(
     seat: Seat,
     names: [&str; 2],
     bot: &mut Option<BotSeat>,
-    plan: &HumanPlan,
     term: &mut Terminal,
-) -> Result<Result<G, Leave>, HumanError> {
+) -> Result<Turn<G, HumanEnd>, HumanError> {
     let name = names[seat.index()];
     let prompt = game.prompt();
     if bot.is_none() {
@@ -256,7 +249,7 @@ fn person_turn<G: HumanText>(
                     Leave::Interrupted => "Game abandoned (Ctrl-C).",
                     Leave::EndOfInput => "Game abandoned (end of input).",
                 })?;
-                return Ok(Err(leave));
+                return Ok(Turn::Stopped(game, HumanEnd::Abandoned(leave)));
             }
         };
         let reply = match game.read_human(&line) {
@@ -267,14 +260,7 @@ fn person_turn<G: HumanText>(
             }
         };
         match game.apply(reply) {
-            Ok(applied) => {
-                if let Some(bot) = bot {
-                    for notice in applied.notices.iter().filter(|n| n.to == Seat::B) {
-                        send(bot, &notice.line, &plan.limits);
-                    }
-                }
-                break applied.game;
-            }
+            Ok(applied) => break applied,
             Err(rejected) => {
                 game = rejected.game;
                 term.say(&format!("Not allowed: {}. Try again.", rejected.rule))?;
@@ -284,11 +270,54 @@ fn person_turn<G: HumanText>(
     if prompt.secret {
         term.say("Code set.")?;
     } else {
-        for line in next.feedback(seat) {
+        for line in next.game.feedback(seat) {
             term.say(&line)?;
         }
     }
-    Ok(Ok(next))
+    Ok(Turn::Moved(next))
+}
+
+/// The seats of a game with people: a person at A, at B a bot or another
+/// person (hot seat). Each turn is told on the terminal; the bot gets the
+/// notices meant for it.
+struct PeopleAndBot<'a> {
+    bot: Option<BotSeat>,
+    names: [&'a str; 2],
+    plan: &'a HumanPlan,
+    term: &'a mut Terminal,
+}
+
+impl<G: HumanText> Seats<G> for PeopleAndBot<'_> {
+    type Stop = HumanEnd;
+    type Error = HumanError;
+
+    fn turn(
+        &mut self,
+        seat: Seat,
+        game: G,
+        request: Option<String>,
+    ) -> Result<Turn<G, HumanEnd>, HumanError> {
+        let name = self.names[seat.index()];
+        match (&mut self.bot, seat) {
+            (Some(bot), Seat::B) => bot_turn(
+                bot,
+                game,
+                request.as_deref(),
+                name,
+                &self.plan.limits,
+                self.term,
+            ),
+            _ => person_turn(game, seat, self.names, &mut self.bot, self.term),
+        }
+    }
+
+    fn moved(&mut self, _seat: Seat, _game: &G, _account: String) {}
+
+    fn notify(&mut self, to: Seat, line: &str) {
+        if let (Some(bot), Seat::B) = (&mut self.bot, to) {
+            send(bot, line, &self.plan.limits);
+        }
+    }
 }
 
 /// The end of a finished game: the bot is told and let go, the result and
@@ -347,7 +376,7 @@ fn bot_move<G: Game>(
     game: G,
     request: Option<&str>,
     limits: &MatchLimits,
-) -> Result<G, Forfeit<G>> {
+) -> Result<Applied<G>, Forfeit<G>> {
     let limit: Duration = if bot.replies == 0 {
         limits.startup_limit
     } else {
@@ -398,13 +427,7 @@ fn bot_move<G: Game>(
         }
     };
     match game.apply(reply) {
-        Ok(applied) => {
-            let game = applied.game;
-            for notice in applied.notices.iter().filter(|n| n.to == Seat::B) {
-                send(bot, &notice.line, limits);
-            }
-            Ok(game)
-        }
+        Ok(applied) => Ok(applied),
         Err(rejected) => Err(Forfeit {
             game: rejected.game,
             verdict: Verdict::Illegal,

@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::bot::{self, BotCommand, BotProcess, Fault, Language, ProcessLimits, ProcessReport};
-use crate::games::{self, Game, GameConfig, Outcome, Seat, Status, Winner};
+use crate::games::driver::{drive, Ending, Seats, Turn};
+use crate::games::{self, Game, GameConfig, Outcome, Seat, Winner};
 use crate::key::RunKey;
 use crate::protocol;
 use crate::record::{Holder, MatchRecord, PlayerRecord, RECORD_VERSION};
@@ -373,7 +374,22 @@ fn run<G: Game>(
             &mut transcript,
         );
     }
-    let (game, outcome) = play_turns(game, &mut players, plan, &mut transcript, &mut account)?;
+    // A seat judged before the game (`compile`, a program that cannot be
+    // run) leaves no game to play.
+    let (game, outcome) = if players.iter().any(|p| p.disqualification.is_some()) {
+        (game, None)
+    } else {
+        let mut seats = BotSeats {
+            players: &mut players,
+            plan,
+            transcript: &mut transcript,
+            account: &mut account,
+        };
+        match drive(game, &mut seats)? {
+            (game, Ending::Over(outcome)) => (game, Some(outcome)),
+            (game, Ending::Stopped(())) => (game, None),
+        }
+    };
     end_game(&mut players, plan, outcome.as_ref(), &mut transcript);
     account.extend(game.summary());
     let record = record_of(plan, &game, &players, outcome.as_ref(), account);
@@ -430,35 +446,38 @@ fn seat_players(
     }))
 }
 
-/// Asks, reads and applies replies until the rules end the game (`Some`
-/// outcome) or a bot is disqualified (`None`). `Err` only when the referee
-/// is stopping.
-fn play_turns<G: Game>(
-    mut game: G,
-    players: &mut [Player; 2],
-    plan: &Seating,
-    transcript: &mut TranscriptWriter,
-    account: &mut Vec<String>,
-) -> Result<(G, Option<Outcome>), MatchError> {
-    loop {
-        if players.iter().any(|p| p.disqualification.is_some()) {
-            return Ok((game, None));
-        }
-        let (seat, request) = match game.status() {
-            Status::Over(outcome) => return Ok((game, Some(outcome))),
-            Status::Ask { seat, request } => (seat, request),
-        };
-        let limits = &plan.limits[seat.index()];
-        let player = &mut players[seat.index()];
+/// The bots at the seats, for the match loop ([`games::driver::drive`]):
+/// each turn is an exchange with the bot asked, judged (a fault is its
+/// verdict, and stops the game); each notice goes to its bot.
+struct BotSeats<'a, 'p> {
+    players: &'a mut [Player; 2],
+    plan: &'a Seating<'p>,
+    transcript: &'a mut TranscriptWriter,
+    account: &'a mut Vec<String>,
+}
+
+impl<G: Game> Seats<G> for BotSeats<'_, '_> {
+    /// The verdict is in the player's record.
+    type Stop = ();
+    type Error = MatchError;
+
+    fn turn(
+        &mut self,
+        seat: Seat,
+        game: G,
+        request: Option<String>,
+    ) -> Result<Turn<G, ()>, MatchError> {
+        let limits = &self.plan.limits[seat.index()];
+        let player = &mut self.players[seat.index()];
         let limit = if player.replies == 0 {
             limits.startup_limit
         } else {
             limits.time_limit
         };
-        let line = match exchange(player, seat, request.as_deref(), limit, transcript) {
+        let line = match exchange(player, seat, request.as_deref(), limit, self.transcript) {
             Ok(line) => line,
             Err(missed) if missed.fault.verdict().is_none() => {
-                for player in players.iter_mut() {
+                for player in self.players.iter_mut() {
                     if let Some(process) = &mut player.process {
                         process.kill();
                     }
@@ -466,13 +485,13 @@ fn play_turns<G: Game>(
                 return Err(MatchError::Interrupted);
             }
             Err(missed) => {
-                let language = match &plan.commands[seat.index()] {
+                let language = match &self.plan.commands[seat.index()] {
                     Some(Ok(command)) => Some(command.language),
                     _ => None,
                 };
                 player.judge_missed(&missed, limit, language);
-                drain_stderr(player, seat, transcript);
-                return Ok((game, None));
+                drain_stderr(player, seat, self.transcript);
+                return Ok(Turn::Stopped(game, ()));
             }
         };
         // `exchange` counted the reply; a fault in it is at that reply.
@@ -486,29 +505,31 @@ fn play_turns<G: Game>(
                     request.as_deref().unwrap_or("(its turn)")
                 );
                 player.disqualify(Verdict::Protocol, detail, at_move);
-                return Ok((game, None));
+                return Ok(Turn::Stopped(game, ()));
             }
         };
         match game.apply(parsed) {
-            Ok(applied) => {
-                game = applied.game;
-                account.push(applied.account);
-                for notice in applied.notices {
-                    let i = notice.to.index();
-                    send_notice(
-                        &mut players[i],
-                        notice.to,
-                        &notice.line,
-                        plan.limits[i],
-                        transcript,
-                    );
-                }
-            }
+            Ok(applied) => Ok(Turn::Moved(applied)),
             Err(rejected) => {
                 player.disqualify(Verdict::Illegal, rejected.rule, at_move);
-                return Ok((rejected.game, None));
+                Ok(Turn::Stopped(rejected.game, ()))
             }
         }
+    }
+
+    fn moved(&mut self, _seat: Seat, _game: &G, account: String) {
+        self.account.push(account);
+    }
+
+    fn notify(&mut self, to: Seat, line: &str) {
+        let i = to.index();
+        send_notice(
+            &mut self.players[i],
+            to,
+            line,
+            self.plan.limits[i],
+            self.transcript,
+        );
     }
 }
 

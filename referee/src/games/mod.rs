@@ -13,6 +13,7 @@
 pub mod arrow5;
 pub mod code_game;
 pub mod cryptron;
+pub mod driver;
 pub mod human;
 pub mod mastermind;
 pub mod rounds;
