@@ -555,6 +555,12 @@ fn end_game(
         let player = &mut players[seat.index()];
         if let Some(process) = &mut player.process {
             player.report = process.shut_down(bot::EXIT_GRACE);
+            // The folder is judged once more: what a bot wrote after its
+            // last measure (in its last move) counts too.
+            if let Some(fault) = process.disk_fault() {
+                let at_move = player.replies;
+                player.disqualify(Verdict::Output, fault.to_string(), at_move);
+            }
         }
         drain_stderr(player, seat, transcript);
         let process_limits = &plan.limits[seat.index()].process;

@@ -948,6 +948,21 @@ impl BotProcess {
         }
     }
 
+    /// The disk quota's fault if the working folder holds more than its
+    /// quota now (the end of a game: what a bot wrote after its last
+    /// measure, e.g. in its last move, still counts).
+    pub fn disk_fault(&self) -> Option<Fault> {
+        if self.limits.disk_kb == 0 {
+            return None;
+        }
+        let (used_kb, entries) = folder_usage_kb(self._workdir.path(), DISK_ENTRIES_LIMIT);
+        (used_kb > self.limits.disk_kb || entries > DISK_ENTRIES_LIMIT).then_some(Fault::Disk {
+            used_kb,
+            limit_kb: self.limits.disk_kb,
+            entries,
+        })
+    }
+
     /// Measures memory (every [`MEMORY_POLL`]) and the working folder
     /// (every [`DISK_POLL`]) if it is time to.
     fn check_limits(&mut self) -> Result<(), Fault> {
