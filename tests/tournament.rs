@@ -700,3 +700,57 @@ fn shards_played_with_different_keys_are_not_merged() {
         run.stderr
     );
 }
+
+/// Every game's replay command (in its transcript) plays it again exactly,
+/// codes drawn by the referee included: it names the folder's key file.
+#[test]
+fn a_tournament_games_replay_command_plays_it_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"rp\"\ngame = \"mastermind\"\ngames_per_pairing = 2\nseed = 4\n\
+             [options]\ncodes = \"random\"\n\
+             [[bots]]\nname = \"knuth\"\nbot = \"{}\"\n\
+             [[bots]]\nname = \"random\"\nbot = \"{}\"\n",
+            sample_bin("mastermind_knuth"),
+            sample_bin("mastermind_random"),
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            "1",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    for number in [1, 2] {
+        let transcript = out.join(format!("transcripts/game-{number:06}.jsonl"));
+        let text = std::fs::read_to_string(&transcript).unwrap();
+        let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+        let record = last.get("record").unwrap_or(&last);
+        let replay = record["replay"].as_str().unwrap();
+        assert!(replay.contains("--key-file"), "{replay}");
+        let words = shell_words::split(replay).unwrap();
+        let mut args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+        args.push("--json");
+        let again = referee(&args, BUDGET).json();
+        for field in ["winner", "reason"] {
+            assert_eq!(again[field], record[field], "game {number}: {field}");
+        }
+        for seat in 0..2 {
+            assert_eq!(
+                again["players"][seat]["attacks"], record["players"][seat]["attacks"],
+                "game {number}"
+            );
+        }
+    }
+}
