@@ -88,18 +88,14 @@ fn a_bot_that_knows_every_public_input_does_no_better_than_random() {
 /// drawn by the referee, against the consistent random solver.
 fn predictor_wins(predictor: &str, key_file: Option<&Path>) -> usize {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.toml");
-    std::fs::write(
-        &file,
-        format!(
-            "name = \"pt\"\ngame = \"mastermind\"\ngames_per_pairing = 20\nseed = 5\n\
-             [options]\ncodes = \"random\"\n\
-             [[bots]]\nname = \"predictor\"\nbot = \"{predictor}\"\n\
-             [[bots]]\nname = \"random\"\nbot = \"{}\"\n",
-            sample_bin("mastermind_random"),
-        ),
-    )
-    .unwrap();
+    let random = sample_bin("mastermind_random");
+    let file = two_bot_tournament(
+        dir.path(),
+        "mastermind",
+        20,
+        [("predictor", predictor), ("random", &random)],
+        "[options]\ncodes = \"random\"",
+    );
     let out = dir.path().join("out");
     let mut args = vec![
         "tournament".to_string(),
@@ -114,12 +110,9 @@ fn predictor_wins(predictor: &str, key_file: Option<&Path>) -> usize {
     }
     let run = referee(&args.iter().map(String::as_str).collect::<Vec<_>>(), BUDGET);
     assert_eq!(run.status, 0, "{}", run.stderr);
-    let mut reader = csv::Reader::from_path(out.join("games.csv")).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    let winner = headers.iter().position(|h| h == "winner").unwrap();
-    reader
-        .records()
-        .filter(|r| &r.as_ref().unwrap()[winner] == "predictor")
+    csv_records(&out.join("games.csv"))
+        .iter()
+        .filter(|r| r["winner"] == "predictor")
         .count()
 }
 
@@ -219,18 +212,14 @@ fn bench_all_plays_the_secrets_in_an_order_no_bot_can_know() {
 /// the other tests.
 fn honest_verdicts(opponent: &str, layer: &str, pinned: bool) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.toml");
-    std::fs::write(
-        &file,
-        format!(
-            "name = \"fair\"\ngame = \"arrow5\"\ngames_per_pairing = 2\nseed = 3\n\
-             sandbox = \"{layer}\"\n[limits]\ntime_limit = \"1s\"\n[options]\nmax_rounds = 3\n\
-             [[bots]]\nname = \"honest\"\nbot = \"{}\"\n\
-             [[bots]]\nname = \"opponent\"\nbot = \"{opponent}\"\n",
-            python("paced.py", "spin 250 all"),
-        ),
-    )
-    .unwrap();
+    let honest = python("paced.py", "spin 250 all");
+    let file = two_bot_tournament(
+        dir.path(),
+        "arrow5",
+        2,
+        [("honest", &honest), ("opponent", opponent)],
+        &format!("sandbox = \"{layer}\"\n[limits]\ntime_limit = \"1s\"\n[options]\nmax_rounds = 3"),
+    );
     let out = dir.path().join("out");
     let mut args = vec![
         "tournament",
@@ -245,25 +234,11 @@ fn honest_verdicts(opponent: &str, layer: &str, pinned: bool) -> Vec<String> {
     }
     let run = referee(&args, BUDGET);
     assert_eq!(run.status, 0, "{}", run.stderr);
-    let mut reader = csv::Reader::from_path(out.join("games.csv")).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
-    let (a, b, va, vb) = (
-        col("bot_a"),
-        col("bot_b"),
-        col("verdict_a"),
-        col("verdict_b"),
-    );
-    reader
-        .records()
+    csv_records(&out.join("games.csv"))
+        .iter()
         .map(|r| {
-            let r = r.unwrap();
-            if &r[a] == "honest" {
-                r[va].to_string()
-            } else {
-                assert_eq!(&r[b], "honest");
-                r[vb].to_string()
-            }
+            let seat = if r["bot_a"] == "honest" { "a" } else { "b" };
+            r[&format!("verdict_{seat}")].clone()
         })
         .collect()
 }
@@ -425,18 +400,14 @@ fn a_bot_the_system_cannot_start_loses_nothing() {
         std::os::unix::fs::PermissionsExt::from_mode(0o777),
     )
     .unwrap();
-    let file = dir.path().join("t.toml");
-    std::fs::write(
-        &file,
-        format!(
-            "name = \"np\"\ngame = \"arrow5\"\ngames_per_pairing = 2\nseed = 5\n\
-             [[bots]]\nname = \"strong\"\nbot = \"{}\"\n\
-             [[bots]]\nname = \"random\"\nbot = \"{}\"\n",
-            sample_bin("arrow5_strong"),
-            sample_bin("arrow5_random"),
-        ),
-    )
-    .unwrap();
+    let (strong, random) = (sample_bin("arrow5_strong"), sample_bin("arrow5_random"));
+    let file = two_bot_tournament(
+        dir.path(),
+        "arrow5",
+        2,
+        [("strong", &strong), ("random", &random)],
+        "",
+    );
     std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o644)).unwrap();
     let out = dir.path().join("out");
     let mut limited = Command::new("setpriv");
@@ -472,16 +443,9 @@ fn a_bot_the_system_cannot_start_loses_nothing() {
         BUDGET,
     );
     assert_eq!(resumed.status, 0, "{}", resumed.stderr);
-    let mut reader = csv::Reader::from_path(out.join("games.csv")).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
-    let (va, vb) = (col("verdict_a"), col("verdict_b"));
-    let verdicts: Vec<(String, String)> = reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            (r[va].to_string(), r[vb].to_string())
-        })
+    let verdicts: Vec<(String, String)> = csv_records(&out.join("games.csv"))
+        .iter()
+        .map(|r| (r["verdict_a"].clone(), r["verdict_b"].clone()))
         .collect();
     let ok = ("ok".to_string(), "ok".to_string());
     assert_eq!(

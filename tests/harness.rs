@@ -218,3 +218,38 @@ pub fn gone_within(marker: &str, within: Duration) -> Vec<i32> {
     }
     left
 }
+
+/// A CSV file's rows, each a map from column name to value.
+pub fn csv_records(path: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut reader =
+        csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    reader
+        .deserialize()
+        .map(|r| r.expect("a well-formed row"))
+        .collect()
+}
+
+/// Writes `dir/t.toml`: a tournament of `game` between two bots (`[name,
+/// bot command]`), `games` games a pairing, seed 5, with `extra` TOML
+/// before the bots (top-level fields such as `sandbox = "strict"` first,
+/// then tables such as `[limits]` or `[options]`). Returns the file.
+pub fn two_bot_tournament(
+    dir: &Path,
+    game: &str,
+    games: u32,
+    bots: [(&str, &str); 2],
+    extra: &str,
+) -> PathBuf {
+    let file = dir.join("t.toml");
+    let [(a, bot_a), (b, bot_b)] = bots;
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"t\"\ngame = \"{game}\"\ngames_per_pairing = {games}\nseed = 5\n{extra}\n\
+             [[bots]]\nname = \"{a}\"\nbot = \"{bot_a}\"\n\
+             [[bots]]\nname = \"{b}\"\nbot = \"{bot_b}\"\n"
+        ),
+    )
+    .unwrap();
+    file
+}

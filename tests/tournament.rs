@@ -448,15 +448,6 @@ fn unsafe_sigint(pid: u32) {
 }
 
 /// games.csv read by column name (the csv crate: a detail may hold commas).
-fn csv_records(path: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
-    let mut reader =
-        csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    reader
-        .deserialize()
-        .map(|r| r.expect("a well-formed row"))
-        .collect()
-}
-
 fn standing<'a>(
     rows: &'a [std::collections::BTreeMap<String, String>],
     bot: &str,
@@ -706,19 +697,17 @@ fn shards_played_with_different_keys_are_not_merged() {
 #[test]
 fn a_tournament_games_replay_command_plays_it_again() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.toml");
-    std::fs::write(
-        &file,
-        format!(
-            "name = \"rp\"\ngame = \"mastermind\"\ngames_per_pairing = 2\nseed = 4\n\
-             [options]\ncodes = \"random\"\n\
-             [[bots]]\nname = \"knuth\"\nbot = \"{}\"\n\
-             [[bots]]\nname = \"random\"\nbot = \"{}\"\n",
-            sample_bin("mastermind_knuth"),
-            sample_bin("mastermind_random"),
-        ),
-    )
-    .unwrap();
+    let (knuth, random) = (
+        sample_bin("mastermind_knuth"),
+        sample_bin("mastermind_random"),
+    );
+    let file = two_bot_tournament(
+        dir.path(),
+        "mastermind",
+        2,
+        [("knuth", &knuth), ("random", &random)],
+        "[options]\ncodes = \"random\"",
+    );
     let out = dir.path().join("out");
     let run = referee(
         &[
