@@ -159,11 +159,7 @@ fn the_compiler_dies_with_the_referee(layer: &str) {
         .unwrap();
     // The compiler's command line names its folder in the cache.
     let needle = cache.to_string_lossy().into_owned();
-    let start = Instant::now();
-    while pids_with(&needle).is_empty() && start.elapsed() < Duration::from_secs(20) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let compiling = pids_with(&needle);
+    let compiling = wait_for_processes(&needle, 1, Duration::from_secs(20));
     std::thread::sleep(Duration::from_millis(300));
     // SAFETY: signals our own child.
     unsafe {
@@ -173,21 +169,6 @@ fn the_compiler_dies_with_the_referee(layer: &str) {
     let left = gone_within(&needle, Duration::from_secs(5));
     assert!(!compiling.is_empty(), "the compiler never started");
     assert!(left.is_empty(), "left behind: {left:?}");
-}
-
-macro_rules! under_each_layer {
-    ($($check:ident: $basic:ident, $strict:ident;)*) => {$(
-        #[test]
-        fn $basic() {
-            $check("basic");
-        }
-
-        #[test]
-        #[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
-        fn $strict() {
-            $check("strict");
-        }
-    )*};
 }
 
 under_each_layer! {

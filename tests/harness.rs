@@ -253,3 +253,31 @@ pub fn two_bot_tournament(
     .unwrap();
     file
 }
+
+/// Waits (bounded by `within`) until at least `count` live processes carry
+/// `marker` on their command line; their pids.
+pub fn wait_for_processes(marker: &str, count: usize, within: Duration) -> Vec<i32> {
+    let start = std::time::Instant::now();
+    while pids_with(marker).len() < count && start.elapsed() < within {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    pids_with(marker)
+}
+
+/// One `#[test]` per check and layer: `check: basic_test, strict_test;`
+/// runs `check("basic")` and `check("strict")`, the strict one ignored by
+/// default (it needs root and cgroups; `.ci/run` runs it).
+macro_rules! under_each_layer {
+    ($($check:ident: $basic:ident, $strict:ident;)*) => {$(
+        #[test]
+        fn $basic() {
+            $check("basic");
+        }
+
+        #[test]
+        #[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
+        fn $strict() {
+            $check("strict");
+        }
+    )*};
+}

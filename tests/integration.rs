@@ -1,6 +1,7 @@
 //! Integration tests: real bot processes through the real `referee` binary.
 //! One test binary with topic modules (see `harness` for the helpers).
 
+#[macro_use]
 mod harness;
 
 mod arrow5_match;

@@ -9,26 +9,24 @@ asked for (verdict: protocol):
 import random
 import sys
 
-SYMBOLS = "0123456789E"
+from common import every_line, random_code
+
 mode = sys.argv[1]
 rng = random.Random(0)
 
 
 def attack():
-    return " ".join(rng.sample(SYMBOLS, 5))
+    return random_code(rng)
 
 
 out = sys.stdout
-for line in sys.stdin:
-    words = line.split()
-    if not words:
-        continue
-    if words[0] == "arrow5":
+for kind, words in every_line():
+    if kind == "arrow5":
         rng = random.Random(int(words[4]))
         if mode == "early":
             out.write(attack() + "\n")
             out.flush()
-    elif words[0] in ("code", "attack"):
+    elif kind in ("code", "attack"):
         if mode == "double":
             out.write(attack() + "\n" + attack() + "\n")
         elif mode == "twice":
@@ -40,5 +38,3 @@ for line in sys.stdin:
         else:
             out.write(attack() + "\n")
         out.flush()
-    elif words[0] == "end":
-        break

@@ -17,3 +17,23 @@ def requests():
 def answer(text):
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
+
+
+SYMBOLS = "0123456789E"
+
+
+def every_line():
+    """Yields (kind, words) for each line up to `end`: the greeting (kind
+    `arrow5`, its seed in words[4]) and every request."""
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "end":
+            return
+        yield words[0], words
+
+
+def random_code(rng):
+    """A legal Arrow 5 code or attack: five different symbols."""
+    return " ".join(rng.sample(SYMBOLS, 5))

@@ -16,7 +16,8 @@ import random
 import sys
 import threading
 
-SYMBOLS = "0123456789E"
+from common import every_line, random_code
+
 mode = sys.argv[1] if len(sys.argv) > 1 else "spin"
 
 
@@ -53,16 +54,11 @@ if mode == "spin":
 
 touched = renice_others() if mode == "renice" else []
 rng = random.Random(0)
-for line in sys.stdin:
-    words = line.split()
-    if not words:
-        continue
-    if words[0] == "arrow5":
+for kind, words in every_line():
+    if kind == "arrow5":
         rng = random.Random(int(words[4]))
-    elif words[0] in ("code", "attack"):
+    elif kind in ("code", "attack"):
         if touched:
             print("touched " + " ".join(touched[:5]), flush=True)
         else:
-            print(" ".join(rng.sample(SYMBOLS, 5)), flush=True)
-    elif words[0] == "end":
-        break
+            print(random_code(rng), flush=True)
