@@ -18,6 +18,7 @@ mod links;
 mod mastermind_match;
 mod move_times;
 mod newcomer;
+mod report;
 mod safecracker_match;
 mod sandbox;
 mod snapshots;

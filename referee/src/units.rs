@@ -242,9 +242,38 @@ pub fn show_size_kb(kb: u64) -> String {
     }
 }
 
+/// Seconds since the Unix epoch as UTC (year, month, day, hour, minute,
+/// second), by Howard Hinnant's civil-from-days algorithm.
+pub fn utc_civil(secs: u64) -> (i64, i64, i64, u64, u64, u64) {
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day, rest / 3600, rest / 60 % 60, rest % 60)
+}
+
+/// `2026-11-25 02:04 UTC`.
+pub fn utc_minute(secs: u64) -> String {
+    let (y, mo, d, h, mi, _) = utc_civil(secs);
+    format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02} UTC")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(utc_minute(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc_civil(1_795_573_434), (2026, 11, 25, 2, 23, 54));
+        assert_eq!(utc_minute(951_782_400), "2000-02-29 00:00 UTC");
+    }
 
     #[test]
     fn durations() {

@@ -7,6 +7,7 @@ pub mod arrow5;
 pub mod cryptron;
 pub mod mastermind;
 pub mod safecracker;
+pub mod safecracker_book;
 
 use std::io::{self, BufRead, Write};
 

@@ -56,6 +56,12 @@ pub fn all_codes(length: u8, digits: u8) -> Vec<Code> {
         .collect()
 }
 
+/// The index of `code` in [`all_codes`]'s order.
+pub fn code_index(code: &[u8], digits: u8) -> u32 {
+    code.iter()
+        .fold(0, |i, &d| i * u32::from(digits) + u32::from(d - 1))
+}
+
 pub fn exact(a: &[u8], b: &[u8]) -> u8 {
     a.iter().zip(b).filter(|(x, y)| x == y).count() as u8
 }
@@ -75,8 +81,7 @@ pub struct Knowledge {
     /// Indices into `codes` consistent with all feedback so far.
     pub possible: Vec<u32>,
     pub last_guess: Option<Code>,
-    /// Each guess with its exact matches, kept when the codes are too many
-    /// to enumerate (`codes` is empty).
+    /// Each guess with its exact matches.
     pub history: Vec<(Code, u8)>,
 }
 
@@ -98,17 +103,15 @@ impl Knowledge {
 
     /// A `feedback K` line for the last guess.
     pub fn observe(&mut self, exact_matches: u8) {
-        if self.codes.is_empty() {
-            if let Some(guess) = self.last_guess.take() {
-                self.history.push((guess, exact_matches));
-            }
+        let Some(guess) = self.last_guess.take() else {
             return;
-        }
-        if let Some(guess) = &self.last_guess {
+        };
+        if !self.codes.is_empty() {
             let codes = &self.codes;
             self.possible
-                .retain(|&i| exact(&codes[i as usize], guess) == exact_matches);
+                .retain(|&i| exact(&codes[i as usize], &guess) == exact_matches);
         }
+        self.history.push((guess, exact_matches));
     }
 }
 
@@ -119,14 +122,17 @@ pub fn parse_feedback(line: &str) -> Option<u8> {
     words.next()?.parse().ok()
 }
 
-/// Consistent sets up to this size are solved exactly; larger ones use the
-/// one-step heuristic. Every set of the default game (27 codes) is exact.
-pub const EXACT_SET_LIMIT: usize = 30;
-
 /// The optimal solver: for a set of possible codes, the guess that makes the
 /// total number of guesses over all of them smallest (so the average, over
 /// equally likely secrets, smallest). Guesses range over *all* codes, possible
 /// or not. Results are memoised per set.
+///
+/// The search is exact; what keeps it fast enough for every size with a
+/// book (see `safecracker_book`) is pruning that never changes the optimum:
+/// guesses that split the set the same way are tried once, a lower bound on
+/// any strategy's total cuts a branch as soon as it cannot win, and the
+/// first guess is tried only up to the game's symmetry (digits renamed,
+/// positions permuted).
 pub struct Solver {
     codes: Vec<Code>,
     length: u8,
@@ -154,9 +160,45 @@ impl Solver {
         classes
     }
 
+    /// A lower bound on the guesses needed in total to crack every code of
+    /// a set of `n`: one code can be cracked by the first guess, at most L
+    /// more by the second (one per feedback class), L^2 by the third, ...
+    fn lower_bound(&self, n: usize) -> u32 {
+        let branching = self.length.max(1) as usize;
+        let (mut left, mut depth, mut width, mut total) = (n, 1u32, 1usize, 0u32);
+        while left > 0 {
+            let here = width.min(left);
+            total += here as u32 * depth;
+            left -= here;
+            depth += 1;
+            width = width.saturating_mul(branching);
+        }
+        total
+    }
+
     /// The fewest guesses in total to crack every code of `set` (sorted),
     /// and the first guess that achieves it.
     pub fn solve(&mut self, set: &[u32]) -> (u32, u32) {
+        let all: Vec<u32> = (0..self.codes.len() as u32).collect();
+        self.solve_among(set, &all)
+    }
+
+    /// [`Solver::solve`] for the whole game, trying first guesses only up
+    /// to symmetry: renaming digits and permuting positions maps the set of
+    /// all codes onto itself, so a first guess is as good as any other with
+    /// the same pattern of repeated digits (for 4 digits: 1111, 1112, 1122,
+    /// 1123 or 1234).
+    pub fn solve_game(&mut self) -> (u32, u32) {
+        let all: Vec<u32> = (0..self.codes.len() as u32).collect();
+        let canonical: Vec<u32> = all
+            .iter()
+            .copied()
+            .filter(|&g| is_canonical(&self.codes[g as usize]))
+            .collect();
+        self.solve_among(&all, &canonical)
+    }
+
+    fn solve_among(&mut self, set: &[u32], guesses: &[u32]) -> (u32, u32) {
         match set.len() {
             0 => return (0, 0),
             1 => return (1, set[0]),
@@ -167,26 +209,36 @@ impl Solver {
             return known;
         }
         let n = set.len() as u32;
-        // Candidates, best first by the one-step score, so the bound bites early.
-        let mut candidates: Vec<(u64, bool, u32)> = (0..self.codes.len() as u32)
-            .filter_map(|g| {
-                let classes = self.partition(g, set);
-                if classes.iter().any(|k| k.len() == set.len()) {
-                    return None; // learns nothing
-                }
-                let score = classes.iter().map(|k| (k.len() * k.len()) as u64).sum();
-                Some((score, set.binary_search(&g).is_err(), g))
-            })
-            .collect();
+        // Candidates, best first by the one-step score, so the bound bites
+        // early; a guess splitting the set as an earlier one did is skipped.
+        let mut seen = std::collections::HashSet::new();
+        let mut candidates: Vec<(u64, bool, u32)> = Vec::new();
+        for &g in guesses {
+            let guess = &self.codes[g as usize];
+            let split: Vec<u8> = set
+                .iter()
+                .map(|&c| exact(&self.codes[c as usize], guess))
+                .collect();
+            let mut sizes = vec![0u64; self.length as usize + 1];
+            for &e in &split {
+                sizes[e as usize] += 1;
+            }
+            if sizes.iter().any(|&k| k == u64::from(n)) && sizes[self.length as usize] == 0 {
+                continue; // learns nothing
+            }
+            if !seen.insert(split) {
+                continue;
+            }
+            let score = sizes.iter().map(|k| k * k).sum();
+            candidates.push((score, set.binary_search(&g).is_err(), g));
+        }
         candidates.sort_unstable();
         let mut best = (u32::MAX, set[0]);
         for (_, _, g) in candidates {
             let classes = self.partition(g, set);
-            // Lower bound: a class of k codes needs at least 2k - 1 guesses.
             let bound: u32 = n + classes
                 .iter()
-                .filter(|k| !k.is_empty())
-                .map(|k| 2 * k.len() as u32 - 1)
+                .map(|k| self.lower_bound(k.len()))
                 .sum::<u32>();
             if bound >= best.0 {
                 continue;
@@ -194,7 +246,7 @@ impl Solver {
             let mut total = n;
             let mut rest_bound = bound - n;
             for k in classes.iter().filter(|k| !k.is_empty()) {
-                rest_bound -= 2 * k.len() as u32 - 1;
+                rest_bound -= self.lower_bound(k.len());
                 total += self.solve(k).0;
                 if total + rest_bound >= best.0 {
                     break;
@@ -206,6 +258,87 @@ impl Solver {
         }
         self.memo.insert(set.to_vec(), best);
         best
+    }
+
+    /// The optimal decision tree from `set`, as a [`Book`]'s flat nodes:
+    /// node `i` is `nodes[i * (L + 1)]`, the guess, then the node to go to
+    /// for each exact count below L ([`NO_NODE`] if that count cannot occur).
+    pub fn book(&mut self, set: &[u32]) -> Vec<u16> {
+        let mut nodes = Vec::new();
+        self.book_node(set, &mut nodes);
+        nodes
+    }
+
+    fn book_node(&mut self, set: &[u32], nodes: &mut Vec<u16>) -> u16 {
+        let width = self.length as usize + 1;
+        let at = nodes.len() / width;
+        let guess = if set.len() == 2 {
+            set[0]
+        } else {
+            self.solve(set).1
+        };
+        nodes.push(guess as u16);
+        nodes.extend(std::iter::repeat_n(NO_NODE, width - 1));
+        for (e, class) in self.partition(guess, set).into_iter().enumerate() {
+            if !class.is_empty() {
+                let child = self.book_node(&class, nodes);
+                nodes[at * width + 1 + e] = child;
+            }
+        }
+        at as u16
+    }
+}
+
+/// No node: that feedback cannot occur there.
+pub const NO_NODE: u16 = u16::MAX;
+
+/// Whether `code` is the first of its symmetry class: digits appear in
+/// order of first use (1, then 2, ...) and each digit's run of repeats is
+/// no longer than the one before, both in the code's sorted form. Renaming
+/// digits and permuting positions reach every code from exactly one of these.
+fn is_canonical(code: &[u8]) -> bool {
+    let mut counts: Vec<usize> = vec![];
+    for (i, &d) in code.iter().enumerate() {
+        let want = counts.len() as u8 + 1;
+        if i > 0 && d == code[i - 1] {
+            *counts.last_mut().unwrap() += 1;
+        } else if d == want {
+            counts.push(1);
+        } else {
+            return false;
+        }
+    }
+    counts.windows(2).all(|w| w[0] >= w[1])
+}
+
+/// A precomputed optimal strategy for one size, see [`Solver::book`].
+pub struct Book {
+    pub length: u8,
+    pub digits: u8,
+    /// Total guesses over every secret (the optimum).
+    pub total: u32,
+    pub nodes: &'static [u16],
+}
+
+impl Book {
+    /// The book for a game of `length` digits from 1 to `digits`, if one
+    /// was computed.
+    pub fn find(length: u8, digits: u8) -> Option<&'static Book> {
+        crate::safecracker_book::BOOKS
+            .iter()
+            .find(|b| b.length == length && b.digits == digits)
+    }
+
+    /// The guess (a code index) at `node`.
+    pub fn guess(&self, node: u16) -> u32 {
+        u32::from(self.nodes[node as usize * (self.length as usize + 1)])
+    }
+
+    /// The node after feedback `exact` at `node`, if the book has one.
+    pub fn next(&self, node: u16, exact: u8) -> Option<u16> {
+        let width = self.length as usize + 1;
+        let child = *self.nodes.get(node as usize * width + 1 + exact as usize)?;
+        (child != NO_NODE && exact < self.length).then_some(child)
     }
 }
 
@@ -369,8 +502,27 @@ mod tests {
     #[test]
     fn solver_reaches_the_optimum_of_the_default_game() {
         let codes = all_codes(3, 3);
-        let mut solver = Solver::new(codes, 3);
+        let mut solver = Solver::new(codes.clone(), 3);
         let all: Vec<u32> = (0..27).collect();
         assert_eq!(solver.solve(&all).0, 95);
+        assert_eq!(Solver::new(codes, 3).solve_game().0, 95);
+    }
+}
+
+#[cfg(test)]
+mod canonical_tests {
+    use super::*;
+
+    #[test]
+    fn first_guesses_up_to_symmetry() {
+        let canonical: Vec<String> = all_codes(4, 4)
+            .into_iter()
+            .filter(|c| is_canonical(c))
+            .map(|c| format_code(&c))
+            .collect();
+        assert_eq!(
+            canonical,
+            ["1 1 1 1", "1 1 1 2", "1 1 2 2", "1 1 2 3", "1 2 3 4"]
+        );
     }
 }

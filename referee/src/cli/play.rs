@@ -39,8 +39,16 @@ pub struct MatchArgs {
 
 #[derive(Args)]
 pub struct ReplayArgs {
-    /// A transcript written by `referee match --transcript FILE`
+    /// A transcript written by `referee match --transcript FILE` (or a
+    /// tournament's transcripts/game-NNNNNN.jsonl)
     pub file: PathBuf,
+    /// Write the game's replay viewer to HTML (one self-contained page:
+    /// step through the moves in a browser) instead of printing the game
+    #[arg(long, value_name = "HTML")]
+    pub html: Option<PathBuf>,
+    /// With --html: a folder of templates replacing the built-in ones of the same name
+    #[arg(long, value_name = "DIR", requires = "html")]
+    pub templates: Option<PathBuf>,
 }
 
 pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
@@ -110,7 +118,19 @@ pub fn run_replay(args: ReplayArgs) -> Result<(), Failure> {
     // A transcript cut short (a killed referee, a partial copy) shows what
     // it has, then says where it stops (exit 2).
     let (entries, broken) = transcript::read_prefix(&args.file).map_err(Failure::input)?;
-    print!("{}", transcript::render(&entries));
+    if let Some(html) = &args.html {
+        let templates = referee::reporter::html::Templates {
+            dir: args.templates.clone(),
+        };
+        let page = referee::reporter::html::game_page_html(&entries, &templates)
+            .map_err(Failure::input)?;
+        referee::atomic_file::write(html, page).map_err(|e| {
+            Failure::input(anyhow::anyhow!("{}: cannot write: {e}", html.display()))
+        })?;
+        eprintln!("replay viewer: {}", html.display());
+    } else {
+        print!("{}", transcript::render(&entries));
+    }
     match broken {
         None => Ok(()),
         Some(broken) => Err(Failure::input(anyhow::anyhow!(

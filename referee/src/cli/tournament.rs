@@ -47,6 +47,42 @@ pub struct TournamentArgs {
     /// Read the secret key from FILE (64 hex digits) instead of making one; give every shard the same file. The results folder keeps a copy (referee.key)
     #[arg(long, value_name = "FILE")]
     pub key_file: Option<PathBuf>,
+    /// Do not write the HTML report (report/ in the results folder; by default
+    /// its leaderboard is rewritten every few seconds while games finish, and
+    /// the whole report is written at the end)
+    #[arg(long)]
+    pub no_report: bool,
+    /// A folder of templates replacing the report's built-in ones of the same name
+    #[arg(long, value_name = "DIR", conflicts_with = "no_report")]
+    pub templates: Option<PathBuf>,
+}
+
+/// `referee report DIR`.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// A results folder: of `referee tournament`, of `merge`, or a shard's
+    pub folder: PathBuf,
+    /// A folder of templates replacing the built-in ones of the same name
+    /// (index.html, bot.html, game.html, base.html, style.css, viewer.js)
+    #[arg(long, value_name = "DIR")]
+    pub templates: Option<PathBuf>,
+}
+
+pub fn run_report(args: ReportArgs) -> Result<i32, Failure> {
+    let templates = referee::reporter::html::Templates {
+        dir: args.templates,
+    };
+    let written =
+        referee::reporter::html::write_report(&args.folder, &templates).map_err(Failure::input)?;
+    println!(
+        "report: {} ({} bots, {} game pages; leaderboard {} KiB, {} KiB in all)",
+        written.folder.join("index.html").display(),
+        written.bots,
+        written.games,
+        written.index_bytes.div_ceil(1024),
+        written.total_bytes.div_ceil(1024)
+    );
+    Ok(super::EXIT_OK)
 }
 
 #[derive(Args)]
@@ -128,6 +164,13 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         Box::new(TournamentCsv::new(&out)),
         Box::new(Terminal::new().with_resume(resume_command(&args.file, &out))),
     ]);
+    if !args.no_report {
+        reporters.push(referee::reporter::html::LiveReport::new(
+            referee::reporter::html::Templates {
+                dir: args.templates.clone(),
+            },
+        ));
+    }
     let outcome = tournament::run(&plan, &options, &mut reporters).map_err(|e| match e {
         tournament::TournamentError::FolderInUse { .. }
         | tournament::TournamentError::FolderOfAnother { .. }
@@ -201,21 +244,6 @@ fn timestamp() -> String {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
-        rest / 3600,
-        rest / 60 % 60,
-        rest % 60
-    )
+    let (year, month, day, hour, minute, second) = referee::units::utc_civil(secs);
+    format!("{year:04}{month:02}{day:02}-{hour:02}{minute:02}{second:02}")
 }

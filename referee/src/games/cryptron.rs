@@ -649,6 +649,11 @@ impl ReplayBoard {
     /// the rules accepted it. The first reply tells who was player 1 (a coin
     /// toss may have made it B).
     pub fn after_reply(&mut self, seat: Seat, line: &str) -> Option<String> {
+        self.board_after_reply(seat, line).map(draw_board)
+    }
+
+    /// [`ReplayBoard::after_reply`], the board itself.
+    pub fn board_after_reply(&mut self, seat: Seat, line: &str) -> Option<&Board> {
         let mut game = self.game.take()?;
         if game.turns == [0, 0] && game.to_move != seat {
             game = Cryptron::from_board(game.board, seat);
@@ -659,9 +664,8 @@ impl ReplayBoard {
         }
         let reply = parse_line(line).ok()?;
         let applied = game.apply(reply).ok()?;
-        let drawing = draw_board(&applied.game.board);
         self.game = Some(applied.game);
-        Some(drawing)
+        self.game.as_ref().map(|g| &g.board)
     }
 }
 

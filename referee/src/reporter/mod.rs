@@ -14,9 +14,12 @@
 //! - [`csv`]: `games.csv` (appended and flushed game by game) and the
 //!   standings tables of a tournament, the bench's rows;
 //! - [`json`]: the match record and the check report on stdout;
-//! - [`junit`]: the check report as JUnit XML for CI systems.
+//! - [`junit`]: the check report as JUnit XML for CI systems;
+//! - [`html`]: the HTML report of a results folder (leaderboard, a page per
+//!   bot, a replay viewer per game), live while a tournament runs.
 
 pub mod csv;
+pub mod html;
 pub mod json;
 pub mod junit;
 pub mod terminal;

@@ -1,0 +1,764 @@
+//! The HTML report: a static site made from a results folder, that works
+//! from `file://` and loads nothing from the network.
+//!
+//! - `report/index.html`: the leaderboard (standings, disqualifications by
+//!   kind, ratings with their intervals as an SVG chart, the crosstable as a
+//!   heat map, the settings, when it ran);
+//! - `report/bots/bot-N.html`: a bot's results against each opponent (worst
+//!   first), its disqualifications with their detail, move and last stderr
+//!   lines, and the distribution of its move times, CPU times and memory;
+//! - `report/games/game-NNNNNN.html`: a game's replay viewer (the game as
+//!   [`view::GameView`] JSON in the page, drawn by `viewer.js`);
+//! - `report/assets/`: the style sheet and the viewer's script.
+//!
+//! Pages come from minijinja templates (`templates/`, compiled in; an
+//! organiser may override any of them with `--templates DIR`), escaped
+//! automatically: whatever a bot calls itself or prints cannot become
+//! markup. JSON embedded in a page has `<`, `>` and `&` written as `\u003c`
+//! and so on, so it cannot close its `<script>` element.
+//!
+//! The whole report is written into a fresh folder beside the old one and
+//! swapped in at the end, so a kill leaves the previous report or the new
+//! one, never half of each. While a tournament runs, [`LiveReport`] rewrites
+//! only the leaderboard (atomically) every few seconds, with a refresh tag.
+
+pub mod svg;
+pub mod view;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use minijinja::{context, Environment};
+use serde::Serialize;
+
+use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
+use crate::tournament::run::{for_each_row, FolderMeta};
+use crate::tournament::{GameRow, Scoring, Standings};
+use crate::transcript;
+use crate::verdict::Verdict;
+
+/// The report's folder inside a results folder.
+pub const REPORT_DIR: &str = "report";
+
+/// How often a running tournament rewrites its leaderboard page.
+pub const LIVE_EVERY: Duration = Duration::from_secs(3);
+
+const TEMPLATES: &[(&str, &str)] = &[
+    ("base.html", include_str!("templates/base.html")),
+    ("index.html", include_str!("templates/index.html")),
+    ("bot.html", include_str!("templates/bot.html")),
+    ("game.html", include_str!("templates/game.html")),
+];
+const STYLE: &str = include_str!("templates/style.css");
+const VIEWER: &str = include_str!("templates/viewer.js");
+
+/// Where the pages' templates come from.
+#[derive(Clone, Debug, Default)]
+pub struct Templates {
+    /// A folder whose files replace the built-in templates of the same name
+    /// (`index.html`, `bot.html`, `game.html`, `base.html`, `style.css`,
+    /// `viewer.js`).
+    pub dir: Option<PathBuf>,
+}
+
+impl Templates {
+    fn source(&self, name: &str, built_in: &'static str) -> Result<String, ReportError> {
+        if let Some(dir) = &self.dir {
+            let path = dir.join(name);
+            if path.exists() {
+                return fs::read_to_string(&path)
+                    .map_err(|e| ReportError::new(&path, "cannot read the template", e));
+            }
+        }
+        Ok(built_in.to_string())
+    }
+
+    fn environment(&self) -> Result<Environment<'static>, ReportError> {
+        let mut env = Environment::new();
+        for (name, built_in) in TEMPLATES {
+            let source = self.source(name, built_in)?;
+            env.add_template_owned(name.to_string(), source)
+                .map_err(|e| template_error(name, e))?;
+        }
+        Ok(env)
+    }
+}
+
+fn template_error(name: &str, e: minijinja::Error) -> ReportError {
+    ReportError::new(
+        Path::new(name),
+        "template error",
+        std::io::Error::other(format!("{e:#}")),
+    )
+}
+
+/// What a written report holds.
+#[derive(Debug)]
+pub struct Written {
+    pub folder: PathBuf,
+    pub games: usize,
+    pub bots: usize,
+    /// Bytes of the leaderboard page, and of every file.
+    pub index_bytes: u64,
+    pub total_bytes: u64,
+}
+
+/// JSON for a `<script type="application/json">` element: nothing in it can
+/// end the element or start markup.
+pub fn script_json(value: &impl Serialize) -> String {
+    serde_json::to_string(value)
+        .unwrap_or_else(|_| "null".into())
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
+}
+
+/// A results folder read back: its description and every game row.
+struct Results {
+    meta: FolderMeta,
+    settings: String,
+    rows: Vec<GameRow>,
+    standings: Standings,
+}
+
+fn io_error<'a>(path: &'a Path, what: &'a str) -> impl FnOnce(std::io::Error) -> ReportError + 'a {
+    move |e| ReportError::new(path, what, e)
+}
+
+fn read_results(folder: &Path) -> Result<Results, ReportError> {
+    let meta_path = folder.join("tournament.json");
+    let text = fs::read_to_string(&meta_path).map_err(io_error(
+        &meta_path,
+        "cannot read (is this a results folder of `referee tournament` or `merge`?)",
+    ))?;
+    let meta: FolderMeta = serde_json::from_str(&text).map_err(|e| {
+        ReportError::new(
+            &meta_path,
+            "is not a results description",
+            std::io::Error::other(e),
+        )
+    })?;
+    let settings = fs::read_to_string(folder.join("tournament.toml")).unwrap_or_default();
+    let scoring = Scoring {
+        win: meta.scoring.0,
+        draw: meta.scoring.1,
+        loss: meta.scoring.2,
+    };
+    let mut standings = Standings::new(&meta.bots, scoring);
+    let mut rows = Vec::new();
+    let games = folder.join(crate::reporter::csv::GAMES_CSV);
+    if games.exists() {
+        for_each_row(&games, |row| {
+            standings.add(&row)?;
+            rows.push(row);
+            Ok(())
+        })
+        .map_err(|e| ReportError::new(&games, "cannot read", std::io::Error::other(e)))?;
+    }
+    rows.sort_by_key(|r| r.game);
+    Ok(Results {
+        meta,
+        settings,
+        rows,
+        standings,
+    })
+}
+
+/// A leaderboard row for the template.
+#[derive(Serialize)]
+struct BoardRow {
+    rank: usize,
+    bot: String,
+    page: String,
+    played: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    points: u32,
+    rating: String,
+    interval: String,
+    dq: Vec<u32>,
+    dq_total: u32,
+}
+
+/// A crosstable cell: the score of the row's bot against the column's, as
+/// a share for the heat map, linked to their games on the row bot's page.
+#[derive(Serialize)]
+struct Cell {
+    text: String,
+    heat: u32,
+    link: String,
+}
+
+fn bot_page(index: usize) -> String {
+    format!("bot-{index}.html")
+}
+
+fn game_page(number: u64) -> String {
+    format!("game-{number:06}.html")
+}
+
+fn leaderboard(
+    env: &Environment<'_>,
+    results: &Results,
+    live: bool,
+    ran: &str,
+) -> Result<String, ReportError> {
+    let index: BTreeMap<&str, usize> = results
+        .meta
+        .bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.as_str(), i))
+        .collect();
+    let standings = results.standings.rows();
+    let board: Vec<BoardRow> = standings
+        .iter()
+        .map(|s| BoardRow {
+            rank: s.rank,
+            bot: s.bot.clone(),
+            page: format!("bots/{}", bot_page(index[s.bot.as_str()])),
+            played: s.played,
+            wins: s.wins,
+            draws: s.draws,
+            losses: s.losses,
+            points: s.points,
+            rating: format!("{:.0}", s.rating),
+            interval: format!("{:.0} to {:.0}", s.rating_low, s.rating_high),
+            dq: Verdict::ALL
+                .iter()
+                .filter(|v| **v != Verdict::Ok)
+                .map(|&v| s.dq(v))
+                .collect(),
+            dq_total: s.disqualifications(),
+        })
+        .collect();
+    let chart = svg::ratings(
+        &standings
+            .iter()
+            .map(|s| svg::Rating {
+                bot: &s.bot,
+                rating: s.rating,
+                low: s.rating_low,
+                high: s.rating_high,
+            })
+            .collect::<Vec<_>>(),
+    );
+    // Crosstable in rank order: points share of the row bot over the column bot.
+    let order: Vec<usize> = standings.iter().map(|s| index[s.bot.as_str()]).collect();
+    let mut score = vec![vec![(0u32, 0u32); results.meta.bots.len()]; results.meta.bots.len()];
+    for row in &results.rows {
+        let (Some(&a), Some(&b)) = (index.get(row.bot_a.as_str()), index.get(row.bot_b.as_str()))
+        else {
+            continue;
+        };
+        let (half_a, half_b) = match row.outcome() {
+            Ok(crate::games::Winner::A) => (2, 0),
+            Ok(crate::games::Winner::B) => (0, 2),
+            _ => (1, 1),
+        };
+        score[a][b].0 += half_a;
+        score[a][b].1 += 2;
+        score[b][a].0 += half_b;
+        score[b][a].1 += 2;
+    }
+    let crosstable: Vec<Vec<Cell>> = order
+        .iter()
+        .map(|&i| {
+            order
+                .iter()
+                .map(|&j| {
+                    let (won, of) = score[i][j];
+                    if i == j || of == 0 {
+                        Cell {
+                            text: String::new(),
+                            heat: 99,
+                            link: String::new(),
+                        }
+                    } else {
+                        Cell {
+                            text: format!("{}/{}", half(won), of / 2),
+                            heat: won * 10 / of.max(1),
+                            link: format!("bots/{}#vs-{j}", bot_page(i)),
+                        }
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let names: Vec<&str> = order
+        .iter()
+        .map(|&i| results.meta.bots[i].as_str())
+        .collect();
+    let verdicts: Vec<String> = Verdict::ALL
+        .iter()
+        .filter(|v| **v != Verdict::Ok)
+        .map(|v| v.to_string())
+        .collect();
+    let seed = settings_seed(&results.settings);
+    env.get_template("index.html")
+        .and_then(|t| {
+            t.render(context! {
+                title => results.meta.name,
+                game => results.meta.game,
+                live => live,
+                refresh => LIVE_EVERY.as_secs(),
+                board => board,
+                verdicts => verdicts,
+                chart => chart,
+                names => names,
+                crosstable => crosstable,
+                settings => results.settings,
+                seed => seed,
+                games_done => results.rows.len(),
+                games_total => results.meta.total_games,
+                shard => results.meta.shard.map(|(i, n)| format!("{i}/{n}")),
+                ran => ran,
+                scoring => format!("win {}, draw {}, loss {}", results.meta.scoring.0, results.meta.scoring.1, results.meta.scoring.2),
+                root => "",
+            })
+        })
+        .map_err(|e| template_error("index.html", e))
+}
+
+/// `3`, `2.5`: points counted in halves.
+fn half(halves: u32) -> String {
+    if halves % 2 == 0 {
+        (halves / 2).to_string()
+    } else {
+        format!("{}.5", halves / 2)
+    }
+}
+
+/// The tournament file's `seed = N`, safe to publish: without the secret
+/// key (never in the report) it draws nothing.
+fn settings_seed(settings: &str) -> Option<String> {
+    let table: toml::Table = settings.parse().ok()?;
+    table.get("seed").map(|s| s.to_string())
+}
+
+/// When the results were made: the first game's start (from its
+/// transcript) to the last change of games.csv.
+fn when_ran(folder: &Path, first_start: Option<f64>) -> String {
+    let last = fs::metadata(folder.join(crate::reporter::csv::GAMES_CSV))
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_secs());
+    match (first_start, last) {
+        (Some(first), Some(last)) => format!(
+            "{} to {}",
+            crate::units::utc_minute(first as u64),
+            crate::units::utc_minute(last)
+        ),
+        (None, Some(last)) => format!("last game {}", crate::units::utc_minute(last)),
+        _ => "not yet".to_string(),
+    }
+}
+
+/// Writes the leaderboard page alone, atomically (the live view of a
+/// running tournament).
+pub fn write_leaderboard(
+    folder: &Path,
+    templates: &Templates,
+    live: bool,
+) -> Result<(), ReportError> {
+    let results = read_results(folder)?;
+    let env = templates.environment()?;
+    let html = leaderboard(&env, &results, live, &when_ran(folder, None))?;
+    let out = folder.join(REPORT_DIR);
+    fs::create_dir_all(out.join("assets"))
+        .map_err(io_error(&out, "cannot create the report folder"))?;
+    write_assets(&out, templates)?;
+    let path = out.join("index.html");
+    crate::atomic_file::write(&path, html).map_err(io_error(&path, "cannot write"))
+}
+
+fn write_assets(out: &Path, templates: &Templates) -> Result<(), ReportError> {
+    for (name, built_in) in [("style.css", STYLE), ("viewer.js", VIEWER)] {
+        let path = out.join("assets").join(name);
+        let text = templates.source(name, built_in)?;
+        if fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            crate::atomic_file::write(&path, text).map_err(io_error(&path, "cannot write"))?;
+        }
+    }
+    Ok(())
+}
+
+/// One of a bot's games, as its page lists it.
+#[derive(Serialize)]
+struct BotGame {
+    number: u64,
+    page: Option<String>,
+    opponent: String,
+    seat: &'static str,
+    result: &'static str,
+    reason: String,
+    verdict: String,
+}
+
+#[derive(Serialize)]
+struct Matchup {
+    opponent: String,
+    anchor: String,
+    opponent_page: String,
+    played: u32,
+    won: u32,
+    drawn: u32,
+    lost: u32,
+    share: String,
+    games: Vec<BotGame>,
+}
+
+#[derive(Serialize)]
+struct Disqualified {
+    game: u64,
+    page: Option<String>,
+    verdict: String,
+    detail: String,
+    at_move: Option<u32>,
+    /// The viewer's move to link to.
+    move_number: Option<usize>,
+    stderr: Vec<String>,
+}
+
+/// Everything a bot's page shows, gathered over the games.
+#[derive(Default)]
+struct BotFacts {
+    move_ms: Vec<f64>,
+    cpu_ms: Vec<f64>,
+    memory_mib: Vec<f64>,
+    disqualified: Vec<Disqualified>,
+}
+
+/// Writes the whole report of a results folder into `folder/report/`.
+pub fn write_report(folder: &Path, templates: &Templates) -> Result<Written, ReportError> {
+    let results = read_results(folder)?;
+    let env = templates.environment()?;
+    let final_dir = folder.join(REPORT_DIR);
+    let fresh = folder.join(".report.new");
+    if fresh.exists() {
+        fs::remove_dir_all(&fresh).map_err(io_error(&fresh, "cannot clear"))?;
+    }
+    for sub in ["assets", "bots", "games"] {
+        fs::create_dir_all(fresh.join(sub))
+            .map_err(io_error(&fresh, "cannot create the report folder"))?;
+    }
+    write_assets(&fresh, templates)?;
+    let bots = &results.meta.bots;
+    let index: BTreeMap<&str, usize> = bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.as_str(), i))
+        .collect();
+    let mut facts: Vec<BotFacts> = bots.iter().map(|_| BotFacts::default()).collect();
+    let mut pages: BTreeMap<u64, String> = BTreeMap::new();
+    let mut first_start: Option<f64> = None;
+    let transcripts = folder.join("transcripts");
+    let game_template = env
+        .get_template("game.html")
+        .map_err(|e| template_error("game.html", e))?;
+    for row in &results.rows {
+        let seats = [
+            index.get(row.bot_a.as_str()).copied(),
+            index.get(row.bot_b.as_str()).copied(),
+        ];
+        for (seat, bot) in seats.iter().enumerate() {
+            if let Some(&b) = bot.as_ref() {
+                let kb = if seat == 0 {
+                    row.peak_memory_kb_a
+                } else {
+                    row.peak_memory_kb_b
+                };
+                facts[b].memory_mib.push(kb as f64 / 1024.0);
+            }
+        }
+        let path = transcripts.join(format!("game-{:06}.jsonl", row.game));
+        let entries = match transcript::read_prefix(&path) {
+            Ok((entries, _)) => entries,
+            Err(_) => Vec::new(),
+        };
+        let game = view::game_view(&entries);
+        if let Some(transcript::Entry::Header { started_unix, .. }) = entries.first() {
+            first_start = Some(first_start.map_or(*started_unix, |f: f64| f.min(*started_unix)));
+        }
+        for m in &game.moves {
+            let seat = usize::from(m.seat == "b");
+            if let Some(b) = seats[seat] {
+                facts[b].move_ms.extend(m.wall_ms);
+                facts[b].cpu_ms.extend(m.cpu_ms);
+            }
+        }
+        for (seat, (verdict, bot)) in [(row.verdict_a, seats[0]), (row.verdict_b, seats[1])]
+            .into_iter()
+            .enumerate()
+        {
+            let (Some(b), true) = (bot, verdict != Verdict::Ok) else {
+                continue;
+            };
+            let seat_name = if seat == 0 { "a" } else { "b" };
+            let from_transcript = game.verdicts.iter().find(|v| v.seat == seat_name);
+            facts[b].disqualified.push(Disqualified {
+                game: row.game,
+                page: (!entries.is_empty()).then(|| format!("../games/{}", game_page(row.game))),
+                verdict: verdict.to_string(),
+                detail: from_transcript.map_or_else(|| row.detail.clone(), |v| v.detail.clone()),
+                at_move: from_transcript.map(|v| v.at_move),
+                move_number: from_transcript.map(|v| v.move_number),
+                stderr: game.stderr[seat].clone(),
+            });
+        }
+        if entries.is_empty() {
+            continue;
+        }
+        let names = [row.bot_a.clone(), row.bot_b.clone()];
+        let html = game_template
+            .render(context! {
+                title => format!("Game {} · {} vs {}", row.game, row.bot_a, row.bot_b),
+                number => row.game,
+                names => names,
+                pages => seats.map(|s| s.map(|b| format!("../bots/{}", bot_page(b)))),
+                view => &game,
+                data => script_json(&game),
+                root => "../",
+                inline => false,
+                index_page => "../index.html",
+            })
+            .map_err(|e| template_error("game.html", e))?;
+        let page = game_page(row.game);
+        let path = fresh.join("games").join(&page);
+        fs::write(&path, html).map_err(io_error(&path, "cannot write"))?;
+        pages.insert(row.game, page);
+    }
+    let bot_template = env
+        .get_template("bot.html")
+        .map_err(|e| template_error("bot.html", e))?;
+    let standings = results.standings.rows();
+    for (i, name) in bots.iter().enumerate() {
+        let mut by_opponent: BTreeMap<usize, Matchup> = BTreeMap::new();
+        for row in &results.rows {
+            let seat = if row.bot_a == *name {
+                0
+            } else if row.bot_b == *name {
+                1
+            } else {
+                continue;
+            };
+            let opponent = if seat == 0 { &row.bot_b } else { &row.bot_a };
+            let Some(&j) = index.get(opponent.as_str()) else {
+                continue;
+            };
+            let result = match (row.outcome(), seat) {
+                (Ok(crate::games::Winner::A), 0) | (Ok(crate::games::Winner::B), 1) => "won",
+                (Ok(crate::games::Winner::Draw), _) => "drawn",
+                _ => "lost",
+            };
+            let m = by_opponent.entry(j).or_insert_with(|| Matchup {
+                opponent: opponent.clone(),
+                anchor: format!("vs-{j}"),
+                opponent_page: bot_page(j),
+                played: 0,
+                won: 0,
+                drawn: 0,
+                lost: 0,
+                share: String::new(),
+                games: vec![],
+            });
+            m.played += 1;
+            match result {
+                "won" => m.won += 1,
+                "drawn" => m.drawn += 1,
+                _ => m.lost += 1,
+            }
+            m.games.push(BotGame {
+                number: row.game,
+                page: pages.get(&row.game).map(|p| format!("../games/{p}")),
+                opponent: opponent.clone(),
+                seat: if seat == 0 { "A" } else { "B" },
+                result,
+                reason: row.reason.clone(),
+                verdict: if seat == 0 {
+                    row.verdict_a
+                } else {
+                    row.verdict_b
+                }
+                .to_string(),
+            });
+        }
+        let mut matchups: Vec<Matchup> = by_opponent.into_values().collect();
+        for m in &mut matchups {
+            m.share = format!(
+                "{:.0}%",
+                100.0 * (f64::from(m.won) + f64::from(m.drawn) / 2.0) / f64::from(m.played.max(1))
+            );
+        }
+        // Worst matchups first: the lowest share of points.
+        matchups.sort_by(|x, y| {
+            let key = |m: &Matchup| (2 * m.won + m.drawn) * 1000 / (2 * m.played.max(1));
+            key(x)
+                .cmp(&key(y))
+                .then_with(|| x.opponent.cmp(&y.opponent))
+        });
+        let f = &facts[i];
+        let standing = standings.iter().find(|s| s.bot == *name);
+        let html = bot_template
+            .render(context! {
+                title => name,
+                bot => name,
+                standing => standing.map(|s| context! {
+                    rank => s.rank, played => s.played, wins => s.wins, draws => s.draws,
+                    losses => s.losses, points => s.points,
+                    rating => format!("{:.0}", s.rating),
+                    interval => format!("{:.0} to {:.0}", s.rating_low, s.rating_high),
+                }),
+                matchups => matchups,
+                disqualified => &f.disqualified,
+                moves_chart => svg::histogram(&f.move_ms, 20, "ms"),
+                cpu_chart => svg::histogram(&f.cpu_ms, 20, "ms CPU"),
+                memory_chart => svg::histogram(&f.memory_mib, 20, "MiB"),
+                moves => f.move_ms.len(),
+                root => "../",
+                index_page => "../index.html",
+            })
+            .map_err(|e| template_error("bot.html", e))?;
+        let path = fresh.join("bots").join(bot_page(i));
+        fs::write(&path, html).map_err(io_error(&path, "cannot write"))?;
+    }
+    let index_html = leaderboard(&env, &results, false, &when_ran(folder, first_start))?;
+    let index_path = fresh.join("index.html");
+    fs::write(&index_path, &index_html).map_err(io_error(&index_path, "cannot write"))?;
+    let total_bytes = folder_bytes(&fresh);
+    // Swap: the old report moves aside, the new one takes its name.
+    let old = folder.join(".report.old");
+    if old.exists() {
+        fs::remove_dir_all(&old).map_err(io_error(&old, "cannot clear"))?;
+    }
+    if final_dir.exists() {
+        fs::rename(&final_dir, &old).map_err(io_error(&final_dir, "cannot replace"))?;
+    }
+    fs::rename(&fresh, &final_dir).map_err(io_error(&final_dir, "cannot write"))?;
+    let _ = crate::atomic_file::sync_folder_of(&final_dir);
+    if old.exists() {
+        let _ = fs::remove_dir_all(&old);
+    }
+    Ok(Written {
+        folder: final_dir,
+        games: pages.len(),
+        bots: bots.len(),
+        index_bytes: index_html.len() as u64,
+        total_bytes,
+    })
+}
+
+fn folder_bytes(folder: &Path) -> u64 {
+    let Ok(entries) = fs::read_dir(folder) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => folder_bytes(&e.path()),
+            _ => e.metadata().map_or(0, |m| m.len()),
+        })
+        .sum()
+}
+
+/// One game's viewer as a single self-contained page (style and script
+/// inline), for `referee replay --html`.
+pub fn game_page_html(
+    entries: &[transcript::Entry],
+    templates: &Templates,
+) -> Result<String, ReportError> {
+    let env = templates.environment()?;
+    let game = view::game_view(entries);
+    let style = templates.source("style.css", STYLE)?;
+    let script = templates.source("viewer.js", VIEWER)?;
+    env.get_template("game.html")
+        .and_then(|t| {
+            t.render(context! {
+                title => format!("{} vs {}", game.bots[0], game.bots[1]),
+                number => Option::<u64>::None,
+                names => &game.bots,
+                pages => [Option::<String>::None, None],
+                view => &game,
+                data => script_json(&game),
+                root => "",
+                inline => true,
+                style => style,
+                script => script,
+                index_page => Option::<String>::None,
+            })
+        })
+        .map_err(|e| template_error("game.html", e))
+}
+
+/// The tournament's report as a reporter: the leaderboard page rewritten
+/// every [`LIVE_EVERY`] while games finish (a browser open on it refreshes
+/// itself), the whole report when the run ends. A report that cannot be
+/// written is a warning: the results are safe in the folder, and
+/// `referee report DIR` writes it again.
+pub struct LiveReport {
+    folder: Option<PathBuf>,
+    templates: Templates,
+    last: Option<Instant>,
+}
+
+impl LiveReport {
+    pub fn new(templates: Templates) -> LiveReport {
+        LiveReport {
+            folder: None,
+            templates,
+            last: None,
+        }
+    }
+
+    fn refresh(&mut self) {
+        if let Some(folder) = &self.folder {
+            if let Err(e) = write_leaderboard(folder, &self.templates, true) {
+                eprintln!("warning: the live leaderboard: {e}");
+            }
+        }
+        self.last = Some(Instant::now());
+    }
+}
+
+impl Reporter for LiveReport {
+    fn run_started(&mut self, run: &Run<'_>) -> Result<(), ReportError> {
+        if let Run::Tournament { out, .. } = run {
+            self.folder = Some(out.to_path_buf());
+            self.refresh();
+        }
+        Ok(())
+    }
+
+    fn game_finished(
+        &mut self,
+        _record: &crate::record::MatchRecord,
+        place: &Place<'_>,
+    ) -> Result<(), ReportError> {
+        if matches!(place, Place::Tournament { .. })
+            && self.last.is_none_or(|t| t.elapsed() >= LIVE_EVERY)
+        {
+            self.refresh();
+        }
+        Ok(())
+    }
+
+    fn run_finished(&mut self, finish: &Finish<'_>) -> Result<(), ReportError> {
+        if let (Finish::Tournament { .. }, Some(folder)) = (finish, &self.folder) {
+            match write_report(folder, &self.templates) {
+                Ok(w) => eprintln!("report: {}", w.folder.join("index.html").display()),
+                Err(e) => eprintln!(
+                    "warning: the HTML report was not written ({e}); the results are safe: \
+                     `referee report {}` writes it",
+                    folder.display()
+                ),
+            }
+        }
+        Ok(())
+    }
+}

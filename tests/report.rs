@@ -1,0 +1,499 @@
+//! The HTML report in a real headless Chromium (Debian's `chromium`;
+//! `.ci/run` installs it): pages load without console messages, the
+//! leaderboard matches standings.csv, replay viewers stepped to move k show
+//! the position an independent replay of the transcript gives, links
+//! resolve, and nothing a bot names itself or prints becomes markup.
+//! Screenshots land in `target/report-screenshots/`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use referee::games::cryptron::{mirror, parse_line, Board};
+use referee::games::Seat;
+use referee::transcript::{self, Direction, Entry};
+
+use crate::harness::*;
+
+const BUDGET: Duration = Duration::from_secs(240);
+
+/// The Chromium on this machine; the browser tests cannot run without one.
+fn chromium() -> PathBuf {
+    for name in ["chromium", "chromium-browser", "google-chrome"] {
+        for dir in std::env::var("PATH").unwrap_or_default().split(':') {
+            let path = Path::new(dir).join(name);
+            if path.is_file() {
+                return path;
+            }
+        }
+    }
+    panic!("the report tests need a headless Chromium: apt-get install -y chromium (.ci/run does)");
+}
+
+/// What Chromium made of a page: the DOM after its scripts ran, and the
+/// console messages it printed.
+struct Loaded {
+    dom: String,
+    console: Vec<String>,
+}
+
+fn browse(url: &str, screenshot: Option<&Path>) -> Loaded {
+    let profile = tempfile::tempdir().unwrap();
+    let mut command = Command::new(chromium());
+    command.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--enable-logging=stderr",
+        "--v=0",
+        "--window-size=1200,1500",
+    ]);
+    command.arg(format!("--user-data-dir={}", profile.path().display()));
+    match screenshot {
+        Some(path) => command.arg(format!("--screenshot={}", path.display())),
+        None => command.arg("--dump-dom"),
+    };
+    command.arg(url);
+    let run = run_within(command, Duration::from_secs(90));
+    assert_eq!(run.status, 0, "chromium {url}: {}", run.stderr);
+    Loaded {
+        dom: run.stdout,
+        console: run
+            .stderr
+            .lines()
+            .filter(|l| l.contains(":CONSOLE"))
+            .map(str::to_string)
+            .collect(),
+    }
+}
+
+fn url(path: &Path, fragment: &str) -> String {
+    format!("file://{}{fragment}", path.display())
+}
+
+/// Every `attr="value"` of the elements named `tag` in `html`, in order.
+fn attributes(html: &str, tag: &str, attr: &str) -> Vec<String> {
+    let mut out = vec![];
+    let open = format!("<{tag}");
+    let key = format!(" {attr}=\"");
+    for piece in html.split(&open).skip(1) {
+        let element = &piece[..piece.find('>').unwrap_or(piece.len())];
+        if let Some(start) = element.find(&key) {
+            let rest = &element[start + key.len()..];
+            out.push(unescape(&rest[..rest.find('"').unwrap_or(rest.len())]));
+        }
+    }
+    out
+}
+
+fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&#x2f;", "/")
+        .replace("&amp;", "&")
+}
+
+/// The cells of the rows of the table with id `id`, as text.
+fn table_rows(dom: &str, id: &str) -> Vec<Vec<String>> {
+    let start = dom.find(&format!("id=\"{id}\"")).expect("the table");
+    let body = &dom[start..];
+    let body = &body[body.find("<tbody>").unwrap()..body.find("</tbody>").unwrap()];
+    body.split("<tr")
+        .skip(1)
+        .map(|row| {
+            row.split("<td")
+                .skip(1)
+                .map(|cell| {
+                    let inner = &cell[cell.find('>').unwrap() + 1..];
+                    let inner = &inner[..inner.find("</td>").unwrap()];
+                    unescape(&strip_tags(inner)).trim().to_string()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn strip_tags(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn screenshots() -> PathBuf {
+    let dir = root().join("target/report-screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Every local link of every page of the report leads to a file, and a
+/// link's `#fragment` to an element with that id (or a move of the viewer).
+fn assert_links_resolve(report: &Path) {
+    let mut pages = vec![report.join("index.html")];
+    for sub in ["bots", "games"] {
+        for entry in std::fs::read_dir(report.join(sub)).unwrap() {
+            pages.push(entry.unwrap().path());
+        }
+    }
+    let mut checked = 0;
+    for page in &pages {
+        let html = std::fs::read_to_string(page).unwrap();
+        let links = attributes(&html, "a", "href")
+            .into_iter()
+            .chain(attributes(&html, "link", "href"))
+            .chain(attributes(&html, "script", "src"));
+        for link in links {
+            assert!(
+                !link.starts_with("http:")
+                    && !link.starts_with("https:")
+                    && !link.starts_with("//"),
+                "{}: the report loads nothing from the network: {link}",
+                page.display()
+            );
+            let (file, fragment) = link.split_once('#').unwrap_or((&link, ""));
+            let target = if file.is_empty() {
+                page.clone()
+            } else {
+                page.parent().unwrap().join(file)
+            };
+            assert!(target.is_file(), "{}: broken link {link}", page.display());
+            if !fragment.is_empty() && !fragment.starts_with("move-") {
+                let text = std::fs::read_to_string(&target).unwrap();
+                assert!(
+                    text.contains(&format!("id=\"{fragment}\"")),
+                    "{}: {link} names no element",
+                    page.display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "links were checked: {checked}");
+}
+
+fn play_tournament(dir: &Path, file: &Path) -> PathBuf {
+    let out = dir.join("results");
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            "2",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("report: "), "{}", run.stderr);
+    out
+}
+
+/// The moves of a transcript as the viewer counts them: each reply that is
+/// not an answer to `code`, with its seat.
+fn transcript_moves(entries: &[Entry]) -> Vec<(Seat, String, Option<String>)> {
+    let mut moves: Vec<(Seat, String, Option<String>)> = vec![];
+    let mut asked: [String; 2] = Default::default();
+    for entry in entries {
+        if let Entry::Message { bot, dir, line, .. } = entry {
+            match dir {
+                Direction::To => {
+                    if line.starts_with("signal") || line.starts_with("feedback") {
+                        if let Some(m) = moves.iter_mut().rev().find(|m| m.0 == *bot) {
+                            m.2.get_or_insert_with(|| line.clone());
+                        }
+                    }
+                    asked[bot.index()] = line.split(' ').next().unwrap_or("").to_string();
+                }
+                Direction::From => {
+                    let request = std::mem::take(&mut asked[bot.index()]);
+                    if request != "code" {
+                        moves.push((*bot, line.clone(), None));
+                    }
+                }
+                Direction::Stderr => {}
+            }
+        }
+    }
+    moves
+}
+
+/// A Cryptron tournament's report: leaderboard rows as standings.csv, and
+/// the viewer of game 1 at every move showing the board the rules give
+/// when the transcript's moves are played on the set-up.
+#[test]
+fn cryptron_report_in_a_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = two_bot_tournament(
+        dir.path(),
+        "cryptron",
+        2,
+        [
+            ("random", &sample_bin("cryptron_random")),
+            ("starter", &sample_file("c/cryptron_starter.c")),
+        ],
+        "",
+    );
+    let out = play_tournament(dir.path(), &file);
+    let report = out.join("report");
+    let shots = screenshots();
+
+    let index = browse(&url(&report.join("index.html"), ""), None);
+    assert!(index.console.is_empty(), "{:?}", index.console);
+    let standings = csv_records(&out.join("standings.csv"));
+    let rows = table_rows(&index.dom, "standings");
+    assert_eq!(rows.len(), standings.len());
+    for (row, s) in rows.iter().zip(&standings) {
+        assert_eq!(row[0], s["rank"]);
+        assert_eq!(row[1], s["bot"]);
+        assert_eq!(row[2], s["played"]);
+        assert_eq!(row[3], s["wins"]);
+        assert_eq!(row[4], s["draws"]);
+        assert_eq!(row[5], s["losses"]);
+        assert_eq!(row[6], s["points"]);
+        let rating: f64 = s["rating"].parse().unwrap();
+        assert_eq!(row[7], format!("{rating:.0}"));
+    }
+    browse(
+        &url(&report.join("index.html"), ""),
+        Some(&shots.join("cryptron-leaderboard.png")),
+    );
+
+    let entries = transcript::read(&out.join("transcripts/game-000001.jsonl")).unwrap();
+    let moves = transcript_moves(&entries);
+    assert!(moves.len() > 10, "a whole game: {}", moves.len());
+    let game_page = report.join("games/game-000001.html");
+    // The independent replay: the rules' board, each move judged and played.
+    let mut board = Board::initial();
+    let mut boards = vec![board];
+    for (seat, line, _) in &moves {
+        let turn = board.judge(*seat, parse_line(line).unwrap()).unwrap();
+        board.play_unchecked(*seat, turn);
+        boards.push(board);
+    }
+    let steps: Vec<usize> = vec![0, 1, 2, moves.len() / 2, moves.len() - 1, moves.len()];
+    for &k in &steps {
+        let page = browse(&url(&game_page, &format!("#move-{k}")), None);
+        assert!(page.console.is_empty(), "move {k}: {:?}", page.console);
+        assert!(
+            page.dom.contains(&format!("data-move=\"{k}\"")),
+            "the viewer is at move {k}"
+        );
+        let rows = attributes(&page.dom, "tr", "data-row");
+        let a = attributes(&page.dom, "tr", "data-a");
+        let b = attributes(&page.dom, "tr", "data-b");
+        assert_eq!(rows.len(), 8, "8 rows at move {k}");
+        for ((row, a), b) in rows.iter().zip(&a).zip(&b) {
+            let r: u8 = row.parse().unwrap();
+            assert_eq!(
+                (a.parse::<u8>().unwrap(), b.parse::<u8>().unwrap()),
+                (boards[k].own(Seat::A, r), boards[k].own(Seat::B, mirror(r))),
+                "row {r} at move {k}"
+            );
+        }
+        let points = attributes(&page.dom, "p", "data-a");
+        assert_eq!(
+            points,
+            [boards[k].points(Seat::A).to_string()],
+            "points at move {k}"
+        );
+    }
+    browse(
+        &url(&game_page, "#move-6"),
+        Some(&shots.join("cryptron-viewer.png")),
+    );
+    let bot_page = report.join("bots/bot-0.html");
+    let page = browse(&url(&bot_page, ""), Some(&shots.join("bot-page.png")));
+    assert!(page.console.is_empty(), "{:?}", page.console);
+    assert_links_resolve(&report);
+}
+
+/// Arrow 5: the viewer stepped to move k lists, for each seat, exactly the
+/// attacks and signals of the transcript's first k moves, and the codes
+/// once at the end.
+#[test]
+fn arrow5_viewer_steps_through_the_transcript() {
+    let dir = tempfile::tempdir().unwrap();
+    let transcript_path = dir.path().join("game.jsonl");
+    let run = referee(
+        &[
+            "match",
+            "arrow5",
+            &sample_bin("arrow5_strong"),
+            &sample_bin("arrow5_random"),
+            "--seed",
+            "11",
+            "--transcript",
+            transcript_path.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let html = dir.path().join("game.html");
+    let run = referee(
+        &[
+            "replay",
+            transcript_path.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        !text.contains(" src=\"") && !text.contains("stylesheet"),
+        "one self-contained page"
+    );
+    let entries = transcript::read(&transcript_path).unwrap();
+    let moves = transcript_moves(&entries);
+    for k in [0, 1, 2, 3, moves.len() - 1, moves.len()] {
+        let page = browse(&url(&html, &format!("#move-{k}")), None);
+        assert!(page.console.is_empty(), "{:?}", page.console);
+        for (seat, id) in [(Seat::A, "attacks-a"), (Seat::B, "attacks-b")] {
+            let start = page.dom.find(&format!("id=\"{id}\"")).unwrap();
+            let list = &page.dom[start..start + page.dom[start..].find("</ol>").unwrap()];
+            let lines = attributes(list, "li", "data-line");
+            let feedback = attributes(list, "li", "data-feedback");
+            let expected: Vec<&(Seat, String, Option<String>)> =
+                moves[..k].iter().filter(|m| m.0 == seat).collect();
+            assert_eq!(
+                lines,
+                expected.iter().map(|m| m.1.clone()).collect::<Vec<_>>(),
+                "{seat}'s attacks at move {k}"
+            );
+            assert_eq!(
+                feedback,
+                expected
+                    .iter()
+                    .map(|m| m.2.clone().unwrap_or_default())
+                    .collect::<Vec<_>>(),
+                "{seat}'s signals at move {k}"
+            );
+        }
+        assert_eq!(
+            page.dom.contains("id=\"codes\""),
+            k == moves.len(),
+            "codes revealed only at the end (move {k})"
+        );
+    }
+    browse(
+        &url(&html, "#move-5"),
+        Some(&screenshots().join("arrow5-viewer.png")),
+    );
+}
+
+/// A bot named like markup and a bot printing markup on stderr: the report
+/// shows their text and runs none of it.
+#[test]
+fn nothing_a_bot_says_becomes_markup() {
+    let dir = tempfile::tempdir().unwrap();
+    let stderr_bot = dir.path().join("loud.py");
+    std::fs::write(
+        &stderr_bot,
+        format!(
+            "import sys, subprocess\nsys.stderr.write('<img src=x onerror=\"document.title=1\"></pre><script>document.title=2</script>\\n')\nsys.stderr.flush()\n\
+             sys.exit(subprocess.call(['{}']))\n",
+            sample_bin("arrow5_random")
+        ),
+    )
+    .unwrap();
+    // Exits at once: a crash, so its stderr is on its page.
+    let crasher = dir.path().join("crash.py");
+    std::fs::write(
+        &crasher,
+        "import sys\nsys.stderr.write('<b id=\"injected\">bold</b>\\n')\nsys.exit(3)\n",
+    )
+    .unwrap();
+    let file = dir.path().join("t.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"t\"\ngame = \"arrow5\"\ngames_per_pairing = 2\nseed = 5\n\
+             [[bots]]\nname = \"<script>document.title=3</script>\"\nbot = \"{}\"\n\
+             [[bots]]\nname = \"loud\"\nbot = \"{}\"\n\
+             [[bots]]\nname = \"a&b\"\nbot = \"{}\"\n",
+            sample_bin("arrow5_random"),
+            stderr_bot.display(),
+            crasher.display()
+        ),
+    )
+    .unwrap();
+    let out = play_tournament(dir.path(), &file);
+    let report = out.join("report");
+    let mut pages = vec![report.join("index.html")];
+    for sub in ["bots", "games"] {
+        for entry in std::fs::read_dir(report.join(sub)).unwrap() {
+            pages.push(entry.unwrap().path());
+        }
+    }
+    for page in &pages {
+        let html = std::fs::read_to_string(page).unwrap();
+        for raw in [
+            "<script>document",
+            "<img src=x",
+            "<b id=\"injected\"",
+            "</pre><script",
+        ] {
+            assert!(!html.contains(raw), "{}: unescaped {raw}", page.display());
+        }
+        let loaded = browse(&url(page, ""), None);
+        assert!(
+            loaded.console.is_empty(),
+            "{}: {:?}",
+            page.display(),
+            loaded.console
+        );
+        assert!(
+            !loaded.dom.contains("<b id=\"injected\""),
+            "{}",
+            page.display()
+        );
+        let title = &loaded.dom
+            [loaded.dom.find("<title>").unwrap() + 7..loaded.dom.find("</title>").unwrap()];
+        assert!(
+            !["1", "2", "3"].contains(&title),
+            "a script ran in {}",
+            page.display()
+        );
+    }
+    // The text is there, as text.
+    let index = std::fs::read_to_string(report.join("index.html")).unwrap();
+    assert!(index.contains("&lt;script&gt;document.title=3&lt;/script&gt;"));
+    let crash_page = pages
+        .iter()
+        .filter(|p| p.to_string_lossy().contains("/bots/"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .find(|html| html.contains("a&amp;b"))
+        .expect("the crashing bot's page");
+    assert!(
+        crash_page.contains("crash"),
+        "its disqualifications are listed"
+    );
+    assert!(
+        crash_page.contains("&lt;b id=&quot;injected&quot;&gt;bold&lt;&#x2f;b&gt;")
+            || crash_page.contains("&lt;b id=&quot;injected&quot;&gt;bold&lt;/b&gt;"),
+        "its stderr is shown as text"
+    );
+    assert_links_resolve(&report);
+}
+
+/// `referee report` on a folder that is not a results folder says so.
+#[test]
+fn report_of_a_folder_without_results_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = referee(&["report", dir.path().to_str().unwrap()], BUDGET);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("tournament.json"), "{}", run.stderr);
+}
