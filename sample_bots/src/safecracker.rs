@@ -342,8 +342,9 @@ impl Book {
     }
 }
 
-/// The guess that leaves the fewest codes expected (sum of squared class
-/// sizes), over candidate guesses; ties go to a possible code.
+/// The guess that leaves the fewest codes expected (sum of squared sizes of
+/// the classes left uncracked), over candidate guesses; ties go to a
+/// possible code.
 pub fn heuristic_guess(codes: &[Code], possible: &[u32], candidates: &[u32], length: u8) -> u32 {
     let mut best = (u64::MAX, true, possible[0]);
     for &g in candidates {
@@ -351,7 +352,9 @@ pub fn heuristic_guess(codes: &[Code], possible: &[u32], candidates: &[u32], len
         for &c in possible {
             sizes[exact(&codes[c as usize], &codes[g as usize]) as usize] += 1;
         }
-        let score = sizes.iter().map(|s| s * s).sum();
+        // The crack class costs no further guess: leave it out, so a
+        // guess that may crack scores better than one that cannot.
+        let score = sizes[..length as usize].iter().map(|s| s * s).sum();
         let key = (score, possible.binary_search(&g).is_err(), g);
         if key < best {
             best = key;

@@ -11,7 +11,8 @@
 //!
 //! Other sizes are too large to solve exactly within a move's time limit, and
 //! the bot says so on stderr: it plays the one-step heuristic (the guess that
-//! leaves the fewest codes expected, over all codes or a sample of them), with
+//! leaves the fewest codes expected, among the codes still possible or a
+//! sample of them: a consistent guess, never a wasted one), with
 //! an exact search once few codes remain, and for games too large to
 //! enumerate a consistent code found by local search.
 
@@ -53,8 +54,8 @@ fn main() {
             let solver = solver.get_or_insert_with(|| Solver::new(k.codes.clone(), k.length));
             return k.codes[solver.solve(possible).1 as usize].clone();
         }
-        let candidates: Vec<u32> = if possible.len() * k.codes.len() <= HEURISTIC_WORK {
-            (0..k.codes.len() as u32).collect()
+        let candidates: Vec<u32> = if possible.len() * possible.len() <= HEURISTIC_WORK {
+            possible.clone()
         } else {
             let n = (HEURISTIC_WORK / possible.len()).max(1);
             (0..n)
