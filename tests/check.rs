@@ -101,13 +101,39 @@ fn a_weak_bot_fails_and_the_failed_requirements_are_named() {
     let junit = dir.path().join("report.xml");
     let junit_arg = junit.to_string_lossy().into_owned();
     let weak = sample_file("hostile/arrow5_weak.py");
+    // A step summary already holding an earlier step's text: appended to.
+    let summary = dir.path().join("summary.md");
+    std::fs::write(&summary, "earlier step\n").unwrap();
+    let summary_arg = summary.to_string_lossy().into_owned();
     let run = referee(
         &[
-            "check", &file, "--bot", &weak, "--junit", &junit_arg, "--jobs", "2",
+            "check",
+            &file,
+            "--bot",
+            &weak,
+            "--junit",
+            &junit_arg,
+            "--jobs",
+            "2",
+            "--summary",
+            &summary_arg,
         ],
         BUDGET,
     );
     assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+    let markdown = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        markdown.starts_with("earlier step\n## ❌ `referee check`"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("| wins &gt;= 25% of 40 games vs random | ❌ fail |"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("| no verdicts in 10 games vs random | ✅ pass |"),
+        "{markdown}"
+    );
     assert!(
         run.stdout
             .contains("PASS  no verdicts in 10 games vs random"),

@@ -55,6 +55,9 @@ pub struct CheckArgs {
     /// Stop the whole check at the first failed requirement; the ones not yet decided are reported "not run (fail-fast)" (JUnit: skipped)
     #[arg(long)]
     pub fail_fast: bool,
+    /// Append a Markdown summary of the check to FILE (e.g. "$GITHUB_STEP_SUMMARY")
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
     /// Games played at once [default: the number of cores; at most 1024]
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::jobs)]
     pub jobs: Option<usize>,
@@ -81,6 +84,9 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
     let mut reporters = Reporters::default();
     if let Some(path) = &args.junit {
         reporters.push(JUnit::new(path));
+    }
+    if let Some(path) = &args.summary {
+        reporters.push(referee::reporter::summary::Summary::new(path));
     }
     if args.json {
         reporters.push(Json);
@@ -149,6 +155,9 @@ pub struct SprtArgs {
     /// Seed of every pair's game seed
     #[arg(long, value_name = "S", default_value_t = 1, allow_hyphen_values = true, value_parser = super::whole::<u64>)]
     pub seed: u64,
+    /// Append a Markdown summary of the run to FILE (e.g. "$GITHUB_STEP_SUMMARY")
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
     #[command(flatten)]
     pub key: KeyFlags,
     #[command(flatten)]
@@ -207,7 +216,12 @@ pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
         jobs,
         key: args.key.run_key()?,
     };
-    let outcome = ab::run(&plan, &mut Terminal::new()).map_err(Failure::input)?;
+    let mut reporters = Reporters::default();
+    if let Some(path) = &args.summary {
+        reporters.push(referee::reporter::summary::Summary::new(path));
+    }
+    reporters.push(Terminal::new());
+    let outcome = ab::run(&plan, &mut reporters).map_err(Failure::input)?;
     Ok(match outcome.result {
         AbResult::H1 => super::EXIT_OK,
         AbResult::H0 => EXIT_FAILED,

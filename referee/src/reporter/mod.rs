@@ -15,6 +15,7 @@
 //!   standings tables of a tournament, the bench's rows;
 //! - [`json`]: the match record and the check report on stdout;
 //! - [`junit`]: the check report as JUnit XML for CI systems;
+//! - [`summary`]: `--summary FILE`, a check's or A/B run's Markdown summary;
 //! - [`html`]: the HTML report of a results folder (leaderboard, a page per
 //!   bot, a replay viewer per game), live while a tournament runs.
 
@@ -22,6 +23,7 @@ pub mod csv;
 pub mod html;
 pub mod json;
 pub mod junit;
+pub mod summary;
 pub mod terminal;
 
 use std::io;
