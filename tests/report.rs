@@ -497,3 +497,70 @@ fn report_of_a_folder_without_results_is_refused() {
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(run.stderr.contains("tournament.json"), "{}", run.stderr);
 }
+
+/// `check --report DIR`: each requirement as the JSON report has it, pass
+/// or fail, and links to the games that count against it, each a viewer.
+#[test]
+fn check_report_links_the_failing_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("check-report");
+    let check = root().join("tournaments/check-arrow5.toml");
+    let text = std::fs::read_to_string(&check)
+        .unwrap()
+        .replace("samples = 200", "samples = 20")
+        .replace(
+            "../target/release/",
+            &format!(
+                "{}/",
+                Path::new(&sample_bin("arrow5_random"))
+                    .parent()
+                    .unwrap()
+                    .display()
+            ),
+        );
+    let file = dir.path().join("check.toml");
+    std::fs::write(&file, text).unwrap();
+    let run = referee(
+        &[
+            "check",
+            file.to_str().unwrap(),
+            "--bot",
+            &sample_file("hostile/arrow5_weak.py"),
+            "--json",
+            "--jobs",
+            "2",
+            "--report",
+            report.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    let json = run.json();
+    let page = browse(&url(&report.join("index.html"), ""), None);
+    assert!(page.console.is_empty(), "{:?}", page.console);
+    let statuses = attributes(&page.dom, "tr", "data-status");
+    let expected: Vec<String> = json["requirements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["status"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(statuses, expected);
+    assert!(expected.contains(&"fail".to_string()));
+    // The lost games of the failed win-rate requirement are linked, and
+    // each link opens that game's viewer.
+    let links: Vec<String> = attributes(&page.dom, "a", "href")
+        .into_iter()
+        .filter(|l| l.starts_with("games/"))
+        .collect();
+    assert!(!links.is_empty(), "links to the failing games");
+    for link in links.iter().take(3) {
+        let game = browse(&url(&report.join(link), "#move-4"), None);
+        assert!(game.console.is_empty(), "{link}: {:?}", game.console);
+        assert!(game.dom.contains("data-move=\"4\""), "{link}");
+    }
+    browse(
+        &url(&report.join("index.html"), ""),
+        Some(&screenshots().join("check-report.png")),
+    );
+}

@@ -65,6 +65,11 @@ pub struct RequirementResult {
     /// a replay command where there is one. At most [`MAX_DETAILS`].
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub details: Vec<String>,
+    /// With transcripts kept (`check --report`): the transcript file names
+    /// of the games that count against this requirement (a verdict, a loss,
+    /// the slowest reply), at most [`MAX_DETAILS`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub games: Vec<String>,
 }
 
 /// Where a requirement ended.
@@ -258,6 +263,8 @@ struct GameOutcome {
     won: bool,
     time_max_ms: f64,
     detail: Option<String>,
+    /// The transcript's file name in the plan's transcripts folder.
+    transcript: Option<String>,
 }
 
 /// The games against the opponents: for each, pairs with sides swapped, the
@@ -300,6 +307,7 @@ fn outcome(plan: &CheckPlan, game: CheckGame, record: &MatchRecord) -> GameOutco
         won: record.winner == Winner::seat(game.tested),
         time_max_ms: p.time_max_ms,
         detail,
+        transcript: None,
     }
 }
 
@@ -450,7 +458,13 @@ fn play_check_game(
         bots: seats.map(|b| b.command.clone()),
         limits: seats.map(|b| b.limits.clone()),
     };
-    play_match(&match_plan, None).map(|r| outcome(plan, game, &r))
+    let name = format!("game-{}-{:04}.jsonl", game.opponent + 1, game.index + 1);
+    let path = plan.transcripts.as_ref().map(|dir| dir.join(&name));
+    play_match(&match_plan, path.as_ref()).map(|r| {
+        let mut o = outcome(plan, game, &r);
+        o.transcript = path.map(|_| name);
+        o
+    })
 }
 
 /// Plays the games an undecided requirement still needs, on `jobs`
@@ -577,6 +591,23 @@ fn judge(
     } else {
         summary
     };
+    let against_it = |o: &&GameOutcome| match r.requirement {
+        Requirement::NoVerdicts { against, games } => {
+            o.game.opponent == against && o.game.index < games && o.verdict != Verdict::Ok
+        }
+        Requirement::WinRate { against, games, .. } => {
+            o.game.opponent == against && o.game.index < games && !o.won
+        }
+        Requirement::MaxMoveTime { below } => o.time_max_ms >= below.as_secs_f64() * 1000.0,
+        Requirement::BenchAverage { .. } => false,
+    };
+    let mut games: Vec<&GameOutcome> = outcomes.iter().filter(against_it).collect();
+    games.sort_by_key(|o| (o.game.opponent, o.game.index));
+    let games: Vec<String> = games
+        .into_iter()
+        .filter_map(|o| o.transcript.clone())
+        .take(MAX_DETAILS)
+        .collect();
     let more = details.len().saturating_sub(MAX_DETAILS);
     details.truncate(MAX_DETAILS);
     if more > 0 {
@@ -592,6 +623,7 @@ fn judge(
         bound,
         summary,
         details,
+        games,
     }
 }
 

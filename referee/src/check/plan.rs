@@ -111,6 +111,8 @@ pub struct CheckPlan {
     pub bot: TournamentBot,
     pub opponents: Vec<TournamentBot>,
     pub requirements: Vec<NamedRequirement>,
+    /// Where each game's transcript goes (`check --report`), if anywhere.
+    pub transcripts: Option<std::path::PathBuf>,
 }
 
 impl CheckPlan {
@@ -137,6 +139,7 @@ impl CheckPlan {
             bot: tested,
             opponents,
             requirements,
+            transcripts: None,
         })
     }
 

@@ -58,6 +58,10 @@ pub struct CheckArgs {
     /// Append a Markdown summary of the check to FILE (e.g. "$GITHUB_STEP_SUMMARY")
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
+    /// Write an HTML report into DIR: each requirement with its evidence, and
+    /// a replay viewer for every game played (transcripts kept in DIR/transcripts)
+    #[arg(long, value_name = "DIR")]
+    pub report: Option<PathBuf>,
     /// Games played at once [default: the number of cores; at most 1024]
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::jobs)]
     pub jobs: Option<usize>,
@@ -79,6 +83,23 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
     let jobs = args.jobs.unwrap_or_else(default_jobs);
     if jobs == 0 {
         return Err(Failure::input(anyhow!("--jobs must be at least 1")));
+    }
+    if let Some(dir) = &args.report {
+        // Transcripts hold codes: the bots never see the report folder.
+        let transcripts = dir.join("transcripts");
+        if transcripts.exists() {
+            std::fs::remove_dir_all(&transcripts).map_err(|e| {
+                Failure::input(anyhow!("{}: cannot clear: {e}", transcripts.display()))
+            })?;
+        }
+        std::fs::create_dir_all(&transcripts).map_err(|e| {
+            Failure::input(anyhow!("{}: cannot create: {e}", transcripts.display()))
+        })?;
+        let hidden = std::path::absolute(dir).map_err(|e| Failure::input(anyhow!(e)))?;
+        for bot in std::iter::once(&mut plan.bot).chain(&mut plan.opponents) {
+            bot.limits.process.hidden.push(hidden.clone());
+        }
+        plan.transcripts = Some(transcripts);
     }
     // The JUnit file first: a check that cannot write it prints nothing.
     let mut reporters = Reporters::default();
@@ -107,6 +128,13 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
     reporters
         .run_finished(&Finish::Check(&report))
         .map_err(unwritten)?;
+    if let Some(dir) = &args.report {
+        let templates = referee::reporter::html::Templates::default();
+        match referee::reporter::html::write_check_report(dir, &report, &templates) {
+            Ok(w) => eprintln!("report: {}", w.folder.join("index.html").display()),
+            Err(e) => eprintln!("warning: the HTML report was not written: {e}"),
+        }
+    }
     Ok(if report.passed {
         super::EXIT_OK
     } else {

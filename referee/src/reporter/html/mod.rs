@@ -50,6 +50,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("index.html", include_str!("templates/index.html")),
     ("bot.html", include_str!("templates/bot.html")),
     ("game.html", include_str!("templates/game.html")),
+    ("check.html", include_str!("templates/check.html")),
 ];
 const STYLE: &str = include_str!("templates/style.css");
 const VIEWER: &str = include_str!("templates/viewer.js");
@@ -694,6 +695,81 @@ pub fn game_page_html(
             })
         })
         .map_err(|e| template_error("game.html", e))
+}
+
+/// A check run's report in `folder` (`check --report DIR`): `index.html`
+/// with each requirement, pass or fail, its evidence and links to the games
+/// that count against it, and a viewer page per game whose transcript is in
+/// `folder/transcripts/`.
+pub fn write_check_report(
+    folder: &Path,
+    report: &crate::check::CheckReport,
+    templates: &Templates,
+) -> Result<Written, ReportError> {
+    let env = templates.environment()?;
+    for sub in ["assets", "games"] {
+        fs::create_dir_all(folder.join(sub))
+            .map_err(io_error(folder, "cannot create the report folder"))?;
+    }
+    write_assets(folder, templates)?;
+    let game_template = env
+        .get_template("game.html")
+        .map_err(|e| template_error("game.html", e))?;
+    let mut games = 0;
+    let transcripts = folder.join("transcripts");
+    let mut names: Vec<PathBuf> = fs::read_dir(&transcripts)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    names.sort();
+    for path in names {
+        let Some(stem) = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .map(str::to_string)
+        else {
+            continue;
+        };
+        let Ok((entries, _)) = transcript::read_prefix(&path) else {
+            continue;
+        };
+        let game = view::game_view(&entries);
+        let html = game_template
+            .render(context! {
+                title => format!("{} · {} vs {}", stem, game.bots[0], game.bots[1]),
+                names => &game.bots,
+                pages => [Option::<String>::None, None],
+                view => &game,
+                data => script_json(&game),
+                root => "../",
+                inline => false,
+                index_page => "../index.html",
+            })
+            .map_err(|e| template_error("game.html", e))?;
+        let page = folder.join("games").join(format!("{stem}.html"));
+        crate::atomic_file::write(&page, html).map_err(io_error(&page, "cannot write"))?;
+        games += 1;
+    }
+    let html = env
+        .get_template("check.html")
+        .and_then(|t| {
+            t.render(context! {
+                title => format!("Check {}", report.name),
+                report => report,
+                root => "",
+                inline => false,
+                index_page => Option::<String>::None,
+            })
+        })
+        .map_err(|e| template_error("check.html", e))?;
+    let index = folder.join("index.html");
+    crate::atomic_file::write(&index, &html).map_err(io_error(&index, "cannot write"))?;
+    Ok(Written {
+        folder: folder.to_path_buf(),
+        games,
+        bots: 1,
+        index_bytes: html.len() as u64,
+        total_bytes: folder_bytes(folder),
+    })
 }
 
 /// The tournament's report as a reporter: the leaderboard page rewritten
