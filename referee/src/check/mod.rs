@@ -873,6 +873,7 @@ mod tests {
             won,
             time_max_ms: 1.0,
             detail: None,
+            transcript: None,
         }
     }
 

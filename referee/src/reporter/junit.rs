@@ -109,6 +109,7 @@ mod tests {
             bound: ">= 40%".into(),
             summary: "won 7 of 20 games <vs> \"x\"\u{1}".into(),
             details: vec![],
+            games: vec![],
         };
         let report = CheckReport {
             version: REPORT_VERSION,
