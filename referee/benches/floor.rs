@@ -1,0 +1,254 @@
+//! The referee against the machine's floor, in one run: a minimal referee
+//! in C (`benches/floor/referee.c`: pipes, poll deadlines, nothing else)
+//! with raw C bots (`benches/floor/bot.c`) beside the referee's own game
+//! loop with two instant bots, both pinned to one CPU, in interleaved
+//! rounds; medians and their ratios.
+//!
+//! Run: `cargo build --release --workspace && cargo bench -p referee --bench floor`
+//! (as root it also measures the strict layer). It prints a table:
+//! - per attack (request, reply under a deadline, the signal back; the
+//!   referee adds caps, the transcript buffer and the idle bot's freeze);
+//! - per game start and end (two bots started, greeted, one code and one
+//!   attack each, ended and reaped);
+//! - tournament throughput with `--jobs 2` against `--jobs 1`;
+//! - the referee's peak memory for 100 and for 400 games.
+//!
+//! No assertion: the machine may be shared and noisy; the ratios are what
+//! to read (docs/measurements.md keeps the figures).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use referee::bot::{BotCommand, Sandbox, SandboxChoice};
+use referee::games::{GameConfig, GameOptions};
+use referee::runner::{play_match, MatchLimits, MatchPlan};
+
+/// Interleaved rounds; each figure is the median over them.
+const ROUNDS: usize = 5;
+/// Arrow 5 rounds of the exchange game (two attacks each).
+const GAME_ROUNDS: u32 = 1000;
+/// Games started and ended per round of the start-up figure.
+const STARTS: usize = 40;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn sample_bot(name: &str) -> String {
+    let path = root().join("target/release").join(name);
+    assert!(
+        path.exists(),
+        "build the sample bots first: cargo build --release --workspace"
+    );
+    path.to_string_lossy().into_owned()
+}
+
+/// Compiles the floor with gcc into target/floor/.
+fn build_floor() -> (PathBuf, PathBuf) {
+    let out = root().join("target/floor");
+    std::fs::create_dir_all(&out).unwrap();
+    let src = root().join("referee/benches/floor");
+    let mut built = vec![];
+    for name in ["referee", "bot"] {
+        let exe = out.join(format!("floor_{name}"));
+        let status = Command::new("gcc")
+            .args(["-O2", "-o"])
+            .arg(&exe)
+            .arg(src.join(format!("{name}.c")))
+            .status()
+            .expect("gcc (the floor is C)");
+        assert!(status.success(), "gcc failed on {name}.c");
+        built.push(exe);
+    }
+    (built[0].clone(), built[1].clone())
+}
+
+/// Runs the floor referee pinned to CPU 0; the number it prints.
+fn floor(referee: &Path, mode: &str, count: usize, bot: &Path) -> f64 {
+    let out = Command::new("taskset")
+        .args(["-c", "0"])
+        .arg(referee)
+        .args([mode, &count.to_string()])
+        .arg(bot)
+        .output()
+        .expect("taskset and the floor referee");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+}
+
+fn plan(rounds: u32, sandbox: &Sandbox) -> MatchPlan {
+    let bot = BotCommand::parse(&sample_bot("arrow5_constant")).unwrap();
+    let options = GameOptions {
+        max_rounds: Some(rounds),
+        ..GameOptions::default()
+    };
+    let mut limits = MatchLimits::default();
+    limits.process.sandbox = sandbox.clone();
+    MatchPlan {
+        config: GameConfig::from_options("arrow5", &options).unwrap(),
+        seed: 1,
+        key: referee::key::RunKey::fresh(),
+        bots: [bot.clone(), bot],
+        limits: [limits.clone(), limits],
+    }
+}
+
+/// Microseconds per attack of a whole game of GAME_ROUNDS rounds, less
+/// the same game of one round (so start-up is not counted).
+fn referee_exchange(sandbox: &Sandbox) -> f64 {
+    let long = plan(GAME_ROUNDS, sandbox);
+    let short = plan(1, sandbox);
+    let time = |p: &MatchPlan| {
+        let t = Instant::now();
+        let record = play_match(p, None).unwrap();
+        assert_eq!(record.reason, "round-cap");
+        t.elapsed().as_secs_f64() * 1e6
+    };
+    let (l, s) = (time(&long), time(&short));
+    (l - s) / (2.0 * f64::from(GAME_ROUNDS - 1))
+}
+
+/// Milliseconds per game of one round: start, greet, code, attack, end.
+fn referee_start(sandbox: &Sandbox) -> f64 {
+    let p = plan(1, sandbox);
+    let t = Instant::now();
+    for _ in 0..STARTS {
+        play_match(&p, None).unwrap();
+    }
+    t.elapsed().as_secs_f64() * 1e3 / STARTS as f64
+}
+
+/// Binds this process (and what it starts from now on) to `cpus`.
+fn pin_to(cpus: &[usize]) {
+    // SAFETY: a zeroed cpu_set_t is valid; CPU_SET writes inside it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        for &cpu in cpus {
+            libc::CPU_SET(cpu, &mut set);
+        }
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+    }
+}
+
+fn all_cpus() -> Vec<usize> {
+    (0..std::thread::available_parallelism().map_or(1, |n| n.get())).collect()
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// A tournament of `bots` copies of arrow5_constant, `games` per pairing,
+/// 50 rounds a game, through the referee binary: (seconds, peak KiB).
+fn tournament(bots: usize, games: usize, jobs: usize) -> (f64, i64) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    let mut text = format!(
+        "name = \"floor\"\ngame = \"arrow5\"\ngames_per_pairing = {games}\nseed = 1\n\
+         [options]\nmax_rounds = 50\n"
+    );
+    for i in 0..bots {
+        text.push_str(&format!(
+            "[[bots]]\nname = \"c{i}\"\nbot = \"{}\"\n",
+            sample_bot("arrow5_constant")
+        ));
+    }
+    std::fs::write(&file, text).unwrap();
+    let t = Instant::now();
+    let child = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .arg("tournament")
+        .arg(&file)
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .args(["--jobs", &jobs.to_string(), "--no-report"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is valid; wait4 fills it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for the child spawned above, once.
+    unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(status, 0, "the tournament failed");
+    (t.elapsed().as_secs_f64(), usage.ru_maxrss)
+}
+
+fn main() {
+    referee::bot::launch_with(env!("CARGO_BIN_EXE_referee"));
+    let (floor_referee, floor_bot) = build_floor();
+    // Before any pinning: the CPUs this process may use.
+    let cpus = all_cpus();
+    // SAFETY: geteuid has no preconditions.
+    let root_user = unsafe { libc::geteuid() } == 0;
+    let mut layers: Vec<(&str, Sandbox)> = vec![("basic", Sandbox::Basic)];
+    if root_user {
+        match SandboxChoice::Strict.resolve() {
+            Ok(strict) => layers.push(("strict", strict)),
+            Err(e) => eprintln!("strict not measured: {e}"),
+        }
+    } else {
+        eprintln!("strict not measured: it needs root");
+    }
+
+    let mut floor_exchange = vec![];
+    let mut floor_start = vec![];
+    let mut exchange: Vec<Vec<f64>> = vec![vec![]; layers.len()];
+    let mut start: Vec<Vec<f64>> = vec![vec![]; layers.len()];
+    for round in 0..ROUNDS {
+        eprintln!("round {} of {ROUNDS}", round + 1);
+        floor_exchange.push(floor(&floor_referee, "exchange", GAME_ROUNDS as usize, &floor_bot));
+        floor_start.push(floor(&floor_referee, "start", STARTS, &floor_bot));
+        // The referee's loop runs in this process: pin it (and so its
+        // bots) as the floor is, and unpin it after.
+        pin_to(&[0]);
+        for (i, (_, sandbox)) in layers.iter().enumerate() {
+            exchange[i].push(referee_exchange(sandbox));
+            start[i].push(referee_start(sandbox));
+        }
+        pin_to(&cpus);
+    }
+    let fe = median(&mut floor_exchange);
+    let fs = median(&mut floor_start);
+    println!("\nPinned to CPU 0, medians of {ROUNDS} interleaved rounds:\n");
+    println!("| figure | floor (C) | referee | ratio | goal |");
+    println!("|---|---|---|---|---|");
+    let goals_exchange = [1.3, 1.6];
+    let goals_start = [2.0, 4.0];
+    for (i, (name, _)) in layers.iter().enumerate() {
+        let e = median(&mut exchange[i]);
+        println!(
+            "| per attack, {name} | {fe:.2} µs | {e:.2} µs | {:.2}x | {}x |",
+            e / fe,
+            goals_exchange[i]
+        );
+    }
+    for (i, (name, _)) in layers.iter().enumerate() {
+        let s = median(&mut start[i]);
+        println!(
+            "| game start and end, {name} | {fs:.3} ms | {s:.3} ms | {:.2}x | {}x |",
+            s / fs,
+            goals_start[i]
+        );
+    }
+
+    // Throughput and memory through the binary (not pinned: --jobs 2 needs
+    // both cores).
+    let (one, _) = tournament(8, 8, 1);
+    let (two, _) = tournament(8, 8, 2);
+    println!(
+        "| tournament of 224 games, --jobs 2 against --jobs 1 | {one:.2} s (jobs 1) | {two:.2} s (jobs 2) | {:.2}x faster | at least 1.9x |",
+        one / two
+    );
+    let (_, small) = tournament(2, 100, 2);
+    let (_, large) = tournament(2, 400, 2);
+    println!(
+        "| the referee's peak memory, 100 and 400 games | {small} KiB | {large} KiB | {:.2}x | flat (1x) |",
+        large as f64 / small as f64
+    );
+}
