@@ -398,3 +398,74 @@ fn a_secret_beyond_the_count_is_refused_in_every_game() {
         assert!(run.stdout.is_empty(), "{game}: {}", run.stdout);
     }
 }
+
+/// Every sample solver plays every size the referee accepts, the smallest
+/// and the largest, without a verdict (no time-out, no memory verdict, no
+/// crash): a cap reached is a loss, not a fault.
+#[test]
+fn sample_solvers_play_every_size_without_a_verdict() {
+    let sizes: [(&str, &[&str], &[&str]); 6] = [
+        (
+            "mastermind",
+            &["mastermind_knuth", "mastermind_random", "mastermind_strong"],
+            &["--pegs", "1", "--colours", "2"],
+        ),
+        (
+            "mastermind",
+            &["mastermind_knuth", "mastermind_random", "mastermind_strong"],
+            &["--pegs", "12", "--colours", "36"],
+        ),
+        (
+            "mastermind",
+            &["mastermind_knuth", "mastermind_random", "mastermind_strong"],
+            &["--pegs", "8", "--colours", "10"],
+        ),
+        (
+            "safecracker",
+            &["safecracker_optimal", "safecracker_random"],
+            &["--length", "1", "--digits", "2"],
+        ),
+        (
+            "safecracker",
+            &["safecracker_optimal", "safecracker_random"],
+            &["--length", "10", "--digits", "9"],
+        ),
+        (
+            "safecracker",
+            &["safecracker_optimal", "safecracker_random"],
+            &["--length", "2", "--digits", "9"],
+        ),
+    ];
+    for (game, bots, flags) in sizes {
+        for bot in bots {
+            let bin = sample_bin(bot);
+            let mut args = vec!["bench", game, &bin, "--samples", "2", "--jobs", "2"];
+            args.extend(flags);
+            let run = referee(&args, Duration::from_secs(120));
+            assert_eq!(run.status, 0, "{args:?}: {}", run.stderr);
+            assert!(
+                !run.stdout.contains("disqualified"),
+                "{args:?}: {}",
+                run.stdout
+            );
+        }
+    }
+}
+
+/// mastermind_strong's book is the optimum over every secret of 4 x 6,
+/// through the referee: 5,625 attacks (4.3403 on average), at most 6.
+#[test]
+fn mastermind_strong_is_optimal_over_every_secret() {
+    let bot = sample_bin("mastermind_strong");
+    let run = referee(
+        &["bench", "mastermind", &bot, "--all", "--jobs", "2"],
+        Duration::from_secs(300),
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("Attacks: average 4.340, largest 6, 5625 in all"),
+        "{}",
+        run.stdout
+    );
+}

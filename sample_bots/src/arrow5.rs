@@ -1,8 +1,6 @@
 //! Arrow 5 for bots: every code, the signal as a comparable key, and parsing
 //! of the referee's `signal` lines.
 
-use crate::Rng;
-
 pub const EYE: u8 = 10;
 pub type Code = [u8; 5];
 
@@ -110,6 +108,8 @@ pub struct Knowledge {
     pub possible: Vec<u32>,
     pub hidden_eye: bool,
     pub last_attack: Option<Code>,
+    /// The signal key of each attack so far.
+    pub signals: Vec<u16>,
 }
 
 impl Knowledge {
@@ -123,6 +123,7 @@ impl Knowledge {
             possible,
             hidden_eye,
             last_attack: None,
+            signals: Vec::new(),
         }
     }
 
@@ -132,6 +133,7 @@ impl Knowledge {
         let Some(attack) = self.last_attack else {
             return;
         };
+        self.signals.push(key);
         let (codes, positions, hidden) = (&self.codes, &self.positions, self.hidden_eye);
         self.possible.retain(|&i| {
             codes[i as usize] != attack
@@ -140,64 +142,83 @@ impl Knowledge {
     }
 }
 
-/// Candidate attacks scored per move, of the possible codes / of all codes.
-pub const POSSIBLE_SAMPLE: usize = 60;
-pub const ANY_SAMPLE: usize = 30;
-/// Possible codes an attack is scored against at most (sampled beyond).
-pub const SCORE_SAMPLE: usize = 2500;
-
-/// The strong solver's attack: see `bin/arrow5_strong.rs`.
-pub fn strong_attack(k: &Knowledge, rng: &mut Rng) -> Code {
+/// The strong solver's attack: see `bin/arrow5_strong.rs`. The first
+/// [`BOOK_DEPTH`] attacks come from the opening book (the same greedy
+/// choice, computed offline), the others from [`greedy_choice`] at play time.
+pub fn strong_attack(k: &Knowledge) -> Code {
     if k.possible.len() <= 2 {
         return k.codes[k.possible[0] as usize];
     }
-    if k.possible.len() == k.codes.len() {
-        // Every first attack is alike up to renaming symbols.
-        return [0, 1, 2, 3, 4];
+    if k.signals.len() < BOOK_DEPTH {
+        let book = if k.hidden_eye {
+            crate::arrow5_book::HIDDEN_EYE
+        } else {
+            crate::arrow5_book::CLASSIC
+        };
+        let mut keys = [0u16; BOOK_DEPTH - 1];
+        keys[..k.signals.len()].copy_from_slice(&k.signals);
+        if let Ok(at) = book.binary_search_by(|(path, _)| path.cmp(&keys)) {
+            return k.codes[book[at].1 as usize];
+        }
     }
-    let targets: Vec<u32> = if k.possible.len() <= SCORE_SAMPLE {
-        k.possible.clone()
-    } else {
-        (0..SCORE_SAMPLE)
-            .map(|_| k.possible[rng.below(k.possible.len())])
-            .collect()
-    };
-    let mut candidates: Vec<(u32, bool)> = Vec::new();
-    if k.possible.len() <= POSSIBLE_SAMPLE {
-        candidates.extend(k.possible.iter().map(|&i| (i, true)));
-    } else {
-        candidates
-            .extend((0..POSSIBLE_SAMPLE).map(|_| (k.possible[rng.below(k.possible.len())], true)));
-    }
-    candidates.extend((0..ANY_SAMPLE).map(|_| (rng.below(k.codes.len()) as u32, false)));
+    k.codes[greedy_choice(k, &k.possible, Score::Entropy) as usize]
+}
 
+/// Attacks the opening book holds: the first three (the third is the last
+/// whose greedy choice takes too long to compute at play time).
+pub const BOOK_DEPTH: usize = 3;
+
+/// How [`greedy_choice`] scores an attack's split of the possible codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// The expected number of codes left: the sum of squared class sizes
+    /// (the class of a crack left out: it leaves nothing).
+    Size,
+    /// The information the signal gives: the entropy of the split, the
+    /// crack counted as its own class.
+    Entropy,
+}
+
+/// The greedy attack for the possible codes `set` (indices into `k.codes`):
+/// the best split by `score` over every one of the 55,440 codes, ties to a
+/// possible code, then to the lowest index. Deterministic: the opening
+/// book and the bot agree move for move.
+pub fn greedy_choice(k: &Knowledge, set: &[u32], score: Score) -> u32 {
+    if set.len() <= 2 {
+        return set[0];
+    }
     let mut counts = vec![0u32; 1 << 11];
-    let mut best = (u64::MAX, false, candidates[0].0);
-    for &(candidate, possible) in &candidates {
-        let attack = k.codes[candidate as usize];
-        counts.iter_mut().for_each(|c| *c = 0);
-        for &t in &targets {
-            counts[signal_key(&k.positions[t as usize], &attack, k.hidden_eye) as usize] += 1;
+    let mut touched: Vec<usize> = Vec::with_capacity(256);
+    let n = set.len() as f64;
+    let mut best: (f64, bool, u32) = (f64::INFINITY, false, set[0]);
+    for (candidate, attack) in k.codes.iter().enumerate() {
+        touched.clear();
+        for &t in set {
+            let key = signal_key(&k.positions[t as usize], attack, k.hidden_eye) as usize;
+            if counts[key] == 0 {
+                touched.push(key);
+            }
+            counts[key] += 1;
         }
-        // A possible attack wins outright when it is the code: that part
-        // leaves nothing to find.
-        let score: u64 = counts
-            .iter()
-            .enumerate()
-            .map(
-                |(key, &c)| {
-                    if key % 2 == 1 {
-                        0
-                    } else {
-                        c as u64 * c as u64
-                    }
-                },
-            )
-            .sum();
-        let possible = possible || k.possible.binary_search(&candidate).is_ok();
-        if score < best.0 || (score == best.0 && possible && !best.1) {
-            best = (score, possible, candidate);
+        let mut value = 0.0;
+        for &key in &touched {
+            let c = f64::from(counts[key]);
+            value += match score {
+                Score::Size if key % 2 == 1 => 0.0,
+                Score::Size => c * c,
+                // Minimising sum c log c maximises the entropy.
+                Score::Entropy => c * c.ln(),
+            };
+            counts[key] = 0;
+        }
+        let _ = n;
+        let candidate = candidate as u32;
+        let possible = set.binary_search(&candidate).is_ok();
+        let better =
+            value < best.0 - 1e-9 || ((value - best.0).abs() <= 1e-9 && possible && !best.1);
+        if better {
+            best = (value, possible, candidate);
         }
     }
-    k.codes[best.2 as usize]
+    best.2
 }

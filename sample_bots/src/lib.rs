@@ -4,8 +4,10 @@
 //! seeded random generator so bots need no dependencies.
 
 pub mod arrow5;
+pub mod arrow5_book;
 pub mod cryptron;
 pub mod mastermind;
+pub mod mastermind_book;
 pub mod safecracker;
 pub mod safecracker_book;
 

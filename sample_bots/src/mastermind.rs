@@ -191,7 +191,14 @@ pub enum Rule {
     MostParts,
     /// Any possible code, drawn at random (no scoring).
     RandomPossible,
+    /// The optimal strategy of 4 pegs and 6 colours, from the book
+    /// `mastermind_book.rs` (found offline by an exact search); at other
+    /// sizes, and off the book, [`Rule::MostParts`].
+    Optimal,
 }
+
+/// Feedbacks an entry of the book is keyed by (the deepest guess's).
+const BOOK_DEPTH: usize = crate::mastermind_book::DEPTH;
 
 /// Per move, at most this many (candidate, possible code) pairs are scored;
 /// beyond it both sets are sampled (large N and C only: never for 4 x 6).
@@ -207,6 +214,8 @@ pub struct Solver {
     /// The first attack, once found (it depends only on N, C and the rule).
     first: Option<usize>,
     rng: Rng,
+    /// Each feedback so far as black * 5 + white (the book's key; 4 pegs).
+    feedbacks: Vec<u8>,
 }
 
 impl Solver {
@@ -220,6 +229,7 @@ impl Solver {
             last: None,
             first: None,
             rng: Rng::new(seed),
+            feedbacks: Vec::new(),
         }
     }
 
@@ -228,6 +238,7 @@ impl Solver {
         self.possible = (0..self.table.count as u32).collect();
         self.last = None;
         self.rng = Rng::new(seed);
+        self.feedbacks.clear();
     }
 
     /// A secret code for the two-player game: uniform from the seed.
@@ -239,6 +250,8 @@ impl Solver {
     /// Keeps the codes that would have given this feedback to the last attack.
     pub fn observe(&mut self, black: u8, white: u8) {
         let Some(last) = self.last else { return };
+        self.feedbacks
+            .push(black.saturating_mul(5).saturating_add(white));
         let f = encode(black, white, self.table.pegs);
         let table = &mut self.table;
         self.possible
@@ -247,6 +260,10 @@ impl Solver {
 
     /// The next attack, as an index; remembered for [`Solver::observe`].
     pub fn attack(&mut self) -> usize {
+        if let Some(pick) = self.from_book() {
+            self.last = Some(pick);
+            return pick;
+        }
         let opening = self.possible.len() == self.table.count;
         let pick = match (opening, self.first) {
             (true, Some(first)) => first,
@@ -257,6 +274,21 @@ impl Solver {
         }
         self.last = Some(pick);
         pick
+    }
+
+    /// The book's guess, for [`Rule::Optimal`] at 4 pegs and 6 colours.
+    fn from_book(&self) -> Option<usize> {
+        use crate::mastermind_book::BOOK;
+        if self.rule != Rule::Optimal || (self.table.pegs, self.table.colours) != (4, 6) {
+            return None;
+        }
+        let mut keys = [255u8; BOOK_DEPTH];
+        if self.feedbacks.len() > keys.len() {
+            return None;
+        }
+        keys[..self.feedbacks.len()].copy_from_slice(&self.feedbacks);
+        let at = BOOK.binary_search_by(|(path, _)| path.cmp(&keys)).ok()?;
+        Some(usize::from(BOOK[at].1))
     }
 
     fn choose(&mut self) -> usize {
@@ -282,7 +314,7 @@ impl Solver {
                 let first: Vec<u8> = (0..n).map(|p| u8::from(p >= n / 2)).collect();
                 return table.index(&first);
             }
-            Rule::Minimax | Rule::MostParts => {}
+            Rule::Minimax | Rule::MostParts | Rule::Optimal => {}
         }
         let opening = possible.len() == table.count;
         let targets: Vec<u32> =
@@ -326,7 +358,9 @@ impl Solver {
             }
             let score = match rule {
                 Rule::Minimax => i64::from(*counts.iter().max().expect("F > 0")),
-                Rule::MostParts => -(counts.iter().filter(|&&c| c > 0).count() as i64),
+                Rule::MostParts | Rule::Optimal => {
+                    -(counts.iter().filter(|&&c| c > 0).count() as i64)
+                }
                 Rule::RandomPossible => unreachable!("handled above"),
             };
             let is_possible = possible.binary_search(&(g as u32)).is_ok();
@@ -716,6 +750,13 @@ mod tests {
     #[test]
     fn knuth_reproduces_the_published_figures() {
         assert_eq!(every_secret(Rule::Minimax), (5801, 5));
+    }
+
+    /// The book's strategy over every secret: the optimum, 5625 (4.3403).
+    #[test]
+    fn the_optimal_book_reaches_the_optimum() {
+        assert_eq!(every_secret(Rule::Optimal).0, 5625);
+        assert_eq!(crate::mastermind_book::TOTAL, 5625);
     }
 
     #[test]

@@ -1,9 +1,10 @@
-//! Arrow 5, a strong solver: each attack minimises the expected number of
-//! codes left (the sum of squared partition sizes over the possible codes),
-//! scored on a seeded sample of candidate attacks so every move stays within
-//! a few milliseconds. Candidates are the possible codes, plus some
-//! impossible ones that may split the rest better; ties go to a possible
-//! code, which may win at once.
+//! Arrow 5, a strong solver: each attack is the code, among all 55,440, whose
+//! signal tells the most about the codes still possible (the greatest
+//! entropy of the split); ties go to a possible code (it may crack), then to
+//! the lowest code. The first three attacks come from an opening book of the
+//! same choices computed offline (`examples/arrow5_greedy.rs`), so every
+//! reply takes milliseconds. Over all 55,440 secrets it needs 4.3665 attacks
+//! on average in the classic game and at most 6 (docs/measurements.md).
 
 use sample_bots::arrow5::{format_code, parse_greeting, parse_signal, strong_attack, Knowledge};
 use sample_bots::{serve, Rng};
@@ -21,7 +22,7 @@ fn main() {
         match line.split_whitespace().next()? {
             "code" => Some(format_code(&k.codes[rng.below(k.codes.len())])),
             "attack" => {
-                let attack = strong_attack(k, &mut rng);
+                let attack = strong_attack(k);
                 k.last_attack = Some(attack);
                 Some(format_code(&attack))
             }
