@@ -76,7 +76,11 @@ fn floor(referee: &Path, mode: &str, count: usize, bot: &Path) -> f64 {
         .arg(bot)
         .output()
         .expect("taskset and the floor referee");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
 }
 
@@ -160,6 +164,8 @@ fn tournament(bots: usize, games: usize, jobs: usize) -> (f64, i64) {
     }
     std::fs::write(&file, text).unwrap();
     let t = Instant::now();
+    // Reaped by wait4 below, which also reports its peak memory.
+    #[allow(clippy::zombie_processes)]
     let child = Command::new(env!("CARGO_BIN_EXE_referee"))
         .arg("tournament")
         .arg(&file)
@@ -202,7 +208,12 @@ fn main() {
     let mut start: Vec<Vec<f64>> = vec![vec![]; layers.len()];
     for round in 0..ROUNDS {
         eprintln!("round {} of {ROUNDS}", round + 1);
-        floor_exchange.push(floor(&floor_referee, "exchange", GAME_ROUNDS as usize, &floor_bot));
+        floor_exchange.push(floor(
+            &floor_referee,
+            "exchange",
+            GAME_ROUNDS as usize,
+            &floor_bot,
+        ));
         floor_start.push(floor(&floor_referee, "start", STARTS, &floor_bot));
         // The referee's loop runs in this process: pin it (and so its
         // bots) as the floor is, and unpin it after.

@@ -260,7 +260,7 @@ impl Solver {
 
     /// The next attack, as an index; remembered for [`Solver::observe`].
     pub fn attack(&mut self) -> usize {
-        if let Some(pick) = self.from_book() {
+        if let Some(pick) = self.book_attack() {
             self.last = Some(pick);
             return pick;
         }
@@ -277,7 +277,7 @@ impl Solver {
     }
 
     /// The book's guess, for [`Rule::Optimal`] at 4 pegs and 6 colours.
-    fn from_book(&self) -> Option<usize> {
+    fn book_attack(&self) -> Option<usize> {
         use crate::mastermind_book::BOOK;
         if self.rule != Rule::Optimal || (self.table.pegs, self.table.colours) != (4, 6) {
             return None;
