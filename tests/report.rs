@@ -564,3 +564,121 @@ fn check_report_links_the_failing_games() {
         Some(&screenshots().join("check-report.png")),
     );
 }
+
+/// While a tournament runs its leaderboard page is there and refreshes
+/// itself; killed, the folder keeps it; resumed to the end, the whole
+/// report replaces it (no refresh, a viewer per game).
+#[test]
+fn live_leaderboard_then_the_whole_report_after_a_kill_and_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let paced = format!("python3 {} sleep 300 all", sample_file("hostile/paced.py"));
+    let file = two_bot_tournament(
+        dir.path(),
+        "arrow5",
+        6,
+        [("paced", &paced), ("random", &sample_bin("arrow5_random"))],
+        "[options]\nmax_rounds = 3\n",
+    );
+    let out = dir.path().join("results");
+    let mut child = Command::new(referee_bin())
+        .args([
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            "1",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let index = out.join("report/index.html");
+    let start = std::time::Instant::now();
+    // The live page is written at the start and again as games finish.
+    while !(index.exists()
+        && out
+            .join("games.csv")
+            .metadata()
+            .is_ok_and(|m| m.len() > 300))
+        && start.elapsed() < Duration::from_secs(60)
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let live = std::fs::read_to_string(&index).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(live.contains("http-equiv=\"refresh\""), "{live}");
+    let page = browse(&url(&index, ""), None);
+    assert!(page.console.is_empty(), "{:?}", page.console);
+    assert!(
+        page.dom.contains("live: this page reloads"),
+        "the page says it is live"
+    );
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--resume",
+            "--jobs",
+            "2",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let done = std::fs::read_to_string(&index).unwrap();
+    assert!(!done.contains("http-equiv=\"refresh\""));
+    assert!(done.contains("6 of 6 games"), "{done}");
+    assert_eq!(
+        std::fs::read_dir(out.join("report/games")).unwrap().count(),
+        6
+    );
+    assert!(
+        !out.join(".report.new").exists(),
+        "no half-written report is left"
+    );
+}
+
+/// `--templates DIR` replaces a built-in page; a template that does not
+/// parse is refused with its name and line, and the old report stays.
+#[test]
+fn an_organiser_overrides_a_template() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = two_bot_tournament(
+        dir.path(),
+        "arrow5",
+        2,
+        [
+            ("a", &sample_bin("arrow5_random")),
+            ("b", &sample_bin("arrow5_strong")),
+        ],
+        "",
+    );
+    let out = play_tournament(dir.path(), &file);
+    let templates = dir.path().join("templates");
+    std::fs::create_dir(&templates).unwrap();
+    std::fs::write(
+        templates.join("index.html"),
+        "{% extends \"base.html\" %}{% block main %}<p id=\"ours\">Our course: {{ board | length }} bots</p>{% endblock %}",
+    )
+    .unwrap();
+    let (out_arg, templates_arg) = (out.to_str().unwrap(), templates.to_str().unwrap());
+    let run = referee(&["report", out_arg, "--templates", templates_arg], BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let index = std::fs::read_to_string(out.join("report/index.html")).unwrap();
+    assert!(
+        index.contains("<p id=\"ours\">Our course: 2 bots</p>"),
+        "{index}"
+    );
+    std::fs::write(templates.join("bot.html"), "{% for x in %}").unwrap();
+    let run = referee(&["report", out_arg, "--templates", templates_arg], BUDGET);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("bot.html"), "{}", run.stderr);
+    assert!(run.stderr.contains("bot.html:1"), "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(out.join("report/index.html")).unwrap(),
+        index
+    );
+}

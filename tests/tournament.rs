@@ -213,6 +213,21 @@ fn three_shards_merge_into_the_same_standings() {
             "{file}"
         );
     }
+    // The merged folder holds every game's transcript, and its report a
+    // viewer for each, as one run's would.
+    let transcripts = std::fs::read_dir(merged.join("transcripts"))
+        .unwrap()
+        .count();
+    assert_eq!(transcripts, 18);
+    let run = referee(&["report", merged.to_str().unwrap()], BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("18 game pages"), "{}", run.stdout);
+    let standings_table = |folder: &Path| {
+        let html = std::fs::read_to_string(folder.join("report/index.html")).unwrap();
+        let start = html.find("id=\"standings\"").unwrap();
+        html[start..start + html[start..].find("</table>").unwrap()].to_string()
+    };
+    assert_eq!(standings_table(&whole), standings_table(&merged));
     // Merging a folder of another tournament is refused.
     let other_file = dir.path().join("other.toml");
     std::fs::write(

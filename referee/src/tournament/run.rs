@@ -600,7 +600,35 @@ pub fn merge(
     let (win, draw, loss) = meta.scoring;
     let (standings, count) = standings_of(out, &meta.bots, Scoring { win, draw, loss })?;
     write_tables(out, &standings)?;
+    merge_transcripts(folders, out)?;
     Ok((standings.rows(), count, meta.total_games))
+}
+
+/// The shards' transcripts in the merged folder too (hard links where the
+/// file system allows, else copies), so that its report has every game's
+/// viewer. The folder stays private (0700), as a tournament's is.
+fn merge_transcripts(folders: &[PathBuf], out: &Path) -> Result<(), TournamentError> {
+    let target = out.join("transcripts");
+    for folder in folders {
+        let Ok(entries) = fs::read_dir(folder.join("transcripts")) else {
+            continue;
+        };
+        if !target.exists() {
+            transcripts_folder(out)?;
+        }
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let dest = target.join(&name);
+            if dest.exists() || !name.to_string_lossy().ends_with(".jsonl") {
+                continue;
+            }
+            let from = entry.path();
+            fs::hard_link(&from, &dest)
+                .or_else(|_| fs::copy(&from, &dest).map(|_| ()))
+                .map_err(io_error(&dest, "cannot copy the transcript"))?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
