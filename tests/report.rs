@@ -394,6 +394,49 @@ fn arrow5_viewer_steps_through_the_transcript() {
     );
 }
 
+/// `replay --html game.jsonl` (the transcript as --html's value) and
+/// `replay game.jsonl --html` write the viewer beside the transcript; the
+/// viewer never replaces the transcript, and no transcript is exit 2.
+#[test]
+fn replay_html_writes_the_viewer_beside_the_transcript() {
+    let dir = tempfile::tempdir().unwrap();
+    let transcript_path = dir.path().join("game.jsonl");
+    let run = referee(
+        &[
+            "match",
+            "mastermind",
+            &sample_bin("mastermind_knuth"),
+            &sample_bin("mastermind_random"),
+            "--transcript",
+            transcript_path.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let transcript = transcript_path.to_str().unwrap();
+    let beside = dir.path().join("game.html");
+    for args in [
+        ["replay", "--html", transcript],
+        ["replay", transcript, "--html"],
+    ] {
+        let _ = std::fs::remove_file(&beside);
+        let run = referee(&args, BUDGET);
+        assert_eq!(run.status, 0, "{args:?}: {}", run.stderr);
+        let page = std::fs::read_to_string(&beside).unwrap();
+        assert!(
+            page.contains("id=\"viewer\"") && page.contains("id=\"game-data\""),
+            "{args:?}: a viewer"
+        );
+    }
+    assert!(
+        transcript::read(&transcript_path).is_ok(),
+        "transcript kept"
+    );
+    let run = referee(&["replay"], BUDGET);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("needs a transcript"), "{}", run.stderr);
+}
+
 /// A bot named like markup and a bot printing markup on stderr: the report
 /// shows their text and runs none of it.
 #[test]

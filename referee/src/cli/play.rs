@@ -41,10 +41,12 @@ pub struct MatchArgs {
 pub struct ReplayArgs {
     /// A transcript written by `referee match --transcript FILE` (or a
     /// tournament's transcripts/game-NNNNNN.jsonl)
-    pub file: PathBuf,
-    /// Write the game's replay viewer to HTML (one self-contained page:
-    /// step through the moves in a browser) instead of printing the game
-    #[arg(long, value_name = "HTML")]
+    pub file: Option<PathBuf>,
+    /// Write the game's replay viewer (one self-contained page: step through
+    /// the moves in a browser) instead of printing the game: to HTML if
+    /// given, else beside the transcript (`game.jsonl` -> `game.html`).
+    /// `--html game.jsonl` alone does the latter.
+    #[arg(long, value_name = "HTML", num_args = 0..=1, default_missing_value = "-")]
     pub html: Option<PathBuf>,
     /// With --html: a folder of templates replacing the built-in ones of the same name
     #[arg(long, value_name = "DIR", requires = "html")]
@@ -114,11 +116,37 @@ pub fn distinct_names(a: &mut BotCommand, b: &mut BotCommand) {
     }
 }
 
+/// The transcript to read and, with `--html`, the page to write: `--html`
+/// with no value, or with the transcript as its value and no FILE, writes
+/// the page beside the transcript.
+fn replay_paths(args: &ReplayArgs) -> Result<(PathBuf, Option<PathBuf>), Failure> {
+    // `-` stands for "no value given" (clap needs a non-empty path).
+    let given = |p: &PathBuf| p.as_os_str() != "-";
+    let beside = |file: &PathBuf| file.with_extension("html");
+    let (file, html) = match (&args.file, &args.html) {
+        (Some(file), None) => (file.clone(), None),
+        (Some(file), Some(html)) if given(html) => (file.clone(), Some(html.clone())),
+        (Some(file), Some(_)) => (file.clone(), Some(beside(file))),
+        (None, Some(html)) if given(html) => (html.clone(), Some(beside(html))),
+        (None, _) => return Err(Failure::input(anyhow!(
+            "replay needs a transcript: referee replay FILE.jsonl (add --html to write its viewer)"
+        ))),
+    };
+    if html.as_ref() == Some(&file) {
+        return Err(Failure::input(anyhow!(
+            "{}: the viewer would overwrite the transcript; give --html OUT.html",
+            file.display()
+        )));
+    }
+    Ok((file, html))
+}
+
 pub fn run_replay(args: ReplayArgs) -> Result<(), Failure> {
+    let (file, html) = replay_paths(&args)?;
     // A transcript cut short (a killed referee, a partial copy) shows what
     // it has, then says where it stops (exit 2).
-    let (entries, broken) = transcript::read_prefix(&args.file).map_err(Failure::input)?;
-    if let Some(html) = &args.html {
+    let (entries, broken) = transcript::read_prefix(&file).map_err(Failure::input)?;
+    if let Some(html) = &html {
         let templates = referee::reporter::html::Templates {
             dir: args.templates.clone(),
         };
