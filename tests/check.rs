@@ -67,7 +67,16 @@ fn the_strong_solver_passes_the_shipped_check() {
     let key = "2c".repeat(32);
     let run = referee(
         &[
-            "check", &file, "--json", "--junit", &junit_arg, "--jobs", "2", "--key", &key,
+            "check",
+            &file,
+            "--json",
+            "--junit",
+            &junit_arg,
+            "--jobs",
+            "2",
+            "--key",
+            &key,
+            "--no-report",
         ],
         BUDGET,
     );
@@ -109,6 +118,7 @@ fn a_weak_bot_fails_and_the_failed_requirements_are_named() {
         &[
             "check",
             &file,
+            "--no-report",
             "--bot",
             &weak,
             "--junit",

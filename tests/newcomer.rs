@@ -222,6 +222,14 @@ fn replay_commands_of_check_run_as_printed() {
     .unwrap();
     let run = referee_in(dir.path(), &["check", "ci/check.toml"], BUDGET);
     assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+    // By default the check's HTML report lands under tournaments/results/.
+    let reports: Vec<_> = std::fs::read_dir(dir.path().join("tournaments/results"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    assert!(reports[0].join("index.html").exists() && reports[0].join("check.json").exists());
     let commands = replays(&run.stdout);
     assert!(
         commands.iter().any(|c| c.contains(" match "))
@@ -672,7 +680,7 @@ fn a_requirement_stops_at_its_first_verdict() {
         "[[require]]\nkind = \"no-verdicts\"\nagainst = \"random\"\ngames = 40\n",
     );
     let started = std::time::Instant::now();
-    let run = referee(&["check", &file, "--jobs", "1"], BUDGET);
+    let run = referee(&["check", &file, "--jobs", "1", "--no-report"], BUDGET);
     let took = started.elapsed();
     assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
     assert!(
@@ -704,6 +712,7 @@ fn fail_fast_stops_the_whole_check_and_says_what_was_not_run() {
         &[
             "check",
             &file,
+            "--no-report",
             "--fail-fast",
             "--json",
             "--junit",
@@ -766,7 +775,10 @@ fn fail_fast_stops_the_whole_check_and_says_what_was_not_run() {
     assert!(parsed.success(), "{xml}");
 
     // Text: each requirement's line says which it is.
-    let run = referee(&["check", &file, "--fail-fast", "--jobs", "1"], BUDGET);
+    let run = referee(
+        &["check", &file, "--fail-fast", "--jobs", "1", "--no-report"],
+        BUDGET,
+    );
     assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
     for line in [
         "FAIL  clean: 0 of 1 games played",

@@ -606,6 +606,16 @@ fn check_report_links_the_failing_games() {
         &url(&report.join("index.html"), ""),
         Some(&screenshots().join("check-report.png")),
     );
+    // `referee report` writes a check's folder again from its check.json.
+    let first = std::fs::read_to_string(report.join("index.html")).unwrap();
+    std::fs::remove_file(report.join("index.html")).unwrap();
+    let run = referee(&["report", report.to_str().unwrap()], BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("the check's page"), "{}", run.stdout);
+    assert_eq!(
+        std::fs::read_to_string(report.join("index.html")).unwrap(),
+        first
+    );
 }
 
 /// While a tournament runs its leaderboard page is there and refreshes

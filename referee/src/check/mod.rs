@@ -13,7 +13,7 @@ pub mod plan;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::bench::{self, BenchPlan, BenchSummary};
 use crate::games::{Seat, Winner};
@@ -29,7 +29,7 @@ pub use plan::{CheckPlan, NamedRequirement, Requirement};
 pub const REPORT_VERSION: u32 = 1;
 
 /// What a check found: one entry per requirement, in the file's order.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CheckReport {
     pub version: u32,
     pub name: String,
@@ -45,10 +45,10 @@ pub struct CheckReport {
     pub requirements: Vec<RequirementResult>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RequirementResult {
     pub name: String,
-    pub kind: &'static str,
+    pub kind: String,
     pub passed: bool,
     /// `pass`, `fail`, or `not-run`: `--fail-fast` stopped the check before
     /// this requirement was decided (it is not passed).
@@ -56,24 +56,24 @@ pub struct RequirementResult {
     /// The measured number the requirement is judged on.
     pub measured: f64,
     /// Its unit: `games`, `%`, `attacks`, `ms`.
-    pub unit: &'static str,
+    pub unit: String,
     /// The bound, as written for people (`>= 40%`, `<= 5`, `< 1s`).
     pub bound: String,
     /// One line: what was measured.
     pub summary: String,
     /// What went wrong in single games (verdicts, uncracked secrets), with
     /// a replay command where there is one. At most [`MAX_DETAILS`].
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub details: Vec<String>,
     /// With transcripts kept (`check --report`): the transcript file names
     /// of the games that count against this requirement (a verdict, a loss,
     /// the slowest reply), at most [`MAX_DETAILS`].
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub games: Vec<String>,
 }
 
 /// Where a requirement ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     Pass,
@@ -615,11 +615,11 @@ fn judge(
     }
     RequirementResult {
         name: r.name.clone(),
-        kind: r.requirement.kind(),
+        kind: r.requirement.kind().to_string(),
         passed: status == Status::Pass,
         status,
         measured,
-        unit,
+        unit: unit.to_string(),
         bound,
         summary,
         details,

@@ -58,15 +58,58 @@ pub struct CheckArgs {
     /// Append a Markdown summary of the check to FILE (e.g. "$GITHUB_STEP_SUMMARY")
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
-    /// Write an HTML report into DIR: each requirement with its evidence, and
-    /// a replay viewer for every game played (transcripts kept in DIR/transcripts)
-    #[arg(long, value_name = "DIR")]
+    /// Write the HTML report into DIR: each requirement with its evidence,
+    /// and a replay viewer for every game played (transcripts kept in
+    /// DIR/transcripts) [default: a new folder under tournaments/results/]
+    #[arg(long, value_name = "DIR", conflicts_with = "no_report")]
     pub report: Option<PathBuf>,
+    /// Do not write the HTML report (nor keep the games' transcripts)
+    #[arg(long)]
+    pub no_report: bool,
     /// Games played at once [default: the number of cores; at most 1024]
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::jobs)]
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub key: KeyFlags,
+}
+
+/// Where the check's HTML report goes: `--report DIR`, none with
+/// `--no-report`, else a new folder under tournaments/results/ named after
+/// the check (as a tournament's results folder).
+fn report_folder(args: &CheckArgs, plan: &CheckPlan) -> Result<Option<PathBuf>, Failure> {
+    if args.no_report {
+        return Ok(None);
+    }
+    if let Some(dir) = &args.report {
+        return Ok(Some(dir.clone()));
+    }
+    let name = referee::tournament::plan::folder_name(&plan.name)
+        .map_err(|e| Failure::input(anyhow!("{}: {e}", args.file.display())))?;
+    let base = format!("check-{name}-{}", super::tournament::timestamp());
+    // Two checks started in the same second (a CI matrix) get two folders.
+    let results = PathBuf::from("tournaments/results");
+    std::fs::create_dir_all(&results)
+        .map_err(|e| Failure::input(anyhow!("{}: cannot create: {e}", results.display())))?;
+    for n in 1u32..=1000 {
+        let dir = match n {
+            1 => results.join(&base),
+            n => results.join(format!("{base}-{n}")),
+        };
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(Some(dir)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                return Err(Failure::input(anyhow!(
+                    "{}: cannot create: {e}",
+                    dir.display()
+                )))
+            }
+        }
+    }
+    Err(Failure::input(anyhow!(
+        "{}: a thousand checks started this second; give --report DIR",
+        results.join(base).display()
+    )))
 }
 
 pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
@@ -84,7 +127,8 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
     if jobs == 0 {
         return Err(Failure::input(anyhow!("--jobs must be at least 1")));
     }
-    if let Some(dir) = &args.report {
+    let report_dir = report_folder(&args, &plan)?;
+    if let Some(dir) = &report_dir {
         // Transcripts hold codes: the bots never see the report folder.
         let transcripts = dir.join("transcripts");
         if transcripts.exists() {
@@ -128,7 +172,7 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
     reporters
         .run_finished(&Finish::Check(&report))
         .map_err(unwritten)?;
-    if let Some(dir) = &args.report {
+    if let Some(dir) = &report_dir {
         let templates = referee::reporter::html::Templates::default();
         match referee::reporter::html::write_check_report(dir, &report, &templates) {
             Ok(w) => eprintln!("report: {}", w.folder.join("index.html").display()),

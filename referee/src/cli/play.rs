@@ -128,9 +128,11 @@ fn replay_paths(args: &ReplayArgs) -> Result<(PathBuf, Option<PathBuf>), Failure
         (Some(file), Some(html)) if given(html) => (file.clone(), Some(html.clone())),
         (Some(file), Some(_)) => (file.clone(), Some(beside(file))),
         (None, Some(html)) if given(html) => (html.clone(), Some(beside(html))),
-        (None, _) => return Err(Failure::input(anyhow!(
+        (None, _) => {
+            return Err(Failure::input(anyhow!(
             "replay needs a transcript: referee replay FILE.jsonl (add --html to write its viewer)"
-        ))),
+        )))
+        }
     };
     if html.as_ref() == Some(&file) {
         return Err(Failure::input(anyhow!(

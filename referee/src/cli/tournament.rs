@@ -61,6 +61,8 @@ pub struct TournamentArgs {
 #[derive(Args, Debug)]
 pub struct ReportArgs {
     /// A results folder: of `referee tournament`, of `merge`, or a shard's
+    /// (the report goes into FOLDER/report/); or the folder of `referee
+    /// check --report DIR` (its pages are written again in place)
     pub folder: PathBuf,
     /// A folder of templates replacing the built-in ones of the same name
     /// (index.html, bot.html, game.html, base.html, style.css, viewer.js)
@@ -72,14 +74,26 @@ pub fn run_report(args: ReportArgs) -> Result<i32, Failure> {
     let templates = referee::reporter::html::Templates {
         dir: args.templates,
     };
-    let written =
-        referee::reporter::html::write_report(&args.folder, &templates).map_err(Failure::input)?;
+    let written = referee::reporter::html::write_any_report(&args.folder, &templates)
+        .map_err(Failure::input)?;
+    let what = if args
+        .folder
+        .join(referee::reporter::html::CHECK_JSON)
+        .exists()
+        && !args.folder.join("tournament.json").exists()
+    {
+        "the check's page".to_string()
+    } else {
+        format!(
+            "{} bots, leaderboard {} KiB",
+            written.bots,
+            written.index_bytes.div_ceil(1024)
+        )
+    };
     println!(
-        "report: {} ({} bots, {} game pages; leaderboard {} KiB, {} KiB in all)",
+        "report: {} ({what}, {} game pages, {} KiB in all)",
         written.folder.join("index.html").display(),
-        written.bots,
         written.games,
-        written.index_bytes.div_ceil(1024),
         written.total_bytes.div_ceil(1024)
     );
     Ok(super::EXIT_OK)
@@ -240,7 +254,7 @@ impl Reporter for SandboxNote {
 }
 
 /// `YYYYMMDD-HHMMSS` in UTC, for default folder names.
-fn timestamp() -> String {
+pub(super) fn timestamp() -> String {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

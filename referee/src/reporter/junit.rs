@@ -65,7 +65,7 @@ pub fn report(check: &CheckReport) -> Report {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
                 status
                     .set_message(format!("{}: {} (need {})", r.name, r.summary, r.bound))
-                    .set_type(r.kind)
+                    .set_type(r.kind.as_str())
                     .set_description(text.as_str());
                 status
             }
@@ -101,11 +101,11 @@ mod tests {
     fn one_case_per_requirement_and_a_failure_or_skip_for_each_not_passed() {
         let case = |name: &str, status| RequirementResult {
             name: name.into(),
-            kind: "win-rate",
+            kind: "win-rate".into(),
             passed: status == Status::Pass,
             status,
             measured: 35.0,
-            unit: "%",
+            unit: "%".into(),
             bound: ">= 40%".into(),
             summary: "won 7 of 20 games <vs> \"x\"\u{1}".into(),
             details: vec![],

@@ -134,7 +134,7 @@ fn read_results(folder: &Path) -> Result<Results, ReportError> {
     let meta_path = folder.join("tournament.json");
     let text = fs::read_to_string(&meta_path).map_err(io_error(
         &meta_path,
-        "cannot read (is this a results folder of `referee tournament` or `merge`?)",
+        "cannot read (is this a results folder of `referee tournament` or `merge`, or the folder of `referee check --report`?)",
     ))?;
     let meta: FolderMeta = serde_json::from_str(&text).map_err(|e| {
         ReportError::new(
@@ -697,6 +697,28 @@ pub fn game_page_html(
         .map_err(|e| template_error("game.html", e))
 }
 
+/// The file in a check's report folder that holds the check's findings.
+pub const CHECK_JSON: &str = "check.json";
+
+/// Writes the report of any results folder again: a tournament's (or a
+/// merge's, or a shard's) into `folder/report/`, a check's (`check --report
+/// DIR`, recognised by its `check.json`) in place.
+pub fn write_any_report(folder: &Path, templates: &Templates) -> Result<Written, ReportError> {
+    let record = folder.join(CHECK_JSON);
+    if folder.join("tournament.json").exists() || !record.exists() {
+        return write_report(folder, templates);
+    }
+    let text = fs::read_to_string(&record).map_err(io_error(&record, "cannot read"))?;
+    let report: crate::check::CheckReport = serde_json::from_str(&text).map_err(|e| {
+        ReportError::new(
+            &record,
+            "is not a check's findings (written by `referee check --report DIR`)",
+            std::io::Error::other(e),
+        )
+    })?;
+    write_check_report(folder, &report, templates)
+}
+
 /// A check run's report in `folder` (`check --report DIR`): `index.html`
 /// with each requirement, pass or fail, its evidence and links to the games
 /// that count against it, and a viewer page per game whose transcript is in
@@ -761,6 +783,12 @@ pub fn write_check_report(
             })
         })
         .map_err(|e| template_error("check.html", e))?;
+    // The check's findings beside its pages: `referee report DIR` writes
+    // the pages again from them (e.g. with an organiser's templates).
+    let record = folder.join(CHECK_JSON);
+    let json = serde_json::to_string_pretty(report)
+        .map_err(|e| ReportError::new(&record, "cannot encode", std::io::Error::other(e)))?;
+    crate::atomic_file::write(&record, json).map_err(io_error(&record, "cannot write"))?;
     let index = folder.join("index.html");
     crate::atomic_file::write(&index, &html).map_err(io_error(&index, "cannot write"))?;
     Ok(Written {
