@@ -516,20 +516,14 @@ pub fn write_report(folder: &Path, templates: &Templates) -> Result<Written, Rep
         if entries.is_empty() {
             continue;
         }
-        let names = [row.bot_a.clone(), row.bot_b.clone()];
-        let html = game_template
-            .render(context! {
-                title => format!("Game {} · {} vs {}", row.game, row.bot_a, row.bot_b),
-                number => row.game,
-                names => names,
-                pages => seats.map(|s| s.map(|b| format!("../bots/{}", bot_page(b)))),
-                view => &game,
-                data => script_json(&game),
-                root => "../",
-                inline => false,
-                index_page => "../index.html",
-            })
-            .map_err(|e| template_error("game.html", e))?;
+        let html = folder_game_page(
+            &game_template,
+            format!("Game {} · {} vs {}", row.game, row.bot_a, row.bot_b),
+            Some(row.game),
+            [row.bot_a.clone(), row.bot_b.clone()],
+            seats.map(|s| s.map(|b| format!("../bots/{}", bot_page(b)))),
+            &game,
+        )?;
         let page = game_page(row.game);
         let path = fresh.join("games").join(&page);
         fs::write(&path, html).map_err(io_error(&path, "cannot write"))?;
@@ -697,6 +691,32 @@ pub fn game_page_html(
         .map_err(|e| template_error("game.html", e))
 }
 
+/// A game's viewer page inside a report folder (`games/`, beside the
+/// shared assets): `names` of seats A and B, and `pages` linking each
+/// seat's bot page where there is one.
+fn folder_game_page(
+    template: &minijinja::Template<'_, '_>,
+    title: String,
+    number: Option<u64>,
+    names: [String; 2],
+    pages: [Option<String>; 2],
+    game: &view::GameView,
+) -> Result<String, ReportError> {
+    template
+        .render(context! {
+            title => title,
+            number => number,
+            names => names,
+            pages => pages,
+            view => game,
+            data => script_json(game),
+            root => "../",
+            inline => false,
+            index_page => "../index.html",
+        })
+        .map_err(|e| template_error("game.html", e))
+}
+
 /// The file in a check's report folder that holds the check's findings.
 pub const CHECK_JSON: &str = "check.json";
 
@@ -755,18 +775,14 @@ pub fn write_check_report(
             continue;
         };
         let game = view::game_view(&entries);
-        let html = game_template
-            .render(context! {
-                title => format!("{} · {} vs {}", stem, game.bots[0], game.bots[1]),
-                names => &game.bots,
-                pages => [Option::<String>::None, None],
-                view => &game,
-                data => script_json(&game),
-                root => "../",
-                inline => false,
-                index_page => "../index.html",
-            })
-            .map_err(|e| template_error("game.html", e))?;
+        let html = folder_game_page(
+            &game_template,
+            format!("{} · {} vs {}", stem, game.bots[0], game.bots[1]),
+            None,
+            game.bots.clone(),
+            [None, None],
+            &game,
+        )?;
         let page = folder.join("games").join(format!("{stem}.html"));
         crate::atomic_file::write(&page, html).map_err(io_error(&page, "cannot write"))?;
         games += 1;
