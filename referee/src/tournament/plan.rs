@@ -78,6 +78,11 @@ pub struct TournamentPlan {
     pub games_per_pairing: u32,
     pub seed: u64,
     pub challengers: Vec<usize>,
+    /// Swiss: rounds to play (0 for the other formats).
+    pub rounds: u32,
+    /// Knockout: the bots in seed order (seed 1 first): the file's order,
+    /// or the ranks of `seeds_from`. Empty for the other formats.
+    pub seeds: Vec<usize>,
     pub scoring: Scoring,
     pub bots: Vec<TournamentBot>,
     /// The confinement asked for (not yet resolved on this machine).
@@ -106,6 +111,8 @@ impl TournamentPlan {
         let scoring = scoring(&src, &raw.scoring)?;
         let (bots, names) = src.bot_entries(&config, &raw.limits, raw.bots.get_ref(), "bots")?;
         let challengers = challengers(&src, &raw, format, &names, bots.len())?;
+        let rounds = rounds(&src, &raw, format, bots.len())?;
+        let seeds = seeds(&src, &raw, format, &names, bots.len())?;
         let sandbox = match &raw.sandbox {
             None => SandboxChoice::default(),
             Some(text) => SandboxChoice::parse(text.get_ref())
@@ -118,6 +125,8 @@ impl TournamentPlan {
             games_per_pairing,
             seed: raw.seed.unwrap_or(DEFAULT_SEED),
             challengers,
+            rounds,
+            seeds,
             scoring,
             bots,
             sandbox,
@@ -152,9 +161,11 @@ fn format(src: &Source<'_>, format: Option<&Spanned<String>>) -> Result<Format, 
     match f.get_ref().as_str() {
         "round-robin" => Ok(Format::RoundRobin),
         "gauntlet" => Ok(Format::Gauntlet),
+        "swiss" => Ok(Format::Swiss),
+        "knockout" => Ok(Format::Knockout),
         other => Err(src.error_at(
             f.span(),
-            format!("format: '{other}' is not a format; use \"round-robin\" or \"gauntlet\""),
+            format!("format: '{other}' is not a format; use \"round-robin\", \"gauntlet\", \"swiss\" or \"knockout\""),
         )),
     }
 }
@@ -225,6 +236,91 @@ fn scoring(src: &Source<'_>, raw: &RawScoring) -> Result<Scoring, PlanError> {
 }
 
 /// The bots of a gauntlet that play all the others, as indices of `names`.
+/// Swiss: `rounds`, at least 1 and at most bots - 1 (so that no pairing
+/// need repeat); refused for the other formats.
+fn rounds(
+    src: &Source<'_>,
+    raw: &RawTournament,
+    format: Format,
+    bot_count: usize,
+) -> Result<u32, PlanError> {
+    match (format, &raw.rounds) {
+        (Format::Swiss, Some(r)) => {
+            let most = bot_count.saturating_sub(1) as u32;
+            if *r.get_ref() == 0 || *r.get_ref() > most {
+                return Err(src.error_at(
+                    r.span(),
+                    format!(
+                        "rounds: {} is not possible with {bot_count} bots; give 1 to {most} (each round pairs every bot with one it has not met)",
+                        r.get_ref()
+                    ),
+                ));
+            }
+            Ok(*r.get_ref())
+        }
+        (Format::Swiss, None) => Err(src.error_at(
+            raw.format.as_ref().map(|f| f.span()).unwrap_or(0..0),
+            "rounds: a Swiss tournament needs rounds = R, the number of rounds".into(),
+        )),
+        (_, Some(r)) => Err(src.error_at(
+            r.span(),
+            "rounds: only a Swiss tournament has rounds; set format = \"swiss\" or remove this field".into(),
+        )),
+        (_, None) => Ok(0),
+    }
+}
+
+/// Knockout: the bots in seed order, from the file's order or from the
+/// ranks of an earlier results folder (`seeds_from`); bots it does not
+/// rank follow, in the file's order.
+fn seeds(
+    src: &Source<'_>,
+    raw: &RawTournament,
+    format: Format,
+    names: &BTreeMap<String, usize>,
+    bot_count: usize,
+) -> Result<Vec<usize>, PlanError> {
+    match (format, &raw.seeds_from) {
+        (Format::Knockout, None) => Ok((0..bot_count).collect()),
+        (Format::Knockout, Some(folder)) => {
+            let dir = src
+                .path
+                .parent()
+                .unwrap_or(Path::new("."))
+                .join(folder.get_ref());
+            let standings = dir.join("standings.csv");
+            let text = std::fs::read_to_string(&standings).map_err(|e| {
+                src.error_at(
+                    folder.span(),
+                    format!("seeds_from: cannot read {}: {e}", standings.display()),
+                )
+            })?;
+            let mut reader = csv::Reader::from_reader(text.as_bytes());
+            let mut order: Vec<usize> = vec![];
+            for row in reader.deserialize::<super::StandingRow>() {
+                let row = row.map_err(|e| {
+                    src.error_at(
+                        folder.span(),
+                        format!("seeds_from: {} is not a standings table: {e}", standings.display()),
+                    )
+                })?;
+                if let Some(&i) = names.get(&row.bot) {
+                    if !order.contains(&i) {
+                        order.push(i);
+                    }
+                }
+            }
+            order.extend((0..bot_count).filter(|i| !order.contains(i)));
+            Ok(order)
+        }
+        (_, Some(folder)) => Err(src.error_at(
+            folder.span(),
+            "seeds_from: only a knockout is seeded; set format = \"knockout\" or remove this field".into(),
+        )),
+        (_, None) => Ok(vec![]),
+    }
+}
+
 fn challengers(
     src: &Source<'_>,
     raw: &RawTournament,
@@ -233,8 +329,8 @@ fn challengers(
     bot_count: usize,
 ) -> Result<Vec<usize>, PlanError> {
     let c = match (format, &raw.challengers) {
-        (Format::RoundRobin, None) => return Ok(vec![]),
-        (Format::RoundRobin, Some(c)) => {
+        (Format::RoundRobin | Format::Swiss | Format::Knockout, None) => return Ok(vec![]),
+        (Format::RoundRobin | Format::Swiss | Format::Knockout, Some(c)) => {
             return Err(src.error_at(
                 c.span(),
                 "challengers: only a gauntlet has challengers; set format = \"gauntlet\" or remove this field".into(),
