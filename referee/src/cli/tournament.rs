@@ -31,7 +31,7 @@ pub struct TournamentArgs {
     /// Finish the tournament whose results are in --out, playing only the games it lacks
     #[arg(long, requires = "out")]
     pub resume: bool,
-    /// Play only shard I of N (games whose number is I modulo N); merge the folders with `referee merge`
+    /// Play only shard I of N (games whose number is I modulo N); merge the folders with `referee merge` (round robins and gauntlets: a Swiss tournament or a knockout is played whole)
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
     /// Do not pin each game (the worker and its two bots) to one CPU
@@ -175,6 +175,9 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         tournament::TournamentError::FolderInUse { .. }
         | tournament::TournamentError::FolderOfAnother { .. }
         | tournament::TournamentError::OtherColumns { .. }
+        | tournament::TournamentError::ShardOfRounds { .. }
+        | tournament::TournamentError::OffSchedule { .. }
+        | tournament::TournamentError::SeedsChanged { .. }
         | tournament::TournamentError::Key(_) => Failure::input(e),
         _ => Failure::internal(e),
     })?;

@@ -17,7 +17,7 @@ use crate::record::MatchRecord;
 use crate::report::{as_invoked, render_match};
 use crate::sprt::{Bounds, Tally};
 use crate::text::{escape, escape_lines};
-use crate::tournament::StandingRow;
+use crate::tournament::{RoundsTables, StandingRow};
 
 /// The terminal reporter.
 #[derive(Default)]
@@ -183,6 +183,9 @@ impl Reporter for Terminal {
         match finish {
             Finish::Tournament { outcome, .. } => {
                 print!("{}", standings_table(&outcome.standings));
+                if let Some(tables) = &outcome.rounds {
+                    print!("{}", rounds_table(tables));
+                }
                 let folder = self.folder.clone().unwrap_or_default();
                 println!(
                     "\n{} of {} games in {} ({} played now){}",
@@ -292,6 +295,39 @@ pub fn standings_table(rows: &[StandingRow]) -> String {
         ));
     }
     out
+}
+
+/// A Swiss tournament's final order (score, Buchholz, rating, byes) or a
+/// knockout's bracket, starting with a blank line.
+pub fn rounds_table(tables: &RoundsTables) -> String {
+    match tables {
+        RoundsTables::Swiss {
+            table,
+            rounds_complete,
+            rounds_total,
+            ..
+        } => {
+            let mut out = format!(
+                "\nSwiss, {rounds_complete} of {rounds_total} rounds (swiss.csv, rounds.csv)\n{:>4}  {:<20} {:>6} {:>8} {:>7} {:>4}\n",
+                "rank", "bot", "score", "buchholz", "rating", "byes"
+            );
+            for r in table {
+                out.push_str(&format!(
+                    "{:>4}  {:<20} {:>6} {:>8} {:>7.0} {:>4}\n",
+                    r.rank,
+                    escape(&r.bot),
+                    r.score,
+                    r.buchholz,
+                    r.rating,
+                    r.byes
+                ));
+            }
+            out
+        }
+        RoundsTables::Knockout { text, .. } => {
+            format!("\nKnockout (bracket.txt, bracket.csv)\n{text}")
+        }
+    }
 }
 
 /// A bench's summary: the selection, what was cracked, the histogram of

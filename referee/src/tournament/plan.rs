@@ -32,6 +32,13 @@ struct RawTournament {
     seed: Option<u64>,
     /// Gauntlet: the bots that play everyone else.
     challengers: Option<Spanned<Vec<String>>>,
+    /// Swiss: the number of rounds.
+    rounds: Option<Spanned<u32>>,
+    /// Knockout: a results folder whose ratings seed the bracket.
+    seeds_from: Option<Spanned<String>>,
+    /// Knockout: pairs of games a drawn match plays before the higher seed
+    /// goes through.
+    tiebreak_pairs: Option<Spanned<u32>>,
     /// basic, strict or auto (`referee tournament --sandbox` overrides it).
     sandbox: Option<Spanned<String>>,
     #[serde(default)]
@@ -59,7 +66,37 @@ pub enum Format {
     RoundRobin,
     /// Each challenger plays every other bot; the others do not meet.
     Gauntlet,
+    /// Rounds of pairings by score, no two bots meeting twice
+    /// ([`super::swiss`]).
+    Swiss,
+    /// A seeded single-elimination bracket ([`super::knockout`]).
+    Knockout,
 }
+
+impl Format {
+    /// The name a tournament file gives the format.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet => "gauntlet",
+            Format::Swiss => "swiss",
+            Format::Knockout => "knockout",
+        }
+    }
+
+    /// Whether a round's games depend on the results of the rounds before
+    /// (so the tournament cannot be split into shards).
+    pub fn has_rounds(self) -> bool {
+        matches!(self, Format::Swiss | Format::Knockout)
+    }
+}
+
+/// Pairs of tie-break games a drawn knockout match plays, unless the file
+/// says.
+pub const DEFAULT_TIEBREAK_PAIRS: u32 = 2;
+
+/// The most tie-break pairs a file may ask for.
+pub const MAX_TIEBREAK_PAIRS: u32 = 100;
 
 /// Match points per result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,8 +118,11 @@ pub struct TournamentPlan {
     /// Swiss: rounds to play (0 for the other formats).
     pub rounds: u32,
     /// Knockout: the bots in seed order (seed 1 first): the file's order,
-    /// or the ranks of `seeds_from`. Empty for the other formats.
+    /// or by the ratings of `seeds_from`. Empty for the other formats.
     pub seeds: Vec<usize>,
+    /// Knockout: pairs of tie-break games a drawn match plays (0 for the
+    /// other formats).
+    pub tiebreak_pairs: u32,
     pub scoring: Scoring,
     pub bots: Vec<TournamentBot>,
     /// The confinement asked for (not yet resolved on this machine).
@@ -113,6 +153,7 @@ impl TournamentPlan {
         let challengers = challengers(&src, &raw, format, &names, bots.len())?;
         let rounds = rounds(&src, &raw, format, bots.len())?;
         let seeds = seeds(&src, &raw, format, &names, bots.len())?;
+        let tiebreak_pairs = tiebreak_pairs(&src, &raw, format)?;
         let sandbox = match &raw.sandbox {
             None => SandboxChoice::default(),
             Some(text) => SandboxChoice::parse(text.get_ref())
@@ -127,6 +168,7 @@ impl TournamentPlan {
             challengers,
             rounds,
             seeds,
+            tiebreak_pairs,
             scoring,
             bots,
             sandbox,
@@ -235,7 +277,6 @@ fn scoring(src: &Source<'_>, raw: &RawScoring) -> Result<Scoring, PlanError> {
     Ok(Scoring { win, draw, loss })
 }
 
-/// The bots of a gauntlet that play all the others, as indices of `names`.
 /// Swiss: `rounds`, at least 1 and at most bots - 1 (so that no pairing
 /// need repeat); refused for the other formats.
 fn rounds(
@@ -246,33 +287,36 @@ fn rounds(
 ) -> Result<u32, PlanError> {
     match (format, &raw.rounds) {
         (Format::Swiss, Some(r)) => {
-            let most = bot_count.saturating_sub(1) as u32;
-            if *r.get_ref() == 0 || *r.get_ref() > most {
+            let most = bot_count.saturating_sub(1);
+            let given = *r.get_ref();
+            if given == 0 || given as usize > most {
                 return Err(src.error_at(
                     r.span(),
                     format!(
-                        "rounds: {} is not possible with {bot_count} bots; give 1 to {most} (each round pairs every bot with one it has not met)",
-                        r.get_ref()
+                        "rounds: {given} is not possible with {bot_count} bots; give 1 to {most} \
+                         (each round pairs every bot with one it has not met)"
                     ),
                 ));
             }
-            Ok(*r.get_ref())
+            Ok(given)
         }
         (Format::Swiss, None) => Err(src.error_at(
-            raw.format.as_ref().map(|f| f.span()).unwrap_or(0..0),
+            raw.format.as_ref().map_or(0..0, |f| f.span()),
             "rounds: a Swiss tournament needs rounds = R, the number of rounds".into(),
         )),
         (_, Some(r)) => Err(src.error_at(
             r.span(),
-            "rounds: only a Swiss tournament has rounds; set format = \"swiss\" or remove this field".into(),
+            "rounds: only a Swiss tournament has rounds; set format = \"swiss\" or remove this field"
+                .into(),
         )),
         (_, None) => Ok(0),
     }
 }
 
 /// Knockout: the bots in seed order, from the file's order or from the
-/// ranks of an earlier results folder (`seeds_from`); bots it does not
-/// rank follow, in the file's order.
+/// ratings of an earlier results folder (`seeds_from`, its
+/// `standings.csv`: highest rating first, then that folder's rank); bots
+/// it does not rate follow, in the file's order.
 fn seeds(
     src: &Source<'_>,
     raw: &RawTournament,
@@ -280,47 +324,81 @@ fn seeds(
     names: &BTreeMap<String, usize>,
     bot_count: usize,
 ) -> Result<Vec<usize>, PlanError> {
-    match (format, &raw.seeds_from) {
-        (Format::Knockout, None) => Ok((0..bot_count).collect()),
-        (Format::Knockout, Some(folder)) => {
-            let dir = src
-                .path
-                .parent()
-                .unwrap_or(Path::new("."))
-                .join(folder.get_ref());
-            let standings = dir.join("standings.csv");
-            let text = std::fs::read_to_string(&standings).map_err(|e| {
-                src.error_at(
-                    folder.span(),
-                    format!("seeds_from: cannot read {}: {e}", standings.display()),
-                )
-            })?;
-            let mut reader = csv::Reader::from_reader(text.as_bytes());
-            let mut order: Vec<usize> = vec![];
-            for row in reader.deserialize::<super::StandingRow>() {
-                let row = row.map_err(|e| {
-                    src.error_at(
-                        folder.span(),
-                        format!("seeds_from: {} is not a standings table: {e}", standings.display()),
-                    )
-                })?;
-                if let Some(&i) = names.get(&row.bot) {
-                    if !order.contains(&i) {
-                        order.push(i);
-                    }
-                }
-            }
-            order.extend((0..bot_count).filter(|i| !order.contains(i)));
-            Ok(order)
-        }
-        (_, Some(folder)) => Err(src.error_at(
+    let folder = match (format, &raw.seeds_from) {
+        (Format::Knockout, None) => return Ok((0..bot_count).collect()),
+        (Format::Knockout, Some(folder)) => folder,
+        (_, Some(folder)) => return Err(src.error_at(
             folder.span(),
-            "seeds_from: only a knockout is seeded; set format = \"knockout\" or remove this field".into(),
+            "seeds_from: only a knockout is seeded; set format = \"knockout\" or remove this field"
+                .into(),
         )),
-        (_, None) => Ok(vec![]),
+        (_, None) => return Ok(vec![]),
+    };
+    let standings = src.base().join(folder.get_ref()).join("standings.csv");
+    let fail = |why: String| {
+        src.error_at(
+            folder.span(),
+            format!("seeds_from: {}: {why}", standings.display()),
+        )
+    };
+    let file = std::fs::File::open(&standings).map_err(|e| {
+        fail(format!(
+            "cannot read it ({e}); give the results folder of an earlier tournament of these bots"
+        ))
+    })?;
+    let mut rated: Vec<(f64, usize, usize)> = vec![];
+    for (line, row) in csv::Reader::from_reader(file)
+        .deserialize::<super::StandingRow>()
+        .enumerate()
+    {
+        let row = row.map_err(|e| fail(format!("line {}: not a standings row: {e}", line + 2)))?;
+        if let Some(&i) = names.get(&row.bot) {
+            if !row.rating.is_finite() {
+                return Err(fail(format!(
+                    "line {}: the rating is not a number",
+                    line + 2
+                )));
+            }
+            if !rated.iter().any(|&(_, _, j)| j == i) {
+                rated.push((row.rating, row.rank, i));
+            }
+        }
+    }
+    if rated.is_empty() {
+        return Err(fail(
+            "it rates none of this file's bots (are the names the same?)".into(),
+        ));
+    }
+    rated.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+    let mut order: Vec<usize> = rated.iter().map(|&(_, _, i)| i).collect();
+    let unrated: Vec<usize> = (0..bot_count).filter(|i| !order.contains(i)).collect();
+    order.extend(unrated);
+    Ok(order)
+}
+
+/// Knockout: `tiebreak_pairs`, 0 to [`MAX_TIEBREAK_PAIRS`] (default
+/// [`DEFAULT_TIEBREAK_PAIRS`]); refused for the other formats.
+fn tiebreak_pairs(src: &Source<'_>, raw: &RawTournament, format: Format) -> Result<u32, PlanError> {
+    match (format, &raw.tiebreak_pairs) {
+        (Format::Knockout, None) => Ok(DEFAULT_TIEBREAK_PAIRS),
+        (Format::Knockout, Some(t)) if *t.get_ref() > MAX_TIEBREAK_PAIRS => Err(src.error_at(
+            t.span(),
+            format!(
+                "tiebreak_pairs: {} are too many: at most {MAX_TIEBREAK_PAIRS}",
+                t.get_ref()
+            ),
+        )),
+        (Format::Knockout, Some(t)) => Ok(*t.get_ref()),
+        (_, Some(t)) => Err(src.error_at(
+            t.span(),
+            "tiebreak_pairs: only a knockout has tie-breaks; set format = \"knockout\" or remove this field"
+                .into(),
+        )),
+        (_, None) => Ok(0),
     }
 }
 
+/// The bots of a gauntlet that play all the others, as indices of `names`.
 fn challengers(
     src: &Source<'_>,
     raw: &RawTournament,
