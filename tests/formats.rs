@@ -558,3 +558,44 @@ fn a_games_csv_off_its_schedule_is_refused() {
     );
     assert_eq!(std::fs::read_to_string(&games).unwrap(), kept);
 }
+
+/// The shipped examples run with the sample bots (their release paths
+/// pointed at this build's bots), and their tables add up: a Swiss of five
+/// bots has three byes in three rounds, a knockout of five has four matches
+/// and a champion.
+#[test]
+fn the_example_files_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin_dir = Path::new(&sample_bin("arrow5_strong"))
+        .parent()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let samples = root().join("sample_bots").to_string_lossy().into_owned();
+    for name in ["swiss-example", "knockout-example"] {
+        let text = std::fs::read_to_string(root().join(format!("tournaments/{name}.toml")))
+            .unwrap()
+            .replace("../target/release", &bin_dir)
+            .replace("../sample_bots", &samples);
+        let file = dir.path().join(format!("{name}.toml"));
+        std::fs::write(&file, text).unwrap();
+        std::fs::write(dir.path().join("shared.key"), "7a".repeat(32)).unwrap();
+        let out = dir.path().join(name);
+        let r = run(&file, &out, false);
+        if name == "swiss-example" {
+            let table = csv_records(&out.join("swiss.csv"));
+            assert_eq!(table.len(), 5);
+            let byes: u32 = table
+                .iter()
+                .map(|r| r["byes"].parse::<u32>().unwrap())
+                .sum();
+            assert_eq!(byes, 3, "one bye a round");
+            assert_eq!(csv_records(&out.join("games.csv")).len(), 3 * 2 * 4);
+        } else {
+            let matches = csv_records(&out.join("bracket.csv"));
+            let played = matches.iter().filter(|m| m["decided_by"] != "bye").count();
+            assert_eq!(played, 4, "five bots, four matches");
+            assert!(r.stdout.contains("Champion: "), "{}", r.stdout);
+        }
+    }
+}

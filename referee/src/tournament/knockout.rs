@@ -358,7 +358,7 @@ pub struct BracketRow {
 mod tests {
     use super::*;
     use crate::games::Winner;
-    use crate::tournament::standings::GameRow;
+    use crate::tournament::rounds::tests::play;
     use std::path::Path;
 
     #[test]
@@ -379,49 +379,6 @@ mod tests {
             text.push_str(&format!("[[bots]]\nname = \"s{i}\"\nbot = \"true\"\n"));
         }
         TournamentPlan::parse(Path::new("t.toml"), &text).unwrap()
-    }
-
-    /// Plays the games of `block` with `result(a, b)` deciding each one.
-    fn play(
-        plan: &TournamentPlan,
-        results: &mut Results,
-        block: &Block,
-        result: impl Fn(&str, &str, u64) -> Winner,
-    ) {
-        for g in block.games(plan) {
-            if results.has(g.number) {
-                continue;
-            }
-            let (a, b) = (&plan.bots[g.a].name, &plan.bots[g.b].name);
-            let row = GameRow {
-                game: g.number,
-                seed: g.seed,
-                bot_a: a.clone(),
-                bot_b: b.clone(),
-                first: a.clone(),
-                result: Some(result(a, b, g.number)),
-                winner: String::new(),
-                reason: String::new(),
-                attacks_a: 0,
-                attacks_b: 0,
-                verdict_a: crate::verdict::Verdict::Ok,
-                verdict_b: crate::verdict::Verdict::Ok,
-                replies_a: 0,
-                replies_b: 0,
-                time_total_ms_a: 0.0,
-                time_max_ms_a: 0.0,
-                time_total_ms_b: 0.0,
-                time_max_ms_b: 0.0,
-                cpu_ms_a: 0.0,
-                cpu_ms_b: 0.0,
-                cpu_max_ms_a: 0.0,
-                cpu_max_ms_b: 0.0,
-                peak_memory_kb_a: 0,
-                peak_memory_kb_b: 0,
-                detail: String::new(),
-            };
-            results.add(plan, &row).unwrap();
-        }
     }
 
     /// Plays the knockout to its end; the bracket and every block seen.

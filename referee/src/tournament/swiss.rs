@@ -344,7 +344,129 @@ pub struct SwissRow {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Winner;
+    use crate::tournament::rounds::tests::play;
     use std::collections::BTreeSet;
+    use std::path::Path;
+
+    fn plan(names: &[&str], rounds: u32) -> TournamentPlan {
+        let mut text = format!("game = \"arrow5\"\nformat = \"swiss\"\nrounds = {rounds}\n");
+        for name in names {
+            text.push_str(&format!("[[bots]]\nname = \"{name}\"\nbot = \"true\"\n"));
+        }
+        TournamentPlan::parse(Path::new("t.toml"), &text).unwrap()
+    }
+
+    /// Plays a Swiss to its end with `result` deciding each game; the
+    /// state, and each round's pairings as bot names.
+    fn play_out(
+        plan: &TournamentPlan,
+        result: impl Fn(&str, &str, u64) -> Winner,
+    ) -> (Swiss, Vec<Vec<String>>) {
+        let mut results = Results::default();
+        let mut swiss = Swiss::new(plan);
+        let mut rounds = vec![];
+        while let Some(block) = swiss.advance(plan, &results).unwrap() {
+            play(plan, &mut results, &block, &result);
+            rounds.push(
+                block
+                    .pairings
+                    .iter()
+                    .map(|p| format!("{}-{}", plan.bots[p.x].name, plan.bots[p.y].name))
+                    .collect(),
+            );
+        }
+        // The same rows fed at once, to a fresh state, give the same rounds.
+        let mut again = Swiss::new(plan);
+        assert_eq!(again.advance(plan, &results).unwrap(), None);
+        assert_eq!(again.played, swiss.played);
+        (swiss, rounds)
+    }
+
+    /// The lower number wins: kN beats kM when N < M; equal numbers draw.
+    fn stronger(a: &str, b: &str, _: u64) -> Winner {
+        let n = |s: &str| {
+            s.trim_start_matches(char::is_alphabetic)
+                .parse::<u32>()
+                .unwrap()
+        };
+        match n(a).cmp(&n(b)) {
+            std::cmp::Ordering::Less => Winner::A,
+            std::cmp::Ordering::Greater => Winner::B,
+            std::cmp::Ordering::Equal => Winner::Draw,
+        }
+    }
+
+    /// Five bots, three rounds (a bye scores 2 games x 2 points = 4):
+    /// - R1, file order: k1-x2, y2-k3; bye k4, the last.
+    /// - R2, order k1 y2 k4 (4) x2 k3 (0): bye k3, the lowest without one;
+    ///   k1-y2, k4-x2 (x2 wins: it is the stronger).
+    /// - R3, order k1 (8) x2 y2 k3 k4 (4): bye y2, the lowest of k1 x2 y2
+    ///   (the others had theirs). k1 has met x2, so k1-k3 first; that
+    ///   leaves x2-k4, who met in R2, so the search backtracks: k1-k4 and
+    ///   x2-k3.
+    ///
+    /// Scores k1 12, x2 8, y2 8 (a bye), k3 4 (a bye), k4 4 (a bye).
+    /// Buchholz: k1 8+8+4, x2 12+4+4, y2 4+12, k3 8+8, k4 8+12: x2 (20)
+    /// ranks above y2 (16), and k4 (20) above k3 (16).
+    #[test]
+    fn five_bots_by_hand() {
+        let plan = plan(&["k1", "x2", "y2", "k3", "k4"], 3);
+        let (swiss, rounds) = play_out(&plan, stronger);
+        assert_eq!(
+            rounds,
+            [["k1-x2", "y2-k3"], ["k1-y2", "k4-x2"], ["k1-k4", "x2-k3"]]
+        );
+        let byes: Vec<Option<usize>> = swiss.played.iter().map(|(r, _)| r.bye).collect();
+        assert_eq!(byes, [Some(4), Some(3), Some(2)]);
+        assert_eq!(swiss.scores, [12, 8, 8, 4, 4]);
+        let table = swiss.table(&plan, &BTreeMap::new());
+        let order: Vec<(&str, u64, u64)> = table
+            .iter()
+            .map(|r| (r.bot.as_str(), r.score, r.buchholz))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("k1", 12, 20),
+                ("x2", 8, 20),
+                ("y2", 8, 16),
+                ("k4", 4, 20),
+                ("k3", 4, 16)
+            ]
+        );
+    }
+
+    /// Equal scores and Buchholz: the rating decides, then the file order.
+    #[test]
+    fn ties_go_to_the_rating_then_the_file_order() {
+        let plan = plan(&["a", "b", "c", "d"], 1);
+        let (swiss, _) = play_out(&plan, |_, _, _| Winner::Draw);
+        assert_eq!(swiss.scores, [2, 2, 2, 2]);
+        let names = |ratings: &BTreeMap<String, f64>| -> Vec<String> {
+            swiss
+                .table(&plan, ratings)
+                .into_iter()
+                .map(|r| r.bot)
+                .collect()
+        };
+        assert_eq!(names(&BTreeMap::new()), ["a", "b", "c", "d"]);
+        let ratings: BTreeMap<String, f64> = [("c".to_string(), 5.0), ("b".to_string(), -5.0)]
+            .into_iter()
+            .collect();
+        assert_eq!(names(&ratings), ["c", "a", "d", "b"]);
+    }
+
+    /// Names play no part: the same results under other names (sorting
+    /// the other way) give the same pairings, by place in the file.
+    #[test]
+    fn names_do_not_move_a_bot() {
+        let first = plan(&["k1", "k2", "k3", "k4", "k5", "k6"], 4);
+        let renamed = plan(&["z1", "y2", "x3", "w4", "v5", "u6"], 4);
+        let (a, _) = play_out(&first, stronger);
+        let (b, _) = play_out(&renamed, stronger);
+        assert_eq!(a.played, b.played);
+    }
 
     fn met(pairs: &[(usize, usize)]) -> impl Fn(usize, usize) -> bool {
         let set: BTreeSet<(usize, usize)> =
