@@ -597,5 +597,15 @@ fn the_example_files_run() {
             assert_eq!(played, 4, "five bots, four matches");
             assert!(r.stdout.contains("Champion: "), "{}", r.stdout);
         }
+        // The HTML report shows the format's own tables.
+        let report = referee(&["report", out.to_str().unwrap()], BUDGET);
+        assert_eq!(report.status, 0, "{}", report.stderr);
+        let index = std::fs::read_to_string(out.join("report/index.html")).unwrap();
+        let wanted = if name == "swiss-example" {
+            "<h2 id=\"swiss\">"
+        } else {
+            "Champion: "
+        };
+        assert!(index.contains(wanted), "{wanted} not in the report");
     }
 }

@@ -118,8 +118,9 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
             PathBuf::from("tournaments/results").join(format!("{name}-{}", timestamp()))
         }
     };
-    // The tournament file (its seed draws random codes) and the results
-    // folder (transcripts of finished games) are hidden from the bots.
+    // The tournament file (its seed draws random codes), the results
+    // folder (transcripts of finished games) and a knockout's `seeds_from`
+    // folder (an earlier tournament's) are hidden from the bots.
     let key = match (&args.key, &args.key_file) {
         (Some(hex), _) => Some(referee::key::RefereeKey::from_hex(hex).map_err(Failure::input)?),
         (None, Some(path)) => Some(referee::key::RefereeKey::read(path).map_err(Failure::input)?),
@@ -129,6 +130,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         Some(args.file.clone()),
         Some(out.clone()),
         args.key_file.clone(),
+        plan.seeds_from.clone(),
     ]
     .iter()
     .flatten()

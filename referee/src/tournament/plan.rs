@@ -5,7 +5,7 @@
 //! [`crate::plan_file`].
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 #[cfg(test)]
 use std::time::Duration;
 
@@ -120,6 +120,9 @@ pub struct TournamentPlan {
     /// Knockout: the bots in seed order (seed 1 first): the file's order,
     /// or by the ratings of `seeds_from`. Empty for the other formats.
     pub seeds: Vec<usize>,
+    /// Knockout: the results folder the seeds come from (hidden from the
+    /// bots, as the tournament's own folder is: it holds past games).
+    pub seeds_from: Option<PathBuf>,
     /// Knockout: pairs of tie-break games a drawn match plays (0 for the
     /// other formats).
     pub tiebreak_pairs: u32,
@@ -168,6 +171,10 @@ impl TournamentPlan {
             challengers,
             rounds,
             seeds,
+            seeds_from: raw
+                .seeds_from
+                .as_ref()
+                .map(|f| src.base().join(f.get_ref())),
             tiebreak_pairs,
             scoring,
             bots,
