@@ -130,7 +130,8 @@ pub fn write_tables(out: &Path, standings: &Standings) -> Result<(), ReportError
 }
 
 /// Writes a Swiss tournament's `swiss.csv` and `rounds.csv`, or a
-/// knockout's `bracket.csv`, `bracket.txt` and `rounds.csv`, into `out`.
+/// knockout's `bracket.csv`, `bracket.txt` and `rounds.csv` (and the
+/// groups' `groups.csv` before it), into `out`.
 pub fn write_rounds_tables(out: &Path, tables: &RoundsTables) -> Result<(), ReportError> {
     let rounds = match tables {
         RoundsTables::Swiss { table, rounds, .. } => {
@@ -140,11 +141,17 @@ pub fn write_rounds_tables(out: &Path, tables: &RoundsTables) -> Result<(), Repo
             rounds
         }
         RoundsTables::Knockout {
+            groups,
             matches,
             text,
             rounds,
             ..
         } => {
+            if !groups.is_empty() {
+                write_atomically(&out.join("groups.csv"), |w| {
+                    groups.iter().try_for_each(|row| w.serialize(row))
+                })?;
+            }
             write_atomically(&out.join("bracket.csv"), |w| {
                 matches.iter().try_for_each(|row| w.serialize(row))
             })?;

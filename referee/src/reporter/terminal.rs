@@ -324,8 +324,33 @@ pub fn rounds_table(tables: &RoundsTables) -> String {
             }
             out
         }
-        RoundsTables::Knockout { text, .. } => {
-            format!("\nKnockout (bracket.txt, bracket.csv)\n{text}")
+        RoundsTables::Knockout { groups, text, .. } => {
+            let mut out = String::new();
+            if !groups.is_empty() {
+                out.push_str(&format!(
+                    "\nGroups (groups.csv)\n{:>5} {:>4}  {:<20} {:>6} {:>5} {:>5} {:>5} {:>6} {:>7}\n",
+                    "group", "rank", "bot", "played", "won", "drawn", "lost", "points", "rating"
+                ));
+                for r in groups {
+                    out.push_str(&format!(
+                        "{:>5} {:>4}  {:<20} {:>6} {:>5} {:>5} {:>5} {:>6} {:>7.0}{}\n",
+                        r.group,
+                        r.rank,
+                        escape(&r.bot),
+                        r.played,
+                        r.wins,
+                        r.draws,
+                        r.losses,
+                        r.points,
+                        r.rating,
+                        if r.qualified { "  -> knockout" } else { "" }
+                    ));
+                }
+            }
+            if !text.is_empty() {
+                out.push_str(&format!("\nKnockout (bracket.txt, bracket.csv)\n{text}"));
+            }
+            out
         }
     }
 }

@@ -113,14 +113,42 @@ pub fn games_without_tiebreaks(plan: &TournamentPlan) -> u64 {
 /// Walks the bracket through `results`: every match decided so far, and
 /// the games to play next.
 pub fn bracket(plan: &TournamentPlan, results: &Results) -> Result<Bracket, OffSchedule> {
-    let n = plan.seeds.len();
+    bracket_of(plan, &plan.seeds, Start::default(), results)
+}
+
+/// Where a knockout's games begin: the first game number, and the first
+/// place for the games' seeds (after a stage before it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Start {
+    pub number: u64,
+    pub place: u64,
+}
+
+impl Default for Start {
+    fn default() -> Start {
+        Start {
+            number: 1,
+            place: 0,
+        }
+    }
+}
+
+/// [`bracket`] of the bots `seeds` (bot indices, seed 1 first), its games
+/// numbered from `start`.
+pub fn bracket_of(
+    plan: &TournamentPlan,
+    seeds: &[usize],
+    start: Start,
+    results: &Results,
+) -> Result<Bracket, OffSchedule> {
+    let n = seeds.len();
     let size = n.next_power_of_two();
     let games_each = u64::from(plan.games_per_pairing);
-    let mut next_number = 1;
+    let mut next_number = start.number;
     // Round 1: seed s against seed size + 1 - s, a bye beyond the field.
     let entrants: Vec<Option<(usize, usize)>> = bracket_order(size)
         .into_iter()
-        .map(|s| (s <= n).then(|| (plan.seeds[s - 1], s)))
+        .map(|s| (s <= n).then(|| (seeds[s - 1], s)))
         .collect();
     let mut rounds: Vec<Vec<Match>> = vec![];
     let mut entrants = entrants;
@@ -145,7 +173,7 @@ pub fn bracket(plan: &TournamentPlan, results: &Results) -> Result<Bracket, OffS
                 }
             })
             .collect();
-        let place = |slot: usize| u64::from(round - 1) * size as u64 + slot as u64;
+        let place = |slot: usize| start.place + u64::from(round - 1) * size as u64 + slot as u64;
         // The matches' games, then tie-break pairs for the drawn ones.
         for step in 0..=plan.tiebreak_pairs {
             let open: Vec<usize> = (0..matches.len())

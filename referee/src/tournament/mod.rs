@@ -3,6 +3,7 @@
 //! Swiss rounds and knockout brackets paired from the results so far, and
 //! standings with ratings.
 
+pub mod groups;
 pub mod knockout;
 pub mod plan;
 pub mod rounds;

@@ -39,6 +39,10 @@ struct RawTournament {
     /// Knockout: pairs of games a drawn match plays before the higher seed
     /// goes through.
     tiebreak_pairs: Option<Spanned<u32>>,
+    /// Groups: the number of round-robin groups of the first stage.
+    groups: Option<Spanned<u32>>,
+    /// Groups: how many of each group go on to the knockout.
+    advance: Option<Spanned<u32>>,
     /// basic, strict or auto (`referee tournament --sandbox` overrides it).
     sandbox: Option<Spanned<String>>,
     #[serde(default)]
@@ -71,6 +75,9 @@ pub enum Format {
     Swiss,
     /// A seeded single-elimination bracket ([`super::knockout`]).
     Knockout,
+    /// Two stages: round-robin groups, then a knockout of the best of each
+    /// group ([`super::groups`]).
+    Groups,
 }
 
 impl Format {
@@ -81,13 +88,19 @@ impl Format {
             Format::Gauntlet => "gauntlet",
             Format::Swiss => "swiss",
             Format::Knockout => "knockout",
+            Format::Groups => "groups",
         }
     }
 
     /// Whether a round's games depend on the results of the rounds before
     /// (so the tournament cannot be split into shards).
     pub fn has_rounds(self) -> bool {
-        matches!(self, Format::Swiss | Format::Knockout)
+        matches!(self, Format::Swiss | Format::Knockout | Format::Groups)
+    }
+
+    /// Whether the format ends in a knockout (seeded, with tie-breaks).
+    pub fn has_knockout(self) -> bool {
+        matches!(self, Format::Knockout | Format::Groups)
     }
 }
 
@@ -126,6 +139,10 @@ pub struct TournamentPlan {
     /// Knockout: pairs of tie-break games a drawn match plays (0 for the
     /// other formats).
     pub tiebreak_pairs: u32,
+    /// Groups: the number of groups, and how many of each go on to the
+    /// knockout (0 for the other formats).
+    pub groups: u32,
+    pub advance: u32,
     pub scoring: Scoring,
     pub bots: Vec<TournamentBot>,
     /// The confinement asked for (not yet resolved on this machine).
@@ -157,6 +174,7 @@ impl TournamentPlan {
         let rounds = rounds(&src, &raw, format, bots.len())?;
         let seeds = seeds(&src, &raw, format, &names, bots.len())?;
         let tiebreak_pairs = tiebreak_pairs(&src, &raw, format)?;
+        let (groups, advance) = groups(&src, &raw, format, bots.len())?;
         let sandbox = match &raw.sandbox {
             None => SandboxChoice::default(),
             Some(text) => SandboxChoice::parse(text.get_ref())
@@ -176,6 +194,8 @@ impl TournamentPlan {
                 .as_ref()
                 .map(|f| src.base().join(f.get_ref())),
             tiebreak_pairs,
+            groups,
+            advance,
             scoring,
             bots,
             sandbox,
@@ -212,9 +232,10 @@ fn format(src: &Source<'_>, format: Option<&Spanned<String>>) -> Result<Format, 
         "gauntlet" => Ok(Format::Gauntlet),
         "swiss" => Ok(Format::Swiss),
         "knockout" => Ok(Format::Knockout),
+        "groups" => Ok(Format::Groups),
         other => Err(src.error_at(
             f.span(),
-            format!("format: '{other}' is not a format; use \"round-robin\", \"gauntlet\", \"swiss\" or \"knockout\""),
+            format!("format: '{other}' is not a format; use \"round-robin\", \"gauntlet\", \"swiss\", \"knockout\" or \"groups\""),
         )),
     }
 }
@@ -332,11 +353,11 @@ fn seeds(
     bot_count: usize,
 ) -> Result<Vec<usize>, PlanError> {
     let folder = match (format, &raw.seeds_from) {
-        (Format::Knockout, None) => return Ok((0..bot_count).collect()),
-        (Format::Knockout, Some(folder)) => folder,
+        (Format::Knockout | Format::Groups, None) => return Ok((0..bot_count).collect()),
+        (Format::Knockout | Format::Groups, Some(folder)) => folder,
         (_, Some(folder)) => return Err(src.error_at(
             folder.span(),
-            "seeds_from: only a knockout is seeded; set format = \"knockout\" or remove this field"
+            "seeds_from: only a knockout or groups are seeded; set format = \"knockout\" or remove this field"
                 .into(),
         )),
         (_, None) => return Ok(vec![]),
@@ -387,15 +408,15 @@ fn seeds(
 /// [`DEFAULT_TIEBREAK_PAIRS`]); refused for the other formats.
 fn tiebreak_pairs(src: &Source<'_>, raw: &RawTournament, format: Format) -> Result<u32, PlanError> {
     match (format, &raw.tiebreak_pairs) {
-        (Format::Knockout, None) => Ok(DEFAULT_TIEBREAK_PAIRS),
-        (Format::Knockout, Some(t)) if *t.get_ref() > MAX_TIEBREAK_PAIRS => Err(src.error_at(
+        (Format::Knockout | Format::Groups, None) => Ok(DEFAULT_TIEBREAK_PAIRS),
+        (Format::Knockout | Format::Groups, Some(t)) if *t.get_ref() > MAX_TIEBREAK_PAIRS => Err(src.error_at(
             t.span(),
             format!(
                 "tiebreak_pairs: {} are too many: at most {MAX_TIEBREAK_PAIRS}",
                 t.get_ref()
             ),
         )),
-        (Format::Knockout, Some(t)) => Ok(*t.get_ref()),
+        (Format::Knockout | Format::Groups, Some(t)) => Ok(*t.get_ref()),
         (_, Some(t)) => Err(src.error_at(
             t.span(),
             "tiebreak_pairs: only a knockout has tie-breaks; set format = \"knockout\" or remove this field"
@@ -403,6 +424,56 @@ fn tiebreak_pairs(src: &Source<'_>, raw: &RawTournament, format: Format) -> Resu
         )),
         (_, None) => Ok(0),
     }
+}
+
+/// Groups: `groups` (each of at least two bots) and `advance` (at least
+/// one of each group, at most the smallest group, and two in all); refused
+/// for the other formats.
+fn groups(
+    src: &Source<'_>,
+    raw: &RawTournament,
+    format: Format,
+    bot_count: usize,
+) -> Result<(u32, u32), PlanError> {
+    if format != Format::Groups {
+        for (field, given) in [("groups", &raw.groups), ("advance", &raw.advance)] {
+            if let Some(given) = given {
+                return Err(src.error_at(
+                    given.span(),
+                    format!("{field}: only a tournament of groups has {field}; set format = \"groups\" or remove this field"),
+                ));
+            }
+        }
+        return Ok((0, 0));
+    }
+    let whole = raw.format.as_ref().map_or(0..0, |f| f.span());
+    let (Some(groups), Some(advance)) = (&raw.groups, &raw.advance) else {
+        return Err(src.error_at(
+            whole,
+            "groups: a tournament of groups needs groups = G (round-robin groups) and advance = K (the best K of each go on to the knockout)".into(),
+        ));
+    };
+    let g = *groups.get_ref() as usize;
+    if g == 0 || g > bot_count / 2 {
+        return Err(src.error_at(
+            groups.span(),
+            format!(
+                "groups: {g} groups are not possible with {bot_count} bots; give 1 to {} (each group needs two bots)",
+                bot_count / 2
+            ),
+        ));
+    }
+    let smallest = bot_count / g;
+    let k = *advance.get_ref() as usize;
+    if k == 0 || k > smallest || g * k < 2 {
+        return Err(src.error_at(
+            advance.span(),
+            format!(
+                "advance: {k} of each group is not possible with {g} groups of {smallest} or more bots; give 1 to {smallest}, and at least two bots in all"
+            ),
+        ));
+    }
+    Ok((g as u32, k as u32))
 }
 
 /// The bots of a gauntlet that play all the others, as indices of `names`.
@@ -414,13 +485,6 @@ fn challengers(
     bot_count: usize,
 ) -> Result<Vec<usize>, PlanError> {
     let c = match (format, &raw.challengers) {
-        (Format::RoundRobin | Format::Swiss | Format::Knockout, None) => return Ok(vec![]),
-        (Format::RoundRobin | Format::Swiss | Format::Knockout, Some(c)) => {
-            return Err(src.error_at(
-                c.span(),
-                "challengers: only a gauntlet has challengers; set format = \"gauntlet\" or remove this field".into(),
-            ))
-        }
         (Format::Gauntlet, None) => {
             return Err(src.error_at(
                 raw.format.as_ref().map(|f| f.span()).unwrap_or(0..0),
@@ -428,6 +492,13 @@ fn challengers(
             ))
         }
         (Format::Gauntlet, Some(c)) => c,
+        (_, None) => return Ok(vec![]),
+        (_, Some(c)) => {
+            return Err(src.error_at(
+                c.span(),
+                "challengers: only a gauntlet has challengers; set format = \"gauntlet\" or remove this field".into(),
+            ))
+        }
     };
     let mut indices = vec![];
     for name in c.get_ref() {

@@ -37,7 +37,8 @@ use crate::reporter::csv::{write_atomically, write_tables, GAMES_CSV};
 use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
 use crate::runner::{play_match, MatchError, MatchPlan};
 
-use super::knockout::{self, BracketRow};
+use super::groups::{self, GroupRow};
+use super::knockout::{self, Bracket, BracketRow};
 use super::plan::{Format, Scoring, TournamentPlan};
 use super::rounds::{Block, OffSchedule, Results, RoundRow};
 use super::schedule::{Schedule, ScheduledGame, Shard};
@@ -171,7 +172,11 @@ pub enum RoundsTables {
         rounds_complete: u32,
         rounds_total: u32,
     },
+    /// A knockout, or a tournament of groups and its knockout.
     Knockout {
+        /// Groups: each bot's place in its group (`groups.csv`), once the
+        /// group stage is over; empty for a knockout alone.
+        groups: Vec<GroupRow>,
         /// Every match (`bracket.csv`).
         matches: Vec<BracketRow>,
         /// The bracket as text (`bracket.txt`, the terminal).
@@ -321,12 +326,14 @@ pub fn run(
 enum RoundsState {
     Swiss(Box<Swiss>),
     Knockout,
+    Groups,
 }
 
 impl RoundsState {
     fn new(plan: &TournamentPlan) -> RoundsState {
         match plan.format {
             Format::Swiss => RoundsState::Swiss(Box::new(Swiss::new(plan))),
+            Format::Groups => RoundsState::Groups,
             _ => RoundsState::Knockout,
         }
     }
@@ -341,6 +348,7 @@ impl RoundsState {
         match self {
             RoundsState::Swiss(swiss) => swiss.advance(plan, results),
             RoundsState::Knockout => Ok(knockout::bracket(plan, results)?.next),
+            RoundsState::Groups => Ok(groups::stages(plan, results)?.next),
         }
     }
 
@@ -349,8 +357,8 @@ impl RoundsState {
     fn expected_games(&self, plan: &TournamentPlan, results: &Results) -> u64 {
         match self {
             RoundsState::Swiss(_) => swiss::total_games(plan),
-            RoundsState::Knockout => {
-                knockout::games_without_tiebreaks(plan).max(results.len() as u64)
+            RoundsState::Knockout | RoundsState::Groups => {
+                expected_without_tiebreaks(plan).max(results.len() as u64)
             }
         }
     }
@@ -377,14 +385,44 @@ impl RoundsState {
             }
             RoundsState::Knockout => {
                 let bracket = knockout::bracket(plan, results)?;
-                Ok(RoundsTables::Knockout {
-                    matches: bracket.rows(plan),
-                    text: bracket.text(plan),
-                    rounds: bracket.round_rows(plan),
-                    champion: bracket.champion().map(|c| plan.bots[c].name.clone()),
-                })
+                Ok(knockout_tables(plan, vec![], Some(&bracket)))
+            }
+            RoundsState::Groups => {
+                let stages = groups::stages(plan, results)?;
+                let rows = stages.tables.into_iter().flatten().collect();
+                Ok(knockout_tables(plan, rows, stages.bracket.as_ref()))
             }
         }
+    }
+}
+
+/// A knockout's tables (after the group stage's, for groups).
+fn knockout_tables(
+    plan: &TournamentPlan,
+    groups: Vec<GroupRow>,
+    bracket: Option<&Bracket>,
+) -> RoundsTables {
+    RoundsTables::Knockout {
+        groups,
+        matches: bracket.map(|b| b.rows(plan)).unwrap_or_default(),
+        text: bracket.map(|b| b.text(plan)).unwrap_or_default(),
+        rounds: bracket.map(|b| b.round_rows(plan)).unwrap_or_default(),
+        champion: bracket
+            .and_then(Bracket::champion)
+            .map(|c| plan.bots[c].name.clone()),
+    }
+}
+
+/// The games a knockout (after its groups) plays without tie-breaks:
+/// every match eliminates one bot.
+fn expected_without_tiebreaks(plan: &TournamentPlan) -> u64 {
+    match plan.format {
+        Format::Groups => {
+            let group_games = groups::group_block(plan, &groups::assign(plan)).len();
+            let qualified = u64::from(plan.groups) * u64::from(plan.advance);
+            group_games + (qualified - 1) * u64::from(plan.games_per_pairing)
+        }
+        _ => knockout::games_without_tiebreaks(plan),
     }
 }
 
@@ -519,7 +557,7 @@ fn prepare_folder(plan: &TournamentPlan, options: &RunOptions) -> Result<(), Tou
         scoring: (plan.scoring.win, plan.scoring.draw, plan.scoring.loss),
         total_games: match plan.format {
             Format::Swiss => swiss::total_games(plan),
-            Format::Knockout => knockout::games_without_tiebreaks(plan),
+            Format::Knockout | Format::Groups => expected_without_tiebreaks(plan),
             Format::RoundRobin | Format::Gauntlet => Schedule::new(plan).len(),
         },
         shard: options.shard.map(|s| (s.index, s.count)),
@@ -528,7 +566,7 @@ fn prepare_folder(plan: &TournamentPlan, options: &RunOptions) -> Result<(), Tou
     let meta_path = out.join("tournament.json");
     let json = serde_json::to_string_pretty(&meta).expect("meta serializes");
     atomic_file::write(&meta_path, json).map_err(io_error(&meta_path, "cannot write"))?;
-    if plan.format == Format::Knockout {
+    if plan.format.has_knockout() {
         keep_seeds(plan, &out.join("seeds.csv"))?;
     }
     Ok(())
@@ -771,7 +809,8 @@ pub fn merge(
             path: meta_path.clone(),
             message: format!("not a results description: {e}"),
         })?;
-        if this.format == Format::Swiss.name() || this.format == Format::Knockout.name() {
+        let played_whole = [Format::Swiss, Format::Knockout, Format::Groups];
+        if played_whole.iter().any(|f| f.name() == this.format) {
             return Err(TournamentError::Merge {
                 path: folder.clone(),
                 message: format!(

@@ -59,7 +59,7 @@ pub fn pairings(plan: &TournamentPlan) -> Vec<(usize, usize)> {
             }
             out
         }
-        Format::Swiss | Format::Knockout => vec![],
+        Format::Swiss | Format::Knockout | Format::Groups => vec![],
     }
 }
 

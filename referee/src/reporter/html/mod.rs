@@ -3,8 +3,9 @@
 //!
 //! - `report/index.html`: the leaderboard (standings, disqualifications by
 //!   kind, ratings with their intervals as an SVG chart, the crosstable as a
-//!   heat map, a Swiss tournament's final order and rounds or a knockout's
-//!   bracket, the settings, when it ran);
+//!   heat map, a Swiss tournament's final order and rounds, the groups of
+//!   a tournament of groups, a knockout's bracket, the settings, when it
+//!   ran);
 //! - `report/bots/bot-N.html`: a bot's results against each opponent (worst
 //!   first), its disqualifications with their detail, move and last stderr
 //!   lines, and the distribution of its move times, CPU times and memory;
@@ -129,6 +130,8 @@ struct Results {
     /// `rounds.csv`, as rows of cells (empty for the other formats).
     swiss: Vec<BTreeMap<String, String>>,
     rounds: Vec<BTreeMap<String, String>>,
+    /// A tournament of groups' `groups.csv`.
+    groups: Vec<BTreeMap<String, String>>,
     /// A knockout's `bracket.txt`.
     bracket: Option<String>,
 }
@@ -185,6 +188,7 @@ fn read_results(folder: &Path) -> Result<Results, ReportError> {
         standings,
         swiss: table_rows(&folder.join("swiss.csv")),
         rounds: table_rows(&folder.join("rounds.csv")),
+        groups: table_rows(&folder.join("groups.csv")),
         bracket: fs::read_to_string(folder.join("bracket.txt")).ok(),
     })
 }
@@ -341,6 +345,7 @@ fn leaderboard(
                 format => results.meta.format,
                 swiss => results.swiss,
                 rounds => results.rounds,
+                groups => results.groups,
                 bracket => results.bracket,
                 ran => ran,
                 scoring => format!("win {}, draw {}, loss {}", results.meta.scoring.0, results.meta.scoring.1, results.meta.scoring.2),
