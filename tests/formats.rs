@@ -1,5 +1,5 @@
-//! Swiss tournaments and knockouts through the real binary: rounds and
-//! brackets that match their hand-worked schedules, a SIGKILL and
+//! Swiss tournaments, knockouts and groups through the real binary: rounds,
+//! groups and brackets that match their hand-worked schedules, a SIGKILL and
 //! `--resume` that give the same files as an uninterrupted run, seeds from
 //! an earlier results folder, and absurd files refused with clear errors.
 //!
@@ -348,6 +348,76 @@ fn a_knockout_of_six_bots_plays_its_hand_worked_bracket_through_kills() {
     );
 }
 
+/// Groups, worked by hand: seven bots k1..k7 in file order, two groups
+/// dealt in a snake (A: k1 k4 k5; B: k2 k3 k6 k7), the best two of each
+/// go on. Games 1-6 are group A's three pairings, 7-18 group B's six; the
+/// knockout seeds the winners first (k1, k2), then the seconds (k4, k3):
+/// semi-finals k1-k3 (games 19-20) and k2-k4 (21-22), final k1-k2
+/// (23-24).
+#[test]
+fn groups_then_a_knockout_play_their_hand_worked_stages_through_kills() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = ["k1", "k2", "k3", "k4", "k5", "k6", "k7"];
+    let file = write_file(dir.path(), "gr", "groups", "groups = 2\nadvance = 2", &bots);
+    let whole = dir.path().join("whole");
+    let first = run(&file, &whole, false);
+    let groups: Vec<String> = csv_records(&whole.join("groups.csv"))
+        .iter()
+        .map(|r| {
+            format!(
+                "{}{} {} {} {}",
+                r["group"], r["rank"], r["bot"], r["points"], r["qualified"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        groups,
+        [
+            "A1 k1 8 true",
+            "A2 k4 4 true",
+            "A3 k5 0 false",
+            "B1 k2 12 true",
+            "B2 k3 8 true",
+            "B3 k6 4 false",
+            "B4 k7 0 false",
+        ]
+    );
+    let games = games_by_number(&whole.join("games.csv"));
+    assert_eq!(
+        games.keys().copied().collect::<Vec<_>>(),
+        (1..=24).collect::<Vec<_>>()
+    );
+    let sides = |n: u64| format!("{}-{}", games[&n][1], games[&n][2]);
+    let wanted = [
+        (1, "k1-k4"),
+        (6, "k5-k4"),
+        (7, "k2-k3"),
+        (18, "k7-k6"),
+        (19, "k1-k3"),
+        (21, "k2-k4"),
+        (24, "k2-k1"),
+    ];
+    for (n, pairing) in wanted {
+        assert_eq!(sides(n), pairing, "game {n}");
+    }
+    assert!(first.stdout.contains("Champion: k1"), "{}", first.stdout);
+
+    let killed = dir.path().join("killed");
+    let kills = run_with_kills(&file, &killed, &[4, 17, 19, 23]);
+    assert!(kills >= 1, "no kill landed before the end");
+    assert_same_results(
+        &whole,
+        &killed,
+        &[
+            "standings.csv",
+            "groups.csv",
+            "bracket.csv",
+            "bracket.txt",
+            "seeds.csv",
+        ],
+    );
+}
+
 /// `seeds_from` seeds a knockout by the ratings of an earlier folder;
 /// changed under a knockout begun with it, the resume is refused.
 #[test]
@@ -572,7 +642,7 @@ fn the_example_files_run() {
         .to_string_lossy()
         .into_owned();
     let samples = root().join("sample_bots").to_string_lossy().into_owned();
-    for name in ["swiss-example", "knockout-example"] {
+    for name in ["swiss-example", "knockout-example", "groups-example"] {
         let text = std::fs::read_to_string(root().join(format!("tournaments/{name}.toml")))
             .unwrap()
             .replace("../target/release", &bin_dir)
@@ -591,20 +661,29 @@ fn the_example_files_run() {
                 .sum();
             assert_eq!(byes, 3, "one bye a round");
             assert_eq!(csv_records(&out.join("games.csv")).len(), 3 * 2 * 4);
-        } else {
+        } else if name == "knockout-example" {
             let matches = csv_records(&out.join("bracket.csv"));
             let played = matches.iter().filter(|m| m["decided_by"] != "bye").count();
             assert_eq!(played, 4, "five bots, four matches");
             assert!(r.stdout.contains("Champion: "), "{}", r.stdout);
+        } else {
+            let groups = csv_records(&out.join("groups.csv"));
+            assert_eq!(groups.len(), 5);
+            assert_eq!(
+                groups.iter().filter(|g| g["qualified"] == "true").count(),
+                4
+            );
+            let matches = csv_records(&out.join("bracket.csv"));
+            assert_eq!(matches.len(), 3, "two semi-finals and a final");
         }
         // The HTML report shows the format's own tables.
         let report = referee(&["report", out.to_str().unwrap()], BUDGET);
         assert_eq!(report.status, 0, "{}", report.stderr);
         let index = std::fs::read_to_string(out.join("report/index.html")).unwrap();
-        let wanted = if name == "swiss-example" {
-            "<h2 id=\"swiss\">"
-        } else {
-            "Champion: "
+        let wanted = match name {
+            "swiss-example" => "<h2 id=\"swiss\">",
+            "groups-example" => "<h2 id=\"groups\">",
+            _ => "Champion: ",
         };
         assert!(index.contains(wanted), "{wanted} not in the report");
     }
