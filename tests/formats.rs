@@ -502,7 +502,7 @@ fn absurd_files_are_refused_with_clear_errors() {
         ),
         (
             write_file(d, "sfr", "round-robin", "seeds_from = \"x\"", &["k1", "k2"]),
-            "only a knockout is seeded",
+            "only a knockout or groups are seeded",
         ),
         (
             write_file(
@@ -526,7 +526,7 @@ fn absurd_files_are_refused_with_clear_errors() {
                 "rounds = 1\ntiebreak_pairs = 1",
                 &["k1", "k2"],
             ),
-            "only a knockout has tie-breaks",
+            "only a knockout or groups have tie-breaks",
         ),
     ];
     for (file, wanted) in cases {

@@ -419,7 +419,7 @@ fn tiebreak_pairs(src: &Source<'_>, raw: &RawTournament, format: Format) -> Resu
         (Format::Knockout | Format::Groups, Some(t)) => Ok(*t.get_ref()),
         (_, Some(t)) => Err(src.error_at(
             t.span(),
-            "tiebreak_pairs: only a knockout has tie-breaks; set format = \"knockout\" or remove this field"
+            "tiebreak_pairs: only a knockout or groups have tie-breaks; set format = \"knockout\" or remove this field"
                 .into(),
         )),
         (_, None) => Ok(0),
@@ -722,5 +722,38 @@ mod tests {
                 Duration::from_secs(10)
             ]
         );
+    }
+
+    /// A thousand bots in every format played in rounds: the plan, and
+    /// the first round's games, at once.
+    #[test]
+    fn a_thousand_bots_pair_in_every_format() {
+        let bots: String = (0..1000)
+            .map(|i| format!("[[bots]]\nname = \"b{i}\"\nbot = \"true\"\n"))
+            .collect();
+        let results = crate::tournament::rounds::Results::default();
+        let swiss = parse(&format!(
+            "game = \"arrow5\"\nformat = \"swiss\"\nrounds = 999\n{bots}"
+        ))
+        .unwrap();
+        let first = crate::tournament::swiss::Swiss::new(&swiss)
+            .advance(&swiss, &results)
+            .unwrap()
+            .unwrap();
+        assert_eq!((first.pairings.len(), first.len()), (500, 1000));
+        let knockout = parse(&format!("game = \"arrow5\"\nformat = \"knockout\"\n{bots}")).unwrap();
+        let bracket = crate::tournament::knockout::bracket(&knockout, &results).unwrap();
+        // 1024 places: 24 byes, 488 matches.
+        assert_eq!(bracket.next.unwrap().pairings.len(), 488);
+        let groups = parse(&format!(
+            "game = \"arrow5\"\nformat = \"groups\"\ngroups = 10\nadvance = 2\n{bots}"
+        ))
+        .unwrap();
+        let stages = crate::tournament::groups::stages(&groups, &results).unwrap();
+        assert_eq!(stages.next.unwrap().pairings.len(), 10 * 100 * 99 / 2);
+        let e = error_of(&format!(
+            "game = \"arrow5\"\nformat = \"swiss\"\nrounds = 1000\n{bots}"
+        ));
+        assert!(e.contains("give 1 to 999"), "{e}");
     }
 }
