@@ -516,6 +516,11 @@ impl Progress {
     fn tick(&mut self, game: Option<(u64, &str)>) {
         match self {
             Progress::Bar { bar, .. } => {
+                // A knockout's tie-breaks are games beyond those it
+                // announced: the bar grows with them.
+                if bar.length().is_some_and(|len| bar.position() >= len) {
+                    bar.inc_length(1);
+                }
                 bar.inc(1);
                 if let Some((number, detail)) = game {
                     if !detail.is_empty() {

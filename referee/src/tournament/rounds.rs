@@ -15,7 +15,7 @@ use crate::games::Winner;
 /// A played game, as the pairing formats need it: who sat where, the seed
 /// it was played with, who won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Played {
+pub struct PlayedGame {
     pub a: usize,
     pub b: usize,
     pub seed: u64,
@@ -25,7 +25,7 @@ pub struct Played {
 /// The games played so far, by number.
 #[derive(Clone, Debug, Default)]
 pub struct Results {
-    by_number: BTreeMap<u64, Played>,
+    by_number: BTreeMap<u64, PlayedGame>,
 }
 
 impl Results {
@@ -43,17 +43,22 @@ impl Results {
                     )
                 })
         };
-        let played = Played {
+        let played = PlayedGame {
             a: index(&row.bot_a)?,
             b: index(&row.bot_b)?,
             seed: row.seed,
             winner: row.outcome()?,
         };
-        self.by_number.insert(row.game, played);
+        self.insert(row.game, played);
         Ok(())
     }
 
-    pub fn get(&self, number: u64) -> Option<&Played> {
+    /// Adds game `number`, just played.
+    pub fn insert(&mut self, number: u64, game: PlayedGame) {
+        self.by_number.insert(number, game);
+    }
+
+    pub fn get(&self, number: u64) -> Option<&PlayedGame> {
         self.by_number.get(&number)
     }
 

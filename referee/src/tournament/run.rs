@@ -40,7 +40,7 @@ use crate::runner::{play_match, MatchError, MatchPlan};
 use super::groups::{self, GroupRow};
 use super::knockout::{self, Bracket, BracketRow};
 use super::plan::{Format, Scoring, TournamentPlan};
-use super::rounds::{Block, OffSchedule, Results, RoundRow};
+use super::rounds::{Block, OffSchedule, PlayedGame, Results, RoundRow};
 use super::schedule::{Schedule, ScheduledGame, Shard};
 use super::standings::{GameRow, StandingRow, Standings};
 use super::swiss::{self, Swiss, SwissRow};
@@ -248,19 +248,16 @@ pub fn run(
                     })?;
             let Some(block) = next else { break };
             let mut todo = block.games(plan).filter(|g| !results.has(g.number));
+            let before = played.now;
             play(&mut todo, &mut played, reporters);
-            for row in played.rows.iter_mut().flat_map(std::mem::take) {
-                results
-                    .add(plan, &row)
-                    .map_err(|message| TournamentError::BadRow {
-                        path: games_path.clone(),
-                        line: 0,
-                        message,
-                    })?;
+            let recorded = played.now > before;
+            for (number, game) in played.rows.iter_mut().flat_map(std::mem::take) {
+                results.insert(number, game);
             }
             // A round not finished (stopped, or a bot would not start) is
             // left to --resume: the next round depends on it.
-            if played.error.is_some() || bot::stop_requested() || played.not_played > 0 {
+            if played.error.is_some() || bot::stop_requested() || played.not_played > 0 || !recorded
+            {
                 break;
             }
         }
@@ -320,9 +317,9 @@ pub fn run(
     Ok(outcome)
 }
 
-/// Where a Swiss tournament or a knockout stands: the Swiss rounds so far
-/// (kept, so each round is paired once), or nothing for a knockout (its
-/// bracket is walked again from the results, a few matches).
+/// Where a format played in rounds stands: the Swiss rounds so far (kept,
+/// so each round is paired once), or nothing for a knockout or groups
+/// (walked again from the results: a few matches, one group stage).
 enum RoundsState {
     Swiss(Box<Swiss>),
     Knockout,
@@ -481,9 +478,9 @@ struct Played {
     not_played_why: Option<String>,
     transcript_failures: u64,
     error: Option<TournamentError>,
-    /// The rows recorded, kept for the next round's pairing (formats
+    /// The games recorded, kept for the next round's pairing (formats
     /// played in rounds only).
-    rows: Option<Vec<GameRow>>,
+    rows: Option<Vec<(u64, PlayedGame)>>,
 }
 
 impl Played {
@@ -526,7 +523,15 @@ impl Played {
         }
         self.now += 1;
         if let Some(rows) = &mut self.rows {
-            rows.push(row);
+            rows.push((
+                game.number,
+                PlayedGame {
+                    a: game.a,
+                    b: game.b,
+                    seed: game.seed,
+                    winner: record.winner,
+                },
+            ));
         }
         Flow::Go
     }
