@@ -31,7 +31,7 @@ pub struct TournamentArgs {
     /// Finish the tournament whose results are in --out, playing only the games it lacks
     #[arg(long, requires = "out")]
     pub resume: bool,
-    /// Play only shard I of N (games whose number is I modulo N); merge the folders with `referee merge` (round robins and gauntlets: a Swiss tournament or a knockout is played whole)
+    /// Play only shard I of N (games whose number is I modulo N); merge the folders with `referee merge` (round robins and gauntlets only)
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
     /// Do not pin each game (the worker and its two bots) to one CPU
