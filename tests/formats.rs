@@ -145,6 +145,9 @@ fn run_with_kills(file: &Path, out: &Path, kill_at: &[usize]) -> usize {
         let status = child.wait().unwrap();
         if status.code().is_none() {
             kills += 1;
+            let rows = std::fs::read_to_string(out.join("games.csv"))
+                .map_or(0, |t| t.lines().count().saturating_sub(1));
+            eprintln!("kill {kills}: {rows} games in the folder");
         }
     }
     let last = run(file, out, true);
