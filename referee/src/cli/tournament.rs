@@ -149,10 +149,11 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
     };
     bot::install_interrupt_handler();
     eprintln!(
-        "{}: {} ({}), {} bots, {} jobs, results in {}",
+        "{}: {} ({}), {}, {} bots, {} jobs, results in {}",
         escape(&plan.name),
         plan.config.game_name(),
         plan.config.variant_name(),
+        format_line(&plan),
         plan.bots.len(),
         jobs,
         out.display()
@@ -192,6 +193,20 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         return Ok(super::EXIT_INTERNAL);
     }
     Ok(super::EXIT_OK)
+}
+
+/// The format as the start line names it: `swiss, 4 rounds`,
+/// `groups, 2 groups, best 2 of each to a knockout`.
+fn format_line(plan: &TournamentPlan) -> String {
+    use referee::tournament::Format;
+    match plan.format {
+        Format::Swiss => format!("swiss, {} rounds", plan.rounds),
+        Format::Groups => format!(
+            "groups, {} groups, best {} of each to a knockout",
+            plan.groups, plan.advance
+        ),
+        other => other.name().to_string(),
+    }
 }
 
 /// The command that finishes a tournament, as it can be pasted.
