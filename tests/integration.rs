@@ -11,6 +11,7 @@ mod cli;
 mod compile;
 mod cryptron_match;
 mod fair_play;
+mod formats;
 mod hostile_input;
 mod human_play;
 mod kill_resume;

@@ -96,7 +96,7 @@ enum Command {
     Match(play::MatchArgs),
     /// Pretty-print a transcript written by `match --transcript`
     Replay(play::ReplayArgs),
-    /// Play a round robin or gauntlet from a tournament file, in parallel, to CSV standings
+    /// Play a tournament file (round robin, gauntlet, Swiss, knockout, groups), in parallel, to CSV standings
     Tournament(tournament::TournamentArgs),
     /// Merge the results folders of tournament shards into one set of standings
     Merge(tournament::MergeArgs),

@@ -31,7 +31,7 @@ pub struct TournamentArgs {
     /// Finish the tournament whose results are in --out, playing only the games it lacks
     #[arg(long, requires = "out")]
     pub resume: bool,
-    /// Play only shard I of N (games whose number is I modulo N); merge the folders with `referee merge`
+    /// Play only shard I of N (games whose number is I modulo N); merge the folders with `referee merge` (round robins and gauntlets only)
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
     /// Do not pin each game (the worker and its two bots) to one CPU
@@ -132,8 +132,9 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
             PathBuf::from("tournaments/results").join(format!("{name}-{}", timestamp()))
         }
     };
-    // The tournament file (its seed draws random codes) and the results
-    // folder (transcripts of finished games) are hidden from the bots.
+    // The tournament file (its seed draws random codes), the results
+    // folder (transcripts of finished games) and a knockout's `seeds_from`
+    // folder (an earlier tournament's) are hidden from the bots.
     let key = match (&args.key, &args.key_file) {
         (Some(hex), _) => Some(referee::key::RefereeKey::from_hex(hex).map_err(Failure::input)?),
         (None, Some(path)) => Some(referee::key::RefereeKey::read(path).map_err(Failure::input)?),
@@ -143,6 +144,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         Some(args.file.clone()),
         Some(out.clone()),
         args.key_file.clone(),
+        plan.seeds_from.clone(),
     ]
     .iter()
     .flatten()
@@ -161,10 +163,11 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
     };
     bot::install_interrupt_handler();
     eprintln!(
-        "{}: {} ({}), {} bots, {} jobs, results in {}",
+        "{}: {} ({}), {}, {} bots, {} jobs, results in {}",
         escape(&plan.name),
         plan.config.game_name(),
         plan.config.variant_name(),
+        format_line(&plan),
         plan.bots.len(),
         jobs,
         out.display()
@@ -189,6 +192,9 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         tournament::TournamentError::FolderInUse { .. }
         | tournament::TournamentError::FolderOfAnother { .. }
         | tournament::TournamentError::OtherColumns { .. }
+        | tournament::TournamentError::ShardOfRounds { .. }
+        | tournament::TournamentError::OffSchedule { .. }
+        | tournament::TournamentError::SeedsChanged { .. }
         | tournament::TournamentError::Key(_) => Failure::input(e),
         _ => Failure::internal(e),
     })?;
@@ -201,6 +207,20 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         return Ok(super::EXIT_INTERNAL);
     }
     Ok(super::EXIT_OK)
+}
+
+/// The format as the start line names it: `swiss, 4 rounds`,
+/// `groups, 2 groups, best 2 of each to a knockout`.
+fn format_line(plan: &TournamentPlan) -> String {
+    use referee::tournament::Format;
+    match plan.format {
+        Format::Swiss => format!("swiss, {} rounds", plan.rounds),
+        Format::Groups => format!(
+            "groups, {} groups, best {} of each to a knockout",
+            plan.groups, plan.advance
+        ),
+        other => other.name().to_string(),
+    }
 }
 
 /// The command that finishes a tournament, as it can be pasted.

@@ -1,9 +1,10 @@
 //! CSV files: a tournament's `games.csv` (one row per game, appended and
 //! flushed the moment the game ends, so that a killed referee loses at most
 //! the games in progress and `--resume` plays exactly the rest), its
-//! `standings.csv`, `crosstable.csv` and `timings.csv` (rewritten whole at
-//! the end, each through a temporary file and a rename), and the bench's
-//! rows. The rows are the serde structs [`GameRow`](crate::tournament::GameRow)
+//! `standings.csv`, `crosstable.csv` and `timings.csv`, a Swiss
+//! tournament's `swiss.csv` and `rounds.csv`, a knockout's `bracket.csv`,
+//! `bracket.txt` and `rounds.csv` (rewritten whole at the end, each
+//! through a temporary file and a rename), and the bench's rows. The rows are the serde structs [`GameRow`](crate::tournament::GameRow)
 //! and [`BenchRow`](crate::bench::BenchRow): their fields are the columns.
 
 use std::fs::{File, OpenOptions};
@@ -14,7 +15,7 @@ use std::time::{Duration, Instant};
 use super::{Finish, Place, ReportError, Reporter, Run};
 use crate::atomic_file;
 use crate::record::MatchRecord;
-use crate::tournament::Standings;
+use crate::tournament::{RoundsTables, Standings};
 
 /// The games of a tournament's results folder, one row each.
 pub const GAMES_CSV: &str = "games.csv";
@@ -99,11 +100,15 @@ impl Reporter for TournamentCsv {
     }
 
     fn run_finished(&mut self, finish: &Finish<'_>) -> Result<(), ReportError> {
-        let Finish::Tournament { standings, .. } = finish else {
+        let Finish::Tournament { standings, outcome } = finish else {
             return Ok(());
         };
         self.sync();
-        write_tables(&self.out, standings)
+        write_tables(&self.out, standings)?;
+        if let Some(tables) = &outcome.rounds {
+            write_rounds_tables(&self.out, tables)?;
+        }
+        Ok(())
     }
 }
 
@@ -121,6 +126,43 @@ pub fn write_tables(out: &Path, standings: &Standings) -> Result<(), ReportError
     let table = standings.crosstable();
     write_atomically(&out.join("crosstable.csv"), |w| {
         table.iter().try_for_each(|line| w.write_record(line))
+    })
+}
+
+/// Writes a Swiss tournament's `swiss.csv` and `rounds.csv`, or a
+/// knockout's `bracket.csv`, `bracket.txt` and `rounds.csv` (and the
+/// groups' `groups.csv` before it), into `out`.
+pub fn write_rounds_tables(out: &Path, tables: &RoundsTables) -> Result<(), ReportError> {
+    let rounds = match tables {
+        RoundsTables::Swiss { table, rounds, .. } => {
+            write_atomically(&out.join("swiss.csv"), |w| {
+                table.iter().try_for_each(|row| w.serialize(row))
+            })?;
+            rounds
+        }
+        RoundsTables::Knockout {
+            groups,
+            matches,
+            text,
+            rounds,
+            ..
+        } => {
+            if !groups.is_empty() {
+                write_atomically(&out.join("groups.csv"), |w| {
+                    groups.iter().try_for_each(|row| w.serialize(row))
+                })?;
+            }
+            write_atomically(&out.join("bracket.csv"), |w| {
+                matches.iter().try_for_each(|row| w.serialize(row))
+            })?;
+            let path = out.join("bracket.txt");
+            atomic_file::write(&path, text)
+                .map_err(|e| ReportError::new(&path, "cannot write", e))?;
+            rounds
+        }
+    };
+    write_atomically(&out.join("rounds.csv"), |w| {
+        rounds.iter().try_for_each(|row| w.serialize(row))
     })
 }
 

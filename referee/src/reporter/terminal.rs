@@ -17,7 +17,7 @@ use crate::record::MatchRecord;
 use crate::report::{as_invoked, render_match};
 use crate::sprt::{Bounds, Tally};
 use crate::text::{escape, escape_lines};
-use crate::tournament::StandingRow;
+use crate::tournament::{RoundsTables, StandingRow};
 
 /// The terminal reporter.
 #[derive(Default)]
@@ -183,6 +183,9 @@ impl Reporter for Terminal {
         match finish {
             Finish::Tournament { outcome, .. } => {
                 print!("{}", standings_table(&outcome.standings));
+                if let Some(tables) = &outcome.rounds {
+                    print!("{}", rounds_table(tables));
+                }
                 let folder = self.folder.clone().unwrap_or_default();
                 println!(
                     "\n{} of {} games in {} ({} played now){}",
@@ -292,6 +295,64 @@ pub fn standings_table(rows: &[StandingRow]) -> String {
         ));
     }
     out
+}
+
+/// A Swiss tournament's final order (score, Buchholz, rating, byes) or a
+/// knockout's bracket, starting with a blank line.
+pub fn rounds_table(tables: &RoundsTables) -> String {
+    match tables {
+        RoundsTables::Swiss {
+            table,
+            rounds_complete,
+            rounds_total,
+            ..
+        } => {
+            let mut out = format!(
+                "\nSwiss, {rounds_complete} of {rounds_total} rounds (swiss.csv, rounds.csv)\n{:>4}  {:<20} {:>6} {:>8} {:>7} {:>4}\n",
+                "rank", "bot", "score", "buchholz", "rating", "byes"
+            );
+            for r in table {
+                out.push_str(&format!(
+                    "{:>4}  {:<20} {:>6} {:>8} {:>7.0} {:>4}\n",
+                    r.rank,
+                    escape(&r.bot),
+                    r.score,
+                    r.buchholz,
+                    r.rating,
+                    r.byes
+                ));
+            }
+            out
+        }
+        RoundsTables::Knockout { groups, text, .. } => {
+            let mut out = String::new();
+            if !groups.is_empty() {
+                out.push_str(&format!(
+                    "\nGroups (groups.csv)\n{:>5} {:>4}  {:<20} {:>6} {:>5} {:>5} {:>5} {:>6} {:>7}\n",
+                    "group", "rank", "bot", "played", "won", "drawn", "lost", "points", "rating"
+                ));
+                for r in groups {
+                    out.push_str(&format!(
+                        "{:>5} {:>4}  {:<20} {:>6} {:>5} {:>5} {:>5} {:>6} {:>7.0}{}\n",
+                        r.group,
+                        r.rank,
+                        escape(&r.bot),
+                        r.played,
+                        r.wins,
+                        r.draws,
+                        r.losses,
+                        r.points,
+                        r.rating,
+                        if r.qualified { "  -> knockout" } else { "" }
+                    ));
+                }
+            }
+            if !text.is_empty() {
+                out.push_str(&format!("\nKnockout (bracket.txt, bracket.csv)\n{text}"));
+            }
+            out
+        }
+    }
 }
 
 /// A bench's summary: the selection, what was cracked, the histogram of
@@ -455,6 +516,11 @@ impl Progress {
     fn tick(&mut self, game: Option<(u64, &str)>) {
         match self {
             Progress::Bar { bar, .. } => {
+                // A knockout's tie-breaks are games beyond those it
+                // announced: the bar grows with them.
+                if bar.length().is_some_and(|len| bar.position() >= len) {
+                    bar.inc_length(1);
+                }
                 bar.inc(1);
                 if let Some((number, detail)) = game {
                     if !detail.is_empty() {

@@ -1,13 +1,18 @@
 //! Tournaments: a validated plan from a TOML file, a deterministic schedule,
-//! parallel play with one writer, resumable results, shards and merging, and
+//! parallel play with one writer, resumable results, shards and merging,
+//! Swiss rounds and knockout brackets paired from the results so far, and
 //! standings with ratings.
 
+pub mod groups;
+pub mod knockout;
 pub mod plan;
+pub mod rounds;
 pub mod run;
 pub mod schedule;
 pub mod standings;
+pub mod swiss;
 
 pub use plan::{Format, PlanError, Scoring, TournamentBot, TournamentPlan};
-pub use run::{merge, run, Outcome, RunOptions, TournamentError};
+pub use run::{merge, run, Outcome, RoundsTables, RunOptions, TournamentError};
 pub use schedule::{schedule, Shard};
 pub use standings::{GameRow, StandingRow, Standings};

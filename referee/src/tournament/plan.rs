@@ -5,7 +5,7 @@
 //! [`crate::plan_file`].
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 #[cfg(test)]
 use std::time::Duration;
 
@@ -32,6 +32,17 @@ struct RawTournament {
     seed: Option<u64>,
     /// Gauntlet: the bots that play everyone else.
     challengers: Option<Spanned<Vec<String>>>,
+    /// Swiss: the number of rounds.
+    rounds: Option<Spanned<u32>>,
+    /// Knockout: a results folder whose ratings seed the bracket.
+    seeds_from: Option<Spanned<String>>,
+    /// Knockout: pairs of games a drawn match plays before the higher seed
+    /// goes through.
+    tiebreak_pairs: Option<Spanned<u32>>,
+    /// Groups: the number of round-robin groups of the first stage.
+    groups: Option<Spanned<u32>>,
+    /// Groups: how many of each group go on to the knockout.
+    advance: Option<Spanned<u32>>,
     /// basic, strict or auto (`referee tournament --sandbox` overrides it).
     sandbox: Option<Spanned<String>>,
     #[serde(default)]
@@ -59,7 +70,46 @@ pub enum Format {
     RoundRobin,
     /// Each challenger plays every other bot; the others do not meet.
     Gauntlet,
+    /// Rounds of pairings by score, no two bots meeting twice
+    /// ([`super::swiss`]).
+    Swiss,
+    /// A seeded single-elimination bracket ([`super::knockout`]).
+    Knockout,
+    /// Two stages: round-robin groups, then a knockout of the best of each
+    /// group ([`super::groups`]).
+    Groups,
 }
+
+impl Format {
+    /// The name a tournament file gives the format.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet => "gauntlet",
+            Format::Swiss => "swiss",
+            Format::Knockout => "knockout",
+            Format::Groups => "groups",
+        }
+    }
+
+    /// Whether a round's games depend on the results of the rounds before
+    /// (so the tournament cannot be split into shards).
+    pub fn has_rounds(self) -> bool {
+        matches!(self, Format::Swiss | Format::Knockout | Format::Groups)
+    }
+
+    /// Whether the format ends in a knockout (seeded, with tie-breaks).
+    pub fn has_knockout(self) -> bool {
+        matches!(self, Format::Knockout | Format::Groups)
+    }
+}
+
+/// Pairs of tie-break games a drawn knockout match plays, unless the file
+/// says.
+pub const DEFAULT_TIEBREAK_PAIRS: u32 = 2;
+
+/// The most tie-break pairs a file may ask for.
+pub const MAX_TIEBREAK_PAIRS: u32 = 100;
 
 /// Match points per result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +128,21 @@ pub struct TournamentPlan {
     pub games_per_pairing: u32,
     pub seed: u64,
     pub challengers: Vec<usize>,
+    /// Swiss: rounds to play (0 for the other formats).
+    pub rounds: u32,
+    /// Knockout: the bots in seed order (seed 1 first): the file's order,
+    /// or by the ratings of `seeds_from`. Empty for the other formats.
+    pub seeds: Vec<usize>,
+    /// Knockout: the results folder the seeds come from (hidden from the
+    /// bots, as the tournament's own folder is: it holds past games).
+    pub seeds_from: Option<PathBuf>,
+    /// Knockout: pairs of tie-break games a drawn match plays (0 for the
+    /// other formats).
+    pub tiebreak_pairs: u32,
+    /// Groups: the number of groups, and how many of each go on to the
+    /// knockout (0 for the other formats).
+    pub groups: u32,
+    pub advance: u32,
     pub scoring: Scoring,
     pub bots: Vec<TournamentBot>,
     /// The confinement asked for (not yet resolved on this machine).
@@ -106,6 +171,10 @@ impl TournamentPlan {
         let scoring = scoring(&src, &raw.scoring)?;
         let (bots, names) = src.bot_entries(&config, &raw.limits, raw.bots.get_ref(), "bots")?;
         let challengers = challengers(&src, &raw, format, &names, bots.len())?;
+        let rounds = rounds(&src, &raw, format, bots.len())?;
+        let seeds = seeds(&src, &raw, format, &names, bots.len())?;
+        let tiebreak_pairs = tiebreak_pairs(&src, &raw, format)?;
+        let (groups, advance) = groups(&src, &raw, format, bots.len())?;
         let sandbox = match &raw.sandbox {
             None => SandboxChoice::default(),
             Some(text) => SandboxChoice::parse(text.get_ref())
@@ -118,6 +187,15 @@ impl TournamentPlan {
             games_per_pairing,
             seed: raw.seed.unwrap_or(DEFAULT_SEED),
             challengers,
+            rounds,
+            seeds,
+            seeds_from: raw
+                .seeds_from
+                .as_ref()
+                .map(|f| src.base().join(f.get_ref())),
+            tiebreak_pairs,
+            groups,
+            advance,
             scoring,
             bots,
             sandbox,
@@ -152,9 +230,12 @@ fn format(src: &Source<'_>, format: Option<&Spanned<String>>) -> Result<Format, 
     match f.get_ref().as_str() {
         "round-robin" => Ok(Format::RoundRobin),
         "gauntlet" => Ok(Format::Gauntlet),
+        "swiss" => Ok(Format::Swiss),
+        "knockout" => Ok(Format::Knockout),
+        "groups" => Ok(Format::Groups),
         other => Err(src.error_at(
             f.span(),
-            format!("format: '{other}' is not a format; use \"round-robin\" or \"gauntlet\""),
+            format!("format: '{other}' is not a format; use \"round-robin\", \"gauntlet\", \"swiss\", \"knockout\" or \"groups\""),
         )),
     }
 }
@@ -224,6 +305,177 @@ fn scoring(src: &Source<'_>, raw: &RawScoring) -> Result<Scoring, PlanError> {
     Ok(Scoring { win, draw, loss })
 }
 
+/// Swiss: `rounds`, at least 1 and at most bots - 1 (so that no pairing
+/// need repeat); refused for the other formats.
+fn rounds(
+    src: &Source<'_>,
+    raw: &RawTournament,
+    format: Format,
+    bot_count: usize,
+) -> Result<u32, PlanError> {
+    match (format, &raw.rounds) {
+        (Format::Swiss, Some(r)) => {
+            let most = bot_count.saturating_sub(1);
+            let given = *r.get_ref();
+            if given == 0 || given as usize > most {
+                return Err(src.error_at(
+                    r.span(),
+                    format!(
+                        "rounds: {given} is not possible with {bot_count} bots; give 1 to {most} \
+                         (each round pairs every bot with one it has not met)"
+                    ),
+                ));
+            }
+            Ok(given)
+        }
+        (Format::Swiss, None) => Err(src.error_at(
+            raw.format.as_ref().map_or(0..0, |f| f.span()),
+            "rounds: a Swiss tournament needs rounds = R, the number of rounds".into(),
+        )),
+        (_, Some(r)) => Err(src.error_at(
+            r.span(),
+            "rounds: only a Swiss tournament has rounds; set format = \"swiss\" or remove this field"
+                .into(),
+        )),
+        (_, None) => Ok(0),
+    }
+}
+
+/// Knockout: the bots in seed order, from the file's order or from the
+/// ratings of an earlier results folder (`seeds_from`, its
+/// `standings.csv`: highest rating first, then that folder's rank); bots
+/// it does not rate follow, in the file's order.
+fn seeds(
+    src: &Source<'_>,
+    raw: &RawTournament,
+    format: Format,
+    names: &BTreeMap<String, usize>,
+    bot_count: usize,
+) -> Result<Vec<usize>, PlanError> {
+    let folder = match (format, &raw.seeds_from) {
+        (Format::Knockout | Format::Groups, None) => return Ok((0..bot_count).collect()),
+        (Format::Knockout | Format::Groups, Some(folder)) => folder,
+        (_, Some(folder)) => return Err(src.error_at(
+            folder.span(),
+            "seeds_from: only a knockout or groups are seeded; set format = \"knockout\" or remove this field"
+                .into(),
+        )),
+        (_, None) => return Ok(vec![]),
+    };
+    let standings = src.base().join(folder.get_ref()).join("standings.csv");
+    let fail = |why: String| {
+        src.error_at(
+            folder.span(),
+            format!("seeds_from: {}: {why}", standings.display()),
+        )
+    };
+    let file = std::fs::File::open(&standings).map_err(|e| {
+        fail(format!(
+            "cannot read it ({e}); give the results folder of an earlier tournament of these bots"
+        ))
+    })?;
+    let mut rated: Vec<(f64, usize, usize)> = vec![];
+    for (line, row) in csv::Reader::from_reader(file)
+        .deserialize::<super::StandingRow>()
+        .enumerate()
+    {
+        let row = row.map_err(|e| fail(format!("line {}: not a standings row: {e}", line + 2)))?;
+        if let Some(&i) = names.get(&row.bot) {
+            if !row.rating.is_finite() {
+                return Err(fail(format!(
+                    "line {}: the rating is not a number",
+                    line + 2
+                )));
+            }
+            if !rated.iter().any(|&(_, _, j)| j == i) {
+                rated.push((row.rating, row.rank, i));
+            }
+        }
+    }
+    if rated.is_empty() {
+        return Err(fail(
+            "it rates none of this file's bots (are the names the same?)".into(),
+        ));
+    }
+    rated.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+    let mut order: Vec<usize> = rated.iter().map(|&(_, _, i)| i).collect();
+    let unrated: Vec<usize> = (0..bot_count).filter(|i| !order.contains(i)).collect();
+    order.extend(unrated);
+    Ok(order)
+}
+
+/// Knockout: `tiebreak_pairs`, 0 to [`MAX_TIEBREAK_PAIRS`] (default
+/// [`DEFAULT_TIEBREAK_PAIRS`]); refused for the other formats.
+fn tiebreak_pairs(src: &Source<'_>, raw: &RawTournament, format: Format) -> Result<u32, PlanError> {
+    match (format, &raw.tiebreak_pairs) {
+        (Format::Knockout | Format::Groups, None) => Ok(DEFAULT_TIEBREAK_PAIRS),
+        (Format::Knockout | Format::Groups, Some(t)) if *t.get_ref() > MAX_TIEBREAK_PAIRS => Err(src.error_at(
+            t.span(),
+            format!(
+                "tiebreak_pairs: {} are too many: at most {MAX_TIEBREAK_PAIRS}",
+                t.get_ref()
+            ),
+        )),
+        (Format::Knockout | Format::Groups, Some(t)) => Ok(*t.get_ref()),
+        (_, Some(t)) => Err(src.error_at(
+            t.span(),
+            "tiebreak_pairs: only a knockout or groups have tie-breaks; set format = \"knockout\" or remove this field"
+                .into(),
+        )),
+        (_, None) => Ok(0),
+    }
+}
+
+/// Groups: `groups` (each of at least two bots) and `advance` (at least
+/// one of each group, at most the smallest group, and two in all); refused
+/// for the other formats.
+fn groups(
+    src: &Source<'_>,
+    raw: &RawTournament,
+    format: Format,
+    bot_count: usize,
+) -> Result<(u32, u32), PlanError> {
+    if format != Format::Groups {
+        for (field, given) in [("groups", &raw.groups), ("advance", &raw.advance)] {
+            if let Some(given) = given {
+                return Err(src.error_at(
+                    given.span(),
+                    format!("{field}: only a tournament of groups has {field}; set format = \"groups\" or remove this field"),
+                ));
+            }
+        }
+        return Ok((0, 0));
+    }
+    let whole = raw.format.as_ref().map_or(0..0, |f| f.span());
+    let (Some(groups), Some(advance)) = (&raw.groups, &raw.advance) else {
+        return Err(src.error_at(
+            whole,
+            "groups: a tournament of groups needs groups = G (round-robin groups) and advance = K (the best K of each go on to the knockout)".into(),
+        ));
+    };
+    let g = *groups.get_ref() as usize;
+    if g == 0 || g > bot_count / 2 {
+        return Err(src.error_at(
+            groups.span(),
+            format!(
+                "groups: {g} groups are not possible with {bot_count} bots; give 1 to {} (each group needs two bots)",
+                bot_count / 2
+            ),
+        ));
+    }
+    let smallest = bot_count / g;
+    let k = *advance.get_ref() as usize;
+    if k == 0 || k > smallest || g * k < 2 {
+        return Err(src.error_at(
+            advance.span(),
+            format!(
+                "advance: {k} of each group is not possible with {g} groups of {smallest} or more bots; give 1 to {smallest}, and at least two bots in all"
+            ),
+        ));
+    }
+    Ok((g as u32, k as u32))
+}
+
 /// The bots of a gauntlet that play all the others, as indices of `names`.
 fn challengers(
     src: &Source<'_>,
@@ -233,13 +485,6 @@ fn challengers(
     bot_count: usize,
 ) -> Result<Vec<usize>, PlanError> {
     let c = match (format, &raw.challengers) {
-        (Format::RoundRobin, None) => return Ok(vec![]),
-        (Format::RoundRobin, Some(c)) => {
-            return Err(src.error_at(
-                c.span(),
-                "challengers: only a gauntlet has challengers; set format = \"gauntlet\" or remove this field".into(),
-            ))
-        }
         (Format::Gauntlet, None) => {
             return Err(src.error_at(
                 raw.format.as_ref().map(|f| f.span()).unwrap_or(0..0),
@@ -247,6 +492,13 @@ fn challengers(
             ))
         }
         (Format::Gauntlet, Some(c)) => c,
+        (_, None) => return Ok(vec![]),
+        (_, Some(c)) => {
+            return Err(src.error_at(
+                c.span(),
+                "challengers: only a gauntlet has challengers; set format = \"gauntlet\" or remove this field".into(),
+            ))
+        }
     };
     let mut indices = vec![];
     for name in c.get_ref() {
@@ -470,5 +722,38 @@ mod tests {
                 Duration::from_secs(10)
             ]
         );
+    }
+
+    /// A thousand bots in every format played in rounds: the plan, and
+    /// the first round's games, at once.
+    #[test]
+    fn a_thousand_bots_pair_in_every_format() {
+        let bots: String = (0..1000)
+            .map(|i| format!("[[bots]]\nname = \"b{i}\"\nbot = \"true\"\n"))
+            .collect();
+        let results = crate::tournament::rounds::Results::default();
+        let swiss = parse(&format!(
+            "game = \"arrow5\"\nformat = \"swiss\"\nrounds = 999\n{bots}"
+        ))
+        .unwrap();
+        let first = crate::tournament::swiss::Swiss::new(&swiss)
+            .advance(&swiss, &results)
+            .unwrap()
+            .unwrap();
+        assert_eq!((first.pairings.len(), first.len()), (500, 1000));
+        let knockout = parse(&format!("game = \"arrow5\"\nformat = \"knockout\"\n{bots}")).unwrap();
+        let bracket = crate::tournament::knockout::bracket(&knockout, &results).unwrap();
+        // 1024 places: 24 byes, 488 matches.
+        assert_eq!(bracket.next.unwrap().pairings.len(), 488);
+        let groups = parse(&format!(
+            "game = \"arrow5\"\nformat = \"groups\"\ngroups = 10\nadvance = 2\n{bots}"
+        ))
+        .unwrap();
+        let stages = crate::tournament::groups::stages(&groups, &results).unwrap();
+        assert_eq!(stages.next.unwrap().pairings.len(), 10 * 100 * 99 / 2);
+        let e = error_of(&format!(
+            "game = \"arrow5\"\nformat = \"swiss\"\nrounds = 1000\n{bots}"
+        ));
+        assert!(e.contains("give 1 to 999"), "{e}");
     }
 }

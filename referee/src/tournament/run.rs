@@ -10,7 +10,16 @@
 //! - `games.csv`, `standings.csv`, `crosstable.csv`, `timings.csv` (measured
 //!   move times and memory, kept apart so that standings depend only on the
 //!   games' results);
+//! - Swiss: `swiss.csv` (the final order) and `rounds.csv` (every round's
+//!   pairings); knockout: `bracket.csv`, `bracket.txt`, `rounds.csv`, and
+//!   `seeds.csv` (the seeds it began with, checked on resume);
 //! - `transcripts/game-NNNNNN.jsonl`.
+//!
+//! Round robins and gauntlets have their whole schedule in advance
+//! ([`Schedule`]). Swiss tournaments and knockouts are played round by
+//! round: each round's games are a pure function of the rows of
+//! `games.csv` so far ([`super::rounds`]), played in parallel, then the
+//! next round is paired from the rows read back.
 
 use std::collections::BTreeSet;
 use std::fs::{self, File, OpenOptions};
@@ -28,9 +37,13 @@ use crate::reporter::csv::{write_atomically, write_tables, GAMES_CSV};
 use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
 use crate::runner::{play_match, MatchError, MatchPlan};
 
-use super::plan::{Scoring, TournamentPlan};
+use super::groups::{self, GroupRow};
+use super::knockout::{self, Bracket, BracketRow};
+use super::plan::{Format, Scoring, TournamentPlan};
+use super::rounds::{Block, OffSchedule, PlayedGame, Results, RoundRow};
 use super::schedule::{Schedule, ScheduledGame, Shard};
 use super::standings::{GameRow, StandingRow, Standings};
+use super::swiss::{self, Swiss, SwissRow};
 
 /// What `merge` needs to know about a results folder without the bots.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,6 +55,14 @@ pub struct FolderMeta {
     pub scoring: (u32, u32, u32),
     pub total_games: u64,
     pub shard: Option<(u32, u32)>,
+    /// round-robin, gauntlet, swiss or knockout (folders written before it
+    /// was kept are round robins or gauntlets).
+    #[serde(default = "default_format")]
+    pub format: String,
+}
+
+fn default_format() -> String {
+    Format::RoundRobin.name().into()
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -69,6 +90,22 @@ pub enum TournamentError {
     /// columns: rows appended now would not line up with its header.
     #[error("{} was written by another version of the referee (its columns differ: {differ}); finish that tournament with the referee that started it, or play it again with another --out", path.display())]
     OtherColumns { path: PathBuf, differ: String },
+    /// `--shard` with a format played in rounds.
+    #[error("--shard: a {format} tournament is played round by round, each round paired from the results of the rounds before, so it cannot be split into shards; play it whole (--jobs N plays a round's games in parallel)")]
+    ShardOfRounds { format: &'static str },
+    #[error("{}: {source}; this games.csv does not follow its tournament file (edited by hand?): choose another --out", path.display())]
+    OffSchedule {
+        path: PathBuf,
+        #[source]
+        source: OffSchedule,
+    },
+    /// A knockout resumed with seeds other than those it began with.
+    #[error("{}: the seeds differ from those this knockout began with ({now}; it began with {then}): its `seeds_from` folder changed; restore it, or choose another --out", path.display())]
+    SeedsChanged {
+        path: PathBuf,
+        then: String,
+        now: String,
+    },
     #[error(transparent)]
     Match(MatchError),
     /// The results folder's secret key cannot be read, made, or does not
@@ -120,6 +157,33 @@ pub struct Outcome {
     pub not_played: u64,
     /// Why the first of them could not be played.
     pub not_played_why: Option<String>,
+    /// A Swiss tournament's or a knockout's own tables.
+    pub rounds: Option<RoundsTables>,
+}
+
+/// The tables of a format played in rounds, as far as the results go.
+#[derive(Clone, Debug)]
+pub enum RoundsTables {
+    Swiss {
+        /// The order of `swiss.csv`.
+        table: Vec<SwissRow>,
+        /// Every pairing (`rounds.csv`).
+        rounds: Vec<RoundRow>,
+        rounds_complete: u32,
+        rounds_total: u32,
+    },
+    /// A knockout, or a tournament of groups and its knockout.
+    Knockout {
+        /// Groups: each bot's place in its group (`groups.csv`), once the
+        /// group stage is over; empty for a knockout alone.
+        groups: Vec<GroupRow>,
+        /// Every match (`bracket.csv`).
+        matches: Vec<BracketRow>,
+        /// The bracket as text (`bracket.txt`, the terminal).
+        text: String,
+        rounds: Vec<RoundRow>,
+        champion: Option<String>,
+    },
 }
 
 /// Plays the games of `plan` the folder lacks, telling `reporters` each
@@ -131,63 +195,232 @@ pub fn run(
 ) -> Result<Outcome, TournamentError> {
     let out = &options.out;
     let games_path = out.join(GAMES_CSV);
+    if plan.format.has_rounds() && options.shard.is_some() {
+        return Err(TournamentError::ShardOfRounds {
+            format: plan.format.name(),
+        });
+    }
     prepare_folder(plan, options)?;
     let key = crate::key::RunKey::for_folder(out, options.key.clone())?;
 
     let done = read_done_games(&games_path)?;
     check_columns(&games_path)?;
-    let schedule = Schedule::new(plan);
-    let scheduled = schedule.count_in(options.shard);
-    let already_done = done
-        .iter()
-        .filter(|&&n| schedule.has(n, options.shard))
-        .count() as u64;
-    // The games left, made one at a time as workers take them: memory does
-    // not grow with the number of games of the tournament.
-    let mut todo = schedule
-        .games_in(options.shard)
-        .filter(|g| !done.contains(&g.number));
-    reporters.run_started(&Run::Tournament {
-        plan,
-        out,
-        total: scheduled,
-        already_done,
-        to_play: scheduled - already_done,
-    })?;
-
     let transcripts = transcripts_folder(out)?;
     let mut played = Played::default();
     let pool = Pool {
         jobs: options.jobs,
         pin: options.pin,
     };
-    pool.run(
-        || todo.next(),
-        |game: ScheduledGame| play_game(plan, &key, &transcripts, game),
-        |(game, result, transcript_failed)| {
-            played.take(plan, game, result, transcript_failed, reporters)
-        },
-    );
+    let play = |todo: &mut (dyn Iterator<Item = ScheduledGame> + Send),
+                played: &mut Played,
+                reporters: &mut dyn Reporter| {
+        pool.run(
+            || todo.next(),
+            |game: ScheduledGame| play_game(plan, &key, &transcripts, game),
+            |(game, result, transcript_failed)| {
+                played.take(plan, game, result, transcript_failed, reporters)
+            },
+        );
+    };
+
+    let (scheduled, mut rounds) = if plan.format.has_rounds() {
+        let mut results = Results::default();
+        if games_path.exists() {
+            for_each_row(&games_path, |row| results.add(plan, &row))?;
+        }
+        let mut state = RoundsState::new(plan);
+        let expected = state.expected_games(plan, &results);
+        reporters.run_started(&Run::Tournament {
+            plan,
+            out,
+            total: expected,
+            already_done: results.len() as u64,
+            to_play: expected.saturating_sub(results.len() as u64),
+        })?;
+        played.rows = Some(vec![]);
+        loop {
+            let next =
+                state
+                    .advance(plan, &results)
+                    .map_err(|source| TournamentError::OffSchedule {
+                        path: games_path.clone(),
+                        source,
+                    })?;
+            let Some(block) = next else { break };
+            let mut todo = block.games(plan).filter(|g| !results.has(g.number));
+            let before = played.now;
+            play(&mut todo, &mut played, reporters);
+            let recorded = played.now > before;
+            for (number, game) in played.rows.iter_mut().flat_map(std::mem::take) {
+                results.insert(number, game);
+            }
+            // A round not finished (stopped, or a bot would not start) is
+            // left to --resume: the next round depends on it.
+            if played.error.is_some() || bot::stop_requested() || played.not_played > 0 || !recorded
+            {
+                break;
+            }
+        }
+        (state.expected_games(plan, &results), Some((state, results)))
+    } else {
+        let schedule = Schedule::new(plan);
+        let scheduled = schedule.count_in(options.shard);
+        let already_done = done
+            .iter()
+            .filter(|&&n| schedule.has(n, options.shard))
+            .count() as u64;
+        // The games left, made one at a time as workers take them: memory
+        // does not grow with the number of games of the tournament.
+        let mut todo = schedule
+            .games_in(options.shard)
+            .filter(|g| !done.contains(&g.number));
+        reporters.run_started(&Run::Tournament {
+            plan,
+            out,
+            total: scheduled,
+            already_done,
+            to_play: scheduled - already_done,
+        })?;
+        play(&mut todo, &mut played, reporters);
+        (scheduled, None)
+    };
     if let Some(e) = played.error {
         return Err(e);
     }
 
     let (standings, rows_in_folder) = standings_of(out, &plan.bot_names(), plan.scoring)?;
+    let standing_rows = standings.rows();
+    let rounds = match rounds.as_mut() {
+        Some((state, results)) => Some(state.tables(plan, results, &standing_rows).map_err(
+            |source| TournamentError::OffSchedule {
+                path: games_path.clone(),
+                source,
+            },
+        )?),
+        None => None,
+    };
     let outcome = Outcome {
         played_now: played.now,
         total_in_folder: rows_in_folder,
         scheduled,
         interrupted: bot::stop_requested(),
-        standings: standings.rows(),
+        standings: standing_rows,
         transcript_failures: played.transcript_failures,
         not_played: played.not_played,
         not_played_why: played.not_played_why,
+        rounds,
     };
     reporters.run_finished(&Finish::Tournament {
         standings: &standings,
         outcome: &outcome,
     })?;
     Ok(outcome)
+}
+
+/// Where a format played in rounds stands: the Swiss rounds so far (kept,
+/// so each round is paired once), or nothing for a knockout or groups
+/// (walked again from the results: a few matches, one group stage).
+enum RoundsState {
+    Swiss(Box<Swiss>),
+    Knockout,
+    Groups,
+}
+
+impl RoundsState {
+    fn new(plan: &TournamentPlan) -> RoundsState {
+        match plan.format {
+            Format::Swiss => RoundsState::Swiss(Box::new(Swiss::new(plan))),
+            Format::Groups => RoundsState::Groups,
+            _ => RoundsState::Knockout,
+        }
+    }
+
+    /// The games to play next (some may be played), or `None` when the
+    /// tournament is over.
+    fn advance(
+        &mut self,
+        plan: &TournamentPlan,
+        results: &Results,
+    ) -> Result<Option<Block>, OffSchedule> {
+        match self {
+            RoundsState::Swiss(swiss) => swiss.advance(plan, results),
+            RoundsState::Knockout => Ok(knockout::bracket(plan, results)?.next),
+            RoundsState::Groups => Ok(groups::stages(plan, results)?.next),
+        }
+    }
+
+    /// Games the tournament plays: a knockout's tie-breaks are not known
+    /// in advance, so those played so far.
+    fn expected_games(&self, plan: &TournamentPlan, results: &Results) -> u64 {
+        match self {
+            RoundsState::Swiss(_) => swiss::total_games(plan),
+            RoundsState::Knockout | RoundsState::Groups => {
+                expected_without_tiebreaks(plan).max(results.len() as u64)
+            }
+        }
+    }
+
+    fn tables(
+        &mut self,
+        plan: &TournamentPlan,
+        results: &Results,
+        standings: &[StandingRow],
+    ) -> Result<RoundsTables, OffSchedule> {
+        match self {
+            RoundsState::Swiss(swiss) => {
+                swiss.advance(plan, results)?;
+                let ratings = standings
+                    .iter()
+                    .map(|r| (r.bot.clone(), r.rating))
+                    .collect();
+                Ok(RoundsTables::Swiss {
+                    table: swiss.table(plan, &ratings),
+                    rounds: swiss.round_rows(plan),
+                    rounds_complete: swiss.rounds_complete(),
+                    rounds_total: plan.rounds,
+                })
+            }
+            RoundsState::Knockout => {
+                let bracket = knockout::bracket(plan, results)?;
+                Ok(knockout_tables(plan, vec![], Some(&bracket)))
+            }
+            RoundsState::Groups => {
+                let stages = groups::stages(plan, results)?;
+                let rows = stages.tables.into_iter().flatten().collect();
+                Ok(knockout_tables(plan, rows, stages.bracket.as_ref()))
+            }
+        }
+    }
+}
+
+/// A knockout's tables (after the group stage's, for groups).
+fn knockout_tables(
+    plan: &TournamentPlan,
+    groups: Vec<GroupRow>,
+    bracket: Option<&Bracket>,
+) -> RoundsTables {
+    RoundsTables::Knockout {
+        groups,
+        matches: bracket.map(|b| b.rows(plan)).unwrap_or_default(),
+        text: bracket.map(|b| b.text(plan)).unwrap_or_default(),
+        rounds: bracket.map(|b| b.round_rows(plan)).unwrap_or_default(),
+        champion: bracket
+            .and_then(Bracket::champion)
+            .map(|c| plan.bots[c].name.clone()),
+    }
+}
+
+/// The games a knockout (after its groups) plays without tie-breaks:
+/// every match eliminates one bot.
+fn expected_without_tiebreaks(plan: &TournamentPlan) -> u64 {
+    match plan.format {
+        Format::Groups => {
+            let group_games = groups::group_block(plan, &groups::assign(plan)).len();
+            let qualified = u64::from(plan.groups) * u64::from(plan.advance);
+            group_games + (qualified - 1) * u64::from(plan.games_per_pairing)
+        }
+        _ => knockout::games_without_tiebreaks(plan),
+    }
 }
 
 /// Transcripts hold the codes of finished games: their folder is the
@@ -245,6 +478,9 @@ struct Played {
     not_played_why: Option<String>,
     transcript_failures: u64,
     error: Option<TournamentError>,
+    /// The games recorded, kept for the next round's pairing (formats
+    /// played in rounds only).
+    rows: Option<Vec<(u64, PlayedGame)>>,
 }
 
 impl Played {
@@ -286,6 +522,17 @@ impl Played {
             return Flow::Stop;
         }
         self.now += 1;
+        if let Some(rows) = &mut self.rows {
+            rows.push((
+                game.number,
+                PlayedGame {
+                    a: game.a,
+                    b: game.b,
+                    seed: game.seed,
+                    winner: record.winner,
+                },
+            ));
+        }
         Flow::Go
     }
 }
@@ -313,13 +560,59 @@ fn prepare_folder(plan: &TournamentPlan, options: &RunOptions) -> Result<(), Tou
         game: plan.config.game_name().to_string(),
         bots: plan.bot_names(),
         scoring: (plan.scoring.win, plan.scoring.draw, plan.scoring.loss),
-        total_games: Schedule::new(plan).len(),
+        total_games: match plan.format {
+            Format::Swiss => swiss::total_games(plan),
+            Format::Knockout | Format::Groups => expected_without_tiebreaks(plan),
+            Format::RoundRobin | Format::Gauntlet => Schedule::new(plan).len(),
+        },
         shard: options.shard.map(|s| (s.index, s.count)),
+        format: plan.format.name().into(),
     };
     let meta_path = out.join("tournament.json");
     let json = serde_json::to_string_pretty(&meta).expect("meta serializes");
     atomic_file::write(&meta_path, json).map_err(io_error(&meta_path, "cannot write"))?;
+    if plan.format.has_knockout() {
+        keep_seeds(plan, &out.join("seeds.csv"))?;
+    }
     Ok(())
+}
+
+/// A knockout's seeds, kept in its folder on the first run (`seed,bot`)
+/// and compared on resume: `seeds_from` reads another folder, which may
+/// have changed since, and the bracket must stay the one begun.
+fn keep_seeds(plan: &TournamentPlan, path: &Path) -> Result<(), TournamentError> {
+    let mut text = String::from("seed,bot\n");
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(vec![]);
+    for (seed, &bot) in plan.seeds.iter().enumerate() {
+        writer
+            .write_record([(seed + 1).to_string(), plan.bots[bot].name.clone()])
+            .expect("writing to memory cannot fail");
+    }
+    text.push_str(&String::from_utf8_lossy(
+        &writer.into_inner().expect("writing to memory cannot fail"),
+    ));
+    if path.exists() {
+        let then = fs::read_to_string(path).map_err(io_error(path, "cannot read"))?;
+        if then != text {
+            let order = |t: &str| {
+                t.lines()
+                    .skip(1)
+                    .filter_map(|l| l.split_once(','))
+                    .map(|(s, b)| format!("{s}. {b}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Err(TournamentError::SeedsChanged {
+                path: path.to_path_buf(),
+                then: order(&then),
+                now: order(&text),
+            });
+        }
+        return Ok(());
+    }
+    atomic_file::write(path, text).map_err(io_error(path, "cannot write"))
 }
 
 /// The game numbers already in `games.csv`. A last row cut short by a kill
@@ -521,6 +814,17 @@ pub fn merge(
             path: meta_path.clone(),
             message: format!("not a results description: {e}"),
         })?;
+        let played_whole = [Format::Swiss, Format::Knockout, Format::Groups];
+        if played_whole.iter().any(|f| f.name() == this.format) {
+            return Err(TournamentError::Merge {
+                path: folder.clone(),
+                message: format!(
+                    "holds a {} tournament, which is played whole (no shards: each round \
+                     depends on the rounds before); its results are complete in it",
+                    this.format
+                ),
+            });
+        }
         let source_path = folder.join("tournament.toml");
         let source =
             fs::read_to_string(&source_path).map_err(io_error(&source_path, "cannot read"))?;

@@ -41,7 +41,9 @@ impl Shard {
     }
 }
 
-/// The pairings of the plan, each as (i, j) with i < j in the plan's order.
+/// The pairings of the plan, each as (i, j) with i < j in the plan's order;
+/// none for the formats played in rounds, whose pairings come from results
+/// ([`super::rounds`]).
 pub fn pairings(plan: &TournamentPlan) -> Vec<(usize, usize)> {
     let n = plan.bots.len();
     match plan.format {
@@ -57,6 +59,7 @@ pub fn pairings(plan: &TournamentPlan) -> Vec<(usize, usize)> {
             }
             out
         }
+        Format::Swiss | Format::Knockout | Format::Groups => vec![],
     }
 }
 

@@ -3,7 +3,9 @@
 //!
 //! - `report/index.html`: the leaderboard (standings, disqualifications by
 //!   kind, ratings with their intervals as an SVG chart, the crosstable as a
-//!   heat map, the settings, when it ran);
+//!   heat map, a Swiss tournament's final order and rounds, the groups of
+//!   a tournament of groups, a knockout's bracket, the settings, when it
+//!   ran);
 //! - `report/bots/bot-N.html`: a bot's results against each opponent (worst
 //!   first), its disqualifications with their detail, move and last stderr
 //!   lines, and the distribution of its move times, CPU times and memory;
@@ -124,6 +126,24 @@ struct Results {
     settings: String,
     rows: Vec<GameRow>,
     standings: Standings,
+    /// A Swiss tournament's `swiss.csv` and a Swiss or knockout's
+    /// `rounds.csv`, as rows of cells (empty for the other formats).
+    swiss: Vec<BTreeMap<String, String>>,
+    rounds: Vec<BTreeMap<String, String>>,
+    /// A tournament of groups' `groups.csv`.
+    groups: Vec<BTreeMap<String, String>>,
+    /// A knockout's `bracket.txt`.
+    bracket: Option<String>,
+}
+
+/// The rows of a CSV table the referee wrote, as maps from column to
+/// cell; none if the file is not there (or not readable: the report shows
+/// what it can).
+fn table_rows(path: &Path) -> Vec<BTreeMap<String, String>> {
+    let Ok(mut reader) = csv::Reader::from_path(path) else {
+        return vec![];
+    };
+    reader.deserialize().map_while(Result::ok).collect()
 }
 
 fn io_error<'a>(path: &'a Path, what: &'a str) -> impl FnOnce(std::io::Error) -> ReportError + 'a {
@@ -166,6 +186,10 @@ fn read_results(folder: &Path) -> Result<Results, ReportError> {
         settings,
         rows,
         standings,
+        swiss: table_rows(&folder.join("swiss.csv")),
+        rounds: table_rows(&folder.join("rounds.csv")),
+        groups: table_rows(&folder.join("groups.csv")),
+        bracket: fs::read_to_string(folder.join("bracket.txt")).ok(),
     })
 }
 
@@ -318,6 +342,11 @@ fn leaderboard(
                 games_done => results.rows.len(),
                 games_total => results.meta.total_games,
                 shard => results.meta.shard.map(|(i, n)| format!("{i}/{n}")),
+                format => results.meta.format,
+                swiss => results.swiss,
+                rounds => results.rounds,
+                groups => results.groups,
+                bracket => results.bracket,
                 ran => ran,
                 scoring => format!("win {}, draw {}, loss {}", results.meta.scoring.0, results.meta.scoring.1, results.meta.scoring.2),
                 root => "",
