@@ -470,11 +470,7 @@ fn the_kubernetes_indexed_job_is_a_valid_job() {
     let dir = tempfile::tempdir().unwrap();
     let text = fs::read_to_string(&manifest).unwrap();
     let misspelt = dir.path().join("misspelt.yaml");
-    fs::write(
-        &misspelt,
-        text.replace("completionMode:", "completionMod:"),
-    )
-    .unwrap();
+    fs::write(&misspelt, text.replace("completionMode:", "completionMod:")).unwrap();
     let run = validate(&misspelt);
     assert_ne!(run.status, 0, "{}", run.stdout);
     assert!(run.stdout.contains("completionMod"), "{}", run.stdout);
