@@ -22,6 +22,7 @@ mod newcomer;
 mod report;
 mod safecracker_match;
 mod sandbox;
+mod schedulers;
 mod snapshots;
 mod sprt;
 mod tournament;
