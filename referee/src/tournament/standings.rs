@@ -252,6 +252,11 @@ pub struct Standings {
     /// the games they played.
     score: Vec<Vec<f64>>,
     games: Vec<Vec<u32>>,
+    /// The ratings of the games added so far, computed once when first
+    /// asked (the standings, the crosstable's order and the report all ask;
+    /// for a 1,000-bot league that is most of a merge's time) and forgotten
+    /// when a game is added.
+    ratings: std::sync::OnceLock<Vec<(f64, f64)>>,
 }
 
 impl Standings {
@@ -268,11 +273,19 @@ impl Standings {
             tallies: vec![Tally::default(); n],
             score: vec![vec![0.0; n]; n],
             games: vec![vec![0; n]; n],
+            ratings: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Bradley-Terry ratings with their standard errors, in the plan's order.
+    fn ratings(&self) -> &[(f64, f64)] {
+        self.ratings
+            .get_or_init(|| bradley_terry(&self.score, &self.games, 1.0))
     }
 
     /// Adds a game. Rows naming unknown bots are refused.
     pub fn add(&mut self, row: &GameRow) -> Result<(), String> {
+        self.ratings = std::sync::OnceLock::new();
         let a = *self
             .index
             .get(&row.bot_a)
@@ -323,7 +336,7 @@ impl Standings {
 
     /// The standings, ranked.
     pub fn rows(&self) -> Vec<StandingRow> {
-        let ratings = bradley_terry(&self.score, &self.games, 1.0);
+        let ratings = self.ratings();
         let mut rows: Vec<StandingRow> = self
             .tallies
             .iter()
