@@ -23,5 +23,6 @@ mod safecracker_match;
 mod sandbox;
 mod snapshots;
 mod sprt;
+mod starters;
 mod tournament;
 mod verdicts;

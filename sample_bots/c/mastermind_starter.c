@@ -1,9 +1,11 @@
 /* Mastermind starter bot in C: copy this file and make it smarter.
  *
- * Build: gcc -O2 -o mastermind_starter sample_bots/c/mastermind_starter.c
- * Run:   referee match mastermind ./mastermind_starter target/release/mastermind_random
- *        referee bench mastermind ./mastermind_starter --all
- *        (add --pegs N --colours C for other sizes: up to 12 pegs, 36 colours)
+ * Run it through the referee (which compiles it with gcc):
+ *   referee match mastermind sample_bots/c/mastermind_starter.c target/release/mastermind_random
+ *   referee match mastermind sample_bots/c/mastermind_starter.c target/release/mastermind_random --pegs 5 --colours 8
+ *   referee bench mastermind sample_bots/c/mastermind_starter.c --all
+ * (sizes go up to 12 pegs and 36 colours)
+ * By hand: gcc -O2 -o mastermind_starter sample_bots/c/mastermind_starter.c
  *
  * The protocol (see protocol.md, Mastermind): one line at a time.
  *   mastermind PEGS COLOURS ROLE MAX_ATTACKS SEED   the game; ROLE is first, second or solo

@@ -1,9 +1,11 @@
 /* Safe Cracker starter bot in C: copy this file and make it smarter.
  *
- * Build: gcc -O2 -o safecracker_starter sample_bots/c/safecracker_starter.c
- * Run:   referee match safecracker ./safecracker_starter target/release/safecracker_random
- *        referee bench safecracker ./safecracker_starter --all
- *        (add --length L --digits D for other sizes: up to 10 digits from 1-9)
+ * Run it through the referee (which compiles it with gcc):
+ *   referee match safecracker sample_bots/c/safecracker_starter.c target/release/safecracker_random
+ *   referee match safecracker sample_bots/c/safecracker_starter.c target/release/safecracker_random --length 5 --digits 6
+ *   referee bench safecracker sample_bots/c/safecracker_starter.c --all
+ * (sizes go up to 10 digits from 1-9)
+ * By hand: gcc -O2 -o safecracker_starter sample_bots/c/safecracker_starter.c
  *
  * The protocol (see protocol.md, Safe Cracker): one line at a time.
  *   safecracker LENGTH DIGITS ROLE ATTEMPTS SEED   the game; ROLE is first, second or solo

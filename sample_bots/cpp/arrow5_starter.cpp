@@ -1,8 +1,10 @@
 // Arrow 5 starter bot in C++: copy this file and make it smarter.
 //
-// Build: g++ -O2 -std=c++17 -o arrow5_starter sample_bots/cpp/arrow5_starter.cpp
-// Run:   referee match arrow5 ./arrow5_starter target/release/arrow5_random
-//        (add --variant hidden-eye for the hidden-eye variant)
+// Run it through the referee (which compiles it with g++):
+//   referee match arrow5 sample_bots/cpp/arrow5_starter.cpp target/release/arrow5_random
+//   referee match arrow5 sample_bots/cpp/arrow5_starter.cpp target/release/arrow5_random --variant hidden-eye
+//   referee bench arrow5 sample_bots/cpp/arrow5_starter.cpp --samples 200
+// By hand: g++ -O2 -std=c++17 -o arrow5_starter sample_bots/cpp/arrow5_starter.cpp
 //
 // The protocol (see protocol.md): one line at a time from the referee.
 //   arrow5 VARIANT ROLE MAX_ROUNDS SEED   the game; use SEED for randomness

@@ -1,9 +1,11 @@
 // Mastermind starter bot in C++: copy this file and make it smarter.
 //
-// Build: g++ -O2 -std=c++17 -o mastermind_starter sample_bots/cpp/mastermind_starter.cpp
-// Run:   referee match mastermind ./mastermind_starter target/release/mastermind_random
-//        referee bench mastermind ./mastermind_starter --all
-//        (add --pegs N --colours C for other sizes: up to 12 pegs, 36 colours)
+// Run it through the referee (which compiles it with g++):
+//   referee match mastermind sample_bots/cpp/mastermind_starter.cpp target/release/mastermind_random
+//   referee match mastermind sample_bots/cpp/mastermind_starter.cpp target/release/mastermind_random --pegs 5 --colours 8
+//   referee bench mastermind sample_bots/cpp/mastermind_starter.cpp --all
+// (sizes go up to 12 pegs and 36 colours)
+// By hand: g++ -O2 -std=c++17 -o mastermind_starter sample_bots/cpp/mastermind_starter.cpp
 //
 // The protocol (see protocol.md, Mastermind): one line at a time.
 //   mastermind PEGS COLOURS ROLE MAX_ATTACKS SEED   the game; ROLE is first, second or solo

@@ -1,9 +1,11 @@
 // Safe Cracker starter bot in C++: copy this file and make it smarter.
 //
-// Build: g++ -O2 -std=c++17 -o safecracker_starter sample_bots/cpp/safecracker_starter.cpp
-// Run:   referee match safecracker ./safecracker_starter target/release/safecracker_random
-//        referee bench safecracker ./safecracker_starter --all
-//        (add --length L --digits D for other sizes: up to 10 digits from 1-9)
+// Run it through the referee (which compiles it with g++):
+//   referee match safecracker sample_bots/cpp/safecracker_starter.cpp target/release/safecracker_random
+//   referee match safecracker sample_bots/cpp/safecracker_starter.cpp target/release/safecracker_random --length 5 --digits 6
+//   referee bench safecracker sample_bots/cpp/safecracker_starter.cpp --all
+// (sizes go up to 10 digits from 1-9)
+// By hand: g++ -O2 -std=c++17 -o safecracker_starter sample_bots/cpp/safecracker_starter.cpp
 //
 // The protocol (see protocol.md, Safe Cracker): one line at a time.
 //   safecracker LENGTH DIGITS ROLE ATTEMPTS SEED   the game; ROLE is first, second or solo
