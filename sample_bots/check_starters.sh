@@ -12,12 +12,13 @@
 #   SEEDS="1 2 3 4" sample_bots/check_starters.sh more seeds (default "1 2")
 #   GAMES="mastermind" sample_bots/check_starters.sh   only these games
 #
-# Java, JavaScript, Go and Rust starters are handed to the referee as
-# source files when it knows those languages (its `match --help` names
-# .java); otherwise they are built here into a temporary folder and run
-# through a small wrapper script, with a memory limit big enough for a JVM
-# or Node (128 MiB beyond the allowance), since the referee then holds them
-# to the limits of a native executable.
+# Python, C and C++ starters are handed to the referee as they are (it
+# compiles C and C++). Java, JavaScript, Go and Rust starters are too when
+# the referee knows those languages (its `match --help` names .java);
+# otherwise they are built here into a temporary folder and run through a
+# small wrapper script, Java and Node with a memory limit big enough for
+# their runtimes (128 MiB), since the referee then holds them to the limits
+# of a native executable.
 #
 # Prints one line per game and a summary; exits 1 if a starter did not build
 # or a game was not `ok` for both bots, 2 if the referee or the sample bots
@@ -126,11 +127,12 @@ prepare() {
     mkdir -p "$dir" && chmod 755 "$dir"
     case $lang in
     python) echo "$src" ;;
-    c)
-        gcc -O2 -std=gnu11 -o "$dir/bot" "$src" -lm && echo "$dir/bot"
-        ;;
-    cpp)
-        g++ -O2 -std=gnu++17 -o "$dir/bot" "$src" -lm && echo "$dir/bot"
+    c | cpp)
+        # The referee compiles them itself (a compile error is the `compile`
+        # verdict); compiled here too, so a failure says it at once.
+        if [ "$lang" = c ]; then gcc -O2 -std=gnu11 -fsyntax-only "$src" || return 1; fi
+        if [ "$lang" = cpp ]; then g++ -O2 -std=gnu++17 -fsyntax-only "$src" || return 1; fi
+        echo "$src"
         ;;
     java)
         if [ $direct = 1 ]; then echo "$src"; return; fi

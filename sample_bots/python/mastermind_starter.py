@@ -69,8 +69,9 @@ def search(history, pegs, colours, rng):
         return total
 
     deadline = time.monotonic() + BUDGET
-    best, best_error = None, None
-    while best_error != 0 and time.monotonic() < deadline:
+    best = [rng.randrange(colours) for _ in range(pegs)]
+    best_error = error(best)
+    while best_error > 0 and time.monotonic() < deadline:
         code = [rng.randrange(colours) for _ in range(pegs)]
         err = error(code)
         for _ in range(20 * pegs):  # change one peg while it does not get worse
@@ -81,7 +82,7 @@ def search(history, pegs, colours, rng):
             tweak_error = error(tweak)
             if tweak_error <= err:
                 code, err = tweak, tweak_error
-        if best is None or err < best_error:
+        if err < best_error:
             best, best_error = code, err
     return best
 

@@ -44,8 +44,9 @@ def search(history, length, digits, rng):
         return sum(abs(exact(code, guess) - k) for guess, k in history)
 
     deadline = time.monotonic() + BUDGET
-    best, best_error = None, None
-    while best_error != 0 and time.monotonic() < deadline:
+    best = [rng.randint(1, digits) for _ in range(length)]
+    best_error = error(best)
+    while best_error > 0 and time.monotonic() < deadline:
         code = [rng.randint(1, digits) for _ in range(length)]
         err = error(code)
         for _ in range(20 * length):  # change one digit while it does not get worse
@@ -56,7 +57,7 @@ def search(history, length, digits, rng):
             tweak_error = error(tweak)
             if tweak_error <= err:
                 code, err = tweak, tweak_error
-        if best is None or err < best_error:
+        if err < best_error:
             best, best_error = code, err
     return best
 
