@@ -56,8 +56,7 @@ var (
 
 // feedback is the rules' reference function: black, white.
 func feedback(code, guess []int) (int, int) {
-	vCode := make([]int, colours)
-	vGuess := make([]int, colours)
+	var vCode, vGuess [36]int // colours go up to 36
 	black, white := 0, 0
 	for i := 0; i < pegs; i++ {
 		if code[i] == guess[i] {
@@ -111,11 +110,12 @@ func search() []int {
 	for bestError > 0 && time.Now().Before(deadline) {
 		code := randomCode()
 		err := errorOf(code)
+		tweak := make([]int, pegs)
 		for step := 0; step < 20*pegs && err > 0 && time.Now().Before(deadline); step++ {
-			tweak := append([]int(nil), code...)
+			copy(tweak, code)
 			tweak[rng.Intn(pegs)] = rng.Intn(colours)
 			if e := errorOf(tweak); e <= err {
-				code, err = tweak, e
+				code, tweak, err = tweak, code, e // keep the tweak, reuse the old code's slice
 			}
 		}
 		if err < bestError {

@@ -96,11 +96,12 @@ func search() []int {
 	for bestError > 0 && time.Now().Before(deadline) {
 		code := randomCode()
 		err := errorOf(code)
+		tweak := make([]int, length)
 		for step := 0; step < 20*length && err > 0 && time.Now().Before(deadline); step++ {
-			tweak := append([]int(nil), code...)
+			copy(tweak, code)
 			tweak[rng.Intn(length)] = 1 + rng.Intn(digits)
 			if e := errorOf(tweak); e <= err {
-				code, err = tweak, e
+				code, tweak, err = tweak, code, e // keep the tweak, reuse the old code's slice
 			}
 		}
 		if err < bestError {

@@ -38,6 +38,16 @@ public class Arrow5Starter {
         return marks.toString();
     }
 
+    // Adds every code that starts with `prefix` to `out`, in lexicographic order.
+    static void addCodes(String prefix, List<String> out) {
+        if (prefix.length() == 5) {
+            out.add(prefix);
+            return;
+        }
+        for (char s : SYMBOLS.toCharArray())
+            if (prefix.indexOf(s) < 0) addCodes(prefix + s, out);
+    }
+
     static void send(String code) {
         System.out.println(String.join(" ", code.split("")));
         System.out.flush();
@@ -45,14 +55,7 @@ public class Arrow5Starter {
 
     public static void main(String[] args) throws IOException {
         List<String> possible = new ArrayList<>();
-        for (char a : SYMBOLS.toCharArray())
-            for (char b : SYMBOLS.toCharArray())
-                for (char c : SYMBOLS.toCharArray())
-                    for (char d : SYMBOLS.toCharArray())
-                        for (char e : SYMBOLS.toCharArray()) {
-                            String code = "" + a + b + c + d + e;
-                            if (code.chars().distinct().count() == 5) possible.add(code);
-                        }
+        addCodes("", possible);
         boolean hiddenEye = false;
         Random rng = new Random(1);
         String last = null;
