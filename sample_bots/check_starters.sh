@@ -14,7 +14,7 @@
 #
 # Python, C and C++ starters are handed to the referee as they are (it
 # compiles C and C++). Java, JavaScript, Go and Rust starters are too when
-# the referee knows those languages (its `match --help` names .java);
+# the referee knows those languages (`referee languages` lists them);
 # otherwise they are built here into a temporary folder and run through a
 # small wrapper script, Java and Node with a memory limit big enough for
 # their runtimes (128 MiB), since the referee then holds them to the limits
@@ -84,7 +84,7 @@ trap 'rm -rf "$work"' EXIT
 chmod 755 "$work"
 
 direct=0
-"$REFEREE" match --help 2>/dev/null | grep -qi '\.java' && direct=1
+"$REFEREE" languages 2>/dev/null | grep -q '^java ' && direct=1
 
 stem() { # the file name of a game's starter in a language
     local lang=$1 game=$2
