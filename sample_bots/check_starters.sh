@@ -20,6 +20,11 @@
 # their runtimes (128 MiB), since the referee then holds them to the limits
 # of a native executable.
 #
+# Then each code game's starter plays a bench of solo games (40 secrets, or
+# all 27 of Safe Cracker's default size) on secrets fixed by a key: every
+# language must take as many attacks as the first one on each secret, as
+# they all play the first code consistent with the feedback.
+#
 # Prints one line per game and a summary; exits 1 if a starter did not build
 # or a game was not `ok` for both bots, 2 if the referee or the sample bots
 # are missing. A language whose toolchain is not installed is skipped (and
@@ -180,9 +185,11 @@ print("ok" if not bad else "; ".join(bad), "| winner %s %s | starter: slowest re
 ' "$1"
 }
 
-games=0
+runs=0 # matches and benches
 failed=0
 skipped=()
+KEY=5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed
+declare -A first_benched # game -> the first language benched, which the others must match
 for lang in "${LANGS[@]}"; do
     case $lang in
     python | c | cpp | java | js | go | rust) ;;
@@ -214,7 +221,7 @@ for lang in "${LANGS[@]}"; do
                     if [ $seat = a ]; then pair=("$bot" "$opponent"); else pair=("$opponent" "$bot"); fi
                     # shellcheck disable=SC2086 # options and extra are word lists
                     verdict=$("$REFEREE" match "$game" "${pair[@]}" $options $extra --seed "$seed" --json 2>"$work/stderr" | judge $seat)
-                    games=$((games + 1))
+                    runs=$((runs + 1))
                     if [[ $verdict == ok* ]]; then
                         echo "ok    $lang $game ${options:-(default)} seed $seed starter in seat $seat  ${verdict#ok }"
                     else
@@ -225,8 +232,31 @@ for lang in "${LANGS[@]}"; do
                 done
             done
         done < <(settings "$game")
+        # The starters of every language follow one plan: on the same
+        # secrets (a fixed key) each takes the same number of attacks.
+        if [ "$game" != cryptron ]; then
+            selection="--samples 40"
+            [ "$game" = safecracker ] && selection=--all # 27 secrets
+            csv=$work/bench-$lang-$game.csv
+            # shellcheck disable=SC2086 # selection and extra are word lists
+            summary=$("$REFEREE" bench "$game" "$bot" $selection $extra --key "$KEY" --csv "$csv" 2>&1 | grep '^Attacks:')
+            # secret index and attacks, one line per secret
+            cut -d, -f1,3 "$csv" 2>/dev/null | sort -n >"$csv.attacks"
+            runs=$((runs + 1))
+            first=${first_benched[$game]:-}
+            if [ -z "$summary" ]; then
+                failed=$((failed + 1))
+                echo "FAIL  $lang $game bench: no result"
+            elif [ -n "$first" ] && ! cmp -s "$csv.attacks" "$work/bench-$first-$game.csv.attacks"; then
+                failed=$((failed + 1))
+                echo "FAIL  $lang $game bench: not the attacks of the $first starter on the same secrets ($summary)"
+            else
+                [ -z "$first" ] && first_benched[$game]=$lang
+                echo "ok    $lang $game bench: $summary"
+            fi
+        fi
     done
 done
 
-echo "check_starters: $games games, $failed failures${skipped[*]:+, skipped (not installed): ${skipped[*]}}"
+echo "check_starters: $runs matches and benches, $failed failures${skipped[*]:+, skipped (not installed): ${skipped[*]}}"
 [ $failed -eq 0 ]
