@@ -176,7 +176,7 @@ fn cpp_starter_plays_to_the_end() {
         &[
             "match",
             "cryptron",
-            &sample_file("c/cryptron_starter.cpp"),
+            &sample_file("cpp/cryptron_starter.cpp"),
             &sample_file("c/cryptron_starter.c"),
             "--json",
         ],

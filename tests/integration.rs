@@ -25,5 +25,6 @@ mod sandbox;
 mod schedulers;
 mod snapshots;
 mod sprt;
+mod starters;
 mod tournament;
 mod verdicts;

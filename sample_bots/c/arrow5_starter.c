@@ -1,7 +1,10 @@
 /* Arrow 5 starter bot in C: copy this file and make it smarter.
  *
- * Build: gcc -O2 -o arrow5_starter sample_bots/c/arrow5_starter.c
- * Run:   referee match arrow5 ./arrow5_starter sample_bots/python/arrow5_starter.py
+ * Run it through the referee (which compiles it with gcc):
+ *   referee match arrow5 sample_bots/c/arrow5_starter.c target/release/arrow5_random
+ *   referee match arrow5 sample_bots/c/arrow5_starter.c target/release/arrow5_random --variant hidden-eye
+ *   referee bench arrow5 sample_bots/c/arrow5_starter.c --samples 200
+ * By hand: gcc -O2 -o arrow5_starter sample_bots/c/arrow5_starter.c
  *
  * The protocol (see protocol.md): one line at a time from the referee.
  *   arrow5 VARIANT ROLE MAX_ROUNDS SEED   the game; use SEED for randomness
@@ -12,8 +15,9 @@
  * Symbols are 0-9 and E (the eye, 10 below). Print one line per request and
  * flush stdout after it.
  *
- * Strategy: keep every code consistent with the signals so far; attack with a
- * random one of them.
+ * Strategy: keep every code consistent with the signals so far (all 55,440
+ * codes at the start) and attack with the first of them. Both variants: in
+ * hidden-eye the eye never earns a mark, and signal_of() leaves it out too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,7 +87,7 @@ int main(void) {
         } else if (strncmp(line, "code", 4) == 0) {
             print_code(codes[rand() % CODES]);
         } else if (strncmp(line, "attack", 6) == 0) {
-            last = possible[rand() % n_possible];
+            last = possible[0];
             print_code(codes[last]);
         } else if (strncmp(line, "signal", 6) == 0 && last >= 0) {
             char want[8] = {0}, got[8];

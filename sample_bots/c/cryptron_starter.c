@@ -9,8 +9,9 @@
  * Strategy: try every legal turn and keep the one that leaves the best
  * points difference (greedy, one turn deep).
  *
- * Build: gcc -O2 -o cryptron_starter cryptron_starter.c
- * (the referee compiles it itself: referee match cryptron cryptron_starter.c ...)
+ * Run it through the referee (which compiles it with gcc):
+ *   referee match cryptron sample_bots/c/cryptron_starter.c sample_bots/python/cryptron_starter.py
+ * By hand: gcc -O2 -o cryptron_starter sample_bots/c/cryptron_starter.c
  */
 #include <stdio.h>
 #include <string.h>

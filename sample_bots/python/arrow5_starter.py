@@ -11,6 +11,12 @@ Symbols are 0-9 and E (the eye). Always print one line per request and flush.
 
 Strategy here: keep every code consistent with the signals so far and attack
 with the first of them. Good enough to win against random play, easy to beat.
+Both variants: in `hidden-eye` the eye never earns a mark, and `signal` below
+leaves it out the same way.
+
+Run it:  referee match arrow5 sample_bots/python/arrow5_starter.py target/release/arrow5_random
+         referee match arrow5 sample_bots/python/arrow5_starter.py target/release/arrow5_random --variant hidden-eye
+         referee bench arrow5 sample_bots/python/arrow5_starter.py --samples 200
 """
 import itertools
 import random
@@ -50,7 +56,8 @@ def main():
             print(" ".join(last), flush=True)
         elif kind == "signal":
             marks = tuple(w.replace("·", ".") for w in words[1:] if w != "-")
-            possible = [c for c in possible if c != last and signal(c, last, hidden_eye) == marks]
+            kept = [c for c in possible if c != last and signal(c, last, hidden_eye) == marks]
+            possible = kept or possible  # never empty, whatever the referee said
         elif kind == "end":
             break
 

@@ -9,7 +9,7 @@ opponent's frame, so its row r is our row 7 - r.
 Strategy: every legal turn is tried; the one leaving the best points
 difference wins, ties broken by rows gained (greedy, one turn deep).
 
-Run: referee match cryptron sample_bots/python/cryptron_starter.py OTHER
+Run it:  referee match cryptron sample_bots/python/cryptron_starter.py sample_bots/c/cryptron_starter.c
 """
 import sys
 

@@ -9,7 +9,9 @@
 // its second attack, preferring droids that have not yet passed every enemy
 // (a simple plan, different from the C starter's, so they make a real game).
 //
-// Build: g++ -O2 -o cryptron_starter cryptron_starter.cpp
+// Run it through the referee (which compiles it with g++):
+//   referee match cryptron sample_bots/cpp/cryptron_starter.cpp sample_bots/c/cryptron_starter.c
+// By hand: g++ -O2 -o cryptron_starter sample_bots/cpp/cryptron_starter.cpp
 #include <array>
 #include <cstdio>
 #include <iostream>
