@@ -367,7 +367,11 @@ impl<N, B> RawBotTable<N, B> {
                     format!(
                         "{field}: '{}' is not a language; use one of: {}",
                         language.get_ref(),
-                        Language::ALL.map(|l| l.name()).join(", ")
+                        Language::all()
+                            .iter()
+                            .map(|l| l.name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 )
             })?;

@@ -57,6 +57,10 @@ pub struct LaunchSpec {
     /// The bot's whole environment.
     pub env: Vec<(OsString, OsString)>,
     pub workdir: PathBuf,
+    /// Folders the bot reads besides its program's (its build, its
+    /// sources), real paths or not.
+    #[serde(default)]
+    pub readable: Vec<PathBuf>,
     /// RLIMIT_AS in bytes (`u64::MAX`: none).
     pub address_space: u64,
     /// RLIMIT_FSIZE in bytes: no file larger than the folder's quota.
@@ -485,6 +489,8 @@ fn needed_folders(spec: &LaunchSpec) -> Vec<PathBuf> {
             }
         }
     }
+    // What its language's run command reads (its build, its sources).
+    wanted.extend(spec.readable.iter().filter_map(|p| p.canonicalize().ok()));
     // The script, for an interpreter: the first argument. Later ones are
     // the bot's own business, and must not open a hidden folder to it.
     if let Some(arg) = spec.args.first() {
@@ -822,7 +828,7 @@ fn enter_mount_namespace(
         .iter()
         .map(|e| open_o_path(&e.path))
         .collect::<Result<Vec<_>, _>>()?;
-    let covers = cover_closed_folders(exposures, &exposure_fds)?;
+    let covers = cover_closed_folders(exposures, &exposure_fds, &spec.workdir)?;
     private_tmp(spec, &workdir_fd, exposures, &exposure_fds)?;
     hide_referees_files(spec)?;
     remount_read_only(strict, &covers)?;
@@ -916,6 +922,7 @@ fn bind_read_only(fd: &OwnedFd, path: &Path) -> Result<(), StepError> {
 fn cover_closed_folders<'a>(
     exposures: &'a [Exposure],
     fds: &[OwnedFd],
+    workdir: &Path,
 ) -> Result<Vec<&'a Path>, StepError> {
     let mut covers: Vec<&Path> = Vec::new();
     for e in exposures {
@@ -937,6 +944,11 @@ fn cover_closed_folders<'a>(
             if e.cover == *cover {
                 bind_read_only(fd, &e.path)?;
             }
+        }
+        // A working directory under the cover (a compiler's, in the
+        // cache) gets its mount point before the cover turns read-only.
+        if workdir.starts_with(cover) && !exposures.iter().any(|e| workdir.starts_with(&e.path)) {
+            std::fs::create_dir_all(workdir).map_err(|err| (MOUNTS, err))?;
         }
         mount_fs(
             c"none",

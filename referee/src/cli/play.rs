@@ -98,10 +98,11 @@ pub fn distinct_names(a: &mut BotCommand, b: &mut BotCommand) {
         return;
     }
     let file_name = |bot: &BotCommand| {
-        let file = match (&bot.source, bot.language) {
-            (Some(source), _) => Some(source.as_os_str()),
-            (None, referee::bot::Language::Python) => bot.args.first().map(|a| a.as_os_str()),
-            (None, _) => Some(bot.program.as_os_str()),
+        let python = referee::bot::Language::named("python");
+        let file = match &bot.source {
+            Some(source) => Some(source.as_os_str()),
+            None if bot.language == python => bot.args.first().map(|a| a.as_os_str()),
+            None => Some(bot.program.as_os_str()),
         };
         file.and_then(|f| std::path::Path::new(f).file_name())
             .map(|n| n.to_string_lossy().into_owned())
