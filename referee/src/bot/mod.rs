@@ -932,6 +932,17 @@ impl BotProcess {
                 allowance_kb: self.limits.memory_allowance_kb,
             };
         }
+        // Over its cap at its peak, then gone before the next poll (a
+        // runtime that stops at its own heap limit, set to the cap, such as
+        // the JVM's OutOfMemoryError): the memory limit is what it broke.
+        let cap = self.limits.memory_cap_kb();
+        if cap > 0 && report.peak_memory_kb > cap {
+            return Fault::Memory {
+                peak_kb: report.peak_memory_kb,
+                limit_kb: self.limits.memory_kb,
+                allowance_kb: self.limits.memory_allowance_kb,
+            };
+        }
         match report.exit {
             // A file past RLIMIT_FSIZE (the folder's quota, or the per-file
             // cap): the disk quota's verdict, not a crash.

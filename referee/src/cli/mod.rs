@@ -12,6 +12,7 @@
 mod bench;
 mod check;
 mod human;
+mod languages;
 mod play;
 mod tournament;
 
@@ -117,6 +118,8 @@ input; the bot is killed); 2 bad input; 1 internal failure."
     Check(check::CheckArgs),
     /// CI: play NEW against OLD until a sequential test decides (exit 0 H1, 1 H0, 3 inconclusive)
     Sprt(check::SprtArgs),
+    /// List the languages bots may be written in: toolchain found, version, limits, commands
+    Languages(languages::LanguagesArgs),
 }
 
 /// The secret key the referee draws codes with (see `referee::key`):
@@ -446,6 +449,7 @@ pub fn main() -> i32 {
         // be done is 2, whatever the cause.
         Command::Check(args) => check::run_check(args).map_err(Failure::into_input),
         Command::Sprt(args) => check::run_sprt(args).map_err(Failure::into_input),
+        Command::Languages(args) => languages::run_languages(args).map(|()| EXIT_OK),
     };
     match result {
         Ok(code) => code,
