@@ -14,6 +14,7 @@ mod fair_play;
 mod hostile_input;
 mod human_play;
 mod kill_resume;
+mod languages;
 mod links;
 mod mastermind_match;
 mod move_times;

@@ -237,7 +237,7 @@ pub fn built_in() -> Vec<LanguageDef> {
             aliases: vec!["golang".into()],
             extensions: vec!["go".into()],
             markers: vec!["main.go".into()],
-            compile: Some(words("go build -trimpath -o {out}/bot {sources}")),
+            compile: Some(words("go build -o {out}/bot {sources}")),
             env: vec![
                 ("CGO_ENABLED".into(), "0".into()),
                 ("GOTOOLCHAIN".into(), "local".into()),
