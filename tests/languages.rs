@@ -23,8 +23,11 @@ const GAMES: &[(&str, &str, &[&str])] = &[
     ("cryptron", "cryptron_random", &[]),
 ];
 
+/// The file name of a language's starter of a game.
+type StarterName = fn(&str) -> String;
+
 /// The language folders of `sample_bots/` and the starter of a game in each.
-const LANGUAGES: &[(&str, fn(&str) -> String)] = &[
+const LANGUAGES: &[(&str, StarterName)] = &[
     ("c", |game| format!("{game}_starter.c")),
     ("cpp", |game| format!("{game}_starter.cpp")),
     ("python", |game| format!("{game}_starter.py")),
@@ -67,10 +70,20 @@ fn starter(folder: &str, game: &str) -> PathBuf {
 /// `referee match` with the shared compile cache; the run.
 fn play(game: &str, a: &str, b: &str, extra: &[&str], layer: &str) -> Run {
     let mut cmd = std::process::Command::new(referee_bin());
-    cmd.args(["match", game, a, b, "--seed", "11", "--json", "--sandbox", layer])
-        .args(extra)
-        .env("REFEREE_CACHE", cache())
-        .current_dir(root());
+    cmd.args([
+        "match",
+        game,
+        a,
+        b,
+        "--seed",
+        "11",
+        "--json",
+        "--sandbox",
+        layer,
+    ])
+    .args(extra)
+    .env("REFEREE_CACHE", cache())
+    .current_dir(root());
     run_within(cmd, BUDGET)
 }
 
@@ -258,13 +271,24 @@ fn every_built_in_language_is_listed_with_its_toolchain_found() {
             "{name}: its toolchain is missing on this machine ({}); .ci/run installs it",
             lang["install"]
         );
-        assert!(lang["version"].as_str().is_some_and(|v| !v.is_empty()), "{lang}");
+        assert!(
+            lang["version"].as_str().is_some_and(|v| !v.is_empty()),
+            "{lang}"
+        );
         assert!(lang["memory_allowance_kb"].as_u64().unwrap() > 0, "{lang}");
     }
     // The table a person reads.
     let run = referee(&["languages"], BUDGET);
     assert_eq!(run.status, 0, "{}", run.stderr);
-    for word in ["LANGUAGE", "java", "javascript", "go", "rust", "javac", "MiB"] {
+    for word in [
+        "LANGUAGE",
+        "java",
+        "javascript",
+        "go",
+        "rust",
+        "javac",
+        "MiB",
+    ] {
         assert!(run.stdout.contains(word), "{word}: {}", run.stdout);
     }
 }
@@ -281,11 +305,8 @@ fn path_with_only(dir: &Path, programs: &[&str]) -> PathBuf {
             .unwrap();
         let found = String::from_utf8_lossy(&out.stdout).trim().to_string();
         assert!(!found.is_empty(), "{program} is not installed");
-        std::os::unix::fs::symlink(
-            std::fs::canonicalize(&found).unwrap(),
-            bin.join(program),
-        )
-        .unwrap();
+        std::os::unix::fs::symlink(std::fs::canonicalize(&found).unwrap(), bin.join(program))
+            .unwrap();
     }
     bin
 }
@@ -295,7 +316,12 @@ fn a_missing_toolchain_is_a_clear_error_before_any_game() {
     let dir = tempfile::tempdir().unwrap();
     let bin = path_with_only(dir.path(), &["sh"]);
     for (bot, language, program, install) in [
-        ("java/Arrow5Starter.java", "java", "javac", "default-jdk-headless"),
+        (
+            "java/Arrow5Starter.java",
+            "java",
+            "javac",
+            "default-jdk-headless",
+        ),
         ("js/arrow5_starter.js", "javascript", "node", "nodejs"),
         ("go/arrow5_starter.go", "go", "go", "golang-go"),
     ] {
@@ -311,13 +337,18 @@ fn a_missing_toolchain_is_a_clear_error_before_any_game() {
         let run = run_within(cmd, BUDGET);
         assert_eq!(run.status, 2, "{bot}: {}\n{}", run.stdout, run.stderr);
         assert!(
-            run.stderr
-                .contains(&format!("{language} needs '{program}', which is not installed")),
+            run.stderr.contains(&format!(
+                "{language} needs '{program}', which is not installed"
+            )),
             "{bot}: {}",
             run.stderr
         );
         assert!(run.stderr.contains(install), "{bot}: {}", run.stderr);
-        assert!(!run.stdout.contains("Result"), "no game was played: {}", run.stdout);
+        assert!(
+            !run.stdout.contains("Result"),
+            "no game was played: {}",
+            run.stdout
+        );
     }
 }
 
@@ -375,7 +406,10 @@ fn bad_sources_are_clear_errors_before_any_game() {
             format!("go:{}", empty.display()),
             "holds no entry point for go; a folder bot holds one of: main.go (go)",
         ),
-        (big.display().to_string(), "a bot source must be under 1048576 bytes"),
+        (
+            big.display().to_string(),
+            "a bot source must be under 1048576 bytes",
+        ),
     ] {
         let run = play("arrow5", &spec, &sample, &[], "basic");
         assert_eq!(run.status, 2, "{spec}: {}", run.stderr);
@@ -420,7 +454,10 @@ fn a_broken_source_is_compiled_once_per_tournament() {
     let rows = tournament_rows(
         dir.path(),
         tables,
-        [("broken", "bot.once"), ("random", &sample_bin("arrow5_random"))],
+        [
+            ("broken", "bot.once"),
+            ("random", &sample_bin("arrow5_random")),
+        ],
         4,
     );
     assert_eq!(rows.len(), 4);
@@ -444,15 +481,27 @@ fn a_compiler_that_hangs_or_floods_gets_compile_and_never_a_hang() {
                   [languages.loud]\nextensions = [\"loud\"]\n\
                   compile = \"sh -c 'yes flood | head -c 50000000; yes flood | head -c 50000000 >&2; exit 1' sh {source} {out}\"\n\
                   run = \"{out}/bot\"\n";
-    let rows = tournament_rows(dir.path(), tables, [("slow", "bot.slow"), ("loud", "bot.loud")], 2);
+    let rows = tournament_rows(
+        dir.path(),
+        tables,
+        [("slow", "bot.slow"), ("loud", "bot.loud")],
+        2,
+    );
     for row in &rows {
         let detail = &row["detail"];
         assert!(
             detail.contains("slow: compile at reply 0: does not compile: sh took longer than 2s"),
             "{detail}"
         );
-        assert!(detail.contains("loud: compile at reply 0: does not compile (sh"), "{detail}");
-        assert!(detail.len() < 2000, "the message is capped: {} bytes", detail.len());
+        assert!(
+            detail.contains("loud: compile at reply 0: does not compile (sh"),
+            "{detail}"
+        );
+        assert!(
+            detail.len() < 2000,
+            "the message is capped: {} bytes",
+            detail.len()
+        );
     }
 }
 
@@ -470,14 +519,21 @@ fn a_file_adds_a_language_and_overrides_a_built_in_one() {
     let rows = tournament_rows(
         dir.path(),
         tables,
-        [("snake", "snake:starter.snake"), ("random", &sample_bin("arrow5_random"))],
+        [
+            ("snake", "snake:starter.snake"),
+            ("random", &sample_bin("arrow5_random")),
+        ],
         2,
     );
     for row in &rows {
         assert_eq!(row["detail"], "", "{row:?}");
     }
     let run = referee(
-        &["languages", dir.path().join("t.toml").to_str().unwrap(), "--json"],
+        &[
+            "languages",
+            dir.path().join("t.toml").to_str().unwrap(),
+            "--json",
+        ],
         BUDGET,
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
@@ -506,7 +562,8 @@ fn a_file_adds_a_language_and_overrides_a_built_in_one() {
     );
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(
-        run.stderr.contains("bad.toml:3: languages.kotlin: run: missing"),
+        run.stderr
+            .contains("bad.toml:3: languages.kotlin: run: missing"),
         "{}",
         run.stderr
     );

@@ -273,9 +273,13 @@ fn build(
     // One build per key at a time, and a failure remembered for the
     // process: parallel games of a tournament wait for the first.
     let slot = memo_slot(&hash);
-    let mut memo = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut memo = slot
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(failure) = &*memo {
-        return Err(failure.verdict_copy().expect("only verdicts are remembered"));
+        return Err(failure
+            .verdict_copy()
+            .expect("only verdicts are remembered"));
     }
     if built.is_dir() {
         return Ok(built);
@@ -309,7 +313,10 @@ fn build(
             args.push(
                 word.replace("{source}", &dotted(&entry_rel))
                     .replace("{out}", OUT)
-                    .replace("{main}", &entry.file_stem().unwrap_or_default().to_string_lossy())
+                    .replace(
+                        "{main}",
+                        &entry.file_stem().unwrap_or_default().to_string_lossy(),
+                    )
                     .into(),
             );
         }
@@ -318,11 +325,7 @@ fn build(
         compiler: &compiler,
         program: compiler_path,
         args,
-        env: def
-            .env
-            .iter()
-            .map(|(k, v)| (k.into(), v.into()))
-            .collect(),
+        env: def.env.iter().map(|(k, v)| (k.into(), v.into())).collect(),
         memory_kb: def.compile_memory_kb,
         limit,
     };
@@ -345,15 +348,23 @@ fn build(
 /// A name safe as part of a file name.
 fn safe_name(name: &str) -> String {
     name.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
         .take(64)
         .collect()
 }
 
 /// The lock of one build key, holding its remembered failure.
-fn memo_slot(key: &str) -> Arc<Mutex<Option<CompileError>>> {
-    static SLOTS: OnceLock<Mutex<HashMap<String, Arc<Mutex<Option<CompileError>>>>>> =
-        OnceLock::new();
+type MemoSlot = Arc<Mutex<Option<CompileError>>>;
+
+/// The slot of a build key (made on first use).
+fn memo_slot(key: &str) -> MemoSlot {
+    static SLOTS: OnceLock<Mutex<HashMap<String, MemoSlot>>> = OnceLock::new();
     let slots = SLOTS.get_or_init(Default::default);
     let mut slots = slots
         .lock()
@@ -412,13 +423,14 @@ fn run_compiler(
         ..super::ProcessLimits::default()
     };
     let started = Instant::now();
-    let mut process =
-        super::BotProcess::spawn_in(&command, &limits, work).map_err(|e| CompileError::NoCompiler {
+    let mut process = super::BotProcess::spawn_in(&command, &limits, work).map_err(|e| {
+        CompileError::NoCompiler {
             compiler: run.compiler.to_string(),
             source_file: original_root.to_path_buf(),
             install: String::from("check that it runs"),
             source: e,
-        })?;
+        }
+    })?;
     // No input: it reads its sources, writes its output and exits. Its
     // stdout is read (within the cap) while it runs.
     let report = process.shut_down(run.limit);

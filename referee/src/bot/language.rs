@@ -6,7 +6,7 @@
 //! own resident baseline, granted on top of the memory limit), and a time
 //! and memory limit for its compiler.
 //!
-//! Seven languages are built in ([`BUILT_IN`]: C, C++, Python, Java,
+//! Seven languages are built in ([`built_in`]: C, C++, Python, Java,
 //! JavaScript, Go, Rust), plus `native` for a ready-made executable. A
 //! tournament or check file adds or overrides languages in
 //! `[languages.NAME]` tables ([`LanguageTable`]); [`register`] makes them
@@ -331,7 +331,7 @@ impl Language {
         let name = name.to_ascii_lowercase();
         known()
             .into_iter()
-            .find(|d| d.name == name || d.aliases.iter().any(|a| *a == name))
+            .find(|d| d.name == name || d.aliases.contains(&name))
             .map(Language)
     }
 
@@ -380,20 +380,31 @@ impl Language {
     }
 
     /// The language of a bot run as `program args...`: a script's extension
-    /// wins, then a `python*` interpreter, else a native executable.
+    /// wins, then an interpreter a language runs its bots with (`python3`,
+    /// `node`, `java`) or a script of such a language among the arguments,
+    /// else a native executable.
     pub fn detect(program: &Path, args: &[String]) -> Language {
         if let Some(lang) = Language::of_source(program) {
             return lang;
         }
-        let python = Language::named("python");
-        let is_python = program
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with("python"));
-        if is_python || args.iter().any(|a| python.takes_source(Path::new(a))) {
-            return python;
+        let name = program.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let interpreted: Vec<Language> = Language::all()
+            .into_iter()
+            .filter(|l| !l.is_compiled())
+            .collect();
+        let runs_with = |lang: &Language| {
+            lang.0.run.first().is_some_and(|word| {
+                let runner = word.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+                !runner.is_empty() && !runner.contains(['{', '/']) && name.starts_with(runner)
+            })
+        };
+        if let Some(lang) = Language::all().into_iter().find(runs_with) {
+            return lang;
         }
-        Language::native()
+        interpreted
+            .into_iter()
+            .find(|l| args.iter().any(|a| l.takes_source(Path::new(a))))
+            .unwrap_or_else(Language::native)
     }
 
     /// Must the referee compile a source in this language before the game?
@@ -524,16 +535,16 @@ impl LanguageTable {
             def.time_multiplier = m;
         }
         if let Some(v) = &self.memory_allowance {
-            def.memory_allowance_kb = crate::units::parse_size_kb(v)
-                .map_err(|e| format!("memory_allowance: {e}"))?;
+            def.memory_allowance_kb =
+                crate::units::parse_size_kb(v).map_err(|e| format!("memory_allowance: {e}"))?;
         }
         if let Some(v) = &self.compile_time_limit {
-            def.compile_time = crate::units::parse_duration(v)
-                .map_err(|e| format!("compile_time_limit: {e}"))?;
+            def.compile_time =
+                crate::units::parse_duration(v).map_err(|e| format!("compile_time_limit: {e}"))?;
         }
         if let Some(v) = &self.compile_memory_limit {
-            def.compile_memory_kb = crate::units::parse_size_kb(v)
-                .map_err(|e| format!("compile_memory_limit: {e}"))?;
+            def.compile_memory_kb =
+                crate::units::parse_size_kb(v).map_err(|e| format!("compile_memory_limit: {e}"))?;
         }
         if let Some(v) = &self.install {
             def.install = v.clone();
@@ -560,9 +571,7 @@ impl LanguageTable {
         }
         if let Some(compile) = &def.compile {
             if !compile.iter().any(|w| w.contains("{out}")) {
-                return Err(
-                    "compile: never names {out}, the folder its output must go to".into(),
-                );
+                return Err("compile: never names {out}, the folder its output must go to".into());
             }
             if !compile
                 .iter()
@@ -611,7 +620,12 @@ impl Language {
     /// its compiler and its version line.
     pub fn version(self) -> String {
         static VERSIONS: OnceLock<std::sync::Mutex<BTreeMap<String, String>>> = OnceLock::new();
-        let key = format!("{}\0{:?}\0{:?}", self.0.name, self.0.version, self.programs());
+        let key = format!(
+            "{}\0{:?}\0{:?}",
+            self.0.name,
+            self.0.version,
+            self.programs()
+        );
         let cache = VERSIONS.get_or_init(Default::default);
         if let Some(v) = cache.lock().ok().and_then(|m| m.get(&key).cloned()) {
             return v;
@@ -701,7 +715,9 @@ fn real_program(word: &str, found: PathBuf) -> PathBuf {
         .and_then(|n| n.to_str())
         .unwrap_or("");
     let real = match name {
-        "python3" | "python" => ask(&["-c", "import sys; print(sys.executable)"]).map(PathBuf::from),
+        "python3" | "python" => {
+            ask(&["-c", "import sys; print(sys.executable)"]).map(PathBuf::from)
+        }
         // rustup's proxies: the toolchain's own binary.
         "rustc" | "rustdoc" => {
             let proxied = found
@@ -743,11 +759,17 @@ mod tests {
         assert_eq!(d("/usr/bin/python3", &["-u", "x"]), "python");
         assert_eq!(d("/usr/bin/env", &["x/bot.py"]), "python");
         assert_eq!(d("./target/release/strong", &[]), "native");
+        assert_eq!(d("/usr/bin/node", &["bot.js"]), "javascript");
+        assert_eq!(d("/usr/bin/java", &["-jar", "bot.jar"]), "java");
+        assert_eq!(d("/bin/sh", &["-c", "true"]), "native");
         for lang in Language::all() {
             assert_eq!(Language::from_name(lang.name()), Some(lang));
         }
         assert_eq!(Language::from_name("c++"), Some(Language::named("cpp")));
-        assert_eq!(Language::from_name("JS"), Some(Language::named("javascript")));
+        assert_eq!(
+            Language::from_name("JS"),
+            Some(Language::named("javascript"))
+        );
         assert_eq!(Language::from_name("cobol"), None);
     }
 

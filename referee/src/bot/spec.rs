@@ -284,14 +284,20 @@ pub fn source_files(dir: &Path, language: Language) -> Vec<PathBuf> {
         for entry in entries.flatten() {
             let name = entry.file_name();
             let name_text = name.to_string_lossy();
-            let Ok(kind) = entry.file_type() else { continue };
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
             let path = rel.join(&name);
             if kind.is_dir() {
-                if !name_text.starts_with('.') && name_text != "target" && name_text != "node_modules" {
+                if !name_text.starts_with('.')
+                    && name_text != "target"
+                    && name_text != "node_modules"
+                {
                     queue.push(path);
                 }
             } else if kind.is_file()
-                && (language.takes_source(&path) || def.markers.iter().any(|m| Path::new(m) == path))
+                && (language.takes_source(&path)
+                    || def.markers.iter().any(|m| Path::new(m) == path))
             {
                 found.push(path);
                 if found.len() > MAX_SOURCE_FILES {
@@ -350,9 +356,9 @@ fn program_command(
         path
     } else {
         find_program(first).ok_or_else(|| BotSpecError::NotInPath {
-                spec: spec.to_string(),
-                program: first.to_string(),
-            })?
+            spec: spec.to_string(),
+            program: first.to_string(),
+        })?
     };
     let args: Vec<OsString> = rest.iter().map(|a| absolutize_arg(a, cwd)).collect();
     // For "python3 bot.py", the script names the bot, not the interpreter.

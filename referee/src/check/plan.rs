@@ -33,7 +33,8 @@ struct RawCheck {
     bot: Option<Spanned<RawTested>>,
     #[serde(default)]
     opponents: Vec<RawBot>,
-    require: Spanned<Vec<RawRequirement>>,    /// Languages added or overridden (`[languages.NAME]`).
+    require: Spanned<Vec<RawRequirement>>,
+    /// Languages added or overridden (`[languages.NAME]`).
     #[serde(default)]
     languages: crate::plan_file::Languages,
 }

@@ -28,7 +28,10 @@ pub fn run_languages(args: LanguagesArgs) -> Result<(), Failure> {
     let languages = Language::all();
     if args.json {
         for lang in languages {
-            println!("{}", serde_json::to_string(&json_of(lang)).expect("serializes"));
+            println!(
+                "{}",
+                serde_json::to_string(&json_of(lang)).expect("serializes")
+            );
         }
         return Ok(());
     }
@@ -80,7 +83,10 @@ pub fn run_languages(args: LanguagesArgs) -> Result<(), Failure> {
         }));
         println!("{}:", lang.name());
         if recognised.is_empty() {
-            println!("  bots: an executable (a path, or a command line), named `{}:...`", lang.name());
+            println!(
+                "  bots: an executable (a path, or a command line), named `{}:...`",
+                lang.name()
+            );
         } else {
             println!("  bots: {}", recognised.join(", "));
         }

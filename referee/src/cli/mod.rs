@@ -37,8 +37,10 @@ pub const EXIT_INPUT: i32 = 2;
     long_about = "Runs games between bot programs (\"bots\") that talk over stdin/stdout in a line \
 protocol (see protocol.md). Enforces time and memory limits, applies each game's rules and its \
 disqualifications, and reports verdicts.\n\n\
-A BOT is a path to an executable, a .py file (run with python3), or a quoted command line \
-such as \"python3 my_bot.py --fast\".\n\n\
+A BOT is a path to an executable, a source file (.py, .c, .cpp, .java, .js, .go, .rs: compiled \
+by the referee where needed; `referee languages` lists them), a folder holding one (Main.java, \
+main.go, Cargo.toml, package.json, ...), or a quoted command line such as \
+\"python3 my_bot.py --fast\"; `LANG:` in front names its language (java:my_bot/).\n\n\
 Exit codes: 0 done (a finished game, whoever won); 2 bad input (the message says what to \
 fix); 1 internal failure of the referee; 130 a tournament stopped by Ctrl-C, or a `play` game \
 ended early. `check` and `sprt` have their own codes for CI (see their --help): check 0 pass, \

@@ -16,7 +16,7 @@ use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 pub struct MatchArgs {
     /// The game to play: arrow5, mastermind, safecracker or cryptron
     pub game: String,
-    /// First bot, seat A (moves first, unless the game tosses a coin: Safe Cracker, Cryptron): an executable, a .py, .c or .cpp file, or a quoted command line
+    /// First bot, seat A (moves first, unless the game tosses a coin: Safe Cracker, Cryptron): an executable, a source file (.py, .c, .cpp, .java, .js, .go, .rs) or folder, or a quoted command line
     pub bot_a: String,
     /// Second bot
     pub bot_b: String,

@@ -40,7 +40,8 @@ struct RawTournament {
     limits: RawLimits,
     #[serde(default)]
     scoring: RawScoring,
-    bots: Spanned<Vec<RawBot>>,    /// Languages added or overridden (`[languages.NAME]`).
+    bots: Spanned<Vec<RawBot>>,
+    /// Languages added or overridden (`[languages.NAME]`).
     #[serde(default)]
     languages: crate::plan_file::Languages,
 }
