@@ -715,7 +715,7 @@ fn real_program(word: &str, found: PathBuf) -> PathBuf {
         .and_then(|n| n.to_str())
         .unwrap_or("");
     let real = match name {
-        "python3" | "python" => {
+        _ if name.starts_with("python") => {
             ask(&["-c", "import sys; print(sys.executable)"]).map(PathBuf::from)
         }
         // rustup's proxies: the toolchain's own binary.
