@@ -568,3 +568,59 @@ fn a_file_adds_a_language_and_overrides_a_built_in_one() {
         run.stderr
     );
 }
+
+#[test]
+fn the_compile_cache_is_keyed_by_the_compilers_version() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        sample_file("c/arrow5_starter.c"),
+        dir.path().join("starter.c"),
+    )
+    .unwrap();
+    let sample = sample_bin("arrow5_random");
+    let builds = |version: &str| -> usize {
+        let run_dir = dir.path().join(format!("run-{version}-{}", next_run()));
+        std::fs::create_dir_all(&run_dir).unwrap();
+        std::fs::copy(dir.path().join("starter.c"), run_dir.join("starter.c")).unwrap();
+        let tables = format!("[languages.c]\nversion = \"echo {version}\"\n");
+        let file = two_bot_tournament(
+            &run_dir,
+            "arrow5",
+            2,
+            [("starter", "starter.c"), ("random", &sample)],
+            &tables,
+        );
+        let mut cmd = std::process::Command::new(referee_bin());
+        cmd.args([
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            run_dir.join("out").to_str().unwrap(),
+        ])
+        .env("REFEREE_CACHE", dir.path().join("cache"));
+        let run = run_within(cmd, BUDGET);
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        for row in csv_records(&run_dir.join("out").join("games.csv")) {
+            assert_eq!(row["detail"], "", "{row:?}");
+        }
+        std::fs::read_dir(dir.path().join("cache"))
+            .unwrap()
+            .filter(|e| {
+                !e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .starts_with('.')
+            })
+            .count()
+    };
+    assert_eq!(builds("one"), 1);
+    assert_eq!(builds("one"), 1, "the same compiler: the cached build");
+    assert_eq!(builds("two"), 2, "another version: built anew");
+}
+
+/// A suffix that tells apart the runs of one test.
+fn next_run() -> u32 {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
