@@ -224,7 +224,43 @@ fn sources_that_do_not_compile_get_compile(layer: &str) {
     assert!(tail.contains("SyntaxError"), "{tail}");
 }
 
+/// The compile cache in a folder only its owner may enter (the default
+/// `~/.cache/referee` of root is in `/root`, mode 0700): under strict the
+/// compiler, a user of its own, still reaches its working folder there,
+/// and the bot its build.
+fn compiles_with_the_cache_in_a_closed_folder(layer: &str) {
+    let closed = tempfile::Builder::new()
+        .prefix("closed-cache-")
+        .tempdir_in(referee_bin().parent().unwrap())
+        .unwrap();
+    std::fs::set_permissions(
+        closed.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    for bot in ["c/arrow5_starter.c", "java/Arrow5Starter.java"] {
+        let mut cmd = std::process::Command::new(referee_bin());
+        cmd.args([
+            "match",
+            "arrow5",
+            &sample_file(bot),
+            &sample_bin("arrow5_random"),
+            "--max-rounds",
+            "3",
+            "--json",
+            "--sandbox",
+            layer,
+        ])
+        .env("REFEREE_CACHE", closed.path().join("cache"));
+        let run = run_within(cmd, BUDGET);
+        assert_eq!(run.status, 0, "{bot}: {}", run.stderr);
+        let record = run.json();
+        assert_eq!(record["players"][0]["verdict"], "ok", "{bot}: {record}");
+    }
+}
+
 under_each_layer! {
+    compiles_with_the_cache_in_a_closed_folder: closed_cache_basic, closed_cache_strict;
     c_starters: c_starters_play_every_game_basic, c_starters_play_every_game_strict;
     cpp_starters: cpp_starters_play_every_game_basic, cpp_starters_play_every_game_strict;
     python_starters: python_starters_play_every_game_basic, python_starters_play_every_game_strict;

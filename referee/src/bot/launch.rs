@@ -521,13 +521,7 @@ fn exposures_for(spec: &LaunchSpec) -> Vec<Exposure> {
         let cover = if path.starts_with(TMP) {
             Some(PathBuf::from(TMP))
         } else if own_user {
-            // The topmost ancestor others may not pass through.
-            let ancestors: Vec<&Path> = path.ancestors().skip(1).collect();
-            ancestors
-                .into_iter()
-                .rev()
-                .find(|a| std::fs::metadata(a).is_ok_and(|m| m.permissions().mode() & 0o001 == 0))
-                .map(Path::to_path_buf)
+            closed_ancestor(&path)
         } else {
             None
         };
@@ -548,6 +542,18 @@ fn exposures_for(spec: &LaunchSpec) -> Vec<Exposure> {
         }
     }
     out
+}
+
+/// The topmost ancestor of `path` that others may not pass through, if
+/// any: a bot with a user of its own reaches `path` only through a cover
+/// of it.
+fn closed_ancestor(path: &Path) -> Option<PathBuf> {
+    let ancestors: Vec<&Path> = path.ancestors().skip(1).collect();
+    ancestors
+        .into_iter()
+        .rev()
+        .find(|a| std::fs::metadata(a).is_ok_and(|m| m.permissions().mode() & 0o001 == 0))
+        .map(Path::to_path_buf)
 }
 
 type StepError = (&'static str, io::Error);
@@ -828,7 +834,15 @@ fn enter_mount_namespace(
         .iter()
         .map(|e| open_o_path(&e.path))
         .collect::<Result<Vec<_>, _>>()?;
-    let covers = cover_closed_folders(exposures, &exposure_fds, &spec.workdir)?;
+    // A working directory in a folder closed to others (a compiler's, in
+    // a cache under /root) is reached through a cover of that folder.
+    let own_user = matches!(spec.identity, Some(Identity { uid: Some(_), .. }));
+    let workdir_cover = if own_user && !spec.workdir.starts_with(TMP) {
+        closed_ancestor(&spec.workdir)
+    } else {
+        None
+    };
+    let covers = cover_closed_folders(exposures, &exposure_fds, &spec.workdir, workdir_cover)?;
     private_tmp(spec, &workdir_fd, exposures, &exposure_fds)?;
     hide_referees_files(spec)?;
     remount_read_only(strict, &covers)?;
@@ -919,15 +933,20 @@ fn bind_read_only(fd: &OwnedFd, path: &Path) -> Result<(), StepError> {
 
 /// Folders under closed ones: a small tmpfs over each closed folder, the
 /// needed folders bound back in, all read-only. Returns the covered folders.
-fn cover_closed_folders<'a>(
-    exposures: &'a [Exposure],
+fn cover_closed_folders(
+    exposures: &[Exposure],
     fds: &[OwnedFd],
     workdir: &Path,
-) -> Result<Vec<&'a Path>, StepError> {
-    let mut covers: Vec<&Path> = Vec::new();
-    for e in exposures {
-        if e.cover != Path::new(TMP) && !covers.contains(&e.cover.as_path()) {
-            covers.push(&e.cover);
+    workdir_cover: Option<PathBuf>,
+) -> Result<Vec<PathBuf>, StepError> {
+    let mut covers: Vec<PathBuf> = Vec::new();
+    for cover in exposures
+        .iter()
+        .map(|e| e.cover.clone())
+        .chain(workdir_cover)
+    {
+        if cover != Path::new(TMP) && !covers.contains(&cover) {
+            covers.push(cover);
         }
     }
     for cover in &covers {
@@ -1018,7 +1037,7 @@ fn hide_referees_files(spec: &LaunchSpec) -> Result<(), StepError> {
 
 /// Every other file system read-only; the root and the cgroup file systems
 /// must be, other special mounts may refuse and stay as they are.
-fn remount_read_only(strict: &StrictSpec, covers: &[&Path]) -> Result<(), StepError> {
+fn remount_read_only(strict: &StrictSpec, covers: &[PathBuf]) -> Result<(), StepError> {
     for (point, flags) in &strict.read_only {
         if point.starts_with("/tmp") || covers.iter().any(|c| point.starts_with(c)) {
             continue;
