@@ -323,6 +323,7 @@ fn build(
     }
     let run = CompilerRun {
         compiler: &compiler,
+        install: &def.install,
         program: compiler_path,
         args,
         env: def.env.iter().map(|(k, v)| (k.into(), v.into())).collect(),
@@ -376,6 +377,8 @@ fn memo_slot(key: &str) -> MemoSlot {
 struct CompilerRun<'a> {
     /// As the language names it (for messages).
     compiler: &'a str,
+    /// What to install when it cannot be run.
+    install: &'a str,
     program: PathBuf,
     args: Vec<OsString>,
     env: Vec<(OsString, OsString)>,
@@ -427,7 +430,7 @@ fn run_compiler(
         CompileError::NoCompiler {
             compiler: run.compiler.to_string(),
             source_file: original_root.to_path_buf(),
-            install: String::from("check that it runs"),
+            install: run.install.to_string(),
             source: e,
         }
     })?;
