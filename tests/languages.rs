@@ -603,6 +603,35 @@ fn a_file_adds_a_language_and_overrides_a_built_in_one() {
         "{}",
         run.stderr
     );
+
+    // A source named as a language that runs only executables.
+    std::fs::copy(
+        sample_file("python/arrow5_starter.py"),
+        dir.path().join("starter.py"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("native.toml"),
+        "name = \"t\"\ngame = \"arrow5\"\n\
+         [[bots]]\nname = \"a\"\nbot = \"starter.py\"\nlanguage = \"native\"\n\
+         [[bots]]\nname = \"b\"\nbot = \"starter.py\"\n",
+    )
+    .unwrap();
+    let run = referee(
+        &[
+            "tournament",
+            dir.path().join("native.toml").to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "native.toml:6: bots.language of 'a': 'native' runs ready-made executables, not a source file"
+        ),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

@@ -405,6 +405,17 @@ impl<N, B> RawBotTable<N, B> {
                     ),
                 )
             })?;
+            // A source is built and run by its language: one that has no
+            // run command (native) cannot run it.
+            if command.source.is_some() && command.language.def().run.is_empty() {
+                return Err(src.error_at(
+                    language.span(),
+                    format!(
+                        "{field}: '{}' runs ready-made executables, not a source file; name the source's language, or give the executable",
+                        language.get_ref()
+                    ),
+                ));
+            }
         }
         let mut limits = MatchLimits::defaults_for(config, command.language);
         apply_limits(src, &mut limits, file_limits, "limits.")?;
