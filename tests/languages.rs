@@ -385,7 +385,19 @@ fn a_missing_toolchain_is_a_clear_error_before_any_game() {
             "no game was played: {}",
             run.stdout
         );
+    } // `referee languages` says what is missing and what to install.
+    let mut cmd = std::process::Command::new(referee_bin());
+    cmd.arg("languages").env("PATH", &bin);
+    let run = run_within(cmd, BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    for words in [
+        "java: 'javac' not found; install it: apt-get install default-jdk-headless",
+        "javascript: 'node' not found; install it: apt-get install nodejs",
+        "go: 'go' not found; install it: apt-get install golang-go",
+    ] {
+        assert!(run.stdout.contains(words), "{words}: {}", run.stdout);
     }
+    assert!(run.stdout.contains("MISSING"), "{}", run.stdout);
 }
 
 #[test]
