@@ -15,6 +15,7 @@ mod formats;
 mod hostile_input;
 mod human_play;
 mod kill_resume;
+mod languages;
 mod links;
 mod mastermind_match;
 mod move_times;

@@ -166,6 +166,17 @@ fn start_bot(plan: &HumanPlan) -> Result<Option<BotSeat>, HumanError> {
     let Opponent::Bot(command) = &plan.opponent else {
         return Ok(None);
     };
+    // A source is built first (compiled, or found in the cache).
+    let built =
+        crate::runner::prepare(command, &plan.limits).map_err(|e| HumanError::BotStart {
+            name: command.spec.clone(),
+            source: io::Error::other(e.to_string()),
+        })?;
+    let command = built.map_err(|(detail, _)| HumanError::BotStart {
+        name: command.spec.clone(),
+        source: io::Error::other(detail),
+    })?;
+    let command = &command;
     let mut process = BotProcess::spawn(command, &plan.limits.process).map_err(|source| {
         HumanError::BotStart {
             name: command.spec.clone(),

@@ -63,6 +63,23 @@ fn plain_toml_message(message: &str) -> String {
     format!("must be {range}, got {got}")
 }
 
+/// A file's `[languages.NAME]` tables.
+pub(crate) type Languages = BTreeMap<String, Spanned<crate::bot::language::LanguageTable>>;
+
+/// Makes known the `[languages.NAME]` tables of a tournament or check file
+/// (for `referee languages FILE`), whatever else it holds.
+pub fn register_languages_of(path: &Path) -> Result<(), PlanError> {
+    #[derive(Deserialize)]
+    struct OnlyLanguages {
+        #[serde(default)]
+        languages: Languages,
+    }
+    let text = Source::read("tournament or check", path)?;
+    let src = Source { path, text: &text };
+    let raw: OnlyLanguages = src.raw()?;
+    src.register_languages(&raw.languages)
+}
+
 /// A file being validated: its path and text, to turn spans into lines.
 pub(crate) struct Source<'a> {
     pub(crate) path: &'a Path,
@@ -82,6 +99,19 @@ impl Source<'_> {
     /// Parses the file's TOML into its raw shape.
     pub(crate) fn raw<T: serde::de::DeserializeOwned>(&self) -> Result<T, PlanError> {
         toml::from_str(self.text).map_err(|e| self.toml_error(&e))
+    }
+
+    /// Makes the file's `[languages.NAME]` tables known (before its bots
+    /// are read): each adds a language or overrides a built-in one.
+    pub(crate) fn register_languages(&self, tables: &Languages) -> Result<(), PlanError> {
+        for (name, table) in tables {
+            let def = table
+                .get_ref()
+                .define(name)
+                .map_err(|e| self.error_at(table.span(), format!("languages.{name}: {e}")))?;
+            crate::bot::language::register(def);
+        }
+        Ok(())
     }
 
     /// The file's folder, which bot paths are relative to.
@@ -367,10 +397,25 @@ impl<N, B> RawBotTable<N, B> {
                     format!(
                         "{field}: '{}' is not a language; use one of: {}",
                         language.get_ref(),
-                        Language::ALL.map(|l| l.name()).join(", ")
+                        Language::all()
+                            .iter()
+                            .map(|l| l.name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 )
             })?;
+            // A source is built and run by its language: one that has no
+            // run command (native) cannot run it.
+            if command.source.is_some() && command.language.def().run.is_empty() {
+                return Err(src.error_at(
+                    language.span(),
+                    format!(
+                        "{field}: '{}' runs ready-made executables, not a source file; name the source's language, or give the executable",
+                        language.get_ref()
+                    ),
+                ));
+            }
         }
         let mut limits = MatchLimits::defaults_for(config, command.language);
         apply_limits(src, &mut limits, file_limits, "limits.")?;

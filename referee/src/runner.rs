@@ -52,8 +52,9 @@ pub const CRYPTRON_MEMORY_KB: u64 = 8 * 1024;
 
 impl MatchLimits {
     /// The limits a bot in `language` gets in `config`'s game when the user
-    /// sets none: the game's contest rules. Cryptron: 2 s a move for C, C++
-    /// and native bots, 6 s for Python, 8 MiB. Every game: the language's
+    /// sets none: the game's contest rules. Cryptron: 2 s a move times the
+    /// language's multiplier (2 s for C, C++, Go, Rust and native bots, 4 s
+    /// for Java and JavaScript, 6 s for Python), 8 MiB. Every game: the language's
     /// memory allowance on top of the limit, and a startup time no shorter
     /// than a move's.
     pub fn defaults_for(config: &GameConfig, language: Language) -> MatchLimits {
@@ -115,17 +116,18 @@ struct Seating<'a> {
     replay: String,
 }
 
-/// A bot command ready to spawn, or the compile failure that is its verdict.
-type Prepared = Result<BotCommand, (String, String)>;
+/// A bot command ready to spawn, or the compile failure that is its verdict
+/// (detail, compiler message).
+pub type Prepared = Result<BotCommand, (String, String)>;
 
-/// Compiles C and C++ sources (or finds them in the cache); a source that
-/// does not compile is that bot's `compile` verdict, a referee that cannot
-/// compile at all is an error.
-fn prepare(command: &BotCommand, limits: &MatchLimits) -> Result<Prepared, MatchError> {
+/// Builds a source bot (compiles it, or finds it in the cache) into its
+/// language's run command; a source that does not compile is that bot's
+/// `compile` verdict, a referee that cannot compile at all is an error.
+pub fn prepare(command: &BotCommand, limits: &MatchLimits) -> Result<Prepared, MatchError> {
     match bot::compile::prepare(
         command,
         &limits.process.sandbox,
-        bot::compile::COMPILE_LIMIT,
+        command.language.def().compile_time,
     ) {
         Ok(ready) => Ok(Ok(ready)),
         Err(e) if e.is_verdict() => Ok(Err((e.to_string(), e.compiler_message().to_string()))),
@@ -863,17 +865,17 @@ mod tests {
     #[test]
     fn cryptron_defaults_follow_the_language() {
         let cryptron = GameConfig::Cryptron(games::cryptron::Config::default());
-        let c = MatchLimits::defaults_for(&cryptron, Language::C);
+        let c = MatchLimits::defaults_for(&cryptron, Language::named("c"));
         assert_eq!(c.time_limit, Duration::from_secs(2));
         assert_eq!(c.process.memory_kb, CRYPTRON_MEMORY_KB);
         assert_eq!(c.process.memory_cap_kb(), CRYPTRON_MEMORY_KB + 4 * 1024);
-        let py = MatchLimits::defaults_for(&cryptron, Language::Python);
+        let py = MatchLimits::defaults_for(&cryptron, Language::named("python"));
         assert_eq!(py.time_limit, Duration::from_secs(6));
         assert!(py.startup_limit >= py.time_limit);
         assert_eq!(py.process.memory_cap_kb(), CRYPTRON_MEMORY_KB + 16 * 1024);
         // Arrow 5 keeps its limits; only the allowance is added.
         let arrow5 = GameConfig::Arrow5(Default::default());
-        let a = MatchLimits::defaults_for(&arrow5, Language::Python);
+        let a = MatchLimits::defaults_for(&arrow5, Language::named("python"));
         assert_eq!(a.time_limit, MatchLimits::default().time_limit);
         assert_eq!(
             a.process.memory_kb,

@@ -99,17 +99,11 @@ pub fn flush_hint(
     cpu: Duration,
     waited: Duration,
 ) -> Option<&'static str> {
-    use crate::bot::Language;
     let waiting = !waited.is_zero() && cpu.as_secs_f64() / waited.as_secs_f64() < 0.2;
     if !waiting {
         return None;
     }
-    Some(match language {
-        Language::C => "if the reply was printed, it may be stuck in stdout's buffer: flush stdout after every line (`fflush(stdout);` after each `printf`, or `setvbuf(stdout, NULL, _IOLBF, 0);` once at start)",
-        Language::Cpp => "if the reply was printed, it may be stuck in stdout's buffer: flush stdout after every line (`std::cout << reply << std::endl;`, or `<< std::flush`)",
-        Language::Python => "if the reply was printed, it may be stuck in stdout's buffer: flush stdout after every line (`print(reply, flush=True)`)",
-        Language::Native => "if the reply was printed, it may be stuck in stdout's buffer: flush stdout after every line (Rust: `std::io::stdout().flush()`, Go: a `bufio.Writer`'s `Flush()`, C: `fflush(stdout)`)",
-    })
+    Some(language.def().flush_hint.as_str())
 }
 
 /// A CPU time for a person: tenths of a millisecond below 10 ms (a sleeping

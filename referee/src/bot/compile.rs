@@ -1,28 +1,42 @@
-//! Compiling C and C++ bot sources: `gcc -O2` / `g++ -O2`, started through
-//! the launcher like a bot (the compiler is as untrusted as the source it
-//! reads: same sandbox, a time, memory and output cap, killed with the
-//! referee), into a cache keyed by the source's content (and the compiler
-//! and flags), so a tournament compiles each bot once.
+//! Making a source bot ready to run: compiling it with its language's
+//! compile command (if it has one), then filling in its run command (see
+//! `language.rs` for the placeholders).
+//!
+//! The compiler is as untrusted as the source it reads: it is started
+//! through the launcher like a bot, in the same sandbox, with a time,
+//! memory and output cap, and killed with the referee. Its output goes to
+//! a cache keyed by the sources' content, the language's compile command,
+//! and the compiler's identity (its real path and version line), so a
+//! tournament compiles each bot once, and a new compiler builds anew.
 //!
 //! The cache directory is `$REFEREE_CACHE`, else `$XDG_CACHE_HOME/referee`,
-//! else `~/.cache/referee`. A binary is built in a private temporary
+//! else `~/.cache/referee`. A build is made in a private temporary
 //! directory there and renamed into place, so parallel games never see a
 //! half-written one. A source that does not compile is the bot's fault (the
-//! `compile` verdict, with the compiler's message); a missing compiler or an
-//! unwritable cache is the referee's (an `Err`).
+//! `compile` verdict, with the compiler's message), remembered for the rest
+//! of the process so that a tournament does not compile it again for each
+//! game; a missing compiler or an unwritable cache is the referee's (an
+//! `Err`).
 
+use std::collections::HashMap;
+use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::language::Language;
+use super::language::{find_program, Language};
 use super::spec::BotCommand;
 
-/// Time a compiler gets for one bot.
+/// Time a compiler gets for one bot unless its language says otherwise.
 pub const COMPILE_LIMIT: Duration = Duration::from_secs(60);
 /// Compiler output kept for the log.
 const MAX_MESSAGE_BYTES: u64 = 16 * 1024;
+/// Lines of the compiler's message in the verdict's detail.
+const DETAIL_LINES: usize = 3;
+/// The folder, in the compiler's working directory, its output goes to.
+const OUT: &str = "referee-out";
 
 /// Why a bot could not be made ready to run.
 #[derive(Debug, thiserror::Error)]
@@ -30,23 +44,21 @@ pub enum CompileError {
     /// The bot's fault: the `compile` verdict.
     #[error("does not compile ({compiler} {status}): {first_error}")]
     DoesNotCompile {
-        compiler: &'static str,
+        compiler: String,
         status: String,
-        /// The compiler's first error line.
+        /// The compiler's first lines of error.
         first_error: String,
         /// Everything the compiler wrote (capped).
         message: String,
     },
     #[error("does not compile: {compiler} took longer than {}s", limit.as_secs())]
-    TooSlow {
-        compiler: &'static str,
-        limit: Duration,
-    },
+    TooSlow { compiler: String, limit: Duration },
     /// The referee's fault.
-    #[error("cannot compile {}: {compiler} could not be run ({source}); install it (e.g. apt-get install build-essential)", source_file.display())]
+    #[error("cannot compile {}: {compiler} could not be run ({source}); install it ({install})", source_file.display())]
     NoCompiler {
-        compiler: &'static str,
+        compiler: String,
         source_file: PathBuf,
+        install: String,
         source: io::Error,
     },
     #[error("cannot use the compile cache {}: {source}; set REFEREE_CACHE to a writable directory", dir.display())]
@@ -71,6 +83,28 @@ impl CompileError {
             CompileError::NoCompiler { .. } | CompileError::Cache { .. } => false,
         }
     }
+
+    /// A copy of a verdict (the memo hands one to each game).
+    fn verdict_copy(&self) -> Option<CompileError> {
+        match self {
+            CompileError::DoesNotCompile {
+                compiler,
+                status,
+                first_error,
+                message,
+            } => Some(CompileError::DoesNotCompile {
+                compiler: compiler.clone(),
+                status: status.clone(),
+                first_error: first_error.clone(),
+                message: message.clone(),
+            }),
+            CompileError::TooSlow { compiler, limit } => Some(CompileError::TooSlow {
+                compiler: compiler.clone(),
+                limit: *limit,
+            }),
+            CompileError::NoCompiler { .. } | CompileError::Cache { .. } => None,
+        }
+    }
 }
 
 /// The compile cache directory.
@@ -88,17 +122,9 @@ pub fn cache_dir() -> PathBuf {
     std::env::temp_dir().join("referee-cache")
 }
 
-fn compiler(language: Language) -> (&'static str, &'static [&'static str]) {
-    match language {
-        Language::Cpp => ("g++", &["-O2", "-std=gnu++17", "-fmax-errors=20"]),
-        Language::C | Language::Python | Language::Native => {
-            ("gcc", &["-O2", "-std=gnu11", "-fmax-errors=20"])
-        }
-    }
-}
-
-/// A bot ready to spawn: unchanged unless it is a source to compile, then
-/// the same command with `program` set to the (cached) binary.
+/// A bot ready to spawn: unchanged unless it is a source, then its
+/// language's run command (after compiling it, or finding it in the
+/// cache). `limit` is the compiler's time.
 pub fn prepare(
     command: &BotCommand,
     sandbox: &super::Sandbox,
@@ -117,91 +143,280 @@ pub fn prepare_in(
     let Some(source) = &command.source else {
         return Ok(command.clone());
     };
-    let (cc, flags) = compiler(command.language);
-    let dir = dir.to_path_buf();
-    let cache_err = |source: io::Error| CompileError::Cache {
-        dir: dir.clone(),
-        source,
+    let language = command.language;
+    let built = match &language.def().compile {
+        Some(compile) => Some(build(command, source, compile, dir, sandbox, limit)?),
+        None => None,
     };
-    let text = fs::read(source).map_err(|e| CompileError::NoCompiler {
-        compiler: cc,
-        source_file: source.clone(),
-        source: e,
-    })?;
-    let mut key = Vec::with_capacity(text.len() + 64);
-    key.extend_from_slice(format!("referee-compile-v1\0{cc}\0{}\0", flags.join(" ")).as_bytes());
-    key.extend_from_slice(&text);
-    let binary = dir.join(format!("{:032x}-{}", fnv1a_128(&key), command.name));
-    if !binary.is_file() {
-        fs::create_dir_all(&dir).map_err(cache_err)?;
-        let work = tempfile::Builder::new()
-            .prefix(".build-")
-            .tempdir_in(&dir)
-            .map_err(cache_err)?;
-        let ext = match command.language {
-            Language::Cpp => "cpp",
-            Language::C | Language::Python | Language::Native => "c",
-        };
-        // The compiler sees a copy named by its language (a `.cc` or a
-        // `.cxx` is C++ too), and writes next to it.
-        let source_name = format!("bot.{ext}");
-        fs::write(work.path().join(&source_name), &text).map_err(cache_err)?;
-        run_compiler(
-            (cc, flags),
-            work,
-            &source_name,
-            source,
-            &binary,
-            sandbox,
-            limit,
-        )?;
-    }
-    Ok(BotCommand {
-        program: binary,
-        source: None,
-        ..command.clone()
-    })
+    Ok(run_command(command, source, built.as_deref()))
 }
 
-/// What a compiler may use: it is as untrusted as the bot whose source it
-/// reads (`#include "/etc/shadow"` would print the file in its message).
-/// It runs through the launcher like a bot, in the sandbox of the game,
-/// with processes allowed (cc1, as, ld), this much memory (resident, and
-/// an address space of this plus 1 GiB per process), its output capped,
-/// and killed with the referee.
-pub const COMPILER_MEMORY_KB: u64 = 512 * 1024;
-/// What a compiler's working folder may hold (the object files and the
-/// binary).
-const COMPILER_DISK_KB: u64 = 256 * 1024;
+/// The command of a source bot: its language's run command, filled in,
+/// with the spec's extra words after it.
+fn run_command(command: &BotCommand, source: &Path, built: Option<&Path>) -> BotCommand {
+    let def = command.language.def();
+    let entry = entry_of(source, command.language);
+    let main = entry
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let fill = |word: &str| -> String {
+        let mut w = word
+            .replace("{entry}", &entry.to_string_lossy())
+            .replace("{main}", &main);
+        if let Some(out) = built {
+            w = w.replace("{out}", &out.to_string_lossy());
+        }
+        w
+    };
+    let mut words = def.run.iter().map(|w| fill(w));
+    let first = words.next().unwrap_or_default();
+    let program = if first.contains('/') {
+        PathBuf::from(&first)
+    } else {
+        find_program(&first).unwrap_or_else(|| PathBuf::from(&first))
+    };
+    let mut args: Vec<OsString> = words.map(OsString::from).collect();
+    args.extend(command.args.iter().cloned());
+    // What the bot reads: its build, and its sources when it runs them.
+    let mut readable: Vec<PathBuf> = Vec::new();
+    readable.extend(built.map(Path::to_path_buf));
+    if built.is_none() {
+        let folder = if source.is_dir() {
+            Some(source)
+        } else {
+            source.parent()
+        };
+        readable.extend(folder.map(Path::to_path_buf));
+    }
+    BotCommand {
+        program,
+        args,
+        source: None,
+        env: def
+            .env
+            .iter()
+            .map(|(k, v)| (k.into(), fill(v).into()))
+            .collect(),
+        readable,
+        ..command.clone()
+    }
+}
 
-fn run_compiler(
-    (cc, flags): (&'static str, &[&str]),
-    work: tempfile::TempDir,
-    source_name: &str,
-    original: &Path,
-    binary: &Path,
+/// The entry of a source: the file itself, or a folder's entry.
+fn entry_of(source: &Path, language: Language) -> PathBuf {
+    if source.is_dir() {
+        Language::of_folder(source, Some(language))
+            .map(|(_, entry)| entry)
+            .unwrap_or_else(|| source.to_path_buf())
+    } else {
+        source.to_path_buf()
+    }
+}
+
+/// Builds (once per process and content) a folder in `dir` holding the
+/// compiled bot, and returns it.
+fn build(
+    command: &BotCommand,
+    source: &Path,
+    compile: &[String],
+    dir: &Path,
     sandbox: &super::Sandbox,
     limit: Duration,
-) -> Result<(), CompileError> {
+) -> Result<PathBuf, CompileError> {
+    let language = command.language;
+    let def = language.def();
+    let compiler = compile.first().cloned().unwrap_or_default();
     let no_compiler = |e: io::Error| CompileError::NoCompiler {
-        compiler: cc,
-        source_file: original.to_path_buf(),
+        compiler: compiler.clone(),
+        source_file: source.to_path_buf(),
+        install: def.install.clone(),
         source: e,
     };
+    let cache_err = |source: io::Error| CompileError::Cache {
+        dir: dir.to_path_buf(),
+        source,
+    };
+    // The sources, relative to the folder the compiler sees them in.
+    let files: Vec<PathBuf> = if source.is_dir() {
+        super::spec::source_files(source, language)
+    } else {
+        vec![PathBuf::from(source.file_name().unwrap_or_default())]
+    };
+    let root = if source.is_dir() {
+        source.to_path_buf()
+    } else {
+        source.parent().unwrap_or(Path::new("/")).to_path_buf()
+    };
+    let mut contents: Vec<(PathBuf, Vec<u8>)> = Vec::with_capacity(files.len());
+    for file in &files {
+        let text = fs::read(root.join(file)).map_err(&no_compiler)?;
+        contents.push((file.clone(), text));
+    }
+    let compiler_path = find_program(&compiler)
+        .ok_or_else(|| no_compiler(io::Error::from(io::ErrorKind::NotFound)))?;
+    let mut key: Vec<u8> = format!(
+        "referee-compile-v2\0{}\0{}\0{}\0{}\0",
+        language.name(),
+        compile.join(" "),
+        compiler_path.display(),
+        language.version()
+    )
+    .into_bytes();
+    for (file, text) in &contents {
+        key.extend_from_slice(format!("{}\0{}\0", file.display(), text.len()).as_bytes());
+        key.extend_from_slice(text);
+    }
+    let hash = format!("{:032x}", fnv1a_128(&key));
+    let built = dir.join(format!("{hash}-{}", safe_name(&command.name)));
+
+    // One build per key at a time, and a failure remembered for the
+    // process: parallel games of a tournament wait for the first.
+    let slot = memo_slot(&hash);
+    let mut memo = slot
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(failure) = &*memo {
+        return Err(failure
+            .verdict_copy()
+            .expect("only verdicts are remembered"));
+    }
+    if built.is_dir() {
+        return Ok(built);
+    }
+    fs::create_dir_all(dir).map_err(cache_err)?;
+    let work = tempfile::Builder::new()
+        .prefix(".build-")
+        .tempdir_in(dir)
+        .map_err(cache_err)?;
+    for (file, text) in &contents {
+        let path = work.path().join(file);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(cache_err)?;
+        }
+        fs::write(&path, text).map_err(cache_err)?;
+    }
+    // Writable by the compiler, which under strict runs as a user of its
+    // own (its working directory, mode 0700, is its alone).
+    let out = work.path().join(OUT);
+    fs::create_dir(&out).map_err(cache_err)?;
+    fs::set_permissions(&out, std::os::unix::fs::PermissionsExt::from_mode(0o777))
+        .map_err(cache_err)?;
+    let entry = entry_of(source, language);
+    let entry_rel = entry.strip_prefix(&root).unwrap_or(&entry).to_path_buf();
+    let dotted = |p: &Path| format!("./{}", p.display());
+    let mut args: Vec<OsString> = Vec::new();
+    for word in &compile[1..] {
+        if word == "{sources}" {
+            args.extend(files.iter().map(|f| OsString::from(dotted(f))));
+        } else {
+            args.push(
+                word.replace("{source}", &dotted(&entry_rel))
+                    .replace("{out}", OUT)
+                    .replace(
+                        "{main}",
+                        &entry.file_stem().unwrap_or_default().to_string_lossy(),
+                    )
+                    .into(),
+            );
+        }
+    }
+    let run = CompilerRun {
+        compiler: &compiler,
+        install: &def.install,
+        program: compiler_path,
+        args,
+        env: def.env.iter().map(|(k, v)| (k.into(), v.into())).collect(),
+        memory_kb: def.compile_memory_kb,
+        limit,
+    };
+    // The compiler's message names the copies; the user is shown the files.
+    let shown: Vec<(String, String)> = files
+        .iter()
+        .map(|f| (dotted(f), root.join(f).display().to_string()))
+        .collect();
+    match run_compiler(&run, work, (&root, &shown), &built, sandbox) {
+        Ok(()) => Ok(built),
+        Err(e) => {
+            if let Some(copy) = e.verdict_copy() {
+                *memo = Some(copy);
+            }
+            Err(e)
+        }
+    }
+}
+
+/// A name safe as part of a file name.
+fn safe_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(64)
+        .collect()
+}
+
+/// The lock of one build key, holding its remembered failure.
+type MemoSlot = Arc<Mutex<Option<CompileError>>>;
+
+/// The slot of a build key (made on first use).
+fn memo_slot(key: &str) -> MemoSlot {
+    static SLOTS: OnceLock<Mutex<HashMap<String, MemoSlot>>> = OnceLock::new();
+    let slots = SLOTS.get_or_init(Default::default);
+    let mut slots = slots
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    slots.entry(key.to_string()).or_default().clone()
+}
+
+/// One compiler run: what and how.
+struct CompilerRun<'a> {
+    /// As the language names it (for messages).
+    compiler: &'a str,
+    /// What to install when it cannot be run.
+    install: &'a str,
+    program: PathBuf,
+    args: Vec<OsString>,
+    env: Vec<(OsString, OsString)>,
+    memory_kb: u64,
+    limit: Duration,
+}
+
+/// What a compiler's working folder may hold (the sources, its caches and
+/// its output).
+const COMPILER_DISK_KB: u64 = 256 * 1024;
+
+/// Runs the compiler through the launcher like a bot, in the sandbox of
+/// the game, with processes allowed (cc1, as, ld; go's compile and link),
+/// its language's memory cap (resident, and an address space of this plus
+/// 1 GiB per process), its output capped, and killed with the referee.
+fn run_compiler(
+    run: &CompilerRun<'_>,
+    work: tempfile::TempDir,
+    (original_root, shown): (&Path, &[(String, String)]),
+    built: &Path,
+    sandbox: &super::Sandbox,
+) -> Result<(), CompileError> {
     let cache_err = |e: io::Error| CompileError::Cache {
-        dir: binary.parent().unwrap_or(Path::new(".")).to_path_buf(),
+        dir: built.parent().unwrap_or(Path::new(".")).to_path_buf(),
         source: e,
     };
-    let program =
-        BotCommand::parse(cc).map_err(|e| no_compiler(io::Error::other(e.to_string())))?;
-    let mut args: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
-    args.extend(["-o".into(), "bot".into(), source_name.into(), "-lm".into()]);
     let command = BotCommand {
-        args: args.into_iter().map(Into::into).collect(),
-        ..program
+        spec: run.compiler.to_string(),
+        name: run.compiler.to_string(),
+        program: run.program.clone(),
+        args: run.args.clone(),
+        language: Language::native(),
+        source: None,
+        env: run.env.clone(),
+        readable: Vec::new(),
     };
     let limits = super::ProcessLimits {
-        memory_kb: COMPILER_MEMORY_KB,
+        memory_kb: run.memory_kb,
         max_output_bytes: MAX_MESSAGE_BYTES as usize,
         stderr_cap_bytes: MAX_MESSAGE_BYTES as usize,
         max_line_bytes: 4096,
@@ -211,43 +426,111 @@ fn run_compiler(
         ..super::ProcessLimits::default()
     };
     let started = Instant::now();
-    let mut process = super::BotProcess::spawn_in(&command, &limits, work).map_err(no_compiler)?;
-    // No input: it reads its source, writes its binary and exits.
-    let report = process.shut_down(limit);
-    if started.elapsed() >= limit {
+    let mut process = super::BotProcess::spawn_in(&command, &limits, work).map_err(|e| {
+        CompileError::NoCompiler {
+            compiler: run.compiler.to_string(),
+            source_file: original_root.to_path_buf(),
+            install: run.install.to_string(),
+            source: e,
+        }
+    })?;
+    // No input: it reads its sources, writes its output and exits. Its
+    // stdout is read (within the cap) while it runs.
+    let report = process.shut_down(run.limit);
+    if started.elapsed() >= run.limit {
         return Err(CompileError::TooSlow {
-            compiler: cc,
-            limit,
+            compiler: run.compiler.to_string(),
+            limit: run.limit,
         });
     }
-    let out = process.workdir().join("bot");
-    if report.exit == Some(super::Exit::Code(0)) && out.is_file() {
-        return fs::rename(&out, binary).map_err(cache_err);
+    let out = process.workdir().join(OUT);
+    let produced = fs::read_dir(&out).is_ok_and(|mut d| d.next().is_some());
+    if report.exit == Some(super::Exit::Code(0)) && produced {
+        return match fs::rename(&out, built) {
+            Ok(()) => {
+                make_own(built);
+                Ok(())
+            }
+            // Another referee process built it meanwhile.
+            Err(_) if built.is_dir() => Ok(()),
+            Err(e) => Err(cache_err(e)),
+        };
     }
     let message: String = process
         .take_stderr()
         .into_iter()
         .map(|l| l.line + "\n")
         .collect();
-    // The message names the private copy; show the user's file instead.
-    let message = message.replace(source_name, &original.display().to_string());
-    let first_error = message
-        .lines()
-        .find(|l| l.contains("error"))
-        .or_else(|| message.lines().next())
-        .unwrap_or("(no message)")
-        .trim()
-        .to_string();
+    // The message names the private copies; show the user's files instead.
+    let private = format!("{}/", process.workdir().display());
+    let mut message = message.replace(&private, "./");
+    for (copy, original) in shown {
+        message = message.replace(copy.as_str(), original);
+    }
     let status = match report.exit {
+        Some(super::Exit::Code(0)) => "exited with status 0 without output".to_string(),
         Some(exit) => exit.to_string(),
         None => "ended".into(),
     };
     Err(CompileError::DoesNotCompile {
-        compiler: cc,
+        compiler: run.compiler.to_string(),
         status,
-        first_error,
+        first_error: first_lines(&message),
         message: message.trim_end().to_string(),
     })
+}
+
+/// The referee's own, and writable by nobody else: a build made by a
+/// compiler of another user (strict) is handed to the referee's user.
+fn make_own(folder: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    // SAFETY: geteuid and getegid have no preconditions.
+    let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+    let mut queue = vec![folder.to_path_buf()];
+    while let Some(path) = queue.pop() {
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if meta.file_type().is_symlink() {
+            let _ = fs::remove_file(&path);
+            continue;
+        }
+        let _ = std::os::unix::fs::lchown(&path, Some(uid), Some(gid));
+        let mode = meta.permissions().mode() & 0o755;
+        let _ = fs::set_permissions(&path, fs::Permissions::from_mode(mode));
+        if meta.is_dir() {
+            if let Ok(entries) = fs::read_dir(&path) {
+                queue.extend(entries.flatten().map(|e| e.path()));
+            }
+        }
+    }
+}
+
+/// The first lines of a compiler's message worth showing: from its first
+/// line that speaks of an error (else its first line that is not a
+/// heading such as go's `# command-line-arguments`), a few lines, joined.
+fn first_lines(message: &str) -> String {
+    let lines: Vec<&str> = message
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let start = lines
+        .iter()
+        .position(|l| l.to_ascii_lowercase().contains("error"))
+        .or_else(|| lines.iter().position(|l| !l.starts_with('#')))
+        .unwrap_or(0);
+    let shown: Vec<&str> = lines
+        .iter()
+        .skip(start)
+        .take(DETAIL_LINES)
+        .map(|l| l.trim())
+        .collect();
+    if shown.is_empty() {
+        "(no message)".into()
+    } else {
+        shown.join(" | ")
+    }
 }
 
 /// FNV-1a, 128 bits: a stable content hash with no dependency (cache keys
@@ -268,5 +551,17 @@ mod tests {
     fn hash_is_stable_and_content_sensitive() {
         assert_eq!(fnv1a_128(b""), 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d);
         assert_ne!(fnv1a_128(b"int main(){}"), fnv1a_128(b"int main(){ }"));
+    }
+
+    #[test]
+    fn the_detail_shows_the_first_error_lines() {
+        let gcc = "bot.c: In function 'main':\nbot.c:1:14: error: 'nope' undeclared\n    1 | int main() { return nope; }\n      |              ^~~~\nmore\n";
+        assert_eq!(
+            first_lines(gcc),
+            "bot.c:1:14: error: 'nope' undeclared | 1 | int main() { return nope; } | |              ^~~~"
+        );
+        let go = "# command-line-arguments\n./x.go:3:2: undefined: foo\n";
+        assert_eq!(first_lines(go), "./x.go:3:2: undefined: foo");
+        assert_eq!(first_lines(""), "(no message)");
     }
 }

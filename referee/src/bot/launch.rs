@@ -57,6 +57,10 @@ pub struct LaunchSpec {
     /// The bot's whole environment.
     pub env: Vec<(OsString, OsString)>,
     pub workdir: PathBuf,
+    /// Folders the bot reads besides its program's (its build, its
+    /// sources), real paths or not.
+    #[serde(default)]
+    pub readable: Vec<PathBuf>,
     /// RLIMIT_AS in bytes (`u64::MAX`: none).
     pub address_space: u64,
     /// RLIMIT_FSIZE in bytes: no file larger than the folder's quota.
@@ -485,6 +489,8 @@ fn needed_folders(spec: &LaunchSpec) -> Vec<PathBuf> {
             }
         }
     }
+    // What its language's run command reads (its build, its sources).
+    wanted.extend(spec.readable.iter().filter_map(|p| p.canonicalize().ok()));
     // The script, for an interpreter: the first argument. Later ones are
     // the bot's own business, and must not open a hidden folder to it.
     if let Some(arg) = spec.args.first() {
@@ -515,13 +521,7 @@ fn exposures_for(spec: &LaunchSpec) -> Vec<Exposure> {
         let cover = if path.starts_with(TMP) {
             Some(PathBuf::from(TMP))
         } else if own_user {
-            // The topmost ancestor others may not pass through.
-            let ancestors: Vec<&Path> = path.ancestors().skip(1).collect();
-            ancestors
-                .into_iter()
-                .rev()
-                .find(|a| std::fs::metadata(a).is_ok_and(|m| m.permissions().mode() & 0o001 == 0))
-                .map(Path::to_path_buf)
+            closed_ancestor(&path)
         } else {
             None
         };
@@ -542,6 +542,18 @@ fn exposures_for(spec: &LaunchSpec) -> Vec<Exposure> {
         }
     }
     out
+}
+
+/// The topmost ancestor of `path` that others may not pass through, if
+/// any: a bot with a user of its own reaches `path` only through a cover
+/// of it.
+fn closed_ancestor(path: &Path) -> Option<PathBuf> {
+    let ancestors: Vec<&Path> = path.ancestors().skip(1).collect();
+    ancestors
+        .into_iter()
+        .rev()
+        .find(|a| std::fs::metadata(a).is_ok_and(|m| m.permissions().mode() & 0o001 == 0))
+        .map(Path::to_path_buf)
 }
 
 type StepError = (&'static str, io::Error);
@@ -822,7 +834,15 @@ fn enter_mount_namespace(
         .iter()
         .map(|e| open_o_path(&e.path))
         .collect::<Result<Vec<_>, _>>()?;
-    let covers = cover_closed_folders(exposures, &exposure_fds)?;
+    // A working directory in a folder closed to others (a compiler's, in
+    // a cache under /root) is reached through a cover of that folder.
+    let own_user = matches!(spec.identity, Some(Identity { uid: Some(_), .. }));
+    let workdir_cover = if own_user && !spec.workdir.starts_with(TMP) {
+        closed_ancestor(&spec.workdir)
+    } else {
+        None
+    };
+    let covers = cover_closed_folders(exposures, &exposure_fds, &spec.workdir, workdir_cover)?;
     private_tmp(spec, &workdir_fd, exposures, &exposure_fds)?;
     hide_referees_files(spec)?;
     remount_read_only(strict, &covers)?;
@@ -913,14 +933,20 @@ fn bind_read_only(fd: &OwnedFd, path: &Path) -> Result<(), StepError> {
 
 /// Folders under closed ones: a small tmpfs over each closed folder, the
 /// needed folders bound back in, all read-only. Returns the covered folders.
-fn cover_closed_folders<'a>(
-    exposures: &'a [Exposure],
+fn cover_closed_folders(
+    exposures: &[Exposure],
     fds: &[OwnedFd],
-) -> Result<Vec<&'a Path>, StepError> {
-    let mut covers: Vec<&Path> = Vec::new();
-    for e in exposures {
-        if e.cover != Path::new(TMP) && !covers.contains(&e.cover.as_path()) {
-            covers.push(&e.cover);
+    workdir: &Path,
+    workdir_cover: Option<PathBuf>,
+) -> Result<Vec<PathBuf>, StepError> {
+    let mut covers: Vec<PathBuf> = Vec::new();
+    for cover in exposures
+        .iter()
+        .map(|e| e.cover.clone())
+        .chain(workdir_cover)
+    {
+        if cover != Path::new(TMP) && !covers.contains(&cover) {
+            covers.push(cover);
         }
     }
     for cover in &covers {
@@ -937,6 +963,11 @@ fn cover_closed_folders<'a>(
             if e.cover == *cover {
                 bind_read_only(fd, &e.path)?;
             }
+        }
+        // A working directory under the cover (a compiler's, in the
+        // cache) gets its mount point before the cover turns read-only.
+        if workdir.starts_with(cover) && !exposures.iter().any(|e| workdir.starts_with(&e.path)) {
+            std::fs::create_dir_all(workdir).map_err(|err| (MOUNTS, err))?;
         }
         mount_fs(
             c"none",
@@ -1006,7 +1037,7 @@ fn hide_referees_files(spec: &LaunchSpec) -> Result<(), StepError> {
 
 /// Every other file system read-only; the root and the cgroup file systems
 /// must be, other special mounts may refuse and stay as they are.
-fn remount_read_only(strict: &StrictSpec, covers: &[&Path]) -> Result<(), StepError> {
+fn remount_read_only(strict: &StrictSpec, covers: &[PathBuf]) -> Result<(), StepError> {
     for (point, flags) in &strict.read_only {
         if point.starts_with("/tmp") || covers.iter().any(|c| point.starts_with(c)) {
             continue;

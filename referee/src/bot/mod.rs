@@ -932,6 +932,17 @@ impl BotProcess {
                 allowance_kb: self.limits.memory_allowance_kb,
             };
         }
+        // Over its cap at its peak, then gone before the next poll (a
+        // runtime that stops at its own heap limit, set to the cap, such as
+        // the JVM's OutOfMemoryError): the memory limit is what it broke.
+        let cap = self.limits.memory_cap_kb();
+        if cap > 0 && report.peak_memory_kb > cap {
+            return Fault::Memory {
+                peak_kb: report.peak_memory_kb,
+                limit_kb: self.limits.memory_kb,
+                allowance_kb: self.limits.memory_allowance_kb,
+            };
+        }
         match report.exit {
             // A file past RLIMIT_FSIZE (the folder's quota, or the per-file
             // cap): the disk quota's verdict, not a crash.
@@ -1012,6 +1023,12 @@ impl Drop for BotProcess {
     }
 }
 
+/// In a bot's arguments and environment, replaced by its memory cap in
+/// MiB (limit plus allowance), for a runtime's own heap flag.
+pub const MEMORY_PLACEHOLDER: &str = "{memory_mb}";
+/// What [`MEMORY_PLACEHOLDER`] becomes when there is no memory limit.
+const UNLIMITED_HEAP_MB: u64 = 32 * 1024;
+
 /// What the launcher is told to do for one bot (it arrives through a pipe:
 /// argv is public).
 fn launch_spec(
@@ -1029,7 +1046,21 @@ fn launch_spec(
         }),
         Sandbox::Basic => None,
     };
-    let env: Vec<(OsString, OsString)> = vec![
+    // A runtime's own heap flag (`-Xmx{memory_mb}m`) follows the cap.
+    let memory_mb = match limits.memory_cap_kb() {
+        0 => UNLIMITED_HEAP_MB,
+        kb => kb.div_ceil(1024),
+    }
+    .to_string();
+    let fill = |word: &OsString| -> OsString {
+        match word.to_str() {
+            Some(text) if text.contains(MEMORY_PLACEHOLDER) => {
+                text.replace(MEMORY_PLACEHOLDER, &memory_mb).into()
+            }
+            _ => word.clone(),
+        }
+    };
+    let mut env: Vec<(OsString, OsString)> = vec![
         (
             "PATH".into(),
             std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin")),
@@ -1039,13 +1070,22 @@ fn launch_spec(
         ("LANG".into(), "C.UTF-8".into()),
         ("PYTHONUNBUFFERED".into(), "1".into()),
         ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
-        (sandbox::TAG_VARIABLE.into(), tag.into()),
     ];
+    // The language's own, but never in place of the referee's tag.
+    env.extend(
+        command
+            .env
+            .iter()
+            .filter(|(k, _)| k != sandbox::TAG_VARIABLE)
+            .map(|(k, v)| (k.clone(), fill(v))),
+    );
+    env.push((sandbox::TAG_VARIABLE.into(), tag.into()));
     let id = sandbox::id_for(tag);
     launch::LaunchSpec {
         program: command.program.clone(),
-        args: command.args.clone(),
+        args: command.args.iter().map(fill).collect(),
         env,
+        readable: command.readable.clone(),
         workdir: workdir.to_path_buf(),
         address_space: if limits.memory_cap_kb() == 0 {
             u64::MAX

@@ -1,19 +1,24 @@
-//! BOT specs as users write them: a path to an executable, a `.py` file (run
-//! with python3), a `.c`/`.cpp` file (compiled by the referee, see
-//! `compile.rs`), or a quoted command line, optionally prefixed with its
-//! language (`python:./launcher`). Validated into a [`BotCommand`] before
-//! anything is spawned, so a typo is a clear error and not a verdict.
+//! BOT specs as users write them: a path to an executable, a source file
+//! of a known language (`bot.py`, `Bot.java`, `bot.c`: built and run with
+//! its language's commands, see `language.rs` and `compile.rs`), a folder
+//! holding a language's marker file (`Main.java`, `main.go`, `Cargo.toml`,
+//! `package.json`), or a quoted command line; optionally prefixed with its
+//! language (`java:path/`, `python:./launcher`). Validated into a
+//! [`BotCommand`] before anything is spawned, so a typo or a missing
+//! toolchain is a clear error and not a verdict.
 
 use std::env;
 use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use super::language::Language;
+use super::language::{find_program, Language};
 
-/// The largest bot source file accepted (the contest rules: "max file size
-/// must be less than 1MB").
+/// The largest bot source accepted (the contest rules: "max file size
+/// must be less than 1MB"); for a folder, its source files in all.
 pub const MAX_SOURCE_BYTES: u64 = 1 << 20;
+/// The most source files a folder bot may hold.
+pub const MAX_SOURCE_FILES: usize = 1000;
 
 /// A bot command ready to run: absolute program path and arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,15 +31,21 @@ pub struct BotCommand {
     pub args: Vec<OsString>,
     /// What the limits take the bot to be written in.
     pub language: Language,
-    /// A C or C++ source to compile before the game; `program` is then the
-    /// source itself until `compile::prepare` replaces it with the binary.
+    /// A source file or folder that its language builds and runs; `program`
+    /// is then the source itself and `args` the spec's extra words, until
+    /// `compile::prepare` makes the command its language's run command.
     pub source: Option<PathBuf>,
+    /// Environment the bot's language adds to the referee's clean one.
+    pub env: Vec<(OsString, OsString)>,
+    /// Folders the bot must be able to read besides its program's (its
+    /// compiled build, its sources): granted by the sandbox.
+    pub readable: Vec<PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum BotSpecError {
     #[error(
-        "the bot spec is empty: give a path to an executable, a .py file, or a quoted command line"
+        "the bot spec is empty: give a path to an executable, a source file (.py, .c, .java, ...), or a quoted command line"
     )]
     Empty,
     #[error("bot '{spec}': cannot split the command line ({reason}); check its quotes")]
@@ -45,20 +56,35 @@ pub enum BotSpecError {
         path: PathBuf,
         cwd: PathBuf,
     },
-    #[error("bot '{spec}': {} is a directory, not a program", path.display())]
-    IsDirectory { spec: String, path: PathBuf },
+    #[error("bot '{spec}': the folder {} holds no entry point{}; a folder bot holds one of: {wanted}", path.display(), match language { Some(l) => format!(" for {l}"), None => String::new() })]
+    NoEntryPoint {
+        spec: String,
+        path: PathBuf,
+        language: Option<String>,
+        /// The markers looked for, with their languages.
+        wanted: String,
+    },
     #[error("bot '{spec}': {} is not executable; mark it executable (chmod +x {}) or name its interpreter, e.g. \"{} {}\"", path.display(), path.display(), interpreter_of(path), path.display())]
     NotExecutable { spec: String, path: PathBuf },
     #[error(
         "bot '{spec}': program '{program}' was not found in PATH; install it or give its full path"
     )]
     NotInPath { spec: String, program: String },
+    #[error("bot '{spec}': {language} needs '{program}', which is not installed (not found in PATH); install it: {install}")]
+    NoToolchain {
+        spec: String,
+        language: String,
+        program: String,
+        install: String,
+    },
     #[error("bot '{spec}': {} is {size} bytes; a bot source must be under {MAX_SOURCE_BYTES} bytes (1 MiB)", path.display())]
     TooLarge {
         spec: String,
         path: PathBuf,
         size: u64,
     },
+    #[error("bot '{spec}': the folder {} holds more than {MAX_SOURCE_FILES} source files", path.display())]
+    TooManyFiles { spec: String, path: PathBuf },
 }
 
 impl BotCommand {
@@ -78,28 +104,26 @@ impl BotCommand {
         if trimmed.is_empty() {
             return Err(BotSpecError::Empty);
         }
-        let (forced, trimmed) = match trimmed.split_once(':') {
-            Some((lang, rest)) if Language::from_name(lang).is_some() && !rest.is_empty() => {
-                (Language::from_name(lang), rest.trim())
-            }
-            _ => (None, trimmed),
-        };
+        let (forced, trimmed) = split_language(trimmed);
         let words = split_words(spec, trimmed, base)?;
         let (first, rest) = words.split_first().ok_or(BotSpecError::Empty)?;
-        let compiled = Language::of_source(Path::new(first)).filter(|l| l.is_compiled());
-        if let Some(lang) = compiled {
-            return source_command(spec, first, rest, base, forced.unwrap_or(lang));
+        if base.join(first).is_dir() {
+            return folder_command(spec, first, rest, base, forced);
         }
-        let (program, args, script) = if first.ends_with(".py") {
-            python_command(spec, first, rest, base)?
-        } else {
-            program_command(spec, first, rest, base)?
+        let source_language = match forced {
+            Some(lang) => Some(lang).filter(|l| l.takes_source(Path::new(first))),
+            None => Language::of_source(Path::new(first)),
         };
+        if let Some(lang) = source_language {
+            return source_command(spec, first, rest, base, lang);
+        }
+        let (program, args, script) = program_command(spec, first, rest, base)?;
         if let Some(script) = &script {
             check_size(spec, script)?;
         }
+        let python = Language::named("python");
         let detected = match &script {
-            Some(s) if Language::of_source(s) == Some(Language::Python) => Language::Python,
+            Some(s) if python.takes_source(s) => python,
             _ => Language::detect(&program, rest),
         };
         let name_source = script.unwrap_or_else(|| program.clone());
@@ -114,7 +138,20 @@ impl BotCommand {
             args,
             language: forced.unwrap_or(detected),
             source: None,
+            env: Vec::new(),
+            readable: Vec::new(),
         })
+    }
+}
+
+/// A spec's `LANG:` prefix, if it names a known language, and the rest.
+pub fn split_language(spec: &str) -> (Option<Language>, &str) {
+    match spec.split_once(':') {
+        Some((lang, rest)) if !rest.trim().is_empty() => match Language::from_name(lang) {
+            Some(language) => (Some(language), rest.trim()),
+            None => (None, spec),
+        },
+        _ => (None, spec),
     }
 }
 
@@ -134,7 +171,8 @@ fn split_words(spec: &str, trimmed: &str, cwd: &Path) -> Result<Vec<String>, Bot
     }
 }
 
-/// A C or C++ source: compiled before the game (see `compile`).
+/// A source file of `language`: built and run by its commands (see
+/// `compile`).
 fn source_command(
     spec: &str,
     first: &str,
@@ -144,6 +182,7 @@ fn source_command(
 ) -> Result<BotCommand, BotSpecError> {
     let source = existing_file(spec, first, cwd)?;
     check_size(spec, &source)?;
+    check_toolchain(spec, language)?;
     let args: Vec<OsString> = rest.iter().map(|a| absolutize_arg(a, cwd)).collect();
     let name = source
         .file_stem()
@@ -156,27 +195,146 @@ fn source_command(
         args,
         language,
         source: Some(source),
+        env: Vec::new(),
+        readable: Vec::new(),
     })
 }
 
-/// A `.py` file: run by the real python3 found in `PATH`.
-fn python_command(
+/// A folder holding a language's marker file (`Main.java`, `main.go`,
+/// `Cargo.toml`, `package.json`): built and run like a source file, from
+/// its entry.
+fn folder_command(
     spec: &str,
     first: &str,
     rest: &[String],
     cwd: &Path,
-) -> Result<Resolved, BotSpecError> {
-    let script = existing_file(spec, first, cwd)?;
-    check_size(spec, &script)?;
-    let python = find_in_path("python3")
-        .map(real_interpreter)
-        .ok_or_else(|| BotSpecError::NotInPath {
+    forced: Option<Language>,
+) -> Result<BotCommand, BotSpecError> {
+    let dir = cwd.join(first);
+    let dir = dir.canonicalize().unwrap_or(dir);
+    let no_entry = || {
+        let candidates = match forced {
+            Some(lang) => vec![lang],
+            None => Language::all(),
+        };
+        let wanted: Vec<String> = candidates
+            .iter()
+            .flat_map(|l| {
+                l.def().markers.iter().map(move |m| match &l.def().entry {
+                    Some(e) if e != "." => format!("{m} and {e} ({l})"),
+                    _ => format!("{m} ({l})"),
+                })
+            })
+            .collect();
+        BotSpecError::NoEntryPoint {
             spec: spec.to_string(),
-            program: "python3".into(),
-        })?;
-    let mut args: Vec<OsString> = vec![script.clone().into()];
-    args.extend(rest.iter().map(|a| absolutize_arg(a, cwd)));
-    Ok((python, args, Some(script)))
+            path: PathBuf::from(first),
+            language: forced.map(|l| l.name().to_string()),
+            wanted: wanted.join(", "),
+        }
+    };
+    let (language, entry) = Language::of_folder(&dir, forced).ok_or_else(no_entry)?;
+    if !entry.exists() {
+        return Err(no_entry());
+    }
+    let (size, files) = source_size(&dir, language);
+    if files > MAX_SOURCE_FILES {
+        return Err(BotSpecError::TooManyFiles {
+            spec: spec.to_string(),
+            path: PathBuf::from(first),
+        });
+    }
+    if size >= MAX_SOURCE_BYTES {
+        return Err(BotSpecError::TooLarge {
+            spec: spec.to_string(),
+            path: PathBuf::from(first),
+            size,
+        });
+    }
+    check_toolchain(spec, language)?;
+    let args: Vec<OsString> = rest.iter().map(|a| absolutize_arg(a, cwd)).collect();
+    let name = dir
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| first.to_string());
+    Ok(BotCommand {
+        spec: spec.to_string(),
+        name,
+        program: dir.clone(),
+        args,
+        language,
+        source: Some(dir),
+        env: Vec::new(),
+        readable: Vec::new(),
+    })
+}
+
+/// The source files of a folder bot in `language` (its extensions and
+/// its markers), relative to the folder, sorted: regular files only (a
+/// link is not followed), hidden folders and build folders (`target`,
+/// `node_modules`) left out. Stops past [`MAX_SOURCE_FILES`].
+pub fn source_files(dir: &Path, language: Language) -> Vec<PathBuf> {
+    let def = language.def();
+    let mut found: Vec<PathBuf> = Vec::new();
+    let mut queue = vec![PathBuf::new()];
+    while let Some(rel) = queue.pop() {
+        let Ok(entries) = std::fs::read_dir(dir.join(&rel)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name_text = name.to_string_lossy();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let path = rel.join(&name);
+            if kind.is_dir() {
+                if !name_text.starts_with('.')
+                    && name_text != "target"
+                    && name_text != "node_modules"
+                {
+                    queue.push(path);
+                }
+            } else if kind.is_file()
+                && (language.takes_source(&path)
+                    || def.markers.iter().any(|m| Path::new(m) == path))
+            {
+                found.push(path);
+                if found.len() > MAX_SOURCE_FILES {
+                    return found;
+                }
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The bytes and the number of a folder bot's source files.
+fn source_size(dir: &Path, language: Language) -> (u64, usize) {
+    let files = source_files(dir, language);
+    let size = files
+        .iter()
+        .filter_map(|f| dir.join(f).metadata().ok())
+        .map(|m| m.len())
+        .sum();
+    (size, files.len())
+}
+
+/// A language whose programs are not installed is the referee's problem,
+/// said before any game: which program, and what to install.
+fn check_toolchain(spec: &str, language: Language) -> Result<(), BotSpecError> {
+    for program in language.programs() {
+        if find_program(program).is_none() {
+            return Err(BotSpecError::NoToolchain {
+                spec: spec.to_string(),
+                language: language.name().to_string(),
+                program: program.to_string(),
+                install: language.def().install.clone(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// An executable: a path (it must be executable) or a name in `PATH`.
@@ -197,12 +355,10 @@ fn program_command(
         }
         path
     } else {
-        find_in_path(first)
-            .map(real_interpreter)
-            .ok_or_else(|| BotSpecError::NotInPath {
-                spec: spec.to_string(),
-                program: first.to_string(),
-            })?
+        find_program(first).ok_or_else(|| BotSpecError::NotInPath {
+            spec: spec.to_string(),
+            program: first.to_string(),
+        })?
     };
     let args: Vec<OsString> = rest.iter().map(|a| absolutize_arg(a, cwd)).collect();
     // For "python3 bot.py", the script names the bot, not the interpreter.
@@ -235,12 +391,6 @@ fn existing_file(spec: &str, word: &str, cwd: &Path) -> Result<PathBuf, BotSpecE
             cwd: cwd.to_path_buf(),
         });
     }
-    if path.is_dir() {
-        return Err(BotSpecError::IsDirectory {
-            spec: spec.to_string(),
-            path: PathBuf::from(word),
-        });
-    }
     Ok(path.canonicalize().unwrap_or(path))
 }
 
@@ -267,55 +417,44 @@ fn absolutize_arg(arg: &str, cwd: &Path) -> OsString {
     }
 }
 
-/// For a `python3` (or `python`) found in PATH, the interpreter itself
-/// rather than a wrapper script such as pyenv's shims: a wrapper starts
-/// shells and subprocesses, which the sandbox refuses a bot unless forking
-/// is allowed, and costs start-up time. Asked once per process.
-fn real_interpreter(program: PathBuf) -> PathBuf {
-    static PYTHON: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    let name = program.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    if !matches!(name, "python3" | "python") {
-        return program;
-    }
-    let resolved = PYTHON.get_or_init(|| {
-        let output = std::process::Command::new(&program)
-            .args(["-c", "import sys; print(sys.executable)"])
-            .stdin(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .output()
-            .ok()?;
-        let path = PathBuf::from(String::from_utf8(output.stdout).ok()?.trim());
-        (output.status.success() && path.is_absolute() && path.is_file()).then_some(path)
-    });
-    resolved.clone().unwrap_or(program)
-}
-
-fn find_in_path(program: &str) -> Option<PathBuf> {
-    let path = env::var_os("PATH")?;
-    env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| {
-            candidate
-                .metadata()
-                .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-                .unwrap_or(false)
-        })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn python_files_run_with_python3() {
+    fn python_files_are_sources_of_python() {
         let dir = tempfile::tempdir().unwrap();
         let script = dir.path().join("my_bot.py");
         std::fs::write(&script, "print()").unwrap();
         let cmd = BotCommand::parse(script.to_str().unwrap()).unwrap();
-        assert!(cmd.program.ends_with("python3"));
+        assert_eq!(cmd.source, Some(script.canonicalize().unwrap()));
         assert_eq!(cmd.name, "my_bot");
-        assert_eq!(cmd.args.len(), 1);
-        assert_eq!(cmd.language, Language::Python);
+        assert!(cmd.args.is_empty());
+        assert_eq!(cmd.language, Language::named("python"));
+    }
+
+    #[test]
+    fn folders_are_bots_by_their_marker_or_a_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let bot = dir.path().join("my_java_bot");
+        std::fs::create_dir(&bot).unwrap();
+        let err = BotCommand::parse(bot.to_str().unwrap()).unwrap_err();
+        assert!(matches!(err, BotSpecError::NoEntryPoint { .. }), "{err}");
+        assert!(err.to_string().contains("Main.java (java)"), "{err}");
+        std::fs::write(bot.join("Main.java"), "class Main {}").unwrap();
+        let cmd = BotCommand::parse(&format!("java:{}", bot.display())).unwrap();
+        assert_eq!(cmd.language, Language::named("java"));
+        assert_eq!(cmd.name, "my_java_bot");
+        assert_eq!(cmd.source, Some(bot.canonicalize().unwrap()));
+        let err = BotCommand::parse(&format!("go:{}", bot.display())).unwrap_err();
+        assert!(err.to_string().contains("main.go (go)"), "{err}");
+        assert!(err.to_string().contains("for go"), "{err}");
+        // A Cargo folder without its entry.
+        let rust = dir.path().join("crate");
+        std::fs::create_dir(&rust).unwrap();
+        std::fs::write(rust.join("Cargo.toml"), "").unwrap();
+        let err = BotCommand::parse(rust.to_str().unwrap()).unwrap_err();
+        assert!(err.to_string().contains("src/main.rs"), "{err}");
     }
 
     #[test]
@@ -324,7 +463,7 @@ mod tests {
         let source = dir.path().join("bot.cpp");
         std::fs::write(&source, "int main(){}").unwrap();
         let cmd = BotCommand::parse(source.to_str().unwrap()).unwrap();
-        assert_eq!(cmd.language, Language::Cpp);
+        assert_eq!(cmd.language, Language::named("cpp"));
         assert_eq!(
             cmd.source.as_deref(),
             Some(source.canonicalize().unwrap().as_path())
@@ -341,10 +480,10 @@ mod tests {
     #[test]
     fn a_language_prefix_overrides_detection() {
         let cmd = BotCommand::parse("python:sh -c true").unwrap();
-        assert_eq!(cmd.language, Language::Python);
+        assert_eq!(cmd.language, Language::named("python"));
         assert_eq!(
             BotCommand::parse("sh -c true").unwrap().language,
-            Language::Native
+            Language::native()
         );
     }
 

@@ -34,6 +34,9 @@ struct RawCheck {
     #[serde(default)]
     opponents: Vec<RawBot>,
     require: Spanned<Vec<RawRequirement>>,
+    /// Languages added or overridden (`[languages.NAME]`).
+    #[serde(default)]
+    languages: crate::plan_file::Languages,
 }
 
 /// The bot under test: its name and path are optional, the path may come
@@ -126,6 +129,7 @@ impl CheckPlan {
     pub fn parse(path: &Path, text: &str, bot: Option<&str>) -> Result<CheckPlan, PlanError> {
         let src = Source { path, text };
         let raw: RawCheck = src.raw()?;
+        src.register_languages(&raw.languages)?;
         let config = src.game_config(&raw.game, raw.options.as_ref(), |_| {})?;
         let tested = tested_bot(&src, &config, &raw, bot)?;
         let (opponents, names) =

@@ -44,7 +44,7 @@ pub fn run_play(args: PlayArgs) -> Result<i32, Failure> {
     };
     let language = match &opponent {
         Opponent::Bot(bot) => bot.language,
-        Opponent::HotSeat => Language::Native,
+        Opponent::HotSeat => Language::native(),
     };
     args.limits.check_sandbox()?;
     let limits = args.limits.limits_for(&config, language);

@@ -12,6 +12,7 @@
 mod bench;
 mod check;
 mod human;
+mod languages;
 mod play;
 mod tournament;
 
@@ -36,8 +37,10 @@ pub const EXIT_INPUT: i32 = 2;
     long_about = "Runs games between bot programs (\"bots\") that talk over stdin/stdout in a line \
 protocol (see protocol.md). Enforces time and memory limits, applies each game's rules and its \
 disqualifications, and reports verdicts.\n\n\
-A BOT is a path to an executable, a .py file (run with python3), or a quoted command line \
-such as \"python3 my_bot.py --fast\".\n\n\
+A BOT is a path to an executable, a source file (.py, .c, .cpp, .java, .js, .go, .rs: compiled \
+by the referee where needed; `referee languages` lists them), a folder holding one (Main.java, \
+main.go, Cargo.toml, package.json, ...), or a quoted command line such as \
+\"python3 my_bot.py --fast\"; `LANG:` in front names its language (java:my_bot/).\n\n\
 Exit codes: 0 done (a finished game, whoever won); 2 bad input (the message says what to \
 fix); 1 internal failure of the referee; 130 a tournament stopped by Ctrl-C, or a `play` game \
 ended early. `check` and `sprt` have their own codes for CI (see their --help): check 0 pass, \
@@ -117,6 +120,8 @@ input; the bot is killed); 2 bad input; 1 internal failure."
     Check(check::CheckArgs),
     /// CI: play NEW against OLD until a sequential test decides (exit 0 H1, 1 H0, 3 inconclusive)
     Sprt(check::SprtArgs),
+    /// List the languages bots may be written in: toolchain found, version, limits, commands
+    Languages(languages::LanguagesArgs),
 }
 
 /// The secret key the referee draws codes with (see `referee::key`):
@@ -446,6 +451,7 @@ pub fn main() -> i32 {
         // be done is 2, whatever the cause.
         Command::Check(args) => check::run_check(args).map_err(Failure::into_input),
         Command::Sprt(args) => check::run_sprt(args).map_err(Failure::into_input),
+        Command::Languages(args) => languages::run_languages(args).map(|()| EXIT_OK),
     };
     match result {
         Ok(code) => code,

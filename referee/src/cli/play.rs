@@ -16,7 +16,7 @@ use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 pub struct MatchArgs {
     /// The game to play: arrow5, mastermind, safecracker or cryptron
     pub game: String,
-    /// First bot, seat A (moves first, unless the game tosses a coin: Safe Cracker, Cryptron): an executable, a .py, .c or .cpp file, or a quoted command line
+    /// First bot, seat A (moves first, unless the game tosses a coin: Safe Cracker, Cryptron): an executable, a source file (.py, .c, .cpp, .java, .js, .go, .rs) or folder, or a quoted command line
     pub bot_a: String,
     /// Second bot
     pub bot_b: String,
@@ -100,10 +100,11 @@ pub fn distinct_names(a: &mut BotCommand, b: &mut BotCommand) {
         return;
     }
     let file_name = |bot: &BotCommand| {
-        let file = match (&bot.source, bot.language) {
-            (Some(source), _) => Some(source.as_os_str()),
-            (None, referee::bot::Language::Python) => bot.args.first().map(|a| a.as_os_str()),
-            (None, _) => Some(bot.program.as_os_str()),
+        let python = referee::bot::Language::named("python");
+        let file = match &bot.source {
+            Some(source) => Some(source.as_os_str()),
+            None if bot.language == python => bot.args.first().map(|a| a.as_os_str()),
+            None => Some(bot.program.as_os_str()),
         };
         file.and_then(|f| std::path::Path::new(f).file_name())
             .map(|n| n.to_string_lossy().into_owned())

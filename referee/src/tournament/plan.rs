@@ -52,6 +52,9 @@ struct RawTournament {
     #[serde(default)]
     scoring: RawScoring,
     bots: Spanned<Vec<RawBot>>,
+    /// Languages added or overridden (`[languages.NAME]`).
+    #[serde(default)]
+    languages: crate::plan_file::Languages,
 }
 
 /// Points per result: 2, 1 and 0 unless given; each at most
@@ -162,6 +165,7 @@ impl TournamentPlan {
     pub fn parse(path: &Path, text: &str) -> Result<TournamentPlan, PlanError> {
         let src = Source { path, text };
         let raw: RawTournament = src.raw()?;
+        src.register_languages(&raw.languages)?;
         let config = src.game_config(&raw.game, raw.options.as_ref(), |options| {
             seat_a_starts(raw.game.get_ref(), options)
         })?;
