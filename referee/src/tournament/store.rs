@@ -62,7 +62,15 @@ impl Store {
     /// line cut short by a kill is removed first.
     pub fn open(out: &Path) -> Result<Store, StoreError> {
         let folder = out.join(STORE_FOLDER);
-        private_folder(&folder.join("transcripts"))?;
+        let transcripts = folder.join("transcripts");
+        private_folder(&transcripts)?;
+        // Transcripts of games a kill cut short: those games are played
+        // again.
+        for entry in fs::read_dir(&transcripts).into_iter().flatten().flatten() {
+            if entry.file_name().to_string_lossy().ends_with(".part") {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
         let path = folder.join(STORE_GAMES);
         let file = OpenOptions::new()
             .create(true)
