@@ -208,6 +208,20 @@ fn adding_replacing_and_removing_bots_plays_only_the_new_games() {
     c.file(&["strong", "random", "constant"], 6);
     assert_eq!(c.update("term"), 6);
     c.assert_as_fresh("term", "fresh-more");
+    // Renamed, same file: its games are kept, under the new name.
+    let text = std::fs::read_to_string(c.path("term.toml")).unwrap();
+    std::fs::write(
+        c.path("term.toml"),
+        text.replace("name = \"constant\"", "name = \"steady\""),
+    )
+    .unwrap();
+    assert_eq!(c.update("term"), 0);
+    c.assert_as_fresh("term", "fresh-renamed");
+    let games = std::fs::read_to_string(c.path("term/games.csv")).unwrap();
+    assert!(
+        games.contains("steady") && !games.contains("constant"),
+        "{games}"
+    );
 }
 
 #[test]

@@ -293,18 +293,11 @@ pub fn run(
         }
         // games.csv and transcripts/ of the bots as they are now, before
         // this run's games are appended.
-        publish(plan, out, &schedule, options.shard, &kept)?;
+        let already_done = publish(plan, out, &schedule, options.shard, &kept)?;
         let scheduled = schedule.count_in(options.shard);
-        let kept_ids: HashSet<Hash256> = schedule
-            .games_in(options.shard)
-            .filter_map(|g| g.identity)
-            .filter(|id| kept.has(id))
-            .collect();
-        let already_done = schedule
-            .games_in(options.shard)
-            .filter(|g| g.identity.is_some_and(|id| kept_ids.contains(&id)))
-            .count() as u64;
-        // The games left, made one at a time as workers take them.
+        let kept_ids: HashSet<Hash256> = kept.ids().collect();
+        // The games left, made one at a time as workers take them: memory
+        // does not grow with the number of games of the tournament.
         let mut todo = schedule
             .games_in(options.shard)
             .filter(|g| g.identity.is_none_or(|id| !kept_ids.contains(&id)));
@@ -787,6 +780,7 @@ impl Played {
                     keeping.contents[game.a].clone(),
                     keeping.contents[game.b].clone(),
                 ],
+                index: game.index,
                 row: row.clone(),
             };
             if let Err(e) = keeping.store.append(id, stored) {
@@ -1086,17 +1080,53 @@ fn to_row(plan: &TournamentPlan, game: ScheduledGame, record: &MatchRecord) -> G
 /// Writes `games.csv` from the store: the games of the schedule (of
 /// `shard`) the store has, in schedule order, numbered and named as now;
 /// and links each one's transcript as `transcripts/game-NNNNNN.jsonl`.
-/// Games of bots removed or replaced stay in the store only.
+/// Games of bots removed or replaced stay in the store only. Returns the
+/// number of games written.
+///
+/// Only the games up to the furthest index the store has of each pairing's
+/// two contents are looked at: a tournament of billions of games with a few
+/// played starts at once.
 fn publish(
     plan: &TournamentPlan,
     out: &Path,
     schedule: &Schedule,
     shard: Option<Shard>,
     store: &Store,
-) -> Result<(), TournamentError> {
+) -> Result<u64, TournamentError> {
+    let contents: Vec<String> = schedule
+        .identities()
+        .contents
+        .iter()
+        .map(Hash256::to_hex)
+        .collect();
+    // The furthest index kept of each pair of contents (either seats).
+    let mut furthest: std::collections::HashMap<(&str, &str), u64> = Default::default();
+    for game in store.games() {
+        let [x, y] = &game.contents;
+        let key = if x <= y {
+            (x.as_str(), y.as_str())
+        } else {
+            (y.as_str(), x.as_str())
+        };
+        let at = furthest.entry(key).or_insert(0);
+        *at = (*at).max(game.index);
+    }
+    let mut numbers: Vec<u64> = vec![];
+    for (p, &(i, j)) in schedule.pairings().iter().enumerate() {
+        let (x, y) = (contents[i].as_str(), contents[j].as_str());
+        let key = if x <= y { (x, y) } else { (y, x) };
+        if let Some(&last) = furthest.get(&key) {
+            // Both seats of the last pair.
+            numbers.extend((0..=(last | 1)).filter_map(|k| schedule.number_of(p, k)));
+        }
+    }
+    numbers.sort_unstable();
     let mut links: Vec<(u64, Hash256)> = vec![];
     write_atomically(&out.join(GAMES_CSV), |w| {
-        for game in schedule.games_in(shard) {
+        for game in numbers.iter().filter_map(|&n| schedule.game(n)) {
+            if shard.is_some_and(|s| !s.contains(&game)) {
+                continue;
+            }
             let Some(id) = game.identity else { continue };
             let Some(stored) = store.get(&id) else {
                 continue;
@@ -1119,6 +1149,7 @@ fn publish(
             fs::remove_file(&path).map_err(io_error(&path, "cannot remove"))?;
         }
     }
+    let written = links.len() as u64;
     for (number, id) in links {
         let from = super::store::Store::transcript_path(out, &id);
         if !from.exists() {
@@ -1129,7 +1160,7 @@ fn publish(
             .or_else(|_| fs::copy(&from, &dest).map(|_| ()))
             .map_err(io_error(&dest, "cannot link the transcript"))?;
     }
-    Ok(())
+    Ok(written)
 }
 
 /// A kept game's row as the tournament is now: its number in the schedule,

@@ -18,6 +18,9 @@ pub struct ScheduledGame {
     pub a: usize,
     pub b: usize,
     pub seed: u64,
+    /// The game's index within its pairing (0 and 1: the first pair with
+    /// sides swapped, 2 and 3 the next, ...).
+    pub index: u64,
     /// What decides the game ([`super::identity`]); `None` for the games of
     /// formats played in rounds, which are kept by number.
     pub identity: Option<Hash256>,
@@ -124,6 +127,7 @@ impl Schedule {
             a,
             b,
             seed: self.identities.seed(i, j, pair_round),
+            index: 2 * pair_round + index % 2,
             identity: Some(self.identities.game(a, b, 2 * pair_round + index % 2)),
         })
     }
@@ -141,6 +145,21 @@ impl Schedule {
             None => self.len(),
             Some(_) => self.games_in(shard).count() as u64,
         }
+    }
+
+    /// The pairings, as (i, j) indices of the plan's bots.
+    pub fn pairings(&self) -> &[(usize, usize)] {
+        &self.pairings
+    }
+
+    /// The number of the game of pairing `p` with `index` within it (see
+    /// [`ScheduledGame::index`]), if the tournament has it.
+    pub fn number_of(&self, p: usize, index: u64) -> Option<u64> {
+        if p >= self.pairings.len() || index >= 2 * self.pair_rounds {
+            return None;
+        }
+        let per_round = 2 * self.pairings.len() as u64;
+        Some((index / 2) * per_round + 2 * p as u64 + index % 2 + 1)
     }
 
     /// The bots' contents and the games' identities.
@@ -222,8 +241,20 @@ mod tests {
             games,
             "same plan, same schedule"
         );
-        let ids: std::collections::BTreeSet<_> = games.iter().map(|g| g.identity).collect();
-        assert_eq!(ids.len(), games.len(), "every game has its own identity");
+        let distinct: std::collections::BTreeSet<_> = games.iter().map(|g| g.identity).collect();
+        assert_eq!(
+            distinct.len(),
+            games.len(),
+            "every game has its own identity"
+        );
+        let s = Schedule::new(&plan, ids(&plan));
+        for g in &games {
+            let p = s
+                .pairings()
+                .iter()
+                .position(|&(i, j)| (i, j) == (g.a.min(g.b), g.a.max(g.b)));
+            assert_eq!(s.number_of(p.unwrap(), g.index), Some(g.number));
+        }
     }
 
     #[test]

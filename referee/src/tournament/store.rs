@@ -5,14 +5,17 @@
 //! games of bots since removed or replaced stay here, out of the standings,
 //! and count again if the bot comes back unchanged.
 //!
-//! A line is written whole with one `write` and flushed before the game
-//! counts: a killed referee leaves at most a last line cut short, which
-//! the next run removes (that game is played again).
+//! A line is written whole with one `write` before the game counts: a
+//! killed referee leaves at most a last line cut short, which the next run
+//! removes (that game is played again). The file is synced to disk at least
+//! once a second, as `games.csv` is: a power cut costs at most the games of
+//! the last second, which are played again.
 
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +33,8 @@ pub const STORE_GAMES: &str = "games.jsonl";
 pub struct StoredGame {
     pub id: String,
     pub contents: [String; 2],
+    /// The game's index within its pairing.
+    pub index: u64,
     pub row: GameRow,
 }
 
@@ -55,6 +60,15 @@ pub struct Store {
     path: PathBuf,
     games: HashMap<Hash256, StoredGame>,
     file: Option<File>,
+    last_sync: Instant,
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        if let Some(file) = &self.file {
+            let _ = file.sync_data();
+        }
+    }
 }
 
 impl Store {
@@ -90,6 +104,7 @@ impl Store {
             path,
             games,
             file: Some(file),
+            last_sync: Instant::now(),
         })
     }
 
@@ -107,6 +122,7 @@ impl Store {
             games: parse(&path, &bytes[..whole])?,
             path,
             file: None,
+            last_sync: Instant::now(),
         })
     }
 
@@ -116,6 +132,7 @@ impl Store {
             path: PathBuf::new(),
             games: HashMap::new(),
             file: None,
+            last_sync: Instant::now(),
         }
     }
 
@@ -135,12 +152,17 @@ impl Store {
         self.games.is_empty()
     }
 
+    /// The identities of every game kept.
+    pub fn ids(&self) -> impl Iterator<Item = Hash256> + '_ {
+        self.games.keys().copied()
+    }
+
     /// Every game kept, in no particular order.
     pub fn games(&self) -> impl Iterator<Item = &StoredGame> {
         self.games.values()
     }
 
-    /// Keeps a game: its line is written and flushed to the file before
+    /// Keeps a game: its line is written to the file (one `write`) before
     /// this returns. The first game kept of an identity stays.
     pub fn append(&mut self, id: Hash256, game: StoredGame) -> Result<(), StoreError> {
         let Some(file) = &mut self.file else {
@@ -153,9 +175,12 @@ impl Store {
         let mut line = serde_json::to_string(&game).expect("a stored game serializes");
         line.push('\n');
         file.write_all(line.as_bytes())
-            .and_then(|()| file.flush())
-            .and_then(|()| file.sync_data())
             .map_err(io_error(&self.path, "cannot write a game"))?;
+        if self.last_sync.elapsed() > Duration::from_secs(1) {
+            file.sync_data()
+                .map_err(io_error(&self.path, "cannot write a game"))?;
+            self.last_sync = Instant::now();
+        }
         self.games.entry(id).or_insert(game);
         Ok(())
     }
@@ -226,6 +251,7 @@ mod tests {
         let game = StoredGame {
             id: id.to_hex(),
             contents: ["a".into(), "b".into()],
+            index: 0,
             row,
         };
         store.append(id, game).unwrap();
