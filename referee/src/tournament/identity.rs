@@ -74,18 +74,29 @@ pub fn bot_content(bot: &TournamentBot) -> Result<Hash256, ContentError> {
         h.update((bytes.len() as u64).to_le_bytes());
         h.update(bytes);
     };
-    let read = |path: &Path| {
-        std::fs::read(path).map_err(|source| ContentError {
+    // A file is streamed through the hash: a bot may be larger than the
+    // memory it is allowed.
+    let file = |h: &mut Sha256, tag: &str, path: &Path| {
+        let fail = |source| ContentError {
             bot: bot.name.clone(),
             path: path.to_path_buf(),
             source,
-        })
+        };
+        let mut f = std::fs::File::open(path).map_err(fail)?;
+        let len = f.metadata().map_err(fail)?.len();
+        h.update(tag.as_bytes());
+        h.update(len.to_le_bytes());
+        let copied = io::copy(&mut f, h).map_err(fail)?;
+        if copied != len {
+            return Err(fail(io::Error::other("it changed while it was read")));
+        }
+        Ok(())
     };
     field(&mut h, "language", command.language.name().as_bytes());
     if let Some(source) = &command.source {
-        field(&mut h, "source", &read(source)?);
+        file(&mut h, "source", source)?;
     } else if program_is_the_bots(&command.spec) {
-        field(&mut h, "program", &read(&command.program)?);
+        file(&mut h, "program", &command.program)?;
     } else {
         let name = command
             .program
@@ -97,7 +108,7 @@ pub fn bot_content(bot: &TournamentBot) -> Result<Hash256, ContentError> {
     for arg in &command.args {
         let path = Path::new(arg);
         if path.is_file() {
-            field(&mut h, "file", &read(path)?);
+            file(&mut h, "file", path)?;
         } else {
             field(&mut h, "arg", arg.as_encoded_bytes());
         }
