@@ -323,3 +323,44 @@ fn sigkill_during_an_update_then_resume_plays_each_new_game_once() {
     assert_eq!(kept(&c.path("term")), 30);
     c.assert_as_fresh("term", "fresh");
 }
+
+#[test]
+fn shards_updated_apart_merge_into_the_standings_of_a_fresh_run() {
+    let c = Contest::new();
+    c.file(&["strong", "random"], 4);
+    for i in 1..=2 {
+        c.run(
+            &format!("shard{i}"),
+            &["--update", "--shard", &format!("{i}/2")],
+        );
+    }
+    // A bot added: each shard plays only its share of the new games.
+    c.file(&["strong", "random", "constant"], 4);
+    let played: u64 = (1..=2)
+        .map(|i| {
+            played_now(&c.run(
+                &format!("shard{i}"),
+                &["--update", "--shard", &format!("{i}/2")],
+            ))
+        })
+        .sum();
+    assert_eq!(played, 8, "the new games, each in one shard");
+    let merged = c.path("merged");
+    let run = referee(
+        &[
+            "merge",
+            c.path("shard1").to_str().unwrap(),
+            c.path("shard2").to_str().unwrap(),
+            "--out",
+            merged.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("12 of 12 games merged"),
+        "{}",
+        run.stdout
+    );
+    c.assert_as_fresh("merged", "fresh");
+}
