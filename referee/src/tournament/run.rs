@@ -511,25 +511,44 @@ pub fn dry_run(plan: &TournamentPlan, options: &RunOptions) -> Result<DryRun, To
         .filter(|n| !names.iter().any(|m| m == *n))
         .map(|n| n.to_string())
         .collect();
-    for game in schedule.games_in(options.shard) {
-        report.scheduled += 1;
-        let id = game.identity.expect("a scheduled game has an identity");
-        if store.has(&id) {
-            report.already_played += 1;
-            in_standings.insert(id);
-            continue;
-        }
-        let of = |list: &[String]| {
-            [game.a, game.b]
-                .iter()
-                .any(|&i| list.contains(&plan.bots[i].name))
+    // Only the games up to the furthest index kept of each pairing are
+    // looked up (without a shard): the rest are not in the folder.
+    let furthest = furthest_kept(&store);
+    let per_pairing = u64::from(plan.games_per_pairing);
+    for (p, &(i, j)) in schedule.pairings().iter().enumerate() {
+        let of = |list: &[String]| [i, j].iter().any(|&b| list.contains(&plan.bots[b].name));
+        let (mut scheduled, mut done) = (0, 0);
+        let looked = match (
+            options.shard,
+            furthest.get(&pair_of(&contents[i], &contents[j])),
+        ) {
+            (None, None) => 0,
+            (None, Some(&last)) => ((last | 1) + 1).min(per_pairing),
+            (Some(_), _) => per_pairing,
         };
+        for game in (0..looked).filter_map(|k| schedule.game(schedule.number_of(p, k)?)) {
+            if options.shard.is_some_and(|s| !s.contains(&game)) {
+                continue;
+            }
+            scheduled += 1;
+            let id = game.identity.expect("a scheduled game has an identity");
+            if store.has(&id) {
+                done += 1;
+                in_standings.insert(id);
+            }
+        }
+        if options.shard.is_none() {
+            scheduled += per_pairing - looked;
+        }
+        report.scheduled += scheduled;
+        report.already_played += done;
+        let missing = scheduled - done;
         if of(&report.new_bots) {
-            report.new_bot += 1;
+            report.new_bot += missing;
         } else if of(&report.changed_bots) {
-            report.changed_bot += 1;
+            report.changed_bot += missing;
         } else {
-            report.never_played += 1;
+            report.never_played += missing;
         }
     }
     if options.shard.is_none() {
@@ -1099,23 +1118,10 @@ fn publish(
         .iter()
         .map(Hash256::to_hex)
         .collect();
-    // The furthest index kept of each pair of contents (either seats).
-    let mut furthest: std::collections::HashMap<(&str, &str), u64> = Default::default();
-    for game in store.games() {
-        let [x, y] = &game.contents;
-        let key = if x <= y {
-            (x.as_str(), y.as_str())
-        } else {
-            (y.as_str(), x.as_str())
-        };
-        let at = furthest.entry(key).or_insert(0);
-        *at = (*at).max(game.index);
-    }
+    let furthest = furthest_kept(store);
     let mut numbers: Vec<u64> = vec![];
     for (p, &(i, j)) in schedule.pairings().iter().enumerate() {
-        let (x, y) = (contents[i].as_str(), contents[j].as_str());
-        let key = if x <= y { (x, y) } else { (y, x) };
-        if let Some(&last) = furthest.get(&key) {
+        if let Some(&last) = furthest.get(&pair_of(&contents[i], &contents[j])) {
             // Both seats of the last pair.
             numbers.extend((0..=(last | 1)).filter_map(|k| schedule.number_of(p, k)));
         }
@@ -1161,6 +1167,27 @@ fn publish(
             .map_err(io_error(&dest, "cannot link the transcript"))?;
     }
     Ok(written)
+}
+
+/// Two bots' contents, in either seat, as one key.
+fn pair_of<'a>(x: &'a str, y: &'a str) -> (&'a str, &'a str) {
+    if x <= y {
+        (x, y)
+    } else {
+        (y, x)
+    }
+}
+
+/// The furthest index within its pairing of the games kept of each pair of
+/// contents.
+fn furthest_kept(store: &Store) -> std::collections::HashMap<(&str, &str), u64> {
+    let mut furthest = std::collections::HashMap::new();
+    for game in store.games() {
+        let [x, y] = &game.contents;
+        let at = furthest.entry(pair_of(x, y)).or_insert(0);
+        *at = (*at).max(game.index);
+    }
+    furthest
 }
 
 /// A kept game's row as the tournament is now: its number in the schedule,
