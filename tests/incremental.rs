@@ -249,6 +249,34 @@ fn a_dry_run_writes_nothing_and_updates_keep_to_their_formats() {
         refused.stderr
     );
 
+    // A store changed by hand is named with its line; a folder without
+    // one (an older referee's) is refused plainly. Nothing is lost.
+    c.file(&["strong", "random", "constant"], 2);
+    let store = c.path("folder/store/games.jsonl");
+    let kept_text = std::fs::read_to_string(&store).unwrap();
+    std::fs::write(&store, format!("{kept_text}{{\"id\": 3}}\n")).unwrap();
+    let refused = run_within(c.command("folder", &["--update"]), BUDGET);
+    assert_eq!(refused.status, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("games.jsonl, line 7"),
+        "{}",
+        refused.stderr
+    );
+    std::fs::write(&store, &kept_text).unwrap();
+    std::fs::rename(c.path("folder/store"), c.path("store-aside")).unwrap();
+    let refused = run_within(c.command("folder", &["--update"]), BUDGET);
+    assert_eq!(refused.status, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("older referee"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(results(&c.path("folder/games.csv")).len(), 6);
+    assert!(
+        !c.path("folder/store").exists(),
+        "the refused run made a store"
+    );
+
     // A Swiss tournament is paired from its results: a changed file is
     // refused, not mixed in.
     let swiss = |bots: &[&str]| {

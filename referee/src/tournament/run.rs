@@ -287,10 +287,13 @@ pub fn run(
         (state.expected_games(plan, &results), Some((state, results)))
     } else {
         let schedule = Schedule::new(plan, GameIdentities::new(plan, &key.key)?);
-        let kept = Store::open(out)?;
-        if kept.is_empty() && !done.is_empty() {
+        let store_path = out
+            .join(super::store::STORE_FOLDER)
+            .join(super::store::STORE_GAMES);
+        if !done.is_empty() && !store_path.exists() {
             return Err(TournamentError::NoStore { path: out.clone() });
         }
+        let kept = Store::open(out)?;
         // games.csv and transcripts/ of the bots as they are now, before
         // this run's games are appended.
         let already_done = publish(plan, out, &schedule, options.shard, &kept)?;
