@@ -14,6 +14,7 @@ mod fair_play;
 mod formats;
 mod hostile_input;
 mod human_play;
+mod incremental;
 mod kill_resume;
 mod languages;
 mod links;

@@ -192,7 +192,7 @@ fn sigkill_at_many_moments_then_resume_loses_repeats_and_changes_nothing() {
 }
 
 #[test]
-fn a_games_csv_cut_mid_row_is_repaired_on_resume() {
+fn a_games_csv_and_store_cut_mid_row_are_repaired_on_resume() {
     let dir = tempfile::tempdir().unwrap();
     let (file, key) = setup(dir.path());
     let out = dir.path().join("out");
@@ -212,13 +212,35 @@ fn a_games_csv_cut_mid_row_is_repaired_on_resume() {
     let mut cut = text[..rows_end[3] + 7].to_vec();
     cut.extend_from_slice(b",\"half a det");
     std::fs::write(&games_path, &cut).unwrap();
+    // The store (games by identity, which decides what is played) cut
+    // the same way: three whole lines and half of a fourth.
+    let store_path = out.join("store/games.jsonl");
+    let kept = std::fs::read_to_string(&store_path).unwrap();
+    let mut lines = kept.split_inclusive('\n');
+    let mut cut: String = lines.by_ref().take(3).collect();
+    cut.push_str(&lines.next().unwrap()[..40]);
+    std::fs::write(&store_path, &cut).unwrap();
     // An empty tournament.toml (an older referee killed while writing it)
     // would make the folder someone else's; the atomic write never leaves
     // one, and the resume below finds the folder as it was.
     let run = run_within(command(&file, &key, &out, true), BUDGET);
     assert_eq!(run.status, 0, "{}", run.stderr);
+    // Three games kept; "random" and "random2" are one program, so a kept
+    // game of one is also the same game of the other (each counts once
+    // or twice).
+    let already: u64 = run
+        .stderr
+        .split("resuming: ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{}", run.stderr));
+    assert!((3..=6).contains(&already), "{}", run.stderr);
     assert!(
-        run.stderr.contains("3 games already played, 27 to play"),
+        run.stderr.contains(&format!(
+            "{already} games already played, {} to play",
+            30 - already
+        )),
         "{}",
         run.stderr
     );

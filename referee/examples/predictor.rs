@@ -13,9 +13,13 @@
 //!
 //! In a two-player game with codes the referee draws it tries every game
 //! seed a small tournament's schedule gives, from the public tournament
-//! seeds, and attacks with the opponent's code first if one matches.
+//! seeds, and attacks with the opponent's code first if one matches. Given
+//! the opponent's content hash too (`predictor KEY HEX`: a contestant who
+//! knows the opponent's program can compute it), it derives every game's
+//! seed of the test's tournament file as the referee does, from the file's
+//! seed and options and the two bots' contents (its own it reads).
 //!
-//! Usage: `referee bench mastermind "target/debug/examples/predictor [KEY]" ...`
+//! Usage: `referee bench mastermind "target/debug/examples/predictor [KEY [HEX]]" ...`
 
 use std::io::{self, BufRead, Write};
 
@@ -25,7 +29,9 @@ use referee::bench::bot_seed;
 use referee::games::mastermind::{feedback, Code, CodeSource, Config, Feedback, Mastermind};
 use referee::games::{Game, Seat};
 use referee::key::RefereeKey;
+use referee::tournament::identity::{bot_content, GameIdentities, Hash256};
 use referee::tournament::schedule::game_seed;
+use referee::tournament::TournamentPlan;
 
 /// Bench seeds a contestant would try: the default and a few more.
 const PUBLIC_SEEDS: std::ops::Range<u64> = 0..16;
@@ -57,29 +63,34 @@ fn predict(greeting_seed: u64, count: u64, keys: &[RefereeKey]) -> Option<u64> {
 /// very greeting. A contestant knows the tournament file's seed (or tries
 /// the small ones) and the schedule's formula, so it tries every pairing
 /// and round of a small tournament.
-fn predict_match(greeting: &str, config: &Config, seat: Seat, keys: &[RefereeKey]) -> Option<Code> {
-    for seed in PUBLIC_SEEDS.chain([2026, 99, 12345]) {
-        for pairing in 0..16 {
-            for round in 0..16 {
-                let game = game_seed(seed, pairing, round);
-                let mut draws: Vec<Mastermind> = keys
-                    .iter()
-                    .map(|k| Mastermind::new(config.clone(), &mut k.rng(game)))
-                    .collect();
-                draws.push(Mastermind::new(
-                    config.clone(),
-                    &mut ChaCha8Rng::seed_from_u64(game),
-                ));
-                if let Some(found) = draws.iter().find(|g| g.greeting(seat) == greeting) {
-                    return found.code(seat.other()).cloned();
-                }
-            }
+fn predict_match(
+    greeting: &str,
+    config: &Config,
+    seat: Seat,
+    keys: &[RefereeKey],
+    derived: &[u64],
+) -> Option<Code> {
+    let by_place = PUBLIC_SEEDS.chain([2026, 99, 12345]).flat_map(|seed| {
+        (0..16).flat_map(move |pairing| (0..16).map(move |round| game_seed(seed, pairing, round)))
+    });
+    for game in derived.iter().copied().chain(by_place) {
+        let mut draws: Vec<Mastermind> = keys
+            .iter()
+            .map(|k| Mastermind::new(config.clone(), &mut k.rng(game)))
+            .collect();
+        draws.push(Mastermind::new(
+            config.clone(),
+            &mut ChaCha8Rng::seed_from_u64(game),
+        ));
+        if let Some(found) = draws.iter().find(|g| g.greeting(seat) == greeting) {
+            return found.code(seat.other()).cloned();
         }
     }
     None
 }
 
 fn main() {
+    let derived = derived_seeds();
     let mut keys: Vec<RefereeKey> = ["00", "ff", "01"]
         .iter()
         .map(|b| RefereeKey::from_hex(&b.repeat(32)).expect("64 hex digits"))
@@ -123,7 +134,7 @@ fn main() {
                 codes: CodeSource::Random,
             };
             let seat = if role == "first" { Seat::A } else { Seat::B };
-            predict_match(&greeting, &config, seat, &keys)
+            predict_match(&greeting, &config, seat, &keys, &derived)
         }
     };
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -161,6 +172,32 @@ fn main() {
             _ => {}
         }
     }
+}
+
+/// The seeds of the games of the fair-play test's tournament file (a
+/// Mastermind round robin of two bots, 20 games, seed 5, random codes), as
+/// the referee derives them, given the key and the opponent's content.
+fn derived_seeds() -> Vec<u64> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [key, opponent] = &args[..] else {
+        return vec![];
+    };
+    let me = std::env::current_exe()
+        .expect("my own path")
+        .display()
+        .to_string();
+    let spec = format!("{me} {key} {opponent}");
+    let key = RefereeKey::from_hex(key).expect("a key of 64 hex digits");
+    let opponent = Hash256::from_hex(opponent).expect("a content hash of 64 hex digits");
+    let text = format!(
+        "game = \"mastermind\"\ngames_per_pairing = 20\nseed = 5\n[options]\ncodes = \"random\"\n\
+         [[bots]]\nname = \"me\"\nbot = \"{}\"\n[[bots]]\nname = \"other\"\nbot = \"{me}\"\n",
+        spec
+    );
+    let plan = TournamentPlan::parse(std::path::Path::new("/t.toml"), &text).expect("the file");
+    let mine = bot_content(&plan.bots[0]).expect("my own program");
+    let ids = GameIdentities::from_contents(&plan, &key, vec![mine, opponent]);
+    (0..10).map(|r| ids.seed(0, 1, r)).collect()
 }
 
 fn spaced(code: &Code) -> String {

@@ -31,7 +31,13 @@ pub struct TournamentArgs {
     /// Finish the tournament whose results are in --out, playing only the games it lacks
     #[arg(long, requires = "out")]
     pub resume: bool,
-    /// Play only shard I of N (games whose number is I modulo N); merge the folders with `referee merge` (round robins and gauntlets only)
+    /// Bring --out up to date with the file as it is now (bots added, replaced or removed): play only the games it has not played; the CSVs are then those of the file's bots (round robins and gauntlets; the other formats as --resume)
+    #[arg(long, requires = "out", conflicts_with = "resume")]
+    pub update: bool,
+    /// Say how many games a run would play in --out and why (new bot, changed bot, never played); play nothing, write nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Play only shard I of N (a game goes to the shard its identity names, so it stays there when bots change); merge the folders with `referee merge` (round robins and gauntlets only)
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
     /// Do not pin each game (the worker and its two bots) to one CPU
@@ -157,10 +163,21 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         jobs,
         out: out.clone(),
         resume: args.resume,
+        update: args.update,
         shard: args.shard,
         pin: !args.no_pin,
         key,
     };
+    if args.dry_run {
+        let report = tournament::dry_run(&plan, &options).map_err(|e| match e {
+            tournament::TournamentError::ShardOfRounds { .. }
+            | tournament::TournamentError::Key(_)
+            | tournament::TournamentError::Content(_) => Failure::input(e),
+            _ => Failure::internal(e),
+        })?;
+        print!("{report}");
+        return Ok(super::EXIT_OK);
+    }
     bot::install_interrupt_handler();
     eprintln!(
         "{}: {} ({}), {}, {} bots, {} jobs, results in {}",
@@ -195,6 +212,10 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         | tournament::TournamentError::ShardOfRounds { .. }
         | tournament::TournamentError::OffSchedule { .. }
         | tournament::TournamentError::SeedsChanged { .. }
+        | tournament::TournamentError::UpdateOfRounds { .. }
+        | tournament::TournamentError::NoStore { .. }
+        | tournament::TournamentError::Content(_)
+        | tournament::TournamentError::Store(tournament::store::StoreError::BadLine { .. })
         | tournament::TournamentError::Key(_) => Failure::input(e),
         _ => Failure::internal(e),
     })?;

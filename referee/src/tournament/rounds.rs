@@ -160,6 +160,8 @@ impl Block {
             a,
             b,
             seed: game_seed(plan.seed, p.place, p.pairs_before + k / 2),
+            index: k,
+            identity: None,
         }
     }
 

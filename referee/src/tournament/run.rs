@@ -15,13 +15,19 @@
 //!   `seeds.csv` (the seeds it began with, checked on resume);
 //! - `transcripts/game-NNNNNN.jsonl`.
 //!
+//! - `store/`: every game a round robin or gauntlet played, by identity
+//!   ([`super::store`]); `games.csv` and `transcripts/` are written from it
+//!   for the bots of the file as it is now.
+//!
 //! Round robins and gauntlets have their whole schedule in advance
-//! ([`Schedule`]). Swiss tournaments and knockouts are played round by
+//! ([`Schedule`]), each game with its identity: a game the store has is
+//! not played again, so `--update` after bots were added, replaced or
+//! removed plays only the new games. Swiss tournaments and knockouts are played round by
 //! round: each round's games are a pure function of the rows of
 //! `games.csv` so far ([`super::rounds`]), played in parallel, then the
 //! next round is paired from the rows read back.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -38,11 +44,13 @@ use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
 use crate::runner::{play_match, MatchError, MatchPlan};
 
 use super::groups::{self, GroupRow};
+use super::identity::{ContentError, GameIdentities, Hash256};
 use super::knockout::{self, Bracket, BracketRow};
 use super::plan::{Format, Scoring, TournamentPlan};
 use super::rounds::{Block, OffSchedule, PlayedGame, Results, RoundRow};
-use super::schedule::{Schedule, ScheduledGame, Shard};
+use super::schedule::{games_in_tournament, Schedule, ScheduledGame, Shard};
 use super::standings::{GameRow, StandingRow, Standings};
+use super::store::{Store, StoreError, StoredGame};
 use super::swiss::{self, Swiss, SwissRow};
 
 /// What `merge` needs to know about a results folder without the bots.
@@ -108,6 +116,17 @@ pub enum TournamentError {
     },
     #[error(transparent)]
     Match(MatchError),
+    /// `--update` of a format played in rounds with a changed file.
+    #[error("{} holds a {format} tournament of another file: a {format} tournament is paired round by round from its results, so it cannot take bots added, replaced or removed; play the new file in another --out", path.display())]
+    UpdateOfRounds { path: PathBuf, format: &'static str },
+    /// A round robin or gauntlet folder with games but no store: written
+    /// by a referee that numbered its games' seeds by their place.
+    #[error("{} holds games of an older referee (it has no store/games.jsonl; its games' seeds came from their place in the schedule): finish it with that referee, or play the tournament again with another --out", path.display())]
+    NoStore { path: PathBuf },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Content(#[from] ContentError),
     /// The results folder's secret key cannot be read, made, or does not
     /// match the one given.
     #[error(transparent)]
@@ -134,6 +153,10 @@ pub struct RunOptions {
     pub jobs: usize,
     pub out: PathBuf,
     pub resume: bool,
+    /// Bring the folder up to date with the file as it is now (bots added,
+    /// replaced or removed): play the games it lacks (round robins and
+    /// gauntlets; the other formats as `resume`).
+    pub update: bool,
     pub shard: Option<Shard>,
     /// Pin each worker (and its bots) to one CPU.
     pub pin: bool,
@@ -216,9 +239,9 @@ pub fn run(
                 reporters: &mut dyn Reporter| {
         pool.run(
             || todo.next(),
-            |game: ScheduledGame| play_game(plan, &key, &transcripts, game),
+            |game: ScheduledGame| play_game(plan, &key, out, &transcripts, game),
             |(game, result, transcript_failed)| {
-                played.take(plan, game, result, transcript_failed, reporters)
+                played.take(plan, out, game, result, transcript_failed, reporters)
             },
         );
     };
@@ -263,17 +286,24 @@ pub fn run(
         }
         (state.expected_games(plan, &results), Some((state, results)))
     } else {
-        let schedule = Schedule::new(plan);
+        let schedule = Schedule::new(plan, GameIdentities::new(plan, &key.key)?);
+        let store_path = out
+            .join(super::store::STORE_FOLDER)
+            .join(super::store::STORE_GAMES);
+        if !done.is_empty() && !store_path.exists() {
+            return Err(TournamentError::NoStore { path: out.clone() });
+        }
+        let kept = Store::open(out)?;
+        // games.csv and transcripts/ of the bots as they are now, before
+        // this run's games are appended.
+        let already_done = publish(plan, out, &schedule, options.shard, &kept)?;
         let scheduled = schedule.count_in(options.shard);
-        let already_done = done
-            .iter()
-            .filter(|&&n| schedule.has(n, options.shard))
-            .count() as u64;
+        let kept_ids: HashSet<Hash256> = kept.ids().collect();
         // The games left, made one at a time as workers take them: memory
         // does not grow with the number of games of the tournament.
         let mut todo = schedule
             .games_in(options.shard)
-            .filter(|g| !done.contains(&g.number));
+            .filter(|g| g.identity.is_none_or(|id| !kept_ids.contains(&id)));
         reporters.run_started(&Run::Tournament {
             plan,
             out,
@@ -281,7 +311,20 @@ pub fn run(
             already_done,
             to_play: scheduled - already_done,
         })?;
+        played.keeping = Some(Keeping {
+            store: kept,
+            contents: schedule
+                .identities()
+                .contents
+                .iter()
+                .map(Hash256::to_hex)
+                .collect(),
+        });
         play(&mut todo, &mut played, reporters);
+        let kept = played.keeping.take().expect("kept above").store;
+        if played.error.is_none() {
+            publish(plan, out, &schedule, options.shard, &kept)?;
+        }
         (scheduled, None)
     };
     if let Some(e) = played.error {
@@ -315,6 +358,210 @@ pub fn run(
         outcome: &outcome,
     })?;
     Ok(outcome)
+}
+
+/// What `--dry-run` found: the games a run would play, and why.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DryRun {
+    /// Games of the schedule (of the shard).
+    pub scheduled: u64,
+    /// Of them, already played (in the folder's store, or its games.csv
+    /// for the formats played in rounds).
+    pub already_played: u64,
+    /// Games with a bot the folder has never seen (by name).
+    pub new_bot: u64,
+    /// Games with a bot whose content differs from every game the folder
+    /// has of that name (its program, language or limits changed).
+    pub changed_bot: u64,
+    /// The other games not in the folder (never played: a new folder, more
+    /// games per pairing, a run that stopped early).
+    pub never_played: u64,
+    pub new_bots: Vec<String>,
+    pub changed_bots: Vec<String>,
+    /// Bots the folder has games of that the file no longer has.
+    pub removed_bots: Vec<String>,
+    /// Games in the folder's store that are not in the standings (of bots
+    /// removed or replaced).
+    pub kept_aside: u64,
+    /// A format played in rounds: its name (the counts are then as far as
+    /// its rounds are paired).
+    pub rounds: Option<&'static str>,
+}
+
+impl DryRun {
+    pub fn to_play(&self) -> u64 {
+        self.new_bot + self.changed_bot + self.never_played
+    }
+}
+
+impl std::fmt::Display for DryRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names = |v: &[String]| {
+            if v.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", v.join(", "))
+            }
+        };
+        if let Some(format) = self.rounds {
+            return writeln!(
+                f,
+                "dry run: {} of {} games to play, {} already played; nothing was played\n  a {format} tournament is paired round by round from its results: later rounds are known only once the earlier ones are played",
+                self.to_play(),
+                self.scheduled,
+                self.already_played
+            );
+        }
+        writeln!(
+            f,
+            "dry run: {} of {} games to play, {} already played; nothing was played",
+            self.to_play(),
+            self.scheduled,
+            self.already_played
+        )?;
+        writeln!(
+            f,
+            "  {} with a new bot{}",
+            self.new_bot,
+            names(&self.new_bots)
+        )?;
+        writeln!(
+            f,
+            "  {} with a changed bot{}",
+            self.changed_bot,
+            names(&self.changed_bots)
+        )?;
+        writeln!(f, "  {} never played", self.never_played)?;
+        if self.kept_aside > 0 || !self.removed_bots.is_empty() {
+            writeln!(
+                f,
+                "  {} games in the folder stay out of the standings (bots removed{} or replaced)",
+                self.kept_aside,
+                names(&self.removed_bots)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Says what [`run`] would play in `options.out`, and why, playing and
+/// writing nothing (no folder, no key made).
+pub fn dry_run(plan: &TournamentPlan, options: &RunOptions) -> Result<DryRun, TournamentError> {
+    let out = &options.out;
+    let games_path = out.join(GAMES_CSV);
+    if plan.format.has_rounds() {
+        if options.shard.is_some() {
+            return Err(TournamentError::ShardOfRounds {
+                format: plan.format.name(),
+            });
+        }
+        let mut results = Results::default();
+        if games_path.exists() {
+            for_each_row(&games_path, |row| results.add(plan, &row))?;
+        }
+        let expected = RoundsState::new(plan).expected_games(plan, &results);
+        let done = results.len() as u64;
+        return Ok(DryRun {
+            scheduled: expected,
+            already_played: done,
+            never_played: expected.saturating_sub(done),
+            rounds: Some(plan.format.name()),
+            ..DryRun::default()
+        });
+    }
+    let key_path = out.join(crate::key::KEY_FILE);
+    let key = if key_path.exists() {
+        Some(crate::key::RefereeKey::read(&key_path)?)
+    } else {
+        options.key.clone()
+    };
+    let store = match &key {
+        Some(_) => Store::read(out)?,
+        None => Store::empty(),
+    };
+    let key =
+        key.unwrap_or_else(|| crate::key::RefereeKey::from_hex(&"0".repeat(64)).expect("hex"));
+    let schedule = Schedule::new(plan, GameIdentities::new(plan, &key)?);
+    let contents: Vec<String> = schedule
+        .identities()
+        .contents
+        .iter()
+        .map(Hash256::to_hex)
+        .collect();
+    let mut known: std::collections::BTreeMap<&str, BTreeSet<&str>> = Default::default();
+    for game in store.games() {
+        for (name, content) in [&game.row.bot_a, &game.row.bot_b]
+            .into_iter()
+            .zip(&game.contents)
+        {
+            known.entry(name).or_default().insert(content);
+        }
+    }
+    let mut report = DryRun::default();
+    let mut in_standings: HashSet<Hash256> = HashSet::new();
+    for (i, bot) in plan.bots.iter().enumerate() {
+        match known.get(bot.name.as_str()) {
+            None if !store.is_empty() => report.new_bots.push(bot.name.clone()),
+            Some(seen) if !seen.contains(contents[i].as_str()) => {
+                report.changed_bots.push(bot.name.clone())
+            }
+            _ => {}
+        }
+    }
+    let names = plan.bot_names();
+    report.removed_bots = known
+        .keys()
+        .filter(|n| !names.iter().any(|m| m == *n))
+        .map(|n| n.to_string())
+        .collect();
+    // Only the games up to the furthest index kept of each pairing are
+    // looked up (without a shard): the rest are not in the folder.
+    let furthest = furthest_kept(&store);
+    let per_pairing = u64::from(plan.games_per_pairing);
+    for (p, &(i, j)) in schedule.pairings().iter().enumerate() {
+        let of = |list: &[String]| [i, j].iter().any(|&b| list.contains(&plan.bots[b].name));
+        let (mut scheduled, mut done) = (0, 0);
+        let looked = match (
+            options.shard,
+            furthest.get(&pair_of(&contents[i], &contents[j])),
+        ) {
+            (None, None) => 0,
+            (None, Some(&last)) => ((last | 1) + 1).min(per_pairing),
+            (Some(_), _) => per_pairing,
+        };
+        for game in (0..looked).filter_map(|k| schedule.game(schedule.number_of(p, k)?)) {
+            if options.shard.is_some_and(|s| !s.contains(&game)) {
+                continue;
+            }
+            scheduled += 1;
+            let id = game.identity.expect("a scheduled game has an identity");
+            if store.has(&id) {
+                done += 1;
+                in_standings.insert(id);
+            }
+        }
+        if options.shard.is_none() {
+            scheduled += per_pairing - looked;
+        }
+        report.scheduled += scheduled;
+        report.already_played += done;
+        let missing = scheduled - done;
+        if of(&report.new_bots) {
+            report.new_bot += missing;
+        } else if of(&report.changed_bots) {
+            report.changed_bot += missing;
+        } else {
+            report.never_played += missing;
+        }
+    }
+    if options.shard.is_none() {
+        report.kept_aside = store
+            .games()
+            .filter_map(|g| Hash256::from_hex(&g.id))
+            .filter(|id| !in_standings.contains(id))
+            .count() as u64;
+    }
+    Ok(report)
 }
 
 /// Where a format played in rounds stands: the Swiss rounds so far (kept,
@@ -446,6 +693,7 @@ fn transcripts_folder(out: &Path) -> Result<PathBuf, TournamentError> {
 fn play_game(
     plan: &TournamentPlan,
     key: &crate::key::RunKey,
+    out: &Path,
     transcripts: &Path,
     game: ScheduledGame,
 ) -> (ScheduledGame, Result<MatchRecord, MatchError>, bool) {
@@ -462,7 +710,7 @@ fn play_game(
             plan.bots[game.b].limits.clone(),
         ],
     };
-    let path = transcripts.join(format!("game-{:06}.jsonl", game.number));
+    let path = transcript_path(out, transcripts, &game);
     let result = play_match(&match_plan, Some(&path));
     if let Err(MatchError::Transcript { .. }) = result {
         return (game, play_match(&match_plan, None), true);
@@ -470,9 +718,30 @@ fn play_game(
     (game, result, false)
 }
 
+/// Where a game's transcript is written while it is played: a kept game's
+/// beside the store, under a name of its own until it is kept (two games
+/// of one identity may be played at once, by bots of the same content).
+fn transcript_path(out: &Path, transcripts: &Path, game: &ScheduledGame) -> PathBuf {
+    match game.identity {
+        Some(id) => {
+            let kept = Store::transcript_path(out, &id);
+            kept.with_file_name(format!(".{}.{}.part", id.to_hex(), game.number))
+        }
+        None => transcripts.join(format!("game-{:06}.jsonl", game.number)),
+    }
+}
+
+/// Where games are kept by identity, and the contents of the plan's bots.
+struct Keeping {
+    store: Store,
+    contents: Vec<String>,
+}
+
 /// What the games of this run came to, as they finish.
 #[derive(Default)]
 struct Played {
+    /// Round robins and gauntlets: the store each game is kept in.
+    keeping: Option<Keeping>,
     now: u64,
     not_played: u64,
     not_played_why: Option<String>,
@@ -489,12 +758,19 @@ impl Played {
     fn take(
         &mut self,
         plan: &TournamentPlan,
+        out: &Path,
         game: ScheduledGame,
         result: Result<MatchRecord, MatchError>,
         transcript_failed: bool,
         reporters: &mut dyn Reporter,
     ) -> Flow {
         self.transcript_failures += u64::from(transcript_failed);
+        let transcript = game
+            .identity
+            .map(|id| (id, transcript_path(out, Path::new(""), &game)));
+        if let (Some((_, part)), Err(_)) = (&transcript, &result) {
+            let _ = fs::remove_file(part);
+        }
         let record = match result {
             Ok(record) => record,
             // Interrupted games are not recorded: resume plays them.
@@ -515,6 +791,26 @@ impl Played {
             }
         };
         let row = to_row(plan, game, &record);
+        if let (Some(keeping), Some((id, part))) = (&mut self.keeping, transcript) {
+            // The transcript first: a game kept always has its transcript.
+            if part.exists() {
+                let _ = fs::rename(&part, Store::transcript_path(out, &id));
+            }
+            let stored = StoredGame {
+                id: id.to_hex(),
+                contents: [
+                    keeping.contents[game.a].clone(),
+                    keeping.contents[game.b].clone(),
+                ],
+                index: game.index,
+                row: row.clone(),
+            };
+            if let Err(e) = keeping.store.append(id, stored) {
+                self.error.get_or_insert(e.into());
+                bot::request_stop();
+                return Flow::Stop;
+            }
+        }
         let place = Place::Tournament { row: &row };
         if let Err(e) = reporters.game_finished(&record, &place) {
             self.error.get_or_insert(e.into());
@@ -541,14 +837,22 @@ fn prepare_folder(plan: &TournamentPlan, options: &RunOptions) -> Result<(), Tou
     let out = &options.out;
     let source_path = out.join("tournament.toml");
     let has_results = out.join(GAMES_CSV).exists();
-    if has_results && !options.resume {
+    if has_results && !options.resume && !options.update {
         return Err(TournamentError::FolderInUse { path: out.clone() });
     }
     if source_path.exists() {
         let existing =
             fs::read_to_string(&source_path).map_err(io_error(&source_path, "cannot read"))?;
         if existing != plan.source {
-            return Err(TournamentError::FolderOfAnother { path: out.clone() });
+            if !options.update {
+                return Err(TournamentError::FolderOfAnother { path: out.clone() });
+            }
+            if plan.format.has_rounds() {
+                return Err(TournamentError::UpdateOfRounds {
+                    path: out.clone(),
+                    format: plan.format.name(),
+                });
+            }
         }
     }
     fs::create_dir_all(out).map_err(io_error(out, "cannot create the results folder"))?;
@@ -563,7 +867,7 @@ fn prepare_folder(plan: &TournamentPlan, options: &RunOptions) -> Result<(), Tou
         total_games: match plan.format {
             Format::Swiss => swiss::total_games(plan),
             Format::Knockout | Format::Groups => expected_without_tiebreaks(plan),
-            Format::RoundRobin | Format::Gauntlet => Schedule::new(plan).len(),
+            Format::RoundRobin | Format::Gauntlet => games_in_tournament(plan),
         },
         shard: options.shard.map(|s| (s.index, s.count)),
         format: plan.format.name().into(),
@@ -793,6 +1097,138 @@ fn to_row(plan: &TournamentPlan, game: ScheduledGame, record: &MatchRecord) -> G
         peak_memory_kb_b: b.peak_memory_kb,
         detail,
     }
+}
+
+/// Writes `games.csv` from the store: the games of the schedule (of
+/// `shard`) the store has, in schedule order, numbered and named as now;
+/// and links each one's transcript as `transcripts/game-NNNNNN.jsonl`.
+/// Games of bots removed or replaced stay in the store only. Returns the
+/// number of games written.
+///
+/// Only the games up to the furthest index the store has of each pairing's
+/// two contents are looked at: a tournament of billions of games with a few
+/// played starts at once.
+fn publish(
+    plan: &TournamentPlan,
+    out: &Path,
+    schedule: &Schedule,
+    shard: Option<Shard>,
+    store: &Store,
+) -> Result<u64, TournamentError> {
+    let contents: Vec<String> = schedule
+        .identities()
+        .contents
+        .iter()
+        .map(Hash256::to_hex)
+        .collect();
+    let furthest = furthest_kept(store);
+    let mut numbers: Vec<u64> = vec![];
+    for (p, &(i, j)) in schedule.pairings().iter().enumerate() {
+        if let Some(&last) = furthest.get(&pair_of(&contents[i], &contents[j])) {
+            // Both seats of the last pair.
+            numbers.extend((0..=(last | 1)).filter_map(|k| schedule.number_of(p, k)));
+        }
+    }
+    numbers.sort_unstable();
+    let mut links: Vec<(u64, Hash256)> = vec![];
+    write_atomically(&out.join(GAMES_CSV), |w| {
+        for game in numbers.iter().filter_map(|&n| schedule.game(n)) {
+            if shard.is_some_and(|s| !s.contains(&game)) {
+                continue;
+            }
+            let Some(id) = game.identity else { continue };
+            let Some(stored) = store.get(&id) else {
+                continue;
+            };
+            links.push((game.number, id));
+            w.serialize(as_now(plan, &game, &stored.row))?;
+        }
+        // The header even with no rows: this run's rows are appended to it.
+        if links.is_empty() {
+            w.write_record(&GameRow::columns())?;
+        }
+        Ok(())
+    })?;
+    let transcripts = transcripts_folder(out)?;
+    let entries = fs::read_dir(&transcripts).map_err(io_error(&transcripts, "cannot read"))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("game-") && name.ends_with(".jsonl") {
+            let path = entry.path();
+            fs::remove_file(&path).map_err(io_error(&path, "cannot remove"))?;
+        }
+    }
+    let written = links.len() as u64;
+    for (number, id) in links {
+        let from = super::store::Store::transcript_path(out, &id);
+        if !from.exists() {
+            continue;
+        }
+        let dest = transcripts.join(format!("game-{number:06}.jsonl"));
+        fs::hard_link(&from, &dest)
+            .or_else(|_| fs::copy(&from, &dest).map(|_| ()))
+            .map_err(io_error(&dest, "cannot link the transcript"))?;
+    }
+    Ok(written)
+}
+
+/// Two bots' contents, in either seat, as one key.
+fn pair_of<'a>(x: &'a str, y: &'a str) -> (&'a str, &'a str) {
+    if x <= y {
+        (x, y)
+    } else {
+        (y, x)
+    }
+}
+
+/// The furthest index within its pairing of the games kept of each pair of
+/// contents.
+fn furthest_kept(store: &Store) -> std::collections::HashMap<(&str, &str), u64> {
+    let mut furthest = std::collections::HashMap::new();
+    for game in store.games() {
+        let [x, y] = &game.contents;
+        let at = furthest.entry(pair_of(x, y)).or_insert(0);
+        *at = (*at).max(game.index);
+    }
+    furthest
+}
+
+/// A kept game's row as the tournament is now: its number in the schedule,
+/// and the bots' names of the file (a bot renamed keeps its games).
+fn as_now(plan: &TournamentPlan, game: &ScheduledGame, then: &GameRow) -> GameRow {
+    let name_a = plan.bots[game.a].name.clone();
+    let name_b = plan.bots[game.b].name.clone();
+    let mut row = then.clone();
+    row.game = game.number;
+    row.first = if then.first == then.bot_a {
+        name_a.clone()
+    } else {
+        name_b.clone()
+    };
+    row.winner = match then.result {
+        Some(Winner::A) => name_a.clone(),
+        Some(Winner::B) => name_b.clone(),
+        _ => then.winner.clone(),
+    };
+    if then.bot_a != name_a || then.bot_b != name_b {
+        row.detail = then
+            .detail
+            .split("; ")
+            .map(|part| {
+                if let Some(rest) = part.strip_prefix(&format!("{}: ", then.bot_a)) {
+                    format!("{name_a}: {rest}")
+                } else if let Some(rest) = part.strip_prefix(&format!("{}: ", then.bot_b)) {
+                    format!("{name_b}: {rest}")
+                } else {
+                    part.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+    }
+    row.bot_a = name_a;
+    row.bot_b = name_b;
+    row
 }
 
 /// Combines shard folders into `out`: the rows of all shards in game order,

@@ -1,9 +1,13 @@
 //! The schedule: which bots play which game, on which side, with which seed.
-//! A pure function of the plan, so the same file always gives the same
-//! schedule, any game can be replayed alone, and shards agree on numbering.
-//! Games are computed from their number when they are needed ([`Schedule`]),
-//! so memory does not grow with the number of games of a tournament.
+//! A pure function of the plan and its bots' contents, so the same file
+//! always gives the same schedule, any game can be replayed alone, and
+//! shards agree on numbering. A game's seed and identity come from what
+//! decides it ([`super::identity`]), not from its place: adding a bot
+//! renumbers games but changes none. Games are computed from their number
+//! when they are needed ([`Schedule`]), so memory does not grow with the
+//! number of games of a tournament.
 
+use super::identity::{GameIdentities, Hash256};
 use super::plan::{Format, TournamentPlan};
 
 /// One game of the schedule. `a` and `b` index the plan's bots; `a` moves first.
@@ -14,9 +18,17 @@ pub struct ScheduledGame {
     pub a: usize,
     pub b: usize,
     pub seed: u64,
+    /// The game's index within its pairing (0 and 1: the first pair with
+    /// sides swapped, 2 and 3 the next, ...).
+    pub index: u64,
+    /// What decides the game ([`super::identity`]); `None` for the games of
+    /// formats played in rounds, which are kept by number.
+    pub identity: Option<Hash256>,
 }
 
-/// `--shard I/N`: this process plays the games whose number is I modulo N.
+/// `--shard I/N`: this process plays the games whose identity is I modulo
+/// N (its first 64 bits): a game stays in its shard when bots are added or
+/// removed, so each shard's folder keeps the games it played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
     /// 1-based.
@@ -36,8 +48,9 @@ impl Shard {
         Ok(Shard { index, count })
     }
 
-    pub fn contains(&self, game: u64) -> bool {
-        (game - 1) % u64::from(self.count) == u64::from(self.index - 1)
+    pub fn contains(&self, game: &ScheduledGame) -> bool {
+        let key = game.identity.map_or(game.number - 1, |id| id.low_u64());
+        key % u64::from(self.count) == u64::from(self.index - 1)
     }
 }
 
@@ -72,15 +85,20 @@ pub fn pairings(plan: &TournamentPlan) -> Vec<(usize, usize)> {
 pub struct Schedule {
     pairings: Vec<(usize, usize)>,
     pair_rounds: u64,
-    seed: u64,
+    identities: GameIdentities,
+}
+
+/// The games of a round robin or gauntlet, without computing them.
+pub fn games_in_tournament(plan: &TournamentPlan) -> u64 {
+    2 * pairings(plan).len() as u64 * u64::from(plan.games_per_pairing / 2)
 }
 
 impl Schedule {
-    pub fn new(plan: &TournamentPlan) -> Schedule {
+    pub fn new(plan: &TournamentPlan, identities: GameIdentities) -> Schedule {
         Schedule {
             pairings: pairings(plan),
             pair_rounds: u64::from(plan.games_per_pairing / 2),
-            seed: plan.seed,
+            identities,
         }
     }
 
@@ -108,41 +126,56 @@ impl Schedule {
             number,
             a,
             b,
-            seed: game_seed(self.seed, p, pair_round),
+            seed: self.identities.seed(i, j, pair_round),
+            index: 2 * pair_round + index % 2,
+            identity: Some(self.identities.game(a, b, 2 * pair_round + index % 2)),
         })
     }
 
     /// The games `shard` plays (all of them without one), in order.
     pub fn games_in(&self, shard: Option<Shard>) -> impl Iterator<Item = ScheduledGame> + '_ {
-        let (first, step) = shard.map_or((1, 1), |s| (u64::from(s.index), u64::from(s.count)));
-        (first..=self.len())
-            .step_by(step as usize)
+        (1..=self.len())
             .filter_map(|n| self.game(n))
+            .filter(move |g| shard.is_none_or(|s| s.contains(g)))
     }
 
     /// How many games `shard` plays (all of them without one).
     pub fn count_in(&self, shard: Option<Shard>) -> u64 {
         match shard {
             None => self.len(),
-            Some(s) if u64::from(s.index) > self.len() => 0,
-            Some(s) => (self.len() - u64::from(s.index)) / u64::from(s.count) + 1,
+            Some(_) => self.games_in(shard).count() as u64,
         }
     }
 
-    /// Whether game `number` is one of the tournament's and `shard` plays it.
-    pub fn has(&self, number: u64, shard: Option<Shard>) -> bool {
-        (1..=self.len()).contains(&number) && shard.is_none_or(|s| s.contains(number))
+    /// The pairings, as (i, j) indices of the plan's bots.
+    pub fn pairings(&self) -> &[(usize, usize)] {
+        &self.pairings
+    }
+
+    /// The number of the game of pairing `p` with `index` within it (see
+    /// [`ScheduledGame::index`]), if the tournament has it.
+    pub fn number_of(&self, p: usize, index: u64) -> Option<u64> {
+        if p >= self.pairings.len() || index >= 2 * self.pair_rounds {
+            return None;
+        }
+        let per_round = 2 * self.pairings.len() as u64;
+        Some((index / 2) * per_round + 2 * p as u64 + index % 2 + 1)
+    }
+
+    /// The bots' contents and the games' identities.
+    pub fn identities(&self) -> &GameIdentities {
+        &self.identities
     }
 }
 
 /// Every game of the tournament, in playing order (see [`Schedule`], which
 /// computes them one at a time).
-pub fn schedule(plan: &TournamentPlan) -> Vec<ScheduledGame> {
-    Schedule::new(plan).games_in(None).collect()
+pub fn schedule(plan: &TournamentPlan, identities: GameIdentities) -> Vec<ScheduledGame> {
+    Schedule::new(plan, identities).games_in(None).collect()
 }
 
-/// A game's seed from the tournament seed and its place in the schedule
-/// (splitmix64 finalizer), kept below 2^53 so it survives any JSON reader.
+/// A game's seed from the tournament seed and its place (splitmix64
+/// finalizer), for the games of checks and of formats played in rounds, kept below 2^53 so it survives any JSON reader.
 pub fn game_seed(tournament_seed: u64, pairing: u64, pair_round: u64) -> u64 {
     let mut z = tournament_seed
         .wrapping_add(pairing.wrapping_mul(0x9E37_79B9_7F4A_7C15))
@@ -156,6 +189,18 @@ pub fn game_seed(tournament_seed: u64, pairing: u64, pair_round: u64) -> u64 {
 mod tests {
     use super::*;
     use std::path::Path;
+
+    /// Bots of distinct contents, and a fixed key.
+    fn ids(plan: &TournamentPlan) -> GameIdentities {
+        let contents = (0..plan.bots.len())
+            .map(|i| Hash256([i as u8; 32]))
+            .collect();
+        GameIdentities::from_contents(
+            plan,
+            &crate::key::RefereeKey::from_hex(&"ab".repeat(32)).unwrap(),
+            contents,
+        )
+    }
 
     fn plan(bots: usize, games: u32, gauntlet: bool) -> TournamentPlan {
         let mut text = format!("game = \"arrow5\"\ngames_per_pairing = {games}\n");
@@ -171,7 +216,7 @@ mod tests {
     #[test]
     fn round_robin_is_fair() {
         let plan = plan(5, 4, false);
-        let games = schedule(&plan);
+        let games = schedule(&plan, ids(&plan));
         assert_eq!(games.len(), 10 * 4);
         let numbers: Vec<u64> = games.iter().map(|g| g.number).collect();
         assert_eq!(numbers, (1..=40).collect::<Vec<_>>());
@@ -191,14 +236,32 @@ mod tests {
         // A swapped pair shares its seed; different pairs do not.
         assert_eq!(games[0].seed, games[1].seed);
         assert_ne!(games[0].seed, games[2].seed);
-        assert_eq!(schedule(&plan), games, "same plan, same schedule");
+        assert_eq!(
+            schedule(&plan, ids(&plan)),
+            games,
+            "same plan, same schedule"
+        );
+        let distinct: std::collections::BTreeSet<_> = games.iter().map(|g| g.identity).collect();
+        assert_eq!(
+            distinct.len(),
+            games.len(),
+            "every game has its own identity"
+        );
+        let s = Schedule::new(&plan, ids(&plan));
+        for g in &games {
+            let p = s
+                .pairings()
+                .iter()
+                .position(|&(i, j)| (i, j) == (g.a.min(g.b), g.a.max(g.b)));
+            assert_eq!(s.number_of(p.unwrap(), g.index), Some(g.number));
+        }
     }
 
     #[test]
     fn the_schedule_is_computed_without_listing_it() {
         let plan = plan(4, 6, false);
-        let all = schedule(&plan);
-        let s = Schedule::new(&plan);
+        let all = schedule(&plan, ids(&plan));
+        let s = Schedule::new(&plan, ids(&plan));
         assert_eq!(s.len(), all.len() as u64);
         assert_eq!(s.game(0), None);
         assert_eq!(s.game(s.len() + 1), None);
@@ -207,21 +270,15 @@ mod tests {
                 let one = Shard { index, count };
                 let shard = Some(one);
                 let games: Vec<_> = s.games_in(shard).collect();
-                let wanted: Vec<_> = all
-                    .iter()
-                    .copied()
-                    .filter(|g| one.contains(g.number))
-                    .collect();
+                let wanted: Vec<_> = all.iter().copied().filter(|g| one.contains(g)).collect();
                 assert_eq!(games, wanted);
                 assert_eq!(s.count_in(shard), wanted.len() as u64);
-                assert!(games.iter().all(|g| s.has(g.number, shard)));
             }
         }
-        assert!(!s.has(s.len() + 1, None));
         // A million games a pairing of a thousand bots: nothing is listed.
         let mut huge = plan.clone();
         huge.games_per_pairing = 1_000_000;
-        let s = Schedule::new(&huge);
+        let s = Schedule::new(&huge, ids(&huge));
         assert_eq!(s.len(), 6 * 1_000_000);
         assert_eq!(s.game(s.len()).unwrap().number, 6_000_000);
         assert_eq!(s.games_in(None).nth(12).unwrap(), s.game(13).unwrap());
@@ -230,21 +287,57 @@ mod tests {
     #[test]
     fn gauntlet_plays_only_the_challenger() {
         let plan = plan(4, 2, true);
-        let games = schedule(&plan);
+        let games = schedule(&plan, ids(&plan));
         assert_eq!(games.len(), 3 * 2);
         assert!(games.iter().all(|g| g.a == 0 || g.b == 0));
     }
 
     #[test]
     fn shards_split_the_schedule_exactly() {
-        let games = schedule(&plan(6, 2, false));
+        let plan = plan(6, 2, false);
+        let games = schedule(&plan, ids(&plan));
         let shards: Vec<Shard> = (1..=3).map(|i| Shard { index: i, count: 3 }).collect();
         for g in &games {
-            assert_eq!(shards.iter().filter(|s| s.contains(g.number)).count(), 1);
+            assert_eq!(shards.iter().filter(|s| s.contains(g)).count(), 1);
         }
         assert_eq!(Shard::parse("2/3"), Ok(Shard { index: 2, count: 3 }));
         for bad in ["0/3", "4/3", "x", "1/0", "2"] {
             assert!(Shard::parse(bad).is_err(), "{bad}");
         }
+    }
+}
+
+#[cfg(test)]
+mod identity_tests {
+    use super::*;
+    use std::path::Path;
+
+    /// A bot added keeps every other game: same seats, seed and identity.
+    #[test]
+    fn adding_a_bot_changes_no_other_game() {
+        let text = |n: usize| {
+            let mut t = "game = \"arrow5\"\ngames_per_pairing = 4\n".to_string();
+            for i in 0..n {
+                t.push_str(&format!("[[bots]]\nname = \"b{i}\"\nbot = \"true\"\n"));
+            }
+            TournamentPlan::parse(Path::new("t.toml"), &t).unwrap()
+        };
+        let key = crate::key::RefereeKey::from_hex(&"cd".repeat(32)).unwrap();
+        let of = |plan: &TournamentPlan| {
+            let contents = (0..plan.bots.len())
+                .map(|i| Hash256([i as u8 + 1; 32]))
+                .collect();
+            schedule(plan, GameIdentities::from_contents(plan, &key, contents))
+        };
+        let three = of(&text(3));
+        let four = of(&text(4));
+        for g in &three {
+            let same = four
+                .iter()
+                .find(|h| h.identity == g.identity)
+                .expect("the game is still scheduled");
+            assert_eq!((same.a, same.b, same.seed), (g.a, g.b, g.seed));
+        }
+        assert_eq!(four.len() - three.len(), 3 * 4);
     }
 }

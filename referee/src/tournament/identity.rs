@@ -1,0 +1,260 @@
+//! What decides a game, as one hash: its identity. A round robin or a
+//! gauntlet keeps its results by identity ([`super::store`]), so that a
+//! tournament run again after bots were added, replaced or removed plays
+//! only the games whose identity is new.
+//!
+//! A game's identity is the SHA-256 of:
+//! - the tournament's part: the game and its options, the file's `seed`,
+//!   and the referee's secret key (hashed: the key never leaves it);
+//! - the content of the bot in seat A, then of the bot in seat B (see
+//!   [`bot_content`]: their files, language and limits; not their names,
+//!   paths or dates);
+//! - the game's index within its pairing (0 and 1 for the first pair of
+//!   games with sides swapped, 2 and 3 for the next, ...).
+//!
+//! A game's seed comes from the same things but the key and the seats (both
+//! games of a swapped pair share it): adding a bot changes no other game's
+//! seed, and the seed printed in a replay command reproduces the game.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use super::plan::TournamentPlan;
+use crate::plan_file::TournamentBot;
+
+/// A game's identity, or a bot's content: 256 bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Hash256(pub [u8; 32]);
+
+impl Hash256 {
+    pub fn to_hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    pub fn from_hex(text: &str) -> Option<Hash256> {
+        if text.len() != 64 || !text.is_ascii() {
+            return None;
+        }
+        let mut bytes = [0u8; 32];
+        for (i, byte) in bytes.iter_mut().enumerate() {
+            *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok()?;
+        }
+        Some(Hash256(bytes))
+    }
+
+    /// The first 64 bits, for shards.
+    pub fn low_u64(&self) -> u64 {
+        u64::from_le_bytes(self.0[..8].try_into().expect("8 bytes"))
+    }
+}
+
+/// A bot file that cannot be read to hash it.
+#[derive(Debug, thiserror::Error)]
+#[error("bot '{bot}': cannot read {} to tell whether it changed: {source}", path.display())]
+pub struct ContentError {
+    pub bot: String,
+    pub path: PathBuf,
+    #[source]
+    pub source: io::Error,
+}
+
+/// What a bot is, as a hash: its language, its limits, and its files by
+/// content. A C or C++ bot is its source; a bot run by an interpreter
+/// found in `PATH` (`python3 bot.py`, a `.py` file) is its script and the
+/// interpreter's name; an executable given by path is the executable's
+/// bytes. Every argument naming a file counts by that file's content, any
+/// other argument as written.
+pub fn bot_content(bot: &TournamentBot) -> Result<Hash256, ContentError> {
+    let command = &bot.command;
+    let mut h = Sha256::new();
+    let field = |h: &mut Sha256, tag: &str, bytes: &[u8]| {
+        h.update(tag.as_bytes());
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(bytes);
+    };
+    // A file is streamed through the hash: a bot may be larger than the
+    // memory it is allowed.
+    let file = |h: &mut Sha256, tag: &str, path: &Path| {
+        let fail = |source| ContentError {
+            bot: bot.name.clone(),
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut f = std::fs::File::open(path).map_err(fail)?;
+        let len = f.metadata().map_err(fail)?.len();
+        h.update(tag.as_bytes());
+        h.update(len.to_le_bytes());
+        let copied = io::copy(&mut f, h).map_err(fail)?;
+        if copied != len {
+            return Err(fail(io::Error::other("it changed while it was read")));
+        }
+        Ok(())
+    };
+    field(&mut h, "language", command.language.name().as_bytes());
+    if let Some(source) = &command.source {
+        file(&mut h, "source", source)?;
+    } else if program_is_the_bots(&command.spec) {
+        file(&mut h, "program", &command.program)?;
+    } else {
+        let name = command
+            .program
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        field(&mut h, "interpreter", name.as_bytes());
+    }
+    for arg in &command.args {
+        let path = Path::new(arg);
+        if path.is_file() {
+            file(&mut h, "file", path)?;
+        } else {
+            field(&mut h, "arg", arg.as_encoded_bytes());
+        }
+    }
+    let limits = &bot.limits;
+    let numbers = [
+        limits.time_limit.as_nanos() as u64,
+        limits.startup_limit.as_nanos() as u64,
+        limits.time_bank.as_nanos() as u64,
+        limits.process.memory_kb,
+        limits.process.disk_kb,
+        u64::from(limits.process.allow_fork),
+    ];
+    for n in numbers {
+        field(&mut h, "limit", &n.to_le_bytes());
+    }
+    Ok(Hash256(h.finalize().into()))
+}
+
+/// Whether a spec's program is the bot's own file (a path: `./bot`,
+/// `dir/bot`) rather than an interpreter found in `PATH` (`python3 x.py`,
+/// `x.py`, `bash x.sh`), which counts by name: the machine's python3 may be
+/// updated without every game being played again.
+fn program_is_the_bots(spec: &str) -> bool {
+    let trimmed = spec.trim();
+    let rest = match trimmed.split_once(':') {
+        Some((lang, rest))
+            if crate::bot::Language::from_name(lang).is_some() && !rest.is_empty() =>
+        {
+            rest.trim()
+        }
+        _ => trimmed,
+    };
+    let first = if Path::new(rest).is_file() {
+        rest.to_string()
+    } else {
+        shell_words::split(rest)
+            .ok()
+            .and_then(|w| w.into_iter().next())
+            .unwrap_or_else(|| rest.to_string())
+    };
+    first.contains('/') && !first.ends_with(".py")
+}
+
+/// The identities and seeds of a tournament's games.
+#[derive(Clone, Debug)]
+pub struct GameIdentities {
+    /// The tournament's part of every identity (with the key).
+    tournament: Hash256,
+    /// The seeds' part (without the key: seeds are public).
+    seeds: Hash256,
+    /// Each bot's content, in the plan's order.
+    pub contents: Vec<Hash256>,
+}
+
+impl GameIdentities {
+    /// Reads every bot's files. `key` is the secret key of the results
+    /// folder.
+    pub fn new(
+        plan: &TournamentPlan,
+        key: &crate::key::RefereeKey,
+    ) -> Result<GameIdentities, ContentError> {
+        let contents = plan
+            .bots
+            .iter()
+            .map(bot_content)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(GameIdentities::from_contents(plan, key, contents))
+    }
+
+    /// With the bots' contents already known.
+    pub fn from_contents(
+        plan: &TournamentPlan,
+        key: &crate::key::RefereeKey,
+        contents: Vec<Hash256>,
+    ) -> GameIdentities {
+        let mut game = Sha256::new();
+        game.update(b"referee game v1\0");
+        game.update(plan.config.game_name().as_bytes());
+        for flag in plan.config.cli_flags() {
+            game.update(b"\0");
+            game.update(flag.as_bytes());
+        }
+        game.update(b"\0seed\0");
+        game.update(plan.seed.to_le_bytes());
+        let seeds = Hash256(game.clone().finalize().into());
+        let mut with_key = Sha256::new();
+        with_key.update(seeds.0);
+        with_key.update(b"key\0");
+        with_key.update(key.to_hex().as_bytes());
+        GameIdentities {
+            tournament: Hash256(with_key.finalize().into()),
+            seeds,
+            contents,
+        }
+    }
+
+    /// The identity of the game with bot `a` in seat A, `b` in seat B,
+    /// `index` within their pairing.
+    pub fn game(&self, a: usize, b: usize, index: u64) -> Hash256 {
+        let mut h = Sha256::new();
+        h.update(self.tournament.0);
+        h.update(self.contents[a].0);
+        h.update(self.contents[b].0);
+        h.update(index.to_le_bytes());
+        Hash256(h.finalize().into())
+    }
+
+    /// The seed of the `pair_round`-th pair of games of bots `i` and `j`
+    /// (either order: both games of the pair share it), below 2^53 so that
+    /// any JSON reader keeps it.
+    pub fn seed(&self, i: usize, j: usize, pair_round: u64) -> u64 {
+        let (x, y) = if self.contents[i] <= self.contents[j] {
+            (i, j)
+        } else {
+            (j, i)
+        };
+        let mut h = Sha256::new();
+        h.update(self.seeds.0);
+        h.update(self.contents[x].0);
+        h.update(self.contents[y].0);
+        h.update(pair_round.to_le_bytes());
+        let digest: [u8; 32] = h.finalize().into();
+        u64::from_le_bytes(digest[..8].try_into().expect("8 bytes")) >> 11
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_goes_both_ways() {
+        let h = Hash256([0xab; 32]);
+        assert_eq!(Hash256::from_hex(&h.to_hex()), Some(h));
+        assert_eq!(Hash256::from_hex("xyz"), None);
+        assert_eq!(Hash256::from_hex(&"g".repeat(64)), None);
+    }
+
+    #[test]
+    fn interpreters_count_by_name_and_bot_files_by_content() {
+        assert!(program_is_the_bots("./bot"));
+        assert!(program_is_the_bots("/abs/bot --fast"));
+        assert!(program_is_the_bots("native:dir/launcher x"));
+        assert!(!program_is_the_bots("python3 bot.py"));
+        assert!(!program_is_the_bots("dir/bot.py"));
+        assert!(!program_is_the_bots("true"));
+    }
+}

@@ -1,0 +1,394 @@
+//! A tournament run again with `--update` after bots were added, replaced
+//! or removed: only the games whose identity is new are played, and the
+//! folder's standings are those of a fresh run of the same bots. Also
+//! `--dry-run`, and a SIGKILL during an update.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use crate::harness::*;
+
+const BUDGET: Duration = Duration::from_secs(180);
+
+/// Columns of games.csv that say what happened (not how long it took).
+const RESULT_COLUMNS: &[&str] = &[
+    "game",
+    "seed",
+    "bot_a",
+    "bot_b",
+    "first",
+    "result",
+    "winner",
+    "reason",
+    "attacks_a",
+    "attacks_b",
+    "verdict_a",
+    "verdict_b",
+    "replies_a",
+    "replies_b",
+    "detail",
+];
+
+/// A contest folder: copies of the sample bots (so they can be replaced),
+/// a shared key, and a tournament file of some of them.
+struct Contest {
+    dir: tempfile::TempDir,
+}
+
+impl Contest {
+    fn new() -> Contest {
+        let dir = tempfile::tempdir().unwrap();
+        for (bin, file) in [
+            ("arrow5_strong", "strong"),
+            ("arrow5_random", "random"),
+            ("arrow5_constant", "constant"),
+        ] {
+            std::fs::copy(sample_bin(bin), dir.path().join(file)).unwrap();
+        }
+        std::fs::write(dir.path().join("shared.key"), "3c".repeat(32)).unwrap();
+        Contest { dir }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// Writes the tournament file with these bots (name = file name).
+    fn file(&self, bots: &[&str], games_per_pairing: u32) -> PathBuf {
+        let mut text = format!(
+            "name = \"term\"\ngame = \"arrow5\"\ngames_per_pairing = {games_per_pairing}\nseed = 11\n\
+             [options]\ncodes = \"random\"\nmax_rounds = 30\n\
+             [limits]\ntime_limit = \"10s\"\n"
+        );
+        for bot in bots {
+            text.push_str(&format!("[[bots]]\nname = \"{bot}\"\nbot = \"./{bot}\"\n"));
+        }
+        let path = self.path("term.toml");
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn command(&self, out: &str, extra: &[&str]) -> Command {
+        let mut command = Command::new(referee_bin());
+        command
+            .args(["tournament", "term.toml", "--out", out, "--jobs", "2"])
+            .args(["--key-file", "shared.key", "--no-report"])
+            .args(extra)
+            .current_dir(self.dir.path());
+        command
+    }
+
+    fn run(&self, out: &str, extra: &[&str]) -> Run {
+        let run = run_within(self.command(out, extra), BUDGET);
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        run
+    }
+
+    /// `--update` in `out`; the number of games it played.
+    fn update(&self, out: &str) -> u64 {
+        played_now(&self.run(out, &["--update"]))
+    }
+
+    /// A fresh run of the file as it is, in a new folder, compared with
+    /// `out`: standings.csv byte for byte (it holds no measured column),
+    /// crosstable.csv, and games.csv's result columns row by row.
+    fn assert_as_fresh(&self, out: &str, fresh: &str) {
+        self.run(fresh, &[]);
+        for name in ["standings.csv", "crosstable.csv"] {
+            assert_eq!(
+                std::fs::read_to_string(self.path(out).join(name)).unwrap(),
+                std::fs::read_to_string(self.path(fresh).join(name)).unwrap(),
+                "{name} of {out} and of a fresh run"
+            );
+        }
+        assert_eq!(
+            results(&self.path(out).join("games.csv")),
+            results(&self.path(fresh).join("games.csv")),
+            "games.csv of {out} and of a fresh run"
+        );
+    }
+}
+
+/// "(N played now)" of the last line.
+fn played_now(run: &Run) -> u64 {
+    let at = run
+        .stdout
+        .rfind(" played now)")
+        .unwrap_or_else(|| panic!("no count of games played:\n{}", run.stdout));
+    let start = run.stdout[..at].rfind('(').unwrap() + 1;
+    run.stdout[start..at].parse().unwrap()
+}
+
+fn results(path: &Path) -> Vec<Vec<String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let columns: Vec<usize> = RESULT_COLUMNS
+        .iter()
+        .map(|c| header.iter().position(|h| h == *c).unwrap())
+        .collect();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            columns.iter().map(|&i| r[i].to_string()).collect()
+        })
+        .collect()
+}
+
+/// Lines of the folder's store: every game it ever kept.
+fn kept(folder: &Path) -> usize {
+    std::fs::read_to_string(folder.join("store/games.jsonl"))
+        .unwrap()
+        .lines()
+        .count()
+}
+
+#[test]
+fn adding_replacing_and_removing_bots_plays_only_the_new_games() {
+    let c = Contest::new();
+    c.file(&["strong", "random"], 4);
+    assert_eq!(c.update("term"), 4, "a new folder plays every game");
+
+    // Added: only its games (2 pairings of 4 games).
+    c.file(&["strong", "random", "constant"], 4);
+    let dry = c.run("term", &["--dry-run"]);
+    assert!(
+        dry.stdout
+            .contains("dry run: 8 of 12 games to play, 4 already played")
+            && dry.stdout.contains("8 with a new bot (constant)"),
+        "{}",
+        dry.stdout
+    );
+    assert_eq!(kept(&c.path("term")), 4, "--dry-run plays nothing");
+    assert_eq!(c.update("term"), 8);
+    c.assert_as_fresh("term", "fresh-added");
+
+    // Replaced: the same program with other bytes is another bot.
+    let mut bytes = std::fs::read(c.path("random")).unwrap();
+    bytes.extend_from_slice(b"\0version 2");
+    std::fs::write(c.path("random"), bytes).unwrap();
+    let dry = c.run("term", &["--dry-run"]);
+    assert!(
+        dry.stdout
+            .contains("dry run: 8 of 12 games to play, 4 already played")
+            && dry.stdout.contains("8 with a changed bot (random)")
+            && dry
+                .stdout
+                .contains("8 games in the folder stay out of the standings"),
+        "{}",
+        dry.stdout
+    );
+    assert_eq!(c.update("term"), 8);
+    c.assert_as_fresh("term", "fresh-replaced");
+    // The games of the bot it replaced stay in the store, out of the CSVs.
+    assert_eq!(kept(&c.path("term")), 20);
+    assert_eq!(results(&c.path("term").join("games.csv")).len(), 12);
+
+    // Removed: nothing to play, and its games leave the standings.
+    c.file(&["random", "constant"], 4);
+    let dry = c.run("term", &["--dry-run"]);
+    assert!(
+        dry.stdout
+            .contains("dry run: 0 of 4 games to play, 4 already played")
+            && dry.stdout.contains("bots removed (strong)"),
+        "{}",
+        dry.stdout
+    );
+    assert_eq!(c.update("term"), 0);
+    c.assert_as_fresh("term", "fresh-removed");
+    let standings = std::fs::read_to_string(c.path("term").join("standings.csv")).unwrap();
+    assert!(!standings.contains("strong"), "{standings}");
+
+    // Back again, unchanged: its games are still kept.
+    c.file(&["strong", "random", "constant"], 4);
+    assert_eq!(c.update("term"), 0);
+    c.assert_as_fresh("term", "fresh-back");
+    // More games a pairing: only the games added to each pairing.
+    c.file(&["strong", "random", "constant"], 6);
+    assert_eq!(c.update("term"), 6);
+    c.assert_as_fresh("term", "fresh-more");
+    // Renamed, same file: its games are kept, under the new name.
+    let text = std::fs::read_to_string(c.path("term.toml")).unwrap();
+    std::fs::write(
+        c.path("term.toml"),
+        text.replace("name = \"constant\"", "name = \"steady\""),
+    )
+    .unwrap();
+    assert_eq!(c.update("term"), 0);
+    c.assert_as_fresh("term", "fresh-renamed");
+    let games = std::fs::read_to_string(c.path("term/games.csv")).unwrap();
+    assert!(
+        games.contains("steady") && !games.contains("constant"),
+        "{games}"
+    );
+}
+
+#[test]
+fn a_dry_run_writes_nothing_and_updates_keep_to_their_formats() {
+    let c = Contest::new();
+    c.file(&["strong", "random", "constant"], 2);
+    let dry = c.run("new", &["--dry-run"]);
+    assert!(
+        dry.stdout
+            .contains("dry run: 6 of 6 games to play, 0 already played; nothing was played")
+            && dry.stdout.contains("6 never played"),
+        "{}",
+        dry.stdout
+    );
+    assert!(!c.path("new").exists(), "--dry-run made the folder");
+
+    // --resume finishes the same file; a changed file needs --update.
+    c.run("folder", &[]);
+    c.file(&["strong", "random"], 2);
+    let refused = run_within(c.command("folder", &["--resume"]), BUDGET);
+    assert_eq!(refused.status, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("different tournament file"),
+        "{}",
+        refused.stderr
+    );
+
+    // A store changed by hand is named with its line; a folder without
+    // one (an older referee's) is refused plainly. Nothing is lost.
+    c.file(&["strong", "random", "constant"], 2);
+    let store = c.path("folder/store/games.jsonl");
+    let kept_text = std::fs::read_to_string(&store).unwrap();
+    std::fs::write(&store, format!("{kept_text}{{\"id\": 3}}\n")).unwrap();
+    let refused = run_within(c.command("folder", &["--update"]), BUDGET);
+    assert_eq!(refused.status, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("games.jsonl, line 7"),
+        "{}",
+        refused.stderr
+    );
+    std::fs::write(&store, &kept_text).unwrap();
+    std::fs::rename(c.path("folder/store"), c.path("store-aside")).unwrap();
+    let refused = run_within(c.command("folder", &["--update"]), BUDGET);
+    assert_eq!(refused.status, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("older referee"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(results(&c.path("folder/games.csv")).len(), 6);
+    assert!(
+        !c.path("folder/store").exists(),
+        "the refused run made a store"
+    );
+
+    // A Swiss tournament is paired from its results: a changed file is
+    // refused, not mixed in.
+    let swiss = |bots: &[&str]| {
+        let mut text =
+            "name = \"s\"\ngame = \"arrow5\"\nformat = \"swiss\"\nrounds = 1\nseed = 3\n\
+                        [options]\nmax_rounds = 30\n"
+                .to_string();
+        for bot in bots {
+            text.push_str(&format!("[[bots]]\nname = \"{bot}\"\nbot = \"./{bot}\"\n"));
+        }
+        std::fs::write(c.path("term.toml"), text).unwrap();
+    };
+    swiss(&["strong", "random", "constant"]);
+    c.run("swiss", &["--update"]);
+    swiss(&["strong", "random"]);
+    let refused = run_within(c.command("swiss", &["--update"]), BUDGET);
+    assert_eq!(refused.status, 2, "{}", refused.stderr);
+    assert!(
+        refused
+            .stderr
+            .contains("cannot take bots added, replaced or removed"),
+        "{}",
+        refused.stderr
+    );
+    let dry = c.run("swiss", &["--dry-run"]);
+    assert!(
+        dry.stdout.contains("paired round by round"),
+        "{}",
+        dry.stdout
+    );
+}
+
+#[test]
+fn sigkill_during_an_update_then_resume_plays_each_new_game_once() {
+    let c = Contest::new();
+    c.file(&["strong", "random"], 10);
+    c.run("term", &[]);
+    c.file(&["strong", "random", "constant"], 10);
+    // Kills from the first instant of start-up on; each attempt after the
+    // first finds the folder as the kill left it.
+    let mut kills = 0;
+    let mut finished = false;
+    for delay in [0u64, 2, 10, 40, 100, 200, 400] {
+        let mut child = c
+            .command("term", &["--update"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay));
+        child.kill().unwrap(); // SIGKILL
+        match child.wait().unwrap().code() {
+            None => kills += 1,
+            Some(0) => {
+                finished = true;
+                break;
+            }
+            Some(code) => panic!("the update exited {code} before the kill"),
+        }
+    }
+    assert!(kills >= 1, "no kill landed");
+    if !finished {
+        // Whole lines of the store: the games kept before the last kill (a
+        // line cut short is a game played again).
+        let before = std::fs::read_to_string(c.path("term/store/games.jsonl"))
+            .map_or(0, |t| t.matches('\n').count());
+        let run = c.run("term", &["--resume"]);
+        assert_eq!(played_now(&run), 30 - before as u64, "{}", run.stdout);
+    }
+    // Every game kept once: the 10 old ones and the 20 new.
+    assert_eq!(kept(&c.path("term")), 30);
+    c.assert_as_fresh("term", "fresh");
+}
+
+#[test]
+fn shards_updated_apart_merge_into_the_standings_of_a_fresh_run() {
+    let c = Contest::new();
+    c.file(&["strong", "random"], 4);
+    for i in 1..=2 {
+        c.run(
+            &format!("shard{i}"),
+            &["--update", "--shard", &format!("{i}/2")],
+        );
+    }
+    // A bot added: each shard plays only its share of the new games.
+    c.file(&["strong", "random", "constant"], 4);
+    let played: u64 = (1..=2)
+        .map(|i| {
+            played_now(&c.run(
+                &format!("shard{i}"),
+                &["--update", "--shard", &format!("{i}/2")],
+            ))
+        })
+        .sum();
+    assert_eq!(played, 8, "the new games, each in one shard");
+    let merged = c.path("merged");
+    let run = referee(
+        &[
+            "merge",
+            c.path("shard1").to_str().unwrap(),
+            c.path("shard2").to_str().unwrap(),
+            "--out",
+            merged.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("12 of 12 games merged"),
+        "{}",
+        run.stdout
+    );
+    c.assert_as_fresh("merged", "fresh");
+}
