@@ -256,7 +256,7 @@ fn build(
     let compiler_path = find_program(&compiler)
         .ok_or_else(|| no_compiler(io::Error::from(io::ErrorKind::NotFound)))?;
     let mut key: Vec<u8> = format!(
-        "referee-compile-v2\0{}\0{}\0{}\0{}\0",
+        "referee-compile-v3\0{}\0{}\0{}\0{}\0",
         language.name(),
         compile.join(" "),
         compiler_path.display(),
@@ -267,7 +267,7 @@ fn build(
         key.extend_from_slice(format!("{}\0{}\0", file.display(), text.len()).as_bytes());
         key.extend_from_slice(text);
     }
-    let hash = format!("{:032x}", fnv1a_128(&key));
+    let hash = cache_hash(&key);
     let built = dir.join(format!("{hash}-{}", safe_name(&command.name)));
 
     // One build per key at a time, and a failure remembered for the
@@ -533,14 +533,17 @@ fn first_lines(message: &str) -> String {
     }
 }
 
-/// FNV-1a, 128 bits: a stable content hash with no dependency (cache keys
-/// only; not for security).
-fn fnv1a_128(bytes: &[u8]) -> u128 {
-    const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
-    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
-    bytes
+/// The cache's name for a build: the first 128 bits of the SHA-256 of its
+/// key, in hex. The cache outlives a tournament and is shared by every bot
+/// of the machine, so the hash must resist a contestant who crafts a source
+/// to collide with another bot's (a public sample bot's, say) and have the
+/// referee run their binary in its place: a cryptographic hash, not FNV.
+fn cache_hash(key: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(key)[..16]
         .iter()
-        .fold(OFFSET, |h, &b| (h ^ u128::from(b)).wrapping_mul(PRIME))
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 #[cfg(test)]
@@ -549,8 +552,9 @@ mod tests {
 
     #[test]
     fn hash_is_stable_and_content_sensitive() {
-        assert_eq!(fnv1a_128(b""), 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d);
-        assert_ne!(fnv1a_128(b"int main(){}"), fnv1a_128(b"int main(){ }"));
+        // SHA-256 of the empty string, its first 16 bytes.
+        assert_eq!(cache_hash(b""), "e3b0c44298fc1c149afbf4c8996fb924");
+        assert_ne!(cache_hash(b"int main(){}"), cache_hash(b"int main(){ }"));
     }
 
     #[test]
