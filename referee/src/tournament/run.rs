@@ -75,9 +75,9 @@ fn default_format() -> String {
 
 #[derive(Debug, thiserror::Error)]
 pub enum TournamentError {
-    #[error("{} already holds results; add --resume to finish that tournament, or choose another --out", path.display())]
+    #[error("{} already holds results; add --resume to finish that tournament, --update to play only the games of new or changed bots, or choose another --out", path.display())]
     FolderInUse { path: PathBuf },
-    #[error("{} holds results of a different tournament file (its tournament.toml differs); choose another --out", path.display())]
+    #[error("{} holds results of a different tournament file (its tournament.toml differs); add --update to play only what the changes need, or choose another --out", path.display())]
     FolderOfAnother { path: PathBuf },
     #[error("{}: {what}", path.display())]
     Io {
