@@ -115,9 +115,34 @@ fn match_json_of_every_game() {
     }
 }
 
+/// A tournament's games are seeded by their identity, which holds the
+/// bots' content: a binary's bytes differ from one checkout and build to
+/// another (they embed paths), so the tournament snapshots are played by
+/// sources, whose content is the same everywhere.
+const SOURCE_BOTS: &[(&str, &str)] = &[
+    (
+        "sample_bots/c/arrow5_starter.c",
+        "sample_bots/python/arrow5_starter.py",
+    ),
+    (
+        "sample_bots/c/mastermind_starter.c",
+        "sample_bots/python/mastermind_starter.py",
+    ),
+    (
+        "sample_bots/c/safecracker_starter.c",
+        "sample_bots/python/safecracker_starter.py",
+    ),
+    (
+        "sample_bots/c/cryptron_starter.c",
+        "sample_bots/python/cryptron_starter.py",
+    ),
+];
+
 #[test]
 fn tournament_files_of_every_game() {
-    for &(game, a, b, flags) in GAMES {
+    for (&(game, _, _, flags), &(a, b)) in GAMES.iter().zip(SOURCE_BOTS) {
+        let (a, b) = (root().join(a), root().join(b));
+        let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
         let dir = tempfile::tempdir().unwrap();
         let mut options = String::new();
         for pair in flags.chunks(2) {
@@ -133,10 +158,8 @@ fn tournament_files_of_every_game() {
             format!(
                 "name = \"snap\"\ngame = \"{game}\"\ngames_per_pairing = 4\nseed = 11\n\
                  [options]\n{options}\
-                 [[bots]]\nname = \"first\"\nbot = \"{}\"\n\
-                 [[bots]]\nname = \"second\"\nbot = \"{}\"\n",
-                bot(a),
-                bot(b)
+                 [[bots]]\nname = \"first\"\nbot = \"{a}\"\n\
+                 [[bots]]\nname = \"second\"\nbot = \"{b}\"\n",
             ),
         )
         .unwrap();
