@@ -392,3 +392,30 @@ fn shards_updated_apart_merge_into_the_standings_of_a_fresh_run() {
     );
     c.assert_as_fresh("merged", "fresh");
 }
+
+/// A folder bot counts by every source file of its folder: a change to a
+/// Python bot's helper module (not its `main.py`) is a changed bot.
+#[test]
+fn a_folder_bots_helper_module_is_part_of_it() {
+    let c = Contest::new();
+    let folder = c.path("pybot");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::copy(
+        root().join("sample_bots/python/arrow5_starter.py"),
+        folder.join("starter.py"),
+    )
+    .unwrap();
+    std::fs::write(folder.join("main.py"), "import starter\nstarter.main()\n").unwrap();
+    std::fs::write(folder.join("helper.py"), "WEIGHT = 1\n").unwrap();
+    c.file(&["strong", "pybot"], 2);
+    assert_eq!(c.update("out"), 2);
+    assert_eq!(c.update("out"), 0, "nothing changed");
+    std::fs::write(folder.join("helper.py"), "WEIGHT = 2\n").unwrap();
+    let dry = c.run("out", &["--dry-run"]);
+    assert!(
+        dry.stdout.contains("2 with a changed bot (pybot)"),
+        "{}",
+        dry.stdout
+    );
+    assert_eq!(c.update("out"), 2, "the changed folder bot's games again");
+}

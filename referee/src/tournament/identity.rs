@@ -93,7 +93,17 @@ pub fn bot_content(bot: &TournamentBot) -> Result<Hash256, ContentError> {
         Ok(())
     };
     field(&mut h, "language", command.language.name().as_bytes());
-    if let Some(source) = &command.source {
+    if let Some(source) = command.source.as_ref().filter(|s| s.is_dir()) {
+        // A folder bot is every source file its language builds or runs
+        // from the folder (a Python bot's helper modules too), each by its
+        // place in the folder and its content.
+        let files = crate::bot::spec::source_files(source, command.language);
+        field(&mut h, "files", &(files.len() as u64).to_le_bytes());
+        for relative in files {
+            field(&mut h, "path", relative.as_os_str().as_encoded_bytes());
+            file(&mut h, "source", &source.join(relative))?;
+        }
+    } else if let Some(source) = &command.source {
         file(&mut h, "source", source)?;
     } else if program_is_the_bots(&command.spec) {
         file(&mut h, "program", &command.program)?;
