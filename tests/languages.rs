@@ -7,6 +7,7 @@
 //! compiled once per tournament, and a compiler that hangs or floods is
 //! stopped.
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -259,7 +260,54 @@ fn compiles_with_the_cache_in_a_closed_folder(layer: &str) {
     }
 }
 
+/// Java and JavaScript bots given as command lines (`java -jar bot.jar`,
+/// `java -cp classes Main`, `node bot.js`) rather than sources: the jar or
+/// the classes folder is readable, the language's heap cap reaches the
+/// runtime through its environment, so they play, and a hog among them
+/// gets `memory`.
+fn runtimes_as_command_lines(layer: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    for fixture in ["java/Arrow5Starter.java", "hostile/MemoryHog.java"] {
+        let classes = dir.path().join("classes");
+        let status = std::process::Command::new("javac")
+            .args(["-d", classes.to_str().unwrap(), &sample_file(fixture)])
+            .status()
+            .unwrap();
+        assert!(status.success(), "javac {fixture}");
+    }
+    let jar = dir.path().join("bot.jar");
+    let status = std::process::Command::new("jar")
+        .args(["cfe", jar.to_str().unwrap(), "Arrow5Starter", "-C"])
+        .arg(dir.path().join("classes"))
+        .arg(".")
+        .status()
+        .unwrap();
+    assert!(status.success(), "jar");
+    let classes = dir.path().join("classes").display().to_string();
+    let random = sample_bin("arrow5_random");
+    for (bot, verdict) in [
+        (format!("java -jar {}", jar.display()), "ok"),
+        (format!("java -cp {classes} Arrow5Starter"), "ok"),
+        (
+            format!("node {}", sample_file("js/arrow5_starter.js")),
+            "ok",
+        ),
+        (format!("java -cp {classes} MemoryHog"), "memory"),
+        (
+            format!("node {}", sample_file("hostile/memory_hog.js")),
+            "memory",
+        ),
+    ] {
+        let run = play("arrow5", &bot, &random, &["--max-rounds", "5"], layer);
+        assert_eq!(run.status, 0, "{bot}: {}", run.stderr);
+        let player = &run.json()["players"][0];
+        assert_eq!(player["verdict"], verdict, "{bot} ({layer}): {player}");
+    }
+}
+
 under_each_layer! {
+    runtimes_as_command_lines: command_line_runtimes_basic, command_line_runtimes_strict;
     compiles_with_the_cache_in_a_closed_folder: closed_cache_basic, closed_cache_strict;
     c_starters: c_starters_play_every_game_basic, c_starters_play_every_game_strict;
     cpp_starters: cpp_starters_play_every_game_basic, cpp_starters_play_every_game_strict;

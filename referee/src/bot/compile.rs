@@ -141,7 +141,15 @@ pub fn prepare_in(
     limit: Duration,
 ) -> Result<BotCommand, CompileError> {
     let Some(source) = &command.source else {
-        return Ok(command.clone());
+        // A command line (`java -jar bot.jar`, `node bot.js`) gets its
+        // language's environment too: the JVM's and Node's heap caps.
+        let mut command = command.clone();
+        if command.env.is_empty() {
+            command.env = (command.language.def().env.iter())
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect();
+        }
+        return Ok(command);
     };
     let language = command.language;
     let built = match &language.def().compile {

@@ -206,7 +206,16 @@ pub fn built_in() -> Vec<LanguageDef> {
                 "javac {javac_jvm} -J-Xmx384m -encoding UTF-8 -d {{out}} {{sources}}"
             ))),
             run: words(&format!("java {jvm} -Xmx{{memory_mb}}m -cp {{out}} {{main}}")),
-            env: vec![("MALLOC_ARENA_MAX".into(), "2".into())],
+            // The launcher's own variable carries the same flags to a bot
+            // given as a command line (`java -jar bot.jar`), which the run
+            // command above does not build.
+            env: vec![
+                ("MALLOC_ARENA_MAX".into(), "2".into()),
+                (
+                    "JDK_JAVA_OPTIONS".into(),
+                    format!("{jvm} -Xmx{{memory_mb}}m").into(),
+                ),
+            ],
             time_multiplier: 2.0,
             memory_allowance_kb: 64 * MIB,
             compile_memory_kb: 1024 * MIB,
@@ -224,6 +233,11 @@ pub fn built_in() -> Vec<LanguageDef> {
             markers: vec!["package.json".into(), "index.js".into()],
             entry: Some(".".into()),
             run: words("node --max-old-space-size={memory_mb} {entry}"),
+            // The same cap for a bot given as a command line (`node bot.js`).
+            env: vec![(
+                "NODE_OPTIONS".into(),
+                "--max-old-space-size={memory_mb}".into(),
+            )],
             time_multiplier: 2.0,
             memory_allowance_kb: 56 * MIB,
             install: "apt-get install nodejs".into(),

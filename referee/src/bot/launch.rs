@@ -491,19 +491,26 @@ fn needed_folders(spec: &LaunchSpec) -> Vec<PathBuf> {
     }
     // What its language's run command reads (its build, its sources).
     wanted.extend(spec.readable.iter().filter_map(|p| p.canonicalize().ok()));
-    // The script, for an interpreter: the first argument. Later ones are
-    // the bot's own business, and must not open a hidden folder to it.
-    if let Some(arg) = spec.args.first() {
-        let path = Path::new(arg);
-        if path.is_absolute() && path.is_file() {
-            if let Some(dir) = path
-                .canonicalize()
+    // The script, for an interpreter: the first argument that is not an
+    // option (`python3 bot.py`, `java -jar bot.jar`), or the folder it
+    // names (`java -cp classes Main`). Later ones are the bot's own
+    // business, and must not open a hidden folder to it.
+    let script = spec
+        .args
+        .iter()
+        .map(Path::new)
+        .find(|arg| !arg.as_os_str().as_encoded_bytes().starts_with(b"-"));
+    if let Some(path) = script.filter(|p| p.is_absolute()) {
+        let folder = if path.is_dir() {
+            path.canonicalize().ok()
+        } else if path.is_file() {
+            path.canonicalize()
                 .ok()
                 .and_then(|p| p.parent().map(Path::to_path_buf))
-            {
-                wanted.push(dir);
-            }
-        }
+        } else {
+            None
+        };
+        wanted.extend(folder);
     }
     wanted
 }
