@@ -213,7 +213,7 @@ pub fn built_in() -> Vec<LanguageDef> {
                 ("MALLOC_ARENA_MAX".into(), "2".into()),
                 (
                     "JDK_JAVA_OPTIONS".into(),
-                    format!("{jvm} -Xmx{{memory_mb}}m").into(),
+                    format!("{jvm} -Xmx{{memory_mb}}m"),
                 ),
             ],
             time_multiplier: 2.0,
