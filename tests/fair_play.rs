@@ -265,13 +265,28 @@ fn honest_verdicts(opponent: &str, layer: &str, pinned: bool) -> Vec<String> {
 fn an_opponent_spinning_while_it_waits_costs_no_time(layer: &str) {
     // A/B: against a quiet opponent, then against one whose threads burn
     // CPU all the time; pinned to one CPU (the worst case) and not.
+    //
+    // The suite runs other tests beside this one (compilers, JVMs), which
+    // share the pinned CPU with the honest bot: a tournament that times out
+    // is played again, up to three times. An opponent that really took the
+    // honest bot's time would do so every time; the load of other tests
+    // does not last three tournaments.
     for pinned in [true, false] {
         for opponent in [python("arrow5_weak.py", ""), python("ponderer.py", "spin")] {
-            let verdicts = honest_verdicts(&opponent, layer, pinned);
+            let tries: Vec<Vec<String>> = (0..3)
+                .scan(false, |passed, _| {
+                    if *passed {
+                        return None;
+                    }
+                    let verdicts = honest_verdicts(&opponent, layer, pinned);
+                    *passed = verdicts == ["ok", "ok"];
+                    Some(verdicts)
+                })
+                .collect();
             assert_eq!(
-                verdicts,
-                ["ok", "ok"],
-                "against {opponent} (pinned: {pinned}, {layer})"
+                tries.last().unwrap(),
+                &["ok", "ok"],
+                "against {opponent} (pinned: {pinned}, {layer}), every try: {tries:?}"
             );
         }
     }
