@@ -21,6 +21,7 @@ pub mod bench;
 pub mod bot;
 pub mod check;
 pub mod games;
+pub mod grading;
 pub mod human;
 pub mod key;
 pub mod plan_file;

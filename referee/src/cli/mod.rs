@@ -103,6 +103,8 @@ enum Command {
     Tournament(tournament::TournamentArgs),
     /// Merge the results folders of tournament shards into one set of standings
     Merge(tournament::MergeArgs),
+    /// Grade a results folder again from its games.csv and a [grading] section (bands changed: nothing is played)
+    Grade(tournament::GradeArgs),
     /// Write the HTML report of a results folder into DIR/report/ (leaderboard, bot pages, replay viewers)
     Report(tournament::ReportArgs),
     /// Play a game yourself in the terminal, against a bot or another person
@@ -445,6 +447,7 @@ pub fn main() -> i32 {
         Command::Tournament(args) => tournament::run_tournament(args),
         Command::Merge(args) => tournament::run_merge(args),
         Command::Report(args) => tournament::run_report(args),
+        Command::Grade(args) => tournament::run_grade(args),
         Command::Play(args) => human::run_play(args),
         Command::Bench(args) => bench::run_bench(args).map(|()| EXIT_OK),
         // For CI, 1 means a failed requirement (or H0): a run that cannot

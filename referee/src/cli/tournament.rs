@@ -7,6 +7,7 @@ use clap::Args;
 
 use referee::bot;
 use referee::reporter::csv::TournamentCsv;
+use referee::reporter::grades::TournamentGrades;
 use referee::reporter::terminal::{standings_table, Terminal};
 use referee::reporter::{ReportError, Reporter, Reporters, Run};
 use referee::tournament::{self, RunOptions, Shard, TournamentPlan};
@@ -105,6 +106,61 @@ pub fn run_report(args: ReportArgs) -> Result<i32, Failure> {
     Ok(super::EXIT_OK)
 }
 
+/// `referee grade DIR`.
+#[derive(Args, Debug)]
+pub struct GradeArgs {
+    /// A tournament's results folder (its games.csv is graded; nothing is played)
+    pub folder: PathBuf,
+    /// The tournament file whose [grading] section to use (references,
+    /// bands, roster relative to that file) [default: FOLDER/tournament.toml,
+    /// the copy the folder keeps]
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
+    let meta_path = args.folder.join("tournament.json");
+    let meta: tournament::run::FolderMeta = std::fs::read_to_string(&meta_path)
+        .map_err(anyhow::Error::from)
+        .and_then(|text| serde_json::from_str(&text).map_err(anyhow::Error::from))
+        .map_err(|e| {
+            Failure::input(anyhow::anyhow!(
+                "{}: cannot read it ({e}); give the results folder of a tournament",
+                meta_path.display()
+            ))
+        })?;
+    let file = args
+        .file
+        .clone()
+        .unwrap_or_else(|| args.folder.join("tournament.toml"));
+    let plan = referee::grading::GradingPlan::load(&file, &meta.bots)
+        .map_err(Failure::input)?
+        .ok_or_else(|| {
+            Failure::input(anyhow::anyhow!(
+                "{}: no [grading] section: add one (references, bands) to grade",
+                file.display()
+            ))
+        })?;
+    let (win, draw, loss) = meta.scoring;
+    let scoring = tournament::Scoring { win, draw, loss };
+    let (standings, _) =
+        tournament::run::standings_of(&args.folder, &meta.bots, scoring).map_err(Failure::input)?;
+    let graded =
+        referee::reporter::grades::grade_folder(&args.folder, &meta.bots, Some(&plan), &standings)
+            .map_err(Failure::input)?;
+    if let Some(warning) = &graded.warning {
+        eprint!("{warning}");
+    }
+    for g in &graded.grades {
+        println!("{}: {} marks", escape(&g.team), g.marks);
+    }
+    println!(
+        "{}",
+        referee::reporter::grades::grades_line(&args.folder, &graded.grades)
+    );
+    Ok(super::EXIT_OK)
+}
+
 #[derive(Args)]
 pub struct MergeArgs {
     /// Results folders of the shards of one tournament
@@ -197,6 +253,11 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         }),
         Box::new(TournamentCsv::new(&out)),
         Box::new(Terminal::new().with_resume(resume_command(&args.file, &out))),
+        Box::new(TournamentGrades::new(
+            &out,
+            plan.bot_names(),
+            plan.grading.clone(),
+        )),
     ]);
     if !args.no_report {
         reporters.push(referee::reporter::html::LiveReport::new(
