@@ -12,6 +12,7 @@ mod compile;
 mod cryptron_match;
 mod fair_play;
 mod formats;
+mod grading;
 mod hostile_input;
 mod human_play;
 mod incremental;

@@ -81,6 +81,10 @@ pub struct RosterEntry {
     pub team: String,
 }
 
+/// The name of the roster's copy a results folder keeps in `grades/`, so
+/// that `referee grade DIR` finds it whatever the path in the file.
+pub const ROSTER_COPY: &str = "roster.csv";
+
 /// A validated `[grading]` section.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GradingPlan {
@@ -97,8 +101,14 @@ impl GradingPlan {
     /// The `[grading]` section of a tournament file, checked against the
     /// bots `names`; `None` if the file has none. Only that section (and
     /// nothing else of the file) is read, so a results folder's copy of
-    /// the file will do.
-    pub fn load(path: &Path, names: &[String]) -> Result<Option<GradingPlan>, PlanError> {
+    /// the file will do. `roster_at`, if given, is read instead of the
+    /// roster the section names (a results folder's copy of it,
+    /// [`ROSTER_COPY`] in its `grades/`).
+    pub fn load(
+        path: &Path,
+        names: &[String],
+        roster_at: Option<&Path>,
+    ) -> Result<Option<GradingPlan>, PlanError> {
         #[derive(Deserialize)]
         struct OnlyGrading {
             grading: Option<Spanned<RawGrading>>,
@@ -106,7 +116,9 @@ impl GradingPlan {
         let text = Source::read("tournament", path)?;
         let src = Source { path, text: &text };
         let raw: OnlyGrading = src.raw()?;
-        raw.grading.map(|g| validate(&src, &g, names)).transpose()
+        raw.grading
+            .map(|g| validate(&src, &g, names, roster_at))
+            .transpose()
     }
 
     /// The teams: the bots that are not references, in `names`' order.
@@ -126,6 +138,7 @@ pub(crate) fn validate(
     src: &Source<'_>,
     raw: &Spanned<RawGrading>,
     names: &[String],
+    roster_at: Option<&Path>,
 ) -> Result<GradingPlan, PlanError> {
     let grading = raw.get_ref();
     let known = || names.join(", ");
@@ -199,7 +212,9 @@ pub(crate) fn validate(
     let (roster, roster_path) = match &grading.roster {
         None => (vec![], None),
         Some(file) => {
-            let path = src.base().join(file.get_ref());
+            let path = roster_at
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| src.base().join(file.get_ref()));
             let teams: Vec<String> = names
                 .iter()
                 .filter(|n| !references.contains(n))
@@ -577,7 +592,10 @@ mod tests {
         assert!((low - 0.490).abs() < 0.001 && (high - 0.943).abs() < 0.001);
         assert_eq!(wilson(0.0, 0.0), (0.0, 1.0));
         let (low, high) = wilson(10.0, 10.0);
-        assert!((low - 0.722).abs() < 0.001 && high > 0.999_999, "{low} {high}");
+        assert!(
+            (low - 0.722).abs() < 0.001 && high > 0.999_999,
+            "{low} {high}"
+        );
     }
 
     #[test]

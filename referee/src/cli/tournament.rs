@@ -113,7 +113,8 @@ pub struct GradeArgs {
     pub folder: PathBuf,
     /// The tournament file whose [grading] section to use (references,
     /// bands, roster relative to that file) [default: FOLDER/tournament.toml,
-    /// the copy the folder keeps]
+    /// the copy the folder keeps, with the roster as last graded:
+    /// FOLDER/grades/roster.csv]
     #[arg(long, value_name = "FILE")]
     pub file: Option<PathBuf>,
 }
@@ -129,11 +130,20 @@ pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
                 meta_path.display()
             ))
         })?;
-    let file = args
-        .file
-        .clone()
-        .unwrap_or_else(|| args.folder.join("tournament.toml"));
-    let plan = referee::grading::GradingPlan::load(&file, &meta.bots)
+    // The folder's copy of the file, with the roster's copy of its last
+    // grading: relative paths in the copy would be taken from the folder.
+    let (file, roster_at) = match &args.file {
+        Some(file) => (file.clone(), None),
+        None => (
+            args.folder.join("tournament.toml"),
+            Some(
+                args.folder
+                    .join(referee::reporter::grades::GRADES_DIR)
+                    .join(referee::grading::ROSTER_COPY),
+            ),
+        ),
+    };
+    let plan = referee::grading::GradingPlan::load(&file, &meta.bots, roster_at.as_deref())
         .map_err(Failure::input)?
         .ok_or_else(|| {
             Failure::input(anyhow::anyhow!(

@@ -6,6 +6,8 @@
 //!   and per reference the games, wins, draws, losses, win rate and its
 //!   95% Wilson interval;
 //! - `grades/students.csv`: a row per student of the roster: team, mark;
+//! - `grades/roster.csv`: the roster as graded (`referee grade DIR` reads
+//!   it unless given the tournament file);
 //! - `grades/leaderboard.csv`: the published table, the standings without
 //!   the reference bots (ranks renumbered; `standings.csv` keeps them all);
 //! - `grades/TEAM/results.json`: the team's result in Gradescope's format
@@ -120,6 +122,12 @@ pub fn write_grades(
             w.write_record(&record)?;
         }
         Ok(())
+    })?;
+    write_atomically(&dir.join(grading::ROSTER_COPY), |w| {
+        w.write_record(["student", "team"])?;
+        plan.roster
+            .iter()
+            .try_for_each(|e| w.write_record([&e.student, &e.team]))
     })?;
     write_atomically(&dir.join("students.csv"), |w| {
         w.write_record(["student", "team", "marks"])?;

@@ -502,7 +502,7 @@ fn grading(
     let mut ordered: Vec<(&String, &usize)> = names.iter().collect();
     ordered.sort_by_key(|(_, &i)| i);
     let ordered: Vec<String> = ordered.into_iter().map(|(n, _)| n.clone()).collect();
-    let plan = crate::grading::validate(src, section, &ordered)?;
+    let plan = crate::grading::validate(src, section, &ordered, None)?;
     let plays_everyone = |name: &String| match format {
         Format::RoundRobin => true,
         Format::Gauntlet => names.get(name).is_some_and(|i| challengers.contains(i)),
