@@ -31,6 +31,7 @@ pub mod record;
 pub mod replay;
 pub mod report;
 pub mod reporter;
+pub mod reproduce;
 pub mod runner;
 pub mod sprt;
 pub mod text;

@@ -99,6 +99,8 @@ enum Command {
     Match(play::MatchArgs),
     /// Pretty-print a transcript written by `match --transcript`
     Replay(play::ReplayArgs),
+    /// Play a recorded game again with a new version of one bot, the opponent's moves from the record (exit 0 not disqualified, 1 disqualified again)
+    Reproduce(play::ReproduceArgs),
     /// Play a tournament file (round robin, gauntlet, Swiss, knockout, groups), in parallel, to CSV standings
     Tournament(tournament::TournamentArgs),
     /// Merge the results folders of tournament shards into one set of standings
@@ -444,6 +446,7 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Match(args) => play::run_match(args).map(|()| EXIT_OK),
         Command::Replay(args) => play::run_replay(args).map(|()| EXIT_OK),
+        Command::Reproduce(args) => play::run_reproduce(args),
         Command::Tournament(args) => tournament::run_tournament(args),
         Command::Merge(args) => tournament::run_merge(args),
         Command::Report(args) => tournament::run_report(args),
