@@ -23,6 +23,7 @@ mod mastermind_match;
 mod move_times;
 mod newcomer;
 mod report;
+mod reproduce;
 mod safecracker_match;
 mod sandbox;
 mod schedulers;
