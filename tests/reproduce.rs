@@ -211,3 +211,55 @@ fn a_tournament_game_is_reproduced_with_its_folders_key() {
         fixed.stdout
     );
 }
+
+#[test]
+fn cryptron_says_where_the_new_bot_left_the_recorded_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let random = |seed: u32| format!("{} {seed}", sample_bin("cryptron_random"));
+    let run = referee_in(
+        dir,
+        &[
+            "match",
+            "cryptron",
+            &random(5),
+            &random(9),
+            "--seed",
+            "4",
+            "--transcript",
+            "c.jsonl",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    // The same bot (its moves come from its own seed): the recorded game.
+    let same = referee_in(
+        dir,
+        &["reproduce", "c.jsonl", "--bot", &random(5), "--seat", "a"],
+        BUDGET,
+    );
+    assert_eq!(same.status, 0, "{}\n{}", same.stdout, same.stderr);
+    assert!(
+        same.stdout
+            .contains("exact: the new bot replied as recorded"),
+        "{}",
+        same.stdout
+    );
+    assert!(
+        !same.stdout.contains("record-ended"),
+        "the whole game was played: {}",
+        same.stdout
+    );
+    // Another seed moves otherwise: where it diverged is said.
+    let other = referee_in(
+        dir,
+        &["reproduce", "c.jsonl", "--bot", &random(6), "--seat", "a"],
+        BUDGET,
+    );
+    assert_eq!(other.status, 0, "{}\n{}", other.stdout, other.stderr);
+    assert!(
+        other.stdout.contains("diverged at the new bot's reply"),
+        "{}",
+        other.stdout
+    );
+}
