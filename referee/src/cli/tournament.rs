@@ -263,12 +263,17 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         }),
         Box::new(TournamentCsv::new(&out)),
         Box::new(Terminal::new().with_resume(resume_command(&args.file, &out))),
-        Box::new(TournamentGrades::new(
+    ]);
+    // A shard holds some of the games: its graph and grades would be
+    // those of a part (`merge` checks the graph of the whole; `referee
+    // grade` grades the merged folder).
+    if args.shard.is_none() {
+        reporters.push(TournamentGrades::new(
             &out,
             plan.bot_names(),
             plan.grading.clone(),
-        )),
-    ]);
+        ));
+    }
     if !args.no_report {
         reporters.push(referee::reporter::html::LiveReport::new(
             referee::reporter::html::Templates {
@@ -345,6 +350,13 @@ pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
             "warning: {} games are missing (a shard not finished?)",
             total - count
         );
+    }
+    let names: Vec<String> = standings.iter().map(|r| r.bot.clone()).collect();
+    let rows = referee::reporter::grades::rows_of(&args.out).map_err(Failure::internal)?;
+    if let Some(warning) = referee::reporter::grades::check_comparison(&args.out, &rows, &names)
+        .map_err(Failure::internal)?
+    {
+        eprint!("{warning}");
     }
     Ok(super::EXIT_OK)
 }
