@@ -113,6 +113,19 @@ fn a_fixed_bot_gets_past_the_recorded_crash() {
         "{}",
         other.stdout
     );
+    // Another key: the referee tells the bot another set-up.
+    let key = "7a".repeat(32);
+    let fixed = scripted("01234 56789 56789 01234");
+    let args = ["reproduce", "game.jsonl", "--bot", &fixed, "--key", &key];
+    let wrong_key = referee_in(dir, &args, BUDGET);
+    assert!(
+        wrong_key
+            .stdout
+            .contains("the new bot was told another set-up")
+            && !wrong_key.stdout.contains("exact"),
+        "{}",
+        wrong_key.stdout
+    );
 }
 
 #[test]

@@ -41,6 +41,39 @@ pub fn replies(entries: &[Entry], seat: Seat) -> Vec<(Option<String>, String)> {
     out
 }
 
+/// The lines a seat was sent before its first reply: its greeting (and,
+/// with codes drawn by the referee, its code), the set-up of its game.
+pub fn setup(entries: &[Entry], seat: Seat) -> Vec<String> {
+    let mut lines = vec![];
+    for entry in entries {
+        if let Entry::Message { bot, dir, line, .. } = entry {
+            if *bot != seat {
+                continue;
+            }
+            match dir {
+                Direction::To => lines.push(line.clone()),
+                Direction::From => break,
+                Direction::Stderr => {}
+            }
+        }
+    }
+    lines
+}
+
+/// A warning when the new bot was told another set-up than the recorded
+/// one (another key than the recorded game's draws other codes or seeds).
+pub fn setup_differs(recorded: &[String], now: &[String]) -> Option<String> {
+    let (i, (then, now)) = recorded
+        .iter()
+        .zip(now)
+        .enumerate()
+        .find(|(_, (a, b))| a != b)?;
+    Some(format!(
+        "not the recorded game: the new bot was told another set-up (line {}: recorded '{then}', now '{now}'); is the key the recorded game's?",
+        i + 1
+    ))
+}
+
 /// Whether a game's opponents answer the board (Cryptron) rather than
 /// only the signals of the codes (the code games).
 pub fn moves_depend_on_the_board(game: &str) -> bool {
@@ -119,5 +152,11 @@ mod tests {
         let lines = compare("cryptron", &moves, &other, Some("no reply 3"));
         assert!(lines[0].starts_with("diverged at the new bot's reply 2"));
         assert_eq!(lines[1], "the game stopped: no reply 3");
+        let greeting = vec!["arrow5 classic first 30 1".to_string()];
+        assert!(setup_differs(&greeting, &greeting).is_none());
+        let other = vec!["arrow5 classic first 30 2".to_string()];
+        assert!(setup_differs(&greeting, &other)
+            .unwrap()
+            .contains("line 1: recorded 'arrow5 classic first 30 1'"));
     }
 }

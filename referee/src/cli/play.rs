@@ -290,12 +290,27 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
             ),
         }
     );
-    for line in referee::reproduce::compare(
-        &record.game,
-        &referee::reproduce::replies(&entries, seat),
-        &referee::reproduce::replies(&now_entries, seat),
-        played.record_end.as_deref(),
+    let lines = match referee::reproduce::setup_differs(
+        &referee::reproduce::setup(&entries, seat),
+        &referee::reproduce::setup(&now_entries, seat),
     ) {
+        // Another set-up: what the replies have in common says nothing.
+        Some(warning) => std::iter::once(warning)
+            .chain(
+                played
+                    .record_end
+                    .as_ref()
+                    .map(|end| format!("the game stopped: {end}")),
+            )
+            .collect(),
+        None => referee::reproduce::compare(
+            &record.game,
+            &referee::reproduce::replies(&entries, seat),
+            &referee::reproduce::replies(&now_entries, seat),
+            played.record_end.as_deref(),
+        ),
+    };
+    for line in lines {
         println!("{}", referee::text::escape(&line));
     }
     Ok(if now.disqualification.is_some() {
