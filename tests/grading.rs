@@ -317,6 +317,14 @@ fn groups_that_never_met_are_named_in_a_warning() {
         );
         assert!(run.stderr.contains(pair.as_str()), "{}", run.stderr);
     }
+    // No [grading] section: nothing to grade, said so.
+    let grade = referee_in(dir, &["grade", "out"], BUDGET);
+    assert_eq!(grade.status, 2, "{}", grade.stderr);
+    assert!(
+        grade.stderr.contains("no [grading] section"),
+        "{}",
+        grade.stderr
+    );
 }
 
 #[test]
