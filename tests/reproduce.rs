@@ -147,6 +147,17 @@ fn reproduce_refuses_what_it_cannot_play_with_a_message() {
             vec!["reproduce", "game.jsonl", "--bot", "./nothing-here"],
             "nothing-here",
         ),
+        (
+            vec![
+                "reproduce",
+                "game.jsonl",
+                "--bot",
+                &bot,
+                "--save",
+                "./game.jsonl",
+            ],
+            "that is the recorded transcript",
+        ),
     ] {
         let run = referee_in(dir, &args, BUDGET);
         assert_eq!(run.status, 2, "{args:?}: {}", run.stderr);

@@ -235,6 +235,15 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
         .into_iter()
         .map(|(_, reply)| reply)
         .collect();
+    if let Some(save) = &args.save {
+        let same = |p: &std::path::Path| std::fs::canonicalize(p).ok();
+        if save.exists() && same(save) == same(&args.file) {
+            return Err(Failure::input(anyhow!(
+                "--save {}: that is the recorded transcript; give another file",
+                save.display()
+            )));
+        }
+    }
     let temporary = tempfile::NamedTempFile::new().map_err(Failure::internal)?;
     let save = args
         .save

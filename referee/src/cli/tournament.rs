@@ -144,7 +144,12 @@ pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
         ),
     };
     let plan = referee::grading::GradingPlan::load(&file, &meta.bots, roster_at.as_deref())
-        .map_err(Failure::input)?
+        .map_err(|e| match &args.file {
+            Some(_) => Failure::input(e),
+            None => Failure::input(anyhow::anyhow!(
+                "{e} (the folder's copy of the file; give the tournament file with --file)"
+            )),
+        })?
         .ok_or_else(|| {
             Failure::input(anyhow::anyhow!(
                 "{}: no [grading] section: add one (references, bands) to grade",
