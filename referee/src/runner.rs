@@ -114,6 +114,9 @@ struct Seating<'a> {
     commands: [Option<Prepared>; 2],
     limits: [&'a MatchLimits; 2],
     replay: String,
+    /// A seat played from a record (`referee reproduce`): no process, its
+    /// replies are the recorded ones, in order.
+    script: Option<(Seat, Vec<String>)>,
 }
 
 /// A bot command ready to spawn, or the compile failure that is its verdict
@@ -194,6 +197,11 @@ struct Player {
     stderr_tail: Vec<String>,
     /// When the verdict was reached (for the transcript).
     disqualified_at: Option<Instant>,
+    /// A recorded seat's replies still to play.
+    script: Option<std::collections::VecDeque<String>>,
+    /// Why a recorded seat could not go on (its replies ran out, or one is
+    /// not legal in this game): not a verdict, the record ended.
+    script_end: Option<String>,
 }
 
 impl Player {
@@ -209,6 +217,8 @@ impl Player {
             report: ProcessReport::default(),
             stderr_tail: vec![],
             disqualified_at: None,
+            script: None,
+            script_end: None,
         }
     }
 
@@ -280,27 +290,80 @@ pub fn play_match(
         ],
         limits: [&plan.limits[0], &plan.limits[1]],
         replay: replay::match_command(plan),
+        script: None,
     };
+    Ok(play_seated(plan, &seating, transcript_path)?.0)
+}
+
+/// The game of `plan` (drawn from its key and seed) played by `seating`:
+/// its record, and why a recorded seat stopped, if one did.
+fn play_seated(
+    plan: &MatchPlan,
+    seating: &Seating,
+    transcript_path: Option<&PathBuf>,
+) -> Result<(MatchRecord, Option<String>), MatchError> {
     let mut rng = plan.key.rng(plan.seed);
-    let record = match &plan.config {
+    let (record, _, end) = match &plan.config {
         GameConfig::Arrow5(config) => {
             let game = games::arrow5::Arrow5::new(config.clone(), &mut rng);
-            run_recorded(game, &seating, transcript_path)?.0
+            run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
         }
         GameConfig::Mastermind(config) => {
             let game = games::mastermind::Mastermind::new(config.clone(), &mut rng);
-            run_recorded(game, &seating, transcript_path)?.0
+            run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
         }
         GameConfig::Cryptron(config) => {
             let game = games::cryptron::Cryptron::new(config.clone(), &mut rng);
-            run_recorded(game, &seating, transcript_path)?.0
+            run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
         }
         GameConfig::Safecracker(config) => {
             let game = games::safecracker::SafeCracker::new(config.clone(), &mut rng);
-            run_recorded(game, &seating, transcript_path)?.0
+            run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
         }
     };
-    Ok(record)
+    Ok((record, end))
+}
+
+/// A game that stopped without an outcome or a verdict.
+const UNFINISHED: &str = "unfinished";
+
+/// A reproduced game whose recorded seat could not go on.
+pub const RECORD_ENDED: &str = "record-ended";
+
+/// What `referee reproduce` played: the record of the game, and why the
+/// recorded seat stopped, if it did before the game ended.
+pub struct Reproduction {
+    pub record: MatchRecord,
+    pub record_end: Option<String>,
+}
+
+/// Plays `plan` with the seat `recorded` played from `replies` (its
+/// recorded replies, in order) instead of a process: the same game, key
+/// and seed, the other seat's bot new. The recorded seat's bot is never
+/// started (its command names it in the record only).
+pub fn play_reproduction(
+    plan: &MatchPlan,
+    recorded: Seat,
+    replies: Vec<String>,
+    transcript_path: Option<&PathBuf>,
+) -> Result<Reproduction, MatchError> {
+    let live = recorded.other();
+    let mut commands = [None, None];
+    commands[live.index()] = Some(prepare(
+        &plan.bots[live.index()],
+        &plan.limits[live.index()],
+    )?);
+    let seating = Seating {
+        config: &plan.config,
+        seed: plan.seed,
+        bots: [Some(&plan.bots[0]), Some(&plan.bots[1])],
+        commands,
+        limits: [&plan.limits[0], &plan.limits[1]],
+        replay: replay::match_command(plan),
+        script: Some((recorded, replies)),
+    };
+    let (record, record_end) = play_seated(plan, &seating, transcript_path)?;
+    Ok(Reproduction { record, record_end })
 }
 
 /// Plays one solo game (built by the game's `solo` function): only seat A is
@@ -319,8 +382,9 @@ pub fn play_solo<G: Game>(
         commands: [Some(prepare(&plan.bot, &plan.limits)?), None],
         limits: [&plan.limits, &plan.limits],
         replay: replay::bench_command(plan),
+        script: None,
     };
-    run_recorded(game, &seating, transcript_path)
+    run_recorded(game, &seating, transcript_path).map(|(record, game, _)| (record, game))
 }
 
 /// Plays a game with its transcript written, if one is asked for.
@@ -328,7 +392,7 @@ fn run_recorded<G: Game>(
     game: G,
     seating: &Seating,
     transcript_path: Option<&PathBuf>,
-) -> Result<(MatchRecord, G), MatchError> {
+) -> Result<(MatchRecord, G, Option<String>), MatchError> {
     let transcript = match transcript_path {
         Some(path) => TranscriptWriter::create(path).map_err(|source| MatchError::Transcript {
             path: path.clone(),
@@ -336,14 +400,14 @@ fn run_recorded<G: Game>(
         })?,
         None => TranscriptWriter::none(),
     };
-    let (record, transcript, game) = run(game, seating, transcript)?;
+    let (record, transcript, game, script_end) = run(game, seating, transcript)?;
     transcript
         .finish(&record)
         .map_err(|source| MatchError::Transcript {
             path: transcript_path.cloned().unwrap_or_default(),
             source,
         })?;
-    Ok((record, game))
+    Ok((record, game, script_end))
 }
 
 /// One game, step by step: seat the players, greet them, play the turns,
@@ -352,7 +416,7 @@ fn run<G: Game>(
     game: G,
     plan: &Seating,
     mut transcript: TranscriptWriter,
-) -> Result<(MatchRecord, TranscriptWriter, G), MatchError> {
+) -> Result<(MatchRecord, TranscriptWriter, G, Option<String>), MatchError> {
     transcript.header(
         plan.config.game_name(),
         &plan.config.variant_name(),
@@ -363,6 +427,9 @@ fn run<G: Game>(
     let mut account = setup_summary(plan, game.first_to_move());
     account.extend(game.opening());
     let mut players = seat_players(plan, &mut transcript)?;
+    if let Some((seat, lines)) = &plan.script {
+        players[seat.index()].script = Some(lines.iter().cloned().collect());
+    }
     // Greetings expect no reply; a bot that died at once is caught by its
     // first request.
     for seat in Seat::BOTH {
@@ -394,8 +461,12 @@ fn run<G: Game>(
     };
     end_game(&mut players, plan, outcome.as_ref(), &mut transcript);
     account.extend(game.summary());
-    let record = record_of(plan, &game, &players, outcome.as_ref(), account);
-    Ok((record, transcript, game))
+    let mut record = record_of(plan, &game, &players, outcome.as_ref(), account);
+    let script_end = players.iter().find_map(|p| p.script_end.clone());
+    if script_end.is_some() && record.reason == UNFINISHED {
+        record.reason = RECORD_ENDED.into();
+    }
+    Ok((record, transcript, game, script_end))
 }
 
 /// Starts both bots (frozen: a bot runs only when asked) before the game
@@ -458,6 +529,55 @@ struct BotSeats<'a, 'p> {
     account: &'a mut Vec<String>,
 }
 
+impl BotSeats<'_, '_> {
+    /// A recorded seat's turn: its next recorded reply, judged by the
+    /// rules. A reply the rules refuse now, or none left, ends the record
+    /// (the game stops, nobody is judged).
+    fn recorded_turn<G: Game>(
+        &mut self,
+        seat: Seat,
+        game: G,
+        request: Option<String>,
+    ) -> Turn<G, ()> {
+        let player = &mut self.players[seat.index()];
+        let now = Instant::now();
+        if let Some(request) = &request {
+            self.transcript.message(now, seat, Direction::To, request);
+        }
+        let Some(line) = player.script.as_mut().and_then(|s| s.pop_front()) else {
+            player.script_end = Some(format!(
+                "the recorded opponent has no reply {} (it made {} in the recorded game)",
+                player.replies + 1,
+                player.replies
+            ));
+            return Turn::Stopped(game, ());
+        };
+        self.transcript.message(now, seat, Direction::From, &line);
+        player.replies += 1;
+        let refused = |why: String| {
+            format!(
+                "the recorded opponent's reply {} '{}' is not legal in this game: {why}",
+                player.replies,
+                protocol::shorten(&line)
+            )
+        };
+        let parsed = match game.parse_reply(&line) {
+            Ok(parsed) => parsed,
+            Err(why) => {
+                player.script_end = Some(refused(why));
+                return Turn::Stopped(game, ());
+            }
+        };
+        match game.apply(parsed) {
+            Ok(applied) => Turn::Moved(applied),
+            Err(rejected) => {
+                player.script_end = Some(refused(rejected.rule));
+                Turn::Stopped(rejected.game, ())
+            }
+        }
+    }
+}
+
 impl<G: Game> Seats<G> for BotSeats<'_, '_> {
     /// The verdict is in the player's record.
     type Stop = ();
@@ -469,6 +589,9 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
         game: G,
         request: Option<String>,
     ) -> Result<Turn<G, ()>, MatchError> {
+        if self.players[seat.index()].script.is_some() {
+            return Ok(self.recorded_turn(seat, game, request));
+        }
         let limits = &self.plan.limits[seat.index()];
         let player = &mut self.players[seat.index()];
         let limit = if player.replies == 0 {
@@ -820,7 +943,7 @@ fn settle(players: &[Player; 2], outcome: Option<&Outcome>) -> (Winner, String) 
         (None, Some(_)) => (Winner::A, "disqualified".into()),
         (None, None) => match outcome {
             Some(o) => (o.winner, o.reason.clone()),
-            None => (Winner::Draw, "unfinished".into()),
+            None => (Winner::Draw, UNFINISHED.into()),
         },
     }
 }

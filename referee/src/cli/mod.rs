@@ -99,10 +99,14 @@ enum Command {
     Match(play::MatchArgs),
     /// Pretty-print a transcript written by `match --transcript`
     Replay(play::ReplayArgs),
+    /// Play a recorded game again with a new version of one bot, the opponent's moves from the record (exit 0 not disqualified, 1 disqualified again)
+    Reproduce(play::ReproduceArgs),
     /// Play a tournament file (round robin, gauntlet, Swiss, knockout, groups), in parallel, to CSV standings
     Tournament(tournament::TournamentArgs),
     /// Merge the results folders of tournament shards into one set of standings
     Merge(tournament::MergeArgs),
+    /// Grade a results folder again from its games.csv and a [grading] section (bands changed: nothing is played)
+    Grade(tournament::GradeArgs),
     /// Write the HTML report of a results folder into DIR/report/ (leaderboard, bot pages, replay viewers)
     Report(tournament::ReportArgs),
     /// Play a game yourself in the terminal, against a bot or another person
@@ -442,9 +446,11 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Match(args) => play::run_match(args).map(|()| EXIT_OK),
         Command::Replay(args) => play::run_replay(args).map(|()| EXIT_OK),
+        Command::Reproduce(args) => play::run_reproduce(args),
         Command::Tournament(args) => tournament::run_tournament(args),
         Command::Merge(args) => tournament::run_merge(args),
         Command::Report(args) => tournament::run_report(args),
+        Command::Grade(args) => tournament::run_grade(args),
         Command::Play(args) => human::run_play(args),
         Command::Bench(args) => bench::run_bench(args).map(|()| EXIT_OK),
         // For CI, 1 means a failed requirement (or H0): a run that cannot

@@ -93,6 +93,242 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+#[derive(Args)]
+pub struct ReproduceArgs {
+    /// The recorded game: a transcript (`referee match --transcript FILE`, or
+    /// a tournament's transcripts/game-NNNNNN.jsonl)
+    pub file: PathBuf,
+    /// The new version of the bot, played in its recorded seat (an
+    /// executable, a source file or folder, or a quoted command line)
+    #[arg(long, value_name = "BOT")]
+    pub bot: String,
+    /// The seat the new bot takes, a or b [default: the seat disqualified in
+    /// the recorded game]
+    #[arg(long, value_name = "a|b")]
+    pub seat: Option<String>,
+    /// The secret key of the recorded game [default: the one its replay
+    /// command names, else the referee.key of the transcript's results
+    /// folder]
+    #[command(flatten)]
+    pub key: KeyFlags,
+    /// Write the new game's transcript to FILE
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+}
+
+/// Exit code of `reproduce` when the new bot was disqualified again.
+pub const EXIT_STILL_FAILS: i32 = 1;
+
+pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
+    use referee::games::Seat;
+    let shown = args.file.display().to_string();
+    let entries =
+        transcript::read(&args.file).map_err(|e| Failure::input(anyhow!("{shown}: {e}")))?;
+    let record = entries
+        .iter()
+        .find_map(|e| match e {
+            transcript::Entry::Result { record } => Some(record.clone()),
+            _ => None,
+        })
+        .ok_or_else(|| {
+            Failure::input(anyhow!(
+                "{shown}: the transcript has no result line (a game that did not finish?)"
+            ))
+        })?;
+    let words = shell_words::split(&record.replay).unwrap_or_default();
+    let recorded = match <super::Cli as clap::Parser>::try_parse_from(&words) {
+        Ok(super::Cli {
+            command: super::Command::Match(m),
+            ..
+        }) => m,
+        _ => {
+            return Err(Failure::input(anyhow!(
+                "{shown}: not the transcript of a game between two bots (its replay command is not `referee match`): nothing to reproduce"
+            )))
+        }
+    };
+    let seat = match args.seat.as_deref() {
+        Some("a" | "A") => Seat::A,
+        Some("b" | "B") => Seat::B,
+        Some(other) => {
+            return Err(Failure::input(anyhow!(
+                "--seat: '{}' is not a seat; give a or b",
+                referee::text::escape(other)
+            )))
+        }
+        None => {
+            let disqualified: Vec<Seat> = Seat::BOTH
+                .into_iter()
+                .filter(|s| record.player(*s).disqualification.is_some())
+                .collect();
+            match disqualified[..] {
+                [one] => one,
+                _ => {
+                    return Err(Failure::input(anyhow!(
+                        "{shown}: {} seat was disqualified in the recorded game: say which seat the new bot takes with --seat a or --seat b",
+                        if disqualified.is_empty() { "no" } else { "more than one" }
+                    )))
+                }
+            }
+        }
+    };
+    let opponent = seat.other();
+    // The key: given, else the replay command's, else the results folder's.
+    let mut key = args.key.clone();
+    if key.key.is_none() && key.key_file.is_none() {
+        key = recorded.key.clone();
+        if let Some(file) = &key.key_file {
+            let beside = args
+                .file
+                .parent()
+                .and_then(|p| p.parent())
+                .map(|folder| folder.join(referee::key::KEY_FILE));
+            if !file.exists() {
+                match beside.filter(|b| b.exists()) {
+                    Some(b) => key.key_file = Some(b),
+                    None => {
+                        return Err(Failure::input(anyhow!(
+                            "{shown}: the game's key file {} is not there: give it with --key-file (a results folder's referee.key)",
+                            file.display()
+                        )))
+                    }
+                }
+            }
+        }
+    }
+    let config = recorded
+        .game_flags
+        .config(&recorded.game)
+        .map_err(|e| Failure::input(anyhow!("{shown}: {e}")))?;
+    let new = BotCommand::parse(&args.bot).map_err(Failure::input)?;
+    let seed = recorded
+        .seed
+        .ok_or_else(|| Failure::input(anyhow!("{shown}: its replay command has no seed")))?;
+    let player = record.player(opponent);
+    // Never started: its command only names it.
+    let scripted = BotCommand {
+        spec: player.spec.clone(),
+        name: format!("{} (recorded)", player.name),
+        ..new.clone()
+    };
+    let mut bots = [scripted.clone(), scripted];
+    bots[seat.index()] = new;
+    let hidden: Vec<PathBuf> = key
+        .hidden()
+        .into_iter()
+        .chain(std::path::absolute(&args.file).ok())
+        .collect();
+    let limits = bots.clone().map(|bot| {
+        let mut limits = recorded.limits.limits_for(&config, bot.language);
+        limits.process.hidden.extend(hidden.clone());
+        limits
+    });
+    recorded.limits.check_sandbox()?;
+    let plan = MatchPlan {
+        config,
+        seed,
+        key: key.run_key()?,
+        bots,
+        limits,
+    };
+    let replies: Vec<String> = referee::reproduce::replies(&entries, opponent)
+        .into_iter()
+        .map(|(_, reply)| reply)
+        .collect();
+    if let Some(save) = &args.save {
+        let same = |p: &std::path::Path| std::fs::canonicalize(p).ok();
+        if save.exists() && same(save) == same(&args.file) {
+            return Err(Failure::input(anyhow!(
+                "--save {}: that is the recorded transcript; give another file",
+                save.display()
+            )));
+        }
+    }
+    let temporary = tempfile::NamedTempFile::new().map_err(Failure::internal)?;
+    let save = args
+        .save
+        .clone()
+        .unwrap_or_else(|| temporary.path().to_path_buf());
+    let mut played = referee::runner::play_reproduction(&plan, opponent, replies, Some(&save))
+        .map_err(|e| match e {
+            MatchError::Transcript { .. } | MatchError::Compiler { .. } => Failure::input(e),
+            MatchError::Interrupted | MatchError::NotStarted { .. } => Failure::internal(e),
+        })?;
+    let mut again = vec![
+        "referee".to_string(),
+        "reproduce".into(),
+        args.file.display().to_string(),
+        "--bot".into(),
+        args.bot.clone(),
+        "--seat".into(),
+        seat.label().into(),
+    ];
+    match (&key.key, &key.key_file) {
+        (Some(hex), _) => again.extend(["--key".into(), hex.clone()]),
+        (None, Some(file)) => again.extend(["--key-file".into(), file.display().to_string()]),
+        (None, None) => {}
+    }
+    played.record.replay = shell_words::join(again);
+    let now_entries = transcript::read(&save)
+        .map_err(|e| Failure::internal(anyhow!("{}: {e}", save.display())))?;
+    let mut terminal = Terminal::new().with_file("Transcript", args.save.as_ref());
+    terminal
+        .game_finished(&played.record, &Place::Match)
+        .map_err(Failure::internal)?;
+    let was = record.player(seat);
+    println!();
+    println!(
+        "Recorded: seat {} ({}) {}",
+        seat,
+        referee::text::escape(&was.name),
+        match &was.disqualification {
+            Some(d) => format!("{} at reply {}: {}", d.verdict, d.at_move, d.detail),
+            None => format!("{} [{}]", record.winner.result_for(seat), record.reason),
+        }
+    );
+    let now = played.record.player(seat);
+    println!(
+        "Now:      seat {} ({}) {}",
+        seat,
+        referee::text::escape(&now.name),
+        match &now.disqualification {
+            Some(d) => format!("{} at reply {}: {}", d.verdict, d.at_move, d.detail),
+            None => format!(
+                "not disqualified, {} replies [{}]",
+                now.replies, played.record.reason
+            ),
+        }
+    );
+    let lines = match referee::reproduce::setup_differs(
+        &referee::reproduce::setup(&entries, seat),
+        &referee::reproduce::setup(&now_entries, seat),
+    ) {
+        // Another set-up: what the replies have in common says nothing.
+        Some(warning) => std::iter::once(warning)
+            .chain(
+                played
+                    .record_end
+                    .as_ref()
+                    .map(|end| format!("the game stopped: {end}")),
+            )
+            .collect(),
+        None => referee::reproduce::compare(
+            &record.game,
+            &referee::reproduce::replies(&entries, seat),
+            &referee::reproduce::replies(&now_entries, seat),
+            played.record_end.as_deref(),
+        ),
+    };
+    for line in lines {
+        println!("{}", referee::text::escape(&line));
+    }
+    Ok(if now.disqualification.is_some() {
+        EXIT_STILL_FAILS
+    } else {
+        super::EXIT_OK
+    })
+}
+
 /// Two bots whose names are the same stem (`arrow5_starter.c` and
 /// `arrow5_starter.py`) are told apart by their file names.
 pub fn distinct_names(a: &mut BotCommand, b: &mut BotCommand) {

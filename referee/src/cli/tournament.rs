@@ -7,6 +7,7 @@ use clap::Args;
 
 use referee::bot;
 use referee::reporter::csv::TournamentCsv;
+use referee::reporter::grades::TournamentGrades;
 use referee::reporter::terminal::{standings_table, Terminal};
 use referee::reporter::{ReportError, Reporter, Reporters, Run};
 use referee::tournament::{self, RunOptions, Shard, TournamentPlan};
@@ -105,6 +106,76 @@ pub fn run_report(args: ReportArgs) -> Result<i32, Failure> {
     Ok(super::EXIT_OK)
 }
 
+/// `referee grade DIR`.
+#[derive(Args, Debug)]
+pub struct GradeArgs {
+    /// A tournament's results folder (its games.csv is graded; nothing is played)
+    pub folder: PathBuf,
+    /// The tournament file whose [grading] section to use (references,
+    /// bands, roster relative to that file) [default: FOLDER/tournament.toml,
+    /// the copy the folder keeps, with the roster as last graded:
+    /// FOLDER/grades/roster.csv]
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
+    let meta_path = args.folder.join("tournament.json");
+    let meta: tournament::run::FolderMeta = std::fs::read_to_string(&meta_path)
+        .map_err(anyhow::Error::from)
+        .and_then(|text| serde_json::from_str(&text).map_err(anyhow::Error::from))
+        .map_err(|e| {
+            Failure::input(anyhow::anyhow!(
+                "{}: cannot read it ({e}); give the results folder of a tournament",
+                meta_path.display()
+            ))
+        })?;
+    // The folder's copy of the file, with the roster's copy of its last
+    // grading: relative paths in the copy would be taken from the folder.
+    let (file, roster_at) = match &args.file {
+        Some(file) => (file.clone(), None),
+        None => (
+            args.folder.join("tournament.toml"),
+            Some(
+                args.folder
+                    .join(referee::reporter::grades::GRADES_DIR)
+                    .join(referee::grading::ROSTER_COPY),
+            ),
+        ),
+    };
+    let plan = referee::grading::GradingPlan::load(&file, &meta.bots, roster_at.as_deref())
+        .map_err(|e| match &args.file {
+            Some(_) => Failure::input(e),
+            None => Failure::input(anyhow::anyhow!(
+                "{e} (the folder's copy of the file; give the tournament file with --file)"
+            )),
+        })?
+        .ok_or_else(|| {
+            Failure::input(anyhow::anyhow!(
+                "{}: no [grading] section: add one (references, bands) to grade",
+                file.display()
+            ))
+        })?;
+    let (win, draw, loss) = meta.scoring;
+    let scoring = tournament::Scoring { win, draw, loss };
+    let (standings, _) =
+        tournament::run::standings_of(&args.folder, &meta.bots, scoring).map_err(Failure::input)?;
+    let graded =
+        referee::reporter::grades::grade_folder(&args.folder, &meta.bots, Some(&plan), &standings)
+            .map_err(Failure::input)?;
+    if let Some(warning) = &graded.warning {
+        eprint!("{warning}");
+    }
+    for g in &graded.grades {
+        println!("{}: {} marks", escape(&g.team), g.marks);
+    }
+    println!(
+        "{}",
+        referee::reporter::grades::grades_line(&args.folder, &graded.grades)
+    );
+    Ok(super::EXIT_OK)
+}
+
 #[derive(Args)]
 pub struct MergeArgs {
     /// Results folders of the shards of one tournament
@@ -198,6 +269,16 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         Box::new(TournamentCsv::new(&out)),
         Box::new(Terminal::new().with_resume(resume_command(&args.file, &out))),
     ]);
+    // A shard holds some of the games: its graph and grades would be
+    // those of a part (`merge` checks the graph of the whole; `referee
+    // grade` grades the merged folder).
+    if args.shard.is_none() {
+        reporters.push(TournamentGrades::new(
+            &out,
+            plan.bot_names(),
+            plan.grading.clone(),
+        ));
+    }
     if !args.no_report {
         reporters.push(referee::reporter::html::LiveReport::new(
             referee::reporter::html::Templates {
@@ -274,6 +355,13 @@ pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
             "warning: {} games are missing (a shard not finished?)",
             total - count
         );
+    }
+    let names: Vec<String> = standings.iter().map(|r| r.bot.clone()).collect();
+    let rows = referee::reporter::grades::rows_of(&args.out).map_err(Failure::internal)?;
+    if let Some(warning) = referee::reporter::grades::check_comparison(&args.out, &rows, &names)
+        .map_err(Failure::internal)?
+    {
+        eprint!("{warning}");
     }
     Ok(super::EXIT_OK)
 }

@@ -15,11 +15,14 @@
 //!   standings tables of a tournament, the bench's rows;
 //! - [`json`]: the match record and the check report on stdout;
 //! - [`junit`]: the check report as JUnit XML for CI systems;
+//! - [`grades`]: a term contest's grades (`grades/`) and the warning
+//!   when a tournament's bots fall into groups that never met;
 //! - [`summary`]: `--summary FILE`, a check's or A/B run's Markdown summary;
 //! - [`html`]: the HTML report of a results folder (leaderboard, a page per
 //!   bot, a replay viewer per game), live while a tournament runs.
 
 pub mod csv;
+pub mod grades;
 pub mod html;
 pub mod json;
 pub mod junit;

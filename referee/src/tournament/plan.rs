@@ -55,6 +55,8 @@ struct RawTournament {
     /// Languages added or overridden (`[languages.NAME]`).
     #[serde(default)]
     languages: crate::plan_file::Languages,
+    /// Reference bots, mark bands and a roster ([`crate::grading`]).
+    grading: Option<Spanned<crate::grading::RawGrading>>,
 }
 
 /// Points per result: 2, 1 and 0 unless given; each at most
@@ -150,6 +152,8 @@ pub struct TournamentPlan {
     pub bots: Vec<TournamentBot>,
     /// The confinement asked for (not yet resolved on this machine).
     pub sandbox: SandboxChoice,
+    /// The `[grading]` section, if the file has one.
+    pub grading: Option<crate::grading::GradingPlan>,
     /// The file's text, kept to tell whether a results folder belongs to it.
     pub source: String,
 }
@@ -179,6 +183,7 @@ impl TournamentPlan {
         let seeds = seeds(&src, &raw, format, &names, bots.len())?;
         let tiebreak_pairs = tiebreak_pairs(&src, &raw, format)?;
         let (groups, advance) = groups(&src, &raw, format, bots.len())?;
+        let grading = grading(&src, &raw, format, &challengers, &names)?;
         let sandbox = match &raw.sandbox {
             None => SandboxChoice::default(),
             Some(text) => SandboxChoice::parse(text.get_ref())
@@ -203,6 +208,7 @@ impl TournamentPlan {
             scoring,
             bots,
             sandbox,
+            grading,
             source: text.to_string(),
         })
     }
@@ -478,6 +484,41 @@ fn groups(
         ));
     }
     Ok((g as u32, k as u32))
+}
+
+/// `[grading]`: validated against the bots; only formats in which every
+/// reference meets every team (a round robin, or a gauntlet whose
+/// challengers include every reference).
+fn grading(
+    src: &Source<'_>,
+    raw: &RawTournament,
+    format: Format,
+    challengers: &[usize],
+    names: &BTreeMap<String, usize>,
+) -> Result<Option<crate::grading::GradingPlan>, PlanError> {
+    let Some(section) = &raw.grading else {
+        return Ok(None);
+    };
+    let mut ordered: Vec<(&String, &usize)> = names.iter().collect();
+    ordered.sort_by_key(|(_, &i)| i);
+    let ordered: Vec<String> = ordered.into_iter().map(|(n, _)| n.clone()).collect();
+    let plan = crate::grading::validate(src, section, &ordered, None)?;
+    let plays_everyone = |name: &String| match format {
+        Format::RoundRobin => true,
+        Format::Gauntlet => names.get(name).is_some_and(|i| challengers.contains(i)),
+        _ => false,
+    };
+    if let Some(name) = plan.references.iter().find(|n| !plays_everyone(n)) {
+        return Err(src.error_at(
+            section.span(),
+            format!(
+                "grading: the reference '{}' would not play every team in a {} tournament; use format = \"round-robin\", or format = \"gauntlet\" with the references among the challengers",
+                crate::text::escape(name),
+                format.name()
+            ),
+        ));
+    }
+    Ok(Some(plan))
 }
 
 /// The bots of a gauntlet that play all the others, as indices of `names`.

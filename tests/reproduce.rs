@@ -1,0 +1,289 @@
+//! `referee reproduce` through the real binary: a bot disqualified at its
+//! third reply in a recorded game, played again with the opponent's moves
+//! from the transcript: the same version fails the same way (exit 1), a
+//! fixed version gets past that position (exit 0), a version choosing
+//! another code is told the game is not the recorded one; a tournament's
+//! transcript finds its folder's key; Cryptron says where it diverged.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::harness::*;
+
+const BUDGET: Duration = Duration::from_secs(120);
+
+/// The scripted sample bot replying `replies` in order, then "out of
+/// replies" (a protocol fault).
+fn scripted(replies: &str) -> String {
+    format!("python3 {} {replies}", sample_file("python/scripted.py"))
+}
+
+/// Records an Arrow 5 game in `dir/game.jsonl` where A breaks at reply 3.
+fn recorded_game(dir: &Path) -> Run {
+    let run = referee_in(
+        dir,
+        &[
+            "match",
+            "arrow5",
+            &scripted("01234 56789"),
+            &scripted("01234 56789 56789 56789 01234"),
+            "--seed",
+            "3",
+            "--max-rounds",
+            "30",
+            "--transcript",
+            "game.jsonl",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("disqualified (protocol) at reply 3"),
+        "{}",
+        run.stdout
+    );
+    run
+}
+
+#[test]
+fn a_fixed_bot_gets_past_the_recorded_crash() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    recorded_game(dir);
+    // The same version: the same fault at the same reply.
+    let same = referee_in(
+        dir,
+        &["reproduce", "game.jsonl", "--bot", &scripted("01234 56789")],
+        BUDGET,
+    );
+    assert_eq!(same.status, 1, "{}\n{}", same.stdout, same.stderr);
+    assert!(
+        same.stdout
+            .contains("Now:      seat A (scripted) protocol at reply 3"),
+        "{}",
+        same.stdout
+    );
+    assert!(same
+        .stdout
+        .contains("exact: the new bot replied as recorded"));
+    // The fixed version answers the third request, and is not judged.
+    let fixed = referee_in(
+        dir,
+        &[
+            "reproduce",
+            "game.jsonl",
+            "--bot",
+            &scripted("01234 56789 56789 01234"),
+            "--save",
+            "again.jsonl",
+        ],
+        BUDGET,
+    );
+    assert_eq!(fixed.status, 0, "{}\n{}", fixed.stdout, fixed.stderr);
+    assert!(
+        fixed.stdout.contains("not disqualified, 3 replies"),
+        "{}",
+        fixed.stdout
+    );
+    assert!(fixed.stdout.contains("exact: the opponent's attacks"));
+    // No opponent process: the recorded seat used no CPU, and the saved
+    // transcript holds the opponent's recorded replies.
+    let again = std::fs::read_to_string(dir.join("again.jsonl")).unwrap();
+    let from_b = again
+        .lines()
+        .filter(|l| l.contains(r#""bot":"b","dir":"from""#))
+        .count();
+    assert_eq!(from_b, 2, "{again}");
+    // Another code: said to be another game.
+    let other = referee_in(
+        dir,
+        &[
+            "reproduce",
+            "game.jsonl",
+            "--bot",
+            &scripted("43210 56789 56789 01234"),
+        ],
+        BUDGET,
+    );
+    assert_eq!(other.status, 0, "{}", other.stderr);
+    assert!(
+        other
+            .stdout
+            .contains("not the recorded game: the new bot chose another code"),
+        "{}",
+        other.stdout
+    );
+    // Another key: the referee tells the bot another set-up.
+    let key = "7a".repeat(32);
+    let fixed = scripted("01234 56789 56789 01234");
+    let args = ["reproduce", "game.jsonl", "--bot", &fixed, "--key", &key];
+    let wrong_key = referee_in(dir, &args, BUDGET);
+    assert!(
+        wrong_key
+            .stdout
+            .contains("the new bot was told another set-up")
+            && !wrong_key.stdout.contains("exact"),
+        "{}",
+        wrong_key.stdout
+    );
+}
+
+#[test]
+fn reproduce_refuses_what_it_cannot_play_with_a_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    recorded_game(dir);
+    let bot = scripted("01234");
+    for (args, expected) in [
+        (
+            vec!["reproduce", "missing.jsonl", "--bot", &bot],
+            "missing.jsonl",
+        ),
+        (
+            vec!["reproduce", "game.jsonl", "--bot", &bot, "--seat", "c"],
+            "--seat: 'c' is not a seat",
+        ),
+        (
+            vec!["reproduce", "game.jsonl", "--bot", "./nothing-here"],
+            "nothing-here",
+        ),
+        (
+            vec![
+                "reproduce",
+                "game.jsonl",
+                "--bot",
+                &bot,
+                "--save",
+                "./game.jsonl",
+            ],
+            "that is the recorded transcript",
+        ),
+    ] {
+        let run = referee_in(dir, &args, BUDGET);
+        assert_eq!(run.status, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(expected), "{args:?}: {}", run.stderr);
+    }
+    // A transcript cut before its result.
+    let text = std::fs::read_to_string(dir.join("game.jsonl")).unwrap();
+    let cut: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.contains(r#""type":"result""#))
+        .collect();
+    std::fs::write(dir.join("cut.jsonl"), cut.join("\n") + "\n").unwrap();
+    let run = referee_in(dir, &["reproduce", "cut.jsonl", "--bot", &bot], BUDGET);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("no result line"), "{}", run.stderr);
+}
+
+#[test]
+fn a_tournament_game_is_reproduced_with_its_folders_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let file = two_bot_tournament(
+        dir,
+        "arrow5",
+        2,
+        [
+            ("broken", &scripted("56789")),
+            ("steady", &scripted("01234 56789 56789 56789 01234")),
+        ],
+        "[options]\nmax_rounds = 30\ncodes = \"random\"\n",
+    );
+    let run = referee_in(
+        dir,
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            "out",
+            "--no-report",
+            "--jobs",
+            "1",
+            "--key",
+            &"7a".repeat(32),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    // From another folder: the replay command's key file (out/referee.key)
+    // is not there, the folder's is found beside transcripts/.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let transcript = dir.join("out/transcripts/game-000001.jsonl");
+    let fixed = referee_in(
+        elsewhere.path(),
+        &[
+            "reproduce",
+            transcript.to_str().unwrap(),
+            "--bot",
+            // Random codes: the bot only attacks.
+            &scripted(&["56789"; 10].join(" ")),
+        ],
+        BUDGET,
+    );
+    assert!(
+        fixed.status == 0 && fixed.stdout.contains("Recorded: seat"),
+        "{}\n{}",
+        fixed.stdout,
+        fixed.stderr
+    );
+    assert!(
+        fixed.stdout.contains("referee.key")
+            && fixed
+                .stdout
+                .contains("Recorded: seat A (scripted) protocol at reply 2"),
+        "the reproduce command names the key it used: {}",
+        fixed.stdout
+    );
+}
+
+#[test]
+fn cryptron_says_where_the_new_bot_left_the_recorded_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let random = |seed: u32| format!("{} {seed}", sample_bin("cryptron_random"));
+    let run = referee_in(
+        dir,
+        &[
+            "match",
+            "cryptron",
+            &random(5),
+            &random(9),
+            "--seed",
+            "4",
+            "--transcript",
+            "c.jsonl",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    // The same bot (its moves come from its own seed): the recorded game.
+    let same = referee_in(
+        dir,
+        &["reproduce", "c.jsonl", "--bot", &random(5), "--seat", "a"],
+        BUDGET,
+    );
+    assert_eq!(same.status, 0, "{}\n{}", same.stdout, same.stderr);
+    assert!(
+        same.stdout
+            .contains("exact: the new bot replied as recorded"),
+        "{}",
+        same.stdout
+    );
+    assert!(
+        !same.stdout.contains("record-ended"),
+        "the whole game was played: {}",
+        same.stdout
+    );
+    // Another seed moves otherwise: where it diverged is said.
+    let other = referee_in(
+        dir,
+        &["reproduce", "c.jsonl", "--bot", &random(6), "--seat", "a"],
+        BUDGET,
+    );
+    assert_eq!(other.status, 0, "{}\n{}", other.stdout, other.stderr);
+    assert!(
+        other.stdout.contains("diverged at the new bot's reply"),
+        "{}",
+        other.stdout
+    );
+}
