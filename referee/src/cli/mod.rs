@@ -11,6 +11,7 @@
 
 mod bench;
 mod check;
+mod collect;
 mod human;
 mod languages;
 mod play;
@@ -122,6 +123,8 @@ input; the bot is killed); 2 bad input; 1 internal failure."
     Sprt(check::SprtArgs),
     /// List the languages bots may be written in: toolchain found, version, limits, commands
     Languages(languages::LanguagesArgs),
+    /// Gather the teams' submissions (folders, archives, git) into a folder of bots, each admitted after a smoke game
+    Collect(collect::CollectArgs),
 }
 
 /// The secret key the referee draws codes with (see `referee::key`):
@@ -452,6 +455,7 @@ pub fn main() -> i32 {
         Command::Check(args) => check::run_check(args).map_err(Failure::into_input),
         Command::Sprt(args) => check::run_sprt(args).map_err(Failure::into_input),
         Command::Languages(args) => languages::run_languages(args).map(|()| EXIT_OK),
+        Command::Collect(args) => collect::run_collect(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,352 @@
+//! `referee collect`: the teams' submissions into a folder of bots, each
+//! admitted after a smoke game against a reference bot, with an admission
+//! report (`admission.csv` and the terminal).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::anyhow;
+use clap::Args;
+
+use referee::bot::{BotCommand, BotSpecError};
+use referee::collect::{self, unpack::Caps, Admission, FetchError, Found, Origin, Status};
+use referee::runner::{play_match, MatchError, MatchPlan};
+use referee::text::escape_lines;
+use referee::verdict::Verdict;
+
+use super::{Failure, GameFlags, KeyFlags, LimitFlags};
+
+/// The folder of `--out` where submissions are unpacked before they are
+/// admitted (hidden: a `bots_dir` skips it).
+const STAGING: &str = ".collect";
+
+#[derive(Args)]
+#[command(
+    long_about = "Gather the teams' submissions into a folder of bots (--out), ready for a \
+tournament file's `bots_dir`. Each submission is unpacked or copied (archives are checked entry \
+by entry: no path out of the folder, no links, no devices, size and ratio caps), recognised by \
+its language (a folder holding main.py, main.c, Main.java, ...), compiled, and admitted only \
+after one smoke game against --reference with no verdict. Each admitted team is the folder \
+OUT/TEAM (the team's name with characters other than letters, digits, '-' and '_' made '_'); \
+a team not admitted has no folder there.\n\n\
+Sources: --from DIR holds one entry per team: a folder, a .zip, or a .tar.gz/.tgz, named by the \
+team. A team folder whose entries are all folders named by a date (2026-11-30 or \
+2026-11-30T12:00:00Z) holds one submission per date; otherwise a submission was handed in when \
+it last changed (the latest mtime of its files). --repos CSV lists git repositories (columns \
+team,url,ref; ref a tag or branch), cloned with the `git` program.\n\n\
+--deadline keeps each team's latest submission before it (for git: the latest commit of the \
+ref, by committer date). A team with only later ones is `missing` (reason `late`). --roster CSV \
+(columns student,team) lists the teams expected: one with no submission is `missing`; a \
+submission of a team not on it is `broken` (reason `not on the roster`).\n\n\
+The report, OUT/admission.csv and the terminal, says for each team: admitted, missing, or \
+broken with the reason and the message (the entry refused, the compiler's output, the bot's \
+verdict and stderr).\n\n\
+Exit codes: 0 it ran (even if teams are broken or missing); 2 bad input (a flag, a source \
+folder or CSV, two submissions of one team, a reference bot that does not play); 1 internal \
+failure.",
+    after_help = "Example:\n  referee collect --game arrow5 --from submissions/ --roster roster.csv \
+--deadline 2026-12-01T18:00:00Z --reference target/release/arrow5_random --out bots/"
+)]
+pub struct CollectArgs {
+    /// The game of the contest: arrow5, mastermind, safecracker or cryptron
+    #[arg(long)]
+    pub game: String,
+    /// A folder with one folder, .zip or .tar.gz per team (named by the team)
+    #[arg(long, value_name = "DIR")]
+    pub from: Option<PathBuf>,
+    /// A CSV of git repositories: columns team,url,ref (ref: a tag or branch)
+    #[arg(long, value_name = "CSV")]
+    pub repos: Option<PathBuf>,
+    /// A CSV of the students and their teams: columns student,team
+    #[arg(long, value_name = "CSV")]
+    pub roster: Option<PathBuf>,
+    /// Keep each team's latest submission before this time: 2026-12-01T18:00:00Z (or an offset, +01:00)
+    #[arg(long, value_name = "TIME")]
+    pub deadline: Option<String>,
+    /// The bot each submission plays its smoke game against
+    #[arg(long, value_name = "BOT")]
+    pub reference: String,
+    /// The folder of bots to write: OUT/TEAM for each admitted team, and OUT/admission.csv
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Seed of the smoke games [default: 1]
+    #[arg(long, value_parser = super::whole::<u64>)]
+    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub game_flags: GameFlags,
+    #[command(flatten)]
+    pub limits: LimitFlags,
+    #[command(flatten)]
+    pub key: KeyFlags,
+}
+
+pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
+    let input = |e: collect::CollectError| Failure::Input(anyhow!(e));
+    let config = args
+        .game_flags
+        .config(&args.game)
+        .map_err(|e| Failure::Input(anyhow!(e)))?;
+    let deadline = args
+        .deadline
+        .as_deref()
+        .map(collect::parse_deadline)
+        .transpose()
+        .map_err(input)?;
+    if args.from.is_none() && args.repos.is_none() {
+        return Err(Failure::Input(anyhow!(
+            "collect needs a source: --from DIR (a folder per team) or --repos CSV (git repositories)"
+        )));
+    }
+    let mut reference = BotCommand::parse(&args.reference)
+        .map_err(|e| Failure::Input(anyhow!("--reference: {e}")))?;
+    let roster = args
+        .roster
+        .as_deref()
+        .map(collect::read_roster)
+        .transpose()
+        .map_err(input)?;
+    let mut found = Vec::new();
+    if let Some(from) = &args.from {
+        found.extend(collect::folder_submissions(from, deadline).map_err(input)?);
+    }
+    if let Some(repos) = &args.repos {
+        found.extend(collect::repo_submissions(repos).map_err(input)?);
+    }
+    let mut by_team: BTreeMap<String, Found> = BTreeMap::new();
+    for f in found {
+        if let Some(first) = by_team.get(f.team()) {
+            return Err(Failure::Input(anyhow!(
+                "two submissions make the team name '{}': {} and {}; rename one",
+                f.team(),
+                describe(first),
+                describe(&f)
+            )));
+        }
+        by_team.insert(f.team().to_string(), f);
+    }
+    let sandbox = args.limits.check_sandbox()?;
+    let _ = sandbox;
+    let key = args.key.run_key()?;
+    fs::create_dir_all(&args.out).map_err(|e| {
+        Failure::Input(anyhow!("--out {}: cannot make the folder: {e}", args.out.display()))
+    })?;
+    let out = args.out.canonicalize().map_err(Failure::internal)?;
+    let staging = out.join(STAGING);
+    let _ = fs::remove_dir_all(&staging);
+    fs::create_dir(&staging).map_err(|e| {
+        Failure::Input(anyhow!("cannot write {}: {e}", staging.display()))
+    })?;
+    if reference.name == "reference" || by_team.contains_key(&reference.name) {
+        reference.name = "reference".to_string();
+    }
+
+    // The reference must play cleanly itself: against itself.
+    let smoke = |team_bot: BotCommand| -> Result<referee::record::MatchRecord, MatchError> {
+        let mut limits = [&team_bot, &reference]
+            .map(|bot| args.limits.limits_for(&config, bot.language));
+        for limit in &mut limits {
+            limit.process.hidden.extend(args.key.hidden());
+        }
+        let plan = MatchPlan {
+            config: config.clone(),
+            seed: args.seed.unwrap_or(1),
+            key: key.clone(),
+            bots: [team_bot, reference.clone()],
+            limits,
+        };
+        play_match(&plan, None)
+    };
+    let check = smoke(reference.clone()).map_err(|e| {
+        Failure::Input(anyhow!("--reference {}: {e}", args.reference))
+    })?;
+    if let Some(bad) = check.players.iter().find(|p| p.verdict != Verdict::Ok) {
+        return Err(Failure::Input(anyhow!(
+            "--reference {}: it does not play cleanly against itself ({}: {})",
+            args.reference,
+            bad.verdict,
+            bad.disqualification
+                .as_ref()
+                .map(|d| d.detail.clone())
+                .unwrap_or_default()
+        )));
+    }
+
+    let mut rows = Vec::new();
+    let teams: Vec<String> = match &roster {
+        Some(roster) => roster
+            .keys()
+            .chain(by_team.keys())
+            .cloned()
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect(),
+        None => by_team.keys().cloned().collect(),
+    };
+    for team in teams {
+        let row = match by_team.get(&team) {
+            None => Admission {
+                team: team.clone(),
+                status: Status::Missing,
+                language: String::new(),
+                source: String::new(),
+                reason: "no submission".into(),
+                message: String::new(),
+            },
+            Some(Found::Late { submitted, .. }) => Admission {
+                team: team.clone(),
+                status: Status::Missing,
+                language: String::new(),
+                source: String::new(),
+                reason: "late".into(),
+                message: format!(
+                    "only submissions after the deadline (the latest: {})",
+                    collect::show_time(*submitted)
+                ),
+            },
+            Some(Found::Submitted(submission)) => {
+                let on_roster = roster.as_ref().is_none_or(|r| r.contains_key(&team));
+                admit(
+                    &submission.team,
+                    &submission.origin,
+                    on_roster,
+                    &out,
+                    &staging,
+                    deadline,
+                    &smoke,
+                )
+            }
+        };
+        // A team not admitted keeps no folder of an earlier run.
+        if row.status != Status::Admitted {
+            let _ = fs::remove_dir_all(out.join(&row.team));
+        }
+        print_row(&row);
+        rows.push(row);
+    }
+    let _ = fs::remove_dir_all(&staging);
+    let report = out.join("admission.csv");
+    collect::write_admission_csv(&report, &rows)
+        .map_err(|e| Failure::internal(anyhow!("cannot write {}: {e}", report.display())))?;
+    let count = |s: Status| rows.iter().filter(|r| r.status == s).count();
+    println!(
+        "{} admitted, {} broken, {} missing; report: {}",
+        count(Status::Admitted),
+        count(Status::Broken),
+        count(Status::Missing),
+        report.display()
+    );
+    Ok(super::EXIT_OK)
+}
+
+fn describe(found: &Found) -> String {
+    match found {
+        Found::Submitted(s) => s.origin.describe(),
+        Found::Late { team, .. } => format!("{team} (late)"),
+    }
+}
+
+/// One team's submission: fetched into the staging folder, recognised,
+/// played against the reference, and moved to `out/TEAM` if admitted.
+fn admit(
+    team: &str,
+    origin: &Origin,
+    on_roster: bool,
+    out: &Path,
+    staging: &Path,
+    deadline: Option<i64>,
+    smoke: &dyn Fn(BotCommand) -> Result<referee::record::MatchRecord, MatchError>,
+) -> Admission {
+    let mut row = Admission {
+        team: team.to_string(),
+        status: Status::Broken,
+        language: String::new(),
+        source: origin.describe(),
+        reason: String::new(),
+        message: String::new(),
+    };
+    if !on_roster {
+        row.reason = "not on the roster".into();
+        row.message = format!("no student of the roster is in team '{team}'");
+        return row;
+    }
+    let unpacked = staging.join(team);
+    let scratch = staging.join(format!("{team}.git"));
+    if let Err(e) = collect::fetch(origin, &unpacked, &scratch, deadline, Caps::default()) {
+        let _ = fs::remove_dir_all(&unpacked);
+        if let FetchError::Late { .. } = e {
+            row.status = Status::Missing;
+            row.reason = "late".into();
+        } else {
+            row.reason = "refused".into();
+        }
+        row.message = format!("team '{team}': {e}");
+        return row;
+    }
+    let root = collect::unpack::lone_folder(&unpacked);
+    let mut bot = match BotCommand::parse(&root.to_string_lossy()) {
+        Ok(bot) => bot,
+        Err(e) => {
+            row.reason = match e {
+                BotSpecError::NoEntryPoint { .. } => "not recognised",
+                BotSpecError::NoToolchain { .. } => "no toolchain",
+                _ => "not recognised",
+            }
+            .into();
+            row.message = e.to_string();
+            let _ = fs::remove_dir_all(&unpacked);
+            return row;
+        }
+    };
+    bot.name = team.to_string();
+    row.language = bot.language.name().to_string();
+    let record = match smoke(bot) {
+        Ok(record) => record,
+        Err(e) => {
+            row.reason = "not played".into();
+            row.message = e.to_string();
+            let _ = fs::remove_dir_all(&unpacked);
+            return row;
+        }
+    };
+    let player = &record.players[0];
+    if player.verdict != Verdict::Ok {
+        row.reason = player.verdict.to_string();
+        let mut message = player
+            .disqualification
+            .as_ref()
+            .map(|d| d.detail.clone())
+            .unwrap_or_default();
+        if !player.stderr_tail.is_empty() {
+            message.push_str("\nstderr:\n");
+            message.push_str(&player.stderr_tail.join("\n"));
+        }
+        row.message = message;
+        let _ = fs::remove_dir_all(&unpacked);
+        return row;
+    }
+    let target = out.join(team);
+    let _ = fs::remove_dir_all(&target);
+    if let Err(e) = fs::rename(&root, &target) {
+        row.reason = "not written".into();
+        row.message = format!("cannot move it to {}: {e}", target.display());
+        return row;
+    }
+    let _ = fs::remove_dir_all(&unpacked);
+    row.status = Status::Admitted;
+    row
+}
+
+fn print_row(row: &Admission) {
+    let mut line = format!("{:<20} {:<9}", row.team, row.status.name());
+    if !row.language.is_empty() {
+        line.push_str(&format!(" {}", row.language));
+    }
+    if !row.reason.is_empty() {
+        line.push_str(&format!(" ({})", row.reason));
+    }
+    println!("{}", escape_lines(&line));
+    for l in row.message.lines().take(12) {
+        println!("    {}", escape_lines(l));
+    }
+}
