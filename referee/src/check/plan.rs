@@ -33,6 +33,8 @@ struct RawCheck {
     bot: Option<Spanned<RawTested>>,
     #[serde(default)]
     opponents: Vec<RawBot>,
+    /// A folder whose every entry a language recognises is an opponent too.
+    opponents_dir: Option<Spanned<String>>,
     require: Spanned<Vec<RawRequirement>>,
     /// Languages added or overridden (`[languages.NAME]`).
     #[serde(default)]
@@ -132,8 +134,13 @@ impl CheckPlan {
         src.register_languages(&raw.languages)?;
         let config = src.game_config(&raw.game, raw.options.as_ref(), |_| {})?;
         let tested = tested_bot(&src, &config, &raw, bot)?;
-        let (opponents, names) =
-            src.bot_entries(&config, &raw.limits, &raw.opponents, "opponents")?;
+        let (opponents, names) = src.bot_entries_and_folder(
+            &config,
+            &raw.limits,
+            &raw.opponents,
+            raw.opponents_dir.as_ref(),
+            "opponents",
+        )?;
         let seed = raw.seed.unwrap_or(DEFAULT_SEED);
         let requirements = requirements(&src, &config, &names, seed, &raw.require)?;
         Ok(CheckPlan {

@@ -51,7 +51,11 @@ struct RawTournament {
     limits: RawLimits,
     #[serde(default)]
     scoring: RawScoring,
-    bots: Spanned<Vec<RawBot>>,
+    #[serde(default)]
+    bots: Vec<RawBot>,
+    /// A folder whose every entry a language recognises is a bot too
+    /// (named by the entry), e.g. the folder `referee collect` writes.
+    bots_dir: Option<Spanned<String>>,
     /// Languages added or overridden (`[languages.NAME]`).
     #[serde(default)]
     languages: crate::plan_file::Languages,
@@ -171,9 +175,15 @@ impl TournamentPlan {
         })?;
         let format = format(&src, raw.format.as_ref())?;
         let games_per_pairing = games_per_pairing(&src, raw.games_per_pairing.as_ref())?;
-        bot_count(&src, &raw.bots)?;
         let scoring = scoring(&src, &raw.scoring)?;
-        let (bots, names) = src.bot_entries(&config, &raw.limits, raw.bots.get_ref(), "bots")?;
+        let (bots, names) = src.bot_entries_and_folder(
+            &config,
+            &raw.limits,
+            &raw.bots,
+            raw.bots_dir.as_ref(),
+            "bots",
+        )?;
+        bot_count(&src, bots.len(), raw.bots_dir.as_ref())?;
         let challengers = challengers(&src, &raw, format, &names, bots.len())?;
         let rounds = rounds(&src, &raw, format, bots.len())?;
         let seeds = seeds(&src, &raw, format, &names, bots.len())?;
@@ -266,17 +276,24 @@ fn games_per_pairing(src: &Source<'_>, games: Option<&Spanned<u32>>) -> Result<u
     }
 }
 
-fn bot_count(src: &Source<'_>, bots: &Spanned<Vec<RawBot>>) -> Result<(), PlanError> {
-    let count = bots.get_ref().len();
+fn bot_count(
+    src: &Source<'_>,
+    count: usize,
+    folder: Option<&Spanned<String>>,
+) -> Result<(), PlanError> {
+    let span = folder.map(|f| f.span()).unwrap_or(0..0);
     if count < 2 {
         return Err(src.error_at(
-            bots.span(),
-            "bots: a tournament needs at least two [[bots]] entries".to_string(),
+            span,
+            format!(
+                "bots: a tournament needs at least two bots ([[bots]] entries{}); it has {count}",
+                if folder.is_some() { " and bots of bots_dir" } else { ", or bots_dir = \"FOLDER\"" }
+            ),
         ));
     }
     if count > units::MAX_BOTS {
         return Err(src.error_at(
-            bots.span(),
+            span,
             format!(
                 "bots: {count} bots are too many: at most {}",
                 units::MAX_BOTS
