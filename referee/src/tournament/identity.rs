@@ -93,7 +93,13 @@ pub fn bot_content(bot: &TournamentBot) -> Result<Hash256, ContentError> {
         Ok(())
     };
     field(&mut h, "language", command.language.name().as_bytes());
-    if let Some(source) = &command.source {
+    if let Some(source) = command.source.as_ref().filter(|s| s.is_dir()) {
+        // A folder bot is its source files, each by name and content.
+        for rel in crate::bot::spec::source_files(source, command.language) {
+            field(&mut h, "name", rel.as_os_str().as_encoded_bytes());
+            file(&mut h, "source", &source.join(&rel))?;
+        }
+    } else if let Some(source) = &command.source {
         file(&mut h, "source", source)?;
     } else if program_is_the_bots(&command.spec) {
         file(&mut h, "program", &command.program)?;
