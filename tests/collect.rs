@@ -139,9 +139,17 @@ fn six_teams_are_collected_reported_and_play_a_tournament() {
         assert_eq!(bots.join(team).is_dir(), status == "admitted", "{team}");
     }
     // The compiler's message is in the report, and on the terminal.
-    assert!(rows["echo"]["message"].contains("error"), "{:?}", rows["echo"]);
+    assert!(
+        rows["echo"]["message"].contains("error"),
+        "{:?}",
+        rows["echo"]
+    );
     assert!(run.stdout.contains("echo") && run.stdout.contains("compile"));
-    assert!(run.stdout.contains("4 admitted, 1 broken, 2 missing"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("4 admitted, 1 broken, 2 missing"),
+        "{}",
+        run.stdout
+    );
     // Nothing is left of the unpacking.
     let left: Vec<_> = fs::read_dir(&bots)
         .unwrap()
@@ -228,6 +236,15 @@ tar("hardlink.tar.gz", h)
 d = tarfile.TarInfo("dev"); d.type = tarfile.CHRTYPE; d.devmajor = 1; d.devminor = 3
 tar("device.tar.gz", d)
 
+with zipfile.ZipFile(os.path.join(from_dir, "huge.zip"), "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("main.py", main)
+    z.writestr("huge.bin", b"\0" * (17 << 20))
+
+with zipfile.ZipFile(os.path.join(from_dir, "many.zip"), "w") as z:
+    z.writestr("main.py", main)
+    for i in range(2001):
+        z.writestr(f"f{i}.txt", b"")
+
 info = zipfile.ZipInfo("zlink")
 info.external_attr = (0o120777 << 16)
 with zipfile.ZipFile(os.path.join(from_dir, "ziplink.zip"), "w") as z:
@@ -267,10 +284,12 @@ fn crafted_archives_are_refused_and_nothing_is_written_outside() {
         ("bomb", "zeros.bin", "zip bomb"),
         ("climb", "../../climbed.txt", ".."),
         ("absolute", "absolute.txt", "absolute"),
-        ("symlink", "link", "link"),
-        ("hardlink", "hard", "link"),
+        ("symlink", "link", "symbolic link"),
+        ("hardlink", "hard", "hard link"),
         ("device", "dev", "device"),
-        ("ziplink", "zlink", "link"),
+        ("ziplink", "zlink", "symbolic link"),
+        ("huge", "huge.bin", "at most"),
+        ("many", "", "2000"),
     ];
     assert_eq!(rows.len(), entries.len(), "{rows:?}");
     for (team, entry, why) in entries {
@@ -284,7 +303,10 @@ fn crafted_archives_are_refused_and_nothing_is_written_outside() {
                 && message.contains(why),
             "{team}: {message}"
         );
-        assert!(!dir.path().join("deep/er/bots").join(team).exists(), "{team}");
+        assert!(
+            !dir.path().join("deep/er/bots").join(team).exists(),
+            "{team}"
+        );
     }
     // Nothing new anywhere but the report: the bots folder holds only it.
     let mut after = listing(dir.path());
@@ -344,18 +366,30 @@ fn git_repositories_give_a_tag_or_the_last_commit_before_the_deadline() {
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("repo");
     fs::create_dir(&repo).unwrap();
-    git(&repo, "2026-01-01T00:00:00Z", &["init", "--quiet", "-b", "main"]);
+    git(
+        &repo,
+        "2026-01-01T00:00:00Z",
+        &["init", "--quiet", "-b", "main"],
+    );
     fs::copy(
         sample_file("python/arrow5_starter.py"),
         repo.join("main.py"),
     )
     .unwrap();
     git(&repo, "2026-01-01T00:00:00Z", &["add", "main.py"]);
-    git(&repo, "2026-01-01T00:00:00Z", &["commit", "--quiet", "-m", "works"]);
+    git(
+        &repo,
+        "2026-01-01T00:00:00Z",
+        &["commit", "--quiet", "-m", "works"],
+    );
     git(&repo, "2026-01-01T00:00:00Z", &["tag", "v1"]);
     // After the deadline, the bot is broken.
     fs::write(repo.join("main.py"), "this is not python\n").unwrap();
-    git(&repo, "2026-12-24T00:00:00Z", &["commit", "--quiet", "-am", "late and broken"]);
+    git(
+        &repo,
+        "2026-12-24T00:00:00Z",
+        &["commit", "--quiet", "-am", "late and broken"],
+    );
     let url = repo.to_str().unwrap();
     fs::write(
         dir.path().join("repos.csv"),

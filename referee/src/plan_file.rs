@@ -263,10 +263,12 @@ impl Source<'_> {
                     ),
                 ));
             }
-            let spec = Path::new(folder.get_ref()).join(&entry).display().to_string();
-            let mut command = BotCommand::parse_relative_to(&spec, &base).map_err(|e| {
-                self.error_at(folder.span(), format!("{field}: bot '{name}': {e}"))
-            })?;
+            let spec = Path::new(folder.get_ref())
+                .join(&entry)
+                .display()
+                .to_string();
+            let mut command = BotCommand::parse_relative_to(&spec, &base)
+                .map_err(|e| self.error_at(folder.span(), format!("{field}: bot '{name}': {e}")))?;
             command.spec = spec_from_here(&spec, &base);
             command.name = name.clone();
             let limits = RawBot::settle(

@@ -129,22 +129,24 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
     let _ = sandbox;
     let key = args.key.run_key()?;
     fs::create_dir_all(&args.out).map_err(|e| {
-        Failure::Input(anyhow!("--out {}: cannot make the folder: {e}", args.out.display()))
+        Failure::Input(anyhow!(
+            "--out {}: cannot make the folder: {e}",
+            args.out.display()
+        ))
     })?;
     let out = args.out.canonicalize().map_err(Failure::internal)?;
     let staging = out.join(STAGING);
     let _ = fs::remove_dir_all(&staging);
-    fs::create_dir(&staging).map_err(|e| {
-        Failure::Input(anyhow!("cannot write {}: {e}", staging.display()))
-    })?;
+    fs::create_dir(&staging)
+        .map_err(|e| Failure::Input(anyhow!("cannot write {}: {e}", staging.display())))?;
     if reference.name == "reference" || by_team.contains_key(&reference.name) {
         reference.name = "reference".to_string();
     }
 
     // The reference must play cleanly itself: against itself.
     let smoke = |team_bot: BotCommand| -> Result<referee::record::MatchRecord, MatchError> {
-        let mut limits = [&team_bot, &reference]
-            .map(|bot| args.limits.limits_for(&config, bot.language));
+        let mut limits =
+            [&team_bot, &reference].map(|bot| args.limits.limits_for(&config, bot.language));
         for limit in &mut limits {
             limit.process.hidden.extend(args.key.hidden());
         }
@@ -157,9 +159,8 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
         };
         play_match(&plan, None)
     };
-    let check = smoke(reference.clone()).map_err(|e| {
-        Failure::Input(anyhow!("--reference {}: {e}", args.reference))
-    })?;
+    let check = smoke(reference.clone())
+        .map_err(|e| Failure::Input(anyhow!("--reference {}: {e}", args.reference)))?;
     if let Some(bad) = check.players.iter().find(|p| p.verdict != Verdict::Ok) {
         return Err(Failure::Input(anyhow!(
             "--reference {}: it does not play cleanly against itself ({}: {})",

@@ -35,7 +35,10 @@ pub fn parse_deadline(text: &str) -> Result<i64, CollectError> {
     let (date, rest) = if t.len() == 10 {
         (t, "T00:00:00Z")
     } else {
-        (t.get(..10).ok_or_else(refuse)?, t.get(10..).ok_or_else(refuse)?)
+        (
+            t.get(..10).ok_or_else(refuse)?,
+            t.get(10..).ok_or_else(refuse)?,
+        )
     };
     let num = |s: &str| -> Result<i64, CollectError> {
         if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
@@ -75,7 +78,20 @@ pub fn parse_deadline(text: &str) -> Result<i64, CollectError> {
             sign * (oh * 3600 + om * 60)
         }
     };
-    let days_in_month = [31, 28 + i64::from(is_leap(y)), 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let days_in_month = [
+        31,
+        28 + i64::from(is_leap(y)),
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
     if !(1..=12).contains(&m)
         || day < 1
         || day > days_in_month[(m - 1) as usize]
@@ -179,7 +195,10 @@ pub struct Submission {
 pub enum Found {
     Submitted(Submission),
     /// Only submissions after the deadline (the latest one's time).
-    Late { team: String, submitted: i64 },
+    Late {
+        team: String,
+        submitted: i64,
+    },
 }
 
 impl Found {
@@ -320,7 +339,12 @@ pub fn repo_submissions(csv_path: &Path) -> Result<Vec<Found>, CollectError> {
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .from_path(csv_path)
-        .map_err(|e| bad(format!("--repos {}: cannot read it: {e}", csv_path.display())))?;
+        .map_err(|e| {
+            bad(format!(
+                "--repos {}: cannot read it: {e}",
+                csv_path.display()
+            ))
+        })?;
     let headers = reader
         .headers()
         .map_err(|e| bad(format!("--repos {}: {e}", csv_path.display())))?
@@ -336,8 +360,7 @@ pub fn repo_submissions(csv_path: &Path) -> Result<Vec<Found>, CollectError> {
     let mut found = Vec::new();
     for (i, record) in reader.records().enumerate() {
         let line = i + 2;
-        let record =
-            record.map_err(|e| bad(format!("{}:{line}: {e}", csv_path.display())))?;
+        let record = record.map_err(|e| bad(format!("{}:{line}: {e}", csv_path.display())))?;
         let field = |c: usize| record.get(c).unwrap_or("").to_string();
         let raw_team = field(team_col);
         let team = safe_name(&raw_team).ok_or_else(|| {
@@ -459,7 +482,15 @@ pub fn fetch(
                 ]
                 .into_iter()
                 .find_map(|r| {
-                    git(&["-C", &clone, "rev-parse", "--verify", "--quiet", &format!("{r}^{{commit}}")]).ok()
+                    git(&[
+                        "-C",
+                        &clone,
+                        "rev-parse",
+                        "--verify",
+                        "--quiet",
+                        &format!("{r}^{{commit}}"),
+                    ])
+                    .ok()
                 })
                 .ok_or_else(|| {
                     FetchError::Git(format!("{url} has no tag or branch '{reference}'"))

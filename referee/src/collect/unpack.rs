@@ -63,7 +63,8 @@ fn entry_error(entry: &str, why: impl Into<String>) -> UnpackError {
 enum Kind {
     File,
     Folder,
-    Link,
+    /// A symbolic or hard link (named for the message).
+    Link(&'static str),
     Special,
 }
 
@@ -157,10 +158,10 @@ fn write_entry(
 ) -> Result<(), UnpackError> {
     let rel = safe_relative(name)?;
     match kind {
-        Kind::Link => {
+        Kind::Link(what) => {
             return Err(entry_error(
                 name,
-                "it is a link; submissions may hold only files and folders",
+                format!("it is a {what}; submissions may hold only files and folders"),
             ))
         }
         Kind::Special => {
@@ -201,9 +202,9 @@ fn write_entry(
     let mut written = 0u64;
     let mut buf = vec![0u8; 64 * 1024];
     loop {
-        let n = content.read(&mut buf).map_err(|e| {
-            entry_error(name, format!("cannot unpack it: {e}"))
-        })?;
+        let n = content
+            .read(&mut buf)
+            .map_err(|e| entry_error(name, format!("cannot unpack it: {e}")))?;
         if n == 0 {
             break;
         }
@@ -288,7 +289,7 @@ fn unpack_zip(file: fs::File, dest: &Path, budget: &mut Budget) -> Result<(), Un
         let name = String::from_utf8_lossy(entry.name_raw()).into_owned();
         let mode = entry.unix_mode().unwrap_or(0);
         let kind = match mode & libc::S_IFMT {
-            libc::S_IFLNK => Kind::Link,
+            libc::S_IFLNK => Kind::Link("symbolic link"),
             libc::S_IFDIR => Kind::Folder,
             libc::S_IFREG => Kind::File,
             0 if entry.is_dir() => Kind::Folder,
@@ -324,7 +325,8 @@ fn unpack_tar_gz(file: fs::File, dest: &Path, budget: &mut Budget) -> Result<(),
         let kind = match entry.header().entry_type() {
             T::Regular | T::Continuous => Kind::File,
             T::Directory => Kind::Folder,
-            T::Symlink | T::Link => Kind::Link,
+            T::Symlink => Kind::Link("symbolic link"),
+            T::Link => Kind::Link("hard link"),
             // Metadata records of pax and GNU tar are read by the crate
             // itself; they are never files.
             T::XGlobalHeader | T::XHeader | T::GNULongName | T::GNULongLink => continue,
@@ -376,7 +378,7 @@ pub fn copy_folder(src: &Path, dest: &Path, caps: Caps) -> Result<(), UnpackErro
             })?;
             let file_type = meta.file_type();
             let kind = if file_type.is_symlink() {
-                Kind::Link
+                Kind::Link("symbolic link")
             } else if file_type.is_dir() {
                 Kind::Folder
             } else if file_type.is_file() {

@@ -287,7 +287,11 @@ fn bot_count(
             span,
             format!(
                 "bots: a tournament needs at least two bots ([[bots]] entries{}); it has {count}",
-                if folder.is_some() { " and bots of bots_dir" } else { ", or bots_dir = \"FOLDER\"" }
+                if folder.is_some() {
+                    " and bots of bots_dir"
+                } else {
+                    ", or bots_dir = \"FOLDER\""
+                }
             ),
         ));
     }
