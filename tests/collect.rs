@@ -68,6 +68,20 @@ fn six_teams_are_collected_reported_and_play_a_tournament() {
     )
     .unwrap();
     team_folder(&from, "foxtrot", "main.py", "python/arrow5_starter.py");
+    // One folder per submission, named by its date: the one before the
+    // deadline counts, whatever the files' mtimes.
+    team_folder(
+        &from,
+        "hotel/2026-11-30",
+        "main.py",
+        "python/arrow5_starter.py",
+    );
+    fs::create_dir_all(from.join("hotel/2026-12-02T09:00:00Z")).unwrap();
+    fs::write(
+        from.join("hotel/2026-12-02T09:00:00Z/main.py"),
+        "this is not python\n",
+    )
+    .unwrap();
     let starter = sample_file("python/arrow5_starter.py");
     python(
         "import sys, zipfile\n\
@@ -88,7 +102,7 @@ fn six_teams_are_collected_reported_and_play_a_tournament() {
     let roster = dir.path().join("roster.csv");
     fs::write(
         &roster,
-        "student,team\nann,alpha\nbob,Bravo Team\ncid,charlie\ndee,delta\neve,echo\nfay,foxtrot\ngus,golf\n",
+        "student,team\nann,alpha\nbob,Bravo Team\ncid,charlie\ndee,delta\neve,echo\nfay,foxtrot\ngus,golf\nhal,hotel\n",
     )
     .unwrap();
     let reference = sample_bin("arrow5_random");
@@ -122,6 +136,7 @@ fn six_teams_are_collected_reported_and_play_a_tournament() {
         ("echo", "broken", "c", "compile"),
         ("foxtrot", "missing", "", "late"),
         ("golf", "missing", "", "no submission"),
+        ("hotel", "admitted", "python", ""),
     ];
     let mut teams: Vec<&str> = expected.iter().map(|e| e.0).collect();
     teams.sort();
@@ -146,7 +161,7 @@ fn six_teams_are_collected_reported_and_play_a_tournament() {
     );
     assert!(run.stdout.contains("echo") && run.stdout.contains("compile"));
     assert!(
-        run.stdout.contains("4 admitted, 1 broken, 2 missing"),
+        run.stdout.contains("5 admitted, 1 broken, 2 missing"),
         "{}",
         run.stdout
     );
@@ -181,7 +196,14 @@ fn six_teams_are_collected_reported_and_play_a_tournament() {
     names.sort();
     assert_eq!(
         names,
-        ["Bravo_Team", "alpha", "charlie", "delta", "reference"]
+        [
+            "Bravo_Team",
+            "alpha",
+            "charlie",
+            "delta",
+            "hotel",
+            "reference"
+        ]
     );
 }
 
@@ -468,5 +490,13 @@ fn bad_input_is_refused_with_exit_2() {
         "{}",
         run.stderr
     );
+    fs::remove_file(dir.path().join("subs/x.zip")).unwrap();
+    let mut args = base.to_vec();
+    args.extend(["--from", "subs"]);
+    args[6] = "subs/bots";
+    let run = referee_in(dir.path(), &args, BUDGET);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("inside"), "{}", run.stderr);
     assert!(!dir.path().join("bots").exists());
+    assert!(!dir.path().join("subs/bots").exists());
 }

@@ -128,6 +128,22 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
     let sandbox = args.limits.check_sandbox()?;
     let _ = sandbox;
     let key = args.key.run_key()?;
+    // The bots folder must not be a team of the source, nor hold it.
+    if let Some(from) = &args.from {
+        let out_abs = std::path::absolute(&args.out).map_err(Failure::internal)?;
+        let from_abs = from.canonicalize().map_err(Failure::internal)?;
+        let out_real = args.out.canonicalize().unwrap_or(out_abs.clone());
+        if [&out_abs, &out_real]
+            .iter()
+            .any(|o| o.starts_with(&from_abs) || from_abs.starts_with(o))
+        {
+            return Err(Failure::Input(anyhow!(
+                "--out {} and --from {}: one is inside the other; give the bots a folder of their own",
+                args.out.display(),
+                from.display()
+            )));
+        }
+    }
     fs::create_dir_all(&args.out).map_err(|e| {
         Failure::Input(anyhow!(
             "--out {}: cannot make the folder: {e}",
