@@ -549,6 +549,19 @@ fn default_name(requirement: &Requirement, opponents: &BTreeMap<String, usize>) 
 mod tests {
     use super::*;
 
+    #[test]
+    fn an_opponents_dir_adds_opponents() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("opp")).unwrap();
+        std::fs::write(dir.path().join("opp/rival.py"), "x\n").unwrap();
+        let path = dir.path().join("c.toml");
+        let text = "game = \"arrow5\"\nopponents_dir = \"opp\"\n[bot]\nbot = \"true\"\n\
+                    [[require]]\nkind = \"no-verdicts\"\nagainst = \"rival\"\ngames = 2\n";
+        let plan = CheckPlan::parse(&path, text, None);
+        let plan = plan.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(plan.opponents[0].name, "rival");
+    }
+
     fn parse(text: &str) -> Result<CheckPlan, PlanError> {
         CheckPlan::parse(Path::new("/tmp/c.toml"), text, None)
     }
