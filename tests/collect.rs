@@ -283,6 +283,10 @@ fn crafted_archives_are_refused_and_nothing_is_written_outside() {
     fs::create_dir(&outside).unwrap();
     fs::write(outside.join("victim.txt"), "untouched").unwrap();
     python(CRAFT, &[from.to_str().unwrap(), outside.to_str().unwrap()]);
+    // A team folder holding a link out.
+    fs::create_dir(from.join("linked")).unwrap();
+    fs::write(from.join("linked/main.py"), "print('hi')\n").unwrap();
+    std::os::unix::fs::symlink(outside.join("victim.txt"), from.join("linked/secret")).unwrap();
     let before = listing(dir.path());
     let reference = sample_bin("arrow5_random");
     let run = referee_in(
@@ -312,6 +316,7 @@ fn crafted_archives_are_refused_and_nothing_is_written_outside() {
         ("ziplink", "zlink", "symbolic link"),
         ("huge", "huge.bin", "at most"),
         ("many", "", "2000"),
+        ("linked", "secret", "symbolic link"),
     ];
     assert_eq!(rows.len(), entries.len(), "{rows:?}");
     for (team, entry, why) in entries {

@@ -156,7 +156,8 @@ pub fn safe_name(raw: &str) -> Option<String> {
             }
         })
         .collect();
-    let name = name.trim_matches('_').to_string();
+    let mut name = name.trim_matches('_').to_string();
+    name.truncate(100);
     if name.is_empty() || name.starts_with('-') {
         None
     } else {
