@@ -107,25 +107,22 @@ fn six_teams_are_collected_reported_and_play_a_tournament() {
     .unwrap();
     let reference = sample_bin("arrow5_random");
     let bots = dir.path().join("bots");
-    let run = referee_in(
-        dir.path(),
-        &[
-            "collect",
-            "--game",
-            "arrow5",
-            "--from",
-            "submissions",
-            "--roster",
-            "roster.csv",
-            "--deadline",
-            DEADLINE,
-            "--reference",
-            &reference,
-            "--out",
-            "bots",
-        ],
-        BUDGET,
-    );
+    let collect_args = [
+        "collect",
+        "--game",
+        "arrow5",
+        "--from",
+        "submissions",
+        "--roster",
+        "roster.csv",
+        "--deadline",
+        DEADLINE,
+        "--reference",
+        &reference,
+        "--out",
+        "bots",
+    ];
+    let run = referee_in(dir.path(), &collect_args, BUDGET);
     assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
     let rows = rows_by_team(&bots.join("admission.csv"));
     let expected = [
