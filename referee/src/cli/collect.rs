@@ -11,8 +11,8 @@ use clap::Args;
 
 use referee::bot::{BotCommand, BotSpecError};
 use referee::collect::{self, unpack::Caps, Admission, FetchError, Found, Origin, Status};
+use referee::reporter::admission::AdmissionReport;
 use referee::runner::{play_match, MatchError, MatchPlan};
-use referee::text::escape_lines;
 use referee::verdict::Verdict;
 
 use super::{Failure, GameFlags, KeyFlags, LimitFlags};
@@ -189,7 +189,11 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
         )));
     }
 
-    let mut rows = Vec::new();
+    let report_path = out.join("admission.csv");
+    let mut report = AdmissionReport::new(&report_path);
+    let report_error = |e: std::io::Error| {
+        Failure::internal(anyhow!("cannot write {}: {e}", report_path.display()))
+    };
     let teams: Vec<String> = match &roster {
         Some(roster) => roster
             .keys()
@@ -238,21 +242,10 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
         if row.status != Status::Admitted {
             let _ = fs::remove_dir_all(out.join(&row.team));
         }
-        print_row(&row);
-        rows.push(row);
+        report.team_done(row).map_err(report_error)?;
     }
     let _ = fs::remove_dir_all(&staging);
-    let report = out.join("admission.csv");
-    collect::write_admission_csv(&report, &rows)
-        .map_err(|e| Failure::internal(anyhow!("cannot write {}: {e}", report.display())))?;
-    let count = |s: Status| rows.iter().filter(|r| r.status == s).count();
-    println!(
-        "{} admitted, {} broken, {} missing; report: {}",
-        count(Status::Admitted),
-        count(Status::Broken),
-        count(Status::Missing),
-        report.display()
-    );
+    report.finish().map_err(report_error)?;
     Ok(super::EXIT_OK)
 }
 
@@ -352,18 +345,4 @@ fn admit(
     let _ = fs::remove_dir_all(&unpacked);
     row.status = Status::Admitted;
     row
-}
-
-fn print_row(row: &Admission) {
-    let mut line = format!("{:<20} {:<9}", row.team, row.status.name());
-    if !row.language.is_empty() {
-        line.push_str(&format!(" {}", row.language));
-    }
-    if !row.reason.is_empty() {
-        line.push_str(&format!(" ({})", row.reason));
-    }
-    println!("{}", escape_lines(&line));
-    for l in row.message.lines().take(12) {
-        println!("    {}", escape_lines(l));
-    }
 }

@@ -521,7 +521,8 @@ pub fn fetch(
 }
 
 /// How a team came out of collecting.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Unpacked, recognised, compiled, and played its smoke game cleanly.
     Admitted,
@@ -542,8 +543,9 @@ impl Status {
     }
 }
 
-/// One row of the admission report.
-#[derive(Clone, Debug)]
+/// One row of the admission report (the CSV's columns, in order; see
+/// `reporter::admission`).
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct Admission {
     pub team: String,
     pub status: Status,
@@ -556,25 +558,6 @@ pub struct Admission {
     pub reason: String,
     /// The details: the entry refused, the compiler's or bot's message.
     pub message: String,
-}
-
-/// Writes the report as CSV (`team,status,language,source,reason,message`).
-pub fn write_admission_csv(path: &Path, rows: &[Admission]) -> std::io::Result<()> {
-    crate::atomic_file::write_with(path, |file| {
-        let mut writer = csv::Writer::from_writer(file);
-        writer.write_record(["team", "status", "language", "source", "reason", "message"])?;
-        for row in rows {
-            writer.write_record([
-                row.team.as_str(),
-                row.status.name(),
-                &row.language,
-                &row.source,
-                &row.reason,
-                &row.message,
-            ])?;
-        }
-        writer.flush()
-    })
 }
 
 #[cfg(test)]

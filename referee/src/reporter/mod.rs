@@ -16,9 +16,11 @@
 //! - [`json`]: the match record and the check report on stdout;
 //! - [`junit`]: the check report as JUnit XML for CI systems;
 //! - [`summary`]: `--summary FILE`, a check's or A/B run's Markdown summary;
+//! - [`admission`]: `referee collect`'s admission report (CSV and terminal);
 //! - [`html`]: the HTML report of a results folder (leaderboard, a page per
 //!   bot, a replay viewer per game), live while a tournament runs.
 
+pub mod admission;
 pub mod csv;
 pub mod html;
 pub mod json;
