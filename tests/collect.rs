@@ -264,6 +264,10 @@ with zipfile.ZipFile(os.path.join(from_dir, "many.zip"), "w") as z:
     for i in range(2001):
         z.writestr(f"f{i}.txt", b"")
 
+for name in ("garbage.zip", "garbagetar.tar.gz"):
+    with open(os.path.join(from_dir, name), "wb") as f:
+        f.write(b"not an archive at all\n" * 10)
+
 info = zipfile.ZipInfo("zlink")
 info.external_attr = (0o120777 << 16)
 with zipfile.ZipFile(os.path.join(from_dir, "ziplink.zip"), "w") as z:
@@ -314,6 +318,8 @@ fn crafted_archives_are_refused_and_nothing_is_written_outside() {
         ("huge", "huge.bin", "at most"),
         ("many", "", "2000"),
         ("linked", "secret", "symbolic link"),
+        ("garbage", "", "not a readable zip archive"),
+        ("garbagetar", "", "cannot read"),
     ];
     assert_eq!(rows.len(), entries.len(), "{rows:?}");
     for (team, entry, why) in entries {
