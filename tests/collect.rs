@@ -95,14 +95,27 @@ fn six_teams_are_collected_reported_and_play_a_tournament() {
          \x20   t.add(sys.argv[2], 'main.py')\n",
         &[from.join("delta.tar.gz").to_str().unwrap(), &starter],
     );
-    for team in ["alpha", "Bravo Team", "echo", "charlie.zip", "delta.tar.gz"] {
+    // One source file, alone or beside a README.
+    fs::copy(&starter, from.join("india.py")).unwrap();
+    team_folder(&from, "juliet", "bot.py", "python/arrow5_starter.py");
+    fs::write(from.join("juliet/README.md"), "Our bot.\n").unwrap();
+    for team in [
+        "alpha",
+        "Bravo Team",
+        "echo",
+        "charlie.zip",
+        "delta.tar.gz",
+        "hotel",
+        "india.py",
+        "juliet",
+    ] {
         touch_all(&from.join(team), DEADLINE_SECS - 86_400);
     }
     touch_all(&from.join("foxtrot"), DEADLINE_SECS + 3_600);
     let roster = dir.path().join("roster.csv");
     fs::write(
         &roster,
-        "student,team\nann,alpha\nbob,Bravo Team\ncid,charlie\ndee,delta\neve,echo\nfay,foxtrot\ngus,golf\nhal,hotel\n",
+        "student,team\nann,alpha\nbob,Bravo Team\ncid,charlie\ndee,delta\neve,echo\nfay,foxtrot\ngus,golf\nhal,hotel\nian,india\njo,juliet\n",
     )
     .unwrap();
     let reference = sample_bin("arrow5_random");
@@ -134,6 +147,8 @@ fn six_teams_are_collected_reported_and_play_a_tournament() {
         ("foxtrot", "missing", "", "late"),
         ("golf", "missing", "", "no submission"),
         ("hotel", "admitted", "python", ""),
+        ("india", "admitted", "python", ""),
+        ("juliet", "admitted", "python", ""),
     ];
     let mut teams: Vec<&str> = expected.iter().map(|e| e.0).collect();
     teams.sort();
@@ -148,7 +163,12 @@ fn six_teams_are_collected_reported_and_play_a_tournament() {
         assert_eq!(row["status"], status, "{team}: {row:?}");
         assert_eq!(row["language"], language, "{team}: {row:?}");
         assert_eq!(row["reason"], reason, "{team}: {row:?}");
-        assert_eq!(bots.join(team).is_dir(), status == "admitted", "{team}");
+        let placed = if team == "india" || team == "juliet" {
+            bots.join(format!("{team}.py")).is_file()
+        } else {
+            bots.join(team).is_dir()
+        };
+        assert_eq!(placed, status == "admitted", "{team}");
     }
     // The compiler's message is in the report, and on the terminal.
     assert!(
@@ -158,7 +178,7 @@ fn six_teams_are_collected_reported_and_play_a_tournament() {
     );
     assert!(run.stdout.contains("echo") && run.stdout.contains("compile"));
     assert!(
-        run.stdout.contains("5 admitted, 1 broken, 2 missing"),
+        run.stdout.contains("7 admitted, 1 broken, 2 missing"),
         "{}",
         run.stdout
     );
@@ -199,6 +219,8 @@ fn six_teams_are_collected_reported_and_play_a_tournament() {
             "charlie",
             "delta",
             "hotel",
+            "india",
+            "juliet",
             "reference"
         ]
     );

@@ -26,12 +26,13 @@ const STAGING: &str = ".collect";
     long_about = "Gather the teams' submissions into a folder of bots (--out), ready for a \
 tournament file's `bots_dir`. Each submission is unpacked or copied (archives are checked entry \
 by entry: no path out of the folder, no links, no devices, size and ratio caps), recognised by \
-its language (a folder holding main.py, main.c, Main.java, ...), compiled, and admitted only \
-after one smoke game against --reference with no verdict. Each admitted team is the folder \
-OUT/TEAM (the team's name with characters other than letters, digits, '-' and '_' made '_'); \
-a team not admitted has no folder there.\n\n\
-Sources: --from DIR holds one entry per team: a folder, a .zip, or a .tar.gz/.tgz, named by the \
-team. A team folder whose entries are all folders named by a date (2026-11-30 or \
+its language (a folder holding main.py, main.c, Main.java, ...; else its one top-level source \
+file), compiled, and admitted only after one smoke game against --reference with no verdict. \
+Each admitted team is the folder OUT/TEAM, or OUT/TEAM.EXT for one source file (TEAM: the \
+team's name with characters other than letters, digits, '-' and '_' made '_'); a team not \
+admitted has no bot there.\n\n\
+Sources: --from DIR holds one entry per team: a folder, a .zip, a .tar.gz/.tgz, or one source \
+file, named by the team. A team folder whose entries are all folders named by a date (2026-11-30 or \
 2026-11-30T12:00:00Z) holds one submission per date; otherwise a submission was handed in when \
 it last changed (the latest mtime of its files). --repos CSV lists git repositories (columns \
 team,url,ref; ref a tag or branch), cloned with the `git` program.\n\n\
@@ -52,7 +53,7 @@ pub struct CollectArgs {
     /// The game of the contest: arrow5, mastermind, safecracker or cryptron
     #[arg(long)]
     pub game: String,
-    /// A folder with one folder, .zip or .tar.gz per team (named by the team)
+    /// A folder with one folder, .zip, .tar.gz or source file per team (named by the team)
     #[arg(long, value_name = "DIR")]
     pub from: Option<PathBuf>,
     /// A CSV of git repositories: columns team,url,ref (ref: a tag or branch)
@@ -238,9 +239,9 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
                 )
             }
         };
-        // A team not admitted keeps no folder of an earlier run.
+        // A team not admitted keeps no bot of an earlier run.
         if row.status != Status::Admitted {
-            let _ = fs::remove_dir_all(out.join(&row.team));
+            remove_team(&out, &row.team);
         }
         report.team_done(row).map_err(report_error)?;
     }
@@ -293,12 +294,11 @@ fn admit(
         row.message = format!("team '{team}': {e}");
         return row;
     }
-    let root = collect::unpack::lone_folder(&unpacked);
+    let root = collect::bot_path(&collect::unpack::lone_folder(&unpacked));
     let mut bot = match BotCommand::parse(&root.to_string_lossy()) {
         Ok(bot) => bot,
         Err(e) => {
             row.reason = match e {
-                BotSpecError::NoEntryPoint { .. } => "not recognised",
                 BotSpecError::NoToolchain { .. } => "no toolchain",
                 _ => "not recognised",
             }
@@ -335,8 +335,12 @@ fn admit(
         let _ = fs::remove_dir_all(&unpacked);
         return row;
     }
-    let target = out.join(team);
-    let _ = fs::remove_dir_all(&target);
+    // A one-file bot is `OUT/TEAM.EXT`, a folder bot `OUT/TEAM`.
+    remove_team(out, team);
+    let target = match root.extension() {
+        Some(ext) if root.is_file() => out.join(format!("{team}.{}", ext.to_string_lossy())),
+        _ => out.join(team),
+    };
     if let Err(e) = fs::rename(&root, &target) {
         row.reason = "not written".into();
         row.message = format!("cannot move it to {}: {e}", target.display());
@@ -345,4 +349,20 @@ fn admit(
     let _ = fs::remove_dir_all(&unpacked);
     row.status = Status::Admitted;
     row
+}
+
+/// Removes a team's bot of an earlier run: the folder `OUT/TEAM`, or a
+/// source file `OUT/TEAM.EXT` of a language (never another file).
+fn remove_team(out: &Path, team: &str) {
+    let _ = fs::remove_dir_all(out.join(team));
+    for entry in fs::read_dir(out).into_iter().flatten().flatten() {
+        let path = entry.path();
+        let is_file = entry.file_type().map(|t| t.is_file()).unwrap_or(false);
+        if is_file
+            && path.file_stem().and_then(|s| s.to_str()) == Some(team)
+            && referee::bot::Language::of_source(&path).is_some()
+        {
+            let _ = fs::remove_file(&path);
+        }
+    }
 }

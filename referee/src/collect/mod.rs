@@ -169,15 +169,20 @@ pub fn safe_name(raw: &str) -> Option<String> {
 #[derive(Clone, Debug)]
 pub enum Origin {
     Folder(PathBuf),
+    /// One source file (`team.py`).
+    File(PathBuf),
     Archive(PathBuf, ArchiveKind),
-    Git { url: String, reference: String },
+    Git {
+        url: String,
+        reference: String,
+    },
 }
 
 impl Origin {
     /// For the report: the path or `URL@REF`.
     pub fn describe(&self) -> String {
         match self {
-            Origin::Folder(p) | Origin::Archive(p, _) => p.display().to_string(),
+            Origin::Folder(p) | Origin::File(p) | Origin::Archive(p, _) => p.display().to_string(),
             Origin::Git { url, reference } => format!("{url}@{reference}"),
         }
     }
@@ -299,9 +304,14 @@ pub fn folder_submissions(from: &Path, deadline: Option<i64>) -> Result<Vec<Foun
             (shown.as_str(), Origin::Folder(path.clone()))
         } else if let (true, Some((kind, stem))) = (meta.is_file(), ArchiveKind::of(&shown)) {
             (stem, Origin::Archive(path.clone(), kind))
+        } else if let (true, Some(stem)) = (
+            meta.is_file() && crate::bot::Language::of_source(&path).is_some(),
+            Path::new(&shown).file_stem().and_then(|s| s.to_str()),
+        ) {
+            (stem, Origin::File(path.clone()))
         } else {
             return Err(bad(format!(
-                "{}: a team's submission is a folder, a .zip or a .tar.gz (a link or other file is not taken)",
+                "{}: a team's submission is a folder, a .zip, a .tar.gz or one source file (a link or other file is not taken)",
                 path.display()
             )));
         };
@@ -469,6 +479,7 @@ pub fn fetch(
 ) -> Result<(), FetchError> {
     match origin {
         Origin::Folder(path) => Ok(unpack::copy_folder(path, dest, caps)?),
+        Origin::File(path) => Ok(unpack::copy_file(path, dest, caps)?),
         Origin::Archive(path, kind) => Ok(unpack::unpack_archive(path, *kind, dest, caps)?),
         Origin::Git { url, reference } => {
             let _ = fs::remove_dir_all(scratch);
@@ -517,6 +528,28 @@ pub fn fetch(
             let _ = fs::remove_dir_all(scratch);
             result
         }
+    }
+}
+
+/// The bot of an unpacked submission: the folder, if a language
+/// recognises it (its marker file: `main.py`, `main.c`, ...); else its one
+/// top-level source file (`bot.py` alone, beside a README); else the
+/// folder, for the message of the language recognition.
+pub fn bot_path(root: &Path) -> PathBuf {
+    if crate::bot::Language::of_folder(root, None).is_some() {
+        return root.to_path_buf();
+    }
+    let sources: Vec<PathBuf> = fs::read_dir(root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().map(|t| t.is_file()).unwrap_or(false))
+        .map(|e| e.path())
+        .filter(|p| crate::bot::Language::of_source(p).is_some())
+        .collect();
+    match sources.as_slice() {
+        [only] => only.clone(),
+        _ => root.to_path_buf(),
     }
 }
 

@@ -404,6 +404,30 @@ pub fn copy_folder(src: &Path, dest: &Path, caps: Caps) -> Result<(), UnpackErro
     Ok(())
 }
 
+/// Copies the one file `src` into the folder `dest` (made here), under the
+/// same checks as a folder's files.
+pub fn copy_file(src: &Path, dest: &Path, caps: Caps) -> Result<(), UnpackError> {
+    fs::create_dir(dest).map_err(|source| UnpackError::Write {
+        path: dest.to_path_buf(),
+        source,
+    })?;
+    let name = src
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let read_err = |source| UnpackError::Read {
+        path: src.to_path_buf(),
+        source,
+    };
+    let meta = fs::symlink_metadata(src).map_err(read_err)?;
+    let mut budget = Budget::new(caps, 0);
+    if !meta.is_file() {
+        return write_entry(dest, &name, Kind::Special, &mut io::empty(), &mut budget);
+    }
+    let mut file = fs::File::open(src).map_err(read_err)?;
+    write_entry(dest, &name, Kind::File, &mut file, &mut budget)
+}
+
 /// An unpacked submission that is one folder and nothing else (`team/`
 /// zipped with its folder) stands for that folder's contents.
 pub fn lone_folder(dest: &Path) -> PathBuf {
