@@ -99,6 +99,8 @@ fn six_teams_are_collected_reported_and_play_a_tournament() {
     fs::copy(&starter, from.join("india.py")).unwrap();
     team_folder(&from, "juliet", "bot.py", "python/arrow5_starter.py");
     fs::write(from.join("juliet/README.md"), "Our bot.\n").unwrap();
+    // A team the roster does not know.
+    team_folder(&from, "kilo", "main.py", "python/arrow5_starter.py");
     for team in [
         "alpha",
         "Bravo Team",
@@ -149,6 +151,7 @@ fn six_teams_are_collected_reported_and_play_a_tournament() {
         ("hotel", "admitted", "python", ""),
         ("india", "admitted", "python", ""),
         ("juliet", "admitted", "python", ""),
+        ("kilo", "broken", "", "not on the roster"),
     ];
     let mut teams: Vec<&str> = expected.iter().map(|e| e.0).collect();
     teams.sort();
@@ -178,7 +181,7 @@ fn six_teams_are_collected_reported_and_play_a_tournament() {
     );
     assert!(run.stdout.contains("echo") && run.stdout.contains("compile"));
     assert!(
-        run.stdout.contains("7 admitted, 1 broken, 2 missing"),
+        run.stdout.contains("7 admitted, 2 broken, 2 missing"),
         "{}",
         run.stdout
     );
@@ -520,7 +523,20 @@ fn bad_input_is_refused_with_exit_2() {
         "{}",
         run.stderr
     );
+    // A reference that does not play is bad input, before any team plays.
+    fs::write(dir.path().join("bad_ref.py"), "print('nonsense')\n").unwrap();
+    let mut args = base.to_vec();
+    args.extend(["--from", "subs"]);
+    args[4] = "bad_ref.py";
     fs::remove_file(dir.path().join("subs/x.zip")).unwrap();
+    let run = referee_in(dir.path(), &args, BUDGET);
+    assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("--reference") && run.stderr.contains("bad_ref.py"),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.path().join("bots/admission.csv").exists());
     let mut args = base.to_vec();
     args.extend(["--from", "subs"]);
     args[6] = "subs/bots";

@@ -126,8 +126,7 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
         }
         by_team.insert(f.team().to_string(), f);
     }
-    let sandbox = args.limits.check_sandbox()?;
-    let _ = sandbox;
+    args.limits.check_sandbox()?;
     let key = args.key.run_key()?;
     // The bots folder must not be a team of the source, nor hold it.
     if let Some(from) = &args.from {
@@ -145,18 +144,8 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
             )));
         }
     }
-    fs::create_dir_all(&args.out).map_err(|e| {
-        Failure::Input(anyhow!(
-            "--out {}: cannot make the folder: {e}",
-            args.out.display()
-        ))
-    })?;
-    let out = args.out.canonicalize().map_err(Failure::internal)?;
-    let staging = out.join(STAGING);
-    let _ = fs::remove_dir_all(&staging);
-    fs::create_dir(&staging)
-        .map_err(|e| Failure::Input(anyhow!("cannot write {}: {e}", staging.display())))?;
-    if reference.name == "reference" || by_team.contains_key(&reference.name) {
+    // Told apart from a team of the same name in the smoke games' records.
+    if by_team.contains_key(&reference.name) {
         reference.name = "reference".to_string();
     }
 
@@ -190,6 +179,17 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
         )));
     }
 
+    fs::create_dir_all(&args.out).map_err(|e| {
+        Failure::Input(anyhow!(
+            "--out {}: cannot make the folder: {e}",
+            args.out.display()
+        ))
+    })?;
+    let out = args.out.canonicalize().map_err(Failure::internal)?;
+    let staging = out.join(STAGING);
+    let _ = fs::remove_dir_all(&staging);
+    fs::create_dir(&staging)
+        .map_err(|e| Failure::Input(anyhow!("cannot write {}: {e}", staging.display())))?;
     let report_path = out.join("admission.csv");
     let mut report = AdmissionReport::new(&report_path);
     let report_error = |e: std::io::Error| {
