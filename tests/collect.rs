@@ -523,6 +523,27 @@ fn bad_input_is_refused_with_exit_2() {
         "{}",
         run.stderr
     );
+    // CSVs without their columns.
+    fs::write(dir.path().join("repos.csv"), "name,where\na,b\n").unwrap();
+    let mut args = base.to_vec();
+    args.extend(["--repos", "repos.csv"]);
+    let run = referee_in(dir.path(), &args, BUDGET);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("repos.csv") && run.stderr.contains("team,url,ref"),
+        "{}",
+        run.stderr
+    );
+    fs::write(dir.path().join("roster.csv"), "who\nann\n").unwrap();
+    let mut args = base.to_vec();
+    args.extend(["--repos", "repos.csv", "--roster", "roster.csv"]);
+    let run = referee_in(dir.path(), &args, BUDGET);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("roster.csv") && run.stderr.contains("student,team"),
+        "{}",
+        run.stderr
+    );
     // A reference that does not play is bad input, before any team plays.
     fs::write(dir.path().join("bad_ref.py"), "print('nonsense')\n").unwrap();
     let mut args = base.to_vec();
