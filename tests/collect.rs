@@ -567,3 +567,56 @@ fn bad_input_is_refused_with_exit_2() {
     assert!(!dir.path().join("bots").exists());
     assert!(!dir.path().join("subs/bots").exists());
 }
+
+#[test]
+fn ctrl_c_keeps_the_teams_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let from = dir.path().join("subs");
+    team_folder(&from, "aaa", "main.py", "python/arrow5_starter.py");
+    fs::create_dir(from.join("zzz")).unwrap();
+    fs::write(from.join("zzz/main.py"), "import time\ntime.sleep(1000)\n").unwrap();
+    let reference = sample_bin("arrow5_random");
+    let mut child = Command::new(referee_bin())
+        .args([
+            "collect",
+            "--game",
+            "arrow5",
+            "--from",
+            "subs",
+            "--reference",
+            &reference,
+            "--out",
+            "bots",
+            "--startup-limit",
+            "600s",
+        ])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The sleeper's process, started once `aaa` is done.
+    let marker = format!("{}/bots/.collect/zzz/main.py", dir.path().display());
+    let found = wait_for_processes(&marker, 1, BUDGET);
+    assert!(!found.is_empty(), "the sleeper never started");
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    use wait_timeout::ChildExt;
+    let status = child.wait_timeout(BUDGET).unwrap();
+    let Some(status) = status else {
+        child.kill().ok();
+        panic!("collect did not stop after Ctrl-C");
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("Ctrl-C"), "{stderr}");
+    let rows = rows_by_team(&dir.path().join("bots/admission.csv"));
+    assert_eq!(rows.keys().collect::<Vec<_>>(), ["aaa"]);
+    assert_eq!(rows["aaa"]["status"], "admitted");
+    assert!(dir.path().join("bots/aaa/main.py").is_file());
+    assert!(!dir.path().join("bots/zzz").exists());
+    assert!(gone_within(&marker, BUDGET).is_empty());
+}

@@ -43,7 +43,8 @@ submission of a team not on it is `broken` (reason `not on the roster`).\n\n\
 The report, OUT/admission.csv and the terminal, says for each team: admitted, missing, or \
 broken with the reason and the message (the entry refused, the compiler's output, the bot's \
 verdict and stderr).\n\n\
-Exit codes: 0 it ran (even if teams are broken or missing); 2 bad input (a flag, a source \
+Exit codes: 0 it ran (even if teams are broken or missing); 130 stopped by Ctrl-C (the report \
+holds the teams done); 2 bad input (a flag, a source \
 folder or CSV, two submissions of one team, a reference bot that does not play); 1 internal \
 failure.",
     after_help = "Example:\n  referee collect --game arrow5 --from submissions/ --roster roster.csv \
@@ -205,7 +206,13 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
             .collect(),
         None => by_team.keys().cloned().collect(),
     };
+    // Ctrl-C (or SIGTERM) ends the team being played; the report keeps
+    // the teams done, and collecting again does them all.
+    referee::bot::install_interrupt_handler();
     for team in teams {
+        if referee::bot::stop_requested() {
+            break;
+        }
         let row = match by_team.get(&team) {
             None => Admission {
                 team: team.clone(),
@@ -239,6 +246,9 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
                 )
             }
         };
+        if referee::bot::stop_requested() {
+            break;
+        }
         // A team not admitted keeps no bot of an earlier run.
         if row.status != Status::Admitted {
             remove_team(&out, &row.team);
@@ -247,6 +257,12 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
     }
     let _ = fs::remove_dir_all(&staging);
     report.finish().map_err(report_error)?;
+    if referee::bot::stop_requested() {
+        eprintln!(
+            "referee: stopped by Ctrl-C; the report holds the teams done; collect again to do them all"
+        );
+        return Ok(super::tournament::EXIT_INTERRUPTED);
+    }
     Ok(super::EXIT_OK)
 }
 
