@@ -21,9 +21,8 @@ use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 /// admitted (hidden: a `bots_dir` skips it).
 const STAGING: &str = ".collect";
 
-#[derive(Args)]
-#[command(
-    long_about = "Gather the teams' submissions into a folder of bots (--out), ready for a \
+/// The long help of `referee collect` (`--help`).
+pub const LONG_ABOUT: &str = "Gather the teams' submissions into a folder of bots (--out), ready for a \
 tournament file's `bots_dir`. Each submission is unpacked or copied (archives are checked entry \
 by entry: no path out of the folder, no links, no devices, size and ratio caps), recognised by \
 its language (a folder holding main.py, main.c, Main.java, ...; else its one top-level source \
@@ -46,10 +45,14 @@ verdict and stderr).\n\n\
 Exit codes: 0 it ran (even if teams are broken or missing); 130 stopped by Ctrl-C (the report \
 holds the teams done); 2 bad input (a flag, a source \
 folder or CSV, two submissions of one team, a reference bot that does not play); 1 internal \
-failure.",
-    after_help = "Example:\n  referee collect --game arrow5 --from submissions/ --roster roster.csv \
---deadline 2026-12-01T18:00:00Z --reference target/release/arrow5_random --out bots/"
-)]
+failure.";
+
+/// The example under `referee collect --help`.
+pub const AFTER_HELP: &str =
+    "Example:\n  referee collect --game arrow5 --from submissions/ --roster roster.csv \
+--deadline 2026-12-01T18:00:00Z --reference target/release/arrow5_random --out bots/";
+
+#[derive(Args)]
 pub struct CollectArgs {
     /// The game of the contest: arrow5, mastermind, safecracker or cryptron
     #[arg(long)]

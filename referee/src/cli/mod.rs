@@ -124,6 +124,7 @@ input; the bot is killed); 2 bad input; 1 internal failure."
     /// List the languages bots may be written in: toolchain found, version, limits, commands
     Languages(languages::LanguagesArgs),
     /// Gather the teams' submissions (folders, archives, git) into a folder of bots, each admitted after a smoke game
+    #[command(long_about = collect::LONG_ABOUT, after_help = collect::AFTER_HELP)]
     Collect(collect::CollectArgs),
 }
 
