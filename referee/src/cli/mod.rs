@@ -5,10 +5,10 @@
 //! 2 the input was wrong (usage, a bot spec, a game option, a file), and the
 //! message says what to fix; 1 the referee itself failed; 130 a tournament
 //! or `collect` stopped by Ctrl-C (its standings or report cover what was
-//! done), or a `play` game
-//! the person ended early (Ctrl-C or end of input). `check` and `sprt`
-//! speak to CI: check 0 pass, 1 a requirement failed, 2 cannot run; sprt 0
-//! H1, 1 H0, 3 inconclusive, 2 bad input (see `check.rs`).
+//! done), or a `play` game the person ended early (Ctrl-C or end of
+//! input). `check` and `sprt` speak to CI: check 0 pass, 1 a requirement
+//! failed, 2 cannot run; sprt 0 H1, 1 H0, 3 inconclusive, 2 bad input (see
+//! `check.rs`).
 
 mod bench;
 mod check;
