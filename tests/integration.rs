@@ -8,6 +8,7 @@ mod arrow5_match;
 mod bench;
 mod check;
 mod cli;
+mod collect;
 mod compile;
 mod cryptron_match;
 mod fair_play;

@@ -20,6 +20,7 @@ pub mod atomic_file;
 pub mod bench;
 pub mod bot;
 pub mod check;
+pub mod collect;
 pub mod games;
 pub mod grading;
 pub mod human;

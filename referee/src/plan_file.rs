@@ -195,6 +195,99 @@ impl Source<'_> {
         Ok((bots, seen))
     }
 
+    /// The bots of a `table` of entries, then those of a folder
+    /// (`bots_dir`, `opponents_dir`): each entry of it that a language
+    /// recognises (a source file, or a folder holding its marker) is a bot
+    /// named by its entry name (a file's without its extension). Hidden
+    /// entries and others are left out. The folder is relative to the
+    /// file's; its bots get the file's `[limits]`.
+    pub(crate) fn bot_entries_and_folder(
+        &self,
+        config: &GameConfig,
+        file_limits: &RawLimits,
+        entries: &[RawBot],
+        folder: Option<&Spanned<String>>,
+        table: &str,
+    ) -> Result<(Vec<TournamentBot>, BTreeMap<String, usize>), PlanError> {
+        let (mut bots, mut seen) = self.bot_entries(config, file_limits, entries, table)?;
+        let Some(folder) = folder else {
+            return Ok((bots, seen));
+        };
+        let field = format!("{table}_dir");
+        let base = self.base();
+        let dir = base.join(folder.get_ref());
+        let listing = std::fs::read_dir(&dir).map_err(|e| {
+            self.error_at(
+                folder.span(),
+                format!(
+                    "{field}: cannot read the folder {} ({e}); it is relative to the file's folder",
+                    dir.display()
+                ),
+            )
+        })?;
+        let mut names: Vec<String> = listing
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| !n.starts_with('.'))
+            .collect();
+        names.sort();
+        for entry in names {
+            let path = dir.join(&entry);
+            let name = if path.is_dir() {
+                if Language::of_folder(&path, None).is_none() {
+                    continue;
+                }
+                entry.clone()
+            } else {
+                if Language::of_source(&path).is_none() {
+                    continue;
+                }
+                match Path::new(&entry).file_stem() {
+                    Some(stem) => stem.to_string_lossy().into_owned(),
+                    None => continue,
+                }
+            };
+            if name.contains(',') || name.contains('"') || name.trim() != name {
+                return Err(self.error_at(
+                    folder.span(),
+                    format!("{field}: '{entry}' is not a usable bot name; rename it with letters, digits, '-' or '_'"),
+                ));
+            }
+            if let Some(first) = seen.insert(name.clone(), bots.len()) {
+                return Err(self.error_at(
+                    folder.span(),
+                    format!(
+                        "{field}: {} makes the bot name '{name}', also used by bot {}; names must be unique",
+                        path.display(),
+                        first + 1
+                    ),
+                ));
+            }
+            let spec = Path::new(folder.get_ref())
+                .join(&entry)
+                .display()
+                .to_string();
+            let mut command = BotCommand::parse_relative_to(&spec, &base)
+                .map_err(|e| self.error_at(folder.span(), format!("{field}: bot '{name}': {e}")))?;
+            command.spec = spec_from_here(&spec, &base);
+            command.name = name.clone();
+            let limits = RawBot::settle(
+                None,
+                self,
+                config,
+                file_limits,
+                &mut command,
+                (&field, &field),
+            )?;
+            bots.push(TournamentBot {
+                name,
+                command,
+                limits,
+            });
+        }
+        Ok((bots, seen))
+    }
+
     pub(crate) fn line_of(&self, offset: usize) -> usize {
         self.text[..offset.min(self.text.len())]
             .matches('\n')

@@ -33,6 +33,8 @@ struct RawCheck {
     bot: Option<Spanned<RawTested>>,
     #[serde(default)]
     opponents: Vec<RawBot>,
+    /// A folder whose every entry a language recognises is an opponent too.
+    opponents_dir: Option<Spanned<String>>,
     require: Spanned<Vec<RawRequirement>>,
     /// Languages added or overridden (`[languages.NAME]`).
     #[serde(default)]
@@ -132,8 +134,13 @@ impl CheckPlan {
         src.register_languages(&raw.languages)?;
         let config = src.game_config(&raw.game, raw.options.as_ref(), |_| {})?;
         let tested = tested_bot(&src, &config, &raw, bot)?;
-        let (opponents, names) =
-            src.bot_entries(&config, &raw.limits, &raw.opponents, "opponents")?;
+        let (opponents, names) = src.bot_entries_and_folder(
+            &config,
+            &raw.limits,
+            &raw.opponents,
+            raw.opponents_dir.as_ref(),
+            "opponents",
+        )?;
         let seed = raw.seed.unwrap_or(DEFAULT_SEED);
         let requirements = requirements(&src, &config, &names, seed, &raw.require)?;
         Ok(CheckPlan {
@@ -541,6 +548,19 @@ fn default_name(requirement: &Requirement, opponents: &BTreeMap<String, usize>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_opponents_dir_adds_opponents() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("opp")).unwrap();
+        std::fs::write(dir.path().join("opp/rival.py"), "x\n").unwrap();
+        let path = dir.path().join("c.toml");
+        let text = "game = \"arrow5\"\nopponents_dir = \"opp\"\n[bot]\nbot = \"true\"\n\
+                    [[require]]\nkind = \"no-verdicts\"\nagainst = \"rival\"\ngames = 2\n";
+        let plan = CheckPlan::parse(&path, text, None);
+        let plan = plan.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(plan.opponents[0].name, "rival");
+    }
 
     fn parse(text: &str) -> Result<CheckPlan, PlanError> {
         CheckPlan::parse(Path::new("/tmp/c.toml"), text, None)

@@ -4,13 +4,15 @@
 //! Exit codes: 0 the command did its work (a finished game, whoever won);
 //! 2 the input was wrong (usage, a bot spec, a game option, a file), and the
 //! message says what to fix; 1 the referee itself failed; 130 a tournament
-//! stopped by Ctrl-C (its standings cover the games done), or a `play` game
-//! the person ended early (Ctrl-C or end of input). `check` and `sprt`
-//! speak to CI: check 0 pass, 1 a requirement failed, 2 cannot run; sprt 0
-//! H1, 1 H0, 3 inconclusive, 2 bad input (see `check.rs`).
+//! or `collect` stopped by Ctrl-C (its standings or report cover what was
+//! done), or a `play` game the person ended early (Ctrl-C or end of
+//! input). `check` and `sprt` speak to CI: check 0 pass, 1 a requirement
+//! failed, 2 cannot run; sprt 0 H1, 1 H0, 3 inconclusive, 2 bad input (see
+//! `check.rs`).
 
 mod bench;
 mod check;
+mod collect;
 mod human;
 mod languages;
 mod play;
@@ -42,7 +44,7 @@ by the referee where needed; `referee languages` lists them), a folder holding o
 main.go, Cargo.toml, package.json, ...), or a quoted command line such as \
 \"python3 my_bot.py --fast\"; `LANG:` in front names its language (java:my_bot/).\n\n\
 Exit codes: 0 done (a finished game, whoever won); 2 bad input (the message says what to \
-fix); 1 internal failure of the referee; 130 a tournament stopped by Ctrl-C, or a `play` game \
+fix); 1 internal failure of the referee; 130 a tournament or `collect` stopped by Ctrl-C, or a `play` game \
 ended early. `check` and `sprt` have their own codes for CI (see their --help): check 0 pass, \
 1 a requirement failed, 2 cannot run; sprt 0 H1, 1 H0, 3 inconclusive, 2 bad input.",
     after_help = "Examples:\n  target/release/referee match arrow5 target/release/arrow5_strong sample_bots/python/arrow5_starter.py\n  \
@@ -126,6 +128,9 @@ input; the bot is killed); 2 bad input; 1 internal failure."
     Sprt(check::SprtArgs),
     /// List the languages bots may be written in: toolchain found, version, limits, commands
     Languages(languages::LanguagesArgs),
+    /// Gather the teams' submissions (folders, archives, git) into a folder of bots, each admitted after a smoke game
+    #[command(long_about = collect::LONG_ABOUT, after_help = collect::AFTER_HELP)]
+    Collect(collect::CollectArgs),
 }
 
 /// The secret key the referee draws codes with (see `referee::key`):
@@ -458,6 +463,7 @@ pub fn main() -> i32 {
         Command::Check(args) => check::run_check(args).map_err(Failure::into_input),
         Command::Sprt(args) => check::run_sprt(args).map_err(Failure::into_input),
         Command::Languages(args) => languages::run_languages(args).map(|()| EXIT_OK),
+        Command::Collect(args) => collect::run_collect(args),
     };
     match result {
         Ok(code) => code,

@@ -18,9 +18,11 @@
 //! - [`grades`]: a term contest's grades (`grades/`) and the warning
 //!   when a tournament's bots fall into groups that never met;
 //! - [`summary`]: `--summary FILE`, a check's or A/B run's Markdown summary;
+//! - [`admission`]: `referee collect`'s admission report (CSV and terminal);
 //! - [`html`]: the HTML report of a results folder (leaderboard, a page per
 //!   bot, a replay viewer per game), live while a tournament runs.
 
+pub mod admission;
 pub mod csv;
 pub mod grades;
 pub mod html;

@@ -65,7 +65,8 @@ pub struct ContentError {
 /// found in `PATH` (`python3 bot.py`, a `.py` file) is its script and the
 /// interpreter's name; an executable given by path is the executable's
 /// bytes. Every argument naming a file counts by that file's content, any
-/// other argument as written.
+/// other argument as written. A folder bot is its source files (those
+/// its language builds), each by name and content.
 pub fn bot_content(bot: &TournamentBot) -> Result<Hash256, ContentError> {
     let command = &bot.command;
     let mut h = Sha256::new();
@@ -266,5 +267,42 @@ mod tests {
         assert!(!program_is_the_bots("python3 bot.py"));
         assert!(!program_is_the_bots("dir/bot.py"));
         assert!(!program_is_the_bots("true"));
+    }
+
+    #[test]
+    fn a_folder_bot_is_its_source_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let bot_dir = dir.path().join("team");
+        std::fs::create_dir(&bot_dir).unwrap();
+        std::fs::write(bot_dir.join("main.py"), "print(1)\n").unwrap();
+        std::fs::write(bot_dir.join("util.py"), "x = 1\n").unwrap();
+        let content = || {
+            let command = crate::bot::BotCommand::parse(bot_dir.to_str().unwrap()).unwrap();
+            let config = crate::games::GameConfig::from_options(
+                "arrow5",
+                &crate::games::GameOptions::default(),
+            )
+            .unwrap();
+            let limits = crate::runner::MatchLimits::defaults_for(&config, command.language);
+            bot_content(&TournamentBot {
+                name: "team".into(),
+                command,
+                limits,
+            })
+            .unwrap()
+        };
+        let first = content();
+        assert_eq!(content(), first);
+        std::fs::write(bot_dir.join("util.py"), "x = 2\n").unwrap();
+        let changed = content();
+        assert_ne!(changed, first);
+        // Written again with the same files: the same content, whatever the dates.
+        let moved = dir.path().join("elsewhere");
+        std::fs::rename(&bot_dir, &moved).unwrap();
+        std::fs::create_dir(&bot_dir).unwrap();
+        for f in ["main.py", "util.py"] {
+            std::fs::copy(moved.join(f), bot_dir.join(f)).unwrap();
+        }
+        assert_eq!(content(), changed);
     }
 }

@@ -51,7 +51,10 @@ struct RawTournament {
     limits: RawLimits,
     #[serde(default)]
     scoring: RawScoring,
-    bots: Spanned<Vec<RawBot>>,
+    bots: Option<Spanned<Vec<RawBot>>>,
+    /// A folder whose every entry a language recognises is a bot too
+    /// (named by the entry), e.g. the folder `referee collect` writes.
+    bots_dir: Option<Spanned<String>>,
     /// Languages added or overridden (`[languages.NAME]`).
     #[serde(default)]
     languages: crate::plan_file::Languages,
@@ -175,9 +178,15 @@ impl TournamentPlan {
         })?;
         let format = format(&src, raw.format.as_ref())?;
         let games_per_pairing = games_per_pairing(&src, raw.games_per_pairing.as_ref())?;
-        bot_count(&src, &raw.bots)?;
         let scoring = scoring(&src, &raw.scoring)?;
-        let (bots, names) = src.bot_entries(&config, &raw.limits, raw.bots.get_ref(), "bots")?;
+        let (bots, names) = src.bot_entries_and_folder(
+            &config,
+            &raw.limits,
+            raw.bots.as_ref().map_or(&[][..], |b| b.get_ref()),
+            raw.bots_dir.as_ref(),
+            "bots",
+        )?;
+        bot_count(&src, bots.len(), raw.bots.as_ref(), raw.bots_dir.as_ref())?;
         let challengers = challengers(&src, &raw, format, &names, bots.len())?;
         let rounds = rounds(&src, &raw, format, bots.len())?;
         let seeds = seeds(&src, &raw, format, &names, bots.len())?;
@@ -272,17 +281,32 @@ fn games_per_pairing(src: &Source<'_>, games: Option<&Spanned<u32>>) -> Result<u
     }
 }
 
-fn bot_count(src: &Source<'_>, bots: &Spanned<Vec<RawBot>>) -> Result<(), PlanError> {
-    let count = bots.get_ref().len();
+fn bot_count(
+    src: &Source<'_>,
+    count: usize,
+    entries: Option<&Spanned<Vec<RawBot>>>,
+    folder: Option<&Spanned<String>>,
+) -> Result<(), PlanError> {
+    let span = folder
+        .map(|f| f.span())
+        .or_else(|| entries.map(|e| e.span()))
+        .unwrap_or(0..0);
     if count < 2 {
         return Err(src.error_at(
-            bots.span(),
-            "bots: a tournament needs at least two [[bots]] entries".to_string(),
+            span,
+            format!(
+                "bots: a tournament needs at least two bots ([[bots]] entries{}); it has {count}",
+                if folder.is_some() {
+                    " and bots of bots_dir"
+                } else {
+                    ", or bots_dir = \"FOLDER\""
+                }
+            ),
         ));
     }
     if count > units::MAX_BOTS {
         return Err(src.error_at(
-            bots.span(),
+            span,
             format!(
                 "bots: {count} bots are too many: at most {}",
                 units::MAX_BOTS
@@ -615,6 +639,36 @@ pub struct NoFolderName {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bots_dir_adds_each_recognised_entry_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let bots = dir.path().join("bots");
+        std::fs::create_dir_all(bots.join("carol")).unwrap();
+        std::fs::create_dir_all(bots.join("empty")).unwrap();
+        std::fs::create_dir_all(bots.join(".hidden")).unwrap();
+        for file in ["alice.py", "bob.c", "carol/main.py", ".hidden/main.py"] {
+            std::fs::write(bots.join(file), "x\n").unwrap();
+        }
+        std::fs::write(bots.join("admission.csv"), "team\n").unwrap();
+        let path = dir.path().join("t.toml");
+        let text =
+            "game = \"arrow5\"\nbots_dir = \"bots\"\n[[bots]]\nname = \"ref\"\nbot = \"true\"\n";
+        let plan = TournamentPlan::parse(&path, text).unwrap();
+        assert_eq!(plan.bot_names(), ["ref", "alice", "bob", "carol"]);
+        assert_eq!(plan.bots[3].command.language.name(), "python");
+        let clash = text.replace("\"ref\"", "\"alice\"");
+        let e = TournamentPlan::parse(&path, &clash)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("bots_dir") && e.contains("'alice'"), "{e}");
+        let alone = "game = \"arrow5\"\nbots_dir = \"bots/carol\"\n";
+        let e = TournamentPlan::parse(&path, alone).unwrap_err().to_string();
+        assert!(
+            e.contains("at least two bots") && e.contains("has 1"),
+            "{e}"
+        );
+    }
 
     fn parse(text: &str) -> Result<TournamentPlan, PlanError> {
         TournamentPlan::parse(Path::new("/tmp/t.toml"), text)

@@ -1,0 +1,387 @@
+//! `referee collect`: the teams' submissions into a folder of bots, each
+//! admitted after a smoke game against a reference bot, with an admission
+//! report (`admission.csv` and the terminal).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::anyhow;
+use clap::Args;
+
+use referee::bot::{BotCommand, BotSpecError};
+use referee::collect::{self, unpack::Caps, Admission, FetchError, Found, Origin, Status};
+use referee::reporter::admission::AdmissionReport;
+use referee::runner::{play_match, MatchError, MatchPlan};
+use referee::verdict::Verdict;
+
+use super::{Failure, GameFlags, KeyFlags, LimitFlags};
+
+/// The folder of `--out` where submissions are unpacked before they are
+/// admitted (hidden: a `bots_dir` skips it).
+const STAGING: &str = ".collect";
+
+/// The long help of `referee collect` (`--help`).
+pub const LONG_ABOUT: &str = "Gather the teams' submissions into a folder of bots (--out), ready for a \
+tournament file's `bots_dir`. Each submission is unpacked or copied (archives are checked entry \
+by entry: no path out of the folder, no links, no devices, size and ratio caps), recognised by \
+its language (a folder holding main.py, main.c, Main.java, ...; else its one top-level source \
+file), compiled, and admitted only after one smoke game against --reference with no verdict. \
+Each admitted team is the folder OUT/TEAM, or OUT/TEAM.EXT for one source file (TEAM: the \
+team's name with characters other than letters, digits, '-' and '_' made '_'); a team not \
+admitted has no bot there.\n\n\
+Sources: --from DIR holds one entry per team: a folder, a .zip, a .tar.gz/.tgz, or one source \
+file, named by the team. A team folder whose entries are all folders named by a date (2026-11-30 or \
+2026-11-30T12:00:00Z) holds one submission per date; otherwise a submission was handed in when \
+it last changed (the latest mtime of its files). --repos CSV lists git repositories (columns \
+team,url,ref; ref a tag or branch), cloned with the `git` program.\n\n\
+--deadline keeps each team's latest submission before it (for git: the latest commit of the \
+ref, by committer date). A team with only later ones is `missing` (reason `late`). --roster CSV \
+(columns student,team) lists the teams expected: one with no submission is `missing`; a \
+submission of a team not on it is `broken` (reason `not on the roster`).\n\n\
+The report, OUT/admission.csv and the terminal, says for each team: admitted, missing, or \
+broken with the reason and the message (the entry refused, the compiler's output, the bot's \
+verdict and stderr).\n\n\
+Exit codes: 0 it ran (even if teams are broken or missing); 130 stopped by Ctrl-C (the report \
+holds the teams done); 2 bad input (a flag, a source \
+folder or CSV, two submissions of one team, a reference bot that does not play); 1 internal \
+failure.";
+
+/// The example under `referee collect --help`.
+pub const AFTER_HELP: &str =
+    "Example:\n  referee collect --game arrow5 --from submissions/ --roster roster.csv \
+--deadline 2026-12-01T18:00:00Z --reference target/release/arrow5_random --out bots/";
+
+#[derive(Args)]
+pub struct CollectArgs {
+    /// The game of the contest: arrow5, mastermind, safecracker or cryptron
+    #[arg(long)]
+    pub game: String,
+    /// A folder with one folder, .zip, .tar.gz or source file per team (named by the team)
+    #[arg(long, value_name = "DIR")]
+    pub from: Option<PathBuf>,
+    /// A CSV of git repositories: columns team,url,ref (ref: a tag or branch)
+    #[arg(long, value_name = "CSV")]
+    pub repos: Option<PathBuf>,
+    /// A CSV of the students and their teams: columns student,team
+    #[arg(long, value_name = "CSV")]
+    pub roster: Option<PathBuf>,
+    /// Keep each team's latest submission before this time: 2026-12-01T18:00:00Z (or an offset, +01:00)
+    #[arg(long, value_name = "TIME")]
+    pub deadline: Option<String>,
+    /// The bot each submission plays its smoke game against
+    #[arg(long, value_name = "BOT")]
+    pub reference: String,
+    /// The folder of bots to write: OUT/TEAM for each admitted team, and OUT/admission.csv
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Seed of the smoke games [default: 1]
+    #[arg(long, value_parser = super::whole::<u64>)]
+    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub game_flags: GameFlags,
+    #[command(flatten)]
+    pub limits: LimitFlags,
+    #[command(flatten)]
+    pub key: KeyFlags,
+}
+
+pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
+    let input = |e: collect::CollectError| Failure::Input(anyhow!(e));
+    let config = args
+        .game_flags
+        .config(&args.game)
+        .map_err(|e| Failure::Input(anyhow!(e)))?;
+    let deadline = args
+        .deadline
+        .as_deref()
+        .map(collect::parse_deadline)
+        .transpose()
+        .map_err(input)?;
+    if args.from.is_none() && args.repos.is_none() {
+        return Err(Failure::Input(anyhow!(
+            "collect needs a source: --from DIR (a folder per team) or --repos CSV (git repositories)"
+        )));
+    }
+    let mut reference = BotCommand::parse(&args.reference)
+        .map_err(|e| Failure::Input(anyhow!("--reference: {e}")))?;
+    let roster = args
+        .roster
+        .as_deref()
+        .map(collect::read_roster)
+        .transpose()
+        .map_err(input)?;
+    let mut found = Vec::new();
+    if let Some(from) = &args.from {
+        found.extend(collect::folder_submissions(from, deadline).map_err(input)?);
+    }
+    if let Some(repos) = &args.repos {
+        found.extend(collect::repo_submissions(repos).map_err(input)?);
+    }
+    let mut by_team: BTreeMap<String, Found> = BTreeMap::new();
+    for f in found {
+        if let Some(first) = by_team.get(f.team()) {
+            return Err(Failure::Input(anyhow!(
+                "two submissions make the team name '{}': {} and {}; rename one",
+                f.team(),
+                describe(first),
+                describe(&f)
+            )));
+        }
+        by_team.insert(f.team().to_string(), f);
+    }
+    args.limits.check_sandbox()?;
+    let key = args.key.run_key()?;
+    // The bots folder must not be a team of the source, nor hold it.
+    if let Some(from) = &args.from {
+        let out_abs = std::path::absolute(&args.out).map_err(Failure::internal)?;
+        let from_abs = from.canonicalize().map_err(Failure::internal)?;
+        let out_real = args.out.canonicalize().unwrap_or(out_abs.clone());
+        if [&out_abs, &out_real]
+            .iter()
+            .any(|o| o.starts_with(&from_abs) || from_abs.starts_with(o))
+        {
+            return Err(Failure::Input(anyhow!(
+                "--out {} and --from {}: one is inside the other; give the bots a folder of their own",
+                args.out.display(),
+                from.display()
+            )));
+        }
+    }
+    // Told apart from a team of the same name in the smoke games' records.
+    if by_team.contains_key(&reference.name) {
+        reference.name = "reference".to_string();
+    }
+
+    // The reference must play cleanly itself: against itself.
+    let smoke = |team_bot: BotCommand| -> Result<referee::record::MatchRecord, MatchError> {
+        let mut limits =
+            [&team_bot, &reference].map(|bot| args.limits.limits_for(&config, bot.language));
+        for limit in &mut limits {
+            limit.process.hidden.extend(args.key.hidden());
+        }
+        let plan = MatchPlan {
+            config: config.clone(),
+            seed: args.seed.unwrap_or(1),
+            key: key.clone(),
+            bots: [team_bot, reference.clone()],
+            limits,
+        };
+        play_match(&plan, None)
+    };
+    let check = smoke(reference.clone())
+        .map_err(|e| Failure::Input(anyhow!("--reference {}: {e}", args.reference)))?;
+    if let Some(bad) = check.players.iter().find(|p| p.verdict != Verdict::Ok) {
+        return Err(Failure::Input(anyhow!(
+            "--reference {}: it does not play cleanly against itself ({}: {})",
+            args.reference,
+            bad.verdict,
+            bad.disqualification
+                .as_ref()
+                .map(|d| d.detail.clone())
+                .unwrap_or_default()
+        )));
+    }
+
+    fs::create_dir_all(&args.out).map_err(|e| {
+        Failure::Input(anyhow!(
+            "--out {}: cannot make the folder: {e}",
+            args.out.display()
+        ))
+    })?;
+    let out = args.out.canonicalize().map_err(Failure::internal)?;
+    let staging = out.join(STAGING);
+    let _ = fs::remove_dir_all(&staging);
+    fs::create_dir(&staging)
+        .map_err(|e| Failure::Input(anyhow!("cannot write {}: {e}", staging.display())))?;
+    let report_path = out.join("admission.csv");
+    let mut report = AdmissionReport::new(&report_path);
+    let report_error = |e: std::io::Error| {
+        Failure::internal(anyhow!("cannot write {}: {e}", report_path.display()))
+    };
+    let teams: Vec<String> = match &roster {
+        Some(roster) => roster
+            .keys()
+            .chain(by_team.keys())
+            .cloned()
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect(),
+        None => by_team.keys().cloned().collect(),
+    };
+    // Ctrl-C (or SIGTERM) ends the team being played; the report keeps
+    // the teams done, and collecting again does them all.
+    referee::bot::install_interrupt_handler();
+    for team in teams {
+        if referee::bot::stop_requested() {
+            break;
+        }
+        let row = match by_team.get(&team) {
+            None => Admission {
+                team: team.clone(),
+                status: Status::Missing,
+                language: String::new(),
+                source: String::new(),
+                reason: "no submission".into(),
+                message: String::new(),
+            },
+            Some(Found::Late { submitted, .. }) => Admission {
+                team: team.clone(),
+                status: Status::Missing,
+                language: String::new(),
+                source: String::new(),
+                reason: "late".into(),
+                message: format!(
+                    "only submissions after the deadline (the latest: {})",
+                    collect::show_time(*submitted)
+                ),
+            },
+            Some(Found::Submitted(submission)) => {
+                let on_roster = roster.as_ref().is_none_or(|r| r.contains_key(&team));
+                admit(
+                    &submission.team,
+                    &submission.origin,
+                    on_roster,
+                    &out,
+                    &staging,
+                    deadline,
+                    &smoke,
+                )
+            }
+        };
+        if referee::bot::stop_requested() {
+            break;
+        }
+        // A team not admitted keeps no bot of an earlier run.
+        if row.status != Status::Admitted {
+            remove_team(&out, &row.team);
+        }
+        report.team_done(row).map_err(report_error)?;
+    }
+    let _ = fs::remove_dir_all(&staging);
+    report.finish().map_err(report_error)?;
+    if referee::bot::stop_requested() {
+        eprintln!(
+            "referee: stopped by Ctrl-C; the report holds the teams done; collect again to do them all"
+        );
+        return Ok(super::tournament::EXIT_INTERRUPTED);
+    }
+    Ok(super::EXIT_OK)
+}
+
+fn describe(found: &Found) -> String {
+    match found {
+        Found::Submitted(s) => s.origin.describe(),
+        Found::Late { team, .. } => format!("{team} (late)"),
+    }
+}
+
+/// One team's submission: fetched into the staging folder, recognised,
+/// played against the reference, and moved to `out/TEAM` if admitted.
+fn admit(
+    team: &str,
+    origin: &Origin,
+    on_roster: bool,
+    out: &Path,
+    staging: &Path,
+    deadline: Option<i64>,
+    smoke: &dyn Fn(BotCommand) -> Result<referee::record::MatchRecord, MatchError>,
+) -> Admission {
+    let mut row = Admission {
+        team: team.to_string(),
+        status: Status::Broken,
+        language: String::new(),
+        source: origin.describe(),
+        reason: String::new(),
+        message: String::new(),
+    };
+    if !on_roster {
+        row.reason = "not on the roster".into();
+        row.message = format!("no student of the roster is in team '{team}'");
+        return row;
+    }
+    let unpacked = staging.join(team);
+    let scratch = staging.join(format!("{team}.git"));
+    if let Err(e) = collect::fetch(origin, &unpacked, &scratch, deadline, Caps::default()) {
+        let _ = fs::remove_dir_all(&unpacked);
+        if let FetchError::Late { .. } = e {
+            row.status = Status::Missing;
+            row.reason = "late".into();
+        } else {
+            row.reason = "refused".into();
+        }
+        row.message = format!("team '{team}': {e}");
+        return row;
+    }
+    let root = collect::bot_path(&collect::unpack::lone_folder(&unpacked));
+    let mut bot = match BotCommand::parse(&root.to_string_lossy()) {
+        Ok(bot) => bot,
+        Err(e) => {
+            row.reason = match e {
+                BotSpecError::NoToolchain { .. } => "no toolchain",
+                _ => "not recognised",
+            }
+            .into();
+            row.message = e.to_string();
+            let _ = fs::remove_dir_all(&unpacked);
+            return row;
+        }
+    };
+    bot.name = team.to_string();
+    row.language = bot.language.name().to_string();
+    let record = match smoke(bot) {
+        Ok(record) => record,
+        Err(e) => {
+            row.reason = "not played".into();
+            row.message = e.to_string();
+            let _ = fs::remove_dir_all(&unpacked);
+            return row;
+        }
+    };
+    let player = &record.players[0];
+    if player.verdict != Verdict::Ok {
+        row.reason = player.verdict.to_string();
+        let mut message = player
+            .disqualification
+            .as_ref()
+            .map(|d| d.detail.clone())
+            .unwrap_or_default();
+        if !player.stderr_tail.is_empty() {
+            message.push_str("\nstderr:\n");
+            message.push_str(&player.stderr_tail.join("\n"));
+        }
+        row.message = message;
+        let _ = fs::remove_dir_all(&unpacked);
+        return row;
+    }
+    // A one-file bot is `OUT/TEAM.EXT`, a folder bot `OUT/TEAM`.
+    remove_team(out, team);
+    let target = match root.extension() {
+        Some(ext) if root.is_file() => out.join(format!("{team}.{}", ext.to_string_lossy())),
+        _ => out.join(team),
+    };
+    if let Err(e) = fs::rename(&root, &target) {
+        row.reason = "not written".into();
+        row.message = format!("cannot move it to {}: {e}", target.display());
+        return row;
+    }
+    let _ = fs::remove_dir_all(&unpacked);
+    row.status = Status::Admitted;
+    row
+}
+
+/// Removes a team's bot of an earlier run: the folder `OUT/TEAM`, or a
+/// source file `OUT/TEAM.EXT` of a language (never another file).
+fn remove_team(out: &Path, team: &str) {
+    let _ = fs::remove_dir_all(out.join(team));
+    for entry in fs::read_dir(out).into_iter().flatten().flatten() {
+        let path = entry.path();
+        let is_file = entry.file_type().map(|t| t.is_file()).unwrap_or(false);
+        if is_file
+            && path.file_stem().and_then(|s| s.to_str()) == Some(team)
+            && referee::bot::Language::of_source(&path).is_some()
+        {
+            let _ = fs::remove_file(&path);
+        }
+    }
+}

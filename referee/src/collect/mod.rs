@@ -1,0 +1,621 @@
+//! Gathering the teams' submissions of a contest into a folder of bots
+//! (`referee collect`): where submissions come from (a folder of team
+//! folders and archives, or git repositories), which one counts (the
+//! latest before a deadline), and the admission report. Unpacking with its
+//! checks is [`unpack`]; compiling and the smoke game are the runner's.
+
+pub mod unpack;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::UNIX_EPOCH;
+
+use unpack::{ArchiveKind, Caps, UnpackError};
+
+/// A bad input of `collect`: a file, a flag, two teams of one name.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct CollectError(pub String);
+
+fn bad(message: impl Into<String>) -> CollectError {
+    CollectError(message.into())
+}
+
+/// Seconds since 1970 (UTC) of `2026-12-01T18:00:00Z`, with `Z` or an
+/// offset (`+01:00`); a date alone (`2026-12-01`) is its midnight UTC.
+pub fn parse_deadline(text: &str) -> Result<i64, CollectError> {
+    let refuse = || {
+        bad(format!(
+            "--deadline '{text}': give a date and time like 2026-12-01T18:00:00Z (UTC) or 2026-12-01T19:00:00+01:00"
+        ))
+    };
+    let t = text.trim();
+    let (date, rest) = if t.len() == 10 {
+        (t, "T00:00:00Z")
+    } else {
+        (
+            t.get(..10).ok_or_else(refuse)?,
+            t.get(10..).ok_or_else(refuse)?,
+        )
+    };
+    let num = |s: &str| -> Result<i64, CollectError> {
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(refuse());
+        }
+        s.parse().map_err(|_| refuse())
+    };
+    let d: Vec<&str> = date.split('-').collect();
+    let [y, m, day] = d.as_slice() else {
+        return Err(refuse());
+    };
+    let (y, m, day) = (num(y)?, num(m)?, num(day)?);
+    let rest = rest
+        .strip_prefix('T')
+        .or_else(|| rest.strip_prefix(' '))
+        .ok_or_else(refuse)?;
+    let time = rest.get(..8).ok_or_else(refuse)?;
+    let zone = &rest[8..];
+    let hms: Vec<&str> = time.split(':').collect();
+    let [h, min, s] = hms.as_slice() else {
+        return Err(refuse());
+    };
+    let (h, min, s) = (num(h)?, num(min)?, num(s)?);
+    let offset = match zone {
+        "Z" | "z" => 0,
+        _ => {
+            let sign = match zone.as_bytes().first() {
+                Some(b'+') => 1,
+                Some(b'-') => -1,
+                _ => return Err(refuse()),
+            };
+            let (oh, om) = zone[1..].split_once(':').ok_or_else(refuse)?;
+            let (oh, om) = (num(oh)?, num(om)?);
+            if oh > 23 || om > 59 {
+                return Err(refuse());
+            }
+            sign * (oh * 3600 + om * 60)
+        }
+    };
+    let days_in_month = [
+        31,
+        28 + i64::from(is_leap(y)),
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
+    if !(1..=12).contains(&m)
+        || day < 1
+        || day > days_in_month[(m - 1) as usize]
+        || h > 23
+        || min > 59
+        || s > 59
+    {
+        return Err(refuse());
+    }
+    Ok(days_from_civil(y, m, day) * 86400 + h * 3600 + min * 60 + s - offset)
+}
+
+fn is_leap(y: i64) -> bool {
+    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
+/// algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146097 + doe - 719468
+}
+
+/// `2026-12-01T18:00:00Z` of seconds since 1970.
+pub fn show_time(secs: i64) -> String {
+    let days = secs.div_euclid(86400);
+    let rem = secs.rem_euclid(86400);
+    // Inverse of `days_from_civil`.
+    let z = days + 719468;
+    let era = z.div_euclid(146097);
+    let doe = z - era * 146097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// A team name made safe for a folder and a bot name: letters, digits,
+/// `-` and `_` kept, every other character `_`; `None` if nothing is left.
+pub fn safe_name(raw: &str) -> Option<String> {
+    let name: String = raw
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let mut name = name.trim_matches('_').to_string();
+    name.truncate(100);
+    if name.is_empty() || name.starts_with('-') {
+        None
+    } else {
+        Some(name)
+    }
+}
+
+/// Where a team's submission is.
+#[derive(Clone, Debug)]
+pub enum Origin {
+    Folder(PathBuf),
+    /// One source file (`team.py`).
+    File(PathBuf),
+    Archive(PathBuf, ArchiveKind),
+    Git {
+        url: String,
+        reference: String,
+    },
+}
+
+impl Origin {
+    /// For the report: the path or `URL@REF`.
+    pub fn describe(&self) -> String {
+        match self {
+            Origin::Folder(p) | Origin::File(p) | Origin::Archive(p, _) => p.display().to_string(),
+            Origin::Git { url, reference } => format!("{url}@{reference}"),
+        }
+    }
+}
+
+/// A team's submission, as found.
+#[derive(Clone, Debug)]
+pub struct Submission {
+    /// The safe name: its folder in the bots folder and its bot name.
+    pub team: String,
+    pub origin: Origin,
+}
+
+/// What the sources hold for a team.
+#[derive(Clone, Debug)]
+pub enum Found {
+    Submitted(Submission),
+    /// Only submissions after the deadline (the latest one's time).
+    Late {
+        team: String,
+        submitted: i64,
+    },
+}
+
+impl Found {
+    pub fn team(&self) -> &str {
+        match self {
+            Found::Submitted(s) => &s.team,
+            Found::Late { team, .. } => team,
+        }
+    }
+}
+
+/// The last time anything in `path` changed: a file's mtime, or the latest
+/// mtime of a folder's entries (links not followed).
+fn latest_mtime(path: &Path) -> i64 {
+    let secs = |meta: &fs::Metadata| {
+        meta.modified()
+            .ok()
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .map(|d| d.as_secs() as i64)
+            .unwrap_or(0)
+    };
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return 0;
+    };
+    if !meta.is_dir() {
+        return secs(&meta);
+    }
+    let mut latest = 0;
+    let mut queue = vec![path.to_path_buf()];
+    let mut seen = 0;
+    while let Some(dir) = queue.pop() {
+        for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
+            seen += 1;
+            if seen > 100_000 {
+                return latest;
+            }
+            if let Ok(meta) = entry.metadata() {
+                latest = latest.max(secs(&meta));
+                if meta.is_dir() {
+                    queue.push(entry.path());
+                }
+            }
+        }
+    }
+    latest
+}
+
+/// A folder whose entries are all folders named by a date
+/// (`2026-11-30`, `2026-11-30T12:00:00Z`): one per submission, with the
+/// time each was handed in.
+fn dated_submissions(dir: &Path) -> Option<Vec<(i64, PathBuf)>> {
+    let mut dated = Vec::new();
+    for entry in fs::read_dir(dir).ok()?.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        let is_dir = entry.file_type().ok()?.is_dir();
+        let when = parse_deadline(&name).ok()?;
+        if !is_dir {
+            return None;
+        }
+        dated.push((when, entry.path()));
+    }
+    if dated.is_empty() {
+        return None;
+    }
+    dated.sort();
+    Some(dated)
+}
+
+/// The submissions of a folder holding one entry per team: a folder or an
+/// archive (`.zip`, `.tar.gz`, `.tgz`) named by the team. Hidden entries
+/// are skipped. A team folder whose entries are all folders named by a
+/// date holds one submission per date; otherwise the submission was
+/// handed in when it last changed (its latest mtime). With a deadline,
+/// each team's latest submission before it counts.
+pub fn folder_submissions(from: &Path, deadline: Option<i64>) -> Result<Vec<Found>, CollectError> {
+    let entries = fs::read_dir(from).map_err(|e| {
+        bad(format!(
+            "--from {}: cannot read the folder ({e}); give the folder holding one folder or archive per team",
+            from.display()
+        ))
+    })?;
+    let mut names: Vec<_> = entries.flatten().map(|e| e.file_name()).collect();
+    names.sort();
+    let mut found = Vec::new();
+    for name in names {
+        let shown = name.to_string_lossy().into_owned();
+        if shown.starts_with('.') {
+            continue;
+        }
+        let path = from.join(&name);
+        let meta = fs::symlink_metadata(&path)
+            .map_err(|e| bad(format!("{}: cannot read it: {e}", path.display())))?;
+        let (raw_team, origin) = if meta.is_dir() {
+            (shown.as_str(), Origin::Folder(path.clone()))
+        } else if let (true, Some((kind, stem))) = (meta.is_file(), ArchiveKind::of(&shown)) {
+            (stem, Origin::Archive(path.clone(), kind))
+        } else if let (true, Some(stem)) = (
+            meta.is_file() && crate::bot::Language::of_source(&path).is_some(),
+            Path::new(&shown).file_stem().and_then(|s| s.to_str()),
+        ) {
+            (stem, Origin::File(path.clone()))
+        } else {
+            return Err(bad(format!(
+                "{}: a team's submission is a folder, a .zip, a .tar.gz or one source file (a link or other file is not taken)",
+                path.display()
+            )));
+        };
+        let team = safe_name(raw_team).ok_or_else(|| {
+            bad(format!(
+                "{}: '{raw_team}' makes no usable team name; name it with letters, digits, '-' or '_'",
+                path.display()
+            ))
+        })?;
+        let mut candidates = match (&origin, dated_submissions(&path)) {
+            (Origin::Folder(_), Some(dated)) => dated
+                .into_iter()
+                .map(|(when, p)| (when, Origin::Folder(p)))
+                .collect(),
+            _ => vec![(latest_mtime(&path), origin)],
+        };
+        let latest_any = candidates.last().map(|c| c.0).unwrap_or(0);
+        if let Some(deadline) = deadline {
+            candidates.retain(|(when, _)| *when <= deadline);
+        }
+        found.push(match candidates.pop() {
+            Some((_, origin)) => Found::Submitted(Submission { team, origin }),
+            None => Found::Late {
+                team,
+                submitted: latest_any,
+            },
+        });
+    }
+    Ok(found)
+}
+
+/// The submissions of a CSV of git repositories: columns `team`, `url`,
+/// `ref` (a tag or branch; `HEAD` if empty). Cloning is left to
+/// [`fetch`].
+pub fn repo_submissions(csv_path: &Path) -> Result<Vec<Found>, CollectError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_path(csv_path)
+        .map_err(|e| {
+            bad(format!(
+                "--repos {}: cannot read it: {e}",
+                csv_path.display()
+            ))
+        })?;
+    let headers = reader
+        .headers()
+        .map_err(|e| bad(format!("--repos {}: {e}", csv_path.display())))?
+        .clone();
+    let column = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
+    let (Some(team_col), Some(url_col)) = (column("team"), column("url")) else {
+        return Err(bad(format!(
+            "--repos {}: the first line must name the columns team,url,ref (ref: a tag or branch, optional)",
+            csv_path.display()
+        )));
+    };
+    let ref_col = column("ref");
+    let mut found = Vec::new();
+    for (i, record) in reader.records().enumerate() {
+        let line = i + 2;
+        let record = record.map_err(|e| bad(format!("{}:{line}: {e}", csv_path.display())))?;
+        let field = |c: usize| record.get(c).unwrap_or("").to_string();
+        let raw_team = field(team_col);
+        let team = safe_name(&raw_team).ok_or_else(|| {
+            bad(format!(
+                "{}:{line}: '{raw_team}' makes no usable team name",
+                csv_path.display()
+            ))
+        })?;
+        let url = field(url_col);
+        if url.is_empty() || url.starts_with('-') {
+            return Err(bad(format!(
+                "{}:{line}: team '{raw_team}': '{url}' is not a repository address",
+                csv_path.display()
+            )));
+        }
+        let reference = ref_col.map(field).filter(|r| !r.is_empty());
+        let reference = reference.unwrap_or_else(|| "HEAD".to_string());
+        if reference.starts_with('-') {
+            return Err(bad(format!(
+                "{}:{line}: team '{raw_team}': '{reference}' is not a tag or branch",
+                csv_path.display()
+            )));
+        }
+        found.push(Found::Submitted(Submission {
+            team,
+            origin: Origin::Git { url, reference },
+        }));
+    }
+    Ok(found)
+}
+
+/// The teams of a roster CSV (columns `student` and `team`; other columns
+/// ignored), by safe name, with their students.
+pub fn read_roster(path: &Path) -> Result<BTreeMap<String, Vec<String>>, CollectError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_path(path)
+        .map_err(|e| bad(format!("--roster {}: cannot read it: {e}", path.display())))?;
+    let headers = reader
+        .headers()
+        .map_err(|e| bad(format!("--roster {}: {e}", path.display())))?
+        .clone();
+    let column = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
+    let (Some(student_col), Some(team_col)) = (column("student"), column("team")) else {
+        return Err(bad(format!(
+            "--roster {}: the first line must name the columns student,team",
+            path.display()
+        )));
+    };
+    let mut teams: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (i, record) in reader.records().enumerate() {
+        let line = i + 2;
+        let record = record.map_err(|e| bad(format!("{}:{line}: {e}", path.display())))?;
+        let raw_team = record.get(team_col).unwrap_or("");
+        let team = safe_name(raw_team).ok_or_else(|| {
+            bad(format!(
+                "{}:{line}: '{raw_team}' makes no usable team name",
+                path.display()
+            ))
+        })?;
+        let student = record.get(student_col).unwrap_or("").to_string();
+        teams.entry(team).or_default().push(student);
+    }
+    Ok(teams)
+}
+
+/// Runs `git` with `args`, no prompt for credentials; its stderr on
+/// failure.
+fn git(args: &[&str]) -> Result<String, String> {
+    let out = Command::new("git")
+        .args(args)
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_ALLOW_PROTOCOL", "file:git:http:https:ssh")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run git: {e} (is git installed?)"))?;
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
+    }
+}
+
+/// Why a submission could not be fetched.
+#[derive(Debug, thiserror::Error)]
+pub enum FetchError {
+    #[error(transparent)]
+    Refused(#[from] UnpackError),
+    #[error("git: {0}")]
+    Git(String),
+    /// Only commits after the deadline.
+    #[error("no commit of {reference} before the deadline")]
+    Late { reference: String },
+}
+
+/// Puts the submission's files into `dest` (which must not exist): unpacked,
+/// copied, or checked out at the latest commit of its ref before the
+/// deadline. `scratch` is a folder for the clone (removed after).
+pub fn fetch(
+    origin: &Origin,
+    dest: &Path,
+    scratch: &Path,
+    deadline: Option<i64>,
+    caps: Caps,
+) -> Result<(), FetchError> {
+    match origin {
+        Origin::Folder(path) => Ok(unpack::copy_folder(path, dest, caps)?),
+        Origin::File(path) => Ok(unpack::copy_file(path, dest, caps)?),
+        Origin::Archive(path, kind) => Ok(unpack::unpack_archive(path, *kind, dest, caps)?),
+        Origin::Git { url, reference } => {
+            let _ = fs::remove_dir_all(scratch);
+            let clone = scratch.to_string_lossy().into_owned();
+            let result = (|| {
+                git(&["clone", "--quiet", "--no-checkout", "--", url, &clone])
+                    .map_err(FetchError::Git)?;
+                let resolved = [
+                    format!("refs/tags/{reference}"),
+                    format!("refs/remotes/origin/{reference}"),
+                    reference.clone(),
+                ]
+                .into_iter()
+                .find_map(|r| {
+                    git(&[
+                        "-C",
+                        &clone,
+                        "rev-parse",
+                        "--verify",
+                        "--quiet",
+                        &format!("{r}^{{commit}}"),
+                    ])
+                    .ok()
+                })
+                .ok_or_else(|| {
+                    FetchError::Git(format!("{url} has no tag or branch '{reference}'"))
+                })?;
+                let commit = match deadline {
+                    None => resolved,
+                    Some(secs) => {
+                        let before = format!("--before={secs}");
+                        let found = git(&["-C", &clone, "rev-list", "-n", "1", &before, &resolved])
+                            .map_err(FetchError::Git)?;
+                        if found.is_empty() {
+                            return Err(FetchError::Late {
+                                reference: reference.clone(),
+                            });
+                        }
+                        found
+                    }
+                };
+                git(&["-C", &clone, "checkout", "--quiet", "--detach", &commit])
+                    .map_err(FetchError::Git)?;
+                Ok(unpack::copy_folder(scratch, dest, caps)?)
+            })();
+            let _ = fs::remove_dir_all(scratch);
+            result
+        }
+    }
+}
+
+/// The bot of an unpacked submission: the folder, if a language
+/// recognises it (its marker file: `main.py`, `main.c`, ...); else its one
+/// top-level source file (`bot.py` alone, beside a README); else the
+/// folder, for the message of the language recognition.
+pub fn bot_path(root: &Path) -> PathBuf {
+    if crate::bot::Language::of_folder(root, None).is_some() {
+        return root.to_path_buf();
+    }
+    let sources: Vec<PathBuf> = fs::read_dir(root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().map(|t| t.is_file()).unwrap_or(false))
+        .map(|e| e.path())
+        .filter(|p| crate::bot::Language::of_source(p).is_some())
+        .collect();
+    match sources.as_slice() {
+        [only] => only.clone(),
+        _ => root.to_path_buf(),
+    }
+}
+
+/// How a team came out of collecting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Unpacked, recognised, compiled, and played its smoke game cleanly.
+    Admitted,
+    /// No submission (on the roster but absent, or only late ones).
+    Missing,
+    /// A submission that was refused, not recognised, did not compile, or
+    /// got a verdict in its smoke game.
+    Broken,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Admitted => "admitted",
+            Status::Missing => "missing",
+            Status::Broken => "broken",
+        }
+    }
+}
+
+/// One row of the admission report (the CSV's columns, in order; see
+/// `reporter::admission`).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Admission {
+    pub team: String,
+    pub status: Status,
+    /// The language recognised (empty if none).
+    pub language: String,
+    /// Where the submission came from (empty if missing).
+    pub source: String,
+    /// Short reason: `late`, `refused`, `not recognised`, `compile`,
+    /// a verdict name, ...
+    pub reason: String,
+    /// The details: the entry refused, the compiler's or bot's message.
+    pub message: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deadlines_read_as_utc_seconds() {
+        assert_eq!(parse_deadline("1970-01-01T00:00:00Z").unwrap(), 0);
+        assert_eq!(parse_deadline("2000-03-01").unwrap(), 951868800);
+        assert_eq!(
+            parse_deadline("2026-12-01T19:00:00+01:00").unwrap(),
+            parse_deadline("2026-12-01T18:00:00Z").unwrap()
+        );
+        assert!(parse_deadline("2026-02-30T00:00:00Z").is_err());
+        assert!(parse_deadline("tomorrow").is_err());
+        assert!(parse_deadline("2026-12-01T18:00:00").is_err());
+        let t = parse_deadline("2024-02-29T23:59:58Z").unwrap();
+        assert_eq!(show_time(t), "2024-02-29T23:59:58Z");
+    }
+
+    #[test]
+    fn team_names_are_made_safe() {
+        assert_eq!(safe_name(" Team Rocket! ").as_deref(), Some("Team_Rocket"));
+        assert_eq!(safe_name("../..").as_deref(), None);
+        assert_eq!(safe_name("-rf").as_deref(), None);
+    }
+}

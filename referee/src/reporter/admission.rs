@@ -1,0 +1,79 @@
+//! The admission report of `referee collect`: `admission.csv` (one
+//! [`Admission`] a row, rewritten whole after each team so that a stopped
+//! run keeps the teams done) and the terminal's lines.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::collect::{Admission, Status};
+use crate::text::escape_lines;
+
+/// Most lines of a message shown on the terminal (the CSV has them all).
+const MESSAGE_LINES: usize = 12;
+
+/// Writes the report to a CSV file and the terminal, team by team.
+pub struct AdmissionReport {
+    csv: PathBuf,
+    rows: Vec<Admission>,
+}
+
+impl AdmissionReport {
+    pub fn new(csv: &Path) -> AdmissionReport {
+        AdmissionReport {
+            csv: csv.to_path_buf(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// A team's row: shown, and the CSV rewritten with it.
+    pub fn team_done(&mut self, row: Admission) -> io::Result<()> {
+        println!("{}", terminal_lines(&row));
+        self.rows.push(row);
+        self.write_csv()
+    }
+
+    /// The totals, and the CSV's path.
+    pub fn finish(&self) -> io::Result<()> {
+        self.write_csv()?;
+        let count = |s: Status| self.rows.iter().filter(|r| r.status == s).count();
+        println!(
+            "{} admitted, {} broken, {} missing; report: {}",
+            count(Status::Admitted),
+            count(Status::Broken),
+            count(Status::Missing),
+            self.csv.display()
+        );
+        Ok(())
+    }
+
+    fn write_csv(&self) -> io::Result<()> {
+        crate::atomic_file::write_with(&self.csv, |file| {
+            let mut writer = csv::Writer::from_writer(file);
+            if self.rows.is_empty() {
+                writer
+                    .write_record(["team", "status", "language", "source", "reason", "message"])?;
+            }
+            for row in &self.rows {
+                writer.serialize(row)?;
+            }
+            writer.flush()
+        })
+    }
+}
+
+/// A team's line (name, status, language, reason), then its message
+/// indented; control characters escaped (a bot's stderr is untrusted).
+pub fn terminal_lines(row: &Admission) -> String {
+    let mut line = format!("{:<20} {:<9}", row.team, row.status.name());
+    if !row.language.is_empty() {
+        line.push_str(&format!(" {}", row.language));
+    }
+    if !row.reason.is_empty() {
+        line.push_str(&format!(" ({})", row.reason));
+    }
+    let mut text = escape_lines(&line).into_owned();
+    for l in row.message.lines().take(MESSAGE_LINES) {
+        text.push_str(&format!("\n    {}", escape_lines(l)));
+    }
+    text
+}

@@ -1,0 +1,622 @@
+//! `referee collect`: submissions (folders, archives, git) into a folder of
+//! bots with an admission report, crafted archives refused with nothing
+//! written outside, and a tournament taking its bots from the folder.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use crate::harness::*;
+
+const BUDGET: Duration = Duration::from_secs(300);
+const DEADLINE: &str = "2026-12-01T18:00:00Z";
+/// Seconds since 1970 of `DEADLINE`.
+const DEADLINE_SECS: i64 = 1_796_148_000;
+
+/// Sets the mtime of `path` and everything in it.
+fn touch_all(path: &Path, secs: i64) {
+    let status = Command::new("find")
+        .arg(path)
+        .args(["-exec", "touch", "-h", "-d", &format!("@{secs}"), "{}", "+"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Runs a Python script (the archives are crafted with zipfile and
+/// tarfile, which write entries no archiver would).
+fn python(script: &str, args: &[&str]) {
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "python failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn team_folder(from: &Path, team: &str, file: &str, source: &str) {
+    fs::create_dir_all(from.join(team)).unwrap();
+    fs::copy(sample_file(source), from.join(team).join(file)).unwrap();
+}
+
+fn rows_by_team(
+    path: &Path,
+) -> std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>> {
+    csv_records(path)
+        .into_iter()
+        .map(|r| (r["team"].clone(), r))
+        .collect()
+}
+
+#[test]
+fn six_teams_are_collected_reported_and_play_a_tournament() {
+    let dir = tempfile::tempdir().unwrap();
+    let from = dir.path().join("submissions");
+    fs::create_dir(&from).unwrap();
+    team_folder(&from, "alpha", "main.py", "python/arrow5_starter.py");
+    team_folder(&from, "Bravo Team", "main.c", "c/arrow5_starter.c");
+    fs::create_dir(from.join("echo")).unwrap();
+    fs::write(
+        from.join("echo/main.c"),
+        "int main(void) { this is not C; }\n",
+    )
+    .unwrap();
+    team_folder(&from, "foxtrot", "main.py", "python/arrow5_starter.py");
+    // One folder per submission, named by its date: the one before the
+    // deadline counts, whatever the files' mtimes.
+    team_folder(
+        &from,
+        "hotel/2026-11-30",
+        "main.py",
+        "python/arrow5_starter.py",
+    );
+    fs::create_dir_all(from.join("hotel/2026-12-02T09:00:00Z")).unwrap();
+    fs::write(
+        from.join("hotel/2026-12-02T09:00:00Z/main.py"),
+        "this is not python\n",
+    )
+    .unwrap();
+    let starter = sample_file("python/arrow5_starter.py");
+    python(
+        "import sys, zipfile\n\
+         with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n\
+         \x20   z.write(sys.argv[2], 'charlie/main.py')\n",
+        &[from.join("charlie.zip").to_str().unwrap(), &starter],
+    );
+    python(
+        "import sys, tarfile\n\
+         with tarfile.open(sys.argv[1], 'w:gz') as t:\n\
+         \x20   t.add(sys.argv[2], 'main.py')\n",
+        &[from.join("delta.tar.gz").to_str().unwrap(), &starter],
+    );
+    // One source file, alone or beside a README.
+    fs::copy(&starter, from.join("india.py")).unwrap();
+    team_folder(&from, "juliet", "bot.py", "python/arrow5_starter.py");
+    fs::write(from.join("juliet/README.md"), "Our bot.\n").unwrap();
+    // A team the roster does not know.
+    team_folder(&from, "kilo", "main.py", "python/arrow5_starter.py");
+    for team in [
+        "alpha",
+        "Bravo Team",
+        "echo",
+        "charlie.zip",
+        "delta.tar.gz",
+        "hotel",
+        "india.py",
+        "juliet",
+    ] {
+        touch_all(&from.join(team), DEADLINE_SECS - 86_400);
+    }
+    touch_all(&from.join("foxtrot"), DEADLINE_SECS + 3_600);
+    let roster = dir.path().join("roster.csv");
+    fs::write(
+        &roster,
+        "student,team\nann,alpha\nbob,Bravo Team\ncid,charlie\ndee,delta\neve,echo\nfay,foxtrot\ngus,golf\nhal,hotel\nian,india\njo,juliet\n",
+    )
+    .unwrap();
+    let reference = sample_bin("arrow5_random");
+    let bots = dir.path().join("bots");
+    let collect_args = [
+        "collect",
+        "--game",
+        "arrow5",
+        "--from",
+        "submissions",
+        "--roster",
+        "roster.csv",
+        "--deadline",
+        DEADLINE,
+        "--reference",
+        &reference,
+        "--out",
+        "bots",
+    ];
+    let run = referee_in(dir.path(), &collect_args, BUDGET);
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let rows = rows_by_team(&bots.join("admission.csv"));
+    let expected = [
+        ("alpha", "admitted", "python", ""),
+        ("Bravo_Team", "admitted", "c", ""),
+        ("charlie", "admitted", "python", ""),
+        ("delta", "admitted", "python", ""),
+        ("echo", "broken", "c", "compile"),
+        ("foxtrot", "missing", "", "late"),
+        ("golf", "missing", "", "no submission"),
+        ("hotel", "admitted", "python", ""),
+        ("india", "admitted", "python", ""),
+        ("juliet", "admitted", "python", ""),
+        ("kilo", "broken", "", "not on the roster"),
+    ];
+    let mut teams: Vec<&str> = expected.iter().map(|e| e.0).collect();
+    teams.sort();
+    assert_eq!(
+        rows.keys().map(String::as_str).collect::<Vec<_>>(),
+        teams,
+        "{}",
+        run.stdout
+    );
+    for (team, status, language, reason) in expected {
+        let row = &rows[team];
+        assert_eq!(row["status"], status, "{team}: {row:?}");
+        assert_eq!(row["language"], language, "{team}: {row:?}");
+        assert_eq!(row["reason"], reason, "{team}: {row:?}");
+        let placed = if team == "india" || team == "juliet" {
+            bots.join(format!("{team}.py")).is_file()
+        } else {
+            bots.join(team).is_dir()
+        };
+        assert_eq!(placed, status == "admitted", "{team}");
+    }
+    // The compiler's message is in the report, and on the terminal.
+    assert!(
+        rows["echo"]["message"].contains("error"),
+        "{:?}",
+        rows["echo"]
+    );
+    assert!(run.stdout.contains("echo") && run.stdout.contains("compile"));
+    assert!(
+        run.stdout.contains("7 admitted, 2 broken, 2 missing"),
+        "{}",
+        run.stdout
+    );
+    // Nothing is left of the unpacking.
+    let left: Vec<_> = fs::read_dir(&bots)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!left.iter().any(|n| n.starts_with('.')), "{left:?}");
+
+    // A tournament takes its bots from the folder, with a reference bot.
+    let file = dir.path().join("t.toml");
+    fs::write(
+        &file,
+        format!(
+            "name = \"term\"\ngame = \"arrow5\"\ngames_per_pairing = 2\nseed = 3\nbots_dir = \"bots\"\n\
+             [[bots]]\nname = \"reference\"\nbot = \"{reference}\"\n"
+        ),
+    )
+    .unwrap();
+    let results = dir.path().join("results");
+    let run = referee_in(
+        dir.path(),
+        &["tournament", "t.toml", "--out", "results", "--jobs", "2"],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let mut names: Vec<String> = csv_records(&results.join("standings.csv"))
+        .into_iter()
+        .map(|r| r["bot"].clone())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "Bravo_Team",
+            "alpha",
+            "charlie",
+            "delta",
+            "hotel",
+            "india",
+            "juliet",
+            "reference"
+        ]
+    );
+}
+
+#[test]
+fn a_bots_dir_that_is_missing_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("t.toml"),
+        "game = \"arrow5\"\nbots_dir = \"nowhere\"\n",
+    )
+    .unwrap();
+    let run = referee_in(
+        dir.path(),
+        &["tournament", "t.toml", "--out", "r", "--dry-run"],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("bots_dir") && run.stderr.contains("nowhere"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Crafts one archive per attack, each the submission of a team.
+const CRAFT: &str = r#"
+import io, sys, tarfile, zipfile, os
+from_dir, outside = sys.argv[1], sys.argv[2]
+main = b"print('hi')\n"
+
+with zipfile.ZipFile(os.path.join(from_dir, "bomb.zip"), "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("main.py", main)
+    z.writestr("zeros.bin", b"\0" * (12 << 20))
+
+with zipfile.ZipFile(os.path.join(from_dir, "climb.zip"), "w") as z:
+    z.writestr("main.py", main)
+    z.writestr("../../climbed.txt", b"out")
+
+def tar(name, info, data=b""):
+    with tarfile.open(os.path.join(from_dir, name), "w:gz") as t:
+        m = tarfile.TarInfo("main.py"); m.size = len(main)
+        t.addfile(m, io.BytesIO(main))
+        info.size = len(data) if info.type == tarfile.REGTYPE else 0
+        t.addfile(info, io.BytesIO(data) if data else None)
+
+a = tarfile.TarInfo(os.path.join(outside, "absolute.txt")); a.type = tarfile.REGTYPE
+tar("absolute.tar.gz", a, b"out")
+s = tarfile.TarInfo("link"); s.type = tarfile.SYMTYPE; s.linkname = outside
+tar("symlink.tar.gz", s)
+h = tarfile.TarInfo("hard"); h.type = tarfile.LNKTYPE; h.linkname = os.path.join(outside, "victim.txt")
+tar("hardlink.tar.gz", h)
+d = tarfile.TarInfo("dev"); d.type = tarfile.CHRTYPE; d.devmajor = 1; d.devminor = 3
+tar("device.tar.gz", d)
+
+with zipfile.ZipFile(os.path.join(from_dir, "huge.zip"), "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("main.py", main)
+    z.writestr("huge.bin", b"\0" * (17 << 20))
+
+with zipfile.ZipFile(os.path.join(from_dir, "many.zip"), "w") as z:
+    z.writestr("main.py", main)
+    for i in range(2001):
+        z.writestr(f"f{i}.txt", b"")
+
+for name in ("garbage.zip", "garbagetar.tar.gz"):
+    with open(os.path.join(from_dir, name), "wb") as f:
+        f.write(b"not an archive at all\n" * 10)
+
+info = zipfile.ZipInfo("zlink")
+info.external_attr = (0o120777 << 16)
+with zipfile.ZipFile(os.path.join(from_dir, "ziplink.zip"), "w") as z:
+    z.writestr("main.py", main)
+    z.writestr(info, outside)
+"#;
+
+#[test]
+fn crafted_archives_are_refused_and_nothing_is_written_outside() {
+    let dir = tempfile::tempdir().unwrap();
+    let from = dir.path().join("deep/er/submissions");
+    fs::create_dir_all(&from).unwrap();
+    let outside = dir.path().join("outside");
+    fs::create_dir(&outside).unwrap();
+    fs::write(outside.join("victim.txt"), "untouched").unwrap();
+    python(CRAFT, &[from.to_str().unwrap(), outside.to_str().unwrap()]);
+    // A team folder holding a link out.
+    fs::create_dir(from.join("linked")).unwrap();
+    fs::write(from.join("linked/main.py"), "print('hi')\n").unwrap();
+    std::os::unix::fs::symlink(outside.join("victim.txt"), from.join("linked/secret")).unwrap();
+    let before = listing(dir.path());
+    let reference = sample_bin("arrow5_random");
+    let run = referee_in(
+        dir.path(),
+        &[
+            "collect",
+            "--game",
+            "arrow5",
+            "--from",
+            "deep/er/submissions",
+            "--reference",
+            &reference,
+            "--out",
+            "deep/er/bots",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let rows = rows_by_team(&dir.path().join("deep/er/bots/admission.csv"));
+    let entries = [
+        ("bomb", "zeros.bin", "zip bomb"),
+        ("climb", "../../climbed.txt", ".."),
+        ("absolute", "absolute.txt", "absolute"),
+        ("symlink", "link", "symbolic link"),
+        ("hardlink", "hard", "hard link"),
+        ("device", "dev", "device"),
+        ("ziplink", "zlink", "symbolic link"),
+        ("huge", "huge.bin", "at most"),
+        ("many", "", "2000"),
+        ("linked", "secret", "symbolic link"),
+        ("garbage", "", "not a readable zip archive"),
+        ("garbagetar", "", "cannot read"),
+    ];
+    assert_eq!(rows.len(), entries.len(), "{rows:?}");
+    for (team, entry, why) in entries {
+        let row = &rows[team];
+        assert_eq!(row["status"], "broken", "{team}: {row:?}");
+        assert_eq!(row["reason"], "refused", "{team}: {row:?}");
+        let message = &row["message"];
+        assert!(
+            message.contains(&format!("team '{team}'"))
+                && message.contains(entry)
+                && message.contains(why),
+            "{team}: {message}"
+        );
+        assert!(
+            !dir.path().join("deep/er/bots").join(team).exists(),
+            "{team}"
+        );
+    }
+    // Nothing new anywhere but the report: the bots folder holds only it.
+    let mut after = listing(dir.path());
+    after.retain(|p| !p.starts_with("deep/er/bots"));
+    assert_eq!(before, after);
+    assert_eq!(
+        fs::read_to_string(outside.join("victim.txt")).unwrap(),
+        "untouched"
+    );
+    let in_bots: Vec<_> = fs::read_dir(dir.path().join("deep/er/bots"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(in_bots, ["admission.csv"]);
+}
+
+/// Every path under `root`, relative, sorted.
+fn listing(root: &Path) -> Vec<String> {
+    let mut all = Vec::new();
+    let mut queue = vec![root.to_path_buf()];
+    while let Some(dir) = queue.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            all.push(
+                path.strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned(),
+            );
+            if path.is_dir() && !path.is_symlink() {
+                queue.push(path);
+            }
+        }
+    }
+    all.sort();
+    all
+}
+
+fn git(repo: &Path, date: &str, args: &[&str]) {
+    let out = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
+        .args(args)
+        .current_dir(repo)
+        .env("GIT_AUTHOR_DATE", date)
+        .env("GIT_COMMITTER_DATE", date)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn git_repositories_give_a_tag_or_the_last_commit_before_the_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    fs::create_dir(&repo).unwrap();
+    git(
+        &repo,
+        "2026-01-01T00:00:00Z",
+        &["init", "--quiet", "-b", "main"],
+    );
+    fs::copy(
+        sample_file("python/arrow5_starter.py"),
+        repo.join("main.py"),
+    )
+    .unwrap();
+    git(&repo, "2026-01-01T00:00:00Z", &["add", "main.py"]);
+    git(
+        &repo,
+        "2026-01-01T00:00:00Z",
+        &["commit", "--quiet", "-m", "works"],
+    );
+    git(&repo, "2026-01-01T00:00:00Z", &["tag", "v1"]);
+    // After the deadline, the bot is broken.
+    fs::write(repo.join("main.py"), "this is not python\n").unwrap();
+    git(
+        &repo,
+        "2026-12-24T00:00:00Z",
+        &["commit", "--quiet", "-am", "late and broken"],
+    );
+    let url = repo.to_str().unwrap();
+    fs::write(
+        dir.path().join("repos.csv"),
+        format!("team,url,ref\ntagged,{url},v1\nbranch,{url},main\nnone,{url},no-such-ref\n"),
+    )
+    .unwrap();
+    let reference = sample_bin("arrow5_random");
+    let collect = |deadline: Option<&str>| {
+        let mut args = vec![
+            "collect",
+            "--game",
+            "arrow5",
+            "--repos",
+            "repos.csv",
+            "--reference",
+            &reference,
+            "--out",
+            "bots",
+        ];
+        if let Some(d) = deadline {
+            args.extend(["--deadline", d]);
+        }
+        let run = referee_in(dir.path(), &args, BUDGET);
+        assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+        rows_by_team(&dir.path().join("bots/admission.csv"))
+    };
+    let rows = collect(Some(DEADLINE));
+    assert_eq!(rows["tagged"]["status"], "admitted", "{rows:?}");
+    assert_eq!(rows["branch"]["status"], "admitted", "{rows:?}");
+    assert_eq!(rows["none"]["status"], "broken", "{rows:?}");
+    assert!(rows["none"]["message"].contains("no-such-ref"), "{rows:?}");
+    assert!(dir.path().join("bots/branch/main.py").is_file());
+    assert!(!dir.path().join("bots/branch/.git").exists());
+    // Without the deadline the branch's last commit counts: it is broken,
+    // and its folder of the earlier run is gone.
+    let rows = collect(None);
+    assert_eq!(rows["tagged"]["status"], "admitted", "{rows:?}");
+    assert_eq!(rows["branch"]["status"], "broken", "{rows:?}");
+    assert!(!dir.path().join("bots/branch").exists());
+}
+
+#[test]
+fn bad_input_is_refused_with_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = sample_bin("arrow5_random");
+    let base = [
+        "collect",
+        "--game",
+        "arrow5",
+        "--reference",
+        reference.as_str(),
+        "--out",
+        "bots",
+    ];
+    let run = referee_in(dir.path(), &base, BUDGET);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("--from"), "{}", run.stderr);
+    let mut args = base.to_vec();
+    args.extend(["--from", "missing"]);
+    let run = referee_in(dir.path(), &args, BUDGET);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("missing"), "{}", run.stderr);
+    fs::create_dir_all(dir.path().join("subs/x")).unwrap();
+    fs::write(dir.path().join("subs/x.zip"), "").unwrap();
+    let mut args = base.to_vec();
+    args.extend(["--from", "subs", "--deadline", "next friday"]);
+    let run = referee_in(dir.path(), &args, BUDGET);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("--deadline"), "{}", run.stderr);
+    let mut args = base.to_vec();
+    args.extend(["--from", "subs"]);
+    let run = referee_in(dir.path(), &args, BUDGET);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("'x'") && run.stderr.contains("x.zip"),
+        "{}",
+        run.stderr
+    );
+    // CSVs without their columns.
+    fs::write(dir.path().join("repos.csv"), "name,where\na,b\n").unwrap();
+    let mut args = base.to_vec();
+    args.extend(["--repos", "repos.csv"]);
+    let run = referee_in(dir.path(), &args, BUDGET);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("repos.csv") && run.stderr.contains("team,url,ref"),
+        "{}",
+        run.stderr
+    );
+    fs::write(dir.path().join("roster.csv"), "who\nann\n").unwrap();
+    let mut args = base.to_vec();
+    args.extend(["--repos", "repos.csv", "--roster", "roster.csv"]);
+    let run = referee_in(dir.path(), &args, BUDGET);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("roster.csv") && run.stderr.contains("student,team"),
+        "{}",
+        run.stderr
+    );
+    // A reference that does not play is bad input, before any team plays.
+    fs::write(dir.path().join("bad_ref.py"), "print('nonsense')\n").unwrap();
+    let mut args = base.to_vec();
+    args.extend(["--from", "subs"]);
+    args[4] = "bad_ref.py";
+    fs::remove_file(dir.path().join("subs/x.zip")).unwrap();
+    let run = referee_in(dir.path(), &args, BUDGET);
+    assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("--reference") && run.stderr.contains("bad_ref.py"),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.path().join("bots/admission.csv").exists());
+    let mut args = base.to_vec();
+    args.extend(["--from", "subs"]);
+    args[6] = "subs/bots";
+    let run = referee_in(dir.path(), &args, BUDGET);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("inside"), "{}", run.stderr);
+    assert!(!dir.path().join("bots").exists());
+    assert!(!dir.path().join("subs/bots").exists());
+}
+
+#[test]
+fn ctrl_c_keeps_the_teams_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let from = dir.path().join("subs");
+    team_folder(&from, "aaa", "main.py", "python/arrow5_starter.py");
+    fs::create_dir(from.join("zzz")).unwrap();
+    fs::write(from.join("zzz/main.py"), "import time\ntime.sleep(1000)\n").unwrap();
+    let reference = sample_bin("arrow5_random");
+    let mut child = Command::new(referee_bin())
+        .args([
+            "collect",
+            "--game",
+            "arrow5",
+            "--from",
+            "subs",
+            "--reference",
+            &reference,
+            "--out",
+            "bots",
+            "--startup-limit",
+            "600s",
+        ])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The sleeper's process, started once `aaa` is done.
+    let marker = format!("{}/bots/.collect/zzz/main.py", dir.path().display());
+    let found = wait_for_processes(&marker, 1, BUDGET);
+    assert!(!found.is_empty(), "the sleeper never started");
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    use wait_timeout::ChildExt;
+    let status = child.wait_timeout(BUDGET).unwrap();
+    let Some(status) = status else {
+        child.kill().ok();
+        panic!("collect did not stop after Ctrl-C");
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("Ctrl-C"), "{stderr}");
+    let rows = rows_by_team(&dir.path().join("bots/admission.csv"));
+    assert_eq!(rows.keys().collect::<Vec<_>>(), ["aaa"]);
+    assert_eq!(rows["aaa"]["status"], "admitted");
+    assert!(dir.path().join("bots/aaa/main.py").is_file());
+    assert!(!dir.path().join("bots/zzz").exists());
+    assert!(gone_within(&marker, BUDGET).is_empty());
+}
