@@ -620,3 +620,187 @@ fn ctrl_c_keeps_the_teams_done() {
     assert!(!dir.path().join("bots/zzz").exists());
     assert!(gone_within(&marker, BUDGET).is_empty());
 }
+
+/// "(N played now)" of a tournament's last line.
+fn played_now(run: &Run) -> u64 {
+    let at = run
+        .stdout
+        .rfind(" played now)")
+        .unwrap_or_else(|| panic!("no count of games played:\n{}", run.stdout));
+    let start = run.stdout[..at].rfind('(').unwrap() + 1;
+    run.stdout[start..at].parse().unwrap()
+}
+
+/// The whole term: six team folders (one broken, one late, one zip) are
+/// collected; a graded gauntlet against two reference bots plays them; a
+/// seventh team is added and one replaced, collected again, and `--update`
+/// plays exactly their games; the folder then matches a fresh run of the
+/// same bots byte for byte (standings, crosstable, grades), and each team's
+/// results.json carries its mark.
+#[test]
+fn a_term_collect_play_update_grade() {
+    let dir = tempfile::tempdir().unwrap();
+    let from = dir.path().join("submissions");
+    fs::create_dir(&from).unwrap();
+    let starter = sample_file("python/arrow5_starter.py");
+    // Each team's bot its own (identical files would be one bot to the
+    // tournament's store).
+    let own = |team: &str, file: &str| {
+        fs::create_dir_all(from.join(team)).unwrap();
+        let text = fs::read_to_string(&starter).unwrap() + &format!("\n# team {team}\n");
+        fs::write(from.join(team).join(file), text).unwrap();
+    };
+    own("alpha", "main.py");
+    team_folder(&from, "bravo", "main.c", "c/arrow5_starter.c");
+    fs::create_dir(from.join("delta")).unwrap();
+    fs::write(from.join("delta/main.c"), "int main(void) { not C }\n").unwrap();
+    own("echo", "main.py");
+    own("foxtrot", "bot.py");
+    own("charlie-src", "main.py");
+    python(
+        "import sys, zipfile\n\
+         with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n\
+         \x20   z.write(sys.argv[2], 'charlie/main.py')\n",
+        &[
+            from.join("charlie.zip").to_str().unwrap(),
+            from.join("charlie-src/main.py").to_str().unwrap(),
+        ],
+    );
+    fs::remove_dir_all(from.join("charlie-src")).unwrap();
+    let on_time = |from: &Path| {
+        for entry in fs::read_dir(from).unwrap() {
+            touch_all(&entry.unwrap().path(), DEADLINE_SECS - 86_400);
+        }
+        touch_all(&from.join("echo"), DEADLINE_SECS + 60);
+    };
+    on_time(&from);
+    let reference = sample_bin("arrow5_random");
+    let strong = sample_bin("arrow5_strong");
+    let collect = |dir: &Path| {
+        let run = referee_in(
+            dir,
+            &[
+                "collect",
+                "--game",
+                "arrow5",
+                "--from",
+                "submissions",
+                "--deadline",
+                DEADLINE,
+                "--reference",
+                &reference,
+                "--out",
+                "bots",
+            ],
+            BUDGET,
+        );
+        assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+        rows_by_team(&dir.join("bots/admission.csv"))
+    };
+    let rows = collect(dir.path());
+    let status: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|(team, row)| (team.as_str(), row["status"].as_str()))
+        .collect();
+    assert_eq!(
+        status,
+        [
+            ("alpha", "admitted"),
+            ("bravo", "admitted"),
+            ("charlie", "admitted"),
+            ("delta", "broken"),
+            ("echo", "missing"),
+            ("foxtrot", "admitted"),
+        ]
+    );
+    fs::write(
+        dir.path().join("term.toml"),
+        format!(
+            "name = \"term\"\ngame = \"arrow5\"\nformat = \"gauntlet\"\n\
+             challengers = [\"random\", \"strong\"]\ngames_per_pairing = 2\nseed = 9\n\
+             bots_dir = \"bots\"\n[options]\ncodes = \"random\"\n\
+             [grading]\nreferences = [\"random\", \"strong\"]\nbands = [\n\
+             \x20 {{ against = \"random\", win_rate = 0.5, marks = 50 }},\n\
+             \x20 {{ against = \"strong\", win_rate = 0.5, marks = 80 }},\n]\n\
+             [[bots]]\nname = \"random\"\nbot = \"{reference}\"\n\
+             [[bots]]\nname = \"strong\"\nbot = \"{strong}\"\n"
+        ),
+    )
+    .unwrap();
+    let tournament = |out: &str, extra: &[&str]| {
+        let mut args = vec!["tournament", "term.toml", "--out", out, "--jobs", "2"];
+        args.extend_from_slice(&["--key-file", "term.key", "--no-report"]);
+        args.extend_from_slice(extra);
+        let run = referee_in(dir.path(), &args, BUDGET);
+        assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+        run
+    };
+    fs::write(dir.path().join("term.key"), "7e".repeat(32)).unwrap();
+    // 4 teams x 2 references x 2 games (the references do not meet).
+    let first = tournament("results", &["--update"]);
+    assert_eq!(played_now(&first), 16, "{}", first.stdout);
+
+    // A seventh team, and alpha's new version.
+    own("golf", "main.py");
+    fs::write(
+        from.join("alpha/main.py"),
+        fs::read_to_string(&starter).unwrap() + "\n# version 2\n",
+    )
+    .unwrap();
+    on_time(&from);
+    let rows = collect(dir.path());
+    assert_eq!(rows["golf"]["status"], "admitted");
+    let dry = tournament("results", &["--dry-run"]);
+    assert!(
+        dry.stdout.contains("4 with a new bot (golf)")
+            && dry.stdout.contains("4 with a changed bot (alpha)"),
+        "{}",
+        dry.stdout
+    );
+    assert_eq!(
+        played_now(&tournament("results", &["--update"])),
+        8,
+        "golf's and alpha's games only"
+    );
+
+    // As a fresh run of the same bots.
+    tournament("fresh", &[]);
+    for file in [
+        "standings.csv",
+        "crosstable.csv",
+        "grades/grades.csv",
+        "grades/leaderboard.csv",
+    ] {
+        assert_eq!(
+            fs::read_to_string(dir.path().join("results").join(file)).unwrap(),
+            fs::read_to_string(dir.path().join("fresh").join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    let grades = rows_by_team(&dir.path().join("results/grades/grades.csv"));
+    assert_eq!(
+        grades.keys().map(String::as_str).collect::<Vec<_>>(),
+        ["alpha", "bravo", "charlie", "foxtrot", "golf"]
+    );
+    for (team, row) in &grades {
+        let marks: f64 = row["marks"].parse().unwrap();
+        let rate = |r: &str| row[&format!("win_rate_vs_{r}")].parse::<f64>().unwrap();
+        let expected = if rate("strong") >= 0.5 {
+            80.0
+        } else if rate("random") >= 0.5 {
+            50.0
+        } else {
+            0.0
+        };
+        assert_eq!(marks, expected, "{team}: {row:?}");
+        let results: serde_json::Value = serde_json::from_str(
+            &fs::read_to_string(
+                dir.path()
+                    .join(format!("results/grades/{team}/results.json")),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(results["score"].as_f64(), Some(marks), "{team}");
+    }
+}
