@@ -504,7 +504,6 @@ pub fn percent(rate: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verdict::Verdict;
 
     fn row(game: u64, a: &str, b: &str, result: Winner) -> GameRow {
         GameRow {
@@ -514,25 +513,12 @@ mod tests {
             bot_b: b.into(),
             first: a.into(),
             result: Some(result),
-            winner: String::new(),
             reason: "cracked".into(),
             attacks_a: 1,
             attacks_b: 1,
-            verdict_a: Verdict::Ok,
-            verdict_b: Verdict::Ok,
             replies_a: 1,
             replies_b: 1,
-            time_total_ms_a: 0.0,
-            time_max_ms_a: 0.0,
-            time_total_ms_b: 0.0,
-            time_max_ms_b: 0.0,
-            cpu_ms_a: 0.0,
-            cpu_ms_b: 0.0,
-            cpu_max_ms_a: 0.0,
-            cpu_max_ms_b: 0.0,
-            peak_memory_kb_a: 0,
-            peak_memory_kb_b: 0,
-            detail: String::new(),
+            ..GameRow::default()
         }
     }
 

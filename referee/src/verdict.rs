@@ -6,10 +6,13 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// Played by the rules to the end.
+    #[default]
     Ok,
     /// No complete reply line before the deadline (or stdin not read while the
     /// referee had to write to it).

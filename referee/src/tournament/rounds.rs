@@ -236,7 +236,6 @@ pub struct RoundRow {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::verdict::Verdict;
 
     /// Plays the games of `block` not yet in `results`, `result(a, b,
     /// number)` deciding each one (`a` the bot at seat A, by name).
@@ -258,25 +257,7 @@ pub(crate) mod tests {
                 bot_b: b.clone(),
                 first: a.clone(),
                 result: Some(result(a, b, g.number)),
-                winner: String::new(),
-                reason: String::new(),
-                attacks_a: 0,
-                attacks_b: 0,
-                verdict_a: Verdict::Ok,
-                verdict_b: Verdict::Ok,
-                replies_a: 0,
-                replies_b: 0,
-                time_total_ms_a: 0.0,
-                time_max_ms_a: 0.0,
-                time_total_ms_b: 0.0,
-                time_max_ms_b: 0.0,
-                cpu_ms_a: 0.0,
-                cpu_ms_b: 0.0,
-                cpu_max_ms_a: 0.0,
-                cpu_max_ms_b: 0.0,
-                peak_memory_kb_a: 0,
-                peak_memory_kb_b: 0,
-                detail: String::new(),
+                ..GameRow::default()
             };
             results.add(plan, &row).unwrap();
         }

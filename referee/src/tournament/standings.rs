@@ -19,7 +19,7 @@ use crate::verdict::Verdict;
 use super::plan::Scoring;
 
 /// One row of `games.csv`: one serde shape for CSV and JSON.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct GameRow {
     pub game: u64,
     pub seed: u64,
@@ -63,31 +63,8 @@ impl GameRow {
     /// The columns of `games.csv`, as this referee writes them.
     pub fn columns() -> csv::StringRecord {
         let blank = GameRow {
-            game: 0,
-            seed: 0,
-            bot_a: String::new(),
-            bot_b: String::new(),
-            first: String::new(),
             result: Some(Winner::Draw),
-            winner: String::new(),
-            reason: String::new(),
-            attacks_a: 0,
-            attacks_b: 0,
-            verdict_a: Verdict::Ok,
-            verdict_b: Verdict::Ok,
-            replies_a: 0,
-            replies_b: 0,
-            time_total_ms_a: 0.0,
-            time_max_ms_a: 0.0,
-            time_total_ms_b: 0.0,
-            time_max_ms_b: 0.0,
-            cpu_ms_a: 0.0,
-            cpu_ms_b: 0.0,
-            cpu_max_ms_a: 0.0,
-            cpu_max_ms_b: 0.0,
-            peak_memory_kb_a: 0,
-            peak_memory_kb_b: 0,
-            detail: String::new(),
+            ..GameRow::default()
         };
         // Written through serde, as the rows are, so the two cannot differ.
         let mut writer = csv::Writer::from_writer(Vec::new());
