@@ -229,10 +229,14 @@ fn sources_that_do_not_compile_get_compile(layer: &str) {
 /// `~/.cache/referee` of root is in `/root`, mode 0700): under strict the
 /// compiler, a user of its own, still reaches its working folder there,
 /// and the bot its build.
+///
+/// The closed folder is made outside /tmp (which strict replaces by a
+/// private one, showing only the first folder under it): in /var/tmp, so
+/// that the test does the same wherever the checkout lies.
 fn compiles_with_the_cache_in_a_closed_folder(layer: &str) {
     let closed = tempfile::Builder::new()
         .prefix("closed-cache-")
-        .tempdir_in(referee_bin().parent().unwrap())
+        .tempdir_in("/var/tmp")
         .unwrap();
     std::fs::set_permissions(
         closed.path(),
