@@ -156,9 +156,12 @@ fn tournament(bots: usize, games: usize, jobs: usize) -> (f64, i64) {
         "name = \"floor\"\ngame = \"arrow5\"\ngames_per_pairing = {games}\nseed = 1\n\
          [options]\nmax_rounds = 50\n"
     );
+    // Each copy gets its number as an argument (the bot ignores it): a
+    // tournament keeps games by the bots' content, so copies of one file
+    // would share their games and most would not be played.
     for i in 0..bots {
         text.push_str(&format!(
-            "[[bots]]\nname = \"c{i}\"\nbot = \"{}\"\n",
+            "[[bots]]\nname = \"c{i}\"\nbot = \"{} {i}\"\n",
             sample_bot("arrow5_constant")
         ));
     }

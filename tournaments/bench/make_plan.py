@@ -17,4 +17,7 @@ print(f"games_per_pairing = {games}")
 print('[options]\ncodes = "random"')
 for i in range(bots):
     kind = "arrow5_strong" if i % 2 == 0 else "arrow5_random"
-    print(f'[[bots]]\nname = "{kind}-{i}"\nbot = "{root}/target/release/{kind}"')
+    # The copy's number as an argument (the bot ignores it): a tournament
+    # keeps games by the bots' content, and copies of one file would share
+    # their games.
+    print(f'[[bots]]\nname = "{kind}-{i}"\nbot = "{root}/target/release/{kind} {i}"')
