@@ -239,7 +239,7 @@ impl SlurmCluster {
             fs::create_dir(path.join(folder)).unwrap();
         }
         let host = short_hostname();
-        let (controller_port, node_port) = (free_port(), free_port());
+        let (controller_port, node_port) = two_free_ports();
         let partition = "referee";
         let conf = path.join("slurm.conf");
         let p = path.display();
@@ -426,10 +426,16 @@ fn short_hostname() -> String {
     name.trim().split('.').next().unwrap().to_string()
 }
 
-/// A TCP port free now (the kernel's pick).
-fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
+/// Two distinct TCP ports free now (the kernel's picks, both held until
+/// both are known: a port released and picked again would give the
+/// controller and the node one port).
+fn two_free_ports() -> (u16, u16) {
+    let first = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let second = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    (
+        first.local_addr().unwrap().port(),
+        second.local_addr().unwrap().port(),
+    )
 }
 
 /// The pids of the processes (this one aside) whose environment holds the
