@@ -621,16 +621,6 @@ fn ctrl_c_keeps_the_teams_done() {
     assert!(gone_within(&marker, BUDGET).is_empty());
 }
 
-/// "(N played now)" of a tournament's last line.
-fn played_now(run: &Run) -> u64 {
-    let at = run
-        .stdout
-        .rfind(" played now)")
-        .unwrap_or_else(|| panic!("no count of games played:\n{}", run.stdout));
-    let start = run.stdout[..at].rfind('(').unwrap() + 1;
-    run.stdout[start..at].parse().unwrap()
-}
-
 /// The whole term: six team folders (one broken, one late, one zip) are
 /// collected; a graded gauntlet against two reference bots plays them; a
 /// seventh team is added and one replaced, collected again, and `--update`

@@ -281,3 +281,13 @@ macro_rules! under_each_layer {
         }
     )*};
 }
+
+/// "(N played now)" of a tournament's last line.
+pub fn played_now(run: &Run) -> u64 {
+    let at = run
+        .stdout
+        .rfind(" played now)")
+        .unwrap_or_else(|| panic!("no count of games played:\n{}", run.stdout));
+    let start = run.stdout[..at].rfind('(').unwrap() + 1;
+    run.stdout[start..at].parse().unwrap()
+}

@@ -110,16 +110,6 @@ impl Contest {
     }
 }
 
-/// "(N played now)" of the last line.
-fn played_now(run: &Run) -> u64 {
-    let at = run
-        .stdout
-        .rfind(" played now)")
-        .unwrap_or_else(|| panic!("no count of games played:\n{}", run.stdout));
-    let start = run.stdout[..at].rfind('(').unwrap() + 1;
-    run.stdout[start..at].parse().unwrap()
-}
-
 fn results(path: &Path) -> Vec<Vec<String>> {
     let mut reader = csv::Reader::from_path(path).unwrap();
     let header = reader.headers().unwrap().clone();

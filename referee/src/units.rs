@@ -258,6 +258,18 @@ pub fn utc_civil(secs: u64) -> (i64, i64, i64, u64, u64, u64) {
     (year, month, day, rest / 3600, rest / 60 % 60, rest % 60)
 }
 
+/// Days since 1970-01-01 of a proleptic Gregorian date: the inverse of
+/// [`utc_civil`]'s date (H. Hinnant's days-from-civil).
+pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
 /// `2026-11-25 02:04 UTC`.
 pub fn utc_minute(secs: u64) -> String {
     let (y, mo, d, h, mi, _) = utc_civil(secs);

@@ -101,45 +101,17 @@ pub fn parse_deadline(text: &str) -> Result<i64, CollectError> {
     {
         return Err(refuse());
     }
-    Ok(days_from_civil(y, m, day) * 86400 + h * 3600 + min * 60 + s - offset)
+    Ok(crate::units::days_from_civil(y, m, day) * 86400 + h * 3600 + min * 60 + s - offset)
 }
 
 fn is_leap(y: i64) -> bool {
     (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
-/// algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146097 + doe - 719468
-}
-
-/// `2026-12-01T18:00:00Z` of seconds since 1970.
+/// `2026-12-01T18:00:00Z` of seconds since 1970 (before 1970: 1970).
 pub fn show_time(secs: i64) -> String {
-    let days = secs.div_euclid(86400);
-    let rem = secs.rem_euclid(86400);
-    // Inverse of `days_from_civil`.
-    let z = days + 719468;
-    let era = z.div_euclid(146097);
-    let doe = z - era * 146097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    let (y, m, d, h, min, sec) = crate::units::utc_civil(secs.max(0) as u64);
+    format!("{y:04}-{m:02}-{d:02}T{h:02}:{min:02}:{sec:02}Z")
 }
 
 /// A team name made safe for a folder and a bot name: letters, digits,
