@@ -593,13 +593,25 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
             return Ok(self.recorded_turn(seat, game, request));
         }
         let limits = &self.plan.limits[seat.index()];
-        let player = &mut self.players[seat.index()];
+        let [a, b] = &mut *self.players;
+        let (player, other) = match seat {
+            Seat::A => (a, b),
+            Seat::B => (b, a),
+        };
         let limit = if player.replies == 0 {
             limits.startup_limit
         } else {
             limits.time_limit
         };
-        let line = match exchange(player, seat, request.as_deref(), limit, self.transcript) {
+        let idle = other.process.as_mut();
+        let line = match exchange(
+            player,
+            seat,
+            request.as_deref(),
+            limit,
+            self.transcript,
+            idle,
+        ) {
             Ok(line) => line,
             Err(missed) if missed.fault.verdict().is_none() => {
                 for player in self.players.iter_mut() {
@@ -825,12 +837,15 @@ fn start(
 /// Sends a request and waits for its reply line, timing it in wall time and
 /// in the bot's CPU time. The reply may take `limit` plus what is left of
 /// the bot's time bank, and the time beyond `limit` is drawn from the bank.
+/// `idle` is the opponent's process, stopped if the wait grows long (see
+/// [`BotProcess::rest`]).
 fn exchange(
     player: &mut Player,
     seat: Seat,
     request: Option<&str>,
     limit: Duration,
     transcript: &mut TranscriptWriter,
+    idle: Option<&mut BotProcess>,
 ) -> Result<String, Missed> {
     let process = player
         .process
@@ -849,9 +864,11 @@ fn exchange(
         }),
         Err(fault) => Err(fault),
     };
-    // It runs only from its request to its reply (see BotProcess::freeze).
+    // It runs from its request to its reply, and shortly after (see
+    // BotProcess::rest).
     process.thaw();
     let cpu_before = process.cpu_time();
+    process.judge_idle_time(cpu_before);
     let mut sent = Instant::now();
     if let (Some(request), Ok(())) = (request, &result) {
         result = process.send_line(request, sent + allowance, allowance);
@@ -859,18 +876,19 @@ fn exchange(
             sent = Instant::now();
         }
     }
+    let idle = idle.map(|other| (other, sent));
     let result = result
-        .and_then(|()| process.recv_line(sent + allowance, allowance))
-        .and_then(|(line, at)| match process.unasked_output()? {
+        .and_then(|()| process.recv_reply(sent + allowance, allowance, idle))
+        .and_then(|(line, at)| match process.read_beyond_reply() {
             None => Ok((line, at)),
             Some(text) => Err(Fault::Unasked {
                 text,
                 after_reply: true,
             }),
         });
-    process.freeze();
-    let cpu = process
-        .cpu_time()
+    let cpu_after = process.cpu_time();
+    process.rest(cpu_after);
+    let cpu = cpu_after
         .zip(cpu_before)
         .map(|(after, before)| after.saturating_sub(before));
     let waited = sent.elapsed();

@@ -19,7 +19,12 @@
 //!
 //! A bot runs only while it is asked: [`BotProcess::freeze`] stops its whole
 //! process group (SIGSTOP) between its reply and its next request, so a bot
-//! cannot ponder on its opponent's time, nor slow it down by spinning.
+//! cannot ponder on its opponent's time, nor slow it down by spinning. The
+//! stop is lazy, because a stop and a continue wake the bot twice per
+//! exchange (more than the exchange itself costs between quick bots): a bot
+//! is stopped once its opponent has been asked for [`IDLE_GRACE`] without
+//! answering, and at once after each reply if it was ever seen using the
+//! CPU between its reply and its next request ([`BotProcess::rest`]).
 
 pub mod compile;
 pub mod landlock;
@@ -56,6 +61,15 @@ pub const DISK_ENTRIES_LIMIT: usize = 4096;
 /// Address space granted beyond the memory limit before allocations fail:
 /// interpreters map much more than they touch.
 pub const ADDRESS_SPACE_ALLOWANCE: u64 = 1 << 30;
+/// How long a bot may run after its reply while its opponent thinks,
+/// before it is stopped ([`BotProcess::freeze`]): the most it can take
+/// from one of its opponent's moves (see [`BotProcess::rest`]).
+pub const IDLE_GRACE: Duration = Duration::from_micros(500);
+/// CPU time a bot may show between its reply and its next request before
+/// it is stopped at once after every reply: more than the kernel's clock
+/// granularity for a process running elsewhere (one tick), and than an
+/// honest bot spends reading the notices it got.
+pub const IDLE_CPU_TOLERANCE: Duration = Duration::from_millis(5);
 /// After the end of a game: time to exit on its own, then after SIGTERM.
 pub const EXIT_GRACE: Duration = Duration::from_millis(200);
 pub const TERM_GRACE: Duration = Duration::from_millis(100);
@@ -401,6 +415,11 @@ pub struct BotProcess {
     disk_checked: Instant,
     /// Stopped by [`BotProcess::freeze`] and not yet continued.
     frozen: bool,
+    /// Seen using the CPU between a reply and its next request: stopped at
+    /// once after each reply from then on (see [`BotProcess::rest`]).
+    busy_when_idle: bool,
+    /// Its CPU time when it last replied (to see what it used idle).
+    cpu_at_reply: Option<Duration>,
     exited: bool,
     report: Option<ProcessReport>,
     /// Marks every process the bot starts (environment variable
@@ -481,6 +500,8 @@ impl BotProcess {
             memory_checked: Instant::now(),
             disk_checked: Instant::now(),
             frozen: false,
+            busy_when_idle: false,
+            cpu_at_reply: None,
             exited: false,
             report: None,
             tag,
@@ -552,6 +573,18 @@ impl BotProcess {
         deadline: Instant,
         budget: Duration,
     ) -> Result<(String, Instant), Fault> {
+        self.recv_reply(deadline, budget, None)
+    }
+
+    /// [`BotProcess::recv_line`] for a reply to a request sent at `asked`,
+    /// while `idle` (the opponent) waits: once the wait has lasted
+    /// [`IDLE_GRACE`], the opponent is stopped ([`BotProcess::freeze`]).
+    pub fn recv_reply(
+        &mut self,
+        deadline: Instant,
+        budget: Duration,
+        mut idle: Option<(&mut BotProcess, Instant)>,
+    ) -> Result<(String, Instant), Fault> {
         loop {
             if let Some(line) = self.take_line()? {
                 return Ok((line, Instant::now()));
@@ -563,7 +596,17 @@ impl BotProcess {
             if now >= deadline {
                 return Err(Fault::Timeout { budget });
             }
-            let ready = self.wait(false, true, (deadline - now).min(MEMORY_POLL));
+            let mut until = deadline.min(now + MEMORY_POLL);
+            if let Some((other, asked)) = idle.as_mut() {
+                let freeze_at = *asked + IDLE_GRACE;
+                if now >= freeze_at {
+                    other.freeze();
+                    idle = None;
+                } else {
+                    until = until.min(freeze_at);
+                }
+            }
+            let ready = self.wait(false, true, until - now);
             let stdout_open = self.stdout.is_some();
             self.absorb(&ready)?;
             if let Some(line) = self.take_line()? {
@@ -583,6 +626,34 @@ impl BotProcess {
             // bytes), its memory and folder are measured on time.
             self.check_limits()?;
         }
+    }
+
+    /// After a reply: a bot ever seen busy while idle is stopped now;
+    /// another keeps running until its opponent has been asked for
+    /// [`IDLE_GRACE`] (it is then blocked reading, as a bot waiting for its
+    /// next request should be, and a stop would only cost two wake-ups).
+    /// `cpu` is its CPU time now.
+    pub fn rest(&mut self, cpu: Option<Duration>) {
+        self.cpu_at_reply = cpu;
+        if self.busy_when_idle {
+            self.freeze();
+        }
+    }
+
+    /// Before a request: `cpu` is the bot's CPU time now; more than
+    /// [`IDLE_CPU_TOLERANCE`] since its last reply marks it busy when idle,
+    /// and it is stopped at once after each later reply.
+    pub fn judge_idle_time(&mut self, cpu: Option<Duration>) {
+        if let (Some(now), Some(then)) = (cpu, self.cpu_at_reply) {
+            if now.saturating_sub(then) > IDLE_CPU_TOLERANCE {
+                self.busy_when_idle = true;
+            }
+        }
+    }
+
+    /// Whether the bot was seen using the CPU while it was not asked.
+    pub fn busy_when_idle(&self) -> bool {
+        self.busy_when_idle
     }
 
     /// Stops the bot's whole process group (SIGSTOP): between its reply and
@@ -615,11 +686,18 @@ impl BotProcess {
         if self.stdout.is_some() {
             self.read_stdout()?;
         }
+        Ok(self.read_beyond_reply())
+    }
+
+    /// What was read beyond the reply just taken (it came in the same
+    /// read), without reading more: what the bot writes later is found
+    /// before its next request ([`BotProcess::unasked_output`]).
+    pub fn read_beyond_reply(&self) -> Option<String> {
         if self.pending.is_empty() {
-            return Ok(None);
+            return None;
         }
         let text = String::from_utf8_lossy(&self.pending).into_owned();
-        Ok(Some(crate::protocol::shorten(text.trim_end())))
+        Some(crate::protocol::shorten(text.trim_end()))
     }
 
     /// Stderr lines read since the last call.
@@ -651,9 +729,9 @@ impl BotProcess {
     }
 
     /// CPU time the bot has used so far, cheap enough to read before and
-    /// after every move: under strict, all its processes (its cgroup's
-    /// `cpu.stat`); under basic, its own process, all threads but not its
-    /// children (the kernel's per-process CPU clock). Exact while the bot
+    /// after every move: under strict with `allow_fork`, all its processes
+    /// (its cgroup's `cpu.stat`); otherwise its own process, all threads
+    /// but not its children (the kernel's per-process CPU clock). Exact while the bot
     /// waits; while it runs, the kernel's figure may lag by up to one
     /// scheduler tick (1 to 10 ms). `None` once the process is gone.
     pub fn cpu_time(&self) -> Option<Duration> {
@@ -661,8 +739,11 @@ impl BotProcess {
             return None;
         }
         match &self.cgroup {
-            Some(cgroup) => cgroup.cpu_time(),
-            None => process_cpu_time(self.pid),
+            // Only a bot that may fork has processes beyond its own; the
+            // cgroup's file costs three system calls and a parse, the
+            // process's clock one call.
+            Some(cgroup) if self.limits.allow_fork => cgroup.cpu_time(),
+            _ => process_cpu_time(self.pid),
         }
     }
 
@@ -799,9 +880,12 @@ impl BotProcess {
 
     /// Reads all stdout available now (until it would block or ends).
     fn read_stdout(&mut self) -> Result<(), Fault> {
-        let mut chunk = [0u8; 16 * 1024];
+        const CHUNK: usize = 16 * 1024;
         while let Some(fd) = &self.stdout {
-            match rustix::io::read(fd, &mut chunk) {
+            // Straight into the buffer's spare room: nothing to zero first.
+            self.pending.reserve(CHUNK);
+            let room = self.pending.capacity() - self.pending.len();
+            match rustix::io::read(fd, rustix::buffer::spare_capacity(&mut self.pending)) {
                 Ok(0) => self.stdout = None,
                 Ok(n) => {
                     self.stdout_total += n;
@@ -810,13 +894,17 @@ impl BotProcess {
                             limit: self.limits.max_output_bytes,
                         });
                     }
-                    self.pending.extend_from_slice(&chunk[..n]);
                     if self.pending.len() > self.limits.max_line_bytes + 2
                         && !self.pending.contains(&b'\n')
                     {
                         return Err(Fault::LineTooLong {
                             limit: self.limits.max_line_bytes,
                         });
+                    }
+                    // A short read emptied the pipe: asking again would
+                    // only say so (what comes later is read later).
+                    if n < room {
+                        break;
                     }
                 }
                 Err(Errno::INTR) => {}

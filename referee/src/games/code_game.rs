@@ -228,6 +228,10 @@ pub struct CodeGame<R: CodeRules> {
     solo: bool,
     phase: Phase,
     history: Vec<Attack<R>>,
+    /// Per seat, its attacks in `history` and whether one cracked: kept
+    /// as the history grows, so that a move costs the same at any length.
+    attack_counts: [u32; 2],
+    has_cracked: [bool; 2],
 }
 
 impl<R: CodeRules> CodeGame<R> {
@@ -252,6 +256,8 @@ impl<R: CodeRules> CodeGame<R> {
             solo: false,
             phase,
             history: Vec::new(),
+            attack_counts: [0; 2],
+            has_cracked: [false; 2],
         }
     }
 
@@ -266,6 +272,8 @@ impl<R: CodeRules> CodeGame<R> {
             solo: false,
             phase: Phase::Attacking(first),
             history: Vec::new(),
+            attack_counts: [0; 2],
+            has_cracked: [false; 2],
         }
     }
 
@@ -282,6 +290,8 @@ impl<R: CodeRules> CodeGame<R> {
             solo: true,
             phase: Phase::Attacking(Seat::A),
             history: Vec::new(),
+            attack_counts: [0; 2],
+            has_cracked: [false; 2],
         })
     }
 
@@ -323,9 +333,7 @@ impl<R: CodeRules> CodeGame<R> {
 
     /// Has `seat` cracked its opponent's code?
     pub fn cracked(&self, seat: Seat) -> bool {
-        self.history
-            .iter()
-            .any(|a| a.seat == seat && self.rules.cracked(&a.feedback))
+        self.has_cracked[seat.index()]
     }
 
     fn last_attack(&self, seat: Seat) -> Option<&Attack<R>> {
@@ -375,6 +383,8 @@ impl<R: CodeRules> CodeGame<R> {
             code,
             feedback,
         });
+        self.attack_counts[seat.index()] = number;
+        self.has_cracked[seat.index()] |= cracked;
         self.phase = self.after(seat);
         Applied {
             game: self,
@@ -473,7 +483,7 @@ impl<R: CodeRules> Game for CodeGame<R> {
     }
 
     fn attacks(&self, seat: Seat) -> u32 {
-        self.history.iter().filter(|a| a.seat == seat).count() as u32
+        self.attack_counts[seat.index()]
     }
 
     fn summary(&self) -> Vec<String> {
