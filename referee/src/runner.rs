@@ -681,6 +681,11 @@ fn end_game(
 ) {
     log_verdicts(players, transcript);
     let (winner, reason) = settle(players, outcome);
+    for player in players.iter_mut() {
+        if let Some(process) = &mut player.process {
+            process.measure_before_end();
+        }
+    }
     for seat in Seat::BOTH {
         let player = &mut players[seat.index()];
         if player.disqualification.is_none() {

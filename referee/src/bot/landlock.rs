@@ -291,21 +291,7 @@ impl LandlockError {
 /// `Unsupported` leaves the thread unconfined, and the caller decides whether
 /// that is acceptable.
 pub fn confine(policy: &FsPolicy) -> Result<Confinement, LandlockError> {
-    let mut ruleset = Ruleset::default()
-        .handle_access(AccessFs::from_all(NEWEST_ABI))?
-        .handle_access(AccessNet::from_all(NEWEST_ABI))?
-        .scope(Scope::from_all(NEWEST_ABI))?
-        .create()?;
-    for_each_rule(policy, &mut |rule| {
-        (&mut ruleset)
-            .add_rule(PathBeneath::new(rule.fd, rule.access))
-            .map(drop)
-            .map_err(|source| LandlockError::Rule {
-                path: rule.path,
-                source,
-            })
-    })?;
-    let status = ruleset.restrict_self()?;
+    let status = ruleset_of(policy)?.restrict_self()?;
     match (status.ruleset, status.landlock) {
         (RulesetStatus::NotEnforced, LandlockStatus::Available { effective_abi, .. }) => {
             Err(LandlockError::NothingEnforced {
@@ -324,6 +310,83 @@ pub fn confine(policy: &FsPolicy) -> Result<Confinement, LandlockError> {
         (_, status) => Err(LandlockError::Inconsistent {
             status: format!("{status:?}"),
         }),
+    }
+}
+
+/// The ruleset of `policy`, not yet enforced.
+fn ruleset_of(policy: &FsPolicy) -> Result<::landlock::RulesetCreated, LandlockError> {
+    let mut ruleset = Ruleset::default()
+        .handle_access(AccessFs::from_all(NEWEST_ABI))?
+        .handle_access(AccessNet::from_all(NEWEST_ABI))?
+        .scope(Scope::from_all(NEWEST_ABI))?
+        .create()?;
+    for_each_rule(policy, &mut |rule| add_rule(&mut ruleset, rule))?;
+    Ok(ruleset)
+}
+
+fn add_rule(ruleset: &mut ::landlock::RulesetCreated, rule: PlannedRule) -> Result<(), LandlockError> {
+    ruleset
+        .add_rule(PathBeneath::new(rule.fd, rule.access))
+        .map(drop)
+        .map_err(|source| LandlockError::Rule {
+            path: rule.path,
+            source,
+        })
+}
+
+/// [`confine`] in two halves, for a process that cannot allocate between
+/// fork and exec (the referee's own child, see `bot::direct`): the
+/// ruleset of `policy`, built here without restricting anyone, as a
+/// descriptor ([`restrict_self_with`] enforces it in the child). `None`:
+/// the kernel has no Landlock.
+pub fn prepare(policy: &FsPolicy) -> Result<Option<OwnedFd>, LandlockError> {
+    Ok(ruleset_of(policy)?.into())
+}
+
+/// A ruleset that allows every file-system right but beneath `hidden`:
+/// the folders leading to a hidden path are walked, and every other entry
+/// gets every right. Stacked under a bot's own ruleset ([`prepare`]), which
+/// decides what the bot may read and write, it takes the hidden paths
+/// away from it; it names no bot, so it is built once and serves every
+/// bot (walking `/etc` costs a rule per entry). `None`: no Landlock, or
+/// no hidden path exists.
+pub fn prepare_all_but(hidden: &[PathBuf]) -> Result<Option<OwnedFd>, LandlockError> {
+    let hidden: Vec<PathBuf> = hidden
+        .iter()
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .collect();
+    if hidden.is_empty() {
+        return Ok(None);
+    }
+    let all = AccessFs::from_all(NEWEST_ABI);
+    let mut ruleset = Ruleset::default().handle_access(all)?.create()?;
+    let blocked = |path: &Path| hidden.iter().any(|h| h.starts_with(path));
+    let mut walked: Vec<&Path> = hidden
+        .iter()
+        .flat_map(|h| h.ancestors().skip(1))
+        .filter(|dir| !hidden.iter().any(|h| dir.starts_with(h)))
+        .collect();
+    walked.sort();
+    walked.dedup();
+    for dir in walked {
+        grant_entries(dir, &blocked, all, &mut |rule| add_rule(&mut ruleset, rule))?;
+    }
+    Ok(ruleset.into())
+}
+
+/// Enforces a ruleset made by [`prepare`] or [`prepare_all_but`] on the
+/// calling thread (and what it starts), for good. One system call: safe
+/// between fork and exec. `no_new_privs` must be set first (or the caller
+/// hold `CAP_SYS_ADMIN`). False if the kernel refused (errno says why).
+pub fn restrict_self_with(ruleset: &impl AsFd) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: landlock_restrict_self(2) with a descriptor and no flags.
+    unsafe {
+        libc::syscall(
+            libc::SYS_landlock_restrict_self,
+            ruleset.as_fd().as_raw_fd(),
+            0u32,
+        ) == 0
     }
 }
 

@@ -323,31 +323,36 @@ fn start_bot(spec: &LaunchSpec, exposures: Vec<Exposure>) -> Result<i32, String>
             if !step.is_empty() {
                 return Err(format!("{step}: {e}"));
             }
-            // The program itself could not be run (missing, not
-            // executable, not a program): the bot's fault, unlike the
-            // system's refusals (EAGAIN, ENOMEM).
-            let bots = matches!(
-                e.raw_os_error(),
-                Some(
-                    libc::ENOENT
-                        | libc::EACCES
-                        | libc::ENOEXEC
-                        | libc::ENOTDIR
-                        | libc::ELOOP
-                        | libc::EISDIR
-                        | libc::ETXTBSY
-                        | libc::ENAMETOOLONG
-                        | libc::E2BIG
-                )
-            );
-            Err(format!(
-                "{}cannot run {}: {}",
-                if bots { BOTS_FAULT } else { "" },
-                program.display(),
-                explain(&e, spec)
-            ))
+            Err(cannot_run(&e, spec, &program))
         }
     }
+}
+
+/// Why `program` could not be run (its exec failed with `e`), prefixed
+/// with [`BOTS_FAULT`] when the program itself is at fault (missing, not
+/// executable, not a program), unlike the system's refusals (EAGAIN,
+/// ENOMEM).
+pub(super) fn cannot_run(e: &io::Error, spec: &LaunchSpec, program: &Path) -> String {
+    let bots = matches!(
+        e.raw_os_error(),
+        Some(
+            libc::ENOENT
+                | libc::EACCES
+                | libc::ENOEXEC
+                | libc::ENOTDIR
+                | libc::ELOOP
+                | libc::EISDIR
+                | libc::ETXTBSY
+                | libc::ENAMETOOLONG
+                | libc::E2BIG
+        )
+    );
+    format!(
+        "{}cannot run {}: {}",
+        if bots { BOTS_FAULT } else { "" },
+        program.display(),
+        explain(e, spec)
+    )
 }
 
 /// A clearer word for the usual reasons a bot cannot be started.
@@ -563,9 +568,9 @@ fn closed_ancestor(path: &Path) -> Option<PathBuf> {
         .map(Path::to_path_buf)
 }
 
-type StepError = (&'static str, io::Error);
+pub(super) type StepError = (&'static str, io::Error);
 
-fn last_error(step: &'static str) -> StepError {
+pub(super) fn last_error(step: &'static str) -> StepError {
     (step, io::Error::last_os_error())
 }
 
@@ -599,7 +604,7 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure]) -> Result<(), StepError> {
     // Before seccomp, which would refuse Landlock's own system calls no
     // more than any other, but after the user switch, so that the domain
     // is made by the bot's own credentials.
-    landlock::confine(&landlock_policy(spec))
+    landlock::confine(&landlock_policy(spec, true))
         .map_err(|e| ("file-system confinement", io::Error::other(e)))?;
     if !sandbox::install_seccomp(spec.allow_fork) {
         return Err(last_error("seccomp filter"));
@@ -620,8 +625,10 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure]) -> Result<(), StepError> {
 ///   already.
 ///
 /// A hidden path that lies within one the bot needs cannot be hidden by
-/// Landlock (rights only add up) and is left out.
-fn landlock_policy(spec: &LaunchSpec) -> landlock::FsPolicy {
+/// Landlock (rights only add up) and is left out. `with_secrets` false
+/// leaves root's secrets ([`ROOTS_SECRETS`]) to a layer of their own (see
+/// `bot::direct`).
+pub(super) fn landlock_policy(spec: &LaunchSpec, with_secrets: bool) -> landlock::FsPolicy {
     if spec.strict.is_some() {
         return landlock::FsPolicy {
             writable: vec![spec.workdir.clone(), TMP.into(), "/dev/shm".into()],
@@ -648,7 +655,7 @@ fn landlock_policy(spec: &LaunchSpec) -> landlock::FsPolicy {
     }
     // A bot (or compiler) of a referee run as root keeps uid 0 under
     // basic: the files only root may read are hidden by name.
-    if spec.identity.is_some() {
+    if spec.identity.is_some() && with_secrets {
         hidden.extend(ROOTS_SECRETS.iter().map(PathBuf::from));
     }
     let mut exposed: Vec<PathBuf> = needed_folders(spec)
@@ -684,7 +691,7 @@ fn landlock_policy(spec: &LaunchSpec) -> landlock::FsPolicy {
 
 /// Files of the system that only root may read, hidden from a bot that
 /// runs with uid 0 (basic, as root).
-const ROOTS_SECRETS: &[&str] = &[
+pub(super) const ROOTS_SECRETS: &[&str] = &[
     "/etc/shadow",
     "/etc/shadow-",
     "/etc/gshadow",
@@ -704,7 +711,7 @@ const SYSTEM_READABLE: &[&str] = &[
     "/sys", "/dev",
 ];
 
-fn set_rlimits(spec: &LaunchSpec) -> Result<(), StepError> {
+pub(super) fn set_rlimits(spec: &LaunchSpec) -> Result<(), StepError> {
     let limit = |resource, soft: u64, hard: u64| {
         let value = libc::rlimit {
             rlim_cur: soft,

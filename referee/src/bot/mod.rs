@@ -27,6 +27,7 @@
 //! CPU between its reply and its next request ([`BotProcess::rest`]).
 
 pub mod compile;
+mod direct;
 pub mod landlock;
 pub mod language;
 pub mod launch;
@@ -429,11 +430,19 @@ pub struct BotProcess {
     cgroup: Option<sandbox::BotCgroup>,
     /// Removed when the bot is dropped.
     _workdir: tempfile::TempDir,
-    /// The bot's parent ([`launch`]): its exit tells the bot's, after
-    /// everything the bot left behind was killed.
-    launcher: Pid,
-    /// The launcher's report pipe.
-    launcher_report: Report,
+    /// Who started the bot, and so how its end is learnt.
+    keeper: Keeper,
+}
+
+/// The bot's parent.
+enum Keeper {
+    /// The launcher ([`launch`]): its exit tells the bot's, after
+    /// everything the bot left behind was killed; its report pipe says how
+    /// the bot ended.
+    Launcher { pid: Pid, report: Report },
+    /// The referee itself ([`direct`]), which reaps the bot. Its
+    /// `ru_maxrss` counts above `inherited_rss_kb` only.
+    Referee { inherited_rss_kb: u64 },
 }
 
 #[derive(Default)]
@@ -465,7 +474,6 @@ impl BotProcess {
         workdir: tempfile::TempDir,
     ) -> io::Result<BotProcess> {
         sandbox::protect_referee();
-        let launcher = launcher()?;
         let tag = sandbox::new_tag();
         let cgroup = match &limits.sandbox {
             Sandbox::Basic => None,
@@ -476,14 +484,27 @@ impl BotProcess {
             )?),
         };
         let spec = launch_spec(command, limits, workdir.path(), &tag, cgroup.as_ref());
-        let started = start_launcher(&launcher, command, &spec)?;
+        let started = if direct::suits(&spec) {
+            let bot = direct::start(&spec)?;
+            Started {
+                bot: bot.pid,
+                keeper: Keeper::Referee {
+                    inherited_rss_kb: bot.inherited_rss_kb,
+                },
+                pidfd: bot.pidfd,
+                stdin: bot.stdin,
+                stdout: bot.stdout,
+                stderr: bot.stderr,
+            }
+        } else {
+            start_launcher(&launcher()?, command, &spec)?
+        };
         for fd in [&started.stdin, &started.stdout, &started.stderr] {
             set_nonblocking(fd)?;
         }
         Ok(BotProcess {
             pid: started.bot,
-            launcher: started.launcher,
-            launcher_report: started.report,
+            keeper: started.keeper,
             group: ProcessGroup(started.bot),
             pidfd: started.pidfd,
             stdin: Some(started.stdin),
@@ -708,6 +729,7 @@ impl BotProcess {
     /// Ends the bot after a finished game: closes its stdin, lets it exit on
     /// its own for `grace`, then SIGTERM, then SIGKILL to the whole group.
     pub fn shut_down(&mut self, grace: Duration) -> ProcessReport {
+        self.measure_before_end();
         self.stdin = None;
         self.thaw();
         if stop_requested() {
@@ -720,6 +742,16 @@ impl BotProcess {
             }
         }
         self.finish()
+    }
+
+    /// Reads the peak memory of a bot the referee started itself, while it
+    /// still runs (before it is told that the game ended): its final
+    /// `ru_maxrss` may say only the referee's (see `direct`). The figure
+    /// goes to the report; a peak over the cap is judged at the end.
+    pub fn measure_before_end(&mut self) {
+        if matches!(self.keeper, Keeper::Referee { .. }) && !self.exited && self.report.is_none() {
+            let _ = self.check_memory();
+        }
     }
 
     /// Ends the bot at once (it was disqualified, or the referee stops).
@@ -775,39 +807,59 @@ impl BotProcess {
             cgroup.kill();
             tree_cpu = cgroup.cpu_time();
         }
-        // The launcher exits once the bot's tree is gone; its report says
-        // how the bot ended. A launcher that does not (killed, stuck) is
-        // killed, and the referee sweeps what the bot may have left.
-        let ended = if self.exited {
-            self.launcher_report
-                .rest()
-                .lines()
-                .find_map(launch::Ended::parse)
-        } else {
-            None
-        };
-        if ended.is_none() {
-            // SAFETY: kill has no memory effects; our own child.
-            unsafe {
-                libc::kill(self.launcher.as_raw_nonzero().get(), libc::SIGKILL);
+        let report = match &mut self.keeper {
+            Keeper::Launcher { pid, report } => {
+                // The launcher exits once the bot's tree is gone; its report
+                // says how the bot ended. A launcher that does not (killed,
+                // stuck) is killed, and the referee sweeps what the bot may
+                // have left.
+                let ended = if self.exited {
+                    report.rest().lines().find_map(launch::Ended::parse)
+                } else {
+                    None
+                };
+                if ended.is_none() {
+                    // SAFETY: kill has no memory effects; our own child.
+                    unsafe {
+                        libc::kill(pid.as_raw_nonzero().get(), libc::SIGKILL);
+                    }
+                    self.group.signal(Signal::KILL);
+                    sandbox::sweep(self.pid.as_raw_nonzero().get(), &self.tag);
+                }
+                let launcher_exit = reap(*pid);
+                match ended {
+                    Some(ended) => ProcessReport {
+                        exit: Some(ended.exit),
+                        cpu_ms: tree_cpu.unwrap_or(ended.cpu).max(ended.cpu).as_secs_f64()
+                            * 1000.0,
+                        peak_memory_kb: self.peak_memory_kb.max(ended.max_rss_kb),
+                        stderr_truncated: self.stderr_truncated,
+                    },
+                    None => ProcessReport {
+                        exit: launcher_exit,
+                        cpu_ms: 0.0,
+                        peak_memory_kb: self.peak_memory_kb,
+                        stderr_truncated: self.stderr_truncated,
+                    },
+                }
             }
-            self.group.signal(Signal::KILL);
-            sandbox::sweep(self.pid(), &self.tag);
-        }
-        let launcher_exit = reap(self.launcher);
-        let report = match ended {
-            Some(ended) => ProcessReport {
-                exit: Some(ended.exit),
-                cpu_ms: tree_cpu.unwrap_or(ended.cpu).max(ended.cpu).as_secs_f64() * 1000.0,
-                peak_memory_kb: self.peak_memory_kb.max(ended.max_rss_kb),
-                stderr_truncated: self.stderr_truncated,
-            },
-            None => ProcessReport {
-                exit: launcher_exit,
-                cpu_ms: 0.0,
-                peak_memory_kb: self.peak_memory_kb,
-                stderr_truncated: self.stderr_truncated,
-            },
+            Keeper::Referee { inherited_rss_kb } => {
+                // It cannot fork: its group is the bot alone, and SIGKILL
+                // (sent above if it had not exited) ends it.
+                let ended = reap_with_usage(self.pid);
+                let inherited = *inherited_rss_kb;
+                ProcessReport {
+                    exit: ended.map(|e| e.exit),
+                    cpu_ms: ended.map_or(0.0, |e| e.cpu.as_secs_f64() * 1000.0),
+                    peak_memory_kb: match ended {
+                        Some(e) if e.max_rss_kb > inherited => {
+                            self.peak_memory_kb.max(e.max_rss_kb)
+                        }
+                        _ => self.peak_memory_kb,
+                    },
+                    stderr_truncated: self.stderr_truncated,
+                }
+            }
         };
         self.peak_memory_kb = report.peak_memory_kb;
         self.flush_stderr_partial();
@@ -1197,13 +1249,12 @@ fn launch_spec(
     }
 }
 
-/// A launcher that has started its bot: the bot's pipes, its pid, and the
-/// launcher's pid, pidfd and report pipe.
+/// A bot that runs: its pipes, its pid, its keeper, and the pidfd that
+/// says when the keeper's child (launcher or bot) has exited.
 struct Started {
     bot: Pid,
-    launcher: Pid,
+    keeper: Keeper,
     pidfd: OwnedFd,
-    report: Report,
     stdin: OwnedFd,
     stdout: OwnedFd,
     stderr: OwnedFd,
@@ -1276,9 +1327,11 @@ fn start_launcher(
     };
     Ok(Started {
         bot,
-        launcher: launcher_pid,
+        keeper: Keeper::Launcher {
+            pid: launcher_pid,
+            report,
+        },
         pidfd,
-        report,
         stdin,
         stdout,
         stderr,
@@ -1471,15 +1524,21 @@ pub fn is_bots_fault(e: &io::Error) -> bool {
 /// The bot's pid from the launcher's first line, or why it did not start.
 fn launch_outcome(line: &str) -> io::Result<Pid> {
     if let Some(why) = line.strip_prefix("error ") {
-        if let Some(why) = why.strip_prefix(launch::BOTS_FAULT) {
-            return Err(io::Error::other(BotsFault(why.to_string())));
-        }
-        return Err(io::Error::other(why.to_string()));
+        return Err(start_error(why));
     }
     line.strip_prefix("started ")
         .and_then(|pid| pid.trim().parse::<i32>().ok())
         .and_then(Pid::from_raw)
         .ok_or_else(|| io::Error::other(format!("the launcher said '{line}'")))
+}
+
+/// The error of a bot that did not start: the bot's own when `why` begins
+/// with [`launch::BOTS_FAULT`], else the system's.
+fn start_error(why: &str) -> io::Error {
+    match why.strip_prefix(launch::BOTS_FAULT) {
+        Some(why) => io::Error::other(BotsFault(why.to_string())),
+        None => io::Error::other(why.to_string()),
+    }
 }
 
 /// The launcher's report pipe, read a line at a time under a deadline.
@@ -1561,6 +1620,47 @@ fn process_cpu_time(pid: Pid) -> Option<Duration> {
         return None;
     }
     Some(Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
+}
+
+/// Reaps a bot the referee started itself ([`direct`]), once it has exited
+/// or been sent SIGKILL: how it ended, its CPU time and `ru_maxrss`.
+/// Bounded: a process stuck in the kernel is left unreaped.
+fn reap_with_usage(pid: Pid) -> Option<launch::Ended> {
+    let until = Instant::now() + LAUNCH_TIME;
+    loop {
+        let mut status: libc::c_int = 0;
+        // SAFETY: rusage is plain data; wait4 fills it in.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: valid pointers to locals; pid is our own child.
+        let r = unsafe {
+            libc::wait4(
+                pid.as_raw_nonzero().get(),
+                &mut status,
+                libc::WNOHANG,
+                &mut usage,
+            )
+        };
+        if r == pid.as_raw_nonzero().get() {
+            let to_us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+            return Some(launch::Ended {
+                exit: if libc::WIFSIGNALED(status) {
+                    Exit::Signal(libc::WTERMSIG(status))
+                } else {
+                    Exit::Code(libc::WEXITSTATUS(status))
+                },
+                cpu: Duration::from_micros(to_us(usage.ru_utime) + to_us(usage.ru_stime)),
+                max_rss_kb: usage.ru_maxrss.max(0) as u64,
+            });
+        }
+        let interrupted =
+            r == -1 && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR);
+        if (r != 0 && !interrupted) || Instant::now() >= until {
+            return None;
+        }
+        if r == 0 {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
 }
 
 /// Waits for `pid` (the launcher) and says how it ended. Only called once

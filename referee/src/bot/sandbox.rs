@@ -940,6 +940,99 @@ pub fn install_seccomp(allow_fork: bool) -> bool {
     true
 }
 
+/// The seccomp programs of [`install_seccomp`], built ahead, for a child
+/// that may not allocate between fork and exec (the referee's own, see
+/// `bot::direct`): the tables name a stand-in for the bot's pid, which
+/// [`SeccompPrograms::install`] replaces by the real one in the child's
+/// own copy before installing them.
+#[derive(Clone, Debug)]
+pub struct SeccompPrograms {
+    programs: Vec<seccompiler::BpfProgram>,
+    /// (program, instruction) of each comparison with the stand-in pid,
+    /// and with the stand-in's process group (its negation).
+    own_sites: Vec<(usize, usize)>,
+    group_sites: Vec<(usize, usize)>,
+}
+
+/// A pid no process can have (`pid_max` is at most 2^22).
+#[cfg(target_arch = "x86_64")]
+const PID_STAND_IN: u32 = 0x3fff_fff1;
+
+impl SeccompPrograms {
+    /// The x32 guard and the tables, for any pid. Cheap to clone.
+    pub fn build(allow_fork: bool) -> Result<SeccompPrograms, String> {
+        let mut programs: Vec<seccompiler::BpfProgram> = Vec::new();
+        let mut own_sites = Vec::new();
+        let mut group_sites = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        {
+            programs.push(
+                X32_GUARD
+                    .iter()
+                    .map(|i| seccompiler::sock_filter {
+                        code: i.code,
+                        jt: i.jt,
+                        jf: i.jf,
+                        k: i.k,
+                    })
+                    .collect(),
+            );
+            programs.extend(
+                seccomp_filters(PID_STAND_IN as i32, allow_fork)
+                    .map_err(|e| format!("seccomp tables: {e}"))?,
+            );
+            for (p, program) in programs.iter().enumerate() {
+                for (i, instruction) in program.iter().enumerate() {
+                    if instruction.k == PID_STAND_IN {
+                        own_sites.push((p, i));
+                    } else if instruction.k == PID_STAND_IN.wrapping_neg() {
+                        group_sites.push((p, i));
+                    }
+                }
+            }
+            // kill (self and own group) and tgkill (self): a table built
+            // otherwise would patch the wrong places.
+            if own_sites.len() != 2 || group_sites.len() != 1 {
+                return Err(format!(
+                    "seccomp tables: the stand-in pid is compared {} and {} times, not 2 and 1",
+                    own_sites.len(),
+                    group_sites.len()
+                ));
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = allow_fork;
+        Ok(SeccompPrograms {
+            programs,
+            own_sites,
+            group_sites,
+        })
+    }
+
+    /// Between fork and exec, in the child's own copy: puts its pid in
+    /// place of the stand-in, sets `no_new_privs` and installs every
+    /// program. No allocation. False if a step failed (errno says why).
+    pub fn install(&mut self) -> bool {
+        if rustix::thread::set_no_new_privs(true).is_err() {
+            return false;
+        }
+        self.name_pid(rustix::process::getpid().as_raw_nonzero().get() as u32);
+        self.programs
+            .iter()
+            .all(|program| seccompiler::apply_filter(program).is_ok())
+    }
+
+    /// Puts `pid` where the tables name the bot's pid (in place).
+    fn name_pid(&mut self, pid: u32) {
+        for &(p, i) in &self.own_sites {
+            self.programs[p][i].k = pid;
+        }
+        for &(p, i) in &self.group_sites {
+            self.programs[p][i].k = pid.wrapping_neg();
+        }
+    }
+}
+
 /// Kills every process, other than the referee, that is in the session
 /// `session` or carries `tag` in its environment: what a bot left behind,
 /// when its launcher (which kills all the bot's descendants) did not report
@@ -1100,6 +1193,23 @@ mod tests {
                 want,
                 "nr {nr:#x} arch {arch:#x}"
             );
+        }
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn programs_built_ahead_equal_the_tables_built_for_the_pid() {
+        for allow_fork in [false, true] {
+            let mut ahead = SeccompPrograms::build(allow_fork).unwrap();
+            ahead.name_pid(4242);
+            let direct = seccomp_filters(4242, allow_fork).unwrap();
+            assert_eq!(ahead.programs.len(), direct.len() + 1);
+            for (a, d) in ahead.programs[1..].iter().zip(&direct) {
+                let key = |p: &seccompiler::BpfProgram| {
+                    p.iter().map(|i| (i.code, i.jt, i.jf, i.k)).collect::<Vec<_>>()
+                };
+                assert_eq!(key(a), key(d));
+            }
         }
     }
 
