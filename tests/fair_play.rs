@@ -292,6 +292,61 @@ fn an_opponent_spinning_while_it_waits_costs_no_time(layer: &str) {
     }
 }
 
+fn an_idle_bot_gets_no_cpu(layer: &str) {
+    // A bot whose six threads spin all the time, against one that spins
+    // 100 ms of CPU per move: left running while idle, the first would get
+    // a core or more for each of those moves (600 ms in all). It is
+    // stopped once the second has thought for the grace period, and at
+    // once after its replies once seen busy. It tells its CPU clock on
+    // stderr at each reply; less the CPU of its moves (the transcript's,
+    // from its request to its reply) is what it got while idle.
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("t.jsonl");
+    let idle = python("ponderer.py", "idle");
+    let slow = python("paced.py", "spin 100 all");
+    let run = referee(
+        &[
+            "match",
+            "arrow5",
+            &idle,
+            &slow,
+            "--sandbox",
+            layer,
+            "--max-rounds",
+            "6",
+            "--transcript",
+            transcript.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(&transcript).unwrap();
+    let entries: Vec<serde_json::Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|e: &serde_json::Value| e["bot"] == "a")
+        .collect();
+    let clock_ms: Vec<f64> = entries
+        .iter()
+        .filter(|e| e["dir"] == "stderr")
+        .filter_map(|e| e["line"].as_str()?.strip_prefix("cpu-ms ")?.parse().ok())
+        .collect();
+    let moves_ms: f64 = entries
+        .iter()
+        .filter(|e| e["dir"] == "from")
+        .filter_map(|e| e["cpu_us"].as_f64())
+        .sum::<f64>()
+        / 1000.0;
+    // The code, then 6 attacks.
+    assert_eq!(clock_ms.len(), 7, "{text}");
+    let idle_ms = clock_ms.last().unwrap() - moves_ms;
+    assert!(
+        idle_ms < 150.0,
+        "the idle bot got {idle_ms:.1} ms of CPU while its opponent thought 600 ms \
+         (its clock at each reply: {clock_ms:?}; its moves: {moves_ms:.1} ms)"
+    );
+}
+
 /// A match of `bot` (seat A) against the weak sample bot under `layer`,
 /// with `extra` flags; the record.
 fn against_weak(bot: &str, layer: &str, extra: &[&str]) -> serde_json::Value {
@@ -599,6 +654,7 @@ fn nothing_outlives_a_killed_referee(layer: &str) {
 
 under_each_layer! {
     an_opponent_spinning_while_it_waits_costs_no_time: spinning_opponent_basic, spinning_opponent_strict;
+    an_idle_bot_gets_no_cpu: idle_cpu_basic, idle_cpu_strict;
     no_bot_can_reschedule_another: rescheduling_basic, rescheduling_strict;
     lines_nobody_asked_for_are_a_protocol_fault: unasked_lines_basic, unasked_lines_strict;
     memory_is_watched_while_a_bot_chats_on_stderr: memory_while_chatting_basic, memory_while_chatting_strict;

@@ -104,15 +104,19 @@ fn a_person_plays_a_whole_game_against_a_bot() {
         .map(|i: u32| format!("{}{}{}", i / 9 + 1, i / 3 % 3 + 1, i % 3 + 1))
         .collect();
     let mut bot_moves = 0;
+    // What was seen, for the message of a failed assertion.
+    let mut seen: Vec<String> = Vec::new();
     for code in &codes {
-        let (_, matched) = p
+        let (before, matched) = p
             .exp_regex(r"Enter your guess \(three digits from 1-3\): |Result: [^\r]*")
             .unwrap();
+        seen.push(format!("{before}{matched}"));
         if matched.starts_with("Result:") {
             break;
         }
         p.send_line(code).unwrap();
-        let (_, feedback) = p.exp_regex(r"Feedback: [0-3] exact match(es)?").unwrap();
+        let (before, feedback) = p.exp_regex(r"Feedback: [0-3] exact match(es)?").unwrap();
+        seen.push(format!("{before}{feedback}"));
         if feedback.starts_with("Feedback: 3") {
             p.exp_string("Result: You won (cracked)").unwrap();
             break;
@@ -126,7 +130,10 @@ fn a_person_plays_a_whole_game_against_a_bot() {
         }
         bot_moves += 1;
     }
-    assert!(bot_moves >= 1);
+    assert!(
+        bot_moves >= 1,
+        "the bot never moved; the game said: {seen:?}"
+    );
     p.exp_string("Codes:").unwrap();
     p.exp_string("History:").unwrap();
     p.exp_eof().unwrap();

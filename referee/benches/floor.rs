@@ -2,7 +2,8 @@
 //! in C (`benches/floor/referee.c`: pipes, poll deadlines, nothing else)
 //! with raw C bots (`benches/floor/bot.c`) beside the referee's own game
 //! loop with two instant bots, both pinned to one CPU, in interleaved
-//! rounds; medians and their ratios.
+//! rounds; medians and their ratios. Both referees play the same bots
+//! (the floor's), so the ratios measure the referees alone.
 //!
 //! Run: `cargo build --release --workspace && cargo bench -p referee --bench floor`
 //! (as root it also measures the strict layer). It prints a table:
@@ -27,7 +28,7 @@ use referee::runner::{play_match, MatchLimits, MatchPlan};
 /// Interleaved rounds; each figure is the median over them.
 const ROUNDS: usize = 5;
 /// Arrow 5 rounds of the exchange game (two attacks each).
-const GAME_ROUNDS: u32 = 1000;
+const GAME_ROUNDS: u32 = 10_000;
 /// Games started and ended per round of the start-up figure.
 const STARTS: usize = 40;
 
@@ -84,8 +85,10 @@ fn floor(referee: &Path, mode: &str, count: usize, bot: &Path) -> f64 {
     String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
 }
 
-fn plan(rounds: u32, sandbox: &Sandbox) -> MatchPlan {
-    let bot = BotCommand::parse(&sample_bot("arrow5_constant")).unwrap();
+/// The referee's game loop between two copies of `bot` (the floor's own
+/// C bot: both referees are measured with the same bots).
+fn plan(rounds: u32, sandbox: &Sandbox, bot: &Path) -> MatchPlan {
+    let bot = BotCommand::parse(&bot.to_string_lossy()).unwrap();
     let options = GameOptions {
         max_rounds: Some(rounds),
         ..GameOptions::default()
@@ -103,9 +106,9 @@ fn plan(rounds: u32, sandbox: &Sandbox) -> MatchPlan {
 
 /// Microseconds per attack of a whole game of GAME_ROUNDS rounds, less
 /// the same game of one round (so start-up is not counted).
-fn referee_exchange(sandbox: &Sandbox) -> f64 {
-    let long = plan(GAME_ROUNDS, sandbox);
-    let short = plan(1, sandbox);
+fn referee_exchange(sandbox: &Sandbox, bot: &Path) -> f64 {
+    let long = plan(GAME_ROUNDS, sandbox, bot);
+    let short = plan(1, sandbox, bot);
     let time = |p: &MatchPlan| {
         let t = Instant::now();
         let record = play_match(p, None).unwrap();
@@ -117,8 +120,8 @@ fn referee_exchange(sandbox: &Sandbox) -> f64 {
 }
 
 /// Milliseconds per game of one round: start, greet, code, attack, end.
-fn referee_start(sandbox: &Sandbox) -> f64 {
-    let p = plan(1, sandbox);
+fn referee_start(sandbox: &Sandbox, bot: &Path) -> f64 {
+    let p = plan(1, sandbox, bot);
     let t = Instant::now();
     for _ in 0..STARTS {
         play_match(&p, None).unwrap();
@@ -222,8 +225,8 @@ fn main() {
         // bots) as the floor is, and unpin it after.
         pin_to(&[0]);
         for (i, (_, sandbox)) in layers.iter().enumerate() {
-            exchange[i].push(referee_exchange(sandbox));
-            start[i].push(referee_start(sandbox));
+            exchange[i].push(referee_exchange(sandbox, &floor_bot));
+            start[i].push(referee_start(sandbox, &floor_bot));
         }
         pin_to(&cpus);
     }

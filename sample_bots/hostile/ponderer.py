@@ -3,6 +3,8 @@ opponent's time:
 
     python3 ponderer.py spin      # threads burn CPU all the time, waiting or not
     python3 ponderer.py renice    # tries to slow every other process down
+    python3 ponderer.py idle      # spins as `spin`, and tells on stderr its
+                                  # CPU time at each reply ("cpu-ms N")
 
 `spin` starts six threads that hash without pause (hashlib lets go of the
 interpreter lock, so they really run in parallel). `renice` tries, on every
@@ -15,6 +17,7 @@ import os
 import random
 import sys
 import threading
+import time
 
 from common import every_line, random_code
 
@@ -48,7 +51,7 @@ def renice_others():
     return done
 
 
-if mode == "spin":
+if mode in ("spin", "idle"):
     for _ in range(6):
         threading.Thread(target=spin, daemon=True).start()
 
@@ -58,6 +61,9 @@ for kind, words in every_line():
     if kind == "arrow5":
         rng = random.Random(int(words[4]))
     elif kind in ("code", "attack"):
+        if mode == "idle":
+            used = time.process_time() * 1000
+            print(f"cpu-ms {used:.1f}", file=sys.stderr, flush=True)
         if touched:
             print("touched " + " ".join(touched[:5]), flush=True)
         else:

@@ -324,7 +324,10 @@ fn ruleset_of(policy: &FsPolicy) -> Result<::landlock::RulesetCreated, LandlockE
     Ok(ruleset)
 }
 
-fn add_rule(ruleset: &mut ::landlock::RulesetCreated, rule: PlannedRule) -> Result<(), LandlockError> {
+fn add_rule(
+    ruleset: &mut ::landlock::RulesetCreated,
+    rule: PlannedRule,
+) -> Result<(), LandlockError> {
     ruleset
         .add_rule(PathBeneath::new(rule.fd, rule.access))
         .map(drop)

@@ -830,8 +830,7 @@ impl BotProcess {
                 match ended {
                     Some(ended) => ProcessReport {
                         exit: Some(ended.exit),
-                        cpu_ms: tree_cpu.unwrap_or(ended.cpu).max(ended.cpu).as_secs_f64()
-                            * 1000.0,
+                        cpu_ms: tree_cpu.unwrap_or(ended.cpu).max(ended.cpu).as_secs_f64() * 1000.0,
                         peak_memory_kb: self.peak_memory_kb.max(ended.max_rss_kb),
                         stderr_truncated: self.stderr_truncated,
                     },
@@ -1652,8 +1651,7 @@ fn reap_with_usage(pid: Pid) -> Option<launch::Ended> {
                 max_rss_kb: usage.ru_maxrss.max(0) as u64,
             });
         }
-        let interrupted =
-            r == -1 && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR);
+        let interrupted = r == -1 && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR);
         if (r != 0 && !interrupted) || Instant::now() >= until {
             return None;
         }

@@ -1206,7 +1206,9 @@ mod tests {
             assert_eq!(ahead.programs.len(), direct.len() + 1);
             for (a, d) in ahead.programs[1..].iter().zip(&direct) {
                 let key = |p: &seccompiler::BpfProgram| {
-                    p.iter().map(|i| (i.code, i.jt, i.jf, i.k)).collect::<Vec<_>>()
+                    p.iter()
+                        .map(|i| (i.code, i.jt, i.jf, i.k))
+                        .collect::<Vec<_>>()
                 };
                 assert_eq!(key(a), key(d));
             }
