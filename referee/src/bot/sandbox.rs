@@ -127,7 +127,8 @@ impl Sandbox {
             ),
         };
         let basic = format!(
-            "each bot through a launcher that kills all it started when it ends; own session; \
+            "a bot that may fork through a launcher that kills all it started when it ends, \
+             one that may not started by the referee and dying with it; own session; \
              {files}; seccomp (no ptrace, no network socket, no new namespaces, signals only to \
              itself and its group, no fork unless allowed); rlimits (cpu {CPU_SECONDS_LIMIT}s, \
              address space, file size 64MiB, {OPEN_FILES_LIMIT} files, no core); clean \
