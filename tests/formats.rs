@@ -9,7 +9,6 @@
 //! and wins every game; two bots of one number crack in the same round,
 //! a draw (`both-cracked`). So every result is known in advance.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -92,33 +91,6 @@ fn rounds(out: &Path) -> Vec<String> {
         .collect()
 }
 
-/// The columns of games.csv that say what happened, by game number;
-/// panics if a game appears twice.
-fn games_by_number(path: &Path) -> BTreeMap<u64, Vec<String>> {
-    let mut games = BTreeMap::new();
-    for row in csv_records(path) {
-        let number: u64 = row["game"].parse().unwrap();
-        let what: Vec<String> = [
-            "seed",
-            "bot_a",
-            "bot_b",
-            "first",
-            "result",
-            "winner",
-            "reason",
-            "attacks_a",
-            "attacks_b",
-            "verdict_a",
-            "verdict_b",
-        ]
-        .iter()
-        .map(|c| row[*c].clone())
-        .collect();
-        assert!(games.insert(number, what).is_none(), "game {number} twice");
-    }
-    games
-}
-
 /// Runs `file` into `out`, SIGKILLing the referee once games.csv holds at
 /// least each of `kill_at` rows, resuming after each kill, then to the end.
 /// Returns how many kills landed before the end.
@@ -162,8 +134,8 @@ fn run_with_kills(file: &Path, out: &Path, kill_at: &[usize]) -> usize {
 /// Compares the files of two results folders that must be identical.
 fn assert_same_results(whole: &Path, killed: &Path, files: &[&str]) {
     assert_eq!(
-        games_by_number(&whole.join("games.csv")),
-        games_by_number(&killed.join("games.csv")),
+        game_results_by_number(&whole.join("games.csv")),
+        game_results_by_number(&killed.join("games.csv")),
         "games.csv"
     );
     for name in files {
@@ -221,7 +193,7 @@ fn a_swiss_of_nine_bots_plays_its_hand_worked_rounds_through_kills() {
     let first = run(&file, &whole, false);
     assert_eq!(rounds(&whole), SWISS_ROUNDS);
     // 4 pairings x 2 games x 4 rounds.
-    assert_eq!(games_by_number(&whole.join("games.csv")).len(), 32);
+    assert_eq!(game_results_by_number(&whole.join("games.csv")).len(), 32);
     // Final order: score, then Buchholz (k2's opponents k7 k4 k1 k3 scored
     // 8+12+16+8 = 44, k4's k8 k2 k6 k9 4+12+8+4 = 28), then rating.
     let table: Vec<String> = csv_records(&whole.join("swiss.csv"))
@@ -317,12 +289,18 @@ fn a_knockout_of_six_bots_plays_its_hand_worked_bracket_through_kills() {
             "Final (1)k2 (2)k1 0-0-2 tb0 k1 games",
         ]
     );
-    let games = games_by_number(&whole.join("games.csv"));
+    let games = game_results_by_number(&whole.join("games.csv"));
     assert_eq!(
         games.keys().copied().collect::<Vec<_>>(),
         (1..=14).collect::<Vec<_>>()
     );
-    let sides = |n: u64| (games[&n][1].clone(), games[&n][2].clone());
+    let sides = |n: u64| {
+        let row = &games[&n];
+        (
+            result_cell(row, "bot_a").to_string(),
+            result_cell(row, "bot_b").to_string(),
+        )
+    };
     assert_eq!(sides(3), ("a3".into(), "b3".into()));
     assert_eq!(
         sides(6),
@@ -330,7 +308,7 @@ fn a_knockout_of_six_bots_plays_its_hand_worked_bracket_through_kills() {
         "tie-breaks swap sides"
     );
     assert_eq!(sides(13), ("k2".into(), "k1".into()));
-    assert_eq!(games[&5][6], "both-cracked");
+    assert_eq!(result_cell(&games[&5], "reason"), "both-cracked");
     let text = std::fs::read_to_string(whole.join("bracket.txt")).unwrap();
     assert!(text.ends_with("Champion: k1\n"), "{text}");
     assert!(first.stdout.contains("Champion: k1"), "{}", first.stdout);
@@ -385,12 +363,19 @@ fn groups_then_a_knockout_play_their_hand_worked_stages_through_kills() {
             "B4 k7 0 false",
         ]
     );
-    let games = games_by_number(&whole.join("games.csv"));
+    let games = game_results_by_number(&whole.join("games.csv"));
     assert_eq!(
         games.keys().copied().collect::<Vec<_>>(),
         (1..=24).collect::<Vec<_>>()
     );
-    let sides = |n: u64| format!("{}-{}", games[&n][1], games[&n][2]);
+    let sides = |n: u64| {
+        let row = &games[&n];
+        format!(
+            "{}-{}",
+            result_cell(row, "bot_a"),
+            result_cell(row, "bot_b")
+        )
+    };
     let wanted = [
         (1, "k1-k4"),
         (6, "k5-k4"),

@@ -229,6 +229,59 @@ pub fn csv_records(path: &Path) -> Vec<std::collections::BTreeMap<String, String
         .collect()
 }
 
+/// Columns of games.csv that say what happened in a game (not how long
+/// it took): what a resumed, updated or sharded run must give exactly as
+/// an uninterrupted one.
+pub const RESULT_COLUMNS: &[&str] = &[
+    "game",
+    "seed",
+    "bot_a",
+    "bot_b",
+    "first",
+    "result",
+    "winner",
+    "reason",
+    "attacks_a",
+    "attacks_b",
+    "verdict_a",
+    "verdict_b",
+    "replies_a",
+    "replies_b",
+    "detail",
+];
+
+/// The [`RESULT_COLUMNS`] of each row of a games.csv, in the file's order.
+pub fn game_results(path: &Path) -> Vec<Vec<String>> {
+    csv_records(path)
+        .iter()
+        .map(|row| RESULT_COLUMNS.iter().map(|c| row[*c].clone()).collect())
+        .collect()
+}
+
+/// The cell of `column` (one of [`RESULT_COLUMNS`]) in a row of
+/// [`game_results`].
+pub fn result_cell<'a>(row: &'a [String], column: &str) -> &'a str {
+    let i = RESULT_COLUMNS
+        .iter()
+        .position(|c| *c == column)
+        .unwrap_or_else(|| panic!("{column} is not a result column"));
+    &row[i]
+}
+
+/// [`game_results`] by game number; panics if a game appears twice.
+pub fn game_results_by_number(path: &Path) -> std::collections::BTreeMap<u64, Vec<String>> {
+    let mut games = std::collections::BTreeMap::new();
+    for row in game_results(path) {
+        let number: u64 = row[0].parse().unwrap();
+        assert!(
+            games.insert(number, row).is_none(),
+            "game {number} written twice in {}",
+            path.display()
+        );
+    }
+    games
+}
+
 /// Writes `dir/t.toml`: a tournament of `game` between two bots (`[name,
 /// bot command]`), `games` games a pairing, seed 5, with `extra` TOML
 /// before the bots (top-level fields such as `sandbox = "strict"` first,

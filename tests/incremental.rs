@@ -11,25 +11,6 @@ use crate::harness::*;
 
 const BUDGET: Duration = Duration::from_secs(180);
 
-/// Columns of games.csv that say what happened (not how long it took).
-const RESULT_COLUMNS: &[&str] = &[
-    "game",
-    "seed",
-    "bot_a",
-    "bot_b",
-    "first",
-    "result",
-    "winner",
-    "reason",
-    "attacks_a",
-    "attacks_b",
-    "verdict_a",
-    "verdict_b",
-    "replies_a",
-    "replies_b",
-    "detail",
-];
-
 /// A contest folder: copies of the sample bots (so they can be replaced),
 /// a shared key, and a tournament file of some of them.
 struct Contest {
@@ -103,27 +84,11 @@ impl Contest {
             );
         }
         assert_eq!(
-            results(&self.path(out).join("games.csv")),
-            results(&self.path(fresh).join("games.csv")),
+            game_results(&self.path(out).join("games.csv")),
+            game_results(&self.path(fresh).join("games.csv")),
             "games.csv of {out} and of a fresh run"
         );
     }
-}
-
-fn results(path: &Path) -> Vec<Vec<String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let header = reader.headers().unwrap().clone();
-    let columns: Vec<usize> = RESULT_COLUMNS
-        .iter()
-        .map(|c| header.iter().position(|h| h == *c).unwrap())
-        .collect();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            columns.iter().map(|&i| r[i].to_string()).collect()
-        })
-        .collect()
 }
 
 /// Lines of the folder's store: every game it ever kept.
@@ -173,7 +138,7 @@ fn adding_replacing_and_removing_bots_plays_only_the_new_games() {
     c.assert_as_fresh("term", "fresh-replaced");
     // The games of the bot it replaced stay in the store, out of the CSVs.
     assert_eq!(kept(&c.path("term")), 20);
-    assert_eq!(results(&c.path("term").join("games.csv")).len(), 12);
+    assert_eq!(game_results(&c.path("term").join("games.csv")).len(), 12);
 
     // Removed: nothing to play, and its games leave the standings.
     c.file(&["random", "constant"], 4);
@@ -261,7 +226,7 @@ fn a_dry_run_writes_nothing_and_updates_keep_to_their_formats() {
         "{}",
         refused.stderr
     );
-    assert_eq!(results(&c.path("folder/games.csv")).len(), 6);
+    assert_eq!(game_results(&c.path("folder/games.csv")).len(), 6);
     assert!(
         !c.path("folder/store").exists(),
         "the refused run made a store"

@@ -3,7 +3,6 @@
 //! repeated or changed, and the folder always readable. Compared game by
 //! game with an uninterrupted run of the same tournament and key.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -11,25 +10,6 @@ use std::time::{Duration, Instant};
 use crate::harness::*;
 
 const BUDGET: Duration = Duration::from_secs(180);
-
-/// Columns that say what happened in a game (not how long it took).
-const RESULT_COLUMNS: &[&str] = &[
-    "game",
-    "seed",
-    "bot_a",
-    "bot_b",
-    "first",
-    "result",
-    "winner",
-    "reason",
-    "attacks_a",
-    "attacks_b",
-    "verdict_a",
-    "verdict_b",
-    "replies_a",
-    "replies_b",
-    "detail",
-];
 
 /// A round robin of fast deterministic sample bots. Codes are the bots'
 /// own, and both runs share one key file, so that the games do not depend
@@ -71,29 +51,6 @@ fn command(file: &Path, key: &Path, out: &Path, resume: bool) -> Command {
     command
 }
 
-/// The rows of a games.csv, by game number, with the result columns only.
-/// Panics if a game appears twice.
-fn games_by_number(path: &Path) -> BTreeMap<u64, Vec<String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let header = reader.headers().unwrap().clone();
-    let columns: Vec<usize> = RESULT_COLUMNS
-        .iter()
-        .filter_map(|c| header.iter().position(|h| h == *c))
-        .collect();
-    let mut games = BTreeMap::new();
-    for record in reader.records() {
-        let record = record.unwrap();
-        let number: u64 = record[0].parse().unwrap();
-        let row: Vec<String> = columns.iter().map(|&i| record[i].to_string()).collect();
-        assert!(
-            games.insert(number, row).is_none(),
-            "game {number} written twice in {}",
-            path.display()
-        );
-    }
-    games
-}
-
 #[test]
 fn sigkill_at_many_moments_then_resume_loses_repeats_and_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -101,7 +58,7 @@ fn sigkill_at_many_moments_then_resume_loses_repeats_and_changes_nothing() {
     let whole = dir.path().join("whole");
     let run = run_within(command(&file, &key, &whole, false), BUDGET);
     assert_eq!(run.status, 0, "{}", run.stderr);
-    let expected = games_by_number(&whole.join("games.csv"));
+    let expected = game_results_by_number(&whole.join("games.csv"));
     assert_eq!(expected.len(), 30);
 
     // Kill points from the first instant of start-up to late in the run;
@@ -157,7 +114,7 @@ fn sigkill_at_many_moments_then_resume_loses_repeats_and_changes_nothing() {
         }
         // The part written so far never holds a game twice or a changed game.
         if killed.join("games.csv").exists() {
-            for (number, row) in games_by_number(&killed.join("games.csv")) {
+            for (number, row) in game_results_by_number(&killed.join("games.csv")) {
                 assert_eq!(
                     Some(&row),
                     expected.get(&number),
@@ -169,7 +126,7 @@ fn sigkill_at_many_moments_then_resume_loses_repeats_and_changes_nothing() {
     assert!(finished);
     assert!(kills >= 5, "only {kills} kills landed before the end");
 
-    let got = games_by_number(&killed.join("games.csv"));
+    let got = game_results_by_number(&killed.join("games.csv"));
     assert_eq!(
         got.keys().copied().collect::<Vec<_>>(),
         (1..=30).collect::<Vec<_>>(),
@@ -198,7 +155,7 @@ fn a_games_csv_and_store_cut_mid_row_are_repaired_on_resume() {
     let out = dir.path().join("out");
     let run = run_within(command(&file, &key, &out, false), BUDGET);
     assert_eq!(run.status, 0, "{}", run.stderr);
-    let expected = games_by_number(&out.join("games.csv"));
+    let expected = game_results_by_number(&out.join("games.csv"));
     let games_path = out.join("games.csv");
     let text = std::fs::read(&games_path).unwrap();
     // Cut the file in the middle of its fourth row, as a kill mid-write
@@ -244,5 +201,5 @@ fn a_games_csv_and_store_cut_mid_row_are_repaired_on_resume() {
         "{}",
         run.stderr
     );
-    assert_eq!(games_by_number(&games_path), expected);
+    assert_eq!(game_results_by_number(&games_path), expected);
 }

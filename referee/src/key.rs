@@ -83,7 +83,7 @@ impl RefereeKey {
     }
 
     pub fn to_hex(&self) -> String {
-        self.0.iter().map(|b| format!("{b:02x}")).collect()
+        crate::text::hex(&self.0)
     }
 
     pub fn from_hex(text: &str) -> Result<RefereeKey, KeyError> {

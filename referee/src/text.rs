@@ -27,6 +27,16 @@ fn push_escaped(out: &mut String, c: char) {
     }
 }
 
+/// Bytes in lower-case hex, two digits each (keys, content hashes,
+/// cache names).
+pub fn hex(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
+
 /// One piece of text (a name, a line, a detail) for a terminal: every
 /// control character escaped, line breaks included.
 pub fn escape(text: &str) -> Cow<'_, str> {

@@ -548,10 +548,7 @@ fn first_lines(message: &str) -> String {
 /// referee run their binary in its place: a cryptographic hash, not FNV.
 fn cache_hash(key: &[u8]) -> String {
     use sha2::{Digest, Sha256};
-    Sha256::digest(key)[..16]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::text::hex(&Sha256::digest(key)[..16])
 }
 
 #[cfg(test)]

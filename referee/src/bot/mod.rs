@@ -672,11 +672,6 @@ impl BotProcess {
         }
     }
 
-    /// Whether the bot was seen using the CPU while it was not asked.
-    pub fn busy_when_idle(&self) -> bool {
-        self.busy_when_idle
-    }
-
     /// Stops the bot's whole process group (SIGSTOP): between its reply and
     /// its next request it gets no CPU, so it can neither ponder on its
     /// opponent's time nor slow the opponent down. Its threads stop too;

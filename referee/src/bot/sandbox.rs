@@ -907,43 +907,17 @@ const SECCOMP_ALLOW: u32 = 0x7fff_0000;
 const SECCOMP_EPERM: u32 = 0x0005_0000 | libc::EPERM as u32;
 
 /// Between fork and exec: no new privileges, then the x32 guard and the
-/// tables of `seccomp_filters` (built here: they name the bot's pid, and
-/// the launcher's child may allocate, being single-threaded). False if a
-/// step failed (errno says why).
+/// tables of `seccomp_filters` for this process's pid (built here: the
+/// launcher's child may allocate, being single-threaded). False if a step
+/// failed (errno says why).
 pub fn install_seccomp(allow_fork: bool) -> bool {
-    if rustix::thread::set_no_new_privs(true).is_err() {
-        return false;
-    }
-    #[cfg(target_arch = "x86_64")]
-    {
-        let guard: seccompiler::BpfProgram = X32_GUARD
-            .iter()
-            .map(|i| seccompiler::sock_filter {
-                code: i.code,
-                jt: i.jt,
-                jf: i.jf,
-                k: i.k,
-            })
-            .collect();
-        let Ok(tables) =
-            seccomp_filters(rustix::process::getpid().as_raw_nonzero().get(), allow_fork)
-        else {
-            return false;
-        };
-        for program in std::iter::once(&guard).chain(&tables) {
-            if seccompiler::apply_filter(program).is_err() {
-                return false;
-            }
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = allow_fork;
-    true
+    SeccompPrograms::build(allow_fork).is_ok_and(|mut programs| programs.install())
 }
 
-/// The seccomp programs of [`install_seccomp`], built ahead, for a child
-/// that may not allocate between fork and exec (the referee's own, see
-/// `bot::direct`): the tables name a stand-in for the bot's pid, which
+/// The seccomp programs a bot runs under: the x32 guard and the tables of
+/// `seccomp_filters`. They can be built ahead, for a child that may not
+/// allocate between fork and exec (the referee's own, see `bot::direct`):
+/// the tables name a stand-in for the bot's pid, which
 /// [`SeccompPrograms::install`] replaces by the real one in the child's
 /// own copy before installing them.
 #[derive(Clone, Debug)]

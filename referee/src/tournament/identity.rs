@@ -30,7 +30,7 @@ pub struct Hash256(pub [u8; 32]);
 
 impl Hash256 {
     pub fn to_hex(&self) -> String {
-        self.0.iter().map(|b| format!("{b:02x}")).collect()
+        crate::text::hex(&self.0)
     }
 
     pub fn from_hex(text: &str) -> Option<Hash256> {
@@ -188,6 +188,11 @@ impl GameIdentities {
             .map(bot_content)
             .collect::<Result<Vec<_>, _>>()?;
         Ok(GameIdentities::from_contents(plan, key, contents))
+    }
+
+    /// Each bot's content as the store writes it (hex), by bot index.
+    pub fn content_hexes(&self) -> Vec<String> {
+        self.contents.iter().map(Hash256::to_hex).collect()
     }
 
     /// With the bots' contents already known.

@@ -313,12 +313,7 @@ pub fn run(
         })?;
         played.keeping = Some(Keeping {
             store: kept,
-            contents: schedule
-                .identities()
-                .contents
-                .iter()
-                .map(Hash256::to_hex)
-                .collect(),
+            contents: schedule.identities().content_hexes(),
         });
         play(&mut todo, &mut played, reporters);
         let kept = played.keeping.take().expect("kept above").store;
@@ -482,12 +477,7 @@ pub fn dry_run(plan: &TournamentPlan, options: &RunOptions) -> Result<DryRun, To
     let key =
         key.unwrap_or_else(|| crate::key::RefereeKey::from_hex(&"0".repeat(64)).expect("hex"));
     let schedule = Schedule::new(plan, GameIdentities::new(plan, &key)?);
-    let contents: Vec<String> = schedule
-        .identities()
-        .contents
-        .iter()
-        .map(Hash256::to_hex)
-        .collect();
+    let contents = schedule.identities().content_hexes();
     let mut known: std::collections::BTreeMap<&str, BTreeSet<&str>> = Default::default();
     for game in store.games() {
         for (name, content) in [&game.row.bot_a, &game.row.bot_b]
@@ -1115,12 +1105,7 @@ fn publish(
     shard: Option<Shard>,
     store: &Store,
 ) -> Result<u64, TournamentError> {
-    let contents: Vec<String> = schedule
-        .identities()
-        .contents
-        .iter()
-        .map(Hash256::to_hex)
-        .collect();
+    let contents = schedule.identities().content_hexes();
     let furthest = furthest_kept(store);
     let mut numbers: Vec<u64> = vec![];
     for (p, &(i, j)) in schedule.pairings().iter().enumerate() {
