@@ -35,20 +35,7 @@ use std::sync::OnceLock;
 use rustix::process::{Pid, PidfdFlags};
 
 use super::launch::{self, LaunchSpec};
-use super::{landlock, sandbox};
-
-/// A bot the referee started itself.
-pub struct Direct {
-    pub pid: Pid,
-    /// Readable when the bot exits.
-    pub pidfd: OwnedFd,
-    pub stdin: OwnedFd,
-    pub stdout: OwnedFd,
-    pub stderr: OwnedFd,
-    /// The referee's peak resident memory when it forked the bot, in KiB:
-    /// the bot's `ru_maxrss` is at least this much whatever it did.
-    pub inherited_rss_kb: u64,
-}
+use super::{landlock, sandbox, Keeper, Started};
 
 /// The Landlock layer that hides root's secrets from a bot that keeps uid
 /// 0, built once for every bot (`None`: not root, or no Landlock).
@@ -80,7 +67,7 @@ fn seccomp_programs() -> io::Result<sandbox::SeccompPrograms> {
 /// Starts the bot of `spec` (`allow_fork` off, no `strict`): forked from
 /// the calling thread, confined, exec'd. The error of a program that
 /// cannot be run is the bot's own ([`super::is_bots_fault`]).
-pub fn start(spec: &LaunchSpec) -> io::Result<Direct> {
+pub(super) fn start(spec: &LaunchSpec) -> io::Result<Started> {
     debug_assert!(suits(spec));
     let secrets = secrets_layer()?.map(AsRawFd::as_raw_fd);
     let policy = launch::landlock_policy(spec, false);
@@ -148,13 +135,13 @@ pub fn start(spec: &LaunchSpec) -> io::Result<Direct> {
             return Err(e.into());
         }
     };
-    Ok(Direct {
-        pid,
+    Ok(Started {
+        bot: pid,
+        keeper: Keeper::Referee { inherited_rss_kb },
         pidfd,
         stdin,
         stdout,
         stderr,
-        inherited_rss_kb,
     })
 }
 

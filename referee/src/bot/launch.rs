@@ -120,6 +120,20 @@ impl Ended {
         })
     }
 
+    /// From a wait status and the resource usage `wait4` gave with it.
+    pub fn from_wait(status: libc::c_int, usage: &libc::rusage) -> Ended {
+        let to_us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+        Ended {
+            exit: if libc::WIFSIGNALED(status) {
+                super::Exit::Signal(libc::WTERMSIG(status))
+            } else {
+                super::Exit::Code(libc::WEXITSTATUS(status))
+            },
+            cpu: Duration::from_micros(to_us(usage.ru_utime) + to_us(usage.ru_stime)),
+            max_rss_kb: usage.ru_maxrss.max(0) as u64,
+        }
+    }
+
     fn line(&self) -> String {
         let (kind, n) = match self.exit {
             super::Exit::Code(c) => ("code", c),
@@ -237,16 +251,7 @@ fn launch(spec: &LaunchSpec, report: &mut File) -> Result<(), String> {
     }
     let (status, usage) = wait_for(bot);
     end_descendants();
-    let to_us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
-    let ended = Ended {
-        exit: if libc::WIFSIGNALED(status) {
-            super::Exit::Signal(libc::WTERMSIG(status))
-        } else {
-            super::Exit::Code(libc::WEXITSTATUS(status))
-        },
-        cpu: Duration::from_micros(to_us(usage.ru_utime) + to_us(usage.ru_stime)),
-        max_rss_kb: usage.ru_maxrss.max(0) as u64,
-    };
+    let ended = Ended::from_wait(status, &usage);
     report
         .write_all(ended.line().as_bytes())
         .map_err(|e| format!("report: {e}"))

@@ -485,17 +485,7 @@ impl BotProcess {
         };
         let spec = launch_spec(command, limits, workdir.path(), &tag, cgroup.as_ref());
         let started = if direct::suits(&spec) {
-            let bot = direct::start(&spec)?;
-            Started {
-                bot: bot.pid,
-                keeper: Keeper::Referee {
-                    inherited_rss_kb: bot.inherited_rss_kb,
-                },
-                pidfd: bot.pidfd,
-                stdin: bot.stdin,
-                stdout: bot.stdout,
-                stderr: bot.stderr,
-            }
+            direct::start(&spec)?
         } else {
             start_launcher(&launcher()?, command, &spec)?
         };
@@ -672,9 +662,10 @@ impl BotProcess {
         }
     }
 
-    /// Stops the bot's whole process group (SIGSTOP): between its reply and
-    /// its next request it gets no CPU, so it can neither ponder on its
-    /// opponent's time nor slow the opponent down. Its threads stop too;
+    /// Stops the bot's whole process group (SIGSTOP): until it is continued
+    /// before its next request it gets no CPU, so it can neither ponder on
+    /// its opponent's time nor slow the opponent down (when it is stopped:
+    /// see [`BotProcess::rest`]). Its threads stop too;
     /// its children stay in its group (it cannot leave it: `setsid` and
     /// `setpgid` are refused), under both layers. Two system calls a move:
     /// cheaper than the cgroup freezer's file writes.
@@ -724,7 +715,6 @@ impl BotProcess {
     /// Ends the bot after a finished game: closes its stdin, lets it exit on
     /// its own for `grace`, then SIGTERM, then SIGKILL to the whole group.
     pub fn shut_down(&mut self, grace: Duration) -> ProcessReport {
-        self.measure_before_end();
         self.stdin = None;
         self.thaw();
         if stop_requested() {
@@ -1635,16 +1625,7 @@ fn reap_with_usage(pid: Pid) -> Option<launch::Ended> {
             )
         };
         if r == pid.as_raw_nonzero().get() {
-            let to_us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
-            return Some(launch::Ended {
-                exit: if libc::WIFSIGNALED(status) {
-                    Exit::Signal(libc::WTERMSIG(status))
-                } else {
-                    Exit::Code(libc::WEXITSTATUS(status))
-                },
-                cpu: Duration::from_micros(to_us(usage.ru_utime) + to_us(usage.ru_stime)),
-                max_rss_kb: usage.ru_maxrss.max(0) as u64,
-            });
+            return Some(launch::Ended::from_wait(status, &usage));
         }
         let interrupted = r == -1 && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR);
         if (r != 0 && !interrupted) || Instant::now() >= until {
