@@ -247,8 +247,8 @@ pub struct LimitFlags {
     /// more is the `output` verdict [default: 64MiB]; at most 1024GiB
     #[arg(long, value_name = "SIZE", value_parser = units::parse_size_kb)]
     pub disk_limit: Option<u64>,
-    /// Confinement of the bots: basic (no privilege needed: launcher,
-    /// Landlock, seccomp, rlimits), strict (adds per bot a user of its own,
+    /// Confinement of the bots: basic (no privilege needed: Landlock,
+    /// seccomp, rlimits, a launcher for bots that may fork), strict (adds per bot a user of its own,
     /// namespaces, private /tmp, a cgroup; needs root), auto (strict when it
     /// can be had) [default: basic]
     #[arg(long, value_name = "LAYER", value_parser = SandboxChoice::parse)]
