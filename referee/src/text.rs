@@ -27,6 +27,23 @@ fn push_escaped(out: &mut String, c: char) {
     }
 }
 
+/// `name` with every character that is not an ASCII letter or digit, nor
+/// one of `keep`, replaced by `_`, cut to `max` characters: the shared
+/// rule of the names the referee makes files and folders from (results
+/// folders, team folders, cached builds), each adding its own.
+pub fn name_chars(name: &str, keep: &[char], max: usize) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || keep.contains(&c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(max)
+        .collect()
+}
+
 /// Bytes in lower-case hex, two digits each (keys, content hashes,
 /// cache names).
 pub fn hex(bytes: &[u8]) -> String {

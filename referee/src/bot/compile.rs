@@ -356,16 +356,7 @@ fn build(
 
 /// A name safe as part of a file name.
 fn safe_name(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(64)
-        .collect()
+    crate::text::name_chars(name, &['-', '_', '.'], 64)
 }
 
 /// The lock of one build key, holding its remembered failure.

@@ -117,17 +117,7 @@ pub fn show_time(secs: i64) -> String {
 /// A team name made safe for a folder and a bot name: letters, digits,
 /// `-` and `_` kept, every other character `_`; `None` if nothing is left.
 pub fn safe_name(raw: &str) -> Option<String> {
-    let name: String = raw
-        .trim()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let name = crate::text::name_chars(raw.trim(), &['-', '_'], usize::MAX);
     let mut name = name.trim_matches('_').to_string();
     name.truncate(100);
     if name.is_empty() || name.starts_with('-') {

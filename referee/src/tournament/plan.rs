@@ -603,18 +603,7 @@ const MAX_FOLDER_NAME: usize = 100;
 /// refused, so a results folder is always a new folder inside
 /// `tournaments/results`.
 pub fn folder_name(name: &str) -> Result<String, NoFolderName> {
-    let mut safe: String = name
-        .trim()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(MAX_FOLDER_NAME)
-        .collect();
+    let mut safe = crate::text::name_chars(name.trim(), &['-', '_', '.'], MAX_FOLDER_NAME);
     if safe.starts_with('.') {
         safe.replace_range(..1, "_");
     }
