@@ -309,27 +309,15 @@ pub fn folder_submissions(from: &Path, deadline: Option<i64>) -> Result<Vec<Foun
 /// `ref` (a tag or branch; `HEAD` if empty). Cloning is left to
 /// [`fetch`].
 pub fn repo_submissions(csv_path: &Path) -> Result<Vec<Found>, CollectError> {
-    let mut reader = csv::ReaderBuilder::new()
-        .trim(csv::Trim::All)
-        .from_path(csv_path)
-        .map_err(|e| {
-            bad(format!(
-                "--repos {}: cannot read it: {e}",
-                csv_path.display()
-            ))
-        })?;
-    let headers = reader
-        .headers()
-        .map_err(|e| bad(format!("--repos {}: {e}", csv_path.display())))?
-        .clone();
-    let column = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
-    let (Some(team_col), Some(url_col)) = (column("team"), column("url")) else {
-        return Err(bad(format!(
-            "--repos {}: the first line must name the columns team,url,ref (ref: a tag or branch, optional)",
-            csv_path.display()
-        )));
-    };
-    let ref_col = column("ref");
+    let (mut reader, columns) = csv_table(
+        csv_path,
+        "--repos",
+        &["team", "url", "ref"],
+        2,
+        "team,url,ref (ref: a tag or branch, optional)",
+    )?;
+    let (team_col, url_col) = (columns[0].expect("required"), columns[1].expect("required"));
+    let ref_col = columns[2];
     let mut found = Vec::new();
     for (i, record) in reader.records().enumerate() {
         let line = i + 2;
@@ -368,21 +356,9 @@ pub fn repo_submissions(csv_path: &Path) -> Result<Vec<Found>, CollectError> {
 /// The teams of a roster CSV (columns `student` and `team`; other columns
 /// ignored), by safe name, with their students.
 pub fn read_roster(path: &Path) -> Result<BTreeMap<String, Vec<String>>, CollectError> {
-    let mut reader = csv::ReaderBuilder::new()
-        .trim(csv::Trim::All)
-        .from_path(path)
-        .map_err(|e| bad(format!("--roster {}: cannot read it: {e}", path.display())))?;
-    let headers = reader
-        .headers()
-        .map_err(|e| bad(format!("--roster {}: {e}", path.display())))?
-        .clone();
-    let column = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
-    let (Some(student_col), Some(team_col)) = (column("student"), column("team")) else {
-        return Err(bad(format!(
-            "--roster {}: the first line must name the columns student,team",
-            path.display()
-        )));
-    };
+    let (mut reader, columns) =
+        csv_table(path, "--roster", &["student", "team"], 2, "student,team")?;
+    let (student_col, team_col) = (columns[0].expect("required"), columns[1].expect("required"));
     let mut teams: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (i, record) in reader.records().enumerate() {
         let line = i + 2;
@@ -398,6 +374,36 @@ pub fn read_roster(path: &Path) -> Result<BTreeMap<String, Vec<String>>, Collect
         teams.entry(team).or_default().push(student);
     }
     Ok(teams)
+}
+
+/// A CSV file given as `flag`, fields trimmed, and the position of each of
+/// `names` in its first line (any case); the first `required` must be
+/// there, or the error says the first line must name `columns`.
+fn csv_table(
+    path: &Path,
+    flag: &str,
+    names: &[&str],
+    required: usize,
+    columns: &str,
+) -> Result<(csv::Reader<std::fs::File>, Vec<Option<usize>>), CollectError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_path(path)
+        .map_err(|e| bad(format!("{flag} {}: cannot read it: {e}", path.display())))?;
+    let headers = reader
+        .headers()
+        .map_err(|e| bad(format!("{flag} {}: {e}", path.display())))?;
+    let found: Vec<Option<usize>> = names
+        .iter()
+        .map(|name| headers.iter().position(|h| h.eq_ignore_ascii_case(name)))
+        .collect();
+    if found[..required].iter().any(Option::is_none) {
+        return Err(bad(format!(
+            "{flag} {}: the first line must name the columns {columns}",
+            path.display()
+        )));
+    }
+    Ok((reader, found))
 }
 
 /// Runs `git` with `args`, no prompt for credentials; its stderr on
