@@ -663,13 +663,18 @@ pub(super) fn landlock_policy(spec: &LaunchSpec, with_secrets: bool) -> landlock
     if spec.identity.is_some() && with_secrets {
         hidden.extend(ROOTS_SECRETS.iter().map(PathBuf::from));
     }
-    let mut exposed: Vec<PathBuf> = needed_folders(spec)
-        .into_iter()
+    // Each is a real path, found once (a canonicalisation reads every
+    // component of a path).
+    let needed = needed_folders(spec);
+    let program = spec.program.canonicalize().ok();
+    let mut exposed: Vec<PathBuf> = needed
+        .iter()
         .filter(|dir| hidden.iter().any(|h| dir.starts_with(h)))
+        .cloned()
         .collect();
-    if let Ok(program) = spec.program.canonicalize() {
+    if let Some(program) = &program {
         if hidden.iter().any(|h| program.starts_with(h)) {
-            exposed.push(program);
+            exposed.push(program.clone());
         }
     }
     let writable = vec![spec.workdir.clone()];
@@ -684,8 +689,8 @@ pub(super) fn landlock_policy(spec: &LaunchSpec, with_secrets: bool) -> landlock
     // Every other folder (results of earlier tournaments, the user's home,
     // the opponent's files) is unreadable.
     let mut readable: Vec<PathBuf> = SYSTEM_READABLE.iter().map(PathBuf::from).collect();
-    readable.extend(needed_folders(spec));
-    readable.extend(spec.program.canonicalize().ok());
+    readable.extend(needed);
+    readable.extend(program);
     landlock::FsPolicy {
         writable,
         hidden,
