@@ -871,9 +871,8 @@ fn exchange(
     };
     // It runs from its request to its reply, and shortly after (see
     // BotProcess::rest).
+    let cpu_before = process.cpu_at_rest();
     process.thaw();
-    let cpu_before = process.cpu_time();
-    process.judge_idle_time(cpu_before);
     let mut sent = Instant::now();
     if let (Some(request), Ok(())) = (request, &result) {
         result = process.send_line(request, sent + allowance, allowance);

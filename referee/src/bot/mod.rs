@@ -66,8 +66,8 @@ pub const ADDRESS_SPACE_ALLOWANCE: u64 = 1 << 30;
 /// before it is stopped ([`BotProcess::freeze`]): the most it can take
 /// from one of its opponent's moves (see [`BotProcess::rest`]).
 pub const IDLE_GRACE: Duration = Duration::from_micros(500);
-/// CPU time a bot may show between its reply and its next request before
-/// it is stopped at once after every reply: more than the kernel's clock
+/// CPU time a bot may show between its reply and the moment it is stopped
+/// before it is stopped at once after every reply: more than the kernel's clock
 /// granularity for a process running elsewhere (one tick), and than an
 /// honest bot spends reading the notices it got.
 pub const IDLE_CPU_TOLERANCE: Duration = Duration::from_millis(5);
@@ -419,8 +419,10 @@ pub struct BotProcess {
     /// Seen using the CPU between a reply and its next request: stopped at
     /// once after each reply from then on (see [`BotProcess::rest`]).
     busy_when_idle: bool,
-    /// Its CPU time when it last replied (to see what it used idle).
+    /// Its CPU time when it last replied, and when it was last stopped
+    /// (what it used between is what it used idle).
     cpu_at_reply: Option<Duration>,
+    cpu_at_freeze: Option<Duration>,
     exited: bool,
     report: Option<ProcessReport>,
     /// Marks every process the bot starts (environment variable
@@ -513,6 +515,7 @@ impl BotProcess {
             frozen: false,
             busy_when_idle: false,
             cpu_at_reply: None,
+            cpu_at_freeze: None,
             exited: false,
             report: None,
             tag,
@@ -651,17 +654,6 @@ impl BotProcess {
         }
     }
 
-    /// Before a request: `cpu` is the bot's CPU time now; more than
-    /// [`IDLE_CPU_TOLERANCE`] since its last reply marks it busy when idle,
-    /// and it is stopped at once after each later reply.
-    pub fn judge_idle_time(&mut self, cpu: Option<Duration>) {
-        if let (Some(now), Some(then)) = (cpu, self.cpu_at_reply) {
-            if now.saturating_sub(then) > IDLE_CPU_TOLERANCE {
-                self.busy_when_idle = true;
-            }
-        }
-    }
-
     /// Stops the bot's whole process group (SIGSTOP): until it is continued
     /// before its next request it gets no CPU, so it can neither ponder on
     /// its opponent's time nor slow the opponent down (when it is stopped:
@@ -675,6 +667,27 @@ impl BotProcess {
         }
         self.group.signal(Signal::STOP);
         self.frozen = true;
+        // What it used between its reply and now was used idle; and until
+        // it is continued, this is its CPU time.
+        self.cpu_at_freeze = self.cpu_time();
+        if let (Some(now), Some(then)) = (self.cpu_at_freeze, self.cpu_at_reply) {
+            if now.saturating_sub(then) > IDLE_CPU_TOLERANCE {
+                self.busy_when_idle = true;
+            }
+        }
+    }
+
+    /// The bot's CPU time as last read: when it was stopped, if it has
+    /// been since its reply (it has used none since), else at its reply
+    /// (what it used since, while idle, is then at most [`IDLE_GRACE`] a
+    /// thread, as it would have been stopped otherwise). The start of its
+    /// next move's CPU time, without a system call.
+    pub fn cpu_at_rest(&self) -> Option<Duration> {
+        if self.frozen {
+            self.cpu_at_freeze
+        } else {
+            self.cpu_at_reply
+        }
     }
 
     /// Lets a frozen bot run again (before its request is written).
