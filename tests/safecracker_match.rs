@@ -175,7 +175,6 @@ fn options_that_do_not_apply_are_refused() {
 /// Returns the guesses it took, or `None` if it did not crack the code.
 fn play_solo(bot: &BotCommand, config: &Config, secret: u64) -> Option<u32> {
     // Bots start through the referee binary's launch mode.
-    referee::bot::launch_with(referee_bin());
     let mut process = BotProcess::spawn(bot, &ProcessLimits::default()).expect("start the bot");
     let budget = Duration::from_secs(10);
     let mut game = safecracker::solo(config, secret, secret).expect("a secret of the game");

@@ -30,7 +30,6 @@ fn sample_bot(name: &str) -> String {
 }
 
 fn exchanges(c: &mut Criterion) {
-    referee::bot::launch_with(env!("CARGO_BIN_EXE_referee"));
     let mut group = c.benchmark_group("exchange");
 
     // A bare pipe round trip: write a line to `cat`, read it back.

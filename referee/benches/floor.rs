@@ -14,6 +14,10 @@
 //! - tournament throughput with `--jobs 2` against `--jobs 1`;
 //! - the referee's peak memory for 100 and for 400 games.
 //!
+//! Words after `--` choose figures (`exchange`, `start`, `jobs`, `memory`;
+//! all by default) and layers (`basic`, `strict`; both by default), e.g.
+//! `cargo bench -p referee --bench floor -- start strict`.
+//!
 //! No assertion: the machine may be shared and noisy; the ratios are what
 //! to read (docs/measurements.md keeps the figures).
 
@@ -191,15 +195,55 @@ fn tournament(bots: usize, games: usize, jobs: usize) -> (f64, i64) {
     (t.elapsed().as_secs_f64(), usage.ru_maxrss)
 }
 
+/// The figures and layers named after `--` (cargo adds `--bench`, which
+/// is not a name): all of one kind when none of that kind is named.
+struct Chosen(Vec<String>);
+
+impl Chosen {
+    const FIGURES: [&'static str; 4] = ["exchange", "start", "jobs", "memory"];
+    const LAYERS: [&'static str; 2] = ["basic", "strict"];
+
+    fn from_args() -> Chosen {
+        let words: Vec<String> = std::env::args()
+            .skip(1)
+            .filter(|a| !a.starts_with('-'))
+            .collect();
+        for w in &words {
+            if !Self::FIGURES.contains(&w.as_str()) && !Self::LAYERS.contains(&w.as_str()) {
+                eprintln!(
+                    "unknown figure or layer {w:?}: choose among {:?} and {:?}",
+                    Self::FIGURES,
+                    Self::LAYERS
+                );
+                std::process::exit(2);
+            }
+        }
+        Chosen(words)
+    }
+
+    fn wants(&self, name: &str) -> bool {
+        let kind: &[&str] = if Self::LAYERS.contains(&name) {
+            &Self::LAYERS
+        } else {
+            &Self::FIGURES
+        };
+        self.0.iter().any(|w| w == name) || !self.0.iter().any(|w| kind.contains(&w.as_str()))
+    }
+}
+
 fn main() {
-    referee::bot::launch_with(env!("CARGO_BIN_EXE_referee"));
+    let chosen = Chosen::from_args();
     let (floor_referee, floor_bot) = build_floor();
     // Before any pinning: the CPUs this process may use.
     let cpus = all_cpus();
     // SAFETY: geteuid has no preconditions.
     let root_user = unsafe { libc::geteuid() } == 0;
-    let mut layers: Vec<(&str, Sandbox)> = vec![("basic", Sandbox::Basic)];
-    if root_user {
+    let mut layers: Vec<(&str, Sandbox)> = vec![];
+    if chosen.wants("basic") {
+        layers.push(("basic", Sandbox::Basic));
+    }
+    if !chosen.wants("strict") {
+    } else if root_user {
         match SandboxChoice::Strict.resolve() {
             Ok(strict) => layers.push(("strict", strict)),
             Err(e) => eprintln!("strict not measured: {e}"),
@@ -208,60 +252,76 @@ fn main() {
         eprintln!("strict not measured: it needs root");
     }
 
+    let (want_exchange, want_start) = (chosen.wants("exchange"), chosen.wants("start"));
     let mut floor_exchange = vec![];
     let mut floor_start = vec![];
     let mut exchange: Vec<Vec<f64>> = vec![vec![]; layers.len()];
     let mut start: Vec<Vec<f64>> = vec![vec![]; layers.len()];
     for round in 0..ROUNDS {
+        if !want_exchange && !want_start {
+            break;
+        }
         eprintln!("round {} of {ROUNDS}", round + 1);
-        floor_exchange.push(floor(
-            &floor_referee,
-            "exchange",
-            GAME_ROUNDS as usize,
-            &floor_bot,
-        ));
-        floor_start.push(floor(&floor_referee, "start", STARTS, &floor_bot));
+        if want_exchange {
+            let rounds = GAME_ROUNDS as usize;
+            floor_exchange.push(floor(&floor_referee, "exchange", rounds, &floor_bot));
+        }
+        if want_start {
+            floor_start.push(floor(&floor_referee, "start", STARTS, &floor_bot));
+        }
         // The referee's loop runs in this process: pin it (and so its
         // bots) as the floor is, and unpin it after.
         pin_to(&[0]);
         for (i, (_, sandbox)) in layers.iter().enumerate() {
-            exchange[i].push(referee_exchange(sandbox, &floor_bot));
-            start[i].push(referee_start(sandbox, &floor_bot));
+            if want_exchange {
+                exchange[i].push(referee_exchange(sandbox, &floor_bot));
+            }
+            if want_start {
+                start[i].push(referee_start(sandbox, &floor_bot));
+            }
         }
         pin_to(&cpus);
     }
-    let fe = median(&mut floor_exchange);
-    let fs = median(&mut floor_start);
     println!("\nPinned to CPU 0, medians of {ROUNDS} interleaved rounds:\n");
     println!("| figure | floor (C) | referee | ratio | goal |");
     println!("|---|---|---|---|---|");
-    let goals_exchange = [1.3, 1.6];
-    let goals_start = [2.0, 4.0];
-    for (i, (name, _)) in layers.iter().enumerate() {
-        let e = median(&mut exchange[i]);
-        println!(
-            "| per attack, {name} | {fe:.2} µs | {e:.2} µs | {:.2}x | {}x |",
-            e / fe,
-            goals_exchange[i]
-        );
+    let goal = |name: &str, basic: f64, strict: f64| if name == "basic" { basic } else { strict };
+    if want_exchange {
+        let fe = median(&mut floor_exchange);
+        for (i, (name, _)) in layers.iter().enumerate() {
+            let e = median(&mut exchange[i]);
+            println!(
+                "| per attack, {name} | {fe:.2} µs | {e:.2} µs | {:.2}x | {}x |",
+                e / fe,
+                goal(name, 1.3, 1.6)
+            );
+        }
     }
-    for (i, (name, _)) in layers.iter().enumerate() {
-        let s = median(&mut start[i]);
-        println!(
-            "| game start and end, {name} | {fs:.3} ms | {s:.3} ms | {:.2}x | {}x |",
-            s / fs,
-            goals_start[i]
-        );
+    if want_start {
+        let fs = median(&mut floor_start);
+        for (i, (name, _)) in layers.iter().enumerate() {
+            let s = median(&mut start[i]);
+            println!(
+                "| game start and end, {name} | {fs:.3} ms | {s:.3} ms | {:.2}x | {}x |",
+                s / fs,
+                goal(name, 2.0, 4.0)
+            );
+        }
     }
 
     // Throughput and memory through the binary (not pinned: --jobs 2 needs
     // both cores).
-    let (one, _) = tournament(8, 8, 1);
-    let (two, _) = tournament(8, 8, 2);
-    println!(
-        "| tournament of 224 games, --jobs 2 against --jobs 1 | {one:.2} s (jobs 1) | {two:.2} s (jobs 2) | {:.2}x faster | at least 1.9x |",
-        one / two
-    );
+    if chosen.wants("jobs") {
+        let (one, _) = tournament(8, 8, 1);
+        let (two, _) = tournament(8, 8, 2);
+        println!(
+            "| tournament of 224 games, --jobs 2 against --jobs 1 | {one:.2} s (jobs 1) | {two:.2} s (jobs 2) | {:.2}x faster | at least 1.9x |",
+            one / two
+        );
+    }
+    if !chosen.wants("memory") {
+        return;
+    }
     let (_, small) = tournament(2, 100, 2);
     let (_, large) = tournament(2, 400, 2);
     println!(

@@ -55,15 +55,6 @@ fn secrets_layer() -> io::Result<Option<&'static OwnedFd>> {
     }
 }
 
-/// The seccomp programs of a bot that may not fork, built once.
-fn seccomp_programs() -> io::Result<sandbox::SeccompPrograms> {
-    static PROGRAMS: OnceLock<Result<sandbox::SeccompPrograms, String>> = OnceLock::new();
-    PROGRAMS
-        .get_or_init(|| sandbox::SeccompPrograms::build(false))
-        .clone()
-        .map_err(io::Error::other)
-}
-
 /// Starts the bot of `spec` (`allow_fork` off, no `strict`): forked from
 /// the calling thread, confined, exec'd. The error of a program that
 /// cannot be run is the bot's own ([`super::is_bots_fault`]).
@@ -73,7 +64,7 @@ pub(super) fn start(spec: &LaunchSpec) -> io::Result<Started> {
     let policy = launch::landlock_policy(spec, false);
     let ruleset = landlock::prepare(&policy)
         .map_err(|e| io::Error::other(format!("file-system confinement: {e}")))?;
-    let mut seccomp = seccomp_programs()?;
+    let mut seccomp = sandbox::SeccompPrograms::cached(false).map_err(io::Error::other)?;
     let (why_read, why_write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
     let steps = ChildSteps {
         spec: spec.clone(),
@@ -102,7 +93,7 @@ pub(super) fn start(spec: &LaunchSpec) -> io::Result<Started> {
                 })
         });
     }
-    let inherited_rss_kb = own_peak_rss_kb();
+    let inherited_rss_kb = launch::own_peak_rss_kb();
     let spawned = command.spawn();
     // The closure holds the pipe's writing end, and the rulesets must
     // outlive the fork only.
@@ -145,17 +136,6 @@ pub(super) fn start(spec: &LaunchSpec) -> io::Result<Started> {
     })
 }
 
-/// This process's peak resident memory so far, in KiB.
-fn own_peak_rss_kb() -> u64 {
-    // SAFETY: rusage is plain data; getrusage fills it in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: a valid pointer to a local.
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
-        return 0;
-    }
-    usage.ru_maxrss.max(0) as u64
-}
-
 /// What the child does between fork and exec, in the launcher's order
 /// (`launch::confine`) for a bot under basic that may not fork.
 struct ChildSteps {
@@ -193,6 +173,7 @@ impl ChildSteps {
         // signals do not reach it, and the referee ends its group.
         rustix::process::setsid().map_err(|e| ("own session", io::Error::from(e)))?;
         launch::set_rlimits(&self.spec)?;
+        launch::limit_address_space(&self.spec)?;
         if let Some(identity) = &self.spec.identity {
             // As root, basic keeps uid 0 without capabilities, in a group
             // of its own. Raw system calls: the C library's wrappers would

@@ -1,18 +1,24 @@
-//! The launcher: every bot is started through the referee's own binary in a
-//! launch mode (`referee __launch PROGRAM...`), which confines a fresh child
-//! step by step, execs the bot in it, and stays as the bot's parent until
-//! the bot and everything it started are gone.
+//! The launcher: a child the referee forks for a bot (see
+//! `BotProcess::spawn`), which confines a fresh child of its own step by
+//! step, execs the bot in it, and stays as the bot's parent until the bot
+//! and everything it started are gone. A bot under basic that may not fork
+//! needs none of this and is started by the referee itself (`direct`).
 //!
 //! Why a process between the referee and the bot:
-//! - The referee is multi-threaded (a tournament plays games in parallel),
-//!   so between fork and exec it may only make async-signal-safe system
-//!   calls. The launcher is single-threaded and freshly exec'd: it can read
-//!   files, allocate, and set up namespaces, mounts, a user, Landlock and
-//!   seccomp one step at a time, and say which step failed.
+//! - The referee is multi-threaded (a tournament plays games in parallel).
+//!   The launcher is single-threaded: it can set up namespaces and mounts,
+//!   a user, Landlock and seccomp one step at a time, and say which step
+//!   failed. It is forked, not exec'd (an exec of the referee's binary per
+//!   bot was most of a strict game's start): the C library's fork leaves
+//!   the allocator usable in the child, and the launcher takes no other
+//!   lock of the referee's (no standard stream, no environment) and ends
+//!   with `_exit`.
 //! - Memory: a process's peak resident size (`ru_maxrss`) keeps the peak of
-//!   the image it was forked from. Forked from the referee, a bot would be
-//!   charged the referee's memory; forked from the launcher, only the
-//!   launcher's (about 2 MiB, see protocol.md §2).
+//!   the image it was forked from, here the referee's. So the launcher
+//!   reports the bot's figure only above its own peak at the fork
+//!   ([`own_peak_rss_kb`]); the referee reads the bot's own peak while it
+//!   runs (`VmHWM`, and the cgroup's under strict), once more just before
+//!   the game's end.
 //! - It is the bot's subreaper: every process the bot starts, even one that
 //!   leaves its session and clears its environment, stays a descendant of
 //!   the launcher, which kills all of them when the bot exits.
@@ -20,15 +26,15 @@
 //!   it sees only its own processes, and when it dies the kernel kills the
 //!   rest.
 //!
-//! The referee writes a [`LaunchSpec`] as JSON on descriptor 4 and closes
-//! it; the launcher answers on descriptor 3, one line each: `started PID`
-//! once the bot's exec succeeded (or `error WHAT`), then
+//! The launcher has the [`LaunchSpec`] in its copy of the referee's memory
+//! and answers on descriptor 3, one line each: `started PID` once the
+//! bot's exec succeeded (or `error WHAT`), then
 //! `exit code|signal N CPU_US MAXRSS_KB` when the bot is gone.
 
 use std::ffi::{CStr, CString, OsString};
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::fd::{FromRawFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
@@ -36,21 +42,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
-
 use super::{landlock, sandbox};
 
-/// The first argument that puts the `referee` binary in launch mode.
-pub const LAUNCH_ARG: &str = "__launch";
 /// The launcher's descriptor for its report to the referee.
 pub const REPORT_FD: i32 = 3;
-/// The launcher's descriptor for the spec from the referee.
-pub const SPEC_FD: i32 = 4;
 /// The longest the launcher spends killing what a bot left behind.
 const CLEANUP_TIME: Duration = Duration::from_secs(2);
 
 /// Everything the launcher needs to start one bot.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct LaunchSpec {
     pub program: PathBuf,
     pub args: Vec<OsString>,
@@ -59,7 +59,6 @@ pub struct LaunchSpec {
     pub workdir: PathBuf,
     /// Folders the bot reads besides its program's (its build, its
     /// sources), real paths or not.
-    #[serde(default)]
     pub readable: Vec<PathBuf>,
     /// RLIMIT_AS in bytes (`u64::MAX`: none).
     pub address_space: u64,
@@ -77,7 +76,7 @@ pub struct LaunchSpec {
 }
 
 /// Who a bot started by root runs as.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct Identity {
     /// A user of its own under strict; `None` keeps uid 0 (basic), without
     /// capabilities.
@@ -85,7 +84,7 @@ pub struct Identity {
     pub gid: u32,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct StrictSpec {
     /// Mount points made read-only, with the flags to keep.
     pub read_only: Vec<(PathBuf, u64)>,
@@ -147,45 +146,36 @@ impl Ended {
     }
 }
 
+/// This process's peak resident memory so far, in KiB. A process forked
+/// from this one keeps it as its own `ru_maxrss` even after exec: a child's
+/// figure at or below it says nothing of the child.
+pub(super) fn own_peak_rss_kb() -> u64 {
+    // SAFETY: rusage is plain data; getrusage fills it in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid pointer to a local.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return 0;
+    }
+    usage.ru_maxrss.max(0) as u64
+}
+
 /// Marks the launcher's error line when the bot's own program could not be
 /// run (see [`super::is_bots_fault`]).
 pub const BOTS_FAULT: &str = "bot: ";
 
-/// The launch mode's `main`: never returns.
-pub fn run() -> ! {
-    // Run by hand, the two descriptors are not there.
-    let is_open = |fd: i32| {
-        // SAFETY: fcntl only asks about the descriptor.
-        unsafe { libc::fcntl(fd, libc::F_GETFD) >= 0 }
-    };
-    if !(is_open(REPORT_FD) && is_open(SPEC_FD)) {
-        eprintln!(
-            "referee: `{LAUNCH_ARG}` is internal: the referee starts each bot through it \
-             (see `referee match --help`)"
-        );
-        std::process::exit(2);
-    }
-    // SAFETY: the referee put the report pipe on descriptor 3 and the spec
-    // on 4 (see `BotProcess::spawn`), checked open above; nothing else
-    // owns them.
-    let mut report = unsafe { File::from_raw_fd(REPORT_FD) };
-    // SAFETY: as above, for the spec's descriptor.
-    let spec_pipe = unsafe { File::from_raw_fd(SPEC_FD) };
-    for fd in [REPORT_FD, SPEC_FD] {
-        // SAFETY: fcntl on descriptors this process owns.
-        unsafe {
-            libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
-        }
-    }
+/// The launcher's life in the child of the referee's fork (see
+/// `BotProcess::spawn`), its report pipe on [`REPORT_FD`]: starts the bot,
+/// waits for it and its tree. `network_joined`: it is in the referee's
+/// shared network namespace already (strict). Returns the exit code.
+pub(super) fn keep(spec: &LaunchSpec, mut report: File, network_joined: bool) -> i32 {
     watch_for_the_referees_death();
-    let code = match read_spec(spec_pipe).and_then(|spec| launch(&spec, &mut report)) {
+    match launch(spec, &mut report, network_joined) {
         Ok(()) => 0,
         Err(why) => {
             let _ = writeln!(report, "error {}", why.replace('\n', " "));
             1
         }
-    };
-    std::process::exit(code)
+    }
 }
 
 /// Set when the launcher gets SIGTERM: the parent-death signal the referee
@@ -220,20 +210,16 @@ fn referee_gone() -> bool {
     REFEREE_GONE.load(std::sync::atomic::Ordering::SeqCst)
 }
 
-fn read_spec(mut pipe: File) -> Result<LaunchSpec, String> {
-    let mut text = String::new();
-    pipe.read_to_string(&mut text)
-        .map_err(|e| format!("reading the launch spec: {e}"))?;
-    serde_json::from_str(&text).map_err(|e| format!("the launch spec is malformed: {e}"))
-}
-
-fn launch(spec: &LaunchSpec, report: &mut File) -> Result<(), String> {
-    become_the_bots_keeper(spec)?;
+fn launch(spec: &LaunchSpec, report: &mut File, network_joined: bool) -> Result<(), String> {
+    become_the_bots_keeper(spec, network_joined)?;
     let exposures = if spec.strict.is_some() {
         exposures_for(spec)
     } else {
         Vec::new()
     };
+    // The bot is forked from the launcher, itself a copy of the referee:
+    // its `ru_maxrss` keeps this peak (see `own_peak_rss_kb`).
+    let inherited_rss_kb = own_peak_rss_kb();
     let bot = start_bot(spec, exposures)?;
     report
         .write_all(format!("started {bot}\n").as_bytes())
@@ -251,16 +237,22 @@ fn launch(spec: &LaunchSpec, report: &mut File) -> Result<(), String> {
     }
     let (status, usage) = wait_for(bot);
     end_descendants();
-    let ended = Ended::from_wait(status, &usage);
+    let mut ended = Ended::from_wait(status, &usage);
+    if ended.max_rss_kb <= inherited_rss_kb {
+        // Only the image it was forked from: the referee reads the bot's
+        // own peak while it runs.
+        ended.max_rss_kb = 0;
+    }
     report
         .write_all(ended.line().as_bytes())
         .map_err(|e| format!("report: {e}"))
 }
 
 /// The launcher itself: not dumpable, the subreaper of the bot's tree,
-/// and under strict in new PID (for its children), network and IPC
-/// namespaces.
-fn become_the_bots_keeper(spec: &LaunchSpec) -> Result<(), String> {
+/// and under strict in new PID (for its children) and IPC namespaces, and
+/// a network namespace of its own unless `network_joined` (the referee's
+/// shared one, see `sandbox::shared_network_namespace`).
+fn become_the_bots_keeper(spec: &LaunchSpec, network_joined: bool) -> Result<(), String> {
     // Nobody of the bot's user reads the launcher's memory.
     let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
     // Orphans of the bot's tree become the launcher's children.
@@ -269,10 +261,13 @@ fn become_the_bots_keeper(spec: &LaunchSpec) -> Result<(), String> {
     if spec.strict.is_some() {
         // Network and IPC for the launcher too (it uses neither); the PID
         // namespace for its children only: the bot is its first process.
+        let network = if network_joined {
+            0
+        } else {
+            libc::CLONE_NEWNET
+        };
         // SAFETY: unshare with flags.
-        if unsafe { libc::unshare(libc::CLONE_NEWPID | libc::CLONE_NEWNET | libc::CLONE_NEWIPC) }
-            != 0
-        {
+        if unsafe { libc::unshare(libc::CLONE_NEWPID | network | libc::CLONE_NEWIPC) } != 0 {
             return Err(format!(
                 "new PID, network and IPC namespaces: {}",
                 io::Error::last_os_error()
@@ -611,7 +606,10 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure]) -> Result<(), StepError> {
     // is made by the bot's own credentials.
     landlock::confine(&landlock_policy(spec, true))
         .map_err(|e| ("file-system confinement", io::Error::other(e)))?;
-    if !sandbox::install_seccomp(spec.allow_fork) {
+    let mut seccomp = sandbox::SeccompPrograms::cached(spec.allow_fork)
+        .map_err(|e| ("seccomp filter", io::Error::other(e)))?;
+    limit_address_space(spec)?;
+    if !seccomp.install() {
         return Err(last_error("seccomp filter"));
     }
     // After any change of user, which clears it: if the launcher dies
@@ -721,30 +719,17 @@ const SYSTEM_READABLE: &[&str] = &[
     "/sys", "/dev",
 ];
 
+/// Every resource limit but the address space's ([`limit_address_space`]).
 pub(super) fn set_rlimits(spec: &LaunchSpec) -> Result<(), StepError> {
-    let limit = |resource, soft: u64, hard: u64| {
-        let value = libc::rlimit {
-            rlim_cur: soft,
-            rlim_max: hard,
-        };
-        // SAFETY: a valid pointer to a local.
-        unsafe { libc::setrlimit(resource, &value) == 0 }
-    };
-    let address_space = if spec.address_space == u64::MAX {
-        libc::RLIM_INFINITY
-    } else {
-        spec.address_space
-    };
     let own_user = matches!(spec.identity, Some(Identity { uid: Some(_), .. }));
-    if !(limit(libc::RLIMIT_AS, address_space, address_space)
-        && limit(libc::RLIMIT_CORE, 0, 0)
-        && limit(libc::RLIMIT_FSIZE, spec.file_size, spec.file_size)
-        && limit(
+    if !(set_limit(libc::RLIMIT_CORE, 0, 0)
+        && set_limit(libc::RLIMIT_FSIZE, spec.file_size, spec.file_size)
+        && set_limit(
             libc::RLIMIT_NOFILE,
             sandbox::OPEN_FILES_LIMIT,
             sandbox::OPEN_FILES_LIMIT,
         )
-        && limit(
+        && set_limit(
             libc::RLIMIT_CPU,
             sandbox::CPU_SECONDS_LIMIT,
             sandbox::CPU_SECONDS_LIMIT + 5,
@@ -752,7 +737,7 @@ pub(super) fn set_rlimits(spec: &LaunchSpec) -> Result<(), StepError> {
         // With a user of its own, the process count of that user is the
         // bot's alone.
         && (!own_user
-            || limit(
+            || set_limit(
                 libc::RLIMIT_NPROC,
                 sandbox::STRICT_PIDS_MAX,
                 sandbox::STRICT_PIDS_MAX,
@@ -761,6 +746,31 @@ pub(super) fn set_rlimits(spec: &LaunchSpec) -> Result<(), StepError> {
         return Err(last_error("resource limits"));
     }
     Ok(())
+}
+
+/// RLIMIT_AS, the last step that may fail before exec: the child is a copy
+/// of the launcher, itself a copy of the referee, whose address space (an
+/// allocator's arena per thread) may be larger than the bot's limit. From
+/// here until exec nothing may allocate.
+pub(super) fn limit_address_space(spec: &LaunchSpec) -> Result<(), StepError> {
+    let address_space = if spec.address_space == u64::MAX {
+        libc::RLIM_INFINITY
+    } else {
+        spec.address_space
+    };
+    if !set_limit(libc::RLIMIT_AS, address_space, address_space) {
+        return Err(last_error("resource limits"));
+    }
+    Ok(())
+}
+
+fn set_limit(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> bool {
+    let value = libc::rlimit {
+        rlim_cur: soft,
+        rlim_max: hard,
+    };
+    // SAFETY: a valid pointer to a local.
+    unsafe { libc::setrlimit(resource, &value) == 0 }
 }
 
 /// For a referee running as root: no capabilities now or after exec, a

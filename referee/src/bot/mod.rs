@@ -36,10 +36,9 @@ pub mod spec;
 
 use std::ffi::OsString;
 use std::fmt;
+use std::fs::File;
 use std::io;
-use std::os::fd::{AsFd, AsRawFd, OwnedFd};
-use std::os::unix::process::CommandExt;
-use std::process::{Command, Stdio};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -489,7 +488,7 @@ impl BotProcess {
         let started = if direct::suits(&spec) {
             direct::start(&spec)?
         } else {
-            start_launcher(&launcher()?, command, &spec)?
+            start_launcher(&spec)?
         };
         for fd in [&started.stdin, &started.stdout, &started.stderr] {
             set_nonblocking(fd)?;
@@ -742,12 +741,13 @@ impl BotProcess {
         self.finish()
     }
 
-    /// Reads the peak memory of a bot the referee started itself, while it
-    /// still runs (before it is told that the game ended): its final
-    /// `ru_maxrss` may say only the referee's (see `direct`). The figure
-    /// goes to the report; a peak over the cap is judged at the end.
+    /// Reads the bot's peak memory while it still runs (before it is told
+    /// that the game ended): its final `ru_maxrss` may say only the
+    /// referee's, the image it was forked from (see `direct` and
+    /// `launch::own_peak_rss_kb`). The figure goes to the report; a peak
+    /// over the cap is judged at the end.
     pub fn measure_before_end(&mut self) {
-        if matches!(self.keeper, Keeper::Referee { .. }) && !self.exited && self.report.is_none() {
+        if !self.exited && self.report.is_none() {
             let _ = self.check_memory();
         }
     }
@@ -1257,58 +1257,62 @@ struct Started {
     stderr: OwnedFd,
 }
 
-/// Starts the launcher, hands it the spec and waits (bounded) for its word
-/// that the bot runs. On any failure the launcher is killed and reaped.
-fn start_launcher(
-    launcher: &std::path::Path,
-    command: &BotCommand,
-    spec: &launch::LaunchSpec,
-) -> io::Result<Started> {
-    let spec_json = serde_json::to_vec(spec).map_err(io::Error::other)?;
-    let (spec_read, spec_write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
-    let (report_read, report_write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
-    let mut cmd = Command::new(launcher);
-    cmd.arg0("referee")
-        .arg(launch::LAUNCH_ARG)
-        .arg(&command.program)
-        .args(&command.args)
-        .env_clear()
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let (spec_fd, report_fd) = (spec_read.as_raw_fd(), report_write.as_raw_fd());
-    // SAFETY: the closure runs between fork and exec and only makes
-    // async-signal-safe system calls.
-    unsafe {
-        cmd.pre_exec(move || launcher_pre_exec(spec_fd, report_fd));
+/// Forks the launcher ([`launch`]) from the calling thread and waits
+/// (bounded) for its word that the bot runs. On any failure the launcher
+/// is killed and reaped.
+///
+/// The launcher is this process's own child, not a program: no exec of the
+/// referee's binary per bot (most of a game's start under strict, see
+/// docs/measurements.md). The child is single-threaded, so it may set up
+/// namespaces and mounts; the C library's fork makes its allocator usable
+/// there; it touches no other lock of the referee's (no standard stream,
+/// no environment) and ends with `_exit`, never returning into the
+/// referee's code.
+fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
+    use rustix::pipe::{pipe_with, PipeFlags};
+    let (report_read, report_write) = pipe_with(PipeFlags::CLOEXEC)?;
+    let (stdin_read, stdin_write) = pipe_with(PipeFlags::CLOEXEC)?;
+    let (stdout_read, stdout_write) = pipe_with(PipeFlags::CLOEXEC)?;
+    let (stderr_read, stderr_write) = pipe_with(PipeFlags::CLOEXEC)?;
+    // SAFETY: getpid has no preconditions.
+    let referee = unsafe { libc::getpid() };
+    // Made (once) before the fork, for the child to join.
+    let network = spec
+        .strict
+        .as_ref()
+        .and_then(|_| sandbox::shared_network_namespace())
+        .map(|fd| fd.as_raw_fd());
+    // Built (once) before the fork, so that no launcher builds them.
+    sandbox::SeccompPrograms::cached(spec.allow_fork).map_err(io::Error::other)?;
+    // SAFETY: the child runs only `launcher_child`, which ends in _exit.
+    let forked = unsafe { libc::fork() };
+    if forked < 0 {
+        return Err(io::Error::last_os_error());
     }
-    let mut child = cmd.spawn()?;
-    drop(spec_read);
-    drop(report_write);
-    let launcher_pid = Pid::from_child(&child);
-    // The std handle is only used to take the pipes: it neither kills on
-    // drop nor must it wait (we reap with wait4).
-    let stdin = OwnedFd::from(child.stdin.take().expect("piped stdin"));
-    let stdout = OwnedFd::from(child.stdout.take().expect("piped stdout"));
-    let stderr = OwnedFd::from(child.stderr.take().expect("piped stderr"));
-    drop(child);
+    if forked == 0 {
+        let fds =
+            [&stdin_read, &stdout_write, &stderr_write, &report_write].map(AsRawFd::as_raw_fd);
+        let code = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // SAFETY: in the child of the fork above, which never returns.
+            unsafe { launcher_child(spec, fds, network, referee) }
+        }))
+        .unwrap_or(1);
+        // SAFETY: ends the child without the referee's exit handlers or
+        // buffers (copies of the referee's own).
+        unsafe { libc::_exit(code) }
+    }
+    drop((stdin_read, stdout_write, stderr_write, report_write));
+    let launcher_pid = Pid::from_raw(forked).expect("a child's pid is positive");
     let mut report = Report::new(report_read);
-    // A spec is small (a few KiB): it fits in the pipe at once.
-    let written = rustix::io::write(&spec_write, &spec_json);
-    drop(spec_write);
-    let started = match written {
-        Ok(n) if n == spec_json.len() => report
-            .line(Instant::now() + LAUNCH_TIME)
-            .map_err(|why| io::Error::other(format!("the launcher {why}"))),
-        Ok(_) => Err(io::Error::other("the launch spec did not fit in its pipe")),
-        Err(e) => Err(e.into()),
-    };
+    let started = report
+        .line(Instant::now() + LAUNCH_TIME)
+        .map_err(|why| io::Error::other(format!("the launcher {why}")));
     let bot = match started.and_then(|line| launch_outcome(&line)) {
         Ok(pid) => pid,
         Err(e) => {
             // SAFETY: kill has no memory effects; our own child.
             unsafe {
-                libc::kill(launcher_pid.as_raw_nonzero().get(), libc::SIGKILL);
+                libc::kill(forked, libc::SIGKILL);
             }
             reap(launcher_pid);
             return Err(e);
@@ -1329,61 +1333,86 @@ fn start_launcher(
             report,
         },
         pidfd,
-        stdin,
-        stdout,
-        stderr,
+        stdin: stdin_write,
+        stdout: stdout_read,
+        stderr: stderr_read,
     })
 }
 
-/// The launcher's child side, between fork and exec: its two pipes on the
-/// descriptors it expects, nothing else inherited, its own session, and
-/// told of the referee's death.
+/// The launcher's child side of the fork: in the shared `network`
+/// namespace if there is one (strict), the bot's three pipes on its
+/// standard descriptors, its report pipe on 3 and nothing else of the
+/// referee's open, its own session, told of the referee's death; then the
+/// launcher's work ([`launch::keep`]). Returns the exit code.
 ///
 /// # Safety
-/// Only between fork and exec: it makes async-signal-safe system calls only.
-unsafe fn launcher_pre_exec(spec_fd: i32, report_fd: i32) -> io::Result<()> {
-    // Descriptors the referee itself inherited without close-on-exec (from
-    // a shell, a test harness) must not reach the bot: mark every one above
-    // stderr close-on-exec (std's own pipes are).
-    const CLOSE_RANGE_CLOEXEC: libc::c_uint = 4;
-    // SAFETY: system calls with integer arguments (the caller is between
-    // fork and exec).
+/// Only in the child of a fork of the referee, which must never return
+/// into the referee's code.
+unsafe fn launcher_child(
+    spec: &launch::LaunchSpec,
+    [stdin, stdout, stderr, report]: [i32; 4],
+    network: Option<i32>,
+    referee: libc::pid_t,
+) -> i32 {
+    // SAFETY: system calls with integer arguments and pointers to locals.
     unsafe {
-        if libc::syscall(
-            libc::SYS_close_range,
-            3 as libc::c_uint,
-            libc::c_uint::MAX,
-            CLOSE_RANGE_CLOEXEC,
-        ) != 0
-        {
-            for fd in 3..4096 {
-                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+        // A mask the forking thread had must not keep signals (SIGTERM)
+        // from the launcher.
+        let mut none: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut none);
+        libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+        // The referee's handlers (a SIGCHLD handler that writes to a pipe
+        // closed below) are not the launcher's: every signal to its
+        // default, but SIGPIPE ignored, as in any Rust program.
+        for signal in 1..libc::SIGRTMAX() {
+            if signal != libc::SIGKILL && signal != libc::SIGSTOP {
+                libc::signal(signal, libc::SIG_DFL);
             }
         }
-        // The launcher's two pipes, on the descriptors it expects (dup2
-        // leaves the copies open across exec). Each source is first moved
-        // above 4, in case it sits on 3 or 4.
-        let report = libc::fcntl(report_fd, libc::F_DUPFD_CLOEXEC, 10);
-        let spec = libc::fcntl(spec_fd, libc::F_DUPFD_CLOEXEC, 10);
-        if report < 0
-            || spec < 0
-            || libc::dup2(report, launch::REPORT_FD) < 0
-            || libc::dup2(spec, launch::SPEC_FD) < 0
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        if network.is_some_and(|fd| libc::setns(fd, libc::CLONE_NEWNET) != 0) {
+            return 1;
+        }
+        // Each source is first moved above the standard descriptors and 3,
+        // in case it sits on one of them.
+        let high =
+            [stdin, stdout, stderr, report].map(|fd| libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 10));
+        if high.iter().any(|&fd| fd < 0)
+            || (0..4).any(|i| libc::dup2(high[i], i as i32) < 0)
+            || libc::fcntl(launch::REPORT_FD, libc::F_SETFD, libc::FD_CLOEXEC) < 0
         {
-            return Err(io::Error::last_os_error());
+            return 1;
+        }
+        // Nothing else of the referee's: the other bots' pipes, its files.
+        if libc::syscall(
+            libc::SYS_close_range,
+            4 as libc::c_uint,
+            libc::c_uint::MAX,
+            0,
+        ) != 0
+        {
+            for fd in 4..65536 {
+                libc::close(fd);
+            }
         }
         // Its own session: the terminal's signals do not reach it.
         if libc::setsid() < 0 {
-            return Err(io::Error::last_os_error());
+            return 1;
         }
         // If the referee dies (even by SIGKILL), the launcher is told
         // (SIGTERM) and ends the bot's whole tree before it exits (see
-        // launch::run), descendants that left the group included.
-        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM as libc::c_ulong) != 0 {
-            return Err(io::Error::last_os_error());
+        // launch::keep), descendants that left the group included.
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM as libc::c_ulong) != 0
+            || libc::getppid() != referee
+        {
+            return 1;
         }
+        launch::keep(
+            spec,
+            File::from_raw_fd(launch::REPORT_FD),
+            network.is_some(),
+        )
     }
-    Ok(())
 }
 
 /// The space the files under `folder` take (allocated blocks, in KiB) and
@@ -1474,36 +1503,6 @@ pub fn remove_workdirs_folder() {
 
 /// The longest a launcher may take to start a bot, or to end it.
 const LAUNCH_TIME: Duration = Duration::from_secs(10);
-
-static LAUNCHER: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
-
-/// Makes this process's own executable the launcher of every bot: the
-/// `referee` binary calls it first thing (and answers the launch mode).
-pub fn launch_with_this_executable() {
-    // The link, not its target: it still works if the file is replaced
-    // while the referee runs (a rebuild).
-    let _ = LAUNCHER.set("/proc/self/exe".into());
-}
-
-/// Makes `path` (a `referee` binary) the launcher of every bot: for other
-/// programs that use the library (its tests, benchmarks).
-pub fn launch_with(path: impl Into<std::path::PathBuf>) {
-    let _ = LAUNCHER.set(path.into());
-}
-
-fn launcher() -> io::Result<std::path::PathBuf> {
-    if let Some(path) = LAUNCHER.get() {
-        return Ok(path.clone());
-    }
-    std::env::var_os("REFEREE_LAUNCHER")
-        .map(Into::into)
-        .ok_or_else(|| {
-            io::Error::other(
-                "no launcher for bots: call referee::bot::launch_with(path of the referee \
-                 binary) or set REFEREE_LAUNCHER",
-            )
-        })
-}
 
 /// Why a bot could not be started, when that is the bot's own doing: its
 /// program cannot be run. Every other failure to start is the system's (no
@@ -1676,6 +1675,7 @@ fn reap(pid: Pid) -> Option<Exit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::process::{Command, Stdio};
 
     #[test]
     fn the_cpu_clock_of_a_spinning_child_advances() {
