@@ -421,6 +421,43 @@ fn side_doors_stay_shut(layer: &str) {
     assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
 }
 
+fn bots_cannot_whisper_through_abstract_sockets(layer: &str) {
+    // Two copies: the first binds an abstract Unix socket (under strict,
+    // in the network namespace all the referee's bots share), the second
+    // connects to it. Landlock refuses the connection: a socket made in
+    // another bot's domain is out of reach.
+    let whisperer = python("whisperer.py", "");
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("t.jsonl");
+    let run = referee(
+        &[
+            "match",
+            "arrow5",
+            &whisperer,
+            &whisperer,
+            "--sandbox",
+            layer,
+            "--max-rounds",
+            "3",
+            "--json",
+            "--transcript",
+            transcript.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let record = run.json();
+    let text = std::fs::read_to_string(&transcript).unwrap();
+    for seat in 0..2 {
+        assert_eq!(record["players"][seat]["verdict"], "ok", "{record}\n{text}");
+    }
+    // The test is only worth something if one copy listened and the other
+    // tried (a bind refused because the name was taken shows they shared
+    // a namespace; under basic both are in the machine's own).
+    assert!(text.contains("whisper: listening"), "{text}");
+    assert!(text.contains("whisper: connect: "), "{text}");
+}
+
 fn a_bot_reads_only_what_it_needs(layer: &str) {
     // An earlier tournament's results, and the opponent's folder.
     let dir = tempfile::tempdir().unwrap();
@@ -660,6 +697,7 @@ under_each_layer! {
     memory_is_watched_while_a_bot_chats_on_stderr: memory_while_chatting_basic, memory_while_chatting_strict;
     a_bot_cannot_fill_the_disk: disk_quota_basic, disk_quota_strict;
     side_doors_stay_shut: side_doors_basic, side_doors_strict;
+    bots_cannot_whisper_through_abstract_sockets: whisper_basic, whisper_strict;
     nothing_outlives_a_killed_referee: killed_referee_basic, killed_referee_strict;
     a_bot_reads_only_what_it_needs: reading_basic, reading_strict;
 }
