@@ -24,12 +24,12 @@
 //! It saves an exec of the referee's binary and a fork per bot: most of a
 //! game's start between quick bots (docs/measurements.md).
 
+use std::ffi::CString;
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::process::CommandExt;
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use rustix::process::{Pid, PidfdFlags};
@@ -55,69 +55,52 @@ fn secrets_layer() -> io::Result<Option<&'static OwnedFd>> {
     }
 }
 
-/// Starts the bot of `spec` (`allow_fork` off, no `strict`): forked from
-/// the calling thread, confined, exec'd. The error of a program that
-/// cannot be run is the bot's own ([`super::is_bots_fault`]).
+/// Starts the bot of `spec` (`allow_fork` off, no `strict`): a child that
+/// shares the calling thread's memory until its exec (`CLONE_VM |
+/// CLONE_VFORK`, as `posix_spawn` does), confined, exec'd. The error of a
+/// program that cannot be run is the bot's own
+/// ([`super::is_bots_fault`]).
 pub(super) fn start(spec: &LaunchSpec) -> io::Result<Started> {
     debug_assert!(suits(spec));
     let secrets = secrets_layer()?.map(AsRawFd::as_raw_fd);
     let policy = launch::landlock_policy(spec, false);
     let ruleset = landlock::prepare(&policy)
         .map_err(|e| io::Error::other(format!("file-system confinement: {e}")))?;
-    let mut seccomp = sandbox::SeccompPrograms::cached(false).map_err(io::Error::other)?;
-    let (why_read, why_write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
-    let steps = ChildSteps {
-        spec: spec.clone(),
-        // SAFETY: getpid has no preconditions.
-        referee: unsafe { libc::getpid() },
+    use rustix::pipe::{pipe_with, PipeFlags};
+    let (why_read, why_write) = pipe_with(PipeFlags::CLOEXEC)?;
+    let (stdin_read, stdin_write) = pipe_with(PipeFlags::CLOEXEC)?;
+    let (stdout_read, stdout_write) = pipe_with(PipeFlags::CLOEXEC)?;
+    let (stderr_read, stderr_write) = pipe_with(PipeFlags::CLOEXEC)?;
+    let exec = Exec::new(spec)?;
+    let mut child = Child {
+        steps: ChildSteps {
+            spec: spec.clone(),
+            // SAFETY: getpid has no preconditions.
+            referee: unsafe { libc::getpid() },
+        },
+        secrets,
+        ruleset: ruleset.as_ref().map(AsRawFd::as_raw_fd),
+        seccomp: sandbox::SeccompPrograms::cached(false).map_err(io::Error::other)?,
+        stdio: [&stdin_read, &stdout_write, &stderr_write].map(AsRawFd::as_raw_fd),
+        why: why_write.as_raw_fd(),
+        exec,
     };
-    let ruleset_fd = ruleset.as_ref().map(AsRawFd::as_raw_fd);
-    let mut command = Command::new(&spec.program);
-    command
-        .args(&spec.args)
-        .env_clear()
-        .envs(spec.env.iter().map(|(k, v)| (k, v)))
-        .current_dir(&spec.workdir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    // SAFETY: the closure runs between fork and exec and makes system
-    // calls only: no allocation, no lock (see ChildSteps::run).
-    unsafe {
-        command.pre_exec(move || {
-            steps
-                .run(secrets, ruleset_fd, &mut seccomp)
-                .map_err(|(step, e)| {
-                    let _ = rustix::io::write(&why_write, step.as_bytes());
-                    e
-                })
+    let inherited_rss_kb = launch::own_peak_rss_kb();
+    let spawned = child.spawn();
+    // The child's ends, the reporting pipe's writing end and the rulesets
+    // were needed until its exec only.
+    drop((stdin_read, stdout_write, stderr_write, why_write, ruleset));
+    let pid = spawned?;
+    let mut why = Vec::new();
+    let _ = File::from(why_read).read_to_end(&mut why);
+    if let Some((errno, step)) = ChildFailure::parse(&why) {
+        let e = io::Error::from_raw_os_error(errno);
+        let _ = super::reap_with_usage(pid);
+        return Err(match step {
+            "" => super::start_error(&launch::cannot_run(&e, spec, &spec.program)),
+            step => io::Error::other(format!("{step}: {e}")),
         });
     }
-    let inherited_rss_kb = launch::own_peak_rss_kb();
-    let spawned = command.spawn();
-    // The closure holds the pipe's writing end, and the rulesets must
-    // outlive the fork only.
-    drop(command);
-    drop(ruleset);
-    let mut child = match spawned {
-        Ok(child) => child,
-        Err(e) => {
-            let mut step = String::new();
-            let _ = File::from(why_read).read_to_string(&mut step);
-            return Err(if step.is_empty() {
-                super::start_error(&launch::cannot_run(&e, spec, &spec.program))
-            } else {
-                io::Error::other(format!("{step}: {e}"))
-            });
-        }
-    };
-    let pid = Pid::from_raw(child.id() as i32).expect("a child's pid is positive");
-    let stdin = OwnedFd::from(child.stdin.take().expect("piped stdin"));
-    let stdout = OwnedFd::from(child.stdout.take().expect("piped stdout"));
-    let stderr = OwnedFd::from(child.stderr.take().expect("piped stderr"));
-    // The std handle neither kills nor waits: the bot is reaped by wait4
-    // (BotProcess::finish).
-    drop(child);
     let pidfd = match rustix::process::pidfd_open(pid, PidfdFlags::empty()) {
         Ok(fd) => fd,
         Err(e) => {
@@ -130,10 +113,191 @@ pub(super) fn start(spec: &LaunchSpec) -> io::Result<Started> {
         bot: pid,
         keeper: Keeper::Referee { inherited_rss_kb },
         pidfd,
-        stdin,
-        stdout,
-        stderr,
+        stdin: stdin_write,
+        stdout: stdout_read,
+        stderr: stderr_read,
     })
+}
+
+/// What `execve` needs, made before the clone: the child may not allocate.
+struct Exec {
+    program: CString,
+    _strings: Vec<CString>,
+    argv: Vec<*const libc::c_char>,
+    envp: Vec<*const libc::c_char>,
+    workdir: CString,
+}
+
+impl Exec {
+    fn new(spec: &LaunchSpec) -> io::Result<Exec> {
+        let nul = |_| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a NUL byte in the bot's command",
+            )
+        };
+        let c = |bytes: &[u8]| CString::new(bytes).map_err(nul);
+        let program = c(spec.program.as_os_str().as_bytes())?;
+        let mut args = vec![program.clone()];
+        for arg in &spec.args {
+            args.push(c(arg.as_bytes())?);
+        }
+        let mut env = Vec::new();
+        for (key, value) in &spec.env {
+            env.push(c(&[key.as_bytes(), b"=", value.as_bytes()].concat())?);
+        }
+        let pointers = |list: &[CString]| -> Vec<*const libc::c_char> {
+            list.iter()
+                .map(|s| s.as_ptr())
+                .chain([std::ptr::null()])
+                .collect()
+        };
+        let (argv, envp) = (pointers(&args), pointers(&env));
+        Ok(Exec {
+            program,
+            _strings: args.into_iter().chain(env).collect(),
+            argv,
+            envp,
+            workdir: c(spec.workdir.as_os_str().as_bytes())?,
+        })
+    }
+}
+
+/// Everything the child uses, in the parent's memory (which it shares).
+struct Child {
+    steps: ChildSteps,
+    secrets: Option<i32>,
+    ruleset: Option<i32>,
+    seccomp: sandbox::SeccompPrograms,
+    stdio: [i32; 3],
+    why: i32,
+    exec: Exec,
+}
+
+/// How the child says why it did not exec, on the `why` pipe: its errno
+/// (4 bytes, native order), then the step that failed (empty: the exec).
+struct ChildFailure;
+
+impl ChildFailure {
+    fn parse(bytes: &[u8]) -> Option<(i32, &str)> {
+        let errno = i32::from_ne_bytes(bytes.get(..4)?.try_into().ok()?);
+        Some((errno, std::str::from_utf8(&bytes[4..]).unwrap_or("")))
+    }
+}
+
+/// The child's stack (it shares the parent's memory, not its stack).
+const CHILD_STACK: usize = 256 * 1024;
+
+impl Child {
+    /// Clones the child; returns once it has exec'd or given up (its
+    /// failure is then on the `why` pipe).
+    fn spawn(&mut self) -> io::Result<Pid> {
+        let mut stack = vec![0u8; CHILD_STACK];
+        // The stack grows down from its 16-byte aligned top.
+        let top = (stack.as_mut_ptr() as usize + CHILD_STACK) & !15;
+        // No handler of the referee's may run in the child (on the shared
+        // memory): every signal is blocked across the clone; the child
+        // sets each handled one back to its default before unblocking.
+        // SAFETY: a zeroed sigset_t is valid (filled below).
+        let mut all: libc::sigset_t = unsafe { std::mem::zeroed() };
+        // SAFETY: as above.
+        let mut old: libc::sigset_t = unsafe { std::mem::zeroed() };
+        // SAFETY: as above.
+        unsafe {
+            libc::sigfillset(&mut all);
+            libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
+        }
+        // SAFETY: `child_main` runs on its own stack with `self`, which
+        // outlives it (CLONE_VFORK: this thread waits for its exec or exit),
+        // and only makes system calls.
+        let pid = unsafe {
+            libc::clone(
+                child_main,
+                top as *mut libc::c_void,
+                libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+                (self as *mut Child).cast(),
+            )
+        };
+        let cloned = io::Error::last_os_error();
+        // SAFETY: restores this thread's own mask.
+        unsafe {
+            libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        }
+        drop(stack);
+        match Pid::from_raw(pid) {
+            Some(pid) => Ok(pid),
+            None => Err(cloned),
+        }
+    }
+
+    /// In the child: system calls only, then exec. Returns only on failure.
+    fn run(&mut self) -> (i32, &'static str) {
+        let errno = || {
+            io::Error::last_os_error()
+                .raw_os_error()
+                .unwrap_or(libc::EIO)
+        };
+        // SAFETY: system calls on the child's own descriptors, signal
+        // dispositions and mask, with pointers to locals or to the
+        // prepared strings.
+        unsafe {
+            for signal in 1..libc::SIGRTMAX() {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                if libc::sigaction(signal, std::ptr::null(), &mut action) == 0
+                    && action.sa_sigaction != libc::SIG_IGN
+                    && action.sa_sigaction != libc::SIG_DFL
+                {
+                    libc::signal(signal, libc::SIG_DFL);
+                }
+            }
+            // Rust ignores SIGPIPE; a program starts with the default.
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+            let mut none: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut none);
+            libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+            for (target, &fd) in self.stdio.iter().enumerate() {
+                if libc::dup2(fd, target as i32) < 0 {
+                    return (errno(), "standard descriptors");
+                }
+            }
+            if libc::chdir(self.exec.workdir.as_ptr()) != 0 {
+                return (errno(), "working directory");
+            }
+        }
+        if let Err((step, e)) = self
+            .steps
+            .run(self.secrets, self.ruleset, &mut self.seccomp)
+        {
+            return (e.raw_os_error().unwrap_or(libc::EIO), step);
+        }
+        // SAFETY: NUL-terminated strings and null-terminated arrays of
+        // them, alive in the parent's memory.
+        unsafe {
+            libc::execve(
+                self.exec.program.as_ptr(),
+                self.exec.argv.as_ptr(),
+                self.exec.envp.as_ptr(),
+            );
+        }
+        (errno(), "")
+    }
+}
+
+extern "C" fn child_main(child: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: the pointer `Child::spawn` passed, to a Child that outlives
+    // this call.
+    let child = unsafe { &mut *child.cast::<Child>() };
+    let (errno, step) = child.run();
+    let mut message = [0u8; 128];
+    message[..4].copy_from_slice(&errno.to_ne_bytes());
+    let len = step.len().min(message.len() - 4);
+    message[4..4 + len].copy_from_slice(&step.as_bytes()[..len]);
+    // SAFETY: a write from a local buffer, then the end of the child
+    // (without the referee's exit handlers).
+    unsafe {
+        libc::write(child.why, message.as_ptr().cast(), 4 + len);
+        libc::_exit(127)
+    }
 }
 
 /// What the child does between fork and exec, in the launcher's order
