@@ -224,10 +224,10 @@ impl Child {
             libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
         }
         drop(stack);
-        match Pid::from_raw(pid) {
-            Some(pid) => Ok(pid),
-            None => Err(cloned),
+        if pid <= 0 {
+            return Err(cloned);
         }
+        Ok(Pid::from_raw(pid).expect("a child's pid is positive"))
     }
 
     /// In the child: system calls only, then exec. Returns only on failure.
