@@ -143,9 +143,14 @@ impl Sandbox {
             Sandbox::Basic => format!("sandbox basic: {basic}"),
             Sandbox::Strict(roots) => format!(
                 "sandbox strict: basic, plus per bot a user of its own in its own user, PID, \
-                 network, mount and IPC namespaces; private /tmp and /dev/shm; read-only file \
+                 mount and IPC namespaces, {}; private /tmp and /dev/shm; read-only file \
                  systems outside its folder; a cgroup (memory limit, swap off, {} pids, CPU \
                  time, cgroup.kill under {})",
+                if shares_network_namespace() {
+                    "in an empty network namespace all its referee's bots share"
+                } else {
+                    "and an empty network namespace of its own"
+                },
                 STRICT_PIDS_MAX,
                 roots.kill.display()
             ),
@@ -445,7 +450,7 @@ pub fn shared_network_namespace() -> Option<std::os::fd::BorrowedFd<'static>> {
     static SHARED: std::sync::OnceLock<Option<std::os::fd::OwnedFd>> = std::sync::OnceLock::new();
     SHARED
         .get_or_init(|| {
-            if super::landlock::kernel_abi().is_none_or(|abi| abi < super::landlock::FULL_ABI) {
+            if !shares_network_namespace() {
                 return None;
             }
             // Namespaces belong to threads: a thread of its own enters a
@@ -465,6 +470,12 @@ pub fn shared_network_namespace() -> Option<std::os::fd::BorrowedFd<'static>> {
         })
         .as_ref()
         .map(|fd| fd.as_fd())
+}
+
+/// Whether strict bots share a network namespace on this kernel (see
+/// [`shared_network_namespace`]).
+fn shares_network_namespace() -> bool {
+    super::landlock::kernel_abi().is_some_and(|abi| abi >= super::landlock::FULL_ABI)
 }
 
 /// One bot's cgroups under `strict`.
