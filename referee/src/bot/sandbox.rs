@@ -295,6 +295,10 @@ static MADE_ROOTS: std::sync::OnceLock<CgroupRoots> = std::sync::OnceLock::new()
 /// that no empty cgroup directory is left behind. Each bot's own is removed
 /// when the bot is dropped.
 pub fn remove_cgroup_roots() {
+    let pooled = std::mem::take(&mut *CGROUP_POOL.lock().unwrap_or_else(|e| e.into_inner()));
+    for dir in pooled.iter().flat_map(|(_, dirs)| dirs) {
+        let _ = std::fs::remove_dir(dir);
+    }
     if let Some(roots) = MADE_ROOTS.get() {
         for dir in [&roots.kill, &roots.memory, &roots.pids] {
             let _ = std::fs::remove_dir(dir);
@@ -486,31 +490,83 @@ pub struct BotCgroup {
     memory_dir: PathBuf,
     /// `cgroup.procs` of each directory, for the bot to join before exec.
     pub procs_files: Vec<PathBuf>,
+    /// The cumulative counters as the bot got the cgroups (which may have
+    /// served earlier bots, see [`CGROUP_POOL`]): its own are above them.
+    oom_kills_before: u64,
+    cpu_before: Duration,
 }
+
+/// Emptied cgroups of earlier bots of this referee, to serve later ones:
+/// making a cgroup and removing it (three of them where the memory and
+/// pids controllers are cgroup v1) cost more than a tenth of a strict
+/// game's start between quick bots. A bot sees nothing of an earlier one
+/// in them: the counters it could read that do not fall back to zero when
+/// the cgroup empties (OOM kills, CPU time, page faults) are only the
+/// kernel's statistics, and the referee judges only above the values at
+/// handover. At most [`CGROUP_POOL_SIZE`] are kept; each is removed at the
+/// referee's exit ([`remove_cgroup_roots`]).
+static CGROUP_POOL: std::sync::Mutex<Vec<(PathBuf, Vec<PathBuf>)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// Emptied cgroups kept for later bots: two per game played at once on a
+/// large machine.
+const CGROUP_POOL_SIZE: usize = 128;
 
 impl BotCgroup {
     pub fn create(roots: &CgroupRoots, tag: &str, memory_cap_kb: u64) -> io::Result<BotCgroup> {
         let kill = roots.kill.join(tag);
         let memory = roots.memory.join(tag);
         let pids = roots.pids.join(tag);
-        let mut dirs: Vec<PathBuf> = Vec::new();
-        for dir in [&kill, &memory, &pids] {
-            if dirs.contains(dir) {
-                continue;
+        let pooled = {
+            let mut pool = CGROUP_POOL.lock().unwrap_or_else(|e| e.into_inner());
+            let at = pool.iter().position(|(root, _)| *root == roots.kill);
+            at.map(|i| pool.swap_remove(i).1)
+        };
+        let dirs = match pooled {
+            Some(dirs) => dirs,
+            None => {
+                let mut dirs: Vec<PathBuf> = Vec::new();
+                for dir in [&kill, &memory, &pids] {
+                    if dirs.contains(dir) {
+                        continue;
+                    }
+                    create_cgroup(dir)?;
+                    dirs.push(dir.clone());
+                }
+                dirs
             }
-            create_cgroup(dir)?;
-            dirs.push(dir.clone());
-        }
-        let cgroup = BotCgroup {
+        };
+        // Where the three controllers are one cgroup (v2), it is the
+        // first; otherwise kill, memory, pids in that order.
+        let memory = dirs
+            .iter()
+            .find(|d| d.starts_with(&roots.memory))
+            .cloned()
+            .unwrap_or(memory);
+        let pids = dirs
+            .iter()
+            .find(|d| d.starts_with(&roots.pids))
+            .cloned()
+            .unwrap_or(pids);
+        let kill = dirs[0].clone();
+        let mut cgroup = BotCgroup {
             procs_files: dirs.iter().map(|d| d.join("cgroup.procs")).collect(),
             dirs,
             kill_file: kill.join("cgroup.kill"),
             memory_dir: memory.clone(),
+            oom_kills_before: 0,
+            cpu_before: Duration::ZERO,
         };
+        cgroup.oom_kills_before = cgroup.oom_kills();
+        cgroup.cpu_before = cgroup.cpu_usage().unwrap_or_default();
         let v1 = memory.join("memory.limit_in_bytes").exists();
         if memory_cap_kb > 0 {
             let bytes = (memory_cap_kb * 1024 + STRICT_MEMORY_MARGIN).to_string();
             if v1 {
+                // cgroup v1 keeps the memory limit at or below the memory
+                // and swap one: raising both (a cgroup of an earlier bot
+                // with a smaller cap) takes that one first.
+                let _ = std::fs::write(memory.join("memory.memsw.limit_in_bytes"), &bytes);
                 std::fs::write(memory.join("memory.limit_in_bytes"), &bytes)?;
                 let _ = std::fs::write(memory.join("memory.swappiness"), "0");
                 // No swap either, where the kernel accounts it.
@@ -527,6 +583,11 @@ impl BotCgroup {
     /// CPU time used by all the bot's processes so far, exactly (the
     /// cgroup v2 `cpu.stat`, kept for every cgroup).
     pub fn cpu_time(&self) -> Option<Duration> {
+        Some(self.cpu_usage()?.saturating_sub(self.cpu_before))
+    }
+
+    /// The cgroup's CPU time since it was made.
+    fn cpu_usage(&self) -> Option<Duration> {
         let stat = std::fs::read_to_string(self.kill_file.with_file_name("cpu.stat")).ok()?;
         let usec = stat
             .lines()
@@ -565,14 +626,18 @@ impl BotCgroup {
 
     /// Whether the kernel's out-of-memory killer acted in the bot's cgroup.
     pub fn oom_killed(&self) -> bool {
+        self.oom_kills() > self.oom_kills_before
+    }
+
+    /// The kernel's count of OOM kills in the cgroup since it was made.
+    fn oom_kills(&self) -> u64 {
         let read = |name: &str| std::fs::read_to_string(self.memory_dir.join(name));
         let text = read("memory.oom_control")
             .or_else(|_| read("memory.events"))
             .unwrap_or_default();
-        text.lines().any(|l| {
-            let mut f = l.split_whitespace();
-            f.next() == Some("oom_kill") && f.next().is_some_and(|v| v != "0")
-        })
+        text.lines()
+            .find_map(|l| l.strip_prefix("oom_kill ")?.trim().parse().ok())
+            .unwrap_or(0)
     }
 
     fn empty(&self) -> bool {
@@ -590,6 +655,17 @@ impl Drop for BotCgroup {
         let deadline = Instant::now() + Duration::from_secs(2);
         while !self.empty() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(1));
+        }
+        if self.empty() {
+            let mut pool = CGROUP_POOL.lock().unwrap_or_else(|e| e.into_inner());
+            if pool.len() < CGROUP_POOL_SIZE {
+                let root = self.dirs[0]
+                    .parent()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_default();
+                pool.push((root, std::mem::take(&mut self.dirs)));
+                return;
+            }
         }
         for dir in &self.dirs {
             let _ = std::fs::remove_dir(dir);
