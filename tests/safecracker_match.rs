@@ -174,7 +174,6 @@ fn options_that_do_not_apply_are_refused() {
 /// Plays one solo game: the bot is seat A, the referee holds the secret.
 /// Returns the guesses it took, or `None` if it did not crack the code.
 fn play_solo(bot: &BotCommand, config: &Config, secret: u64) -> Option<u32> {
-    // Bots start through the referee binary's launch mode.
     let mut process = BotProcess::spawn(bot, &ProcessLimits::default()).expect("start the bot");
     let budget = Duration::from_secs(10);
     let mut game = safecracker::solo(config, secret, secret).expect("a secret of the game");

@@ -1,28 +1,34 @@
-//! Starting a bot without the launcher: the referee forks the bot itself
-//! and confines the child between fork and exec with system calls only.
+//! Starting a bot without the launcher: the referee clones the bot itself
+//! and confines the child between clone and exec with system calls only.
 //!
 //! Used under `basic` for a bot that may not fork (the default), where the
 //! launcher's reasons to exist ([`super::launch`]) fall away or are met
 //! otherwise:
-//! - Everything that allocates or reads files is done before the fork, in
+//! - Everything that allocates or reads files is done before the clone, in
 //!   the referee: the bot's Landlock ruleset
 //!   ([`super::landlock::prepare`]), the layer hiding root's secrets, built
-//!   once for every bot ([`super::landlock::prepare_all_but`]), and the
-//!   seccomp programs, built once with a stand-in pid
-//!   ([`super::sandbox::SeccompPrograms`]). The child only makes system
-//!   calls, so the fork of a multi-threaded referee is safe.
+//!   once for every bot ([`super::landlock::prepare_all_but`]), the seccomp
+//!   programs, built once with a stand-in pid
+//!   ([`super::sandbox::SeccompPrograms`]), and the program's arguments and
+//!   environment. The child only makes system calls.
+//! - The child shares the referee's memory until its exec (`CLONE_VM |
+//!   CLONE_VFORK`, as `posix_spawn` does): no copy of the referee's page
+//!   tables, no copy-on-write faults after. The calling thread waits for
+//!   the exec; every signal is blocked across the clone and the child sets
+//!   every handled one back to its default before it unblocks them, so no
+//!   handler of the referee's runs on the shared memory.
 //! - A bot that cannot fork has no tree to keep: ending its process group
 //!   ends it, and the parent-death signal (SIGKILL) ends it with the
 //!   referee.
 //! - Its peak memory: `ru_maxrss` after exec keeps the peak of the image the
-//!   bot was forked from, the referee's, not the launcher's small one. So
-//!   the figure counts only above the referee's own peak at the fork
-//!   ([`Direct::inherited_rss_kb`]); below it, the bot's peak is the one
-//!   measured while it ran (`VmHWM`, polled, and read once more when the
-//!   game ends), and its address-space limit holds either way.
+//!   bot was cloned from, the referee's. So the figure counts only above
+//!   the referee's own peak at the clone (`Keeper::Referee`); below it, the
+//!   bot's peak is the one measured while it ran (`VmHWM`, polled, and read
+//!   once more when the game ends), and its address-space limit holds
+//!   either way.
 //!
-//! It saves an exec of the referee's binary and a fork per bot: most of a
-//! game's start between quick bots (docs/measurements.md).
+//! It saves the launcher's fork and its process per bot: most of a game's
+//! start between quick bots (docs/measurements.md).
 
 use std::ffi::CString;
 use std::fs::File;
@@ -300,7 +306,7 @@ extern "C" fn child_main(child: *mut libc::c_void) -> libc::c_int {
     }
 }
 
-/// What the child does between fork and exec, in the launcher's order
+/// What the child does between clone and exec, in the launcher's order
 /// (`launch::confine`) for a bot under basic that may not fork.
 struct ChildSteps {
     spec: LaunchSpec,
@@ -311,7 +317,7 @@ struct ChildSteps {
 
 impl ChildSteps {
     /// Runs in the child: system calls only (the referee may have other
-    /// threads, whose locks a fork copies held).
+    /// threads, and it runs on their memory).
     fn run(
         &self,
         secrets: Option<i32>,
@@ -362,7 +368,7 @@ impl ChildSteps {
             .map_err(|e| ("no new privileges", io::Error::from(e)))?;
         for fd in secrets.iter().chain(&ruleset) {
             // SAFETY: the descriptor was opened by the referee before the
-            // fork and is still open here.
+            // clone and is still open here.
             let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(*fd) };
             if !landlock::restrict_self_with(&fd) {
                 return Err(launch::last_error("file-system confinement"));

@@ -16,7 +16,7 @@
 //! - Memory: a process's peak resident size (`ru_maxrss`) keeps the peak of
 //!   the image it was forked from, here the referee's. So the launcher
 //!   reports the bot's figure only above its own peak at the fork
-//!   ([`own_peak_rss_kb`]); the referee reads the bot's own peak while it
+//!   (`own_peak_rss_kb`); the referee reads the bot's own peak while it
 //!   runs (`VmHWM`, and the cgroup's under strict), once more just before
 //!   the game's end.
 //! - It is the bot's subreaper: every process the bot starts, even one that
