@@ -404,6 +404,8 @@ pub struct BotProcess {
     limits: ProcessLimits,
     /// Bytes of stdout not yet returned as a line.
     pending: Vec<u8>,
+    /// The line being sent, kept between sends (no allocation per line).
+    outgoing: Vec<u8>,
     stdout_total: usize,
     stderr_partial: Vec<u8>,
     stderr_kept: usize,
@@ -503,6 +505,7 @@ impl BotProcess {
             stderr: Some(started.stderr),
             limits: limits.clone(),
             pending: Vec::with_capacity(256),
+            outgoing: Vec::with_capacity(256),
             stdout_total: 0,
             stderr_partial: Vec::new(),
             stderr_kept: 0,
@@ -540,9 +543,21 @@ impl BotProcess {
         deadline: Instant,
         budget: Duration,
     ) -> Result<(), Fault> {
-        let mut bytes = Vec::with_capacity(line.len() + 1);
+        let mut bytes = std::mem::take(&mut self.outgoing);
+        bytes.clear();
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
+        let sent = self.send_bytes(&bytes, deadline, budget);
+        self.outgoing = bytes;
+        sent
+    }
+
+    fn send_bytes(
+        &mut self,
+        bytes: &[u8],
+        deadline: Instant,
+        budget: Duration,
+    ) -> Result<(), Fault> {
         let mut written = 0;
         while written < bytes.len() {
             let Some(stdin) = &self.stdin else {
@@ -882,20 +897,25 @@ impl BotProcess {
             (self.stderr.as_ref(), 2, PollFlags::IN),
             (Some(&self.pidfd).filter(|_| !self.exited), 3, PollFlags::IN),
         ];
-        let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(4);
+        // On the stack: this runs once or more per move.
+        let mut fds: [PollFd<'_>; 4] =
+            std::array::from_fn(|_| PollFd::new(&self.pidfd, PollFlags::empty()));
         let mut kinds = [0u8; 4];
+        let mut count = 0;
         for (fd, kind, flags) in wanted {
             if let Some(fd) = fd {
-                kinds[fds.len()] = kind;
-                fds.push(PollFd::new(fd, flags));
+                kinds[count] = kind;
+                fds[count] = PollFd::new(fd, flags);
+                count += 1;
             }
         }
+        let fds = &mut fds[..count];
         let timeout = Timespec {
             tv_sec: timeout.as_secs() as _,
             tv_nsec: timeout.subsec_nanos() as _,
         };
         let mut ready = Ready::default();
-        match rustix::event::poll(&mut fds, Some(&timeout)) {
+        match rustix::event::poll(fds, Some(&timeout)) {
             Ok(0) | Err(_) => return ready,
             Ok(_) => {}
         }
