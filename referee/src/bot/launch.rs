@@ -876,10 +876,26 @@ fn enter_mount_namespace(
     } else {
         None
     };
+    // Every file system read-only at once where the kernel can; what is
+    // mounted after (the private /tmp, /dev/shm, /proc, the covers) is
+    // not, and the working directory is made writable again.
+    let tree_read_only = make_tree_read_only();
     let covers = cover_closed_folders(exposures, &exposure_fds, &spec.workdir, workdir_cover)?;
     private_tmp(spec, &workdir_fd, exposures, &exposure_fds)?;
+    if tree_read_only {
+        // Bound from a mount now read-only, the working directory is too.
+        mount_fs(
+            c"none",
+            &cstring(&spec.workdir)?,
+            None,
+            libc::MS_REMOUNT | libc::MS_BIND,
+            None,
+        )?;
+    }
     hide_referees_files(spec)?;
-    remount_read_only(strict, &covers)?;
+    if !tree_read_only {
+        remount_read_only(strict, &covers)?;
+    }
     mount_fs(
         c"proc",
         c"/proc",
@@ -1067,6 +1083,41 @@ fn hide_referees_files(spec: &LaunchSpec) -> Result<(), StepError> {
         }
     }
     Ok(())
+}
+
+/// Every mount of the namespace read-only in one call (`mount_setattr`
+/// with `AT_RECURSIVE`, Linux 5.12): some 15 remounts fewer per bot. False
+/// where the kernel has no such call or a mount refuses (the call changes
+/// all or nothing): [`remount_read_only`] then does it one mount at a time.
+fn make_tree_read_only() -> bool {
+    /// `struct mount_attr` of `<linux/mount.h>`.
+    #[repr(C)]
+    struct MountAttr {
+        attr_set: u64,
+        attr_clr: u64,
+        propagation: u64,
+        userns_fd: u64,
+    }
+    const MOUNT_ATTR_RDONLY: u64 = 0x1;
+    const AT_RECURSIVE: libc::c_uint = 0x8000;
+    let attr = MountAttr {
+        attr_set: MOUNT_ATTR_RDONLY,
+        attr_clr: 0,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    // SAFETY: a NUL-terminated path and a pointer to a local of the size
+    // given.
+    unsafe {
+        libc::syscall(
+            libc::SYS_mount_setattr,
+            libc::AT_FDCWD,
+            c"/".as_ptr(),
+            AT_RECURSIVE,
+            &attr as *const MountAttr,
+            std::mem::size_of::<MountAttr>(),
+        ) == 0
+    }
 }
 
 /// Every other file system read-only; the root and the cgroup file systems
