@@ -2,7 +2,8 @@
 //! in C (`benches/floor/referee.c`: pipes, poll deadlines, nothing else)
 //! with raw C bots (`benches/floor/bot.c`) beside the referee's own game
 //! loop with two instant bots, both pinned to one CPU, in interleaved
-//! rounds; medians and their ratios. Both referees play the same bots
+//! rounds (each figure right after its floor); the medians, and the median of
+//! the rounds' ratios. Both referees play the same bots
 //! (the floor's), so the ratios measure the referees alone.
 //!
 //! Run: `cargo build --release --workspace && cargo bench -p referee --bench floor`
@@ -30,7 +31,7 @@ use referee::games::{GameConfig, GameOptions};
 use referee::runner::{play_match, MatchLimits, MatchPlan};
 
 /// Interleaved rounds; each figure is the median over them.
-const ROUNDS: usize = 5;
+const ROUNDS: usize = 7;
 /// Arrow 5 rounds of the exchange game (two attacks each).
 const GAME_ROUNDS: u32 = 10_000;
 /// Games started and ended per round of the start-up figure.
@@ -262,48 +263,59 @@ fn main() {
             break;
         }
         eprintln!("round {} of {ROUNDS}", round + 1);
+        // Each figure right after its floor: the machine's speed drifts
+        // (a shared VM), and a ratio should compare like with like.
+        if want_start {
+            floor_start.push(floor(&floor_referee, "start", STARTS, &floor_bot));
+            // The referee's loop runs in this process: pin it (and so its
+            // bots) as the floor is, and unpin it after.
+            pin_to(&[0]);
+            for (i, (_, sandbox)) in layers.iter().enumerate() {
+                start[i].push(referee_start(sandbox, &floor_bot));
+            }
+            pin_to(&cpus);
+        }
         if want_exchange {
             let rounds = GAME_ROUNDS as usize;
             floor_exchange.push(floor(&floor_referee, "exchange", rounds, &floor_bot));
-        }
-        if want_start {
-            floor_start.push(floor(&floor_referee, "start", STARTS, &floor_bot));
-        }
-        // The referee's loop runs in this process: pin it (and so its
-        // bots) as the floor is, and unpin it after.
-        pin_to(&[0]);
-        for (i, (_, sandbox)) in layers.iter().enumerate() {
-            if want_exchange {
+            pin_to(&[0]);
+            for (i, (_, sandbox)) in layers.iter().enumerate() {
                 exchange[i].push(referee_exchange(sandbox, &floor_bot));
             }
-            if want_start {
-                start[i].push(referee_start(sandbox, &floor_bot));
-            }
+            pin_to(&cpus);
         }
-        pin_to(&cpus);
     }
-    println!("\nPinned to CPU 0, medians of {ROUNDS} interleaved rounds:\n");
+    println!(
+        "\nPinned to CPU 0, {ROUNDS} interleaved rounds: the medians, and the median of \
+         each round's ratio to the floor measured just before it:\n"
+    );
     println!("| figure | floor (C) | referee | ratio | goal |");
     println!("|---|---|---|---|---|");
     let goal = |name: &str, basic: f64, strict: f64| if name == "basic" { basic } else { strict };
+    // The median of the rounds' ratios: a round measures a figure right
+    // after its floor, so a drift of the machine's speed cancels out.
+    let ratio = |referee: &[f64], floor: &[f64]| {
+        let mut ratios: Vec<f64> = referee.iter().zip(floor).map(|(r, f)| r / f).collect();
+        median(&mut ratios)
+    };
     if want_exchange {
-        let fe = median(&mut floor_exchange);
         for (i, (name, _)) in layers.iter().enumerate() {
-            let e = median(&mut exchange[i]);
+            let r = ratio(&exchange[i], &floor_exchange);
             println!(
-                "| per attack, {name} | {fe:.2} µs | {e:.2} µs | {:.2}x | {}x |",
-                e / fe,
+                "| per attack, {name} | {:.2} µs | {:.2} µs | {r:.2}x | {}x |",
+                median(&mut floor_exchange.clone()),
+                median(&mut exchange[i].clone()),
                 goal(name, 1.3, 1.6)
             );
         }
     }
     if want_start {
-        let fs = median(&mut floor_start);
         for (i, (name, _)) in layers.iter().enumerate() {
-            let s = median(&mut start[i]);
+            let r = ratio(&start[i], &floor_start);
             println!(
-                "| game start and end, {name} | {fs:.3} ms | {s:.3} ms | {:.2}x | {}x |",
-                s / fs,
+                "| game start and end, {name} | {:.3} ms | {:.3} ms | {r:.2}x | {}x |",
+                median(&mut floor_start.clone()),
+                median(&mut start[i].clone()),
                 goal(name, 2.0, 4.0)
             );
         }
