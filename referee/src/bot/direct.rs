@@ -194,13 +194,63 @@ impl ChildFailure {
 /// The child's stack (it shares the parent's memory, not its stack).
 const CHILD_STACK: usize = 256 * 1024;
 
+/// A stack for the child, with an inaccessible page below it: a child that
+/// overran it would otherwise write over the referee's memory, which it
+/// shares.
+struct ChildStack {
+    base: *mut libc::c_void,
+    len: usize,
+}
+
+impl ChildStack {
+    const GUARD: usize = 4096;
+
+    fn new() -> io::Result<ChildStack> {
+        let len = CHILD_STACK + Self::GUARD;
+        // SAFETY: a fresh private anonymous mapping, then its lowest page
+        // made inaccessible; both are checked.
+        unsafe {
+            let base = libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_STACK,
+                -1,
+                0,
+            );
+            if base == libc::MAP_FAILED {
+                return Err(io::Error::last_os_error());
+            }
+            let stack = ChildStack { base, len };
+            if libc::mprotect(base, Self::GUARD, libc::PROT_NONE) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(stack)
+        }
+    }
+
+    /// Where the stack starts (it grows down), 16-byte aligned.
+    fn top(&self) -> usize {
+        (self.base as usize + self.len) & !15
+    }
+}
+
+impl Drop for ChildStack {
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in `new`, no longer used (the child has
+        // exec'd or exited).
+        unsafe {
+            libc::munmap(self.base, self.len);
+        }
+    }
+}
+
 impl Child {
     /// Clones the child; returns once it has exec'd or given up (its
     /// failure is then on the `why` pipe).
     fn spawn(&mut self) -> io::Result<Pid> {
-        let mut stack = vec![0u8; CHILD_STACK];
-        // The stack grows down from its 16-byte aligned top.
-        let top = (stack.as_mut_ptr() as usize + CHILD_STACK) & !15;
+        let stack = ChildStack::new()?;
+        let top = stack.top();
         // No handler of the referee's may run in the child (on the shared
         // memory): every signal is blocked across the clone; the child
         // sets each handled one back to its default before unblocking.
