@@ -1186,8 +1186,9 @@ pub const MEMORY_PLACEHOLDER: &str = "{memory_mb}";
 /// What [`MEMORY_PLACEHOLDER`] becomes when there is no memory limit.
 const UNLIMITED_HEAP_MB: u64 = 32 * 1024;
 
-/// What the launcher is told to do for one bot (it arrives through a pipe:
-/// argv is public).
+/// What the launcher (or the direct start) does for one bot: it has it in
+/// its copy of the referee's memory, never in an argument list, which
+/// every process may read.
 fn launch_spec(
     command: &BotCommand,
     limits: &ProcessLimits,
