@@ -17,18 +17,6 @@ use crate::harness::*;
 
 const BUDGET: Duration = Duration::from_secs(240);
 
-/// The command of a bot that cracks with its `k`-th attack.
-fn cracks_at(k: usize) -> String {
-    let mut replies = vec!["01234".to_string()];
-    replies.extend(std::iter::repeat_n("56789".to_string(), k - 1));
-    replies.push("01234".into());
-    format!(
-        "python3 {} {}",
-        sample_file("python/scripted.py"),
-        replies.join(" ")
-    )
-}
-
 /// Writes `dir/NAME.toml`: a tournament of `format` (with `extra` fields)
 /// between bots named as given, each cracking at the number in its name's
 /// digits (`k3`, `a3`: 3).

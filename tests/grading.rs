@@ -17,17 +17,6 @@ use crate::harness::*;
 
 const BUDGET: Duration = Duration::from_secs(240);
 
-fn cracks_at(k: usize) -> String {
-    let mut replies = vec!["01234".to_string()];
-    replies.extend(std::iter::repeat_n("56789".to_string(), k - 1));
-    replies.push("01234".into());
-    format!(
-        "python3 {} {}",
-        sample_file("python/scripted.py"),
-        replies.join(" ")
-    )
-}
-
 /// A bot that plays its code, then has nothing to attack with: its
 /// first attack is "out of replies", an illegal move.
 fn breaks_at_once() -> String {

@@ -102,6 +102,20 @@ fn sample_build() -> (PathBuf, Vec<String>) {
 }
 
 /// A file under `sample_bots/`, as an absolute path string.
+/// The command of a scripted bot (sample_bots/python/scripted.py) that
+/// plays code 0 1 2 3 4, attacks with 5 6 7 8 9 `k` - 1 times, then with
+/// 0 1 2 3 4: against its own copy it cracks with its `k`-th attack.
+pub fn cracks_at(k: usize) -> String {
+    let mut replies = vec!["01234".to_string()];
+    replies.extend(std::iter::repeat_n("56789".to_string(), k - 1));
+    replies.push("01234".into());
+    format!(
+        "python3 {} {}",
+        sample_file("python/scripted.py"),
+        replies.join(" ")
+    )
+}
+
 pub fn sample_file(relative: &str) -> String {
     root()
         .join("sample_bots")

@@ -291,32 +291,43 @@ fn main() {
     );
     println!("| figure | floor (C) | referee | ratio | goal |");
     println!("|---|---|---|---|---|");
-    let goal = |name: &str, basic: f64, strict: f64| if name == "basic" { basic } else { strict };
-    // The median of the rounds' ratios: a round measures a figure right
-    // after its floor, so a drift of the machine's speed cancels out.
-    let ratio = |referee: &[f64], floor: &[f64]| {
-        let mut ratios: Vec<f64> = referee.iter().zip(floor).map(|(r, f)| r / f).collect();
-        median(&mut ratios)
-    };
-    if want_exchange {
-        for (i, (name, _)) in layers.iter().enumerate() {
-            let r = ratio(&exchange[i], &floor_exchange);
-            println!(
-                "| per attack, {name} | {:.2} µs | {:.2} µs | {r:.2}x | {}x |",
-                median(&mut floor_exchange.clone()),
-                median(&mut exchange[i].clone()),
-                goal(name, 1.3, 1.6)
-            );
+    // (figure, unit, decimals, floor, the referee's per layer, goal under
+    // basic and strict), for each figure measured.
+    let figures = [
+        (
+            "per attack",
+            "µs",
+            2,
+            &floor_exchange,
+            &exchange,
+            [1.3, 1.6],
+            want_exchange,
+        ),
+        (
+            "game start and end",
+            "ms",
+            3,
+            &floor_start,
+            &start,
+            [2.0, 4.0],
+            want_start,
+        ),
+    ];
+    for (figure, unit, decimals, floor, referee, goals, wanted) in figures {
+        if !wanted {
+            continue;
         }
-    }
-    if want_start {
         for (i, (name, _)) in layers.iter().enumerate() {
-            let r = ratio(&start[i], &floor_start);
+            // The median of the rounds' ratios: a round measures a figure
+            // right after its floor, so a drift of the machine's speed
+            // cancels out.
+            let mut ratios: Vec<f64> = referee[i].iter().zip(floor).map(|(r, f)| r / f).collect();
             println!(
-                "| game start and end, {name} | {:.3} ms | {:.3} ms | {r:.2}x | {}x |",
-                median(&mut floor_start.clone()),
-                median(&mut start[i].clone()),
-                goal(name, 2.0, 4.0)
+                "| {figure}, {name} | {:.decimals$} {unit} | {:.decimals$} {unit} | {:.2}x | {}x |",
+                median(&mut floor.clone()),
+                median(&mut referee[i].clone()),
+                median(&mut ratios),
+                goals[usize::from(*name == "strict")]
             );
         }
     }

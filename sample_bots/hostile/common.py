@@ -19,6 +19,18 @@ def answer(text):
     sys.stdout.flush()
 
 
+def play_unless(opened, request):
+    """Answers `request` legally (code 0 1 2 3 4, attacks 5 6 7 8 9), or,
+    if `opened` names a way out of the sandbox that opened, says so instead
+    (a protocol verdict the test sees)."""
+    if opened:
+        answer("opened " + " ".join(opened))
+    elif request == "code":
+        answer("0 1 2 3 4")
+    else:
+        answer("5 6 7 8 9")
+
+
 SYMBOLS = "0123456789E"
 
 

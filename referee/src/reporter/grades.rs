@@ -277,51 +277,68 @@ fn feedback(g: &TeamGrade, out: &Path) -> String {
             percent(e.high)
         ));
     }
-    text.push_str("\nA draw counts half a win.\n\n## Bands\n\n");
-    if g.bands.is_empty() {
-        text.push_str("No bands.\n");
-    }
-    for b in &g.bands {
-        text.push_str(&format!(
-            "- [{}] {}: {} marks\n",
-            if b.met { "x" } else { " " },
-            b.band.describe(),
-            b.band.marks
-        ));
-    }
-    text.push_str("\n## Disqualifications\n\n");
-    if g.disqualified.is_empty() {
-        text.push_str("None.\n");
-    }
-    for d in &g.disqualified {
-        text.push_str(&format!(
-            "- game {} against {}: {}: {}\n",
-            d.game,
-            crate::text::escape(&d.opponent),
-            d.verdict.as_deref().unwrap_or("?"),
-            crate::text::escape(&d.detail)
-        ));
-    }
-    text.push_str("\n## Lost games\n\nEach command plays the game again, as it was played.\n\n");
-    if g.lost.is_empty() {
-        text.push_str("None.\n");
-    }
-    for l in &g.lost {
-        text.push_str(&format!(
-            "- game {} against {} ({}):\n",
+    let esc = crate::text::escape;
+    push_list(
+        &mut text,
+        "\nA draw counts half a win.\n\n## Bands\n\n",
+        "No bands.\n",
+        &g.bands,
+        |b| {
+            format!(
+                "- [{}] {}: {} marks\n",
+                if b.met { "x" } else { " " },
+                b.band.describe(),
+                b.band.marks
+            )
+        },
+    );
+    push_list(
+        &mut text,
+        "\n## Disqualifications\n\n",
+        "None.\n",
+        &g.disqualified,
+        |d| {
+            format!(
+                "- game {} against {}: {}: {}\n",
+                d.game,
+                esc(&d.opponent),
+                d.verdict.as_deref().unwrap_or("?"),
+                esc(&d.detail)
+            )
+        },
+    );
+    let lost_heading =
+        "\n## Lost games\n\nEach command plays the game again, as it was played.\n\n";
+    push_list(&mut text, lost_heading, "None.\n", &g.lost, |l| {
+        let replay = match replay_command(out, l.game) {
+            Some(command) => format!("\n  ```sh\n  {}\n  ```\n\n", esc(&command)),
+            None => "  (no transcript of this game in the results folder)\n".to_string(),
+        };
+        format!(
+            "- game {} against {} ({}):\n{replay}",
             l.game,
-            crate::text::escape(&l.opponent),
-            crate::text::escape(&l.reason)
-        ));
-        match replay_command(out, l.game) {
-            Some(command) => text.push_str(&format!(
-                "\n  ```sh\n  {}\n  ```\n\n",
-                crate::text::escape(&command)
-            )),
-            None => text.push_str("  (no transcript of this game in the results folder)\n"),
-        }
-    }
+            esc(&l.opponent),
+            esc(&l.reason)
+        )
+    });
     text
+}
+
+/// `heading`, then a line per item, or `none` when there is no item.
+fn push_list<T>(
+    text: &mut String,
+    heading: &str,
+    none: &str,
+    items: &[T],
+    line: impl Fn(&T) -> String,
+) {
+    text.push_str(heading);
+    if items.is_empty() {
+        text.push_str(none);
+    }
+    for item in items {
+        text.push_str(&line(item));
+    }
 }
 
 /// At a tournament's end: the comparison-graph warning (stderr and
