@@ -45,7 +45,7 @@ use super::{landlock, sandbox, Keeper, Started};
 
 /// The Landlock layer that hides root's secrets from a bot that keeps uid
 /// 0, built once for every bot (`None`: not root, or no Landlock).
-fn secrets_layer() -> io::Result<Option<&'static OwnedFd>> {
+pub(super) fn secrets_layer() -> io::Result<Option<&'static OwnedFd>> {
     static LAYER: OnceLock<Result<Option<OwnedFd>, String>> = OnceLock::new();
     let layer = LAYER.get_or_init(|| {
         // SAFETY: geteuid has no preconditions.

@@ -163,13 +163,27 @@ pub(super) fn own_peak_rss_kb() -> u64 {
 /// run (see [`super::is_bots_fault`]).
 pub const BOTS_FAULT: &str = "bot: ";
 
+/// What a launcher has from the referee besides the spec, made once per
+/// referee before the fork.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Prepared {
+    /// It is in the referee's shared network namespace already (strict).
+    pub network_joined: bool,
+    /// The Landlock layer hiding root's secrets (basic, as root), open on
+    /// [`SECRETS_FD`]: stacked under the bot's own ruleset, which then
+    /// need not walk `/etc` for every bot.
+    pub secrets: bool,
+}
+
+/// The launcher's descriptor for the layer hiding root's secrets.
+pub const SECRETS_FD: i32 = 4;
+
 /// The launcher's life in the child of the referee's fork (see
 /// `BotProcess::spawn`), its report pipe on [`REPORT_FD`]: starts the bot,
-/// waits for it and its tree. `network_joined`: it is in the referee's
-/// shared network namespace already (strict). Returns the exit code.
-pub(super) fn keep(spec: &LaunchSpec, mut report: File, network_joined: bool) -> i32 {
+/// waits for it and its tree. Returns the exit code.
+pub(super) fn keep(spec: &LaunchSpec, mut report: File, prepared: Prepared) -> i32 {
     watch_for_the_referees_death();
-    match launch(spec, &mut report, network_joined) {
+    match launch(spec, &mut report, prepared) {
         Ok(()) => 0,
         Err(why) => {
             let _ = writeln!(report, "error {}", why.replace('\n', " "));
@@ -210,8 +224,8 @@ fn referee_gone() -> bool {
     REFEREE_GONE.load(std::sync::atomic::Ordering::SeqCst)
 }
 
-fn launch(spec: &LaunchSpec, report: &mut File, network_joined: bool) -> Result<(), String> {
-    become_the_bots_keeper(spec, network_joined)?;
+fn launch(spec: &LaunchSpec, report: &mut File, prepared: Prepared) -> Result<(), String> {
+    become_the_bots_keeper(spec, prepared.network_joined)?;
     let exposures = if spec.strict.is_some() {
         exposures_for(spec)
     } else {
@@ -220,7 +234,7 @@ fn launch(spec: &LaunchSpec, report: &mut File, network_joined: bool) -> Result<
     // The bot is forked from the launcher, itself a copy of the referee:
     // its `ru_maxrss` keeps this peak (see `own_peak_rss_kb`).
     let inherited_rss_kb = own_peak_rss_kb();
-    let bot = start_bot(spec, exposures)?;
+    let bot = start_bot(spec, exposures, prepared.secrets)?;
     report
         .write_all(format!("started {bot}\n").as_bytes())
         .map_err(|e| format!("report: {e}"))?;
@@ -280,7 +294,7 @@ fn become_the_bots_keeper(spec: &LaunchSpec, network_joined: bool) -> Result<(),
 /// Forks the bot, confines it step by step and execs it; its pid, or why
 /// it could not start (the step that failed; `BOTS_FAULT` first when its
 /// own program cannot be run).
-fn start_bot(spec: &LaunchSpec, exposures: Vec<Exposure>) -> Result<i32, String> {
+fn start_bot(spec: &LaunchSpec, exposures: Vec<Exposure>, secrets: bool) -> Result<i32, String> {
     // Under exposures, the program is run by its real path: a symlink to
     // it may lie in a folder the bot cannot see.
     let program = if exposures.is_empty() {
@@ -305,7 +319,7 @@ fn start_bot(spec: &LaunchSpec, exposures: Vec<Exposure>) -> Result<i32, String>
     // allocate and take locks before exec.
     unsafe {
         command.pre_exec(move || {
-            confine(&child_spec, &exposures).map_err(|(step, e)| {
+            confine(&child_spec, &exposures, secrets).map_err(|(step, e)| {
                 let _ = rustix::io::write(&why_write, step.as_bytes());
                 e
             })
@@ -585,8 +599,9 @@ fn cstring(path: &Path) -> Result<CString, StepError> {
 
 /// In the bot's process, between fork and exec (single-threaded): every
 /// confinement step, in an order where each still has the privilege it
-/// needs.
-fn confine(spec: &LaunchSpec, exposures: &[Exposure]) -> Result<(), StepError> {
+/// needs. `secrets`: the layer hiding root's secrets is open on
+/// [`SECRETS_FD`] (else the bot's own ruleset hides them).
+fn confine(spec: &LaunchSpec, exposures: &[Exposure], secrets: bool) -> Result<(), StepError> {
     // First into the cgroups, so that everything it starts is in.
     for file in &spec.cgroup_procs {
         std::fs::write(file, b"0").map_err(|e| ("joining its cgroup", e))?;
@@ -604,8 +619,16 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure]) -> Result<(), StepError> {
     // Before seccomp, which would refuse Landlock's own system calls no
     // more than any other, but after the user switch, so that the domain
     // is made by the bot's own credentials.
-    landlock::confine(&landlock_policy(spec, true))
+    landlock::confine(&landlock_policy(spec, !secrets))
         .map_err(|e| ("file-system confinement", io::Error::other(e)))?;
+    if secrets {
+        // SAFETY: the launcher keeps the layer open on this descriptor
+        // (see `BotProcess::spawn`).
+        let layer = unsafe { std::os::fd::BorrowedFd::borrow_raw(SECRETS_FD) };
+        if !landlock::restrict_self_with(&layer) {
+            return Err(last_error("file-system confinement"));
+        }
+    }
     let mut seccomp = sandbox::SeccompPrograms::cached(spec.allow_fork)
         .map_err(|e| ("seccomp filter", io::Error::other(e)))?;
     limit_address_space(spec)?;

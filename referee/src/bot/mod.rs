@@ -1305,6 +1305,10 @@ fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
         .map(|fd| fd.as_raw_fd());
     // Built (once) before the fork, so that no launcher builds them.
     sandbox::SeccompPrograms::cached(spec.allow_fork).map_err(io::Error::other)?;
+    let secrets = match (&spec.strict, &spec.identity) {
+        (None, Some(_)) => direct::secrets_layer()?.map(AsRawFd::as_raw_fd),
+        _ => None,
+    };
     // SAFETY: the child runs only `launcher_child`, which ends in _exit.
     let forked = unsafe { libc::fork() };
     if forked < 0 {
@@ -1315,7 +1319,7 @@ fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
             [&stdin_read, &stdout_write, &stderr_write, &report_write].map(AsRawFd::as_raw_fd);
         let code = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             // SAFETY: in the child of the fork above, which never returns.
-            unsafe { launcher_child(spec, fds, network, referee) }
+            unsafe { launcher_child(spec, fds, network, secrets, referee) }
         }))
         .unwrap_or(1);
         // SAFETY: ends the child without the referee's exit handlers or
@@ -1362,7 +1366,8 @@ fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
 
 /// The launcher's child side of the fork: in the shared `network`
 /// namespace if there is one (strict), the bot's three pipes on its
-/// standard descriptors, its report pipe on 3 and nothing else of the
+/// standard descriptors, its report pipe on 3, the layer hiding root's
+/// `secrets` on 4 if there is one (basic, as root), and nothing else of the
 /// referee's open, its own session, told of the referee's death; then the
 /// launcher's work ([`launch::keep`]). Returns the exit code.
 ///
@@ -1373,6 +1378,7 @@ unsafe fn launcher_child(
     spec: &launch::LaunchSpec,
     [stdin, stdout, stderr, report]: [i32; 4],
     network: Option<i32>,
+    secrets: Option<i32>,
     referee: libc::pid_t,
 ) -> i32 {
     // SAFETY: system calls with integer arguments and pointers to locals.
@@ -1394,25 +1400,28 @@ unsafe fn launcher_child(
         if network.is_some_and(|fd| libc::setns(fd, libc::CLONE_NEWNET) != 0) {
             return 1;
         }
-        // Each source is first moved above the standard descriptors and 3,
-        // in case it sits on one of them.
-        let high =
-            [stdin, stdout, stderr, report].map(|fd| libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 10));
+        // Each source is first moved above the descriptors it goes to, in
+        // case it sits on one of them; the secrets layer (4) stays
+        // close-on-exec, like the report pipe (3).
+        let secrets_fd = secrets.unwrap_or(report);
+        let high = [stdin, stdout, stderr, report, secrets_fd]
+            .map(|fd| libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 10));
+        let kept = if secrets.is_some() { 5 } else { 4 };
         if high.iter().any(|&fd| fd < 0)
-            || (0..4).any(|i| libc::dup2(high[i], i as i32) < 0)
-            || libc::fcntl(launch::REPORT_FD, libc::F_SETFD, libc::FD_CLOEXEC) < 0
+            || (0..kept).any(|i| libc::dup2(high[i], i as i32) < 0)
+            || (3..kept).any(|fd| libc::fcntl(fd as i32, libc::F_SETFD, libc::FD_CLOEXEC) < 0)
         {
             return 1;
         }
         // Nothing else of the referee's: the other bots' pipes, its files.
         if libc::syscall(
             libc::SYS_close_range,
-            4 as libc::c_uint,
+            kept as libc::c_uint,
             libc::c_uint::MAX,
             0,
         ) != 0
         {
-            for fd in 4..65536 {
+            for fd in kept as i32..65536 {
                 libc::close(fd);
             }
         }
@@ -1428,11 +1437,11 @@ unsafe fn launcher_child(
         {
             return 1;
         }
-        launch::keep(
-            spec,
-            File::from_raw_fd(launch::REPORT_FD),
-            network.is_some(),
-        )
+        let prepared = launch::Prepared {
+            network_joined: network.is_some(),
+            secrets: secrets.is_some(),
+        };
+        launch::keep(spec, File::from_raw_fd(launch::REPORT_FD), prepared)
     }
 }
 
