@@ -133,6 +133,16 @@ impl Ended {
         }
     }
 
+    /// Its peak memory only if above `inherited_kb`, the peak of the image
+    /// the bot was forked or cloned from (which `ru_maxrss` keeps); else 0,
+    /// and the referee's own reading of the bot's peak while it ran stands.
+    pub fn beyond(mut self, inherited_kb: u64) -> Ended {
+        if self.max_rss_kb <= inherited_kb {
+            self.max_rss_kb = 0;
+        }
+        self
+    }
+
     fn line(&self) -> String {
         let (kind, n) = match self.exit {
             super::Exit::Code(c) => ("code", c),
@@ -251,12 +261,7 @@ fn launch(spec: &LaunchSpec, report: &mut File, prepared: Prepared) -> Result<()
     }
     let (status, usage) = wait_for(bot);
     end_descendants();
-    let mut ended = Ended::from_wait(status, &usage);
-    if ended.max_rss_kb <= inherited_rss_kb {
-        // Only the image it was forked from: the referee reads the bot's
-        // own peak while it runs.
-        ended.max_rss_kb = 0;
-    }
+    let ended = Ended::from_wait(status, &usage).beyond(inherited_rss_kb);
     report
         .write_all(ended.line().as_bytes())
         .map_err(|e| format!("report: {e}"))

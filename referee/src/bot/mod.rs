@@ -858,17 +858,11 @@ impl BotProcess {
             Keeper::Referee { inherited_rss_kb } => {
                 // It cannot fork: its group is the bot alone, and SIGKILL
                 // (sent above if it had not exited) ends it.
-                let ended = reap_with_usage(self.pid);
-                let inherited = *inherited_rss_kb;
+                let ended = reap_with_usage(self.pid).map(|e| e.beyond(*inherited_rss_kb));
                 ProcessReport {
                     exit: ended.map(|e| e.exit),
                     cpu_ms: ended.map_or(0.0, |e| e.cpu.as_secs_f64() * 1000.0),
-                    peak_memory_kb: match ended {
-                        Some(e) if e.max_rss_kb > inherited => {
-                            self.peak_memory_kb.max(e.max_rss_kb)
-                        }
-                        _ => self.peak_memory_kb,
-                    },
+                    peak_memory_kb: self.peak_memory_kb.max(ended.map_or(0, |e| e.max_rss_kb)),
                     stderr_truncated: self.stderr_truncated,
                 }
             }
