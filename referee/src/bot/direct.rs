@@ -99,7 +99,7 @@ pub(super) fn start(spec: &LaunchSpec) -> io::Result<Started> {
     let pid = spawned?;
     let mut why = Vec::new();
     let _ = File::from(why_read).read_to_end(&mut why);
-    if let Some((errno, step)) = ChildFailure::parse(&why) {
+    if let Some((errno, step)) = child_failure(&why) {
         let e = io::Error::from_raw_os_error(errno);
         let _ = super::reap_with_usage(pid);
         return Err(match step {
@@ -180,15 +180,12 @@ struct Child {
     exec: Exec,
 }
 
-/// How the child says why it did not exec, on the `why` pipe: its errno
-/// (4 bytes, native order), then the step that failed (empty: the exec).
-struct ChildFailure;
-
-impl ChildFailure {
-    fn parse(bytes: &[u8]) -> Option<(i32, &str)> {
-        let errno = i32::from_ne_bytes(bytes.get(..4)?.try_into().ok()?);
-        Some((errno, std::str::from_utf8(&bytes[4..]).unwrap_or("")))
-    }
+/// Why the child did not exec, from what it wrote on the `why` pipe: its
+/// errno (4 bytes, native order), then the step that failed (empty: the
+/// exec itself). `None`: it wrote nothing, it exec'd.
+fn child_failure(bytes: &[u8]) -> Option<(i32, &str)> {
+    let errno = i32::from_ne_bytes(bytes.get(..4)?.try_into().ok()?);
+    Some((errno, std::str::from_utf8(&bytes[4..]).unwrap_or("")))
 }
 
 /// The child's stack (it shares the parent's memory, not its stack).
