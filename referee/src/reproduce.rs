@@ -26,38 +26,32 @@ use crate::transcript::{Direction, Entry};
 pub fn replies(entries: &[Entry], seat: Seat) -> Vec<(Option<String>, String)> {
     let mut last_to: Option<String> = None;
     let mut out = vec![];
-    for entry in entries {
-        if let Entry::Message { bot, dir, line, .. } = entry {
-            if *bot != seat {
-                continue;
-            }
-            match dir {
-                Direction::To => last_to = Some(line.clone()),
-                Direction::From => out.push((last_to.clone(), line.clone())),
-                Direction::Stderr => {}
-            }
+    for (dir, line) in messages_of(entries, seat) {
+        match dir {
+            Direction::To => last_to = Some(line.to_string()),
+            Direction::From => out.push((last_to.clone(), line.to_string())),
+            Direction::Stderr => {}
         }
     }
     out
 }
 
+/// The lines to, from and of `seat`, in order.
+fn messages_of(entries: &[Entry], seat: Seat) -> impl Iterator<Item = (&Direction, &str)> {
+    entries.iter().filter_map(move |entry| match entry {
+        Entry::Message { bot, dir, line, .. } if *bot == seat => Some((dir, line.as_str())),
+        _ => None,
+    })
+}
+
 /// The lines a seat was sent before its first reply: its greeting (and,
 /// with codes drawn by the referee, its code), the set-up of its game.
 pub fn setup(entries: &[Entry], seat: Seat) -> Vec<String> {
-    let mut lines = vec![];
-    for entry in entries {
-        if let Entry::Message { bot, dir, line, .. } = entry {
-            if *bot != seat {
-                continue;
-            }
-            match dir {
-                Direction::To => lines.push(line.clone()),
-                Direction::From => break,
-                Direction::Stderr => {}
-            }
-        }
-    }
-    lines
+    messages_of(entries, seat)
+        .take_while(|(dir, _)| !matches!(dir, Direction::From))
+        .filter(|(dir, _)| matches!(dir, Direction::To))
+        .map(|(_, line)| line.to_string())
+        .collect()
 }
 
 /// A warning when the new bot was told another set-up than the recorded

@@ -276,13 +276,16 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
         .game_finished(&played.record, &Place::Match)
         .map_err(Failure::internal)?;
     let was = record.player(seat);
+    let disqualified = |d: &referee::verdict::Disqualification| {
+        format!("{} at reply {}: {}", d.verdict, d.at_move, d.detail)
+    };
     println!();
     println!(
         "Recorded: seat {} ({}) {}",
         seat,
         referee::text::escape(&was.name),
         match &was.disqualification {
-            Some(d) => format!("{} at reply {}: {}", d.verdict, d.at_move, d.detail),
+            Some(d) => disqualified(d),
             None => format!("{} [{}]", record.winner.result_for(seat), record.reason),
         }
     );
@@ -292,7 +295,7 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
         seat,
         referee::text::escape(&now.name),
         match &now.disqualification {
-            Some(d) => format!("{} at reply {}: {}", d.verdict, d.at_move, d.detail),
+            Some(d) => disqualified(d),
             None => format!(
                 "not disqualified, {} replies [{}]",
                 now.replies, played.record.reason
