@@ -421,6 +421,34 @@ fn side_doors_stay_shut(layer: &str) {
     assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
 }
 
+fn the_terminal_is_out_of_reach(layer: &str) {
+    // The referee runs on a terminal, as from a shell: the bot must find
+    // no controlling terminal to type into, and not be in the referee's
+    // process group, which gets the terminal's Ctrl-C.
+    let weak = python("arrow5_weak.py", "");
+    let mut command = Command::new(referee_bin());
+    command.current_dir(root()).args([
+        "match",
+        "arrow5",
+        &python("terminal.py", ""),
+        &weak,
+        "--sandbox",
+        layer,
+        "--max-rounds",
+        "3",
+        "--json",
+    ]);
+    let mut on_terminal = rexpect::session::spawn_command(command, Some(BUDGET.as_millis() as u64))
+        .expect("start the referee on a pty");
+    let shown = on_terminal.exp_eof().expect("the referee ends");
+    let json = &shown[shown
+        .find('{')
+        .unwrap_or_else(|| panic!("no JSON in {shown:?}"))..];
+    let record: serde_json::Value =
+        serde_json::from_str(json.trim()).unwrap_or_else(|e| panic!("{e}: {json}"));
+    assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
+}
+
 fn bots_cannot_whisper_through_abstract_sockets(layer: &str) {
     // Two copies: the first binds an abstract Unix socket (under strict,
     // in the network namespace all the referee's bots share), the second
@@ -698,6 +726,7 @@ under_each_layer! {
     a_bot_cannot_fill_the_disk: disk_quota_basic, disk_quota_strict;
     side_doors_stay_shut: side_doors_basic, side_doors_strict;
     bots_cannot_whisper_through_abstract_sockets: whisper_basic, whisper_strict;
+    the_terminal_is_out_of_reach: terminal_basic, terminal_strict;
     nothing_outlives_a_killed_referee: killed_referee_basic, killed_referee_strict;
     a_bot_reads_only_what_it_needs: reading_basic, reading_strict;
 }

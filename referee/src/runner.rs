@@ -857,8 +857,11 @@ fn exchange(
         .as_mut()
         .expect("a playing seat has a process");
     let allowance = player.bank.allowance(limit);
+    // One clock read serves the transcript and the write's deadline (the
+    // clock is read as few times as a move needs: docs/measurements.md).
+    let mut sent = Instant::now();
     if let Some(request) = request {
-        transcript.message(Instant::now(), seat, Direction::To, request);
+        transcript.message(sent, seat, Direction::To, request);
     }
     // Whatever it wrote since its last reply was not asked for.
     let mut result = match process.unasked_output() {
@@ -873,7 +876,6 @@ fn exchange(
     // BotProcess::rest).
     let cpu_before = process.cpu_at_rest();
     process.thaw();
-    let mut sent = Instant::now();
     if let (Some(request), Ok(())) = (request, &result) {
         result = process.send_line(request, sent + allowance, allowance);
         if result.is_ok() {
@@ -895,7 +897,10 @@ fn exchange(
     let cpu = cpu_after
         .zip(cpu_before)
         .map(|(after, before)| after.saturating_sub(before));
-    let waited = sent.elapsed();
+    let waited = match &result {
+        Ok((_, at)) => at.saturating_duration_since(sent),
+        Err(_) => sent.elapsed(),
+    };
     drain_stderr(player, seat, transcript);
     let (line, at) = result.map_err(|fault| Missed { fault, waited, cpu })?;
     let took = at.saturating_duration_since(sent);
@@ -925,8 +930,9 @@ fn send_notice(
     if player.disqualification.is_some() {
         return;
     }
-    transcript.message(Instant::now(), seat, Direction::To, line);
-    let _ = process.send_line(line, Instant::now() + limits.time_limit, limits.time_limit);
+    let now = Instant::now();
+    transcript.message(now, seat, Direction::To, line);
+    let _ = process.send_line(line, now + limits.time_limit, limits.time_limit);
 }
 
 fn drain_stderr(player: &mut Player, seat: Seat, transcript: &mut TranscriptWriter) {

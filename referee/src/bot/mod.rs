@@ -457,8 +457,8 @@ struct Ready {
 }
 
 impl BotProcess {
-    /// Starts a bot in a fresh, empty working directory, in its own session
-    /// and process group, with a clean environment and its rlimits, under
+    /// Starts a bot in a fresh, empty working directory, in its own process
+    /// group without a terminal, with a clean environment and its rlimits, under
     /// the sandbox of `limits`, through the launcher ([`launch`]).
     pub fn spawn(command: &BotCommand, limits: &ProcessLimits) -> io::Result<BotProcess> {
         let workdir = tempfile::Builder::new()
@@ -574,7 +574,7 @@ impl BotProcess {
                     if now >= deadline {
                         return Err(Fault::InputNotRead { budget });
                     }
-                    let ready = self.wait(true, false, (deadline - now).min(MEMORY_POLL));
+                    let ready = self.wait(true, false, (deadline - now).min(MEMORY_POLL), true);
                     self.absorb(&ready)?;
                     if ready.exited {
                         return Err(self.exit_fault());
@@ -613,6 +613,12 @@ impl BotProcess {
         budget: Duration,
         mut idle: Option<(&mut BotProcess, Instant)>,
     ) -> Result<(String, Instant), Fault> {
+        // A bot the referee started cannot fork: its stdout ends when it
+        // does, so the first wait (at most IDLE_GRACE or MEMORY_POLL)
+        // watches its pipes only. The later ones watch its pidfd too, for a
+        // bot that handed its stdout to another process before it died.
+        let mut pipes_tell_exit =
+            self.stdout.is_some() && matches!(self.keeper, Keeper::Referee { .. });
         loop {
             if let Some(line) = self.take_line()? {
                 return Ok((line, Instant::now()));
@@ -634,7 +640,8 @@ impl BotProcess {
                     until = until.min(freeze_at);
                 }
             }
-            let ready = self.wait(false, true, until - now);
+            let ready = self.wait(false, true, until - now, !pipes_tell_exit);
+            pipes_tell_exit = false;
             let stdout_open = self.stdout.is_some();
             self.absorb(&ready)?;
             if let Some(line) = self.take_line()? {
@@ -875,8 +882,14 @@ impl BotProcess {
         report
     }
 
-    /// Polls the pipes that are still open and the pidfd.
-    fn wait(&self, want_stdin: bool, want_stdout: bool, timeout: Duration) -> Ready {
+    /// Polls the pipes that are still open, and the pidfd if `want_exit`.
+    fn wait(
+        &self,
+        want_stdin: bool,
+        want_stdout: bool,
+        timeout: Duration,
+        want_exit: bool,
+    ) -> Ready {
         let wanted: [(Option<&OwnedFd>, u8, PollFlags); 4] = [
             (
                 self.stdin.as_ref().filter(|_| want_stdin),
@@ -889,7 +902,11 @@ impl BotProcess {
                 PollFlags::IN,
             ),
             (self.stderr.as_ref(), 2, PollFlags::IN),
-            (Some(&self.pidfd).filter(|_| !self.exited), 3, PollFlags::IN),
+            (
+                Some(&self.pidfd).filter(|_| want_exit && !self.exited),
+                3,
+                PollFlags::IN,
+            ),
         ];
         // On the stack: this runs once or more per move.
         let mut fds: [PollFd<'_>; 4] =
@@ -1055,7 +1072,7 @@ impl BotProcess {
             if now >= deadline {
                 return false;
             }
-            let ready = self.wait(false, true, (deadline - now).min(MEMORY_POLL));
+            let ready = self.wait(false, true, (deadline - now).min(MEMORY_POLL), true);
             if ready.stdout {
                 // Output after the game is read and dropped, within the caps.
                 if self.read_stdout().is_err() {

@@ -3,7 +3,8 @@
 //! launcher ([`super::launch`]) applies them in the bot's process; Landlock
 //! is in [`super::landlock`].
 //!
-//! - `basic` needs no privilege: own session and process group, parent-death
+//! - `basic` needs no privilege: own process group (and session, through
+//!   the launcher), no controlling terminal, parent-death
 //!   signal, a clean environment carrying a unique tag, rlimits as backstops
 //!   (CPU, address space, file size, open files, no core dumps), Landlock,
 //!   the seccomp filter, and the launcher killing all the bot left behind.
@@ -128,7 +129,8 @@ impl Sandbox {
         };
         let basic = format!(
             "a bot that may fork through a launcher that kills all it started when it ends, \
-             one that may not started by the referee and dying with it; own session; \
+             one that may not started by the referee and dying with it; own process group, no \
+             terminal; \
              {files}; seccomp (no ptrace, no network socket, no new namespaces, signals only to \
              itself and its group, no fork unless allowed); rlimits (cpu {CPU_SECONDS_LIMIT}s, \
              address space, file size 64MiB, {OPEN_FILES_LIMIT} files, no core); clean \
