@@ -1,7 +1,8 @@
 """Fixture: plays legal Arrow 5 attacks after trying the side doors the
 sandbox must keep shut: io_uring (a socket without socket(2)), memory the
 resident measure cannot see (memfd, System V shared memory, POSIX message
-queues) and the kernel keyring. If any of them opens, it answers its first
+queues), System V message queues and semaphores (a channel between bots
+that outlives them) and the kernel keyring. If any of them opens, it answers its first
 request with what opened (a protocol verdict), so a test sees it."""
 import ctypes
 import os
@@ -29,6 +30,10 @@ try:
 except OSError:
     pass
 syscall("shmget", 29, 0, 16 << 20, 0o1600)  # IPC_PRIVATE, IPC_CREAT|0600
+# System V message queues and semaphores: a channel to another bot, and a
+# message left on the machine for a later game (they outlive the bot).
+syscall("msgget", 68, 0x5EE0, 0o1600)  # a known key, IPC_CREAT|0600
+syscall("semget", 64, 0x5EE1, 1, 0o1600)
 name = ctypes.create_string_buffer(b"/referee-side-door")
 syscall("mq_open", 240, ctypes.addressof(name), 0o102, 0o600, 0)  # O_RDWR|O_CREAT
 key_type = ctypes.create_string_buffer(b"user")

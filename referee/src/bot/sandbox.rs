@@ -817,8 +817,11 @@ const SWEEP_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 /// kernel): `clone3`, whose flags a filter cannot read (libc falls back to
 /// `clone`); io_uring (`io_uring_setup`, `_enter`, `_register`), which
 /// opens sockets without `socket(2)`; memory the resident measure cannot
-/// see: `memfd_create`, System V shared memory (`shmget`), POSIX message
-/// queues (`mq_open`).
+/// see: `memfd_create`, System V shared memory (`shmget` and the rest);
+/// ways for two bots to talk, or for a bot to leave a message on the
+/// machine for a later game (the objects outlive it): System V message
+/// queues and semaphores (`msgget`, `semget` and the rest), POSIX message
+/// queues (`mq_open`, `mq_unlink`).
 #[cfg(target_arch = "x86_64")]
 fn seccomp_filters(
     own: i32,
@@ -993,7 +996,19 @@ fn missing_rules() -> Rules {
         libc::SYS_io_uring_register,
         libc::SYS_memfd_create,
         libc::SYS_shmget,
+        libc::SYS_shmat,
+        libc::SYS_shmdt,
+        libc::SYS_shmctl,
+        libc::SYS_msgget,
+        libc::SYS_msgsnd,
+        libc::SYS_msgrcv,
+        libc::SYS_msgctl,
+        libc::SYS_semget,
+        libc::SYS_semop,
+        libc::SYS_semtimedop,
+        libc::SYS_semctl,
         libc::SYS_mq_open,
+        libc::SYS_mq_unlink,
     ]
     .into_iter()
     .map(|nr| (nr, Vec::new()))
