@@ -484,6 +484,24 @@ fn bots_cannot_whisper_through_abstract_sockets(layer: &str) {
     // a namespace; under basic both are in the machine's own).
     assert!(text.contains("whisper: listening"), "{text}");
     assert!(text.contains("whisper: connect: "), "{text}");
+    // Under strict both share one IPC namespace apart from the machine's
+    // (seccomp refuses System V IPC in it anyway: `side_doors`).
+    let namespaces: Vec<&str> = text
+        .split("whisper: in ")
+        .skip(1)
+        .map(|rest| &rest[..rest.find('"').unwrap()])
+        .collect();
+    assert_eq!(namespaces.len(), 2, "{text}");
+    let machines = std::fs::read_link("/proc/self/ns/ipc").unwrap();
+    if layer == "strict" {
+        assert_eq!(namespaces[0], namespaces[1], "{text}");
+        assert_ne!(namespaces[0], machines.to_str().unwrap(), "{text}");
+    } else {
+        assert!(
+            namespaces.iter().all(|n| *n == machines.to_str().unwrap()),
+            "{text}"
+        );
+    }
 }
 
 fn a_bot_reads_only_what_it_needs(layer: &str) {

@@ -5,10 +5,14 @@ name and listens; the other connects, by stream and by datagram. If a
 connection or a datagram gets through, the bot that saw it answers its next
 request with what opened (a protocol verdict), so a test sees it. Each copy
 says on stderr which side it took."""
+import os
 import socket
 import sys
 
 from common import requests, play_unless
+
+# Which IPC namespace it is in, for the test to compare.
+print("whisper: in " + os.readlink("/proc/self/ns/ipc"), file=sys.stderr, flush=True)
 
 NAME = b"\0referee-whisper"
 opened = []

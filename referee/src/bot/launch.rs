@@ -179,6 +179,8 @@ pub const BOTS_FAULT: &str = "bot: ";
 pub(super) struct Prepared {
     /// It is in the referee's shared network namespace already (strict).
     pub network_joined: bool,
+    /// And in its shared IPC namespace.
+    pub ipc_joined: bool,
     /// The Landlock layer hiding root's secrets (basic, as root), open on
     /// [`SECRETS_FD`]: stacked under the bot's own ruleset, which then
     /// need not walk `/etc` for every bot.
@@ -235,7 +237,7 @@ fn referee_gone() -> bool {
 }
 
 fn launch(spec: &LaunchSpec, report: &mut File, prepared: Prepared) -> Result<(), String> {
-    become_the_bots_keeper(spec, prepared.network_joined)?;
+    become_the_bots_keeper(spec, prepared)?;
     let exposures = if spec.strict.is_some() {
         exposures_for(spec)
     } else {
@@ -268,10 +270,10 @@ fn launch(spec: &LaunchSpec, report: &mut File, prepared: Prepared) -> Result<()
 }
 
 /// The launcher itself: not dumpable, the subreaper of the bot's tree,
-/// and under strict in new PID (for its children) and IPC namespaces, and
-/// a network namespace of its own unless `network_joined` (the referee's
-/// shared one, see `sandbox::shared_network_namespace`).
-fn become_the_bots_keeper(spec: &LaunchSpec, network_joined: bool) -> Result<(), String> {
+/// and under strict in a new PID namespace (for its children), and in
+/// network and IPC namespaces of its own unless it joined the referee's
+/// shared ones (see `sandbox::SharedNamespaces`).
+fn become_the_bots_keeper(spec: &LaunchSpec, prepared: Prepared) -> Result<(), String> {
     // Nobody of the bot's user reads the launcher's memory.
     let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
     // Orphans of the bot's tree become the launcher's children.
@@ -280,13 +282,18 @@ fn become_the_bots_keeper(spec: &LaunchSpec, network_joined: bool) -> Result<(),
     if spec.strict.is_some() {
         // Network and IPC for the launcher too (it uses neither); the PID
         // namespace for its children only: the bot is its first process.
-        let network = if network_joined {
+        let network = if prepared.network_joined {
             0
         } else {
             libc::CLONE_NEWNET
         };
+        let ipc = if prepared.ipc_joined {
+            0
+        } else {
+            libc::CLONE_NEWIPC
+        };
         // SAFETY: unshare with flags.
-        if unsafe { libc::unshare(libc::CLONE_NEWPID | network | libc::CLONE_NEWIPC) } != 0 {
+        if unsafe { libc::unshare(libc::CLONE_NEWPID | network | ipc) } != 0 {
             return Err(format!(
                 "new PID, network and IPC namespaces: {}",
                 io::Error::last_os_error()

@@ -1309,11 +1309,11 @@ fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
     // SAFETY: getpid has no preconditions.
     let referee = unsafe { libc::getpid() };
     // Made (once) before the fork, for the child to join.
-    let network = spec
-        .strict
-        .as_ref()
-        .and_then(|_| sandbox::shared_network_namespace())
-        .map(|fd| fd.as_raw_fd());
+    let shared = spec.strict.as_ref().map(|_| sandbox::shared_namespaces());
+    let namespaces = [
+        shared.and_then(|s| s.network()),
+        shared.and_then(|s| s.ipc()),
+    ];
     // Built (once) before the fork, so that no launcher builds them.
     sandbox::SeccompPrograms::cached(spec.allow_fork).map_err(io::Error::other)?;
     let secrets = match (&spec.strict, &spec.identity) {
@@ -1330,7 +1330,7 @@ fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
             [&stdin_read, &stdout_write, &stderr_write, &report_write].map(AsRawFd::as_raw_fd);
         let code = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             // SAFETY: in the child of the fork above, which never returns.
-            unsafe { launcher_child(spec, fds, network, secrets, referee) }
+            unsafe { launcher_child(spec, fds, namespaces, secrets, referee) }
         }))
         .unwrap_or(1);
         // SAFETY: ends the child without the referee's exit handlers or
@@ -1388,7 +1388,7 @@ fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
 unsafe fn launcher_child(
     spec: &launch::LaunchSpec,
     [stdin, stdout, stderr, report]: [i32; 4],
-    network: Option<i32>,
+    [network, ipc]: [Option<i32>; 2],
     secrets: Option<i32>,
     referee: libc::pid_t,
 ) -> i32 {
@@ -1408,7 +1408,9 @@ unsafe fn launcher_child(
             }
         }
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
-        if network.is_some_and(|fd| libc::setns(fd, libc::CLONE_NEWNET) != 0) {
+        if network.is_some_and(|fd| libc::setns(fd, libc::CLONE_NEWNET) != 0)
+            || ipc.is_some_and(|fd| libc::setns(fd, libc::CLONE_NEWIPC) != 0)
+        {
             return 1;
         }
         // Each source is first moved above the descriptors it goes to, in
@@ -1450,6 +1452,7 @@ unsafe fn launcher_child(
         }
         let prepared = launch::Prepared {
             network_joined: network.is_some(),
+            ipc_joined: ipc.is_some(),
             secrets: secrets.is_some(),
         };
         launch::keep(spec, File::from_raw_fd(launch::REPORT_FD), prepared)

@@ -11,7 +11,8 @@
 //!   The `/proc` sweep below is the referee's last resort, for a launcher
 //!   that did not report.
 //! - `strict` adds, per bot, a user of its own, new user, PID, network,
-//!   mount and IPC namespaces, and a cgroup with a memory limit and a pids
+//!   mount and IPC namespaces (network and IPC shared by the referee's
+//!   bots), and a cgroup with a memory limit and a pids
 //!   limit, killed in one write (`cgroup.kill` of cgroup v2). It needs root.
 //!
 //! `auto` picks `strict` when it can be had, else `basic`. Asking for
@@ -144,14 +145,16 @@ impl Sandbox {
         match self {
             Sandbox::Basic => format!("sandbox basic: {basic}"),
             Sandbox::Strict(roots) => format!(
-                "sandbox strict: basic, plus per bot a user of its own in its own user, PID, \
-                 mount and IPC namespaces, {}; private /tmp and /dev/shm; read-only file \
+                "sandbox strict: basic, plus per bot a user of its own in its own user, PID \
+                 and mount namespaces, {}; private /tmp and /dev/shm; read-only file \
                  systems outside its folder; a cgroup (memory limit, swap off, {} pids, CPU \
                  time, cgroup.kill under {})",
                 if shares_network_namespace() {
-                    "in an empty network namespace all its referee's bots share"
+                    "in an empty network namespace and an IPC namespace all its referee's bots \
+                     share"
                 } else {
-                    "and an empty network namespace of its own"
+                    "in an IPC namespace all its referee's bots share and an empty network \
+                     namespace of its own"
                 },
                 STRICT_PIDS_MAX,
                 roots.kill.display()
@@ -442,44 +445,69 @@ pub fn id_for(tag: &str) -> libc::gid_t {
     1_000_000_000 + (hash % 1_000_000_000) as libc::gid_t
 }
 
-/// The network namespace every strict bot of this referee joins, made once
-/// (a namespace of its own per bot cost about 0.3 ms to make and more to
-/// tear down, see docs/measurements.md). It is empty: its loopback is
-/// down, and a bot holds no capability to change that. Sharing it opens
-/// nothing between bots: seccomp refuses every socket but a Unix one,
-/// Landlock (ABI 6) refuses connecting to an abstract Unix socket made
-/// outside the bot's own domain, and socket files live in folders no other
-/// bot reaches. On a kernel whose Landlock cannot scope abstract sockets,
-/// `None`: each bot gets a namespace of its own, as before.
-pub fn shared_network_namespace() -> Option<std::os::fd::BorrowedFd<'static>> {
-    use std::os::fd::AsFd;
-    static SHARED: std::sync::OnceLock<Option<std::os::fd::OwnedFd>> = std::sync::OnceLock::new();
-    SHARED
-        .get_or_init(|| {
-            if !shares_network_namespace() {
-                return None;
-            }
-            // Namespaces belong to threads: a thread of its own enters a
-            // new one, keeps a handle on it and ends; the referee's other
-            // threads stay where they are.
-            std::thread::spawn(|| {
+/// The namespaces every strict bot of this referee joins, made once by
+/// [`shared_namespaces`].
+#[derive(Debug, Default)]
+pub struct SharedNamespaces {
+    /// An empty network namespace (a namespace of its own per bot cost
+    /// about 0.3 ms to make and more to tear down, see
+    /// docs/measurements.md): its loopback is down, and a bot holds no
+    /// capability to change that. Sharing it opens nothing between bots:
+    /// seccomp refuses every socket but a Unix one, Landlock (ABI 6)
+    /// refuses connecting to an abstract Unix socket made outside the
+    /// bot's own domain, and socket files live in folders no other bot
+    /// reaches. `None` on a kernel whose Landlock cannot scope abstract
+    /// sockets: each bot gets a namespace of its own, as before.
+    network: Option<std::os::fd::OwnedFd>,
+    /// An IPC namespace apart from the machine's (60 µs a bot to make, on
+    /// this machine). Sharing it opens nothing between bots either: seccomp
+    /// refuses every System V IPC call and POSIX message queues. `None` if
+    /// it could not be made: each bot gets one of its own.
+    ipc: Option<std::os::fd::OwnedFd>,
+}
+
+impl SharedNamespaces {
+    pub fn network(&self) -> Option<std::os::fd::RawFd> {
+        self.network.as_ref().map(std::os::fd::AsRawFd::as_raw_fd)
+    }
+
+    pub fn ipc(&self) -> Option<std::os::fd::RawFd> {
+        self.ipc.as_ref().map(std::os::fd::AsRawFd::as_raw_fd)
+    }
+}
+
+/// The namespaces strict bots share (see [`SharedNamespaces`]), made on
+/// first use.
+pub fn shared_namespaces() -> &'static SharedNamespaces {
+    static SHARED: std::sync::OnceLock<SharedNamespaces> = std::sync::OnceLock::new();
+    SHARED.get_or_init(|| {
+        let with_network = shares_network_namespace();
+        // Namespaces belong to threads: a thread of its own enters new
+        // ones, keeps a handle on each and ends; the referee's other
+        // threads stay where they are.
+        std::thread::spawn(move || {
+            let handle = |kind: &str| {
+                std::fs::File::open(format!("/proc/thread-self/ns/{kind}"))
+                    .ok()
+                    .map(std::os::fd::OwnedFd::from)
+            };
+            let unshare = |flag: libc::c_int| {
                 // SAFETY: unshare with a flag, for this thread only.
-                if unsafe { libc::unshare(libc::CLONE_NEWNET) } != 0 {
-                    return None;
-                }
-                let handle = std::fs::File::open("/proc/thread-self/ns/net").ok()?;
-                Some(std::os::fd::OwnedFd::from(handle))
-            })
-            .join()
-            .ok()
-            .flatten()
+                unsafe { libc::unshare(flag) == 0 }
+            };
+            let network = (with_network && unshare(libc::CLONE_NEWNET))
+                .then(|| handle("net"))
+                .flatten();
+            let ipc = unshare(libc::CLONE_NEWIPC).then(|| handle("ipc")).flatten();
+            SharedNamespaces { network, ipc }
         })
-        .as_ref()
-        .map(|fd| fd.as_fd())
+        .join()
+        .unwrap_or_default()
+    })
 }
 
 /// Whether strict bots share a network namespace on this kernel (see
-/// [`shared_network_namespace`]).
+/// [`SharedNamespaces`]).
 fn shares_network_namespace() -> bool {
     super::landlock::kernel_abi().is_some_and(|abi| abi >= super::landlock::FULL_ABI)
 }
