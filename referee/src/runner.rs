@@ -876,11 +876,16 @@ fn exchange(
     // BotProcess::rest).
     let cpu_before = process.cpu_at_rest();
     process.thaw();
-    if let (Some(request), Ok(())) = (request, &result) {
-        result = process.send_line(request, sent + allowance, allowance);
-        if result.is_ok() {
-            sent = Instant::now();
+    match (request, &result) {
+        (Some(request), Ok(())) => {
+            result = process.send_line(request, sent + allowance, allowance);
+            if result.is_ok() {
+                sent = Instant::now();
+            }
         }
+        // Asked by the lines it has: its time starts once it runs.
+        (None, _) => sent = Instant::now(),
+        (Some(_), Err(_)) => {}
     }
     let idle = idle.map(|other| (other, sent));
     let result = result
