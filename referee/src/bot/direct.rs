@@ -31,8 +31,7 @@
 //! start between quick bots (docs/measurements.md).
 
 use std::ffi::CString;
-use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
@@ -73,7 +72,8 @@ pub(super) fn start(spec: &LaunchSpec) -> io::Result<Started> {
     let ruleset = landlock::prepare(&policy)
         .map_err(|e| io::Error::other(format!("file-system confinement: {e}")))?;
     use rustix::pipe::{pipe_with, PipeFlags};
-    let (why_read, why_write) = pipe_with(PipeFlags::CLOEXEC)?;
+    // Non-blocking: read once the clone returns, never waited on (see below).
+    let (why_read, why_write) = pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)?;
     let (stdin_read, stdin_write) = pipe_with(PipeFlags::CLOEXEC)?;
     let (stdout_read, stdout_write) = pipe_with(PipeFlags::CLOEXEC)?;
     let (stderr_read, stderr_write) = pipe_with(PipeFlags::CLOEXEC)?;
@@ -97,9 +97,22 @@ pub(super) fn start(spec: &LaunchSpec) -> io::Result<Started> {
     // were needed until its exec only.
     drop((stdin_read, stdout_write, stderr_write, why_write, ruleset));
     let pid = spawned?;
-    let mut why = Vec::new();
-    let _ = File::from(why_read).read_to_end(&mut why);
-    if let Some((errno, step)) = child_failure(&why) {
+    // The clone returns once the child has exec'd or exited, and a child
+    // that failed wrote why before it exited: what the pipe holds now is
+    // all there will be. Reading to its end would wait for the close at
+    // exec of every copy of the writing end, and a child another worker
+    // cloned meanwhile holds one until its own exec: a wait on another
+    // CPU's work (docs/measurements.md, `--jobs 2`).
+    let mut why = [0u8; 128];
+    let read = loop {
+        match rustix::io::read(&why_read, &mut why) {
+            Err(rustix::io::Errno::INTR) => continue,
+            Ok(n) => break n,
+            // EAGAIN: nothing written, it exec'd.
+            Err(_) => break 0,
+        }
+    };
+    if let Some((errno, step)) = child_failure(&why[..read]) {
         let e = io::Error::from_raw_os_error(errno);
         let _ = super::reap_with_usage(pid);
         return Err(match step {
