@@ -349,33 +349,6 @@ impl Child {
     }
 }
 
-/// Gives up the referee's controlling terminal, if it has one: the bot
-/// stays in the referee's session (see `ChildSteps::run`), and a terminal
-/// is a way out of the sandbox (`TIOCSTI` types into it). Without one, and
-/// not leading a session, it can never get one: `/dev/tty` fails to open.
-fn drop_controlling_terminal() -> Result<(), launch::StepError> {
-    // SAFETY: open, ioctl and close on a descriptor of this child's own,
-    // with a static path.
-    unsafe {
-        let tty = libc::open(
-            c"/dev/tty".as_ptr(),
-            libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC,
-        );
-        if tty < 0 {
-            // ENXIO: no controlling terminal; anything else (no /dev/tty
-            // in a container): none to give up either.
-            return Ok(());
-        }
-        let given_up = if libc::ioctl(tty, libc::TIOCNOTTY) == 0 {
-            Ok(())
-        } else {
-            Err(launch::last_error("leaving the terminal"))
-        };
-        libc::close(tty);
-        given_up
-    }
-}
-
 extern "C" fn child_main(child: *mut libc::c_void) -> libc::c_int {
     // SAFETY: the pointer `Child::spawn` passed, to a Child that outlives
     // this call.
@@ -438,7 +411,7 @@ impl ChildSteps {
         if unsafe { libc::setpgid(0, 0) } != 0 {
             return Err(launch::last_error("own process group"));
         }
-        drop_controlling_terminal()?;
+        launch::drop_controlling_terminal()?;
         launch::set_rlimits(&self.spec)?;
         launch::limit_address_space(&self.spec)?;
         if let Some(identity) = &self.spec.identity {

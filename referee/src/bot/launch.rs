@@ -609,6 +609,35 @@ fn cstring(path: &Path) -> Result<CString, StepError> {
     })
 }
 
+/// Gives up the referee's controlling terminal, if it has one, in a
+/// process that stays in the referee's session (a bot the referee starts,
+/// a strict bot's launcher, whose bot inherits it): a terminal is a way
+/// out of the sandbox (`TIOCSTI` types into it). Without one, and not
+/// leading a session, a process can never get one: `/dev/tty` fails to
+/// open.
+pub(super) fn drop_controlling_terminal() -> Result<(), StepError> {
+    // SAFETY: open, ioctl and close on a descriptor of this child's own,
+    // with a static path.
+    unsafe {
+        let tty = libc::open(
+            c"/dev/tty".as_ptr(),
+            libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC,
+        );
+        if tty < 0 {
+            // ENXIO: no controlling terminal; anything else (no /dev/tty
+            // in a container): none to give up either.
+            return Ok(());
+        }
+        let given_up = if libc::ioctl(tty, libc::TIOCNOTTY) == 0 {
+            Ok(())
+        } else {
+            Err(last_error("leaving the terminal"))
+        };
+        libc::close(tty);
+        given_up
+    }
+}
+
 /// In the bot's process, between fork and exec (single-threaded): every
 /// confinement step, in an order where each still has the privilege it
 /// needs. `secrets`: the layer hiding root's secrets is open on
@@ -621,9 +650,18 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure], secrets: bool) -> Result<(
     if let Some(strict) = &spec.strict {
         enter_mount_namespace(spec, strict, exposures)?;
     }
-    // Its own session (so its own process group too): the terminal's
-    // signals do not reach it, and the referee ends its group.
-    rustix::process::setsid().map_err(|e| ("own session", io::Error::from(e)))?;
+    // Its own process group: the terminal's signals do not reach it, and
+    // the referee ends its group. Under strict, in the referee's session
+    // (its launcher gave up the terminal): a session is a scheduling group
+    // of its own where the kernel has autogroups, crossed at every
+    // hand-over (docs/measurements.md); its cgroup finds all it leaves.
+    // Under basic, a session of its own, where its leftovers are found.
+    if spec.strict.is_some() {
+        rustix::process::setpgid(None, None)
+            .map_err(|e| ("own process group", io::Error::from(e)))?;
+    } else {
+        rustix::process::setsid().map_err(|e| ("own session", io::Error::from(e)))?;
+    }
     set_rlimits(spec)?;
     if let Some(identity) = &spec.identity {
         become_unprivileged(spec, identity)?;

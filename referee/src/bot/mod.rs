@@ -1375,11 +1375,12 @@ fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
     })
 }
 
-/// The launcher's child side of the fork: in the shared `network`
-/// namespace if there is one (strict), the bot's three pipes on its
+/// The launcher's child side of the fork: in the shared `network` and
+/// `ipc` namespaces if there are (strict), the bot's three pipes on its
 /// standard descriptors, its report pipe on 3, the layer hiding root's
 /// `secrets` on 4 if there is one (basic, as root), and nothing else of the
-/// referee's open, its own session, told of the referee's death; then the
+/// referee's open, its own session (under strict its own process group,
+/// without the terminal), told of the referee's death; then the
 /// launcher's work ([`launch::keep`]). Returns the exit code.
 ///
 /// # Safety
@@ -1438,8 +1439,13 @@ unsafe fn launcher_child(
                 libc::close(fd);
             }
         }
-        // Its own session: the terminal's signals do not reach it.
-        if libc::setsid() < 0 {
+        // Out of the terminal's reach: its own session, or under strict
+        // its own process group without the terminal (see `launch::confine`).
+        if spec.strict.is_some() {
+            if libc::setpgid(0, 0) != 0 || launch::drop_controlling_terminal().is_err() {
+                return 1;
+            }
+        } else if libc::setsid() < 0 {
             return 1;
         }
         // If the referee dies (even by SIGKILL), the launcher is told

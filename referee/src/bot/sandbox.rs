@@ -3,8 +3,8 @@
 //! launcher ([`super::launch`]) applies them in the bot's process; Landlock
 //! is in [`super::landlock`].
 //!
-//! - `basic` needs no privilege: own process group (and session, through
-//!   the launcher), no controlling terminal, parent-death
+//! - `basic` needs no privilege: own process group (and session, for a bot
+//!   that may fork), no controlling terminal, parent-death
 //!   signal, a clean environment carrying a unique tag, rlimits as backstops
 //!   (CPU, address space, file size, open files, no core dumps), Landlock,
 //!   the seccomp filter, and the launcher killing all the bot left behind.
