@@ -335,11 +335,22 @@ fn main() {
     // Throughput and memory through the binary (not pinned: --jobs 2 needs
     // both cores).
     if chosen.wants("jobs") {
-        let (one, _) = tournament(8, 8, 1);
-        let (two, _) = tournament(8, 8, 2);
+        // In interleaved rounds too: one pair of runs swung by 15% between
+        // benches (docs/measurements.md).
+        let (mut ones, mut twos, mut ratios) = (vec![], vec![], vec![]);
+        for round in 0..ROUNDS {
+            eprintln!("jobs: round {} of {ROUNDS}", round + 1);
+            let (one, _) = tournament(8, 8, 1);
+            let (two, _) = tournament(8, 8, 2);
+            ones.push(one);
+            twos.push(two);
+            ratios.push(one / two);
+        }
         println!(
-            "| tournament of 224 games, --jobs 2 against --jobs 1 | {one:.2} s (jobs 1) | {two:.2} s (jobs 2) | {:.2}x faster | at least 1.9x |",
-            one / two
+            "| tournament of 224 games, --jobs 2 against --jobs 1 | {:.2} s (jobs 1) | {:.2} s (jobs 2) | {:.2}x faster | at least 1.9x |",
+            median(&mut ones),
+            median(&mut twos),
+            median(&mut ratios)
         );
     }
     if !chosen.wants("memory") {
