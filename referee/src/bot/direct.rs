@@ -399,19 +399,7 @@ impl ChildSteps {
         {
             return Err(launch::last_error("closing inherited descriptors"));
         }
-        // Its own process group: the terminal's signals go to the
-        // referee's (the foreground one), and the referee ends the bot's.
-        // Not its own session: where the kernel groups a session's tasks
-        // for scheduling (autogroup), a session of its own would put every
-        // hand-over between referee and bot across two scheduling groups,
-        // 1 µs of a 14 µs exchange (docs/measurements.md). It may not
-        // fork, so nothing needs finding by session; the launcher's bots,
-        // which may, keep a session of their own.
-        // SAFETY: setpgid with integer arguments.
-        if unsafe { libc::setpgid(0, 0) } != 0 {
-            return Err(launch::last_error("own process group"));
-        }
-        launch::drop_controlling_terminal()?;
+        launch::leave_the_terminal(false)?;
         launch::set_rlimits(&self.spec)?;
         launch::limit_address_space(&self.spec)?;
         if let Some(identity) = &self.spec.identity {

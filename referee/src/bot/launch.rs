@@ -609,14 +609,30 @@ fn cstring(path: &Path) -> Result<CString, StepError> {
     })
 }
 
-/// Gives up the referee's controlling terminal, if it has one, in a
-/// process that stays in the referee's session (a bot the referee starts,
-/// a strict bot's launcher, whose bot inherits it): a terminal is a way
-/// out of the sandbox (`TIOCSTI` types into it). Without one, and not
-/// leading a session, a process can never get one: `/dev/tty` fails to
-/// open.
-pub(super) fn drop_controlling_terminal() -> Result<(), StepError> {
-    // SAFETY: open, ioctl and close on a descriptor of this child's own,
+/// Puts the calling process (a bot, or a strict bot's launcher) out of the
+/// terminal's reach, in a process group of its own, which the referee
+/// ends:
+/// - `own_session`: in a session of its own too (a basic bot that may fork,
+///   and its launcher: what it leaves behind is found by session);
+/// - otherwise in the referee's session. Where the kernel groups a
+///   session's tasks for scheduling (autogroup), a session per bot put
+///   every hand-over between referee and bot across two scheduling groups,
+///   1 µs of a 14 µs exchange (docs/measurements.md). A bot that may not
+///   fork leaves nothing behind, a strict bot's cgroup finds all it does.
+///   The referee's controlling terminal, if it has one, is given up: it is
+///   a way out of the sandbox (`TIOCSTI` types into it). Without one, and
+///   not leading a session, a process can never get one: `/dev/tty` fails
+///   to open.
+///
+/// System calls only (it runs in the direct start's clone).
+pub(super) fn leave_the_terminal(own_session: bool) -> Result<(), StepError> {
+    if own_session {
+        return rustix::process::setsid()
+            .map(drop)
+            .map_err(|e| ("own session", io::Error::from(e)));
+    }
+    rustix::process::setpgid(None, None).map_err(|e| ("own process group", io::Error::from(e)))?;
+    // SAFETY: open, ioctl and close on a descriptor of this process's own,
     // with a static path.
     unsafe {
         let tty = libc::open(
@@ -650,18 +666,7 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure], secrets: bool) -> Result<(
     if let Some(strict) = &spec.strict {
         enter_mount_namespace(spec, strict, exposures)?;
     }
-    // Its own process group: the terminal's signals do not reach it, and
-    // the referee ends its group. Under strict, in the referee's session
-    // (its launcher gave up the terminal): a session is a scheduling group
-    // of its own where the kernel has autogroups, crossed at every
-    // hand-over (docs/measurements.md); its cgroup finds all it leaves.
-    // Under basic, a session of its own, where its leftovers are found.
-    if spec.strict.is_some() {
-        rustix::process::setpgid(None, None)
-            .map_err(|e| ("own process group", io::Error::from(e)))?;
-    } else {
-        rustix::process::setsid().map_err(|e| ("own session", io::Error::from(e)))?;
-    }
+    leave_the_terminal(spec.strict.is_none())?;
     set_rlimits(spec)?;
     if let Some(identity) = &spec.identity {
         become_unprivileged(spec, identity)?;

@@ -1439,13 +1439,8 @@ unsafe fn launcher_child(
                 libc::close(fd);
             }
         }
-        // Out of the terminal's reach: its own session, or under strict
-        // its own process group without the terminal (see `launch::confine`).
-        if spec.strict.is_some() {
-            if libc::setpgid(0, 0) != 0 || launch::drop_controlling_terminal().is_err() {
-                return 1;
-            }
-        } else if libc::setsid() < 0 {
+        // Its bot inherits its session and terminal (or their absence).
+        if launch::leave_the_terminal(spec.strict.is_none()).is_err() {
             return 1;
         }
         // If the referee dies (even by SIGKILL), the launcher is told
