@@ -60,6 +60,48 @@ pub struct ContentError {
     pub source: io::Error,
 }
 
+/// Every bot's content, in order, hashed on up to `jobs` threads: a
+/// compiled bot is megabytes to read, and before the first game is
+/// played nothing else can use the cores `--jobs` gave the run.
+pub fn contents_of(bots: &[TournamentBot], jobs: usize) -> Result<Vec<Hash256>, ContentError> {
+    let threads = jobs.clamp(1, bots.len().max(1));
+    if threads == 1 {
+        return bots.iter().map(bot_content).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let hashed: Vec<(usize, Result<Hash256, ContentError>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = vec![];
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(bot) = bots.get(i) else { break mine };
+                        mine.push((i, bot_content(bot)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| {
+                w.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    let mut contents: Vec<Option<Result<Hash256, ContentError>>> =
+        (0..bots.len()).map(|_| None).collect();
+    for (i, content) in hashed {
+        contents[i] = Some(content);
+    }
+    // The first failure in the plan's order, as one thread would report it.
+    contents
+        .into_iter()
+        .map(|c| c.expect("every bot was hashed"))
+        .collect()
+}
+
 /// What a bot is, as a hash: its language, its limits, and its files by
 /// content. A C or C++ bot is its source; a bot run by an interpreter
 /// found in `PATH` (`python3 bot.py`, a `.py` file) is its script and the
@@ -176,17 +218,14 @@ pub struct GameIdentities {
 }
 
 impl GameIdentities {
-    /// Reads every bot's files. `key` is the secret key of the results
-    /// folder.
+    /// Reads every bot's files, on up to `jobs` threads. `key` is the
+    /// secret key of the results folder.
     pub fn new(
         plan: &TournamentPlan,
         key: &crate::key::RefereeKey,
+        jobs: usize,
     ) -> Result<GameIdentities, ContentError> {
-        let contents = plan
-            .bots
-            .iter()
-            .map(bot_content)
-            .collect::<Result<Vec<_>, _>>()?;
+        let contents = contents_of(&plan.bots, jobs)?;
         Ok(GameIdentities::from_contents(plan, key, contents))
     }
 
@@ -272,6 +311,41 @@ mod tests {
         assert!(!program_is_the_bots("python3 bot.py"));
         assert!(!program_is_the_bots("dir/bot.py"));
         assert!(!program_is_the_bots("true"));
+    }
+
+    fn script_bot(dir: &Path, name: &str, text: &str) -> TournamentBot {
+        let path = dir.join(format!("{name}.py"));
+        std::fs::write(&path, text).unwrap();
+        let command = crate::bot::BotCommand::parse(path.to_str().unwrap()).unwrap();
+        let config =
+            crate::games::GameConfig::from_options("arrow5", &crate::games::GameOptions::default())
+                .unwrap();
+        let limits = crate::runner::MatchLimits::defaults_for(&config, command.language);
+        TournamentBot {
+            name: name.into(),
+            command,
+            limits,
+        }
+    }
+
+    #[test]
+    fn bots_hashed_on_several_threads_keep_their_order_and_first_failure() {
+        let dir = tempfile::tempdir().unwrap();
+        let bots: Vec<TournamentBot> = (0..9)
+            .map(|i| script_bot(dir.path(), &format!("b{i}"), &format!("print({i})\n")))
+            .collect();
+        let one = contents_of(&bots, 1).unwrap();
+        for jobs in [2, 3, 16] {
+            assert_eq!(contents_of(&bots, jobs).unwrap(), one, "--jobs {jobs}");
+        }
+        // Two bots gone: the error names the first of them in the plan.
+        std::fs::remove_file(dir.path().join("b6.py")).unwrap();
+        std::fs::remove_file(dir.path().join("b3.py")).unwrap();
+        for jobs in [1, 2, 3] {
+            let err = contents_of(&bots, jobs).unwrap_err();
+            assert_eq!(err.bot, "b3", "--jobs {jobs}");
+        }
+        assert!(contents_of(&[], 2).unwrap().is_empty());
     }
 
     #[test]

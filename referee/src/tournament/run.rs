@@ -286,7 +286,7 @@ pub fn run(
         }
         (state.expected_games(plan, &results), Some((state, results)))
     } else {
-        let schedule = Schedule::new(plan, GameIdentities::new(plan, &key.key)?);
+        let schedule = Schedule::new(plan, GameIdentities::new(plan, &key.key, options.jobs)?);
         let store_path = out
             .join(super::store::STORE_FOLDER)
             .join(super::store::STORE_GAMES);
@@ -476,7 +476,7 @@ pub fn dry_run(plan: &TournamentPlan, options: &RunOptions) -> Result<DryRun, To
     };
     let key =
         key.unwrap_or_else(|| crate::key::RefereeKey::from_hex(&"0".repeat(64)).expect("hex"));
-    let schedule = Schedule::new(plan, GameIdentities::new(plan, &key)?);
+    let schedule = Schedule::new(plan, GameIdentities::new(plan, &key, options.jobs)?);
     let contents = schedule.identities().content_hexes();
     let mut known: std::collections::BTreeMap<&str, BTreeSet<&str>> = Default::default();
     for game in store.games() {
