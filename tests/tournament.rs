@@ -758,3 +758,52 @@ fn a_tournament_games_replay_command_plays_it_again() {
         }
     }
 }
+
+/// A bot given as a command line whose script sits beside a tournament
+/// file named by a relative path (`referee tournament t/file.toml`, as the
+/// README writes it): the script is found from the file's folder, not from
+/// the bot's working folder.
+#[test]
+fn a_command_line_script_beside_a_relative_tournament_file_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("contest");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::copy(
+        sample_file("python/arrow5_starter.py"),
+        folder.join("mine.py"),
+    )
+    .unwrap();
+    let bots = (1..=2)
+        .map(|i| format!("[[bots]]\nname = \"p{i}\"\nbot = \"python3 mine.py {i}\"\n"))
+        .collect::<String>();
+    std::fs::write(
+        folder.join("t.toml"),
+        format!("name = \"rel\"\ngame = \"arrow5\"\ngames_per_pairing = 2\nseed = 3\n{bots}"),
+    )
+    .unwrap();
+    for (cwd, file) in [(dir.path(), "contest/t.toml"), (folder.as_path(), "t.toml")] {
+        let run = referee_in(
+            cwd,
+            &[
+                "tournament",
+                file,
+                "--out",
+                "out",
+                "--jobs",
+                "1",
+                "--no-report",
+            ],
+            Duration::from_secs(120),
+        );
+        assert_eq!(run.status, 0, "{file}: {}", run.stderr);
+        let games = csv_rows(&cwd.join("out/games.csv"));
+        let verdicts = games[0].iter().position(|c| c == "verdict_a").unwrap();
+        for game in &games[1..] {
+            assert_eq!(
+                game[verdicts..verdicts + 2],
+                ["ok", "ok"],
+                "{file}: {game:?}"
+            );
+        }
+    }
+}

@@ -115,12 +115,16 @@ impl Source<'_> {
     }
 
     /// The file's folder, which bot paths are relative to.
+    /// Absolute: a bot's arguments that name files are resolved against it
+    /// and handed to a bot that runs in a working folder of its own.
     pub(crate) fn base(&self) -> PathBuf {
-        self.path
+        let folder = self
+            .path
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from("."))
+            .unwrap_or_else(|| PathBuf::from("."));
+        std::path::absolute(&folder).unwrap_or(folder)
     }
 
     /// The plan's name: the file's `name`, else the file's stem, else `fallback`.

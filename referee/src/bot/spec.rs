@@ -365,7 +365,10 @@ fn program_command(
     let script = rest
         .iter()
         .find(|a| !a.starts_with('-') && cwd.join(a).is_file())
-        .map(PathBuf::from);
+        .map(|a| {
+            let joined = cwd.join(a);
+            std::path::absolute(&joined).unwrap_or(joined)
+        });
     Ok((program, args, script))
 }
 
@@ -411,7 +414,9 @@ fn interpreter_of(path: &Path) -> &'static str {
 fn absolutize_arg(arg: &str, cwd: &Path) -> OsString {
     let path = Path::new(arg);
     if !arg.starts_with('-') && path.is_relative() && cwd.join(path).exists() {
-        cwd.join(path).into()
+        // Absolute: the bot runs in a working folder of its own.
+        let joined = cwd.join(path);
+        std::path::absolute(&joined).unwrap_or(joined).into()
     } else {
         arg.into()
     }
