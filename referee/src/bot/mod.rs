@@ -356,11 +356,19 @@ impl fmt::Display for Fault {
     }
 }
 
+/// A duration as the command line reads it back to the same value
+/// (replay commands carry the limits): in the largest unit that shows it
+/// whole, else in seconds to the nanosecond.
 pub fn show_duration(d: Duration) -> String {
-    if d.subsec_millis() == 0 && d.as_secs() > 0 {
+    let nanos = d.subsec_nanos();
+    if nanos == 0 && d.as_secs() > 0 {
         format!("{}s", d.as_secs())
-    } else {
+    } else if nanos % 1_000_000 == 0 {
         format!("{}ms", d.as_millis())
+    } else if nanos % 1_000 == 0 {
+        format!("{}us", d.as_micros())
+    } else {
+        format!("{}.{nanos:09}s", d.as_secs())
     }
 }
 
@@ -1721,6 +1729,32 @@ fn reap(pid: Pid) -> Option<Exit> {
 mod tests {
     use super::*;
     use std::process::{Command, Stdio};
+
+    #[test]
+    fn a_shown_duration_reads_back_to_itself() {
+        for text in [
+            "2s",
+            "1500us",
+            "1.5ms",
+            "1us",
+            "250ms",
+            "90s",
+            "0.5s",
+            "1.000000150s",
+            "150e-9s",
+        ] {
+            let d = crate::units::parse_duration(text).unwrap();
+            let shown = show_duration(d);
+            assert_eq!(
+                crate::units::parse_duration(&shown).unwrap(),
+                d,
+                "{text} -> {shown}"
+            );
+        }
+        assert_eq!(show_duration(Duration::from_micros(1500)), "1500us");
+        assert_eq!(show_duration(Duration::from_millis(2000)), "2s");
+        assert_eq!(show_duration(Duration::from_millis(100)), "100ms");
+    }
 
     #[test]
     fn the_cpu_clock_of_a_spinning_child_advances() {
