@@ -373,8 +373,7 @@ fn control_characters_from_bots_are_shown_escaped() {
         .unwrap();
     assert!(detail.contains("\x1b]0;pwned\x07\0"), "{detail:?}");
 
-    // A bot name with ESC in a tournament file: escaped in the table, exact
-    // in the CSV files.
+    // A bot name with ESC in a tournament file: refused, and shown escaped.
     let file = dir.path().join("t.toml");
     std::fs::write(
         &file,
@@ -391,12 +390,9 @@ fn control_characters_from_bots_are_shown_escaped() {
         &["tournament", "t.toml", "--out", out.to_str().unwrap()],
         BUDGET,
     );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    assert_no_raw_controls(&run.stdout, "the standings table");
-    assert_no_raw_controls(&run.stderr, "tournament stderr");
-    assert!(run.stdout.contains("evil\\x1b[2J\\x07"), "{}", run.stdout);
-    let standings = std::fs::read_to_string(out.join("standings.csv")).unwrap();
-    assert!(standings.contains("evil\x1b[2J\x07"), "{standings:?}");
+    assert_refused(&run, "evil\\x1b[2J\\x07", "a bot name with ESC and BEL");
+    assert!(run.stderr.contains("control character"), "{}", run.stderr);
+    assert!(!out.exists(), "nothing is written");
 
     // An error naming such a bot escapes it too.
     std::fs::write(

@@ -294,6 +294,48 @@ fn a_broken_file_names_the_line_and_field() {
     assert!(run.stderr.contains("bad.toml:2:"), "{}", run.stderr);
 }
 
+/// A bot's name goes into CSV files opened in spreadsheets, the HTML
+/// report and terminal lines: a formula, a separator or a line break is refused
+/// with the line it is on, and nothing is written.
+#[test]
+fn a_bot_name_that_is_a_formula_a_comma_or_two_lines_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("names.toml");
+    let bot = sample_bin("arrow5_random");
+    for (name, why) in [
+        ("=HYPERLINK(1)", "formula"),
+        ("@cmd", "formula"),
+        ("a,b", "','"),
+        ("two\\nlines", "control character"),
+    ] {
+        std::fs::write(
+            &file,
+            format!(
+                "game = \"arrow5\"\n[[bots]]\nname = \"ok\"\nbot = \"{bot}\"\n\
+                 [[bots]]\nname = \"{name}\"\nbot = \"{bot}\"\n"
+            ),
+        )
+        .unwrap();
+        let out = dir.path().join("o");
+        let run = referee(
+            &[
+                "tournament",
+                file.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            BUDGET,
+        );
+        assert_eq!(run.status, 2, "{name}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("names.toml:6: bots.name") && run.stderr.contains(why),
+            "{name}: {}",
+            run.stderr
+        );
+        assert!(!out.exists(), "{name}: nothing is written");
+    }
+}
+
 #[test]
 fn a_time_bank_in_the_file_reaches_every_game() {
     let dir = tempfile::tempdir().unwrap();

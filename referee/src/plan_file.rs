@@ -169,11 +169,11 @@ impl Source<'_> {
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         for raw_bot in entries {
             let name = raw_bot.name.get_ref().trim().to_string();
-            if name.is_empty() || name.contains(',') || name.contains('"') {
+            if let Some(why) = unusable_bot_name(&name) {
                 return Err(self.error_at(
                     raw_bot.name.span(),
                     format!(
-                        "{table}.name: '{name}' is not a usable name; use letters, digits, '-' or '_'"
+                        "{table}.name: '{name}' is not a usable name ({why}); use letters, digits, '-' or '_'"
                     ),
                 ));
             }
@@ -251,10 +251,12 @@ impl Source<'_> {
                     None => continue,
                 }
             };
-            if name.contains(',') || name.contains('"') || name.trim() != name {
+            if let Some(why) = unusable_bot_name(&name)
+                .or((name.trim() != name).then_some("it begins or ends with a space"))
+            {
                 return Err(self.error_at(
                     folder.span(),
-                    format!("{field}: '{entry}' is not a usable bot name; rename it with letters, digits, '-' or '_'"),
+                    format!("{field}: '{entry}' is not a usable bot name ({why}); rename it with letters, digits, '-' or '_'"),
                 ));
             }
             if let Some(first) = seen.insert(name.clone(), bots.len()) {
@@ -643,4 +645,23 @@ fn apply_limits(
             .map_err(|e| src.error_at(d.span(), format!("{prefix}disk_limit: {e}")))?;
     }
     Ok(())
+}
+
+/// Why `name` cannot name a bot, if it cannot. A name goes into CSV
+/// files that people open in spreadsheets (where a cell beginning with
+/// `=`, `+`, `-` or `@` is a formula), into the HTML report and into
+/// terminal lines: it is one line of printable text, with no separator of
+/// the files it goes in.
+pub(crate) fn unusable_bot_name(name: &str) -> Option<&'static str> {
+    if name.is_empty() {
+        Some("it is empty")
+    } else if name.chars().any(char::is_control) {
+        Some("it holds a control character")
+    } else if name.contains([',', '"']) {
+        Some("it holds ',' or '\"'")
+    } else if name.starts_with(['=', '+', '-', '@']) {
+        Some("a spreadsheet would take it for a formula")
+    } else {
+        None
+    }
 }
