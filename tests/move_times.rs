@@ -171,3 +171,55 @@ fn a_bad_time_bank_is_refused_before_any_bot_starts() {
         run.stderr
     );
 }
+
+/// The first reply is given the start-up limit, but never less than a
+/// move's time: `--startup-limit 100ms --time-limit 3s` lets a bot that
+/// takes 0.4 s to start answer its first request.
+#[test]
+fn the_first_reply_gets_at_least_a_moves_time() {
+    let dir = tempfile::tempdir().unwrap();
+    // The bot may read its own folder only: the starter sits beside it.
+    let starter = dir.path().join("starter.py");
+    std::fs::copy(sample_file("python/arrow5_starter.py"), &starter).unwrap();
+    let slow = dir.path().join("slow_start.py");
+    std::fs::write(
+        &slow,
+        format!(
+            "import time, runpy\ntime.sleep(0.4)\nrunpy.run_path({:?}, run_name='__main__')\n",
+            starter
+        ),
+    )
+    .unwrap();
+    let random = sample_bin("arrow5_random");
+    let args = |startup: &str| {
+        vec![
+            "match".to_string(),
+            "arrow5".into(),
+            slow.to_str().unwrap().into(),
+            random.clone(),
+            "--seed".into(),
+            "4".into(),
+            "--max-rounds".into(),
+            "3".into(),
+            "--time-limit".into(),
+            "3s".into(),
+            "--startup-limit".into(),
+            startup.into(),
+            "--json".into(),
+        ]
+    };
+    let run = |startup: &str| {
+        let args = args(startup);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        referee(&args, Duration::from_secs(60))
+    };
+    let record = run("100ms").json();
+    assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
+    // The same bot with a move time below its start: a timeout at once.
+    let args = args("100ms");
+    let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let at = args.iter().position(|a| *a == "3s").unwrap();
+    args[at] = "100ms";
+    let record = referee(&args, Duration::from_secs(60)).json();
+    assert_eq!(record["players"][0]["verdict"], "timeout", "{record}");
+}

@@ -599,7 +599,9 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
             Seat::B => (b, a),
         };
         let limit = if player.replies == 0 {
-            limits.startup_limit
+            // The start-up limit covers starting an interpreter on top of
+            // a move: never less than a move's time (protocol.md §6).
+            limits.startup_limit.max(limits.time_limit)
         } else {
             limits.time_limit
         };

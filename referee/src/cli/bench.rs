@@ -25,9 +25,14 @@ pub const DEFAULT_SEED: u64 = 1;
     // codes and who moves first do not apply (refused if given).
     mut_arg("codes", |a| a.hide(true)),
     mut_arg("first", |a| a.hide(true)),
+    // A bench is a solo game: a cap ends it as a failure, not a draw.
+    mut_arg("attempts", |a| a.help("Safe Cracker: at most T guesses for each secret; not cracked by then is a failure [default: no limit, safety cap 100]")),
+    mut_arg("max_attacks", |a| a.help("Mastermind: attacks the bot may make on each secret, T; not cracked by then is a failure [default: 12]")),
+    mut_arg("max_rounds", |a| a.help("Arrow 5: attacks the bot may make on each secret; not cracked by then is a failure [default: 50]")),
+    mut_arg("time_limit", |a| a.help("Wall-clock time for each reply, from the request's last byte to the reply's newline [default: 2s]; at most 3600s")),
     after_help = "The referee holds each secret and plays a solo game with the bot (greeting role \
 `solo`, only `attack` requests). A failure is a secret not cracked within the cap (mastermind \
---max-attacks, arrow5 --max-rounds) or a verdict against the bot. The average and largest are \
+--max-attacks, arrow5 --max-rounds, safecracker --attempts) or a verdict against the bot. The average and largest are \
 over the cracked games. The CSV has one row per game, in the order games finish.\n\n\
 Examples:\n  target/release/referee bench mastermind target/release/mastermind_knuth --all\n  \
 target/release/referee bench arrow5 target/release/arrow5_strong --samples 500 --seed 3 --jobs 2 --csv a5.csv\n  \
