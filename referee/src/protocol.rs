@@ -27,7 +27,8 @@ pub fn parse_symbol_vec(line: &str, n: usize) -> Result<Vec<char>, String> {
     if line.is_empty() {
         return Err(format!("expected {n} symbols, got an empty line"));
     }
-    let is_separator = |c: char| c.is_whitespace() || c == ',' || c == '-';
+    // The grammar's separators only (protocol.md): not every Unicode space.
+    let is_separator = |c: char| matches!(c, ' ' | '\t' | ',' | '-');
     let mut symbols = Vec::with_capacity(n);
     if line.contains(is_separator) {
         for token in line.split(is_separator).filter(|t| !t.is_empty()) {
@@ -97,6 +98,9 @@ mod tests {
             Ok(['1', '0', '3', '6', '👁'])
         );
         assert_eq!(parse_symbols::<5>("1036👁"), Ok(['1', '0', '3', '6', '👁']));
+        // Only the grammar's separators: a no-break space is a symbol.
+        assert!(parse_symbols::<5>("1\u{a0}0\u{a0}3\u{a0}6\u{a0}9").is_err());
+        assert!(parse_symbols::<5>("1 0 3 6\u{2003}9").is_err());
     }
 
     #[test]

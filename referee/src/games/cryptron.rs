@@ -497,7 +497,7 @@ pub fn parse_line(line: &str) -> Result<Reply, String> {
             .collect()
     } else {
         trimmed
-            .split(|c: char| c == ',' || c == ';' || c.is_whitespace())
+            .split(|c: char| matches!(c, ',' | ';' | ' ' | '\t'))
             .filter(|t| !t.is_empty())
             .collect()
     };
