@@ -212,6 +212,14 @@ fn tested_bot(
             .and_then(|t| t.name.clone())
             .unwrap_or_else(|| command.name.clone()),
     };
+    if let Some(why) = crate::plan_file::unusable_bot_name(&name) {
+        return Err(src.error_at(
+            raw.bot.as_ref().map_or(0..0, |b| b.span()),
+            format!(
+                "bot.name: '{name}' is not a usable name ({why}); use letters, digits, '-' or '_'"
+            ),
+        ));
+    }
     let limits = RawTested::settle(
         table,
         src,
@@ -640,6 +648,15 @@ mod tests {
             "game = \"arrow5\"\n[[require]]\nkind = \"bench-average\"\nsamples = 5\nat_most = 5\n",
         );
         assert!(e.contains("--bot"), "{e}");
+    }
+
+    #[test]
+    fn a_bot_name_a_spreadsheet_would_run_is_refused() {
+        let text = "game = \"arrow5\"\n[bot]\nname = \"=cmd\"\nbot = \"true\"\n[[require]]\nkind = \"bench-average\"\nsamples = 5\nat_most = 5\n";
+        let e = CheckPlan::parse(Path::new("/tmp/c.toml"), text, None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("bot.name") && e.contains("formula"), "{e}");
     }
 
     #[test]
