@@ -497,7 +497,7 @@ pub fn parse_line(line: &str) -> Result<Reply, String> {
             .collect()
     } else {
         trimmed
-            .split(|c: char| matches!(c, ',' | ';' | ' ' | '\t'))
+            .split([',', ';', ' ', '\t'])
             .filter(|t| !t.is_empty())
             .collect()
     };
