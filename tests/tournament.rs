@@ -317,15 +317,7 @@ fn a_bot_name_that_is_a_formula_a_comma_or_two_lines_is_refused() {
         )
         .unwrap();
         let out = dir.path().join("o");
-        let run = referee(
-            &[
-                "tournament",
-                file.to_str().unwrap(),
-                "--out",
-                out.to_str().unwrap(),
-            ],
-            BUDGET,
-        );
+        let run = run_tournament(&file, &out, &[]);
         assert_eq!(run.status, 2, "{name}: {}", run.stderr);
         assert!(
             run.stderr.contains("names.toml:6: bots.name") && run.stderr.contains(why),

@@ -652,10 +652,7 @@ mod tests {
 
     #[test]
     fn a_bot_name_a_spreadsheet_would_run_is_refused() {
-        let text = "game = \"arrow5\"\n[bot]\nname = \"=cmd\"\nbot = \"true\"\n[[require]]\nkind = \"bench-average\"\nsamples = 5\nat_most = 5\n";
-        let e = CheckPlan::parse(Path::new("/tmp/c.toml"), text, None)
-            .unwrap_err()
-            .to_string();
+        let e = error_of("game = \"arrow5\"\n[bot]\nname = \"=cmd\"\nbot = \"true\"\n[[require]]\nkind = \"bench-average\"\nsamples = 5\nat_most = 5\n");
         assert!(e.contains("bot.name") && e.contains("formula"), "{e}");
     }
 
