@@ -115,16 +115,12 @@ impl Source<'_> {
     }
 
     /// The file's folder, which bot paths are relative to.
-    /// Absolute: a bot's arguments that name files are resolved against it
-    /// and handed to a bot that runs in a working folder of its own.
     pub(crate) fn base(&self) -> PathBuf {
-        let folder = self
-            .path
+        self.path
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from("."));
-        std::path::absolute(&folder).unwrap_or(folder)
+            .unwrap_or_else(|| PathBuf::from("."))
     }
 
     /// The plan's name: the file's `name`, else the file's stem, else `fallback`.
@@ -169,13 +165,8 @@ impl Source<'_> {
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         for raw_bot in entries {
             let name = raw_bot.name.get_ref().trim().to_string();
-            if let Some(why) = unusable_bot_name(&name) {
-                return Err(self.error_at(
-                    raw_bot.name.span(),
-                    format!(
-                        "{table}.name: '{name}' is not a usable name ({why}); use letters, digits, '-' or '_'"
-                    ),
-                ));
+            if let Err(problem) = usable_bot_name(&name) {
+                return Err(self.error_at(raw_bot.name.span(), format!("{table}.name: {problem}")));
             }
             if let Some(first) = seen.insert(name.clone(), bots.len()) {
                 return Err(self.error_at(
@@ -251,12 +242,10 @@ impl Source<'_> {
                     None => continue,
                 }
             };
-            if let Some(why) = unusable_bot_name(&name)
-                .or((name.trim() != name).then_some("it begins or ends with a space"))
-            {
+            if let Err(problem) = usable_bot_name(&name) {
                 return Err(self.error_at(
                     folder.span(),
-                    format!("{field}: '{entry}' is not a usable bot name ({why}); rename it with letters, digits, '-' or '_'"),
+                    format!("{field}: entry '{entry}': {problem}"),
                 ));
             }
             if let Some(first) = seen.insert(name.clone(), bots.len()) {
@@ -647,21 +636,26 @@ fn apply_limits(
     Ok(())
 }
 
-/// Why `name` cannot name a bot, if it cannot. A name goes into CSV
-/// files that people open in spreadsheets (where a cell beginning with
-/// `=`, `+`, `-` or `@` is a formula), into the HTML report and into
-/// terminal lines: it is one line of printable text, with no separator of
-/// the files it goes in.
-pub(crate) fn unusable_bot_name(name: &str) -> Option<&'static str> {
-    if name.is_empty() {
-        Some("it is empty")
+/// Whether `name` can name a bot; if not, a message saying why. A name
+/// goes into CSV files that people open in spreadsheets (where a cell
+/// beginning with `=`, `+`, `-` or `@` is a formula), into the HTML report
+/// and into terminal lines: it is one line of printable text, with no
+/// separator of the files it goes in.
+pub(crate) fn usable_bot_name(name: &str) -> Result<(), String> {
+    let why = if name.is_empty() {
+        "it is empty"
+    } else if name.trim() != name {
+        "it begins or ends with a space"
     } else if name.chars().any(char::is_control) {
-        Some("it holds a control character")
+        "it holds a control character"
     } else if name.contains([',', '"']) {
-        Some("it holds ',' or '\"'")
+        "it holds ',' or '\"'"
     } else if name.starts_with(['=', '+', '-', '@']) {
-        Some("a spreadsheet would take it for a formula")
+        "a spreadsheet would take it for a formula"
     } else {
-        None
-    }
+        return Ok(());
+    };
+    Err(format!(
+        "'{name}' is not a usable name ({why}); use letters, digits, '-' or '_'"
+    ))
 }

@@ -100,6 +100,11 @@ impl BotCommand {
     /// Like [`BotCommand::parse`], with relative paths taken from `base` (a
     /// tournament file's directory).
     pub fn parse_relative_to(spec: &str, base: &Path) -> Result<BotCommand, BotSpecError> {
+        // Absolute, so that every path found from it (a script, an
+        // argument naming a file) is too: the bot runs in a working
+        // folder of its own, where a relative path means nothing.
+        let absolute_base = std::path::absolute(base).unwrap_or_else(|_| base.to_path_buf());
+        let base = absolute_base.as_path();
         let trimmed = spec.trim();
         if trimmed.is_empty() {
             return Err(BotSpecError::Empty);
@@ -365,10 +370,7 @@ fn program_command(
     let script = rest
         .iter()
         .find(|a| !a.starts_with('-') && cwd.join(a).is_file())
-        .map(|a| {
-            let joined = cwd.join(a);
-            std::path::absolute(&joined).unwrap_or(joined)
-        });
+        .map(|a| cwd.join(a));
     Ok((program, args, script))
 }
 
@@ -414,9 +416,7 @@ fn interpreter_of(path: &Path) -> &'static str {
 fn absolutize_arg(arg: &str, cwd: &Path) -> OsString {
     let path = Path::new(arg);
     if !arg.starts_with('-') && path.is_relative() && cwd.join(path).exists() {
-        // Absolute: the bot runs in a working folder of its own.
-        let joined = cwd.join(path);
-        std::path::absolute(&joined).unwrap_or(joined).into()
+        cwd.join(path).into()
     } else {
         arg.into()
     }

@@ -212,12 +212,10 @@ fn tested_bot(
             .and_then(|t| t.name.clone())
             .unwrap_or_else(|| command.name.clone()),
     };
-    if let Some(why) = crate::plan_file::unusable_bot_name(&name) {
+    if let Err(problem) = crate::plan_file::usable_bot_name(&name) {
         return Err(src.error_at(
             raw.bot.as_ref().map_or(0..0, |b| b.span()),
-            format!(
-                "bot.name: '{name}' is not a usable name ({why}); use letters, digits, '-' or '_'"
-            ),
+            format!("bot.name: {problem}"),
         ));
     }
     let limits = RawTested::settle(

@@ -60,45 +60,28 @@ pub struct ContentError {
     pub source: io::Error,
 }
 
-/// Every bot's content, in order, hashed on up to `jobs` threads: a
+/// Every bot's content, in order, hashed on the pool's `jobs` threads: a
 /// compiled bot is megabytes to read, and before the first game is
 /// played nothing else can use the cores `--jobs` gave the run.
 pub fn contents_of(bots: &[TournamentBot], jobs: usize) -> Result<Vec<Hash256>, ContentError> {
-    let threads = jobs.clamp(1, bots.len().max(1));
-    if threads == 1 {
-        return bots.iter().map(bot_content).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let hashed: Vec<(usize, Result<Hash256, ContentError>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = vec![];
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(bot) = bots.get(i) else { break mine };
-                        mine.push((i, bot_content(bot)));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| {
-                w.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    });
     let mut contents: Vec<Option<Result<Hash256, ContentError>>> =
         (0..bots.len()).map(|_| None).collect();
-    for (i, content) in hashed {
-        contents[i] = Some(content);
-    }
-    // The first failure in the plan's order, as one thread would report it.
+    let mut items = bots.iter().enumerate();
+    crate::pool::Pool { jobs, pin: false }.run(
+        || items.next(),
+        |(i, bot)| (i, bot_content(bot)),
+        |(i, content)| {
+            contents[i] = Some(content);
+            crate::pool::Flow::Go
+        },
+    );
+    // In the plan's order, so that the first failure is the one reported
+    // whatever `jobs`; a bot left unhashed (the pool stops handing out
+    // work when the referee is asked to stop) is hashed here.
     contents
         .into_iter()
-        .map(|c| c.expect("every bot was hashed"))
+        .zip(bots)
+        .map(|(content, bot)| content.unwrap_or_else(|| bot_content(bot)))
         .collect()
 }
 
