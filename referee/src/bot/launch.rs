@@ -867,7 +867,10 @@ fn become_unprivileged(spec: &LaunchSpec, identity: &Identity) -> Result<(), Ste
         .and_then(|()| rustix::fs::chmod(&spec.workdir, rustix::fs::Mode::from_raw_mode(0o700)))
         .map_err(|e| (step, io::Error::from(e)))?;
     }
-    if !sandbox::drop_bounding_set() {
+    // A user namespace of its own starts with a full bounding set, which
+    // is dropped in it: dropping it before too would be undone.
+    let own_namespace = identity.uid.is_some() && spec.strict.is_some();
+    if !own_namespace && !sandbox::drop_bounding_set() {
         return Err(last_error("dropping capabilities"));
     }
     let gid = identity.gid;

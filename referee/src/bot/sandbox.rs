@@ -766,11 +766,10 @@ pub fn drop_bounding_set() -> bool {
             return false;
         }
         for cap in 0..64 {
-            // EINVAL past the last capability the kernel knows.
-            if libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) != 0
-                && *libc::__errno_location() != libc::EINVAL
-            {
-                return false;
+            if libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 {
+                // EINVAL past the last capability the kernel knows (they
+                // are numbered from 0 without a gap): done.
+                return *libc::__errno_location() == libc::EINVAL;
             }
         }
     }
@@ -1043,8 +1042,8 @@ fn missing_rules() -> Rules {
     .collect()
 }
 
-/// The guard installed first: x32 system calls (the same calls under
-/// numbers the tables do not list) fail with EPERM. Jumps count from the
+/// The guard, as if installed first (last in the chain): x32 system calls
+/// (the same calls under numbers the tables do not list) fail with EPERM. Jumps count from the
 /// next instruction; each path is tested in `x32_guard_refuses_only_x32`.
 #[cfg(target_arch = "x86_64")]
 const X32_GUARD: [libc::sock_filter; 6] = {
@@ -1065,6 +1064,46 @@ const X32_GUARD: [libc::sock_filter; 6] = {
         /* 5 */ op(RET, 0, 0, SECCOMP_ALLOW),
     ]
 };
+/// Programs meant to be installed one after the other, as one program
+/// that answers as the kernel would have.
+///
+/// The kernel runs every installed filter on each system call and keeps
+/// the strongest answer (a kill over an errno over allow); between answers
+/// of the same kind, the filter installed last wins. Chained last
+/// installed first, where each program would allow the call it jumps to
+/// the next one instead, so the first answer that is not "allow" is the
+/// one the kernel would have kept: ours are the x32 guard's errno, the
+/// tables' errnos and the tables' kill for another architecture, which
+/// every table asks first and so comes before any errno of theirs.
+///
+/// Why: each filter installed costs the kernel a check, a translation and
+/// a compilation to machine code, per bot: one program of the same
+/// instructions costs one.
+#[cfg(target_arch = "x86_64")]
+fn chained(programs: &[seccompiler::BpfProgram]) -> seccompiler::BpfProgram {
+    const RET_K: u16 = 0x06; // BPF_RET | BPF_K
+    const JA: u16 = 0x05; // BPF_JMP | BPF_JA: pc += 1 + k
+    let mut chain = Vec::with_capacity(programs.iter().map(Vec::len).sum());
+    let mut rest = programs.iter().rev().peekable();
+    while let Some(program) = rest.next() {
+        let last = rest.peek().is_none();
+        for (i, instruction) in program.iter().enumerate() {
+            if !last && instruction.code == RET_K && instruction.k == SECCOMP_ALLOW {
+                // To the first instruction of the next program.
+                chain.push(seccompiler::sock_filter {
+                    code: JA,
+                    jt: 0,
+                    jf: 0,
+                    k: (program.len() - i - 1) as u32,
+                });
+            } else {
+                chain.push(instruction.clone());
+            }
+        }
+    }
+    chain
+}
+
 #[cfg(target_arch = "x86_64")]
 const AUDIT_ARCH_X86_64: u32 = 0xc000_003e;
 #[cfg(target_arch = "x86_64")]
@@ -1074,8 +1113,8 @@ const SECCOMP_ALLOW: u32 = 0x7fff_0000;
 #[cfg(target_arch = "x86_64")]
 const SECCOMP_EPERM: u32 = 0x0005_0000 | libc::EPERM as u32;
 
-/// The seccomp programs a bot runs under: the x32 guard and the tables of
-/// `seccomp_filters`. They can be built ahead, for a child that may not
+/// The seccomp program a bot runs under: the x32 guard and the tables of
+/// `seccomp_filters`, chained into one ([`chained`]). It can be built ahead, for a child that may not
 /// allocate between fork and exec (the referee's own, see `bot::direct`):
 /// the tables name a stand-in for the bot's pid, which
 /// [`SeccompPrograms::install`] replaces by the real one in the child's
@@ -1116,6 +1155,7 @@ impl SeccompPrograms {
                 seccomp_filters(PID_STAND_IN as i32, allow_fork)
                     .map_err(|e| format!("seccomp tables: {e}"))?,
             );
+            programs = vec![chained(&programs)];
             for (p, program) in programs.iter().enumerate() {
                 for (i, instruction) in program.iter().enumerate() {
                     if instruction.k == PID_STAND_IN {
@@ -1347,9 +1387,11 @@ mod tests {
         for allow_fork in [false, true] {
             let mut ahead = SeccompPrograms::build(allow_fork).unwrap();
             ahead.name_pid(4242);
-            let direct = seccomp_filters(4242, allow_fork).unwrap();
-            assert_eq!(ahead.programs.len(), direct.len() + 1);
-            for (a, d) in ahead.programs[1..].iter().zip(&direct) {
+            let mut direct = vec![guard()];
+            direct.extend(seccomp_filters(4242, allow_fork).unwrap());
+            let direct = [chained(&direct)];
+            assert_eq!(ahead.programs.len(), 1);
+            for (a, d) in ahead.programs.iter().zip(&direct) {
                 let key = |p: &seccompiler::BpfProgram| {
                     p.iter()
                         .map(|i| (i.code, i.jt, i.jf, i.k))
@@ -1358,6 +1400,111 @@ mod tests {
                 assert_eq!(key(a), key(d));
             }
         }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn guard() -> seccompiler::BpfProgram {
+        X32_GUARD
+            .iter()
+            .map(|i| seccompiler::sock_filter {
+                code: i.code,
+                jt: i.jt,
+                jf: i.jf,
+                k: i.k,
+            })
+            .collect()
+    }
+
+    /// Runs a classic BPF program of the instructions seccompiler and the
+    /// guard emit on one system call (`seccomp_data`: the call's number,
+    /// its architecture, the instruction pointer and six arguments, as
+    /// 32-bit words), as the kernel would.
+    #[cfg(target_arch = "x86_64")]
+    fn run_seccomp(program: &[seccompiler::sock_filter], data: &[u32; 16]) -> u32 {
+        let (mut pc, mut acc) = (0usize, 0u32);
+        loop {
+            let i = &program[pc];
+            match i.code {
+                0x20 => acc = data[i.k as usize / 4], // LD W ABS
+                0x54 => acc &= i.k,                   // ALU AND K
+                0x15 => pc += usize::from(if acc == i.k { i.jt } else { i.jf }), // JEQ K
+                0x35 => pc += usize::from(if acc >= i.k { i.jt } else { i.jf }), // JGE K
+                0x05 => pc += i.k as usize,           // JA
+                0x06 => return i.k,                   // RET K
+                other => panic!("instruction {other:#x} at {pc} is not one the tables use"),
+            }
+            pc += 1;
+        }
+    }
+
+    /// What the kernel answers with `installed` installed in that order:
+    /// every one runs, the strongest action wins (the action as a signed
+    /// number, lowest first), the last installed among equals.
+    #[cfg(target_arch = "x86_64")]
+    fn kernel_answer(installed: &[seccompiler::BpfProgram], data: &[u32; 16]) -> u32 {
+        let action = |ret: u32| (ret & 0xffff_0000) as i32;
+        let mut answer = SECCOMP_ALLOW;
+        for program in installed.iter().rev() {
+            let ret = run_seccomp(program, data);
+            if action(ret) < action(answer) {
+                answer = ret;
+            }
+        }
+        answer
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_chain_answers_every_call_as_the_programs_installed_one_by_one() {
+        let own = 4242u32;
+        let values: Vec<u64> = vec![
+            0,
+            1,
+            2,
+            10,
+            own as u64,
+            own.wrapping_neg() as u64,
+            (own + 1) as u64,
+            u32::MAX as u64,
+            u64::MAX,
+            libc::CLONE_THREAD as u64 | libc::CLONE_VM as u64,
+            libc::CLONE_NEWNS as u64,
+            libc::CLONE_NEWUSER as u64 | libc::CLONE_THREAD as u64,
+            libc::SIGCHLD as u64,
+            libc::AF_INET6 as u64,
+            libc::TIOCSTI as u64,
+        ];
+        let mut calls = 0;
+        for allow_fork in [false, true] {
+            let mut installed = vec![guard()];
+            installed.extend(seccomp_filters(own as i32, allow_fork).unwrap());
+            let chain = chained(&installed);
+            for arch in [AUDIT_ARCH_X86_64, 0x4000_0003] {
+                for nr in (0..470).chain((0..470).map(|n| n | X32_SYSCALL_BIT)) {
+                    for a0 in &values {
+                        for a1 in &values {
+                            for rest in [0, *a1] {
+                                let args = [*a0, *a1, rest, rest, rest, rest];
+                                let mut data = [0u32; 16];
+                                data[0] = nr;
+                                data[1] = arch;
+                                for (k, arg) in args.iter().enumerate() {
+                                    data[4 + 2 * k] = *arg as u32;
+                                    data[5 + 2 * k] = (*arg >> 32) as u32;
+                                }
+                                assert_eq!(
+                                    run_seccomp(&chain, &data),
+                                    kernel_answer(&installed, &data),
+                                    "nr {nr:#x} arch {arch:#x} args {args:x?} allow_fork {allow_fork}"
+                                );
+                                calls += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(calls > 1_000_000);
     }
 
     #[test]
