@@ -1472,7 +1472,7 @@ mod tests {
             libc::CLONE_NEWUSER as u64 | libc::CLONE_THREAD as u64,
             libc::SIGCHLD as u64,
             libc::AF_INET6 as u64,
-            libc::TIOCSTI as u64,
+            0x8000_0000,
         ];
         let mut calls = 0;
         for allow_fork in [false, true] {
