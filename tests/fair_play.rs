@@ -421,6 +421,13 @@ fn side_doors_stay_shut(layer: &str) {
     assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
 }
 
+fn the_machines_devices_stay_shut(layer: &str) {
+    // As root a bot under basic keeps uid 0, which owns the disks' device
+    // files: only Landlock keeps it from reading them raw.
+    let record = against_weak(&python("raw_devices.py", ""), layer, &["--max-rounds", "3"]);
+    assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
+}
+
 fn the_terminal_is_out_of_reach(layer: &str) {
     // The referee runs on a terminal, as from a shell: the bot must find
     // no controlling terminal to type into, and not be in the referee's
@@ -743,6 +750,7 @@ under_each_layer! {
     memory_is_watched_while_a_bot_chats_on_stderr: memory_while_chatting_basic, memory_while_chatting_strict;
     a_bot_cannot_fill_the_disk: disk_quota_basic, disk_quota_strict;
     side_doors_stay_shut: side_doors_basic, side_doors_strict;
+    the_machines_devices_stay_shut: raw_devices_basic, raw_devices_strict;
     bots_cannot_whisper_through_abstract_sockets: whisper_basic, whisper_strict;
     the_terminal_is_out_of_reach: terminal_basic, terminal_strict;
     nothing_outlives_a_killed_referee: killed_referee_basic, killed_referee_strict;

@@ -791,10 +791,13 @@ pub(super) const ROOTS_SECRETS: &[&str] = &[
 
 /// What every bot under basic may read: the system's programs, libraries,
 /// configuration and the kernel's views (not `/home`, `/root`, `/tmp`,
-/// `/srv`, `/var` or `/run`, where sockets of other services live).
+/// `/srv`, `/var` or `/run`, where sockets of other services live). Not
+/// `/dev` either: the character devices a program needs are granted on
+/// their own ([`landlock::DEVICES`]); the rest of it holds disks (a bot
+/// that keeps uid 0 could read them raw, whatever Landlock hides by name)
+/// and `/dev/shm`, where the working directories may lie.
 const SYSTEM_READABLE: &[&str] = &[
-    "/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc", "/opt", "/proc",
-    "/sys", "/dev",
+    "/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc", "/opt", "/proc", "/sys",
 ];
 
 /// Every resource limit but the address space's ([`limit_address_space`]).
@@ -927,8 +930,8 @@ fn enter_user_namespace(uid: u32, gid: u32) -> Result<(), StepError> {
 
 /// Under strict: a private mount namespace in which
 /// - `/proc` is the bot's own PID namespace's (it sees only its processes);
-/// - `/tmp` is a private 64 MiB tmpfs, its working directory bound into it
-///   at the same path, and `/dev/shm` a private 64 MiB tmpfs;
+/// - `/tmp` and `/dev/shm` are private 64 MiB tmpfs, its working directory
+///   bound into the one it lies in, at the same path;
 /// - folders closed to others that the bot needs ([`Exposure`]) are shown,
 ///   read-only, on a tmpfs that hides the rest of the closed folder;
 /// - every other file system is read-only.
@@ -952,7 +955,7 @@ fn enter_mount_namespace(
     // A working directory in a folder closed to others (a compiler's, in
     // a cache under /root) is reached through a cover of that folder.
     let own_user = matches!(spec.identity, Some(Identity { uid: Some(_), .. }));
-    let workdir_cover = if own_user && !spec.workdir.starts_with(TMP) {
+    let workdir_cover = if own_user && !in_private_tmpfs(&spec.workdir) {
         closed_ancestor(&spec.workdir)
     } else {
         None
@@ -962,7 +965,7 @@ fn enter_mount_namespace(
     // not, and the working directory is made writable again.
     let tree_read_only = make_tree_read_only();
     let covers = cover_closed_folders(exposures, &exposure_fds, &spec.workdir, workdir_cover)?;
-    private_tmp(spec, &workdir_fd, exposures, &exposure_fds)?;
+    private_tmpfs(spec, &workdir_fd, exposures, &exposure_fds)?;
     if tree_read_only {
         // Bound from a mount now read-only, the working directory is too.
         mount_fs(
@@ -983,13 +986,6 @@ fn enter_mount_namespace(
         Some(c"proc"),
         libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
         None,
-    )?;
-    mount_fs(
-        c"tmpfs",
-        c"/dev/shm",
-        Some(c"tmpfs"),
-        libc::MS_NOSUID | libc::MS_NODEV,
-        Some(c"size=64m,mode=1777"),
     )?;
     drop(workdir_fd);
     drop(exposure_fds);
@@ -1111,21 +1107,33 @@ fn cover_closed_folders(
     Ok(covers)
 }
 
-/// Its own /tmp, with its working directory (read-write) and what it needs
-/// from the real /tmp (read-only) at the same paths.
-fn private_tmp(
+/// The folders that get a private tmpfs in a strict bot's namespace.
+const PRIVATE_TMPFS: [&str; 2] = [TMP, "/dev/shm"];
+
+/// Is `path` in a folder that gets a private tmpfs (its working directory
+/// then needs no cover: it is bound into that tmpfs)?
+fn in_private_tmpfs(path: &Path) -> bool {
+    PRIVATE_TMPFS.iter().any(|folder| path.starts_with(folder))
+}
+
+/// Its own /tmp and /dev/shm, with its working directory (read-write, in
+/// either, see `bot::workdirs_base`) and what it needs from the real /tmp
+/// (read-only) at the same paths.
+fn private_tmpfs(
     spec: &LaunchSpec,
     workdir_fd: &OwnedFd,
     exposures: &[Exposure],
     fds: &[OwnedFd],
 ) -> Result<(), StepError> {
-    mount_fs(
-        c"tmpfs",
-        c"/tmp",
-        Some(c"tmpfs"),
-        libc::MS_NOSUID | libc::MS_NODEV,
-        Some(c"size=64m,mode=1777"),
-    )?;
+    for folder in PRIVATE_TMPFS {
+        mount_fs(
+            c"tmpfs",
+            &cstring(Path::new(folder))?,
+            Some(c"tmpfs"),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            Some(c"size=64m,mode=1777"),
+        )?;
+    }
     std::fs::create_dir_all(&spec.workdir).map_err(|e| (MOUNTS, e))?;
     mount_fs(
         &fd_path(workdir_fd),
