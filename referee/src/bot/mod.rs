@@ -1561,6 +1561,8 @@ const IN_MEMORY_ROOM: u64 = 1 << 30;
 
 /// Is `dir` a tmpfs this process may write, mounted without `noexec`
 /// (bots may run what they write), with [`IN_MEMORY_ROOM`] free?
+// `f_type`'s type differs between targets (i64 on x86-64).
+#[allow(clippy::unnecessary_cast)]
 fn roomy_tmpfs(dir: &std::path::Path) -> bool {
     const TMPFS_MAGIC: i64 = 0x0102_1994;
     let Ok(fs) = rustix::fs::statfs(dir) else {
