@@ -12,7 +12,8 @@
 //!   referee adds caps, the transcript buffer and the idle bot's freeze);
 //! - per game start and end (two bots started, greeted, one code and one
 //!   attack each, ended and reaped);
-//! - tournament throughput with `--jobs 2` against `--jobs 1`;
+//! - tournament throughput with `--jobs 2` against `--jobs 1`, the
+//!   results written in memory, then in the temporary folder;
 //! - the referee's peak memory for 100 and for 400 games.
 //!
 //! Words after `--` choose figures (`exchange`, `start`, `jobs`, `memory`;
@@ -175,9 +176,10 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 /// A tournament of `bots` copies of arrow5_constant, `games` per pairing,
-/// 50 rounds a game, through the referee binary: (seconds, peak KiB).
-fn tournament(bots: usize, games: usize, jobs: usize) -> (f64, i64) {
-    let dir = tempfile::tempdir().unwrap();
+/// 50 rounds a game, through the referee binary, its results in a new
+/// folder in `results_in`: (seconds, peak KiB).
+fn tournament(bots: usize, games: usize, jobs: usize, results_in: &Path) -> (f64, i64) {
+    let dir = tempfile::tempdir_in(results_in).unwrap();
     let file = dir.path().join("t.toml");
     let mut text = format!(
         "name = \"floor\"\ngame = \"arrow5\"\ngames_per_pairing = {games}\nseed = 1\n\
@@ -355,27 +357,46 @@ fn main() {
     // Throughput and memory through the binary (not pinned: --jobs 2 needs
     // both cores).
     if chosen.wants("jobs") {
-        // In interleaved rounds too: one pair of runs swung by 15% between
-        // benches (docs/measurements.md).
-        let (mut ones, mut twos, mut ratios) = (vec![], vec![], vec![]);
-        for round in 0..ROUNDS {
-            eprintln!("jobs: round {} of {ROUNDS}", round + 1);
-            let (one, _) = tournament(8, 8, 1);
-            let (two, _) = tournament(8, 8, 2);
-            ones.push(one);
-            twos.push(two);
-            ratios.push(one / two);
+        // Twice: the results (a transcript file per game) in memory, where
+        // the bots' folders go, then in the temporary folder. On a disk
+        // file system each new file may cost up to a millisecond after
+        // heavy runs (ext4 without a journal, docs/measurements.md), made
+        // under the results folder's lock, which the two workers share.
+        let in_memory = referee::bot::workdirs_base();
+        let on_disk = std::env::temp_dir();
+        let places: Vec<(&str, &Path)> = if in_memory == on_disk {
+            vec![("results in the temporary folder", &on_disk)]
+        } else {
+            vec![
+                ("results in memory", &in_memory),
+                ("results in the temporary folder", &on_disk),
+            ]
+        };
+        for (place, results_in) in places {
+            // In interleaved rounds too: one pair of runs swung by 15%
+            // between benches (docs/measurements.md).
+            let (mut ones, mut twos, mut ratios) = (vec![], vec![], vec![]);
+            for round in 0..ROUNDS {
+                eprintln!("jobs ({place}): round {} of {ROUNDS}", round + 1);
+                let (one, _) = tournament(8, 8, 1, results_in);
+                let (two, _) = tournament(8, 8, 2, results_in);
+                ones.push(one);
+                twos.push(two);
+                ratios.push(one / two);
+            }
+            println!(
+                "| tournament of 224 games, --jobs 2 against --jobs 1, {place} ({}) | {:.2} s (jobs 1) | {:.2} s (jobs 2) | {:.2}x faster | at least 1.9x |",
+                results_in.display(),
+                median(&mut ones),
+                median(&mut twos),
+                median(&mut ratios)
+            );
         }
-        println!(
-            "| tournament of 224 games, --jobs 2 against --jobs 1 | {:.2} s (jobs 1) | {:.2} s (jobs 2) | {:.2}x faster | at least 1.9x |",
-            median(&mut ones),
-            median(&mut twos),
-            median(&mut ratios)
-        );
     }
     if chosen.wants("memory") {
-        let (_, small) = tournament(2, 100, 2);
-        let (_, large) = tournament(2, 400, 2);
+        let temp = std::env::temp_dir();
+        let (_, small) = tournament(2, 100, 2, &temp);
+        let (_, large) = tournament(2, 400, 2, &temp);
         println!(
             "| the referee's peak memory, 100 and 400 games | {small} KiB | {large} KiB | {:.2}x | flat (1x) |",
             large as f64 / small as f64

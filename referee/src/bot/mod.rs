@@ -437,10 +437,12 @@ pub struct BotProcess {
     /// Marks every process the bot starts (environment variable
     /// [`sandbox::TAG_VARIABLE`]), for the sweep at the end.
     tag: String,
+    /// Removed when the bot is dropped, once its processes are gone, and
+    /// before its cgroups go back to the pool: files there in memory are
+    /// charged to them (see the `Drop` impl).
+    _workdir: tempfile::TempDir,
     /// Under `strict`: the bot's cgroups, killed and removed when dropped.
     cgroup: Option<sandbox::BotCgroup>,
-    /// Removed when the bot is dropped.
-    _workdir: tempfile::TempDir,
     /// Who started the bot, and so how its end is learnt.
     keeper: Keeper,
 }
@@ -1102,22 +1104,14 @@ impl BotProcess {
         let report = self.finish();
         if self.cgroup.as_ref().is_some_and(|c| c.oom_killed()) {
             // The cgroup's limit struck between two polls.
-            return Fault::Memory {
-                peak_kb: self.peak_memory_kb.max(self.limits.memory_cap_kb() + 1),
-                limit_kb: self.limits.memory_kb,
-                allowance_kb: self.limits.memory_allowance_kb,
-            };
+            return self.memory_fault(self.peak_memory_kb.max(self.limits.memory_cap_kb() + 1));
         }
         // Over its cap at its peak, then gone before the next poll (a
         // runtime that stops at its own heap limit, set to the cap, such as
         // the JVM's OutOfMemoryError): the memory limit is what it broke.
         let cap = self.limits.memory_cap_kb();
         if cap > 0 && report.peak_memory_kb > cap {
-            return Fault::Memory {
-                peak_kb: report.peak_memory_kb,
-                limit_kb: self.limits.memory_kb,
-                allowance_kb: self.limits.memory_allowance_kb,
-            };
+            return self.memory_fault(report.peak_memory_kb);
         }
         match report.exit {
             // A file past RLIMIT_FSIZE (the folder's quota, or the per-file
@@ -1181,13 +1175,22 @@ impl BotProcess {
         }
         let cap = self.limits.memory_cap_kb();
         if cap > 0 && self.peak_memory_kb > cap {
-            return Err(Fault::Memory {
-                peak_kb: self.peak_memory_kb,
-                limit_kb: self.limits.memory_kb,
-                allowance_kb: self.limits.memory_allowance_kb,
-            });
+            return Err(self.memory_fault(self.peak_memory_kb));
         }
         Ok(())
+    }
+
+    /// The fault of a bot over its memory cap at `peak_kb`: the disk
+    /// quota's if its working folder is over that too. Under strict a
+    /// working folder in memory counts toward the bot's memory, so a bot
+    /// filling it meets the memory limit, often before the folder's next
+    /// measure: what it broke first is the quota.
+    fn memory_fault(&self, peak_kb: u64) -> Fault {
+        self.disk_fault().unwrap_or(Fault::Memory {
+            peak_kb,
+            limit_kb: self.limits.memory_kb,
+            allowance_kb: self.limits.memory_allowance_kb,
+        })
     }
 }
 
@@ -1195,6 +1198,13 @@ impl Drop for BotProcess {
     fn drop(&mut self) {
         if self.report.is_none() {
             self.kill();
+        }
+        // Every process of the bot gone before its folder is removed (the
+        // fields then drop in order: the folder, then the cgroups), so
+        // that a later bot handed these cgroups is not charged for files
+        // of this one's folder held in memory.
+        if let Some(cgroup) = &mut self.cgroup {
+            cgroup.end();
         }
     }
 }
