@@ -438,7 +438,10 @@ pub fn wilson(score: f64, n: f64) -> (f64, f64) {
 /// bots that played at least one game are joined. Each component lists its
 /// bots in `names`' order; components are ordered by their first bot.
 /// Names in rows that `names` lacks are left out.
-pub fn components(rows: &[GameRow], names: &[String]) -> Vec<Vec<String>> {
+pub fn components<'a>(
+    pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    names: &[String],
+) -> Vec<Vec<String>> {
     let index: BTreeMap<&str, usize> = names
         .iter()
         .enumerate()
@@ -452,9 +455,8 @@ pub fn components(rows: &[GameRow], names: &[String]) -> Vec<Vec<String>> {
         }
         i
     }
-    for row in rows {
-        if let (Some(&a), Some(&b)) = (index.get(row.bot_a.as_str()), index.get(row.bot_b.as_str()))
-        {
+    for (a, b) in pairs {
+        if let (Some(&a), Some(&b)) = (index.get(a), index.get(b)) {
             let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
             parent[ra.max(rb)] = ra.min(rb);
         }
@@ -584,17 +586,21 @@ mod tests {
         );
     }
 
+    fn pairs(rows: &[GameRow]) -> impl Iterator<Item = (&str, &str)> {
+        rows.iter().map(|r| (r.bot_a.as_str(), r.bot_b.as_str()))
+    }
+
     #[test]
     fn components_are_the_groups_that_met() {
         let names: Vec<String> = ["a", "b", "c", "d", "e"].map(String::from).to_vec();
         let rows = vec![row(1, "a", "c", Winner::A), row(2, "d", "b", Winner::A)];
         assert_eq!(
-            components(&rows, &names),
+            components(pairs(&rows), &names),
             [vec!["a", "c"], vec!["b", "d"], vec!["e"]]
         );
-        let warning = disconnected_warning(&components(&rows, &names)).unwrap();
+        let warning = disconnected_warning(&components(pairs(&rows), &names)).unwrap();
         assert!(warning.contains("group 2: b, d"), "{warning}");
         let all = vec![row(1, "a", "b", Winner::A)];
-        assert!(disconnected_warning(&components(&all, &names[..2])).is_none());
+        assert!(disconnected_warning(&components(pairs(&all), &names[..2])).is_none());
     }
 }

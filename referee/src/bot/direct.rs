@@ -21,11 +21,14 @@
 //!   ends it, and the parent-death signal (SIGKILL) ends it with the
 //!   referee.
 //! - Its peak memory: `ru_maxrss` after exec keeps the peak of the image the
-//!   bot was cloned from, the referee's. So the figure counts only above
-//!   the referee's own peak at the clone (`Keeper::Referee`); below it, the
-//!   bot's peak is the one measured while it ran (`VmHWM`, polled, and read
-//!   once more when the game ends), and its address-space limit holds
-//!   either way.
+//!   bot was cloned from, the referee's, as it was at the exec, which other
+//!   workers' threads may have raised since the clone began. So the figure
+//!   counts only above the referee's own peak when the bot is reaped, which
+//!   is at least that (`Keeper::Referee`); below it, the bot's peak is the
+//!   one measured while it ran (`VmHWM`, polled, and read once more when
+//!   the game ends), and its address-space limit holds either way. (Taken
+//!   at the clone instead, a bot of 1.5 MiB was once reported at 12 MiB
+//!   with `--jobs 2`.)
 //!
 //! It saves the launcher's fork and its process per bot: most of a game's
 //! start between quick bots (docs/measurements.md).
@@ -91,7 +94,6 @@ pub(super) fn start(spec: &LaunchSpec) -> io::Result<Started> {
         why: why_write.as_raw_fd(),
         exec,
     };
-    let inherited_rss_kb = launch::own_peak_rss_kb();
     let spawned = child.spawn();
     // The child's ends, the reporting pipe's writing end and the rulesets
     // were needed until its exec only.
@@ -130,7 +132,7 @@ pub(super) fn start(spec: &LaunchSpec) -> io::Result<Started> {
     };
     Ok(Started {
         bot: pid,
-        keeper: Keeper::Referee { inherited_rss_kb },
+        keeper: Keeper::Referee,
         pidfd,
         stdin: stdin_write,
         stdout: stdout_read,

@@ -454,8 +454,8 @@ enum Keeper {
     /// the bot ended.
     Launcher { pid: Pid, report: Report },
     /// The referee itself ([`direct`]), which reaps the bot. Its
-    /// `ru_maxrss` counts above `inherited_rss_kb` only.
-    Referee { inherited_rss_kb: u64 },
+    /// `ru_maxrss` counts above the referee's own peak at the reaping only.
+    Referee,
 }
 
 #[derive(Default)]
@@ -627,8 +627,7 @@ impl BotProcess {
         // does, so the first wait (at most IDLE_GRACE or MEMORY_POLL)
         // watches its pipes only. The later ones watch its pidfd too, for a
         // bot that handed its stdout to another process before it died.
-        let mut pipes_tell_exit =
-            self.stdout.is_some() && matches!(self.keeper, Keeper::Referee { .. });
+        let mut pipes_tell_exit = self.stdout.is_some() && matches!(self.keeper, Keeper::Referee);
         loop {
             if let Some(line) = self.take_line()? {
                 return Ok((line, Instant::now()));
@@ -872,10 +871,10 @@ impl BotProcess {
                     },
                 }
             }
-            Keeper::Referee { inherited_rss_kb } => {
+            Keeper::Referee => {
                 // It cannot fork: its group is the bot alone, and SIGKILL
                 // (sent above if it had not exited) ends it.
-                let ended = reap_with_usage(self.pid).map(|e| e.beyond(*inherited_rss_kb));
+                let ended = reap_with_usage(self.pid).map(|e| e.beyond(launch::own_peak_rss_kb()));
                 ProcessReport {
                     exit: ended.map(|e| e.exit),
                     cpu_ms: ended.map_or(0.0, |e| e.cpu.as_secs_f64() * 1000.0),

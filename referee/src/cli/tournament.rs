@@ -357,8 +357,8 @@ pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
         );
     }
     let names: Vec<String> = standings.iter().map(|r| r.bot.clone()).collect();
-    let rows = referee::reporter::grades::rows_of(&args.out).map_err(Failure::internal)?;
-    if let Some(warning) = referee::reporter::grades::check_comparison(&args.out, &rows, &names)
+    let pairs = referee::reporter::grades::pairs_of(&args.out).map_err(Failure::internal)?;
+    if let Some(warning) = referee::reporter::grades::check_comparison(&args.out, &pairs, &names)
         .map_err(Failure::internal)?
     {
         eprint!("{warning}");

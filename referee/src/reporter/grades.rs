@@ -47,6 +47,19 @@ pub struct Graded {
     pub warning: Option<String>,
 }
 
+/// Which bots met in `out/games.csv` (seat A, seat B), read row by row:
+/// one entry a pairing, however many games.
+pub fn pairs_of(out: &Path) -> Result<BTreeSet<(String, String)>, ReportError> {
+    let path = out.join(GAMES_CSV);
+    let mut pairs = BTreeSet::new();
+    for_each_row(&path, |row| {
+        pairs.insert((row.bot_a, row.bot_b));
+        Ok(())
+    })
+    .map_err(|e| ReportError::new(&path, "cannot read the games", io::Error::other(e)))?;
+    Ok(pairs)
+}
+
 /// Reads the rows of `out/games.csv`.
 pub fn rows_of(out: &Path) -> Result<Vec<GameRow>, ReportError> {
     let path = out.join(GAMES_CSV);
@@ -63,11 +76,12 @@ pub fn rows_of(out: &Path) -> Result<Vec<GameRow>, ReportError> {
 /// file in `out`; returns the warning.
 pub fn check_comparison(
     out: &Path,
-    rows: &[GameRow],
+    pairs: &BTreeSet<(String, String)>,
     names: &[String],
 ) -> Result<Option<String>, ReportError> {
     let path = out.join(COMPARISON_WARNING);
-    let warning = grading::disconnected_warning(&grading::components(rows, names));
+    let pairs = pairs.iter().map(|(a, b)| (a.as_str(), b.as_str()));
+    let warning = grading::disconnected_warning(&grading::components(pairs, names));
     match &warning {
         Some(text) => crate::atomic_file::write(&path, text)
             .map_err(|e| ReportError::new(&path, "cannot write", e))?,
@@ -382,10 +396,10 @@ pub fn grade_folder(
     plan: Option<&GradingPlan>,
     standings: &Standings,
 ) -> Result<Graded, ReportError> {
-    let rows = rows_of(out)?;
-    let warning = check_comparison(out, &rows, names)?;
+    // Every row is held only to grade: the warning needs the pairings.
+    let warning = check_comparison(out, &pairs_of(out)?, names)?;
     let grades = match plan {
-        Some(plan) => write_grades(out, &rows, names, plan, standings)?,
+        Some(plan) => write_grades(out, &rows_of(out)?, names, plan, standings)?,
         None => vec![],
     };
     Ok(Graded { grades, warning })

@@ -478,12 +478,10 @@ pub fn dry_run(plan: &TournamentPlan, options: &RunOptions) -> Result<DryRun, To
         key.unwrap_or_else(|| crate::key::RefereeKey::from_hex(&"0".repeat(64)).expect("hex"));
     let schedule = Schedule::new(plan, GameIdentities::new(plan, &key, options.jobs)?);
     let contents = schedule.identities().content_hexes();
-    let mut known: std::collections::BTreeMap<&str, BTreeSet<&str>> = Default::default();
+    let mut known: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
     for game in store.games() {
-        for (name, content) in [&game.row.bot_a, &game.row.bot_b]
-            .into_iter()
-            .zip(&game.contents)
-        {
+        let StoredGame { row, contents, .. } = game?;
+        for (name, content) in [row.bot_a, row.bot_b].into_iter().zip(contents) {
             known.entry(name).or_default().insert(content);
         }
     }
@@ -545,11 +543,7 @@ pub fn dry_run(plan: &TournamentPlan, options: &RunOptions) -> Result<DryRun, To
         }
     }
     if options.shard.is_none() {
-        report.kept_aside = store
-            .games()
-            .filter_map(|g| Hash256::from_hex(&g.id))
-            .filter(|id| !in_standings.contains(id))
-            .count() as u64;
+        report.kept_aside = store.ids().filter(|id| !in_standings.contains(id)).count() as u64;
     }
     Ok(report)
 }
@@ -1116,14 +1110,23 @@ fn publish(
     }
     numbers.sort_unstable();
     let mut links: Vec<(u64, Hash256)> = vec![];
-    write_atomically(&out.join(GAMES_CSV), |w| {
+    // A row the store cannot read stops the writing; the store's error is
+    // the one to report.
+    let mut unread: Option<StoreError> = None;
+    let written_csv = write_atomically(&out.join(GAMES_CSV), |w| {
         for game in numbers.iter().filter_map(|&n| schedule.game(n)) {
             if shard.is_some_and(|s| !s.contains(&game)) {
                 continue;
             }
             let Some(id) = game.identity else { continue };
-            let Some(stored) = store.get(&id) else {
-                continue;
+            let stored = match store.get(&id) {
+                Ok(Some(stored)) => stored,
+                Ok(None) => continue,
+                Err(e) => {
+                    let stop = io::Error::other(e.to_string());
+                    unread = Some(e);
+                    return Err(stop.into());
+                }
             };
             links.push((game.number, id));
             w.serialize(as_now(plan, &game, &stored.row))?;
@@ -1133,7 +1136,11 @@ fn publish(
             w.write_record(&GameRow::columns())?;
         }
         Ok(())
-    })?;
+    });
+    if let Some(e) = unread {
+        return Err(e.into());
+    }
+    written_csv?;
     let transcripts = transcripts_folder(out)?;
     let entries = fs::read_dir(&transcripts).map_err(io_error(&transcripts, "cannot read"))?;
     for entry in entries.flatten() {
@@ -1170,10 +1177,9 @@ fn pair_of<'a>(x: &'a str, y: &'a str) -> (&'a str, &'a str) {
 /// contents.
 fn furthest_kept(store: &Store) -> std::collections::HashMap<(&str, &str), u64> {
     let mut furthest = std::collections::HashMap::new();
-    for game in store.games() {
-        let [x, y] = &game.contents;
+    for (index, [x, y]) in store.indexes() {
         let at = furthest.entry(pair_of(x, y)).or_insert(0);
-        *at = (*at).max(game.index);
+        *at = (*at).max(index);
     }
     furthest
 }

@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -55,17 +55,41 @@ pub enum StoreError {
     },
 }
 
-/// The games of a results folder, by identity.
+/// The games of a results folder, by identity. Their rows stay in the
+/// file: memory holds, per game, where its line is and what planning asks
+/// (its index and its bots' contents, each content once), some 60 bytes,
+/// so that a tournament of many games runs in memory that hardly grows
+/// with them.
 pub struct Store {
     path: PathBuf,
-    games: HashMap<Hash256, StoredGame>,
+    games: HashMap<Hash256, Kept>,
+    /// Every bot content named by a game, once ([`Kept::contents`]).
+    contents: Vec<String>,
+    content_numbers: HashMap<String, u32>,
+    /// Open to read the rows (and, from [`Store::open`], to append).
     file: Option<File>,
+    /// Opened by [`Store::open`]: games may be appended.
+    appending: bool,
+    /// The file's length: where the next line goes.
+    end: u64,
     last_sync: Instant,
+}
+
+/// A kept game as memory holds it.
+struct Kept {
+    /// Its line in the file: the offset and length in bytes.
+    offset: u64,
+    len: u32,
+    /// Its index within its pairing.
+    index: u64,
+    /// The contents of its bots in seats A and B, as numbers in
+    /// [`Store::contents`].
+    contents: [u32; 2],
 }
 
 impl Drop for Store {
     fn drop(&mut self) {
-        if let Some(file) = &self.file {
+        if let (Some(file), true) = (&self.file, self.appending) {
             let _ = file.sync_data();
         }
     }
@@ -92,38 +116,33 @@ impl Store {
             .append(true)
             .open(&path)
             .map_err(io_error(&path, "cannot open"))?;
-        let bytes = fs::read(&path).map_err(io_error(&path, "cannot read"))?;
-        let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        if whole < bytes.len() {
-            file.set_len(whole as u64)
+        let mut store = Store::over(path, file)?;
+        store.appending = true;
+        let length = store
+            .file
+            .as_ref()
+            .map(|f| f.metadata().map(|m| m.len()))
+            .transpose()
+            .map_err(io_error(&store.path, "cannot read"))?
+            .unwrap_or(0);
+        if store.end < length {
+            let file = store.file.as_ref().expect("opened above");
+            file.set_len(store.end)
                 .and_then(|()| file.sync_all())
-                .map_err(io_error(&path, "cannot repair"))?;
+                .map_err(io_error(&store.path, "cannot repair"))?;
         }
-        let games = parse(&path, &bytes[..whole])?;
-        Ok(Store {
-            path,
-            games,
-            file: Some(file),
-            last_sync: Instant::now(),
-        })
+        Ok(store)
     }
 
     /// The store of `out` as it is, to read only (empty if there is none):
     /// nothing is made or repaired.
     pub fn read(out: &Path) -> Result<Store, StoreError> {
         let path = out.join(STORE_FOLDER).join(STORE_GAMES);
-        let bytes = match fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => vec![],
-            Err(e) => return Err(io_error(&path, "cannot read")(e)),
-        };
-        let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        Ok(Store {
-            games: parse(&path, &bytes[..whole])?,
-            path,
-            file: None,
-            last_sync: Instant::now(),
-        })
+        match File::open(&path) {
+            Ok(file) => Store::over(path, file),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Store::empty()),
+            Err(e) => Err(io_error(&path, "cannot read")(e)),
+        }
     }
 
     /// No games (a folder without a key has played none).
@@ -131,13 +150,90 @@ impl Store {
         Store {
             path: PathBuf::new(),
             games: HashMap::new(),
+            contents: Vec::new(),
+            content_numbers: HashMap::new(),
             file: None,
+            appending: false,
+            end: 0,
             last_sync: Instant::now(),
         }
     }
 
-    pub fn get(&self, id: &Hash256) -> Option<&StoredGame> {
-        self.games.get(id)
+    /// The store of the games file `path`, open as `file`: its whole lines
+    /// are read one by one (a last line cut short is left out: `end` stops
+    /// before it).
+    fn over(path: PathBuf, file: File) -> Result<Store, StoreError> {
+        let mut store = Store::empty();
+        store.path = path;
+        let mut reader = io::BufReader::new(&file);
+        let mut line = Vec::new();
+        let mut number = 0;
+        loop {
+            line.clear();
+            let read = reader
+                .read_until(b'\n', &mut line)
+                .map_err(io_error(&store.path, "cannot read"))?;
+            if read == 0 || line.last() != Some(&b'\n') {
+                break;
+            }
+            number += 1;
+            let offset = store.end;
+            store.end += read as u64;
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let game = parse_line(&store.path, number, &line)?;
+            let id = Hash256::from_hex(&game.id).ok_or_else(|| StoreError::BadLine {
+                path: store.path.clone(),
+                line: number,
+                message: format!("'{}' is not a game identity", game.id),
+            })?;
+            store.keep(id, &game, offset, read);
+        }
+        drop(reader);
+        store.file = Some(file);
+        Ok(store)
+    }
+
+    /// Notes in memory a game whose line is at `offset`, `len` bytes long;
+    /// the first game of an identity stays.
+    fn keep(&mut self, id: Hash256, game: &StoredGame, offset: u64, len: usize) {
+        if self.games.contains_key(&id) {
+            return;
+        }
+        let contents = [0, 1].map(|seat| {
+            let content = &game.contents[seat];
+            match self.content_numbers.get(content) {
+                Some(&n) => n,
+                None => {
+                    let n = self.contents.len() as u32;
+                    self.contents.push(content.clone());
+                    self.content_numbers.insert(content.clone(), n);
+                    n
+                }
+            }
+        });
+        self.games.insert(
+            id,
+            Kept {
+                offset,
+                len: len as u32,
+                index: game.index,
+                contents,
+            },
+        );
+    }
+
+    /// The game kept of identity `id`, read from the file.
+    pub fn get(&self, id: &Hash256) -> Result<Option<StoredGame>, StoreError> {
+        let Some(kept) = self.games.get(id) else {
+            return Ok(None);
+        };
+        let file = self.file.as_ref().expect("a store with games has its file");
+        let mut line = vec![0; kept.len as usize];
+        std::os::unix::fs::FileExt::read_exact_at(file, &mut line, kept.offset)
+            .map_err(io_error(&self.path, "cannot read"))?;
+        parse_line(&self.path, 0, &line).map(Some)
     }
 
     pub fn has(&self, id: &Hash256) -> bool {
@@ -157,15 +253,26 @@ impl Store {
         self.games.keys().copied()
     }
 
-    /// Every game kept, in no particular order.
-    pub fn games(&self) -> impl Iterator<Item = &StoredGame> {
-        self.games.values()
+    /// Every game kept, in no particular order, as (its index within its
+    /// pairing, the contents of its bots in seats A and B).
+    pub fn indexes(&self) -> impl Iterator<Item = (u64, [&str; 2])> {
+        self.games.values().map(|kept| {
+            (
+                kept.index,
+                kept.contents.map(|n| self.contents[n as usize].as_str()),
+            )
+        })
+    }
+
+    /// Every game kept, read from the file, in no particular order.
+    pub fn games(&self) -> impl Iterator<Item = Result<StoredGame, StoreError>> + '_ {
+        self.games.keys().filter_map(|id| self.get(id).transpose())
     }
 
     /// Keeps a game: its line is written to the file (one `write`) before
     /// this returns. The first game kept of an identity stays.
     pub fn append(&mut self, id: Hash256, game: StoredGame) -> Result<(), StoreError> {
-        let Some(file) = &mut self.file else {
+        let (Some(file), true) = (&mut self.file, self.appending) else {
             return Err(StoreError::Io {
                 path: self.path.clone(),
                 what: "cannot write",
@@ -181,7 +288,9 @@ impl Store {
                 .map_err(io_error(&self.path, "cannot write a game"))?;
             self.last_sync = Instant::now();
         }
-        self.games.entry(id).or_insert(game);
+        let offset = self.end;
+        self.end += line.len() as u64;
+        self.keep(id, &game, offset, line.len());
         Ok(())
     }
 
@@ -193,25 +302,13 @@ impl Store {
     }
 }
 
-fn parse(path: &Path, bytes: &[u8]) -> Result<HashMap<Hash256, StoredGame>, StoreError> {
-    let mut games = HashMap::new();
-    let text = String::from_utf8_lossy(bytes);
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let bad = |message: String| StoreError::BadLine {
-            path: path.to_path_buf(),
-            line: i + 1,
-            message,
-        };
-        let game: StoredGame =
-            serde_json::from_str(line).map_err(|e| bad(format!("not a stored game: {e}")))?;
-        let id = Hash256::from_hex(&game.id)
-            .ok_or_else(|| bad(format!("'{}' is not a game identity", game.id)))?;
-        games.entry(id).or_insert(game);
-    }
-    Ok(games)
+/// Line `number` (1-based; 0 when unknown) of the games file.
+fn parse_line(path: &Path, number: usize, line: &[u8]) -> Result<StoredGame, StoreError> {
+    serde_json::from_slice(line).map_err(|e| StoreError::BadLine {
+        path: path.to_path_buf(),
+        line: number,
+        message: format!("not a stored game: {e}"),
+    })
 }
 
 /// A folder only the referee's user can read: it holds past games' codes.
@@ -237,6 +334,64 @@ fn io_error(path: &Path, what: &'static str) -> impl FnOnce(io::Error) -> StoreE
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn a_row(game: u64, winner: &str) -> GameRow {
+        serde_json::from_str(&format!(
+            r#"{{"game":{game},"seed":2,"bot_a":"x","bot_b":"y","first":"x","result":"a","winner":"{winner}","reason":"r","attacks_a":1,"attacks_b":2,"verdict_a":"ok","verdict_b":"ok","replies_a":1,"replies_b":1,"time_total_ms_a":0.0,"time_max_ms_a":0.0,"time_total_ms_b":0.0,"time_max_ms_b":0.0,"cpu_ms_a":0.0,"cpu_ms_b":0.0,"cpu_max_ms_a":0.0,"cpu_max_ms_b":0.0,"peak_memory_kb_a":0,"peak_memory_kb_b":0,"detail":""}}"#
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn games_are_read_back_from_the_file_by_identity() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let ids: Vec<Hash256> = (0..50u8).map(|n| Hash256([n; 32])).collect();
+        for (n, id) in ids.iter().enumerate() {
+            let game = StoredGame {
+                id: id.to_hex(),
+                contents: [format!("c{}", n % 3), "d".into()],
+                index: n as u64,
+                row: a_row(n as u64 + 1, &format!("w{n}")),
+            };
+            store.append(*id, game).unwrap();
+        }
+        // The first game of an identity stays.
+        let again = StoredGame {
+            id: ids[3].to_hex(),
+            contents: ["e".into(), "f".into()],
+            index: 99,
+            row: a_row(99, "later"),
+        };
+        store.append(ids[3], again).unwrap();
+        let check = |store: &Store| {
+            assert_eq!(store.len(), 50);
+            for (n, id) in ids.iter().enumerate() {
+                let game = store.get(id).unwrap().unwrap();
+                assert_eq!(game.row.winner, format!("w{n}"));
+                assert_eq!(game.row.game, n as u64 + 1);
+                assert_eq!(game.contents[0], format!("c{}", n % 3));
+            }
+            assert!(store.get(&Hash256([200; 32])).unwrap().is_none());
+            let mut indexes: Vec<(u64, [&str; 2])> = store.indexes().collect();
+            indexes.sort();
+            assert_eq!(indexes[7], (7, ["c1", "d"]));
+            assert_eq!(store.games().count(), 50);
+        };
+        check(&store);
+        drop(store);
+        check(&Store::open(dir.path()).unwrap());
+        check(&Store::read(dir.path()).unwrap());
+        // Read only: nothing can be appended.
+        let mut read = Store::read(dir.path()).unwrap();
+        let extra = StoredGame {
+            id: Hash256([201; 32]).to_hex(),
+            contents: ["a".into(), "b".into()],
+            index: 0,
+            row: a_row(1, "x"),
+        };
+        assert!(read.append(Hash256([201; 32]), extra).is_err());
+    }
 
     #[test]
     fn a_line_cut_short_is_removed_and_the_rest_kept() {
