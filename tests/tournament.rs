@@ -841,3 +841,49 @@ fn a_command_line_script_beside_a_relative_tournament_file_runs() {
         }
     }
 }
+
+#[test]
+fn a_bots_peak_memory_is_its_own_with_two_workers() {
+    // A bot the referee clones inherits the referee's image until its
+    // exec, and with it the referee's peak so far, which the other worker
+    // may raise meanwhile: that must not be reported as the bot's. The
+    // sample bot holds some 2 MiB; the referee, some 8.
+    let dir = tempfile::tempdir().unwrap();
+    let constant = sample_bin("arrow5_constant");
+    let file = two_bot_tournament(
+        dir.path(),
+        "arrow5",
+        300,
+        [
+            ("c1", &format!("{constant} 1")),
+            ("c2", &format!("{constant} 2")),
+        ],
+        "[options]\nmax_rounds = 20",
+    );
+    let out = dir.path().join("out");
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            "2",
+            "--no-report",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let rows = csv_records(&out.join("games.csv"));
+    assert_eq!(rows.len(), 300);
+    for row in &rows {
+        for seat in ["a", "b"] {
+            let kb: u64 = row[&format!("peak_memory_kb_{seat}")].parse().unwrap();
+            assert!(
+                kb > 0 && kb < 5 * 1024,
+                "game {}: seat {seat} at {kb} KiB",
+                row["game"]
+            );
+        }
+    }
+}

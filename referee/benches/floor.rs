@@ -375,17 +375,21 @@ fn main() {
         for (place, results_in) in places {
             // In interleaved rounds too: one pair of runs swung by 15%
             // between benches (docs/measurements.md).
+            // 448 games: a run's fixed part (reading the file, hashing the
+            // bots' 35 MB, writing and syncing the CSVs, some 60-90 ms
+            // here) weighs half what it did in 224, and a throughput
+            // figure is about the games.
             let (mut ones, mut twos, mut ratios) = (vec![], vec![], vec![]);
             for round in 0..ROUNDS {
                 eprintln!("jobs ({place}): round {} of {ROUNDS}", round + 1);
-                let (one, _) = tournament(8, 8, 1, results_in);
-                let (two, _) = tournament(8, 8, 2, results_in);
+                let (one, _) = tournament(8, 16, 1, results_in);
+                let (two, _) = tournament(8, 16, 2, results_in);
                 ones.push(one);
                 twos.push(two);
                 ratios.push(one / two);
             }
             println!(
-                "| tournament of 224 games, --jobs 2 against --jobs 1, {place} ({}) | {:.2} s (jobs 1) | {:.2} s (jobs 2) | {:.2}x faster | at least 1.9x |",
+                "| tournament of 448 games, --jobs 2 against --jobs 1, {place} ({}) | {:.2} s (jobs 1) | {:.2} s (jobs 2) | {:.2}x faster | at least 1.9x |",
                 results_in.display(),
                 median(&mut ones),
                 median(&mut twos),
