@@ -177,8 +177,19 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// A tournament of `bots` copies of arrow5_constant, `games` per pairing,
 /// 50 rounds a game, through the referee binary, its results in a new
-/// folder in `results_in`: (seconds, peak KiB).
-fn tournament(bots: usize, games: usize, jobs: usize, results_in: &Path) -> (f64, i64) {
+/// folder in `results_in`: (seconds, peak KiB, the folder).
+///
+/// The caller removes the folder when it is done measuring: removing
+/// thousands of files just before the next run would make every file that
+/// run creates slower on a disk file system (ext4 steps over recently
+/// freed inodes, "The working folder" in docs/measurements.md), a cost of
+/// the bench's own cleaning, not of the referee.
+fn tournament(
+    bots: usize,
+    games: usize,
+    jobs: usize,
+    results_in: &Path,
+) -> (f64, i64, tempfile::TempDir) {
     let dir = tempfile::tempdir_in(results_in).unwrap();
     let file = dir.path().join("t.toml");
     let mut text = format!(
@@ -214,7 +225,7 @@ fn tournament(bots: usize, games: usize, jobs: usize, results_in: &Path) -> (f64
     // SAFETY: waits for the child spawned above, once.
     unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
     assert_eq!(status, 0, "the tournament failed");
-    (t.elapsed().as_secs_f64(), usage.ru_maxrss)
+    (t.elapsed().as_secs_f64(), usage.ru_maxrss, dir)
 }
 
 /// The figures and layers named after `--` (cargo adds `--bench`, which
@@ -380,14 +391,17 @@ fn main() {
             // here) weighs half what it did in 224, and a throughput
             // figure is about the games.
             let (mut ones, mut twos, mut ratios) = (vec![], vec![], vec![]);
+            let mut folders = vec![];
             for round in 0..ROUNDS {
                 eprintln!("jobs ({place}): round {} of {ROUNDS}", round + 1);
-                let (one, _) = tournament(8, 16, 1, results_in);
-                let (two, _) = tournament(8, 16, 2, results_in);
+                let (one, _, folder_one) = tournament(8, 16, 1, results_in);
+                let (two, _, folder_two) = tournament(8, 16, 2, results_in);
+                folders.extend([folder_one, folder_two]);
                 ones.push(one);
                 twos.push(two);
                 ratios.push(one / two);
             }
+            drop(folders);
             println!(
                 "| tournament of 448 games, --jobs 2 against --jobs 1, {place} ({}) | {:.2} s (jobs 1) | {:.2} s (jobs 2) | {:.2}x faster | at least 1.9x |",
                 results_in.display(),
@@ -399,8 +413,8 @@ fn main() {
     }
     if chosen.wants("memory") {
         let temp = std::env::temp_dir();
-        let (_, small) = tournament(2, 100, 2, &temp);
-        let (_, large) = tournament(2, 400, 2, &temp);
+        let (_, small, _folder) = tournament(2, 100, 2, &temp);
+        let (_, large, _folder) = tournament(2, 400, 2, &temp);
         println!(
             "| the referee's peak memory, 100 and 400 games | {small} KiB | {large} KiB | {:.2}x | flat (1x) |",
             large as f64 / small as f64
