@@ -19,7 +19,7 @@
 
 use std::fs::File;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
@@ -80,6 +80,29 @@ pub enum Entry {
     },
 }
 
+/// Gives the unnamed `file` the name `path`, in place of any file there
+/// (as the named file's `truncate` would have).
+fn give_name(file: &File, path: &Path) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let from = format!("/proc/self/fd/{}", file.as_raw_fd());
+    let link = || {
+        rustix::fs::linkat(
+            rustix::fs::CWD,
+            from.as_str(),
+            rustix::fs::CWD,
+            path,
+            rustix::fs::AtFlags::SYMLINK_FOLLOW,
+        )
+    };
+    match link() {
+        Err(rustix::io::Errno::EXIST) => {
+            std::fs::remove_file(path)?;
+            link().map_err(io::Error::from)
+        }
+        other => other.map_err(io::Error::from),
+    }
+}
+
 /// Collects a transcript as the game goes and writes it when the game is
 /// over. Nothing reaches the file during the game: the lines hold the bots'
 /// secret codes, and a bot of the same user could read a file being
@@ -88,25 +111,54 @@ pub enum Entry {
 /// crash a game.
 pub struct TranscriptWriter {
     out: Option<Box<dyn Write + Send>>,
+    /// A file made without a name (see [`TranscriptWriter::create`]) and
+    /// the path it is given once written.
+    unnamed: Option<(File, PathBuf)>,
     buffer: Vec<u8>,
     start: Instant,
     error: Option<io::Error>,
 }
 
 impl TranscriptWriter {
+    /// A transcript written to `path` when the game is over. Where the
+    /// file system can, the file is made without a name in `path`'s folder
+    /// (`O_TMPFILE`) and named once written: the new inode is found outside
+    /// the folder's lock, which the workers of a tournament share (on ext4
+    /// after many files were removed, finding one may take a millisecond),
+    /// and a referee killed mid-game leaves nothing behind.
     pub fn create(path: &Path) -> io::Result<TranscriptWriter> {
+        let folder = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
         // Readable by the referee's user only: it holds both codes.
-        let file = std::os::unix::fs::OpenOptionsExt::mode(
-            File::options().write(true).create(true).truncate(true),
-            0o600,
+        let unnamed = std::os::unix::fs::OpenOptionsExt::custom_flags(
+            std::os::unix::fs::OpenOptionsExt::mode(File::options().write(true), 0o600),
+            libc::O_TMPFILE,
         )
-        .open(path)?;
-        Ok(Self::to_writer(Box::new(file)))
+        .open(folder);
+        match unnamed {
+            Ok(file) => {
+                let name_later = file.try_clone()?;
+                let mut writer = Self::to_writer(Box::new(file));
+                writer.unnamed = Some((name_later, path.to_path_buf()));
+                Ok(writer)
+            }
+            Err(_) => {
+                let file = std::os::unix::fs::OpenOptionsExt::mode(
+                    File::options().write(true).create(true).truncate(true),
+                    0o600,
+                )
+                .open(path)?;
+                Ok(Self::to_writer(Box::new(file)))
+            }
+        }
     }
 
     pub fn to_writer(out: Box<dyn Write + Send>) -> TranscriptWriter {
         TranscriptWriter {
             out: Some(out),
+            unnamed: None,
             buffer: Vec::with_capacity(16 * 1024),
             start: Instant::now(),
             error: None,
@@ -117,6 +169,7 @@ impl TranscriptWriter {
     pub fn none() -> TranscriptWriter {
         TranscriptWriter {
             out: None,
+            unnamed: None,
             buffer: Vec::new(),
             start: Instant::now(),
             error: None,
@@ -212,6 +265,11 @@ impl TranscriptWriter {
         if let Some(out) = &mut self.out {
             if let Err(e) = out.write_all(&self.buffer).and_then(|()| out.flush()) {
                 self.error.get_or_insert(e);
+            }
+        }
+        if let (Some((file, path)), None) = (&self.unnamed, &self.error) {
+            if let Err(e) = give_name(file, path) {
+                self.error = Some(e);
             }
         }
         match self.error.take() {
@@ -400,6 +458,34 @@ fn show_us(us: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_transcript_file_appears_whole_at_the_end_private_and_in_place_of_an_old_one() {
+        use std::os::unix::fs::PermissionsExt;
+        let player = r#"{"name":"a","spec":"./a","verdict":"ok","attacks":1,"replies":1,
+            "time_total_ms":1.0,"time_max_ms":1.0,"cpu_total_ms":1.0,"peak_memory_kb":1}"#;
+        let record: MatchRecord = serde_json::from_str(&format!(
+            r#"{{"version":1,"game":"arrow5","variant":"classic","seed":7,"winner":"a",
+                "reason":"cracked","players":[{player},{player}],"replay":"referee match"}}"#
+        ))
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.jsonl");
+        std::fs::write(&path, "an older game\n").unwrap();
+        let writer = TranscriptWriter::create(&path).unwrap();
+        if writer.unnamed.is_some() {
+            // Nothing of this game under its name while it is played.
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), "an older game\n");
+            assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        }
+        writer.finish(&record).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with("{\"type\":\"result\""), "{text}");
+        assert!(!text.contains("an older game"), "{text}");
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
 
     #[test]
     fn replies_show_their_times_and_older_transcripts_still_read() {

@@ -1540,7 +1540,7 @@ fn workdirs_folder() -> io::Result<std::path::PathBuf> {
 /// Where the bots' working directories go: the temporary folder when the
 /// user named one (`TMPDIR`); else `/dev/shm` when it is a tmpfs this
 /// process may write, that lets programs run from it, with at least
-/// [`IN_MEMORY_ROOM`] free; else the temporary folder (`/tmp`).
+/// `IN_MEMORY_ROOM` free; else the temporary folder (`/tmp`).
 ///
 /// Why memory first: every bot gets a fresh directory, made and removed
 /// around its game. On tmpfs that costs some 10 µs; on a disk file system

@@ -1227,7 +1227,7 @@ const SECCOMP_ALLOW: u32 = 0x7fff_0000;
 const SECCOMP_EPERM: u32 = 0x0005_0000 | libc::EPERM as u32;
 
 /// The seccomp program a bot runs under: the x32 guard and the tables of
-/// `seccomp_filters`, chained into one ([`chained`]). It can be built ahead, for a child that may not
+/// `seccomp_filters`, chained into one (`chained`). It can be built ahead, for a child that may not
 /// allocate between fork and exec (the referee's own, see `bot::direct`):
 /// the tables name a stand-in for the bot's pid, which
 /// [`SeccompPrograms::install`] replaces by the real one in the child's
