@@ -372,7 +372,7 @@ impl CgroupRoots {
                 else {
                     continue;
                 };
-                if Path::new("/proc").join(pid.to_string()).exists() {
+                if super::process_running(pid) {
                     continue;
                 }
                 let dir = entry.path();
