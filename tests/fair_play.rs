@@ -428,6 +428,17 @@ fn the_machines_devices_stay_shut(layer: &str) {
     assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
 }
 
+fn a_bot_may_open_its_streams_by_path(layer: &str) {
+    // Under strict the bot is a user of its own, and the referee's user
+    // made its pipes: they are given to it, or reopening one by path fails.
+    let record = against_weak(&python("dev_stdio.py", ""), layer, &["--max-rounds", "3"]);
+    assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
+    assert!(
+        record["players"][0]["attacks"].as_u64() > Some(0),
+        "{record}"
+    );
+}
+
 fn the_terminal_is_out_of_reach(layer: &str) {
     // The referee runs on a terminal, as from a shell: the bot must find
     // no controlling terminal to type into, and not be in the referee's
@@ -751,6 +762,7 @@ under_each_layer! {
     a_bot_cannot_fill_the_disk: disk_quota_basic, disk_quota_strict;
     side_doors_stay_shut: side_doors_basic, side_doors_strict;
     the_machines_devices_stay_shut: raw_devices_basic, raw_devices_strict;
+    a_bot_may_open_its_streams_by_path: dev_stdio_basic, dev_stdio_strict;
     bots_cannot_whisper_through_abstract_sockets: whisper_basic, whisper_strict;
     the_terminal_is_out_of_reach: terminal_basic, terminal_strict;
     nothing_outlives_a_killed_referee: killed_referee_basic, killed_referee_strict;

@@ -869,6 +869,7 @@ fn become_unprivileged(spec: &LaunchSpec, identity: &Identity) -> Result<(), Ste
         )
         .and_then(|()| rustix::fs::chmod(&spec.workdir, rustix::fs::Mode::from_raw_mode(0o700)))
         .map_err(|e| (step, io::Error::from(e)))?;
+        give_the_bot_its_pipes(uid, identity.gid)?;
     }
     // A user namespace of its own starts with a full bounding set, which
     // is dropped in it: dropping it before too would be undone.
@@ -901,6 +902,34 @@ fn become_unprivileged(spec: &LaunchSpec, identity: &Identity) -> Result<(), Ste
             if !sandbox::clear_capabilities() {
                 return Err(last_error("dropping capabilities"));
             }
+        }
+    }
+    Ok(())
+}
+
+/// Its standard input, output and error, where they are pipes, become its
+/// own user's: a program that opens `/dev/stdin`, `/dev/stdout` or
+/// `/proc/self/fd/N` reopens the pipe by its inode, which the kernel
+/// allows only to the pipe's owner (the referee's user made them), so such
+/// a program failed under strict alone. The pipes are this bot's only: what
+/// it may do with them (read back its own output, write to its own input)
+/// touches nobody else.
+fn give_the_bot_its_pipes(uid: u32, gid: u32) -> Result<(), StepError> {
+    use std::os::fd::BorrowedFd;
+    for fd in 0..=2 {
+        // SAFETY: the standard descriptors are open for the whole call
+        // (the launcher set them; a closed one fails fstat and is skipped).
+        let fd = unsafe { BorrowedFd::borrow_raw(fd) };
+        let is_pipe = rustix::fs::fstat(fd).is_ok_and(|stat| {
+            rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::Fifo
+        });
+        if is_pipe {
+            rustix::fs::fchown(
+                fd,
+                Some(rustix::process::Uid::from_raw(uid)),
+                Some(rustix::process::Gid::from_raw(gid)),
+            )
+            .map_err(|e| ("giving the bot its pipes", io::Error::from(e)))?;
         }
     }
     Ok(())
