@@ -877,18 +877,7 @@ fn a_bots_peak_memory_is_its_own_with_two_workers() {
         "[options]\nmax_rounds = 20",
     );
     let out = dir.path().join("out");
-    let run = referee(
-        &[
-            "tournament",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--jobs",
-            "2",
-            "--no-report",
-        ],
-        BUDGET,
-    );
+    let run = run_tournament(&file, &out, &["--no-report"]);
     assert_eq!(run.status, 0, "{}", run.stderr);
     let rows = csv_records(&out.join("games.csv"));
     assert_eq!(rows.len(), 300);

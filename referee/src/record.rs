@@ -116,3 +116,16 @@ impl PlayerRecord {
         Holder::of(&self.name, &self.spec)
     }
 }
+
+/// A small finished Arrow 5 match for the unit tests of its readers and
+/// writers.
+#[cfg(test)]
+pub(crate) fn example() -> MatchRecord {
+    let player = r#"{"name":"a","spec":"./a","verdict":"ok","attacks":1,"replies":1,
+        "time_total_ms":1.0,"time_max_ms":1.0,"cpu_total_ms":1.0,"peak_memory_kb":1}"#;
+    serde_json::from_str(&format!(
+        r#"{{"version":1,"game":"arrow5","variant":"classic","seed":7,"winner":"a",
+            "reason":"cracked","players":[{player},{player}],"replay":"referee match"}}"#
+    ))
+    .expect("the example parses")
+}

@@ -462,13 +462,7 @@ mod tests {
     #[test]
     fn a_transcript_file_appears_whole_at_the_end_private_and_in_place_of_an_old_one() {
         use std::os::unix::fs::PermissionsExt;
-        let player = r#"{"name":"a","spec":"./a","verdict":"ok","attacks":1,"replies":1,
-            "time_total_ms":1.0,"time_max_ms":1.0,"cpu_total_ms":1.0,"peak_memory_kb":1}"#;
-        let record: MatchRecord = serde_json::from_str(&format!(
-            r#"{{"version":1,"game":"arrow5","variant":"classic","seed":7,"winner":"a",
-                "reason":"cracked","players":[{player},{player}],"replay":"referee match"}}"#
-        ))
-        .unwrap();
+        let record = crate::record::example();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("game.jsonl");
         std::fs::write(&path, "an older game\n").unwrap();

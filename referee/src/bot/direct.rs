@@ -8,8 +8,8 @@
 //!   the referee: the bot's Landlock ruleset
 //!   ([`super::landlock::prepare`]), the layer hiding root's secrets, built
 //!   once for every bot ([`super::landlock::prepare_all_but`]), the seccomp
-//!   programs, built once with a stand-in pid
-//!   ([`super::sandbox::SeccompPrograms`]), and the program's arguments and
+//!   program, built once with a stand-in pid
+//!   ([`super::sandbox::SeccompProgram`]), and the program's arguments and
 //!   environment. The child only makes system calls.
 //! - The child shares the referee's memory until its exec (`CLONE_VM |
 //!   CLONE_VFORK`, as `posix_spawn` does): no copy of the referee's page
@@ -89,7 +89,7 @@ pub(super) fn start(spec: &LaunchSpec) -> io::Result<Started> {
         },
         secrets,
         ruleset: ruleset.as_ref().map(AsRawFd::as_raw_fd),
-        seccomp: sandbox::SeccompPrograms::cached(false).map_err(io::Error::other)?,
+        seccomp: sandbox::SeccompProgram::cached(false).map_err(io::Error::other)?,
         stdio: [&stdin_read, &stdout_write, &stderr_write].map(AsRawFd::as_raw_fd),
         why: why_write.as_raw_fd(),
         exec,
@@ -189,7 +189,7 @@ struct Child {
     steps: ChildSteps,
     secrets: Option<i32>,
     ruleset: Option<i32>,
-    seccomp: sandbox::SeccompPrograms,
+    seccomp: sandbox::SeccompProgram,
     stdio: [i32; 3],
     why: i32,
     exec: Exec,
@@ -384,7 +384,7 @@ impl ChildSteps {
         &self,
         secrets: Option<i32>,
         ruleset: Option<i32>,
-        seccomp: &mut sandbox::SeccompPrograms,
+        seccomp: &mut sandbox::SeccompProgram,
     ) -> Result<(), launch::StepError> {
         // Descriptors the referee inherited without close-on-exec (from a
         // shell, a test harness) must not reach the bot.

@@ -684,7 +684,7 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure], secrets: bool) -> Result<(
             return Err(last_error("file-system confinement"));
         }
     }
-    let mut seccomp = sandbox::SeccompPrograms::cached(spec.allow_fork)
+    let mut seccomp = sandbox::SeccompProgram::cached(spec.allow_fork)
         .map_err(|e| ("seccomp filter", io::Error::other(e)))?;
     limit_address_space(spec)?;
     if !seccomp.install() {

@@ -1331,8 +1331,8 @@ fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
         shared.and_then(|s| s.network()),
         shared.and_then(|s| s.ipc()),
     ];
-    // Built (once) before the fork, so that no launcher builds them.
-    sandbox::SeccompPrograms::cached(spec.allow_fork).map_err(io::Error::other)?;
+    // Built (once) before the fork, so that no launcher builds it.
+    sandbox::SeccompProgram::cached(spec.allow_fork).map_err(io::Error::other)?;
     let secrets = match (&spec.strict, &spec.identity) {
         (None, Some(_)) => direct::secrets_layer()?.map(AsRawFd::as_raw_fd),
         _ => None,
@@ -1603,29 +1603,10 @@ fn remove_stale_workdirs(temp: &std::path::Path) {
         else {
             continue;
         };
-        if !process_running(pid) {
+        if !sandbox::process_running(pid) {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
-}
-
-/// Is process `pid` running (a referee whose leftovers the next one would
-/// otherwise remove)? Not if it is gone, a zombie (where nothing reaps
-/// orphans, as a container's first process may not, a killed referee
-/// stays one), or only a thread of another process by that number.
-pub(crate) fn process_running(pid: u32) -> bool {
-    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
-        return false;
-    };
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .map(str::trim)
-    };
-    let zombie = field("State:").is_some_and(|s| s.starts_with('Z') || s.starts_with('X'));
-    let process = field("Tgid:").is_some_and(|t| t == pid.to_string());
-    process && !zombie
 }
 
 /// Removes this process's folder of working directories (each bot's own
@@ -1812,32 +1793,6 @@ fn reap(pid: Pid) -> Option<Exit> {
 mod tests {
     use super::*;
     use std::process::{Command, Stdio};
-
-    #[test]
-    fn a_zombie_a_thread_and_a_gone_pid_are_not_running_referees() {
-        assert!(process_running(std::process::id()));
-        // A thread's id names no process.
-        let (sender, receiver) = std::sync::mpsc::channel();
-        let thread = std::thread::spawn(move || {
-            sender
-                .send(rustix::thread::gettid().as_raw_nonzero().get() as u32)
-                .unwrap();
-            std::thread::sleep(Duration::from_millis(300));
-        });
-        let live_tid = receiver.recv().unwrap();
-        assert!(!process_running(live_tid), "a thread is not a referee");
-        thread.join().unwrap();
-        // A child that exited and is not reaped yet: a zombie.
-        let mut child = Command::new("true").spawn().unwrap();
-        let pid = child.id();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while process_running(pid) && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        assert!(!process_running(pid), "a zombie is not a referee");
-        child.wait().unwrap();
-        assert!(!process_running(pid));
-    }
 
     #[test]
     fn a_shown_duration_reads_back_to_itself() {

@@ -372,7 +372,7 @@ impl CgroupRoots {
                 else {
                     continue;
                 };
-                if super::process_running(pid) {
+                if process_running(pid) {
                     continue;
                 }
                 let dir = entry.path();
@@ -1062,8 +1062,9 @@ fn missing_rules() -> Rules {
 }
 
 /// The guard, as if installed first (last in the chain): x32 system calls
-/// (the same calls under numbers the tables do not list) fail with EPERM. Jumps count from the
-/// next instruction; each path is tested in `x32_guard_refuses_only_x32`.
+/// (the same calls under numbers the tables do not list) fail with EPERM.
+/// Jumps count from the next instruction; each path is tested in
+/// `x32_guard_refuses_only_x32`.
 #[cfg(target_arch = "x86_64")]
 const X32_GUARD: [libc::sock_filter; 6] = {
     const LD_ABS: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
@@ -1217,6 +1218,34 @@ fn with_shortcut(listed: &[u32], program: seccompiler::BpfProgram) -> seccompile
     shortcut.code
 }
 
+/// [`X32_GUARD`] as a program.
+#[cfg(target_arch = "x86_64")]
+fn x32_guard() -> seccompiler::BpfProgram {
+    X32_GUARD
+        .iter()
+        .map(|i| seccompiler::sock_filter {
+            code: i.code,
+            jt: i.jt,
+            jf: i.jf,
+            k: i.k,
+        })
+        .collect()
+}
+
+/// The program of the bot whose pid is `own`: the x32 guard and the tables
+/// of [`seccomp_filters`], chained into one ([`chained`]) behind the
+/// shortcut for the calls no table lists ([`with_shortcut`]).
+#[cfg(target_arch = "x86_64")]
+fn bot_program(own: i32, allow_fork: bool) -> Result<seccompiler::BpfProgram, seccompiler::Error> {
+    let listed: Vec<u32> = seccomp_tables(own, allow_fork)?
+        .iter()
+        .flat_map(|(rules, _)| rules.iter().map(|(nr, _)| *nr as u32))
+        .collect();
+    let mut programs = vec![x32_guard()];
+    programs.extend(seccomp_filters(own, allow_fork)?);
+    Ok(with_shortcut(&listed, chained(&programs)))
+}
+
 #[cfg(target_arch = "x86_64")]
 const AUDIT_ARCH_X86_64: u32 = 0xc000_003e;
 #[cfg(target_arch = "x86_64")]
@@ -1226,63 +1255,46 @@ const SECCOMP_ALLOW: u32 = 0x7fff_0000;
 #[cfg(target_arch = "x86_64")]
 const SECCOMP_EPERM: u32 = 0x0005_0000 | libc::EPERM as u32;
 
-/// The seccomp program a bot runs under: the x32 guard and the tables of
-/// `seccomp_filters`, chained into one (`chained`). It can be built ahead, for a child that may not
-/// allocate between fork and exec (the referee's own, see `bot::direct`):
-/// the tables name a stand-in for the bot's pid, which
-/// [`SeccompPrograms::install`] replaces by the real one in the child's
-/// own copy before installing them.
+/// The seccomp program a bot runs under (`bot_program`). It can be
+/// built ahead, for a child that may not allocate between fork and exec
+/// (the referee's own, see `bot::direct`): the tables name a stand-in for
+/// the bot's pid, which [`SeccompProgram::install`] replaces by the real
+/// one in the child's own copy before installing it.
 #[derive(Clone, Debug)]
-pub struct SeccompPrograms {
-    programs: Vec<seccompiler::BpfProgram>,
-    /// (program, instruction) of each comparison with the stand-in pid,
-    /// and with the stand-in's process group (its negation).
-    own_sites: Vec<(usize, usize)>,
-    group_sites: Vec<(usize, usize)>,
+pub struct SeccompProgram {
+    /// Empty where there is no seccomp policy (not x86-64).
+    program: seccompiler::BpfProgram,
+    /// The instructions that compare with the stand-in pid, and with the
+    /// stand-in's process group (its negation).
+    own_sites: Vec<usize>,
+    group_sites: Vec<usize>,
 }
 
 /// A pid no process can have (`pid_max` is at most 2^22).
 #[cfg(target_arch = "x86_64")]
 const PID_STAND_IN: u32 = 0x3fff_fff1;
 
-impl SeccompPrograms {
-    /// The x32 guard and the tables, for any pid. Cheap to clone.
-    pub fn build(allow_fork: bool) -> Result<SeccompPrograms, String> {
-        let mut programs: Vec<seccompiler::BpfProgram> = Vec::new();
-        let mut own_sites = Vec::new();
-        let mut group_sites = Vec::new();
+impl SeccompProgram {
+    /// The program for any pid. Cheap to clone.
+    pub fn build(allow_fork: bool) -> Result<SeccompProgram, String> {
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = allow_fork;
+            Ok(SeccompProgram {
+                program: Vec::new(),
+                own_sites: Vec::new(),
+                group_sites: Vec::new(),
+            })
+        }
         #[cfg(target_arch = "x86_64")]
         {
-            programs.push(
-                X32_GUARD
-                    .iter()
-                    .map(|i| seccompiler::sock_filter {
-                        code: i.code,
-                        jt: i.jt,
-                        jf: i.jf,
-                        k: i.k,
-                    })
-                    .collect(),
-            );
-            programs.extend(
-                seccomp_filters(PID_STAND_IN as i32, allow_fork)
-                    .map_err(|e| format!("seccomp tables: {e}"))?,
-            );
-            let listed: Vec<u32> = seccomp_tables(PID_STAND_IN as i32, allow_fork)
-                .map_err(|e| format!("seccomp tables: {e}"))?
-                .iter()
-                .flat_map(|(rules, _)| rules.iter().map(|(nr, _)| *nr as u32))
-                .collect();
-            programs = vec![with_shortcut(&listed, chained(&programs))];
-            for (p, program) in programs.iter().enumerate() {
-                for (i, instruction) in program.iter().enumerate() {
-                    if instruction.k == PID_STAND_IN {
-                        own_sites.push((p, i));
-                    } else if instruction.k == PID_STAND_IN.wrapping_neg() {
-                        group_sites.push((p, i));
-                    }
-                }
-            }
+            let program = bot_program(PID_STAND_IN as i32, allow_fork)
+                .map_err(|e| format!("seccomp tables: {e}"))?;
+            let sites = |k: u32| -> Vec<usize> {
+                (0..program.len()).filter(|&i| program[i].k == k).collect()
+            };
+            let own_sites = sites(PID_STAND_IN);
+            let group_sites = sites(PID_STAND_IN.wrapping_neg());
             // kill (self and own group) and tgkill (self): a table built
             // otherwise would patch the wrong places.
             if own_sites.len() != 2 || group_sites.len() != 1 {
@@ -1292,46 +1304,42 @@ impl SeccompPrograms {
                     group_sites.len()
                 ));
             }
+            Ok(SeccompProgram {
+                program,
+                own_sites,
+                group_sites,
+            })
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = allow_fork;
-        Ok(SeccompPrograms {
-            programs,
-            own_sites,
-            group_sites,
-        })
     }
 
-    /// [`SeccompPrograms::build`] once per process for each `allow_fork`
-    /// (a launcher forked from the referee finds them built).
-    pub fn cached(allow_fork: bool) -> Result<SeccompPrograms, String> {
-        static BUILT: [std::sync::OnceLock<Result<SeccompPrograms, String>>; 2] =
+    /// [`SeccompProgram::build`] once per process for each `allow_fork`
+    /// (a launcher forked from the referee finds it built).
+    pub fn cached(allow_fork: bool) -> Result<SeccompProgram, String> {
+        static BUILT: [std::sync::OnceLock<Result<SeccompProgram, String>>; 2] =
             [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
         BUILT[usize::from(allow_fork)]
-            .get_or_init(|| SeccompPrograms::build(allow_fork))
+            .get_or_init(|| SeccompProgram::build(allow_fork))
             .clone()
     }
 
     /// Between fork and exec, in the child's own copy: puts its pid in
-    /// place of the stand-in, sets `no_new_privs` and installs every
+    /// place of the stand-in, sets `no_new_privs` and installs the
     /// program. No allocation. False if a step failed (errno says why).
     pub fn install(&mut self) -> bool {
         if rustix::thread::set_no_new_privs(true).is_err() {
             return false;
         }
         self.name_pid(rustix::process::getpid().as_raw_nonzero().get() as u32);
-        self.programs
-            .iter()
-            .all(|program| seccompiler::apply_filter(program).is_ok())
+        self.program.is_empty() || seccompiler::apply_filter(&self.program).is_ok()
     }
 
     /// Puts `pid` where the tables name the bot's pid (in place).
     fn name_pid(&mut self, pid: u32) {
-        for &(p, i) in &self.own_sites {
-            self.programs[p][i].k = pid;
+        for &i in &self.own_sites {
+            self.program[i].k = pid;
         }
-        for &(p, i) in &self.group_sites {
-            self.programs[p][i].k = pid.wrapping_neg();
+        for &i in &self.group_sites {
+            self.program[i].k = pid.wrapping_neg();
         }
     }
 }
@@ -1428,6 +1436,22 @@ fn stat_of(pid: i32) -> Option<Stat> {
     })
 }
 
+/// Is process `pid` running (a referee whose leftovers the next one would
+/// otherwise remove)? Not if it is gone, a zombie (where nothing reaps
+/// orphans, as a container's first process may not, a killed referee
+/// stays one), or only a thread of another process by that number (its
+/// `/proc` entry answers too; only `status` tells whose it is).
+pub(crate) fn process_running(pid: u32) -> bool {
+    let leads_its_group =
+        std::fs::read_to_string(format!("/proc/{pid}/status")).is_ok_and(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("Tgid:"))
+                .is_some_and(|tgid| tgid.trim() == pid.to_string())
+        });
+    leads_its_group && stat_of(pid as i32).is_some_and(|stat| !stat.zombie)
+}
+
 fn has_tag(pid: i32, needle: &[u8]) -> bool {
     let Ok(environ) = std::fs::read(Path::new("/proc").join(pid.to_string()).join("environ"))
     else {
@@ -1503,39 +1527,16 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     fn programs_built_ahead_equal_the_tables_built_for_the_pid() {
         for allow_fork in [false, true] {
-            let mut ahead = SeccompPrograms::build(allow_fork).unwrap();
+            let mut ahead = SeccompProgram::build(allow_fork).unwrap();
             ahead.name_pid(4242);
-            let mut direct = vec![guard()];
-            direct.extend(seccomp_filters(4242, allow_fork).unwrap());
-            let listed: Vec<u32> = seccomp_tables(4242, allow_fork)
-                .unwrap()
-                .iter()
-                .flat_map(|(rules, _)| rules.iter().map(|(nr, _)| *nr as u32))
-                .collect();
-            let direct = [with_shortcut(&listed, chained(&direct))];
-            assert_eq!(ahead.programs.len(), 1);
-            for (a, d) in ahead.programs.iter().zip(&direct) {
-                let key = |p: &seccompiler::BpfProgram| {
-                    p.iter()
-                        .map(|i| (i.code, i.jt, i.jf, i.k))
-                        .collect::<Vec<_>>()
-                };
-                assert_eq!(key(a), key(d));
-            }
+            let direct = bot_program(4242, allow_fork).unwrap();
+            let key = |p: &seccompiler::BpfProgram| {
+                p.iter()
+                    .map(|i| (i.code, i.jt, i.jf, i.k))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(key(&ahead.program), key(&direct));
         }
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn guard() -> seccompiler::BpfProgram {
-        X32_GUARD
-            .iter()
-            .map(|i| seccompiler::sock_filter {
-                code: i.code,
-                jt: i.jt,
-                jf: i.jf,
-                k: i.k,
-            })
-            .collect()
     }
 
     /// Runs a classic BPF program of the instructions seccompiler and the
@@ -1599,12 +1600,11 @@ mod tests {
         ];
         let mut calls = 0;
         for allow_fork in [false, true] {
-            let mut installed = vec![guard()];
+            let mut installed = vec![x32_guard()];
             installed.extend(seccomp_filters(own as i32, allow_fork).unwrap());
-            let mut built = SeccompPrograms::build(allow_fork).unwrap();
+            let mut built = SeccompProgram::build(allow_fork).unwrap();
             built.name_pid(own);
-            assert_eq!(built.programs.len(), 1);
-            let chain = &built.programs[0];
+            let chain = &built.program;
             for arch in [AUDIT_ARCH_X86_64, 0x4000_0003] {
                 for nr in (0..470).chain((0..470).map(|n| n | X32_SYSCALL_BIT)) {
                     for a0 in &values {
@@ -1651,6 +1651,32 @@ mod tests {
         assert_eq!(SandboxChoice::parse("auto"), Ok(SandboxChoice::Auto));
         let e = SandboxChoice::parse("tight").unwrap_err();
         assert!(e.to_string().contains("basic, strict or auto"), "{e}");
+    }
+
+    #[test]
+    fn a_zombie_a_thread_and_a_gone_pid_are_not_running_referees() {
+        assert!(process_running(std::process::id()));
+        // A thread's id names no process.
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            sender
+                .send(rustix::thread::gettid().as_raw_nonzero().get() as u32)
+                .unwrap();
+            std::thread::sleep(Duration::from_millis(300));
+        });
+        let live_tid = receiver.recv().unwrap();
+        assert!(!process_running(live_tid), "a thread is not a referee");
+        thread.join().unwrap();
+        // A child that exited and is not reaped yet: a zombie.
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while process_running(pid) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(!process_running(pid), "a zombie is not a referee");
+        child.wait().unwrap();
+        assert!(!process_running(pid));
     }
 
     #[test]

@@ -223,13 +223,7 @@ mod tests {
     }
 
     fn record() -> MatchRecord {
-        let player = r#"{"name":"a","spec":"./a","verdict":"ok","attacks":1,"replies":1,
-            "time_total_ms":1.0,"time_max_ms":1.0,"cpu_total_ms":1.0,"peak_memory_kb":1}"#;
-        serde_json::from_str(&format!(
-            r#"{{"version":1,"game":"arrow5","variant":"classic","seed":7,"winner":"a",
-                "reason":"cracked","players":[{player},{player}],"replay":"referee match"}}"#
-        ))
-        .unwrap()
+        crate::record::example()
     }
 
     #[test]

@@ -116,15 +116,12 @@ impl Store {
             .append(true)
             .open(&path)
             .map_err(io_error(&path, "cannot open"))?;
+        let length = file
+            .metadata()
+            .map_err(io_error(&path, "cannot read"))?
+            .len();
         let mut store = Store::over(path, file)?;
         store.appending = true;
-        let length = store
-            .file
-            .as_ref()
-            .map(|f| f.metadata().map(|m| m.len()))
-            .transpose()
-            .map_err(io_error(&store.path, "cannot read"))?
-            .unwrap_or(0);
         if store.end < length {
             let file = store.file.as_ref().expect("opened above");
             file.set_len(store.end)
