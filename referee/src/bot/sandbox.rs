@@ -247,25 +247,36 @@ impl CgroupRoots {
             pids: pids.join(own_path("pids")).join("referee"),
             read_only: read_only_mounts(mounts),
         };
-        for dir in [&roots.kill, &roots.memory, &roots.pids] {
-            match std::fs::create_dir(dir) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-                Err(e) => {
-                    return Err(SandboxError::cgroups(format!(
-                        "cannot make cgroup {}: {e}",
-                        dir.display()
-                    )))
+        // Another referee that ends removes the shared folders when they
+        // are empty (`remove_cgroup_roots`), maybe between their making
+        // and the look for cgroup.kill: a folder gone is made again, and
+        // only one that is there without the file tells of an old kernel.
+        let mut tries = 0;
+        loop {
+            for dir in [&roots.kill, &roots.memory, &roots.pids] {
+                match std::fs::create_dir(dir) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                    Err(e) => {
+                        return Err(SandboxError::cgroups(format!(
+                            "cannot make cgroup {}: {e}",
+                            dir.display()
+                        )))
+                    }
                 }
+            }
+            if roots.kill.join("cgroup.kill").exists() {
+                break;
+            }
+            tries += 1;
+            if roots.kill.exists() || tries == 5 {
+                return Err(SandboxError::cgroups(format!(
+                    "{} has no cgroup.kill (Linux 5.14 or later needed)",
+                    roots.kill.display()
+                )));
             }
         }
         roots.remove_stale();
-        if !roots.kill.join("cgroup.kill").exists() {
-            return Err(SandboxError::cgroups(format!(
-                "{} has no cgroup.kill (Linux 5.14 or later needed)",
-                roots.kill.display()
-            )));
-        }
         Ok(roots)
     }
 }
