@@ -39,8 +39,8 @@ const GAME_ROUNDS: u32 = 10_000;
 const STARTS: usize = 40;
 /// Rounds of the `--jobs` figure: a pair of runs there takes seconds, and
 /// this machine's speed drifts by some 5% over seconds (other tenants of
-/// the host), so one pair's ratio reads from 1.8x to 2.05x for the same
-/// code; the median of 11 moves far less than that of 7.
+/// the host), so one pair's ratio reads from 1.7x to 2.05x for the same
+/// code; the median of 11 moves less than that of 7.
 const JOBS_ROUNDS: usize = 11;
 
 fn root() -> PathBuf {

@@ -429,7 +429,7 @@ impl ChildSteps {
         // The bot's own layer first: each layer makes a new domain holding
         // a copy of every rule of the one before, and the secrets layer
         // (as root) has some 200 rules, the bot's some 20. In this order
-        // a bot's two domains hold about 220 rules in all rather than 400,
+        // a bot's two domains hold about 240 rules in all rather than 420,
         // made by the bot and freed at its end by the kernel's workers
         // (docs/measurements.md, `--jobs 2`). Layers add up the same in
         // either order.
