@@ -249,8 +249,8 @@ impl ChildStack {
 
 impl Drop for ChildStack {
     fn drop(&mut self) {
-        // SAFETY: the mapping made in `new`, no longer used (the child has
-        // exec'd or exited).
+        // SAFETY: the mapping made in `new`, no longer used (its thread is
+        // ending, and its last child has exec'd or exited).
         unsafe {
             libc::munmap(self.base, self.len);
         }
@@ -261,8 +261,20 @@ impl Child {
     /// Clones the child; returns once it has exec'd or given up (its
     /// failure is then on the `why` pipe).
     fn spawn(&mut self) -> io::Result<Pid> {
-        let stack = ChildStack::new()?;
-        let top = stack.top();
+        thread_local! {
+            /// This thread's child stack, made at its first start and kept:
+            /// unmapping one after each start made the kernel flush the
+            /// TLB of every CPU running a referee thread, an interrupt to
+            /// the other worker's CPU per bot under `--jobs 2`
+            /// (docs/measurements.md). A thread starts one child at a time
+            /// and, with `CLONE_VFORK`, only once the last has exec'd or
+            /// exited, so the stack is free again whenever it is here.
+            static STACK: std::cell::OnceCell<ChildStack> = const { std::cell::OnceCell::new() };
+        }
+        let top = STACK.with(|stack| match stack.get() {
+            Some(stack) => Ok(stack.top()),
+            None => ChildStack::new().map(|made| stack.get_or_init(|| made).top()),
+        })?;
         // No handler of the referee's may run in the child (on the shared
         // memory): every signal is blocked across the clone; the child
         // sets each handled one back to its default before unblocking.
@@ -291,7 +303,6 @@ impl Child {
         unsafe {
             libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
         }
-        drop(stack);
         if pid <= 0 {
             return Err(cloned);
         }
