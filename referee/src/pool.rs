@@ -1,11 +1,15 @@
 //! The one worker pool of every command that plays games in parallel
 //! (tournament, check, bench, sprt): `jobs` threads take work items one at a
-//! time from a shared source, do them (a game, a pair of games), and send
-//! each result to the calling thread, which takes them in the order they
-//! finish and may stop the handing out of more. Items already taken still
-//! finish and are taken: a game under way is never thrown away.
+//! time from a shared source, do them (a game, a pair of games), and take
+//! each result themselves, one at a time under a lock, in the order they
+//! finish; taking a result may stop the handing out of more. Items already
+//! taken still finish and are taken: a game under way is never thrown away.
+//!
+//! The results are taken on the workers rather than sent to the calling
+//! thread: waking that thread for each game put it on a CPU where the
+//! other worker's game was running, a switch there and back per game (some
+//! 2% of a `--jobs 2` tournament's time, docs/measurements.md).
 
-use std::sync::mpsc;
 use std::sync::{Mutex, PoisonError};
 
 use crate::bot;
@@ -36,27 +40,26 @@ struct Source<N> {
 
 impl Pool {
     /// Runs `work` on each item `next` hands out (called under a lock, one
-    /// worker at a time) on the pool's threads; `take` sees each result on
-    /// the calling thread. Handing out stops when `next` runs dry, `take`
-    /// says [`Flow::Stop`], or the referee is asked to stop
-    /// ([`bot::stop_requested`]).
-    pub fn run<T, R, N, W, K>(self, next: N, work: W, mut take: K)
+    /// worker at a time) on the pool's threads; `take` sees each result
+    /// (under another lock, one at a time) on the thread that made it.
+    /// Handing out stops when `next` runs dry, `take` says [`Flow::Stop`],
+    /// or the referee is asked to stop ([`bot::stop_requested`]).
+    pub fn run<T, R, N, W, K>(self, next: N, work: W, take: K)
     where
         T: Send,
         R: Send,
         N: FnMut() -> Option<T> + Send,
         W: Fn(T) -> R + Sync,
-        K: FnMut(R) -> Flow,
+        K: FnMut(R) -> Flow + Send,
     {
         let source = Mutex::new(Source {
             next,
             stopped: false,
         });
+        let take = Mutex::new(take);
         std::thread::scope(|scope| {
-            let (sender, receiver) = mpsc::channel::<R>();
             for worker in 0..self.jobs.max(1) {
-                let sender = sender.clone();
-                let (source, work) = (&source, &work);
+                let (source, work, take) = (&source, &work, &take);
                 scope.spawn(move || {
                     if self.pin {
                         bot::pin_current_thread(worker);
@@ -70,20 +73,16 @@ impl Pool {
                             (s.next)()
                         };
                         let Some(item) = item else { return };
-                        if sender.send(work(item)).is_err() {
-                            return;
+                        let result = work(item);
+                        let flow = (take.lock().unwrap_or_else(PoisonError::into_inner))(result);
+                        if flow == Flow::Stop {
+                            source
+                                .lock()
+                                .unwrap_or_else(PoisonError::into_inner)
+                                .stopped = true;
                         }
                     }
                 });
-            }
-            drop(sender);
-            for result in receiver {
-                if take(result) == Flow::Stop {
-                    source
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .stopped = true;
-                }
             }
         });
     }

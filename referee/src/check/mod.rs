@@ -325,7 +325,7 @@ pub fn run(
     key: &crate::key::RunKey,
     jobs: usize,
     fail_fast: bool,
-    mut progress: impl FnMut(&str),
+    mut progress: impl FnMut(&str) + Send,
 ) -> Result<CheckReport, CheckError> {
     let start = Instant::now();
     let games = schedule(plan);
@@ -397,7 +397,7 @@ fn run_benches(
     fail_fast: bool,
     decisions: &mut [Decision],
     stopped: &mut bool,
-    progress: &mut impl FnMut(&str),
+    progress: &mut (impl FnMut(&str) + Send),
 ) -> Result<Vec<Option<BenchSummary>>, CheckError> {
     let mut benches: Vec<Option<BenchSummary>> = vec![];
     for (i, r) in plan.requirements.iter().enumerate() {
@@ -475,7 +475,7 @@ fn play_games(
     games: &[CheckGame],
     jobs: usize,
     fail_fast: bool,
-    progress: &mut impl FnMut(&str),
+    progress: &mut (impl FnMut(&str) + Send),
 ) -> Result<(Vec<GameOutcome>, Board), MatchError> {
     let mut outcomes: Vec<GameOutcome> = Vec::with_capacity(games.len());
     let count = plan.requirements.len();

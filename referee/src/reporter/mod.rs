@@ -121,7 +121,9 @@ impl ReportError {
 }
 
 /// One output format. Every event has a default that shows nothing.
-pub trait Reporter {
+/// `Send`: a tournament's results are reported by the worker that played
+/// the game (`pool`).
+pub trait Reporter: Send {
     fn run_started(&mut self, _run: &Run<'_>) -> Result<(), ReportError> {
         Ok(())
     }
@@ -186,8 +188,7 @@ impl Reporter for Reporters {
 
 #[cfg(test)]
 mod tests {
-    use std::cell::RefCell;
-    use std::rc::Rc;
+    use std::sync::{Arc, Mutex};
 
     use super::*;
 
@@ -195,7 +196,7 @@ mod tests {
     struct Log {
         name: &'static str,
         fail: bool,
-        seen: Rc<RefCell<Vec<String>>>,
+        seen: Arc<Mutex<Vec<String>>>,
     }
 
     impl Reporter for Log {
@@ -205,7 +206,8 @@ mod tests {
             _: &Place<'_>,
         ) -> Result<(), ReportError> {
             self.seen
-                .borrow_mut()
+                .lock()
+                .unwrap()
                 .push(format!("{} game {}", self.name, record.seed));
             if self.fail {
                 return Err(ReportError::new(
@@ -218,7 +220,10 @@ mod tests {
         }
 
         fn progress(&mut self, line: &str) {
-            self.seen.borrow_mut().push(format!("{} {line}", self.name));
+            self.seen
+                .lock()
+                .unwrap()
+                .push(format!("{} {line}", self.name));
         }
     }
 
@@ -228,7 +233,7 @@ mod tests {
 
     #[test]
     fn formats_are_told_in_order_and_a_failure_stops_the_event() {
-        let seen = Rc::new(RefCell::new(vec![]));
+        let seen = Arc::new(Mutex::new(vec![]));
         let log = |name, fail| Log {
             name,
             fail,
@@ -241,7 +246,7 @@ mod tests {
         // Formats without an event show nothing, and do not fail.
         reporters.run_started(&Run::Match).unwrap();
         assert_eq!(
-            *seen.borrow(),
+            *seen.lock().unwrap(),
             [
                 "csv game 7",
                 "terminal game 7",
@@ -250,7 +255,7 @@ mod tests {
             ]
         );
 
-        seen.borrow_mut().clear();
+        seen.lock().unwrap().clear();
         let mut reporters = Reporters::new(vec![Box::new(log("csv", true))]);
         reporters.push(log("terminal", false));
         let e = reporters
@@ -258,7 +263,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(e.to_string(), "x.csv: cannot write");
         assert_eq!(
-            *seen.borrow(),
+            *seen.lock().unwrap(),
             ["csv game 7"],
             "a game not recorded is not shown"
         );
