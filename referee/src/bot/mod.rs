@@ -134,6 +134,27 @@ pub fn pin_current_thread(slot: usize) {
     }
 }
 
+/// Asks the kernel, once, for no SIGCHLD when a child of the referee is
+/// stopped or continued (`SA_NOCLDSTOP`, the disposition otherwise kept):
+/// an idle bot is stopped and continued often, and each notice woke some
+/// thread of the referee, often the other worker on the other CPU
+/// (docs/measurements.md, `--jobs 2`). The referee never waits for a stop,
+/// and exec clears the flag, so bots start with the default.
+fn no_stop_notices() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: sigaction reads and writes the zeroed struct given; the
+        // handler (the default, or one installed earlier) is kept as it is.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(libc::SIGCHLD, std::ptr::null(), &mut action) == 0 {
+                action.sa_flags |= libc::SA_NOCLDSTOP;
+                libc::sigaction(libc::SIGCHLD, &action, std::ptr::null_mut());
+            }
+        }
+    });
+}
+
 /// Limits the process layer enforces.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProcessLimits {
@@ -487,6 +508,7 @@ impl BotProcess {
         workdir: tempfile::TempDir,
     ) -> io::Result<BotProcess> {
         sandbox::protect_referee();
+        no_stop_notices();
         let tag = sandbox::new_tag();
         let cgroup = match &limits.sandbox {
             Sandbox::Basic => None,
