@@ -2,9 +2,10 @@
 import sys
 
 
-def requests():
-    """Yields each request line (code, attack, ...) the referee sends."""
-    for line in sys.stdin:
+def requests(stream=None):
+    """Yields each request line (code, attack, ...) the referee sends, read
+    from `stream` (standard input by default)."""
+    for line in stream or sys.stdin:
         words = line.split()
         if not words:
             continue

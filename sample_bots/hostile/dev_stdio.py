@@ -4,20 +4,16 @@ programs do: it reads its requests from /dev/stdin and answers through
 opened it says so on stderr and exits: a crash, which a test sees."""
 import sys
 
+from common import requests
+
 try:
-    requests = open("/dev/stdin")
+    stdin = open("/dev/stdin")
     answers = open("/dev/stdout", "w")
     open("/proc/self/fd/2", "w").close()
 except OSError as e:
     sys.stderr.write(f"cannot open a stream by path: {e}\n")
     sys.exit(3)
 
-for line in requests:
-    words = line.split()
-    if not words:
-        continue
-    if words[0] == "end":
-        break
-    if words[0] in ("code", "attack"):
-        answers.write("0 1 2 3 4\n" if words[0] == "code" else "5 6 7 8 9\n")
-        answers.flush()
+for request in requests(stdin):
+    answers.write("0 1 2 3 4\n" if request == "code" else "5 6 7 8 9\n")
+    answers.flush()
