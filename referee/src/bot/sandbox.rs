@@ -833,7 +833,7 @@ const SWEEP_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 /// The seccomp policy every bot gets (x86-64; elsewhere none), for the bot
 /// whose pid is `own` (also its process group and session: it called
 /// setsid). One table per answer, built by seccompiler
-/// ([`seccomp_filters`]), after a guard against the x32 system calls.
+/// ([`programs_of`]), after a guard against the x32 system calls.
 ///
 /// EPERM:
 /// - `ptrace`, `process_vm_readv`, `process_vm_writev`, `pidfd_getfd`,
@@ -872,14 +872,26 @@ const SWEEP_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 /// machine for a later game (the objects outlive it): System V message
 /// queues and semaphores (`msgget`, `semget` and the rest), POSIX message
 /// queues (`mq_open`, `mq_unlink`).
+///
+/// The tables come with the errno each answers, in the order they are
+/// installed.
 #[cfg(target_arch = "x86_64")]
-fn seccomp_filters(
-    own: i32,
-    allow_fork: bool,
+fn seccomp_tables(own: i32, allow_fork: bool) -> Result<[(Rules, i32); 3], seccompiler::Error> {
+    Ok([
+        (refused_rules(own, allow_fork)?, libc::EPERM),
+        (no_network_rules()?, libc::EACCES),
+        (missing_rules(), libc::ENOSYS),
+    ])
+}
+
+/// Each table as a program of its own, in the order given.
+#[cfg(target_arch = "x86_64")]
+fn programs_of(
+    tables: [(Rules, i32); 3],
 ) -> Result<Vec<seccompiler::BpfProgram>, seccompiler::Error> {
     use seccompiler::{SeccompAction, SeccompFilter, TargetArch};
     let mut programs = Vec::new();
-    for (rules, errno) in seccomp_tables(own, allow_fork)? {
+    for (rules, errno) in tables {
         let filter = SeccompFilter::new(
             rules.into_iter().collect(),
             SeccompAction::Allow,
@@ -889,17 +901,6 @@ fn seccomp_filters(
         programs.push(filter.try_into()?);
     }
     Ok(programs)
-}
-
-/// The tables of [`seccomp_filters`] with the errno each answers, in the
-/// order they are installed.
-#[cfg(target_arch = "x86_64")]
-fn seccomp_tables(own: i32, allow_fork: bool) -> Result<[(Rules, i32); 3], seccompiler::Error> {
-    Ok([
-        (refused_rules(own, allow_fork)?, libc::EPERM),
-        (no_network_rules()?, libc::EACCES),
-        (missing_rules(), libc::ENOSYS),
-    ])
 }
 
 /// System calls with the rules under which each is refused; none listed:
@@ -943,7 +944,7 @@ fn arg_has(
     )?)
 }
 
-/// The EPERM table (see [`seccomp_filters`]).
+/// The EPERM table (see [`seccomp_tables`]).
 #[cfg(target_arch = "x86_64")]
 fn refused_rules(own: i32, allow_fork: bool) -> Result<Rules, seccompiler::Error> {
     let always = Vec::new;
@@ -1244,16 +1245,17 @@ fn x32_guard() -> seccompiler::BpfProgram {
 }
 
 /// The program of the bot whose pid is `own`: the x32 guard and the tables
-/// of [`seccomp_filters`], chained into one ([`chained`]) behind the
+/// of [`seccomp_tables`], chained into one ([`chained`]) behind the
 /// shortcut for the calls no table lists ([`with_shortcut`]).
 #[cfg(target_arch = "x86_64")]
 fn bot_program(own: i32, allow_fork: bool) -> Result<seccompiler::BpfProgram, seccompiler::Error> {
-    let listed: Vec<u32> = seccomp_tables(own, allow_fork)?
+    let tables = seccomp_tables(own, allow_fork)?;
+    let listed: Vec<u32> = tables
         .iter()
         .flat_map(|(rules, _)| rules.iter().map(|(nr, _)| *nr as u32))
         .collect();
     let mut programs = vec![x32_guard()];
-    programs.extend(seccomp_filters(own, allow_fork)?);
+    programs.extend(programs_of(tables)?);
     Ok(with_shortcut(&listed, chained(&programs)))
 }
 
@@ -1612,7 +1614,7 @@ mod tests {
         let mut calls = 0;
         for allow_fork in [false, true] {
             let mut installed = vec![x32_guard()];
-            installed.extend(seccomp_filters(own as i32, allow_fork).unwrap());
+            installed.extend(programs_of(seccomp_tables(own as i32, allow_fork).unwrap()).unwrap());
             let mut built = SeccompProgram::build(allow_fork).unwrap();
             built.name_pid(own);
             let chain = &built.program;
@@ -1649,7 +1651,9 @@ mod tests {
     fn the_tables_build_for_any_pid_with_and_without_fork() {
         for own in [1, 2, 4_194_304, i32::MAX] {
             for allow_fork in [false, true] {
-                let programs = seccomp_filters(own, allow_fork).expect("the tables build");
+                let programs =
+                    programs_of(seccomp_tables(own, allow_fork).expect("the tables build"))
+                        .expect("the tables compile");
                 assert_eq!(programs.len(), 3);
                 assert!(programs.iter().all(|p| p.len() < 4096), "BPF_MAXINSNS");
             }
