@@ -8,7 +8,7 @@
 //! The results are taken on the workers rather than sent to the calling
 //! thread: waking that thread for each game put it on a CPU where the
 //! other worker's game was running, a switch there and back per game (some
-//! 2% of a `--jobs 2` tournament's time, docs/measurements.md).
+//! 3% of a `--jobs 2` tournament's time, docs/measurements.md).
 
 use std::sync::{Mutex, PoisonError};
 
