@@ -546,8 +546,8 @@ fn a_bot_named_draw_is_credited_with_its_wins() {
         draws += u32::from(named.is_empty());
         losses_of_draw += u32::from(named == "weak");
     }
-    // The codes come from the seed and the run's fresh key: the strong bot
-    // usually wins most games, not always. What must hold is that the
+    // The codes come from the seed and the key (fixed by run_tournament):
+    // the strong bot wins most games, not all. What must hold is that the
     // standings count its wins as wins and no draw as its own.
     assert!(wins_of_draw > 0, "the strong bot won nothing? {games:?}");
     let standings = csv_records(&out.join("standings.csv"));
