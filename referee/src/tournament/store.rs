@@ -72,14 +72,18 @@ pub struct Store {
     appending: bool,
     /// The file's length: where the next line goes.
     end: u64,
+    /// The file's whole lines so far: the number of the last one.
+    lines: u32,
     last_sync: Instant,
 }
 
 /// A kept game as memory holds it.
 struct Kept {
-    /// Its line in the file: the offset and length in bytes.
+    /// Its line in the file: the offset and length in bytes, and its
+    /// number (to name it if it no longer reads).
     offset: u64,
     len: u32,
+    line: u32,
     /// Its index within its pairing.
     index: u64,
     /// The contents of its bots in seats A and B, as numbers in
@@ -152,6 +156,7 @@ impl Store {
             file: None,
             appending: false,
             end: 0,
+            lines: 0,
             last_sync: Instant::now(),
         }
     }
@@ -164,7 +169,6 @@ impl Store {
         store.path = path;
         let mut reader = io::BufReader::new(&file);
         let mut line = Vec::new();
-        let mut number = 0;
         loop {
             line.clear();
             let read = reader
@@ -173,28 +177,28 @@ impl Store {
             if read == 0 || line.last() != Some(&b'\n') {
                 break;
             }
-            number += 1;
-            let offset = store.end;
+            store.lines = store.lines.saturating_add(1);
+            let (number, offset) = (store.lines, store.end);
             store.end += read as u64;
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            let game = parse_line(&store.path, number, &line)?;
+            let game = parse_line(&store.path, number as usize, &line)?;
             let id = Hash256::from_hex(&game.id).ok_or_else(|| StoreError::BadLine {
                 path: store.path.clone(),
-                line: number,
+                line: number as usize,
                 message: format!("'{}' is not a game identity", game.id),
             })?;
-            store.keep(id, &game, offset, read);
+            store.keep(id, &game, number, offset, read);
         }
         drop(reader);
         store.file = Some(file);
         Ok(store)
     }
 
-    /// Notes in memory a game whose line is at `offset`, `len` bytes long;
-    /// the first game of an identity stays.
-    fn keep(&mut self, id: Hash256, game: &StoredGame, offset: u64, len: usize) {
+    /// Notes in memory a game whose line, number `line`, is at `offset`,
+    /// `len` bytes long; the first game of an identity stays.
+    fn keep(&mut self, id: Hash256, game: &StoredGame, line: u32, offset: u64, len: usize) {
         if self.games.contains_key(&id) {
             return;
         }
@@ -215,6 +219,7 @@ impl Store {
             Kept {
                 offset,
                 len: len as u32,
+                line,
                 index: game.index,
                 contents,
             },
@@ -230,7 +235,7 @@ impl Store {
         let mut line = vec![0; kept.len as usize];
         std::os::unix::fs::FileExt::read_exact_at(file, &mut line, kept.offset)
             .map_err(io_error(&self.path, "cannot read"))?;
-        parse_line(&self.path, 0, &line).map(Some)
+        parse_line(&self.path, kept.line as usize, &line).map(Some)
     }
 
     pub fn has(&self, id: &Hash256) -> bool {
@@ -287,7 +292,8 @@ impl Store {
         }
         let offset = self.end;
         self.end += line.len() as u64;
-        self.keep(id, &game, offset, line.len());
+        self.lines = self.lines.saturating_add(1);
+        self.keep(id, &game, self.lines, offset, line.len());
         Ok(())
     }
 
@@ -418,5 +424,34 @@ mod tests {
         fs::write(&path, "not json\n").unwrap();
         let e = Store::open(dir.path()).err().unwrap().to_string();
         assert!(e.contains("line 1") && e.contains("games.jsonl"), "{e}");
+    }
+    #[test]
+    fn a_line_spoilt_after_opening_is_named_by_its_number() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        for n in 0..3u8 {
+            let id = Hash256([n; 32]);
+            let game = StoredGame {
+                id: id.to_hex(),
+                contents: ["a".into(), "b".into()],
+                index: n.into(),
+                row: a_row(n.into(), "x"),
+            };
+            store.append(id, game).unwrap();
+        }
+        let path = dir.path().join(STORE_FOLDER).join(STORE_GAMES);
+        // A blank line counts: line numbers are the file's, as an editor
+        // shows them.
+        fs::write(&path, format!("\n{}", fs::read_to_string(&path).unwrap())).unwrap();
+        let store = Store::read(dir.path()).unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        // The third game's line, spoilt in place (same length) after it
+        // was read.
+        let third = text.lines().nth(3).unwrap();
+        let spoilt = text.replacen(third, &"x".repeat(third.len()), 1);
+        fs::write(&path, spoilt).unwrap();
+        let e = store.get(&Hash256([2; 32])).err().unwrap().to_string();
+        assert!(e.contains("line 4") && e.contains("games.jsonl"), "{e}");
+        assert!(store.get(&Hash256([1; 32])).unwrap().is_some());
     }
 }
