@@ -9,7 +9,9 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::bot::{self, BotCommand, BotProcess, Fault, Language, ProcessLimits, ProcessReport};
+use crate::bot::{
+    self, BotCommand, BotProcess, Fault, Language, Opponent, ProcessLimits, ProcessReport,
+};
 use crate::games::driver::{drive, Ending, Seats, Turn};
 use crate::games::{self, Game, GameConfig, Outcome, Seat, Winner};
 use crate::key::RunKey;
@@ -777,6 +779,9 @@ struct Missed {
     fault: Fault,
     waited: Duration,
     cpu: Option<Duration>,
+    /// The opponent's CPU time while it was awaited, by which its deadline
+    /// was moved on (see `Opponent::excused`).
+    excused: Duration,
 }
 
 impl Missed {
@@ -787,6 +792,11 @@ impl Missed {
     /// its stdout buffer: the detail says how to flush in its `language`.
     fn detail(&self, bank: &TimeBank, limit: Duration, language: Option<bot::Language>) -> String {
         let what = match self.fault {
+            Fault::Timeout { .. } if !self.excused.is_zero() => format!(
+                "{}, not counting the {} of CPU its opponent took meanwhile",
+                bank.missed(limit),
+                time_bank::show_cpu(self.excused)
+            ),
             Fault::Timeout { .. } => bank.missed(limit),
             // Every other fault tells itself.
             _ => self.fault.to_string(),
@@ -889,9 +899,9 @@ fn exchange(
         (None, _) => sent = Instant::now(),
         (Some(_), Err(_)) => {}
     }
-    let idle = idle.map(|other| (other, sent));
+    let mut opponent = idle.map(|other| Opponent::new(other, sent));
     let result = result
-        .and_then(|()| process.recv_reply(sent + allowance, allowance, idle))
+        .and_then(|()| process.recv_reply(sent + allowance, allowance, opponent.as_mut()))
         .and_then(|(line, at)| match process.read_beyond_reply() {
             None => Ok((line, at)),
             Some(text) => Err(Fault::Unasked {
@@ -904,13 +914,22 @@ fn exchange(
     let cpu = cpu_after
         .zip(cpu_before)
         .map(|(after, before)| after.saturating_sub(before));
+    // The time the opponent took while it should have been stopped is
+    // not this bot's (see Opponent::excused).
+    let excused = opponent.map_or(Duration::ZERO, |o| o.excused);
     let waited = match &result {
         Ok((_, at)) => at.saturating_duration_since(sent),
         Err(_) => sent.elapsed(),
-    };
+    }
+    .saturating_sub(excused);
     drain_stderr(player, seat, transcript);
-    let (line, at) = result.map_err(|fault| Missed { fault, waited, cpu })?;
-    let took = at.saturating_duration_since(sent);
+    let (line, at) = result.map_err(|fault| Missed {
+        fault,
+        waited,
+        cpu,
+        excused,
+    })?;
+    let took = at.saturating_duration_since(sent).saturating_sub(excused);
     player.replies += 1;
     player.time_total += took;
     player.time_max = player.time_max.max(took);

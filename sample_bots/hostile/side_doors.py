@@ -2,10 +2,15 @@
 sandbox must keep shut: io_uring (a socket without socket(2)), memory the
 resident measure cannot see (memfd, System V shared memory, POSIX message
 queues), System V message queues and semaphores (a channel between bots
-that outlives them) and the kernel keyring. If any of them opens, it answers its first
-request with what opened (a protocol verdict), so a test sees it."""
+that outlives them), the kernel keyring, sockets (a Unix socket file to
+connect to; socket buffers, memory the resident measure cannot see) and
+changes to a file's mode, times or extended attributes (which Landlock does
+not cover: its own script's, to what they are, so that nothing changes). If
+any of them opens, it answers its first request with what opened (a
+protocol verdict), so a test sees it."""
 import ctypes
 import os
+import socket
 import sys
 
 from common import requests, play_unless
@@ -43,6 +48,33 @@ data = ctypes.create_string_buffer(b"x" * 64)
 syscall("add_key", 248, ctypes.addressof(key_type), ctypes.addressof(desc),
         ctypes.addressof(data), 64, -4)
 syscall("setsid", 112)
+
+for name, call in (
+    ("socket(AF_UNIX)", lambda: socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)),
+    ("socketpair", socket.socketpair),
+):
+    try:
+        call()
+        opened.append(name)
+    except OSError:
+        pass
+script = os.path.abspath(__file__)
+info = os.stat(script)
+for name, call in (
+    ("chmod", lambda: os.chmod(script, info.st_mode & 0o7777)),
+    ("utime", lambda: os.utime(script, ns=(info.st_atime_ns, info.st_mtime_ns))),
+):
+    try:
+        call()
+        opened.append(name)
+    except OSError:
+        pass
+try:
+    os.setxattr(script, "user.referee-side-door", b"x")
+    opened.append("setxattr")
+    os.removexattr(script, "user.referee-side-door")
+except OSError:
+    pass
 
 for request in requests():
     play_unless(opened, request)

@@ -421,6 +421,7 @@ fn run_compiler(
         max_line_bytes: 4096,
         sandbox: sandbox.clone(),
         allow_fork: true,
+        compiler: true,
         disk_kb: COMPILER_DISK_KB,
         ..super::ProcessLimits::default()
     };

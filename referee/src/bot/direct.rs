@@ -89,7 +89,8 @@ pub(super) fn start(spec: &LaunchSpec) -> io::Result<Started> {
         },
         secrets,
         ruleset: ruleset.as_ref().map(AsRawFd::as_raw_fd),
-        seccomp: sandbox::SeccompProgram::cached(false).map_err(io::Error::other)?,
+        seccomp: sandbox::SeccompProgram::cached(spec.seccomp_policy())
+            .map_err(io::Error::other)?,
         stdio: [&stdin_read, &stdout_write, &stderr_write].map(AsRawFd::as_raw_fd),
         why: why_write.as_raw_fd(),
         exec,

@@ -65,6 +65,9 @@ pub struct LaunchSpec {
     /// RLIMIT_FSIZE in bytes: no file larger than the folder's quota.
     pub file_size: u64,
     pub allow_fork: bool,
+    /// A compiler, confined as a bot but for what compilers need
+    /// ([`sandbox::SeccompPolicy::Compiler`]).
+    pub compiler: bool,
     /// Paths of the referee's the bot must not read.
     pub hidden: Vec<PathBuf>,
     /// Set when the referee runs as root.
@@ -73,6 +76,13 @@ pub struct LaunchSpec {
     pub cgroup_procs: Vec<PathBuf>,
     /// Namespaces and mounts (strict).
     pub strict: Option<StrictSpec>,
+}
+
+impl LaunchSpec {
+    /// The seccomp program it runs under.
+    pub fn seccomp_policy(&self) -> sandbox::SeccompPolicy {
+        sandbox::SeccompPolicy::of(self.allow_fork, self.compiler)
+    }
 }
 
 /// Who a bot started by root runs as.
@@ -684,7 +694,7 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure], secrets: bool) -> Result<(
             return Err(last_error("file-system confinement"));
         }
     }
-    let mut seccomp = sandbox::SeccompProgram::cached(spec.allow_fork)
+    let mut seccomp = sandbox::SeccompProgram::cached(spec.seccomp_policy())
         .map_err(|e| ("seccomp filter", io::Error::other(e)))?;
     limit_address_space(spec)?;
     if !seccomp.install() {

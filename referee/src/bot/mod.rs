@@ -74,6 +74,50 @@ pub const IDLE_CPU_TOLERANCE: Duration = Duration::from_millis(5);
 pub const EXIT_GRACE: Duration = Duration::from_millis(200);
 pub const TERM_GRACE: Duration = Duration::from_millis(100);
 
+/// The opponent of a bot being asked, idle meanwhile (see
+/// [`BotProcess::recv_reply`]).
+pub struct Opponent<'a> {
+    pub process: &'a mut BotProcess,
+    /// When the bot was asked (the opponent is stopped [`IDLE_GRACE`]
+    /// later).
+    pub asked: Instant,
+    /// CPU time the opponent took while the bot was asked, by which the
+    /// bot's deadline was moved on. A stop takes effect only when a thread
+    /// leaves the kernel, and one system call can keep a CPU for a tenth of
+    /// a second (`madvise(MADV_POPULATE_READ)` over a large mapping): an
+    /// opponent doing that after each reply, with the game pinned to one
+    /// CPU, would take that time out of the bot's move. It is read only
+    /// when the deadline comes (an honest opponent, blocked reading, takes
+    /// none), so it costs the exchange nothing.
+    pub excused: Duration,
+}
+
+impl<'a> Opponent<'a> {
+    pub fn new(process: &'a mut BotProcess, asked: Instant) -> Opponent<'a> {
+        Opponent {
+            process,
+            asked,
+            excused: Duration::ZERO,
+        }
+    }
+
+    /// The CPU time the opponent took since it was last at rest, beyond
+    /// what was excused already and [`IDLE_CPU_TOLERANCE`]: what to add to
+    /// the deadline now (zero: nothing more).
+    fn excuse(&mut self) -> Duration {
+        let (Some(now), Some(rest)) = (self.process.cpu_time(), self.process.cpu_at_rest()) else {
+            return Duration::ZERO;
+        };
+        let taken = now.saturating_sub(rest);
+        if taken <= self.excused + IDLE_CPU_TOLERANCE {
+            return Duration::ZERO;
+        }
+        let more = taken - self.excused;
+        self.excused = taken;
+        more
+    }
+}
+
 /// Set by [`request_stop`]: every wait returns [`Fault::Interrupted`] within
 /// one poll tick, so running games wind down at once.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -173,6 +217,10 @@ pub struct ProcessLimits {
     /// Let the bot start processes (`fork`, `clone` of a process); threads
     /// are always allowed. Off by default: a fork bomb then goes nowhere.
     pub allow_fork: bool,
+    /// A compiler, not a bot: it may also change the modes and times of
+    /// files (a linker marks its output executable) and open Unix sockets
+    /// (see [`sandbox::SeccompPolicy`]).
+    pub compiler: bool,
     /// Files and folders of the referee's that a bot must not read (a
     /// tournament's file, which may hold the seed of random codes, and its
     /// results folder): hidden from bots where the sandbox can (Landlock
@@ -193,6 +241,7 @@ impl Default for ProcessLimits {
             stderr_cap_bytes: 64 * 1024,
             sandbox: Sandbox::Basic,
             allow_fork: false,
+            compiler: false,
             hidden: Vec::new(),
             disk_kb: DEFAULT_DISK_KB,
         }
@@ -276,6 +325,11 @@ pub enum Fault {
         limit_kb: u64,
         allowance_kb: u64,
     },
+    /// More threads at once than [`sandbox::STRICT_PIDS_MAX`] (under basic;
+    /// under strict its cgroup refuses them).
+    Threads {
+        count: u64,
+    },
     /// Its working folder holds more than its quota (or too many entries).
     Disk {
         used_kb: u64,
@@ -297,7 +351,7 @@ impl Fault {
     pub fn verdict(&self) -> Option<Verdict> {
         match self {
             Fault::Timeout { .. } | Fault::InputNotRead { .. } => Some(Verdict::Timeout),
-            Fault::Exited(_) | Fault::ClosedPipe(_) => Some(Verdict::Crash),
+            Fault::Exited(_) | Fault::ClosedPipe(_) | Fault::Threads { .. } => Some(Verdict::Crash),
             Fault::LineTooLong { .. } | Fault::TooMuchOutput { .. } | Fault::Disk { .. } => {
                 Some(Verdict::Output)
             }
@@ -322,6 +376,11 @@ impl fmt::Display for Fault {
                 write!(f, "wrote more than {limit} bytes to stdout in one game")
             }
             Fault::NotText => write!(f, "wrote a line that is not UTF-8 text"),
+            Fault::Threads { count } => write!(
+                f,
+                "ran {count} threads at once, over the {} a bot may have",
+                sandbox::STRICT_PIDS_MAX
+            ),
             Fault::Memory {
                 peak_kb,
                 limit_kb,
@@ -636,15 +695,19 @@ impl BotProcess {
         self.recv_reply(deadline, budget, None)
     }
 
-    /// [`BotProcess::recv_line`] for a reply to a request sent at `asked`,
-    /// while `idle` (the opponent) waits: once the wait has lasted
+    /// [`BotProcess::recv_line`] for a reply to a request sent at
+    /// `opponent.asked`, while the opponent waits: once the wait has lasted
     /// [`IDLE_GRACE`], the opponent is stopped ([`BotProcess::freeze`]).
+    /// Before a timeout, the CPU time the opponent took since it was last at
+    /// rest is excused: the deadline moves on by it
+    /// ([`Opponent::excused`]).
     pub fn recv_reply(
         &mut self,
-        deadline: Instant,
+        mut deadline: Instant,
         budget: Duration,
-        mut idle: Option<(&mut BotProcess, Instant)>,
+        mut opponent: Option<&mut Opponent<'_>>,
     ) -> Result<(String, Instant), Fault> {
+        let mut to_freeze = opponent.is_some();
         // A bot the referee started cannot fork: its stdout ends when it
         // does, so the first wait (at most IDLE_GRACE or MEMORY_POLL)
         // watches its pipes only. The later ones watch its pidfd too, for a
@@ -659,14 +722,20 @@ impl BotProcess {
             }
             let now = Instant::now();
             if now >= deadline {
-                return Err(Fault::Timeout { budget });
+                match opponent.as_mut().map(|o| o.excuse()) {
+                    Some(more) if !more.is_zero() => {
+                        deadline += more;
+                        continue;
+                    }
+                    _ => return Err(Fault::Timeout { budget }),
+                }
             }
             let mut until = deadline.min(now + MEMORY_POLL);
-            if let Some((other, asked)) = idle.as_mut() {
-                let freeze_at = *asked + IDLE_GRACE;
+            if let Some(o) = opponent.as_mut().filter(|_| to_freeze) {
+                let freeze_at = o.asked + IDLE_GRACE;
                 if now >= freeze_at {
-                    other.freeze();
-                    idle = None;
+                    o.process.freeze();
+                    to_freeze = false;
                 } else {
                     until = until.min(freeze_at);
                 }
@@ -1187,8 +1256,18 @@ impl BotProcess {
     }
 
     fn check_memory(&mut self) -> Result<(), Fault> {
-        if let Some(kb) = resident_peak_kb(self.pid) {
+        let status = process_status(self.pid);
+        if let Some(kb) = status.peak_kb {
             self.peak_memory_kb = self.peak_memory_kb.max(kb);
+        }
+        // Under basic nothing else bounds its threads: thousands of them
+        // could take every pid of the machine, and its opponent could then
+        // start none. It can start threads only while it runs, where it
+        // is measured every MEMORY_POLL: a few thousand at most.
+        if let Some(count) = status.threads.filter(|&n| n > sandbox::STRICT_PIDS_MAX) {
+            if self.cgroup.is_none() {
+                return Err(Fault::Threads { count });
+            }
         }
         // Under strict, the whole tree of processes counts.
         if let Some(kb) = self.cgroup.as_ref().and_then(|c| c.resident_kb()) {
@@ -1301,6 +1380,7 @@ fn launch_spec(
             limits.memory_cap_kb() * 1024 + ADDRESS_SPACE_ALLOWANCE
         },
         allow_fork: limits.allow_fork,
+        compiler: limits.compiler,
         file_size: match limits.disk_kb {
             0 => sandbox::FILE_SIZE_LIMIT,
             kb => kb
@@ -1354,7 +1434,7 @@ fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
         shared.and_then(|s| s.ipc()),
     ];
     // Built (once) before the fork, so that no launcher builds it.
-    sandbox::SeccompProgram::cached(spec.allow_fork).map_err(io::Error::other)?;
+    sandbox::SeccompProgram::cached(spec.seccomp_policy()).map_err(io::Error::other)?;
     let secrets = match (&spec.strict, &spec.identity) {
         (None, Some(_)) => direct::secrets_layer()?.map(AsRawFd::as_raw_fd),
         _ => None,
@@ -1736,10 +1816,27 @@ impl Report {
 }
 
 /// Peak resident set size of a live process (`VmHWM`), in KiB.
-fn resident_peak_kb(pid: Pid) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{}/status", pid.as_raw_nonzero())).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
+/// What `/proc/PID/status` tells of a process: its peak resident memory
+/// (KiB) and its threads.
+#[derive(Default)]
+struct ProcessStatus {
+    peak_kb: Option<u64>,
+    threads: Option<u64>,
+}
+
+fn process_status(pid: Pid) -> ProcessStatus {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{}/status", pid.as_raw_nonzero()))
+    else {
+        return ProcessStatus::default();
+    };
+    let field = |name: &str| -> Option<u64> {
+        let line = status.lines().find(|l| l.starts_with(name))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    };
+    ProcessStatus {
+        peak_kb: field("VmHWM:"),
+        threads: field("Threads:"),
+    }
 }
 
 /// CPU time of process `pid`, from its CPU-time clock (`clock_getcpuclockid`

@@ -132,8 +132,8 @@ impl Sandbox {
             "a bot that may fork through a launcher that kills all it started when it ends, \
              one that may not started by the referee and dying with it; own process group, no \
              terminal; \
-             {files}; seccomp (no ptrace, no network socket, no new namespaces, signals only to \
-             itself and its group, no fork unless allowed); rlimits (cpu {CPU_SECONDS_LIMIT}s, \
+             {files}; seccomp (no ptrace, no socket, no change of file modes or times, no new \
+             namespaces, signals only to itself and its group, no fork unless allowed); rlimits (cpu {CPU_SECONDS_LIMIT}s, \
              address space, file size 64MiB, {OPEN_FILES_LIMIT} files, no core); clean \
              environment{}",
             if root {
@@ -861,7 +861,17 @@ const SWEEP_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 /// - the kernel keyring (`add_key`, `request_key`, `keyctl`): storage shared
 ///   by every process of a user id, outside any folder.
 ///
-/// EACCES: `socket` for every family but AF_UNIX: no network.
+/// - file attributes, unless a compiler's: `chmod`, `chown`, `utime` and
+///   their kin, and setting or removing extended attributes. Landlock does
+///   not cover them, and a bot that keeps uid 0 (basic, as root) owns the
+///   system's files: it could make its opponent's script unreadable, or
+///   keep notes for a later game in a file's times. A linker marks its
+///   output executable, so compilers may.
+///
+/// EACCES: `socket` and `socketpair`: no network, and no Unix socket
+/// either (a socket file on the machine to connect to; socket buffers, which
+/// hold memory the resident measure cannot see: 120 pairs held about
+/// 900 MiB). Compilers may open Unix sockets.
 ///
 /// ENOSYS (so that the C library and runtimes fall back, as on an old
 /// kernel): `clone3`, whose flags a filter cannot read (libc falls back to
@@ -876,10 +886,13 @@ const SWEEP_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 /// The tables come with the errno each answers, in the order they are
 /// installed.
 #[cfg(target_arch = "x86_64")]
-fn seccomp_tables(own: i32, allow_fork: bool) -> Result<[(Rules, i32); 3], seccompiler::Error> {
+fn seccomp_tables(
+    own: i32,
+    policy: SeccompPolicy,
+) -> Result<[(Rules, i32); 3], seccompiler::Error> {
     Ok([
-        (refused_rules(own, allow_fork)?, libc::EPERM),
-        (no_network_rules()?, libc::EACCES),
+        (refused_rules(own, policy)?, libc::EPERM),
+        (no_network_rules(policy)?, libc::EACCES),
         (missing_rules(), libc::ENOSYS),
     ])
 }
@@ -946,7 +959,8 @@ fn arg_has(
 
 /// The EPERM table (see [`seccomp_tables`]).
 #[cfg(target_arch = "x86_64")]
-fn refused_rules(own: i32, allow_fork: bool) -> Result<Rules, seccompiler::Error> {
+fn refused_rules(own: i32, policy: SeccompPolicy) -> Result<Rules, seccompiler::Error> {
+    let allow_fork = policy.allows_fork();
     let always = Vec::new;
     let own = own as u32 as u64;
     let own_group = (own as u32).wrapping_neg() as u64;
@@ -1009,6 +1023,9 @@ fn refused_rules(own: i32, allow_fork: bool) -> Result<Rules, seccompiler::Error
         refused.push((libc::SYS_vfork, always()));
     }
     refused.push((libc::SYS_clone, clone_rules(allow_fork)?));
+    if policy != SeccompPolicy::Compiler {
+        refused.extend(FILE_ATTRIBUTE_CALLS.iter().map(|&nr| (nr, always())));
+    }
     Ok(refused)
 }
 
@@ -1035,13 +1052,47 @@ fn clone_rules(allow_fork: bool) -> Result<Vec<seccompiler::SeccompRule>, seccom
     Ok(rules)
 }
 
-/// The EACCES table: `socket` but for AF_UNIX.
+/// System calls that change a file's mode, owner, times or extended
+/// attributes (see [`seccomp_tables`]). `fchmodat2`, `setxattrat` and
+/// `removexattrat` are newer than the C library's list.
 #[cfg(target_arch = "x86_64")]
-fn no_network_rules() -> Result<Rules, seccompiler::Error> {
-    Ok(vec![(
-        libc::SYS_socket,
-        vec![rule(vec![arg_is_not(0, libc::AF_UNIX as u64)?])?],
-    )])
+const FILE_ATTRIBUTE_CALLS: [i64; 20] = [
+    libc::SYS_chmod,
+    libc::SYS_fchmod,
+    libc::SYS_fchmodat,
+    452, // fchmodat2
+    libc::SYS_chown,
+    libc::SYS_fchown,
+    libc::SYS_lchown,
+    libc::SYS_fchownat,
+    libc::SYS_utime,
+    libc::SYS_utimes,
+    libc::SYS_futimesat,
+    libc::SYS_utimensat,
+    libc::SYS_setxattr,
+    libc::SYS_lsetxattr,
+    libc::SYS_fsetxattr,
+    463, // setxattrat
+    libc::SYS_removexattr,
+    libc::SYS_lremovexattr,
+    libc::SYS_fremovexattr,
+    466, // removexattrat
+];
+
+/// The EACCES table: `socket` and `socketpair`; for a compiler, `socket`
+/// but for AF_UNIX.
+#[cfg(target_arch = "x86_64")]
+fn no_network_rules(policy: SeccompPolicy) -> Result<Rules, seccompiler::Error> {
+    if policy == SeccompPolicy::Compiler {
+        return Ok(vec![(
+            libc::SYS_socket,
+            vec![rule(vec![arg_is_not(0, libc::AF_UNIX as u64)?])?],
+        )]);
+    }
+    Ok(vec![
+        (libc::SYS_socket, Vec::new()),
+        (libc::SYS_socketpair, Vec::new()),
+    ])
 }
 
 /// The ENOSYS table.
@@ -1248,8 +1299,11 @@ fn x32_guard() -> seccompiler::BpfProgram {
 /// of [`seccomp_tables`], chained into one ([`chained`]) behind the
 /// shortcut for the calls no table lists ([`with_shortcut`]).
 #[cfg(target_arch = "x86_64")]
-fn bot_program(own: i32, allow_fork: bool) -> Result<seccompiler::BpfProgram, seccompiler::Error> {
-    let tables = seccomp_tables(own, allow_fork)?;
+fn bot_program(
+    own: i32,
+    policy: SeccompPolicy,
+) -> Result<seccompiler::BpfProgram, seccompiler::Error> {
+    let tables = seccomp_tables(own, policy)?;
     let listed: Vec<u32> = tables
         .iter()
         .flat_map(|(rules, _)| rules.iter().map(|(nr, _)| *nr as u32))
@@ -1267,6 +1321,38 @@ const X32_SYSCALL_BIT: u32 = 0x4000_0000;
 const SECCOMP_ALLOW: u32 = 0x7fff_0000;
 #[cfg(target_arch = "x86_64")]
 const SECCOMP_EPERM: u32 = 0x0005_0000 | libc::EPERM as u32;
+
+/// Whom a seccomp program confines (see [`seccomp_tables`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeccompPolicy {
+    /// A bot: threads, but no new process.
+    Bot = 0,
+    /// A bot that may start processes (`--allow-fork`).
+    ForkingBot = 1,
+    /// A compiler: it forks (cc1, ld), may change its files' modes and
+    /// times (a linker marks its output executable) and open Unix sockets.
+    Compiler = 2,
+}
+
+impl SeccompPolicy {
+    pub const ALL: [SeccompPolicy; 3] = [
+        SeccompPolicy::Bot,
+        SeccompPolicy::ForkingBot,
+        SeccompPolicy::Compiler,
+    ];
+
+    pub fn of(allow_fork: bool, compiler: bool) -> SeccompPolicy {
+        match (compiler, allow_fork) {
+            (true, _) => SeccompPolicy::Compiler,
+            (false, true) => SeccompPolicy::ForkingBot,
+            (false, false) => SeccompPolicy::Bot,
+        }
+    }
+
+    pub fn allows_fork(self) -> bool {
+        self != SeccompPolicy::Bot
+    }
+}
 
 /// The seccomp program a bot runs under (`bot_program`). It can be
 /// built ahead, for a child that may not allocate between fork and exec
@@ -1289,10 +1375,10 @@ const PID_STAND_IN: u32 = 0x3fff_fff1;
 
 impl SeccompProgram {
     /// The program for any pid. Cheap to clone.
-    pub fn build(allow_fork: bool) -> Result<SeccompProgram, String> {
+    pub fn build(policy: SeccompPolicy) -> Result<SeccompProgram, String> {
         #[cfg(not(target_arch = "x86_64"))]
         {
-            let _ = allow_fork;
+            let _ = policy;
             Ok(SeccompProgram {
                 program: Vec::new(),
                 own_sites: Vec::new(),
@@ -1301,7 +1387,7 @@ impl SeccompProgram {
         }
         #[cfg(target_arch = "x86_64")]
         {
-            let program = bot_program(PID_STAND_IN as i32, allow_fork)
+            let program = bot_program(PID_STAND_IN as i32, policy)
                 .map_err(|e| format!("seccomp tables: {e}"))?;
             let sites = |k: u32| -> Vec<usize> {
                 (0..program.len()).filter(|&i| program[i].k == k).collect()
@@ -1325,13 +1411,16 @@ impl SeccompProgram {
         }
     }
 
-    /// [`SeccompProgram::build`] once per process for each `allow_fork`
-    /// (a launcher forked from the referee finds it built).
-    pub fn cached(allow_fork: bool) -> Result<SeccompProgram, String> {
-        static BUILT: [std::sync::OnceLock<Result<SeccompProgram, String>>; 2] =
-            [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
-        BUILT[usize::from(allow_fork)]
-            .get_or_init(|| SeccompProgram::build(allow_fork))
+    /// [`SeccompProgram::build`] once per process for each policy (a
+    /// launcher forked from the referee finds it built).
+    pub fn cached(policy: SeccompPolicy) -> Result<SeccompProgram, String> {
+        static BUILT: [std::sync::OnceLock<Result<SeccompProgram, String>>; 3] = [
+            std::sync::OnceLock::new(),
+            std::sync::OnceLock::new(),
+            std::sync::OnceLock::new(),
+        ];
+        BUILT[policy as usize]
+            .get_or_init(|| SeccompProgram::build(policy))
             .clone()
     }
 
@@ -1539,10 +1628,10 @@ mod tests {
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn programs_built_ahead_equal_the_tables_built_for_the_pid() {
-        for allow_fork in [false, true] {
-            let mut ahead = SeccompProgram::build(allow_fork).unwrap();
+        for policy in SeccompPolicy::ALL {
+            let mut ahead = SeccompProgram::build(policy).unwrap();
             ahead.name_pid(4242);
-            let direct = bot_program(4242, allow_fork).unwrap();
+            let direct = bot_program(4242, policy).unwrap();
             let key = |p: &seccompiler::BpfProgram| {
                 p.iter()
                     .map(|i| (i.code, i.jt, i.jf, i.k))
@@ -1612,10 +1701,10 @@ mod tests {
             0x8000_0000,
         ];
         let mut calls = 0;
-        for allow_fork in [false, true] {
+        for policy in SeccompPolicy::ALL {
             let mut installed = vec![x32_guard()];
-            installed.extend(programs_of(seccomp_tables(own as i32, allow_fork).unwrap()).unwrap());
-            let mut built = SeccompProgram::build(allow_fork).unwrap();
+            installed.extend(programs_of(seccomp_tables(own as i32, policy).unwrap()).unwrap());
+            let mut built = SeccompProgram::build(policy).unwrap();
             built.name_pid(own);
             let chain = &built.program;
             for arch in [AUDIT_ARCH_X86_64, 0x4000_0003] {
@@ -1634,7 +1723,7 @@ mod tests {
                                 assert_eq!(
                                     run_seccomp(chain, &data),
                                     kernel_answer(&installed, &data),
-                                    "nr {nr:#x} arch {arch:#x} args {args:x?} allow_fork {allow_fork}"
+                                    "nr {nr:#x} arch {arch:#x} args {args:x?} {policy:?}"
                                 );
                                 calls += 1;
                             }
@@ -1650,10 +1739,9 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     fn the_tables_build_for_any_pid_with_and_without_fork() {
         for own in [1, 2, 4_194_304, i32::MAX] {
-            for allow_fork in [false, true] {
-                let programs =
-                    programs_of(seccomp_tables(own, allow_fork).expect("the tables build"))
-                        .expect("the tables compile");
+            for policy in SeccompPolicy::ALL {
+                let programs = programs_of(seccomp_tables(own, policy).expect("the tables build"))
+                    .expect("the tables compile");
                 assert_eq!(programs.len(), 3);
                 assert!(programs.iter().all(|p| p.len() < 4096), "BPF_MAXINSNS");
             }
