@@ -783,6 +783,85 @@ fn cgroups_named(prefix: &str) -> Vec<PathBuf> {
     found
 }
 
+/// The folders of bots' working directories named `referee-bots-PID` for
+/// referee `pid`.
+fn workdirs_folders_of(pid: u32) -> Vec<PathBuf> {
+    let name = format!("referee-bots-{pid}");
+    [PathBuf::from("/dev/shm"), std::env::temp_dir()]
+        .iter()
+        .filter_map(|base| std::fs::read_dir(base).ok())
+        .flat_map(|entries| entries.flatten())
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n == name || n.starts_with(&format!("{name}.")))
+        })
+        .collect()
+}
+
+/// A referee in another PID namespace (a container sharing `/dev/shm`)
+/// cannot see a running referee's pid: it once took that referee's folder
+/// of working directories for a dead one's and removed it, and every later
+/// game of that referee failed to start. A folder is stale only when its
+/// lock can be taken; a SIGKILLed referee's still is.
+#[test]
+#[ignore = "needs root (unshare of a PID namespace): run by .ci/run"]
+fn a_referee_in_another_pid_namespace_leaves_a_running_ones_folder() {
+    let mut running = Command::new(referee_bin())
+        .args([
+            "match",
+            "arrow5",
+            &sample_bin("arrow5_random"),
+            &python("sleeper.py", ""),
+            "--time-limit",
+            "60s",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while workdirs_folders_of(running.id()).is_empty() && start.elapsed() < Duration::from_secs(20)
+    {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let folders = workdirs_folders_of(running.id());
+    assert_eq!(folders.len(), 1, "{folders:?}");
+    let other = Command::new("unshare")
+        .args(["--pid", "--fork", "--mount-proc"])
+        .arg(referee_bin())
+        .args([
+            "match",
+            "arrow5",
+            &sample_bin("arrow5_random"),
+            &sample_bin("arrow5_random"),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        other.status.success(),
+        "{}",
+        String::from_utf8_lossy(&other.stderr)
+    );
+    assert!(folders[0].is_dir(), "{} was removed", folders[0].display());
+    running.kill().unwrap(); // SIGKILL: no clean-up of its own
+    running.wait().unwrap();
+    assert!(folders[0].is_dir());
+    let next = referee(
+        &[
+            "match",
+            "arrow5",
+            &sample_bin("arrow5_random"),
+            &sample_bin("arrow5_random"),
+        ],
+        BUDGET,
+    );
+    assert_eq!(next.status, 0, "{}", next.stderr);
+    assert!(!folders[0].exists(), "{} was left", folders[0].display());
+}
+
 /// The bot cgroups of a SIGKILLed strict referee are removed by the next
 /// referee, even a basic one, and a referee that ends leaves none.
 #[test]

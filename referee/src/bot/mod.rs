@@ -1612,15 +1612,31 @@ fn set_nonblocking(fd: &OwnedFd) -> io::Result<()> {
     Ok(())
 }
 
-static WORKDIRS: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+/// This process's folder of working directories, and the descriptor that
+/// holds its lock (see [`workdirs_folder`]).
+static WORKDIRS: std::sync::OnceLock<(std::path::PathBuf, OwnedFd)> = std::sync::OnceLock::new();
 
 /// The folder holding every bot's working directory, one per referee
 /// process (`referee-bots-PID` in [`workdirs_base`], mode 0711: each bot
 /// reaches its own directory but lists none). One folder, so that the
 /// sandbox can hide the others' directories from each bot. Made on first
 /// use; those of referees that are gone are removed then.
+///
+/// The referee holds an exclusive lock (`flock`) on its folder while it
+/// runs, and a folder is stale only when its lock can be taken: a pid alone
+/// does not tell, since a referee in another PID namespace (a container
+/// sharing `/dev/shm`) has a pid this one cannot see, or this one's own.
 fn workdirs_folder() -> io::Result<std::path::PathBuf> {
-    if let Some(dir) = WORKDIRS.get() {
+    if let Some((dir, _)) = WORKDIRS.get() {
+        return Ok(dir.clone());
+    }
+    // One maker: two workers starting their first bots at once would
+    // otherwise each take a folder.
+    static MAKING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _making = MAKING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((dir, _)) = WORKDIRS.get() {
         return Ok(dir.clone());
     }
     let base = workdirs_base();
@@ -1629,14 +1645,65 @@ fn workdirs_folder() -> io::Result<std::path::PathBuf> {
     if temp != base {
         remove_stale_workdirs(&temp);
     }
-    let dir = base.join(format!("referee-bots-{}", std::process::id()));
-    match std::fs::create_dir(&dir) {
+    let pid = std::process::id();
+    let mut last_error = None;
+    for n in 0..16 {
+        let name = match n {
+            0 => format!("referee-bots-{pid}"),
+            n => format!("referee-bots-{pid}.{n}"),
+        };
+        let dir = base.join(name);
+        match lock_folder(&dir) {
+            Ok(Some(lock)) => {
+                std::fs::set_permissions(
+                    &dir,
+                    std::os::unix::fs::PermissionsExt::from_mode(0o711),
+                )?;
+                return Ok(WORKDIRS.get_or_init(|| (dir, lock)).0.clone());
+            }
+            // Another referee's (same pid, another namespace), or removed
+            // by a sweep just made: the next name.
+            Ok(None) => {}
+            Err(e) => last_error = Some(e),
+        }
+    }
+    Err(last_error.unwrap_or_else(|| {
+        io::Error::other(format!(
+            "no folder for the bots' working directories in {}",
+            base.display()
+        ))
+    }))
+}
+
+/// Makes (or finds) folder `dir` and takes its lock: `None` when another
+/// process holds it, or when the folder was removed before the lock was
+/// taken (a sweep that found it unlocked).
+fn lock_folder(dir: &std::path::Path) -> io::Result<Option<OwnedFd>> {
+    use rustix::fs::{FlockOperation, Mode, OFlags};
+    match std::fs::create_dir(dir) {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
         Err(e) => return Err(e),
     }
-    std::fs::set_permissions(&dir, std::os::unix::fs::PermissionsExt::from_mode(0o711))?;
-    Ok(WORKDIRS.get_or_init(|| dir).clone())
+    let fd = match rustix::fs::open(
+        dir,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NOFOLLOW,
+        Mode::empty(),
+    ) {
+        Ok(fd) => fd,
+        Err(Errno::NOENT) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    match rustix::fs::flock(&fd, FlockOperation::NonBlockingLockExclusive) {
+        Ok(()) => {}
+        Err(Errno::WOULDBLOCK) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    }
+    // A folder removed between its making and the lock has no links left.
+    if rustix::fs::fstat(&fd)?.st_nlink == 0 {
+        return Ok(None);
+    }
+    Ok(Some(fd))
 }
 
 /// Where the bots' working directories go: the temporary folder when the
@@ -1691,8 +1758,11 @@ fn roomy_tmpfs(dir: &std::path::Path) -> bool {
 }
 
 /// Removes the folders of working directories of referees no longer
-/// running (killed before they could).
+/// running (killed before they could): those whose lock this process can
+/// take (see [`workdirs_folder`]), and whose pid, when this process can
+/// see it, is not a running process.
 fn remove_stale_workdirs(temp: &std::path::Path) {
+    use rustix::fs::{FlockOperation, Mode, OFlags};
     let Ok(entries) = std::fs::read_dir(temp) else {
         return;
     };
@@ -1701,11 +1771,24 @@ fn remove_stale_workdirs(temp: &std::path::Path) {
         let Some(pid) = name
             .to_str()
             .and_then(|n| n.strip_prefix("referee-bots-"))
+            .and_then(|p| p.split('.').next())
             .and_then(|p| p.parse::<u32>().ok())
         else {
             continue;
         };
-        if !sandbox::process_running(pid) {
+        if sandbox::process_running(pid) {
+            continue;
+        }
+        let Ok(fd) = rustix::fs::open(
+            entry.path(),
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NOFOLLOW,
+            Mode::empty(),
+        ) else {
+            continue;
+        };
+        // Held while the folder is removed: a referee making a folder of
+        // this name meanwhile finds it gone once it has the lock.
+        if rustix::fs::flock(&fd, FlockOperation::NonBlockingLockExclusive).is_ok() {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
@@ -1715,7 +1798,7 @@ fn remove_stale_workdirs(temp: &std::path::Path) {
 /// directory is removed with the bot): the `referee` binary calls it on
 /// its way out.
 pub fn remove_workdirs_folder() {
-    if let Some(dir) = WORKDIRS.get() {
+    if let Some((dir, _)) = WORKDIRS.get() {
         let _ = std::fs::remove_dir(dir);
     }
 }
