@@ -6,6 +6,7 @@
 pub mod arrow5;
 pub mod arrow5_book;
 pub mod cryptron;
+pub mod exact;
 pub mod mastermind;
 pub mod mastermind_book;
 pub mod safecracker;

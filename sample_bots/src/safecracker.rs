@@ -4,7 +4,7 @@
 //!
 //! Written independently of the referee: a bot is a separate program.
 
-use std::collections::HashMap;
+use crate::exact::{Exact, Feedback};
 
 /// The most codes (D^L) the sample bots enumerate; beyond it they play a
 /// consistent code found by [`consistent_guess`].
@@ -122,65 +122,55 @@ pub fn parse_feedback(line: &str) -> Option<u8> {
     words.next()?.parse().ok()
 }
 
-/// The optimal solver: for a set of possible codes, the guess that makes the
-/// total number of guesses over all of them smallest (so the average, over
-/// equally likely secrets, smallest). Guesses range over *all* codes, possible
-/// or not. Results are memoised per set.
-///
-/// The search is exact; what keeps it fast enough for every size with a
-/// book (see `safecracker_book`) is pruning that never changes the optimum:
-/// guesses that split the set the same way are tried once, a lower bound on
-/// any strategy's total cuts a branch as soon as it cannot win, and the
-/// first guess is tried only up to the game's symmetry (digits renamed,
-/// positions permuted).
+/// The optimal solver ([`crate::exact`]) for Safe Cracker: feedback
+/// classes are the exact counts 0 to L, L being the cracked one. The first
+/// guess of the whole game is tried only up to the game's symmetry (digits
+/// renamed, positions permuted); what keeps the search fast enough for
+/// every size with a book (see `safecracker_book`) is the exact search's
+/// pruning.
 pub struct Solver {
+    game: Game,
+    exact: Exact,
+}
+
+/// The codes of one size and their feedback ([`Feedback`]).
+struct Game {
     codes: Vec<Code>,
     length: u8,
-    memo: HashMap<Vec<u32>, (u32, u32)>,
+}
+
+impl Feedback for Game {
+    fn codes(&self) -> usize {
+        self.codes.len()
+    }
+
+    fn classes(&self) -> usize {
+        self.length as usize + 1
+    }
+
+    fn cracked(&self) -> usize {
+        self.length as usize
+    }
+
+    fn class(&mut self, code: u32, guess: u32) -> usize {
+        exact(&self.codes[code as usize], &self.codes[guess as usize]) as usize
+    }
 }
 
 impl Solver {
     pub fn new(codes: Vec<Code>, length: u8) -> Solver {
         Solver {
-            codes,
-            length,
-            memo: HashMap::new(),
+            game: Game { codes, length },
+            exact: Exact::new(),
         }
-    }
-
-    /// Splits `set` by the feedback of guess `g`: one class per exact count
-    /// below L (the class of L is the guess itself, cracked).
-    fn partition(&self, g: u32, set: &[u32]) -> Vec<Vec<u32>> {
-        let mut classes = vec![vec![]; self.length as usize + 1];
-        let guess = &self.codes[g as usize];
-        for &c in set {
-            classes[exact(&self.codes[c as usize], guess) as usize].push(c);
-        }
-        classes.truncate(self.length as usize);
-        classes
-    }
-
-    /// A lower bound on the guesses needed in total to crack every code of
-    /// a set of `n`: one code can be cracked by the first guess, at most L
-    /// more by the second (one per feedback class), L^2 by the third, ...
-    fn lower_bound(&self, n: usize) -> u32 {
-        let branching = self.length.max(1) as usize;
-        let (mut left, mut depth, mut width, mut total) = (n, 1u32, 1usize, 0u32);
-        while left > 0 {
-            let here = width.min(left);
-            total += here as u32 * depth;
-            left -= here;
-            depth += 1;
-            width = width.saturating_mul(branching);
-        }
-        total
     }
 
     /// The fewest guesses in total to crack every code of `set` (sorted),
     /// and the first guess that achieves it.
     pub fn solve(&mut self, set: &[u32]) -> (u32, u32) {
-        let all: Vec<u32> = (0..self.codes.len() as u32).collect();
-        self.solve_among(set, &all)
+        self.exact
+            .solve(&mut self.game, set)
+            .expect("a search with no budget answers")
     }
 
     /// [`Solver::solve`] for the whole game, trying first guesses only up
@@ -189,75 +179,15 @@ impl Solver {
     /// the same pattern of repeated digits (for 4 digits: 1111, 1112, 1122,
     /// 1123 or 1234).
     pub fn solve_game(&mut self) -> (u32, u32) {
-        let all: Vec<u32> = (0..self.codes.len() as u32).collect();
+        let all: Vec<u32> = (0..self.game.codes.len() as u32).collect();
         let canonical: Vec<u32> = all
             .iter()
             .copied()
-            .filter(|&g| is_canonical(&self.codes[g as usize]))
+            .filter(|&g| is_canonical(&self.game.codes[g as usize]))
             .collect();
-        self.solve_among(&all, &canonical)
-    }
-
-    fn solve_among(&mut self, set: &[u32], guesses: &[u32]) -> (u32, u32) {
-        match set.len() {
-            0 => return (0, 0),
-            1 => return (1, set[0]),
-            2 => return (3, set[0]),
-            _ => {}
-        }
-        if let Some(&known) = self.memo.get(set) {
-            return known;
-        }
-        let n = set.len() as u32;
-        // Candidates, best first by the one-step score, so the bound bites
-        // early; a guess splitting the set as an earlier one did is skipped.
-        let mut seen = std::collections::HashSet::new();
-        let mut candidates: Vec<(u64, bool, u32)> = Vec::new();
-        for &g in guesses {
-            let guess = &self.codes[g as usize];
-            let split: Vec<u8> = set
-                .iter()
-                .map(|&c| exact(&self.codes[c as usize], guess))
-                .collect();
-            let mut sizes = vec![0u64; self.length as usize + 1];
-            for &e in &split {
-                sizes[e as usize] += 1;
-            }
-            if sizes.iter().any(|&k| k == u64::from(n)) && sizes[self.length as usize] == 0 {
-                continue; // learns nothing
-            }
-            if !seen.insert(split) {
-                continue;
-            }
-            let score = sizes.iter().map(|k| k * k).sum();
-            candidates.push((score, set.binary_search(&g).is_err(), g));
-        }
-        candidates.sort_unstable();
-        let mut best = (u32::MAX, set[0]);
-        for (_, _, g) in candidates {
-            let classes = self.partition(g, set);
-            let bound: u32 = n + classes
-                .iter()
-                .map(|k| self.lower_bound(k.len()))
-                .sum::<u32>();
-            if bound >= best.0 {
-                continue;
-            }
-            let mut total = n;
-            let mut rest_bound = bound - n;
-            for k in classes.iter().filter(|k| !k.is_empty()) {
-                rest_bound -= self.lower_bound(k.len());
-                total += self.solve(k).0;
-                if total + rest_bound >= best.0 {
-                    break;
-                }
-            }
-            if total + rest_bound < best.0 {
-                best = (total, g);
-            }
-        }
-        self.memo.insert(set.to_vec(), best);
-        best
+        self.exact
+            .solve_among(&mut self.game, &all, &canonical)
+            .expect("a search with no budget answers")
     }
 
     /// The optimal decision tree from `set`, as a [`Book`]'s flat nodes:
@@ -270,7 +200,7 @@ impl Solver {
     }
 
     fn book_node(&mut self, set: &[u32], nodes: &mut Vec<u16>) -> u16 {
-        let width = self.length as usize + 1;
+        let width = self.game.length as usize + 1;
         let at = nodes.len() / width;
         let guess = if set.len() == 2 {
             set[0]
@@ -279,7 +209,10 @@ impl Solver {
         };
         nodes.push(guess as u16);
         nodes.extend(std::iter::repeat_n(NO_NODE, width - 1));
-        for (e, class) in self.partition(guess, set).into_iter().enumerate() {
+        for (e, class) in Exact::partition(&mut self.game, guess, set)
+            .into_iter()
+            .enumerate()
+        {
             if !class.is_empty() {
                 let child = self.book_node(&class, nodes);
                 nodes[at * width + 1 + e] = child;
