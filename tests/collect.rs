@@ -293,6 +293,13 @@ for name in ("garbage.zip", "garbagetar.tar.gz"):
     with open(os.path.join(from_dir, name), "wb") as f:
         f.write(b"not an archive at all\n" * 10)
 
+# The same name twice: the zip crate keeps only the last copy.
+import warnings
+warnings.simplefilter("ignore")
+with zipfile.ZipFile(os.path.join(from_dir, "twice.zip"), "w") as z:
+    z.writestr("main.py", b"raise SystemExit(1)\n")
+    z.writestr("main.py", main)
+
 info = zipfile.ZipInfo("zlink")
 info.external_attr = (0o120777 << 16)
 with zipfile.ZipFile(os.path.join(from_dir, "ziplink.zip"), "w") as z:
@@ -313,6 +320,8 @@ fn crafted_archives_are_refused_and_nothing_is_written_outside() {
     fs::create_dir(from.join("linked")).unwrap();
     fs::write(from.join("linked/main.py"), "print('hi')\n").unwrap();
     std::os::unix::fs::symlink(outside.join("victim.txt"), from.join("linked/secret")).unwrap();
+    // A link in place of a submission: that team is broken, not the run.
+    std::os::unix::fs::symlink(&outside, from.join("symdir")).unwrap();
     let before = listing(dir.path());
     let reference = sample_bin("arrow5_random");
     let run = referee_in(
@@ -343,6 +352,8 @@ fn crafted_archives_are_refused_and_nothing_is_written_outside() {
         ("huge", "huge.bin", "at most"),
         ("many", "", "2000"),
         ("linked", "secret", "symbolic link"),
+        ("twice", "", "a name appears twice"),
+        ("symdir", "", "it is a symbolic link"),
         ("garbage", "", "not a readable zip archive"),
         ("garbagetar", "", "cannot read"),
     ];

@@ -134,6 +134,9 @@ pub enum Origin {
     /// One source file (`team.py`).
     File(PathBuf),
     Archive(PathBuf, ArchiveKind),
+    /// A link or special file where a submission was expected: the team's
+    /// submission is broken, and the others are collected.
+    Refused(PathBuf, String),
     Git {
         url: String,
         reference: String,
@@ -144,7 +147,9 @@ impl Origin {
     /// For the report: the path or `URL@REF`.
     pub fn describe(&self) -> String {
         match self {
-            Origin::Folder(p) | Origin::File(p) | Origin::Archive(p, _) => p.display().to_string(),
+            Origin::Folder(p) | Origin::File(p) | Origin::Archive(p, _) | Origin::Refused(p, _) => {
+                p.display().to_string()
+            }
             Origin::Git { url, reference } => format!("{url}@{reference}"),
         }
     }
@@ -271,6 +276,23 @@ pub fn folder_submissions(from: &Path, deadline: Option<i64>) -> Result<Vec<Foun
             Path::new(&shown).file_stem().and_then(|s| s.to_str()),
         ) {
             (stem, Origin::File(path.clone()))
+        } else if !meta.is_file() {
+            let what = if meta.file_type().is_symlink() {
+                "a symbolic link"
+            } else {
+                "a special file"
+            };
+            let team = Path::new(&shown)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or(&shown);
+            (
+                team,
+                Origin::Refused(
+                    path.clone(),
+                    format!("it is {what}; a team's submission is a folder, a .zip, a .tar.gz or one source file"),
+                ),
+            )
         } else {
             return Err(bad(format!(
                 "{}: a team's submission is a folder, a .zip, a .tar.gz or one source file (a link or other file is not taken)",
@@ -449,6 +471,7 @@ pub fn fetch(
         Origin::Folder(path) => Ok(unpack::copy_folder(path, dest, caps)?),
         Origin::File(path) => Ok(unpack::copy_file(path, dest, caps)?),
         Origin::Archive(path, kind) => Ok(unpack::unpack_archive(path, *kind, dest, caps)?),
+        Origin::Refused(_, why) => Err(unpack::UnpackError::Whole(why.clone()).into()),
         Origin::Git { url, reference } => {
             let _ = fs::remove_dir_all(scratch);
             let clone = scratch.to_string_lossy().into_owned();

@@ -270,9 +270,18 @@ pub fn unpack_archive(
     }
 }
 
-fn unpack_zip(file: fs::File, dest: &Path, budget: &mut Budget) -> Result<(), UnpackError> {
+fn unpack_zip(mut file: fs::File, dest: &Path, budget: &mut Budget) -> Result<(), UnpackError> {
+    let listed = central_directory_entries(&mut file);
     let mut zip = zip::ZipArchive::new(io::BufReader::new(file))
         .map_err(|e| UnpackError::Whole(format!("not a readable zip archive: {e}")))?;
+    // The zip crate keeps one entry per name, the last: a file named twice
+    // would run as its second copy while a listing shows the first.
+    if let Some(listed) = listed.filter(|&n| n != zip.len() as u64) {
+        return Err(UnpackError::Whole(format!(
+            "its directory lists {listed} entries under {} names: a name appears twice",
+            zip.len()
+        )));
+    }
     if zip.len() as u64 > budget.caps.entries {
         return Err(UnpackError::Whole(format!(
             "the archive holds {} entries; at most {}",
@@ -309,6 +318,40 @@ fn unpack_zip(file: fs::File, dest: &Path, budget: &mut Budget) -> Result<(), Un
         write_entry(dest, &name, kind, &mut entry, budget)?;
     }
     Ok(())
+}
+
+/// The number of entries a zip archive's end-of-central-directory record
+/// (or its zip64 record) declares; `None` if it cannot be found (the zip
+/// crate then says what is wrong).
+fn central_directory_entries(file: &mut fs::File) -> Option<u64> {
+    use std::io::{Seek, SeekFrom};
+    let len = file.metadata().ok()?.len();
+    // The record is 22 bytes, followed by a comment of at most 65,535.
+    let tail_len = len.min(22 + 65_535);
+    file.seek(SeekFrom::Start(len - tail_len)).ok()?;
+    let mut tail = vec![0u8; tail_len as usize];
+    file.read_exact(&mut tail).ok()?;
+    file.seek(SeekFrom::Start(0)).ok()?;
+    let at = (0..tail.len().checked_sub(21)?)
+        .rev()
+        .find(|&i| tail[i..i + 4] == *b"PK\x05\x06")?;
+    let entries = u16::from_le_bytes([tail[at + 10], tail[at + 11]]);
+    if entries != u16::MAX {
+        return Some(u64::from(entries));
+    }
+    // Zip64: the locator, just before the record, gives the zip64 record's
+    // offset; its total of entries is at byte 32.
+    let locator = at.checked_sub(20)?;
+    if tail[locator..locator + 4] != *b"PK\x06\x07" {
+        return None;
+    }
+    let offset = u64::from_le_bytes(tail[locator + 8..locator + 16].try_into().ok()?);
+    let mut record = [0u8; 40];
+    file.seek(SeekFrom::Start(offset)).ok()?;
+    file.read_exact(&mut record).ok()?;
+    file.seek(SeekFrom::Start(0)).ok()?;
+    (record[..4] == *b"PK\x06\x06")
+        .then(|| u64::from_le_bytes(record[32..40].try_into().expect("8 bytes")))
 }
 
 fn unpack_tar_gz(file: fs::File, dest: &Path, budget: &mut Budget) -> Result<(), UnpackError> {
