@@ -577,6 +577,25 @@ fn bad_input_is_refused_with_exit_2() {
     assert!(run.stderr.contains("inside"), "{}", run.stderr);
     assert!(!dir.path().join("bots").exists());
     assert!(!dir.path().join("subs/bots").exists());
+    // A folder collect did not write: a team's name there could be the
+    // user's own file, which collect would replace or remove.
+    fs::create_dir_all(dir.path().join("mine/x")).unwrap();
+    fs::write(dir.path().join("mine/x.py"), "precious\n").unwrap();
+    let mut args = base.to_vec();
+    args.extend(["--from", "subs"]);
+    args[6] = "mine";
+    let run = referee_in(dir.path(), &args, BUDGET);
+    assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("mine") && run.stderr.contains("admission.csv"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("mine/x.py")).unwrap(),
+        "precious\n"
+    );
+    assert!(dir.path().join("mine/x").is_dir());
 }
 
 #[test]

@@ -72,7 +72,8 @@ pub struct CollectArgs {
     /// The bot each submission plays its smoke game against
     #[arg(long, value_name = "BOT")]
     pub reference: String,
-    /// The folder of bots to write: OUT/TEAM for each admitted team, and OUT/admission.csv
+    /// The folder of bots to write: OUT/TEAM for each admitted team, and OUT/admission.csv (a new
+    /// or empty folder, or one an earlier collect wrote)
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// Seed of the smoke games [default: 1]
@@ -183,6 +184,24 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
         )));
     }
 
+    // A team's bot of an earlier run is replaced, and a team not admitted
+    // keeps none: in a folder an earlier collect did not write, that would
+    // remove files of the user's that share a team's name.
+    let foreign = fs::read_dir(&args.out).ok().and_then(|entries| {
+        let names: Vec<_> = entries.flatten().map(|e| e.file_name()).collect();
+        let ours = |n: &std::ffi::OsStr| n == "admission.csv" || n == STAGING;
+        (!names.iter().any(|n| n == "admission.csv"))
+            .then(|| names.into_iter().find(|n| !ours(n)))
+            .flatten()
+    });
+    if let Some(name) = foreign {
+        return Err(Failure::Input(anyhow!(
+            "--out {}: it holds '{}' but no admission.csv, so it is not a folder `collect` wrote; \
+             name a new or empty folder",
+            args.out.display(),
+            name.to_string_lossy()
+        )));
+    }
     fs::create_dir_all(&args.out).map_err(|e| {
         Failure::Input(anyhow!(
             "--out {}: cannot make the folder: {e}",
