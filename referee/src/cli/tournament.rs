@@ -29,7 +29,8 @@ pub struct TournamentArgs {
     /// Results folder [default: a new folder under tournaments/results/]
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Finish the tournament whose results are in --out, playing only the games it lacks
+    /// Finish the tournament whose results are in --out, playing only the games it lacks (a folder
+    /// with none, or none yet, is started: a run killed before its first game resumes too)
     #[arg(long, requires = "out")]
     pub resume: bool,
     /// Bring --out up to date with the file as it is now (bots added, replaced or removed): play only the games it has not played; the CSVs are then those of the file's bots (round robins and gauntlets; the other formats as --resume)
