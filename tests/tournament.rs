@@ -395,6 +395,37 @@ fn a_time_bank_in_the_file_reaches_every_game() {
 }
 
 #[test]
+fn a_spoilt_games_csv_row_is_named_and_the_store_writes_it_anew() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tournament_file(dir.path(), 4, "");
+    let out = dir.path().join("out");
+    assert_eq!(run_tournament(&file, &out, &[]).status, 0);
+    let standings = std::fs::read_to_string(out.join("standings.csv")).unwrap();
+    let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let mut lines: Vec<&str> = games.lines().collect();
+    lines[3] = "garbage,row";
+    std::fs::write(out.join("games.csv"), lines.join("\n") + "\n").unwrap();
+    let run = run_tournament(&file, &out, &["--resume"]);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("games.csv, line 4") && run.stderr.contains("--resume"),
+        "{}",
+        run.stderr
+    );
+    std::fs::remove_file(out.join("games.csv")).unwrap();
+    let run = run_tournament(&file, &out, &["--resume"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(out.join("games.csv")).unwrap(),
+        games
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("standings.csv")).unwrap(),
+        standings
+    );
+}
+
+#[test]
 fn resuming_a_folder_with_other_columns_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let file = tournament_file(dir.path(), 2, "");

@@ -86,7 +86,7 @@ pub enum TournamentError {
         #[source]
         source: io::Error,
     },
-    #[error("{}, line {line}: {message}", path.display())]
+    #[error("{}, line {line}: {message}; changed by hand? Every game played is also in the folder's store: remove {} and run again with --resume to write it anew", path.display(), path.display())]
     BadRow {
         path: PathBuf,
         line: usize,
