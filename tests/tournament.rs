@@ -786,6 +786,24 @@ fn shards_played_with_different_keys_are_not_merged() {
         "{}",
         run.stderr
     );
+    // A shard whose key was removed cannot pass for one of the same key.
+    std::fs::remove_file(Path::new(&folders[1]).join("referee.key")).unwrap();
+    let run = referee(
+        &[
+            "merge",
+            &folders[0],
+            &folders[1],
+            "--out",
+            merged.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("has no referee.key") && run.stderr.contains("shard2"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// Every game's replay command (in its transcript) plays it again exactly,

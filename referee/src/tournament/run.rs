@@ -1231,6 +1231,7 @@ pub fn merge(
     let mut meta: Option<(FolderMeta, String, PathBuf)> = None;
     let mut rows: std::collections::BTreeMap<u64, GameRow> = Default::default();
     let mut first_key: Option<(crate::key::RefereeKey, PathBuf)> = None;
+    let mut keyless: Option<PathBuf> = None;
     for folder in folders {
         let meta_path = folder.join("tournament.json");
         let text = fs::read_to_string(&meta_path).map_err(io_error(
@@ -1271,7 +1272,9 @@ pub fn merge(
         // Shards of one tournament drew their games with one key; a folder
         // with another key played other games (codes, the bots' seeds).
         let key_path = folder.join(crate::key::KEY_FILE);
-        if key_path.exists() {
+        if !key_path.exists() {
+            keyless.get_or_insert_with(|| folder.clone());
+        } else {
             let key = crate::key::RefereeKey::read(&key_path)?;
             match &first_key {
                 None => first_key = Some((key, folder.clone())),
@@ -1305,6 +1308,19 @@ pub fn merge(
             rows.insert(row.game, row);
             Ok(())
         })?;
+    }
+    // A folder without a key next to one with: nothing tells that it was
+    // played with the same key (folders of referees before keys have none).
+    if let (Some(folder), Some((_, keyed))) = (&keyless, &first_key) {
+        return Err(TournamentError::Merge {
+            path: folder.clone(),
+            message: format!(
+                "has no {} while {} has one: nothing shows it was played with the same secret \
+                 key; copy that shard's key back, or play it again with --key-file",
+                crate::key::KEY_FILE,
+                keyed.display()
+            ),
+        });
     }
     let Some((meta, source, _)) = meta else {
         return Err(TournamentError::Merge {
