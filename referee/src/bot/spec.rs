@@ -67,9 +67,18 @@ pub enum BotSpecError {
     #[error("bot '{spec}': {} is not executable; mark it executable (chmod +x {}) or name its interpreter, e.g. \"{} {}\"", path.display(), path.display(), interpreter_of(path), path.display())]
     NotExecutable { spec: String, path: PathBuf },
     #[error(
-        "bot '{spec}': program '{program}' was not found in PATH; install it or give its full path"
+        "bot '{spec}': program '{program}' was not found in PATH; install it or give its full path{}",
+        match here {
+            Some(path) => format!(" (a name without '/' is looked up in PATH; the file {} is there: write ./{program})", path.display()),
+            None => String::new(),
+        }
     )]
-    NotInPath { spec: String, program: String },
+    NotInPath {
+        spec: String,
+        program: String,
+        /// A file of that name in the folder paths are taken from.
+        here: Option<PathBuf>,
+    },
     #[error("bot '{spec}': {language} needs '{program}', which is not installed (not found in PATH); install it: {install}")]
     NoToolchain {
         spec: String,
@@ -363,6 +372,7 @@ fn program_command(
         find_program(first).ok_or_else(|| BotSpecError::NotInPath {
             spec: spec.to_string(),
             program: first.to_string(),
+            here: Some(cwd.join(first)).filter(|p| p.is_file()),
         })?
     };
     let args: Vec<OsString> = rest.iter().map(|a| absolutize_arg(a, cwd)).collect();
@@ -515,7 +525,11 @@ mod tests {
         assert!(err.to_string().contains("chmod +x"), "{err}");
 
         let err = BotCommand::parse("no-such-program-xyz --flag").unwrap_err();
-        assert!(matches!(err, BotSpecError::NotInPath { .. }));
+        assert!(matches!(err, BotSpecError::NotInPath { here: None, .. }));
+        // A bare name is looked up in PATH; a file of that name beside the
+        // tournament file is named, with the spelling that takes it.
+        let err = BotCommand::parse_relative_to("bot", dir.path()).unwrap_err();
+        assert!(err.to_string().contains("write ./bot"), "{err}");
         assert!(matches!(BotCommand::parse("  "), Err(BotSpecError::Empty)));
         assert!(matches!(
             BotCommand::parse("python3 'unclosed"),
