@@ -10,6 +10,8 @@ use std::time::Duration;
 /// Longest time for one reply (`time_limit`, `startup_limit`,
 /// `max-move-time`'s `below`): one hour.
 pub const MAX_MOVE_TIME: Duration = Duration::from_secs(3600);
+/// The shortest time per move the referee takes (see [`parse_move_time`]).
+pub const MIN_MOVE_TIME: Duration = Duration::from_millis(1);
 /// Largest time bank: 24 hours.
 pub const MAX_TIME_BANK: Duration = Duration::from_secs(24 * 3600);
 /// Largest memory limit, in KiB: 1 TiB.
@@ -45,6 +47,12 @@ pub enum UnitError {
     NotADuration { text: String },
     #[error("'{text}': a duration must be positive{}", if *zero_allowed { ", or 0 for no bank" } else { "" })]
     NotPositive { text: String, zero_allowed: bool },
+    #[error("'{text}' is too short: {what} is at least {min_ms}ms")]
+    TooShort {
+        text: String,
+        what: &'static str,
+        min_ms: u64,
+    },
     /// Beyond the bound of `what` (none named: beyond any duration).
     #[error("'{text}' is too long: {}at most {max_secs}s", what.map(|w| format!("{w} is ")).unwrap_or_default())]
     TooLong {
@@ -126,6 +134,14 @@ fn at_most(
 pub fn parse_move_time(text: &str) -> Result<Duration, UnitError> {
     let what = "a time per move";
     match parse_duration(text) {
+        // A reply's time includes waking the referee and the bot (tens of
+        // microseconds, more on a busy machine): a shorter limit would be
+        // met or missed by chance.
+        Ok(d) if d < MIN_MOVE_TIME => Err(UnitError::TooShort {
+            text: text.to_string(),
+            what,
+            min_ms: MIN_MOVE_TIME.as_millis() as u64,
+        }),
         Ok(d) => at_most(text, d, MAX_MOVE_TIME, what),
         Err(UnitError::TooLong { .. }) => Err(UnitError::TooLong {
             text: text.to_string(),
@@ -313,6 +329,15 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("not a duration"));
+    }
+
+    #[test]
+    fn a_time_per_move_under_a_millisecond_is_refused() {
+        for text in ["1us", "999us", "0.5ms"] {
+            let e = parse_move_time(text).unwrap_err().to_string();
+            assert!(e.contains("at least 1ms"), "{text}: {e}");
+        }
+        assert_eq!(parse_move_time("1ms").unwrap(), Duration::from_millis(1));
     }
 
     #[test]

@@ -226,11 +226,11 @@ impl GameFlags {
 #[derive(Args, Clone, Debug)]
 pub struct LimitFlags {
     /// Wall-clock time for each reply, from the request's last byte to the reply's newline
-    /// [default: 2s; cryptron: 2s for C, C++ and executables, 6s for Python]; at most 3600s
+    /// [default: 2s; cryptron: 2s for C, C++ and executables, 6s for Python]; 1ms to 3600s
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = move_time)]
     pub time_limit: Option<std::time::Duration>,
     /// Time for a bot's first reply, which includes starting it (e.g. an interpreter)
-    /// [default: 5s, or the time limit if longer]; at most 3600s
+    /// [default: 5s, or the time limit if longer]; 1ms to 3600s
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = move_time)]
     pub startup_limit: Option<std::time::Duration>,
     /// Time a bot may spend beyond its limits over one game: what a reply
@@ -238,12 +238,12 @@ pub struct LimitFlags {
     /// overdraw it is a timeout; at most 86400s (24 hours) [default: 0, no bank]
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = time_bank)]
     pub time_bank: Option<std::time::Duration>,
-    /// Resident memory per bot (KiB, MiB, GiB) beyond its language's allowance
+    /// Resident memory per bot (KiB, MiB, GiB; a bare number is MiB) beyond its language's allowance
     /// (C 4MiB, C++ 6MiB, Python 16MiB); exceeding it is the `memory` verdict
     /// [default: 64MiB; cryptron: 8MiB]; at most 1024GiB
     #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = size_kb)]
     pub memory_limit: Option<u64>,
-    /// What a bot's working folder may hold in all (KiB, MiB, GiB); writing
+    /// What a bot's working folder may hold in all (KiB, MiB, GiB; a bare number is MiB); writing
     /// more is the `output` verdict [default: 64MiB]; at most 1024GiB
     #[arg(long, value_name = "SIZE", value_parser = units::parse_size_kb)]
     pub disk_limit: Option<u64>,
