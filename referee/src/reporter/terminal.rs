@@ -401,8 +401,13 @@ fn bench_summary(s: &BenchSummary) -> String {
                 format!(": {}", f.detail)
             };
             out.push_str(&format!(
-                "  secret {} [{}]  {} after {} attacks ({}){detail}\n",
-                f.secret_index, f.secret, f.reason, f.attacks, f.verdict
+                "  secret {} [{}]  {} after {} attack{} ({}){detail}\n",
+                f.secret_index,
+                f.secret,
+                f.reason,
+                f.attacks,
+                if f.attacks == 1 { "" } else { "s" },
+                f.verdict
             ));
         }
     }
