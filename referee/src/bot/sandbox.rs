@@ -1322,7 +1322,7 @@ const SECCOMP_ALLOW: u32 = 0x7fff_0000;
 #[cfg(target_arch = "x86_64")]
 const SECCOMP_EPERM: u32 = 0x0005_0000 | libc::EPERM as u32;
 
-/// Whom a seccomp program confines (see [`seccomp_tables`]).
+/// Whom a seccomp program confines (see `seccomp_tables`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SeccompPolicy {
     /// A bot: threads, but no new process.
