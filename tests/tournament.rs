@@ -206,6 +206,7 @@ fn three_shards_merge_into_the_same_standings() {
         "{}",
         run.stdout
     );
+    assert!(!run.stderr.contains("no transcript"), "{}", run.stderr);
     for file in ["standings.csv", "crosstable.csv"] {
         assert_eq!(
             std::fs::read(whole.join(file)).unwrap(),
@@ -228,6 +229,27 @@ fn three_shards_merge_into_the_same_standings() {
         html[start..start + html[start..].find("</table>").unwrap()].to_string()
     };
     assert_eq!(standings_table(&whole), standings_table(&merged));
+    // A shard that lost a transcript still merges, with a warning.
+    let lost = Path::new(&folders[0]).join("transcripts");
+    let first = std::fs::read_dir(&lost)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::remove_file(first).unwrap();
+    let again = dir.path().join("merged-again");
+    let mut args = vec!["merge"];
+    args.extend(folders.iter().map(String::as_str));
+    args.extend(["--out", again.to_str().unwrap()]);
+    let run = referee(&args, BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("1 of the 18 games merged have no transcript"),
+        "{}",
+        run.stderr
+    );
     // Merging a folder of another tournament is refused.
     let other_file = dir.path().join("other.toml");
     std::fs::write(

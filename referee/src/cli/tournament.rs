@@ -358,6 +358,26 @@ pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
             total - count
         );
     }
+    // A shard's transcript lost (deleted, a disk full): the game counts,
+    // but its page and replay are missing from the report.
+    let transcripts = std::fs::read_dir(args.out.join("transcripts"))
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| {
+                    let name = e.file_name();
+                    let name = name.to_string_lossy();
+                    name.starts_with("game-") && name.ends_with(".jsonl")
+                })
+                .count() as u64
+        })
+        .unwrap_or(0);
+    if transcripts < count {
+        eprintln!(
+            "warning: {} of the {count} games merged have no transcript (missing from their shard's transcripts folder): the report shows no replay of them",
+            count - transcripts
+        );
+    }
     let names: Vec<String> = standings.iter().map(|r| r.bot.clone()).collect();
     let pairs = referee::reporter::grades::pairs_of(&args.out).map_err(Failure::internal)?;
     if let Some(warning) = referee::reporter::grades::check_comparison(&args.out, &pairs, &names)
