@@ -229,7 +229,19 @@ fn bench_all_plays_the_secrets_in_an_order_no_bot_can_know() {
 /// its CPU with the six threads of a spinning opponent, it would get a
 /// seventh of it and time out; the margin left covers a machine loaded by
 /// the other tests.
+/// Held by a test whose tournament pins its games to one CPU and times an
+/// honest bot there: every referee pins its first worker to the same CPU,
+/// so two such tests at once take each other's time (the stealer's ten
+/// threads most of all), which no referee can excuse.
+fn pinned_alone() -> std::sync::MutexGuard<'static, ()> {
+    static PINNED: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    PINNED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn honest_verdicts(opponent: &str, layer: &str, pinned: bool) -> Vec<String> {
+    let _alone = pinned_alone();
     let dir = tempfile::tempdir().unwrap();
     let honest = python("paced.py", "spin 250 all");
     let file = two_bot_tournament(
@@ -295,15 +307,11 @@ fn an_opponent_spinning_while_it_waits_costs_no_time(layer: &str) {
 /// (the honest bot's verdicts, the stealer's CPU time in ms over both
 /// games) of two games between an honest bot needing 100 ms of CPU a move in
 /// a 1 s limit and `stealer.py` (ten threads, each in one system call of
-/// about 0.1 s after every reply), pinned to one CPU. One at a time: two
-/// such games pinned to the same CPU by two referees take each other's
-/// time, which no referee can excuse (in one tournament each worker has a
-/// CPU of its own).
+/// about 0.1 s after every reply), pinned to one CPU, alone among the
+/// tests that time a bot on a pinned CPU ([`pinned_alone`]; in one
+/// tournament each worker has a CPU of its own).
 fn stolen_verdicts(layer: &str) -> (Vec<String>, f64) {
-    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _alone = ONE_AT_A_TIME
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _alone = pinned_alone();
     let dir = tempfile::tempdir().unwrap();
     let honest = python("paced.py", "spin 100 all");
     let stealer = python("stealer.py", "10");
