@@ -369,7 +369,15 @@ impl CgroupRoots {
     /// Removes the cgroups of bots whose referee is gone (it was killed
     /// before it could remove them): their names start with the referee's
     /// pid (see [`new_tag`]). Whatever still runs in one is killed first.
+    ///
+    /// Only from the machine's own PID namespace: a referee in another
+    /// (a container, `unshare --pid`) cannot see the pids of referees
+    /// outside it, and took their live cgroups for stale ones, killing
+    /// their bots.
     fn remove_stale(&self) {
+        if !sees_every_process() {
+            return;
+        }
         for root in [&self.kill, &self.memory, &self.pids] {
             let Ok(entries) = std::fs::read_dir(root) else {
                 continue;
@@ -395,6 +403,16 @@ impl CgroupRoots {
             }
         }
     }
+}
+
+/// Whether this process is in the machine's own PID namespace: only there
+/// is pid 2 the kernel's thread-maker, whose parent is none (pid 0).
+fn sees_every_process() -> bool {
+    std::fs::read_to_string("/proc/2/status").is_ok_and(|status| {
+        status
+            .lines()
+            .any(|l| l.split_whitespace().eq(["PPid:", "0"]))
+    })
 }
 
 /// Every mount point but `/proc` (and below) and `/dev/shm` (replaced by a
