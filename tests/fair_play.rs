@@ -800,6 +800,27 @@ fn cgroups_named(prefix: &str) -> Vec<PathBuf> {
     found
 }
 
+/// A referee playing a match under `layer` whose second bot sleeps through
+/// a 60 s limit: it runs, with its bots, until killed.
+fn waiting_referee(layer: &str) -> std::process::Child {
+    Command::new(referee_bin())
+        .args([
+            "match",
+            "arrow5",
+            &sample_bin("arrow5_random"),
+            &python("sleeper.py", ""),
+            "--sandbox",
+            layer,
+            "--time-limit",
+            "60s",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
 /// The folders of bots' working directories named `referee-bots-PID` for
 /// referee `pid`.
 fn workdirs_folders_of(pid: u32) -> Vec<PathBuf> {
@@ -825,20 +846,7 @@ fn workdirs_folders_of(pid: u32) -> Vec<PathBuf> {
 #[test]
 #[ignore = "needs root (unshare of a PID namespace): run by .ci/run"]
 fn a_referee_in_another_pid_namespace_leaves_a_running_ones_folder() {
-    let mut running = Command::new(referee_bin())
-        .args([
-            "match",
-            "arrow5",
-            &sample_bin("arrow5_random"),
-            &python("sleeper.py", ""),
-            "--time-limit",
-            "60s",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut running = waiting_referee("basic");
     let start = Instant::now();
     while workdirs_folders_of(running.id()).is_empty() && start.elapsed() < Duration::from_secs(20)
     {
@@ -884,22 +892,7 @@ fn a_referee_in_another_pid_namespace_leaves_a_running_ones_folder() {
 #[test]
 #[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
 fn a_killed_strict_referees_cgroups_are_removed_by_the_next_referee() {
-    let mut strict = Command::new(referee_bin())
-        .args([
-            "match",
-            "arrow5",
-            &sample_bin("arrow5_random"),
-            &python("sleeper.py", ""),
-            "--sandbox",
-            "strict",
-            "--time-limit",
-            "60s",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut strict = waiting_referee("strict");
     let prefix = format!("{}-", strict.id());
     let start = Instant::now();
     while cgroups_named(&prefix).is_empty() && start.elapsed() < Duration::from_secs(20) {

@@ -792,16 +792,19 @@ fn shards_played_with_different_keys_are_not_merged() {
         folders.push(out.to_str().unwrap().to_string());
     }
     let merged = dir.path().join("merged");
-    let run = referee(
-        &[
-            "merge",
-            &folders[0],
-            &folders[1],
-            "--out",
-            merged.to_str().unwrap(),
-        ],
-        BUDGET,
-    );
+    let merge = || {
+        referee(
+            &[
+                "merge",
+                &folders[0],
+                &folders[1],
+                "--out",
+                merged.to_str().unwrap(),
+            ],
+            BUDGET,
+        )
+    };
+    let run = merge();
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(
         run.stderr.contains("another secret key") && run.stderr.contains("--key-file"),
@@ -810,16 +813,7 @@ fn shards_played_with_different_keys_are_not_merged() {
     );
     // A shard whose key was removed cannot pass for one of the same key.
     std::fs::remove_file(Path::new(&folders[1]).join("referee.key")).unwrap();
-    let run = referee(
-        &[
-            "merge",
-            &folders[0],
-            &folders[1],
-            "--out",
-            merged.to_str().unwrap(),
-        ],
-        BUDGET,
-    );
+    let run = merge();
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(
         run.stderr.contains("has no referee.key") && run.stderr.contains("shard2"),
