@@ -7,8 +7,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use referee::bot::compile::{prepare_in, COMPILE_LIMIT};
-use referee::bot::{BotCommand, Sandbox};
+use referee_engine::bot::compile::{prepare_in, COMPILE_LIMIT};
+use referee_engine::bot::{BotCommand, Sandbox};
 
 use crate::harness::*;
 

@@ -104,8 +104,8 @@ fn predictor_wins(key_file: Option<&Path>) -> usize {
     let predictor = match key_file {
         Some(key) => {
             let plan =
-                referee::tournament::TournamentPlan::load(&tournament(&predictor())).unwrap();
-            let opponent = referee::tournament::identity::bot_content(&plan.bots[1]).unwrap();
+                referee_engine::tournament::TournamentPlan::load(&tournament(&predictor())).unwrap();
+            let opponent = referee_engine::tournament::identity::bot_content(&plan.bots[1]).unwrap();
             format!(
                 "{} {} {}",
                 predictor(),

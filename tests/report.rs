@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use referee::games::cryptron::{mirror, parse_line, Board};
-use referee::games::Seat;
-use referee::transcript::{self, Direction, Entry};
+use referee_engine::games::cryptron::{mirror, parse_line, Board};
+use referee_engine::games::Seat;
+use referee_engine::transcript::{self, Direction, Entry};
 
 use crate::harness::*;
 

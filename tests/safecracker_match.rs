@@ -5,10 +5,10 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use referee::bot::{BotCommand, BotProcess, ProcessLimits, EXIT_GRACE};
-use referee::games::safecracker::{self, Config, OPTIMAL_TOTAL_GUESSES_DEFAULT};
-use referee::games::{Game, Seat, Status, Winner};
-use referee::protocol;
+use referee_engine::bot::{BotCommand, BotProcess, ProcessLimits, EXIT_GRACE};
+use referee_engine::games::safecracker::{self, Config, OPTIMAL_TOTAL_GUESSES_DEFAULT};
+use referee_engine::games::{Game, Seat, Status, Winner};
+use referee_engine::protocol;
 
 use crate::harness::*;
 

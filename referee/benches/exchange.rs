@@ -10,9 +10,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use referee::bot::{BotCommand, BotProcess, ProcessLimits};
-use referee::games::{GameConfig, GameOptions};
-use referee::runner::{play_match, MatchLimits, MatchPlan};
+use referee_engine::bot::{BotCommand, BotProcess, ProcessLimits};
+use referee_engine::games::{GameConfig, GameOptions};
+use referee_engine::runner::{play_match, MatchLimits, MatchPlan};
 
 const ROUNDS: u32 = 1000;
 
@@ -89,7 +89,7 @@ fn exchanges(c: &mut Criterion) {
     let plan = MatchPlan {
         config: GameConfig::from_options("arrow5", &options).unwrap(),
         seed: 1,
-        key: referee::key::RunKey::fresh(),
+        key: referee_engine::key::RunKey::fresh(),
         bots: [bot.clone(), bot],
         limits: [MatchLimits::default(), MatchLimits::default()],
     };

@@ -27,9 +27,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use referee::bot::{BotCommand, Sandbox, SandboxChoice};
-use referee::games::{GameConfig, GameOptions};
-use referee::runner::{play_match, MatchLimits, MatchPlan};
+use referee_engine::bot::{BotCommand, Sandbox, SandboxChoice};
+use referee_engine::games::{GameConfig, GameOptions};
+use referee_engine::runner::{play_match, MatchLimits, MatchPlan};
 
 /// Interleaved rounds; each figure is the median over them.
 const ROUNDS: usize = 7;
@@ -109,7 +109,7 @@ fn plan(rounds: u32, sandbox: &Sandbox, bot: &Path) -> MatchPlan {
     MatchPlan {
         config: GameConfig::from_options("arrow5", &options).unwrap(),
         seed: 1,
-        key: referee::key::RunKey::fresh(),
+        key: referee_engine::key::RunKey::fresh(),
         bots: [bot.clone(), bot],
         limits: [limits.clone(), limits],
     }
@@ -162,7 +162,7 @@ fn all_cpus() -> Vec<usize> {
 /// minutes after thousands of folders were removed (docs/measurements.md,
 /// "The working folder").
 fn folder_cost_us() -> f64 {
-    let base = referee::bot::workdirs_base().join(format!("floor-folders-{}", std::process::id()));
+    let base = referee_engine::bot::workdirs_base().join(format!("floor-folders-{}", std::process::id()));
     std::fs::create_dir_all(&base).unwrap();
     let t = Instant::now();
     for i in 0..300 {
@@ -378,7 +378,7 @@ fn main() {
         // file system each new file may cost up to a millisecond after
         // heavy runs (ext4 without a journal, docs/measurements.md), made
         // under the results folder's lock, which the two workers share.
-        let in_memory = referee::bot::workdirs_base();
+        let in_memory = referee_engine::bot::workdirs_base();
         let on_disk = std::env::temp_dir();
         let places: Vec<(&str, &Path)> = if in_memory == on_disk {
             vec![("results in the temporary folder", &on_disk)]
@@ -440,7 +440,7 @@ fn main() {
         "\nA folder made and removed in {} (where the bots' working folders go): \
          {folder_before:.0} µs before, {:.0} µs after (about 10 µs on tmpfs; 100 µs on a quiet \
          ext4, where the start figures and --jobs 2 read high when it is several times that)",
-        referee::bot::workdirs_base().display(),
+        referee_engine::bot::workdirs_base().display(),
         folder_cost_us()
     );
 }

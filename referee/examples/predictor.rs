@@ -25,13 +25,13 @@ use std::io::{self, BufRead, Write};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use referee::bench::bot_seed;
-use referee::games::mastermind::{feedback, Code, CodeSource, Config, Feedback, Mastermind};
-use referee::games::{Game, Seat};
-use referee::key::RefereeKey;
-use referee::tournament::identity::{bot_content, GameIdentities, Hash256};
-use referee::tournament::schedule::game_seed;
-use referee::tournament::TournamentPlan;
+use referee_engine::bench::bot_seed;
+use referee_engine::games::mastermind::{feedback, Code, CodeSource, Config, Feedback, Mastermind};
+use referee_engine::games::{Game, Seat};
+use referee_engine::key::RefereeKey;
+use referee_engine::tournament::identity::{bot_content, GameIdentities, Hash256};
+use referee_engine::tournament::schedule::game_seed;
+use referee_engine::tournament::TournamentPlan;
 
 /// Bench seeds a contestant would try: the default and a few more.
 const PUBLIC_SEEDS: std::ops::Range<u64> = 0..16;

@@ -5,7 +5,7 @@ mod cli;
 
 fn main() {
     let code = cli::main();
-    referee::bot::remove_workdirs_folder();
-    referee::bot::sandbox::remove_cgroup_roots();
+    referee_engine::bot::remove_workdirs_folder();
+    referee_engine::bot::sandbox::remove_cgroup_roots();
     std::process::exit(code);
 }

@@ -1,5 +1,5 @@
 //! `referee bench`: a solver against every secret, a seeded sample, or one
-//! secret. The work is `referee::bench`; here are the flags and the
+//! secret. The work is `referee_engine::bench`; here are the flags and the
 //! reporters: the terminal (progress, summary) and the CSV file.
 
 use std::path::PathBuf;
@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use anyhow::{anyhow, Context};
 use clap::{ArgGroup, Args};
 
-use referee::bench::{self, BenchError, BenchPlan, Selection};
-use referee::bot::BotCommand;
-use referee::reporter::csv::BenchCsv;
-use referee::reporter::terminal::Terminal;
-use referee::reporter::Reporters;
+use referee_engine::bench::{self, BenchError, BenchPlan, Selection};
+use referee_engine::bot::BotCommand;
+use referee_engine::reporter::csv::BenchCsv;
+use referee_engine::reporter::terminal::Terminal;
+use referee_engine::reporter::Reporters;
 
 use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 

@@ -1,6 +1,6 @@
 //! `referee check` (a bot against the requirements of a check file) and
 //! `referee sprt` (NEW against OLD until the sequential test decides). The
-//! work is `referee::check`; here are the flags, the output and the exit
+//! work is `referee_engine::check`; here are the flags, the output and the exit
 //! codes CI pipelines read.
 
 use std::path::PathBuf;
@@ -8,15 +8,15 @@ use std::path::PathBuf;
 use anyhow::anyhow;
 use clap::Args;
 
-use referee::bot::BotCommand;
-use referee::check::ab::{self, AbPlan, AbResult};
-use referee::check::{self, CheckPlan};
-use referee::reporter::json::Json;
-use referee::reporter::junit::JUnit;
-use referee::reporter::terminal::Terminal;
-use referee::reporter::{Finish, ReportError, Reporter, Reporters, Run};
-use referee::sprt::Bounds;
-use referee::tournament::TournamentBot;
+use referee_engine::bot::BotCommand;
+use referee_engine::check::ab::{self, AbPlan, AbResult};
+use referee_engine::check::{self, CheckPlan};
+use referee_engine::reporter::json::Json;
+use referee_engine::reporter::junit::JUnit;
+use referee_engine::reporter::terminal::Terminal;
+use referee_engine::reporter::{Finish, ReportError, Reporter, Reporters, Run};
+use referee_engine::sprt::Bounds;
+use referee_engine::tournament::TournamentBot;
 
 use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 
@@ -83,7 +83,7 @@ fn report_folder(args: &CheckArgs, plan: &CheckPlan) -> Result<Option<PathBuf>, 
     if let Some(dir) = &args.report {
         return Ok(Some(dir.clone()));
     }
-    let name = referee::tournament::plan::folder_name(&plan.name)
+    let name = referee_engine::tournament::plan::folder_name(&plan.name)
         .map_err(|e| Failure::input(anyhow!("{}: {e}", args.file.display())))?;
     let base = format!("check-{name}-{}", super::tournament::timestamp());
     // Two checks started in the same second (a CI matrix) get two folders.
@@ -151,7 +151,7 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
         reporters.push(JUnit::new(path));
     }
     if let Some(path) = &args.summary {
-        reporters.push(referee::reporter::summary::Summary::new(path));
+        reporters.push(referee_engine::reporter::summary::Summary::new(path));
     }
     if args.json {
         reporters.push(Json);
@@ -173,8 +173,8 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
         .run_finished(&Finish::Check(&report))
         .map_err(unwritten)?;
     if let Some(dir) = &report_dir {
-        let templates = referee::reporter::html::Templates::default();
-        match referee::reporter::html::write_check_report(dir, &report, &templates) {
+        let templates = referee_engine::reporter::html::Templates::default();
+        match referee_engine::reporter::html::write_check_report(dir, &report, &templates) {
             Ok(w) => eprintln!("report: {}", w.folder.join("index.html").display()),
             Err(e) => eprintln!("warning: the HTML report was not written: {e}"),
         }
@@ -290,7 +290,7 @@ pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
     };
     let mut reporters = Reporters::default();
     if let Some(path) = &args.summary {
-        reporters.push(referee::reporter::summary::Summary::new(path));
+        reporters.push(referee_engine::reporter::summary::Summary::new(path));
     }
     reporters.push(Terminal::new());
     let outcome = ab::run(&plan, &mut reporters).map_err(Failure::input)?;

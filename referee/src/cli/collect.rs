@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 use anyhow::anyhow;
 use clap::Args;
 
-use referee::bot::{BotCommand, BotSpecError};
-use referee::collect::{self, unpack::Caps, Admission, FetchError, Found, Origin, Status};
-use referee::reporter::admission::AdmissionReport;
-use referee::runner::{play_match, MatchError, MatchPlan};
-use referee::verdict::Verdict;
+use referee_engine::bot::{BotCommand, BotSpecError};
+use referee_engine::collect::{self, unpack::Caps, Admission, FetchError, Found, Origin, Status};
+use referee_engine::reporter::admission::AdmissionReport;
+use referee_engine::runner::{play_match, MatchError, MatchPlan};
+use referee_engine::verdict::Verdict;
 
 use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 
@@ -155,7 +155,7 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
     }
 
     // The reference must play cleanly itself: against itself.
-    let smoke = |team_bot: BotCommand| -> Result<referee::record::MatchRecord, MatchError> {
+    let smoke = |team_bot: BotCommand| -> Result<referee_engine::record::MatchRecord, MatchError> {
         let mut limits =
             [&team_bot, &reference].map(|bot| args.limits.limits_for(&config, bot.language));
         for limit in &mut limits {
@@ -230,9 +230,9 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
     };
     // Ctrl-C (or SIGTERM) ends the team being played; the report keeps
     // the teams done, and collecting again does them all.
-    referee::bot::install_interrupt_handler();
+    referee_engine::bot::install_interrupt_handler();
     for team in teams {
-        if referee::bot::stop_requested() {
+        if referee_engine::bot::stop_requested() {
             break;
         }
         let row = match by_team.get(&team) {
@@ -268,7 +268,7 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
                 )
             }
         };
-        if referee::bot::stop_requested() {
+        if referee_engine::bot::stop_requested() {
             break;
         }
         // A team not admitted keeps no bot of an earlier run.
@@ -279,7 +279,7 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
     }
     let _ = fs::remove_dir_all(&staging);
     report.finish().map_err(report_error)?;
-    if referee::bot::stop_requested() {
+    if referee_engine::bot::stop_requested() {
         eprintln!(
             "referee: stopped by Ctrl-C; the report holds the teams done; collect again to do them all"
         );
@@ -304,7 +304,7 @@ fn admit(
     out: &Path,
     staging: &Path,
     deadline: Option<i64>,
-    smoke: &dyn Fn(BotCommand) -> Result<referee::record::MatchRecord, MatchError>,
+    smoke: &dyn Fn(BotCommand) -> Result<referee_engine::record::MatchRecord, MatchError>,
 ) -> Admission {
     let mut row = Admission {
         team: team.to_string(),
@@ -398,7 +398,7 @@ fn remove_team(out: &Path, team: &str) {
         let is_file = entry.file_type().map(|t| t.is_file()).unwrap_or(false);
         if is_file
             && path.file_stem().and_then(|s| s.to_str()) == Some(team)
-            && referee::bot::Language::of_source(&path).is_some()
+            && referee_engine::bot::Language::of_source(&path).is_some()
         {
             let _ = fs::remove_file(&path);
         }

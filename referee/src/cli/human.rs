@@ -1,12 +1,12 @@
 //! `referee play`: a person at the terminal against a bot (`--vs BOT`) or two
 //! people at one keyboard (`--hot-seat`). The game loop is the library's
-//! `referee::human`.
+//! `referee_engine::human`.
 
 use anyhow::anyhow;
 use clap::{ArgGroup, Args};
 
-use referee::bot::{BotCommand, Language};
-use referee::human::{self, HumanEnd, HumanError, HumanPlan, Opponent};
+use referee_engine::bot::{BotCommand, Language};
+use referee_engine::human::{self, HumanEnd, HumanError, HumanPlan, Opponent};
 
 use super::{Failure, GameFlags, LimitFlags};
 

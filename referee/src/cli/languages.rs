@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use referee::bot::language::{Language, Toolchain};
-use referee::units::show_size_kb;
+use referee_engine::bot::language::{Language, Toolchain};
+use referee_engine::units::show_size_kb;
 
 use super::Failure;
 
@@ -23,7 +23,7 @@ pub struct LanguagesArgs {
 
 pub fn run_languages(args: LanguagesArgs) -> Result<(), Failure> {
     if let Some(file) = &args.file {
-        referee::plan_file::register_languages_of(file).map_err(Failure::input)?;
+        referee_engine::plan_file::register_languages_of(file).map_err(Failure::input)?;
     }
     let languages = Language::all();
     if args.json {

@@ -20,12 +20,12 @@ mod tournament;
 
 use clap::{Args, Parser, Subcommand};
 
-use referee::bot::sandbox::SandboxError;
-use referee::bot::{Language, Sandbox, SandboxChoice};
-use referee::games::{GameConfig, GameOptions};
-use referee::runner::MatchLimits;
-use referee::text::escape_lines;
-use referee::units;
+use referee_engine::bot::sandbox::SandboxError;
+use referee_engine::bot::{Language, Sandbox, SandboxChoice};
+use referee_engine::games::{GameConfig, GameOptions};
+use referee_engine::runner::MatchLimits;
+use referee_engine::text::escape_lines;
+use referee_engine::units;
 
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_INTERNAL: i32 = 1;
@@ -80,7 +80,7 @@ pub fn verbose() -> bool {
 /// The sandbox in force in one short line, for the start-up notice
 /// (`--verbose` prints [`Sandbox::describe`] instead).
 pub fn sandbox_summary(sandbox: &Sandbox) -> String {
-    use referee::bot::landlock::{on_this_kernel, Confinement};
+    use referee_engine::bot::landlock::{on_this_kernel, Confinement};
     let landlock = match on_this_kernel() {
         Confinement::Full { .. } => "Landlock",
         Confinement::Partial { .. } => "Landlock (partial)",
@@ -133,7 +133,7 @@ input; the bot is killed); 2 bad input; 1 internal failure."
     Collect(collect::CollectArgs),
 }
 
-/// The secret key the referee draws codes with (see `referee::key`):
+/// The secret key the referee draws codes with (see `referee_engine::key`):
 /// shared by every command that plays games.
 #[derive(Args, Clone, Debug, Default)]
 pub struct KeyFlags {
@@ -147,8 +147,8 @@ pub struct KeyFlags {
 
 impl KeyFlags {
     /// The key of this run: given, read, or drawn from the operating system.
-    pub fn run_key(&self) -> Result<referee::key::RunKey, Failure> {
-        referee::key::RunKey::from_options(self.key.as_deref(), self.key_file.as_deref())
+    pub fn run_key(&self) -> Result<referee_engine::key::RunKey, Failure> {
+        referee_engine::key::RunKey::from_options(self.key.as_deref(), self.key_file.as_deref())
             .map_err(Failure::input)
     }
 
@@ -445,9 +445,9 @@ pub fn main() -> i32 {
     // Printed commands (replays, --resume) start with the referee as the
     // person started it, so that they run as printed.
     if let Some(program) = std::env::args_os().next() {
-        referee::report::set_program(&program.to_string_lossy());
+        referee_engine::report::set_program(&program.to_string_lossy());
     }
-    referee::bot::sandbox::hide_command_line();
+    referee_engine::bot::sandbox::hide_command_line();
     let result = match cli.command {
         Command::Match(args) => play::run_match(args).map(|()| EXIT_OK),
         Command::Replay(args) => play::run_replay(args).map(|()| EXIT_OK),
@@ -468,7 +468,7 @@ pub fn main() -> i32 {
     match result {
         Ok(code) => code,
         // Errors may quote a bot's name or output: control characters
-        // are shown escaped (`referee::text`).
+        // are shown escaped (`referee_engine::text`).
         Err(Failure::Input(e)) => {
             eprintln!("referee: {}", escape_lines(&error_text(&e)));
             EXIT_INPUT

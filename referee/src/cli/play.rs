@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use anyhow::anyhow;
 use clap::Args;
 
-use referee::bot::BotCommand;
-use referee::reporter::{json::Json, terminal::Terminal, Place, Reporter, Run};
-use referee::runner::{play_match, MatchError, MatchPlan};
-use referee::transcript;
+use referee_engine::bot::BotCommand;
+use referee_engine::reporter::{json::Json, terminal::Terminal, Place, Reporter, Run};
+use referee_engine::runner::{play_match, MatchError, MatchPlan};
+use referee_engine::transcript;
 
 use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 
@@ -120,7 +120,7 @@ pub struct ReproduceArgs {
 pub const EXIT_STILL_FAILS: i32 = 1;
 
 pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
-    use referee::games::Seat;
+    use referee_engine::games::Seat;
     let shown = args.file.display().to_string();
     let entries =
         transcript::read(&args.file).map_err(|e| Failure::input(anyhow!("{shown}: {e}")))?;
@@ -153,7 +153,7 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
         Some(other) => {
             return Err(Failure::input(anyhow!(
                 "--seat: '{}' is not a seat; give a or b",
-                referee::text::escape(other)
+                referee_engine::text::escape(other)
             )))
         }
         None => {
@@ -182,7 +182,7 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
                 .file
                 .parent()
                 .and_then(|p| p.parent())
-                .map(|folder| folder.join(referee::key::KEY_FILE));
+                .map(|folder| folder.join(referee_engine::key::KEY_FILE));
             if !file.exists() {
                 match beside.filter(|b| b.exists()) {
                     Some(b) => key.key_file = Some(b),
@@ -231,7 +231,7 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
         bots,
         limits,
     };
-    let replies: Vec<String> = referee::reproduce::replies(&entries, opponent)
+    let replies: Vec<String> = referee_engine::reproduce::replies(&entries, opponent)
         .into_iter()
         .map(|(_, reply)| reply)
         .collect();
@@ -249,7 +249,7 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
         .save
         .clone()
         .unwrap_or_else(|| temporary.path().to_path_buf());
-    let mut played = referee::runner::play_reproduction(&plan, opponent, replies, Some(&save))
+    let mut played = referee_engine::runner::play_reproduction(&plan, opponent, replies, Some(&save))
         .map_err(|e| match e {
             MatchError::Transcript { .. } | MatchError::Compiler { .. } => Failure::input(e),
             MatchError::Interrupted | MatchError::NotStarted { .. } => Failure::internal(e),
@@ -276,14 +276,14 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
         .game_finished(&played.record, &Place::Match)
         .map_err(Failure::internal)?;
     let was = record.player(seat);
-    let disqualified = |d: &referee::verdict::Disqualification| {
+    let disqualified = |d: &referee_engine::verdict::Disqualification| {
         format!("{} at reply {}: {}", d.verdict, d.at_move, d.detail)
     };
     println!();
     println!(
         "Recorded: seat {} ({}) {}",
         seat,
-        referee::text::escape(&was.name),
+        referee_engine::text::escape(&was.name),
         match &was.disqualification {
             Some(d) => disqualified(d),
             None => format!("{} [{}]", record.winner.result_for(seat), record.reason),
@@ -293,7 +293,7 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
     println!(
         "Now:      seat {} ({}) {}",
         seat,
-        referee::text::escape(&now.name),
+        referee_engine::text::escape(&now.name),
         match &now.disqualification {
             Some(d) => disqualified(d),
             None => format!(
@@ -302,9 +302,9 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
             ),
         }
     );
-    let lines = match referee::reproduce::setup_differs(
-        &referee::reproduce::setup(&entries, seat),
-        &referee::reproduce::setup(&now_entries, seat),
+    let lines = match referee_engine::reproduce::setup_differs(
+        &referee_engine::reproduce::setup(&entries, seat),
+        &referee_engine::reproduce::setup(&now_entries, seat),
     ) {
         // Another set-up: what the replies have in common says nothing.
         Some(warning) => std::iter::once(warning)
@@ -315,15 +315,15 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
                     .map(|end| format!("the game stopped: {end}")),
             )
             .collect(),
-        None => referee::reproduce::compare(
+        None => referee_engine::reproduce::compare(
             &record.game,
-            &referee::reproduce::replies(&entries, seat),
-            &referee::reproduce::replies(&now_entries, seat),
+            &referee_engine::reproduce::replies(&entries, seat),
+            &referee_engine::reproduce::replies(&now_entries, seat),
             played.record_end.as_deref(),
         ),
     };
     for line in lines {
-        println!("{}", referee::text::escape(&line));
+        println!("{}", referee_engine::text::escape(&line));
     }
     Ok(if now.disqualification.is_some() {
         EXIT_STILL_FAILS
@@ -339,7 +339,7 @@ pub fn distinct_names(a: &mut BotCommand, b: &mut BotCommand) {
         return;
     }
     let file_name = |bot: &BotCommand| {
-        let python = referee::bot::Language::named("python");
+        let python = referee_engine::bot::Language::named("python");
         let file = match &bot.source {
             Some(source) => Some(source.as_os_str()),
             None if bot.language == python => bot.args.first().map(|a| a.as_os_str()),
@@ -389,12 +389,12 @@ pub fn run_replay(args: ReplayArgs) -> Result<(), Failure> {
     // it has, then says where it stops (exit 2).
     let (entries, broken) = transcript::read_prefix(&file).map_err(Failure::input)?;
     if let Some(html) = &html {
-        let templates = referee::reporter::html::Templates {
+        let templates = referee_engine::reporter::html::Templates {
             dir: args.templates.clone(),
         };
-        let page = referee::reporter::html::game_page_html(&entries, &templates)
+        let page = referee_engine::reporter::html::game_page_html(&entries, &templates)
             .map_err(Failure::input)?;
-        referee::atomic_file::write(html, page).map_err(|e| {
+        referee_engine::atomic_file::write(html, page).map_err(|e| {
             Failure::input(anyhow::anyhow!("{}: cannot write: {e}", html.display()))
         })?;
         eprintln!("replay viewer: {}", html.display());
@@ -413,15 +413,15 @@ pub fn run_replay(args: ReplayArgs) -> Result<(), Failure> {
 mod tests {
     use clap::Parser;
 
-    use referee::bot::BotCommand;
-    use referee::games::{GameConfig, GameOptions};
-    use referee::key::RunKey;
-    use referee::replay;
-    use referee::runner::{MatchLimits, MatchPlan, SoloPlan};
+    use referee_engine::bot::BotCommand;
+    use referee_engine::games::{GameConfig, GameOptions};
+    use referee_engine::key::RunKey;
+    use referee_engine::replay;
+    use referee_engine::runner::{MatchLimits, MatchPlan, SoloPlan};
 
     use crate::cli::{Cli, Command};
 
-    /// Replay commands are built in the library (`referee::replay`) from the
+    /// Replay commands are built in the library (`referee_engine::replay`) from the
     /// flags this module defines: each one parses here, for every game.
     #[test]
     fn replay_commands_parse_with_the_command_line_definitions() {

@@ -5,16 +5,16 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::Args;
 
-use referee::bot;
-use referee::reporter::csv::TournamentCsv;
-use referee::reporter::grades::TournamentGrades;
-use referee::reporter::terminal::{standings_table, Terminal};
-use referee::reporter::{ReportError, Reporter, Reporters, Run};
-use referee::tournament::{self, RunOptions, Shard, TournamentPlan};
+use referee_engine::bot;
+use referee_engine::reporter::csv::TournamentCsv;
+use referee_engine::reporter::grades::TournamentGrades;
+use referee_engine::reporter::terminal::{standings_table, Terminal};
+use referee_engine::reporter::{ReportError, Reporter, Reporters, Run};
+use referee_engine::tournament::{self, RunOptions, Shard, TournamentPlan};
 
 use super::Failure;
-use referee::bot::SandboxChoice;
-use referee::text::escape;
+use referee_engine::bot::SandboxChoice;
+use referee_engine::text::escape;
 
 /// Exit code when Ctrl-C stopped a tournament (standings of the games done are written).
 pub const EXIT_INTERRUPTED: i32 = 130;
@@ -79,14 +79,14 @@ pub struct ReportArgs {
 }
 
 pub fn run_report(args: ReportArgs) -> Result<i32, Failure> {
-    let templates = referee::reporter::html::Templates {
+    let templates = referee_engine::reporter::html::Templates {
         dir: args.templates,
     };
-    let written = referee::reporter::html::write_any_report(&args.folder, &templates)
+    let written = referee_engine::reporter::html::write_any_report(&args.folder, &templates)
         .map_err(Failure::input)?;
     let what = if args
         .folder
-        .join(referee::reporter::html::CHECK_JSON)
+        .join(referee_engine::reporter::html::CHECK_JSON)
         .exists()
         && !args.folder.join("tournament.json").exists()
     {
@@ -139,12 +139,12 @@ pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
             args.folder.join("tournament.toml"),
             Some(
                 args.folder
-                    .join(referee::reporter::grades::GRADES_DIR)
-                    .join(referee::grading::ROSTER_COPY),
+                    .join(referee_engine::reporter::grades::GRADES_DIR)
+                    .join(referee_engine::grading::ROSTER_COPY),
             ),
         ),
     };
-    let plan = referee::grading::GradingPlan::load(&file, &meta.bots, roster_at.as_deref())
+    let plan = referee_engine::grading::GradingPlan::load(&file, &meta.bots, roster_at.as_deref())
         .map_err(|e| match &args.file {
             Some(_) => Failure::input(e),
             None => Failure::input(anyhow::anyhow!(
@@ -162,7 +162,7 @@ pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
     let (standings, _) =
         tournament::run::standings_of(&args.folder, &meta.bots, scoring).map_err(Failure::input)?;
     let graded =
-        referee::reporter::grades::grade_folder(&args.folder, &meta.bots, Some(&plan), &standings)
+        referee_engine::reporter::grades::grade_folder(&args.folder, &meta.bots, Some(&plan), &standings)
             .map_err(Failure::input)?;
     if let Some(warning) = &graded.warning {
         eprint!("{warning}");
@@ -172,7 +172,7 @@ pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
     }
     println!(
         "{}",
-        referee::reporter::grades::grades_line(&args.folder, &graded.grades)
+        referee_engine::reporter::grades::grades_line(&args.folder, &graded.grades)
     );
     Ok(super::EXIT_OK)
 }
@@ -214,8 +214,8 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
     // folder (transcripts of finished games) and a knockout's `seeds_from`
     // folder (an earlier tournament's) are hidden from the bots.
     let key = match (&args.key, &args.key_file) {
-        (Some(hex), _) => Some(referee::key::RefereeKey::from_hex(hex).map_err(Failure::input)?),
-        (None, Some(path)) => Some(referee::key::RefereeKey::read(path).map_err(Failure::input)?),
+        (Some(hex), _) => Some(referee_engine::key::RefereeKey::from_hex(hex).map_err(Failure::input)?),
+        (None, Some(path)) => Some(referee_engine::key::RefereeKey::read(path).map_err(Failure::input)?),
         (None, None) => None,
     };
     let hidden: Vec<PathBuf> = [
@@ -281,8 +281,8 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         ));
     }
     if !args.no_report {
-        reporters.push(referee::reporter::html::LiveReport::new(
-            referee::reporter::html::Templates {
+        reporters.push(referee_engine::reporter::html::LiveReport::new(
+            referee_engine::reporter::html::Templates {
                 dir: args.templates.clone(),
             },
         ));
@@ -316,7 +316,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
 /// The format as the start line names it: `swiss, 4 rounds`,
 /// `groups, 2 groups, best 2 of each to a knockout`.
 fn format_line(plan: &TournamentPlan) -> String {
-    use referee::tournament::Format;
+    use referee_engine::tournament::Format;
     match plan.format {
         Format::Swiss => format!("swiss, {} rounds", plan.rounds),
         Format::Groups => format!(
@@ -331,7 +331,7 @@ fn format_line(plan: &TournamentPlan) -> String {
 fn resume_command(file: &std::path::Path, out: &std::path::Path) -> String {
     format!(
         "{} tournament {} --out {} --resume",
-        referee::report::program(),
+        referee_engine::report::program(),
         shell_words::quote(&file.display().to_string()),
         shell_words::quote(&out.display().to_string())
     )
@@ -379,8 +379,8 @@ pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
         );
     }
     let names: Vec<String> = standings.iter().map(|r| r.bot.clone()).collect();
-    let pairs = referee::reporter::grades::pairs_of(&args.out).map_err(Failure::internal)?;
-    if let Some(warning) = referee::reporter::grades::check_comparison(&args.out, &pairs, &names)
+    let pairs = referee_engine::reporter::grades::pairs_of(&args.out).map_err(Failure::internal)?;
+    if let Some(warning) = referee_engine::reporter::grades::check_comparison(&args.out, &pairs, &names)
         .map_err(Failure::internal)?
     {
         eprint!("{warning}");
@@ -397,7 +397,7 @@ struct SandboxNote {
 
 impl Reporter for SandboxNote {
     fn run_started(&mut self, _run: &Run<'_>) -> Result<(), ReportError> {
-        if let Err(e) = referee::atomic_file::write(&self.path, &self.text) {
+        if let Err(e) = referee_engine::atomic_file::write(&self.path, &self.text) {
             eprintln!("warning: cannot write {}: {e}", self.path.display());
         }
         Ok(())
@@ -409,6 +409,6 @@ pub(super) fn timestamp() -> String {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let (year, month, day, hour, minute, second) = referee::units::utc_civil(secs);
+    let (year, month, day, hour, minute, second) = referee_engine::units::utc_civil(secs);
     format!("{year:04}{month:02}{day:02}-{hour:02}{minute:02}{second:02}")
 }

@@ -5,7 +5,7 @@
 //! names the bound, before any folder is made or bot started: no input can
 //! make the referee overflow, panic or allocate without limit.
 
-use std::time::Duration;
+use core::time::Duration;
 
 /// Longest time for one reply (`time_limit`, `startup_limit`,
 /// `max-move-time`'s `below`): one hour.

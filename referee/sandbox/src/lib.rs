@@ -26,8 +26,12 @@
 //! answering, and at once after each reply if it was ever seen using the
 //! CPU between its reply and its next request ([`BotProcess::rest`]).
 
+// The rules crate's pure helpers, at the paths the modules below use.
+use referee_rules::{protocol, text, units, verdict};
+
 pub mod compile;
 mod direct;
+pub mod interrupt;
 pub mod landlock;
 pub mod language;
 pub mod launch;

@@ -16,18 +16,22 @@
 //! - [`check`]: CI checks of a bot against requirements, and A/B runs with
 //!   the sequential test of [`sprt`].
 
+#![forbid(unsafe_code)]
+
+// The layers below, at the paths every module of the engine uses: the
+// rules crate's modules, and the sandbox crate as `bot`.
+pub use referee_rules::{games, protocol, text, units, verdict};
+pub use referee_sandbox as bot;
+
 pub mod atomic_file;
 pub mod bench;
-pub mod bot;
 pub mod check;
 pub mod collect;
-pub mod games;
 pub mod grading;
 pub mod human;
 pub mod key;
 pub mod plan_file;
 pub mod pool;
-pub mod protocol;
 pub mod record;
 pub mod replay;
 pub mod report;
@@ -35,9 +39,6 @@ pub mod reporter;
 pub mod reproduce;
 pub mod runner;
 pub mod sprt;
-pub mod text;
 pub mod time_bank;
 pub mod tournament;
 pub mod transcript;
-pub mod units;
-pub mod verdict;

@@ -10,12 +10,12 @@
 
 use std::io::{self, Write};
 use std::os::fd::AsFd;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rustix::io::Errno;
 use rustix::termios::{self, LocalModes, OptionalActions, Termios};
 
+use crate::bot::interrupt::SigintGuard;
 use crate::bot::{self, BotCommand, BotProcess, Fault};
 use crate::games::driver::{drive, Ending, Seats, Turn};
 use crate::games::human::HumanText;
@@ -453,48 +453,6 @@ enum Input {
     Left(Leave),
 }
 
-/// Set by the SIGINT handler; the read it interrupts then sees `EINTR`.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-extern "C" fn on_sigint(_: libc::c_int) {
-    INTERRUPTED.store(true, Ordering::SeqCst);
-}
-
-/// Catches Ctrl-C for the life of a game (so the terminal is restored and
-/// the bot killed before exit) and puts the old handler back on drop.
-struct SigintGuard {
-    old: libc::sigaction,
-}
-
-impl SigintGuard {
-    fn install() -> io::Result<SigintGuard> {
-        INTERRUPTED.store(false, Ordering::SeqCst);
-        // SAFETY: plain sigaction calls with initialised structs; the handler
-        // only stores to an atomic (async-signal-safe). No SA_RESTART, so a
-        // blocked read returns EINTR.
-        unsafe {
-            let mut new: libc::sigaction = std::mem::zeroed();
-            new.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            new.sa_flags = 0;
-            libc::sigemptyset(&mut new.sa_mask);
-            let mut old: libc::sigaction = std::mem::zeroed();
-            if libc::sigaction(libc::SIGINT, &new, &mut old) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            Ok(SigintGuard { old })
-        }
-    }
-}
-
-impl Drop for SigintGuard {
-    fn drop(&mut self) {
-        // SAFETY: restores the handler saved by `install`.
-        unsafe {
-            libc::sigaction(libc::SIGINT, &self.old, std::ptr::null_mut());
-        }
-    }
-}
-
 /// Turns the terminal's echo off until dropped (no-op when stdin is not a
 /// terminal). The newline is still echoed, so the screen moves on.
 struct EchoOff {
@@ -563,7 +521,7 @@ impl Terminal {
                 let text = String::from_utf8_lossy(&line[..end]);
                 return Ok(Input::Line(text.trim_end_matches('\r').to_string()));
             }
-            if INTERRUPTED.load(Ordering::SeqCst) {
+            if SigintGuard::interrupted() {
                 return Ok(Input::Left(Leave::Interrupted));
             }
             let mut buf = [0u8; 1024];
