@@ -25,8 +25,17 @@ pub struct GameView {
     pub verdicts: Vec<VerdictView>,
     /// The account's lines that reveal what was hidden (the codes).
     pub reveal: Vec<String>,
+    /// The code each seat held, as the account reveals it at the end (in a
+    /// solo game the referee holds B's, the one A attacks); none if it was
+    /// never chosen.
+    pub secrets: [Option<String>; 2],
+    /// A code game's board, from the greeting the referee sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shape: Option<CodeShape>,
     /// How it ended, for a person: `A wins (cracked)`.
     pub result: String,
+    /// The command that plays the game again, as the person can paste it
+    /// (the program as they started the referee).
     pub replay: String,
     /// Cryptron: the set-up's board and points, as [`Move::board`] has them.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -35,6 +44,65 @@ pub struct GameView {
     pub initial_points: Option<[u32; 2]>,
     /// Each bot's last stderr lines (at most [`STDERR_TAIL`]).
     pub stderr: [Vec<String>; 2],
+}
+
+/// A code game's board: symbols in a code, symbols to choose from,
+/// attacks (rounds, guesses) a seat may make, and whether it is a solo
+/// game (the referee holds the secret, only A attacks).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CodeShape {
+    pub length: u32,
+    pub symbols: u32,
+    pub cap: u32,
+    pub solo: bool,
+}
+
+/// The board of a code game from its greeting (`mastermind 4 6 first 12
+/// SEED`, `safecracker 3 3 second 100 SEED`, `arrow5 classic solo 50
+/// SEED`): the words before the role give the code's size, the word after
+/// it the cap.
+fn code_shape(game: &str, greeting: &str) -> Option<CodeShape> {
+    let words: Vec<&str> = greeting.split_whitespace().collect();
+    if words.first() != Some(&game) {
+        return None;
+    }
+    let role = words
+        .iter()
+        .position(|w| matches!(*w, "first" | "second" | "solo"))?;
+    let cap = words.get(role + 1)?.parse().ok()?;
+    let (length, symbols) = match game {
+        // Five symbols from 0-9 and the eye.
+        "arrow5" => (5, 11),
+        "mastermind" | "safecracker" if role == 3 => (words[1].parse().ok()?, words[2].parse().ok()?),
+        _ => return None,
+    };
+    Some(CodeShape {
+        length,
+        symbols,
+        cap,
+        solo: words[role] == "solo",
+    })
+}
+
+/// A line of the account that tells a hidden code: `A's code: 5 5 2 3
+/// (chosen by the bot)`, or a solo game's `secret: ...` (the referee holds
+/// B's code). The account writes these lines itself; a bot's words only
+/// ever follow `A: ` or a move's number.
+fn revealed_code(line: &str) -> Option<(usize, String)> {
+    let (seat, rest) = if let Some(rest) = line.strip_prefix("A's code: ") {
+        (0, rest)
+    } else if let Some(rest) = line.strip_prefix("B's code: ") {
+        (1, rest)
+    } else if let Some(rest) = line
+        .strip_prefix("secret: ")
+        .or_else(|| line.strip_prefix("the secret: "))
+    {
+        (1, rest)
+    } else {
+        return None;
+    };
+    let code = rest.split("  (").next().unwrap_or(rest).trim();
+    (!code.is_empty() && !code.starts_with("none")).then(|| (seat, code.to_string()))
 }
 
 /// One move: a reply to `attack`, `guess` or a Cryptron turn.
@@ -120,6 +188,9 @@ pub fn game_view(entries: &[Entry]) -> GameView {
                 let i = bot.index();
                 match dir {
                     Direction::To => {
+                        if view.shape.is_none() && board.is_none() {
+                            view.shape = code_shape(&view.game, line);
+                        }
                         let word = line.split_whitespace().next().unwrap_or("");
                         if matches!(word, "signal" | "feedback") {
                             if let Some(m) = view
@@ -190,13 +261,16 @@ pub fn game_view(entries: &[Entry]) -> GameView {
             }
             Entry::Result { record } => {
                 view.result = result_line(record);
-                view.replay = record.replay.clone();
+                view.replay = crate::report::as_invoked(&record.replay);
                 view.reveal = record
                     .account
                     .iter()
-                    .filter(|l| l.contains("'s code"))
+                    .filter(|l| revealed_code(l).is_some())
                     .cloned()
                     .collect();
+                for (seat, code) in record.account.iter().filter_map(|l| revealed_code(l)) {
+                    view.secrets[seat] = Some(code);
+                }
             }
         }
     }
@@ -220,5 +294,54 @@ pub fn result_line(record: &MatchRecord) -> String {
         Winner::A => format!("A wins ({})", record.reason),
         Winner::B => format!("B wins ({})", record.reason),
         Winner::Draw => format!("draw ({})", record.reason),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn greetings_give_the_board() {
+        let shape = |length, symbols, cap, solo| {
+            Some(CodeShape {
+                length,
+                symbols,
+                cap,
+                solo,
+            })
+        };
+        assert_eq!(
+            code_shape("mastermind", "mastermind 4 6 first 12 99"),
+            shape(4, 6, 12, false)
+        );
+        assert_eq!(
+            code_shape("safecracker", "safecracker 3 5 solo 100 7"),
+            shape(3, 5, 100, true)
+        );
+        assert_eq!(
+            code_shape("arrow5", "arrow5 classic second 50 1"),
+            shape(5, 11, 50, false)
+        );
+        assert_eq!(code_shape("arrow5", "signal > <"), None);
+        assert_eq!(code_shape("mastermind", "mastermind 4 first"), None);
+    }
+
+    #[test]
+    fn only_the_accounts_own_lines_reveal_codes() {
+        assert_eq!(
+            revealed_code("A's code: 2-2-1  (chosen by the bot)"),
+            Some((0, "2-2-1".into()))
+        );
+        assert_eq!(
+            revealed_code("the secret: 1-2-3  (held by the referee)"),
+            Some((1, "1-2-3".into()))
+        );
+        assert_eq!(
+            revealed_code("secret: 5 5 2 3  (code 7 of 1296, held by the referee)"),
+            Some((1, "5 5 2 3".into()))
+        );
+        assert_eq!(revealed_code("B's code: none (the bot did not choose one)"), None);
+        assert_eq!(revealed_code("A: x's code: 1 1 1  (bot)"), None);
     }
 }
