@@ -73,7 +73,9 @@ fn code_shape(game: &str, greeting: &str) -> Option<CodeShape> {
     let (length, symbols) = match game {
         // Five symbols from 0-9 and the eye.
         "arrow5" => (5, 11),
-        "mastermind" | "safecracker" if role == 3 => (words[1].parse().ok()?, words[2].parse().ok()?),
+        "mastermind" | "safecracker" if role == 3 => {
+            (words[1].parse().ok()?, words[2].parse().ok()?)
+        }
         _ => return None,
     };
     Some(CodeShape {
@@ -341,7 +343,10 @@ mod tests {
             revealed_code("secret: 5 5 2 3  (code 7 of 1296, held by the referee)"),
             Some((1, "5 5 2 3".into()))
         );
-        assert_eq!(revealed_code("B's code: none (the bot did not choose one)"), None);
+        assert_eq!(
+            revealed_code("B's code: none (the bot did not choose one)"),
+            None
+        );
         assert_eq!(revealed_code("A: x's code: 1 1 1  (bot)"), None);
     }
 }
