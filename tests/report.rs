@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use referee::games::code_game::CodeRules;
 use referee::games::cryptron::{mirror, parse_line, Board};
-use referee::games::Seat;
+use referee::games::{GameConfig, GameOptions, Seat};
 use referee::transcript::{self, Direction, Entry};
 
 use crate::harness::*;
@@ -927,9 +928,47 @@ fn mastermind_viewer_draws_pegs_from_move_0() {
         assert_eq!(values, &expected.join(" "), "{seat}'s attacks left");
     }
     assert!(
-        chart.contains("id=\"progress-now\""),
+        chart.contains("class=\"progress-now\""),
         "the chart marks the move"
     );
+    // And the codes still possible for each seat after each of its
+    // attacks: 8^5 before any, then those that score every attack as
+    // the feedback did, counted here from the transcript by the rules.
+    let Ok(GameConfig::Mastermind(rules)) = GameConfig::from_options(
+        "mastermind",
+        &GameOptions {
+            pegs: Some(5),
+            colours: Some(8),
+            ..Default::default()
+        },
+    ) else {
+        panic!("mastermind's rules")
+    };
+    let all: Vec<_> = (0..rules.secret_count())
+        .map(|i| rules.nth_code(i))
+        .collect();
+    let candidates = element(&end.dom, "candidates-chart", "</svg>");
+    let series = attributes(candidates, "path", "data-values");
+    for (seat, values) in Seat::BOTH.iter().zip(&series) {
+        let mut expected = vec![32768usize];
+        for i in 1..=n {
+            let attacks: Vec<&(Seat, String, Option<String>)> =
+                moves[..i].iter().filter(|m| m.0 == *seat).collect();
+            let possible = all
+                .iter()
+                .filter(|code| {
+                    attacks.iter().all(|(_, line, feedback)| {
+                        let attack = rules.code(&rules.read(line).unwrap()).unwrap();
+                        Some(rules.feedback_line(&rules.feedback(code, &attack))) == *feedback
+                    })
+                })
+                .count();
+            expected.push(possible);
+        }
+        let expected: Vec<String> = expected.iter().map(usize::to_string).collect();
+        assert_eq!(values, &expected.join(" "), "{seat}'s codes still possible");
+    }
+    assert!(series[0].ends_with(" 1"), "A cracked: one code left");
     let shots = screenshots();
     browse(
         &url(&html, "#move-0"),

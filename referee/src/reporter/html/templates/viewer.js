@@ -258,55 +258,67 @@
   }
 
   // The game's progress after each move 0..n, one series per seat: the
-  // points (Cryptron) or the attacks each seat has left.
-  function series() {
-    var out = { label: "", a: [], b: [], top: 1, bottom: 0 };
-    if (data.game === "cryptron") {
-      out.label = "points";
-      var points = data.initial_points || [0, 0];
-      out.a.push(points[0]); out.b.push(points[1]);
-      moves.forEach(function (m) {
-        if (m.points) points = m.points;
-        out.a.push(points[0]); out.b.push(points[1]);
-      });
-    } else {
-      if (!shape) return null;
-      out.label = data.game === "safecracker" ? "guesses left" : "attacks left";
-      var left = [shape.cap, shape.cap];
-      out.a.push(left[0]); out.b.push(left[1]);
-      moves.forEach(function (m) {
-        left[m.seat === "a" ? 0 : 1] = Math.max(0, left[m.seat === "a" ? 0 : 1] - 1);
-        out.a.push(left[0]); out.b.push(left[1]);
-      });
-      if (solo()) out.b = null;
-    }
-    // The range the values take: attacks left fall by a few of many.
-    var all = out.a.concat(out.b || []);
-    out.top = Math.max.apply(null, all);
-    out.bottom = Math.min.apply(null, all);
-    if (out.top === out.bottom) out.bottom = Math.max(0, out.top - 1);
-    if (out.top === out.bottom) out.top = out.bottom + 1;
+  // points (Cryptron), or the attacks each seat has left and the codes
+  // still possible after its feedback (on a log scale).
+  function track(start, value) {
+    var now = [start, start], out = { a: [start], b: [start] };
+    moves.forEach(function (m) {
+      var i = m.seat === "a" ? 0 : 1;
+      now[i] = value(m, now[i]);
+      out.a.push(now[0]); out.b.push(now[1]);
+    });
+    if (solo()) out.b = null;
     return out;
   }
-  var chart = null;
-  function drawChart() {
-    if (!progress) return;
-    var s = series();
-    progress.textContent = "";
-    if (!s) { progress.hidden = true; return; }
-    var W = 600, H = 120, L = 34, R = 8, T = 8, B = 20;
+  function charts() {
+    var out = [];
+    if (data.game === "cryptron") {
+      var points = data.initial_points || [0, 0];
+      var scored = { id: "progress-chart", label: "points", a: [points[0]], b: [points[1]] };
+      moves.forEach(function (m) {
+        if (m.points) points = m.points;
+        scored.a.push(points[0]); scored.b.push(points[1]);
+      });
+      out.push(scored);
+    } else if (shape) {
+      var left = track(shape.cap, function (m, v) { return Math.max(0, v - 1); });
+      left.id = "progress-chart";
+      left.label = data.game === "safecracker" ? "guesses left" : "attacks left";
+      out.push(left);
+      if (shape.codes) {
+        var possible = track(shape.codes, function (m, v) {
+          return m.candidates === undefined || m.candidates === null ? v : m.candidates;
+        });
+        possible.id = "candidates-chart";
+        possible.label = "codes still possible (log scale)";
+        possible.log = true;
+        out.push(possible);
+      }
+    }
+    return out;
+  }
+  var markers = [];
+  function drawChart(s) {
+    var scale = s.log ? function (v) { return Math.log(Math.max(v, 1)) / Math.LN10; } : function (v) { return v; };
+    // The range the values take: attacks left fall by a few of many.
+    var all = s.a.concat(s.b || []);
+    var top = Math.max.apply(null, all), bottom = s.log ? 1 : Math.min.apply(null, all);
+    if (top === bottom) bottom = Math.max(0, top - 1);
+    if (top === bottom) top = bottom + 1;
+    var W = 600, H = 120, L = 44, R = 8, T = 8, B = 20;
     var x = function (i) { return L + (W - L - R) * (n === 0 ? 0 : i / n); };
-    var y = function (v) { return T + (H - T - B) * (s.top - v) / (s.top - s.bottom); };
-    var root = svg("svg", { id: "progress-chart", viewBox: "0 0 " + W + " " + H, role: "img",
+    var y = function (v) { return T + (H - T - B) * (scale(top) - scale(v)) / (scale(top) - scale(bottom)); };
+    var root = svg("svg", { id: s.id, viewBox: "0 0 " + W + " " + H, role: "img",
                             "aria-label": s.label + " after each move" }, progress);
     root.dataset.series = s.label;
-    var base = y(s.bottom);
+    var base = y(bottom);
     svg("line", { x1: L, y1: base, x2: W - R, y2: base, stroke: "#999" }, root);
     svg("line", { x1: L, y1: T, x2: L, y2: base, stroke: "#999" }, root);
-    svgText(root, { x: L - 4, y: y(s.top) + 4, "text-anchor": "end", "font-size": 10, fill: "#555" }, String(s.top));
-    svgText(root, { x: L - 4, y: base, "text-anchor": "end", "font-size": 10, fill: "#555" }, String(s.bottom));
+    svgText(root, { x: L - 4, y: y(top) + 4, "text-anchor": "end", "font-size": 10, fill: "#555" }, String(top));
+    svgText(root, { x: L - 4, y: base, "text-anchor": "end", "font-size": 10, fill: "#555" }, String(bottom));
     svgText(root, { x: W - R, y: H - 5, "text-anchor": "end", "font-size": 10, fill: "#555" }, "move " + n);
-    svgText(root, { x: L, y: H - 5, "font-size": 10, fill: "#555" }, s.label + " (A blue, B orange)");
+    svgText(root, { x: L, y: H - 5, "font-size": 10, fill: "#555" },
+            s.label + (s.b ? " (A blue, B orange)" : ""));
     [["a", "#1d4e89"], ["b", "#b35900"]].forEach(function (pair) {
       var values = s[pair[0]];
       if (!values) return;
@@ -315,13 +327,20 @@
       line.dataset.seat = pair[0];
       line.dataset.values = values.join(" ");
     });
-    var marker = svg("line", { id: "progress-now", y1: T, y2: base, stroke: "#c00", "stroke-dasharray": "3 2" }, root);
-    chart = { marker: marker, x: x };
+    var marker = svg("line", { "class": "progress-now", y1: T, y2: base, stroke: "#c00", "stroke-dasharray": "3 2" }, root);
+    markers.push({ marker: marker, x: x });
+  }
+  function drawCharts() {
+    if (!progress) return;
+    var all = charts();
+    progress.hidden = all.length === 0;
+    all.forEach(drawChart);
   }
   function moveChart() {
-    if (!chart) return;
-    chart.marker.setAttribute("x1", chart.x(k));
-    chart.marker.setAttribute("x2", chart.x(k));
+    markers.forEach(function (m) {
+      m.marker.setAttribute("x1", m.x(k));
+      m.marker.setAttribute("x2", m.x(k));
+    });
   }
 
   function draw() {
@@ -418,7 +437,7 @@
     else if (e.key === "f" && projectorButton) { projector(); e.preventDefault(); }
   });
   window.addEventListener("hashchange", fromHash);
-  drawChart();
+  drawCharts();
   draw();
   fromHash();
 })();
