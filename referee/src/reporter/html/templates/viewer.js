@@ -274,7 +274,7 @@
     var out = [];
     if (data.game === "cryptron") {
       var points = data.initial_points || [0, 0];
-      var scored = { id: "progress-chart", label: "points", a: [points[0]], b: [points[1]] };
+      var scored = { id: "progress-chart", label: "points", a: [points[0]], b: [points[1]], zero: true };
       moves.forEach(function (m) {
         if (m.points) points = m.points;
         scored.a.push(points[0]); scored.b.push(points[1]);
@@ -302,7 +302,7 @@
     var scale = s.log ? function (v) { return Math.log(Math.max(v, 1)) / Math.LN10; } : function (v) { return v; };
     // The range the values take: attacks left fall by a few of many.
     var all = s.a.concat(s.b || []);
-    var top = Math.max.apply(null, all), bottom = s.log ? 1 : Math.min.apply(null, all);
+    var top = Math.max.apply(null, all), bottom = s.log ? 1 : s.zero ? 0 : Math.min.apply(null, all);
     if (top === bottom) bottom = Math.max(0, top - 1);
     if (top === bottom) top = bottom + 1;
     var W = 600, H = 120, L = 44, R = 8, T = 8, B = 20;
