@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use referee_engine::games::code_game::CodeRules;
 use referee_engine::games::cryptron::{mirror, parse_line, Board};
-use referee_engine::games::Seat;
+use referee_engine::games::{GameConfig, GameOptions, Seat};
 use referee_engine::transcript::{self, Direction, Entry};
 
 use crate::harness::*;
@@ -38,8 +39,14 @@ struct Loaded {
 }
 
 fn browse(url: &str, screenshot: Option<&Path>) -> Loaded {
+    browse_with(url, screenshot, &[])
+}
+
+/// [`browse`] with more Chromium flags.
+fn browse_with(url: &str, screenshot: Option<&Path>, flags: &[&str]) -> Loaded {
     let profile = tempfile::tempdir().unwrap();
     let mut command = Command::new(chromium());
+    command.args(flags);
     command.args([
         "--headless",
         "--no-sandbox",
@@ -229,6 +236,33 @@ fn transcript_moves(entries: &[Entry]) -> Vec<(Seat, String, Option<String>)> {
     moves
 }
 
+/// The markup of the element with id `id`, up to the first `end` after it.
+fn element<'a>(dom: &'a str, id: &str, end: &str) -> &'a str {
+    let start = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no element #{id}"));
+    let stop = dom[start..].find(end).map_or(dom.len(), |e| start + e);
+    &dom[start..stop]
+}
+
+/// What each seat answered to `code`, A then B, without separators.
+fn code_answers(entries: &[Entry]) -> Vec<String> {
+    let mut asked: [String; 2] = Default::default();
+    let mut codes = vec![String::new(), String::new()];
+    for entry in entries {
+        if let Entry::Message { bot, dir, line, .. } = entry {
+            match dir {
+                Direction::To => asked[bot.index()] = line.clone(),
+                Direction::From if asked[bot.index()] == "code" => {
+                    codes[bot.index()] = line.replace([' ', '-'], "")
+                }
+                _ => {}
+            }
+        }
+    }
+    codes
+}
+
 /// A Cryptron tournament's report: leaderboard rows as standings.csv, and
 /// the viewer of game 1 at every move showing the board the rules give
 /// when the transcript's moves are played on the set-up.
@@ -387,7 +421,31 @@ fn arrow5_viewer_steps_through_the_transcript() {
             k == moves.len(),
             "codes revealed only at the end (move {k})"
         );
+        // The eye is drawn (no emoji font needed): one SVG eye per E.
+        let board = element(&page.dom, "board", "</div>");
+        assert!(!board.contains('\u{1F441}'), "no emoji eye at move {k}");
+        for row in board.split("<li").skip(1) {
+            let line = attributes(&format!("<li{row}"), "li", "data-line");
+            let Some(line) = line.first() else { continue };
+            assert_eq!(
+                row.matches("class=\"eye\"").count(),
+                line.matches('E').count(),
+                "eyes of {line} at move {k}"
+            );
+        }
     }
+    // At the end each seat's code, as it chose it, is drawn.
+    let page = browse(&url(&html, &format!("#move-{}", moves.len())), None);
+    let codes = element(&page.dom, "codes", "</ul>");
+    let shown: Vec<String> = attributes(codes, "li", "data-code")
+        .iter()
+        .map(|c| c.replace('\u{1F441}', "E").replace(' ', ""))
+        .collect();
+    assert_eq!(shown, code_answers(&entries), "the codes at the end");
+    assert_eq!(
+        codes.matches("class=\"eye\"").count(),
+        shown.iter().map(|c| c.matches('E').count()).sum::<usize>()
+    );
     browse(
         &url(&html, "#move-5"),
         Some(&screenshots().join("arrow5-viewer.png")),
@@ -590,6 +648,32 @@ fn check_report_links_the_failing_games() {
         .collect();
     assert_eq!(statuses, expected);
     assert!(expected.contains(&"fail".to_string()));
+    // Each evidence cell is one short line; the detail and the games fold
+    // under it.
+    let table = element(&page.dom, "requirements", "</table>");
+    let mut folded = 0;
+    for row in table.split("<tr").skip(2) {
+        let cell = &row[row.find("class=\"evidence\"").expect("an evidence cell")..];
+        let cell = &cell[..cell.find("</td>").unwrap()];
+        if !(cell.contains("<ul") || cell.contains("<a ")) {
+            continue;
+        }
+        let open = cell.find("<details>").expect("the detail is folded");
+        let line_end = cell.find("</summary>").unwrap();
+        for inner in ["<ul", "<a "] {
+            assert!(
+                cell.find(inner).is_none_or(|at| at > line_end),
+                "{inner} folded: {cell}"
+            );
+        }
+        let line = strip_tags(&cell[open..line_end]);
+        assert!(
+            line.len() < 300 && !line.contains('\n'),
+            "a short line: {line}"
+        );
+        folded += 1;
+    }
+    assert!(folded >= 2, "the failed requirements' evidence is folded");
     // The lost games of the failed win-rate requirement are linked, and
     // each link opens that game's viewer.
     let links: Vec<String> = attributes(&page.dom, "a", "href")
@@ -734,4 +818,392 @@ fn an_organiser_overrides_a_template() {
         std::fs::read_to_string(out.join("report/index.html")).unwrap(),
         index
     );
+}
+
+/// The viewer's rows of one seat's attacks in a dumped page: each row's
+/// markup, the rows played (with `data-line`) apart from the empty ones.
+fn attack_rows<'a>(dom: &'a str, seat: &str) -> (Vec<&'a str>, Vec<&'a str>) {
+    let list = element(dom, &format!("attacks-{seat}"), "</ol>");
+    list.split("<li")
+        .skip(1)
+        .partition(|row| row[..row.find('>').unwrap_or(0)].contains("data-line="))
+}
+
+/// Mastermind: the whole board at move 0 (a row of empty holes per attack
+/// allowed), each attack as coloured pegs with the colour's symbol and
+/// its black and white key pegs, the codes at the end, and a chart of the
+/// attacks each seat has left, all as the transcript has them.
+#[test]
+fn mastermind_viewer_draws_pegs_from_move_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let transcript_path = dir.path().join("game.jsonl");
+    let run = referee(
+        &[
+            "match",
+            "mastermind",
+            &sample_bin("mastermind_knuth"),
+            &sample_bin("mastermind_random"),
+            "--seed",
+            "4",
+            "--pegs",
+            "5",
+            "--colours",
+            "8",
+            "--max-attacks",
+            "14",
+            "--transcript",
+            transcript_path.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let html = dir.path().join("game.html");
+    let run = referee(
+        &[
+            "replay",
+            transcript_path.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let entries = transcript::read(&transcript_path).unwrap();
+    let moves = transcript_moves(&entries);
+    let n = moves.len();
+    assert!(n >= 4, "a game of a few attacks: {n}");
+    for k in [0, 1, 2, n - 1, n] {
+        let page = browse(&url(&html, &format!("#move-{k}")), None);
+        assert!(page.console.is_empty(), "{:?}", page.console);
+        for (seat, name) in [(Seat::A, "a"), (Seat::B, "b")] {
+            let (played, empty) = attack_rows(&page.dom, name);
+            let expected: Vec<&(Seat, String, Option<String>)> =
+                moves[..k].iter().filter(|m| m.0 == seat).collect();
+            assert_eq!(played.len(), expected.len(), "{seat}'s attacks at move {k}");
+            for (row, m) in played.iter().zip(&expected) {
+                let pegs = attributes(&format!("<li{row}"), "svg", "data-colour");
+                let symbols: Vec<String> = m.1.split_whitespace().map(str::to_string).collect();
+                assert_eq!(pegs, symbols, "{seat}'s pegs at move {k}");
+                let words: Vec<String> =
+                    m.2.as_deref()
+                        .unwrap_or("")
+                        .split(' ')
+                        .skip(1)
+                        .map(str::to_string)
+                        .collect();
+                let key: Vec<String> = attributes(row, "svg", "data-black")
+                    .into_iter()
+                    .chain(attributes(row, "svg", "data-white"))
+                    .collect();
+                assert_eq!(key, words, "{seat}'s key pegs at move {k}");
+            }
+            // Rows not yet played: empty holes, one per peg.
+            let left = if k < n { 14 - expected.len() } else { 0 };
+            assert_eq!(empty.len(), left, "{seat}'s empty rows at move {k}");
+            for row in &empty {
+                assert_eq!(row.matches("peg hole").count(), 5, "5 holes a row");
+            }
+        }
+        assert_eq!(
+            page.dom.contains("id=\"codes\""),
+            k == n,
+            "codes at move {k}"
+        );
+    }
+    let end = browse(&url(&html, &format!("#move-{n}")), None);
+    let codes = element(&end.dom, "codes", "</ul>");
+    let shown: Vec<String> = attributes(codes, "li", "data-code")
+        .iter()
+        .map(|c| c.replace(' ', ""))
+        .collect();
+    assert_eq!(shown, code_answers(&entries), "the codes at the end");
+    assert_eq!(codes.matches("data-colour=").count(), 10, "drawn as pegs");
+    // The chart: attacks left after each move, per seat.
+    let chart = element(&end.dom, "progress-chart", "</svg>");
+    let series = attributes(chart, "path", "data-values");
+    for (seat, values) in Seat::BOTH.iter().zip(&series) {
+        let expected: Vec<String> = (0..=n)
+            .map(|i| (14 - moves[..i].iter().filter(|m| m.0 == *seat).count()).to_string())
+            .collect();
+        assert_eq!(values, &expected.join(" "), "{seat}'s attacks left");
+    }
+    assert!(
+        chart.contains("class=\"progress-now\""),
+        "the chart marks the move"
+    );
+    // And the codes still possible for each seat after each of its
+    // attacks: 8^5 before any, then those that score every attack as
+    // the feedback did, counted here from the transcript by the rules.
+    let Ok(GameConfig::Mastermind(rules)) = GameConfig::from_options(
+        "mastermind",
+        &GameOptions {
+            pegs: Some(5),
+            colours: Some(8),
+            ..Default::default()
+        },
+    ) else {
+        panic!("mastermind's rules")
+    };
+    let all: Vec<_> = (0..rules.secret_count())
+        .map(|i| rules.nth_code(i))
+        .collect();
+    let candidates = element(&end.dom, "candidates-chart", "</svg>");
+    let series = attributes(candidates, "path", "data-values");
+    for (seat, values) in Seat::BOTH.iter().zip(&series) {
+        let mut expected = vec![32768usize];
+        for i in 1..=n {
+            let attacks: Vec<&(Seat, String, Option<String>)> =
+                moves[..i].iter().filter(|m| m.0 == *seat).collect();
+            let possible = all
+                .iter()
+                .filter(|code| {
+                    attacks.iter().all(|(_, line, feedback)| {
+                        let attack = rules.code(&rules.read(line).unwrap()).unwrap();
+                        Some(rules.feedback_line(&rules.feedback(code, &attack))) == *feedback
+                    })
+                })
+                .count();
+            expected.push(possible);
+        }
+        let expected: Vec<String> = expected.iter().map(usize::to_string).collect();
+        assert_eq!(values, &expected.join(" "), "{seat}'s codes still possible");
+    }
+    assert!(series[0].ends_with(" 1"), "A cracked: one code left");
+    let shots = screenshots();
+    browse(
+        &url(&html, "#move-0"),
+        Some(&shots.join("mastermind-move-0.png")),
+    );
+    browse(
+        &url(&html, &format!("#move-{n}")),
+        Some(&shots.join("mastermind-end.png")),
+    );
+}
+
+/// The scrub slider moves the game, the buttons move the slider, and the
+/// projector control enlarges the viewer and back: driven from a page that
+/// holds the viewer in a frame, as a person would with the mouse.
+#[test]
+fn viewer_slider_and_projector_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let transcript_path = dir.path().join("game.jsonl");
+    let run = referee(
+        &[
+            "match",
+            "arrow5",
+            &sample_bin("arrow5_strong"),
+            &sample_bin("arrow5_random"),
+            "--seed",
+            "11",
+            "--transcript",
+            transcript_path.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let html = dir.path().join("game.html");
+    let run = referee(
+        &[
+            "replay",
+            transcript_path.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let n = transcript_moves(&transcript::read(&transcript_path).unwrap()).len();
+    let driver = dir.path().join("driver.html");
+    std::fs::write(
+        &driver,
+        r##"<!DOCTYPE html><html><body><iframe id="f" src="game.html" width="1180" height="1400"></iframe><pre id="out"></pre>
+<script>
+window.addEventListener("load", function () {
+  var out = [];
+  try {
+    var d = document.getElementById("f").contentDocument;
+    var scrub = d.getElementById("scrub");
+    out.push("max=" + scrub.max);
+    scrub.value = "3";
+    scrub.dispatchEvent(new Event("input"));
+    out.push("move=" + d.getElementById("viewer").dataset.move);
+    out.push("rows=" + d.querySelectorAll("#board li[data-line]").length);
+    d.getElementById("last").click();
+    out.push("slider=" + scrub.value);
+    d.getElementById("projector").click();
+    out.push("projector=" + d.body.classList.contains("projector"));
+    out.push("header=" + d.defaultView.getComputedStyle(d.querySelector("header")).display);
+    if (location.search !== "?stay") {
+      d.getElementById("projector").click();
+      out.push("after=" + d.body.classList.contains("projector"));
+    }
+  } catch (e) { out.push("error=" + e); }
+  document.getElementById("out").textContent = out.join(" ");
+});
+</script></body></html>"##,
+    )
+    .unwrap();
+    let flags = ["--allow-file-access-from-files"];
+    let page = browse_with(&url(&driver, ""), None, &flags);
+    let out = element(&page.dom, "out", "</pre>");
+    assert!(!out.contains("error="), "{out}");
+    for fact in [
+        format!("max={n}"),
+        "move=3".to_string(),
+        // Moves 1 to 3: two attacks of A and one of B.
+        "rows=3".to_string(),
+        format!("slider={n}"),
+        "projector=true".to_string(),
+        "header=none".to_string(),
+        "after=false".to_string(),
+    ] {
+        assert!(out.contains(&fact), "{fact} in {out}");
+    }
+    browse_with(
+        &url(&driver, "?stay"),
+        Some(&screenshots().join("viewer-projector.png")),
+        &flags,
+    );
+}
+
+/// Safe Cracker: the codes the referee drew are shown when the game ends
+/// (and not before): in a tournament's viewer, each the code the other
+/// seat's cracking guess found; in a solo game's, the referee's secret.
+#[test]
+fn safecracker_viewer_reveals_the_codes_at_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = two_bot_tournament(
+        dir.path(),
+        "safecracker",
+        2,
+        [
+            ("optimal", &sample_bin("safecracker_optimal")),
+            ("other", &sample_bin("safecracker_optimal")),
+        ],
+        "[options]\ncodes = \"random\"\ndigits = 4\nlength = 4\n",
+    );
+    let out = play_tournament(dir.path(), &file);
+    let mut checked = 0;
+    for game in [1, 2] {
+        let page_path = out.join(format!("report/games/game-{game:06}.html"));
+        let entries =
+            transcript::read(&out.join(format!("transcripts/game-{game:06}.jsonl"))).unwrap();
+        let moves = transcript_moves(&entries);
+        let n = moves.len();
+        let before = browse(&url(&page_path, &format!("#move-{}", n - 1)), None);
+        assert!(
+            !before.dom.contains("id=\"codes\""),
+            "hidden before the end"
+        );
+        let end = browse(&url(&page_path, &format!("#move-{n}")), None);
+        assert!(end.console.is_empty(), "{:?}", end.console);
+        let codes = element(&end.dom, "codes", "</ul>");
+        let seats = attributes(codes, "li", "data-seat");
+        let shown = attributes(codes, "li", "data-code");
+        assert_eq!(seats, ["a", "b"], "both codes at the end of game {game}");
+        assert!(shown.iter().all(|c| c.len() == 7), "{shown:?}");
+        // The last guess cracked the code of the seat that did not make it.
+        let (cracker, guess, feedback) = moves.last().unwrap();
+        assert_eq!(feedback.as_deref(), Some("feedback 4"), "a cracked game");
+        let held = shown[cracker.other().index()].replace('-', "");
+        assert_eq!(held, guess.replace([' ', '-'], ""), "game {game}");
+        checked += 1;
+    }
+    assert_eq!(checked, 2);
+    // A solo game: the referee's secret is revealed at the end.
+    let transcript_path = dir.path().join("solo.jsonl");
+    let run = referee(
+        &[
+            "bench",
+            "safecracker",
+            &sample_bin("safecracker_optimal"),
+            "--secret",
+            "17",
+            "--transcript",
+            transcript_path.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let html = dir.path().join("solo.html");
+    let run = referee(
+        &[
+            "replay",
+            transcript_path.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let moves = transcript_moves(&transcript::read(&transcript_path).unwrap());
+    let end = browse(&url(&html, &format!("#move-{}", moves.len())), None);
+    let codes = element(&end.dom, "codes", "</ul>");
+    assert_eq!(attributes(codes, "li", "data-seat"), ["b"]);
+    assert_eq!(
+        attributes(codes, "li", "data-code")[0].replace('-', ""),
+        moves.last().unwrap().1.replace([' ', '-'], ""),
+        "the secret the last guess cracked"
+    );
+    browse(
+        &url(&html, &format!("#move-{}", moves.len())),
+        Some(&screenshots().join("safecracker-solo-end.png")),
+    );
+}
+
+/// The replay command a game's page prints runs as printed from where the
+/// tournament was run (a repository root, the referee and the bots named
+/// by relative paths) and plays the same game again, move for move.
+#[test]
+fn a_game_pages_replay_command_replays_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let bin = Path::new(&sample_bin("arrow5_random"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    std::os::unix::fs::symlink(&bin, root.join("bin")).unwrap();
+    std::os::unix::fs::symlink(referee_bin(), root.join("referee-here")).unwrap();
+    std::fs::create_dir(root.join("contest")).unwrap();
+    std::fs::write(
+        root.join("contest/t.toml"),
+        "name = \"t\"\ngame = \"arrow5\"\ngames_per_pairing = 2\nseed = 9\n\
+         [[bots]]\nname = \"strong\"\nbot = \"../bin/arrow5_strong\"\n\
+         [[bots]]\nname = \"random\"\nbot = \"../bin/arrow5_random\"\n",
+    )
+    .unwrap();
+    let shell = |line: &str| {
+        let mut command = Command::new("sh");
+        command.args(["-c", line]).current_dir(root);
+        run_within(command, BUDGET)
+    };
+    let run = shell("./referee-here tournament contest/t.toml --out results --jobs 1");
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    for game in [1, 2] {
+        let page =
+            std::fs::read_to_string(root.join(format!("results/report/games/game-{game:06}.html")))
+                .unwrap();
+        let printed = unescape(
+            page.split("<pre id=\"replay\">")
+                .nth(1)
+                .and_then(|rest| rest.split("</pre>").next())
+                .expect("the page prints a replay command"),
+        );
+        assert!(
+            printed.starts_with("./referee-here match arrow5 "),
+            "{printed}"
+        );
+        let again = root.join(format!("again-{game}.jsonl"));
+        let run = shell(&format!("{printed} --transcript {}", again.display()));
+        assert_eq!(run.status, 0, "{printed}: {}", run.stderr);
+        let played = |path: &Path| -> Vec<(Seat, String)> {
+            transcript_moves(&transcript::read(path).unwrap())
+                .into_iter()
+                .map(|(seat, line, _)| (seat, line))
+                .collect()
+        };
+        let original = played(&root.join(format!("results/transcripts/game-{game:06}.jsonl")));
+        assert!(!original.is_empty());
+        assert_eq!(played(&again), original, "game {game} again: {printed}");
+    }
 }

@@ -5,8 +5,9 @@
 
 use serde::Serialize;
 
+use crate::games::code_game::CodeRules;
 use crate::games::cryptron::{mirror, Board, ReplayBoard, ROWS};
-use crate::games::Seat;
+use crate::games::{GameConfig, GameOptions, Seat};
 use crate::record::MatchRecord;
 use crate::transcript::{Direction, Entry};
 
@@ -25,8 +26,17 @@ pub struct GameView {
     pub verdicts: Vec<VerdictView>,
     /// The account's lines that reveal what was hidden (the codes).
     pub reveal: Vec<String>,
+    /// The code each seat held, as the account reveals it at the end (in a
+    /// solo game the referee holds B's, the one A attacks); none if it was
+    /// never chosen.
+    pub secrets: [Option<String>; 2],
+    /// A code game's board, from the greeting the referee sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shape: Option<CodeShape>,
     /// How it ended, for a person: `A wins (cracked)`.
     pub result: String,
+    /// The command that plays the game again, as the person can paste it
+    /// (the program as they started the referee).
     pub replay: String,
     /// Cryptron: the set-up's board and points, as [`Move::board`] has them.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -35,6 +45,150 @@ pub struct GameView {
     pub initial_points: Option<[u32; 2]>,
     /// Each bot's last stderr lines (at most [`STDERR_TAIL`]).
     pub stderr: [Vec<String>; 2],
+}
+
+/// A code game's board: symbols in a code, symbols to choose from,
+/// attacks (rounds, guesses) a seat may make, and whether it is a solo
+/// game (the referee holds the secret, only A attacks).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CodeShape {
+    pub length: u32,
+    pub symbols: u32,
+    pub cap: u32,
+    pub solo: bool,
+    /// How many codes there are (the candidates before any attack).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub codes: Option<u64>,
+}
+
+/// The board of a code game from its greeting (`mastermind 4 6 first 12
+/// SEED`, `safecracker 3 3 second 100 SEED`, `arrow5 classic solo 50
+/// SEED`): the words before the role give the code's size, the word after
+/// it the cap.
+fn code_shape(game: &str, greeting: &str) -> Option<CodeShape> {
+    let words: Vec<&str> = greeting.split_whitespace().collect();
+    if words.first() != Some(&game) {
+        return None;
+    }
+    let role = words
+        .iter()
+        .position(|w| matches!(*w, "first" | "second" | "solo"))?;
+    let cap = words.get(role + 1)?.parse().ok()?;
+    let (length, symbols) = match game {
+        // Five symbols from 0-9 and the eye.
+        "arrow5" => (5, 11),
+        "mastermind" | "safecracker" if role == 3 => {
+            (words[1].parse().ok()?, words[2].parse().ok()?)
+        }
+        _ => return None,
+    };
+    Some(CodeShape {
+        length,
+        symbols,
+        cap,
+        solo: words[role] == "solo",
+        codes: None,
+    })
+}
+
+/// The rules of a code game, from its greeting: the options its words name
+/// (the cap among them, which counting candidates does not need).
+fn code_rules(game: &str, greeting: &str) -> Option<GameConfig> {
+    let words: Vec<&str> = greeting.split_whitespace().collect();
+    let mut options = GameOptions::default();
+    match game {
+        "arrow5" => options.variant = Some(words.get(1)?.to_string()),
+        "mastermind" => {
+            options.pegs = Some(words.get(1)?.parse().ok()?);
+            options.colours = Some(words.get(2)?.parse().ok()?);
+        }
+        "safecracker" => {
+            options.length = Some(words.get(1)?.parse().ok()?);
+            options.digits = Some(words.get(2)?.parse().ok()?);
+        }
+        _ => return None,
+    }
+    GameConfig::from_options(game, &options).ok()
+}
+
+/// Games with more codes than this show no candidates: counting them for
+/// every game of a report would slow it down (Arrow 5's 55,440 codes cost
+/// about a quarter second a game in a debug build).
+pub const CANDIDATES_UP_TO: u64 = 40_000;
+
+/// After each attack, how many codes give every feedback the attacker has
+/// had (by the rules' own feedback): the secrets still possible. `attacks`
+/// are one seat's, in order, as the wire had them. An attack that is no
+/// code rules nothing out.
+fn candidates_after<R: CodeRules>(rules: &R, attacks: &[(&str, Option<&str>)]) -> Vec<u64> {
+    let mut left: Vec<R::Code> = (0..rules.secret_count())
+        .map(|i| rules.nth_code(i))
+        .collect();
+    attacks
+        .iter()
+        .map(|(line, feedback)| {
+            let attack = rules.read(line).ok().and_then(|raw| rules.code(&raw).ok());
+            if let (Some(attack), Some(feedback)) = (attack, feedback) {
+                left.retain(|code| {
+                    rules.feedback_line(&rules.feedback(code, &attack)) == *feedback
+                });
+            }
+            left.len() as u64
+        })
+        .collect()
+}
+
+/// Fills in each move's candidates and the shape's count of codes, when the
+/// game has few enough codes.
+fn count_candidates(view: &mut GameView, greeting: &str) {
+    fn count<R: CodeRules>(view: &mut GameView, rules: &R) {
+        let total = rules.secret_count();
+        if total > CANDIDATES_UP_TO {
+            return;
+        }
+        if let Some(shape) = &mut view.shape {
+            shape.codes = Some(total);
+        }
+        for seat in ["a", "b"] {
+            let attacks: Vec<(&str, Option<&str>)> = view
+                .moves
+                .iter()
+                .filter(|m| m.seat == seat)
+                .map(|m| (m.line.as_str(), m.feedback.as_deref()))
+                .collect();
+            let counts = candidates_after(rules, &attacks);
+            for (m, n) in view.moves.iter_mut().filter(|m| m.seat == seat).zip(counts) {
+                m.candidates = Some(n);
+            }
+        }
+    }
+    match code_rules(&view.game, greeting) {
+        Some(GameConfig::Arrow5(rules)) => count(view, &rules),
+        Some(GameConfig::Mastermind(rules)) => count(view, &rules),
+        Some(GameConfig::Safecracker(rules)) => count(view, &rules),
+        _ => {}
+    }
+}
+
+/// A line of the account that tells a hidden code: `A's code: 5 5 2 3
+/// (chosen by the bot)`, or a solo game's `secret: ...` (the referee holds
+/// B's code). The account writes these lines itself; a bot's words only
+/// ever follow `A: ` or a move's number.
+fn revealed_code(line: &str) -> Option<(usize, String)> {
+    let (seat, rest) = if let Some(rest) = line.strip_prefix("A's code: ") {
+        (0, rest)
+    } else if let Some(rest) = line.strip_prefix("B's code: ") {
+        (1, rest)
+    } else if let Some(rest) = line
+        .strip_prefix("secret: ")
+        .or_else(|| line.strip_prefix("the secret: "))
+    {
+        (1, rest)
+    } else {
+        return None;
+    };
+    let code = rest.split("  (").next().unwrap_or(rest).trim();
+    (!code.is_empty() && !code.starts_with("none")).then(|| (seat, code.to_string()))
 }
 
 /// One move: a reply to `attack`, `guess` or a Cryptron turn.
@@ -55,6 +209,10 @@ pub struct Move {
     pub board: Option<[[u8; ROWS]; 2]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub points: Option<[u32; 2]>,
+    /// Code games: the codes still possible for the mover after this
+    /// attack's feedback (see [`CANDIDATES_UP_TO`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<u64>,
     /// This reply's number among the mover's replies (a `code` answer counts).
     #[serde(skip)]
     pub reply: u32,
@@ -89,6 +247,7 @@ pub fn game_view(entries: &[Entry]) -> GameView {
     let mut last_request: [Option<String>; 2] = [None, None];
     let mut board: Option<ReplayBoard> = None;
     let mut replies = [0u32; 2];
+    let mut greeting: Option<String> = None;
     for entry in entries {
         match entry {
             Entry::Header {
@@ -120,6 +279,12 @@ pub fn game_view(entries: &[Entry]) -> GameView {
                 let i = bot.index();
                 match dir {
                     Direction::To => {
+                        if view.shape.is_none() && board.is_none() {
+                            view.shape = code_shape(&view.game, line);
+                            if view.shape.is_some() {
+                                greeting = Some(line.clone());
+                            }
+                        }
                         let word = line.split_whitespace().next().unwrap_or("");
                         if matches!(word, "signal" | "feedback") {
                             if let Some(m) = view
@@ -150,6 +315,7 @@ pub fn game_view(entries: &[Entry]) -> GameView {
                             cpu_ms: cpu_us.map(|us| us as f64 / 1000.0),
                             board: None,
                             points: None,
+                            candidates: None,
                             reply: replies[i],
                         };
                         if let Some(replay) = &mut board {
@@ -190,15 +356,21 @@ pub fn game_view(entries: &[Entry]) -> GameView {
             }
             Entry::Result { record } => {
                 view.result = result_line(record);
-                view.replay = record.replay.clone();
+                view.replay = crate::report::as_invoked(&record.replay);
                 view.reveal = record
                     .account
                     .iter()
-                    .filter(|l| l.contains("'s code"))
+                    .filter(|l| revealed_code(l).is_some())
                     .cloned()
                     .collect();
+                for (seat, code) in record.account.iter().filter_map(|l| revealed_code(l)) {
+                    view.secrets[seat] = Some(code);
+                }
             }
         }
+    }
+    if let Some(greeting) = greeting {
+        count_candidates(&mut view, &greeting);
     }
     view
 }
@@ -220,5 +392,86 @@ pub fn result_line(record: &MatchRecord) -> String {
         Winner::A => format!("A wins ({})", record.reason),
         Winner::B => format!("B wins ({})", record.reason),
         Winner::Draw => format!("draw ({})", record.reason),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn greetings_give_the_board() {
+        let shape = |length, symbols, cap, solo| {
+            Some(CodeShape {
+                length,
+                symbols,
+                cap,
+                solo,
+                codes: None,
+            })
+        };
+        assert_eq!(
+            code_shape("mastermind", "mastermind 4 6 first 12 99"),
+            shape(4, 6, 12, false)
+        );
+        assert_eq!(
+            code_shape("safecracker", "safecracker 3 5 solo 100 7"),
+            shape(3, 5, 100, true)
+        );
+        assert_eq!(
+            code_shape("arrow5", "arrow5 classic second 50 1"),
+            shape(5, 11, 50, false)
+        );
+        assert_eq!(code_shape("arrow5", "signal > <"), None);
+        assert_eq!(code_shape("mastermind", "mastermind 4 first"), None);
+    }
+
+    #[test]
+    fn candidates_are_the_codes_every_feedback_allows() {
+        let Some(GameConfig::Mastermind(rules)) =
+            code_rules("mastermind", "mastermind 4 6 first 12 1")
+        else {
+            panic!("mastermind's rules");
+        };
+        // Secret 0 0 1 1: every code with black 4 is the secret alone; the
+        // first attack's feedback keeps the codes that score it the same.
+        let counts = candidates_after(
+            &rules,
+            &[
+                ("0 0 0 0", Some("feedback 2 0")),
+                ("x", None),
+                ("0 0 1 1", Some("feedback 4 0")),
+            ],
+        );
+        let expected = (0..rules.secret_count())
+            .map(|i| rules.nth_code(i).to_string())
+            .filter(|c| c.split(' ').filter(|s| *s == "0").count() == 2)
+            .count() as u64;
+        assert_eq!(counts, vec![expected, expected, 1]);
+        assert_eq!(
+            expected, 150,
+            "two 0s among four pegs of six colours: 6 x 25"
+        );
+    }
+
+    #[test]
+    fn only_the_accounts_own_lines_reveal_codes() {
+        assert_eq!(
+            revealed_code("A's code: 2-2-1  (chosen by the bot)"),
+            Some((0, "2-2-1".into()))
+        );
+        assert_eq!(
+            revealed_code("the secret: 1-2-3  (held by the referee)"),
+            Some((1, "1-2-3".into()))
+        );
+        assert_eq!(
+            revealed_code("secret: 5 5 2 3  (code 7 of 1296, held by the referee)"),
+            Some((1, "5 5 2 3".into()))
+        );
+        assert_eq!(
+            revealed_code("B's code: none (the bot did not choose one)"),
+            None
+        );
+        assert_eq!(revealed_code("A: x's code: 1 1 1  (bot)"), None);
     }
 }
