@@ -143,7 +143,9 @@ fn table_rows(path: &Path) -> Vec<BTreeMap<String, String>> {
     let Ok(mut reader) = csv::Reader::from_path(path) else {
         return vec![];
     };
-    reader.deserialize().map_while(Result::ok).collect()
+    crate::reporter::csv::deserialize_restored(&mut reader)
+        .map_while(Result::ok)
+        .collect()
 }
 
 fn io_error<'a>(path: &'a Path, what: &'a str) -> impl FnOnce(std::io::Error) -> ReportError + 'a {
