@@ -168,12 +168,25 @@ pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
         eprint!("{warning}");
     }
     for g in &graded.grades {
-        println!("{}: {} marks", escape(&g.team), g.marks);
+        println!(
+            "{}: {} marks ({})",
+            escape(&g.team),
+            g.marks,
+            escape(&g.reason())
+        );
     }
     println!(
         "{}",
         referee::reporter::grades::grades_line(&args.folder, &graded.grades)
     );
+    // A report made before shows the grades made now.
+    let report = args.folder.join(referee::reporter::html::REPORT_DIR);
+    if report.join("index.html").exists() {
+        let templates = referee::reporter::html::Templates::default();
+        referee::reporter::html::write_report(&args.folder, &templates)
+            .map_err(Failure::internal)?;
+        println!("report: {}", report.join("index.html").display());
+    }
     Ok(super::EXIT_OK)
 }
 

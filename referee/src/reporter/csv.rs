@@ -405,7 +405,7 @@ mod tests {
         rows.iter().try_for_each(|r| w.serialize(r)).unwrap();
         let bytes = w.into_inner().unwrap();
         let text = String::from_utf8(bytes.clone()).unwrap();
-        assert!(text.starts_with("name,rating\n'=HYPERLINK"), "{text}");
+        assert!(text.starts_with("name,rating\n\"'=HYPERLINK"), "{text}");
         assert!(text.contains(",-0.5\n"), "{text}");
         let mut reader = csv::Reader::from_reader(bytes.as_slice());
         let back: Vec<Row> = deserialize_restored(&mut reader)
