@@ -861,8 +861,11 @@ fn inside_code_spans(line: &str, needle: &str) -> bool {
             None => i += n,
         }
     }
-    line.match_indices(needle)
-        .all(|(at, _)| spans.iter().any(|&(s, e)| s <= at && at + needle.len() <= e))
+    line.match_indices(needle).all(|(at, _)| {
+        spans
+            .iter()
+            .any(|&(s, e)| s <= at && at + needle.len() <= e)
+    })
 }
 
 /// The class list given to `collect` (a team late, one broken, one that
@@ -993,13 +996,15 @@ fn the_class_list_of_collect_grades_every_student() {
         .collect();
     assert_eq!(graded.len(), 5, "{graded:?}");
     assert_eq!(&graded[2..], ["bravo 0", "charlie 0", "delta 0"]);
-    let absent: serde_json::Value = serde_json::from_str(
-        &fs::read_to_string(grades.join("charlie/results.json")).unwrap(),
-    )
-    .unwrap();
+    let absent: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(grades.join("charlie/results.json")).unwrap())
+            .unwrap();
     assert_eq!(absent["score"], 0.0);
     assert!(
-        absent["output"].as_str().unwrap().contains("missing (late)"),
+        absent["output"]
+            .as_str()
+            .unwrap()
+            .contains("missing (late)"),
         "{absent}"
     );
 
@@ -1029,7 +1034,9 @@ fn the_class_list_of_collect_grades_every_student() {
     let again = referee_in(dir.path(), &["grade", "out"], BUDGET);
     assert_eq!(again.status, 0, "{}\n{}", again.stdout, again.stderr);
     assert!(
-        again.stdout.contains("charlie: 0 marks (no admitted bot: missing (late))"),
+        again
+            .stdout
+            .contains("charlie: 0 marks (no admitted bot: missing (late))"),
         "{}",
         again.stdout
     );

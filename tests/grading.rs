@@ -187,7 +187,11 @@ fn a_term_contest_is_graded_with_evidence_feedback_and_replays() {
         )
         .unwrap();
         assert_eq!(results["score"], marks, "{team}");
-        assert_eq!(column(&results, "score").iter().sum::<f64>(), marks, "{team}");
+        assert_eq!(
+            column(&results, "score").iter().sum::<f64>(),
+            marks,
+            "{team}"
+        );
         assert_eq!(column(&results, "max_score").iter().sum::<f64>(), 80.0);
     }
 

@@ -822,7 +822,9 @@ fn grades_page_in_a_browser() {
         students,
         csv_records(&out.join("grades/students.csv"))
             .iter()
-            .map(|s| ["student", "team", "marks", "reason"].map(|c| s[c].clone()).to_vec())
+            .map(|s| ["student", "team", "marks", "reason"]
+                .map(|c| s[c].clone())
+                .to_vec())
             .collect::<Vec<_>>()
     );
     assert_eq!(students[0][0], "<img src=x onerror=alert(1)>");

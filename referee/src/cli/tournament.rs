@@ -73,7 +73,8 @@ pub struct ReportArgs {
     /// check --report DIR` (its pages are written again in place)
     pub folder: PathBuf,
     /// A folder of templates replacing the built-in ones of the same name
-    /// (index.html, bot.html, game.html, base.html, style.css, viewer.js)
+    /// (index.html, bot.html, game.html, grades.html, base.html, style.css,
+    /// viewer.js)
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
 }

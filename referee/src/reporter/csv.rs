@@ -353,9 +353,11 @@ where
         Ok(h) => restore_record(h),
         Err(e) => return Box::new(std::iter::once(Err(e))),
     };
-    Box::new(reader.byte_records().map(move |record| {
-        record.and_then(|r| restore_record(&r).deserialize(Some(&headers)))
-    }))
+    Box::new(
+        reader
+            .byte_records()
+            .map(move |record| record.and_then(|r| restore_record(&r).deserialize(Some(&headers)))),
+    )
 }
 
 /// A record with every field [`restore`]d, at the same position.
@@ -378,10 +380,15 @@ mod tests {
     #[test]
     fn formulas_become_text_and_numbers_stay_numbers() {
         assert_eq!(
-            written(&["=1+1", "+cmd", "-2+3", "@SUM(A1)", "\tx", "\rx", "-0.5", "+3", "1e-3", "ann"]),
+            written(&[
+                "=1+1", "+cmd", "-2+3", "@SUM(A1)", "\tx", "\rx", "-0.5", "+3", "1e-3", "ann"
+            ]),
             "'=1+1,'+cmd,'-2+3,'@SUM(A1),'\tx,\"'\rx\",-0.5,+3,1e-3,ann\n"
         );
-        assert_eq!(written(&[" =1", "'x", "\u{FF1D}1"]), "' =1,''x,'\u{FF1D}1\n");
+        assert_eq!(
+            written(&[" =1", "'x", "\u{FF1D}1"]),
+            "' =1,''x,'\u{FF1D}1\n"
+        );
         for text in ["-", "-.", "1e", "--1", "-1-1", "-inf", "-NaN"] {
             assert!(!is_number(text), "{text}");
         }
@@ -398,8 +405,14 @@ mod tests {
             rating: f64,
         }
         let rows = vec![
-            Row { name: "=HYPERLINK(\"http://x\")".into(), rating: -0.5 },
-            Row { name: "'quoted".into(), rating: 2.0 },
+            Row {
+                name: "=HYPERLINK(\"http://x\")".into(),
+                rating: -0.5,
+            },
+            Row {
+                name: "'quoted".into(),
+                rating: 2.0,
+            },
         ];
         let mut w = SafeWriter::from_writer(vec![]);
         rows.iter().try_for_each(|r| w.serialize(r)).unwrap();

@@ -384,11 +384,7 @@ fn results_json(g: &TeamGrade, rating: Option<f64>) -> serde_json::Value {
 /// it show as the text they are.
 pub fn code(text: &str) -> String {
     let text = crate::text::escape(text);
-    let longest = text
-        .split(|c| c != '`')
-        .map(str::len)
-        .max()
-        .unwrap_or(0);
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
     let pad = text.starts_with(['`', ' ']) || text.ends_with(['`', ' ']) || text.is_empty();
     let space = if pad { " " } else { "" };

@@ -1000,7 +1000,9 @@ pub fn for_each_row(
     let file = File::open(path).map_err(io_error(path, "cannot read"))?;
     let mut reader = csv::Reader::from_reader(file);
     let mut count = 0;
-    for (i, row) in crate::reporter::csv::deserialize_restored::<GameRow, _>(&mut reader).enumerate() {
+    for (i, row) in
+        crate::reporter::csv::deserialize_restored::<GameRow, _>(&mut reader).enumerate()
+    {
         let line = i + 2;
         let row = row
             .map_err(|e| e.to_string())

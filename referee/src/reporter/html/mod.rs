@@ -66,7 +66,7 @@ const VIEWER: &str = include_str!("templates/viewer.js");
 #[derive(Clone, Debug, Default)]
 pub struct Templates {
     /// A folder whose files replace the built-in templates of the same name
-    /// (`index.html`, `bot.html`, `game.html`, `base.html`, `style.css`,
+    /// (`index.html`, `bot.html`, `game.html`, `grades.html`, `base.html`, `style.css`,
     /// `viewer.js`).
     pub dir: Option<PathBuf>,
 }
@@ -182,16 +182,13 @@ fn read_grades(folder: &Path) -> Option<GradesPage> {
         .filter_map(|h| std::str::from_utf8(h).ok()?.strip_prefix("games_vs_"))
         .map(str::to_string)
         .collect();
-    let rows: Vec<BTreeMap<String, String>> = crate::reporter::csv::deserialize_restored(&mut reader)
-        .map_while(Result::ok)
-        .collect();
-    let cell = |row: &BTreeMap<String, String>, column: &str| {
-        row.get(column).cloned().unwrap_or_default()
-    };
-    let rate = |text: String| {
-        text.parse::<f64>()
-            .map_or(text, crate::grading::percent)
-    };
+    let rows: Vec<BTreeMap<String, String>> =
+        crate::reporter::csv::deserialize_restored(&mut reader)
+            .map_while(Result::ok)
+            .collect();
+    let cell =
+        |row: &BTreeMap<String, String>, column: &str| row.get(column).cloned().unwrap_or_default();
+    let rate = |text: String| text.parse::<f64>().map_or(text, crate::grading::percent);
     let teams = rows
         .iter()
         .map(|row| GradeRow {
