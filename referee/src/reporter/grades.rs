@@ -355,7 +355,7 @@ fn results_json(g: &TeamGrade, rating: Option<f64>) -> serde_json::Value {
                 "name": format!("{} ({top} marks)", b.band.describe()),
                 "score": score,
                 "max_score": max.max(0.0),
-                "status": if b.met || score >= max { "passed" } else { "failed" },
+                "status": if b.met || (score > 0.0 && score >= max) { "passed" } else { "failed" },
                 "output": output,
             })
         })
@@ -556,4 +556,72 @@ pub fn grades_line(out: &Path, grades: &[TeamGrade]) -> String {
         grades.len(),
         out.join(GRADES_DIR).join("grades.csv").display()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grading::{Band, BandResult};
+
+    /// A team with bands of 80 (against strong) and 50 (against random),
+    /// in that order in the file, met as `met` says.
+    fn team(marks: f64, met: [bool; 2]) -> TeamGrade {
+        let band = |against: &str, marks| Band {
+            against: against.into(),
+            win_rate: 0.5,
+            marks,
+        };
+        TeamGrade {
+            team: "t".into(),
+            marks,
+            band: None,
+            evidence: vec![],
+            bands: vec![
+                BandResult {
+                    band: band("strong", 80.0),
+                    met: met[0],
+                },
+                BandResult {
+                    band: band("random", 50.0),
+                    met: met[1],
+                },
+            ],
+            lost: vec![],
+            disqualified: vec![],
+            absent: None,
+        }
+    }
+
+    #[test]
+    fn gradescope_tests_are_a_ladder_that_adds_up_to_the_mark() {
+        for (marks, met, scores, status) in [
+            (80.0, [true, true], [50.0, 30.0], ["passed", "passed"]),
+            (80.0, [true, false], [50.0, 30.0], ["passed", "passed"]),
+            (50.0, [false, true], [50.0, 0.0], ["passed", "failed"]),
+            (0.0, [false, false], [0.0, 0.0], ["failed", "failed"]),
+        ] {
+            let json = results_json(&team(marks, met), None);
+            let tests = json["tests"].as_array().unwrap();
+            let column =
+                |k: &str| -> Vec<f64> { tests.iter().map(|t| t[k].as_f64().unwrap()).collect() };
+            assert_eq!(column("max_score"), [50.0, 30.0]);
+            assert_eq!(column("score"), scores, "{marks} {met:?}");
+            let shown: Vec<&str> = tests
+                .iter()
+                .map(|t| t["status"].as_str().unwrap())
+                .collect();
+            assert_eq!(shown, status, "{marks} {met:?}");
+            assert_eq!(json["score"], marks);
+        }
+    }
+
+    #[test]
+    fn code_spans_hold_any_text() {
+        assert_eq!(code("a"), "`a`");
+        assert_eq!(code("x`y"), "``x`y``");
+        assert_eq!(code("``<img src=x>``"), "``` ``<img src=x>`` ```");
+        assert_eq!(code("a\nb"), "`a\\x0ab`");
+        assert_eq!(code(""), "`  `");
+        assert_eq!(code_cell("a|b"), "`a\\|b`");
+    }
 }
