@@ -824,3 +824,290 @@ fn a_term_collect_play_update_grade() {
         assert_eq!(results["score"].as_f64(), Some(marks), "{team}");
     }
 }
+
+/// Whether every occurrence of `needle` in `line` lies inside a Markdown
+/// code span (CommonMark: a run of n backticks opens one, the next run of
+/// exactly n closes it).
+fn inside_code_spans(line: &str, needle: &str) -> bool {
+    let bytes = line.as_bytes();
+    let mut spans: Vec<(usize, usize)> = vec![];
+    let run_at = |i: usize| bytes[i..].iter().take_while(|&&b| b == b'`').count();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'`' {
+            i += 1;
+            continue;
+        }
+        let n = run_at(i);
+        let mut j = i + n;
+        let mut closed = None;
+        while j < bytes.len() {
+            if bytes[j] == b'`' {
+                let m = run_at(j);
+                if m == n {
+                    closed = Some(j);
+                    break;
+                }
+                j += m;
+            } else {
+                j += 1;
+            }
+        }
+        match closed {
+            Some(j) => {
+                spans.push((i + n, j));
+                i = j + n;
+            }
+            None => i += n,
+        }
+    }
+    line.match_indices(needle).all(|(at, _)| {
+        spans
+            .iter()
+            .any(|&(s, e)| s <= at && at + needle.len() <= e)
+    })
+}
+
+/// The class list given to `collect` (a team late, one broken, one that
+/// handed nothing in) is the grading roster: every student gets a grade,
+/// a team without an admitted bot 0 with collect's reason. Student names
+/// that are spreadsheet formulas are written as text in every CSV, and
+/// read back as they were by `referee grade`. A bot's hostile reply is
+/// code in its team's feedback, whose `referee reproduce` command runs in
+/// a copy of the team's folder with the student's bot and no key.
+#[test]
+fn the_class_list_of_collect_grades_every_student() {
+    let dir = tempfile::tempdir().unwrap();
+    let from = dir.path().join("submissions");
+    for team in ["alpha", "bravo", "charlie"] {
+        fs::create_dir_all(from.join(team)).unwrap();
+    }
+    fs::copy(
+        sample_file("python/arrow5_starter.py"),
+        from.join("alpha/main.py"),
+    )
+    .unwrap();
+    fs::write(from.join("bravo/main.py"), "import sys\nsys.exit(3)\n").unwrap();
+    fs::copy(
+        sample_file("python/arrow5_starter.py"),
+        from.join("charlie/main.py"),
+    )
+    .unwrap();
+    touch_all(&from, DEADLINE_SECS - 86_400);
+    touch_all(&from.join("charlie"), DEADLINE_SECS + 60);
+    // The classic payloads, as students' names; delta handed nothing in.
+    let class = "Student,Team\n\
+                 \"=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\",alpha\n\
+                 +SUM(1;2),bravo\n\
+                 -2+3+cmd|' /C calc'!A0,charlie\n\
+                 @SUM(A1),delta\n\
+                 Mal,mallory\n";
+    fs::write(dir.path().join("class.csv"), class).unwrap();
+    let reference = sample_bin("arrow5_random");
+    let run = referee_in(
+        dir.path(),
+        &[
+            "collect",
+            "--game",
+            "arrow5",
+            "--from",
+            "submissions",
+            "--roster",
+            "class.csv",
+            "--deadline",
+            DEADLINE,
+            "--reference",
+            &reference,
+            "--out",
+            "bots",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let admission = rows_by_team(&dir.path().join("bots/admission.csv"));
+    assert_eq!(admission["alpha"]["status"], "admitted", "{admission:?}");
+    assert_eq!(admission["bravo"]["status"], "broken", "{admission:?}");
+    assert_eq!(admission["charlie"]["reason"], "late", "{admission:?}");
+    // mallory's bot is the teacher's [[bots]] entry: a hostile reply.
+    let mallory = format!(
+        "python3 {} 01234 '``<img src=x onerror=alert(1)>``'",
+        sample_file("python/scripted.py")
+    );
+    fs::write(
+        dir.path().join("term.toml"),
+        format!(
+            "name = \"term\"\ngame = \"arrow5\"\nformat = \"gauntlet\"\n\
+             challengers = [\"random\", \"strong\"]\ngames_per_pairing = 2\nseed = 9\n\
+             bots_dir = \"bots\"\n\
+             [grading]\nreferences = [\"random\", \"strong\"]\nroster = \"class.csv\"\nbands = [\n\
+             \x20 {{ against = \"random\", win_rate = 0.5, marks = 50 }},\n\
+             \x20 {{ against = \"strong\", win_rate = 0.5, marks = 80 }},\n]\n\
+             [[bots]]\nname = \"random\"\nbot = \"{reference}\"\n\
+             [[bots]]\nname = \"strong\"\nbot = \"{}\"\n\
+             [[bots]]\nname = \"mallory\"\nbot = \"{}\"\n",
+            sample_bin("arrow5_strong"),
+            mallory.replace('"', "\\\"")
+        ),
+    )
+    .unwrap();
+    fs::write(dir.path().join("term.key"), "5a".repeat(32)).unwrap();
+    let run = referee_in(
+        dir.path(),
+        &[
+            "tournament",
+            "term.toml",
+            "--out",
+            "out",
+            "--jobs",
+            "2",
+            "--key-file",
+            "term.key",
+            "--no-report",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let out = dir.path().join("out");
+    let grades = out.join("grades");
+
+    // Every student, in the class list's order; the absent teams 0 with
+    // collect's reason.
+    let students = csv_records(&grades.join("students.csv"));
+    let student = |i: usize| &students[i];
+    assert_eq!(students.len(), 5, "{students:?}");
+    assert_eq!(student(1)["team"], "bravo");
+    assert_eq!(student(1)["marks"], "0");
+    assert!(
+        student(1)["reason"].starts_with("no admitted bot: broken ("),
+        "{students:?}"
+    );
+    assert_eq!(student(2)["reason"], "no admitted bot: missing (late)");
+    assert_eq!(
+        student(3)["reason"],
+        "no admitted bot: missing (no submission)"
+    );
+    assert_eq!(student(4)["team"], "mallory");
+    assert_eq!(student(4)["reason"], "no band met");
+    let alpha = &rows_by_team(&grades.join("grades.csv"))["alpha"];
+    assert_eq!(student(0)["marks"], alpha["marks"]);
+    let graded: Vec<String> = csv_records(&grades.join("grades.csv"))
+        .iter()
+        .map(|r| format!("{} {}", r["team"], r["marks"]))
+        .collect();
+    assert_eq!(graded.len(), 5, "{graded:?}");
+    assert_eq!(&graded[2..], ["bravo 0", "charlie 0", "delta 0"]);
+    let absent: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(grades.join("charlie/results.json")).unwrap())
+            .unwrap();
+    assert_eq!(absent["score"], 0.0);
+    assert!(
+        absent["output"]
+            .as_str()
+            .unwrap()
+            .contains("missing (late)"),
+        "{absent}"
+    );
+
+    // The payloads are text: a leading ' in the cell, in every CSV.
+    let names = [
+        "=HYPERLINK(\"http://evil.example\",\"x\")",
+        "+SUM(1;2)",
+        "-2+3+cmd|' /C calc'!A0",
+        "@SUM(A1)",
+    ];
+    for file in ["students.csv", "roster.csv"] {
+        let cells: Vec<String> = csv_records(&grades.join(file))
+            .iter()
+            .map(|r| r["student"].clone())
+            .collect();
+        for (cell, name) in cells.iter().zip(names) {
+            assert_eq!(cell, &format!("'{name}"), "{file}");
+        }
+    }
+    // Numbers stay numbers: a negative rating is written as it is.
+    let standings = fs::read_to_string(out.join("standings.csv")).unwrap();
+    assert!(standings.contains(",-"), "a negative rating: {standings}");
+    assert!(!standings.contains(",'-"), "{standings}");
+    // Grading again from the folder's copies reads the names back as they
+    // were: the same files.
+    let before = fs::read(grades.join("students.csv")).unwrap();
+    let again = referee_in(dir.path(), &["grade", "out"], BUDGET);
+    assert_eq!(again.status, 0, "{}\n{}", again.stdout, again.stderr);
+    assert!(
+        again
+            .stdout
+            .contains("charlie: 0 marks (no admitted bot: missing (late))"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(fs::read(grades.join("students.csv")).unwrap(), before);
+
+    // mallory's reply is code in its feedback, wherever it is quoted.
+    let feedback = fs::read_to_string(grades.join("mallory/feedback.md")).unwrap();
+    let hostile: Vec<&str> = feedback.lines().filter(|l| l.contains("<img")).collect();
+    assert!(!hostile.is_empty(), "{feedback}");
+    for line in hostile {
+        assert!(inside_code_spans(line, "<img"), "{line}");
+    }
+    // Nothing of the key, nor the results folder's paths, reaches a team.
+    let key = "5a".repeat(32);
+    let mut copied = 0;
+    for entry in walk(&grades) {
+        let text = fs::read_to_string(&entry).unwrap();
+        assert!(!text.contains(&key), "{}", entry.display());
+        assert!(!text.contains("--key"), "{}", entry.display());
+        assert!(!text.contains("term.key"), "{}", entry.display());
+        copied += usize::from(entry.extension().is_some_and(|e| e == "jsonl"));
+    }
+    assert!(copied >= 4, "mallory's lost games' transcripts: {copied}");
+    assert!(!feedback.contains(&out.display().to_string()), "{feedback}");
+
+    // A student with only their team's folder runs the command as written,
+    // with their own (mended) bot for MY_BOT.
+    let student_dir = tempfile::tempdir().unwrap();
+    let copy = student_dir.path().join("mallory");
+    fs::create_dir_all(copy.join("transcripts")).unwrap();
+    for entry in walk(&grades.join("mallory")) {
+        let relative = entry.strip_prefix(grades.join("mallory")).unwrap();
+        fs::copy(&entry, copy.join(relative)).unwrap();
+    }
+    let command = feedback
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("referee reproduce "))
+        .unwrap_or_else(|| panic!("{feedback}"));
+    let mended = format!(
+        "'python3 {} 01234 56789 01234'",
+        sample_file("python/scripted.py")
+    );
+    let command = command
+        .replacen("referee", &referee_bin().display().to_string(), 1)
+        .replace("MY_BOT", &mended);
+    let mut replay = Command::new("sh");
+    replay.args(["-c", &command]).current_dir(&copy);
+    let replayed = run_within(replay, BUDGET);
+    assert_eq!(
+        replayed.status, 0,
+        "{command}\n{}\n{}",
+        replayed.stdout, replayed.stderr
+    );
+    assert!(
+        replayed.stdout.contains("not disqualified") && replayed.stdout.contains("No key"),
+        "{}",
+        replayed.stdout
+    );
+}
+
+/// Every file under `root`, recursively.
+fn walk(root: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = vec![];
+    for entry in fs::read_dir(root).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}

@@ -168,8 +168,32 @@ fn a_term_contest_is_graded_with_evidence_feedback_and_replays() {
             .collect::<Vec<_>>(),
         ["passed", "passed"]
     );
-    assert_eq!(tests[1]["max_score"], 80.0);
+    // The bands are a ladder: the tests share out the highest band's 80
+    // marks (50, then 30) and add up to the score, as Gradescope shows it.
+    let column = |results: &serde_json::Value, key: &str| -> Vec<f64> {
+        results["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t[key].as_f64().unwrap())
+            .collect()
+    };
+    assert_eq!(column(&results, "max_score"), [50.0, 30.0]);
+    assert_eq!(column(&results, "score"), [50.0, 30.0]);
     assert!(results["leaderboard"].as_array().unwrap().len() >= 2);
+    for (team, marks) in [("ann", 50.0), ("bob", 0.0), ("dave", 80.0)] {
+        let results: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(out.join(format!("grades/{team}/results.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(results["score"], marks, "{team}");
+        assert_eq!(
+            column(&results, "score").iter().sum::<f64>(),
+            marks,
+            "{team}"
+        );
+        assert_eq!(column(&results, "max_score").iter().sum::<f64>(), 80.0);
+    }
 
     // carl's feedback names its disqualifications and their detail.
     let carl = std::fs::read_to_string(out.join("grades/carl/feedback.md")).unwrap();
@@ -185,12 +209,13 @@ fn a_term_contest_is_graded_with_evidence_feedback_and_replays() {
         "{carl}"
     );
 
-    // ann's feedback has a replay command per lost game, and one replays it.
+    // ann's feedback has a command per lost game that a student runs in
+    // ann's folder with their bot, and it plays the game again.
     let ann = std::fs::read_to_string(out.join("grades/ann/feedback.md")).unwrap();
     let commands: Vec<&str> = ann
         .lines()
         .map(str::trim)
-        .filter(|l| l.contains(" match arrow5 "))
+        .filter(|l| l.starts_with("referee reproduce transcripts/"))
         .collect();
     assert_eq!(commands.len(), 2, "{ann}");
     let lost_game: u64 = ann
@@ -204,14 +229,20 @@ fn a_term_contest_is_graded_with_evidence_feedback_and_replays() {
         .into_iter()
         .find(|r| r["game"] == lost_game.to_string())
         .unwrap();
+    let command = commands[0]
+        .replacen("referee", &referee_bin().display().to_string(), 1)
+        .replace("MY_BOT", &format!("'{}'", cracks_at(3)));
     let mut replay = std::process::Command::new("sh");
-    replay.args(["-c", commands[0]]).current_dir(dir);
+    replay
+        .args(["-c", &command])
+        .current_dir(out.join("grades/ann"));
     let replayed = run_within(replay, BUDGET);
     assert_eq!(
         replayed.status, 0,
         "{}\n{}",
         replayed.stdout, replayed.stderr
     );
+    // The bots choose their codes: without the key the game is the same.
     let seat = row["result"].to_uppercase();
     assert!(
         replayed.stdout.contains(&format!("Result: {seat} "))

@@ -148,6 +148,7 @@ fn screenshots() -> PathBuf {
 /// link's `#fragment` to an element with that id (or a move of the viewer).
 fn assert_links_resolve(report: &Path) {
     let mut pages = vec![report.join("index.html")];
+    pages.extend(Some(report.join("grades.html")).filter(|p| p.exists()));
     for sub in ["bots", "games"] {
         for entry in std::fs::read_dir(report.join(sub)).unwrap() {
             pages.push(entry.unwrap().path());
@@ -1206,4 +1207,97 @@ fn a_game_pages_replay_command_replays_the_game() {
         assert!(!original.is_empty());
         assert_eq!(played(&again), original, "game {game} again: {printed}");
     }
+/// A graded tournament's report has a grades page beside the leaderboard:
+/// each team's mark, band, record, win rate and interval against each
+/// reference and reason as grades.csv has them, the students as
+/// students.csv, a roster team without a bot with its reason, and names
+/// that are markup shown as text.
+#[test]
+fn grades_page_in_a_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = "name = \"graded\"\ngame = \"arrow5\"\nformat = \"gauntlet\"\n\
+        challengers = [\"random\", \"strong\"]\ngames_per_pairing = 2\nseed = 5\n\
+        [options]\nmax_rounds = 30\n\
+        [grading]\nreferences = [\"random\", \"strong\"]\nroster = \"roster.csv\"\n\
+        bands = [\n  { against = \"random\", win_rate = 0.6, marks = 50 },\n  \
+        { against = \"strong\", win_rate = 0.5, marks = 80 },\n]\n"
+        .to_string();
+    for (bot, k) in [("random", 5), ("strong", 2), ("ann", 3), ("dave", 2)] {
+        text.push_str(&format!(
+            "[[bots]]\nname = \"{bot}\"\nbot = \"{}\"\n",
+            cracks_at(k)
+        ));
+    }
+    let file = dir.path().join("graded.toml");
+    std::fs::write(&file, text).unwrap();
+    std::fs::write(
+        dir.path().join("roster.csv"),
+        "student,team\n<img src=x onerror=alert(1)>,ann\nDora,dave\nZoe,zed\n",
+    )
+    .unwrap();
+    let out = play_tournament(dir.path(), &file);
+    let report = out.join("report");
+
+    let index = browse(&url(&report.join("index.html"), ""), None);
+    assert!(index.console.is_empty(), "{:?}", index.console);
+    assert_eq!(
+        attributes(&index.dom, "a", "href")
+            .iter()
+            .filter(|h| *h == "grades.html")
+            .count(),
+        1,
+        "a link to the grades beside the leaderboard"
+    );
+    let page = report.join("grades.html");
+    browse(&url(&page, ""), Some(&screenshots().join("grades.png")));
+    let loaded = browse(&url(&page, ""), None);
+    assert!(loaded.console.is_empty(), "{:?}", loaded.console);
+    let grades = loaded.dom;
+    let rows = table_rows(&grades, "grades");
+    let csv = csv_records(&out.join("grades/grades.csv"));
+    assert_eq!(rows.len(), 3, "ann, dave and zed: {rows:?}");
+    let percent = |cell: &str| {
+        let p = (cell.parse::<f64>().unwrap() * 1000.0).round() / 10.0;
+        if p.fract() == 0.0 {
+            format!("{p:.0}%")
+        } else {
+            format!("{p:.1}%")
+        }
+    };
+    for (row, g) in rows.iter().zip(&csv) {
+        assert_eq!(row[0], g["team"]);
+        assert_eq!(row[1], g["marks"]);
+        assert_eq!(row[2], g["band"]);
+        for (i, r) in ["random", "strong"].iter().enumerate() {
+            let vs = |c: &str| g[&format!("{c}_vs_{r}")].clone();
+            assert_eq!(
+                row[3 + 3 * i],
+                format!("{}/{}/{}", vs("wins"), vs("draws"), vs("losses"))
+            );
+            assert_eq!(row[4 + 3 * i], percent(&vs("win_rate")));
+            assert_eq!(
+                row[5 + 3 * i],
+                format!("{} to {}", percent(&vs("low")), percent(&vs("high")))
+            );
+        }
+        assert_eq!(row[9], g["reason"]);
+    }
+    assert_eq!(rows[1][1], "80", "dave meets the strong band: {rows:?}");
+    assert!(
+        rows[2][0] == "zed" && rows[2][1] == "0" && rows[2][9].starts_with("no admitted bot"),
+        "{rows:?}"
+    );
+    let students = table_rows(&grades, "students");
+    assert_eq!(
+        students,
+        csv_records(&out.join("grades/students.csv"))
+            .iter()
+            .map(|s| ["student", "team", "marks", "reason"]
+                .map(|c| s[c].clone())
+                .to_vec())
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(students[0][0], "<img src=x onerror=alert(1)>");
+    assert!(!grades.contains("<img src"), "a name is never markup");
+    assert_links_resolve(&report);
 }

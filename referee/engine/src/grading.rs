@@ -16,6 +16,11 @@
 //! against it). The team's mark is the highest mark of the bands it meets,
 //! 0 if none.
 //!
+//! Every student of the roster gets a grade: a roster team with no bot in
+//! the tournament (late, broken: not admitted by `referee collect`) is
+//! graded 0, with the reason ([`AbsentTeam`]) taken from the collect
+//! folder's `admission.csv` when the tournament's `bots_dir` has one.
+//!
 //! The comparison graph of a tournament has the bots as nodes and an edge
 //! between two bots that played at least one game; ratings of bots in
 //! different connected components ([`components`]) cannot be compared.
@@ -81,6 +86,14 @@ pub struct RosterEntry {
     pub team: String,
 }
 
+/// A team of the roster that has no bot in the tournament, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AbsentTeam {
+    pub team: String,
+    /// `no admitted bot: broken (compile)`, ...
+    pub reason: String,
+}
+
 /// The name of the roster's copy a results folder keeps in `grades/`, so
 /// that `referee grade DIR` finds it whatever the path in the file.
 pub const ROSTER_COPY: &str = "roster.csv";
@@ -95,6 +108,8 @@ pub struct GradingPlan {
     /// The roster's students, in its order (empty without a roster).
     pub roster: Vec<RosterEntry>,
     pub roster_path: Option<PathBuf>,
+    /// The roster's teams without a bot, in the roster's order.
+    pub absent: Vec<AbsentTeam>,
 }
 
 impl GradingPlan {
@@ -112,12 +127,13 @@ impl GradingPlan {
         #[derive(Deserialize)]
         struct OnlyGrading {
             grading: Option<Spanned<RawGrading>>,
+            bots_dir: Option<String>,
         }
         let text = Source::read("tournament", path)?;
         let src = Source { path, text: &text };
         let raw: OnlyGrading = src.raw()?;
         raw.grading
-            .map(|g| validate(&src, &g, names, roster_at))
+            .map(|g| validate(&src, &g, names, roster_at, raw.bots_dir.as_deref()))
             .transpose()
     }
 
@@ -133,12 +149,15 @@ impl GradingPlan {
 
 /// Checks a `[grading]` section: references and bands name bots of the
 /// file, rates are 0 to 1, marks 0 to [`MAX_MARKS`], the roster (relative
-/// to the file's folder) reads and names teams.
+/// to the file's folder) reads and names no reference. `bots_dir`, the
+/// file's, is where a collect folder's `admission.csv` tells why a roster
+/// team has no bot.
 pub(crate) fn validate(
     src: &Source<'_>,
     raw: &Spanned<RawGrading>,
     names: &[String],
     roster_at: Option<&Path>,
+    bots_dir: Option<&str>,
 ) -> Result<GradingPlan, PlanError> {
     let grading = raw.get_ref();
     let known = || names.join(", ");
@@ -210,17 +229,15 @@ pub(crate) fn validate(
         });
     }
     let (roster, roster_path) = match &grading.roster {
-        None => (vec![], None),
+        None => (Roster::default(), None),
         Some(file) => {
             let path = roster_at
                 .map(Path::to_path_buf)
                 .unwrap_or_else(|| src.base().join(file.get_ref()));
-            let teams: Vec<String> = names
-                .iter()
-                .filter(|n| !references.contains(n))
-                .cloned()
-                .collect();
-            let roster = read_roster(&path, &teams)
+            let admissions = bots_dir
+                .map(|d| admission_reasons(&src.base().join(d).join(ADMISSION_CSV)))
+                .unwrap_or_default();
+            let roster = read_roster(&path, names, references, &admissions)
                 .map_err(|e| src.error_at(file.span(), format!("grading.roster: {e}")))?;
             (roster, Some(path))
         }
@@ -228,42 +245,144 @@ pub(crate) fn validate(
     Ok(GradingPlan {
         references: references.clone(),
         bands,
-        roster,
+        roster: roster.entries,
         roster_path,
+        absent: roster.absent,
     })
 }
 
-/// A roster CSV (`student,team` header, then a row per student), each team
-/// one of `teams`, each student once.
-pub fn read_roster(path: &Path, teams: &[String]) -> Result<Vec<RosterEntry>, String> {
-    let mut reader = csv::Reader::from_path(path)
-        .map_err(|e| format!("{}: cannot read it ({e})", path.display()))?;
-    let mut roster: Vec<RosterEntry> = vec![];
-    for (i, row) in reader.deserialize::<RosterEntry>().enumerate() {
+/// The admission report `referee collect` writes beside its bots.
+const ADMISSION_CSV: &str = "admission.csv";
+
+/// Why each team of a collect folder's `admission.csv` was not admitted:
+/// `missing (late)`, `broken (compile)`; empty if the file cannot be read.
+fn admission_reasons(path: &Path) -> BTreeMap<String, String> {
+    let Ok(mut reader) = csv::Reader::from_path(path) else {
+        return BTreeMap::new();
+    };
+    crate::reporter::csv::deserialize_restored::<BTreeMap<String, String>, _>(&mut reader)
+        .map_while(Result::ok)
+        .filter_map(|row| {
+            let field = |name: &str| row.get(name).map(|v| v.trim()).unwrap_or("");
+            let (team, status, reason) = (field("team"), field("status"), field("reason"));
+            (!team.is_empty() && status != "admitted").then(|| {
+                let why = if reason.is_empty() {
+                    status.to_string()
+                } else {
+                    format!("{status} ({reason})")
+                };
+                (team.to_string(), why)
+            })
+        })
+        .collect()
+}
+
+/// A roster as read: its students, and its teams that have no bot.
+#[derive(Default)]
+pub struct Roster {
+    pub entries: Vec<RosterEntry>,
+    pub absent: Vec<AbsentTeam>,
+}
+
+/// A roster CSV, the class list `referee collect --roster` takes: columns
+/// `student` and `team` in its first line (any case; other columns such as
+/// the copy's `reason` read only as said below), fields trimmed. A team is
+/// the bot of that name, else of its safe name (as `collect` names a
+/// team's bot); a team with neither is absent, its reason from `admissions`
+/// (by safe name), else from the row's `reason` column (the roster copy's),
+/// else that no bot has its name. A team must not be a reference; a
+/// student is listed once (a row repeated whole is read once).
+pub fn read_roster(
+    path: &Path,
+    names: &[String],
+    references: &[String],
+    admissions: &BTreeMap<String, String>,
+) -> Result<Roster, String> {
+    let shown = path.display();
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .flexible(true)
+        .from_path(path)
+        .map_err(|e| format!("{shown}: cannot read it ({e})"))?;
+    let headers = reader
+        .byte_headers()
+        .map(crate::reporter::csv::restore_record)
+        .map_err(|e| format!("{shown}: {e}"))?;
+    let column = |name: &str| {
+        headers
+            .iter()
+            .position(|h| String::from_utf8_lossy(h).eq_ignore_ascii_case(name))
+    };
+    let (Some(student_col), Some(team_col)) = (column("student"), column("team")) else {
+        return Err(format!(
+            "{shown}: the first line must name the columns student,team"
+        ));
+    };
+    let reason_col = column("reason");
+    let mut roster = Roster::default();
+    for (i, record) in reader.byte_records().enumerate() {
         let line = i + 2;
-        let row = row.map_err(|e| {
-            format!(
-                "{} line {line}: not a roster row (columns student,team): {e}",
-                path.display()
-            )
-        })?;
-        if !teams.contains(&row.team) {
+        let record = record.map_err(|e| format!("{shown} line {line}: {e}"))?;
+        let record = crate::reporter::csv::restore_record(&record);
+        let field = |col: Option<usize>| {
+            col.and_then(|c| record.get(c))
+                .map(|f| String::from_utf8_lossy(f).into_owned())
+                .unwrap_or_default()
+        };
+        let (student, raw_team) = (field(Some(student_col)), field(Some(team_col)));
+        if student.is_empty() {
+            return Err(format!("{shown} line {line}: no student's name"));
+        }
+        let safe = crate::collect::safe_name(&raw_team);
+        let team = if names.contains(&raw_team) {
+            raw_team.clone()
+        } else {
+            match safe.as_ref().filter(|s| names.contains(s)) {
+                Some(s) => s.clone(),
+                None => safe.clone().unwrap_or_else(|| raw_team.clone()),
+            }
+        };
+        if team.is_empty() {
             return Err(format!(
-                "{} line {line}: the team '{}' of '{}' is not a bot of the tournament (references are not teams); the teams are: {}",
-                path.display(),
-                crate::text::escape(&row.team),
-                crate::text::escape(&row.student),
-                teams.join(", ")
+                "{shown} line {line}: the student '{}' has no team",
+                crate::text::escape(&student)
             ));
         }
-        if roster.iter().any(|r| r.student == row.student) {
+        if references.contains(&team) {
             return Err(format!(
-                "{} line {line}: the student '{}' is listed twice",
-                path.display(),
-                crate::text::escape(&row.student)
+                "{shown} line {line}: the team '{}' of '{}' is a reference bot, not a team; the references are: {}",
+                crate::text::escape(&team),
+                crate::text::escape(&student),
+                references.join(", ")
             ));
         }
-        roster.push(row);
+        if let Some(other) = roster.entries.iter().find(|r| r.student == student) {
+            if other.team == team {
+                continue;
+            }
+            return Err(format!(
+                "{shown} line {line}: the student '{}' is listed twice, in the teams '{}' and '{}'",
+                crate::text::escape(&student),
+                crate::text::escape(&other.team),
+                crate::text::escape(&team)
+            ));
+        }
+        if !names.contains(&team) && !roster.absent.iter().any(|a| a.team == team) {
+            let copied = field(reason_col);
+            let reason = match admissions.get(&team) {
+                Some(why) => format!("no admitted bot: {why}"),
+                None if !copied.is_empty() => copied,
+                None => format!(
+                    "no admitted bot: no bot of the tournament is named '{}'",
+                    crate::text::escape(&team)
+                ),
+            };
+            roster.absent.push(AbsentTeam {
+                team: team.clone(),
+                reason,
+            });
+        }
+        roster.entries.push(RosterEntry { student, team });
     }
     Ok(roster)
 }
@@ -294,6 +413,8 @@ pub struct BandResult {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GameNote {
     pub game: u64,
+    /// The team's seat, `a` or `b`.
+    pub seat: String,
     pub opponent: String,
     pub reason: String,
     /// What disqualified the team (the verdict), if it was.
@@ -316,15 +437,34 @@ pub struct TeamGrade {
     pub lost: Vec<GameNote>,
     /// Its games ended by its own disqualification, by game number.
     pub disqualified: Vec<GameNote>,
+    /// Why it played no game, for a roster team without a bot.
+    pub absent: Option<String>,
+}
+
+impl TeamGrade {
+    /// Why the mark, in a few words: the band met, no band met, or why
+    /// the team played nothing.
+    pub fn reason(&self) -> String {
+        match (&self.absent, &self.band) {
+            (Some(why), _) => why.clone(),
+            (None, Some(b)) => b.describe(),
+            (None, None) => "no band met".into(),
+        }
+    }
 }
 
 /// Grades every team (bot of `names` that is not a reference) from the
-/// tournament's rows.
+/// tournament's rows, then the roster's teams without a bot (0 marks).
 pub fn grade(rows: &[GameRow], names: &[String], plan: &GradingPlan) -> Vec<TeamGrade> {
-    plan.teams(names)
+    let played = plan
+        .teams(names)
         .into_iter()
-        .map(|team| grade_team(rows, team, plan))
-        .collect()
+        .map(|team| grade_team(rows, team, plan));
+    let absent = plan.absent.iter().map(|a| TeamGrade {
+        absent: Some(a.reason.clone()),
+        ..grade_team(&[], a.team.clone(), plan)
+    });
+    played.chain(absent).collect()
 }
 
 fn grade_team(rows: &[GameRow], team: String, plan: &GradingPlan) -> TeamGrade {
@@ -370,6 +510,7 @@ fn grade_team(rows: &[GameRow], team: String, plan: &GradingPlan) -> TeamGrade {
         let verdict = if is_a { row.verdict_a } else { row.verdict_b };
         let note = GameNote {
             game: row.game,
+            seat: if is_a { "a" } else { "b" }.into(),
             opponent: opponent.clone(),
             reason: row.reason.clone(),
             verdict: verdict.is_disqualification().then(|| verdict.to_string()),
@@ -414,6 +555,7 @@ fn grade_team(rows: &[GameRow], team: String, plan: &GradingPlan) -> TeamGrade {
         bands,
         lost,
         disqualified,
+        absent: None,
     }
 }
 
@@ -541,6 +683,7 @@ mod tests {
             ],
             roster: vec![],
             roster_path: None,
+            absent: vec![],
         }
     }
 

@@ -196,6 +196,9 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
             }
         }
     }
+    // A team's copy of a transcript has no key (grades/TEAM/transcripts):
+    // the game is played with a new one, and said so.
+    let keyless = key.key.is_none() && key.key_file.is_none();
     let config = recorded
         .game_flags
         .config(&recorded.game)
@@ -322,6 +325,9 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
             played.record_end.as_deref(),
         ),
     };
+    if keyless {
+        println!("No key: the transcript names none (a team's copy never does), so the referee drew a new one; what it draws (the seed each bot is told, codes it chooses) can differ from the recorded game's. The opponent's recorded moves are played all the same.");
+    }
     for line in lines {
         println!("{}", referee_engine::text::escape(&line));
     }

@@ -73,7 +73,8 @@ pub struct ReportArgs {
     /// check --report DIR` (its pages are written again in place)
     pub folder: PathBuf,
     /// A folder of templates replacing the built-in ones of the same name
-    /// (index.html, bot.html, game.html, base.html, style.css, viewer.js)
+    /// (index.html, bot.html, game.html, grades.html, base.html, style.css,
+    /// viewer.js)
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
 }
@@ -168,12 +169,25 @@ pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
         eprint!("{warning}");
     }
     for g in &graded.grades {
-        println!("{}: {} marks", escape(&g.team), g.marks);
+        println!(
+            "{}: {} marks ({})",
+            escape(&g.team),
+            g.marks,
+            escape(&g.reason())
+        );
     }
     println!(
         "{}",
         referee_engine::reporter::grades::grades_line(&args.folder, &graded.grades)
     );
+    // A report made before shows the grades made now.
+    let report = args.folder.join(referee::reporter::html::REPORT_DIR);
+    if report.join("index.html").exists() {
+        let templates = referee::reporter::html::Templates::default();
+        referee::reporter::html::write_report(&args.folder, &templates)
+            .map_err(Failure::internal)?;
+        println!("report: {}", report.join("index.html").display());
+    }
     Ok(super::EXIT_OK)
 }
 

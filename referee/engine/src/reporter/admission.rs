@@ -48,7 +48,7 @@ impl AdmissionReport {
 
     fn write_csv(&self) -> io::Result<()> {
         crate::atomic_file::write_with(&self.csv, |file| {
-            let mut writer = csv::Writer::from_writer(file);
+            let mut writer = super::csv::SafeWriter::from_writer(file);
             if self.rows.is_empty() {
                 writer
                     .write_record(["team", "status", "language", "source", "reason", "message"])?;

@@ -6,7 +6,14 @@
 //! `bracket.txt` and `rounds.csv` (rewritten whole at the end, each
 //! through a temporary file and a rename), and the bench's rows. The rows are the serde structs [`GameRow`](crate::tournament::GameRow)
 //! and [`BenchRow`](crate::bench::BenchRow): their fields are the columns.
+//!
+//! Every CSV file the referee writes goes through [`SafeWriter`], which
+//! neutralises text a spreadsheet would run as a formula (a bot's or a
+//! student's name such as `=HYPERLINK(...)`, a bot's words in a verdict's
+//! detail): see [`neutralise`]. The referee reads its own files back
+//! through [`deserialize_restored`], which undoes it.
 
+use std::borrow::Cow;
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -23,7 +30,7 @@ pub const GAMES_CSV: &str = "games.csv";
 /// A tournament's CSV files in its results folder `out`.
 pub struct TournamentCsv {
     out: PathBuf,
-    games: Option<csv::Writer<File>>,
+    games: Option<SafeWriter<File>>,
     last_sync: Instant,
 }
 
@@ -66,11 +73,12 @@ impl Reporter for TournamentCsv {
             .map_err(|e| ReportError::new(&path, "cannot open for appending", e))?;
         // A folder being resumed has its header already.
         let needs_header = file.metadata().map(|m| m.len() == 0).unwrap_or(true);
-        self.games = Some(
+        self.games = Some(SafeWriter::new(
             csv::WriterBuilder::new()
                 .has_headers(needs_header)
                 .from_writer(file),
-        );
+            needs_header,
+        ));
         self.last_sync = Instant::now();
         Ok(())
     }
@@ -169,10 +177,10 @@ pub fn write_rounds_tables(out: &Path, tables: &RoundsTables) -> Result<(), Repo
 /// Writes a whole CSV file through a temporary file and a rename.
 pub fn write_atomically(
     path: &Path,
-    fill: impl FnOnce(&mut csv::Writer<&mut File>) -> csv::Result<()>,
+    fill: impl FnOnce(&mut SafeWriter<&mut File>) -> csv::Result<()>,
 ) -> Result<(), ReportError> {
     atomic_file::write_with(path, |file| {
-        let mut writer = csv::Writer::from_writer(file);
+        let mut writer = SafeWriter::from_writer(file);
         fill(&mut writer).map_err(|e| io::Error::other(e.to_string()))?;
         writer.flush()
     })
@@ -182,7 +190,7 @@ pub fn write_atomically(
 /// The bench's rows (`referee bench --csv FILE`), in the order games end.
 pub struct BenchCsv {
     path: PathBuf,
-    writer: csv::Writer<File>,
+    writer: SafeWriter<File>,
 }
 
 impl BenchCsv {
@@ -190,7 +198,7 @@ impl BenchCsv {
     pub fn create(path: &Path) -> io::Result<BenchCsv> {
         Ok(BenchCsv {
             path: path.to_path_buf(),
-            writer: csv::Writer::from_writer(File::create(path)?),
+            writer: SafeWriter::from_writer(File::create(path)?),
         })
     }
 }
@@ -209,5 +217,213 @@ impl Reporter for BenchCsv {
             .map_err(|e| io::Error::other(e.to_string()))
             .and_then(|()| self.writer.flush())
             .map_err(|e| ReportError::new(&self.path, "cannot write the CSV file", e))
+    }
+}
+
+/// A CSV writer that neutralises every field a spreadsheet would take for
+/// a formula ([`neutralise`]), whether written as a record or serialized.
+pub struct SafeWriter<W: io::Write> {
+    inner: csv::Writer<W>,
+    /// Whether the next `serialize` writes the header first (as
+    /// `csv::Writer` does for the first record it is given).
+    header_pending: bool,
+}
+
+impl<W: io::Write> SafeWriter<W> {
+    /// `header`: whether the first serialized row brings its header (the
+    /// `has_headers` `inner` was built with).
+    pub fn new(inner: csv::Writer<W>, header: bool) -> SafeWriter<W> {
+        SafeWriter {
+            inner,
+            header_pending: header,
+        }
+    }
+
+    /// A writer of `w` with a header before the first serialized row.
+    pub fn from_writer(w: W) -> SafeWriter<W> {
+        SafeWriter::new(csv::Writer::from_writer(w), true)
+    }
+
+    pub fn write_record<I, T>(&mut self, record: I) -> csv::Result<()>
+    where
+        I: IntoIterator<Item = T>,
+        T: AsRef<[u8]>,
+    {
+        self.header_pending = false;
+        self.inner.write_record(
+            record
+                .into_iter()
+                .map(|f| neutralise(f.as_ref()).into_owned()),
+        )
+    }
+
+    /// A serde row (and its header first, if pending): serialized as
+    /// `csv::Writer` would, then each field neutralised.
+    pub fn serialize<S: serde::Serialize>(&mut self, row: S) -> csv::Result<()> {
+        let mut scratch = csv::WriterBuilder::new()
+            .has_headers(self.header_pending)
+            .from_writer(Vec::new());
+        scratch.serialize(row)?;
+        let bytes = scratch
+            .into_inner()
+            .map_err(|e| csv::Error::from(io::Error::other(e.to_string())))?;
+        self.header_pending = false;
+        let mut lines = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(bytes.as_slice());
+        for record in lines.byte_records() {
+            self.write_record(&record?)?;
+        }
+        Ok(())
+    }
+
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+
+    pub fn get_ref(&self) -> &W {
+        self.inner.get_ref()
+    }
+
+    pub fn into_inner(self) -> io::Result<W> {
+        self.inner
+            .into_inner()
+            .map_err(|e| io::Error::other(e.to_string()))
+    }
+}
+
+/// The first characters that make a spreadsheet (Excel, LibreOffice,
+/// Google Sheets) read a cell as a formula, with their full-width forms,
+/// and the tab and line breaks OWASP lists.
+const FORMULA_STARTS: &[char] = &[
+    '=', '+', '-', '@', '\t', '\r', '\n', '\u{FF1D}', '\u{FF0B}', '\u{FF0D}', '\u{FF20}',
+];
+
+/// A field as written: a text a spreadsheet would take for a formula
+/// (first character, spaces aside, one of `= + - @`, tab, carriage return
+/// or line feed) gets a leading `'`, which makes it text, as OWASP's "CSV
+/// injection" advises. A number (`-0.5`, `+3`, `1e-3`) is left as it is: a
+/// spreadsheet reads it as that number, and the column stays numeric. A
+/// field that begins with `'` gets another, so that [`restore`] (one `'`
+/// off) gives back every field exactly.
+pub fn neutralise(field: &[u8]) -> Cow<'_, [u8]> {
+    let text = String::from_utf8_lossy(field);
+    let first = text.trim_start_matches(' ').chars().next();
+    let formula = first.is_some_and(|c| FORMULA_STARTS.contains(&c)) && !is_number(&text);
+    if formula || text.starts_with('\'') {
+        let mut out = Vec::with_capacity(field.len() + 1);
+        out.push(b'\'');
+        out.extend_from_slice(field);
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(field)
+    }
+}
+
+/// A field as read back: [`neutralise`] undone.
+pub fn restore(field: &[u8]) -> &[u8] {
+    field.strip_prefix(b"'").unwrap_or(field)
+}
+
+/// A plain decimal number: sign, digits, a point, an exponent.
+fn is_number(text: &str) -> bool {
+    let s = text.strip_prefix(['+', '-']).unwrap_or(text);
+    let (mantissa, exponent) = match s.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e.strip_prefix(['+', '-']).unwrap_or(e))),
+        None => (s, None),
+    };
+    let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    (digits(whole) || (whole.is_empty() && digits(fraction)))
+        && (fraction.is_empty() || digits(fraction))
+        && exponent.is_none_or(digits)
+}
+
+/// The rows of a CSV file the referee wrote, each field [`restore`]d (the
+/// header too), deserialized as `csv::Reader::deserialize` would.
+pub fn deserialize_restored<'r, T, R>(
+    reader: &'r mut csv::Reader<R>,
+) -> Box<dyn Iterator<Item = csv::Result<T>> + 'r>
+where
+    T: serde::de::DeserializeOwned + 'r,
+    R: io::Read + 'r,
+{
+    let headers = match reader.byte_headers() {
+        Ok(h) => restore_record(h),
+        Err(e) => return Box::new(std::iter::once(Err(e))),
+    };
+    Box::new(
+        reader
+            .byte_records()
+            .map(move |record| record.and_then(|r| restore_record(&r).deserialize(Some(&headers)))),
+    )
+}
+
+/// A record with every field [`restore`]d, at the same position.
+pub fn restore_record(record: &csv::ByteRecord) -> csv::ByteRecord {
+    let mut out: csv::ByteRecord = record.iter().map(restore).collect();
+    out.set_position(record.position().cloned());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(fields: &[&str]) -> String {
+        let mut w = SafeWriter::from_writer(vec![]);
+        w.write_record(fields).unwrap();
+        String::from_utf8(w.into_inner().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn formulas_become_text_and_numbers_stay_numbers() {
+        assert_eq!(
+            written(&[
+                "=1+1", "+cmd", "-2+3", "@SUM(A1)", "\tx", "\rx", "-0.5", "+3", "1e-3", "ann"
+            ]),
+            "'=1+1,'+cmd,'-2+3,'@SUM(A1),'\tx,\"'\rx\",-0.5,+3,1e-3,ann\n"
+        );
+        assert_eq!(
+            written(&[" =1", "'x", "\u{FF1D}1"]),
+            "' =1,''x,'\u{FF1D}1\n"
+        );
+        for text in ["-", "-.", "1e", "--1", "-1-1", "-inf", "-NaN"] {
+            assert!(!is_number(text), "{text}");
+        }
+        for text in ["-1", ".5", "-0.25", "3.", "+7e+2"] {
+            assert!(is_number(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn neutralised_rows_read_back_as_written() {
+        #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+        struct Row {
+            name: String,
+            rating: f64,
+        }
+        let rows = vec![
+            Row {
+                name: "=HYPERLINK(\"http://x\")".into(),
+                rating: -0.5,
+            },
+            Row {
+                name: "'quoted".into(),
+                rating: 2.0,
+            },
+        ];
+        let mut w = SafeWriter::from_writer(vec![]);
+        rows.iter().try_for_each(|r| w.serialize(r)).unwrap();
+        let bytes = w.into_inner().unwrap();
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        assert!(text.starts_with("name,rating\n\"'=HYPERLINK"), "{text}");
+        assert!(text.contains(",-0.5\n"), "{text}");
+        let mut reader = csv::Reader::from_reader(bytes.as_slice());
+        let back: Vec<Row> = deserialize_restored(&mut reader)
+            .collect::<csv::Result<_>>()
+            .unwrap();
+        assert_eq!(back, rows);
     }
 }

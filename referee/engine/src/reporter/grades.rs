@@ -2,18 +2,25 @@
 //! into a results folder at a tournament's end and by `referee grade DIR`
 //! (which grades the folder's `games.csv` again, playing nothing):
 //!
-//! - `grades/grades.csv`: a row per team: its mark, the band giving it,
-//!   and per reference the games, wins, draws, losses, win rate and its
-//!   95% Wilson interval;
-//! - `grades/students.csv`: a row per student of the roster: team, mark;
-//! - `grades/roster.csv`: the roster as graded (`referee grade DIR` reads
-//!   it unless given the tournament file);
+//! - `grades/grades.csv`: a row per team (the roster's teams without a
+//!   bot last): its mark, the band giving it, the reason for the mark, and
+//!   per reference the games, wins, draws, losses, win rate and its 95%
+//!   Wilson interval;
+//! - `grades/students.csv`: a row per student of the roster: team, mark,
+//!   reason;
+//! - `grades/roster.csv`: the roster as graded, with the reason of each
+//!   team without a bot (`referee grade DIR` reads it unless given the
+//!   tournament file);
 //! - `grades/leaderboard.csv`: the published table, the standings without
 //!   the reference bots (ranks renumbered; `standings.csv` keeps them all);
 //! - `grades/TEAM/results.json`: the team's result in Gradescope's format
-//!   (`score`, a test per band, `leaderboard` entries);
+//!   (`score`, a test per band whose scores add up to it, `leaderboard`
+//!   entries);
 //! - `grades/TEAM/feedback.md`: its results, its disqualifications with
-//!   their detail, and the commands that replay each game it lost;
+//!   their detail, and for each game it lost the `referee reproduce`
+//!   command a student runs in the folder with their own bot;
+//! - `grades/TEAM/transcripts/game-NNNNNN.jsonl`: the transcripts of those
+//!   games, without the referee's key (see [`student_transcript`]);
 //! - `comparison-warning.txt`: the groups of bots that never met, when the
 //!   comparison graph is not connected (removed when it is).
 //!
@@ -107,7 +114,12 @@ pub fn write_grades(
     let dir = out.join(GRADES_DIR);
     std::fs::create_dir_all(&dir).map_err(|e| ReportError::new(&dir, "cannot create", e))?;
     write_atomically(&dir.join("grades.csv"), |w| {
-        let mut header = vec!["team".to_string(), "marks".into(), "band".into()];
+        let mut header = vec![
+            "team".to_string(),
+            "marks".into(),
+            "band".into(),
+            "reason".into(),
+        ];
         for r in &plan.references {
             for column in [
                 "games", "wins", "draws", "losses", "win_rate", "low", "high",
@@ -121,6 +133,7 @@ pub fn write_grades(
                 g.team.clone(),
                 g.marks.to_string(),
                 g.band.as_ref().map_or(String::new(), |b| b.describe()),
+                g.reason(),
             ];
             for e in &g.evidence {
                 record.extend([
@@ -138,19 +151,20 @@ pub fn write_grades(
         Ok(())
     })?;
     write_atomically(&dir.join(grading::ROSTER_COPY), |w| {
-        w.write_record(["student", "team"])?;
-        plan.roster
-            .iter()
-            .try_for_each(|e| w.write_record([&e.student, &e.team]))
+        w.write_record(["student", "team", "reason"])?;
+        plan.roster.iter().try_for_each(|e| {
+            let absent = plan.absent.iter().find(|a| a.team == e.team);
+            let reason = absent.map_or("", |a| a.reason.as_str());
+            w.write_record([e.student.as_str(), &e.team, reason])
+        })
     })?;
     write_atomically(&dir.join("students.csv"), |w| {
-        w.write_record(["student", "team", "marks"])?;
+        w.write_record(["student", "team", "marks", "reason"])?;
         for entry in &plan.roster {
-            let marks = grades
-                .iter()
-                .find(|g| g.team == entry.team)
-                .map_or(0.0, |g| g.marks);
-            w.write_record([&entry.student, &entry.team, &marks.to_string()])?;
+            let grade = grades.iter().find(|g| g.team == entry.team);
+            let marks = grade.map_or(0.0, |g| g.marks);
+            let reason = grade.map_or(String::new(), TeamGrade::reason);
+            w.write_record([&entry.student, &entry.team, &marks.to_string(), &reason])?;
         }
         Ok(())
     })?;
@@ -178,11 +192,101 @@ pub fn write_grades(
         let text = serde_json::to_string_pretty(&results).expect("JSON of plain values");
         crate::atomic_file::write(&path, text + "\n")
             .map_err(|e| ReportError::new(&path, "cannot write", e))?;
+        let copied = copy_transcripts(g, out, &folder)?;
         let path = folder.join("feedback.md");
-        crate::atomic_file::write(&path, feedback(g, out))
+        crate::atomic_file::write(&path, feedback(g, &copied))
             .map_err(|e| ReportError::new(&path, "cannot write", e))?;
     }
     Ok(grades)
+}
+
+/// The folder of a team's transcripts inside its grades folder.
+const TRANSCRIPTS: &str = "transcripts";
+
+/// Copies the transcripts of the games `g` lost or was disqualified in
+/// into `folder/transcripts/`, as [`student_transcript`]s; the numbers
+/// of the games copied (a game without a readable transcript is not).
+/// Transcripts of games no longer lost are removed.
+fn copy_transcripts(
+    g: &TeamGrade,
+    out: &Path,
+    folder: &Path,
+) -> Result<BTreeSet<u64>, ReportError> {
+    let dir = folder.join(TRANSCRIPTS);
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).map_err(|e| ReportError::new(&dir, "cannot empty", e))?;
+    }
+    let games: BTreeSet<u64> = g
+        .lost
+        .iter()
+        .chain(&g.disqualified)
+        .map(|n| n.game)
+        .collect();
+    let mut copied = BTreeSet::new();
+    for game in games {
+        let name = transcript_name(game);
+        let Ok(entries) = transcript::read(&out.join(TRANSCRIPTS).join(&name)) else {
+            continue;
+        };
+        std::fs::create_dir_all(&dir).map_err(|e| ReportError::new(&dir, "cannot create", e))?;
+        let path = dir.join(&name);
+        crate::atomic_file::write(&path, student_transcript(entries, &g.team))
+            .map_err(|e| ReportError::new(&path, "cannot write", e))?;
+        copied.insert(game);
+    }
+    Ok(copied)
+}
+
+fn transcript_name(game: u64) -> String {
+    format!("game-{game:06}.jsonl")
+}
+
+/// A transcript as a team may have it: the replay command without the
+/// referee's key (`--key`, `--key-file`: it draws every game's secrets),
+/// and without the other seat's stderr (another team's, perhaps).
+/// `referee reproduce` plays it with a new key.
+pub fn student_transcript(entries: Vec<transcript::Entry>, team: &str) -> String {
+    let mut text = String::new();
+    let mut ours = None;
+    for mut entry in entries {
+        match &mut entry {
+            transcript::Entry::Header { bots, .. } => {
+                ours = bots.iter().position(|b| b == team);
+            }
+            transcript::Entry::Message { bot, dir, .. }
+                if *dir == transcript::Direction::Stderr && Some(bot.index()) != ours =>
+            {
+                continue;
+            }
+            transcript::Entry::Result { record } => {
+                record.replay = without_key(&record.replay);
+            }
+            _ => {}
+        }
+        text.push_str(&serde_json::to_string(&entry).expect("JSON of plain values"));
+        text.push('\n');
+    }
+    text
+}
+
+/// A command line without its key options and their values.
+fn without_key(command: &str) -> String {
+    let Ok(words) = shell_words::split(command) else {
+        return String::new();
+    };
+    let mut kept = vec![];
+    let mut skip = false;
+    for word in words {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        match word.as_str() {
+            "--key" | "--key-file" => skip = true,
+            w if w.starts_with("--key=") || w.starts_with("--key-file=") => {}
+            _ => kept.push(word),
+        }
+    }
+    shell_words::join(kept)
 }
 
 /// A team's folder name, unique among those `taken`.
@@ -217,18 +321,42 @@ fn evidence_line(e: &grading::Evidence) -> String {
 
 /// Gradescope's `results.json`: the mark as `score`, a test per band, the
 /// win rates (and the rating, if the team is rated) as leaderboard entries.
+///
+/// The mark is the highest band met, not a sum, so the tests share the
+/// marks out as a ladder: bands in order of marks, each test worth its
+/// band's marks less the band below's (`max_score`s add up to the highest
+/// band), and scored the part of that slice the mark reaches. The tests'
+/// scores add up to the mark, as Gradescope shows them.
 fn results_json(g: &TeamGrade, rating: Option<f64>) -> serde_json::Value {
-    let tests: Vec<serde_json::Value> = g
-        .bands
-        .iter()
+    let mut ladder: Vec<&grading::BandResult> = g.bands.iter().collect();
+    ladder.sort_by(|a, b| a.band.marks.total_cmp(&b.band.marks));
+    let mut below = 0.0;
+    let tests: Vec<serde_json::Value> = ladder
+        .into_iter()
         .map(|b| {
+            let top = b.band.marks;
+            let (max, score) = (top - below, (g.marks.min(top) - below).max(0.0));
             let e = g.evidence.iter().find(|e| e.against == b.band.against);
+            let met = if b.met {
+                "met"
+            } else if score > 0.0 {
+                "not met, but a higher band met gives these marks"
+            } else {
+                "not met"
+            };
+            let output = format!(
+                "{met}; this test holds the marks from {below} to {top} of the ladder; {}",
+                g.absent
+                    .clone()
+                    .unwrap_or_else(|| e.map(evidence_line).unwrap_or_default())
+            );
+            below = top.max(below);
             json!({
-                "name": b.band.describe(),
-                "score": if b.met { b.band.marks } else { 0.0 },
-                "max_score": b.band.marks,
-                "status": if b.met { "passed" } else { "failed" },
-                "output": e.map(evidence_line).unwrap_or_default(),
+                "name": format!("{} ({top} marks)", b.band.describe()),
+                "score": score,
+                "max_score": max.max(0.0),
+                "status": if b.met || (score > 0.0 && score >= max) { "passed" } else { "failed" },
+                "output": output,
             })
         })
         .collect();
@@ -242,38 +370,45 @@ fn results_json(g: &TeamGrade, rating: Option<f64>) -> serde_json::Value {
     }
     json!({
         "score": g.marks,
-        "output": format!(
-            "{}: {} marks{}",
-            g.team,
-            g.marks,
-            g.band.as_ref().map_or(String::from(" (no band met)"), |b| format!(" ({})", b.describe()))
-        ),
+        "output": format!("{}: {} marks ({})", g.team, g.marks, g.reason()),
         "tests": tests,
         "leaderboard": leaderboard,
     })
 }
 
-/// The replay command of game `game` of `out`, from its transcript.
-fn replay_command(out: &Path, game: u64) -> Option<String> {
-    let path = out
-        .join("transcripts")
-        .join(format!("game-{game:06}.jsonl"));
-    let (entries, _) = transcript::read_prefix(&path).ok()?;
-    entries.iter().find_map(|e| match e {
-        transcript::Entry::Result { record } if !record.replay.is_empty() => {
-            Some(crate::report::as_invoked(&record.replay))
-        }
-        _ => None,
-    })
+/// `text` as a Markdown code span that nothing in it can end: a fence of
+/// one more backtick than its longest run of backticks, control
+/// characters (line breaks among them) escaped so it stays on one line,
+/// and a space inside each end when it starts or ends with a backtick or
+/// a space (CommonMark strips one space each side). Markdown and HTML in
+/// it show as the text they are.
+pub fn code(text: &str) -> String {
+    let text = crate::text::escape(text);
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = text.starts_with(['`', ' ']) || text.ends_with(['`', ' ']) || text.is_empty();
+    let space = if pad { " " } else { "" };
+    format!("{fence}{space}{text}{space}{fence}")
 }
 
-/// A team's feedback in Markdown.
-fn feedback(g: &TeamGrade, out: &Path) -> String {
-    let name = crate::text::escape(&g.team);
-    let mut text = format!("# Feedback for {name}\n\n**Mark: {}**", g.marks);
-    match &g.band {
-        Some(b) => text.push_str(&format!(" ({})\n\n", b.describe())),
-        None => text.push_str(" (no band met)\n\n"),
+/// [`code`] for a cell of a Markdown table: `|` (which ends a cell even
+/// inside a code span) escaped as the table syntax allows.
+fn code_cell(text: &str) -> String {
+    code(text).replace('|', "\\|")
+}
+
+/// A team's feedback in Markdown. Every name and text a bot or a team
+/// chose (names, verdicts' detail, reasons) is a [`code`] span. `copied`:
+/// the games whose transcripts are in the team's `transcripts/`.
+fn feedback(g: &TeamGrade, copied: &BTreeSet<u64>) -> String {
+    let mut text = format!(
+        "# Feedback for {}\n\n**Mark: {}** ({})\n\n",
+        code(&g.team),
+        g.marks,
+        code(&g.reason())
+    );
+    if g.absent.is_some() {
+        text.push_str("Your team played no game: it had no admitted bot.\n\n");
     }
     text.push_str("## Results against the references\n\n");
     text.push_str("| reference | games | won | drawn | lost | win rate | 95% interval |\n");
@@ -281,7 +416,7 @@ fn feedback(g: &TeamGrade, out: &Path) -> String {
     for e in &g.evidence {
         text.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} | {} to {} |\n",
-            crate::text::escape(&e.against),
+            code_cell(&e.against),
             e.games,
             e.wins,
             e.draws,
@@ -291,7 +426,6 @@ fn feedback(g: &TeamGrade, out: &Path) -> String {
             percent(e.high)
         ));
     }
-    let esc = crate::text::escape;
     push_list(
         &mut text,
         "\nA draw counts half a win.\n\n## Bands\n\n",
@@ -301,7 +435,7 @@ fn feedback(g: &TeamGrade, out: &Path) -> String {
             format!(
                 "- [{}] {}: {} marks\n",
                 if b.met { "x" } else { " " },
-                b.band.describe(),
+                code(&b.band.describe()),
                 b.band.marks
             )
         },
@@ -315,24 +449,34 @@ fn feedback(g: &TeamGrade, out: &Path) -> String {
             format!(
                 "- game {} against {}: {}: {}\n",
                 d.game,
-                esc(&d.opponent),
-                d.verdict.as_deref().unwrap_or("?"),
-                esc(&d.detail)
+                code(&d.opponent),
+                code(d.verdict.as_deref().unwrap_or("?")),
+                code(&d.detail)
             )
         },
     );
-    let lost_heading =
-        "\n## Lost games\n\nEach command plays the game again, as it was played.\n\n";
+    let lost_heading = "\n## Lost games\n\n\
+        The transcript of each game is in `transcripts/` beside this file. \
+        In this folder, the command under a game plays it again with your bot \
+        (give its program, source file or folder for `MY_BOT`), \
+        the opponent's recorded moves played back: \
+        all it needs is the `referee` program and your bot.\n\n";
     push_list(&mut text, lost_heading, "None.\n", &g.lost, |l| {
-        let replay = match replay_command(out, l.game) {
-            Some(command) => format!("\n  ```sh\n  {}\n  ```\n\n", esc(&command)),
-            None => "  (no transcript of this game in the results folder)\n".to_string(),
+        let replay = if copied.contains(&l.game) {
+            let command = format!(
+                "referee reproduce {TRANSCRIPTS}/{} --bot MY_BOT --seat {}",
+                transcript_name(l.game),
+                l.seat
+            );
+            format!("\n  ```sh\n  {command}\n  ```\n\n")
+        } else {
+            "  (no transcript of this game in the results folder)\n".to_string()
         };
         format!(
             "- game {} against {} ({}):\n{replay}",
             l.game,
-            esc(&l.opponent),
-            esc(&l.reason)
+            code(&l.opponent),
+            code(&l.reason)
         )
     });
     text
@@ -412,4 +556,72 @@ pub fn grades_line(out: &Path, grades: &[TeamGrade]) -> String {
         grades.len(),
         out.join(GRADES_DIR).join("grades.csv").display()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grading::{Band, BandResult};
+
+    /// A team with bands of 80 (against strong) and 50 (against random),
+    /// in that order in the file, met as `met` says.
+    fn team(marks: f64, met: [bool; 2]) -> TeamGrade {
+        let band = |against: &str, marks| Band {
+            against: against.into(),
+            win_rate: 0.5,
+            marks,
+        };
+        TeamGrade {
+            team: "t".into(),
+            marks,
+            band: None,
+            evidence: vec![],
+            bands: vec![
+                BandResult {
+                    band: band("strong", 80.0),
+                    met: met[0],
+                },
+                BandResult {
+                    band: band("random", 50.0),
+                    met: met[1],
+                },
+            ],
+            lost: vec![],
+            disqualified: vec![],
+            absent: None,
+        }
+    }
+
+    #[test]
+    fn gradescope_tests_are_a_ladder_that_adds_up_to_the_mark() {
+        for (marks, met, scores, status) in [
+            (80.0, [true, true], [50.0, 30.0], ["passed", "passed"]),
+            (80.0, [true, false], [50.0, 30.0], ["passed", "passed"]),
+            (50.0, [false, true], [50.0, 0.0], ["passed", "failed"]),
+            (0.0, [false, false], [0.0, 0.0], ["failed", "failed"]),
+        ] {
+            let json = results_json(&team(marks, met), None);
+            let tests = json["tests"].as_array().unwrap();
+            let column =
+                |k: &str| -> Vec<f64> { tests.iter().map(|t| t[k].as_f64().unwrap()).collect() };
+            assert_eq!(column("max_score"), [50.0, 30.0]);
+            assert_eq!(column("score"), scores, "{marks} {met:?}");
+            let shown: Vec<&str> = tests
+                .iter()
+                .map(|t| t["status"].as_str().unwrap())
+                .collect();
+            assert_eq!(shown, status, "{marks} {met:?}");
+            assert_eq!(json["score"], marks);
+        }
+    }
+
+    #[test]
+    fn code_spans_hold_any_text() {
+        assert_eq!(code("a"), "`a`");
+        assert_eq!(code("x`y"), "``x`y``");
+        assert_eq!(code("``<img src=x>``"), "``` ``<img src=x>`` ```");
+        assert_eq!(code("a\nb"), "`a\\x0ab`");
+        assert_eq!(code(""), "`  `");
+        assert_eq!(code_cell("a|b"), "`a\\|b`");
+    }
 }

@@ -409,9 +409,9 @@ fn seeds(
         ))
     })?;
     let mut rated: Vec<(f64, usize, usize)> = vec![];
-    for (line, row) in csv::Reader::from_reader(file)
-        .deserialize::<super::StandingRow>()
-        .enumerate()
+    let mut reader = csv::Reader::from_reader(file);
+    for (line, row) in
+        crate::reporter::csv::deserialize_restored::<super::StandingRow, _>(&mut reader).enumerate()
     {
         let row = row.map_err(|e| fail(format!("line {}: not a standings row: {e}", line + 2)))?;
         if let Some(&i) = names.get(&row.bot) {
@@ -526,7 +526,13 @@ fn grading(
     let mut ordered: Vec<(&String, &usize)> = names.iter().collect();
     ordered.sort_by_key(|(_, &i)| i);
     let ordered: Vec<String> = ordered.into_iter().map(|(n, _)| n.clone()).collect();
-    let plan = crate::grading::validate(src, section, &ordered, None)?;
+    let plan = crate::grading::validate(
+        src,
+        section,
+        &ordered,
+        None,
+        raw.bots_dir.as_ref().map(|d| d.get_ref().as_str()),
+    )?;
     let plays_everyone = |name: &String| match format {
         Format::RoundRobin => true,
         Format::Gauntlet => names.get(name).is_some_and(|i| challengers.contains(i)),

@@ -870,9 +870,12 @@ fn prepare_folder(plan: &TournamentPlan, options: &RunOptions) -> Result<(), Tou
 /// have changed since, and the bracket must stay the one begun.
 fn keep_seeds(plan: &TournamentPlan, path: &Path) -> Result<(), TournamentError> {
     let mut text = String::from("seed,bot\n");
-    let mut writer = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(vec![]);
+    let mut writer = crate::reporter::csv::SafeWriter::new(
+        csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(vec![]),
+        false,
+    );
     for (seed, &bot) in plan.seeds.iter().enumerate() {
         writer
             .write_record([(seed + 1).to_string(), plan.bots[bot].name.clone()])
@@ -997,7 +1000,9 @@ pub fn for_each_row(
     let file = File::open(path).map_err(io_error(path, "cannot read"))?;
     let mut reader = csv::Reader::from_reader(file);
     let mut count = 0;
-    for (i, row) in reader.deserialize::<GameRow>().enumerate() {
+    for (i, row) in
+        crate::reporter::csv::deserialize_restored::<GameRow, _>(&mut reader).enumerate()
+    {
         let line = i + 2;
         let row = row
             .map_err(|e| e.to_string())

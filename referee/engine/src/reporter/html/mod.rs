@@ -11,6 +11,10 @@
 //!   lines, and the distribution of its move times, CPU times and memory;
 //! - `report/games/game-NNNNNN.html`: a game's replay viewer (the game as
 //!   [`view::GameView`] JSON in the page, drawn by `viewer.js`);
+//! - `report/grades.html`: with a `[grading]` section, each team's mark,
+//!   the band giving it, its win rate and 95% interval against each
+//!   reference, and the reason for the mark; the students of the roster
+//!   with theirs (linked beside the leaderboard; from `grades/`);
 //! - `report/assets/`: the style sheet and the viewer's script.
 //!
 //! Pages come from minijinja templates (`templates/`, compiled in; an
@@ -53,6 +57,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("bot.html", include_str!("templates/bot.html")),
     ("game.html", include_str!("templates/game.html")),
     ("check.html", include_str!("templates/check.html")),
+    ("grades.html", include_str!("templates/grades.html")),
 ];
 const STYLE: &str = include_str!("templates/style.css");
 const VIEWER: &str = include_str!("templates/viewer.js");
@@ -61,7 +66,7 @@ const VIEWER: &str = include_str!("templates/viewer.js");
 #[derive(Clone, Debug, Default)]
 pub struct Templates {
     /// A folder whose files replace the built-in templates of the same name
-    /// (`index.html`, `bot.html`, `game.html`, `base.html`, `style.css`,
+    /// (`index.html`, `bot.html`, `game.html`, `grades.html`, `base.html`, `style.css`,
     /// `viewer.js`).
     pub dir: Option<PathBuf>,
 }
@@ -134,6 +139,82 @@ struct Results {
     groups: Vec<BTreeMap<String, String>>,
     /// A knockout's `bracket.txt`.
     bracket: Option<String>,
+    /// The grades of `grades/`, if the folder was graded.
+    grades: Option<GradesPage>,
+}
+
+/// The grades page: from `grades/grades.csv` and `grades/students.csv`.
+#[derive(Serialize)]
+struct GradesPage {
+    /// The references, in the columns' order.
+    references: Vec<String>,
+    teams: Vec<GradeRow>,
+    students: Vec<BTreeMap<String, String>>,
+}
+
+/// A team's row of the grades page.
+#[derive(Serialize)]
+struct GradeRow {
+    team: String,
+    marks: String,
+    band: String,
+    reason: String,
+    /// One per reference.
+    vs: Vec<GradeEvidence>,
+}
+
+#[derive(Serialize)]
+struct GradeEvidence {
+    /// `won/drawn/lost`.
+    record: String,
+    games: String,
+    rate: String,
+    interval: String,
+}
+
+/// The grades of `folder/grades/`, none if it has no `grades.csv`.
+fn read_grades(folder: &Path) -> Option<GradesPage> {
+    let dir = folder.join(crate::reporter::grades::GRADES_DIR);
+    let mut reader = csv::Reader::from_path(dir.join("grades.csv")).ok()?;
+    let headers = crate::reporter::csv::restore_record(reader.byte_headers().ok()?);
+    let references: Vec<String> = headers
+        .iter()
+        .filter_map(|h| std::str::from_utf8(h).ok()?.strip_prefix("games_vs_"))
+        .map(str::to_string)
+        .collect();
+    let rows: Vec<BTreeMap<String, String>> =
+        crate::reporter::csv::deserialize_restored(&mut reader)
+            .map_while(Result::ok)
+            .collect();
+    let cell =
+        |row: &BTreeMap<String, String>, column: &str| row.get(column).cloned().unwrap_or_default();
+    let rate = |text: String| text.parse::<f64>().map_or(text, crate::grading::percent);
+    let teams = rows
+        .iter()
+        .map(|row| GradeRow {
+            team: cell(row, "team"),
+            marks: cell(row, "marks"),
+            band: cell(row, "band"),
+            reason: cell(row, "reason"),
+            vs: references
+                .iter()
+                .map(|r| {
+                    let of = |c: &str| cell(row, &format!("{c}_vs_{r}"));
+                    GradeEvidence {
+                        record: format!("{}/{}/{}", of("wins"), of("draws"), of("losses")),
+                        games: of("games"),
+                        rate: rate(of("win_rate")),
+                        interval: format!("{} to {}", rate(of("low")), rate(of("high"))),
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    Some(GradesPage {
+        references,
+        teams,
+        students: table_rows(&dir.join("students.csv")),
+    })
 }
 
 /// The rows of a CSV table the referee wrote, as maps from column to
@@ -143,7 +224,9 @@ fn table_rows(path: &Path) -> Vec<BTreeMap<String, String>> {
     let Ok(mut reader) = csv::Reader::from_path(path) else {
         return vec![];
     };
-    reader.deserialize().map_while(Result::ok).collect()
+    crate::reporter::csv::deserialize_restored(&mut reader)
+        .map_while(Result::ok)
+        .collect()
 }
 
 fn io_error<'a>(path: &'a Path, what: &'a str) -> impl FnOnce(std::io::Error) -> ReportError + 'a {
@@ -190,6 +273,7 @@ fn read_results(folder: &Path) -> Result<Results, ReportError> {
         rounds: table_rows(&folder.join("rounds.csv")),
         groups: table_rows(&folder.join("groups.csv")),
         bracket: fs::read_to_string(folder.join("bracket.txt")).ok(),
+        grades: read_grades(folder),
     })
 }
 
@@ -218,6 +302,9 @@ struct Cell {
     heat: u32,
     link: String,
 }
+
+/// The grades page, beside the leaderboard.
+const GRADES_PAGE: &str = "grades.html";
 
 fn bot_page(index: usize) -> String {
     format!("bot-{index}.html")
@@ -349,6 +436,7 @@ fn leaderboard(
                 bracket => results.bracket,
                 ran => ran,
                 scoring => format!("win {}, draw {}, loss {}", results.meta.scoring.0, results.meta.scoring.1, results.meta.scoring.2),
+                grades_page => (!live && results.grades.is_some()).then_some(GRADES_PAGE),
                 root => "",
             })
         })
@@ -650,6 +738,21 @@ pub fn write_report(folder: &Path, templates: &Templates) -> Result<Written, Rep
             })
             .map_err(|e| template_error("bot.html", e))?;
         let path = fresh.join("bots").join(bot_page(i));
+        fs::write(&path, html).map_err(io_error(&path, "cannot write"))?;
+    }
+    if let Some(grades) = &results.grades {
+        let html = env
+            .get_template("grades.html")
+            .and_then(|t| {
+                t.render(context! {
+                    title => format!("{}: grades", results.meta.name),
+                    grades => grades,
+                    root => "",
+                    index_page => "index.html",
+                })
+            })
+            .map_err(|e| template_error("grades.html", e))?;
+        let path = fresh.join(GRADES_PAGE);
         fs::write(&path, html).map_err(io_error(&path, "cannot write"))?;
     }
     let index_html = leaderboard(&env, &results, false, &when_ran(folder, first_start))?;
