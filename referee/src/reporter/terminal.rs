@@ -537,6 +537,8 @@ impl Progress {
                 ..
             } => {
                 *done += 1;
+                // Tie-breaks, as for the bar.
+                *total = (*total).max(*done);
                 if last.elapsed() >= Duration::from_secs(5) || done == total {
                     let rate = *done as f64 / start.elapsed().as_secs_f64().max(1e-9);
                     eprintln!("{done}/{total} games ({rate:.1} games/s)");

@@ -546,7 +546,8 @@ fn inverse_diagonal(m: &[Vec<f64>]) -> Option<Vec<f64>> {
             let dot: f64 = l[i][..j].iter().zip(&l[j][..j]).map(|(a, b)| a * b).sum();
             let rest = m[i][j] - dot;
             if i == j {
-                if rest <= 0.0 || !rest.is_finite() {
+                // Round-off leaves a singular matrix's pivot a hair above 0.
+                if rest <= 1e-12 * m[i][i].abs() || !rest.is_finite() {
                     return None;
                 }
                 l[i][i] = rest.sqrt();
