@@ -47,7 +47,9 @@ fn write_file_of(
          games_per_pairing = 2\nseed = 7\n[options]\nmax_rounds = 30\n"
     );
     for (bot, command) in bots {
-        text.push_str(&format!("[[bots]]\nname = \"{bot}\"\nbot = \"{command}\"\n"));
+        text.push_str(&format!(
+            "[[bots]]\nname = \"{bot}\"\nbot = \"{command}\"\n"
+        ));
     }
     let path = dir.join(format!("{name}.toml"));
     std::fs::write(&path, text).unwrap();
@@ -738,7 +740,12 @@ fn a_group_tie_goes_to_the_better_seed_and_the_counts_take_in_the_tie_breaks() {
     let run = run_reported(&file, &out);
     let groups: Vec<String> = csv_records(&out.join("groups.csv"))
         .iter()
-        .map(|r| format!("{}{} {} {} {}", r["group"], r["rank"], r["bot"], r["points"], r["qualified"]))
+        .map(|r| {
+            format!(
+                "{}{} {} {} {}",
+                r["group"], r["rank"], r["bot"], r["points"], r["qualified"]
+            )
+        })
         .collect();
     assert_eq!(
         groups[..3],
@@ -758,7 +765,11 @@ fn a_group_tie_goes_to_the_better_seed_and_the_counts_take_in_the_tie_breaks() {
     let order = standings_order(&out);
     assert_eq!(order[..4], ["a3", "c3", "b3", "k5"], "{order:?}");
     assert_eq!(report_order(&out), order);
-    assert!(run.stdout.contains("ranked by the round reached"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("ranked by the round reached"),
+        "{}",
+        run.stdout
+    );
 }
 
 /// A knockout: six bots (the hand-worked bracket above): k1 champion, k2
@@ -808,13 +819,20 @@ fn a_gauntlet_ranks_the_bots_under_test_apart_from_the_challengers() {
             .parse()
             .unwrap()
     };
-    assert!(points("r2") > points("t1"), "the case: a challenger with the most points");
+    assert!(
+        points("r2") > points("t1"),
+        "the case: a challenger with the most points"
+    );
     let order = standings_order(&out);
     assert_eq!(order, ["t1", "t3", "t5", "r2", "r4"]);
     assert_eq!(report_order(&out), order);
     let html = std::fs::read_to_string(out.join("report/index.html")).unwrap();
     assert!(html.contains("the bots under test rank first"), "says so");
-    assert!(run.stdout.contains("the bots under test rank first"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("the bots under test rank first"),
+        "{}",
+        run.stdout
+    );
 }
 
 /// Whether `text` shows a negative zero: `-0`, `-0.0`, ... not followed
@@ -845,7 +863,8 @@ fn negative_zero(text: &str) -> Option<String> {
 }
 
 /// Three bots that draw every game: each rating is 0 but for the last
-/// bits of the fit, which are not to show as `-0` anywhere.
+/// bits of the fit, which are not to show as `-0` anywhere; nor is the
+/// LLR of an A/B test of two equal bots, a hair below 0.
 #[test]
 fn a_rating_of_zero_is_never_shown_as_minus_zero() {
     assert!(negative_zero("a,-0.0,b").is_some() && negative_zero("x -0 ").is_some());
@@ -857,8 +876,31 @@ fn a_rating_of_zero_is_never_shown_as_minus_zero() {
     let run = run_reported(&file, &out);
     let mut texts = vec![("stdout".to_string(), run.stdout.clone())];
     for name in ["standings.csv", "groups.csv", "report/index.html"] {
-        texts.push((name.into(), std::fs::read_to_string(out.join(name)).unwrap()));
+        texts.push((
+            name.into(),
+            std::fs::read_to_string(out.join(name)).unwrap(),
+        ));
     }
+    // Two equal bots, one drawn pair: an LLR a hair below 0.
+    let scripted = cracks_at(3);
+    let sprt = referee(
+        &[
+            "sprt",
+            "arrow5",
+            &scripted,
+            &scripted,
+            "--max-games",
+            "2",
+            "--elo0",
+            "0",
+            "--elo1",
+            "1",
+        ],
+        BUDGET,
+    );
+    assert_eq!(sprt.status, 3, "{}\n{}", sprt.stdout, sprt.stderr);
+    assert!(sprt.stdout.contains("LLR 0.00 "), "{}", sprt.stdout);
+    texts.push(("sprt".into(), sprt.stdout));
     for (name, text) in texts {
         assert_eq!(negative_zero(&text), None, "{name}");
     }

@@ -265,9 +265,7 @@ pub fn run(
             for_each_row(&games_path, |row| results.add(plan, &row))?;
         }
         let mut state = RoundsState::new(plan);
-        let expected = state
-            .expected_games(plan, &results)
-            .map_err(off_schedule)?;
+        let expected = state.expected_games(plan, &results).map_err(off_schedule)?;
         meta.record_total(out, expected)?;
         reporters.run_started(&Run::Tournament {
             plan,
@@ -289,9 +287,7 @@ pub fn run(
             // says how many games the tournament plays as far as known.
             meta.record_total(
                 out,
-                state
-                    .expected_games(plan, &results)
-                    .map_err(off_schedule)?,
+                state.expected_games(plan, &results).map_err(off_schedule)?,
             )?;
             let Some(block) = next else { break };
             let mut todo = block.games(plan).filter(|g| !results.has(g.number));
@@ -316,9 +312,7 @@ pub fn run(
                 break;
             }
         }
-        let expected = state
-            .expected_games(plan, &results)
-            .map_err(off_schedule)?;
+        let expected = state.expected_games(plan, &results).map_err(off_schedule)?;
         meta.record_total(out, expected)?;
         (expected, Some((state, results)))
     } else {
@@ -1183,10 +1177,11 @@ pub fn ranking_of(out: &Path) -> Result<Ranking, TournamentError> {
     let Ok(text) = fs::read_to_string(&meta_path) else {
         return Ok(Ranking::Points);
     };
-    let meta: FolderMeta = serde_json::from_str(&text).map_err(|e| TournamentError::BadFolderFile {
-        path: meta_path.clone(),
-        message: format!("not a results description: {e}"),
-    })?;
+    let meta: FolderMeta =
+        serde_json::from_str(&text).map_err(|e| TournamentError::BadFolderFile {
+            path: meta_path.clone(),
+            message: format!("not a results description: {e}"),
+        })?;
     if meta.format == Format::Gauntlet.name() {
         return Ok(Ranking::Gauntlet {
             challengers: meta.challengers.into_iter().collect(),

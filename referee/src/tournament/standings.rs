@@ -270,9 +270,7 @@ impl Ranking {
             }
             Ranking::Knockout { reached } => {
                 let round = |r: &StandingRow| reached.get(&r.bot).copied().unwrap_or(0);
-                round(y)
-                    .cmp(&round(x))
-                    .then(y.points.cmp(&x.points))
+                round(y).cmp(&round(x)).then(y.points.cmp(&x.points))
             }
         }
     }
@@ -563,7 +561,11 @@ fn inverse_diagonal(m: &[Vec<f64>]) -> Option<Vec<f64>> {
                 // Column i of L⁻¹: L x = e_i, so x is 0 above row i.
                 column[i] = 1.0 / l[i][i];
                 for k in i + 1..n {
-                    let dot: f64 = l[k][i..k].iter().zip(&column[i..k]).map(|(a, b)| a * b).sum();
+                    let dot: f64 = l[k][i..k]
+                        .iter()
+                        .zip(&column[i..k])
+                        .map(|(a, b)| a * b)
+                        .sum();
                     column[k] = -dot / l[k][k];
                 }
                 column[i..].iter().map(|x| x * x).sum()
@@ -627,6 +629,16 @@ mod tests {
         assert!(r[0].1.is_infinite());
     }
 
+    #[test]
+    fn a_number_rounded_to_zero_has_no_sign() {
+        for x in [-0.04, -1e-15, -0.0] {
+            let r = round(x, 1);
+            assert!(r == 0.0 && r.is_sign_positive(), "{x}");
+            assert_eq!(serde_json::to_string(&r).unwrap(), "0.0");
+        }
+        assert_eq!(round(-0.06, 1), -0.1);
+    }
+
     /// The inverse of [[a, b], [b, c]] is [[c, -b], [-b, a]] / (ac - b²).
     #[test]
     fn the_inverse_diagonal_matches_the_two_by_two_formula() {
@@ -647,10 +659,7 @@ mod tests {
         let games = vec![vec![0, 4], vec![4, 0]];
         let r = bradley_terry(&score, &games, 1.0);
         let scale = 400.0 / std::f64::consts::LN_10;
-        let gamma: Vec<f64> = r
-            .iter()
-            .map(|(rating, _)| (rating / scale).exp())
-            .collect();
+        let gamma: Vec<f64> = r.iter().map(|(rating, _)| (rating / scale).exp()).collect();
         // 3-1 and 1-3 mirror each other, so the gammas are g and 1/g and
         // centring (on the mean of their logs, 0) changed nothing.
         assert!((gamma[0] * gamma[1] - 1.0).abs() < 1e-9);
@@ -660,7 +669,10 @@ mod tests {
         let (d0, d1) = (prior(gamma[0]) + w, prior(gamma[1]) + w);
         let inverse_00 = d1 / (d0 * d1 - w * w);
         assert!((r[0].1 - inverse_00.sqrt() * scale).abs() < 1e-6);
-        assert!(r[0].1 > scale / d0.sqrt() + 1.0, "wider than the diagonal's");
+        assert!(
+            r[0].1 > scale / d0.sqrt() + 1.0,
+            "wider than the diagonal's"
+        );
     }
 
     /// Three bots in a cycle of equal results have equal ratings.
