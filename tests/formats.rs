@@ -953,10 +953,10 @@ fn a_knockout_writes_its_games_in_schedule_order_with_two_workers() {
 
 /// The 95% interval of two bots, one winning both games, worked by hand:
 /// by symmetry the gammas are g and 1/g, with g solving the first bot's
-/// likelihood equation (2 wins and the prior's half: 2.5 = 2 g/(g + 1/g)
-/// + g/(g + 1)); the half-width is 1.96 standard errors, the standard
-/// error the square root of the inverse information's first diagonal
-/// entry.
+/// likelihood equation (2 wins and the prior's half: 2.5 equals
+/// 2 g/(g + 1/g) plus g/(g + 1)); the half-width is 1.96 standard errors,
+/// the standard error the square root of the inverse information's first
+/// diagonal entry.
 #[test]
 fn the_rating_interval_is_from_the_inverse_information() {
     let dir = tempfile::tempdir().unwrap();

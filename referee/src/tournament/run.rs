@@ -24,8 +24,9 @@
 //! not played again, so `--update` after bots were added, replaced or
 //! removed plays only the new games. Swiss tournaments and knockouts are played round by
 //! round: each round's games are a pure function of the rows of
-//! `games.csv` so far ([`super::rounds`]), played in parallel, then the
-//! next round is paired from the rows read back.
+//! `games.csv` so far ([`super::rounds`]), played in parallel (their rows
+//! written in number order, [`InOrder`]), then the next round is paired
+//! from the rows read back.
 
 use std::collections::{BTreeSet, HashSet};
 use std::fs::{self, File, OpenOptions};
