@@ -21,18 +21,34 @@ const BUDGET: Duration = Duration::from_secs(240);
 /// between bots named as given, each cracking at the number in its name's
 /// digits (`k3`, `a3`: 3).
 fn write_file(dir: &Path, name: &str, format: &str, extra: &str, bots: &[&str]) -> PathBuf {
+    let bots: Vec<(&str, String)> = bots
+        .iter()
+        .map(|bot| {
+            let k: usize = bot
+                .trim_start_matches(|c: char| c.is_alphabetic())
+                .parse()
+                .unwrap();
+            (*bot, cracks_at(k))
+        })
+        .collect();
+    write_file_of(dir, name, format, extra, &bots)
+}
+
+/// [`write_file`] with each bot's command given.
+fn write_file_of(
+    dir: &Path,
+    name: &str,
+    format: &str,
+    extra: &str,
+    bots: &[(&str, String)],
+) -> PathBuf {
     let mut text = format!(
         "name = \"{name}\"\ngame = \"arrow5\"\nformat = \"{format}\"\n{extra}\n\
          games_per_pairing = 2\nseed = 7\n[options]\nmax_rounds = 30\n"
     );
-    for bot in bots {
-        let k: usize = bot
-            .trim_start_matches(|c: char| c.is_alphabetic())
-            .parse()
-            .unwrap();
+    for (bot, command) in bots {
         text.push_str(&format!(
-            "[[bots]]\nname = \"{bot}\"\nbot = \"{}\"\n",
-            cracks_at(k)
+            "[[bots]]\nname = \"{bot}\"\nbot = \"{command}\"\n"
         ));
     }
     let path = dir.join(format!("{name}.toml"));
@@ -121,6 +137,18 @@ fn run_with_kills(file: &Path, out: &Path, kill_at: &[usize]) -> usize {
 
 /// Compares the files of two results folders that must be identical.
 fn assert_same_results(whole: &Path, killed: &Path, files: &[&str]) {
+    // Both in game-number order (two workers finish games out of order).
+    for folder in [whole, killed] {
+        let numbers: Vec<u64> = game_results(&folder.join("games.csv"))
+            .iter()
+            .map(|r| r[0].parse().unwrap())
+            .collect();
+        assert!(
+            numbers.windows(2).all(|w| w[0] < w[1]),
+            "{}: {numbers:?}",
+            folder.display()
+        );
+    }
     assert_eq!(
         game_results_by_number(&whole.join("games.csv")),
         game_results_by_number(&killed.join("games.csv")),
@@ -663,4 +691,315 @@ fn the_example_files_run() {
         };
         assert!(index.contains(wanted), "{wanted} not in the report");
     }
+}
+
+/// A run with the HTML report (the other runs here skip it).
+fn run_reported(file: &Path, out: &Path) -> Run {
+    let command = command(file, out, false);
+    let args: Vec<_> = command
+        .get_args()
+        .filter(|a| *a != "--no-report")
+        .map(|a| a.to_owned())
+        .collect();
+    let mut reported = Command::new(command.get_program());
+    reported.args(args);
+    let run = run_within(reported, BUDGET);
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    run
+}
+
+/// `standings.csv`'s bots, best first.
+fn standings_order(out: &Path) -> Vec<String> {
+    csv_records(&out.join("standings.csv"))
+        .into_iter()
+        .map(|r| r["bot"].clone())
+        .collect()
+}
+
+/// The leaderboard's bots as the HTML report lists them, best first.
+fn report_order(out: &Path) -> Vec<String> {
+    let html = std::fs::read_to_string(out.join("report/index.html")).unwrap();
+    html.split("<tr data-bot=\"")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap().to_string())
+        .collect()
+}
+
+/// The "N of M games" of the report's header.
+fn report_count(out: &Path) -> String {
+    let html = std::fs::read_to_string(out.join("report/index.html")).unwrap();
+    let at = html.find(" games").expect("a games count");
+    let head = &html[..at];
+    let start = head.rfind(" · ").expect("the count after the game") + " · ".len();
+    head[start..].to_string()
+}
+
+/// Groups, one tie on the qualifying line: file order a3 c3 k5 b3 k6 k7,
+/// two groups, one goes on. A = a3 b3 k6 (seeds 1, 4, 5): a3 and b3
+/// crack together (every game between them drawn) and both beat k6, so
+/// they are level in points and rating: the better seed, a3, goes on.
+/// B = c3 k5 k7: c3. The final a3-c3 is drawn, then both tie-break pairs
+/// (4 games), and a3 wins as the higher seed: 12 group games, 2 + 4 in
+/// the final, 18 in all where 14 were announced. The standings rank by
+/// the round reached: a3, c3 (who has more points: 8 in its group), then
+/// the others by points (b3 6, k5 4).
+#[test]
+fn a_group_tie_goes_to_the_better_seed_and_the_counts_take_in_the_tie_breaks() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = ["a3", "c3", "k5", "b3", "k6", "k7"];
+    let file = write_file(dir.path(), "gt", "groups", "groups = 2\nadvance = 1", &bots);
+    let out = dir.path().join("out");
+    let run = run_reported(&file, &out);
+    let groups: Vec<String> = csv_records(&out.join("groups.csv"))
+        .iter()
+        .map(|r| {
+            format!(
+                "{}{} {} {} {}",
+                r["group"], r["rank"], r["bot"], r["points"], r["qualified"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        groups[..3],
+        ["A1 a3 6 true", "A2 b3 6 false", "A3 k6 0 false"],
+        "{groups:?}"
+    );
+    let bracket = std::fs::read_to_string(out.join("bracket.txt")).unwrap();
+    assert!(bracket.contains("Champion: a3"), "{bracket}");
+    assert_eq!(game_results_by_number(&out.join("games.csv")).len(), 18);
+    assert!(run.stdout.contains("18 of 18 games"), "{}", run.stdout);
+    assert_eq!(report_count(&out), "18 of 18");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("tournament.json")).unwrap())
+            .unwrap();
+    assert_eq!(meta["total_games"], 18);
+
+    let order = standings_order(&out);
+    assert_eq!(order[..4], ["a3", "c3", "b3", "k5"], "{order:?}");
+    assert_eq!(report_order(&out), order);
+    assert!(
+        run.stdout.contains("ranked by the round reached"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A knockout: six bots (the hand-worked bracket above): k1 champion, k2
+/// finalist, k4 and a3 losing semi-finalists, b3 and k5 out in the
+/// quarter-finals. a3 has 6 points (six drawn games), more than k2's 4:
+/// ranked by the round reached, the finalist is above it. 10 games
+/// announced, 14 played (a3-b3's two tie-break pairs).
+#[test]
+fn a_knockout_ranks_by_the_round_reached_and_counts_its_tie_breaks() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = ["k2", "k1", "a3", "k5", "k4", "b3"];
+    let file = write_file(dir.path(), "ko", "knockout", "", &bots);
+    let out = dir.path().join("out");
+    let run = run_reported(&file, &out);
+    let order = standings_order(&out);
+    assert_eq!(order, ["k1", "k2", "a3", "k4", "b3", "k5"]);
+    assert_eq!(report_order(&out), order);
+    assert_eq!(report_count(&out), "14 of 14");
+    assert!(run.stdout.contains("14 of 14 games"), "{}", run.stdout);
+    // `referee report` alone ranks from the folder's bracket.csv.
+    std::fs::remove_dir_all(out.join("report")).unwrap();
+    let report = referee(&["report", out.to_str().unwrap()], BUDGET);
+    assert_eq!(report.status, 0, "{}", report.stderr);
+    assert_eq!(report_order(&out), order);
+}
+
+/// A gauntlet: challengers r2 and r4 play the bots under test t1, t3, t5
+/// and t6, who play only them. r2 beats all but t1 and has the most
+/// points (12 of 8 games; t1 8 of 4); still the bots under test rank
+/// first, then the challengers.
+#[test]
+fn a_gauntlet_ranks_the_bots_under_test_apart_from_the_challengers() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = ["r2", "r4", "t1", "t3", "t5", "t6"];
+    let file = write_file(
+        dir.path(),
+        "ga",
+        "gauntlet",
+        "challengers = [\"r2\", \"r4\"]",
+        &bots,
+    );
+    let out = dir.path().join("out");
+    let run = run_reported(&file, &out);
+    let rows = csv_records(&out.join("standings.csv"));
+    let points = |bot: &str| -> u32 {
+        rows.iter().find(|r| r["bot"] == bot).unwrap()["points"]
+            .parse()
+            .unwrap()
+    };
+    assert!(
+        points("r2") > points("t1"),
+        "the case: a challenger with the most points"
+    );
+    let order = standings_order(&out);
+    assert_eq!(order, ["t1", "t3", "t5", "t6", "r2", "r4"]);
+    assert_eq!(report_order(&out), order);
+    let html = std::fs::read_to_string(out.join("report/index.html")).unwrap();
+    assert!(html.contains("the bots under test rank first"), "says so");
+    assert!(
+        run.stdout.contains("the bots under test rank first"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Whether `text` shows a negative zero: `-0`, `-0.0`, ... not followed
+/// by another digit.
+fn negative_zero(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    for (i, _) in text.match_indices("-0") {
+        if i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'.') {
+            continue;
+        }
+        let mut end = i + 2;
+        let mut zero = true;
+        if bytes.get(end) == Some(&b'.') {
+            end += 1;
+            while end < bytes.len() && bytes[end].is_ascii_digit() {
+                zero &= bytes[end] == b'0';
+                end += 1;
+            }
+        } else if bytes.get(end).is_some_and(|b| b.is_ascii_digit()) {
+            zero = false;
+        }
+        if zero {
+            let from = i.saturating_sub(30);
+            return Some(text[from..(end + 10).min(text.len())].to_string());
+        }
+    }
+    None
+}
+
+/// Three bots that draw every game: each rating is 0 but for the last
+/// bits of the fit, which are not to show as `-0` anywhere; nor is the
+/// LLR of an A/B test of two equal bots, a hair below 0.
+#[test]
+fn a_rating_of_zero_is_never_shown_as_minus_zero() {
+    assert!(negative_zero("a,-0.0,b").is_some() && negative_zero("x -0 ").is_some());
+    assert!(negative_zero("-0.5 -10 1-0.01").is_none());
+    let dir = tempfile::tempdir().unwrap();
+    let bots = ["a3", "b3", "c3"];
+    let file = write_file(dir.path(), "z", "groups", "groups = 1\nadvance = 2", &bots);
+    let out = dir.path().join("out");
+    let run = run_reported(&file, &out);
+    let mut texts = vec![("stdout".to_string(), run.stdout.clone())];
+    for name in ["standings.csv", "groups.csv", "report/index.html"] {
+        texts.push((
+            name.into(),
+            std::fs::read_to_string(out.join(name)).unwrap(),
+        ));
+    }
+    // Two equal bots, one drawn pair: an LLR a hair below 0.
+    let scripted = cracks_at(3);
+    let sprt = referee(
+        &[
+            "sprt",
+            "arrow5",
+            &scripted,
+            &scripted,
+            "--max-games",
+            "2",
+            "--elo0",
+            "0",
+            "--elo1",
+            "1",
+        ],
+        BUDGET,
+    );
+    assert_eq!(sprt.status, 3, "{}\n{}", sprt.stdout, sprt.stderr);
+    assert!(sprt.stdout.contains("LLR 0.00 "), "{}", sprt.stdout);
+    texts.push(("sprt".into(), sprt.stdout));
+    for (name, text) in texts {
+        assert_eq!(negative_zero(&text), None, "{name}");
+    }
+}
+
+/// games.csv of a format played in rounds is in schedule order whatever
+/// order the games end in: `s1` (cracks at 1) sleeps before its code
+/// when it moves first, so with two workers its game 1 ends after games
+/// 2 and 3 (and game 5 after game 6).
+#[test]
+fn a_knockout_writes_its_games_in_schedule_order_with_two_workers() {
+    let dir = tempfile::tempdir().unwrap();
+    let sleepy = dir.path().join("sleepy.py");
+    std::fs::write(
+        &sleepy,
+        "import sys, time\n\
+         first = True\n\
+         for line in sys.stdin:\n    \
+             words = line.split()\n    \
+             if first:\n        \
+                 first = False\n        \
+                 if len(words) > 2 and words[2] == 'first':\n            \
+                     time.sleep(0.5)\n        \
+                 continue\n    \
+             if not words or words[0] in ('signal', 'feedback', 'opponent'):\n        \
+                 continue\n    \
+             if words[0] == 'end':\n        \
+                 break\n    \
+             print('01234', flush=True)\n",
+    )
+    .unwrap();
+    let bots = [
+        ("s1", format!("python3 {}", sleepy.display())),
+        ("k2", cracks_at(2)),
+        ("k3", cracks_at(3)),
+        ("k4", cracks_at(4)),
+    ];
+    let bots: Vec<(&str, String)> = bots.iter().map(|(n, c)| (*n, c.clone())).collect();
+    let file = write_file_of(dir.path(), "so", "knockout", "", &bots);
+    let out = dir.path().join("out");
+    run(&file, &out, false);
+    let numbers: Vec<u64> = game_results(&out.join("games.csv"))
+        .iter()
+        .map(|r| r[0].parse().unwrap())
+        .collect();
+    assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
+    let text = std::fs::read_to_string(out.join("bracket.txt")).unwrap();
+    assert!(text.ends_with("Champion: s1\n"), "{text}");
+}
+
+/// The 95% interval of two bots, one winning both games, worked by hand:
+/// by symmetry the gammas are g and 1/g, with g solving the first bot's
+/// likelihood equation (2 wins and the prior's half: 2.5 equals
+/// 2 g/(g + 1/g) plus g/(g + 1)); the half-width is 1.96 standard errors,
+/// the standard error the square root of the inverse information's first
+/// diagonal entry.
+#[test]
+fn the_rating_interval_is_from_the_inverse_information() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_file(dir.path(), "iv", "round-robin", "", &["k1", "k2"]);
+    let out = dir.path().join("out");
+    run(&file, &out, false);
+    let (mut lo, mut hi) = (1.0f64, 100.0f64);
+    for _ in 0..200 {
+        let g = (lo + hi) / 2.0;
+        let expected = 2.0 * g / (g + 1.0 / g) + g / (g + 1.0);
+        if expected < 2.5 {
+            lo = g;
+        } else {
+            hi = g;
+        }
+    }
+    let g = (lo + hi) / 2.0;
+    let p = g * g / (g * g + 1.0);
+    let w = 2.0 * p * (1.0 - p);
+    let prior = |x: f64| x / (x + 1.0).powi(2);
+    let (d0, d1) = (prior(g) + w, prior(1.0 / g) + w);
+    let scale = 400.0 / std::f64::consts::LN_10;
+    let half_width = 1.96 * (d1 / (d0 * d1 - w * w)).sqrt() * scale;
+    let from_diagonal = 1.96 / d0.sqrt() * scale;
+    assert!(half_width - from_diagonal > 5.0, "the two readings differ");
+    let k1 = csv_records(&out.join("standings.csv"))
+        .into_iter()
+        .find(|r| r["bot"] == "k1")
+        .unwrap();
+    let cell = |c: &str| -> f64 { k1[c].parse().unwrap() };
+    assert!((cell("rating") - g.ln() * scale).abs() < 0.06, "{k1:?}");
+    let shown = cell("rating_high") - cell("rating");
+    assert!((shown - half_width).abs() < 0.11, "{shown} vs {half_width}");
 }

@@ -190,8 +190,10 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
 #[command(
     after_help = "Games are played in pairs with sides swapped and the same seed; each pair \
 scores 0, 0.5, 1, 1.5 or 2 for NEW (the pentanomial). The log-likelihood ratio of H1 (NEW is \
-ELO1 better) against H0 (NEW is ELO0 better) is the normal approximation of the generalized \
-SPRT, as Fishtest computes it; the test stops when it leaves [ln(beta/(1-alpha)), \
+ELO1 better) against H0 (NEW is ELO0 better) is the generalized SPRT's, computed exactly from \
+the pentanomial counts: for each hypothesis, the maximum-likelihood distribution of pair scores \
+whose mean is that hypothesis' score (Fishtest's normal approximation agrees with it for many \
+pairs; docs/ci.md). The test stops when it leaves [ln(beta/(1-alpha)), \
 ln((1-beta)/alpha)].\n\n\
 Exit codes: 0 H1 accepted (NEW is better); 1 H0 accepted; 3 inconclusive at --max-games; \
 2 the run could not be done (bad input).\n\n\

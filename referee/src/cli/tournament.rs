@@ -257,6 +257,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
     if args.dry_run {
         let report = tournament::dry_run(&plan, &options).map_err(|e| match e {
             tournament::TournamentError::ShardOfRounds { .. }
+            | tournament::TournamentError::OffSchedule { .. }
             | tournament::TournamentError::Key(_)
             | tournament::TournamentError::Content(_) => Failure::input(e),
             _ => Failure::internal(e),
@@ -311,6 +312,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         | tournament::TournamentError::UpdateOfRounds { .. }
         | tournament::TournamentError::NoStore { .. }
         | tournament::TournamentError::BadRow { .. }
+        | tournament::TournamentError::BadFolderFile { .. }
         | tournament::TournamentError::Content(_)
         | tournament::TournamentError::Store(tournament::store::StoreError::BadLine { .. })
         | tournament::TournamentError::Key(_) => Failure::input(e),

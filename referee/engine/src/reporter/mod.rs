@@ -34,6 +34,16 @@ pub mod terminal;
 use std::io;
 use std::path::{Path, PathBuf};
 
+/// `x` with `decimals` decimals, as every reporter prints a number that
+/// may be negative: never `-0` (a rating of -0.3 shown to the unit is 0).
+pub fn fixed(x: f64, decimals: usize) -> String {
+    let text = format!("{x:.decimals$}");
+    match text.strip_prefix('-') {
+        Some(unsigned) if unsigned.bytes().all(|b| b == b'0' || b == b'.') => unsigned.to_string(),
+        _ => text,
+    }
+}
+
 use crate::bench::{BenchPlan, BenchRow, BenchSummary};
 use crate::check::ab::{AbOutcome, AbPlan};
 use crate::check::{CheckPlan, CheckReport};

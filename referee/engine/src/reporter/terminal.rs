@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{Finish, Place, ReportError, Reporter, Run};
+use super::{fixed, Finish, Place, ReportError, Reporter, Run};
 use crate::bench::{BenchSummary, Selection};
 use crate::check::ab::AbResult;
 use crate::record::MatchRecord;
@@ -181,8 +181,11 @@ impl Reporter for Terminal {
     fn run_finished(&mut self, finish: &Finish<'_>) -> Result<(), ReportError> {
         self.finish_progress();
         match finish {
-            Finish::Tournament { outcome, .. } => {
+            Finish::Tournament { outcome, standings } => {
                 print!("{}", standings_table(&outcome.standings));
+                if let Some(order) = standings.ranking().describe() {
+                    println!("{order}");
+                }
                 if let Some(tables) = &outcome.rounds {
                     print!("{}", rounds_table(tables));
                 }
@@ -281,7 +284,7 @@ pub fn standings_table(rows: &[StandingRow]) -> String {
     );
     for r in rows {
         out.push_str(&format!(
-            "{:>4}  {:<20} {:>6} {:>5} {:>5} {:>5} {:>6}  {:>6.0} ±{:<7.0}  {:>4}\n",
+            "{:>4}  {:<20} {:>6} {:>5} {:>5} {:>5} {:>6}  {:>6} ±{:<7}  {:>4}\n",
             r.rank,
             escape(&r.bot),
             r.played,
@@ -289,8 +292,8 @@ pub fn standings_table(rows: &[StandingRow]) -> String {
             r.draws,
             r.losses,
             r.points,
-            r.rating,
-            (r.rating_high - r.rating).max(0.0),
+            fixed(r.rating, 0),
+            fixed((r.rating_high - r.rating).max(0.0), 0),
             r.disqualifications()
         ));
     }
@@ -313,12 +316,12 @@ pub fn rounds_table(tables: &RoundsTables) -> String {
             );
             for r in table {
                 out.push_str(&format!(
-                    "{:>4}  {:<20} {:>6} {:>8} {:>7.0} {:>4}\n",
+                    "{:>4}  {:<20} {:>6} {:>8} {:>7} {:>4}\n",
                     r.rank,
                     escape(&r.bot),
                     r.score,
                     r.buchholz,
-                    r.rating,
+                    fixed(r.rating, 0),
                     r.byes
                 ));
             }
@@ -333,7 +336,7 @@ pub fn rounds_table(tables: &RoundsTables) -> String {
                 ));
                 for r in groups {
                     out.push_str(&format!(
-                        "{:>5} {:>4}  {:<20} {:>6} {:>5} {:>5} {:>5} {:>6} {:>7.0}{}\n",
+                        "{:>5} {:>4}  {:<20} {:>6} {:>5} {:>5} {:>5} {:>6} {:>7}{}\n",
                         r.group,
                         r.rank,
                         escape(&r.bot),
@@ -342,7 +345,7 @@ pub fn rounds_table(tables: &RoundsTables) -> String {
                         r.draws,
                         r.losses,
                         r.points,
-                        r.rating,
+                        fixed(r.rating, 0),
                         if r.qualified { "  -> knockout" } else { "" }
                     ));
                 }
@@ -425,31 +428,23 @@ fn sprt_line(t: &Tally, llr: f64, bounds: &Bounds) -> String {
     let (lower, upper) = bounds.llr_bounds();
     let e = t.elo();
     format!(
-        "games {}  W/D/L {}/{}/{}  score {:.1}%  elo {:.1} [{:.1}, {:.1}]  LLR {:.2} [{:.2}, {:.2}]",
+        "games {}  W/D/L {}/{}/{}  score {:.1}%  elo {} [{}, {}]  LLR {} [{}, {}]",
         t.games(),
         t.wins,
         t.draws,
         t.losses,
         100.0 * t.score(),
-        tenths(e.elo),
-        tenths(e.low),
-        tenths(e.high),
-        llr,
-        lower,
-        upper
+        fixed(e.elo, 1),
+        fixed(e.low, 1),
+        fixed(e.high, 1),
+        fixed(llr, 2),
+        fixed(lower, 2),
+        fixed(upper, 2)
     )
 }
 
 /// `x` as printed with one decimal, without the sign of a value that
 /// rounds to zero (`-0.0`).
-fn tenths(x: f64) -> f64 {
-    if (x * 10.0).round() == 0.0 {
-        0.0
-    } else {
-        x
-    }
-}
-
 /// Progress on stderr: a bar on a terminal; plain lines otherwise, at most
 /// one every `every` (a tournament: 5 s; a bench: every tenth of the work,
 /// and at least every 10 s).
@@ -542,6 +537,8 @@ impl Progress {
                 ..
             } => {
                 *done += 1;
+                // Tie-breaks, as for the bar.
+                *total = (*total).max(*done);
                 if last.elapsed() >= Duration::from_secs(5) || done == total {
                     let rate = *done as f64 / start.elapsed().as_secs_f64().max(1e-9);
                     eprintln!("{done}/{total} games ({rate:.1} games/s)");

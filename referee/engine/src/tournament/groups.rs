@@ -11,8 +11,8 @@
 //!   `games_per_pairing` games in pairs with sides swapped. All the groups'
 //!   games are played at once (numbered group by group, pairing by pairing).
 //! - **Group order.** Match points, then the rating within the group
-//!   (Bradley-Terry over the group's games, as in `standings.csv`), then
-//!   the seed.
+//!   (Bradley-Terry over the group's games, as in `standings.csv`, to the
+//!   tenth shown in `groups.csv`), then the seed.
 //! - **Knockout.** The best `advance` of each group go on, seeded group
 //!   winners first (group A's, B's, ...), then the seconds, and so on; the
 //!   knockout is then played as in [`super::knockout`], its game numbers
@@ -22,7 +22,7 @@
 use super::knockout::{self, Bracket, Start};
 use super::plan::TournamentPlan;
 use super::rounds::{Block, OffSchedule, Pairing, Results, Tally};
-use super::standings::bradley_terry;
+use super::standings::{bradley_terry, round};
 
 /// The groups, each a list of bot indices in seed order.
 pub fn assign(plan: &TournamentPlan) -> Vec<Vec<usize>> {
@@ -138,7 +138,7 @@ pub fn stages(plan: &TournamentPlan, results: &Results) -> Result<Stages, OffSch
                         draws: s.0.draws,
                         losses: s.0.y_wins,
                         points: s.0.points(plan).0,
-                        rating: (s.1 * 10.0).round() / 10.0,
+                        rating: s.1,
                         qualified: rank < advance,
                     }
                 })
@@ -181,7 +181,12 @@ fn rank_group(
         games[x][y] += played;
         games[y][x] += played;
     }
-    let ratings = bradley_terry(&score, &games, 1.0);
+    // Rounded as shown: bots level in every game have ratings equal but for
+    // the last bits of the fit, which must not decide before the seed.
+    let ratings: Vec<(f64, f64)> = bradley_terry(&score, &games, 1.0)
+        .into_iter()
+        .map(|(rating, se)| (round(rating, 1), se))
+        .collect();
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| {
         own[b]

@@ -86,6 +86,8 @@ pub struct Bracket {
     /// The games to play next (some may be played), if the knockout is not
     /// over.
     pub next: Option<Block>,
+    /// Games of tie-break pairs so far: played, or to play next.
+    pub tiebreak_games: u64,
 }
 
 /// Rounds of a bracket of `size`.
@@ -151,6 +153,7 @@ pub fn bracket_of(
         .map(|s| (s <= n).then(|| (seeds[s - 1], s)))
         .collect();
     let mut rounds: Vec<Vec<Match>> = vec![];
+    let mut tiebreak_games = 0;
     let mut entrants = entrants;
     for round in 1..=round_count(size) {
         let mut matches: Vec<Match> = entrants
@@ -200,12 +203,16 @@ pub fn bracket_of(
                     })
                     .collect(),
             };
+            if step > 0 {
+                tiebreak_games += block.len();
+            }
             let Some(tallies) = block.tally(plan, results)? else {
                 rounds.push(matches);
                 return Ok(Bracket {
                     size,
                     rounds,
                     next: Some(block),
+                    tiebreak_games,
                 });
             };
             next_number = block.end();
@@ -240,7 +247,24 @@ pub fn bracket_of(
         size,
         rounds,
         next: None,
+        tiebreak_games,
     })
+}
+
+/// The round each bot of `matches` (`bracket.csv`'s rows) reached: the
+/// last it played in, one more for a match it won (a bye counts), so the
+/// champion has the highest, the finalist the next, then the losing
+/// semi-finalists, and so on.
+pub fn rounds_reached(matches: &[BracketRow]) -> std::collections::BTreeMap<String, u32> {
+    let mut reached = std::collections::BTreeMap::new();
+    for m in matches {
+        for bot in [&m.bot_a, &m.bot_b].into_iter().filter(|b| !b.is_empty()) {
+            let round = m.round + u32::from(m.winner == *bot);
+            let best = reached.entry(bot.clone()).or_insert(0);
+            *best = round.max(*best);
+        }
+    }
+    reached
 }
 
 impl Bracket {
@@ -359,7 +383,7 @@ impl Bracket {
 }
 
 /// A row of `bracket.csv`: one match.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BracketRow {
     pub round: u32,
     /// Final, Semi-finals, Quarter-finals, Round of N.

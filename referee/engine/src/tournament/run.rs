@@ -24,8 +24,9 @@
 //! not played again, so `--update` after bots were added, replaced or
 //! removed plays only the new games. Swiss tournaments and knockouts are played round by
 //! round: each round's games are a pure function of the rows of
-//! `games.csv` so far ([`super::rounds`]), played in parallel, then the
-//! next round is paired from the rows read back.
+//! `games.csv` so far ([`super::rounds`]), played in parallel (their rows
+//! written in number order, [`InOrder`]), then the next round is paired
+//! from the rows read back.
 
 use std::collections::{BTreeSet, HashSet};
 use std::fs::{self, File, OpenOptions};
@@ -49,7 +50,7 @@ use super::knockout::{self, Bracket, BracketRow};
 use super::plan::{Format, Scoring, TournamentPlan};
 use super::rounds::{Block, OffSchedule, PlayedGame, Results, RoundRow};
 use super::schedule::{games_in_tournament, Schedule, ScheduledGame, Shard};
-use super::standings::{GameRow, StandingRow, Standings};
+use super::standings::{GameRow, Ranking, StandingRow, Standings};
 use super::store::{Store, StoreError, StoredGame};
 use super::swiss::{self, Swiss, SwissRow};
 
@@ -67,6 +68,9 @@ pub struct FolderMeta {
     /// was kept are round robins or gauntlets).
     #[serde(default = "default_format")]
     pub format: String,
+    /// A gauntlet's challengers: they rank after the bots under test.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub challengers: Vec<String>,
 }
 
 fn default_format() -> String {
@@ -94,6 +98,10 @@ pub enum TournamentError {
     },
     #[error("{}: {message}", path.display())]
     Merge { path: PathBuf, message: String },
+    /// A results folder's `tournament.json` or `bracket.csv` that does not
+    /// read as one.
+    #[error("{}: {message}; changed by hand? Play the tournament again with another --out", path.display())]
+    BadFolderFile { path: PathBuf, message: String },
     /// A results folder started by a referee whose `games.csv` had other
     /// columns: rows appended now would not line up with its header.
     #[error("{} was written by another version of the referee (its columns differ: {differ}); finish that tournament with the referee that started it, or play it again with another --out", path.display())]
@@ -223,7 +231,7 @@ pub fn run(
             format: plan.format.name(),
         });
     }
-    prepare_folder(plan, options)?;
+    let mut meta = prepare_folder(plan, options)?;
     let key = crate::key::RunKey::for_folder(out, options.key.clone())?;
 
     let done = read_done_games(&games_path)?;
@@ -244,6 +252,12 @@ pub fn run(
                 played.take(plan, out, game, result, transcript_failed, reporters)
             },
         );
+        // Games held back behind one not recorded (stopped, not started).
+        played.write_held_back(plan, out, reporters);
+    };
+    let off_schedule = |source| TournamentError::OffSchedule {
+        path: games_path.clone(),
+        source,
     };
 
     let (scheduled, mut rounds) = if plan.format.has_rounds() {
@@ -252,7 +266,8 @@ pub fn run(
             for_each_row(&games_path, |row| results.add(plan, &row))?;
         }
         let mut state = RoundsState::new(plan);
-        let expected = state.expected_games(plan, &results);
+        let expected = state.expected_games(plan, &results).map_err(off_schedule)?;
+        meta.record_total(out, expected)?;
         reporters.run_started(&Run::Tournament {
             plan,
             out,
@@ -269,8 +284,22 @@ pub fn run(
                         path: games_path.clone(),
                         source,
                     })?;
+            // Tie-breaks come on top of the games announced: the folder
+            // says how many games the tournament plays as far as known.
+            meta.record_total(
+                out,
+                state.expected_games(plan, &results).map_err(off_schedule)?,
+            )?;
             let Some(block) = next else { break };
             let mut todo = block.games(plan).filter(|g| !results.has(g.number));
+            played.in_order = Some(InOrder {
+                upcoming: block
+                    .games(plan)
+                    .map(|g| g.number)
+                    .filter(|&n| !results.has(n))
+                    .collect(),
+                held: Default::default(),
+            });
             let before = played.now;
             play(&mut todo, &mut played, reporters);
             let recorded = played.now > before;
@@ -284,7 +313,9 @@ pub fn run(
                 break;
             }
         }
-        (state.expected_games(plan, &results), Some((state, results)))
+        let expected = state.expected_games(plan, &results).map_err(off_schedule)?;
+        meta.record_total(out, expected)?;
+        (expected, Some((state, results)))
     } else {
         let schedule = Schedule::new(plan, GameIdentities::new(plan, &key.key, options.jobs)?);
         let store_path = out
@@ -326,17 +357,22 @@ pub fn run(
         return Err(e);
     }
 
-    let (standings, rows_in_folder) = standings_of(out, &plan.bot_names(), plan.scoring)?;
-    let standing_rows = standings.rows();
+    let (mut standings, rows_in_folder) = standings_of(out, &plan.bot_names(), plan.scoring)?;
     let rounds = match rounds.as_mut() {
-        Some((state, results)) => Some(state.tables(plan, results, &standing_rows).map_err(
-            |source| TournamentError::OffSchedule {
-                path: games_path.clone(),
-                source,
-            },
-        )?),
+        Some((state, results)) => Some(
+            state
+                .tables(plan, results, &standings.rows())
+                .map_err(off_schedule)?,
+        ),
         None => None,
     };
+    // The bracket just walked, not the folder's bracket.csv of the run before.
+    if let Some(RoundsTables::Knockout { matches, .. }) = &rounds {
+        standings.rank_by(Ranking::Knockout {
+            reached: knockout::rounds_reached(matches),
+        });
+    }
+    let standing_rows = standings.rows();
     let outcome = Outcome {
         played_now: played.now,
         total_in_folder: rows_in_folder,
@@ -454,7 +490,12 @@ pub fn dry_run(plan: &TournamentPlan, options: &RunOptions) -> Result<DryRun, To
         if games_path.exists() {
             for_each_row(&games_path, |row| results.add(plan, &row))?;
         }
-        let expected = RoundsState::new(plan).expected_games(plan, &results);
+        let expected = RoundsState::new(plan)
+            .expected_games(plan, &results)
+            .map_err(|source| TournamentError::OffSchedule {
+                path: games_path.clone(),
+                source,
+            })?;
         let done = results.len() as u64;
         return Ok(DryRun {
             scheduled: expected,
@@ -581,14 +622,17 @@ impl RoundsState {
     }
 
     /// Games the tournament plays: a knockout's tie-breaks are not known
-    /// in advance, so those played so far.
-    fn expected_games(&self, plan: &TournamentPlan, results: &Results) -> u64 {
-        match self {
-            RoundsState::Swiss(_) => swiss::total_games(plan),
-            RoundsState::Knockout | RoundsState::Groups => {
-                expected_without_tiebreaks(plan).max(results.len() as u64)
-            }
-        }
+    /// in advance, so those played or under way so far on top of the
+    /// matches' games.
+    fn expected_games(&self, plan: &TournamentPlan, results: &Results) -> Result<u64, OffSchedule> {
+        let tiebreaks = match self {
+            RoundsState::Swiss(_) => return Ok(swiss::total_games(plan)),
+            RoundsState::Knockout => knockout::bracket(plan, results)?.tiebreak_games,
+            RoundsState::Groups => groups::stages(plan, results)?
+                .bracket
+                .map_or(0, |b| b.tiebreak_games),
+        };
+        Ok(expected_without_tiebreaks(plan) + tiebreaks)
     }
 
     fn tables(
@@ -734,11 +778,29 @@ struct Played {
     /// The games recorded, kept for the next round's pairing (formats
     /// played in rounds only).
     rows: Option<Vec<(u64, PlayedGame)>>,
+    /// Formats played in rounds: the block's games are recorded in the
+    /// order of their numbers, whatever order they end in.
+    in_order: Option<InOrder>,
+}
+
+/// Games that ended before a game numbered before them, held back until
+/// it is recorded (or is not: interrupted, not started), so that
+/// `games.csv` is in schedule order, as a resumed run's is. A killed
+/// referee loses those too; `--resume` plays them again, with the same
+/// seeds.
+struct InOrder {
+    /// The numbers of the block's games handed out or to hand out, in
+    /// order, not yet recorded.
+    upcoming: std::collections::VecDeque<u64>,
+    /// Games ended (with their record, `None` if not to be recorded) whose
+    /// turn has not come.
+    held: std::collections::BTreeMap<u64, Option<(ScheduledGame, MatchRecord)>>,
 }
 
 impl Played {
-    /// Records a finished game through the reporters, or says why it is
-    /// not recorded; stops the run when results could not be kept.
+    /// Records a finished game through the reporters (in number order, for
+    /// the formats played in rounds), or says why it is not recorded;
+    /// stops the run when results could not be kept.
     fn take(
         &mut self,
         plan: &TournamentPlan,
@@ -755,26 +817,75 @@ impl Played {
         if let (Some((_, part)), Err(_)) = (&transcript, &result) {
             let _ = fs::remove_file(part);
         }
-        let record = match result {
-            Ok(record) => record,
+        let (record, flow) = match result {
+            Ok(record) => (Some((game, record)), Flow::Go),
             // Interrupted games are not recorded: resume plays them.
-            Err(MatchError::Interrupted) | Err(MatchError::Transcript { .. }) => return Flow::Go,
+            Err(MatchError::Interrupted) | Err(MatchError::Transcript { .. }) => (None, Flow::Go),
             // The system would not start a bot, even after retries: the
             // game is not played (nobody's loss); resume plays it.
             Err(e @ MatchError::NotStarted { .. }) => {
                 self.not_played += 1;
                 self.not_played_why.get_or_insert(e.to_string());
-                return Flow::Go;
+                (None, Flow::Go)
             }
             // The referee cannot compile bots here (no compiler, no
             // cache): no game can be judged fairly, so stop.
             Err(e @ MatchError::Compiler { .. }) => {
                 self.error.get_or_insert(TournamentError::Match(e));
                 bot::request_stop();
-                return Flow::Stop;
+                (None, Flow::Stop)
             }
         };
-        let row = to_row(plan, game, &record);
+        let Some(in_order) = &mut self.in_order else {
+            return match record {
+                Some((game, record)) => self.record(plan, out, game, &record, reporters),
+                None => flow,
+            };
+        };
+        in_order.held.insert(game.number, record);
+        let mut due = vec![];
+        while let Some(&next) = in_order.upcoming.front() {
+            let Some(ended) = in_order.held.remove(&next) else {
+                break;
+            };
+            in_order.upcoming.pop_front();
+            due.extend(ended);
+        }
+        for (game, record) in due {
+            if self.record(plan, out, game, &record, reporters) == Flow::Stop {
+                return Flow::Stop;
+            }
+        }
+        flow
+    }
+
+    /// Records the games still held back, in order: the block is over, and
+    /// the games before them will not be recorded in this run.
+    fn write_held_back(&mut self, plan: &TournamentPlan, out: &Path, reporters: &mut dyn Reporter) {
+        let Some(in_order) = self.in_order.take() else {
+            return;
+        };
+        for (game, record) in in_order.held.into_values().flatten() {
+            if self.record(plan, out, game, &record, reporters) == Flow::Stop {
+                return;
+            }
+        }
+    }
+
+    /// Keeps a game (round robins and gauntlets: in the store) and hands
+    /// its row to the reporters.
+    fn record(
+        &mut self,
+        plan: &TournamentPlan,
+        out: &Path,
+        game: ScheduledGame,
+        record: &MatchRecord,
+        reporters: &mut dyn Reporter,
+    ) -> Flow {
+        let transcript = game
+            .identity
+            .map(|id| (id, transcript_path(out, Path::new(""), &game)));
+        let row = to_row(plan, game, record);
         if let (Some(keeping), Some((id, part))) = (&mut self.keeping, transcript) {
             // The transcript first: a game kept always has its transcript.
             if part.exists() {
@@ -796,7 +907,7 @@ impl Played {
             }
         }
         let place = Place::Tournament { row: &row };
-        if let Err(e) = reporters.game_finished(&record, &place) {
+        if let Err(e) = reporters.game_finished(record, &place) {
             self.error.get_or_insert(e.into());
             bot::request_stop();
             return Flow::Stop;
@@ -817,7 +928,28 @@ impl Played {
     }
 }
 
-fn prepare_folder(plan: &TournamentPlan, options: &RunOptions) -> Result<(), TournamentError> {
+impl FolderMeta {
+    /// Keeps `total` as the games the tournament plays, in the folder's
+    /// `tournament.json` (the report's "N of M games").
+    fn record_total(&mut self, out: &Path, total: u64) -> Result<(), TournamentError> {
+        if self.total_games == total {
+            return Ok(());
+        }
+        self.total_games = total;
+        self.write(out)
+    }
+
+    fn write(&self, out: &Path) -> Result<(), TournamentError> {
+        let path = out.join("tournament.json");
+        let json = serde_json::to_string_pretty(self).expect("meta serializes");
+        atomic_file::write(&path, json).map_err(io_error(&path, "cannot write"))
+    }
+}
+
+fn prepare_folder(
+    plan: &TournamentPlan,
+    options: &RunOptions,
+) -> Result<FolderMeta, TournamentError> {
     let out = &options.out;
     let source_path = out.join("tournament.toml");
     let has_results = out.join(GAMES_CSV).exists();
@@ -855,14 +987,17 @@ fn prepare_folder(plan: &TournamentPlan, options: &RunOptions) -> Result<(), Tou
         },
         shard: options.shard.map(|s| (s.index, s.count)),
         format: plan.format.name().into(),
+        challengers: plan
+            .challengers
+            .iter()
+            .map(|&c| plan.bots[c].name.clone())
+            .collect(),
     };
-    let meta_path = out.join("tournament.json");
-    let json = serde_json::to_string_pretty(&meta).expect("meta serializes");
-    atomic_file::write(&meta_path, json).map_err(io_error(&meta_path, "cannot write"))?;
+    meta.write(out)?;
     if plan.format.has_knockout() {
         keep_seeds(plan, &out.join("seeds.csv"))?;
     }
-    Ok(())
+    Ok(meta)
 }
 
 /// A knockout's seeds, kept in its folder on the first run (`seed,bot`)
@@ -1023,7 +1158,8 @@ pub fn for_each_row(
 }
 
 /// Recomputes standings (crosstable, timings) from the `games.csv` of
-/// `out`; returns them and the number of rows.
+/// `out`, ranked as its format ranks ([`ranking_of`]); returns them and
+/// the number of rows.
 pub fn standings_of(
     out: &Path,
     names: &[String],
@@ -1034,7 +1170,42 @@ pub fn standings_of(
     // the order rows were appended in does not matter: one streaming pass.
     let mut standings = Standings::new(names, scoring);
     let count = for_each_row(&games_path, |row| standings.add(&row))?;
+    standings.rank_by(ranking_of(out)?);
     Ok((standings, count))
+}
+
+/// How the standings of the results folder `out` are ranked: a
+/// gauntlet's by its challengers (`tournament.json`), a knockout's by the
+/// rounds of its `bracket.csv` as last written; else by points (a folder
+/// without `tournament.json` too).
+pub fn ranking_of(out: &Path) -> Result<Ranking, TournamentError> {
+    let meta_path = out.join("tournament.json");
+    let Ok(text) = fs::read_to_string(&meta_path) else {
+        return Ok(Ranking::Points);
+    };
+    let meta: FolderMeta =
+        serde_json::from_str(&text).map_err(|e| TournamentError::BadFolderFile {
+            path: meta_path.clone(),
+            message: format!("not a results description: {e}"),
+        })?;
+    if meta.format == Format::Gauntlet.name() {
+        return Ok(Ranking::Gauntlet {
+            challengers: meta.challengers.into_iter().collect(),
+        });
+    }
+    let bracket_path = out.join("bracket.csv");
+    if !bracket_path.exists() {
+        return Ok(Ranking::Points);
+    }
+    let matches = csv::Reader::from_path(&bracket_path)
+        .and_then(|mut r| r.deserialize::<BracketRow>().collect::<Result<Vec<_>, _>>())
+        .map_err(|e| TournamentError::BadFolderFile {
+            path: bracket_path.clone(),
+            message: format!("not a bracket: {e}"),
+        })?;
+    Ok(Ranking::Knockout {
+        reached: knockout::rounds_reached(&matches),
+    })
 }
 
 fn to_row(plan: &TournamentPlan, game: ScheduledGame, record: &MatchRecord) -> GameRow {

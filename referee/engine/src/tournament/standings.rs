@@ -2,14 +2,17 @@
 //! summed (points, half-points, microseconds), so the result does not depend
 //! on the order of the rows: merged shards give the same bytes as one run.
 //!
-//! Ranking: match points, then rating, then fewer disqualifications, then name.
+//! Ranking ([`Ranking`]): match points (a gauntlet: the bots under test
+//! first, then the challengers, each by score rate; a knockout: the round
+//! reached first), then rating, then fewer disqualifications, then name.
 //! Rating: Bradley-Terry by maximum likelihood (Hunter's MM algorithm), draws
 //! counting half a win to each side, with a prior of one virtual draw per bot
 //! against a bot of rating 0 (so a perfect score stays finite). Shown on the
 //! Elo scale (400 log10), centred so the mean rating is 0. The 95% interval is
-//! ±1.96 standard errors from the diagonal of the observed information.
+//! ±1.96 standard errors, each the square root of a diagonal entry of the
+//! inverse of the observed information (the prior's included).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -219,6 +222,60 @@ struct Tally {
     peak_memory_kb: u64,
 }
 
+/// What orders the standings before the rating.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Ranking {
+    /// Match points.
+    #[default]
+    Points,
+    /// A gauntlet: the bots under test first, then the challengers (who
+    /// play every bot under test, so many more games), each part by score
+    /// rate (points per game), then points.
+    Gauntlet { challengers: BTreeSet<String> },
+    /// A knockout (after its groups): the round each bot reached (the
+    /// champion's highest, then the finalist's, ...; a bot knocked out in
+    /// its group 0, a bot not named 0), then match points.
+    Knockout { reached: BTreeMap<String, u32> },
+}
+
+impl Ranking {
+    /// What orders the standings, said where they are shown; `None` for
+    /// match points (the usual order).
+    pub fn describe(&self) -> Option<&'static str> {
+        match self {
+            Ranking::Points => None,
+            Ranking::Gauntlet { .. } => Some(
+                "Gauntlet: the bots under test rank first, then the challengers (who play every one of them, so many more games); each by score rate (points per game), then rating.",
+            ),
+            Ranking::Knockout { .. } => Some(
+                "Knockout: ranked by the round reached (the champion, the finalist, the losing semi-finalists, ...), then points, then rating.",
+            ),
+        }
+    }
+
+    /// The order of `x` and `y` by this ranking (before the rating).
+    fn compare(&self, x: &StandingRow, y: &StandingRow) -> std::cmp::Ordering {
+        match self {
+            Ranking::Points => y.points.cmp(&x.points),
+            Ranking::Gauntlet { challengers } => {
+                let challenger = |r: &StandingRow| challengers.contains(&r.bot);
+                // x.points / x.played against y's, in integers (exact); a
+                // bot without games scores 0 of 1.
+                let rate = |r: &StandingRow| (u64::from(r.points), u64::from(r.played.max(1)));
+                let ((px, gx), (py, gy)) = (rate(x), rate(y));
+                challenger(x)
+                    .cmp(&challenger(y))
+                    .then((py * gx).cmp(&(px * gy)))
+                    .then(y.points.cmp(&x.points))
+            }
+            Ranking::Knockout { reached } => {
+                let round = |r: &StandingRow| reached.get(&r.bot).copied().unwrap_or(0);
+                round(y).cmp(&round(x)).then(y.points.cmp(&x.points))
+            }
+        }
+    }
+}
+
 /// Running totals over game rows; memory grows with bots², not games.
 pub struct Standings {
     names: Vec<String>,
@@ -234,6 +291,7 @@ pub struct Standings {
     /// for a 1,000-bot league that is most of a merge's time) and forgotten
     /// when a game is added.
     ratings: std::sync::OnceLock<Vec<(f64, f64)>>,
+    ranking: Ranking,
 }
 
 impl Standings {
@@ -251,7 +309,17 @@ impl Standings {
             score: vec![vec![0.0; n]; n],
             games: vec![vec![0; n]; n],
             ratings: std::sync::OnceLock::new(),
+            ranking: Ranking::Points,
         }
+    }
+
+    /// Orders the standings by `ranking` (match points until told).
+    pub fn rank_by(&mut self, ranking: Ranking) {
+        self.ranking = ranking;
+    }
+
+    pub fn ranking(&self) -> &Ranking {
+        &self.ranking
     }
 
     /// Bradley-Terry ratings with their standard errors, in the plan's order.
@@ -345,8 +413,8 @@ impl Standings {
             })
             .collect();
         rows.sort_by(|x, y| {
-            y.points
-                .cmp(&x.points)
+            self.ranking
+                .compare(x, y)
                 .then(y.rating.total_cmp(&x.rating))
                 .then(x.disqualifications().cmp(&y.disqualifications()))
                 .then(x.bot.cmp(&y.bot))
@@ -399,9 +467,10 @@ impl Standings {
     }
 }
 
-fn round(x: f64, places: i32) -> f64 {
+/// `x` to `places` decimals; never -0 (a rating of -0.04 is 0, not -0.0).
+pub fn round(x: f64, places: i32) -> f64 {
     let scale = 10f64.powi(places);
-    (x * scale).round() / scale
+    (x * scale).round() / scale + 0.0
 }
 
 /// Bradley-Terry ratings on the Elo scale with standard errors.
@@ -436,25 +505,73 @@ pub fn bradley_terry(score: &[Vec<f64>], games: &[Vec<u32>], prior: f64) -> Vec<
     let scale = 400.0 / std::f64::consts::LN_10;
     let thetas: Vec<f64> = gamma.iter().map(|g| g.ln()).collect();
     let mean = thetas.iter().sum::<f64>() / n.max(1) as f64;
+    // Observed information of the thetas (the Hessian of minus the log
+    // likelihood, the prior's virtual games included): each game adds
+    // p(1-p) to both bots' diagonal entries and takes it from theirs.
+    let mut information = vec![vec![0.0f64; n]; n];
+    for i in 0..n {
+        information[i][i] = prior * gamma[i] / (gamma[i] + 1.0).powi(2);
+        for j in 0..n {
+            let g = games[i][j];
+            if i != j && g > 0 {
+                let p = gamma[i] / (gamma[i] + gamma[j]);
+                let w = f64::from(g) * p * (1.0 - p);
+                information[i][i] += w;
+                information[i][j] -= w;
+            }
+        }
+    }
+    // Without a prior the information is singular (only differences of
+    // ratings are known): no interval then.
+    let variances = inverse_diagonal(&information).unwrap_or_else(|| vec![f64::INFINITY; n]);
     (0..n)
         .map(|i| {
-            // Observed information of theta_i: sum over games of p(1-p).
-            let mut information = prior * gamma[i] / (gamma[i] + 1.0).powi(2);
-            for j in 0..n {
-                let g = games[i][j];
-                if i != j && g > 0 {
-                    let p = gamma[i] / (gamma[i] + gamma[j]);
-                    information += f64::from(g) * p * (1.0 - p);
-                }
-            }
-            let se = if information > 0.0 {
-                1.0 / information.sqrt()
-            } else {
-                f64::INFINITY
-            };
+            let se = variances[i].sqrt();
             ((thetas[i] - mean) * scale, se * scale)
         })
         .collect()
+}
+
+/// The diagonal of the inverse of `m`, symmetric positive definite, by
+/// its Cholesky factor L (m = L Lᵀ, so m⁻¹ = L⁻ᵀ L⁻¹ and its i-th diagonal
+/// entry is the squared length of column i of L⁻¹); `None` if `m` is not
+/// positive definite.
+fn inverse_diagonal(m: &[Vec<f64>]) -> Option<Vec<f64>> {
+    let n = m.len();
+    let mut l = vec![vec![0.0f64; n]; n];
+    for i in 0..n {
+        for j in 0..=i {
+            let dot: f64 = l[i][..j].iter().zip(&l[j][..j]).map(|(a, b)| a * b).sum();
+            let rest = m[i][j] - dot;
+            if i == j {
+                // Round-off leaves a singular matrix's pivot a hair above 0.
+                if rest <= 1e-12 * m[i][i].abs() || !rest.is_finite() {
+                    return None;
+                }
+                l[i][i] = rest.sqrt();
+            } else {
+                l[i][j] = rest / l[j][j];
+            }
+        }
+    }
+    let mut column = vec![0.0f64; n];
+    Some(
+        (0..n)
+            .map(|i| {
+                // Column i of L⁻¹: L x = e_i, so x is 0 above row i.
+                column[i] = 1.0 / l[i][i];
+                for k in i + 1..n {
+                    let dot: f64 = l[k][i..k]
+                        .iter()
+                        .zip(&column[i..k])
+                        .map(|(a, b)| a * b)
+                        .sum();
+                    column[k] = -dot / l[k][k];
+                }
+                column[i..].iter().map(|x| x * x).sum()
+            })
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -508,9 +625,54 @@ mod tests {
         let gap = r[0].0 - r[1].0;
         assert!((gap - 400.0 * 3f64.log10()).abs() < 1e-6, "{gap}");
         assert!((r[0].0 + r[1].0).abs() < 1e-9, "centred on 0");
-        // SE of theta: 1/sqrt(4 * 3/4 * 1/4) = 2/sqrt(3) natural units.
-        let se = 2.0 / 3f64.sqrt() * 400.0 / std::f64::consts::LN_10;
-        assert!((r[0].1 - se).abs() < 1e-6, "{} vs {se}", r[0].1);
+        // Without the prior only the gap is known: no interval.
+        assert!(r[0].1.is_infinite());
+    }
+
+    #[test]
+    fn a_number_rounded_to_zero_has_no_sign() {
+        for x in [-0.04, -1e-15, -0.0] {
+            let r = round(x, 1);
+            assert!(r == 0.0 && r.is_sign_positive(), "{x}");
+            assert_eq!(serde_json::to_string(&r).unwrap(), "0.0");
+        }
+        assert_eq!(round(-0.06, 1), -0.1);
+    }
+
+    /// The inverse of [[a, b], [b, c]] is [[c, -b], [-b, a]] / (ac - b²).
+    #[test]
+    fn the_inverse_diagonal_matches_the_two_by_two_formula() {
+        let (a, b, c) = (3.0, -1.25, 2.0);
+        let d = inverse_diagonal(&[vec![a, b], vec![b, c]]).unwrap();
+        let det = a * c - b * b;
+        assert!((d[0] - c / det).abs() < 1e-12 && (d[1] - a / det).abs() < 1e-12);
+        assert!(inverse_diagonal(&[vec![1.0, 1.0], vec![1.0, 1.0]]).is_none());
+    }
+
+    /// Two bots with the prior, 3 wins to 1: the standard error is the
+    /// square root of the inverse information's diagonal, wider than the
+    /// reciprocal of the diagonal itself (the other bot's rating is also
+    /// estimated).
+    #[test]
+    fn the_interval_comes_from_the_inverse_information() {
+        let score = vec![vec![0.0, 3.0], vec![1.0, 0.0]];
+        let games = vec![vec![0, 4], vec![4, 0]];
+        let r = bradley_terry(&score, &games, 1.0);
+        let scale = 400.0 / std::f64::consts::LN_10;
+        let gamma: Vec<f64> = r.iter().map(|(rating, _)| (rating / scale).exp()).collect();
+        // 3-1 and 1-3 mirror each other, so the gammas are g and 1/g and
+        // centring (on the mean of their logs, 0) changed nothing.
+        assert!((gamma[0] * gamma[1] - 1.0).abs() < 1e-9);
+        let p = gamma[0] / (gamma[0] + gamma[1]);
+        let w = 4.0 * p * (1.0 - p);
+        let prior = |g: f64| g / (g + 1.0).powi(2);
+        let (d0, d1) = (prior(gamma[0]) + w, prior(gamma[1]) + w);
+        let inverse_00 = d1 / (d0 * d1 - w * w);
+        assert!((r[0].1 - inverse_00.sqrt() * scale).abs() < 1e-6);
+        assert!(
+            r[0].1 > scale / d0.sqrt() + 1.0,
+            "wider than the diagonal's"
+        );
     }
 
     /// Three bots in a cycle of equal results have equal ratings.

@@ -32,6 +32,8 @@ pub mod svg;
 pub mod view;
 
 use std::collections::BTreeMap;
+
+use crate::reporter::fixed;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -253,6 +255,10 @@ fn read_results(folder: &Path) -> Result<Results, ReportError> {
         loss: meta.scoring.2,
     };
     let mut standings = Standings::new(&meta.bots, scoring);
+    standings.rank_by(
+        crate::tournament::run::ranking_of(folder)
+            .map_err(|e| ReportError::new(folder, "cannot be ranked", std::io::Error::other(e)))?,
+    );
     let mut rows = Vec::new();
     let games = folder.join(crate::reporter::csv::GAMES_CSV);
     if games.exists() {
@@ -339,8 +345,8 @@ fn leaderboard(
             draws: s.draws,
             losses: s.losses,
             points: s.points,
-            rating: format!("{:.0}", s.rating),
-            interval: format!("{:.0} to {:.0}", s.rating_low, s.rating_high),
+            rating: fixed(s.rating, 0),
+            interval: format!("{} to {}", fixed(s.rating_low, 0), fixed(s.rating_high, 0)),
             dq: Verdict::ALL
                 .iter()
                 .filter(|v| **v != Verdict::Ok)
@@ -420,6 +426,7 @@ fn leaderboard(
                 live => live,
                 refresh => LIVE_EVERY.as_secs(),
                 board => board,
+                ranked_by => results.standings.ranking().describe(),
                 verdicts => verdicts,
                 chart => chart,
                 names => names,
@@ -724,8 +731,8 @@ pub fn write_report(folder: &Path, templates: &Templates) -> Result<Written, Rep
                 standing => standing.map(|s| context! {
                     rank => s.rank, played => s.played, wins => s.wins, draws => s.draws,
                     losses => s.losses, points => s.points,
-                    rating => format!("{:.0}", s.rating),
-                    interval => format!("{:.0} to {:.0}", s.rating_low, s.rating_high),
+                    rating => fixed(s.rating, 0),
+                    interval => format!("{} to {}", fixed(s.rating_low, 0), fixed(s.rating_high, 0)),
                 }),
                 matchups => matchups,
                 disqualified => &f.disqualified,

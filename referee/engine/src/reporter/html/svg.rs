@@ -57,16 +57,16 @@ pub fn ratings(rows: &[Rating<'_>]) -> String {
         let y = ROW * i as f64 + ROW / 2.0;
         let _ = write!(
             svg,
-            r##"<text x="{:.1}" y="{:.1}" text-anchor="end" font-size="12">{}</text><line x1="{:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#4a7ab5" stroke-width="6" stroke-linecap="round" opacity="0.45"><title>{}: {:.0} (95%: {:.0} to {:.0})</title></line><circle cx="{:.1}" cy="{y:.1}" r="4" fill="#1d4e89"/>"##,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="end" font-size="12">{}</text><line x1="{:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#4a7ab5" stroke-width="6" stroke-linecap="round" opacity="0.45"><title>{}: {} (95%: {} to {})</title></line><circle cx="{:.1}" cy="{y:.1}" r="4" fill="#1d4e89"/>"##,
             LABEL - 8.0,
             y + 4.0,
             xml_escape(&truncate(r.bot, 24)),
             x(r.low),
             x(r.high),
             xml_escape(r.bot),
-            r.rating,
-            r.low,
-            r.high,
+            super::fixed(r.rating, 0),
+            super::fixed(r.low, 0),
+            super::fixed(r.high, 0),
             x(r.rating)
         );
     }
