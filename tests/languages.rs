@@ -780,7 +780,12 @@ fn the_time_per_move_is_shown_for_each_game() {
             .unwrap_or_else(|| panic!("{name}: {}", run.stdout))["time_limit_ms"]
             .clone()
     };
-    for (name, cryptron) in [("python", 6000), ("java", 4000), ("c", 2000), ("snake", 3000)] {
+    for (name, cryptron) in [
+        ("python", 6000),
+        ("java", 4000),
+        ("c", 2000),
+        ("snake", 3000),
+    ] {
         let ms = limits(name);
         assert_eq!(ms["cryptron"], cryptron, "{name}: {ms}");
         for game in ["arrow5", "mastermind", "safecracker"] {

@@ -450,7 +450,10 @@ fn measured_figures(measurements: &str) -> Vec<(String, String)> {
     let mut lines = measurements
         .lines()
         .skip_while(|l| *l != "## Figures quoted in other pages");
-    assert!(lines.next().is_some(), "docs/measurements.md has no figures table");
+    assert!(
+        lines.next().is_some(),
+        "docs/measurements.md has no figures table"
+    );
     for line in lines.take_while(|l| !l.starts_with("## ")) {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
         if let [_, bot, _, figure, _] = cells[..] {
@@ -509,7 +512,9 @@ fn decimal_figures(text: &str) -> Vec<(usize, &str)> {
     let mut found = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
-        if !bytes[i].is_ascii_digit() || (i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'.')) {
+        if !bytes[i].is_ascii_digit()
+            || (i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'.'))
+        {
             i += 1;
             continue;
         }
@@ -609,9 +614,18 @@ fn misquoted_figures_are_found_and_located() {
                 \n```\narrow5_strong 9.99\n```\n";
     let wrong = misquoted_figures("page.md", text, &figures);
     assert_eq!(wrong.len(), 3, "{wrong:#?}");
-    assert!(wrong[0].starts_with("page.md:3: '4.5' for `arrow5_strong`"), "{wrong:#?}");
-    assert!(wrong[1].starts_with("page.md:5: '4.373' for `mastermind_knuth`"), "{wrong:#?}");
-    assert!(wrong[2].starts_with("page.md:8: '4.3787' for `arrow5_strong`"), "{wrong:#?}");
+    assert!(
+        wrong[0].starts_with("page.md:3: '4.5' for `arrow5_strong`"),
+        "{wrong:#?}"
+    );
+    assert!(
+        wrong[1].starts_with("page.md:5: '4.373' for `mastermind_knuth`"),
+        "{wrong:#?}"
+    );
+    assert!(
+        wrong[2].starts_with("page.md:8: '4.3787' for `arrow5_strong`"),
+        "{wrong:#?}"
+    );
 }
 
 #[test]
@@ -626,12 +640,8 @@ fn the_complete_arrow5_game_of_the_rules_is_protocol_mds_example() {
         .take_while(|l| !l.starts_with("## Playing"))
         .filter_map(|l| {
             let cells: Vec<&str> = l.split('`').collect();
-            (cells.len() >= 4 && l.starts_with("| `")).then(|| {
-                (
-                    cells[1].to_string(),
-                    cells[3].replace('·', ".").to_string(),
-                )
-            })
+            (cells.len() >= 4 && l.starts_with("| `"))
+                .then(|| (cells[1].to_string(), cells[3].replace('·', ".").to_string()))
         })
         .collect();
     assert_eq!(from_rules.len(), 5, "{from_rules:?}");
@@ -642,7 +652,10 @@ fn the_complete_arrow5_game_of_the_rules_is_protocol_mds_example() {
         .skip_while(|l| !l.contains("docs/rules/arrow5.md#a-complete-game"))
         .take_while(|l| !l.starts_with("to A    < end"))
         .collect();
-    assert!(lines.iter().any(|l| *l == "from B  > 1 0 3 6 9"), "B's code");
+    assert!(
+        lines.iter().any(|l| *l == "from B  > 1 0 3 6 9"),
+        "B's code"
+    );
     let from_protocol: Vec<(String, String)> = lines
         .windows(2)
         .filter_map(|w| {

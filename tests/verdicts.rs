@@ -230,7 +230,10 @@ fn record_against_random(bot: &str) -> serde_json::Value {
 }
 
 fn hostile_python(fixture: &str, mode: &str) -> String {
-    format!("python3 {} {mode}", sample_file(&format!("hostile/{fixture}")))
+    format!(
+        "python3 {} {mode}",
+        sample_file(&format!("hostile/{fixture}"))
+    )
 }
 
 /// The verdict and detail of seat A.
@@ -257,12 +260,18 @@ fn a_line_answering_a_notice_is_quoted_where_it_came() {
         "{detail}"
     );
     assert!(
-        detail.contains("a line sent after its move 2 that takes no reply; its reply to move 3 was '"),
+        detail.contains(
+            "a line sent after its move 2 that takes no reply; its reply to move 3 was '"
+        ),
         "{detail}"
     );
     assert_eq!(at_move, 3, "{detail}");
     // The reply it names is a real attack: five symbols.
-    let reply = detail.rsplit("was '").next().unwrap().trim_end_matches('\'');
+    let reply = detail
+        .rsplit("was '")
+        .next()
+        .unwrap()
+        .trim_end_matches('\'');
     assert_eq!(reply.split(' ').count(), 5, "{detail}");
 }
 
@@ -291,7 +300,10 @@ fn two_lines_for_one_request_quote_the_second_after_the_reply() {
         detail.starts_with("wrote a line nobody asked for: '"),
         "{detail}"
     );
-    assert!(detail.contains("right after its reply to move 1 ('"), "{detail}");
+    assert!(
+        detail.contains("right after its reply to move 1 ('"),
+        "{detail}"
+    );
     assert_eq!(at_move, 1, "{detail}");
 }
 
@@ -336,7 +348,8 @@ fn kept_stderr(bot: &str) -> Vec<String> {
 fn a_node_crash_keeps_the_error_and_the_bots_file_and_line() {
     let kept = kept_stderr(&sample_file("hostile/typeerror.js"));
     assert!(
-        kept.iter().any(|l| l.starts_with("TypeError: Cannot read properties of null")),
+        kept.iter()
+            .any(|l| l.starts_with("TypeError: Cannot read properties of null")),
         "{kept:#?}"
     );
     // Node's first line names the file and line that threw; its first
@@ -360,7 +373,9 @@ fn a_python_crash_keeps_the_whole_traceback() {
         .unwrap_or_else(|| panic!("{kept:#?}"));
     let traceback = &kept[start..];
     assert!(
-        traceback.iter().any(|l| l.contains("traceback.py\", line 10, in choose")),
+        traceback
+            .iter()
+            .any(|l| l.contains("traceback.py\", line 10, in choose")),
         "{kept:#?}"
     );
     assert!(

@@ -825,9 +825,10 @@ impl Missed {
         };
         // A reply written without its newline is not a buffer to flush:
         // what was written is shown instead of the hint.
-        let unended = self.partial.as_ref().map(|text| {
-            format!("; it wrote '{text}' but not the newline that ends a reply")
-        });
+        let unended = self
+            .partial
+            .as_ref()
+            .map(|text| format!("; it wrote '{text}' but not the newline that ends a reply"));
         match (self.fault.verdict(), self.cpu, unended) {
             (Some(Verdict::Timeout), Some(cpu), None) => {
                 let note = time_bank::cpu_note(cpu, self.waited);

@@ -407,9 +407,7 @@ impl fmt::Display for Fault {
                  plus the {allowance_kb} KiB allowed for the language's runtime"
             ),
             Fault::Disk {
-                entries,
-                limit_kb,
-                ..
+                entries, limit_kb, ..
             } if *entries > DISK_ENTRIES_LIMIT => write!(
                 f,
                 "made more than {DISK_ENTRIES_LIMIT} files and folders in its working folder \

@@ -58,7 +58,7 @@ fn list(languages: &[Language], json: bool, out: &mut String) {
     if json {
         for lang in languages {
             outln!(
-            out,
+                out,
                 "{}",
                 serde_json::to_string(&json_of(*lang)).expect("serializes")
             );
@@ -66,9 +66,13 @@ fn list(languages: &[Language], json: bool, out: &mut String) {
         return;
     }
     outln!(
-            out,
+        out,
         "{:<11} {:<8} {:<44} {:>9} {:>13}",
-        "LANGUAGE", "FOUND", "VERSION", "ALLOWANCE", "COMPILE LIMIT"
+        "LANGUAGE",
+        "FOUND",
+        "VERSION",
+        "ALLOWANCE",
+        "COMPILE LIMIT"
     );
     let mut missing = Vec::new();
     for lang in languages {
@@ -106,7 +110,10 @@ fn list(languages: &[Language], json: bool, out: &mut String) {
     }
     // A language's time multiplier is a contest rule of some games only
     // (Cryptron's): what each game gives it is shown, not the multiplier.
-    outln!(out, "\nTime per move, by game (when --time-limit is not given):");
+    outln!(
+        out,
+        "\nTime per move, by game (when --time-limit is not given):"
+    );
     outp!(out, "{:<11}", "LANGUAGE");
     for game in GAME_NAMES {
         outp!(out, " {:>12}", game.to_ascii_uppercase());
@@ -130,7 +137,7 @@ fn list(languages: &[Language], json: bool, out: &mut String) {
         outln!(out, "{}:", lang.name());
         if recognised.is_empty() {
             outln!(
-            out,
+                out,
                 "  bots: an executable (a path, or a command line), named `{}:...`",
                 lang.name()
             );
