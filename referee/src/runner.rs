@@ -796,11 +796,16 @@ struct Missed {
     /// The opponent's CPU time while it was awaited, by which its deadline
     /// was moved on (see `Opponent::excused`).
     excused: Duration,
-    /// What it had written of a line without ending it.
-    partial: Option<String>,
-    /// The whole detail when the fault alone cannot say it (a line nobody
-    /// asked for: where it came).
-    told: Option<String>,
+    /// What the fault alone cannot say.
+    remark: Option<Remark>,
+}
+
+/// What a verdict's detail says beyond its fault.
+enum Remark {
+    /// What the bot had written of a line without ending it.
+    Unended(String),
+    /// The whole detail (a line nobody asked for: where it came).
+    Told(String),
 }
 
 impl Missed {
@@ -817,18 +822,20 @@ impl Missed {
                 time_bank::show_cpu(self.excused)
             ),
             Fault::Timeout { .. } => bank.missed(limit),
-            _ => match &self.told {
-                Some(told) => told.clone(),
+            _ => match &self.remark {
+                Some(Remark::Told(told)) => told.clone(),
                 // Every other fault tells itself.
-                None => self.fault.to_string(),
+                Some(Remark::Unended(_)) | None => self.fault.to_string(),
             },
         };
         // A reply written without its newline is not a buffer to flush:
         // what was written is shown instead of the hint.
-        let unended = self
-            .partial
-            .as_ref()
-            .map(|text| format!("; it wrote '{text}' but not the newline that ends a reply"));
+        let unended = match &self.remark {
+            Some(Remark::Unended(text)) => Some(format!(
+                "; it wrote '{text}' but not the newline that ends a reply"
+            )),
+            _ => None,
+        };
         match (self.fault.verdict(), self.cpu, unended) {
             (Some(Verdict::Timeout), Some(cpu), None) => {
                 let note = time_bank::cpu_note(cpu, self.waited);
@@ -979,9 +986,10 @@ fn exchange(
         Err(_) => sent.elapsed(),
     }
     .saturating_sub(excused);
-    let partial = match &result {
-        Err(Fault::Unasked { .. } | Fault::LineTooLong { .. }) | Ok(_) => None,
-        Err(_) => process.partial_line(),
+    let remark = match (&result, told) {
+        (_, Some(told)) => Some(Remark::Told(told)),
+        (Err(Fault::Unasked { .. } | Fault::LineTooLong { .. }) | Ok(_), None) => None,
+        (Err(_), None) => process.partial_line().map(Remark::Unended),
     };
     drain_stderr(player, seat, transcript);
     let (line, at) = result.map_err(|fault| Missed {
@@ -989,8 +997,7 @@ fn exchange(
         waited,
         cpu,
         excused,
-        partial,
-        told,
+        remark,
     })?;
     let took = at.saturating_duration_since(sent).saturating_sub(excused);
     player.replies += 1;
