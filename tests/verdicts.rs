@@ -383,3 +383,15 @@ fn a_python_crash_keeps_the_whole_traceback() {
         "{kept:#?}"
     );
 }
+
+#[test]
+fn a_line_that_is_not_text_is_quoted() {
+    let record = record_against_random(&hostile_python("not_text.py", ""));
+    let (verdict, detail, at_move) = verdict_of_a(&record);
+    assert_eq!(verdict, "protocol", "{record}");
+    assert_eq!(
+        detail, "wrote a line that is not UTF-8 text: '5 6 \u{fffd} 8 9'",
+        "{record}"
+    );
+    assert_eq!(at_move, 2, "{detail}");
+}
