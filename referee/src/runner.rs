@@ -1123,9 +1123,14 @@ fn stray_detail(heard: &Heard, replies: u32, lines: Vec<String>, place: StrayPla
     let head = Fault::Unasked { lines }.to_string();
     let asked = replies + 1;
     let after = match (heard.notices.last(), &heard.last_reply) {
-        (Some(notice), _) if replies == 0 => {
-            format!("after the line '{notice}' before its first request, which takes no reply")
-        }
+        (Some(notice), _) if replies == 0 && heard.notices.len() == 1 => format!(
+            "after its greeting '{}', which takes no reply",
+            protocol::shorten(notice)
+        ),
+        (Some(notice), _) if replies == 0 => format!(
+            "after '{}', a line sent before its first request that takes no reply",
+            protocol::shorten(notice)
+        ),
         (Some(notice), _) => format!(
             "after '{}', a line sent after its move {replies} that takes no reply",
             protocol::shorten(notice)
@@ -1212,6 +1217,70 @@ fn setup_summary(plan: &Seating, first: Seat) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stderr_keeps_its_head_and_tail_around_one_gap() {
+        let mut kept = StderrKept::default();
+        for i in 0..100 {
+            kept.push(format!("line {i}"));
+        }
+        let lines = kept.lines();
+        assert_eq!(lines.len(), STDERR_HEAD_LINES + 1 + STDERR_TAIL_LINES);
+        assert_eq!(lines[0], "line 0");
+        assert_eq!(lines[STDERR_HEAD_LINES], "[... 60 lines left out ...]");
+        assert_eq!(lines.last().unwrap(), "line 99");
+        // Lines the process dropped join the gap: no line after them goes
+        // to the head, and one marker counts every line left out.
+        let mut kept = StderrKept::default();
+        kept.push("first".into());
+        kept.skip(500);
+        kept.push("last".into());
+        assert_eq!(
+            kept.lines(),
+            ["first", "[... 500 lines left out ...]", "last"]
+        );
+    }
+
+    #[test]
+    fn a_stray_line_is_placed_among_what_the_bot_was_sent() {
+        let heard = Heard {
+            last_reply: Some("1 2 3 4 5".into()),
+            notices: vec!["signal > .".into()],
+        };
+        assert_eq!(
+            stray_detail(
+                &heard,
+                2,
+                vec!["ok".into()],
+                StrayPlace::BeforeReply("2 7 3 1 9")
+            ),
+            "wrote a line nobody asked for: 'ok', after 'signal > .', a line sent after \
+             its move 2 that takes no reply; its reply to move 3 was '2 7 3 1 9'"
+        );
+        let heard = Heard {
+            last_reply: Some("1 2 3 4 5".into()),
+            notices: vec![],
+        };
+        assert_eq!(
+            stray_detail(
+                &heard,
+                2,
+                vec!["x".into(), "y".into()],
+                StrayPlace::BeforeRequest
+            ),
+            "wrote a line nobody asked for: 'x' (and 1 more after it), after its reply to \
+             move 2 ('1 2 3 4 5'), before its request for move 3 was written"
+        );
+        let greeted = Heard {
+            last_reply: None,
+            notices: vec!["arrow5 classic first 50 7".into()],
+        };
+        assert_eq!(
+            stray_detail(&greeted, 0, vec!["hi".into()], StrayPlace::BeforeRequest),
+            "wrote a line nobody asked for: 'hi', after its greeting 'arrow5 classic first \
+             50 7', which takes no reply, before its request for move 1 was written"
+        );
+    }
 
     #[test]
     fn cryptron_defaults_follow_the_language() {
