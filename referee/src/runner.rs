@@ -641,8 +641,6 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
         };
         // `exchange` counted the reply; a fault in it is at that reply.
         let at_move = player.replies;
-        let notices = std::mem::take(&mut player.heard.notices);
-        player.heard.last_reply = Some(line.clone());
         let parsed = match game.parse_reply(&line) {
             Ok(parsed) => parsed,
             Err(why) => {
@@ -653,7 +651,7 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
                 );
                 // A bot that answers a line that takes no reply is one
                 // line ahead: say which line it likely answered.
-                if let Some(notice) = notices.last() {
+                if let Some(notice) = player.heard.last_notice() {
                     detail.push_str(&format!(
                         "; before that request it was sent '{}', which takes no reply",
                         protocol::shorten(notice)
@@ -663,6 +661,7 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
                 return Ok(Turn::Stopped(game, ()));
             }
         };
+        player.heard.replied(&line);
         match game.apply(parsed) {
             Ok(applied) => Ok(Turn::Moved(applied)),
             Err(rejected) => {
@@ -1028,7 +1027,7 @@ fn send_notice(
     }
     let now = Instant::now();
     transcript.message(now, seat, Direction::To, line);
-    player.heard.notices.push(line.to_string());
+    player.heard.notified(line);
     let _ = process.send_line(line, now + limits.time_limit, limits.time_limit);
 }
 
@@ -1098,12 +1097,35 @@ impl StderrKept {
 
 /// What a bot was sent since its last reply, for the detail of a line it
 /// wrote that nobody asked for: where that line came.
+/// Its buffers are reused: nothing is allocated a move once they have
+/// grown.
 #[derive(Default)]
 struct Heard {
-    /// Its last reply.
-    last_reply: Option<String>,
-    /// The lines that take no reply (the greeting, notices) sent since.
-    notices: Vec<String>,
+    /// Its last reply (empty before its first).
+    last_reply: String,
+    /// The last line that takes no reply (the greeting, a notice) sent to
+    /// it, and how many were sent since its last reply.
+    notice: String,
+    notices: usize,
+}
+
+impl Heard {
+    fn notified(&mut self, line: &str) {
+        self.notice.clear();
+        self.notice.push_str(line);
+        self.notices += 1;
+    }
+
+    fn replied(&mut self, line: &str) {
+        self.last_reply.clear();
+        self.last_reply.push_str(line);
+        self.notices = 0;
+    }
+
+    /// The last line that takes no reply sent since its last reply.
+    fn last_notice(&self) -> Option<&str> {
+        (self.notices > 0).then_some(self.notice.as_str())
+    }
 }
 
 /// Where a line nobody asked for came, relative to the exchange under way.
@@ -1122,12 +1144,12 @@ enum StrayPlace<'a> {
 fn stray_detail(heard: &Heard, replies: u32, lines: Vec<String>, place: StrayPlace) -> String {
     let head = Fault::Unasked { lines }.to_string();
     let asked = replies + 1;
-    let after = match (heard.notices.last(), &heard.last_reply) {
-        (Some(notice), _) if replies == 0 && heard.notices.len() == 1 => format!(
+    let after = match (heard.last_notice(), replies) {
+        (Some(notice), 0) if heard.notices == 1 => format!(
             "after its greeting '{}', which takes no reply",
             protocol::shorten(notice)
         ),
-        (Some(notice), _) if replies == 0 => format!(
+        (Some(notice), 0) => format!(
             "after '{}', a line sent before its first request that takes no reply",
             protocol::shorten(notice)
         ),
@@ -1135,11 +1157,11 @@ fn stray_detail(heard: &Heard, replies: u32, lines: Vec<String>, place: StrayPla
             "after '{}', a line sent after its move {replies} that takes no reply",
             protocol::shorten(notice)
         ),
-        (None, Some(reply)) => format!(
+        (None, 0) => "before its first request".to_string(),
+        (None, _) => format!(
             "after its reply to move {replies} ('{}')",
-            protocol::shorten(reply)
+            protocol::shorten(&heard.last_reply)
         ),
-        (None, None) => "before its first request".to_string(),
     };
     match place {
         StrayPlace::BeforeRequest => {
@@ -1243,10 +1265,9 @@ mod tests {
 
     #[test]
     fn a_stray_line_is_placed_among_what_the_bot_was_sent() {
-        let heard = Heard {
-            last_reply: Some("1 2 3 4 5".into()),
-            notices: vec!["signal > .".into()],
-        };
+        let mut heard = Heard::default();
+        heard.replied("1 2 3 4 5");
+        heard.notified("signal > .");
         assert_eq!(
             stray_detail(
                 &heard,
@@ -1257,10 +1278,9 @@ mod tests {
             "wrote a line nobody asked for: 'ok', after 'signal > .', a line sent after \
              its move 2 that takes no reply; its reply to move 3 was '2 7 3 1 9'"
         );
-        let heard = Heard {
-            last_reply: Some("1 2 3 4 5".into()),
-            notices: vec![],
-        };
+        let mut heard = Heard::default();
+        heard.notified("signal > <");
+        heard.replied("1 2 3 4 5");
         assert_eq!(
             stray_detail(
                 &heard,
@@ -1271,10 +1291,8 @@ mod tests {
             "wrote a line nobody asked for: 'x' (and 1 more after it), after its reply to \
              move 2 ('1 2 3 4 5'), before its request for move 3 was written"
         );
-        let greeted = Heard {
-            last_reply: None,
-            notices: vec!["arrow5 classic first 50 7".into()],
-        };
+        let mut greeted = Heard::default();
+        greeted.notified("arrow5 classic first 50 7");
         assert_eq!(
             stray_detail(&greeted, 0, vec!["hi".into()], StrayPlace::BeforeRequest),
             "wrote a line nobody asked for: 'hi', after its greeting 'arrow5 classic first \

@@ -213,7 +213,8 @@ pub struct ProcessLimits {
     /// Stderr kept per bot and game: its first half as the game goes, then
     /// the last lines within the other half (a crash's message comes last,
     /// after whatever the bot wrote before); the lines between are read and
-    /// dropped, and a marker line says how many.
+    /// dropped, and the first line kept after them counts them
+    /// ([`StderrLine::left_out`]).
     pub stderr_cap_bytes: usize,
     /// The confinement layer ([`sandbox`]).
     pub sandbox: Sandbox,
