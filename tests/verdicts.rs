@@ -301,7 +301,7 @@ fn two_lines_for_one_request_quote_the_second_after_the_reply() {
         "{detail}"
     );
     assert!(
-        detail.contains("right after its reply to move 1 ('"),
+        detail.contains("', the line taken as its reply to move 1 (one line for each request"),
         "{detail}"
     );
     assert_eq!(at_move, 1, "{detail}");

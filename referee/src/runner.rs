@@ -1170,10 +1170,21 @@ fn stray_detail(heard: &Heard, replies: u32, lines: Vec<String>, place: StrayPla
         StrayPlace::BeforeReply(reply) => {
             format!("{head}, {after}; its reply to move {asked} was '{reply}'")
         }
-        StrayPlace::AfterReply(reply) => format!(
-            "{head}, right after its reply to move {asked} ('{reply}'): \
-             a bot writes one line for each request, and nothing else"
-        ),
+        // Both lines are well-formed: which one the bot meant cannot be
+        // told, only their order.
+        StrayPlace::AfterReply(reply) => {
+            let mut detail = format!(
+                "{head}, after '{reply}', the line taken as its reply to move {asked} \
+                 (one line for each request, and nothing else)"
+            );
+            if let Some(notice) = heard.last_notice() {
+                detail.push_str(&format!(
+                    "; before that request it was sent '{}', which takes no reply",
+                    protocol::shorten(notice)
+                ));
+            }
+            detail
+        }
     }
 }
 
