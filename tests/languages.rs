@@ -753,3 +753,80 @@ fn next_run() -> u32 {
     static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
+
+#[test]
+fn the_time_per_move_is_shown_for_each_game() {
+    // A language's time multiplier is Cryptron's rule only: every other
+    // game gives every language its own time limit.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    std::fs::write(
+        &file,
+        "[languages.snake]\nextensions = [\"snake\"]\nrun = \"python3 {entry}\"\n\
+         time_multiplier = 1.5\n",
+    )
+    .unwrap();
+    let run = referee(&["languages", file.to_str().unwrap(), "--json"], BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let listed: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let limits = |name: &str| {
+        listed
+            .iter()
+            .find(|l| l["name"] == name)
+            .unwrap_or_else(|| panic!("{name}: {}", run.stdout))["time_limit_ms"]
+            .clone()
+    };
+    for (name, cryptron) in [
+        ("python", 6000),
+        ("java", 4000),
+        ("c", 2000),
+        ("snake", 3000),
+    ] {
+        let ms = limits(name);
+        assert_eq!(ms["cryptron"], cryptron, "{name}: {ms}");
+        for game in ["arrow5", "mastermind", "safecracker"] {
+            assert_eq!(ms[game], 2000, "{name} in {game}: {ms}");
+        }
+    }
+
+    // The table a person reads: one row a language, one column a game;
+    // no multiplier that would read as every game's.
+    let run = referee(&["languages", file.to_str().unwrap()], BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let first = run.stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("LANGUAGE") && !first.contains("TIME"),
+        "{}",
+        run.stdout
+    );
+    let header = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("CRYPTRON"))
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    let columns: Vec<&str> = header.split_whitespace().skip(1).collect();
+    assert_eq!(
+        columns,
+        ["ARROW5", "CRYPTRON", "MASTERMIND", "SAFECRACKER"],
+        "{header}"
+    );
+    for (name, times) in [
+        ("python", ["2s", "6s", "2s", "2s"]),
+        ("snake", ["2s", "3s", "2s", "2s"]),
+    ] {
+        let row: Vec<&str> = run
+            .stdout
+            .lines()
+            .skip_while(|l| *l != header)
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no {name} row: {}", run.stdout))
+            .split_whitespace()
+            .skip(1)
+            .collect();
+        assert_eq!(row, times, "{name}: {}", run.stdout);
+    }
+}

@@ -442,3 +442,224 @@ fn broken_links_are_found_and_located() {
         ]
     );
 }
+
+/// The figures table of docs/measurements.md ("Figures quoted in other
+/// pages"): each bot's name and its figures, as written.
+fn measured_figures(measurements: &str) -> Vec<(String, String)> {
+    let mut figures = Vec::new();
+    let mut lines = measurements
+        .lines()
+        .skip_while(|l| *l != "## Figures quoted in other pages");
+    assert!(
+        lines.next().is_some(),
+        "docs/measurements.md has no figures table"
+    );
+    for line in lines.take_while(|l| !l.starts_with("## ")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if let [_, bot, _, figure, _] = cells[..] {
+            if let Some(bot) = bot.strip_prefix('`').and_then(|b| b.strip_suffix('`')) {
+                figures.push((bot.to_string(), figure.to_string()));
+            }
+        }
+    }
+    assert!(!figures.is_empty(), "the figures table has no rows");
+    figures
+}
+
+/// A page's prose in blocks (a paragraph, a list item, a table row; code
+/// blocks left out), each with the number of its first line.
+fn prose_blocks(text: &str) -> Vec<(usize, String)> {
+    let mut blocks: Vec<(usize, String)> = Vec::new();
+    let mut open = false;
+    let mut fenced = false;
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") {
+            fenced = !fenced;
+            open = false;
+            continue;
+        }
+        if fenced || trimmed.is_empty() {
+            open = false;
+            continue;
+        }
+        let starts_item = trimmed.starts_with('|')
+            || trimmed.starts_with("- ")
+            || trimmed.starts_with("* ")
+            || trimmed
+                .split_once(". ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if open && !starts_item {
+            let block = &mut blocks.last_mut().expect("an open block").1;
+            block.push(' ');
+            block.push_str(trimmed);
+        } else {
+            blocks.push((i + 1, trimmed.to_string()));
+        }
+        // A table row is a block of its own.
+        open = !trimmed.starts_with('|');
+    }
+    blocks
+}
+
+/// The numbers with a decimal point in `text` that are not times, sizes or
+/// versions, with where they start.
+fn decimal_figures(text: &str) -> Vec<(usize, &str)> {
+    const UNITS: &[&str] = &[
+        "ms", "s", "µs", "us", "ns", "min", "h", "x", "KiB", "MiB", "GiB", "kB", "MB", "GB",
+    ];
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit()
+            || (i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'.'))
+        {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'.') {
+            i += 1;
+        }
+        let token = text[start..i].trim_end_matches('.');
+        let rest = &text[start + token.len()..];
+        let parts: Vec<&str> = token.split('.').collect();
+        if parts.len() != 2 {
+            continue; // no decimal point, or a version (1.2.3)
+        }
+        let unit: String = rest
+            .strip_prefix(' ')
+            .unwrap_or(rest)
+            .chars()
+            .take_while(|c| c.is_alphabetic())
+            .collect();
+        if rest.starts_with('%') || UNITS.contains(&unit.as_str()) {
+            continue;
+        }
+        found.push((start, token));
+    }
+    found
+}
+
+/// Where a page quotes a figure for a bot of the table that is not one of
+/// its figures (nor one rounded): "page:line: ...". A figure is the bot's
+/// when the nearest bot named before it, in its block, is that bot.
+fn misquoted_figures(page: &str, text: &str, figures: &[(String, String)]) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for (line, block) in prose_blocks(text) {
+        for (at, number) in decimal_figures(&block) {
+            let Some((_, bot)) = figures
+                .iter()
+                .filter_map(|(bot, _)| block[..at].rfind(bot.as_str()).map(|p| (p, bot)))
+                .max()
+            else {
+                continue;
+            };
+            let decimals = number.split('.').nth(1).map_or(0, str::len) as i32;
+            let value: f64 = number.parse().unwrap();
+            let its: Vec<&str> = figures
+                .iter()
+                .filter(|(b, _)| b == bot)
+                .map(|(_, f)| f.as_str())
+                .collect();
+            let matches = its.iter().any(|f| {
+                let f: f64 = f.parse().unwrap();
+                (f - value).abs() <= 0.5 * 10f64.powi(-decimals) + 1e-9
+            });
+            if !matches {
+                wrong.push(format!(
+                    "{page}:{line}: '{number}' for `{bot}` is none of its figures in \
+                     docs/measurements.md ({})",
+                    its.join(", ")
+                ));
+            }
+        }
+    }
+    wrong
+}
+
+#[test]
+fn every_quoted_solver_figure_is_in_the_table() {
+    let root = root();
+    let measurements = root.join("docs").join("measurements.md");
+    let figures = measured_figures(&fs::read_to_string(&measurements).unwrap());
+    let mut pages = Vec::new();
+    markdown_files(&root, &root, &mut pages);
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+    for page in pages.iter().filter(|p| **p != measurements) {
+        let text = fs::read_to_string(page).unwrap();
+        let shown = page.strip_prefix(&root).unwrap().display().to_string();
+        checked += prose_blocks(&text)
+            .iter()
+            .filter(|(_, b)| figures.iter().any(|(bot, _)| b.contains(bot.as_str())))
+            .count();
+        wrong.extend(misquoted_figures(&shown, &text, &figures));
+    }
+    assert!(checked > 5, "only {checked} blocks name a bot of the table");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn misquoted_figures_are_found_and_located() {
+    let figures = vec![
+        ("arrow5_strong".to_string(), "4.3665".to_string()),
+        ("mastermind_knuth".to_string(), "4.476".to_string()),
+    ];
+    let text = "Intro.\n\n- A bot (`arrow5_strong`, about 4.5 attacks).\n\
+                - Rounded (`arrow5_strong`, 4.37 and 4.366, in 2.5 ms).\n\
+                - Knuth (`mastermind_knuth`, 4.476); Kooi's rule 4.373\n  on the next line.\n\n\
+                | `arrow5_strong` | 4.3665 / 4.3787 | v1.2.3 |\n\
+                \n```\narrow5_strong 9.99\n```\n";
+    let wrong = misquoted_figures("page.md", text, &figures);
+    assert_eq!(wrong.len(), 3, "{wrong:#?}");
+    assert!(
+        wrong[0].starts_with("page.md:3: '4.5' for `arrow5_strong`"),
+        "{wrong:#?}"
+    );
+    assert!(
+        wrong[1].starts_with("page.md:5: '4.373' for `mastermind_knuth`"),
+        "{wrong:#?}"
+    );
+    assert!(
+        wrong[2].starts_with("page.md:8: '4.3787' for `arrow5_strong`"),
+        "{wrong:#?}"
+    );
+}
+
+#[test]
+fn the_complete_arrow5_game_of_the_rules_is_protocol_mds_example() {
+    // The rules page's complete game (attacks and signals, with its glyphs)
+    // is the one protocol.md's transcript shows for A, on the wire.
+    let root = root();
+    let rules = fs::read_to_string(root.join("docs/rules/arrow5.md")).unwrap();
+    let from_rules: Vec<(String, String)> = rules
+        .lines()
+        .skip_while(|l| *l != "## A complete game")
+        .take_while(|l| !l.starts_with("## Playing"))
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('`').collect();
+            (cells.len() >= 4 && l.starts_with("| `"))
+                .then(|| (cells[1].to_string(), cells[3].replace('·', ".").to_string()))
+        })
+        .collect();
+    assert_eq!(from_rules.len(), 5, "{from_rules:?}");
+    assert!(rules.contains("The defender's code is `1 0 3 6 9`"));
+    let protocol = fs::read_to_string(root.join("protocol.md")).unwrap();
+    let lines: Vec<&str> = protocol
+        .lines()
+        .skip_while(|l| !l.contains("docs/rules/arrow5.md#a-complete-game"))
+        .take_while(|l| !l.starts_with("to A    < end"))
+        .collect();
+    assert!(lines.contains(&"from B  > 1 0 3 6 9"), "B's code");
+    let from_protocol: Vec<(String, String)> = lines
+        .windows(2)
+        .filter_map(|w| {
+            let attack = w[0].strip_prefix("from A  > ")?;
+            let signal = w[1].strip_prefix("to A    < signal ")?;
+            Some((attack.to_string(), signal.to_string()))
+        })
+        .collect();
+    assert_eq!(from_rules, from_protocol);
+}

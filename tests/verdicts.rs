@@ -202,3 +202,196 @@ fn a_bot_that_cannot_start_loses_with_crash() {
     );
     assert_eq!(record["winner"], "a");
 }
+
+/// `bot` (a command line) in seat A against the random sample bot, five
+/// rounds, a 1 s time limit; the record.
+fn record_against_random(bot: &str) -> serde_json::Value {
+    let good = sample_bin("arrow5_random");
+    let run = referee(
+        &[
+            "match",
+            "arrow5",
+            bot,
+            &good,
+            "--time-limit",
+            "1s",
+            "--startup-limit",
+            "2s",
+            "--max-rounds",
+            "5",
+            "--seed",
+            "3",
+            "--json",
+        ],
+        Duration::from_secs(60),
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    run.json()
+}
+
+fn hostile_python(fixture: &str, mode: &str) -> String {
+    format!(
+        "python3 {} {mode}",
+        sample_file(&format!("hostile/{fixture}"))
+    )
+}
+
+/// The verdict and detail of seat A.
+fn verdict_of_a(record: &serde_json::Value) -> (String, String, u64) {
+    let a = &record["players"][0];
+    let d = &a["disqualification"];
+    (
+        a["verdict"].as_str().unwrap().to_string(),
+        d["detail"].as_str().unwrap_or_default().to_string(),
+        d["at_move"].as_u64().unwrap_or_default(),
+    )
+}
+
+#[test]
+fn a_line_answering_a_notice_is_quoted_where_it_came() {
+    // `ok` after the signal of its first attack (move 2), left in its
+    // buffer: it reaches the referee with its next attack, in one write.
+    // The stray `ok` is the line quoted, the attack is named as its reply.
+    let record = record_against_random(&hostile_python("acknowledger.py", "buffered"));
+    let (verdict, detail, at_move) = verdict_of_a(&record);
+    assert_eq!(verdict, "protocol", "{record}");
+    assert!(
+        detail.starts_with("wrote a line nobody asked for: 'ok', after 'signal "),
+        "{detail}"
+    );
+    assert!(
+        detail.contains(
+            "a line sent after its move 2 that takes no reply; its reply to move 3 was '"
+        ),
+        "{detail}"
+    );
+    assert_eq!(at_move, 3, "{detail}");
+    // The reply it names is a real attack: five symbols.
+    let reply = detail
+        .rsplit("was '")
+        .next()
+        .unwrap()
+        .trim_end_matches('\'');
+    assert_eq!(reply.split(' ').count(), 5, "{detail}");
+}
+
+#[test]
+fn a_line_answering_a_notice_at_once_is_quoted_with_the_notice() {
+    // Flushed as soon as the signal is read: it lands before the next
+    // request, or (the bot stopped first) just before the reply, or alone
+    // as the first line after the request. Each way the `ok` is quoted and
+    // the signal it answered named.
+    let record = record_against_random(&hostile_python("acknowledger.py", "flushed"));
+    let (verdict, detail, _) = verdict_of_a(&record);
+    assert_eq!(verdict, "protocol", "{record}");
+    assert!(detail.contains("'ok'"), "{detail}");
+    assert!(detail.contains("'signal "), "{detail}");
+    assert!(detail.contains("takes no reply"), "{detail}");
+}
+
+#[test]
+fn two_lines_for_one_request_quote_the_second_after_the_reply() {
+    // Two attacks in one write: the first is its reply, the second the
+    // line nobody asked for.
+    let record = record_against_random(&hostile_python("chatty.py", "double"));
+    let (verdict, detail, at_move) = verdict_of_a(&record);
+    assert_eq!(verdict, "protocol", "{record}");
+    assert!(
+        detail.starts_with("wrote a line nobody asked for: '"),
+        "{detail}"
+    );
+    assert!(
+        detail.contains("', the line taken as its reply to move 1 (one line for each request"),
+        "{detail}"
+    );
+    assert_eq!(at_move, 1, "{detail}");
+}
+
+#[test]
+fn a_reply_without_its_newline_is_shown_not_called_a_flush_problem() {
+    let record = record_against_random(&hostile_python("no_newline.py", ""));
+    let (verdict, detail, at_move) = verdict_of_a(&record);
+    assert_eq!(verdict, "timeout", "{record}");
+    assert!(detail.starts_with("no reply within 1s"), "{detail}");
+    assert!(
+        detail.ends_with("it wrote '5 6 7 8 9' but not the newline that ends a reply"),
+        "{detail}"
+    );
+    assert!(!detail.contains("flush"), "{detail}");
+    assert_eq!(at_move, 2, "{detail}");
+}
+
+/// The stderr a record keeps of a crashed bot that wrote 3,000 lines
+/// first: its first lines, a marker, and the runtime's whole message.
+fn kept_stderr(bot: &str) -> Vec<String> {
+    let record = record_against_random(bot);
+    let (verdict, _, _) = verdict_of_a(&record);
+    assert_eq!(verdict, "crash", "{record}");
+    let kept: Vec<String> = record["players"][0]["stderr_tail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        kept[0], "debug line 0: weighing the attacks still possible",
+        "{kept:#?}"
+    );
+    assert!(
+        kept.iter().any(|l| l.contains("lines left out")),
+        "{kept:#?}"
+    );
+    kept
+}
+
+#[test]
+fn a_node_crash_keeps_the_error_and_the_bots_file_and_line() {
+    let kept = kept_stderr(&sample_file("hostile/typeerror.js"));
+    assert!(
+        kept.iter()
+            .any(|l| l.starts_with("TypeError: Cannot read properties of null")),
+        "{kept:#?}"
+    );
+    // Node's first line names the file and line that threw; its first
+    // frame, the file, line and column.
+    assert!(
+        kept.iter().any(|l| l.ends_with("typeerror.js:17")),
+        "{kept:#?}"
+    );
+    assert!(
+        kept.iter().any(|l| l.contains("typeerror.js:17:")),
+        "{kept:#?}"
+    );
+}
+
+#[test]
+fn a_python_crash_keeps_the_whole_traceback() {
+    let kept = kept_stderr(&hostile_python("traceback.py", ""));
+    let start = kept
+        .iter()
+        .position(|l| l == "Traceback (most recent call last):")
+        .unwrap_or_else(|| panic!("{kept:#?}"));
+    let traceback = &kept[start..];
+    assert!(
+        traceback
+            .iter()
+            .any(|l| l.contains("traceback.py\", line 10, in choose")),
+        "{kept:#?}"
+    );
+    assert!(
+        traceback.last().unwrap().starts_with("ZeroDivisionError"),
+        "{kept:#?}"
+    );
+}
+
+#[test]
+fn a_line_that_is_not_text_is_quoted() {
+    let record = record_against_random(&hostile_python("not_text.py", ""));
+    let (verdict, detail, at_move) = verdict_of_a(&record);
+    assert_eq!(verdict, "protocol", "{record}");
+    assert_eq!(
+        detail, "wrote a line that is not UTF-8 text: '5 6 \u{fffd} 8 9'",
+        "{record}"
+    );
+    assert_eq!(at_move, 2, "{detail}");
+}

@@ -55,7 +55,8 @@ pub struct PlayerRecord {
     /// time between moves included.
     pub cpu_total_ms: f64,
     pub peak_memory_kb: u64,
-    /// The last stderr lines, kept when the bot was disqualified.
+    /// Its stderr, kept when the bot was disqualified: the first lines and
+    /// the last, with a marker line between when some were left out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stderr_tail: Vec<String>,
 }

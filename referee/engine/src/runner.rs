@@ -196,7 +196,10 @@ struct Player {
     bank: TimeBank,
     disqualification: Option<Disqualification>,
     report: ProcessReport,
-    stderr_tail: Vec<String>,
+    stderr_kept: StderrKept,
+    /// What the bot was last told, for the detail of a line nobody asked
+    /// for: where it came.
+    heard: Heard,
     /// When the verdict was reached (for the transcript).
     disqualified_at: Option<Instant>,
     /// A recorded seat's replies still to play.
@@ -217,7 +220,8 @@ impl Player {
             bank,
             disqualification: None,
             report: ProcessReport::default(),
-            stderr_tail: vec![],
+            stderr_kept: StderrKept::default(),
+            heard: Heard::default(),
             disqualified_at: None,
             script: None,
             script_end: None,
@@ -509,11 +513,9 @@ fn seat_players(
                 for line in message.lines().take(COMPILER_LOG_LINES) {
                     transcript.message(now, seat, Direction::Stderr, line);
                 }
-                player.stderr_tail = message
-                    .lines()
-                    .take(STDERR_TAIL_LINES)
-                    .map(str::to_string)
-                    .collect();
+                for line in message.lines() {
+                    player.stderr_kept.push(line.to_string());
+                }
                 player.disqualify(Verdict::Compile, detail.clone(), 0);
             }
         }
@@ -608,6 +610,7 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
             limits.time_limit
         };
         let idle = other.process.as_mut();
+        let is_reply = |line: &str| game.parse_reply(line).is_ok();
         let line = match exchange(
             player,
             seat,
@@ -615,6 +618,7 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
             limit,
             self.transcript,
             idle,
+            &is_reply,
         ) {
             Ok(line) => line,
             Err(missed) if missed.fault.verdict().is_none() => {
@@ -640,15 +644,24 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
         let parsed = match game.parse_reply(&line) {
             Ok(parsed) => parsed,
             Err(why) => {
-                let detail = format!(
-                    "answered '{}' to '{}': {why}",
+                let mut detail = format!(
+                    "answered '{}' to '{}' (its reply to move {at_move}): {why}",
                     protocol::shorten(&line),
                     request.as_deref().unwrap_or("(its turn)")
                 );
+                // A bot that answers a line that takes no reply is one
+                // line ahead: say which line it likely answered.
+                if let Some(notice) = player.heard.last_notice() {
+                    detail.push_str(&format!(
+                        "; before that request it was sent '{}', which takes no reply",
+                        protocol::shorten(notice)
+                    ));
+                }
                 player.disqualify(Verdict::Protocol, detail, at_move);
                 return Ok(Turn::Stopped(game, ()));
             }
         };
+        player.heard.replied(&line);
         match game.apply(parsed) {
             Ok(applied) => Ok(Turn::Moved(applied)),
             Err(rejected) => {
@@ -761,7 +774,7 @@ fn record_of<G: Game>(
                 cpu_total_ms: round3(player.report.cpu_ms),
                 peak_memory_kb: player.report.peak_memory_kb,
                 stderr_tail: if player.disqualification.is_some() {
-                    player.stderr_tail.clone()
+                    player.stderr_kept.lines()
                 } else {
                     vec![]
                 },
@@ -782,6 +795,16 @@ struct Missed {
     /// The opponent's CPU time while it was awaited, by which its deadline
     /// was moved on (see `Opponent::excused`).
     excused: Duration,
+    /// What the fault alone cannot say.
+    remark: Option<Remark>,
+}
+
+/// What a verdict's detail says beyond its fault.
+enum Remark {
+    /// What the bot had written of a line without ending it.
+    Unended(String),
+    /// The whole detail (a line nobody asked for: where it came).
+    Told(String),
 }
 
 impl Missed {
@@ -798,17 +821,33 @@ impl Missed {
                 time_bank::show_cpu(self.excused)
             ),
             Fault::Timeout { .. } => bank.missed(limit),
-            // Every other fault tells itself.
-            _ => self.fault.to_string(),
+            _ => match &self.remark {
+                Some(Remark::Told(told)) => told.clone(),
+                // Every other fault tells itself.
+                Some(Remark::Unended(_)) | None => self.fault.to_string(),
+            },
         };
-        match (self.fault.verdict(), self.cpu) {
-            (Some(Verdict::Timeout), Some(cpu)) => {
+        // A reply written without its newline is not a buffer to flush:
+        // what was written is shown instead of the hint.
+        let unended = match &self.remark {
+            Some(Remark::Unended(text)) => Some(format!(
+                "; it wrote '{text}' but not the newline that ends a reply"
+            )),
+            _ => None,
+        };
+        match (self.fault.verdict(), self.cpu, unended) {
+            (Some(Verdict::Timeout), Some(cpu), None) => {
                 let note = time_bank::cpu_note(cpu, self.waited);
                 match language.and_then(|l| time_bank::flush_hint(l, cpu, self.waited)) {
                     Some(hint) => format!("{what} ({note}); {hint}"),
                     None => format!("{what} ({note})"),
                 }
             }
+            (Some(Verdict::Timeout), Some(cpu), Some(unended)) => {
+                let note = time_bank::cpu_note(cpu, self.waited);
+                format!("{what} ({note}){unended}")
+            }
+            (_, _, Some(unended)) => format!("{what}{unended}"),
             _ => what,
         }
     }
@@ -855,7 +894,9 @@ fn start(
 /// in the bot's CPU time. The reply may take `limit` plus what is left of
 /// the bot's time bank, and the time beyond `limit` is drawn from the bank.
 /// `idle` is the opponent's process, stopped if the wait grows long (see
-/// [`BotProcess::rest`]).
+/// [`BotProcess::rest`]). `is_reply` tells a line the game would take as a
+/// reply: of two lines written for one request, the one taken is the first,
+/// unless only the second is one.
 fn exchange(
     player: &mut Player,
     seat: Seat,
@@ -863,6 +904,7 @@ fn exchange(
     limit: Duration,
     transcript: &mut TranscriptWriter,
     idle: Option<&mut BotProcess>,
+    is_reply: &dyn Fn(&str) -> bool,
 ) -> Result<String, Missed> {
     let process = player
         .process
@@ -876,12 +918,18 @@ fn exchange(
         transcript.message(sent, seat, Direction::To, request);
     }
     // Whatever it wrote since its last reply was not asked for.
+    let mut told = None;
     let mut result = match process.unasked_output() {
-        Ok(None) => Ok(()),
-        Ok(Some(text)) => Err(Fault::Unasked {
-            text,
-            after_reply: false,
-        }),
+        Ok(lines) if lines.is_empty() => Ok(()),
+        Ok(lines) => {
+            told = Some(stray_detail(
+                &player.heard,
+                player.replies,
+                lines.clone(),
+                StrayPlace::BeforeRequest,
+            ));
+            Err(Fault::Unasked { lines })
+        }
         Err(fault) => Err(fault),
     };
     // It runs from its request to its reply, and shortly after (see
@@ -902,12 +950,27 @@ fn exchange(
     let mut opponent = idle.map(|other| Opponent::new(other, sent));
     let result = result
         .and_then(|()| process.recv_reply(sent + allowance, allowance, opponent.as_mut()))
-        .and_then(|(line, at)| match process.read_beyond_reply() {
-            None => Ok((line, at)),
-            Some(text) => Err(Fault::Unasked {
-                text,
-                after_reply: true,
-            }),
+        .and_then(|(line, at)| {
+            let beyond = process.lines_beyond_reply();
+            let Some(next) = beyond.first() else {
+                return Ok((line, at));
+            };
+            let taken_is_reply = is_reply(&line);
+            let line = protocol::shorten(&line);
+            let (lines, place) = if !taken_is_reply && is_reply(next) {
+                let mut lines = vec![line];
+                lines.extend(beyond[1..].iter().cloned());
+                (lines, StrayPlace::BeforeReply(next))
+            } else {
+                (beyond.clone(), StrayPlace::AfterReply(&line))
+            };
+            told = Some(stray_detail(
+                &player.heard,
+                player.replies,
+                lines.clone(),
+                place,
+            ));
+            Err(Fault::Unasked { lines })
         });
     let cpu_after = process.cpu_time();
     process.rest(cpu_after);
@@ -922,12 +985,18 @@ fn exchange(
         Err(_) => sent.elapsed(),
     }
     .saturating_sub(excused);
+    let remark = match (&result, told) {
+        (_, Some(told)) => Some(Remark::Told(told)),
+        (Err(Fault::Unasked { .. } | Fault::LineTooLong { .. }) | Ok(_), None) => None,
+        (Err(_), None) => process.partial_line().map(Remark::Unended),
+    };
     drain_stderr(player, seat, transcript);
     let (line, at) = result.map_err(|fault| Missed {
         fault,
         waited,
         cpu,
         excused,
+        remark,
     })?;
     let took = at.saturating_duration_since(sent).saturating_sub(excused);
     player.replies += 1;
@@ -958,6 +1027,7 @@ fn send_notice(
     }
     let now = Instant::now();
     transcript.message(now, seat, Direction::To, line);
+    player.heard.notified(line);
     let _ = process.send_line(line, now + limits.time_limit, limits.time_limit);
 }
 
@@ -966,15 +1036,157 @@ fn drain_stderr(player: &mut Player, seat: Seat, transcript: &mut TranscriptWrit
         return;
     };
     for line in process.take_stderr() {
-        transcript.message(line.at, seat, Direction::Stderr, &line.line);
-        if player.stderr_tail.len() == STDERR_TAIL_LINES {
-            player.stderr_tail.remove(0);
+        if line.left_out > 0 {
+            let marker = format!("[... {} lines of stderr left out ...]", line.left_out);
+            transcript.message(line.at, seat, Direction::Stderr, &marker);
+            player.stderr_kept.skip(line.left_out);
         }
-        player.stderr_tail.push(line.line);
+        transcript.message(line.at, seat, Direction::Stderr, &line.line);
+        player.stderr_kept.push(line.line);
     }
 }
 
-const STDERR_TAIL_LINES: usize = 10;
+/// The stderr lines a record keeps of a disqualified bot (its
+/// `stderr_tail`): the first [`STDERR_HEAD_LINES`] and the last
+/// [`STDERR_TAIL_LINES`], with a marker between when lines were left out.
+/// A crash's message is at the end (a Node or Java stack trace, with the
+/// error and the bot's own file and line at its top, fits the tail); what
+/// the bot wrote first is often the clue to it.
+#[derive(Default)]
+struct StderrKept {
+    head: Vec<String>,
+    /// Lines were left out: no later line goes to the head.
+    head_closed: bool,
+    tail: std::collections::VecDeque<String>,
+    left_out: usize,
+}
+
+const STDERR_HEAD_LINES: usize = 10;
+const STDERR_TAIL_LINES: usize = 30;
+
+impl StderrKept {
+    /// `count` lines that were read but not kept (the process's cap): they
+    /// and the tail so far are left out, in one gap.
+    fn skip(&mut self, count: usize) {
+        self.left_out += count + self.tail.len();
+        self.tail.clear();
+        self.head_closed = true;
+    }
+
+    fn push(&mut self, line: String) {
+        if self.head.len() < STDERR_HEAD_LINES && !self.head_closed {
+            self.head.push(line);
+            return;
+        }
+        if self.tail.len() == STDERR_TAIL_LINES {
+            self.tail.pop_front();
+            self.left_out += 1;
+        }
+        self.tail.push_back(line);
+    }
+
+    fn lines(&self) -> Vec<String> {
+        let mut lines = self.head.clone();
+        if self.left_out > 0 {
+            lines.push(format!("[... {} lines left out ...]", self.left_out));
+        }
+        lines.extend(self.tail.iter().cloned());
+        lines
+    }
+}
+
+/// What a bot was sent since its last reply, for the detail of a line it
+/// wrote that nobody asked for: where that line came.
+/// Its buffers are reused: nothing is allocated a move once they have
+/// grown.
+#[derive(Default)]
+struct Heard {
+    /// Its last reply (empty before its first).
+    last_reply: String,
+    /// The last line that takes no reply (the greeting, a notice) sent to
+    /// it, and how many were sent since its last reply.
+    notice: String,
+    notices: usize,
+}
+
+impl Heard {
+    fn notified(&mut self, line: &str) {
+        self.notice.clear();
+        self.notice.push_str(line);
+        self.notices += 1;
+    }
+
+    fn replied(&mut self, line: &str) {
+        self.last_reply.clear();
+        self.last_reply.push_str(line);
+        self.notices = 0;
+    }
+
+    /// The last line that takes no reply sent since its last reply.
+    fn last_notice(&self) -> Option<&str> {
+        (self.notices > 0).then_some(self.notice.as_str())
+    }
+}
+
+/// Where a line nobody asked for came, relative to the exchange under way.
+enum StrayPlace<'a> {
+    /// Before the request was written.
+    BeforeRequest,
+    /// After the request, before the line taken as its reply.
+    BeforeReply(&'a str),
+    /// After its reply, in the same exchange.
+    AfterReply(&'a str),
+}
+
+/// The detail of a `protocol` verdict for `lines` nobody asked for: the
+/// first quoted, and where it came among what the bot was sent and wrote
+/// (`replies`: the replies it had given before this exchange).
+fn stray_detail(heard: &Heard, replies: u32, lines: Vec<String>, place: StrayPlace) -> String {
+    let head = Fault::Unasked { lines }.to_string();
+    let asked = replies + 1;
+    let after = match (heard.last_notice(), replies) {
+        (Some(notice), 0) if heard.notices == 1 => format!(
+            "after its greeting '{}', which takes no reply",
+            protocol::shorten(notice)
+        ),
+        (Some(notice), 0) => format!(
+            "after '{}', a line sent before its first request that takes no reply",
+            protocol::shorten(notice)
+        ),
+        (Some(notice), _) => format!(
+            "after '{}', a line sent after its move {replies} that takes no reply",
+            protocol::shorten(notice)
+        ),
+        (None, 0) => "before its first request".to_string(),
+        (None, _) => format!(
+            "after its reply to move {replies} ('{}')",
+            protocol::shorten(&heard.last_reply)
+        ),
+    };
+    match place {
+        StrayPlace::BeforeRequest => {
+            format!("{head}, {after}, before its request for move {asked} was written")
+        }
+        StrayPlace::BeforeReply(reply) => {
+            format!("{head}, {after}; its reply to move {asked} was '{reply}'")
+        }
+        // Both lines are well-formed: which one the bot meant cannot be
+        // told, only their order.
+        StrayPlace::AfterReply(reply) => {
+            let mut detail = format!(
+                "{head}, after '{reply}', the line taken as its reply to move {asked} \
+                 (one line for each request, and nothing else)"
+            );
+            if let Some(notice) = heard.last_notice() {
+                detail.push_str(&format!(
+                    "; before that request it was sent '{}', which takes no reply",
+                    protocol::shorten(notice)
+                ));
+            }
+            detail
+        }
+    }
+}
 
 /// Writes each new disqualification to the transcript, at the time it was
 /// reached (once per player).
@@ -1038,6 +1250,66 @@ fn setup_summary(plan: &Seating, first: Seat) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stderr_keeps_its_head_and_tail_around_one_gap() {
+        let mut kept = StderrKept::default();
+        for i in 0..100 {
+            kept.push(format!("line {i}"));
+        }
+        let lines = kept.lines();
+        assert_eq!(lines.len(), STDERR_HEAD_LINES + 1 + STDERR_TAIL_LINES);
+        assert_eq!(lines[0], "line 0");
+        assert_eq!(lines[STDERR_HEAD_LINES], "[... 60 lines left out ...]");
+        assert_eq!(lines.last().unwrap(), "line 99");
+        // Lines the process dropped join the gap: no line after them goes
+        // to the head, and one marker counts every line left out.
+        let mut kept = StderrKept::default();
+        kept.push("first".into());
+        kept.skip(500);
+        kept.push("last".into());
+        assert_eq!(
+            kept.lines(),
+            ["first", "[... 500 lines left out ...]", "last"]
+        );
+    }
+
+    #[test]
+    fn a_stray_line_is_placed_among_what_the_bot_was_sent() {
+        let mut heard = Heard::default();
+        heard.replied("1 2 3 4 5");
+        heard.notified("signal > .");
+        assert_eq!(
+            stray_detail(
+                &heard,
+                2,
+                vec!["ok".into()],
+                StrayPlace::BeforeReply("2 7 3 1 9")
+            ),
+            "wrote a line nobody asked for: 'ok', after 'signal > .', a line sent after \
+             its move 2 that takes no reply; its reply to move 3 was '2 7 3 1 9'"
+        );
+        let mut heard = Heard::default();
+        heard.notified("signal > <");
+        heard.replied("1 2 3 4 5");
+        assert_eq!(
+            stray_detail(
+                &heard,
+                2,
+                vec!["x".into(), "y".into()],
+                StrayPlace::BeforeRequest
+            ),
+            "wrote a line nobody asked for: 'x' (and 1 more after it), after its reply to \
+             move 2 ('1 2 3 4 5'), before its request for move 3 was written"
+        );
+        let mut greeted = Heard::default();
+        greeted.notified("arrow5 classic first 50 7");
+        assert_eq!(
+            stray_detail(&greeted, 0, vec!["hi".into()], StrayPlace::BeforeRequest),
+            "wrote a line nobody asked for: 'hi', after its greeting 'arrow5 classic first \
+             50 7', which takes no reply, before its request for move 1 was written"
+        );
+    }
 
     #[test]
     fn cryptron_defaults_follow_the_language() {

@@ -459,7 +459,10 @@ fn run_compiler(
     let message: String = process
         .take_stderr()
         .into_iter()
-        .map(|l| l.line + "\n")
+        .map(|l| match l.left_out {
+            0 => l.line + "\n",
+            n => format!("[... {n} lines left out ...]\n{}\n", l.line),
+        })
         .collect();
     // The message names the private copies; show the user's files instead.
     let private = format!("{}/", process.workdir().display());

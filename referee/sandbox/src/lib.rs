@@ -214,7 +214,11 @@ pub struct ProcessLimits {
     pub memory_allowance_kb: u64,
     pub max_line_bytes: usize,
     pub max_output_bytes: usize,
-    /// Stderr kept per bot and game; the rest is read and dropped.
+    /// Stderr kept per bot and game: its first half as the game goes, then
+    /// the last lines within the other half (a crash's message comes last,
+    /// after whatever the bot wrote before); the lines between are read and
+    /// dropped, and the first line kept after them counts them
+    /// ([`StderrLine::left_out`]).
     pub stderr_cap_bytes: usize,
     /// The confinement layer ([`sandbox`]).
     pub sandbox: Sandbox,
@@ -320,8 +324,11 @@ pub enum Fault {
     TooMuchOutput {
         limit: usize,
     },
-    /// A line that is not UTF-8.
-    NotText,
+    /// A line that is not UTF-8 (`text`: as far as it reads, invalid bytes
+    /// shown as `\u{fffd}`).
+    NotText {
+        text: String,
+    },
     /// Resident memory above `limit_kb` + `allowance_kb` (the language's
     /// runtime, see [`Language::memory_allowance_kb`]).
     Memory {
@@ -340,11 +347,11 @@ pub enum Fault {
         limit_kb: u64,
         entries: usize,
     },
-    /// Wrote on stdout when it was not asked: a second line after its
-    /// reply (`after_reply`), or a line before its request was written.
+    /// Wrote on stdout when it was not asked: `lines` (the first of them
+    /// shortened for a verdict's detail) came before its request was
+    /// written, or beside its reply. Where they came is the caller's to say.
     Unasked {
-        text: String,
-        after_reply: bool,
+        lines: Vec<String>,
     },
     /// Not the bot's doing: the referee is stopping ([`request_stop`]).
     Interrupted,
@@ -359,7 +366,7 @@ impl Fault {
             Fault::LineTooLong { .. } | Fault::TooMuchOutput { .. } | Fault::Disk { .. } => {
                 Some(Verdict::Output)
             }
-            Fault::NotText | Fault::Unasked { .. } => Some(Verdict::Protocol),
+            Fault::NotText { .. } | Fault::Unasked { .. } => Some(Verdict::Protocol),
             Fault::Memory { .. } => Some(Verdict::Memory),
             Fault::Interrupted => None,
         }
@@ -379,7 +386,9 @@ impl fmt::Display for Fault {
             Fault::TooMuchOutput { limit } => {
                 write!(f, "wrote more than {limit} bytes to stdout in one game")
             }
-            Fault::NotText => write!(f, "wrote a line that is not UTF-8 text"),
+            Fault::NotText { text } => {
+                write!(f, "wrote a line that is not UTF-8 text: '{text}'")
+            }
             Fault::Threads { count } => write!(
                 f,
                 "ran {count} threads at once, over the {} a bot may have",
@@ -403,9 +412,7 @@ impl fmt::Display for Fault {
                  plus the {allowance_kb} KiB allowed for the language's runtime"
             ),
             Fault::Disk {
-                entries,
-                limit_kb,
-                ..
+                entries, limit_kb, ..
             } if *entries > DISK_ENTRIES_LIMIT => write!(
                 f,
                 "made more than {DISK_ENTRIES_LIMIT} files and folders in its working folder \
@@ -421,20 +428,17 @@ impl fmt::Display for Fault {
                 f,
                 "tried to write a file past the {limit_kb} KiB disk quota of its working folder"
             ),
-            Fault::Unasked {
-                text,
-                after_reply: true,
-            } => write!(
-                f,
-                "wrote more than one line for one request: '{text}' came after its reply"
-            ),
-            Fault::Unasked {
-                text,
-                after_reply: false,
-            } => write!(
-                f,
-                "wrote '{text}' when it was not asked (after its last reply, before its next request)"
-            ),
+            Fault::Unasked { lines } => {
+                write!(
+                    f,
+                    "wrote a line nobody asked for: '{}'",
+                    lines.first().map_or("", String::as_str)
+                )?;
+                if lines.len() > 1 {
+                    write!(f, " (and {} more after it)", lines.len() - 1)?;
+                }
+                Ok(())
+            }
             Fault::Interrupted => write!(f, "the referee was interrupted"),
         }
     }
@@ -461,6 +465,8 @@ pub fn show_duration(d: Duration) -> String {
 pub struct StderrLine {
     pub at: Instant,
     pub line: String,
+    /// Lines read and dropped just before this one (the stderr cap).
+    pub left_out: usize,
 }
 
 /// What is known of a bot process once it is gone.
@@ -500,9 +506,17 @@ pub struct BotProcess {
     outgoing: Vec<u8>,
     stdout_total: usize,
     stderr_partial: Vec<u8>,
+    /// Bytes of stderr kept in the head (the first half of the cap).
     stderr_kept: usize,
     stderr_truncated: bool,
+    /// Kept lines not yet taken ([`BotProcess::take_stderr`]).
     stderr_lines: Vec<StderrLine>,
+    /// Once the head is full: the latest lines, within the other half of
+    /// the cap, released when the bot is gone; and how many lines were
+    /// dropped between head and tail.
+    stderr_tail: std::collections::VecDeque<StderrLine>,
+    stderr_tail_bytes: usize,
+    stderr_left_out: usize,
     peak_memory_kb: u64,
     /// When memory, and the working folder, were last measured.
     memory_checked: Instant,
@@ -606,6 +620,9 @@ impl BotProcess {
             stderr_kept: 0,
             stderr_truncated: false,
             stderr_lines: Vec::new(),
+            stderr_tail: std::collections::VecDeque::new(),
+            stderr_tail_bytes: 0,
+            stderr_left_out: 0,
             peak_memory_kb: 0,
             memory_checked: Instant::now(),
             disk_checked: Instant::now(),
@@ -824,28 +841,41 @@ impl BotProcess {
         self.frozen = false;
     }
 
-    /// What the bot wrote on stdout that nobody asked for, if anything:
-    /// bytes that arrived after its last reply and before its next request
-    /// (read now, without waiting). Shortened for a verdict's detail.
-    pub fn unasked_output(&mut self) -> Result<Option<String>, Fault> {
+    /// The lines the bot wrote on stdout that nobody asked for, if any:
+    /// what arrived after its last reply and before its next request (read
+    /// now, without waiting), each shortened for a verdict's detail; the
+    /// last may lack its newline.
+    pub fn unasked_output(&mut self) -> Result<Vec<String>, Fault> {
         if self.stdout.is_some() {
             self.read_stdout()?;
         }
-        Ok(self.read_beyond_reply())
+        Ok(self.lines_beyond_reply())
     }
 
-    /// What was read beyond the reply just taken (it came in the same
+    /// The lines read beyond the reply just taken (they came in the same
     /// read), without reading more: what the bot writes later is found
-    /// before its next request ([`BotProcess::unasked_output`]).
-    pub fn read_beyond_reply(&self) -> Option<String> {
-        if self.pending.is_empty() {
+    /// before its next request ([`BotProcess::unasked_output`]). Each is
+    /// shortened for a verdict's detail; the last may lack its newline.
+    pub fn lines_beyond_reply(&self) -> Vec<String> {
+        String::from_utf8_lossy(&self.pending)
+            .lines()
+            .map(|line| crate::protocol::shorten(line.trim_end()))
+            .collect()
+    }
+
+    /// What the bot has written of a line without ending it, if anything
+    /// (a reply written without its newline), shortened for a verdict's
+    /// detail.
+    pub fn partial_line(&self) -> Option<String> {
+        if self.pending.is_empty() || self.pending.contains(&b'\n') {
             return None;
         }
-        let text = String::from_utf8_lossy(&self.pending).into_owned();
+        let text = String::from_utf8_lossy(&self.pending);
         Some(crate::protocol::shorten(text.trim_end()))
     }
 
-    /// Stderr lines read since the last call.
+    /// Stderr lines kept since the last call: the head as it is read; once
+    /// the bot is gone, the tail (its first line counts those left out).
     pub fn take_stderr(&mut self) -> Vec<StderrLine> {
         std::mem::take(&mut self.stderr_lines)
     }
@@ -980,6 +1010,7 @@ impl BotProcess {
         };
         self.peak_memory_kb = report.peak_memory_kb;
         self.flush_stderr_partial();
+        self.release_stderr_tail();
         self.stdout = None;
         self.stderr = None;
         self.report = Some(report.clone());
@@ -1124,16 +1155,45 @@ impl BotProcess {
         }
     }
 
+    /// Keeps a stderr line: in the head while it has room (half the cap),
+    /// else at the end of the tail, dropping the tail's oldest lines past
+    /// the other half.
     fn keep_stderr(&mut self, line: Vec<u8>, at: Instant) {
-        if self.stderr_kept + line.len() > self.limits.stderr_cap_bytes {
-            self.stderr_truncated = true;
-            return;
-        }
-        self.stderr_kept += line.len() + 1;
-        self.stderr_lines.push(StderrLine {
+        let size = line.len() + 1;
+        let line = StderrLine {
             at,
             line: String::from_utf8_lossy(&line).into_owned(),
-        });
+            left_out: 0,
+        };
+        let head_cap = self.limits.stderr_cap_bytes / 2;
+        if self.stderr_tail.is_empty()
+            && self.stderr_left_out == 0
+            && self.stderr_kept + size <= head_cap
+        {
+            self.stderr_kept += size;
+            self.stderr_lines.push(line);
+            return;
+        }
+        self.stderr_tail_bytes += size;
+        self.stderr_tail.push_back(line);
+        while self.stderr_tail_bytes > self.limits.stderr_cap_bytes - head_cap {
+            let Some(dropped) = self.stderr_tail.pop_front() else {
+                break;
+            };
+            self.stderr_tail_bytes -= dropped.line.len() + 1;
+            self.stderr_left_out += 1;
+            self.stderr_truncated = true;
+        }
+    }
+
+    /// Once the bot is gone: the tail joins the lines to take, its first
+    /// line saying how many were left out before it.
+    fn release_stderr_tail(&mut self) {
+        if let Some(first) = self.stderr_tail.front_mut() {
+            first.left_out = std::mem::take(&mut self.stderr_left_out);
+        }
+        self.stderr_lines.extend(self.stderr_tail.drain(..));
+        self.stderr_tail_bytes = 0;
     }
 
     fn flush_stderr_partial(&mut self) {
@@ -1163,9 +1223,12 @@ impl BotProcess {
                 limit: self.limits.max_line_bytes,
             });
         }
-        String::from_utf8(line)
-            .map(Some)
-            .map_err(|_| Fault::NotText)
+        match String::from_utf8(line) {
+            Ok(text) => Ok(Some(text)),
+            Err(e) => Err(Fault::NotText {
+                text: crate::protocol::shorten(&String::from_utf8_lossy(e.as_bytes())),
+            }),
+        }
     }
 
     /// Waits until the bot exits or `deadline`, draining its output meanwhile

@@ -7,9 +7,30 @@ use std::path::PathBuf;
 use clap::Args;
 
 use referee_engine::bot::language::{Language, Toolchain};
+use referee_engine::bot::show_duration;
+use referee_engine::games::{GameConfig, GameOptions, GAME_NAMES};
+use referee_engine::runner::MatchLimits;
 use referee_engine::units::show_size_kb;
 
 use super::Failure;
+
+/// The listing is made whole, then written at once: a reader that stops
+/// early (`| head`) ends the writing, not the referee with a panic.
+macro_rules! outln {
+    ($out:ident) => {
+        $out.push('\n')
+    };
+    ($out:ident, $($arg:tt)*) => {{
+        $out.push_str(&format!($($arg)*));
+        $out.push('\n');
+    }};
+}
+
+macro_rules! outp {
+    ($out:ident, $($arg:tt)*) => {
+        $out.push_str(&format!($($arg)*))
+    };
+}
 
 #[derive(Args)]
 pub struct LanguagesArgs {
@@ -26,21 +47,35 @@ pub fn run_languages(args: LanguagesArgs) -> Result<(), Failure> {
         referee_engine::plan_file::register_languages_of(file).map_err(Failure::input)?;
     }
     let languages = Language::all();
-    if args.json {
+    let mut out = String::new();
+    list(&languages, args.json, &mut out);
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    Ok(())
+}
+
+fn list(languages: &[Language], json: bool, out: &mut String) {
+    if json {
         for lang in languages {
-            println!(
+            outln!(
+                out,
                 "{}",
-                serde_json::to_string(&json_of(lang)).expect("serializes")
+                serde_json::to_string(&json_of(*lang)).expect("serializes")
             );
         }
-        return Ok(());
+        return;
     }
-    println!(
-        "{:<11} {:<8} {:<44} {:>5} {:>9} {:>13}",
-        "LANGUAGE", "FOUND", "VERSION", "TIME", "ALLOWANCE", "COMPILE LIMIT"
+    outln!(
+        out,
+        "{:<11} {:<8} {:<44} {:>9} {:>13}",
+        "LANGUAGE",
+        "FOUND",
+        "VERSION",
+        "ALLOWANCE",
+        "COMPILE LIMIT"
     );
     let mut missing = Vec::new();
-    for lang in &languages {
+    for lang in languages {
         let def = lang.def();
         let (found, version) = match lang.toolchain() {
             Toolchain::Found { version } => ("yes", version),
@@ -63,47 +98,65 @@ pub fn run_languages(args: LanguagesArgs) -> Result<(), Failure> {
         } else {
             "-".into()
         };
-        println!(
-            "{:<11} {:<8} {:<44} {:>5} {:>9} {:>13}",
+        outln!(
+            out,
+            "{:<11} {:<8} {:<44} {:>9} {:>13}",
             lang.name(),
             found,
             shorten(&version, 44),
-            format!("x{}", def.time_multiplier),
             show_size_kb(def.memory_allowance_kb),
             compile
         );
     }
-    println!();
-    for lang in &languages {
+    // A language's time multiplier is a contest rule of some games only
+    // (Cryptron's): what each game gives it is shown, not the multiplier.
+    outln!(
+        out,
+        "\nTime per move, by game (when --time-limit is not given):"
+    );
+    outp!(out, "{:<11}", "LANGUAGE");
+    for game in GAME_NAMES {
+        outp!(out, " {:>12}", game.to_ascii_uppercase());
+    }
+    outln!(out);
+    for lang in languages {
+        outp!(out, "{:<11}", lang.name());
+        for (_, limit) in time_limits(*lang) {
+            outp!(out, " {:>12}", show_duration(limit));
+        }
+        outln!(out);
+    }
+    outln!(out);
+    for lang in languages {
         let def = lang.def();
         let mut recognised: Vec<String> = def.extensions.iter().map(|e| format!(".{e}")).collect();
         recognised.extend(def.markers.iter().map(|m| match &def.entry {
             Some(e) if e != "." => format!("a folder with {m} (entry {e})"),
             _ => format!("a folder with {m}"),
         }));
-        println!("{}:", lang.name());
+        outln!(out, "{}:", lang.name());
         if recognised.is_empty() {
-            println!(
+            outln!(
+                out,
                 "  bots: an executable (a path, or a command line), named `{}:...`",
                 lang.name()
             );
         } else {
-            println!("  bots: {}", recognised.join(", "));
+            outln!(out, "  bots: {}", recognised.join(", "));
         }
         if let Some(compile) = &def.compile {
-            println!("  compile: {}", join(compile));
+            outln!(out, "  compile: {}", join(compile));
         }
         if !def.run.is_empty() {
-            println!("  run: {}", join(&def.run));
+            outln!(out, "  run: {}", join(&def.run));
         }
     }
     if !missing.is_empty() {
-        println!("\nMissing toolchains:");
+        outln!(out, "\nMissing toolchains:");
         for line in missing {
-            println!("{line}");
+            outln!(out, "{line}");
         }
     }
-    Ok(())
 }
 
 /// A command's words as a person would type them (quoted only where a
@@ -131,6 +184,19 @@ fn shorten(text: &str, width: usize) -> String {
     }
 }
 
+/// Each game's default time per move for a bot in `lang` (the game's
+/// contest rules: [`MatchLimits::defaults_for`]).
+fn time_limits(lang: Language) -> Vec<(&'static str, std::time::Duration)> {
+    GAME_NAMES
+        .iter()
+        .map(|&game| {
+            let config = GameConfig::from_options(game, &GameOptions::default())
+                .expect("every game has a default configuration");
+            (game, MatchLimits::defaults_for(&config, lang).time_limit)
+        })
+        .collect()
+}
+
 fn json_of(lang: Language) -> serde_json::Value {
     let def = lang.def();
     let (found, version, missing) = match lang.toolchain() {
@@ -151,6 +217,10 @@ fn json_of(lang: Language) -> serde_json::Value {
         "compile": def.compile,
         "run": def.run,
         "time_multiplier": def.time_multiplier,
+        "time_limit_ms": time_limits(lang)
+            .into_iter()
+            .map(|(game, limit)| (game.to_string(), serde_json::json!(limit.as_millis() as u64)))
+            .collect::<serde_json::Map<_, _>>(),
         "memory_allowance_kb": def.memory_allowance_kb,
         "compile_time_limit_s": def.compile_time.as_secs_f64(),
         "compile_memory_limit_kb": def.compile_memory_kb,
