@@ -59,7 +59,8 @@ pub const DISK_POLL: Duration = Duration::from_millis(25);
 /// Entries a bot's working folder may hold (each costs the measurement).
 pub const DISK_ENTRIES_LIMIT: usize = 4096;
 /// Address space granted beyond the memory limit before allocations fail:
-/// interpreters map much more than they touch.
+/// interpreters map much more than they touch. A language may grant more
+/// (`address_space_allowance`: Node's workers each reserve 540 MiB).
 pub const ADDRESS_SPACE_ALLOWANCE: u64 = 1 << 30;
 /// How long a bot may run after its reply while its opponent thinks,
 /// before it is stopped ([`BotProcess::freeze`]): the most it can take
@@ -208,6 +209,9 @@ pub struct ProcessLimits {
     /// Resident memory granted on top of `memory_kb` for the language's own
     /// run time (an interpreter); see [`Language::memory_allowance_kb`].
     pub memory_allowance_kb: u64,
+    /// Address space granted beyond the memory cap, in KiB (see
+    /// [`ADDRESS_SPACE_ALLOWANCE`]).
+    pub address_space_allowance_kb: u64,
     pub max_line_bytes: usize,
     pub max_output_bytes: usize,
     /// Stderr kept per bot and game; the rest is read and dropped.
@@ -236,6 +240,7 @@ impl Default for ProcessLimits {
         ProcessLimits {
             memory_kb: 64 * 1024,
             memory_allowance_kb: 0,
+            address_space_allowance_kb: ADDRESS_SPACE_ALLOWANCE / 1024,
             max_line_bytes: crate::protocol::MAX_LINE_BYTES,
             max_output_bytes: crate::protocol::MAX_OUTPUT_BYTES,
             stderr_cap_bytes: 64 * 1024,
@@ -1257,9 +1262,6 @@ impl BotProcess {
 
     fn check_memory(&mut self) -> Result<(), Fault> {
         let status = process_status(self.pid);
-        if let Some(kb) = status.peak_kb {
-            self.peak_memory_kb = self.peak_memory_kb.max(kb);
-        }
         // Under basic nothing else bounds its threads: thousands of them
         // could take every pid of the machine, and its opponent could then
         // start none. It can start threads only while it runs, where it
@@ -1269,9 +1271,14 @@ impl BotProcess {
                 return Err(Fault::Threads { count });
             }
         }
+        // Its sockets' buffers count too: no resident measure sees them.
+        let sockets_kb = socket_count(self.pid) * socket_charge_kb();
+        if let Some(kb) = status.peak_kb {
+            self.peak_memory_kb = self.peak_memory_kb.max(kb + sockets_kb);
+        }
         // Under strict, the whole tree of processes counts.
         if let Some(kb) = self.cgroup.as_ref().and_then(|c| c.resident_kb()) {
-            self.peak_memory_kb = self.peak_memory_kb.max(kb);
+            self.peak_memory_kb = self.peak_memory_kb.max(kb + sockets_kb);
         }
         let cap = self.limits.memory_cap_kb();
         if cap > 0 && self.peak_memory_kb > cap {
@@ -1377,7 +1384,7 @@ fn launch_spec(
         address_space: if limits.memory_cap_kb() == 0 {
             u64::MAX
         } else {
-            limits.memory_cap_kb() * 1024 + ADDRESS_SPACE_ALLOWANCE
+            (limits.memory_cap_kb() + limits.address_space_allowance_kb) * 1024
         },
         allow_fork: limits.allow_fork,
         compiler: limits.compiler,
@@ -1920,6 +1927,41 @@ fn process_status(pid: Pid) -> ProcessStatus {
         peak_kb: field("VmHWM:"),
         threads: field("Threads:"),
     }
+}
+
+/// The sockets process `pid` holds (descriptors naming `socket:[inode]`).
+/// A socket a bot may have is one of a Unix pair (seccomp refuses every
+/// other, and passing one through another), so each is one of its
+/// descriptors; a few dozen reads of a link per measure.
+fn socket_count(pid: Pid) -> u64 {
+    let folder = format!("/proc/{}/fd", pid.as_raw_nonzero());
+    let Ok(entries) = std::fs::read_dir(&folder) else {
+        return 0;
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter(|entry| {
+            std::fs::read_link(entry.path())
+                .is_ok_and(|target| target.as_os_str().as_encoded_bytes().starts_with(b"socket:"))
+        })
+        .count() as u64
+}
+
+/// Memory a bot's socket is counted as, in KiB: what its buffers can hold
+/// at most. A Unix socket's sent data, with each packet's overhead, is
+/// bounded by its send buffer (`net.core.wmem_default`: a bot may not
+/// change it), plus one packet of up to half of it that the kernel lets
+/// through last; measured, 120 stuffed pairs held 232 KiB a socket with
+/// the usual 208 KiB default.
+pub fn socket_charge_kb() -> u64 {
+    static CHARGE: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *CHARGE.get_or_init(|| {
+        let send_buffer = std::fs::read_to_string("/proc/sys/net/core/wmem_default")
+            .ok()
+            .and_then(|text| text.trim().parse::<u64>().ok())
+            .unwrap_or(212_992);
+        (send_buffer + send_buffer / 2).div_ceil(1024)
+    })
 }
 
 /// CPU time of process `pid`, from its CPU-time clock (`clock_getcpuclockid`
