@@ -27,6 +27,7 @@
 //! CPU between its reply and its next request ([`BotProcess::rest`]).
 
 pub mod compile;
+pub mod cpus;
 mod direct;
 pub mod landlock;
 pub mod language;
@@ -46,6 +47,7 @@ use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
 use rustix::process::{Pid, PidfdFlags, Signal};
 
+pub use cpus::CpuClaims;
 pub use language::Language;
 pub use sandbox::{Sandbox, SandboxChoice};
 pub use spec::{BotCommand, BotSpecError};
@@ -152,30 +154,6 @@ pub fn install_interrupt_handler() {
     unsafe {
         libc::signal(libc::SIGINT, handler);
         libc::signal(libc::SIGTERM, handler);
-    }
-}
-
-/// Pins the calling thread, and so every bot it starts afterwards (children
-/// inherit the mask), to one of the CPUs this process may use, chosen by
-/// `slot`. A game's three processes then share a CPU: strictly alternating
-/// play needs one at a time, and a pipe round trip within one CPU is several
-/// times cheaper than across CPUs.
-pub fn pin_current_thread(slot: usize) {
-    // SAFETY: cpu_set_t is plain data; the calls only read and write it.
-    unsafe {
-        let mut allowed: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut allowed) != 0 {
-            return;
-        }
-        let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
-            .filter(|&c| libc::CPU_ISSET(c, &allowed))
-            .collect();
-        if cpus.len() < 2 {
-            return;
-        }
-        let mut one: libc::cpu_set_t = std::mem::zeroed();
-        libc::CPU_SET(cpus[slot % cpus.len()], &mut one);
-        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &one);
     }
 }
 
@@ -525,6 +503,10 @@ pub struct BotProcess {
     /// Removed when the bot is dropped, once its processes are gone, and
     /// before its cgroups go back to the pool: files there in memory are
     /// charged to them (see the `Drop` impl).
+    /// The file system of the working directory's own that holds it to
+    /// its quota, where the referee could mount one: unmounted before the
+    /// directory is removed (fields drop in order).
+    quota_mount: Option<QuotaMount>,
     _workdir: tempfile::TempDir,
     /// Under `strict`: the bot's cgroups, killed and removed when dropped.
     cgroup: Option<sandbox::BotCgroup>,
@@ -559,7 +541,10 @@ impl BotProcess {
         let workdir = tempfile::Builder::new()
             .prefix("referee-bot-")
             .tempdir_in(workdirs_folder()?)?;
-        BotProcess::spawn_in(command, limits, workdir)
+        let quota = QuotaMount::over(workdir.path(), limits.disk_kb);
+        let mut process = BotProcess::spawn_in(command, limits, workdir)?;
+        process.quota_mount = quota;
+        Ok(process)
     }
 
     /// [`BotProcess::spawn`] in a working directory the caller made (a
@@ -618,6 +603,7 @@ impl BotProcess {
             report: None,
             tag,
             cgroup,
+            quota_mount: None,
             _workdir: workdir,
         })
     }
@@ -1208,6 +1194,13 @@ impl BotProcess {
         if cap > 0 && report.peak_memory_kb > cap {
             return self.memory_fault(report.peak_memory_kb);
         }
+        // Out of room in its folder (its own file system refuses writes
+        // past the quota), and gone on the error: the quota is what it broke.
+        if report.exit.is_some() {
+            if let Some(fault) = self.disk_fault() {
+                return fault;
+            }
+        }
         match report.exit {
             // A file past RLIMIT_FSIZE (the folder's quota, or the per-file
             // cap): the disk quota's verdict, not a crash.
@@ -1764,6 +1757,69 @@ fn roomy_tmpfs(dir: &std::path::Path) -> bool {
         && rustix::fs::access(dir, rustix::fs::Access::WRITE_OK).is_ok()
 }
 
+/// Room a working directory's own file system has beyond the bot's disk
+/// quota, in KiB: a bot that fills it is over its quota, which the referee
+/// sees (`output`), and can hold no more than this past it.
+const QUOTA_MOUNT_MARGIN_KB: u64 = 1024;
+
+/// A tmpfs the size of a bot's disk quota (plus
+/// [`QUOTA_MOUNT_MARGIN_KB`]) and of [`DISK_ENTRIES_LIMIT`] entries,
+/// mounted over its working directory: the kernel refuses what a bot
+/// writes past it (`ENOSPC`), at once. Measuring the folder every
+/// [`DISK_POLL`] alone let a bot that allocates files (`posix_fallocate`,
+/// 60 MiB in one call) hold three times its quota before it was seen. Needs
+/// the right to mount (root); elsewhere the measure alone bounds it.
+struct QuotaMount {
+    path: std::path::PathBuf,
+}
+
+impl QuotaMount {
+    /// Mounts it over `dir` (empty, just made); `None` if there is no quota
+    /// or the referee may not mount.
+    fn over(dir: &std::path::Path, quota_kb: u64) -> Option<QuotaMount> {
+        if quota_kb == 0 {
+            return None;
+        }
+        let options = format!(
+            "size={}k,nr_inodes={},mode=0700",
+            quota_kb + QUOTA_MOUNT_MARGIN_KB,
+            DISK_ENTRIES_LIMIT + 2
+        );
+        let target = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes()).ok()?;
+        let options = std::ffi::CString::new(options).ok()?;
+        // SAFETY: every pointer is to a NUL-terminated string that outlives
+        // the call.
+        let mounted = unsafe {
+            libc::mount(
+                c"tmpfs".as_ptr(),
+                target.as_ptr(),
+                c"tmpfs".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV,
+                options.as_ptr().cast(),
+            )
+        } == 0;
+        mounted.then(|| QuotaMount {
+            path: dir.to_path_buf(),
+        })
+    }
+}
+
+impl Drop for QuotaMount {
+    fn drop(&mut self) {
+        unmount(&self.path);
+    }
+}
+
+/// Detaches what is mounted at `path` (a bot's quota mount), if anything.
+fn unmount(path: &std::path::Path) {
+    if let Ok(target) = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()) {
+        // SAFETY: a NUL-terminated path that outlives the call.
+        unsafe {
+            libc::umount2(target.as_ptr(), libc::MNT_DETACH | libc::UMOUNT_NOFOLLOW);
+        }
+    }
+}
+
 /// Removes the folders of working directories of referees no longer
 /// running (killed before they could): those whose lock this process can
 /// take (see [`workdirs_folder`]), and whose pid, when this process can
@@ -1796,6 +1852,10 @@ fn remove_stale_workdirs(temp: &std::path::Path) {
         // Held while the folder is removed: a referee making a folder of
         // this name meanwhile finds it gone once it has the lock.
         if rustix::fs::flock(&fd, FlockOperation::NonBlockingLockExclusive).is_ok() {
+            // Its bots' quota mounts first: a mount point cannot be removed.
+            for bot in std::fs::read_dir(entry.path()).into_iter().flatten().flatten() {
+                unmount(&bot.path());
+            }
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }

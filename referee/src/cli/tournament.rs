@@ -237,7 +237,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         resume: args.resume,
         update: args.update,
         shard: args.shard,
-        pin: !args.no_pin,
+        pin: None,
         key,
     };
     if args.dry_run {
@@ -251,6 +251,16 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         return Ok(super::EXIT_OK);
     }
     bot::install_interrupt_handler();
+    let mut options = options;
+    if !args.no_pin {
+        let claims = bot::CpuClaims::claim(jobs);
+        // Said when the games cannot be pinned as asked; where they are,
+        // with --verbose.
+        if claims.short() || super::verbose() {
+            eprintln!("{}", claims.describe());
+        }
+        options.pin = Some(claims);
+    }
     eprintln!(
         "{}: {} ({}), {}, {} bots, {} jobs, results in {}",
         escape(&plan.name),
