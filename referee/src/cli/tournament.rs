@@ -42,7 +42,7 @@ pub struct TournamentArgs {
     /// Play only shard I of N (a game goes to the shard its identity names, so it stays there when bots change); merge the folders with `referee merge` (round robins and gauntlets only)
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
-    /// Do not pin each game (the worker and its two bots) to one CPU
+    /// Do not pin each game (the worker and its two bots) to one CPU; pinned, each worker takes a CPU no other referee on the machine holds, and with none free the games are not pinned (said on stderr)
     #[arg(long)]
     pub no_pin: bool,
     /// Confinement of the bots: basic, strict or auto (see `referee match --help`)
