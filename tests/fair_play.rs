@@ -581,7 +581,9 @@ fn cpus_of_processes(marker: &str) -> Vec<String> {
         .into_iter()
         .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/status")).ok())
         .filter_map(|status| {
-            let line = status.lines().find(|l| l.starts_with("Cpus_allowed_list:"))?;
+            let line = status
+                .lines()
+                .find(|l| l.starts_with("Cpus_allowed_list:"))?;
             Some(line.split_whitespace().nth(1)?.to_string())
         })
         .collect()
@@ -625,7 +627,13 @@ fn two_tournaments_at_once_pin_apart(layer: &str) {
                 ),
             );
             let child = Command::new(referee_bin())
-                .args(["tournament", file.to_str().unwrap(), "--jobs", "1", "--verbose"])
+                .args([
+                    "tournament",
+                    file.to_str().unwrap(),
+                    "--jobs",
+                    "1",
+                    "--verbose",
+                ])
                 .arg("--out")
                 .arg(dir.path().join("out"))
                 .stdout(Stdio::piped())
@@ -674,7 +682,8 @@ fn two_tournaments_at_once_pin_apart(layer: &str) {
                 assert!(cpus.iter().all(|c| c == cpu), "{cpus:?} for CPU {cpu}");
             }
         }
-        let single = |cpus: &[String]| cpus.iter().all(|c| !c.contains([',', '-'])) && !cpus.is_empty();
+        let single =
+            |cpus: &[String]| cpus.iter().all(|c| !c.contains([',', '-'])) && !cpus.is_empty();
         if single(&seen[0]) && single(&seen[1]) {
             assert!(
                 seen[0].iter().all(|c| !seen[1].contains(c)),

@@ -121,11 +121,7 @@ mod tests {
         let started = AtomicUsize::new(0);
         let mut items = 0..1000u32;
         let mut taken = 0;
-        Pool {
-            jobs: 3,
-            pin: None,
-        }
-        .run(
+        Pool { jobs: 3, pin: None }.run(
             || items.next(),
             |i| {
                 started.fetch_add(1, Ordering::SeqCst);

@@ -206,7 +206,11 @@ mod tests {
         // Every CPU now held: a third referee pins nothing, and says why.
         let third = CpuClaims::claim_in(folder.path(), 1);
         assert!(third.cpus().is_empty(), "{}", third.describe());
-        assert!(third.describe().contains("not pinned"), "{}", third.describe());
+        assert!(
+            third.describe().contains("not pinned"),
+            "{}",
+            third.describe()
+        );
         let held = first.cpus()[0];
         drop(first);
         let fourth = CpuClaims::claim_in(folder.path(), 1);

@@ -1853,7 +1853,11 @@ fn remove_stale_workdirs(temp: &std::path::Path) {
         // this name meanwhile finds it gone once it has the lock.
         if rustix::fs::flock(&fd, FlockOperation::NonBlockingLockExclusive).is_ok() {
             // Its bots' quota mounts first: a mount point cannot be removed.
-            for bot in std::fs::read_dir(entry.path()).into_iter().flatten().flatten() {
+            for bot in std::fs::read_dir(entry.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
                 unmount(&bot.path());
             }
             let _ = std::fs::remove_dir_all(entry.path());
@@ -2001,8 +2005,12 @@ fn socket_count(pid: Pid) -> u64 {
     entries
         .filter_map(Result::ok)
         .filter(|entry| {
-            std::fs::read_link(entry.path())
-                .is_ok_and(|target| target.as_os_str().as_encoded_bytes().starts_with(b"socket:"))
+            std::fs::read_link(entry.path()).is_ok_and(|target| {
+                target
+                    .as_os_str()
+                    .as_encoded_bytes()
+                    .starts_with(b"socket:")
+            })
         })
         .count() as u64
 }
