@@ -7,8 +7,9 @@
 //! (an open-file-description lock, `F_OFD_SETLK`: it belongs to the open
 //! file, so two workers of one referee cannot both hold a CPU, and it ends
 //! with the referee, however it dies). Taking one needs the file open for
-//! writing, which no bot may do (Landlock, and strict's read-only file
-//! systems), so a bot cannot hold a CPU from the referees.
+//! writing, which no bot may do (Landlock, and strict's private `/tmp`),
+//! and the files are write-only (mode 0222), so a bot cannot open one to
+//! take a shared lock either: it cannot hold a CPU from the referees.
 
 use std::fs::{File, OpenOptions};
 use std::os::fd::AsRawFd;
@@ -161,19 +162,19 @@ fn lock_folder(folder: &Path) -> bool {
     true
 }
 
-/// The lock file at `path`, opened (made if missing, writable by every
-/// user) and locked exclusively, or `None` if another holds it.
+/// The lock file at `path`, opened for writing (made if missing, writable by
+/// every user, readable by none: a read lock needs it readable) and locked
+/// exclusively, or `None` if another holds it.
 fn try_lock(path: &Path) -> Option<File> {
     let file = OpenOptions::new()
-        .read(true)
         .write(true)
         .create(true)
         .truncate(false)
-        .mode(0o666)
+        .mode(0o222)
         .open(path)
         .ok()?;
     // The umask took bits away: another user's referee must open it too.
-    let _ = file.set_permissions(std::fs::Permissions::from_mode(0o666));
+    let _ = file.set_permissions(std::fs::Permissions::from_mode(0o222));
     // SAFETY: flock is plain data; fcntl reads it.
     let locked = unsafe {
         let mut lock: libc::flock = std::mem::zeroed();

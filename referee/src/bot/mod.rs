@@ -500,13 +500,13 @@ pub struct BotProcess {
     /// Marks every process the bot starts (environment variable
     /// [`sandbox::TAG_VARIABLE`]), for the sweep at the end.
     tag: String,
+    /// The working directory's own file system, the size of its quota
+    /// ([`QuotaMount`]), where the referee may mount one: unmounted before
+    /// the directory is removed (fields drop in order).
+    quota_mount: Option<QuotaMount>,
     /// Removed when the bot is dropped, once its processes are gone, and
     /// before its cgroups go back to the pool: files there in memory are
     /// charged to them (see the `Drop` impl).
-    /// The file system of the working directory's own that holds it to
-    /// its quota, where the referee could mount one: unmounted before the
-    /// directory is removed (fields drop in order).
-    quota_mount: Option<QuotaMount>,
     _workdir: tempfile::TempDir,
     /// Under `strict`: the bot's cgroups, killed and removed when dropped.
     cgroup: Option<sandbox::BotCgroup>,
