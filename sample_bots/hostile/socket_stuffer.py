@@ -4,9 +4,13 @@ socket call the sandbox allows a bot) until refused or 250 of them, asks
 for the largest buffers (`SO_SNDBUF`, `SO_RCVBUF`), and fills both ends of
 each pair until the kernel takes no more, saying on stderr after each pair
 how much the buffers hold (`stuffed: N KiB in P pairs`). Then it plays
-legally, holding them, until the game ends or it is stopped."""
+legally, holding them, until the game ends or it is stopped. With the
+argument `fork` (and `--allow-fork`) a child of its own makes and holds
+them, and the bot plays on."""
+import os
 import socket
 import sys
+import time
 from common import requests, answer
 
 CHUNK = b"x" * 65536
@@ -47,5 +51,12 @@ def stuff():
 held = None
 for request in requests():
     if held is None:
-        held = stuff()
+        if sys.argv[1:] == ["fork"]:
+            if os.fork() == 0:
+                held = stuff()
+                time.sleep(60)
+                os._exit(0)
+            held = []
+        else:
+            held = stuff()
     answer("0 1 2 3 4" if request == "code" else "5 6 7 8 9")

@@ -1265,7 +1265,19 @@ impl BotProcess {
             }
         }
         // Its sockets' buffers count too: no resident measure sees them.
-        let sockets_kb = socket_count(self.pid) * socket_charge_kb();
+        // Under strict those of every process of its cgroup (a bot may fork
+        // only there, and its children's memory counts there); under basic
+        // its main process's, as its resident memory.
+        let sockets = match &self.cgroup {
+            Some(cgroup) if self.limits.allow_fork => cgroup
+                .pids()
+                .into_iter()
+                .filter_map(|pid| Pid::from_raw(pid))
+                .map(socket_count)
+                .sum(),
+            _ => socket_count(self.pid),
+        };
+        let sockets_kb = sockets * socket_charge_kb();
         if let Some(kb) = status.peak_kb {
             self.peak_memory_kb = self.peak_memory_kb.max(kb + sockets_kb);
         }

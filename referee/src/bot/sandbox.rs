@@ -713,6 +713,20 @@ impl BotCgroup {
             .unwrap_or(0)
     }
 
+    /// The processes in it (of the first hierarchy that lists them).
+    pub fn pids(&self) -> Vec<i32> {
+        self.dirs
+            .iter()
+            .filter_map(|d| std::fs::read_to_string(d.join("cgroup.procs")).ok())
+            .map(|text| {
+                text.split_whitespace()
+                    .filter_map(|p| p.parse().ok())
+                    .collect::<Vec<i32>>()
+            })
+            .find(|pids| !pids.is_empty())
+            .unwrap_or_default()
+    }
+
     fn empty(&self) -> bool {
         self.dirs.iter().all(|d| {
             std::fs::read_to_string(d.join("cgroup.procs"))
@@ -895,8 +909,8 @@ const SWEEP_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 /// default, `net.core.wmem_default`), nor pass a socket through another
 /// (`sendmsg`, `sendmmsg`: a socket in flight outlives its descriptors),
 /// and the referee counts each socket it holds with its memory
-/// ([`socket_charge_kb`](super::socket_charge_kb)). Compilers may open Unix
-/// sockets.
+/// ([`socket_charge_kb`](super::socket_charge_kb)): under strict those of
+/// all its processes. Compilers may open Unix sockets.
 ///
 /// ENOSYS (so that the C library and runtimes fall back, as on an old
 /// kernel): `clone3`, whose flags a filter cannot read (libc falls back to
