@@ -1272,7 +1272,7 @@ impl BotProcess {
             Some(cgroup) if self.limits.allow_fork => cgroup
                 .pids()
                 .into_iter()
-                .filter_map(|pid| Pid::from_raw(pid))
+                .filter_map(Pid::from_raw)
                 .map(socket_count)
                 .sum(),
             _ => socket_count(self.pid),
