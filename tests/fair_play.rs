@@ -504,6 +504,208 @@ fn a_bot_cannot_fill_the_disk(layer: &str) {
     assert!(detail.contains("disk quota"), "{detail}");
 }
 
+/// What seat A's bot said on stderr after `prefix`, to the first space:
+/// the numbers a fixture reports as it goes (`stuffed: N KiB`), from the
+/// game's transcript (its stderr tail is kept only for some verdicts).
+fn reported_numbers(transcript: &Path, prefix: &str) -> Vec<u64> {
+    std::fs::read_to_string(transcript)
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|e| e["bot"] == "a" && e["dir"] == "stderr")
+        .filter_map(|e| {
+            let rest = e["line"].as_str()?.strip_prefix(prefix)?;
+            rest.split(' ').next()?.parse().ok()
+        })
+        .collect()
+}
+
+fn socket_buffers_count_as_memory(layer: &str) {
+    // Socket pairs stuffed full: their buffers are memory no resident
+    // measure sees. The bot may not size them, and each socket it holds
+    // counts with its memory at the most its buffers can hold, so it is
+    // stopped near its cap (8 MiB plus Python's 16 MiB allowance): with
+    // buffers it may size (4 MiB on this machine) it held 4 GiB; with the
+    // default ones, uncounted, 57 MiB, two caps. Under strict a child of
+    // a bot that may fork is counted too (under basic a bot's children are
+    // not measured at all).
+    let mut cases = vec![("", &[][..])];
+    if layer == "strict" {
+        cases.push(("fork", &["--allow-fork"][..]));
+    }
+    for (how, extra) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let transcript = dir.path().join("t.jsonl");
+        let transcript_arg = transcript.to_string_lossy().into_owned();
+        let mut args = vec!["--memory-limit", "8MiB", "--transcript", &transcript_arg];
+        args.extend_from_slice(extra);
+        let record = against_weak(&python("socket_stuffer.py", how), layer, &args);
+        let stuffer = &record["players"][0];
+        assert_eq!(stuffer["verdict"], "memory", "{how}: {record}");
+        let stuffed = reported_numbers(&transcript, "stuffed: ");
+        let held = stuffed.iter().max().copied().unwrap_or(0);
+        assert!(held > 0, "{how}: it stuffed nothing: {record}");
+        // Its cap, plus what it stuffs in one measure's time on a busy
+        // machine.
+        assert!(
+            held <= (8 + 16 + 8) * 1024,
+            "{how}: held {held} KiB: {stuffed:?}"
+        );
+        assert_eq!(record["players"][1]["verdict"], "ok", "{how}: {record}");
+    }
+}
+
+fn a_bot_holds_no_more_than_its_disk_quota(layer: &str) {
+    // Files of 60 MiB made in one call each (`posix_fallocate`), then
+    // smaller: the working folder's own file system (the quota plus 1 MiB)
+    // refuses what goes past it at once. Measured every 25 ms alone, the
+    // folder reached 201 MiB of a 64 MiB quota before it was seen.
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("t.jsonl");
+    let transcript_arg = transcript.to_string_lossy().into_owned();
+    let record = against_weak(
+        &python("fallocate_burst.py", ""),
+        layer,
+        &["--max-rounds", "3", "--transcript", &transcript_arg],
+    );
+    let held = reported_numbers(&transcript, "held: ");
+    assert!(!held.is_empty(), "it allocated nothing: {record}");
+    let most = held.iter().max().copied().unwrap();
+    assert!(most <= 64 * 1024 + 1024, "held {most} KiB: {held:?}");
+    // Refused before its quota (ok), or caught just past it (output).
+    let burst = &record["players"][0];
+    assert!(
+        burst["verdict"] == "ok" || burst["verdict"] == "output",
+        "{record}"
+    );
+    assert_eq!(record["players"][1]["verdict"], "ok", "{record}");
+}
+
+/// The CPUs each live process whose command line holds `marker` may run
+/// on (`Cpus_allowed_list`), as read from /proc.
+fn cpus_of_processes(marker: &str) -> Vec<String> {
+    pids_with(marker)
+        .into_iter()
+        .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/status")).ok())
+        .filter_map(|status| {
+            let line = status
+                .lines()
+                .find(|l| l.starts_with("Cpus_allowed_list:"))?;
+            Some(line.split_whitespace().nth(1)?.to_string())
+        })
+        .collect()
+}
+
+/// The CPU a tournament's `--verbose` start-up says its games are pinned
+/// to, if it says so.
+fn pinned_cpu(stderr: &str) -> Option<String> {
+    let rest = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("cpus: games pinned to CPU "))?;
+    Some(rest.split([' ', ':']).next()?.to_string())
+}
+
+fn two_tournaments_at_once_pin_apart(layer: &str) {
+    // Two tournaments at once, one worker each, of honest bots needing
+    // 300 ms of CPU for each attack of a 1 s limit. Each referee claims a
+    // CPU no other referee holds: never the same one (then each bot would
+    // get half of it, and time out), and a referee that finds none free
+    // does not pin, and says so. Tournaments that time out are played
+    // again, up to three times: the other tests' load passes, a shared CPU
+    // would not. Alone among the tests that time bots on pinned CPUs (its
+    // twin under the other layer would take the CPUs its second referee
+    // falls back on).
+    let _alone = pinned_alone();
+    let mut tries = Vec::new();
+    for _ in 0..3 {
+        let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+        let mut children = Vec::new();
+        for (i, dir) in dirs.iter().enumerate() {
+            let tag = format!("pin-apart-{}-{i}-{layer}", std::process::id());
+            let honest = python("paced.py", &format!("spin 300 all {tag}"));
+            let file = two_bot_tournament(
+                dir.path(),
+                "arrow5",
+                2,
+                [("one", &honest), ("two", &honest)],
+                &format!(
+                    "sandbox = \"{layer}\"\n[limits]\ntime_limit = \"1s\"\n\
+                     [options]\nmax_rounds = 3"
+                ),
+            );
+            let child = Command::new(referee_bin())
+                .args([
+                    "tournament",
+                    file.to_str().unwrap(),
+                    "--jobs",
+                    "1",
+                    "--verbose",
+                ])
+                .arg("--out")
+                .arg(dir.path().join("out"))
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            children.push((tag, child));
+        }
+        // While both play: the bots of each run where their referee pinned
+        // them, never on a CPU the other's bots are pinned to.
+        let mut seen: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline && seen.iter().any(Vec::is_empty) {
+            for (i, (tag, _)) in children.iter().enumerate() {
+                if seen[i].is_empty() {
+                    seen[i] = cpus_of_processes(tag);
+                }
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let mut stderrs = Vec::new();
+        let mut verdicts = Vec::new();
+        for ((_, child), dir) in children.into_iter().zip(&dirs) {
+            let out = child.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+            assert!(out.status.success(), "{stderr}");
+            for record in csv_records(&dir.path().join("out").join("games.csv")) {
+                verdicts.push(record["verdict_a"].clone());
+                verdicts.push(record["verdict_b"].clone());
+            }
+            stderrs.push(stderr);
+        }
+        let pinned: Vec<Option<String>> = stderrs.iter().map(|s| pinned_cpu(s)).collect();
+        for (i, stderr) in stderrs.iter().enumerate() {
+            assert!(
+                pinned[i].is_some() || stderr.contains("cpus: games not pinned"),
+                "neither pinned nor said why not: {stderr}"
+            );
+        }
+        if let [Some(first), Some(second)] = &pinned[..] {
+            assert_ne!(first, second, "both pinned to CPU {first}");
+        }
+        // The bots' own masks: one CPU each where pinned, and apart.
+        for (i, cpus) in seen.iter().enumerate() {
+            if let Some(cpu) = &pinned[i] {
+                assert!(cpus.iter().all(|c| c == cpu), "{cpus:?} for CPU {cpu}");
+            }
+        }
+        let single =
+            |cpus: &[String]| cpus.iter().all(|c| !c.contains([',', '-'])) && !cpus.is_empty();
+        if single(&seen[0]) && single(&seen[1]) {
+            assert!(
+                seen[0].iter().all(|c| !seen[1].contains(c)),
+                "bots of both pinned to one CPU: {seen:?}"
+            );
+        }
+        let all_ok = verdicts.iter().all(|v| v == "ok");
+        tries.push(verdicts);
+        if all_ok {
+            return;
+        }
+    }
+    panic!("honest bots timed out in every try: {tries:?}");
+}
+
 fn side_doors_stay_shut(layer: &str) {
     let record = against_weak(&python("side_doors.py", ""), layer, &["--max-rounds", "3"]);
     assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
@@ -957,6 +1159,9 @@ under_each_layer! {
     lines_nobody_asked_for_are_a_protocol_fault: unasked_lines_basic, unasked_lines_strict;
     memory_is_watched_while_a_bot_chats_on_stderr: memory_while_chatting_basic, memory_while_chatting_strict;
     a_bot_cannot_fill_the_disk: disk_quota_basic, disk_quota_strict;
+    a_bot_holds_no_more_than_its_disk_quota: fallocate_burst_basic, fallocate_burst_strict;
+    socket_buffers_count_as_memory: socket_buffers_basic, socket_buffers_strict;
+    two_tournaments_at_once_pin_apart: pin_apart_basic, pin_apart_strict;
     side_doors_stay_shut: side_doors_basic, side_doors_strict;
     a_bot_cannot_take_every_pid: thread_bomb_basic, thread_bomb_strict;
     the_machines_devices_stay_shut: raw_devices_basic, raw_devices_strict;

@@ -310,7 +310,34 @@ fn runtimes_as_command_lines(layer: &str) {
     }
 }
 
+/// Honest bots that use what their runtimes offer: a Java bot keeping
+/// its candidates in a file through `java.nio.file` (the JDK makes a Unix
+/// socket pair for it) and filtering them on a `java.util.concurrent`
+/// pool; a JavaScript bot filtering in a `worker_threads` worker (which
+/// reserves 540 MiB of address space). Each plays real games, as seat A
+/// then B, to the end: `ok`, with moves made.
+fn runtimes_use_files_threads_and_workers(layer: &str) {
+    for fixture in ["java/Arrow5Concurrent.java", "js/arrow5_workers.js"] {
+        let bot = sample_file(fixture);
+        let random = sample_bin("arrow5_random");
+        for (seat, (a, b)) in [(0, (&bot, &random)), (1, (&random, &bot))] {
+            let run = play("arrow5", a, b, &["--max-rounds", "6"], layer);
+            assert_eq!(run.status, 0, "{fixture}: {}", run.stderr);
+            let record = run.json();
+            for player in record["players"].as_array().unwrap() {
+                assert_eq!(player["verdict"], "ok", "{fixture} ({layer}): {player}");
+            }
+            let player = &record["players"][seat];
+            assert!(
+                player["replies"].as_u64().unwrap() >= 2,
+                "{fixture} ({layer}) made no moves: {record}"
+            );
+        }
+    }
+}
+
 under_each_layer! {
+    runtimes_use_files_threads_and_workers: runtime_features_basic, runtime_features_strict;
     runtimes_as_command_lines: command_line_runtimes_basic, command_line_runtimes_strict;
     compiles_with_the_cache_in_a_closed_folder: closed_cache_basic, closed_cache_strict;
     c_starters: c_starters_play_every_game_basic, c_starters_play_every_game_strict;

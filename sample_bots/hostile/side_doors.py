@@ -3,7 +3,8 @@ sandbox must keep shut: io_uring (a socket without socket(2)), memory the
 resident measure cannot see (memfd, System V shared memory, POSIX message
 queues), System V message queues and semaphores (a channel between bots
 that outlives them), the kernel keyring, sockets (a Unix socket file to
-connect to; socket buffers, memory the resident measure cannot see) and
+connect to; a pair's buffers sized up, or a socket passed through another:
+memory the resident measure cannot see) and
 changes to a file's mode, times or extended attributes (which Landlock does
 not cover: its own script's, to what they are, so that nothing changes). If
 any of them opens, it answers its first request with what opened (a
@@ -49,15 +50,31 @@ syscall("add_key", 248, ctypes.addressof(key_type), ctypes.addressof(desc),
         ctypes.addressof(data), 64, -4)
 syscall("setsid", 112)
 
-for name, call in (
-    ("socket(AF_UNIX)", lambda: socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)),
-    ("socketpair", socket.socketpair),
-):
-    try:
-        call()
-        opened.append(name)
-    except OSError:
-        pass
+try:
+    socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    opened.append("socket(AF_UNIX)")
+except OSError:
+    pass
+# A connected Unix pair is allowed (counted with the bot's memory), but not
+# larger buffers, nor a socket passed through another (in flight, it would
+# outlive its descriptors, uncounted).
+try:
+    first, second = socket.socketpair()
+except OSError:
+    first = second = None
+if first is not None:
+    for name, call in (
+        ("setsockopt(SO_SNDBUF)",
+         lambda: first.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)),
+        ("sendmsg(SCM_RIGHTS)", lambda: socket.send_fds(first, [b"x"], [second.fileno()])),
+    ):
+        try:
+            call()
+            opened.append(name)
+        except OSError:
+            pass
+    first.close()
+    second.close()
 script = os.path.abspath(__file__)
 info = os.stat(script)
 for name, call in (

@@ -302,7 +302,7 @@ pub fn run(
         report_error.get_or_insert(e);
     }
     let mut queue = secrets.iter().copied();
-    Pool { jobs, pin: false }.run(
+    Pool { jobs, pin: None }.run(
         || queue.next(),
         |index: u64| {
             let solo_plan = SoloPlan {

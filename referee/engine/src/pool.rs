@@ -25,11 +25,12 @@ pub enum Flow {
 
 /// How a pool runs.
 #[derive(Clone, Copy, Debug)]
-pub struct Pool {
+pub struct Pool<'a> {
     /// Worker threads (at least one).
     pub jobs: usize,
-    /// Pin each worker (and the bots it starts, which inherit it) to one CPU.
-    pub pin: bool,
+    /// The CPUs to pin each worker (and the bots it starts, which inherit
+    /// it) to, one each; `None`: not pinned.
+    pub pin: Option<&'a bot::CpuClaims>,
 }
 
 /// The shared source of work, behind the pool's lock.
@@ -38,7 +39,7 @@ struct Source<N> {
     stopped: bool,
 }
 
-impl Pool {
+impl Pool<'_> {
     /// Runs `work` on each item `next` hands out (called under a lock, one
     /// worker at a time) on the pool's threads; `take` sees each result
     /// (under another lock, one at a time) on the thread that made it.
@@ -61,8 +62,8 @@ impl Pool {
             for worker in 0..self.jobs.max(1) {
                 let (source, work, take) = (&source, &work, &take);
                 scope.spawn(move || {
-                    if self.pin {
-                        bot::pin_current_thread(worker);
+                    if let Some(claims) = self.pin {
+                        claims.pin_worker(worker);
                     }
                     loop {
                         let item = {
@@ -98,7 +99,7 @@ mod tests {
         for jobs in [1, 2, 7] {
             let mut items = 0..100u32;
             let mut seen = Vec::new();
-            Pool { jobs, pin: false }.run(
+            Pool { jobs, pin: None }.run(
                 || items.next(),
                 |i| i * 2,
                 |r| {
@@ -120,11 +121,7 @@ mod tests {
         let started = AtomicUsize::new(0);
         let mut items = 0..1000u32;
         let mut taken = 0;
-        Pool {
-            jobs: 3,
-            pin: false,
-        }
-        .run(
+        Pool { jobs: 3, pin: None }.run(
             || items.next(),
             |i| {
                 started.fetch_add(1, Ordering::SeqCst);

@@ -70,6 +70,7 @@ impl MatchLimits {
         }
         limits.startup_limit = limits.startup_limit.max(limits.time_limit);
         limits.process.memory_allowance_kb = language.memory_allowance_kb();
+        limits.process.address_space_allowance_kb = language.address_space_allowance_kb();
         limits
     }
 }

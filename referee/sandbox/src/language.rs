@@ -57,6 +57,9 @@ pub struct LanguageDef {
     /// Resident memory the runtime uses by itself, granted on top of the
     /// memory limit, in KiB.
     pub memory_allowance_kb: u64,
+    /// Address space the runtime may reserve beyond its memory cap, in
+    /// KiB: reserved, not used (see [`crate::ADDRESS_SPACE_ALLOWANCE`]).
+    pub address_space_allowance_kb: u64,
     /// Time the compiler gets for one bot.
     pub compile_time: Duration,
     /// Resident memory the compiler may use, in KiB.
@@ -149,6 +152,7 @@ pub fn built_in() -> Vec<LanguageDef> {
         env: vec![],
         time_multiplier: 1.0,
         memory_allowance_kb: 4 * MIB,
+        address_space_allowance_kb: crate::ADDRESS_SPACE_ALLOWANCE / 1024,
         compile_time: Duration::from_secs(60),
         compile_memory_kb: 512 * MIB,
         install: String::new(),
@@ -233,13 +237,22 @@ pub fn built_in() -> Vec<LanguageDef> {
             markers: vec!["package.json".into(), "index.js".into()],
             entry: Some(".".into()),
             run: words("node --max-old-space-size={memory_mb} {entry}"),
-            // The same cap for a bot given as a command line (`node bot.js`).
-            env: vec![(
-                "NODE_OPTIONS".into(),
-                "--max-old-space-size={memory_mb}".into(),
-            )],
+            // The same cap for a bot given as a command line (`node bot.js`);
+            // two malloc arenas, as for Java: each thread's arena reserves
+            // 64 MiB of address space.
+            env: vec![
+                (
+                    "NODE_OPTIONS".into(),
+                    "--max-old-space-size={memory_mb}".into(),
+                ),
+                ("MALLOC_ARENA_MAX".into(), "2".into()),
+            ],
             time_multiplier: 2.0,
             memory_allowance_kb: 56 * MIB,
+            // Node reserves 730 MiB of address space by itself, and each
+            // `worker_threads` worker 540 MiB more (its own 512 MiB code
+            // range): room for eight workers.
+            address_space_allowance_kb: crate::ADDRESS_SPACE_ALLOWANCE / 1024 + 8 * 512 * MIB,
             install: "apt-get install nodejs".into(),
             flush_hint: flush(
                 "`process.stdout.write(reply + \"\\n\")` writes at once; do not wait on a timer or `setImmediate` before replying",
@@ -438,6 +451,11 @@ impl Language {
         self.0.memory_allowance_kb
     }
 
+    /// Address space the runtime may reserve beyond its memory cap.
+    pub fn address_space_allowance_kb(self) -> u64 {
+        self.0.address_space_allowance_kb
+    }
+
     /// The programs the language needs: its compiler's and its runner's
     /// first words that are not placeholders.
     pub fn programs(self) -> Vec<&'static str> {
@@ -470,6 +488,7 @@ pub struct LanguageTable {
     pub env: Option<BTreeMap<String, String>>,
     pub time_multiplier: Option<f64>,
     pub memory_allowance: Option<String>,
+    pub address_space_allowance: Option<String>,
     pub compile_time_limit: Option<String>,
     pub compile_memory_limit: Option<String>,
     pub install: Option<String>,
@@ -504,6 +523,7 @@ impl LanguageTable {
             env: vec![],
             time_multiplier: 1.0,
             memory_allowance_kb: 4 * MIB,
+            address_space_allowance_kb: crate::ADDRESS_SPACE_ALLOWANCE / 1024,
             compile_time: Duration::from_secs(60),
             compile_memory_kb: 512 * MIB,
             install: format!("the {name} toolchain"),
@@ -551,6 +571,10 @@ impl LanguageTable {
         if let Some(v) = &self.memory_allowance {
             def.memory_allowance_kb =
                 crate::units::parse_size_kb(v).map_err(|e| format!("memory_allowance: {e}"))?;
+        }
+        if let Some(v) = &self.address_space_allowance {
+            def.address_space_allowance_kb = crate::units::parse_size_kb(v)
+                .map_err(|e| format!("address_space_allowance: {e}"))?;
         }
         if let Some(v) = &self.compile_time_limit {
             def.compile_time =

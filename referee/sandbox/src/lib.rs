@@ -30,6 +30,7 @@
 use referee_rules::{protocol, text, units, verdict};
 
 pub mod compile;
+pub mod cpus;
 mod direct;
 pub mod interrupt;
 pub mod landlock;
@@ -50,6 +51,7 @@ use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
 use rustix::process::{Pid, PidfdFlags, Signal};
 
+pub use cpus::CpuClaims;
 pub use language::Language;
 pub use sandbox::{Sandbox, SandboxChoice};
 pub use spec::{BotCommand, BotSpecError};
@@ -63,7 +65,8 @@ pub const DISK_POLL: Duration = Duration::from_millis(25);
 /// Entries a bot's working folder may hold (each costs the measurement).
 pub const DISK_ENTRIES_LIMIT: usize = 4096;
 /// Address space granted beyond the memory limit before allocations fail:
-/// interpreters map much more than they touch.
+/// interpreters map much more than they touch. A language may grant more
+/// (`address_space_allowance`: Node's workers each reserve 540 MiB).
 pub const ADDRESS_SPACE_ALLOWANCE: u64 = 1 << 30;
 /// How long a bot may run after its reply while its opponent thinks,
 /// before it is stopped ([`BotProcess::freeze`]): the most it can take
@@ -158,30 +161,6 @@ pub fn install_interrupt_handler() {
     }
 }
 
-/// Pins the calling thread, and so every bot it starts afterwards (children
-/// inherit the mask), to one of the CPUs this process may use, chosen by
-/// `slot`. A game's three processes then share a CPU: strictly alternating
-/// play needs one at a time, and a pipe round trip within one CPU is several
-/// times cheaper than across CPUs.
-pub fn pin_current_thread(slot: usize) {
-    // SAFETY: cpu_set_t is plain data; the calls only read and write it.
-    unsafe {
-        let mut allowed: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut allowed) != 0 {
-            return;
-        }
-        let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
-            .filter(|&c| libc::CPU_ISSET(c, &allowed))
-            .collect();
-        if cpus.len() < 2 {
-            return;
-        }
-        let mut one: libc::cpu_set_t = std::mem::zeroed();
-        libc::CPU_SET(cpus[slot % cpus.len()], &mut one);
-        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &one);
-    }
-}
-
 /// Asks the kernel, once, for no SIGCHLD when a child of the referee is
 /// stopped or continued (`SA_NOCLDSTOP`, the disposition otherwise kept):
 /// an idle bot is stopped and continued often, and each notice woke some
@@ -212,6 +191,9 @@ pub struct ProcessLimits {
     /// Resident memory granted on top of `memory_kb` for the language's own
     /// run time (an interpreter); see [`Language::memory_allowance_kb`].
     pub memory_allowance_kb: u64,
+    /// Address space granted beyond the memory cap, in KiB (see
+    /// [`ADDRESS_SPACE_ALLOWANCE`]).
+    pub address_space_allowance_kb: u64,
     pub max_line_bytes: usize,
     pub max_output_bytes: usize,
     /// Stderr kept per bot and game: its first half as the game goes, then
@@ -244,6 +226,7 @@ impl Default for ProcessLimits {
         ProcessLimits {
             memory_kb: 64 * 1024,
             memory_allowance_kb: 0,
+            address_space_allowance_kb: ADDRESS_SPACE_ALLOWANCE / 1024,
             max_line_bytes: crate::protocol::MAX_LINE_BYTES,
             max_output_bytes: crate::protocol::MAX_OUTPUT_BYTES,
             stderr_cap_bytes: 64 * 1024,
@@ -535,6 +518,10 @@ pub struct BotProcess {
     /// Marks every process the bot starts (environment variable
     /// [`sandbox::TAG_VARIABLE`]), for the sweep at the end.
     tag: String,
+    /// The working directory's own file system, the size of its quota
+    /// ([`QuotaMount`]), where the referee may mount one: unmounted before
+    /// the directory is removed (fields drop in order).
+    quota_mount: Option<QuotaMount>,
     /// Removed when the bot is dropped, once its processes are gone, and
     /// before its cgroups go back to the pool: files there in memory are
     /// charged to them (see the `Drop` impl).
@@ -572,7 +559,10 @@ impl BotProcess {
         let workdir = tempfile::Builder::new()
             .prefix("referee-bot-")
             .tempdir_in(workdirs_folder()?)?;
-        BotProcess::spawn_in(command, limits, workdir)
+        let quota = QuotaMount::over(workdir.path(), limits.disk_kb);
+        let mut process = BotProcess::spawn_in(command, limits, workdir)?;
+        process.quota_mount = quota;
+        Ok(process)
     }
 
     /// [`BotProcess::spawn`] in a working directory the caller made (a
@@ -634,6 +624,7 @@ impl BotProcess {
             report: None,
             tag,
             cgroup,
+            quota_mount: None,
             _workdir: workdir,
         })
     }
@@ -1270,6 +1261,13 @@ impl BotProcess {
         if cap > 0 && report.peak_memory_kb > cap {
             return self.memory_fault(report.peak_memory_kb);
         }
+        // Out of room in its folder (its own file system refuses writes
+        // past the quota), and gone on the error: the quota is what it broke.
+        if report.exit.is_some() {
+            if let Some(fault) = self.disk_fault() {
+                return fault;
+            }
+        }
         match report.exit {
             // A file past RLIMIT_FSIZE (the folder's quota, or the per-file
             // cap): the disk quota's verdict, not a crash.
@@ -1324,9 +1322,6 @@ impl BotProcess {
 
     fn check_memory(&mut self) -> Result<(), Fault> {
         let status = process_status(self.pid);
-        if let Some(kb) = status.peak_kb {
-            self.peak_memory_kb = self.peak_memory_kb.max(kb);
-        }
         // Under basic nothing else bounds its threads: thousands of them
         // could take every pid of the machine, and its opponent could then
         // start none. It can start threads only while it runs, where it
@@ -1336,9 +1331,26 @@ impl BotProcess {
                 return Err(Fault::Threads { count });
             }
         }
+        // Its sockets' buffers count too: no resident measure sees them.
+        // Under strict those of every process of its cgroup (a bot may fork
+        // only there, and its children's memory counts there); under basic
+        // its main process's, as its resident memory.
+        let sockets = match &self.cgroup {
+            Some(cgroup) if self.limits.allow_fork => cgroup
+                .pids()
+                .into_iter()
+                .filter_map(Pid::from_raw)
+                .map(socket_count)
+                .sum(),
+            _ => socket_count(self.pid),
+        };
+        let sockets_kb = sockets * socket_charge_kb();
+        if let Some(kb) = status.peak_kb {
+            self.peak_memory_kb = self.peak_memory_kb.max(kb + sockets_kb);
+        }
         // Under strict, the whole tree of processes counts.
         if let Some(kb) = self.cgroup.as_ref().and_then(|c| c.resident_kb()) {
-            self.peak_memory_kb = self.peak_memory_kb.max(kb);
+            self.peak_memory_kb = self.peak_memory_kb.max(kb + sockets_kb);
         }
         let cap = self.limits.memory_cap_kb();
         if cap > 0 && self.peak_memory_kb > cap {
@@ -1444,7 +1456,7 @@ fn launch_spec(
         address_space: if limits.memory_cap_kb() == 0 {
             u64::MAX
         } else {
-            limits.memory_cap_kb() * 1024 + ADDRESS_SPACE_ALLOWANCE
+            (limits.memory_cap_kb() + limits.address_space_allowance_kb) * 1024
         },
         allow_fork: limits.allow_fork,
         compiler: limits.compiler,
@@ -1824,6 +1836,69 @@ fn roomy_tmpfs(dir: &std::path::Path) -> bool {
         && rustix::fs::access(dir, rustix::fs::Access::WRITE_OK).is_ok()
 }
 
+/// Room a working directory's own file system has beyond the bot's disk
+/// quota, in KiB: a bot that fills it is over its quota, which the referee
+/// sees (`output`), and can hold no more than this past it.
+const QUOTA_MOUNT_MARGIN_KB: u64 = 1024;
+
+/// A tmpfs the size of a bot's disk quota (plus
+/// [`QUOTA_MOUNT_MARGIN_KB`]) and of [`DISK_ENTRIES_LIMIT`] entries,
+/// mounted over its working directory: the kernel refuses what a bot
+/// writes past it (`ENOSPC`), at once. Measuring the folder every
+/// [`DISK_POLL`] alone let a bot that allocates files (`posix_fallocate`,
+/// 60 MiB in one call) hold three times its quota before it was seen. Needs
+/// the right to mount (root); elsewhere the measure alone bounds it.
+struct QuotaMount {
+    path: std::path::PathBuf,
+}
+
+impl QuotaMount {
+    /// Mounts it over `dir` (empty, just made); `None` if there is no quota
+    /// or the referee may not mount.
+    fn over(dir: &std::path::Path, quota_kb: u64) -> Option<QuotaMount> {
+        if quota_kb == 0 {
+            return None;
+        }
+        let options = format!(
+            "size={}k,nr_inodes={},mode=0700",
+            quota_kb + QUOTA_MOUNT_MARGIN_KB,
+            DISK_ENTRIES_LIMIT + 2
+        );
+        let target = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes()).ok()?;
+        let options = std::ffi::CString::new(options).ok()?;
+        // SAFETY: every pointer is to a NUL-terminated string that outlives
+        // the call.
+        let mounted = unsafe {
+            libc::mount(
+                c"tmpfs".as_ptr(),
+                target.as_ptr(),
+                c"tmpfs".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV,
+                options.as_ptr().cast(),
+            )
+        } == 0;
+        mounted.then(|| QuotaMount {
+            path: dir.to_path_buf(),
+        })
+    }
+}
+
+impl Drop for QuotaMount {
+    fn drop(&mut self) {
+        unmount(&self.path);
+    }
+}
+
+/// Detaches what is mounted at `path` (a bot's quota mount), if anything.
+fn unmount(path: &std::path::Path) {
+    if let Ok(target) = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()) {
+        // SAFETY: a NUL-terminated path that outlives the call.
+        unsafe {
+            libc::umount2(target.as_ptr(), libc::MNT_DETACH | libc::UMOUNT_NOFOLLOW);
+        }
+    }
+}
+
 /// Removes the folders of working directories of referees no longer
 /// running (killed before they could): those whose lock this process can
 /// take (see [`workdirs_folder`]), and whose pid, when this process can
@@ -1856,6 +1931,14 @@ fn remove_stale_workdirs(temp: &std::path::Path) {
         // Held while the folder is removed: a referee making a folder of
         // this name meanwhile finds it gone once it has the lock.
         if rustix::fs::flock(&fd, FlockOperation::NonBlockingLockExclusive).is_ok() {
+            // Its bots' quota mounts first: a mount point cannot be removed.
+            for bot in std::fs::read_dir(entry.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                unmount(&bot.path());
+            }
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
@@ -1987,6 +2070,45 @@ fn process_status(pid: Pid) -> ProcessStatus {
         peak_kb: field("VmHWM:"),
         threads: field("Threads:"),
     }
+}
+
+/// The sockets process `pid` holds (descriptors naming `socket:[inode]`).
+/// A socket a bot may have is one of a Unix pair (seccomp refuses every
+/// other, and passing one through another), so each is one of its
+/// descriptors; a few dozen reads of a link per measure.
+fn socket_count(pid: Pid) -> u64 {
+    let folder = format!("/proc/{}/fd", pid.as_raw_nonzero());
+    let Ok(entries) = std::fs::read_dir(&folder) else {
+        return 0;
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter(|entry| {
+            std::fs::read_link(entry.path()).is_ok_and(|target| {
+                target
+                    .as_os_str()
+                    .as_encoded_bytes()
+                    .starts_with(b"socket:")
+            })
+        })
+        .count() as u64
+}
+
+/// Memory a bot's socket is counted as, in KiB: what its buffers can hold
+/// at most. A Unix socket's sent data, with each packet's overhead, is
+/// bounded by its send buffer (`net.core.wmem_default`: a bot may not
+/// change it), plus one packet of up to half of it that the kernel lets
+/// through last; measured, 120 stuffed pairs held 232 KiB a socket with
+/// the usual 208 KiB default.
+pub fn socket_charge_kb() -> u64 {
+    static CHARGE: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *CHARGE.get_or_init(|| {
+        let send_buffer = std::fs::read_to_string("/proc/sys/net/core/wmem_default")
+            .ok()
+            .and_then(|text| text.trim().parse::<u64>().ok())
+            .unwrap_or(212_992);
+        (send_buffer + send_buffer / 2).div_ceil(1024)
+    })
 }
 
 /// CPU time of process `pid`, from its CPU-time clock (`clock_getcpuclockid`

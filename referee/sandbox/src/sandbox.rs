@@ -132,7 +132,7 @@ impl Sandbox {
             "a bot that may fork through a launcher that kills all it started when it ends, \
              one that may not started by the referee and dying with it; own process group, no \
              terminal; \
-             {files}; seccomp (no ptrace, no socket, no change of file modes or times, no new \
+             {files}; seccomp (no ptrace, no socket but Unix pairs, no change of file modes or times, no new \
              namespaces, signals only to itself and its group, no fork unless allowed); rlimits (cpu {CPU_SECONDS_LIMIT}s, \
              address space, file size 64MiB, {OPEN_FILES_LIMIT} files, no core); clean \
              environment{}",
@@ -713,6 +713,20 @@ impl BotCgroup {
             .unwrap_or(0)
     }
 
+    /// The processes in it (of the first hierarchy that lists them).
+    pub fn pids(&self) -> Vec<i32> {
+        self.dirs
+            .iter()
+            .filter_map(|d| std::fs::read_to_string(d.join("cgroup.procs")).ok())
+            .map(|text| {
+                text.split_whitespace()
+                    .filter_map(|p| p.parse().ok())
+                    .collect::<Vec<i32>>()
+            })
+            .find(|pids| !pids.is_empty())
+            .unwrap_or_default()
+    }
+
     fn empty(&self) -> bool {
         self.dirs.iter().all(|d| {
             std::fs::read_to_string(d.join("cgroup.procs"))
@@ -886,10 +900,17 @@ const SWEEP_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 ///   keep notes for a later game in a file's times. A linker marks its
 ///   output executable, so compilers may.
 ///
-/// EACCES: `socket` and `socketpair`: no network, and no Unix socket
-/// either (a socket file on the machine to connect to; socket buffers, which
-/// hold memory the resident measure cannot see: 120 pairs held about
-/// 900 MiB). Compilers may open Unix sockets.
+/// EACCES: `socket`: no network, and no Unix socket file on the machine to
+/// connect to. `socketpair` but for `AF_UNIX`: a connected pair is all a
+/// runtime needs (the JDK makes one to close files safely, and Java's
+/// `java.nio` fails without it). Socket buffers hold memory the resident
+/// measure cannot see (120 pairs with 8 MiB buffers held about 900 MiB), so
+/// a bot may not size them (`setsockopt`: every socket keeps the machine's
+/// default, `net.core.wmem_default`), nor pass a socket through another
+/// (`sendmsg`, `sendmmsg`: a socket in flight outlives its descriptors),
+/// and the referee counts each socket it holds with its memory
+/// ([`socket_charge_kb`](super::socket_charge_kb)): under strict those of
+/// all its processes. Compilers may open Unix sockets.
 ///
 /// ENOSYS (so that the C library and runtimes fall back, as on an old
 /// kernel): `clone3`, whose flags a filter cannot read (libc falls back to
@@ -1097,19 +1118,22 @@ const FILE_ATTRIBUTE_CALLS: [i64; 20] = [
     466, // removexattrat
 ];
 
-/// The EACCES table: `socket` and `socketpair`; for a compiler, `socket`
-/// but for AF_UNIX.
+/// The EACCES table: `socket`, `socketpair` but for AF_UNIX, `setsockopt`,
+/// `sendmsg` and `sendmmsg`; for a compiler, `socket` but for AF_UNIX.
 #[cfg(target_arch = "x86_64")]
 fn no_network_rules(policy: SeccompPolicy) -> Result<Rules, seccompiler::Error> {
+    let not_unix = || -> Result<Vec<seccompiler::SeccompRule>, seccompiler::Error> {
+        Ok(vec![rule(vec![arg_is_not(0, libc::AF_UNIX as u64)?])?])
+    };
     if policy == SeccompPolicy::Compiler {
-        return Ok(vec![(
-            libc::SYS_socket,
-            vec![rule(vec![arg_is_not(0, libc::AF_UNIX as u64)?])?],
-        )]);
+        return Ok(vec![(libc::SYS_socket, not_unix()?)]);
     }
     Ok(vec![
         (libc::SYS_socket, Vec::new()),
-        (libc::SYS_socketpair, Vec::new()),
+        (libc::SYS_socketpair, not_unix()?),
+        (libc::SYS_setsockopt, Vec::new()),
+        (libc::SYS_sendmsg, Vec::new()),
+        (libc::SYS_sendmmsg, Vec::new()),
     ])
 }
 

@@ -222,6 +222,7 @@ fn json_of(lang: Language) -> serde_json::Value {
             .map(|(game, limit)| (game.to_string(), serde_json::json!(limit.as_millis() as u64)))
             .collect::<serde_json::Map<_, _>>(),
         "memory_allowance_kb": def.memory_allowance_kb,
+        "address_space_allowance_kb": def.address_space_allowance_kb,
         "compile_time_limit_s": def.compile_time.as_secs_f64(),
         "compile_memory_limit_kb": def.compile_memory_kb,
     })

@@ -42,7 +42,7 @@ pub struct TournamentArgs {
     /// Play only shard I of N (a game goes to the shard its identity names, so it stays there when bots change); merge the folders with `referee merge` (round robins and gauntlets only)
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
-    /// Do not pin each game (the worker and its two bots) to one CPU
+    /// Do not pin each game (the worker and its two bots) to one CPU; pinned, each worker takes a CPU no other referee on the machine holds, and with none free the games are not pinned (said on stderr)
     #[arg(long)]
     pub no_pin: bool,
     /// Confinement of the bots: basic, strict or auto (see `referee match --help`)
@@ -181,10 +181,10 @@ pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
         referee_engine::reporter::grades::grades_line(&args.folder, &graded.grades)
     );
     // A report made before shows the grades made now.
-    let report = args.folder.join(referee::reporter::html::REPORT_DIR);
+    let report = args.folder.join(referee_engine::reporter::html::REPORT_DIR);
     if report.join("index.html").exists() {
-        let templates = referee::reporter::html::Templates::default();
-        referee::reporter::html::write_report(&args.folder, &templates)
+        let templates = referee_engine::reporter::html::Templates::default();
+        referee_engine::reporter::html::write_report(&args.folder, &templates)
             .map_err(Failure::internal)?;
         println!("report: {}", report.join("index.html").display());
     }
@@ -251,7 +251,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         resume: args.resume,
         update: args.update,
         shard: args.shard,
-        pin: !args.no_pin,
+        pin: None,
         key,
     };
     if args.dry_run {
@@ -266,6 +266,16 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         return Ok(super::EXIT_OK);
     }
     bot::install_interrupt_handler();
+    let mut options = options;
+    if !args.no_pin {
+        let claims = bot::CpuClaims::claim(jobs);
+        // Said when the games cannot be pinned as asked; where they are,
+        // with --verbose.
+        if claims.short() || super::verbose() {
+            eprintln!("{}", claims.describe());
+        }
+        options.pin = Some(claims);
+    }
     eprintln!(
         "{}: {} ({}), {}, {} bots, {} jobs, results in {}",
         escape(&plan.name),

@@ -142,7 +142,7 @@ pub fn run(plan: &AbPlan, reporters: &mut dyn Reporter) -> Result<AbOutcome, AbE
     let mut decided = false;
     Pool {
         jobs: plan.jobs,
-        pin: false,
+        pin: None,
     }
     .run(
         || pairs.next(),

@@ -492,7 +492,7 @@ fn play_games(
     let mut error: Option<MatchError> = None;
     let pool = Pool {
         jobs: jobs.max(1).min(games.len().max(1)),
-        pin: false,
+        pin: None,
     };
     pool.run(
         // The next game an undecided requirement still needs.

@@ -67,7 +67,7 @@ pub fn contents_of(bots: &[TournamentBot], jobs: usize) -> Result<Vec<Hash256>, 
     let mut contents: Vec<Option<Result<Hash256, ContentError>>> =
         (0..bots.len()).map(|_| None).collect();
     let mut items = bots.iter().enumerate();
-    crate::pool::Pool { jobs, pin: false }.run(
+    crate::pool::Pool { jobs, pin: None }.run(
         || items.next(),
         |(i, bot)| (i, bot_content(bot)),
         |(i, content)| {

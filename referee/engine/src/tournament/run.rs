@@ -166,8 +166,9 @@ pub struct RunOptions {
     /// gauntlets; the other formats as `resume`).
     pub update: bool,
     pub shard: Option<Shard>,
-    /// Pin each worker (and its bots) to one CPU.
-    pub pin: bool,
+    /// The CPUs to pin each worker (and its bots) to, claimed from the
+    /// machine's other referees; `None`: not pinned.
+    pub pin: Option<crate::bot::CpuClaims>,
     /// The secret key to draw codes with (`--key-file`, shared by shards);
     /// `None`: the folder's own, made on its first run. A folder keeps the
     /// key its games were played with ([`crate::key::KEY_FILE`]).
@@ -240,7 +241,7 @@ pub fn run(
     let mut played = Played::default();
     let pool = Pool {
         jobs: options.jobs,
-        pin: options.pin,
+        pin: options.pin.as_ref(),
     };
     let play = |todo: &mut (dyn Iterator<Item = ScheduledGame> + Send),
                 played: &mut Played,
