@@ -103,9 +103,10 @@ fn predictor_wins(key_file: Option<&Path>) -> usize {
     };
     let predictor = match key_file {
         Some(key) => {
-            let plan =
-                referee_engine::tournament::TournamentPlan::load(&tournament(&predictor())).unwrap();
-            let opponent = referee_engine::tournament::identity::bot_content(&plan.bots[1]).unwrap();
+            let plan = referee_engine::tournament::TournamentPlan::load(&tournament(&predictor()))
+                .unwrap();
+            let opponent =
+                referee_engine::tournament::identity::bot_content(&plan.bots[1]).unwrap();
             format!(
                 "{} {} {}",
                 predictor(),

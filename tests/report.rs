@@ -1207,6 +1207,8 @@ fn a_game_pages_replay_command_replays_the_game() {
         assert!(!original.is_empty());
         assert_eq!(played(&again), original, "game {game} again: {printed}");
     }
+}
+
 /// A graded tournament's report has a grades page beside the leaderboard:
 /// each team's mark, band, record, win rate and interval against each
 /// reference and reason as grades.csv has them, the students as

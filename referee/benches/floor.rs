@@ -162,7 +162,8 @@ fn all_cpus() -> Vec<usize> {
 /// minutes after thousands of folders were removed (docs/measurements.md,
 /// "The working folder").
 fn folder_cost_us() -> f64 {
-    let base = referee_engine::bot::workdirs_base().join(format!("floor-folders-{}", std::process::id()));
+    let base =
+        referee_engine::bot::workdirs_base().join(format!("floor-folders-{}", std::process::id()));
     std::fs::create_dir_all(&base).unwrap();
     let t = Instant::now();
     for i in 0..300 {

@@ -690,8 +690,7 @@ mod tests {
         // SAFETY: geteuid has no preconditions.
         if !request.keep_capabilities && unsafe { libc::geteuid() } == 0 {
             assert!(
-                crate::sandbox::drop_bounding_set()
-                    && crate::sandbox::clear_capabilities(),
+                crate::sandbox::drop_bounding_set() && crate::sandbox::clear_capabilities(),
                 "dropping capabilities: {}",
                 std::io::Error::last_os_error()
             );

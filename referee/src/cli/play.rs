@@ -252,11 +252,13 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
         .save
         .clone()
         .unwrap_or_else(|| temporary.path().to_path_buf());
-    let mut played = referee_engine::runner::play_reproduction(&plan, opponent, replies, Some(&save))
-        .map_err(|e| match e {
-            MatchError::Transcript { .. } | MatchError::Compiler { .. } => Failure::input(e),
-            MatchError::Interrupted | MatchError::NotStarted { .. } => Failure::internal(e),
-        })?;
+    let mut played =
+        referee_engine::runner::play_reproduction(&plan, opponent, replies, Some(&save)).map_err(
+            |e| match e {
+                MatchError::Transcript { .. } | MatchError::Compiler { .. } => Failure::input(e),
+                MatchError::Interrupted | MatchError::NotStarted { .. } => Failure::internal(e),
+            },
+        )?;
     let mut again = vec![
         "referee".to_string(),
         "reproduce".into(),

@@ -162,9 +162,13 @@ pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
     let scoring = tournament::Scoring { win, draw, loss };
     let (standings, _) =
         tournament::run::standings_of(&args.folder, &meta.bots, scoring).map_err(Failure::input)?;
-    let graded =
-        referee_engine::reporter::grades::grade_folder(&args.folder, &meta.bots, Some(&plan), &standings)
-            .map_err(Failure::input)?;
+    let graded = referee_engine::reporter::grades::grade_folder(
+        &args.folder,
+        &meta.bots,
+        Some(&plan),
+        &standings,
+    )
+    .map_err(Failure::input)?;
     if let Some(warning) = &graded.warning {
         eprint!("{warning}");
     }
@@ -228,8 +232,12 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
     // folder (transcripts of finished games) and a knockout's `seeds_from`
     // folder (an earlier tournament's) are hidden from the bots.
     let key = match (&args.key, &args.key_file) {
-        (Some(hex), _) => Some(referee_engine::key::RefereeKey::from_hex(hex).map_err(Failure::input)?),
-        (None, Some(path)) => Some(referee_engine::key::RefereeKey::read(path).map_err(Failure::input)?),
+        (Some(hex), _) => {
+            Some(referee_engine::key::RefereeKey::from_hex(hex).map_err(Failure::input)?)
+        }
+        (None, Some(path)) => {
+            Some(referee_engine::key::RefereeKey::read(path).map_err(Failure::input)?)
+        }
         (None, None) => None,
     };
     let hidden: Vec<PathBuf> = [
@@ -406,8 +414,9 @@ pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
     }
     let names: Vec<String> = standings.iter().map(|r| r.bot.clone()).collect();
     let pairs = referee_engine::reporter::grades::pairs_of(&args.out).map_err(Failure::internal)?;
-    if let Some(warning) = referee_engine::reporter::grades::check_comparison(&args.out, &pairs, &names)
-        .map_err(Failure::internal)?
+    if let Some(warning) =
+        referee_engine::reporter::grades::check_comparison(&args.out, &pairs, &names)
+            .map_err(Failure::internal)?
     {
         eprint!("{warning}");
     }
