@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::games::Winner;
+use crate::input_file::Links;
 use crate::plan_file::{PlanError, Source};
 use crate::tournament::GameRow;
 
@@ -113,7 +114,12 @@ impl GradingPlan {
         struct OnlyGrading {
             grading: Option<Spanned<RawGrading>>,
         }
-        let text = Source::read("tournament", path)?;
+        // With `roster_at`, `path` is the copy a results folder keeps.
+        let links = match roster_at {
+            Some(_) => Links::Refused,
+            None => Links::Followed,
+        };
+        let text = Source::read_with("tournament", path, links)?;
         let src = Source { path, text: &text };
         let raw: OnlyGrading = src.raw()?;
         raw.grading
@@ -220,7 +226,11 @@ pub(crate) fn validate(
                 .filter(|n| !references.contains(n))
                 .cloned()
                 .collect();
-            let roster = read_roster(&path, &teams)
+            let links = match roster_at {
+                Some(_) => Links::Refused,
+                None => Links::Followed,
+            };
+            let roster = read_roster(&path, &teams, links)
                 .map_err(|e| src.error_at(file.span(), format!("grading.roster: {e}")))?;
             (roster, Some(path))
         }
@@ -235,9 +245,16 @@ pub(crate) fn validate(
 
 /// A roster CSV (`student,team` header, then a row per student), each team
 /// one of `teams`, each student once.
-pub fn read_roster(path: &Path, teams: &[String]) -> Result<Vec<RosterEntry>, String> {
-    let mut reader = csv::Reader::from_path(path)
-        .map_err(|e| format!("{}: cannot read it ({e})", path.display()))?;
+/// `links`: whether a link at `path` is followed (the roster the file
+/// names) or refused (a results folder's copy).
+pub fn read_roster(
+    path: &Path,
+    teams: &[String],
+    links: Links,
+) -> Result<Vec<RosterEntry>, String> {
+    let file = crate::input_file::reader(path, links, crate::input_file::TEXT_CAP)
+        .map_err(|e| e.to_string())?;
+    let mut reader = csv::Reader::from_reader(file);
     let mut roster: Vec<RosterEntry> = vec![];
     for (i, row) in reader.deserialize::<RosterEntry>().enumerate() {
         let line = i + 2;

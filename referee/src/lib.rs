@@ -23,6 +23,7 @@ pub mod check;
 pub mod collect;
 pub mod games;
 pub mod grading;
+pub mod input_file;
 pub mod human;
 pub mod key;
 pub mod plan_file;

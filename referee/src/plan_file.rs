@@ -13,6 +13,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::bot::{BotCommand, BotSpecError, Language};
+use crate::input_file::Links;
 use crate::games::{GameConfig, GameConfigError, GameOptions};
 use crate::runner::MatchLimits;
 use crate::units;
@@ -23,12 +24,12 @@ pub const DEFAULT_SEED: u64 = 1;
 /// A broken tournament or check file: where, and what to do about it.
 #[derive(Debug, thiserror::Error)]
 pub enum PlanError {
-    #[error("cannot read the {kind} file {}: {source}", path.display())]
+    #[error("the {kind} file: {source}")]
     Read {
         /// "tournament" or "check".
         kind: &'static str,
-        path: PathBuf,
-        source: std::io::Error,
+        #[source]
+        source: crate::input_file::InputError,
     },
     #[error("{}:{line}: {message}", path.display())]
     At {
@@ -87,13 +88,20 @@ pub(crate) struct Source<'a> {
 }
 
 impl Source<'_> {
-    /// Reads a `kind` file ("tournament" or "check").
+    /// Reads a `kind` file ("tournament" or "check") the person named.
     pub(crate) fn read(kind: &'static str, path: &Path) -> Result<String, PlanError> {
-        std::fs::read_to_string(path).map_err(|source| PlanError::Read {
-            kind,
-            path: path.to_path_buf(),
-            source,
-        })
+        Source::read_with(kind, path, Links::Followed)
+    }
+
+    /// Reads a `kind` file, a link at `path` followed or refused (the copy
+    /// a results folder keeps: [`crate::input_file`]).
+    pub(crate) fn read_with(
+        kind: &'static str,
+        path: &Path,
+        links: Links,
+    ) -> Result<String, PlanError> {
+        crate::input_file::read_to_string(path, links, crate::input_file::TEXT_CAP)
+            .map_err(|source| PlanError::Read { kind, source })
     }
 
     /// Parses the file's TOML into its raw shape.

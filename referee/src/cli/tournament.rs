@@ -122,8 +122,12 @@ pub struct GradeArgs {
 
 pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
     let meta_path = args.folder.join("tournament.json");
-    let meta: tournament::run::FolderMeta = std::fs::read_to_string(&meta_path)
-        .map_err(anyhow::Error::from)
+    let meta: tournament::run::FolderMeta = referee::input_file::read_to_string(
+        &meta_path,
+        referee::input_file::Links::Refused,
+        referee::input_file::TEXT_CAP,
+    )
+    .map_err(anyhow::Error::from)
         .and_then(|text| serde_json::from_str(&text).map_err(anyhow::Error::from))
         .map_err(|e| {
             Failure::input(anyhow::anyhow!(
@@ -244,6 +248,8 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         let report = tournament::dry_run(&plan, &options).map_err(|e| match e {
             tournament::TournamentError::ShardOfRounds { .. }
             | tournament::TournamentError::Key(_)
+            | tournament::TournamentError::Input(_)
+            | tournament::TournamentError::Store(tournament::store::StoreError::Input(_))
             | tournament::TournamentError::Content(_) => Failure::input(e),
             _ => Failure::internal(e),
         })?;
@@ -299,6 +305,9 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         | tournament::TournamentError::BadRow { .. }
         | tournament::TournamentError::Content(_)
         | tournament::TournamentError::Store(tournament::store::StoreError::BadLine { .. })
+        | tournament::TournamentError::Store(tournament::store::StoreError::Input(_))
+        | tournament::TournamentError::Input(_)
+        | tournament::TournamentError::Unwritable { .. }
         | tournament::TournamentError::Key(_) => Failure::input(e),
         _ => Failure::internal(e),
     })?;

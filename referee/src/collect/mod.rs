@@ -408,10 +408,15 @@ fn csv_table(
     required: usize,
     columns: &str,
 ) -> Result<(csv::Reader<std::fs::File>, Vec<Option<usize>>), CollectError> {
+    let file = crate::input_file::open(
+        path,
+        crate::input_file::Links::Followed,
+        crate::input_file::TEXT_CAP,
+    )
+    .map_err(|e| bad(format!("{flag}: {e}")))?;
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
-        .from_path(path)
-        .map_err(|e| bad(format!("{flag} {}: cannot read it: {e}", path.display())))?;
+        .from_reader(file);
     let headers = reader
         .headers()
         .map_err(|e| bad(format!("{flag} {}: {e}", path.display())))?;

@@ -258,7 +258,7 @@ fn replay_command(out: &Path, game: u64) -> Option<String> {
     let path = out
         .join("transcripts")
         .join(format!("game-{game:06}.jsonl"));
-    let (entries, _) = transcript::read_prefix(&path).ok()?;
+    let (entries, _) = transcript::read_prefix_kept(&path).ok()?;
     entries.iter().find_map(|e| match e {
         transcript::Entry::Result { record } if !record.replay.is_empty() => {
             Some(crate::report::as_invoked(&record.replay))

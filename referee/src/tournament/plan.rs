@@ -403,7 +403,12 @@ fn seeds(
             format!("seeds_from: {}: {why}", standings.display()),
         )
     };
-    let file = std::fs::File::open(&standings).map_err(|e| {
+    let file = crate::input_file::reader(
+        &standings,
+        crate::input_file::Links::Refused,
+        crate::input_file::TABLE_CAP,
+    )
+    .map_err(|e| {
         fail(format!(
             "cannot read it ({e}); give the results folder of an earlier tournament of these bots"
         ))

@@ -28,13 +28,15 @@
 //! next round is paired from the rows read back.
 
 use std::collections::{BTreeSet, HashSet};
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, OpenOptions};
+use std::os::unix::fs::OpenOptionsExt;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::atomic_file;
+use crate::input_file::{self, InputError, Links, TABLE_CAP, TEXT_CAP};
 use crate::bot;
 use crate::games::{Seat, Winner};
 use crate::pool::{Flow, Pool};
@@ -125,6 +127,18 @@ pub enum TournamentError {
     NoStore { path: PathBuf },
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// A file of the results folder (or a shard) that is not a regular
+    /// file, or is too large ([`crate::input_file`]).
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// `--out` cannot be made or written: a file, a folder of another user.
+    #[error("--out {}: {what}: {source}; give a folder you can write", path.display())]
+    Unwritable {
+        path: PathBuf,
+        what: &'static str,
+        #[source]
+        source: io::Error,
+    },
     #[error(transparent)]
     Content(#[from] ContentError),
     /// The results folder's secret key cannot be read, made, or does not
@@ -465,8 +479,8 @@ pub fn dry_run(plan: &TournamentPlan, options: &RunOptions) -> Result<DryRun, To
         });
     }
     let key_path = out.join(crate::key::KEY_FILE);
-    let key = if key_path.exists() {
-        Some(crate::key::RefereeKey::read(&key_path)?)
+    let key = if input_file::is_there(&key_path) {
+        Some(crate::key::RefereeKey::read_kept(&key_path)?)
     } else {
         options.key.clone()
     };
@@ -820,13 +834,19 @@ impl Played {
 fn prepare_folder(plan: &TournamentPlan, options: &RunOptions) -> Result<(), TournamentError> {
     let out = &options.out;
     let source_path = out.join("tournament.toml");
-    let has_results = out.join(GAMES_CSV).exists();
+    if fs::metadata(out).is_ok_and(|m| !m.is_dir()) {
+        return Err(TournamentError::Unwritable {
+            path: out.clone(),
+            what: "it is a file, not a folder",
+            source: io::Error::from(io::ErrorKind::AlreadyExists),
+        });
+    }
+    let has_results = input_file::is_there(&out.join(GAMES_CSV));
     if has_results && !options.resume && !options.update {
         return Err(TournamentError::FolderInUse { path: out.clone() });
     }
-    if source_path.exists() {
-        let existing =
-            fs::read_to_string(&source_path).map_err(io_error(&source_path, "cannot read"))?;
+    if input_file::is_there(&source_path) {
+        let existing = input_file::read_to_string(&source_path, Links::Refused, TEXT_CAP)?;
         if existing != plan.source {
             if !options.update {
                 return Err(TournamentError::FolderOfAnother { path: out.clone() });
@@ -839,9 +859,13 @@ fn prepare_folder(plan: &TournamentPlan, options: &RunOptions) -> Result<(), Tou
             }
         }
     }
-    fs::create_dir_all(out).map_err(io_error(out, "cannot create the results folder"))?;
+    let unwritable = |what| {
+        let path = out.clone();
+        move |source| TournamentError::Unwritable { path, what, source }
+    };
+    fs::create_dir_all(out).map_err(unwritable("cannot create the results folder"))?;
     atomic_file::write(&source_path, &plan.source)
-        .map_err(io_error(&source_path, "cannot write"))?;
+        .map_err(unwritable("cannot write tournament.toml in it"))?;
     let meta = FolderMeta {
         version: 1,
         name: plan.name.clone(),
@@ -881,8 +905,8 @@ fn keep_seeds(plan: &TournamentPlan, path: &Path) -> Result<(), TournamentError>
     text.push_str(&String::from_utf8_lossy(
         &writer.into_inner().expect("writing to memory cannot fail"),
     ));
-    if path.exists() {
-        let then = fs::read_to_string(path).map_err(io_error(path, "cannot read"))?;
+    if input_file::is_there(path) {
+        let then = input_file::read_to_string(path, Links::Refused, TEXT_CAP)?;
         if then != text {
             let order = |t: &str| {
                 t.lines()
@@ -907,17 +931,29 @@ fn keep_seeds(plan: &TournamentPlan, path: &Path) -> Result<(), TournamentError>
 /// is removed first (its game is played again), so the file ends on a whole
 /// row.
 fn read_done_games(path: &Path) -> Result<BTreeSet<u64>, TournamentError> {
-    if !path.exists() {
+    if !input_file::is_there(path) {
         return Ok(BTreeSet::new());
     }
-    let bytes = fs::read(path).map_err(io_error(path, "cannot read"))?;
-    let keep = whole_rows_end(&bytes);
-    if keep < bytes.len() {
+    // Streamed: the file may hold millions of rows.
+    let mut reader = input_file::reader(path, Links::Refused, TABLE_CAP)?;
+    let mut rows = WholeRows::default();
+    let mut chunk = vec![0; 1 << 16];
+    loop {
+        let n = io::Read::read(&mut reader, &mut chunk)
+            .map_err(|e| input_file::taken_back(e, path))?;
+        if n == 0 {
+            break;
+        }
+        rows.feed(&chunk[..n]);
+    }
+    if rows.end < rows.seen {
         let file = OpenOptions::new()
             .write(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
             .open(path)
             .map_err(io_error(path, "cannot repair"))?;
-        file.set_len(keep as u64)
+        input_file::check_regular(&file, path, TABLE_CAP)?;
+        file.set_len(rows.end)
             .and_then(|()| file.sync_all())
             .map_err(io_error(path, "cannot repair"))?;
     }
@@ -932,27 +968,44 @@ fn read_done_games(path: &Path) -> Result<BTreeSet<u64>, TournamentError> {
 /// Where the last whole row of CSV text ends: after the last line break
 /// outside quotes. A row cut short (even inside a quoted field holding a
 /// line break) lies beyond it.
+#[cfg(test)]
 fn whole_rows_end(bytes: &[u8]) -> usize {
-    let mut quoted = false;
-    let mut end = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'"' => quoted = !quoted,
-            b'\n' if !quoted => end = i + 1,
-            _ => {}
+    let mut rows = WholeRows::default();
+    rows.feed(bytes);
+    rows.end as usize
+}
+
+/// [`whole_rows_end`] of a file read in chunks.
+#[derive(Default)]
+struct WholeRows {
+    quoted: bool,
+    /// Where the last whole row seen ends.
+    end: u64,
+    /// The bytes seen.
+    seen: u64,
+}
+
+impl WholeRows {
+    fn feed(&mut self, bytes: &[u8]) {
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'"' => self.quoted = !self.quoted,
+                b'\n' if !self.quoted => self.end = self.seen + i as u64 + 1,
+                _ => {}
+            }
         }
+        self.seen += bytes.len() as u64;
     }
-    end
 }
 
 /// Refuses to append to a `games.csv` whose header is not the one this
 /// referee writes (a folder resumed by a newer referee). No file, or an
 /// empty one, is fine: it gets the header with its first row.
 fn check_columns(path: &Path) -> Result<(), TournamentError> {
-    if fs::metadata(path).map_or(true, |m| m.len() == 0) {
+    if fs::symlink_metadata(path).map_or(true, |m| m.len() == 0) {
         return Ok(());
     }
-    let file = File::open(path).map_err(io_error(path, "cannot read"))?;
+    let file = input_file::reader(path, Links::Refused, TABLE_CAP)?;
     let found = csv::Reader::from_reader(file)
         .headers()
         .map_err(|e| TournamentError::BadRow {
@@ -994,7 +1047,7 @@ pub fn for_each_row(
     path: &Path,
     mut each: impl FnMut(GameRow) -> Result<(), String>,
 ) -> Result<u64, TournamentError> {
-    let file = File::open(path).map_err(io_error(path, "cannot read"))?;
+    let file = input_file::reader(path, Links::Refused, TABLE_CAP)?;
     let mut reader = csv::Reader::from_reader(file);
     let mut count = 0;
     for (i, row) in reader.deserialize::<GameRow>().enumerate() {
@@ -1153,13 +1206,12 @@ fn publish(
     let written = links.len() as u64;
     for (number, id) in links {
         let from = super::store::Store::transcript_path(out, &id);
-        if !from.exists() {
+        // Only a regular file: a link put there is not followed.
+        if !fs::symlink_metadata(&from).is_ok_and(|m| m.is_file()) {
             continue;
         }
         let dest = transcripts.join(format!("game-{number:06}.jsonl"));
-        fs::hard_link(&from, &dest)
-            .or_else(|_| fs::copy(&from, &dest).map(|_| ()))
-            .map_err(io_error(&dest, "cannot link the transcript"))?;
+        link_or_copy(&from, &dest)?;
     }
     Ok(written)
 }
@@ -1234,10 +1286,16 @@ pub fn merge(
     let mut keyless: Option<PathBuf> = None;
     for folder in folders {
         let meta_path = folder.join("tournament.json");
-        let text = fs::read_to_string(&meta_path).map_err(io_error(
-            &meta_path,
-            "cannot read (is this a results folder of `referee tournament`?)",
-        ))?;
+        let text = match input_file::read_to_string(&meta_path, Links::Refused, TEXT_CAP) {
+            Err(e) if e.is_not_found() => {
+                return Err(TournamentError::Merge {
+                    path: meta_path,
+                    message: "not there: is this a results folder of `referee tournament`?"
+                        .into(),
+                })
+            }
+            read => read?,
+        };
         let this: FolderMeta = serde_json::from_str(&text).map_err(|e| TournamentError::Merge {
             path: meta_path.clone(),
             message: format!("not a results description: {e}"),
@@ -1254,8 +1312,7 @@ pub fn merge(
             });
         }
         let source_path = folder.join("tournament.toml");
-        let source =
-            fs::read_to_string(&source_path).map_err(io_error(&source_path, "cannot read"))?;
+        let source = input_file::read_to_string(&source_path, Links::Refused, TEXT_CAP)?;
         match &meta {
             None => meta = Some((this, source, folder.clone())),
             Some((_, first_source, first)) if *first_source != source => {
@@ -1272,10 +1329,10 @@ pub fn merge(
         // Shards of one tournament drew their games with one key; a folder
         // with another key played other games (codes, the bots' seeds).
         let key_path = folder.join(crate::key::KEY_FILE);
-        if !key_path.exists() {
+        if !input_file::is_there(&key_path) {
             keyless.get_or_insert_with(|| folder.clone());
         } else {
-            let key = crate::key::RefereeKey::read(&key_path)?;
+            let key = crate::key::RefereeKey::read_kept(&key_path)?;
             match &first_key {
                 None => first_key = Some((key, folder.clone())),
                 Some((first, first_folder)) if *first != key => {
@@ -1366,15 +1423,29 @@ fn merge_transcripts(folders: &[PathBuf], out: &Path) -> Result<(), TournamentEr
         for entry in entries.flatten() {
             let name = entry.file_name();
             let dest = target.join(&name);
-            if dest.exists() || !name.to_string_lossy().ends_with(".jsonl") {
+            if input_file::is_there(&dest) || !name.to_string_lossy().ends_with(".jsonl") {
                 continue;
             }
+            // A shard's transcript is a regular file: a link, a FIFO or a
+            // device there is refused, naming it.
             let from = entry.path();
-            fs::hard_link(&from, &dest)
-                .or_else(|_| fs::copy(&from, &dest).map(|_| ()))
-                .map_err(io_error(&dest, "cannot copy the transcript"))?;
+            if !entry.file_type().is_ok_and(|t| t.is_file()) {
+                input_file::open(&from, Links::Refused, input_file::TRANSCRIPT_CAP)?;
+            }
+            link_or_copy(&from, &dest)?;
         }
     }
+    Ok(())
+}
+
+/// A transcript into another folder: a hard link where the file system
+/// allows (`link` never follows a link), else a copy of the regular file,
+/// at most [`input_file::TRANSCRIPT_CAP`] bytes.
+fn link_or_copy(from: &Path, dest: &Path) -> Result<(), TournamentError> {
+    if fs::hard_link(from, dest).is_ok() {
+        return Ok(());
+    }
+    input_file::copy(from, dest, input_file::TRANSCRIPT_CAP)?;
     Ok(())
 }
 
