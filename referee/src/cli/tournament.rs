@@ -189,6 +189,12 @@ pub struct MergeArgs {
     /// Folder for the merged games.csv, standings.csv and crosstable.csv
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Merge folders that are not the whole tournament once (a shard not
+    /// given or not finished, a shard given twice) and exit 0, with a
+    /// warning; without it such a set is refused (exit 2) and nothing is
+    /// written
+    #[arg(long)]
+    pub partial: bool,
 }
 
 pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
@@ -355,7 +361,7 @@ pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
         )));
     }
     let (standings, count, total) =
-        tournament::merge(&args.folders, &args.out).map_err(Failure::input)?;
+        tournament::merge(&args.folders, &args.out, args.partial).map_err(Failure::input)?;
     print!("{}", standings_table(&standings));
     println!(
         "\n{count} of {total} games merged into {}",
@@ -363,7 +369,7 @@ pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
     );
     if count < total {
         eprintln!(
-            "warning: {} games are missing (a shard not finished?)",
+            "warning: {} games are missing (--partial: a shard not given or not finished)",
             total - count
         );
     }

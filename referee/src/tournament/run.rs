@@ -837,8 +837,8 @@ fn prepare_folder(plan: &TournamentPlan, options: &RunOptions) -> Result<(), Tou
     if fs::metadata(out).is_ok_and(|m| !m.is_dir()) {
         return Err(TournamentError::Unwritable {
             path: out.clone(),
-            what: "it is a file, not a folder",
-            source: io::Error::from(io::ErrorKind::AlreadyExists),
+            what: "cannot be the results folder",
+            source: io::Error::other("it is a file, not a folder"),
         });
     }
     let has_results = input_file::is_there(&out.join(GAMES_CSV));
@@ -1275,12 +1275,19 @@ fn as_now(plan: &TournamentPlan, game: &ScheduledGame, then: &GameRow) -> GameRo
 }
 
 /// Combines shard folders into `out`: the rows of all shards in game order,
-/// then standings and crosstable exactly as one run would write them.
+/// then standings and crosstable exactly as one run would write them. A
+/// set of folders that is not the whole tournament once (games missing, a
+/// shard given twice) is refused before anything is written, unless
+/// `partial` says it is meant.
 pub fn merge(
     folders: &[PathBuf],
     out: &Path,
+    partial: bool,
 ) -> Result<(Vec<StandingRow>, u64, u64), TournamentError> {
     let mut meta: Option<(FolderMeta, String, PathBuf)> = None;
+    // Each folder's shard (`I/N`, none for a whole run), to name a shard
+    // given twice or not given.
+    let mut shards: Vec<(Option<(u32, u32)>, PathBuf, PathBuf)> = vec![];
     let mut rows: std::collections::BTreeMap<u64, GameRow> = Default::default();
     let mut first_key: Option<(crate::key::RefereeKey, PathBuf)> = None;
     let mut keyless: Option<PathBuf> = None;
@@ -1300,6 +1307,7 @@ pub fn merge(
             path: meta_path.clone(),
             message: format!("not a results description: {e}"),
         })?;
+        let this_shard = this.shard;
         let played_whole = [Format::Swiss, Format::Knockout, Format::Groups];
         if played_whole.iter().any(|f| f.name() == this.format) {
             return Err(TournamentError::Merge {
@@ -1348,6 +1356,29 @@ pub fn merge(
                 Some(_) => {}
             }
         }
+        let real = fs::canonicalize(folder).unwrap_or_else(|_| folder.clone());
+        if let Some((_, _, first)) = shards
+            .iter()
+            .find(|(shard, at, _)| *at == real || (this_shard.is_some() && *shard == this_shard))
+        {
+            if !partial {
+                let what = match this_shard {
+                    Some((i, n)) => format!("shard {i}/{n}"),
+                    None => "the folder".to_string(),
+                };
+                return Err(TournamentError::Merge {
+                    path: folder.clone(),
+                    message: format!(
+                        "{what} is given twice (also {}): give each shard once, or add \
+                         --partial to merge them anyway",
+                        first.display()
+                    ),
+                });
+            }
+        }
+        shards.push((this_shard, real, folder.clone()));
+        // Its transcripts are checked now, before anything is written.
+        shard_transcripts(folder)?;
         let games_path = folder.join(GAMES_CSV);
         for_each_row(&games_path, |row| {
             if let Some(existing) = rows.get(&row.game) {
@@ -1385,6 +1416,36 @@ pub fn merge(
             message: "no folders to merge".into(),
         });
     };
+    let merged = rows.len() as u64;
+    if merged < meta.total_games && !partial {
+        let given: BTreeSet<u32> = shards
+            .iter()
+            .filter_map(|(s, _, _)| s.map(|(i, _)| i))
+            .collect();
+        let count = shards.iter().find_map(|(s, _, _)| s.map(|(_, n)| n));
+        let not_given: Vec<String> = count
+            .map(|n| {
+                (1..=n)
+                    .filter(|i| !given.contains(i))
+                    .map(|i| format!("{i}/{n}"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let why = if not_given.is_empty() {
+            "a shard not finished? finish it with --resume".to_string()
+        } else {
+            format!("shard {} not given", not_given.join(", "))
+        };
+        return Err(TournamentError::Merge {
+            path: out.to_path_buf(),
+            message: format!(
+                "{} of the tournament's {} games are missing from these folders ({why}); \
+                 nothing was written: add --partial to merge the games there are",
+                meta.total_games - merged,
+                meta.total_games
+            ),
+        });
+    }
     fs::create_dir_all(out).map_err(io_error(out, "cannot create the folder"))?;
     let games_path = out.join(GAMES_CSV);
     write_atomically(&games_path, |w| {
@@ -1414,28 +1475,46 @@ pub fn merge(
 fn merge_transcripts(folders: &[PathBuf], out: &Path) -> Result<(), TournamentError> {
     let target = out.join("transcripts");
     for folder in folders {
-        let Ok(entries) = fs::read_dir(folder.join("transcripts")) else {
-            continue;
-        };
-        if !target.exists() {
+        let transcripts = shard_transcripts(folder)?;
+        if !transcripts.is_empty() && !target.exists() {
             transcripts_folder(out)?;
         }
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let dest = target.join(&name);
-            if input_file::is_there(&dest) || !name.to_string_lossy().ends_with(".jsonl") {
+        for from in transcripts {
+            let Some(name) = from.file_name() else {
                 continue;
+            };
+            let dest = target.join(name);
+            if !input_file::is_there(&dest) {
+                link_or_copy(&from, &dest)?;
             }
-            // A shard's transcript is a regular file: a link, a FIFO or a
-            // device there is refused, naming it.
-            let from = entry.path();
-            if !entry.file_type().is_ok_and(|t| t.is_file()) {
-                input_file::open(&from, Links::Refused, input_file::TRANSCRIPT_CAP)?;
-            }
-            link_or_copy(&from, &dest)?;
         }
     }
     Ok(())
+}
+
+/// The transcripts (`*.jsonl`) of a shard's folder, each a regular file of
+/// at most [`input_file::TRANSCRIPT_CAP`] bytes: a link, a FIFO or a
+/// device there is refused, naming it.
+fn shard_transcripts(folder: &Path) -> Result<Vec<PathBuf>, TournamentError> {
+    let Ok(entries) = fs::read_dir(folder.join("transcripts")) else {
+        return Ok(vec![]);
+    };
+    let mut found = vec![];
+    for entry in entries.flatten() {
+        if !entry.file_name().to_string_lossy().ends_with(".jsonl") {
+            continue;
+        }
+        let path = entry.path();
+        let regular = entry.file_type().is_ok_and(|t| t.is_file())
+            && entry
+                .metadata()
+                .is_ok_and(|m| m.len() <= input_file::TRANSCRIPT_CAP);
+        if !regular {
+            input_file::open(&path, Links::Refused, input_file::TRANSCRIPT_CAP)?;
+        }
+        found.push(path);
+    }
+    Ok(found)
 }
 
 /// A transcript into another folder: a hard link where the file system
