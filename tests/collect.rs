@@ -877,7 +877,10 @@ fn an_unsupported_file_breaks_only_its_team_and_no_submission_is_bad_input() {
         assert_eq!(row["status"], "broken", "{team}: {row:?}");
         assert_eq!(row["reason"], "refused", "{team}: {row:?}");
         assert!(row["source"].ends_with(file), "{team}: {row:?}");
-        assert!(row["message"].contains(".zip, a .tar.gz"), "{team}: {row:?}");
+        assert!(
+            row["message"].contains(".zip, a .tar.gz"),
+            "{team}: {row:?}"
+        );
         assert!(!dir.path().join("bots").join(team).exists(), "{team}");
     }
     assert!(dir.path().join("bots/alpha/main.py").is_file());

@@ -492,8 +492,20 @@ fn files_of_a_results_folder_that_are_not_regular_files_are_refused() {
         .unwrap()
         .unwrap()
         .path();
-    let transcript_name = transcript.file_name().unwrap().to_str().unwrap().to_string();
-    let resume = ["tournament", "t.toml", "--out", "res", "--resume", "--no-report"];
+    let transcript_name = transcript
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    let resume = [
+        "tournament",
+        "t.toml",
+        "--out",
+        "res",
+        "--resume",
+        "--no-report",
+    ];
     for (file, what) in [
         ("referee.key", Planted::Fifo),
         ("referee.key", Planted::LinkToZero),
@@ -513,7 +525,10 @@ fn files_of_a_results_folder_that_are_not_regular_files_are_refused() {
     for (file, what) in [
         ("tournament.json", Planted::Fifo),
         ("tournament.toml", Planted::LinkToZero),
-        (&format!("transcripts/{transcript_name}") as &str, Planted::LinkToZero),
+        (
+            &format!("transcripts/{transcript_name}") as &str,
+            Planted::LinkToZero,
+        ),
     ] {
         let restore = plant(res.join(file), what);
         let run = capped_referee(dir.path(), &["report", "res"]);
@@ -552,8 +567,15 @@ fn files_of_a_results_folder_that_are_not_regular_files_are_refused() {
             dir.path(),
             &["merge", "shard1", "shard2", "--out", "merged"],
         );
-        assert_refused(&run, &format!("shard2/{file}"), &format!("merge: {file} {what:?}"));
-        assert!(!dir.path().join("merged").exists(), "merge: {file}: written");
+        assert_refused(
+            &run,
+            &format!("shard2/{file}"),
+            &format!("merge: {file} {what:?}"),
+        );
+        assert!(
+            !dir.path().join("merged").exists(),
+            "merge: {file}: written"
+        );
         restore();
     }
     let run = referee_in(
@@ -626,9 +648,17 @@ fn numbers_too_large_for_a_field_say_so_with_the_limit() {
     ];
     for (head, message) in cases {
         std::fs::write(dir.path().join("t.toml"), tournament_text(head)).unwrap();
-        let run = referee_in(dir.path(), &["tournament", "t.toml", "--out", "out"], BUDGET);
+        let run = referee_in(
+            dir.path(),
+            &["tournament", "t.toml", "--out", "out"],
+            BUDGET,
+        );
         assert_refused(&run, message, head);
-        assert!(!run.stderr.contains("not negative"), "{head}: {}", run.stderr);
+        assert!(
+            !run.stderr.contains("not negative"),
+            "{head}: {}",
+            run.stderr
+        );
     }
     // Mastermind's options: the game's own limits, not the type's.
     let text = format!(
@@ -637,6 +667,10 @@ fn numbers_too_large_for_a_field_say_so_with_the_limit() {
         sample_bin("mastermind_knuth")
     );
     std::fs::write(dir.path().join("m.toml"), text).unwrap();
-    let run = referee_in(dir.path(), &["tournament", "m.toml", "--out", "out"], BUDGET);
+    let run = referee_in(
+        dir.path(),
+        &["tournament", "m.toml", "--out", "out"],
+        BUDGET,
+    );
     assert_refused(&run, "options.pegs: 300 is too large: at most 12", "pegs");
 }

@@ -1000,8 +1000,10 @@ fn merge_refuses_a_set_of_shards_that_is_not_whole_unless_partial() {
     let (run, out) = merge(&[one], "missing", &[]);
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(
-        run.stderr.contains(&format!("{} of the tournament's 12 games are missing", 12 - first_rows))
-            && run.stderr.contains("shard 2/2 not given")
+        run.stderr.contains(&format!(
+            "{} of the tournament's 12 games are missing",
+            12 - first_rows
+        )) && run.stderr.contains("shard 2/2 not given")
             && run.stderr.contains("--partial"),
         "{}",
         run.stderr
@@ -1027,5 +1029,9 @@ fn merge_refuses_a_set_of_shards_that_is_not_whole_unless_partial() {
 
     let (run, _) = merge(&[one, two], "whole", &[]);
     assert_eq!(run.status, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("12 of 12 games merged"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("12 of 12 games merged"),
+        "{}",
+        run.stdout
+    );
 }

@@ -39,24 +39,48 @@ pub const TRANSCRIPT_CAP: u64 = 256 << 20;
 /// is refused.
 pub const TABLE_CAP: u64 = 1 << 40;
 
-/// Why a file was not read: each names the file.
+/// Why a file was not read: `cannot read PATH: why` ([`InputError::why`]).
 #[derive(Debug, thiserror::Error)]
+#[error("cannot read {}: {}", self.path().display(), self.why())]
 pub enum InputError {
-    #[error("cannot read {}: {source}", path.display())]
     Io {
         path: PathBuf,
         #[source]
         source: io::Error,
     },
-    #[error("{}: it is a symbolic link; the referee reads files here only as themselves, never where a link leads: replace it with the file", path.display())]
-    Link { path: PathBuf },
-    #[error("{}: it is {what}, not a regular file; the referee reads only regular files here", path.display())]
-    NotRegular { path: PathBuf, what: &'static str },
-    #[error("{}: it holds more than {} (the most the referee reads of such a file)", path.display(), show_cap(*cap))]
-    TooLarge { path: PathBuf, cap: u64 },
+    Link {
+        path: PathBuf,
+    },
+    NotRegular {
+        path: PathBuf,
+        what: &'static str,
+    },
+    TooLarge {
+        path: PathBuf,
+        cap: u64,
+    },
 }
 
 impl InputError {
+    /// Why the file was not read, without its name.
+    pub fn why(&self) -> String {
+        match self {
+            InputError::Io { source, .. } => source.to_string(),
+            InputError::Link { .. } => {
+                "it is a symbolic link; the referee reads files here only as \
+                 themselves, never where a link leads: replace it with the file"
+                    .into()
+            }
+            InputError::NotRegular { what, .. } => {
+                format!("it is {what}, not a regular file; the referee reads only regular files")
+            }
+            InputError::TooLarge { cap, .. } => format!(
+                "it holds more than {} (the most the referee reads of such a file)",
+                show_cap(*cap)
+            ),
+        }
+    }
+
     pub fn path(&self) -> &Path {
         match self {
             InputError::Io { path, .. }
@@ -86,7 +110,8 @@ impl From<InputError> for io::Error {
 
 /// The [`InputError`] an `io::Error` carries, if it carries one.
 pub fn from_io(e: &io::Error) -> Option<&InputError> {
-    e.get_ref().and_then(|inner| inner.downcast_ref::<InputError>())
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<InputError>())
 }
 
 /// A cap in words: `16MiB`, or bytes when not a whole KiB.

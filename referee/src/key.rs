@@ -52,8 +52,8 @@ pub enum KeyError {
     Length(usize),
     #[error("the key must be 64 hexadecimal digits; '{0}' is not one")]
     Digit(char),
-    #[error("the key file: {0}")]
-    Read(#[from] crate::input_file::InputError),
+    #[error("cannot read the key file {}: {}", .0.path().display(), .0.why())]
+    Read(crate::input_file::InputError),
     #[error("the key file {}: {why}", path.display())]
     Content { path: PathBuf, why: Box<KeyError> },
     #[error("cannot write the key file {}: {source}", path.display())]
@@ -119,7 +119,8 @@ impl RefereeKey {
     }
 
     fn read_file(path: &Path, links: Links) -> Result<RefereeKey, KeyError> {
-        let text = crate::input_file::read_to_string(path, links, KEY_CAP)?;
+        let text =
+            crate::input_file::read_to_string(path, links, KEY_CAP).map_err(KeyError::Read)?;
         RefereeKey::from_hex(&text).map_err(|why| KeyError::Content {
             path: path.to_path_buf(),
             why: Box::new(why),

@@ -13,8 +13,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::bot::{BotCommand, BotSpecError, Language};
-use crate::input_file::Links;
 use crate::games::{GameConfig, GameConfigError, GameOptions};
+use crate::input_file::Links;
 use crate::runner::MatchLimits;
 use crate::units;
 
@@ -24,12 +24,11 @@ pub const DEFAULT_SEED: u64 = 1;
 /// A broken tournament or check file: where, and what to do about it.
 #[derive(Debug, thiserror::Error)]
 pub enum PlanError {
-    #[error("the {kind} file: {source}")]
+    #[error("cannot read the {kind} file {}: {}", why.path().display(), why.why())]
     Read {
         /// "tournament" or "check".
         kind: &'static str,
-        #[source]
-        source: crate::input_file::InputError,
+        why: crate::input_file::InputError,
     },
     #[error("{}:{line}: {message}", path.display())]
     At {
@@ -147,7 +146,7 @@ impl Source<'_> {
         links: Links,
     ) -> Result<String, PlanError> {
         crate::input_file::read_to_string(path, links, crate::input_file::TEXT_CAP)
-            .map_err(|source| PlanError::Read { kind, source })
+            .map_err(|why| PlanError::Read { kind, why })
     }
 
     /// Parses the file's TOML into its raw shape.

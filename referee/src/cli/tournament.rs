@@ -128,13 +128,13 @@ pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
         referee::input_file::TEXT_CAP,
     )
     .map_err(anyhow::Error::from)
-        .and_then(|text| serde_json::from_str(&text).map_err(anyhow::Error::from))
-        .map_err(|e| {
-            Failure::input(anyhow::anyhow!(
-                "{}: cannot read it ({e}); give the results folder of a tournament",
-                meta_path.display()
-            ))
-        })?;
+    .and_then(|text| serde_json::from_str(&text).map_err(anyhow::Error::from))
+    .map_err(|e| {
+        Failure::input(anyhow::anyhow!(
+            "{}: cannot read it ({e}); give the results folder of a tournament",
+            meta_path.display()
+        ))
+    })?;
     // The folder's copy of the file, with the roster's copy of its last
     // grading: relative paths in the copy would be taken from the folder.
     let (file, roster_at) = match &args.file {

@@ -263,11 +263,7 @@ pub fn unpack_archive(
         path: archive.to_path_buf(),
         source,
     };
-    let file = input_file::open(
-        archive,
-        Links::Refused,
-        caps.total_bytes.saturating_mul(2),
-    )?;
+    let file = input_file::open(archive, Links::Refused, caps.total_bytes.saturating_mul(2))?;
     let packed = file.metadata().map_err(read_err)?.len().max(1);
     fs::create_dir(dest).map_err(|source| UnpackError::Write {
         path: dest.to_path_buf(),

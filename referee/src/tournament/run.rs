@@ -29,16 +29,16 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::fs::{self, OpenOptions};
-use std::os::unix::fs::OpenOptionsExt;
 use std::io;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::atomic_file;
-use crate::input_file::{self, InputError, Links, TABLE_CAP, TEXT_CAP};
 use crate::bot;
 use crate::games::{Seat, Winner};
+use crate::input_file::{self, InputError, Links, TABLE_CAP, TEXT_CAP};
 use crate::pool::{Flow, Pool};
 use crate::record::MatchRecord;
 use crate::reporter::csv::{write_atomically, write_tables, GAMES_CSV};
@@ -939,8 +939,8 @@ fn read_done_games(path: &Path) -> Result<BTreeSet<u64>, TournamentError> {
     let mut rows = WholeRows::default();
     let mut chunk = vec![0; 1 << 16];
     loop {
-        let n = io::Read::read(&mut reader, &mut chunk)
-            .map_err(|e| input_file::taken_back(e, path))?;
+        let n =
+            io::Read::read(&mut reader, &mut chunk).map_err(|e| input_file::taken_back(e, path))?;
         if n == 0 {
             break;
         }
@@ -1297,8 +1297,7 @@ pub fn merge(
             Err(e) if e.is_not_found() => {
                 return Err(TournamentError::Merge {
                     path: meta_path,
-                    message: "not there: is this a results folder of `referee tournament`?"
-                        .into(),
+                    message: "not there: is this a results folder of `referee tournament`?".into(),
                 })
             }
             read => read?,

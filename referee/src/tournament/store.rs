@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::identity::Hash256;
-use crate::input_file::{self, InputError, Links};
 use super::standings::GameRow;
+use crate::input_file::{self, InputError, Links};
 
 /// The store's folder inside a results folder.
 pub const STORE_FOLDER: &str = "store";
