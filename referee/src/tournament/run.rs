@@ -1285,9 +1285,7 @@ pub fn merge(
     partial: bool,
 ) -> Result<(Vec<StandingRow>, u64, u64), TournamentError> {
     let mut meta: Option<(FolderMeta, String, PathBuf)> = None;
-    // Each folder's shard (`I/N`, none for a whole run), to name a shard
-    // given twice or not given.
-    let mut shards: Vec<(Option<(u32, u32)>, PathBuf, PathBuf)> = vec![];
+    let mut shards: Vec<GivenShard> = vec![];
     let mut rows: std::collections::BTreeMap<u64, GameRow> = Default::default();
     let mut first_key: Option<(crate::key::RefereeKey, PathBuf)> = None;
     let mut keyless: Option<PathBuf> = None;
@@ -1356,9 +1354,9 @@ pub fn merge(
             }
         }
         let real = fs::canonicalize(folder).unwrap_or_else(|_| folder.clone());
-        if let Some((_, _, first)) = shards
+        if let Some(first) = shards
             .iter()
-            .find(|(shard, at, _)| *at == real || (this_shard.is_some() && *shard == this_shard))
+            .find(|s| s.real == real || (this_shard.is_some() && s.shard == this_shard))
         {
             if !partial {
                 let what = match this_shard {
@@ -1370,12 +1368,16 @@ pub fn merge(
                     message: format!(
                         "{what} is given twice (also {}): give each shard once, or add \
                          --partial to merge them anyway",
-                        first.display()
+                        first.given.display()
                     ),
                 });
             }
         }
-        shards.push((this_shard, real, folder.clone()));
+        shards.push(GivenShard {
+            shard: this_shard,
+            real,
+            given: folder.clone(),
+        });
         // Its transcripts are checked now, before anything is written.
         shard_transcripts(folder)?;
         let games_path = folder.join(GAMES_CSV);
@@ -1419,9 +1421,9 @@ pub fn merge(
     if merged < meta.total_games && !partial {
         let given: BTreeSet<u32> = shards
             .iter()
-            .filter_map(|(s, _, _)| s.map(|(i, _)| i))
+            .filter_map(|s| s.shard.map(|(i, _)| i))
             .collect();
-        let count = shards.iter().find_map(|(s, _, _)| s.map(|(_, n)| n));
+        let count = shards.iter().find_map(|s| s.shard.map(|(_, n)| n));
         let not_given: Vec<String> = count
             .map(|n| {
                 (1..=n)
@@ -1466,6 +1468,14 @@ pub fn merge(
     write_tables(out, &standings)?;
     merge_transcripts(folders, out)?;
     Ok((standings.rows(), count, meta.total_games))
+}
+
+/// A folder given to `merge`: its shard (`I/N`, none for a whole run) and
+/// where it really is, to name a shard given twice or not given.
+struct GivenShard {
+    shard: Option<(u32, u32)>,
+    real: PathBuf,
+    given: PathBuf,
 }
 
 /// The shards' transcripts in the merged folder too (hard links where the
