@@ -59,6 +59,10 @@ pub enum InputError {
         path: PathBuf,
         cap: u64,
     },
+    /// Ctrl-C or SIGTERM came while the file was read.
+    Stopped {
+        path: PathBuf,
+    },
 }
 
 impl InputError {
@@ -78,6 +82,7 @@ impl InputError {
                 "it holds more than {} (the most the referee reads of such a file)",
                 show_cap(*cap)
             ),
+            InputError::Stopped { .. } => "stopped by Ctrl-C or SIGTERM while reading it".into(),
         }
     }
 
@@ -86,7 +91,8 @@ impl InputError {
             InputError::Io { path, .. }
             | InputError::Link { path }
             | InputError::NotRegular { path, .. }
-            | InputError::TooLarge { path, .. } => path,
+            | InputError::TooLarge { path, .. }
+            | InputError::Stopped { path } => path,
         }
     }
 
@@ -188,16 +194,26 @@ pub fn check_regular(file: &File, path: &Path, cap: u64) -> Result<(), InputErro
 }
 
 /// A file opened by [`reader`]: reads end with an error once more than
-/// its cap was read (a file that grew after it was opened).
+/// its cap was read (a file that grew after it was opened), or once Ctrl-C
+/// or SIGTERM comes (a table is read in time proportional to its size: the
+/// referee stops all the same). A reader opened after the stop was asked
+/// reads on: the standings of the games done are written from the files.
 pub struct Capped {
     file: File,
     path: PathBuf,
     cap: u64,
     read: u64,
+    stop_before: bool,
 }
 
 impl Read for Capped {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if !self.stop_before && crate::bot::stop_requested() {
+            return Err(InputError::Stopped {
+                path: self.path.clone(),
+            }
+            .into());
+        }
         // One byte beyond the cap is asked for, to see that there is one.
         let room = (self.cap - self.read.min(self.cap)).saturating_add(1);
         let want = buf.len().min(usize::try_from(room).unwrap_or(usize::MAX));
@@ -227,6 +243,7 @@ pub fn reader(path: &Path, links: Links, cap: u64) -> Result<Capped, InputError>
         path: path.to_path_buf(),
         cap,
         read: 0,
+        stop_before: crate::bot::stop_requested(),
     })
 }
 

@@ -299,7 +299,16 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
             },
         ));
     }
-    let outcome = tournament::run(&plan, &options, &mut reporters).map_err(|e| match e {
+    let outcome = tournament::run(&plan, &options, &mut reporters);
+    if outcome.is_err() && bot::stop_requested() {
+        // Stopped while reading the folder (a large one, on --resume):
+        // stopped, as during the games.
+        if let Err(e) = &outcome {
+            eprintln!("referee: {}", referee::text::escape_lines(&e.to_string()));
+        }
+        return Ok(EXIT_INTERRUPTED);
+    }
+    let outcome = outcome.map_err(|e| match e {
         tournament::TournamentError::FolderInUse { .. }
         | tournament::TournamentError::FolderOfAnother { .. }
         | tournament::TournamentError::OtherColumns { .. }

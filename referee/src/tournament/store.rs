@@ -184,6 +184,13 @@ impl Store {
         let mut reader = io::BufReader::new(&file);
         let mut line = Vec::new();
         loop {
+            // Read at the start of a run: Ctrl-C or SIGTERM stops it.
+            if crate::bot::stop_requested() {
+                return Err(InputError::Stopped {
+                    path: store.path.clone(),
+                }
+                .into());
+            }
             line.clear();
             let read = (&mut reader)
                 .take(LINE_CAP)
