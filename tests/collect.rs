@@ -1111,3 +1111,76 @@ fn walk(root: &Path) -> Vec<std::path::PathBuf> {
     }
     files
 }
+
+/// A team whose submission is a file the referee does not take (a `.tar`,
+/// a `.rar`, a `.txt`) is broken with the reason, and the other teams are
+/// collected; a source with no submission at all is bad input.
+#[test]
+fn an_unsupported_file_breaks_only_its_team_and_no_submission_is_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let from = dir.path().join("subs");
+    team_folder(&from, "alpha", "main.py", "python/arrow5_starter.py");
+    fs::write(from.join("beta.rar"), "Rar!\x1a\x07\x00").unwrap();
+    fs::write(from.join("gamma.txt"), "our bot is in the mail\n").unwrap();
+    let status = Command::new("tar")
+        .args(["cf", "delta.tar", "alpha"])
+        .current_dir(&from)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let reference = sample_bin("arrow5_random");
+    let collect = |from: &str, out: &str| {
+        referee_in(
+            dir.path(),
+            &[
+                "collect",
+                "--game",
+                "arrow5",
+                "--from",
+                from,
+                "--reference",
+                &reference,
+                "--out",
+                out,
+            ],
+            BUDGET,
+        )
+    };
+    let run = collect("subs", "bots");
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let rows = rows_by_team(&dir.path().join("bots/admission.csv"));
+    assert_eq!(
+        rows.keys().collect::<Vec<_>>(),
+        ["alpha", "beta", "delta", "gamma"],
+        "{rows:?}"
+    );
+    assert_eq!(rows["alpha"]["status"], "admitted", "{rows:?}");
+    for (team, file) in [
+        ("beta", "beta.rar"),
+        ("gamma", "gamma.txt"),
+        ("delta", "delta.tar"),
+    ] {
+        let row = &rows[team];
+        assert_eq!(row["status"], "broken", "{team}: {row:?}");
+        assert_eq!(row["reason"], "refused", "{team}: {row:?}");
+        assert!(row["source"].ends_with(file), "{team}: {row:?}");
+        assert!(
+            row["message"].contains(".zip, a .tar.gz"),
+            "{team}: {row:?}"
+        );
+        assert!(!dir.path().join("bots").join(team).exists(), "{team}");
+    }
+    assert!(dir.path().join("bots/alpha/main.py").is_file());
+
+    // Nothing to collect: said, exit 2, no folder of bots made.
+    fs::create_dir(dir.path().join("empty")).unwrap();
+    fs::write(dir.path().join("empty/.hidden"), "").unwrap();
+    let run = collect("empty", "none");
+    assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("--from empty") && run.stderr.contains("no submissions"),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.path().join("none").exists());
+}

@@ -2,7 +2,7 @@
 //! results folder); tournament names cannot leave tournaments/results;
 //! control characters from bots reach the terminal escaped.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -408,4 +408,269 @@ fn control_characters_from_bots_are_shown_escaped() {
         "a missing bot with BEL in its name",
     );
     assert_no_raw_controls(&run.stderr, "the error");
+}
+
+/// What to put in place of a file of a results folder.
+#[derive(Clone, Copy, Debug)]
+enum Planted {
+    /// A FIFO no one writes to: opening it to read would wait for ever.
+    Fifo,
+    /// A symbolic link to `/dev/zero`: read whole, it never ends.
+    LinkToZero,
+}
+
+/// Moves `path` aside (if it is there) and puts `what` in its place;
+/// returns a guard that puts the file back.
+fn plant(path: PathBuf, what: Planted) -> impl FnOnce() {
+    let aside = path.with_extension("aside");
+    let had = path.exists();
+    if had {
+        std::fs::rename(&path, &aside).unwrap();
+    }
+    match what {
+        Planted::Fifo => {
+            let status = Command::new("mkfifo").arg(&path).status().unwrap();
+            assert!(status.success(), "mkfifo {}", path.display());
+        }
+        Planted::LinkToZero => std::os::unix::fs::symlink("/dev/zero", &path).unwrap(),
+    }
+    move || {
+        std::fs::remove_file(&path).unwrap();
+        if had {
+            std::fs::rename(&aside, &path).unwrap();
+        }
+    }
+}
+
+/// The referee with `args` in `dir`, its address space capped (a referee
+/// that reads `/dev/zero` whole fails fast instead of filling the machine).
+fn capped_referee(dir: &Path, args: &[&str]) -> Run {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg("ulimit -v 4000000 && exec \"$0\" \"$@\"")
+        .arg(referee_bin())
+        .args(args)
+        .current_dir(dir);
+    run_within(command, Duration::from_secs(60))
+}
+
+/// Every file the referee reads from a results folder, a shard or a report
+/// folder is opened without waiting and without following a link, and
+/// must be a regular file: a FIFO or a link to `/dev/zero` in its place is
+/// refused at once (exit 2, the file named), neither waited on for ever nor
+/// read until memory runs out; the results already there are kept.
+#[test]
+fn files_of_a_results_folder_that_are_not_regular_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("t.toml"),
+        tournament_text("games_per_pairing = 4\nseed = 5\n[options]\nmax_rounds = 5"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("shared.key"), "7a".repeat(32)).unwrap();
+    let tournament = |out: &str, extra: &[&str]| {
+        let mut args = vec![
+            "tournament",
+            "t.toml",
+            "--out",
+            out,
+            "--no-report",
+            "--key-file",
+            "shared.key",
+        ];
+        args.extend_from_slice(extra);
+        referee_in(dir.path(), &args, BUDGET)
+    };
+    let run = tournament("res", &[]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let res = dir.path().join("res");
+    let games_before = std::fs::read(res.join("games.csv")).unwrap();
+    let transcript = std::fs::read_dir(res.join("transcripts"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let transcript_name = transcript
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    let resume = [
+        "tournament",
+        "t.toml",
+        "--out",
+        "res",
+        "--resume",
+        "--no-report",
+    ];
+    for (file, what) in [
+        ("referee.key", Planted::Fifo),
+        ("referee.key", Planted::LinkToZero),
+        ("games.csv", Planted::Fifo),
+        ("games.csv", Planted::LinkToZero),
+        ("tournament.toml", Planted::Fifo),
+        ("tournament.toml", Planted::LinkToZero),
+        ("store/games.jsonl", Planted::LinkToZero),
+        ("store/games.jsonl", Planted::Fifo),
+    ] {
+        let restore = plant(res.join(file), what);
+        let run = capped_referee(dir.path(), &resume);
+        assert_refused(&run, &format!("res/{file}"), &format!("{file} {what:?}"));
+        restore();
+    }
+    // `report` reads the folder too.
+    for (file, what) in [
+        ("tournament.json", Planted::Fifo),
+        ("tournament.toml", Planted::LinkToZero),
+        (
+            &format!("transcripts/{transcript_name}") as &str,
+            Planted::LinkToZero,
+        ),
+    ] {
+        let restore = plant(res.join(file), what);
+        let run = capped_referee(dir.path(), &["report", "res"]);
+        assert_refused(&run, file, &format!("report: {file} {what:?}"));
+        restore();
+    }
+    // Put back, the folder resumes as it was: nothing was lost.
+    let run = referee_in(dir.path(), &resume, BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(std::fs::read(res.join("games.csv")).unwrap(), games_before);
+
+    // A shard's files: `merge` refuses them and writes nothing.
+    for shard in ["1/2", "2/2"] {
+        let out = format!("shard{}", &shard[..1]);
+        let run = tournament(&out, &["--shard", shard]);
+        assert_eq!(run.status, 0, "{}", run.stderr);
+    }
+    let shard2 = dir.path().join("shard2");
+    let shard_transcript = std::fs::read_dir(shard2.join("transcripts"))
+        .unwrap()
+        .next()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
+    let mut planted = vec![
+        ("tournament.toml".to_string(), Planted::LinkToZero),
+        ("tournament.json".to_string(), Planted::Fifo),
+        ("referee.key".to_string(), Planted::LinkToZero),
+        ("games.csv".to_string(), Planted::Fifo),
+    ];
+    if let Some(name) = shard_transcript {
+        planted.push((format!("transcripts/{name}"), Planted::LinkToZero));
+        planted.push((format!("transcripts/{name}"), Planted::Fifo));
+    }
+    for (file, what) in planted {
+        let restore = plant(shard2.join(&file), what);
+        let run = capped_referee(
+            dir.path(),
+            &["merge", "shard1", "shard2", "--out", "merged"],
+        );
+        assert_refused(
+            &run,
+            &format!("shard2/{file}"),
+            &format!("merge: {file} {what:?}"),
+        );
+        assert!(
+            !dir.path().join("merged").exists(),
+            "merge: {file}: written"
+        );
+        restore();
+    }
+    let run = referee_in(
+        dir.path(),
+        &["merge", "shard1", "shard2", "--out", "merged"],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+}
+
+/// An `--out` that cannot be a results folder (a file, or a path through
+/// one) is bad input, not a failure of the referee.
+#[test]
+fn an_out_that_cannot_be_a_folder_is_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("t.toml"), tournament_text("")).unwrap();
+    std::fs::write(dir.path().join("taken"), "a file of the user's\n").unwrap();
+    for out in ["taken", "taken/inside", "/etc/passwd"] {
+        let run = referee_in(dir.path(), &["tournament", "t.toml", "--out", out], BUDGET);
+        assert_refused(&run, &format!("--out {out}"), out);
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("taken")).unwrap(),
+        "a file of the user's\n"
+    );
+}
+
+/// A whole number too large for its field says "too large" and the limit,
+/// whatever its size (TOML holds up to 2^63 - 1; beyond, its own error).
+#[test]
+fn numbers_too_large_for_a_field_say_so_with_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "games_per_pairing = 99999999999999",
+            "games_per_pairing: 99999999999999 is too large: at most 1000000",
+        ),
+        (
+            "games_per_pairing = 99999999999999999999",
+            "games_per_pairing: too large: at most 1000000",
+        ),
+        (
+            "seed = 99999999999999999999",
+            "seed: too large: at most 9223372036854775807",
+        ),
+        (
+            "format = \"swiss\"\nrounds = 99999999999",
+            "rounds: 99999999999 is not possible (too large) with 2 bots; give 1 to 1",
+        ),
+        (
+            "format = \"knockout\"\ntiebreak_pairs = 99999999999",
+            "tiebreak_pairs: 99999999999 are too many: at most 100",
+        ),
+        (
+            "format = \"groups\"\ngroups = 99999999999\nadvance = 1",
+            "groups: 99999999999 groups are not possible (too large) with 2 bots; give 1 to 1",
+        ),
+        (
+            "format = \"groups\"\ngroups = 1\nadvance = 99999999999",
+            "advance: 99999999999 of each group is not possible (too large)",
+        ),
+        (
+            "[scoring]\nwin = 99999999999999",
+            "scoring.win: 99999999999999 points are too large: at most 1000000",
+        ),
+        (
+            "[options]\nmax_rounds = 99999999999",
+            "options.max_rounds: 99999999999 is too large: at most 10000",
+        ),
+    ];
+    for (head, message) in cases {
+        std::fs::write(dir.path().join("t.toml"), tournament_text(head)).unwrap();
+        let run = referee_in(
+            dir.path(),
+            &["tournament", "t.toml", "--out", "out"],
+            BUDGET,
+        );
+        assert_refused(&run, message, head);
+        assert!(
+            !run.stderr.contains("not negative"),
+            "{head}: {}",
+            run.stderr
+        );
+    }
+    // Mastermind's options: the game's own limits, not the type's.
+    let text = format!(
+        "game = \"mastermind\"\n[options]\npegs = 300\n\
+         [[bots]]\nname = \"a\"\nbot = \"{0}\"\n[[bots]]\nname = \"b\"\nbot = \"{0}\"\n",
+        sample_bin("mastermind_knuth")
+    );
+    std::fs::write(dir.path().join("m.toml"), text).unwrap();
+    let run = referee_in(
+        dir.path(),
+        &["tournament", "m.toml", "--out", "out"],
+        BUDGET,
+    );
+    assert_refused(&run, "options.pegs: 300 is too large: at most 12", "pegs");
 }

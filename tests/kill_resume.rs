@@ -203,3 +203,71 @@ fn a_games_csv_and_store_cut_mid_row_are_repaired_on_resume() {
     );
     assert_eq!(game_results_by_number(&games_path), expected);
 }
+
+/// Bytes the process `pid` has read so far (`rchar` of /proc/PID/io).
+fn bytes_read(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/io"))
+        .ok()
+        .and_then(|io| {
+            io.lines()
+                .find_map(|l| l.strip_prefix("rchar: "))
+                .and_then(|n| n.trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// SIGTERM stops a referee while it reads a results folder on `--resume`
+/// (here a `games.csv` of 512 GiB, sparse: minutes to read through): exit
+/// 130 within seconds, the file named, the file left as it was.
+#[test]
+fn sigterm_stops_a_resume_while_it_reads_the_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, key) = setup(dir.path());
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let games = std::fs::File::create(out.join("games.csv")).unwrap();
+    let size = 512u64 << 30;
+    games.set_len(size).unwrap();
+    drop(games);
+    let mut child = command(&file, &key, &out, true)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    // Reading: tens of MiB already read, with a deadline for a busy machine.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while bytes_read(pid) < 64 << 20 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the referee ended before it read the folder"
+        );
+        assert!(
+            Instant::now() < deadline,
+            "the referee never read games.csv"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    use wait_timeout::ChildExt;
+    let Some(status) = child.wait_timeout(Duration::from_secs(20)).unwrap() else {
+        child.kill().ok();
+        child.wait().ok();
+        panic!("the referee went on reading after SIGTERM");
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("games.csv") && stderr.contains("SIGTERM"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::metadata(out.join("games.csv")).unwrap().len(),
+        size
+    );
+}

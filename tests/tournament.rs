@@ -957,3 +957,81 @@ fn a_bots_peak_memory_is_its_own_with_two_workers() {
         }
     }
 }
+
+/// `merge` of folders that are not the whole tournament once (a shard not
+/// given, a shard given twice) is refused, exit 2 and nothing written,
+/// unless `--partial` says it is meant.
+#[test]
+fn merge_refuses_a_set_of_shards_that_is_not_whole_unless_partial() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tournament_file(dir.path(), 4, "");
+    let mut folders = vec![];
+    for i in 1..=2 {
+        let out = dir.path().join(format!("shard{i}"));
+        let run = referee(
+            &[
+                "tournament",
+                file.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--shard",
+                &format!("{i}/2"),
+                "--key-file",
+                &key_file(&file),
+                "--no-report",
+            ],
+            BUDGET,
+        );
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        folders.push(out.to_str().unwrap().to_string());
+    }
+    let merge = |folders: &[&str], out: &str, extra: &[&str]| {
+        let out = dir.path().join(out);
+        let mut args = vec!["merge"];
+        args.extend_from_slice(folders);
+        args.extend(["--out", out.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        (referee(&args, BUDGET), out)
+    };
+    let (one, two) = (folders[0].as_str(), folders[1].as_str());
+    let first_rows = csv_rows(&Path::new(one).join("games.csv")).len() - 1;
+    assert!(first_rows < 12, "shard 1 holds every game");
+
+    let (run, out) = merge(&[one], "missing", &[]);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "{} of the tournament's 12 games are missing",
+            12 - first_rows
+        )) && run.stderr.contains("shard 2/2 not given")
+            && run.stderr.contains("--partial"),
+        "{}",
+        run.stderr
+    );
+    assert!(!out.exists(), "a refused merge wrote {}", out.display());
+
+    let (run, out) = merge(&[one, two, one], "twice", &[]);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("shard 1/2 is given twice") && run.stderr.contains("--partial"),
+        "{}",
+        run.stderr
+    );
+    assert!(!out.exists());
+
+    // Meant: merged, exit 0, the missing games said.
+    let (run, out) = merge(&[one], "partial", &["--partial"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("games are missing"), "{}", run.stderr);
+    assert_eq!(csv_rows(&out.join("games.csv")).len() - 1, first_rows);
+    let (run, _) = merge(&[one, two, one], "partial-twice", &["--partial"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+
+    let (run, _) = merge(&[one, two], "whole", &[]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("12 of 12 games merged"),
+        "{}",
+        run.stdout
+    );
+}

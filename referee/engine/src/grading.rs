@@ -32,6 +32,7 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::games::Winner;
+use crate::input_file::Links;
 use crate::plan_file::{PlanError, Source};
 use crate::tournament::GameRow;
 
@@ -129,7 +130,12 @@ impl GradingPlan {
             grading: Option<Spanned<RawGrading>>,
             bots_dir: Option<String>,
         }
-        let text = Source::read("tournament", path)?;
+        // With `roster_at`, `path` is the copy a results folder keeps.
+        let links = match roster_at {
+            Some(_) => Links::Refused,
+            None => Links::Followed,
+        };
+        let text = Source::read_with("tournament", path, links)?;
         let src = Source { path, text: &text };
         let raw: OnlyGrading = src.raw()?;
         raw.grading
@@ -237,7 +243,11 @@ pub(crate) fn validate(
             let admissions = bots_dir
                 .map(|d| admission_reasons(&src.base().join(d).join(ADMISSION_CSV)))
                 .unwrap_or_default();
-            let roster = read_roster(&path, names, references, &admissions)
+            let links = match roster_at {
+                Some(_) => Links::Refused,
+                None => Links::Followed,
+            };
+            let roster = read_roster(&path, names, references, &admissions, links)
                 .map_err(|e| src.error_at(file.span(), format!("grading.roster: {e}")))?;
             (roster, Some(path))
         }
@@ -257,9 +267,11 @@ const ADMISSION_CSV: &str = "admission.csv";
 /// Why each team of a collect folder's `admission.csv` was not admitted:
 /// `missing (late)`, `broken (compile)`; empty if the file cannot be read.
 fn admission_reasons(path: &Path) -> BTreeMap<String, String> {
-    let Ok(mut reader) = csv::Reader::from_path(path) else {
+    let Ok(file) = crate::input_file::reader(path, Links::Refused, crate::input_file::TEXT_CAP)
+    else {
         return BTreeMap::new();
     };
+    let mut reader = csv::Reader::from_reader(file);
     crate::reporter::csv::deserialize_restored::<BTreeMap<String, String>, _>(&mut reader)
         .map_while(Result::ok)
         .filter_map(|row| {
@@ -297,13 +309,15 @@ pub fn read_roster(
     names: &[String],
     references: &[String],
     admissions: &BTreeMap<String, String>,
+    links: Links,
 ) -> Result<Roster, String> {
     let shown = path.display();
+    let file = crate::input_file::reader(path, links, crate::input_file::TEXT_CAP)
+        .map_err(|e| e.to_string())?;
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .flexible(true)
-        .from_path(path)
-        .map_err(|e| format!("{shown}: cannot read it ({e})"))?;
+        .from_reader(file);
     let headers = reader
         .byte_headers()
         .map(crate::reporter::csv::restore_record)

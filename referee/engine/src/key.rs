@@ -19,10 +19,15 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rand::{RngCore, SeedableRng};
+
+use crate::input_file::Links;
 use rand_chacha::ChaCha20Rng;
 
 /// File name of the key in a results folder.
 pub const KEY_FILE: &str = "referee.key";
+
+/// The most read of a key file: 64 hex digits and some white space.
+const KEY_CAP: u64 = 4096;
 
 /// 256 secret bits.
 #[derive(Clone, PartialEq, Eq)]
@@ -47,11 +52,8 @@ pub enum KeyError {
     Length(usize),
     #[error("the key must be 64 hexadecimal digits; '{0}' is not one")]
     Digit(char),
-    #[error("cannot read the key file {}: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error("cannot read the key file {}: {}", .0.path().display(), .0.why())]
+    Read(crate::input_file::InputError),
     #[error("the key file {}: {why}", path.display())]
     Content { path: PathBuf, why: Box<KeyError> },
     #[error("cannot write the key file {}: {source}", path.display())]
@@ -104,12 +106,21 @@ impl RefereeKey {
         Ok(RefereeKey(bytes))
     }
 
-    /// Reads a key file (64 hex digits, surrounding white space ignored).
+    /// Reads a key file the person named (`--key-file`; 64 hex digits,
+    /// surrounding white space ignored).
     pub fn read(path: &Path) -> Result<RefereeKey, KeyError> {
-        let text = std::fs::read_to_string(path).map_err(|source| KeyError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        RefereeKey::read_file(path, Links::Followed)
+    }
+
+    /// Reads the key kept in a results folder or a shard: a link there is
+    /// refused (see [`crate::input_file`]).
+    pub fn read_kept(path: &Path) -> Result<RefereeKey, KeyError> {
+        RefereeKey::read_file(path, Links::Refused)
+    }
+
+    fn read_file(path: &Path, links: Links) -> Result<RefereeKey, KeyError> {
+        let text =
+            crate::input_file::read_to_string(path, links, KEY_CAP).map_err(KeyError::Read)?;
         RefereeKey::from_hex(&text).map_err(|why| KeyError::Content {
             path: path.to_path_buf(),
             why: Box::new(why),
@@ -147,8 +158,8 @@ impl RefereeKey {
     /// run), else `given` (a shared key file) or a new one, written there.
     pub fn for_folder(folder: &Path, given: Option<RefereeKey>) -> Result<RefereeKey, KeyError> {
         let path = folder.join(KEY_FILE);
-        if path.exists() {
-            let kept = RefereeKey::read(&path)?;
+        if crate::input_file::is_there(&path) {
+            let kept = RefereeKey::read_kept(&path)?;
             if let Some(given) = given {
                 if given != kept {
                     return Err(KeyError::Content {

@@ -29,6 +29,7 @@ pub mod check;
 pub mod collect;
 pub mod grading;
 pub mod human;
+pub mod input_file;
 pub mod key;
 pub mod plan_file;
 pub mod pool;

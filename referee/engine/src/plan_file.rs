@@ -14,6 +14,7 @@ use toml::Spanned;
 
 use crate::bot::{BotCommand, BotSpecError, Language};
 use crate::games::{GameConfig, GameConfigError, GameOptions};
+use crate::input_file::Links;
 use crate::runner::MatchLimits;
 use crate::units;
 
@@ -23,12 +24,11 @@ pub const DEFAULT_SEED: u64 = 1;
 /// A broken tournament or check file: where, and what to do about it.
 #[derive(Debug, thiserror::Error)]
 pub enum PlanError {
-    #[error("cannot read the {kind} file {}: {source}", path.display())]
+    #[error("cannot read the {kind} file {}: {}", why.path().display(), why.why())]
     Read {
         /// "tournament" or "check".
         kind: &'static str,
-        path: PathBuf,
-        source: std::io::Error,
+        why: crate::input_file::InputError,
     },
     #[error("{}:{line}: {message}", path.display())]
     At {
@@ -38,14 +38,60 @@ pub enum PlanError {
     },
 }
 
+/// The most a numeric field may be, by its dotted name: a number larger
+/// than its type (or TOML) holds is refused with this limit, the one the
+/// field is checked against, rather than the type's.
+fn field_limit(field: &str) -> Option<u64> {
+    use crate::games::{mastermind, safecracker};
+    let top = match field {
+        "games_per_pairing" => Some(units::MAX_GAMES),
+        "scoring.win" | "scoring.draw" | "scoring.loss" => Some(u64::from(units::MAX_POINTS)),
+        "tiebreak_pairs" => Some(u64::from(crate::tournament::plan::MAX_TIEBREAK_PAIRS)),
+        "rounds" | "groups" | "advance" => Some(units::MAX_BOTS as u64),
+        _ => None,
+    };
+    if top.is_some() {
+        return top;
+    }
+    Some(match field.strip_prefix("options.")? {
+        "max_rounds" | "attempts" | "max_attacks" => u64::from(units::MAX_ROUNDS),
+        "pegs" => u64::from(mastermind::MAX_PEGS),
+        "colours" | "colors" => u64::from(mastermind::MAX_COLOURS),
+        "digits" => u64::from(safecracker::MAX_DIGITS),
+        "length" => u64::from(safecracker::MAX_LENGTH),
+        _ => return None,
+    })
+}
+
 /// serde's words for a value of the wrong type (`invalid value: integer
 /// `-2`, expected u32`), in a file's words: what the field must be and
-/// what it got.
-fn plain_toml_message(message: &str) -> String {
+/// what it got; a whole number too large for the field says so, with the
+/// field's limit (`field`: its dotted name, if known).
+fn plain_toml_message(message: &str, field: Option<&str>) -> String {
     let message = message.trim();
+    // TOML's own limit: a whole number is at most i64::MAX.
+    if message == "number too large to fit in target type" {
+        let most = field.and_then(field_limit).unwrap_or(i64::MAX as u64);
+        return format!("too large: at most {most}");
+    }
     let Some((got, expected)) = message.rsplit_once(", expected ") else {
         return message.to_string();
     };
+    let type_max = match expected.trim() {
+        "u8" => Some(u64::from(u8::MAX)),
+        "u16" => Some(u64::from(u16::MAX)),
+        "u32" => Some(u64::from(u32::MAX)),
+        "u64" | "usize" => Some(u64::MAX),
+        _ => None,
+    };
+    let too_large = got
+        .strip_prefix("invalid value: integer `")
+        .and_then(|n| n.strip_suffix('`'))
+        .filter(|n| !n.starts_with('-'));
+    if let (Some(n), Some(type_max)) = (too_large, type_max) {
+        let most = field.and_then(field_limit).unwrap_or(type_max);
+        return format!("{n} is too large: at most {most}");
+    }
     let range = match expected.trim() {
         "u8" => "a whole number from 0 to 255",
         "u16" => "a whole number from 0 to 65535",
@@ -87,13 +133,20 @@ pub(crate) struct Source<'a> {
 }
 
 impl Source<'_> {
-    /// Reads a `kind` file ("tournament" or "check").
+    /// Reads a `kind` file ("tournament" or "check") the person named.
     pub(crate) fn read(kind: &'static str, path: &Path) -> Result<String, PlanError> {
-        std::fs::read_to_string(path).map_err(|source| PlanError::Read {
-            kind,
-            path: path.to_path_buf(),
-            source,
-        })
+        Source::read_with(kind, path, Links::Followed)
+    }
+
+    /// Reads a `kind` file, a link at `path` followed or refused (the copy
+    /// a results folder keeps: [`crate::input_file`]).
+    pub(crate) fn read_with(
+        kind: &'static str,
+        path: &Path,
+        links: Links,
+    ) -> Result<String, PlanError> {
+        crate::input_file::read_to_string(path, links, crate::input_file::TEXT_CAP)
+            .map_err(|why| PlanError::Read { kind, why })
     }
 
     /// Parses the file's TOML into its raw shape.
@@ -295,11 +348,12 @@ impl Source<'_> {
     /// be, rather than serde's `expected u32`.
     pub(crate) fn toml_error(&self, e: &toml::de::Error) -> PlanError {
         let start = e.span().map_or(0, |s| s.start);
-        let message = plain_toml_message(e.message());
+        let field = self.field_at(start);
+        let message = plain_toml_message(e.message(), field.as_deref());
         // "missing field" has no line of its own; "unknown field" names it.
         let names_itself =
             message.starts_with("missing field") || message.starts_with("unknown field");
-        let message = match self.field_at(start) {
+        let message = match field {
             Some(field) if !names_itself => format!("{field}: {message}"),
             _ => message,
         };

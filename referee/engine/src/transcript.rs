@@ -25,6 +25,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use crate::games::Seat;
+use crate::input_file::Links;
 use crate::record::{Holder, MatchRecord};
 use crate::text::escape;
 use crate::verdict::Disqualification;
@@ -292,8 +293,8 @@ impl TranscriptWriter {
 /// Why a transcript could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
-    #[error("cannot read {path}: {source}")]
-    Io { path: String, source: io::Error },
+    #[error(transparent)]
+    Input(#[from] crate::input_file::InputError),
     #[error("{path}, line {line}: not a transcript entry ({reason}); is this a file written by 'referee match --transcript'?")]
     Parse {
         path: String,
@@ -316,11 +317,21 @@ pub fn read(path: &Path) -> Result<Vec<Entry>, ReadError> {
 /// (a file cut short by a kill, or not UTF-8 there): those entries, and
 /// why it stopped. An error when not even the first entry can be read.
 pub fn read_prefix(path: &Path) -> Result<(Vec<Entry>, Option<ReadError>), ReadError> {
+    read_prefix_with(path, Links::Followed)
+}
+
+/// [`read_prefix`] of a transcript kept in a results folder: a link there
+/// is refused, not followed ([`crate::input_file`]).
+pub fn read_prefix_kept(path: &Path) -> Result<(Vec<Entry>, Option<ReadError>), ReadError> {
+    read_prefix_with(path, Links::Refused)
+}
+
+fn read_prefix_with(
+    path: &Path,
+    links: Links,
+) -> Result<(Vec<Entry>, Option<ReadError>), ReadError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| ReadError::Io {
-        path: name.clone(),
-        source,
-    })?;
+    let bytes = crate::input_file::read(path, links, crate::input_file::TRANSCRIPT_CAP)?;
     let mut entries = vec![];
     for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
         let parsed = match std::str::from_utf8(line) {

@@ -44,8 +44,9 @@ broken with the reason and the message (the entry refused, the compiler's output
 verdict and stderr).\n\n\
 Exit codes: 0 it ran (even if teams are broken or missing); 130 stopped by Ctrl-C (the report \
 holds the teams done); 2 bad input (a flag, a source \
-folder or CSV, two submissions of one team, a reference bot that does not play); 1 internal \
-failure.";
+folder or CSV, no submission at all, two submissions of one team, a reference bot that does \
+not play); 1 internal failure. A team's submission that cannot be taken (a .rar, a .txt, a \
+link) makes only that team broken.";
 
 /// The example under `referee collect --help`.
 pub const AFTER_HELP: &str =
@@ -118,6 +119,18 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
     }
     if let Some(repos) = &args.repos {
         found.extend(collect::repo_submissions(repos).map_err(input)?);
+    }
+    if found.is_empty() {
+        let sources: Vec<String> = [("--from", &args.from), ("--repos", &args.repos)]
+            .iter()
+            .filter_map(|(flag, path)| path.as_ref().map(|p| format!("{flag} {}", p.display())))
+            .collect();
+        return Err(Failure::Input(anyhow!(
+            "{}: no submissions, nothing to collect (a submission is a team's folder, .zip, \
+             .tar.gz or source file, or a line of the repositories CSV; hidden entries are \
+             skipped)",
+            sources.join(" and ")
+        )));
     }
     let mut by_team: BTreeMap<String, Found> = BTreeMap::new();
     for f in found {

@@ -123,15 +123,19 @@ pub struct GradeArgs {
 
 pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
     let meta_path = args.folder.join("tournament.json");
-    let meta: tournament::run::FolderMeta = std::fs::read_to_string(&meta_path)
-        .map_err(anyhow::Error::from)
-        .and_then(|text| serde_json::from_str(&text).map_err(anyhow::Error::from))
-        .map_err(|e| {
-            Failure::input(anyhow::anyhow!(
-                "{}: cannot read it ({e}); give the results folder of a tournament",
-                meta_path.display()
-            ))
-        })?;
+    let meta: tournament::run::FolderMeta = referee_engine::input_file::read_to_string(
+        &meta_path,
+        referee_engine::input_file::Links::Refused,
+        referee_engine::input_file::TEXT_CAP,
+    )
+    .map_err(anyhow::Error::from)
+    .and_then(|text| serde_json::from_str(&text).map_err(anyhow::Error::from))
+    .map_err(|e| {
+        Failure::input(anyhow::anyhow!(
+            "{}: cannot read it ({e}); give the results folder of a tournament",
+            meta_path.display()
+        ))
+    })?;
     // The folder's copy of the file, with the roster's copy of its last
     // grading: relative paths in the copy would be taken from the folder.
     let (file, roster_at) = match &args.file {
@@ -203,6 +207,12 @@ pub struct MergeArgs {
     /// Folder for the merged games.csv, standings.csv and crosstable.csv
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Merge folders that are not the whole tournament once (a shard not
+    /// given or not finished, a shard given twice) and exit 0, with a
+    /// warning; without it such a set is refused (exit 2) and nothing is
+    /// written
+    #[arg(long)]
+    pub partial: bool,
 }
 
 pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
@@ -267,6 +277,8 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
             tournament::TournamentError::ShardOfRounds { .. }
             | tournament::TournamentError::OffSchedule { .. }
             | tournament::TournamentError::Key(_)
+            | tournament::TournamentError::Input(_)
+            | tournament::TournamentError::Store(tournament::store::StoreError::Input(_))
             | tournament::TournamentError::Content(_) => Failure::input(e),
             _ => Failure::internal(e),
         })?;
@@ -320,7 +332,19 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
             },
         ));
     }
-    let outcome = tournament::run(&plan, &options, &mut reporters).map_err(|e| match e {
+    let outcome = tournament::run(&plan, &options, &mut reporters);
+    if outcome.is_err() && bot::stop_requested() {
+        // Stopped while reading the folder (a large one, on --resume):
+        // stopped, as during the games.
+        if let Err(e) = &outcome {
+            eprintln!(
+                "referee: {}",
+                referee_engine::text::escape_lines(&e.to_string())
+            );
+        }
+        return Ok(EXIT_INTERRUPTED);
+    }
+    let outcome = outcome.map_err(|e| match e {
         tournament::TournamentError::FolderInUse { .. }
         | tournament::TournamentError::FolderOfAnother { .. }
         | tournament::TournamentError::OtherColumns { .. }
@@ -333,6 +357,9 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         | tournament::TournamentError::BadFolderFile { .. }
         | tournament::TournamentError::Content(_)
         | tournament::TournamentError::Store(tournament::store::StoreError::BadLine { .. })
+        | tournament::TournamentError::Store(tournament::store::StoreError::Input(_))
+        | tournament::TournamentError::Input(_)
+        | tournament::TournamentError::Unwritable { .. }
         | tournament::TournamentError::Key(_) => Failure::input(e),
         _ => Failure::internal(e),
     })?;
@@ -380,7 +407,7 @@ pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
         )));
     }
     let (standings, count, total) =
-        tournament::merge(&args.folders, &args.out).map_err(Failure::input)?;
+        tournament::merge(&args.folders, &args.out, args.partial).map_err(Failure::input)?;
     print!("{}", standings_table(&standings));
     println!(
         "\n{count} of {total} games merged into {}",
@@ -388,7 +415,7 @@ pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
     );
     if count < total {
         eprintln!(
-            "warning: {} games are missing (a shard not finished?)",
+            "warning: {} games are missing (--partial: a shard not given or not finished)",
             total - count
         );
     }

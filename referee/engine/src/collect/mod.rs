@@ -294,10 +294,19 @@ pub fn folder_submissions(from: &Path, deadline: Option<i64>) -> Result<Vec<Foun
                 ),
             )
         } else {
-            return Err(bad(format!(
-                "{}: a team's submission is a folder, a .zip, a .tar.gz or one source file (a link or other file is not taken)",
-                path.display()
-            )));
+            // A file of another kind (a .tar, a .rar, a .txt): that team's
+            // submission is broken, and the others are collected.
+            let team = Path::new(&shown)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or(&shown);
+            (
+                team,
+                Origin::Refused(
+                    path.clone(),
+                    "it is neither an archive the referee unpacks nor a source file of a known language; a team's submission is a folder, a .zip, a .tar.gz or one source file".into(),
+                ),
+            )
         };
         let team = safe_name(raw_team).ok_or_else(|| {
             bad(format!(
@@ -408,10 +417,15 @@ fn csv_table(
     required: usize,
     columns: &str,
 ) -> Result<(csv::Reader<std::fs::File>, Vec<Option<usize>>), CollectError> {
+    let file = crate::input_file::open(
+        path,
+        crate::input_file::Links::Followed,
+        crate::input_file::TEXT_CAP,
+    )
+    .map_err(|e| bad(format!("{flag}: {e}")))?;
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
-        .from_path(path)
-        .map_err(|e| bad(format!("{flag} {}: cannot read it: {e}", path.display())))?;
+        .from_reader(file);
     let headers = reader
         .headers()
         .map_err(|e| bad(format!("{flag} {}: {e}", path.display())))?;

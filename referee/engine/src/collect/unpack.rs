@@ -10,6 +10,8 @@ use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Component, Path, PathBuf};
 
+use crate::input_file::{self, Links};
+
 /// The most a submission may hold once unpacked.
 #[derive(Clone, Copy, Debug)]
 pub struct Caps {
@@ -47,6 +49,10 @@ pub enum UnpackError {
     Whole(String),
     #[error("cannot read {}: {source}", path.display())]
     Read { path: PathBuf, source: io::Error },
+    /// A file that is not a regular file where one is read (a link or a
+    /// FIFO put in place of the archive after it was looked at).
+    #[error(transparent)]
+    Input(#[from] crate::input_file::InputError),
     #[error("cannot write {}: {source}", path.display())]
     Write { path: PathBuf, source: io::Error },
 }
@@ -257,7 +263,7 @@ pub fn unpack_archive(
         path: archive.to_path_buf(),
         source,
     };
-    let file = fs::File::open(archive).map_err(read_err)?;
+    let file = input_file::open(archive, Links::Refused, caps.total_bytes.saturating_mul(2))?;
     let packed = file.metadata().map_err(read_err)?.len().max(1);
     fs::create_dir(dest).map_err(|source| UnpackError::Write {
         path: dest.to_path_buf(),
@@ -437,10 +443,9 @@ pub fn copy_folder(src: &Path, dest: &Path, caps: Caps) -> Result<(), UnpackErro
             if kind != Kind::File {
                 return write_entry(dest, &shown, kind, &mut io::empty(), &mut budget);
             }
-            let mut file = fs::File::open(&path).map_err(|source| UnpackError::Read {
-                path: path.clone(),
-                source,
-            })?;
+            // Opened as it was looked at: a link or FIFO put in its place
+            // since is refused.
+            let mut file = input_file::open(&path, Links::Refused, u64::MAX)?;
             write_entry(dest, &shown, kind, &mut file, &mut budget)?;
         }
     }
@@ -467,7 +472,7 @@ pub fn copy_file(src: &Path, dest: &Path, caps: Caps) -> Result<(), UnpackError>
     if !meta.is_file() {
         return write_entry(dest, &name, Kind::Special, &mut io::empty(), &mut budget);
     }
-    let mut file = fs::File::open(src).map_err(read_err)?;
+    let mut file = input_file::open(src, Links::Refused, u64::MAX)?;
     write_entry(dest, &name, Kind::File, &mut file, &mut budget)
 }
 

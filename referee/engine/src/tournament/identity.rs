@@ -108,7 +108,10 @@ pub fn bot_content(bot: &TournamentBot) -> Result<Hash256, ContentError> {
             path: path.to_path_buf(),
             source,
         };
-        let mut f = std::fs::File::open(path).map_err(fail)?;
+        // A bot's file is a regular file: a link to a device or a FIFO
+        // would be hashed for ever.
+        let mut f = crate::input_file::open(path, crate::input_file::Links::Followed, u64::MAX)
+            .map_err(|e| fail(e.into()))?;
         let len = f.metadata().map_err(fail)?.len();
         h.update(tag.as_bytes());
         h.update(len.to_le_bytes());

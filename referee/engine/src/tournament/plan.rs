@@ -28,21 +28,21 @@ struct RawTournament {
     name: Option<String>,
     game: Spanned<String>,
     format: Option<Spanned<String>>,
-    games_per_pairing: Option<Spanned<u32>>,
+    games_per_pairing: Option<Spanned<u64>>,
     seed: Option<u64>,
     /// Gauntlet: the bots that play everyone else.
     challengers: Option<Spanned<Vec<String>>>,
     /// Swiss: the number of rounds.
-    rounds: Option<Spanned<u32>>,
+    rounds: Option<Spanned<u64>>,
     /// Knockout: a results folder whose ratings seed the bracket.
     seeds_from: Option<Spanned<String>>,
     /// Knockout: pairs of games a drawn match plays before the higher seed
     /// goes through.
-    tiebreak_pairs: Option<Spanned<u32>>,
+    tiebreak_pairs: Option<Spanned<u64>>,
     /// Groups: the number of round-robin groups of the first stage.
-    groups: Option<Spanned<u32>>,
+    groups: Option<Spanned<u64>>,
     /// Groups: how many of each group go on to the knockout.
-    advance: Option<Spanned<u32>>,
+    advance: Option<Spanned<u64>>,
     /// basic, strict or auto (`referee tournament --sandbox` overrides it).
     sandbox: Option<Spanned<String>>,
     #[serde(default)]
@@ -67,9 +67,9 @@ struct RawTournament {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawScoring {
-    win: Option<Spanned<u32>>,
-    draw: Option<Spanned<u32>>,
-    loss: Option<Spanned<u32>>,
+    win: Option<Spanned<u64>>,
+    draw: Option<Spanned<u64>>,
+    loss: Option<Spanned<u64>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -259,9 +259,17 @@ fn format(src: &Source<'_>, format: Option<&Spanned<String>>) -> Result<Format, 
     }
 }
 
-fn games_per_pairing(src: &Source<'_>, games: Option<&Spanned<u32>>) -> Result<u32, PlanError> {
+fn games_per_pairing(src: &Source<'_>, games: Option<&Spanned<u64>>) -> Result<u32, PlanError> {
     match games {
         None => Ok(2),
+        Some(g) if *g.get_ref() > units::MAX_GAMES => Err(src.error_at(
+            g.span(),
+            format!(
+                "games_per_pairing: {} is too large: at most {}",
+                g.get_ref(),
+                units::MAX_GAMES
+            ),
+        )),
         Some(g) if *g.get_ref() == 0 || g.get_ref() % 2 == 1 => Err(src.error_at(
             g.span(),
             format!(
@@ -269,15 +277,8 @@ fn games_per_pairing(src: &Source<'_>, games: Option<&Spanned<u32>>) -> Result<u
                 g.get_ref()
             ),
         )),
-        Some(g) if u64::from(*g.get_ref()) > units::MAX_GAMES => Err(src.error_at(
-            g.span(),
-            format!(
-                "games_per_pairing: {} is too many: at most {}",
-                g.get_ref(),
-                units::MAX_GAMES
-            ),
-        )),
-        Some(g) => Ok(*g.get_ref()),
+        // At most MAX_GAMES: a u32.
+        Some(g) => Ok(*g.get_ref() as u32),
     }
 }
 
@@ -323,17 +324,17 @@ fn scoring(src: &Source<'_>, raw: &RawScoring) -> Result<Scoring, PlanError> {
         .zip(&mut scoring)
     {
         let Some(given) = given else { continue };
-        if *given.get_ref() > units::MAX_POINTS {
+        if *given.get_ref() > u64::from(units::MAX_POINTS) {
             return Err(src.error_at(
                 given.span(),
                 format!(
-                    "scoring.{field}: {} points are too many: at most {}",
+                    "scoring.{field}: {} points are too large: at most {}",
                     given.get_ref(),
                     units::MAX_POINTS
                 ),
             ));
         }
-        *points = *given.get_ref();
+        *points = *given.get_ref() as u32;
     }
     let [win, draw, loss] = scoring;
     Ok(Scoring { win, draw, loss })
@@ -351,16 +352,18 @@ fn rounds(
         (Format::Swiss, Some(r)) => {
             let most = bot_count.saturating_sub(1);
             let given = *r.get_ref();
-            if given == 0 || given as usize > most {
+            if given == 0 || given > most as u64 {
+                let size = if given == 0 { "" } else { " (too large)" };
                 return Err(src.error_at(
                     r.span(),
                     format!(
-                        "rounds: {given} is not possible with {bot_count} bots; give 1 to {most} \
+                        "rounds: {given} is not possible{size} with {bot_count} bots; give 1 to {most} \
                          (each round pairs every bot with one it has not met)"
                     ),
                 ));
             }
-            Ok(given)
+            // At most MAX_BOTS - 1: a u32.
+            Ok(given as u32)
         }
         (Format::Swiss, None) => Err(src.error_at(
             raw.format.as_ref().map_or(0..0, |f| f.span()),
@@ -403,7 +406,12 @@ fn seeds(
             format!("seeds_from: {}: {why}", standings.display()),
         )
     };
-    let file = std::fs::File::open(&standings).map_err(|e| {
+    let file = crate::input_file::reader(
+        &standings,
+        crate::input_file::Links::Refused,
+        crate::input_file::TABLE_CAP,
+    )
+    .map_err(|e| {
         fail(format!(
             "cannot read it ({e}); give the results folder of an earlier tournament of these bots"
         ))
@@ -443,14 +451,14 @@ fn seeds(
 fn tiebreak_pairs(src: &Source<'_>, raw: &RawTournament, format: Format) -> Result<u32, PlanError> {
     match (format, &raw.tiebreak_pairs) {
         (Format::Knockout | Format::Groups, None) => Ok(DEFAULT_TIEBREAK_PAIRS),
-        (Format::Knockout | Format::Groups, Some(t)) if *t.get_ref() > MAX_TIEBREAK_PAIRS => Err(src.error_at(
+        (Format::Knockout | Format::Groups, Some(t)) if *t.get_ref() > u64::from(MAX_TIEBREAK_PAIRS) => Err(src.error_at(
             t.span(),
             format!(
                 "tiebreak_pairs: {} are too many: at most {MAX_TIEBREAK_PAIRS}",
                 t.get_ref()
             ),
         )),
-        (Format::Knockout | Format::Groups, Some(t)) => Ok(*t.get_ref()),
+        (Format::Knockout | Format::Groups, Some(t)) => Ok(*t.get_ref() as u32),
         (_, Some(t)) => Err(src.error_at(
             t.span(),
             "tiebreak_pairs: only a knockout or groups have tie-breaks; set format = \"knockout\" or remove this field"
@@ -487,23 +495,25 @@ fn groups(
             "groups: a tournament of groups needs groups = G (round-robin groups) and advance = K (the best K of each go on to the knockout)".into(),
         ));
     };
-    let g = *groups.get_ref() as usize;
+    let g = usize::try_from(*groups.get_ref()).unwrap_or(usize::MAX);
     if g == 0 || g > bot_count / 2 {
+        let size = if g == 0 { "" } else { " (too large)" };
         return Err(src.error_at(
             groups.span(),
             format!(
-                "groups: {g} groups are not possible with {bot_count} bots; give 1 to {} (each group needs two bots)",
+                "groups: {g} groups are not possible{size} with {bot_count} bots; give 1 to {} (each group needs two bots)",
                 bot_count / 2
             ),
         ));
     }
     let smallest = bot_count / g;
-    let k = *advance.get_ref() as usize;
+    let k = usize::try_from(*advance.get_ref()).unwrap_or(usize::MAX);
     if k == 0 || k > smallest || g * k < 2 {
+        let size = if k > smallest { " (too large)" } else { "" };
         return Err(src.error_at(
             advance.span(),
             format!(
-                "advance: {k} of each group is not possible with {g} groups of {smallest} or more bots; give 1 to {smallest}, and at least two bots in all"
+                "advance: {k} of each group is not possible{size} with {g} groups of {smallest} or more bots; give 1 to {smallest}, and at least two bots in all"
             ),
         ));
     }

@@ -29,8 +29,9 @@
 //! from the rows read back.
 
 use std::collections::{BTreeSet, HashSet};
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, OpenOptions};
 use std::io;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -38,6 +39,7 @@ use serde::{Deserialize, Serialize};
 use crate::atomic_file;
 use crate::bot;
 use crate::games::{Seat, Winner};
+use crate::input_file::{self, InputError, Links, TABLE_CAP, TEXT_CAP};
 use crate::pool::{Flow, Pool};
 use crate::record::MatchRecord;
 use crate::reporter::csv::{write_atomically, write_tables, GAMES_CSV};
@@ -133,6 +135,18 @@ pub enum TournamentError {
     NoStore { path: PathBuf },
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// A file of the results folder (or a shard) that is not a regular
+    /// file, or is too large ([`crate::input_file`]).
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// `--out` cannot be made or written: a file, a folder of another user.
+    #[error("--out {}: {what}: {source}; give a folder you can write", path.display())]
+    Unwritable {
+        path: PathBuf,
+        what: &'static str,
+        #[source]
+        source: io::Error,
+    },
     #[error(transparent)]
     Content(#[from] ContentError),
     /// The results folder's secret key cannot be read, made, or does not
@@ -507,8 +521,8 @@ pub fn dry_run(plan: &TournamentPlan, options: &RunOptions) -> Result<DryRun, To
         });
     }
     let key_path = out.join(crate::key::KEY_FILE);
-    let key = if key_path.exists() {
-        Some(crate::key::RefereeKey::read(&key_path)?)
+    let key = if input_file::is_there(&key_path) {
+        Some(crate::key::RefereeKey::read_kept(&key_path)?)
     } else {
         options.key.clone()
     };
@@ -953,13 +967,19 @@ fn prepare_folder(
 ) -> Result<FolderMeta, TournamentError> {
     let out = &options.out;
     let source_path = out.join("tournament.toml");
-    let has_results = out.join(GAMES_CSV).exists();
+    if fs::metadata(out).is_ok_and(|m| !m.is_dir()) {
+        return Err(TournamentError::Unwritable {
+            path: out.clone(),
+            what: "cannot be the results folder",
+            source: io::Error::other("it is a file, not a folder"),
+        });
+    }
+    let has_results = input_file::is_there(&out.join(GAMES_CSV));
     if has_results && !options.resume && !options.update {
         return Err(TournamentError::FolderInUse { path: out.clone() });
     }
-    if source_path.exists() {
-        let existing =
-            fs::read_to_string(&source_path).map_err(io_error(&source_path, "cannot read"))?;
+    if input_file::is_there(&source_path) {
+        let existing = input_file::read_to_string(&source_path, Links::Refused, TEXT_CAP)?;
         if existing != plan.source {
             if !options.update {
                 return Err(TournamentError::FolderOfAnother { path: out.clone() });
@@ -972,9 +992,13 @@ fn prepare_folder(
             }
         }
     }
-    fs::create_dir_all(out).map_err(io_error(out, "cannot create the results folder"))?;
+    let unwritable = |what| {
+        let path = out.clone();
+        move |source| TournamentError::Unwritable { path, what, source }
+    };
+    fs::create_dir_all(out).map_err(unwritable("cannot create the results folder"))?;
     atomic_file::write(&source_path, &plan.source)
-        .map_err(io_error(&source_path, "cannot write"))?;
+        .map_err(unwritable("cannot write tournament.toml in it"))?;
     let meta = FolderMeta {
         version: 1,
         name: plan.name.clone(),
@@ -1020,8 +1044,8 @@ fn keep_seeds(plan: &TournamentPlan, path: &Path) -> Result<(), TournamentError>
     text.push_str(&String::from_utf8_lossy(
         &writer.into_inner().expect("writing to memory cannot fail"),
     ));
-    if path.exists() {
-        let then = fs::read_to_string(path).map_err(io_error(path, "cannot read"))?;
+    if input_file::is_there(path) {
+        let then = input_file::read_to_string(path, Links::Refused, TEXT_CAP)?;
         if then != text {
             let order = |t: &str| {
                 t.lines()
@@ -1046,17 +1070,29 @@ fn keep_seeds(plan: &TournamentPlan, path: &Path) -> Result<(), TournamentError>
 /// is removed first (its game is played again), so the file ends on a whole
 /// row.
 fn read_done_games(path: &Path) -> Result<BTreeSet<u64>, TournamentError> {
-    if !path.exists() {
+    if !input_file::is_there(path) {
         return Ok(BTreeSet::new());
     }
-    let bytes = fs::read(path).map_err(io_error(path, "cannot read"))?;
-    let keep = whole_rows_end(&bytes);
-    if keep < bytes.len() {
+    // Streamed: the file may hold millions of rows.
+    let mut reader = input_file::reader(path, Links::Refused, TABLE_CAP)?;
+    let mut rows = WholeRows::default();
+    let mut chunk = vec![0; 1 << 16];
+    loop {
+        let n =
+            io::Read::read(&mut reader, &mut chunk).map_err(|e| input_file::taken_back(e, path))?;
+        if n == 0 {
+            break;
+        }
+        rows.feed(&chunk[..n]);
+    }
+    if rows.end < rows.seen {
         let file = OpenOptions::new()
             .write(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
             .open(path)
             .map_err(io_error(path, "cannot repair"))?;
-        file.set_len(keep as u64)
+        input_file::check_regular(&file, path, TABLE_CAP)?;
+        file.set_len(rows.end)
             .and_then(|()| file.sync_all())
             .map_err(io_error(path, "cannot repair"))?;
     }
@@ -1071,27 +1107,44 @@ fn read_done_games(path: &Path) -> Result<BTreeSet<u64>, TournamentError> {
 /// Where the last whole row of CSV text ends: after the last line break
 /// outside quotes. A row cut short (even inside a quoted field holding a
 /// line break) lies beyond it.
+#[cfg(test)]
 fn whole_rows_end(bytes: &[u8]) -> usize {
-    let mut quoted = false;
-    let mut end = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'"' => quoted = !quoted,
-            b'\n' if !quoted => end = i + 1,
-            _ => {}
+    let mut rows = WholeRows::default();
+    rows.feed(bytes);
+    rows.end as usize
+}
+
+/// [`whole_rows_end`] of a file read in chunks.
+#[derive(Default)]
+struct WholeRows {
+    quoted: bool,
+    /// Where the last whole row seen ends.
+    end: u64,
+    /// The bytes seen.
+    seen: u64,
+}
+
+impl WholeRows {
+    fn feed(&mut self, bytes: &[u8]) {
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'"' => self.quoted = !self.quoted,
+                b'\n' if !self.quoted => self.end = self.seen + i as u64 + 1,
+                _ => {}
+            }
         }
+        self.seen += bytes.len() as u64;
     }
-    end
 }
 
 /// Refuses to append to a `games.csv` whose header is not the one this
 /// referee writes (a folder resumed by a newer referee). No file, or an
 /// empty one, is fine: it gets the header with its first row.
 fn check_columns(path: &Path) -> Result<(), TournamentError> {
-    if fs::metadata(path).map_or(true, |m| m.len() == 0) {
+    if fs::symlink_metadata(path).map_or(true, |m| m.len() == 0) {
         return Ok(());
     }
-    let file = File::open(path).map_err(io_error(path, "cannot read"))?;
+    let file = input_file::reader(path, Links::Refused, TABLE_CAP)?;
     let found = csv::Reader::from_reader(file)
         .headers()
         .map_err(|e| TournamentError::BadRow {
@@ -1133,7 +1186,7 @@ pub fn for_each_row(
     path: &Path,
     mut each: impl FnMut(GameRow) -> Result<(), String>,
 ) -> Result<u64, TournamentError> {
-    let file = File::open(path).map_err(io_error(path, "cannot read"))?;
+    let file = input_file::reader(path, Links::Refused, TABLE_CAP)?;
     let mut reader = csv::Reader::from_reader(file);
     let mut count = 0;
     for (i, row) in
@@ -1330,13 +1383,12 @@ fn publish(
     let written = links.len() as u64;
     for (number, id) in links {
         let from = super::store::Store::transcript_path(out, &id);
-        if !from.exists() {
+        // Only a regular file: a link put there is not followed.
+        if !fs::symlink_metadata(&from).is_ok_and(|m| m.is_file()) {
             continue;
         }
         let dest = transcripts.join(format!("game-{number:06}.jsonl"));
-        fs::hard_link(&from, &dest)
-            .or_else(|_| fs::copy(&from, &dest).map(|_| ()))
-            .map_err(io_error(&dest, "cannot link the transcript"))?;
+        link_or_copy(&from, &dest)?;
     }
     Ok(written)
 }
@@ -1400,25 +1452,36 @@ fn as_now(plan: &TournamentPlan, game: &ScheduledGame, then: &GameRow) -> GameRo
 }
 
 /// Combines shard folders into `out`: the rows of all shards in game order,
-/// then standings and crosstable exactly as one run would write them.
+/// then standings and crosstable exactly as one run would write them. A
+/// set of folders that is not the whole tournament once (games missing, a
+/// shard given twice) is refused before anything is written, unless
+/// `partial` says it is meant.
 pub fn merge(
     folders: &[PathBuf],
     out: &Path,
+    partial: bool,
 ) -> Result<(Vec<StandingRow>, u64, u64), TournamentError> {
     let mut meta: Option<(FolderMeta, String, PathBuf)> = None;
+    let mut shards: Vec<GivenShard> = vec![];
     let mut rows: std::collections::BTreeMap<u64, GameRow> = Default::default();
     let mut first_key: Option<(crate::key::RefereeKey, PathBuf)> = None;
     let mut keyless: Option<PathBuf> = None;
     for folder in folders {
         let meta_path = folder.join("tournament.json");
-        let text = fs::read_to_string(&meta_path).map_err(io_error(
-            &meta_path,
-            "cannot read (is this a results folder of `referee tournament`?)",
-        ))?;
+        let text = match input_file::read_to_string(&meta_path, Links::Refused, TEXT_CAP) {
+            Err(e) if e.is_not_found() => {
+                return Err(TournamentError::Merge {
+                    path: meta_path,
+                    message: "not there: is this a results folder of `referee tournament`?".into(),
+                })
+            }
+            read => read?,
+        };
         let this: FolderMeta = serde_json::from_str(&text).map_err(|e| TournamentError::Merge {
             path: meta_path.clone(),
             message: format!("not a results description: {e}"),
         })?;
+        let this_shard = this.shard;
         let played_whole = [Format::Swiss, Format::Knockout, Format::Groups];
         if played_whole.iter().any(|f| f.name() == this.format) {
             return Err(TournamentError::Merge {
@@ -1431,8 +1494,7 @@ pub fn merge(
             });
         }
         let source_path = folder.join("tournament.toml");
-        let source =
-            fs::read_to_string(&source_path).map_err(io_error(&source_path, "cannot read"))?;
+        let source = input_file::read_to_string(&source_path, Links::Refused, TEXT_CAP)?;
         match &meta {
             None => meta = Some((this, source, folder.clone())),
             Some((_, first_source, first)) if *first_source != source => {
@@ -1449,10 +1511,10 @@ pub fn merge(
         // Shards of one tournament drew their games with one key; a folder
         // with another key played other games (codes, the bots' seeds).
         let key_path = folder.join(crate::key::KEY_FILE);
-        if !key_path.exists() {
+        if !input_file::is_there(&key_path) {
             keyless.get_or_insert_with(|| folder.clone());
         } else {
-            let key = crate::key::RefereeKey::read(&key_path)?;
+            let key = crate::key::RefereeKey::read_kept(&key_path)?;
             match &first_key {
                 None => first_key = Some((key, folder.clone())),
                 Some((first, first_folder)) if *first != key => {
@@ -1468,6 +1530,33 @@ pub fn merge(
                 Some(_) => {}
             }
         }
+        let real = fs::canonicalize(folder).unwrap_or_else(|_| folder.clone());
+        if let Some(first) = shards
+            .iter()
+            .find(|s| s.real == real || (this_shard.is_some() && s.shard == this_shard))
+        {
+            if !partial {
+                let what = match this_shard {
+                    Some((i, n)) => format!("shard {i}/{n}"),
+                    None => "the folder".to_string(),
+                };
+                return Err(TournamentError::Merge {
+                    path: folder.clone(),
+                    message: format!(
+                        "{what} is given twice (also {}): give each shard once, or add \
+                         --partial to merge them anyway",
+                        first.given.display()
+                    ),
+                });
+            }
+        }
+        shards.push(GivenShard {
+            shard: this_shard,
+            real,
+            given: folder.clone(),
+        });
+        // Its transcripts are checked now, before anything is written.
+        shard_transcripts(folder)?;
         let games_path = folder.join(GAMES_CSV);
         for_each_row(&games_path, |row| {
             if let Some(existing) = rows.get(&row.game) {
@@ -1505,6 +1594,36 @@ pub fn merge(
             message: "no folders to merge".into(),
         });
     };
+    let merged = rows.len() as u64;
+    if merged < meta.total_games && !partial {
+        let given: BTreeSet<u32> = shards
+            .iter()
+            .filter_map(|s| s.shard.map(|(i, _)| i))
+            .collect();
+        let count = shards.iter().find_map(|s| s.shard.map(|(_, n)| n));
+        let not_given: Vec<String> = count
+            .map(|n| {
+                (1..=n)
+                    .filter(|i| !given.contains(i))
+                    .map(|i| format!("{i}/{n}"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let why = if not_given.is_empty() {
+            "a shard not finished? finish it with --resume".to_string()
+        } else {
+            format!("shard {} not given", not_given.join(", "))
+        };
+        return Err(TournamentError::Merge {
+            path: out.to_path_buf(),
+            message: format!(
+                "{} of the tournament's {} games are missing from these folders ({why}); \
+                 nothing was written: add --partial to merge the games there are",
+                meta.total_games - merged,
+                meta.total_games
+            ),
+        });
+    }
     fs::create_dir_all(out).map_err(io_error(out, "cannot create the folder"))?;
     let games_path = out.join(GAMES_CSV);
     write_atomically(&games_path, |w| {
@@ -1528,30 +1647,70 @@ pub fn merge(
     Ok((standings.rows(), count, meta.total_games))
 }
 
+/// A folder given to `merge`: its shard (`I/N`, none for a whole run) and
+/// where it really is, to name a shard given twice or not given.
+struct GivenShard {
+    shard: Option<(u32, u32)>,
+    real: PathBuf,
+    given: PathBuf,
+}
+
 /// The shards' transcripts in the merged folder too (hard links where the
 /// file system allows, else copies), so that its report has every game's
 /// viewer. The folder stays private (0700), as a tournament's is.
 fn merge_transcripts(folders: &[PathBuf], out: &Path) -> Result<(), TournamentError> {
     let target = out.join("transcripts");
     for folder in folders {
-        let Ok(entries) = fs::read_dir(folder.join("transcripts")) else {
-            continue;
-        };
-        if !target.exists() {
+        let transcripts = shard_transcripts(folder)?;
+        if !transcripts.is_empty() && !target.exists() {
             transcripts_folder(out)?;
         }
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let dest = target.join(&name);
-            if dest.exists() || !name.to_string_lossy().ends_with(".jsonl") {
+        for from in transcripts {
+            let Some(name) = from.file_name() else {
                 continue;
+            };
+            let dest = target.join(name);
+            if !input_file::is_there(&dest) {
+                link_or_copy(&from, &dest)?;
             }
-            let from = entry.path();
-            fs::hard_link(&from, &dest)
-                .or_else(|_| fs::copy(&from, &dest).map(|_| ()))
-                .map_err(io_error(&dest, "cannot copy the transcript"))?;
         }
     }
+    Ok(())
+}
+
+/// The transcripts (`*.jsonl`) of a shard's folder, each a regular file of
+/// at most [`input_file::TRANSCRIPT_CAP`] bytes: a link, a FIFO or a
+/// device there is refused, naming it.
+fn shard_transcripts(folder: &Path) -> Result<Vec<PathBuf>, TournamentError> {
+    let Ok(entries) = fs::read_dir(folder.join("transcripts")) else {
+        return Ok(vec![]);
+    };
+    let mut found = vec![];
+    for entry in entries.flatten() {
+        if !entry.file_name().to_string_lossy().ends_with(".jsonl") {
+            continue;
+        }
+        let path = entry.path();
+        let regular = entry.file_type().is_ok_and(|t| t.is_file())
+            && entry
+                .metadata()
+                .is_ok_and(|m| m.len() <= input_file::TRANSCRIPT_CAP);
+        if !regular {
+            input_file::open(&path, Links::Refused, input_file::TRANSCRIPT_CAP)?;
+        }
+        found.push(path);
+    }
+    Ok(found)
+}
+
+/// A transcript into another folder: a hard link where the file system
+/// allows (`link` never follows a link), else a copy of the regular file,
+/// at most [`input_file::TRANSCRIPT_CAP`] bytes.
+fn link_or_copy(from: &Path, dest: &Path) -> Result<(), TournamentError> {
+    if fs::hard_link(from, dest).is_ok() {
+        return Ok(());
+    }
+    input_file::copy(from, dest, input_file::TRANSCRIPT_CAP)?;
     Ok(())
 }
 

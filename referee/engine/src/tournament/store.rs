@@ -13,7 +13,8 @@
 
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -21,11 +22,15 @@ use serde::{Deserialize, Serialize};
 
 use super::identity::Hash256;
 use super::standings::GameRow;
+use crate::input_file::{self, InputError, Links};
 
 /// The store's folder inside a results folder.
 pub const STORE_FOLDER: &str = "store";
 /// The games file inside [`STORE_FOLDER`].
 pub const STORE_GAMES: &str = "games.jsonl";
+
+/// The longest line read: a game's line is a few hundred bytes.
+const LINE_CAP: u64 = 1 << 20;
 
 /// One game as kept: its identity, the contents of the bots in seats A and
 /// B, and its row as it was written when played (names and number of then).
@@ -47,6 +52,8 @@ pub enum StoreError {
         #[source]
         source: io::Error,
     },
+    #[error(transparent)]
+    Input(#[from] crate::input_file::InputError),
     #[error("{}, line {line}: {message}; the store was changed by hand? Move it aside and play the games again", path.display())]
     BadLine {
         path: PathBuf,
@@ -114,12 +121,19 @@ impl Store {
             }
         }
         let path = folder.join(STORE_GAMES);
+        // As `input_file` opens: a link or a FIFO put in its place is
+        // refused, not followed or waited on.
         let file = OpenOptions::new()
             .create(true)
             .read(true)
             .append(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
             .open(&path)
-            .map_err(io_error(&path, "cannot open"))?;
+            .map_err(|e| match e.raw_os_error() {
+                Some(libc::ELOOP) => StoreError::Input(InputError::Link { path: path.clone() }),
+                _ => io_error(&path, "cannot open")(e),
+            })?;
+        input_file::check_regular(&file, &path, input_file::TABLE_CAP)?;
         let length = file
             .metadata()
             .map_err(io_error(&path, "cannot read"))?
@@ -139,10 +153,10 @@ impl Store {
     /// nothing is made or repaired.
     pub fn read(out: &Path) -> Result<Store, StoreError> {
         let path = out.join(STORE_FOLDER).join(STORE_GAMES);
-        match File::open(&path) {
+        match input_file::open(&path, Links::Refused, input_file::TABLE_CAP) {
             Ok(file) => Store::over(path, file),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Store::empty()),
-            Err(e) => Err(io_error(&path, "cannot read")(e)),
+            Err(e) if e.is_not_found() => Ok(Store::empty()),
+            Err(e) => Err(e.into()),
         }
     }
 
@@ -170,11 +184,29 @@ impl Store {
         let mut reader = io::BufReader::new(&file);
         let mut line = Vec::new();
         loop {
+            // Read at the start of a run: Ctrl-C or SIGTERM stops it.
+            if crate::bot::stop_requested() {
+                return Err(InputError::Stopped {
+                    path: store.path.clone(),
+                }
+                .into());
+            }
             line.clear();
-            let read = reader
+            let read = (&mut reader)
+                .take(LINE_CAP)
                 .read_until(b'\n', &mut line)
                 .map_err(io_error(&store.path, "cannot read"))?;
-            if read == 0 || line.last() != Some(&b'\n') {
+            if read == 0 {
+                break;
+            }
+            if line.last() != Some(&b'\n') {
+                if read as u64 == LINE_CAP {
+                    return Err(StoreError::BadLine {
+                        path: store.path.clone(),
+                        line: store.lines as usize + 1,
+                        message: format!("longer than {LINE_CAP} bytes, which no game is"),
+                    });
+                }
                 break;
             }
             store.lines = store.lines.saturating_add(1);

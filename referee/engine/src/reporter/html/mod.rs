@@ -41,6 +41,7 @@ use std::time::{Duration, Instant};
 use minijinja::{context, Environment};
 use serde::Serialize;
 
+use crate::input_file::{self, InputError, Links};
 use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
 use crate::tournament::run::{for_each_row, FolderMeta};
 use crate::tournament::{GameRow, Scoring, Standings};
@@ -78,8 +79,8 @@ impl Templates {
         if let Some(dir) = &self.dir {
             let path = dir.join(name);
             if path.exists() {
-                return fs::read_to_string(&path)
-                    .map_err(|e| ReportError::new(&path, "cannot read the template", e));
+                return input_file::read_to_string(&path, Links::Followed, input_file::TEXT_CAP)
+                    .map_err(|e| ReportError::new(&path, "cannot read the template", e.into()));
             }
         }
         Ok(built_in.to_string())
@@ -177,7 +178,13 @@ struct GradeEvidence {
 /// The grades of `folder/grades/`, none if it has no `grades.csv`.
 fn read_grades(folder: &Path) -> Option<GradesPage> {
     let dir = folder.join(crate::reporter::grades::GRADES_DIR);
-    let mut reader = csv::Reader::from_path(dir.join("grades.csv")).ok()?;
+    let file = input_file::reader(
+        &dir.join("grades.csv"),
+        Links::Refused,
+        input_file::TEXT_CAP,
+    )
+    .ok()?;
+    let mut reader = csv::Reader::from_reader(file);
     let headers = crate::reporter::csv::restore_record(reader.byte_headers().ok()?);
     let references: Vec<String> = headers
         .iter()
@@ -215,20 +222,49 @@ fn read_grades(folder: &Path) -> Option<GradesPage> {
     Some(GradesPage {
         references,
         teams,
-        students: table_rows(&dir.join("students.csv")),
+        students: table_rows(&dir.join("students.csv")).ok()?,
     })
 }
 
 /// The rows of a CSV table the referee wrote, as maps from column to
 /// cell; none if the file is not there (or not readable: the report shows
 /// what it can).
-fn table_rows(path: &Path) -> Vec<BTreeMap<String, String>> {
-    let Ok(mut reader) = csv::Reader::from_path(path) else {
-        return vec![];
+fn table_rows(path: &Path) -> Result<Vec<BTreeMap<String, String>>, ReportError> {
+    let file = match input_file::reader(path, Links::Refused, input_file::TEXT_CAP) {
+        Ok(file) => file,
+        Err(e) if e.is_not_found() => return Ok(vec![]),
+        Err(e) => return Err(refused(e)),
     };
-    crate::reporter::csv::deserialize_restored(&mut reader)
+    let mut reader = csv::Reader::from_reader(file);
+    Ok(crate::reporter::csv::deserialize_restored(&mut reader)
         .map_while(Result::ok)
-        .collect()
+        .collect())
+}
+
+/// The entries of a transcript kept in a results folder: none if it is
+/// missing or no transcript (the report shows what it can); an error if it
+/// is not a regular file or is too large ([`crate::input_file`]).
+fn kept_transcript(path: &Path) -> Result<Vec<transcript::Entry>, ReportError> {
+    match transcript::read_prefix_kept(path) {
+        Ok((entries, _)) => Ok(entries),
+        Err(transcript::ReadError::Input(e)) if !e.is_not_found() => Err(refused(e)),
+        Err(_) => Ok(Vec::new()),
+    }
+}
+
+/// A file of the folder refused by [`crate::input_file`].
+fn refused(e: InputError) -> ReportError {
+    let path = e.path().to_path_buf();
+    ReportError::new(&path, "cannot be read", e.into())
+}
+
+/// A file of the results folder as text, if it is there.
+fn kept_text(path: &Path) -> Result<Option<String>, ReportError> {
+    match input_file::read_to_string(path, Links::Refused, input_file::TEXT_CAP) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.is_not_found() => Ok(None),
+        Err(e) => Err(refused(e)),
+    }
 }
 
 fn io_error<'a>(path: &'a Path, what: &'a str) -> impl FnOnce(std::io::Error) -> ReportError + 'a {
@@ -237,10 +273,13 @@ fn io_error<'a>(path: &'a Path, what: &'a str) -> impl FnOnce(std::io::Error) ->
 
 fn read_results(folder: &Path) -> Result<Results, ReportError> {
     let meta_path = folder.join("tournament.json");
-    let text = fs::read_to_string(&meta_path).map_err(io_error(
-        &meta_path,
-        "cannot read (is this a results folder of `referee tournament` or `merge`, or the folder of `referee check --report`?)",
-    ))?;
+    let text = kept_text(&meta_path)?.ok_or_else(|| {
+        ReportError::new(
+            &meta_path,
+            "cannot read (is this a results folder of `referee tournament` or `merge`, or the folder of `referee check --report`?)",
+            std::io::ErrorKind::NotFound.into(),
+        )
+    })?;
     let meta: FolderMeta = serde_json::from_str(&text).map_err(|e| {
         ReportError::new(
             &meta_path,
@@ -248,7 +287,7 @@ fn read_results(folder: &Path) -> Result<Results, ReportError> {
             std::io::Error::other(e),
         )
     })?;
-    let settings = fs::read_to_string(folder.join("tournament.toml")).unwrap_or_default();
+    let settings = kept_text(&folder.join("tournament.toml"))?.unwrap_or_default();
     let scoring = Scoring {
         win: meta.scoring.0,
         draw: meta.scoring.1,
@@ -261,7 +300,7 @@ fn read_results(folder: &Path) -> Result<Results, ReportError> {
     );
     let mut rows = Vec::new();
     let games = folder.join(crate::reporter::csv::GAMES_CSV);
-    if games.exists() {
+    if input_file::is_there(&games) {
         for_each_row(&games, |row| {
             standings.add(&row)?;
             rows.push(row);
@@ -275,10 +314,10 @@ fn read_results(folder: &Path) -> Result<Results, ReportError> {
         settings,
         rows,
         standings,
-        swiss: table_rows(&folder.join("swiss.csv")),
-        rounds: table_rows(&folder.join("rounds.csv")),
-        groups: table_rows(&folder.join("groups.csv")),
-        bracket: fs::read_to_string(folder.join("bracket.txt")).ok(),
+        swiss: table_rows(&folder.join("swiss.csv"))?,
+        rounds: table_rows(&folder.join("rounds.csv"))?,
+        groups: table_rows(&folder.join("groups.csv"))?,
+        bracket: kept_text(&folder.join("bracket.txt"))?,
         grades: read_grades(folder),
     })
 }
@@ -507,7 +546,9 @@ fn write_assets(out: &Path, templates: &Templates) -> Result<(), ReportError> {
     for (name, built_in) in [("style.css", STYLE), ("viewer.js", VIEWER)] {
         let path = out.join("assets").join(name);
         let text = templates.source(name, built_in)?;
-        if fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+        // The report's own file as it is: a link there is not followed.
+        let now = input_file::read_to_string(&path, Links::Refused, input_file::TEXT_CAP).ok();
+        if now.as_deref() != Some(text.as_str()) {
             crate::atomic_file::write(&path, text).map_err(io_error(&path, "cannot write"))?;
         }
     }
@@ -603,10 +644,7 @@ pub fn write_report(folder: &Path, templates: &Templates) -> Result<Written, Rep
             }
         }
         let path = transcripts.join(format!("game-{:06}.jsonl", row.game));
-        let entries = match transcript::read_prefix(&path) {
-            Ok((entries, _)) => entries,
-            Err(_) => Vec::new(),
-        };
+        let entries = kept_transcript(&path)?;
         let game = view::game_view(&entries);
         if let Some(transcript::Entry::Header { started_unix, .. }) = entries.first() {
             first_start = Some(first_start.map_or(*started_unix, |f: f64| f.min(*started_unix)));
@@ -867,7 +905,9 @@ pub fn write_any_report(folder: &Path, templates: &Templates) -> Result<Written,
     if folder.join("tournament.json").exists() || !record.exists() {
         return write_report(folder, templates);
     }
-    let text = fs::read_to_string(&record).map_err(io_error(&record, "cannot read"))?;
+    let text = kept_text(&record)?.ok_or_else(|| {
+        ReportError::new(&record, "cannot read", std::io::ErrorKind::NotFound.into())
+    })?;
     let report: crate::check::CheckReport = serde_json::from_str(&text).map_err(|e| {
         ReportError::new(
             &record,
@@ -910,9 +950,10 @@ pub fn write_check_report(
         else {
             continue;
         };
-        let Ok((entries, _)) = transcript::read_prefix(&path) else {
+        let entries = kept_transcript(&path)?;
+        if entries.is_empty() {
             continue;
-        };
+        }
         let game = view::game_view(&entries);
         let html = folder_game_page(
             &game_template,
