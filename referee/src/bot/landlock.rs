@@ -132,6 +132,12 @@ pub struct FsPolicy {
     /// Where reading is allowed at all (the system's folders); `None`:
     /// everywhere but `hidden`. Those that do not exist are ignored.
     pub readable: Option<Vec<PathBuf>>,
+    /// Of `/proc` (a readable root), everything but the folders of
+    /// processes (`/proc/<pid>`): no other process's command line,
+    /// environment or status, whoever started it. The caller's own folder
+    /// is granted back by [`confine`] (the calling process's), or by
+    /// [`grant_own_proc`] in the child of a ruleset made by [`prepare`].
+    pub own_proc_only: bool,
 }
 
 /// What the kernel enforced.
@@ -291,7 +297,22 @@ impl LandlockError {
 /// `Unsupported` leaves the thread unconfined, and the caller decides whether
 /// that is acceptable.
 pub fn confine(policy: &FsPolicy) -> Result<Confinement, LandlockError> {
-    let status = ruleset_of(policy)?.restrict_self()?;
+    let mut ruleset = ruleset_of(policy)?;
+    if policy.own_proc_only {
+        // `/proc/self` is this process's folder, and stays the bot's across
+        // its exec. None (no `/proc`): nothing of it to read.
+        if let Ok(fd) = open_path(Path::new(OWN_PROC), true) {
+            add_rule(
+                &mut ruleset,
+                PlannedRule {
+                    path: PathBuf::from(OWN_PROC),
+                    fd,
+                    access: AccessFs::from_read(NEWEST_ABI),
+                },
+            )?;
+        }
+    }
+    let status = ruleset.restrict_self()?;
     match (status.ruleset, status.landlock) {
         (RulesetStatus::NotEnforced, LandlockStatus::Available { effective_abi, .. }) => {
             Err(LandlockError::NothingEnforced {
@@ -393,6 +414,53 @@ pub fn restrict_self_with(ruleset: &impl AsFd) -> bool {
     }
 }
 
+/// The calling process's own folder of `/proc`.
+const OWN_PROC: &str = "/proc/self";
+
+/// Grants the calling process reading of its own folder of `/proc` in
+/// `ruleset` (made by [`prepare`] with [`FsPolicy::own_proc_only`], not yet
+/// enforced), as [`confine`] does: for a child that shares its parent's
+/// memory until exec (system calls only, no allocation). False if `/proc`
+/// cannot be opened or the kernel refused the rule (the child then cannot
+/// read its own `/proc` entries, and nothing more).
+pub fn grant_own_proc(ruleset: &impl AsFd) -> bool {
+    use std::os::fd::AsRawFd;
+    /// `struct landlock_path_beneath_attr` (packed in the kernel's header).
+    #[repr(C, packed)]
+    struct PathBeneathAttr {
+        allowed_access: u64,
+        parent_fd: i32,
+    }
+    const LANDLOCK_RULE_PATH_BENEATH: libc::c_uint = 1;
+    // SAFETY: open with a static NUL-terminated path.
+    let fd = unsafe {
+        libc::open(
+            c"/proc/self".as_ptr(),
+            libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
+        )
+    };
+    if fd < 0 {
+        return false;
+    }
+    let attr = PathBeneathAttr {
+        allowed_access: AccessFs::from_read(ABI::V1).bits(),
+        parent_fd: fd,
+    };
+    // SAFETY: landlock_add_rule(2) reads the attribute on the stack; the
+    // descriptors are open; close(2) on the one opened here.
+    unsafe {
+        let added = libc::syscall(
+            libc::SYS_landlock_add_rule,
+            ruleset.as_fd().as_raw_fd(),
+            LANDLOCK_RULE_PATH_BENEATH,
+            &attr as *const PathBeneathAttr,
+            0u32,
+        ) == 0;
+        libc::close(fd);
+        added
+    }
+}
+
 struct PlannedRule {
     /// Where the rule applies (for error messages).
     path: PathBuf,
@@ -487,6 +555,16 @@ fn grant_readable_roots(
         // A root inside a hidden path stays hidden (what the bot needs
         // there is in `exposed`).
         if hidden.iter().any(|h| root.starts_with(h)) {
+            continue;
+        }
+        if policy.own_proc_only && root == Path::new("/proc") {
+            // Every entry but the processes' folders (and the links
+            // `self`, `thread-self`, `mounts`, which lead into one).
+            let is_process = |path: &Path| {
+                path.file_name()
+                    .is_some_and(|n| n.as_bytes().iter().all(u8::is_ascii_digit))
+            };
+            grant_entries(root, &is_process, read, add)?;
             continue;
         }
         let inside: Vec<&PathBuf> = hidden.iter().filter(|h| h.starts_with(root)).collect();
@@ -710,6 +788,7 @@ mod tests {
                 hidden: request.policy.hidden,
                 exposed: request.policy.exposed,
                 readable: None,
+                ..FsPolicy::default()
             };
             let started = std::time::Instant::now();
             let confinement = confine(&policy);
@@ -1118,6 +1197,7 @@ mod tests {
             hidden: vec![tree.path("work")],
             exposed: vec![],
             readable: None,
+            ..FsPolicy::default()
         };
         let e = count_rules(&inside_writable).expect_err("refused");
         assert!(e.contains("cannot hide") && e.contains("work"), "{e}");
@@ -1356,6 +1436,7 @@ mod tests {
             hidden: with_hidden.hidden.clone(),
             exposed: with_hidden.exposed.clone(),
             readable: None,
+            ..FsPolicy::default()
         })
         .expect("rules");
         for (name, policy) in [

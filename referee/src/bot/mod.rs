@@ -48,7 +48,7 @@ use rustix::process::{Pid, PidfdFlags, Signal};
 
 pub use language::Language;
 pub use sandbox::{Sandbox, SandboxChoice};
-pub use spec::{BotCommand, BotSpecError};
+pub use spec::{own_paths_of, BotCommand, BotSpecError};
 
 use crate::verdict::Verdict;
 

@@ -154,12 +154,23 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
         reference.name = "reference".to_string();
     }
 
+    // Each smoke game's bots see nothing of the submissions (`--from`),
+    // nor of the bots folder but their own files (the staged team's
+    // folder, or the reference's), nor each other's.
+    let submissions: Vec<PathBuf> = [args.from.as_deref(), Some(args.out.as_path())]
+        .into_iter()
+        .flatten()
+        .filter_map(|p| std::path::absolute(p).ok())
+        .collect();
     // The reference must play cleanly itself: against itself.
     let smoke = |team_bot: BotCommand| -> Result<referee::record::MatchRecord, MatchError> {
         let mut limits =
             [&team_bot, &reference].map(|bot| args.limits.limits_for(&config, bot.language));
+        let bots_own = referee::bot::own_paths_of([&team_bot, &reference]);
         for limit in &mut limits {
             limit.process.hidden.extend(args.key.hidden());
+            limit.process.hidden.extend(submissions.iter().cloned());
+            limit.process.hidden.extend(bots_own.iter().cloned());
         }
         let plan = MatchPlan {
             config: config.clone(),
@@ -373,13 +384,17 @@ fn admit(
         let _ = fs::remove_dir_all(&unpacked);
         return row;
     }
-    // A one-file bot is `OUT/TEAM.EXT`, a folder bot `OUT/TEAM`.
+    // Every bot is a folder of its own, `OUT/TEAM`: a one-file bot's is
+    // the folder that holds it (its file keeps its name), so no two teams
+    // share a folder, which a bot may read.
     remove_team(out, team);
-    let target = match root.extension() {
-        Some(ext) if root.is_file() => out.join(format!("{team}.{}", ext.to_string_lossy())),
-        _ => out.join(team),
+    let target = out.join(team);
+    let folder = if root.is_file() {
+        root.parent().map_or_else(|| root.clone(), Path::to_path_buf)
+    } else {
+        root.clone()
     };
-    if let Err(e) = fs::rename(&root, &target) {
+    if let Err(e) = fs::rename(&folder, &target) {
         row.reason = "not written".into();
         row.message = format!("cannot move it to {}: {e}", target.display());
         return row;
