@@ -519,7 +519,7 @@ const TMP: &str = "/tmp";
 /// The folders a bot needs to read: its program's folder (and the tree of
 /// an interpreter, e.g. `/root/.pyenv/versions/3.11.7` for
 /// `.../bin/python3.11`), and the folder of its first argument if that is
-/// a file (the script). Real paths.
+/// a file (the script), and that file. Real paths.
 fn needed_folders(spec: &LaunchSpec) -> Vec<PathBuf> {
     let mut wanted: Vec<PathBuf> = Vec::new();
     if let Ok(real) = spec.program.canonicalize() {
@@ -542,16 +542,15 @@ fn needed_folders(spec: &LaunchSpec) -> Vec<PathBuf> {
         .map(Path::new)
         .find(|arg| !arg.as_os_str().as_encoded_bytes().starts_with(b"-"));
     if let Some(path) = script.filter(|p| p.is_absolute()) {
-        let folder = if path.is_dir() {
-            path.canonicalize().ok()
-        } else if path.is_file() {
-            path.canonicalize()
-                .ok()
-                .and_then(|p| p.parent().map(Path::to_path_buf))
-        } else {
-            None
-        };
-        wanted.extend(folder);
+        if path.is_dir() {
+            wanted.extend(path.canonicalize());
+        } else if let Ok(file) = path.canonicalize() {
+            // The file itself too: in a folder of one-file bots, the
+            // folder is granted but for the bots' files (see
+            // `landlock_policy`), its own given back by name.
+            wanted.extend(file.parent().map(Path::to_path_buf));
+            wanted.push(file);
+        }
     }
     wanted
 }
@@ -564,6 +563,12 @@ fn exposures_for(spec: &LaunchSpec) -> Vec<Exposure> {
     let mut out: Vec<Exposure> = Vec::new();
     for path in wanted {
         if path == Path::new("/") || path == Path::new(TMP) {
+            continue;
+        }
+        // A folder others cannot enter is of no use shown as it is (its
+        // mode comes with it): the files the bot needs in it are shown
+        // one by one (a one-file bot in a `mktemp -d` folder).
+        if own_user && is_closed(&path) {
             continue;
         }
         let cover = if path.starts_with(TMP) {
@@ -597,8 +602,13 @@ fn closed_ancestor(path: &Path) -> Option<PathBuf> {
     ancestors
         .into_iter()
         .rev()
-        .find(|a| std::fs::metadata(a).is_ok_and(|m| m.permissions().mode() & 0o001 == 0))
+        .find(|a| is_closed(a))
         .map(Path::to_path_buf)
+}
+
+/// A folder others may not pass through.
+fn is_closed(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_dir() && m.permissions().mode() & 0o001 == 0)
 }
 
 pub(super) type StepError = (&'static str, io::Error);
@@ -1213,10 +1223,18 @@ fn private_tmpfs(
     Ok(())
 }
 
-/// The referee's own files: an empty read-only tmpfs over each hidden
-/// folder, /dev/null over each hidden file (after the folders shown before,
-/// which may hold one).
+/// Where the blank file that hides a file lies (the private `/dev/shm`).
+const BLANK_FILE: &str = "/dev/shm/.referee-hidden";
+
+/// The referee's own files and the other bots': an empty read-only tmpfs
+/// over each hidden folder, an empty file over each hidden file (after the
+/// folders shown before, which may hold one), each of mode 0 and root's:
+/// the bot's user can neither list nor open them (EACCES, as Landlock
+/// refuses under basic), even where Landlock grants the place (the private
+/// `/tmp`, which the bot may write, may show its own folder with another
+/// bot's file in it).
 fn hide_referees_files(spec: &LaunchSpec, needed: &[PathBuf]) -> Result<(), StepError> {
+    let mut blank: Option<CString> = None;
     for hidden in &spec.hidden {
         // What the bot needs (its own files, among the run's bots' files
         // that are hidden from every bot; its folder, in the folder of
@@ -1237,10 +1255,19 @@ fn hide_referees_files(spec: &LaunchSpec, needed: &[PathBuf]) -> Result<(), Step
                 &target,
                 Some(c"tmpfs"),
                 libc::MS_NOSUID | libc::MS_NODEV | libc::MS_RDONLY,
-                Some(c"size=4k,mode=0555"),
+                Some(c"size=4k,mode=0000"),
             )?;
         } else {
-            mount_fs(c"/dev/null", &target, None, libc::MS_BIND, None)?;
+            if blank.is_none() {
+                std::fs::File::create(BLANK_FILE)
+                    .and_then(|_| {
+                        std::fs::set_permissions(BLANK_FILE, std::fs::Permissions::from_mode(0))
+                    })
+                    .map_err(|e| (MOUNTS, e))?;
+                blank = Some(cstring(Path::new(BLANK_FILE))?);
+            }
+            let source = blank.as_deref().unwrap_or(c"/dev/null");
+            mount_fs(source, &target, None, libc::MS_BIND, None)?;
         }
     }
     Ok(())
