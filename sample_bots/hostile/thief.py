@@ -8,8 +8,8 @@ importing nothing of its folder (it may be alone in a folder of its own).
   status 7 (verdict: crash).
 - The referee's secret key: every 64-hex-digit word in any process's
   command line or environment it can read (`/proc/*/cmdline`, `environ`)
-  is printed on stderr (`HEX: ...`, one line), and how many processes it
-  could read (`PROCS: n`). It then plays on (the test looks for the key).
+  is printed on stderr (`HEX: ...`, one line), and it exits with status 7;
+  how many processes it could read is printed first (`PROCS: n of m`).
 
 Otherwise it plays legally (verdict: ok)."""
 import os
@@ -93,6 +93,7 @@ for pid in pids:
 print("PROCS: %d of %d" % (readable, len(pids)), file=sys.stderr, flush=True)
 if found:
     print("HEX: " + " ".join(sorted(found)), file=sys.stderr, flush=True)
+    sys.exit(7)
 
 for line in sys.stdin:
     words = line.split()

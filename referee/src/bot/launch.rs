@@ -1093,7 +1093,9 @@ fn fd_path(fd: &OwnedFd) -> CString {
 /// to all (mode 0755, whatever the umask).
 fn bind_read_only(fd: &OwnedFd, path: &Path) -> Result<(), StepError> {
     let is_dir = rustix::fs::fstat(fd)
-        .map(|stat| rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::Directory)
+        .map(|stat| {
+            rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::Directory
+        })
         .map_err(|e| (MOUNTS, io::Error::from(e)))?;
     let folder = if is_dir { Some(path) } else { path.parent() };
     if let Some(folder) = folder {

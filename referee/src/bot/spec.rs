@@ -180,8 +180,7 @@ impl BotCommand {
             return script.canonicalize().into_iter().collect();
         }
         let in_path = self.program.parent().is_some_and(|folder| {
-            env::var_os("PATH")
-                .is_some_and(|path| env::split_paths(&path).any(|p| p == folder))
+            env::var_os("PATH").is_some_and(|path| env::split_paths(&path).any(|p| p == folder))
         });
         if in_path || !self.program.is_absolute() {
             return Vec::new();

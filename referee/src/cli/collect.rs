@@ -390,7 +390,8 @@ fn admit(
     remove_team(out, team);
     let target = out.join(team);
     let folder = if root.is_file() {
-        root.parent().map_or_else(|| root.clone(), Path::to_path_buf)
+        root.parent()
+            .map_or_else(|| root.clone(), Path::to_path_buf)
     } else {
         root.clone()
     };
