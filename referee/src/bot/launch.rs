@@ -1263,7 +1263,7 @@ fn hide_referees_files(spec: &LaunchSpec, needed: &[PathBuf]) -> Result<(), Step
             if blank.is_none() {
                 std::fs::File::create(BLANK_FILE)
                     .and_then(|_| {
-                        std::fs::set_permissions(BLANK_FILE, std::fs::Permissions::from_mode(0))
+                        std::fs::set_permissions(BLANK_FILE, std::fs::Permissions::from_mode(0o0))
                     })
                     .map_err(|e| (MOUNTS, e))?;
                 blank = Some(cstring(Path::new(BLANK_FILE))?);
