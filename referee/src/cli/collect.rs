@@ -27,7 +27,7 @@ tournament file's `bots_dir`. Each submission is unpacked or copied (archives ar
 by entry: no path out of the folder, no links, no devices, size and ratio caps), recognised by \
 its language (a folder holding main.py, main.c, Main.java, ...; else its one top-level source \
 file), compiled, and admitted only after one smoke game against --reference with no verdict. \
-Each admitted team is the folder OUT/TEAM, or OUT/TEAM.EXT for one source file (TEAM: the \
+Each admitted team is the folder OUT/TEAM, a one-file team's too (its file keeps its name), so that no bot shares a folder with another's (TEAM: the \
 team's name with characters other than letters, digits, '-' and '_' made '_'); a team not \
 admitted has no bot there.\n\n\
 Sources: --from DIR holds one entry per team: a folder, a .zip, a .tar.gz/.tgz, or one source \
@@ -406,7 +406,8 @@ fn admit(
 }
 
 /// Removes a team's bot of an earlier run: the folder `OUT/TEAM`, or a
-/// source file `OUT/TEAM.EXT` of a language (never another file).
+/// source file `OUT/TEAM.EXT` of a language (the layout of earlier
+/// versions; never another file).
 fn remove_team(out: &Path, team: &str) {
     let _ = fs::remove_dir_all(out.join(team));
     for entry in fs::read_dir(out).into_iter().flatten().flatten() {
