@@ -93,7 +93,11 @@
 //! before the call (stdin, stdout, stderr) keep working, and so do
 //! `/dev/stdout` and `/proc/self/fd/*` on pipes. `/proc/<pid>/cmdline` of
 //! other processes stays readable (no ptrace check guards it), so nothing
-//! secret may go in a bot's arguments.
+//! secret may go in a bot's arguments, unless the policy grants of `/proc`
+//! only the caller's own folder ([`FsPolicy::own_proc_only`]). That rule is
+//! on the folder's inode: should the kernel drop it from its caches (its
+//! dentry unused, under memory pressure) and make it anew, the process
+//! loses reading its own folder, and nothing more.
 //!
 //! # When to call it
 //!
