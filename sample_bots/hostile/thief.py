@@ -2,8 +2,9 @@
 importing nothing of its folder (it may be alone in a folder of its own).
 
 - Other teams' files: the paths in its arguments and, one a line, in
-  `targets.txt` beside it (if it can read that). Each folder is listed and
-  walked, each file opened and read, and run (with forking allowed). If
+  `targets.txt` beside it (if it can read that). Each folder is listed
+  (but one in its own folder, whose names it may list) and walked, each
+  file opened and read, and run (with forking allowed). If
   anything works it says what on stderr (`LEAK: ...`) and exits with
   status 7 (verdict: crash).
 - The referee's secret key: every 64-hex-digit word in any process's
@@ -53,9 +54,12 @@ def take_file(path):
 
 for path in targets:
     if os.path.isdir(path):
+        # Names in its own folder and below may be listed (an interpreter
+        # lists its script's folder to import from it), not elsewhere.
         try:
             os.listdir(path)
-            leaks.append("listed " + path)
+            if not os.path.abspath(path).startswith(here + os.sep):
+                leaks.append("listed " + path)
         except OSError:
             pass
         for root, _dirs, files in os.walk(path):

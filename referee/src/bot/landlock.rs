@@ -142,6 +142,12 @@ pub struct FsPolicy {
     /// is granted back by [`confine`] (the calling process's), or by
     /// [`grant_own_proc`] in the child of a ruleset made by [`prepare`].
     pub own_proc_only: bool,
+    /// Folders whose names may be listed, and those of the folders beneath
+    /// (not read), even where they hold hidden paths: a script's folder,
+    /// which Python lists to import from it. Landlock grants listing
+    /// beneath a folder as a whole, so hidden folders inside show their
+    /// names, never their contents.
+    pub listable: Vec<PathBuf>,
 }
 
 /// What the kernel enforced.
@@ -485,7 +491,27 @@ fn for_each_rule(policy: &FsPolicy, add: &mut AddRule<'_>) -> Result<(), Landloc
     let granted = grant_writable_and_exposed(policy, add)?;
     let hidden = real_hidden_paths(policy, &granted)?;
     grant_readable_roots(policy, &hidden, add)?;
+    grant_listing(policy, add)?;
     grant_devices(add)
+}
+
+/// Listing beneath each listable folder (see [`FsPolicy::listable`]).
+fn grant_listing(policy: &FsPolicy, add: &mut AddRule<'_>) -> Result<(), LandlockError> {
+    for folder in &policy.listable {
+        let Ok(fd) = open_path(folder, true) else {
+            continue;
+        };
+        let is_dir = rustix::fs::fstat(&fd)
+            .is_ok_and(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::Directory);
+        if is_dir {
+            add(PlannedRule {
+                path: folder.clone(),
+                fd,
+                access: AccessFs::ReadDir.into(),
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// Every right beneath the writable paths, reading beneath the exposed

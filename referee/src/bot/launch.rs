@@ -783,6 +783,10 @@ pub(super) fn landlock_policy(spec: &LaunchSpec, with_secrets: bool) -> landlock
     // Every other folder (results of earlier tournaments, the user's home,
     // the other teams' submissions) is unreadable.
     let mut readable: Vec<PathBuf> = SYSTEM_READABLE.iter().map(PathBuf::from).collect();
+    // The folders it needs may be listed even where another bot's files
+    // beside its own are hidden (Python lists its script's folder to import
+    // from it): names, not contents.
+    let listable: Vec<PathBuf> = needed.iter().filter(|p| p.is_dir()).cloned().collect();
     readable.extend(needed);
     readable.extend(program);
     landlock::FsPolicy {
@@ -791,6 +795,7 @@ pub(super) fn landlock_policy(spec: &LaunchSpec, with_secrets: bool) -> landlock
         exposed,
         readable: Some(readable),
         own_proc_only: !strict,
+        listable,
     }
 }
 
