@@ -822,3 +822,50 @@ fn the_key_is_nowhere_a_bot_can_read_under_strict() {
     assert_strict_available();
     the_key_is_nowhere_a_bot_can_read("strict");
 }
+
+/// Under strict each bot runs as a user of its own, so folders closed to
+/// others above its files (a home of mode 0700, a `mktemp -d` folder, here
+/// two nested in the build folder, outside `/tmp`) must not make it crash:
+/// its folders are shown at their own paths whatever the modes above. A
+/// one-file bot, a folder bot and the tournament file in the inner closed
+/// folder play every game with `ok`.
+#[test]
+#[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
+fn strict_runs_bots_from_folders_closed_to_others() {
+    use std::os::unix::fs::PermissionsExt;
+    assert_strict_available();
+    let scratch = root().join("target").join("closed-folders");
+    std::fs::create_dir_all(&scratch).unwrap();
+    let outer = tempfile::tempdir_in(&scratch).unwrap();
+    let inner = outer.path().join("inner");
+    std::fs::create_dir_all(inner.join("bob")).unwrap();
+    for closed in [outer.path(), inner.as_path()] {
+        std::fs::set_permissions(closed, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    let starter = sample_file("python/arrow5_starter.py");
+    std::fs::copy(&starter, inner.join("alice.py")).unwrap();
+    std::fs::copy(&starter, inner.join("bob/main.py")).unwrap();
+    let file = inner.join("t.toml");
+    std::fs::write(
+        &file,
+        "game = \"arrow5\"\ngames_per_pairing = 2\nsandbox = \"strict\"\n\
+         [[bots]]\nname = \"alice\"\nbot = \"alice.py\"\n\
+         [[bots]]\nname = \"bob\"\nbot = \"bob\"\n",
+    )
+    .unwrap();
+    let out = outer.path().join("out");
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--no-report",
+        ],
+        Duration::from_secs(300),
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let (played, bad) = games_not_ok(&out);
+    assert_eq!(played, 2);
+    assert!(bad.is_empty(), "{bad:#?}");
+}

@@ -247,6 +247,7 @@ fn referee_gone() -> bool {
 }
 
 fn launch(spec: &LaunchSpec, report: &mut File, prepared: Prepared) -> Result<(), String> {
+    closed_to_its_user(spec)?;
     become_the_bots_keeper(spec, prepared)?;
     let exposures = if spec.strict.is_some() {
         exposures_for(spec)
@@ -308,6 +309,48 @@ fn become_the_bots_keeper(spec: &LaunchSpec, prepared: Prepared) -> Result<(), S
                 "new PID, network and IPC namespaces: {}",
                 io::Error::last_os_error()
             ));
+        }
+    }
+    Ok(())
+}
+
+/// Under strict a bot runs as a user of its own: the folders above its
+/// files may be closed to others (they are shown at their own paths), but
+/// its program must be runnable and its script readable by others. One
+/// that is not is refused as the operator's to fix, not blamed on the bot
+/// (the game is not played): which file, and what to do.
+fn closed_to_its_user(spec: &LaunchSpec) -> Result<(), String> {
+    if !matches!(spec.identity, Some(Identity { uid: Some(_), .. })) || spec.compiler {
+        return Ok(());
+    }
+    let mode = |path: &Path| std::fs::metadata(path).map(|m| m.permissions().mode());
+    let program = spec
+        .program
+        .canonicalize()
+        .unwrap_or_else(|_| spec.program.clone());
+    let mut wanted: Vec<(PathBuf, u32, &str)> = vec![(program, 0o001, "x")];
+    wanted.extend(
+        needed_folders(spec)
+            .into_iter()
+            .filter(|p| p.is_file())
+            .map(|p| (p, 0o004, "r")),
+    );
+    for (path, bit, letter) in wanted {
+        if let Ok(m) = mode(&path) {
+            if m & bit == 0 {
+                return Err(format!(
+                    "{} is not {} by others (mode {:o}): under --sandbox strict each bot runs as \
+                     a user of its own; make it so with chmod o+{letter} {}",
+                    path.display(),
+                    if letter == "x" {
+                        "runnable"
+                    } else {
+                        "readable"
+                    },
+                    m & 0o7777,
+                    path.display()
+                ));
+            }
         }
     }
     Ok(())

@@ -343,6 +343,7 @@ fn admit(
         row.message = format!("team '{team}': {e}");
         return row;
     }
+    collect::unpack::open_to_bots(&unpacked);
     let root = collect::bot_path(&collect::unpack::lone_folder(&unpacked));
     let mut bot = match BotCommand::parse(&root.to_string_lossy()) {
         Ok(bot) => bot,
