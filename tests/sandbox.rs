@@ -587,3 +587,285 @@ fn an_ordinary_users_bots_cannot_read_each_others_memory() {
         assert_eq!(record["players"][seat]["verdict"], "ok", "{record}");
     }
 }
+
+/// A team's bot (`thief.py`) that tries to open, list, walk and run every
+/// other team's files, told where they are (`targets.txt` beside it, one
+/// path a line).
+fn thief_with_targets(folder: &Path, targets: &[&Path]) {
+    std::fs::create_dir_all(folder).unwrap();
+    std::fs::copy(sample_file("hostile/thief.py"), folder.join("thief.py")).unwrap();
+    let lines: Vec<String> = targets.iter().map(|t| t.display().to_string()).collect();
+    std::fs::write(folder.join("targets.txt"), lines.join("\n") + "\n").unwrap();
+}
+
+/// The games of a results folder: their count, and the rows where a bot
+/// got another verdict than `ok` (the thief read or ran something: `crash`).
+fn games_not_ok(out: &Path) -> (usize, Vec<String>) {
+    let rows = csv_records(&out.join("games.csv"));
+    let bad = rows
+        .iter()
+        .filter(|r| r["verdict_a"] != "ok" || r["verdict_b"] != "ok")
+        .map(|r| format!("{r:?}"))
+        .collect();
+    (rows.len(), bad)
+}
+
+/// The layouts an organiser may choose, all in a folder others cannot
+/// enter (a `tempfile` folder, mode 0700, as `mktemp -d` makes): one-file
+/// bots side by side in a `bots_dir` (`alice.py`, the thief), a folder bot
+/// there (`bob/`), a bot beside the tournament file (`carol.py`). The
+/// thief, allowed to fork, reads, lists and runs none of the others'.
+fn one_file_bots_read_nothing_of_each_other(sandbox: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = dir.path().join("bots");
+    let starter = sample_file("python/arrow5_starter.py");
+    std::fs::create_dir_all(bots.join("bob")).unwrap();
+    std::fs::copy(&starter, bots.join("alice.py")).unwrap();
+    std::fs::copy(&starter, bots.join("bob/main.py")).unwrap();
+    std::fs::write(bots.join("bob/secret.txt"), "bob's\n").unwrap();
+    std::fs::copy(&starter, dir.path().join("carol.py")).unwrap();
+    let runnable = bots.join("bob/run.sh");
+    std::fs::write(&runnable, "#!/bin/sh\nexit 0\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&runnable, std::fs::Permissions::from_mode(0o755)).unwrap();
+    thief_with_targets(
+        &bots,
+        &[
+            &bots.join("alice.py"),
+            &bots.join("bob"),
+            &dir.path().join("carol.py"),
+        ],
+    );
+    let file = dir.path().join("t.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "game = \"arrow5\"\ngames_per_pairing = 2\nsandbox = \"{sandbox}\"\nbots_dir = \"bots\"\n\
+             [limits]\nallow_fork = true\n[[bots]]\nname = \"carol\"\nbot = \"carol.py\"\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--no-report",
+        ],
+        Duration::from_secs(300),
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let (played, bad) = games_not_ok(&out);
+    assert_eq!(played, 12, "every pairing of 4 bots, twice");
+    assert!(bad.is_empty(), "{sandbox}: {bad:#?}");
+}
+
+#[test]
+fn one_file_bots_read_nothing_of_each_other_under_basic() {
+    one_file_bots_read_nothing_of_each_other("basic");
+}
+
+#[test]
+#[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
+fn one_file_bots_read_nothing_of_each_other_under_strict() {
+    assert_strict_available();
+    one_file_bots_read_nothing_of_each_other("strict");
+}
+
+/// `collect` from a folder others cannot enter (mode 0700) gives every
+/// admitted team a folder of its own, a one-file team's too; the thief,
+/// smoked after the others were admitted, reads none of their files
+/// (submitted or admitted), and neither does it in the tournament of the
+/// bots folder.
+fn collected_teams_read_nothing_of_each_other(sandbox: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let from = dir.path().join("submissions");
+    let out = dir.path().join("bots");
+    let starter = sample_file("python/arrow5_starter.py");
+    std::fs::create_dir_all(from.join("bob")).unwrap();
+    std::fs::copy(&starter, from.join("alice.py")).unwrap();
+    std::fs::copy(&starter, from.join("bob/main.py")).unwrap();
+    thief_with_targets(
+        &from.join("zed"),
+        &[
+            &from.join("alice.py"),
+            &from.join("bob"),
+            &out.join("alice"),
+            &out.join("bob"),
+        ],
+    );
+    let reference = sample_bin("arrow5_random");
+    let run = referee(
+        &[
+            "collect",
+            "--game",
+            "arrow5",
+            "--from",
+            from.to_str().unwrap(),
+            "--reference",
+            &reference,
+            "--out",
+            out.to_str().unwrap(),
+            "--sandbox",
+            sandbox,
+        ],
+        Duration::from_secs(300),
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let admission = csv_records(&out.join("admission.csv"));
+    let status: Vec<(String, String)> = admission
+        .iter()
+        .map(|r| (r["team"].clone(), r["status"].clone()))
+        .collect();
+    assert!(
+        status.iter().all(|(_, s)| s == "admitted") && status.len() == 3,
+        "{sandbox}: {admission:#?}"
+    );
+    assert!(
+        out.join("alice").join("alice.py").is_file(),
+        "a folder of its own"
+    );
+    assert!(out.join("zed").join("thief.py").is_file());
+    let file = dir.path().join("t.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "game = \"arrow5\"\ngames_per_pairing = 2\nsandbox = \"{sandbox}\"\nbots_dir = \"bots\"\n\
+             [limits]\nallow_fork = true\n"
+        ),
+    )
+    .unwrap();
+    let results = dir.path().join("out");
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            results.to_str().unwrap(),
+            "--no-report",
+        ],
+        Duration::from_secs(300),
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let (played, bad) = games_not_ok(&results);
+    assert_eq!(
+        played, 6,
+        "alice, bob and zed, the thief, of the bots folder"
+    );
+    assert!(bad.is_empty(), "{sandbox}: {bad:#?}");
+}
+
+#[test]
+fn collected_teams_read_nothing_of_each_other_under_basic() {
+    collected_teams_read_nothing_of_each_other("basic");
+}
+
+#[test]
+#[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
+fn collected_teams_read_nothing_of_each_other_under_strict() {
+    assert_strict_available();
+    collected_teams_read_nothing_of_each_other("strict");
+}
+
+/// The key given as `--key HEX` sits in the command line of the referee's
+/// parents (`timeout`, `bash -c`), which the referee cannot blank. The
+/// thief reads every process's command line and environment it can reach
+/// (it finds the key there when unconfined) and crashes if it finds a
+/// 64-hex-digit word: it must find none.
+fn the_key_is_nowhere_a_bot_can_read(sandbox: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let team = dir.path().join("team");
+    std::fs::create_dir_all(&team).unwrap();
+    std::fs::copy(sample_file("hostile/thief.py"), team.join("thief.py")).unwrap();
+    let key = "5e".repeat(32);
+    let args = [
+        "match".to_string(),
+        "arrow5".to_string(),
+        team.join("thief.py").display().to_string(),
+        sample_bin("arrow5_random"),
+        "--key".to_string(),
+        key.clone(),
+        "--json".to_string(),
+        "--sandbox".to_string(),
+        sandbox.to_string(),
+    ];
+    let mut under_timeout = Command::new("timeout");
+    under_timeout.arg("120").arg(referee_bin()).args(&args);
+    let mut under_shell = Command::new("bash");
+    let line: Vec<String> = std::iter::once(referee_bin().display().to_string())
+        .chain(args.iter().cloned())
+        .collect();
+    under_shell.arg("-c").arg(line.join(" ") + "; exit $?");
+    for (wrapper, command) in [("timeout", under_timeout), ("bash -c", under_shell)] {
+        let run = run_within(command, Duration::from_secs(150));
+        assert_eq!(run.status, 0, "{wrapper}: {}", run.stderr);
+        let record = run.json();
+        let thief = &record["players"][0];
+        assert_eq!(
+            thief["verdict"], "ok",
+            "{sandbox}, under {wrapper}: {thief}"
+        );
+        assert!(!run.stdout.contains(&key) || !thief.to_string().contains(&key));
+    }
+}
+
+#[test]
+fn the_key_is_nowhere_a_bot_can_read_under_basic() {
+    the_key_is_nowhere_a_bot_can_read("basic");
+}
+
+#[test]
+#[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
+fn the_key_is_nowhere_a_bot_can_read_under_strict() {
+    assert_strict_available();
+    the_key_is_nowhere_a_bot_can_read("strict");
+}
+
+/// Under strict each bot runs as a user of its own, so folders closed to
+/// others above its files (a home of mode 0700, a `mktemp -d` folder, here
+/// two nested in the build folder, outside `/tmp`) must not make it crash:
+/// its folders are shown at their own paths whatever the modes above. A
+/// one-file bot, a folder bot and the tournament file in the inner closed
+/// folder play every game with `ok`.
+#[test]
+#[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
+fn strict_runs_bots_from_folders_closed_to_others() {
+    use std::os::unix::fs::PermissionsExt;
+    assert_strict_available();
+    let scratch = root().join("target").join("closed-folders");
+    std::fs::create_dir_all(&scratch).unwrap();
+    let outer = tempfile::tempdir_in(&scratch).unwrap();
+    let inner = outer.path().join("inner");
+    std::fs::create_dir_all(inner.join("bob")).unwrap();
+    for closed in [outer.path(), inner.as_path()] {
+        std::fs::set_permissions(closed, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    let starter = sample_file("python/arrow5_starter.py");
+    std::fs::copy(&starter, inner.join("alice.py")).unwrap();
+    std::fs::copy(&starter, inner.join("bob/main.py")).unwrap();
+    let file = inner.join("t.toml");
+    std::fs::write(
+        &file,
+        "game = \"arrow5\"\ngames_per_pairing = 2\nsandbox = \"strict\"\n\
+         [[bots]]\nname = \"alice\"\nbot = \"alice.py\"\n\
+         [[bots]]\nname = \"bob\"\nbot = \"bob\"\n",
+    )
+    .unwrap();
+    let out = outer.path().join("out");
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--no-report",
+        ],
+        Duration::from_secs(300),
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let (played, bad) = games_not_ok(&out);
+    assert_eq!(played, 2);
+    assert!(bad.is_empty(), "{bad:#?}");
+}

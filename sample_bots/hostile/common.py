@@ -50,3 +50,15 @@ def every_line():
 def random_code(rng):
     """A legal Arrow 5 code or attack: five different symbols."""
     return " ".join(rng.sample(SYMBOLS, 5))
+
+
+def process_ids():
+    """The ids of the processes a bot may aim at: those /proc lists, or,
+    where listing it is refused, every pid around its own (its parents and
+    its opponent started shortly before it)."""
+    import os
+    try:
+        return [int(p) for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        me = os.getpid()
+        return list(range(max(1, me - 5000), me + 50))

@@ -1,6 +1,6 @@
 """Fixture: says on stderr, as one JSON line starting `identity:`, who it
 runs as and what it can see: its user and group ids, the processes /proc
-shows it, and how many entries it finds in the referee's home (/root) and
+shows it (null: cannot list), and how many entries it finds in the referee's home (/root) and
 in /tmp (null: cannot list). Then plays legally (verdict: ok). The sandbox tests compare what
 two seats report."""
 import json
@@ -17,11 +17,19 @@ def entries(path):
         return None
 
 
+def processes():
+    """How many processes /proc lists, or None if it cannot be listed."""
+    try:
+        return sum(1 for p in os.listdir("/proc") if p.isdigit())
+    except OSError:
+        return None
+
+
 report = {
     "uid": os.getuid(),
     "gid": os.getgid(),
     "pid": os.getpid(),
-    "processes": sum(1 for p in os.listdir("/proc") if p.isdigit()),
+    "processes": processes(),
     "root": entries("/root"),
     "tmp": entries("/tmp"),
 }

@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 
-from common import every_line, random_code
+from common import every_line, process_ids, random_code
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "spin"
 
@@ -33,10 +33,9 @@ def spin():
 def renice_others():
     me = os.getpid()
     done = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit() or int(name) == me:
+    for pid in process_ids():
+        if pid == me:
             continue
-        pid = int(name)
         for what, call in (
             ("setpriority", lambda: os.setpriority(os.PRIO_PROCESS, pid, 19)),
             ("sched_setaffinity", lambda: os.sched_setaffinity(pid, {0})),

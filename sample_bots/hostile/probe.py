@@ -8,7 +8,7 @@ Run it with the system's python3 directly: a wrapper (pyenv's shims) adds
 variables and descriptors of its own."""
 import os
 import sys
-from common import requests, answer
+from common import requests, answer, process_ids
 
 ALLOWED = {"PATH", "HOME", "TMPDIR", "LANG", "PYTHONUNBUFFERED",
            "PYTHONDONTWRITEBYTECODE", "REFEREE_BOT_TAG"}
@@ -61,8 +61,8 @@ except OSError:
     pass
 # Any other process's memory (the other bot's holds its secret code).
 me = os.getpid()
-for entry in os.listdir("/proc"):
-    if not entry.isdigit() or int(entry) == me:
+for entry in process_ids():
+    if entry == me:
         continue
     try:
         with open(f"/proc/{entry}/mem", "rb"):

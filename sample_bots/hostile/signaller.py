@@ -6,7 +6,7 @@ look for); if it cannot even signal itself it answers `BROKEN`; otherwise
 it plays legally (verdict: ok)."""
 import os
 import signal
-from common import requests, answer
+from common import requests, answer, process_ids
 
 def probe():
     me = os.getpid()
@@ -16,10 +16,7 @@ def probe():
     except OSError:
         return "BROKEN cannot signal itself"
     reached = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        pid = int(entry)
+    for pid in process_ids():
         if pid == me:
             continue
         try:

@@ -281,9 +281,17 @@ impl Source<'_> {
         names.sort();
         for entry in names {
             let path = dir.join(&entry);
+            // A folder that no language recognises but holds one source
+            // file (a one-file bot in a folder of its own, as `collect`
+            // writes it) is the bot of that file.
+            let mut entry_spec = PathBuf::from(&entry);
             let name = if path.is_dir() {
                 if Language::of_folder(&path, None).is_none() {
-                    continue;
+                    let lone = crate::collect::bot_path(&path);
+                    match lone.file_name() {
+                        Some(file) if lone != path => entry_spec.push(file),
+                        _ => continue,
+                    }
                 }
                 entry.clone()
             } else {
@@ -312,7 +320,7 @@ impl Source<'_> {
                 ));
             }
             let spec = Path::new(folder.get_ref())
-                .join(&entry)
+                .join(&entry_spec)
                 .display()
                 .to_string();
             let mut command = BotCommand::parse_relative_to(&spec, &base)

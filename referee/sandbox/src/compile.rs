@@ -190,12 +190,12 @@ fn run_command(command: &BotCommand, source: &Path, built: Option<&Path>) -> Bot
     let mut readable: Vec<PathBuf> = Vec::new();
     readable.extend(built.map(Path::to_path_buf));
     if built.is_none() {
-        let folder = if source.is_dir() {
-            Some(source)
-        } else {
-            source.parent()
-        };
-        readable.extend(folder.map(Path::to_path_buf));
+        // A one-file bot's folder, and the file by name (the folder may
+        // hold other bots' files, hidden from it: see `launch`).
+        if source.is_file() {
+            readable.extend(source.parent().map(Path::to_path_buf));
+        }
+        readable.push(source.to_path_buf());
     }
     BotCommand {
         program,

@@ -445,6 +445,14 @@ impl ChildSteps {
         // made by the bot and freed at its end by the kernel's workers
         // (docs/measurements.md, `--jobs 2`). Layers add up the same in
         // either order.
+        if let Some(fd) = ruleset {
+            // Its own folder of `/proc` (the ruleset, built in the
+            // referee, grants none of the processes' folders): the child's,
+            // now that it has its pid. A failure only keeps the bot from
+            // reading its own entries.
+            // SAFETY: as below.
+            let _ = landlock::grant_own_proc(&unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) });
+        }
         for fd in ruleset.iter().chain(&secrets) {
             // SAFETY: the descriptor was opened by the referee before the
             // clone and is still open here.

@@ -93,7 +93,11 @@
 //! before the call (stdin, stdout, stderr) keep working, and so do
 //! `/dev/stdout` and `/proc/self/fd/*` on pipes. `/proc/<pid>/cmdline` of
 //! other processes stays readable (no ptrace check guards it), so nothing
-//! secret may go in a bot's arguments.
+//! secret may go in a bot's arguments, unless the policy grants of `/proc`
+//! only the caller's own folder ([`FsPolicy::own_proc_only`]). That rule is
+//! on the folder's inode: should the kernel drop it from its caches (its
+//! dentry unused, under memory pressure) and make it anew, the process
+//! loses reading its own folder, and nothing more.
 //!
 //! # When to call it
 //!
@@ -132,6 +136,18 @@ pub struct FsPolicy {
     /// Where reading is allowed at all (the system's folders); `None`:
     /// everywhere but `hidden`. Those that do not exist are ignored.
     pub readable: Option<Vec<PathBuf>>,
+    /// Of `/proc` (a readable root), everything but the folders of
+    /// processes (`/proc/<pid>`): no other process's command line,
+    /// environment or status, whoever started it. The caller's own folder
+    /// is granted back by [`confine`] (the calling process's), or by
+    /// [`grant_own_proc`] in the child of a ruleset made by [`prepare`].
+    pub own_proc_only: bool,
+    /// Folders whose names may be listed, and those of the folders beneath
+    /// (not read), even where they hold hidden paths: a script's folder,
+    /// which Python lists to import from it. Landlock grants listing
+    /// beneath a folder as a whole, so hidden folders inside show their
+    /// names, never their contents.
+    pub listable: Vec<PathBuf>,
 }
 
 /// What the kernel enforced.
@@ -291,7 +307,22 @@ impl LandlockError {
 /// `Unsupported` leaves the thread unconfined, and the caller decides whether
 /// that is acceptable.
 pub fn confine(policy: &FsPolicy) -> Result<Confinement, LandlockError> {
-    let status = ruleset_of(policy)?.restrict_self()?;
+    let mut ruleset = ruleset_of(policy)?;
+    if policy.own_proc_only {
+        // `/proc/self` is this process's folder, and stays the bot's across
+        // its exec. None (no `/proc`): nothing of it to read.
+        if let Ok(fd) = open_path(Path::new(OWN_PROC), true) {
+            add_rule(
+                &mut ruleset,
+                PlannedRule {
+                    path: PathBuf::from(OWN_PROC),
+                    fd,
+                    access: AccessFs::from_read(NEWEST_ABI),
+                },
+            )?;
+        }
+    }
+    let status = ruleset.restrict_self()?;
     match (status.ruleset, status.landlock) {
         (RulesetStatus::NotEnforced, LandlockStatus::Available { effective_abi, .. }) => {
             Err(LandlockError::NothingEnforced {
@@ -393,6 +424,53 @@ pub fn restrict_self_with(ruleset: &impl AsFd) -> bool {
     }
 }
 
+/// The calling process's own folder of `/proc`.
+const OWN_PROC: &str = "/proc/self";
+
+/// Grants the calling process reading of its own folder of `/proc` in
+/// `ruleset` (made by [`prepare`] with [`FsPolicy::own_proc_only`], not yet
+/// enforced), as [`confine`] does: for a child that shares its parent's
+/// memory until exec (system calls only, no allocation). False if `/proc`
+/// cannot be opened or the kernel refused the rule (the child then cannot
+/// read its own `/proc` entries, and nothing more).
+pub fn grant_own_proc(ruleset: &impl AsFd) -> bool {
+    use std::os::fd::AsRawFd;
+    /// `struct landlock_path_beneath_attr` (packed in the kernel's header).
+    #[repr(C, packed)]
+    struct PathBeneathAttr {
+        allowed_access: u64,
+        parent_fd: i32,
+    }
+    const LANDLOCK_RULE_PATH_BENEATH: libc::c_uint = 1;
+    // SAFETY: open with a static NUL-terminated path.
+    let fd = unsafe {
+        libc::open(
+            c"/proc/self".as_ptr(),
+            libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
+        )
+    };
+    if fd < 0 {
+        return false;
+    }
+    let attr = PathBeneathAttr {
+        allowed_access: AccessFs::from_read(ABI::V1).bits(),
+        parent_fd: fd,
+    };
+    // SAFETY: landlock_add_rule(2) reads the attribute on the stack; the
+    // descriptors are open; close(2) on the one opened here.
+    unsafe {
+        let added = libc::syscall(
+            libc::SYS_landlock_add_rule,
+            ruleset.as_fd().as_raw_fd(),
+            LANDLOCK_RULE_PATH_BENEATH,
+            &attr as *const PathBeneathAttr,
+            0u32,
+        ) == 0;
+        libc::close(fd);
+        added
+    }
+}
+
 struct PlannedRule {
     /// Where the rule applies (for error messages).
     path: PathBuf,
@@ -413,7 +491,27 @@ fn for_each_rule(policy: &FsPolicy, add: &mut AddRule<'_>) -> Result<(), Landloc
     let granted = grant_writable_and_exposed(policy, add)?;
     let hidden = real_hidden_paths(policy, &granted)?;
     grant_readable_roots(policy, &hidden, add)?;
+    grant_listing(policy, add)?;
     grant_devices(add)
+}
+
+/// Listing beneath each listable folder (see [`FsPolicy::listable`]).
+fn grant_listing(policy: &FsPolicy, add: &mut AddRule<'_>) -> Result<(), LandlockError> {
+    for folder in &policy.listable {
+        let Ok(fd) = open_path(folder, true) else {
+            continue;
+        };
+        let is_dir = rustix::fs::fstat(&fd)
+            .is_ok_and(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::Directory);
+        if is_dir {
+            add(PlannedRule {
+                path: folder.clone(),
+                fd,
+                access: AccessFs::ReadDir.into(),
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// Every right beneath the writable paths, reading beneath the exposed
@@ -487,6 +585,16 @@ fn grant_readable_roots(
         // A root inside a hidden path stays hidden (what the bot needs
         // there is in `exposed`).
         if hidden.iter().any(|h| root.starts_with(h)) {
+            continue;
+        }
+        if policy.own_proc_only && root == Path::new("/proc") {
+            // Every entry but the processes' folders (and the links
+            // `self`, `thread-self`, `mounts`, which lead into one).
+            let is_process = |path: &Path| {
+                path.file_name()
+                    .is_some_and(|n| n.as_bytes().iter().all(u8::is_ascii_digit))
+            };
+            grant_entries(root, &is_process, read, add)?;
             continue;
         }
         let inside: Vec<&PathBuf> = hidden.iter().filter(|h| h.starts_with(root)).collect();
@@ -709,6 +817,7 @@ mod tests {
                 hidden: request.policy.hidden,
                 exposed: request.policy.exposed,
                 readable: None,
+                ..FsPolicy::default()
             };
             let started = std::time::Instant::now();
             let confinement = confine(&policy);
@@ -1117,6 +1226,7 @@ mod tests {
             hidden: vec![tree.path("work")],
             exposed: vec![],
             readable: None,
+            ..FsPolicy::default()
         };
         let e = count_rules(&inside_writable).expect_err("refused");
         assert!(e.contains("cannot hide") && e.contains("work"), "{e}");
@@ -1355,6 +1465,7 @@ mod tests {
             hidden: with_hidden.hidden.clone(),
             exposed: with_hidden.exposed.clone(),
             readable: None,
+            ..FsPolicy::default()
         })
         .expect("rules");
         for (name, policy) in [

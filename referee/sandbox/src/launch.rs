@@ -247,6 +247,7 @@ fn referee_gone() -> bool {
 }
 
 fn launch(spec: &LaunchSpec, report: &mut File, prepared: Prepared) -> Result<(), String> {
+    closed_to_its_user(spec)?;
     become_the_bots_keeper(spec, prepared)?;
     let exposures = if spec.strict.is_some() {
         exposures_for(spec)
@@ -308,6 +309,48 @@ fn become_the_bots_keeper(spec: &LaunchSpec, prepared: Prepared) -> Result<(), S
                 "new PID, network and IPC namespaces: {}",
                 io::Error::last_os_error()
             ));
+        }
+    }
+    Ok(())
+}
+
+/// Under strict a bot runs as a user of its own: the folders above its
+/// files may be closed to others (they are shown at their own paths), but
+/// its program must be runnable and its script readable by others. One
+/// that is not is refused as the operator's to fix, not blamed on the bot
+/// (the game is not played): which file, and what to do.
+fn closed_to_its_user(spec: &LaunchSpec) -> Result<(), String> {
+    if !matches!(spec.identity, Some(Identity { uid: Some(_), .. })) || spec.compiler {
+        return Ok(());
+    }
+    let mode = |path: &Path| std::fs::metadata(path).map(|m| m.permissions().mode());
+    let program = spec
+        .program
+        .canonicalize()
+        .unwrap_or_else(|_| spec.program.clone());
+    let mut wanted: Vec<(PathBuf, u32, &str)> = vec![(program, 0o001, "x")];
+    wanted.extend(
+        needed_folders(spec)
+            .into_iter()
+            .filter(|p| p.is_file())
+            .map(|p| (p, 0o004, "r")),
+    );
+    for (path, bit, letter) in wanted {
+        if let Ok(m) = mode(&path) {
+            if m & bit == 0 {
+                return Err(format!(
+                    "{} is not {} by others (mode {:o}): under --sandbox strict each bot runs as \
+                     a user of its own; make it so with chmod o+{letter} {}",
+                    path.display(),
+                    if letter == "x" {
+                        "runnable"
+                    } else {
+                        "readable"
+                    },
+                    m & 0o7777,
+                    path.display()
+                ));
+            }
         }
     }
     Ok(())
@@ -519,7 +562,7 @@ const TMP: &str = "/tmp";
 /// The folders a bot needs to read: its program's folder (and the tree of
 /// an interpreter, e.g. `/root/.pyenv/versions/3.11.7` for
 /// `.../bin/python3.11`), and the folder of its first argument if that is
-/// a file (the script). Real paths.
+/// a file (the script), and that file. Real paths.
 fn needed_folders(spec: &LaunchSpec) -> Vec<PathBuf> {
     let mut wanted: Vec<PathBuf> = Vec::new();
     if let Ok(real) = spec.program.canonicalize() {
@@ -542,16 +585,15 @@ fn needed_folders(spec: &LaunchSpec) -> Vec<PathBuf> {
         .map(Path::new)
         .find(|arg| !arg.as_os_str().as_encoded_bytes().starts_with(b"-"));
     if let Some(path) = script.filter(|p| p.is_absolute()) {
-        let folder = if path.is_dir() {
-            path.canonicalize().ok()
-        } else if path.is_file() {
-            path.canonicalize()
-                .ok()
-                .and_then(|p| p.parent().map(Path::to_path_buf))
-        } else {
-            None
-        };
-        wanted.extend(folder);
+        if path.is_dir() {
+            wanted.extend(path.canonicalize());
+        } else if let Ok(file) = path.canonicalize() {
+            // The file itself too: in a folder of one-file bots, the
+            // folder is granted but for the bots' files (see
+            // `landlock_policy`), its own given back by name.
+            wanted.extend(file.parent().map(Path::to_path_buf));
+            wanted.push(file);
+        }
     }
     wanted
 }
@@ -566,6 +608,12 @@ fn exposures_for(spec: &LaunchSpec) -> Vec<Exposure> {
         if path == Path::new("/") || path == Path::new(TMP) {
             continue;
         }
+        // A folder others cannot enter is of no use shown as it is (its
+        // mode comes with it): the files the bot needs in it are shown
+        // one by one (a one-file bot in a `mktemp -d` folder).
+        if own_user && is_closed(&path) {
+            continue;
+        }
         let cover = if path.starts_with(TMP) {
             Some(PathBuf::from(TMP))
         } else if own_user {
@@ -574,14 +622,11 @@ fn exposures_for(spec: &LaunchSpec) -> Vec<Exposure> {
             None
         };
         if let Some(cover) = cover {
-            // The whole folder directly under the cover that holds it (a
-            // bot's project, an interpreter's installation): a script may
-            // import from a sibling folder.
-            let path = path
-                .strip_prefix(&cover)
-                .ok()
-                .and_then(|rest| rest.components().next())
-                .map_or(path.clone(), |first| cover.join(first));
+            // The folder itself, at its own path: the folders between the
+            // cover and it are made anew (open to all) on the cover, so
+            // that the modes of the real ones (a `mktemp -d` folder, a home
+            // of mode 0700) do not matter, and the rest of each is not
+            // there (the other teams' files beside the bot's).
             // A folder inside one already shown comes with it.
             if !out.iter().any(|e| path.starts_with(&e.path)) {
                 out.retain(|e| !e.path.starts_with(&path));
@@ -600,8 +645,13 @@ fn closed_ancestor(path: &Path) -> Option<PathBuf> {
     ancestors
         .into_iter()
         .rev()
-        .find(|a| std::fs::metadata(a).is_ok_and(|m| m.permissions().mode() & 0o001 == 0))
+        .find(|a| is_closed(a))
         .map(Path::to_path_buf)
+}
+
+/// A folder others may not pass through.
+fn is_closed(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_dir() && m.permissions().mode() & 0o001 == 0)
 }
 
 pub(super) type StepError = (&'static str, io::Error);
@@ -708,45 +758,46 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure], secrets: bool) -> Result<(
 }
 
 /// What Landlock allows the bot (see [`landlock`]):
+/// - reading only the system's folders ([`SYSTEM_READABLE`]) and what it
+///   needs ([`needed_folders`]: its interpreter's tree, its own program,
+///   script, build and folder), under both layers;
+/// - of what it needs, nothing of the paths [`LaunchSpec::hidden`] names:
+///   the referee's files and the other bots' own files (a folder of
+///   one-file bots is the folder of each; the other bots' files in it are
+///   not granted), but what the bot itself needs there;
 /// - writes only beneath its working directory (under strict also its
 ///   private `/tmp` and `/dev/shm`);
-/// - under basic, nothing of the referee's hidden files, nor of the folder
-///   holding every bot's working directory (the other bot's included), but
-///   what the bot itself needs there. Under strict its mounts hide those
-///   already.
+/// - under basic, of `/proc` only its own process's folder (another
+///   process's command line is readable to anyone else, and a parent's
+///   may hold a secret); under strict `/proc` is its own PID namespace's;
+/// - under basic, nothing of the folder holding every bot's working
+///   directory (the other bot's included). Under strict its mounts hide it.
 ///
 /// A hidden path that lies within one the bot needs cannot be hidden by
 /// Landlock (rights only add up) and is left out. `with_secrets` false
 /// leaves root's secrets ([`ROOTS_SECRETS`]) to a layer of their own (see
 /// `bot::direct`).
 pub(super) fn landlock_policy(spec: &LaunchSpec, with_secrets: bool) -> landlock::FsPolicy {
-    if spec.strict.is_some() {
-        return landlock::FsPolicy {
-            writable: vec![spec.workdir.clone(), TMP.into(), "/dev/shm".into()],
-            hidden: Vec::new(),
-            exposed: Vec::new(),
-            readable: None,
-        };
-    }
+    let strict = spec.strict.is_some();
     let mut hidden: Vec<PathBuf> = spec
         .hidden
         .iter()
         .filter_map(|p| p.canonicalize().ok())
         .collect();
     // The folder of every bot's working directory (its own is writable,
-    // so granted again).
+    // so granted again); under strict, its /tmp and /dev/shm are its own.
     if let Some(folder) = spec
         .workdir
         .canonicalize()
         .ok()
         .and_then(|w| w.parent().map(Path::to_path_buf))
-        .filter(|f| f.parent().is_some())
+        .filter(|f| f.parent().is_some() && !strict)
     {
         hidden.push(folder);
     }
     // A bot (or compiler) of a referee run as root keeps uid 0 under
     // basic: the files only root may read are hidden by name.
-    if spec.identity.is_some() && with_secrets {
+    if spec.identity.is_some() && with_secrets && !strict {
         hidden.extend(ROOTS_SECRETS.iter().map(PathBuf::from));
     }
     // Each is a real path, found once (a canonicalisation reads every
@@ -755,15 +806,15 @@ pub(super) fn landlock_policy(spec: &LaunchSpec, with_secrets: bool) -> landlock
     let program = spec.program.canonicalize().ok();
     let mut exposed: Vec<PathBuf> = needed
         .iter()
+        .chain(&program)
         .filter(|dir| hidden.iter().any(|h| dir.starts_with(h)))
         .cloned()
         .collect();
-    if let Some(program) = &program {
-        if hidden.iter().any(|h| program.starts_with(h)) {
-            exposed.push(program.clone());
-        }
+    exposed.dedup();
+    let mut writable = vec![spec.workdir.clone()];
+    if strict {
+        writable.extend([TMP.into(), "/dev/shm".into()]);
     }
-    let writable = vec![spec.workdir.clone()];
     hidden.retain(|h| {
         !writable
             .iter()
@@ -773,8 +824,12 @@ pub(super) fn landlock_policy(spec: &LaunchSpec, with_secrets: bool) -> landlock
     // Reading is an allow-list: the system's folders, the bot's program and
     // the folders it needs (its interpreter's tree, its script's folder).
     // Every other folder (results of earlier tournaments, the user's home,
-    // the opponent's files) is unreadable.
+    // the other teams' submissions) is unreadable.
     let mut readable: Vec<PathBuf> = SYSTEM_READABLE.iter().map(PathBuf::from).collect();
+    // The folders it needs may be listed even where another bot's files
+    // beside its own are hidden (Python lists its script's folder to import
+    // from it): names, not contents.
+    let listable: Vec<PathBuf> = needed.iter().filter(|p| p.is_dir()).cloned().collect();
     readable.extend(needed);
     readable.extend(program);
     landlock::FsPolicy {
@@ -782,6 +837,8 @@ pub(super) fn landlock_policy(spec: &LaunchSpec, with_secrets: bool) -> landlock
         hidden,
         exposed,
         readable: Some(readable),
+        own_proc_only: !strict,
+        listable,
     }
 }
 
@@ -1015,7 +1072,9 @@ fn enter_mount_namespace(
             None,
         )?;
     }
-    hide_referees_files(spec)?;
+    let mut needed = needed_folders(spec);
+    needed.extend(spec.program.canonicalize());
+    hide_referees_files(spec, &needed)?;
     if !tree_read_only {
         remount_read_only(strict, &covers)?;
     }
@@ -1077,9 +1136,22 @@ fn fd_path(fd: &OwnedFd) -> CString {
     CString::new(format!("/proc/self/fd/{}", fd.as_raw_fd())).expect("no NUL")
 }
 
-/// Shows the folder behind `fd` at `path`, read-only.
+/// Shows the folder (or file) behind `fd` at `path`, read-only, on a
+/// cover: the folders leading to it that the cover lacks are made, open
+/// to all (mode 0755, whatever the umask).
 fn bind_read_only(fd: &OwnedFd, path: &Path) -> Result<(), StepError> {
-    std::fs::create_dir_all(path).map_err(|err| (MOUNTS, err))?;
+    let is_dir = rustix::fs::fstat(fd)
+        .map(|stat| {
+            rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::Directory
+        })
+        .map_err(|e| (MOUNTS, io::Error::from(e)))?;
+    let folder = if is_dir { Some(path) } else { path.parent() };
+    if let Some(folder) = folder {
+        make_open_folders(folder)?;
+    }
+    if !is_dir && !path.exists() {
+        std::fs::File::create(path).map_err(|err| (MOUNTS, err))?;
+    }
     let target = cstring(path)?;
     mount_fs(
         &fd_path(fd),
@@ -1095,6 +1167,18 @@ fn bind_read_only(fd: &OwnedFd, path: &Path) -> Result<(), StepError> {
         libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
         None,
     )
+}
+
+/// `create_dir_all`, each folder it makes open to all (0755): the bot's
+/// user must pass through them, and the referee's umask may be 077.
+fn make_open_folders(folder: &Path) -> Result<(), StepError> {
+    let missing: Vec<&Path> = folder.ancestors().take_while(|a| !a.exists()).collect();
+    for dir in missing.into_iter().rev() {
+        std::fs::create_dir(dir)
+            .and_then(|()| std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)))
+            .map_err(|err| (MOUNTS, err))?;
+    }
+    Ok(())
 }
 
 /// Folders under closed ones: a small tmpfs over each closed folder, the
@@ -1133,7 +1217,7 @@ fn cover_closed_folders(
         // A working directory under the cover (a compiler's, in the
         // cache) gets its mount point before the cover turns read-only.
         if workdir.starts_with(cover) && !exposures.iter().any(|e| workdir.starts_with(&e.path)) {
-            std::fs::create_dir_all(workdir).map_err(|err| (MOUNTS, err))?;
+            make_open_folders(workdir)?;
         }
         mount_fs(
             c"none",
@@ -1173,7 +1257,7 @@ fn private_tmpfs(
             Some(c"size=64m,mode=1777"),
         )?;
     }
-    std::fs::create_dir_all(&spec.workdir).map_err(|e| (MOUNTS, e))?;
+    make_open_folders(&spec.workdir)?;
     mount_fs(
         &fd_path(workdir_fd),
         &cstring(&spec.workdir)?,
@@ -1189,14 +1273,31 @@ fn private_tmpfs(
     Ok(())
 }
 
-/// The referee's own files: an empty read-only tmpfs over each hidden
-/// folder, /dev/null over each hidden file (after the folders shown before,
-/// which may hold one).
-fn hide_referees_files(spec: &LaunchSpec) -> Result<(), StepError> {
+/// Where the blank file that hides a file lies (the private `/dev/shm`).
+const BLANK_FILE: &str = "/dev/shm/.referee-hidden";
+
+/// The referee's own files and the other bots': an empty read-only tmpfs
+/// over each hidden folder, an empty file over each hidden file (after the
+/// folders shown before, which may hold one), each of mode 0 and root's:
+/// the bot's user can neither list nor open them (EACCES, as Landlock
+/// refuses under basic), even where Landlock grants the place (the private
+/// `/tmp`, which the bot may write, may show its own folder with another
+/// bot's file in it).
+fn hide_referees_files(spec: &LaunchSpec, needed: &[PathBuf]) -> Result<(), StepError> {
+    let mut blank: Option<CString> = None;
     for hidden in &spec.hidden {
-        let Ok(meta) = std::fs::metadata(hidden) else {
+        // What the bot needs (its own files, among the run's bots' files
+        // that are hidden from every bot; its folder, in the folder of
+        // bots that is hidden) stays; Landlock hides the rest of a hidden
+        // folder that holds it.
+        let hidden = hidden.canonicalize().unwrap_or_else(|_| hidden.clone());
+        if needed.iter().any(|n| n.starts_with(&hidden)) {
+            continue;
+        }
+        let Ok(meta) = std::fs::metadata(&hidden) else {
             continue;
         };
+        let hidden = &hidden;
         let target = cstring(hidden)?;
         if meta.is_dir() {
             mount_fs(
@@ -1204,10 +1305,19 @@ fn hide_referees_files(spec: &LaunchSpec) -> Result<(), StepError> {
                 &target,
                 Some(c"tmpfs"),
                 libc::MS_NOSUID | libc::MS_NODEV | libc::MS_RDONLY,
-                Some(c"size=4k,mode=0555"),
+                Some(c"size=4k,mode=0000"),
             )?;
         } else {
-            mount_fs(c"/dev/null", &target, None, libc::MS_BIND, None)?;
+            if blank.is_none() {
+                std::fs::File::create(BLANK_FILE)
+                    .and_then(|_| {
+                        std::fs::set_permissions(BLANK_FILE, std::fs::Permissions::from_mode(0o0))
+                    })
+                    .map_err(|e| (MOUNTS, e))?;
+                blank = Some(cstring(Path::new(BLANK_FILE))?);
+            }
+            let source = blank.as_deref().unwrap_or(c"/dev/null");
+            mount_fs(source, &target, None, libc::MS_BIND, None)?;
         }
     }
     Ok(())

@@ -54,7 +54,7 @@ use rustix::process::{Pid, PidfdFlags, Signal};
 pub use cpus::CpuClaims;
 pub use language::Language;
 pub use sandbox::{Sandbox, SandboxChoice};
-pub use spec::{BotCommand, BotSpecError};
+pub use spec::{own_paths_of, BotCommand, BotSpecError};
 
 use crate::verdict::Verdict;
 

@@ -158,6 +158,46 @@ impl BotCommand {
     }
 }
 
+impl BotCommand {
+    /// The bot's own files as its spec names them, real paths: its source
+    /// file or folder; else the script (or folder) its command line names
+    /// first (`python3 bots/alice.py`, `java -cp bots/alice Main`); else its
+    /// program, given by its path (a program found in `PATH` is the
+    /// system's). Every bot of a run is kept from reading the others'
+    /// (see `ProcessLimits::hidden`). Meant for a command as parsed, before
+    /// its language's build makes it a run command.
+    pub fn own_paths(&self) -> Vec<PathBuf> {
+        if let Some(source) = &self.source {
+            return source.canonicalize().into_iter().collect();
+        }
+        let script = self
+            .args
+            .iter()
+            .map(Path::new)
+            .filter(|arg| !arg.as_os_str().as_encoded_bytes().starts_with(b"-"))
+            .find(|arg| arg.is_absolute() && arg.exists());
+        if let Some(script) = script {
+            return script.canonicalize().into_iter().collect();
+        }
+        let in_path = self.program.parent().is_some_and(|folder| {
+            env::var_os("PATH").is_some_and(|path| env::split_paths(&path).any(|p| p == folder))
+        });
+        if in_path || !self.program.is_absolute() {
+            return Vec::new();
+        }
+        self.program.canonicalize().into_iter().collect()
+    }
+}
+
+/// The own files of every bot of a run ([`BotCommand::own_paths`]): hidden
+/// from each bot, which gets back only its own.
+pub fn own_paths_of<'a>(bots: impl IntoIterator<Item = &'a BotCommand>) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = bots.into_iter().flat_map(BotCommand::own_paths).collect();
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
 /// A spec's `LANG:` prefix, if it names a known language, and the rest.
 pub fn split_language(spec: &str) -> (Option<Language>, &str) {
     match spec.split_once(':') {

@@ -116,10 +116,17 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
     let mut plan = CheckPlan::load(&args.file, args.bot.as_deref()).map_err(Failure::input)?;
     // The check file (its seed draws any random codes) is hidden from the
     // bots.
+    // So are the bots' own files from each other.
+    let bots_own = referee::bot::own_paths_of(
+        std::iter::once(&plan.bot)
+            .chain(&plan.opponents)
+            .map(|bot| &bot.command),
+    );
     if let Ok(file) = std::path::absolute(&args.file) {
         for bot in std::iter::once(&mut plan.bot).chain(&mut plan.opponents) {
             bot.limits.process.hidden.push(file.clone());
             bot.limits.process.hidden.extend(args.key.hidden());
+            bot.limits.process.hidden.extend(bots_own.iter().cloned());
         }
     }
     let key = args.key.run_key()?;
@@ -280,11 +287,17 @@ pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
             command,
         })
     };
+    let (mut new, mut old) = (bot(&args.new, "NEW")?, bot(&args.old, "OLD")?);
+    // Each kept from reading the other's files.
+    let bots_own = referee::bot::own_paths_of([&new.command, &old.command]);
+    for bot in [&mut new, &mut old] {
+        bot.limits.process.hidden.extend(bots_own.iter().cloned());
+    }
     let plan = AbPlan {
         config: config.clone(),
         seed: args.seed,
-        new: bot(&args.new, "NEW")?,
-        old: bot(&args.old, "OLD")?,
+        new,
+        old,
         bounds,
         max_games: args.max_games,
         jobs,

@@ -27,7 +27,7 @@ tournament file's `bots_dir`. Each submission is unpacked or copied (archives ar
 by entry: no path out of the folder, no links, no devices, size and ratio caps), recognised by \
 its language (a folder holding main.py, main.c, Main.java, ...; else its one top-level source \
 file), compiled, and admitted only after one smoke game against --reference with no verdict. \
-Each admitted team is the folder OUT/TEAM, or OUT/TEAM.EXT for one source file (TEAM: the \
+Each admitted team is the folder OUT/TEAM, a one-file team's too (its file keeps its name), so that no bot shares a folder with another's (TEAM: the \
 team's name with characters other than letters, digits, '-' and '_' made '_'); a team not \
 admitted has no bot there.\n\n\
 Sources: --from DIR holds one entry per team: a folder, a .zip, a .tar.gz/.tgz, or one source \
@@ -167,12 +167,23 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
         reference.name = "reference".to_string();
     }
 
+    // Each smoke game's bots see nothing of the submissions (`--from`),
+    // nor of the bots folder but their own files (the staged team's
+    // folder, or the reference's), nor each other's.
+    let submissions: Vec<PathBuf> = [args.from.as_deref(), Some(args.out.as_path())]
+        .into_iter()
+        .flatten()
+        .filter_map(|p| std::path::absolute(p).ok())
+        .collect();
     // The reference must play cleanly itself: against itself.
     let smoke = |team_bot: BotCommand| -> Result<referee_engine::record::MatchRecord, MatchError> {
         let mut limits =
             [&team_bot, &reference].map(|bot| args.limits.limits_for(&config, bot.language));
+        let bots_own = referee::bot::own_paths_of([&team_bot, &reference]);
         for limit in &mut limits {
             limit.process.hidden.extend(args.key.hidden());
+            limit.process.hidden.extend(submissions.iter().cloned());
+            limit.process.hidden.extend(bots_own.iter().cloned());
         }
         let plan = MatchPlan {
             config: config.clone(),
@@ -345,6 +356,7 @@ fn admit(
         row.message = format!("team '{team}': {e}");
         return row;
     }
+    collect::unpack::open_to_bots(&unpacked);
     let root = collect::bot_path(&collect::unpack::lone_folder(&unpacked));
     let mut bot = match BotCommand::parse(&root.to_string_lossy()) {
         Ok(bot) => bot,
@@ -386,13 +398,18 @@ fn admit(
         let _ = fs::remove_dir_all(&unpacked);
         return row;
     }
-    // A one-file bot is `OUT/TEAM.EXT`, a folder bot `OUT/TEAM`.
+    // Every bot is a folder of its own, `OUT/TEAM`: a one-file bot's is
+    // the folder that holds it (its file keeps its name), so no two teams
+    // share a folder, which a bot may read.
     remove_team(out, team);
-    let target = match root.extension() {
-        Some(ext) if root.is_file() => out.join(format!("{team}.{}", ext.to_string_lossy())),
-        _ => out.join(team),
+    let target = out.join(team);
+    let folder = if root.is_file() {
+        root.parent()
+            .map_or_else(|| root.clone(), Path::to_path_buf)
+    } else {
+        root.clone()
     };
-    if let Err(e) = fs::rename(&root, &target) {
+    if let Err(e) = fs::rename(&folder, &target) {
         row.reason = "not written".into();
         row.message = format!("cannot move it to {}: {e}", target.display());
         return row;
@@ -403,7 +420,8 @@ fn admit(
 }
 
 /// Removes a team's bot of an earlier run: the folder `OUT/TEAM`, or a
-/// source file `OUT/TEAM.EXT` of a language (never another file).
+/// source file `OUT/TEAM.EXT` of a language (the layout of earlier
+/// versions; never another file).
 fn remove_team(out: &Path, team: &str) {
     let _ = fs::remove_dir_all(out.join(team));
     for entry in fs::read_dir(out).into_iter().flatten().flatten() {

@@ -137,7 +137,7 @@ input; the bot is killed); 2 bad input; 1 internal failure."
 /// shared by every command that plays games.
 #[derive(Args, Clone, Debug, Default)]
 pub struct KeyFlags {
-    /// Draw codes and seeds with this secret key (64 hex digits) instead of a fresh one; replay commands print it
+    /// Draw codes and seeds with this secret key (64 hex digits) instead of a fresh one; replay commands print it. Unsafe for a contest: a wrapper's command line (timeout, bash -c) keeps it where other users of the machine may read it; use --key-file
     #[arg(long, value_name = "HEX", conflicts_with = "key_file")]
     pub key: Option<String>,
     /// Read the secret key from FILE (64 hex digits; e.g. the referee.key of a results folder, or one file shared by every shard)

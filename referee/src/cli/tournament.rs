@@ -259,6 +259,10 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
     .iter()
     .flatten()
     .filter_map(|p| std::path::absolute(p).ok())
+    // And every bot's own files from the others.
+    .chain(referee::bot::own_paths_of(
+        plan.bots.iter().map(|b| &b.command),
+    ))
     .collect();
     for bot in &mut plan.bots {
         bot.limits.process.hidden = hidden.clone();

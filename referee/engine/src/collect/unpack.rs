@@ -476,6 +476,32 @@ pub fn copy_file(src: &Path, dest: &Path, caps: Caps) -> Result<(), UnpackError>
     write_entry(dest, &name, Kind::File, &mut file, &mut budget)
 }
 
+/// Makes a team's unpacked files readable by every user (folders 0755,
+/// files 0644, or 0755 where the owner may run them), whatever the
+/// umask: under `--sandbox strict` each bot runs as a user of its own.
+/// Links and special files are never written here.
+pub fn open_to_bots(dest: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let mut queue = vec![dest.to_path_buf()];
+    while let Some(dir) = queue.pop() {
+        let _ = fs::set_permissions(&dir, fs::Permissions::from_mode(0o755));
+        for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                queue.push(entry.path());
+            } else if kind.is_file() {
+                let executable = entry
+                    .metadata()
+                    .is_ok_and(|m| m.permissions().mode() & 0o100 != 0);
+                let mode = if executable { 0o755 } else { 0o644 };
+                let _ = fs::set_permissions(entry.path(), fs::Permissions::from_mode(mode));
+            }
+        }
+    }
+}
+
 /// An unpacked submission that is one folder and nothing else (`team/`
 /// zipped with its folder) stands for that folder's contents.
 pub fn lone_folder(dest: &Path) -> PathBuf {
