@@ -117,7 +117,7 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
     // The check file (its seed draws any random codes) is hidden from the
     // bots.
     // So are the bots' own files from each other.
-    let bots_own = referee::bot::own_paths_of(
+    let bots_own = referee_engine::bot::own_paths_of(
         std::iter::once(&plan.bot)
             .chain(&plan.opponents)
             .map(|bot| &bot.command),
@@ -289,7 +289,7 @@ pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
     };
     let (mut new, mut old) = (bot(&args.new, "NEW")?, bot(&args.old, "OLD")?);
     // Each kept from reading the other's files.
-    let bots_own = referee::bot::own_paths_of([&new.command, &old.command]);
+    let bots_own = referee_engine::bot::own_paths_of([&new.command, &old.command]);
     for bot in [&mut new, &mut old] {
         bot.limits.process.hidden.extend(bots_own.iter().cloned());
     }

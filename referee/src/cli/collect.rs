@@ -179,7 +179,7 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
     let smoke = |team_bot: BotCommand| -> Result<referee_engine::record::MatchRecord, MatchError> {
         let mut limits =
             [&team_bot, &reference].map(|bot| args.limits.limits_for(&config, bot.language));
-        let bots_own = referee::bot::own_paths_of([&team_bot, &reference]);
+        let bots_own = referee_engine::bot::own_paths_of([&team_bot, &reference]);
         for limit in &mut limits {
             limit.process.hidden.extend(args.key.hidden());
             limit.process.hidden.extend(submissions.iter().cloned());

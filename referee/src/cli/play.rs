@@ -63,7 +63,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
     distinct_names(&mut bot_a, &mut bot_b);
     args.limits.check_sandbox()?;
     let mut limits = [&bot_a, &bot_b].map(|bot| args.limits.limits_for(&config, bot.language));
-    let bots_own = referee::bot::own_paths_of([&bot_a, &bot_b]);
+    let bots_own = referee_engine::bot::own_paths_of([&bot_a, &bot_b]);
     for limit in &mut limits {
         limit.process.hidden.extend(args.key.hidden());
         limit.process.hidden.extend(bots_own.iter().cloned());
@@ -222,7 +222,7 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
         .hidden()
         .into_iter()
         .chain(std::path::absolute(&args.file).ok())
-        .chain(referee::bot::own_paths_of(&bots))
+        .chain(referee_engine::bot::own_paths_of(&bots))
         .collect();
     let limits = bots.clone().map(|bot| {
         let mut limits = recorded.limits.limits_for(&config, bot.language);

@@ -260,7 +260,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
     .flatten()
     .filter_map(|p| std::path::absolute(p).ok())
     // And every bot's own files from the others.
-    .chain(referee::bot::own_paths_of(
+    .chain(referee_engine::bot::own_paths_of(
         plan.bots.iter().map(|b| &b.command),
     ))
     .collect();
