@@ -361,26 +361,27 @@ fn cpu_taken_while_stopped_is_given_back(layer: &str) {
     // out in 3 or 4 of 4 games against three such threads. Retried as in
     // an_opponent_spinning_while_it_waits_costs_no_time: the load of other
     // tests does not last three tournaments.
+    //
+    // The precondition (the attack was made) is part of each try: on a busy
+    // machine the stealer's threads get less CPU than on an idle one, and a
+    // try where they took too little proves nothing either way, so it is
+    // played again like a try the honest bot lost.
     let mut tries = Vec::new();
-    for _ in 0..3 {
+    for _ in 0..4 {
         let (verdicts, stealer_cpu_ms) = stolen_verdicts(layer);
         // The attack was made: its own moves cost the stealer a few tens
         // of ms; its threads take about 1.1 s of CPU after each of its 7 or
         // more replies, more than the honest bot's 900 ms to spare.
-        assert!(
-            stealer_cpu_ms > 3000.0,
-            "the stealer took {stealer_cpu_ms} ms of CPU in all; honest: {verdicts:?}"
-        );
-        let passed = verdicts == ["ok", "ok"];
-        tries.push(verdicts);
+        let attacked = stealer_cpu_ms > 3000.0;
+        let passed = attacked && verdicts == ["ok", "ok"];
+        tries.push((verdicts, stealer_cpu_ms));
         if passed {
-            break;
+            return;
         }
     }
-    assert_eq!(
-        tries.last().unwrap(),
-        &["ok", "ok"],
-        "{layer}, every try: {tries:?}"
+    panic!(
+        "{layer}: no try where the stealer took more than 3000 ms of CPU and the honest \
+         bot kept every game; (honest verdicts, stealer CPU ms) of every try: {tries:?}"
     );
 }
 

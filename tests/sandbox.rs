@@ -869,3 +869,68 @@ fn strict_runs_bots_from_folders_closed_to_others() {
     assert_eq!(played, 2);
     assert!(bad.is_empty(), "{bad:#?}");
 }
+
+/// Under strict a script others cannot read is the organiser's to fix,
+/// not the bot's fault nor the referee's: `match` and `tournament` refuse
+/// it as bad input (exit 2) naming the file and the chmod to make, no
+/// game is recorded against the bot, and a `--resume` after the chmod
+/// plays the tournament whole.
+#[test]
+#[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
+fn strict_refuses_a_script_others_cannot_read_as_bad_input() {
+    use std::os::unix::fs::PermissionsExt;
+    assert_strict_available();
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("alice.py");
+    std::fs::copy(sample_file("python/arrow5_starter.py"), &script).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let opponent = sample_bin("arrow5_random");
+    let said = format!("chmod o+r {}", script.display());
+
+    let run = referee(
+        &[
+            "match",
+            "arrow5",
+            script.to_str().unwrap(),
+            &opponent,
+            "--sandbox",
+            "strict",
+        ],
+        Duration::from_secs(120),
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains(&said), "{}", run.stderr);
+
+    let file = dir.path().join("t.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "game = \"arrow5\"\ngames_per_pairing = 2\nsandbox = \"strict\"\n\
+             [[bots]]\nname = \"alice\"\nbot = \"alice.py\"\n\
+             [[bots]]\nname = \"random\"\nbot = \"{opponent}\"\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let args = [
+        "tournament",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-report",
+    ];
+    let run = referee(&args, Duration::from_secs(300));
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains(&said), "{}", run.stderr);
+    let (played, _) = games_not_ok(&out);
+    assert_eq!(played, 0, "no game is recorded while the file is closed");
+
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    let run = referee(&resume, Duration::from_secs(300));
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let (played, bad) = games_not_ok(&out);
+    assert_eq!(played, 2);
+    assert!(bad.is_empty(), "{bad:#?}");
+}

@@ -172,6 +172,10 @@ pub enum MatchError {
     /// played, and is nobody's loss.
     #[error("bot '{bot}' could not be started, for a reason that is not the bot's: {source}")]
     NotStarted { bot: String, source: std::io::Error },
+    /// The organiser's files keep the bot from its sandbox (the message
+    /// says which and what to do): bad input, not retried.
+    #[error("bot '{bot}' cannot be started as set up: {source}")]
+    Unreachable { bot: String, source: std::io::Error },
     #[error("cannot write the transcript {}: {source}", path.display())]
     Transcript {
         path: PathBuf,
@@ -878,6 +882,12 @@ fn start(
                 return Ok(Ok(process));
             }
             Err(e) if bot::is_bots_fault(&e) => return Ok(Err(e.to_string())),
+            Err(e) if bot::is_operators_fault(&e) => {
+                return Err(MatchError::Unreachable {
+                    bot: command.spec.clone(),
+                    source: e,
+                })
+            }
             Err(e) => match pauses.next() {
                 Some(pause) if !bot::stop_requested() => std::thread::sleep(*pause),
                 _ => {

@@ -183,6 +183,11 @@ pub(super) fn own_peak_rss_kb() -> u64 {
 /// run (see [`super::is_bots_fault`]).
 pub const BOTS_FAULT: &str = "bot: ";
 
+/// Marks the launcher's error line when the organiser's files stand in the
+/// way (a script others cannot read under strict): neither the bot's fault
+/// nor the system's, not retried (see [`super::is_operators_fault`]).
+pub const OPERATORS_FAULT: &str = "operator: ";
+
 /// What a launcher has from the referee besides the spec, made once per
 /// referee before the fork.
 #[derive(Clone, Copy, Debug)]
@@ -247,7 +252,7 @@ fn referee_gone() -> bool {
 }
 
 fn launch(spec: &LaunchSpec, report: &mut File, prepared: Prepared) -> Result<(), String> {
-    closed_to_its_user(spec)?;
+    closed_to_its_user(spec).map_err(|why| format!("{OPERATORS_FAULT}{why}"))?;
     become_the_bots_keeper(spec, prepared)?;
     let exposures = if spec.strict.is_some() {
         exposures_for(spec)

@@ -1969,6 +1969,20 @@ pub fn is_bots_fault(e: &io::Error) -> bool {
     e.get_ref().is_some_and(|inner| inner.is::<BotsFault>())
 }
 
+/// A failure of [`BotProcess::spawn`] that is the organiser's to fix (the
+/// bot's files set so that its sandbox cannot reach them): the message says
+/// which file and what to do.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct OperatorsFault(String);
+
+/// Is this failure of [`BotProcess::spawn`] the organiser's to fix, so
+/// that retrying cannot help and no game can be played until it is?
+pub fn is_operators_fault(e: &io::Error) -> bool {
+    e.get_ref()
+        .is_some_and(|inner| inner.is::<OperatorsFault>())
+}
+
 /// The bot's pid from the launcher's first line, or why it did not start.
 fn launch_outcome(line: &str) -> io::Result<Pid> {
     if let Some(why) = line.strip_prefix("error ") {
@@ -1983,6 +1997,9 @@ fn launch_outcome(line: &str) -> io::Result<Pid> {
 /// The error of a bot that did not start: the bot's own when `why` begins
 /// with [`launch::BOTS_FAULT`], else the system's.
 fn start_error(why: &str) -> io::Error {
+    if let Some(why) = why.strip_prefix(launch::OPERATORS_FAULT) {
+        return io::Error::other(OperatorsFault(why.to_string()));
+    }
     match why.strip_prefix(launch::BOTS_FAULT) {
         Some(why) => io::Error::other(BotsFault(why.to_string())),
         None => io::Error::other(why.to_string()),

@@ -86,7 +86,9 @@ pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
         .run_started(&Run::Match)
         .map_err(Failure::internal)?;
     let record = play_match(&plan, args.transcript.as_ref()).map_err(|e| match e {
-        MatchError::Transcript { .. } | MatchError::Compiler { .. } => Failure::input(e),
+        MatchError::Transcript { .. }
+        | MatchError::Compiler { .. }
+        | MatchError::Unreachable { .. } => Failure::input(e),
         MatchError::Interrupted | MatchError::NotStarted { .. } => Failure::internal(e),
     })?;
     reporter
@@ -258,7 +260,9 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
     let mut played =
         referee_engine::runner::play_reproduction(&plan, opponent, replies, Some(&save)).map_err(
             |e| match e {
-                MatchError::Transcript { .. } | MatchError::Compiler { .. } => Failure::input(e),
+                MatchError::Transcript { .. }
+                | MatchError::Compiler { .. }
+                | MatchError::Unreachable { .. } => Failure::input(e),
                 MatchError::Interrupted | MatchError::NotStarted { .. } => Failure::internal(e),
             },
         )?;

@@ -337,7 +337,10 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         ));
     }
     let outcome = tournament::run(&plan, &options, &mut reporters);
-    if outcome.is_err() && bot::stop_requested() {
+    // A match error stops the other games itself (it asks for the stop):
+    // that is the error's exit code, not an interruption's.
+    let stopped_by_match = matches!(outcome, Err(tournament::TournamentError::Match(_)));
+    if outcome.is_err() && bot::stop_requested() && !stopped_by_match {
         // Stopped while reading the folder (a large one, on --resume):
         // stopped, as during the games.
         if let Err(e) = &outcome {
@@ -364,7 +367,10 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         | tournament::TournamentError::Store(tournament::store::StoreError::Input(_))
         | tournament::TournamentError::Input(_)
         | tournament::TournamentError::Unwritable { .. }
-        | tournament::TournamentError::Key(_) => Failure::input(e),
+        | tournament::TournamentError::Key(_)
+        | tournament::TournamentError::Match(referee_engine::runner::MatchError::Unreachable {
+            ..
+        }) => Failure::input(e),
         _ => Failure::internal(e),
     })?;
     if outcome.interrupted {

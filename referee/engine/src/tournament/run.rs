@@ -844,8 +844,9 @@ impl Played {
                 (None, Flow::Go)
             }
             // The referee cannot compile bots here (no compiler, no
-            // cache): no game can be judged fairly, so stop.
-            Err(e @ MatchError::Compiler { .. }) => {
+            // cache), or the organiser's files keep a bot from its sandbox:
+            // no game can be judged fairly until that is fixed, so stop.
+            Err(e @ MatchError::Compiler { .. }) | Err(e @ MatchError::Unreachable { .. }) => {
                 self.error.get_or_insert(TournamentError::Match(e));
                 bot::request_stop();
                 (None, Flow::Stop)
