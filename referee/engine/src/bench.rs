@@ -25,7 +25,8 @@ use crate::key::{RefereeKey, RunKey};
 use crate::pool::{Flow, Pool};
 use crate::record::MatchRecord;
 use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
-use crate::runner::{play_solo, MatchError, MatchLimits, SoloPlan};
+use crate::match_plan::{MatchLimits, SoloPlan};
+use crate::runner::{play_solo, MatchError};
 use crate::verdict::Verdict;
 
 /// Which secrets to play.

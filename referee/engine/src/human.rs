@@ -21,7 +21,7 @@ use crate::games::driver::{drive, Ending, Seats, Turn};
 use crate::games::human::HumanText;
 use crate::games::{arrow5, mastermind, safecracker, Applied, Game, GameConfig, Seat, Winner};
 use crate::protocol;
-use crate::runner::MatchLimits;
+use crate::match_plan::MatchLimits;
 use crate::text;
 use crate::time_bank::TimeBank;
 use crate::verdict::Verdict;

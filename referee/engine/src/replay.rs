@@ -12,7 +12,7 @@
 //! [`GameConfig::cli_flags`]: crate::games::GameConfig::cli_flags
 
 use crate::bot;
-use crate::runner::{MatchLimits, MatchPlan, SoloPlan};
+use crate::match_plan::{MatchLimits, MatchPlan, SoloPlan};
 use crate::units;
 
 /// The `referee match ...` command line that plays this game again.

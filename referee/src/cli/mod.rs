@@ -23,7 +23,7 @@ use clap::{Args, Parser, Subcommand};
 use referee_engine::bot::sandbox::SandboxError;
 use referee_engine::bot::{Language, Sandbox, SandboxChoice};
 use referee_engine::games::{GameConfig, GameOptions};
-use referee_engine::runner::MatchLimits;
+use referee_engine::match_plan::MatchLimits;
 use referee_engine::text::escape_lines;
 use referee_engine::units;
 

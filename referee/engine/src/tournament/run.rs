@@ -42,7 +42,8 @@ use crate::pool::{Flow, Pool};
 use crate::record::MatchRecord;
 use crate::reporter::csv::{write_atomically, write_tables, GAMES_CSV};
 use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
-use crate::runner::{play_match, MatchError, MatchPlan};
+use crate::match_plan::MatchPlan;
+use crate::runner::{play_match, MatchError};
 
 use super::groups::{self, GroupRow};
 use super::identity::{ContentError, GameIdentities, Hash256};
