@@ -17,7 +17,7 @@ use crate::games::{self, Game, GameConfig, Outcome, Seat, Winner};
 use crate::match_plan::{MatchLimits, MatchPlan, SoloPlan};
 use crate::protocol;
 use crate::record::{Holder, MatchRecord, PlayerRecord, RECORD_VERSION};
-use crate::replay;
+use crate::replay::ReplayPlan;
 use crate::time_bank::{self, TimeBank};
 use crate::transcript::{Direction, TranscriptWriter};
 use crate::verdict::{Disqualification, Verdict};
@@ -33,7 +33,8 @@ struct Seating<'a> {
     /// the referee's seat.
     commands: [Option<Prepared>; 2],
     limits: [&'a MatchLimits; 2],
-    replay: String,
+    /// What plays the game again, kept in its record.
+    replay: ReplayPlan,
     /// A seat played from a record (`referee reproduce`): no process, its
     /// replies are the recorded ones, in order.
     script: Option<(Seat, Vec<String>)>,
@@ -213,7 +214,7 @@ pub fn play_match(
             Some(prepare(&plan.bots[1], &plan.limits[1])?),
         ],
         limits: [&plan.limits[0], &plan.limits[1]],
-        replay: replay::match_command(plan),
+        replay: ReplayPlan::of_match(plan),
         script: None,
     };
     Ok(play_seated(plan, &seating, transcript_path)?.0)
@@ -283,7 +284,7 @@ pub fn play_reproduction(
         bots: [Some(&plan.bots[0]), Some(&plan.bots[1])],
         commands,
         limits: [&plan.limits[0], &plan.limits[1]],
-        replay: replay::match_command(plan),
+        replay: ReplayPlan::of_match(plan),
         script: Some((recorded, replies)),
     };
     let (record, record_end) = play_seated(plan, &seating, transcript_path)?;
@@ -305,7 +306,7 @@ pub fn play_solo<G: Game>(
         bots: [Some(&plan.bot), None],
         commands: [Some(prepare(&plan.bot, &plan.limits)?), None],
         limits: [&plan.limits, &plan.limits],
-        replay: replay::bench_command(plan),
+        replay: ReplayPlan::of_bench(plan),
         script: None,
     };
     run_recorded(game, &seating, transcript_path).map(|(record, game, _)| (record, game))
@@ -698,7 +699,8 @@ fn record_of<G: Game>(
                 },
             }
         }),
-        replay: plan.replay.clone(),
+        replay: plan.replay.command(),
+        plan: Some(plan.replay.clone()),
         account,
     }
 }
