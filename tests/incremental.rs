@@ -399,7 +399,10 @@ fn copy_tree(from: &Path, to: &Path) {
 fn folders_of_the_earlier_referee_are_up_to_date() {
     for game in ["arrow5", "cryptron"] {
         let dir = tempfile::tempdir().unwrap();
-        copy_tree(&root().join("tests/fixtures/results-v1").join(game), dir.path());
+        copy_tree(
+            &root().join("tests/fixtures/results-v1").join(game),
+            dir.path(),
+        );
         let folder = dir.path().join("results");
         let before = |name: &str| std::fs::read_to_string(folder.join(name)).unwrap();
         let (standings, crosstable, store) = (
@@ -409,7 +412,14 @@ fn folders_of_the_earlier_referee_are_up_to_date() {
         );
         let dry = referee_in(
             dir.path(),
-            &["tournament", "term.toml", "--out", "results", "--update", "--dry-run"],
+            &[
+                "tournament",
+                "term.toml",
+                "--out",
+                "results",
+                "--update",
+                "--dry-run",
+            ],
             BUDGET,
         );
         assert_eq!(dry.status, 0, "{game}: {}", dry.stderr);
@@ -422,7 +432,13 @@ fn folders_of_the_earlier_referee_are_up_to_date() {
         let run = referee_in(
             dir.path(),
             &[
-                "tournament", "term.toml", "--out", "results", "--update", "--jobs", "2",
+                "tournament",
+                "term.toml",
+                "--out",
+                "results",
+                "--update",
+                "--jobs",
+                "2",
                 "--no-report",
             ],
             BUDGET,

@@ -325,7 +325,9 @@ fn the_recorded_plan_is_read_and_old_transcripts_still_reproduce() {
         assert!(
             run.stdout
                 .contains("Now:      seat A (scripted) protocol at reply 3")
-                && run.stdout.contains("exact: the new bot replied as recorded"),
+                && run
+                    .stdout
+                    .contains("exact: the new bot replied as recorded"),
             "{what}: {}",
             run.stdout
         );

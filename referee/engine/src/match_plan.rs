@@ -93,7 +93,6 @@ pub struct SoloPlan {
     pub limits: MatchLimits,
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

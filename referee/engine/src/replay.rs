@@ -117,10 +117,7 @@ impl ReplayLimits {
         if !self.time_bank.is_zero() {
             words.extend(["--time-bank".into(), bot::show_duration(self.time_bank)]);
         }
-        words.extend([
-            "--memory-limit".into(),
-            units::show_size_kb(self.memory_kb),
-        ]);
+        words.extend(["--memory-limit".into(), units::show_size_kb(self.memory_kb)]);
         if self.disk_kb != bot::DEFAULT_DISK_KB {
             words.extend(["--disk-limit".into(), units::show_size_kb(self.disk_kb)]);
         }
@@ -202,9 +199,7 @@ impl MatchReplay {
         let [limits, other] = &self.limits;
         let flags = limits.flags();
         // `--allow-fork` is said on its own below.
-        let shared = |l: &ReplayLimits| {
-            (l.time_limit, l.startup_limit, l.time_bank, l.memory_kb)
-        };
+        let shared = |l: &ReplayLimits| (l.time_limit, l.startup_limit, l.time_bank, l.memory_kb);
         if shared(limits) == shared(other) {
             words.extend(flags);
         }

@@ -6,8 +6,8 @@ use anyhow::anyhow;
 use clap::Args;
 
 use referee_engine::bot::BotCommand;
-use referee_engine::reporter::{json::Json, terminal::Terminal, Place, Reporter, Run};
 use referee_engine::match_plan::MatchPlan;
+use referee_engine::reporter::{json::Json, terminal::Terminal, Place, Reporter, Run};
 use referee_engine::runner::{play_match, MatchError};
 use referee_engine::transcript;
 
@@ -497,8 +497,8 @@ mod tests {
     use referee_engine::bot::BotCommand;
     use referee_engine::games::{GameConfig, GameOptions};
     use referee_engine::key::RunKey;
-    use referee_engine::replay;
     use referee_engine::match_plan::{MatchLimits, MatchPlan, SoloPlan};
+    use referee_engine::replay;
 
     use crate::cli::{Cli, Command};
 

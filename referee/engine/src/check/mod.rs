@@ -17,9 +17,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::bench::{self, BenchPlan, BenchSummary};
 use crate::games::{Seat, Winner};
+use crate::match_plan::MatchPlan;
 use crate::pool::{Flow, Pool};
 use crate::record::MatchRecord;
-use crate::match_plan::MatchPlan;
 use crate::runner::{play_match, MatchError};
 use crate::tournament::schedule::game_seed;
 use crate::verdict::Verdict;

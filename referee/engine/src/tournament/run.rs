@@ -38,11 +38,11 @@ use serde::{Deserialize, Serialize};
 use crate::atomic_file;
 use crate::bot;
 use crate::games::{Seat, Winner};
+use crate::match_plan::MatchPlan;
 use crate::pool::{Flow, Pool};
 use crate::record::MatchRecord;
 use crate::reporter::csv::{write_atomically, write_tables, GAMES_CSV};
 use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
-use crate::match_plan::MatchPlan;
 use crate::runner::{play_match, MatchError};
 
 use super::groups::{self, GroupRow};

@@ -260,7 +260,10 @@ impl Config {
             first,
             codes,
         } = self;
-        let mut fields = vec![("digits", digits.to_string()), ("length", length.to_string())];
+        let mut fields = vec![
+            ("digits", digits.to_string()),
+            ("length", length.to_string()),
+        ];
         if let Some(t) = attempts {
             fields.push(("attempts", t.to_string()));
         }
