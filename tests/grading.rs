@@ -250,6 +250,15 @@ fn a_term_contest_is_graded_with_evidence_feedback_and_replays() {
         "game {lost_game} ({row:?}) replayed differently:\n{}",
         replayed.stdout
     );
+    // A team's copies hold no key: not in the command, not in its plan.
+    for entry in std::fs::read_dir(out.join("grades/ann/transcripts")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let result: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+        let record = &result["record"];
+        assert_eq!(record["plan"]["command"], "match", "{record}");
+        assert!(record["plan"].get("key").is_none(), "{record}");
+        assert!(!text.contains("--key"), "{text}");
+    }
     // Every bot met a reference: no comparison warning.
     assert!(!out.join("comparison-warning.txt").exists());
     assert!(!run.stderr.contains("not connected"), "{}", run.stderr);

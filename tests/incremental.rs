@@ -374,3 +374,79 @@ fn a_folder_bots_helper_module_is_part_of_it() {
     );
     assert_eq!(c.update("out"), 2, "the changed folder bot's games again");
 }
+
+/// A copy of `from` in `to`, folders and files alike.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Results folders written by the referee before game identities were
+/// hashed from the canonical form of the game's configuration (kept in
+/// tests/fixtures/results-v1: Python bots, whose content does not change
+/// with a build; Arrow 5 with options other than the defaults, Cryptron
+/// with none): the referee of now reads them, and `--update` finds every
+/// game already played.
+#[test]
+fn folders_of_the_earlier_referee_are_up_to_date() {
+    for game in ["arrow5", "cryptron"] {
+        let dir = tempfile::tempdir().unwrap();
+        copy_tree(
+            &root().join("tests/fixtures/results-v1").join(game),
+            dir.path(),
+        );
+        let folder = dir.path().join("results");
+        let before = |name: &str| std::fs::read_to_string(folder.join(name)).unwrap();
+        let (standings, crosstable, store) = (
+            before("standings.csv"),
+            before("crosstable.csv"),
+            before("store/games.jsonl"),
+        );
+        let dry = referee_in(
+            dir.path(),
+            &[
+                "tournament",
+                "term.toml",
+                "--out",
+                "results",
+                "--update",
+                "--dry-run",
+            ],
+            BUDGET,
+        );
+        assert_eq!(dry.status, 0, "{game}: {}", dry.stderr);
+        assert!(
+            dry.stdout
+                .contains("dry run: 0 of 6 games to play, 6 already played"),
+            "{game}: {}",
+            dry.stdout
+        );
+        let run = referee_in(
+            dir.path(),
+            &[
+                "tournament",
+                "term.toml",
+                "--out",
+                "results",
+                "--update",
+                "--jobs",
+                "2",
+                "--no-report",
+            ],
+            BUDGET,
+        );
+        assert_eq!(run.status, 0, "{game}: {}", run.stderr);
+        assert_eq!(played_now(&run), 0, "{game}: {}", run.stdout);
+        assert_eq!(before("standings.csv"), standings, "{game}");
+        assert_eq!(before("crosstable.csv"), crosstable, "{game}");
+        assert_eq!(before("store/games.jsonl"), store, "{game}");
+    }
+}

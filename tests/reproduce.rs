@@ -287,3 +287,83 @@ fn cryptron_says_where_the_new_bot_left_the_recorded_game() {
         other.stdout
     );
 }
+
+/// The transcript `from` in `dir`, its result's record changed by `change`,
+/// written to `to`.
+fn with_record(dir: &Path, from: &str, to: &str, change: impl Fn(&mut serde_json::Value)) {
+    let text = std::fs::read_to_string(dir.join(from)).unwrap();
+    let mut out = String::new();
+    for line in text.lines() {
+        let mut entry: serde_json::Value = serde_json::from_str(line).unwrap();
+        if entry["type"] == "result" {
+            change(&mut entry["record"]);
+        }
+        out.push_str(&entry.to_string());
+        out.push('\n');
+    }
+    std::fs::write(dir.join(to), out).unwrap();
+}
+
+#[test]
+fn the_recorded_plan_is_read_and_old_transcripts_still_reproduce() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    recorded_game(dir);
+    let text = std::fs::read_to_string(dir.join("game.jsonl")).unwrap();
+    let result: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    let plan = &result["record"]["plan"];
+    assert_eq!(plan["command"], "match", "{plan}");
+    assert_eq!(plan["config"]["game"], "arrow5", "{plan}");
+    assert_eq!(plan["config"]["max_rounds"], 30, "{plan}");
+    assert_eq!(plan["seed"], 3, "{plan}");
+    assert!(plan["key"]["hex"].is_string(), "{plan}");
+    assert_eq!(plan["specs"][1], scripted("01234 56789 56789 56789 01234"));
+    let same = scripted("01234 56789");
+    let reproduce = |file: &str| referee_in(dir, &["reproduce", file, "--bot", &same], BUDGET);
+    let expect_same_fault = |run: &Run, what: &str| {
+        assert_eq!(run.status, 1, "{what}: {}\n{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout
+                .contains("Now:      seat A (scripted) protocol at reply 3")
+                && run
+                    .stdout
+                    .contains("exact: the new bot replied as recorded"),
+            "{what}: {}",
+            run.stdout
+        );
+    };
+    // The plan, not the command: a command no parser takes changes nothing.
+    with_record(dir, "game.jsonl", "garbled.jsonl", |record| {
+        record["replay"] = "referee match 'unclosed".into();
+    });
+    expect_same_fault(&reproduce("garbled.jsonl"), "garbled command");
+    // Another seed in the plan is another game: the bot is told another set-up.
+    with_record(dir, "game.jsonl", "reseeded.jsonl", |record| {
+        record["plan"]["seed"] = 4.into();
+    });
+    let reseeded = reproduce("reseeded.jsonl");
+    assert!(
+        reseeded
+            .stdout
+            .contains("not the recorded game: the new bot was told another set-up"),
+        "{}\n{}",
+        reseeded.stdout,
+        reseeded.stderr
+    );
+    // A transcript written before records kept their plan: its command.
+    with_record(dir, "game.jsonl", "old.jsonl", |record| {
+        record.as_object_mut().unwrap().remove("plan");
+    });
+    expect_same_fault(&reproduce("old.jsonl"), "no plan");
+    // A bench's plan is not a match to reproduce.
+    with_record(dir, "game.jsonl", "bench.jsonl", |record| {
+        record["plan"]["command"] = "bench".into();
+    });
+    let bench = reproduce("bench.jsonl");
+    assert_eq!(bench.status, 2, "{}", bench.stderr);
+    assert!(
+        bench.stderr.contains("bench.jsonl: ") && !bench.stderr.contains("panicked"),
+        "{}",
+        bench.stderr
+    );
+}

@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use referee_engine::bot::{BotCommand, BotProcess, ProcessLimits};
 use referee_engine::games::{GameConfig, GameOptions};
-use referee_engine::runner::{play_match, MatchLimits, MatchPlan};
+use referee_engine::match_plan::{MatchLimits, MatchPlan};
+use referee_engine::runner::play_match;
 
 const ROUNDS: u32 = 1000;
 

@@ -29,7 +29,8 @@ use std::time::Instant;
 
 use referee_engine::bot::{BotCommand, Sandbox, SandboxChoice};
 use referee_engine::games::{GameConfig, GameOptions};
-use referee_engine::runner::{play_match, MatchLimits, MatchPlan};
+use referee_engine::match_plan::{MatchLimits, MatchPlan};
+use referee_engine::runner::play_match;
 
 /// Interleaved rounds; each figure is the median over them.
 const ROUNDS: usize = 7;

@@ -22,10 +22,11 @@ use serde::{Deserialize, Serialize};
 use crate::bot::BotCommand;
 use crate::games::{arrow5, mastermind, safecracker, Game, GameConfig, NoSuchSecret, Seat};
 use crate::key::{RefereeKey, RunKey};
+use crate::match_plan::{MatchLimits, SoloPlan};
 use crate::pool::{Flow, Pool};
 use crate::record::MatchRecord;
 use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
-use crate::runner::{play_solo, MatchError, MatchLimits, SoloPlan};
+use crate::runner::{play_solo, MatchError};
 use crate::verdict::Verdict;
 
 /// Which secrets to play.

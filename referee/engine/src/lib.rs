@@ -5,6 +5,8 @@
 //! - [`games`]: the rules, pure state machines;
 //! - [`protocol`]: the syntax of bot lines;
 //! - [`bot`]: the only module that touches child processes;
+//! - [`match_plan`]: what one game needs to be played: its game, seed, key,
+//!   bots and limits;
 //! - [`runner`]: plays one match, turning faults into [`verdict::Verdict`]s;
 //!   [`time_bank`] is its arithmetic of a bot's time bank;
 //! - [`human`]: plays a game with people at the terminal;
@@ -31,6 +33,7 @@ pub mod grading;
 pub mod human;
 pub mod input_file;
 pub mod key;
+pub mod match_plan;
 pub mod plan_file;
 pub mod pool;
 pub mod record;

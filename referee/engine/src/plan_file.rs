@@ -15,7 +15,7 @@ use toml::Spanned;
 use crate::bot::{BotCommand, BotSpecError, Language};
 use crate::games::{GameConfig, GameConfigError, GameOptions};
 use crate::input_file::Links;
-use crate::runner::MatchLimits;
+use crate::match_plan::MatchLimits;
 use crate::units;
 
 /// The seed of a file that gives none.

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::games::{Seat, Winner};
+use crate::replay::ReplayPlan;
 use crate::verdict::{Disqualification, Verdict};
 
 /// Bumped when a field changes meaning or disappears.
@@ -25,8 +26,13 @@ pub struct MatchRecord {
     pub reason: String,
     /// A then B.
     pub players: [PlayerRecord; 2],
-    /// The command that plays this game again.
+    /// The command that plays this game again, rendered from `plan`
+    /// (records written before the plan was kept have the command only).
     pub replay: String,
+    /// What plays this game again, as data: what programs read
+    /// (`referee reproduce`). Kept in transcripts, not in `--json`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<ReplayPlan>,
     /// Readable lines: the set-up, each move with its feedback, what was hidden.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub account: Vec<String>,

@@ -11,8 +11,9 @@ use clap::Args;
 
 use referee_engine::bot::{BotCommand, BotSpecError};
 use referee_engine::collect::{self, unpack::Caps, Admission, FetchError, Found, Origin, Status};
+use referee_engine::match_plan::MatchPlan;
 use referee_engine::reporter::admission::AdmissionReport;
-use referee_engine::runner::{play_match, MatchError, MatchPlan};
+use referee_engine::runner::{play_match, MatchError};
 use referee_engine::verdict::Verdict;
 
 use super::{Failure, GameFlags, KeyFlags, LimitFlags};

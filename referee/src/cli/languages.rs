@@ -9,7 +9,7 @@ use clap::Args;
 use referee_engine::bot::language::{Language, Toolchain};
 use referee_engine::bot::show_duration;
 use referee_engine::games::{GameConfig, GameOptions, GAME_NAMES};
-use referee_engine::runner::MatchLimits;
+use referee_engine::match_plan::MatchLimits;
 use referee_engine::units::show_size_kb;
 
 use super::Failure;

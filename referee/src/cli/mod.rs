@@ -23,7 +23,7 @@ use clap::{Args, Parser, Subcommand};
 use referee_engine::bot::sandbox::SandboxError;
 use referee_engine::bot::{Language, Sandbox, SandboxChoice};
 use referee_engine::games::{GameConfig, GameOptions};
-use referee_engine::runner::MatchLimits;
+use referee_engine::match_plan::MatchLimits;
 use referee_engine::text::escape_lines;
 use referee_engine::units;
 
@@ -223,7 +223,7 @@ impl GameFlags {
 /// command that plays.
 /// Left out, each bot gets its game's contest default for its language
 /// (`MatchLimits::defaults_for`).
-#[derive(Args, Clone, Debug)]
+#[derive(Args, Clone, Debug, Default)]
 pub struct LimitFlags {
     /// Wall-clock time for each reply, from the request's last byte to the reply's newline
     /// [default: 2s; cryptron: 2s for C, C++ and executables, 6s for Python]; 1ms to 3600s

@@ -6,8 +6,9 @@ use anyhow::anyhow;
 use clap::Args;
 
 use referee_engine::bot::BotCommand;
+use referee_engine::match_plan::MatchPlan;
 use referee_engine::reporter::{json::Json, terminal::Terminal, Place, Reporter, Run};
-use referee_engine::runner::{play_match, MatchError, MatchPlan};
+use referee_engine::runner::{play_match, MatchError};
 use referee_engine::transcript;
 
 use super::{Failure, GameFlags, KeyFlags, LimitFlags};
@@ -139,18 +140,7 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
                 "{shown}: the transcript has no result line (a game that did not finish?)"
             ))
         })?;
-    let words = shell_words::split(&record.replay).unwrap_or_default();
-    let recorded = match <super::Cli as clap::Parser>::try_parse_from(&words) {
-        Ok(super::Cli {
-            command: super::Command::Match(m),
-            ..
-        }) => m,
-        _ => {
-            return Err(Failure::input(anyhow!(
-                "{shown}: not the transcript of a game between two bots (its replay command is not `referee match`): nothing to reproduce"
-            )))
-        }
-    };
+    let recorded = recorded_game(&record, &shown)?;
     let seat = match args.seat.as_deref() {
         Some("a" | "A") => Seat::A,
         Some("b" | "B") => Seat::B,
@@ -203,14 +193,9 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
     // A team's copy of a transcript has no key (grades/TEAM/transcripts):
     // the game is played with a new one, and said so.
     let keyless = key.key.is_none() && key.key_file.is_none();
-    let config = recorded
-        .game_flags
-        .config(&recorded.game)
-        .map_err(|e| Failure::input(anyhow!("{shown}: {e}")))?;
+    let config = recorded.config.clone();
     let new = BotCommand::parse(&args.bot).map_err(Failure::input)?;
-    let seed = recorded
-        .seed
-        .ok_or_else(|| Failure::input(anyhow!("{shown}: its replay command has no seed")))?;
+    let seed = recorded.seed;
     let player = record.player(opponent);
     // Never started: its command only names it.
     let scripted = BotCommand {
@@ -226,12 +211,12 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
         .chain(std::path::absolute(&args.file).ok())
         .chain(referee_engine::bot::own_paths_of(&bots))
         .collect();
-    let limits = bots.clone().map(|bot| {
-        let mut limits = recorded.limits.limits_for(&config, bot.language);
+    let limits = Seat::BOTH.map(|s| {
+        let mut limits = recorded.limits_for(s, bots[s.index()].language);
         limits.process.hidden.extend(hidden.clone());
         limits
     });
-    recorded.limits.check_sandbox()?;
+    LimitFlags::default().check_sandbox()?;
     let plan = MatchPlan {
         config,
         seed,
@@ -347,6 +332,94 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
     })
 }
 
+/// What a transcript says of the game it recorded, as `reproduce` needs it.
+struct RecordedGame {
+    config: referee_engine::games::GameConfig,
+    seed: u64,
+    /// The key as the recorded command gave it (none in a team's copy).
+    key: KeyFlags,
+    /// Each seat's limits: as the record kept them, or, in a record
+    /// written before records kept their plan, as its replay command set
+    /// them for both.
+    limits: RecordedLimits,
+}
+
+enum RecordedLimits {
+    PerSeat([referee_engine::replay::ReplayLimits; 2]),
+    Flags(LimitFlags),
+}
+
+impl RecordedGame {
+    /// The limits of a bot in `language` playing at `seat` now: the
+    /// recorded ones, on its language's defaults and the sandbox of now.
+    fn limits_for(
+        &self,
+        seat: referee_engine::games::Seat,
+        language: referee_engine::bot::Language,
+    ) -> referee_engine::match_plan::MatchLimits {
+        match &self.limits {
+            RecordedLimits::PerSeat(limits) => limits[seat.index()]
+                .applied_to(LimitFlags::default().limits_for(&self.config, language)),
+            RecordedLimits::Flags(flags) => flags.limits_for(&self.config, language),
+        }
+    }
+}
+
+/// The recorded game of a transcript's record: its plan; in a record
+/// written before records kept their plan, its replay command, read with
+/// the command line's own definitions.
+fn recorded_game(
+    record: &referee_engine::record::MatchRecord,
+    shown: &str,
+) -> Result<RecordedGame, Failure> {
+    use referee_engine::replay::{ReplayKey, ReplayPlan};
+    let not_a_match = || {
+        Failure::input(anyhow!(
+            "{shown}: not the transcript of a game between two bots (its replay command is not `referee match`): nothing to reproduce"
+        ))
+    };
+    match &record.plan {
+        Some(ReplayPlan::Match(plan)) => Ok(RecordedGame {
+            config: plan.config.clone(),
+            seed: plan.seed,
+            key: match &plan.key {
+                Some(ReplayKey::Hex(hex)) => KeyFlags {
+                    key: Some(hex.clone()),
+                    key_file: None,
+                },
+                Some(ReplayKey::File(file)) => KeyFlags {
+                    key: None,
+                    key_file: Some(file.clone()),
+                },
+                None => KeyFlags::default(),
+            },
+            limits: RecordedLimits::PerSeat(plan.limits.clone()),
+        }),
+        Some(ReplayPlan::Bench(_)) => Err(not_a_match()),
+        None => {
+            let words = shell_words::split(&record.replay).unwrap_or_default();
+            let recorded = match <super::Cli as clap::Parser>::try_parse_from(&words) {
+                Ok(super::Cli {
+                    command: super::Command::Match(m),
+                    ..
+                }) => m,
+                _ => return Err(not_a_match()),
+            };
+            Ok(RecordedGame {
+                config: recorded
+                    .game_flags
+                    .config(&recorded.game)
+                    .map_err(|e| Failure::input(anyhow!("{shown}: {e}")))?,
+                seed: recorded.seed.ok_or_else(|| {
+                    Failure::input(anyhow!("{shown}: its replay command has no seed"))
+                })?,
+                key: recorded.key,
+                limits: RecordedLimits::Flags(recorded.limits),
+            })
+        }
+    }
+}
+
 /// Two bots whose names are the same stem (`arrow5_starter.c` and
 /// `arrow5_starter.py`) are told apart by their file names.
 pub fn distinct_names(a: &mut BotCommand, b: &mut BotCommand) {
@@ -431,8 +504,8 @@ mod tests {
     use referee_engine::bot::BotCommand;
     use referee_engine::games::{GameConfig, GameOptions};
     use referee_engine::key::RunKey;
+    use referee_engine::match_plan::{MatchLimits, MatchPlan, SoloPlan};
     use referee_engine::replay;
-    use referee_engine::runner::{MatchLimits, MatchPlan, SoloPlan};
 
     use crate::cli::{Cli, Command};
 

@@ -7,10 +7,11 @@
 use std::collections::BTreeMap;
 
 use crate::games::{GameConfig, Seat, Winner};
+use crate::match_plan::MatchPlan;
 use crate::pool::{Flow, Pool};
 use crate::record::MatchRecord;
 use crate::reporter::{Finish, Place, Reporter, Run};
-use crate::runner::{play_match, MatchError, MatchPlan};
+use crate::runner::{play_match, MatchError};
 use crate::sprt::{Bounds, Decision, GameResult, Tally};
 use crate::tournament::schedule::game_seed;
 use crate::tournament::TournamentBot;

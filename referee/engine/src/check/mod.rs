@@ -17,9 +17,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::bench::{self, BenchPlan, BenchSummary};
 use crate::games::{Seat, Winner};
+use crate::match_plan::MatchPlan;
 use crate::pool::{Flow, Pool};
 use crate::record::MatchRecord;
-use crate::runner::{play_match, MatchError, MatchPlan};
+use crate::runner::{play_match, MatchError};
 use crate::tournament::schedule::game_seed;
 use crate::verdict::Verdict;
 
@@ -748,7 +749,7 @@ fn bench_average(
     for f in &s.failures {
         // The bench's own replay command: options, key and limits
         // included, the spec quoted.
-        let replay = crate::replay::bench_command(&crate::runner::SoloPlan {
+        let replay = crate::replay::bench_command(&crate::match_plan::SoloPlan {
             config: plan.config.clone(),
             seed: s.seed,
             key: key.clone(),

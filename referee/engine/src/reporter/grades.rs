@@ -258,9 +258,15 @@ pub fn student_transcript(entries: Vec<transcript::Entry>, team: &str) -> String
             {
                 continue;
             }
-            transcript::Entry::Result { record } => {
-                record.replay = without_key(&record.replay);
-            }
+            transcript::Entry::Result { record } => match record.plan.take() {
+                Some(plan) => {
+                    let plan = plan.without_key();
+                    record.replay = plan.command();
+                    record.plan = Some(plan);
+                }
+                // Written before records kept their plan.
+                None => record.replay = without_key(&record.replay),
+            },
             _ => {}
         }
         text.push_str(&serde_json::to_string(&entry).expect("JSON of plain values"));

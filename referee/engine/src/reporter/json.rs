@@ -1,5 +1,5 @@
 //! JSON on stdout: a match's record (one object on one line, without the
-//! readable account) and a check's report (pretty-printed). Both carry a
+//! readable account and the replay plan) and a check's report (pretty-printed). Both carry a
 //! `version` ([`crate::record::RECORD_VERSION`],
 //! [`crate::check::REPORT_VERSION`]).
 
@@ -17,8 +17,10 @@ impl Reporter for Json {
         place: &Place<'_>,
     ) -> Result<(), ReportError> {
         if let Place::Match = place {
+            // The plan is the command's data: the command says it here.
             let record = MatchRecord {
                 account: vec![],
+                plan: None,
                 ..record.clone()
             };
             println!(

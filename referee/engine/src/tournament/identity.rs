@@ -4,7 +4,8 @@
 //! only the games whose identity is new.
 //!
 //! A game's identity is the SHA-256 of:
-//! - the tournament's part: the game and its options, the file's `seed`,
+//! - the tournament's part: the game and its options in their canonical
+//!   form ([`crate::games::CanonicalConfig`], version 1), the file's `seed`,
 //!   and the referee's secret key (hashed: the key never leaves it);
 //! - the content of the bot in seat A, then of the bot in seat B (see
 //!   [`bot_content`]: their files, language and limits; not their names,
@@ -227,12 +228,9 @@ impl GameIdentities {
         contents: Vec<Hash256>,
     ) -> GameIdentities {
         let mut game = Sha256::new();
-        game.update(b"referee game v1\0");
-        game.update(plan.config.game_name().as_bytes());
-        for flag in plan.config.cli_flags() {
-            game.update(b"\0");
-            game.update(flag.as_bytes());
-        }
+        // The configuration as data, never as flags: renaming an option
+        // must not make every stored game new (see `CanonicalConfig`).
+        game.update(plan.config.canonical().bytes());
         game.update(b"\0seed\0");
         game.update(plan.seed.to_le_bytes());
         let seeds = Hash256(game.clone().finalize().into());
@@ -306,7 +304,7 @@ mod tests {
         let config =
             crate::games::GameConfig::from_options("arrow5", &crate::games::GameOptions::default())
                 .unwrap();
-        let limits = crate::runner::MatchLimits::defaults_for(&config, command.language);
+        let limits = crate::match_plan::MatchLimits::defaults_for(&config, command.language);
         TournamentBot {
             name: name.into(),
             command,
@@ -348,7 +346,7 @@ mod tests {
                 &crate::games::GameOptions::default(),
             )
             .unwrap();
-            let limits = crate::runner::MatchLimits::defaults_for(&config, command.language);
+            let limits = crate::match_plan::MatchLimits::defaults_for(&config, command.language);
             bot_content(&TournamentBot {
                 name: "team".into(),
                 command,

@@ -40,11 +40,12 @@ use crate::atomic_file;
 use crate::bot;
 use crate::games::{Seat, Winner};
 use crate::input_file::{self, InputError, Links, TABLE_CAP, TEXT_CAP};
+use crate::match_plan::MatchPlan;
 use crate::pool::{Flow, Pool};
 use crate::record::MatchRecord;
 use crate::reporter::csv::{write_atomically, write_tables, GAMES_CSV};
 use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
-use crate::runner::{play_match, MatchError, MatchPlan};
+use crate::runner::{play_match, MatchError};
 
 use super::groups::{self, GroupRow};
 use super::identity::{ContentError, GameIdentities, Hash256};

@@ -320,6 +320,24 @@ impl Config {
         Ok(config)
     }
 
+    /// The fields of [`super::CanonicalConfig`], spelled for good.
+    pub fn canonical_fields(&self) -> Vec<(&'static str, String)> {
+        let Config {
+            variant,
+            codes,
+            max_rounds,
+        } = self;
+        let variant = match variant {
+            Variant::Classic => "classic",
+            Variant::HiddenEye => "hidden-eye",
+        };
+        vec![
+            ("variant", variant.into()),
+            ("codes", codes.canonical().into()),
+            ("max-rounds", max_rounds.to_string()),
+        ]
+    }
+
     pub fn cli_flags(&self) -> Vec<String> {
         vec![
             "--variant".into(),

@@ -47,6 +47,15 @@ impl CodeSource {
         }
     }
 
+    /// The spelling of identities ([`super::CanonicalConfig`]): never
+    /// changed, whatever [`CodeSource::name`] becomes.
+    pub fn canonical(self) -> &'static str {
+        match self {
+            CodeSource::Bots => "bots",
+            CodeSource::Random => "random",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             CodeSource::Bots => "bots",

@@ -91,6 +91,17 @@ impl Config {
 
     /// `--first` only when it was fixed: a coin toss is reproduced by the
     /// replay's key and seed.
+    /// The fields of [`super::CanonicalConfig`], spelled for good: none
+    /// for a coin toss.
+    pub fn canonical_fields(&self) -> Vec<(&'static str, String)> {
+        let Config { first } = self;
+        match first {
+            First::Random => vec![],
+            First::A => vec![("first", "a".into())],
+            First::B => vec![("first", "b".into())],
+        }
+    }
+
     pub fn cli_flags(&self) -> Vec<String> {
         match self.first {
             First::Random => vec![],

@@ -210,6 +210,22 @@ impl Config {
         Ok(config)
     }
 
+    /// The fields of [`super::CanonicalConfig`], spelled for good.
+    pub fn canonical_fields(&self) -> Vec<(&'static str, String)> {
+        let Config {
+            pegs,
+            colours,
+            max_attacks,
+            codes,
+        } = self;
+        vec![
+            ("pegs", pegs.to_string()),
+            ("colours", colours.to_string()),
+            ("max-attacks", max_attacks.to_string()),
+            ("codes", codes.canonical().into()),
+        ]
+    }
+
     pub fn cli_flags(&self) -> Vec<String> {
         vec![
             "--pegs".into(),

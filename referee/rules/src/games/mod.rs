@@ -372,6 +372,18 @@ impl GameConfig {
         }
     }
 
+    /// This configuration in the canonical form that identifies games
+    /// (see [`CanonicalConfig`]).
+    pub fn canonical(&self) -> CanonicalConfig {
+        let (game, fields) = match self {
+            GameConfig::Arrow5(c) => (self.game_name(), c.canonical_fields()),
+            GameConfig::Cryptron(c) => (self.game_name(), c.canonical_fields()),
+            GameConfig::Safecracker(c) => (self.game_name(), c.canonical_fields()),
+            GameConfig::Mastermind(c) => (self.game_name(), c.canonical_fields()),
+        };
+        CanonicalConfig { game, fields }
+    }
+
     /// The flags that reproduce this configuration on the `match` command line.
     pub fn cli_flags(&self) -> Vec<String> {
         match self {
@@ -380,6 +392,46 @@ impl GameConfig {
             GameConfig::Safecracker(c) => c.cli_flags(),
             GameConfig::Mastermind(c) => c.cli_flags(),
         }
+    }
+}
+
+/// A game's configuration as data in a spelling of its own, which no
+/// renamed flag, option or value name changes: what a tournament's stored
+/// games are keyed by (their identity, `tournament::identity` in the
+/// engine), so it must never change for a configuration that exists.
+///
+/// Each game lists its fields by name and value, in a fixed order; the
+/// spellings are written out in each game's `canonical_fields`, apart from
+/// the names the command line and the tournament files use. A field added
+/// to a game later is listed only when its value differs from what every
+/// earlier game had, so that every identity made before stays the same.
+/// A change that cannot keep to that rule is a new version of the form
+/// ([`CanonicalConfig::VERSION`]), and the stores must then map the
+/// identities of the old one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CanonicalConfig {
+    pub game: &'static str,
+    pub fields: Vec<(&'static str, String)>,
+}
+
+impl CanonicalConfig {
+    /// The version of the form [`CanonicalConfig::bytes`] writes.
+    pub const VERSION: u32 = 1;
+
+    /// Version 1 of the form, as bytes: `referee game v1`, then the game,
+    /// then each field as `--NAME` and its value, all separated by NUL
+    /// bytes. Its layout is that of the identities made before the form
+    /// had a name (they were hashed from the match command's flags, which
+    /// then spelled every field the same way), so those stay valid.
+    pub fn bytes(&self) -> Vec<u8> {
+        let mut bytes = format!("referee game v{}\0{}", Self::VERSION, self.game).into_bytes();
+        for (name, value) in &self.fields {
+            bytes.extend_from_slice(b"\0--");
+            bytes.extend_from_slice(name.as_bytes());
+            bytes.push(0);
+            bytes.extend_from_slice(value.as_bytes());
+        }
+        bytes
     }
 }
 
@@ -475,6 +527,77 @@ pub(crate) mod scripted {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The canonical form is pinned byte for byte: identities stored in
+    /// results folders are hashes of these bytes.
+    #[test]
+    fn the_canonical_form_keeps_its_bytes() {
+        let bytes = |game: &str, options: GameOptions| {
+            let config = GameConfig::from_options(game, &options).unwrap();
+            // NUL bytes shown as `|`, which no field holds.
+            String::from_utf8(config.canonical().bytes())
+                .unwrap()
+                .replace('\0', "|")
+        };
+        let given = GameOptions::default;
+        assert_eq!(
+            bytes("arrow5", given()),
+            "referee game v1|arrow5|--variant|classic|--codes|bots|--max-rounds|50"
+        );
+        assert_eq!(
+            bytes(
+                "arrow5",
+                GameOptions {
+                    variant: Some("hidden_eye".into()),
+                    codes: Some("RANDOM".into()),
+                    max_rounds: Some(30),
+                    ..given()
+                }
+            ),
+            "referee game v1|arrow5|--variant|hidden-eye|--codes|random|--max-rounds|30"
+        );
+        assert_eq!(bytes("cryptron", given()), "referee game v1|cryptron");
+        assert_eq!(
+            bytes(
+                "hackdroids",
+                GameOptions {
+                    first: Some("B".into()),
+                    ..given()
+                }
+            ),
+            "referee game v1|cryptron|--first|b"
+        );
+        assert_eq!(
+            bytes("safecracker", given()),
+            "referee game v1|safecracker|--digits|3|--length|3|--first|toss|--codes|bots"
+        );
+        assert_eq!(
+            bytes(
+                "safe-cracker",
+                GameOptions {
+                    digits: Some(6),
+                    length: Some(3),
+                    attempts: Some(12),
+                    first: Some("a".into()),
+                    ..given()
+                }
+            ),
+            "referee game v1|safecracker|--digits|6|--length|3|--attempts|12|--first|a|--codes|bots"
+        );
+        assert_eq!(
+            bytes(
+                "mastermind",
+                GameOptions {
+                    pegs: Some(5),
+                    colours: Some(8),
+                    max_attacks: Some(20),
+                    codes: Some("random".into()),
+                    ..given()
+                }
+            ),
+            "referee game v1|mastermind|--pegs|5|--colours|8|--max-attacks|20|--codes|random"
+        );
+    }
 
     #[test]
     fn suggests_close_names_only() {

@@ -250,6 +250,33 @@ impl Config {
         name
     }
 
+    /// The fields of [`super::CanonicalConfig`], spelled for good (the
+    /// attempts only when limited).
+    pub fn canonical_fields(&self) -> Vec<(&'static str, String)> {
+        let Config {
+            digits,
+            length,
+            attempts,
+            first,
+            codes,
+        } = self;
+        let mut fields = vec![
+            ("digits", digits.to_string()),
+            ("length", length.to_string()),
+        ];
+        if let Some(t) = attempts {
+            fields.push(("attempts", t.to_string()));
+        }
+        let first = match first {
+            First::A => "a",
+            First::B => "b",
+            First::Toss => "toss",
+        };
+        fields.push(("first", first.into()));
+        fields.push(("codes", codes.canonical().into()));
+        fields
+    }
+
     pub fn cli_flags(&self) -> Vec<String> {
         let mut flags = vec![
             "--digits".into(),
