@@ -30,6 +30,7 @@ pub mod collect;
 pub mod grading;
 pub mod human;
 pub mod key;
+pub mod model;
 pub mod plan_file;
 pub mod pool;
 pub mod record;

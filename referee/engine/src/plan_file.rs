@@ -525,6 +525,16 @@ pub struct TournamentBot {
     pub limits: MatchLimits,
 }
 
+impl TournamentBot {
+    /// The bot as the outputs name it.
+    pub fn contender(&self) -> crate::reporter::Contender<'_> {
+        crate::reporter::Contender {
+            name: &self.name,
+            command: &self.command.spec,
+        }
+    }
+}
+
 /// A bot spec of a file, rewritten to run from the current directory, as
 /// the replay commands print it: each word that is a path relative to the
 /// file's folder `base` (as the user named it) gets that folder in front

@@ -41,9 +41,10 @@ use std::time::{Duration, Instant};
 use minijinja::{context, Environment};
 use serde::Serialize;
 
+use crate::model::folder::FolderMeta;
+use crate::model::standings::{GameRow, Scoring, Standings};
+use crate::reporter::folder::for_each_row;
 use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
-use crate::tournament::run::{for_each_row, FolderMeta};
-use crate::tournament::{GameRow, Scoring, Standings};
 use crate::transcript;
 use crate::verdict::Verdict;
 
@@ -190,7 +191,10 @@ fn read_grades(folder: &Path) -> Option<GradesPage> {
             .collect();
     let cell =
         |row: &BTreeMap<String, String>, column: &str| row.get(column).cloned().unwrap_or_default();
-    let rate = |text: String| text.parse::<f64>().map_or(text, crate::grading::percent);
+    let rate = |text: String| {
+        text.parse::<f64>()
+            .map_or(text, crate::model::grades::percent)
+    };
     let teams = rows
         .iter()
         .map(|row| GradeRow {
@@ -256,7 +260,7 @@ fn read_results(folder: &Path) -> Result<Results, ReportError> {
     };
     let mut standings = Standings::new(&meta.bots, scoring);
     standings.rank_by(
-        crate::tournament::run::ranking_of(folder)
+        crate::reporter::folder::ranking_of(folder)
             .map_err(|e| ReportError::new(folder, "cannot be ranked", std::io::Error::other(e)))?,
     );
     let mut rows = Vec::new();
@@ -868,7 +872,7 @@ pub fn write_any_report(folder: &Path, templates: &Templates) -> Result<Written,
         return write_report(folder, templates);
     }
     let text = fs::read_to_string(&record).map_err(io_error(&record, "cannot read"))?;
-    let report: crate::check::CheckReport = serde_json::from_str(&text).map_err(|e| {
+    let report: crate::model::check::CheckReport = serde_json::from_str(&text).map_err(|e| {
         ReportError::new(
             &record,
             "is not a check's findings (written by `referee check --report DIR`)",
@@ -884,7 +888,7 @@ pub fn write_any_report(folder: &Path, templates: &Templates) -> Result<Written,
 /// `folder/transcripts/`.
 pub fn write_check_report(
     folder: &Path,
-    report: &crate::check::CheckReport,
+    report: &crate::model::check::CheckReport,
     templates: &Templates,
 ) -> Result<Written, ReportError> {
     let env = templates.environment()?;
