@@ -331,6 +331,8 @@ pub fn read_roster(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Winner;
+    use crate::model::standings::GameRow;
 
     fn row(game: u64, a: &str, b: &str, result: Winner) -> GameRow {
         GameRow {

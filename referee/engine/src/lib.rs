@@ -43,3 +43,7 @@ pub mod sprt;
 pub mod time_bank;
 pub mod tournament;
 pub mod transcript;
+
+// Checks the layers above from the sources (`docs/design.md`).
+#[cfg(test)]
+mod layers;
