@@ -19,13 +19,28 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "pieces",
-        &["atomic_file", "key", "sprt", "time_bank", "record", "report", "transcript"],
+        &[
+            "atomic_file",
+            "key",
+            "sprt",
+            "time_bank",
+            "record",
+            "report",
+            "transcript",
+        ],
     ),
     ("model", &["model"]),
     ("reporter", &["reporter"]),
     (
         "play",
-        &["runner", "replay", "pool", "plan_file", "human", "reproduce"],
+        &[
+            "runner",
+            "replay",
+            "pool",
+            "plan_file",
+            "human",
+            "reproduce",
+        ],
     ),
     ("collect", &["collect"]),
     ("grading", &["grading"]),
@@ -189,7 +204,10 @@ fn upward(uses: &[Use]) -> Vec<String> {
                 u.place, u.from, LAYERS[from].0, u.to, LAYERS[to].0
             )),
             (None, _) => Some(format!("{}: `{}` has no layer in LAYERS", u.place, u.from)),
-            (_, None) => Some(format!("{}: `crate::{}` has no layer in LAYERS", u.place, u.to)),
+            (_, None) => Some(format!(
+                "{}: `crate::{}` has no layer in LAYERS",
+                u.place, u.to
+            )),
         })
         .collect()
 }
@@ -247,7 +265,10 @@ fn every_module_of_the_engine_has_a_layer() {
         .collect();
     assert!(modules.contains(&"reporter"), "{modules:?}");
     let missing: Vec<&&str> = modules.iter().filter(|m| layer_of(m).is_none()).collect();
-    assert!(missing.is_empty(), "modules without a layer in LAYERS: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "modules without a layer in LAYERS: {missing:?}"
+    );
 }
 
 #[test]
@@ -255,7 +276,9 @@ fn no_module_of_the_engine_uses_a_layer_above_it() {
     let uses = engine_uses();
     // The scan sees the uses it is meant to see.
     assert!(uses.iter().any(|u| u.from == "reporter" && u.to == "model"));
-    assert!(uses.iter().any(|u| u.from == "tournament" && u.to == "reporter"));
+    assert!(uses
+        .iter()
+        .any(|u| u.from == "tournament" && u.to == "reporter"));
     let wrong = upward(&uses);
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
@@ -325,8 +348,14 @@ fn the_rules_crate_uses_no_process_file_thread_clock_or_network() {
     assert!(found.is_empty(), "\n{}", found.join("\n"));
     // The scan finds what it looks for.
     assert_eq!(
-        impure_uses(Path::new("x.rs"), "use std::{fmt, fs::File};\nlet t = ::std::time::Instant::now();\n"),
-        ["rules/src/x.rs:1: uses std::fs", "rules/src/x.rs:2: uses std::time"]
+        impure_uses(
+            Path::new("x.rs"),
+            "use std::{fmt, fs::File};\nlet t = ::std::time::Instant::now();\n"
+        ),
+        [
+            "rules/src/x.rs:1: uses std::fs",
+            "rules/src/x.rs:2: uses std::time"
+        ]
     );
 }
 
@@ -335,22 +364,38 @@ fn the_rules_crate_depends_on_no_other_crate_of_the_workspace() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let read = |path: PathBuf| -> toml::Table {
         let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        text.parse().unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        text.parse()
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     };
     let root = read(workspace.join("Cargo.toml"));
     let members = root["workspace"]["members"].as_array().expect("members");
     let names: BTreeSet<String> = members
         .iter()
         .map(|m| {
-            let manifest = read(workspace.join(m.as_str().expect("a path")).join("Cargo.toml"));
-            manifest["package"]["name"].as_str().expect("a name").to_string()
+            let manifest = read(
+                workspace
+                    .join(m.as_str().expect("a path"))
+                    .join("Cargo.toml"),
+            );
+            manifest["package"]["name"]
+                .as_str()
+                .expect("a name")
+                .to_string()
         })
         .collect();
-    assert!(names.contains("referee-rules") && names.contains("referee-engine"), "{names:?}");
+    assert!(
+        names.contains("referee-rules") && names.contains("referee-engine"),
+        "{names:?}"
+    );
     let rules = read(rules_crate().join("Cargo.toml"));
     let mut wrong = vec![];
     for section in ["dependencies", "dev-dependencies", "build-dependencies"] {
-        for (name, spec) in rules.get(section).and_then(|s| s.as_table()).into_iter().flatten() {
+        for (name, spec) in rules
+            .get(section)
+            .and_then(|s| s.as_table())
+            .into_iter()
+            .flatten()
+        {
             let package = spec.get("package").and_then(|p| p.as_str()).unwrap_or(name);
             if names.contains(package) || spec.get("path").is_some() {
                 wrong.push(format!("referee/rules/Cargo.toml [{section}]: {name}"));
