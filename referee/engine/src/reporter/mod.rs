@@ -19,6 +19,8 @@
 //!   when a tournament's bots fall into groups that never met;
 //! - [`summary`]: `--summary FILE`, a check's or A/B run's Markdown summary;
 //! - [`admission`]: `referee collect`'s admission report (CSV and terminal);
+//! - [`folder`]: a results folder read back (`games.csv` row by row, how
+//!   its standings rank), for the tournament and the reports made from it;
 //! - [`html`]: the HTML report of a results folder (leaderboard, a page per
 //!   bot, a replay viewer per game), live while a tournament runs.
 
