@@ -10,8 +10,8 @@ use crate::model::folder::FolderMeta;
 use crate::model::standings::{GameRow, Ranking};
 use crate::model::tournament::{rounds_reached, BracketRow, Format};
 
-/// A results folder's file that cannot be read, or does not read as one.
-/// Worded as the tournament words the same failures.
+/// A results folder's file that cannot be read or written, or does not
+/// read as one (the tournament's own failures with its folder too).
 #[derive(Debug, thiserror::Error)]
 pub enum FolderError {
     #[error("{}: {what}", path.display())]

@@ -61,25 +61,12 @@ pub enum TournamentError {
     FolderInUse { path: PathBuf },
     #[error("{} holds results of a different tournament file (its tournament.toml differs); add --update to play only what the changes need, or choose another --out", path.display())]
     FolderOfAnother { path: PathBuf },
-    #[error("{}: {what}", path.display())]
-    Io {
-        path: PathBuf,
-        what: String,
-        #[source]
-        source: io::Error,
-    },
-    #[error("{}, line {line}: {message}; changed by hand? Every game played is also in the folder's store: remove {} and run again with --resume to write it anew", path.display(), path.display())]
-    BadRow {
-        path: PathBuf,
-        line: usize,
-        message: String,
-    },
+    /// A file of the results folder that cannot be read or written, or
+    /// does not read as one.
+    #[error(transparent)]
+    Folder(#[from] FolderError),
     #[error("{}: {message}", path.display())]
     Merge { path: PathBuf, message: String },
-    /// A results folder's `tournament.json` or `bracket.csv` that does not
-    /// read as one.
-    #[error("{}: {message}; changed by hand? Play the tournament again with another --out", path.display())]
-    BadFolderFile { path: PathBuf, message: String },
     /// A results folder started by a referee whose `games.csv` had other
     /// columns: rows appended now would not line up with its header.
     #[error("{} was written by another version of the referee (its columns differ: {differ}); finish that tournament with the referee that started it, or play it again with another --out", path.display())]
@@ -122,36 +109,17 @@ pub enum TournamentError {
 fn io_error(path: &Path, what: &str) -> impl FnOnce(io::Error) -> TournamentError {
     let path = path.to_path_buf();
     let what = what.to_string();
-    move |source| TournamentError::Io { path, what, source }
-}
-
-impl From<FolderError> for TournamentError {
-    fn from(e: FolderError) -> TournamentError {
-        match e {
-            FolderError::Io { path, what, source } => TournamentError::Io { path, what, source },
-            FolderError::BadRow {
-                path,
-                line,
-                message,
-            } => TournamentError::BadRow {
-                path,
-                line,
-                message,
-            },
-            FolderError::BadFolderFile { path, message } => {
-                TournamentError::BadFolderFile { path, message }
-            }
-        }
-    }
+    move |source| FolderError::Io { path, what, source }.into()
 }
 
 impl From<ReportError> for TournamentError {
     fn from(e: ReportError) -> TournamentError {
-        TournamentError::Io {
+        FolderError::Io {
             path: e.path,
             what: e.what,
             source: e.source,
         }
+        .into()
     }
 }
 
@@ -1047,7 +1015,7 @@ fn check_columns(path: &Path) -> Result<(), TournamentError> {
     let file = File::open(path).map_err(io_error(path, "cannot read"))?;
     let found = csv::Reader::from_reader(file)
         .headers()
-        .map_err(|e| TournamentError::BadRow {
+        .map_err(|e| FolderError::BadRow {
             path: path.to_path_buf(),
             line: 1,
             message: e.to_string(),
