@@ -46,7 +46,7 @@ fn field_limit(field: &str) -> Option<u64> {
     let top = match field {
         "games_per_pairing" => Some(units::MAX_GAMES),
         "scoring.win" | "scoring.draw" | "scoring.loss" => Some(u64::from(units::MAX_POINTS)),
-        "tiebreak_pairs" => Some(u64::from(crate::tournament::plan::MAX_TIEBREAK_PAIRS)),
+        "tiebreak_pairs" => Some(u64::from(units::MAX_TIEBREAK_PAIRS)),
         "rounds" | "groups" | "advance" => Some(units::MAX_BOTS as u64),
         _ => None,
     };
@@ -287,7 +287,7 @@ impl Source<'_> {
             let mut entry_spec = PathBuf::from(&entry);
             let name = if path.is_dir() {
                 if Language::of_folder(&path, None).is_none() {
-                    let lone = crate::collect::bot_path(&path);
+                    let lone = bot_path(&path);
                     match lone.file_name() {
                         Some(file) if lone != path => entry_spec.push(file),
                         _ => continue,
@@ -587,6 +587,16 @@ pub struct TournamentBot {
     pub limits: MatchLimits,
 }
 
+impl TournamentBot {
+    /// The bot as the outputs name it.
+    pub fn contender(&self) -> crate::reporter::Contender<'_> {
+        crate::reporter::Contender {
+            name: &self.name,
+            command: &self.command.spec,
+        }
+    }
+}
+
 /// A bot spec of a file, rewritten to run from the current directory, as
 /// the replay commands print it: each word that is a path relative to the
 /// file's folder `base` (as the user named it) gets that folder in front
@@ -720,4 +730,26 @@ pub(crate) fn usable_bot_name(name: &str) -> Result<(), String> {
     Err(format!(
         "'{name}' is not a usable name ({why}); use letters, digits, '-' or '_'"
     ))
+}
+
+/// The bot of an unpacked submission: the folder, if a language
+/// recognises it (its marker file: `main.py`, `main.c`, ...); else its one
+/// top-level source file (`bot.py` alone, beside a README); else the
+/// folder, for the message of the language recognition.
+pub fn bot_path(root: &Path) -> PathBuf {
+    if crate::bot::Language::of_folder(root, None).is_some() {
+        return root.to_path_buf();
+    }
+    let sources: Vec<PathBuf> = std::fs::read_dir(root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().map(|t| t.is_file()).unwrap_or(false))
+        .map(|e| e.path())
+        .filter(|p| crate::bot::Language::of_source(p).is_some())
+        .collect();
+    match sources.as_slice() {
+        [only] => only.clone(),
+        _ => root.to_path_buf(),
+    }
 }

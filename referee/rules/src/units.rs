@@ -71,6 +71,9 @@ pub enum UnitError {
     TooLarge { text: String },
 }
 
+/// The most tie-break pairs a file may ask for.
+pub const MAX_TIEBREAK_PAIRS: u32 = 100;
+
 /// Refuses game options beyond their bounds (the games check the rest):
 /// `max_rounds`, `attempts` and `max_attacks` at most [`MAX_ROUNDS`]. The
 /// message names the option as both flags and files spell it.

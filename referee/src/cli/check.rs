@@ -170,7 +170,12 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
         Failure::Input(anyhow!(e.source).context(format!("{} {}", e.what, e.path.display())))
     };
     reporters
-        .run_started(&Run::Check { plan: &plan, jobs })
+        .run_started(&Run::Check {
+            name: &plan.name,
+            bot: plan.bot.contender(),
+            requirements: plan.requirements.len(),
+            jobs,
+        })
         .map_err(unwritten)?;
     let report = check::run(&plan, &key, jobs, args.fail_fast, |line| {
         reporters.progress(line)

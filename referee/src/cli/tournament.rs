@@ -360,8 +360,11 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         | tournament::TournamentError::SeedsChanged { .. }
         | tournament::TournamentError::UpdateOfRounds { .. }
         | tournament::TournamentError::NoStore { .. }
-        | tournament::TournamentError::BadRow { .. }
-        | tournament::TournamentError::BadFolderFile { .. }
+        | tournament::TournamentError::Folder(
+            tournament::run::FolderError::BadRow { .. }
+            | tournament::run::FolderError::BadFolderFile { .. }
+            | tournament::run::FolderError::Input(_),
+        )
         | tournament::TournamentError::Content(_)
         | tournament::TournamentError::Store(tournament::store::StoreError::BadLine { .. })
         | tournament::TournamentError::Store(tournament::store::StoreError::Input(_))

@@ -4,6 +4,7 @@
 //! the test in pair order, so a run stops at the same pair whatever the
 //! number of jobs (for bots that play the same game given the same seed).
 
+pub use crate::model::check::{AbOutcome, AbResult};
 use std::collections::BTreeMap;
 
 use crate::games::{GameConfig, Seat, Winner};
@@ -31,29 +32,6 @@ pub struct AbPlan {
     pub jobs: usize,
     /// What every game's codes and seeds are drawn with.
     pub key: crate::key::RunKey,
-}
-
-/// How the run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AbResult {
-    /// H1 accepted: NEW is better.
-    H1,
-    /// H0 accepted: NEW is not `elo1` better.
-    H0,
-    /// The cap was reached first.
-    Inconclusive,
-}
-
-#[derive(Clone, Debug)]
-pub struct AbOutcome {
-    pub result: AbResult,
-    pub tally: Tally,
-    pub llr: f64,
-    /// Pairs in which NEW, and OLD, got a verdict other than `ok`.
-    pub verdicts_new: u64,
-    pub verdicts_old: u64,
-    /// The replay command of NEW's first verdict, if any.
-    pub first_new_verdict: Option<String>,
 }
 
 struct PairResult {
@@ -124,7 +102,13 @@ pub enum AbError {
 /// the games of each pair, in pair order, with the tally and the LLR once
 /// the pair is counted, then the outcome.
 pub fn run(plan: &AbPlan, reporters: &mut dyn Reporter) -> Result<AbOutcome, AbError> {
-    reporters.run_started(&Run::Sprt { plan })?;
+    reporters.run_started(&Run::Sprt {
+        config: &plan.config,
+        new: plan.new.contender(),
+        old: plan.old.contender(),
+        bounds: plan.bounds,
+        max_games: plan.max_games,
+    })?;
     let max_pairs = plan.max_games / 2;
     let mut tally = Tally::default();
     let mut outcome = AbOutcome {

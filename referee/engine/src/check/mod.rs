@@ -10,10 +10,11 @@
 pub mod ab;
 pub mod plan;
 
+pub use crate::model::check::{
+    CheckReport, RequirementResult, Status, MAX_DETAILS, REPORT_VERSION,
+};
 use std::sync::Mutex;
 use std::time::Instant;
-
-use serde::{Deserialize, Serialize};
 
 use crate::bench::{self, BenchPlan, BenchSummary};
 use crate::games::{Seat, Winner};
@@ -25,74 +26,6 @@ use crate::tournament::schedule::game_seed;
 use crate::verdict::Verdict;
 
 pub use plan::{CheckPlan, NamedRequirement, Requirement};
-
-/// Bumped when a field of [`CheckReport`] changes meaning or disappears.
-pub const REPORT_VERSION: u32 = 1;
-
-/// What a check found: one entry per requirement, in the file's order.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct CheckReport {
-    pub version: u32,
-    pub name: String,
-    pub game: String,
-    pub variant: String,
-    pub bot: String,
-    pub bot_spec: String,
-    /// Every requirement holds.
-    pub passed: bool,
-    /// `--fail-fast`: the check stops at the first failed requirement.
-    pub fail_fast: bool,
-    pub elapsed_s: f64,
-    pub requirements: Vec<RequirementResult>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RequirementResult {
-    pub name: String,
-    pub kind: String,
-    pub passed: bool,
-    /// `pass`, `fail`, or `not-run`: `--fail-fast` stopped the check before
-    /// this requirement was decided (it is not passed).
-    pub status: Status,
-    /// The measured number the requirement is judged on.
-    pub measured: f64,
-    /// Its unit: `games`, `%`, `attacks`, `ms`.
-    pub unit: String,
-    /// The bound, as written for people (`>= 40%`, `<= 5`, `< 1s`).
-    pub bound: String,
-    /// One line: what was measured.
-    pub summary: String,
-    /// What went wrong in single games (verdicts, uncracked secrets), with
-    /// a replay command where there is one. At most [`MAX_DETAILS`].
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub details: Vec<String>,
-    /// With transcripts kept (`check --report`): the transcript file names
-    /// of the games that count against this requirement (a verdict, a loss,
-    /// the slowest reply), at most [`MAX_DETAILS`].
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub games: Vec<String>,
-}
-
-/// Where a requirement ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Status {
-    Pass,
-    Fail,
-    /// Not decided: `--fail-fast` stopped the check first.
-    NotRun,
-}
-
-impl Status {
-    /// The word a terminal line starts with.
-    pub fn label(self) -> &'static str {
-        match self {
-            Status::Pass => "PASS",
-            Status::Fail => "FAIL",
-            Status::NotRun => "SKIP",
-        }
-    }
-}
 
 /// What a requirement's games (or its bench) have decided so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -234,9 +167,6 @@ impl Board {
         lines
     }
 }
-
-/// The most detail lines a requirement keeps.
-pub const MAX_DETAILS: usize = 10;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CheckError {
@@ -799,63 +729,6 @@ fn max_move_time(
         bound: format!("< {below:?}"),
         summary: format!("largest reply time {max:.3} ms over {played} games"),
     }
-}
-
-/// The report for a terminal: one line per requirement, PASS or FAIL first.
-pub fn render(report: &CheckReport) -> String {
-    let mut out = format!(
-        "Check {}: bot {} ({}), {} ({})\n",
-        report.name, report.bot, report.bot_spec, report.game, report.variant
-    );
-    for r in &report.requirements {
-        out.push_str(&format!(
-            "  {}  {}: {} (need {})\n",
-            r.status.label(),
-            r.name,
-            r.summary,
-            r.bound
-        ));
-        for d in &r.details {
-            out.push_str(&format!("          {d}\n"));
-        }
-    }
-    let failed: Vec<&str> = report
-        .requirements
-        .iter()
-        .filter(|r| r.status == Status::Fail)
-        .map(|r| r.name.as_str())
-        .collect();
-    let not_run: Vec<&str> = report
-        .requirements
-        .iter()
-        .filter(|r| r.status == Status::NotRun)
-        .map(|r| r.name.as_str())
-        .collect();
-    let not_run = if not_run.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "; {} not run (fail-fast): {}",
-            not_run.len(),
-            not_run.join("; ")
-        )
-    };
-    if failed.is_empty() && not_run.is_empty() {
-        out.push_str(&format!(
-            "Result: PASS, all {} requirements hold ({:.1} s)\n",
-            report.requirements.len(),
-            report.elapsed_s
-        ));
-    } else {
-        out.push_str(&format!(
-            "Result: FAIL, {} of {} requirements failed: {}{not_run} ({:.1} s)\n",
-            failed.len(),
-            report.requirements.len(),
-            failed.join("; "),
-            report.elapsed_s
-        ));
-    }
-    out
 }
 
 #[cfg(test)]

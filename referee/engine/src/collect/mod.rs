@@ -6,6 +6,7 @@
 
 pub mod unpack;
 
+pub use crate::model::admission::{Admission, Status};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -536,67 +537,9 @@ pub fn fetch(
     }
 }
 
-/// The bot of an unpacked submission: the folder, if a language
-/// recognises it (its marker file: `main.py`, `main.c`, ...); else its one
-/// top-level source file (`bot.py` alone, beside a README); else the
-/// folder, for the message of the language recognition.
-pub fn bot_path(root: &Path) -> PathBuf {
-    if crate::bot::Language::of_folder(root, None).is_some() {
-        return root.to_path_buf();
-    }
-    let sources: Vec<PathBuf> = fs::read_dir(root)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| e.file_type().map(|t| t.is_file()).unwrap_or(false))
-        .map(|e| e.path())
-        .filter(|p| crate::bot::Language::of_source(p).is_some())
-        .collect();
-    match sources.as_slice() {
-        [only] => only.clone(),
-        _ => root.to_path_buf(),
-    }
-}
-
-/// How a team came out of collecting.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// Unpacked, recognised, compiled, and played its smoke game cleanly.
-    Admitted,
-    /// No submission (on the roster but absent, or only late ones).
-    Missing,
-    /// A submission that was refused, not recognised, did not compile, or
-    /// got a verdict in its smoke game.
-    Broken,
-}
-
-impl Status {
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Admitted => "admitted",
-            Status::Missing => "missing",
-            Status::Broken => "broken",
-        }
-    }
-}
-
-/// One row of the admission report (the CSV's columns, in order; see
-/// `reporter::admission`).
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Admission {
-    pub team: String,
-    pub status: Status,
-    /// The language recognised (empty if none).
-    pub language: String,
-    /// Where the submission came from (empty if missing).
-    pub source: String,
-    /// Short reason: `late`, `refused`, `not recognised`, `compile`,
-    /// a verdict name, ...
-    pub reason: String,
-    /// The details: the entry refused, the compiler's or bot's message.
-    pub message: String,
-}
+// Where a submission's bot is: below both collect and the tournament
+// file's `bots_dir`, which reads collect's folders the same way.
+pub use crate::plan_file::bot_path;
 
 #[cfg(test)]
 mod tests {

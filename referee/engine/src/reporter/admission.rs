@@ -5,7 +5,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::collect::{Admission, Status};
+use crate::model::admission::{Admission, Status};
 use crate::text::escape_lines;
 
 /// Most lines of a message shown on the terminal (the CSV has them all).

@@ -4,8 +4,8 @@
 //! `standings.csv`, `crosstable.csv` and `timings.csv`, a Swiss
 //! tournament's `swiss.csv` and `rounds.csv`, a knockout's `bracket.csv`,
 //! `bracket.txt` and `rounds.csv` (rewritten whole at the end, each
-//! through a temporary file and a rename), and the bench's rows. The rows are the serde structs [`GameRow`](crate::tournament::GameRow)
-//! and [`BenchRow`](crate::bench::BenchRow): their fields are the columns.
+//! through a temporary file and a rename), and the bench's rows. The rows are the serde structs [`GameRow`](crate::model::standings::GameRow)
+//! and [`BenchRow`](crate::model::bench::BenchRow): their fields are the columns.
 //!
 //! Every CSV file the referee writes goes through [`SafeWriter`], which
 //! neutralises text a spreadsheet would run as a formula (a bot's or a
@@ -21,8 +21,9 @@ use std::time::{Duration, Instant};
 
 use super::{Finish, Place, ReportError, Reporter, Run};
 use crate::atomic_file;
+use crate::model::standings::Standings;
+use crate::model::tournament::RoundsTables;
 use crate::record::MatchRecord;
-use crate::tournament::{RoundsTables, Standings};
 
 /// The games of a tournament's results folder, one row each.
 pub const GAMES_CSV: &str = "games.csv";

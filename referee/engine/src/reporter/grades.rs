@@ -25,7 +25,7 @@
 //!   comparison graph is not connected (removed when it is).
 //!
 //! TEAM is the team's name as a safe folder name
-//! ([`folder_name`](crate::tournament::plan::folder_name)), with `-2`,
+//! ([`folder_name`](crate::model::folder::folder_name)), with `-2`,
 //! `-3`... when two names give the same folder.
 
 use std::collections::BTreeSet;
@@ -35,10 +35,10 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::csv::{write_atomically, GAMES_CSV};
+use super::folder::for_each_row;
 use super::{Finish, ReportError, Reporter};
-use crate::grading::{self, percent, GradingPlan, TeamGrade};
-use crate::tournament::run::for_each_row;
-use crate::tournament::{GameRow, Standings};
+use crate::model::grades::{self as grading, percent, GradingPlan, TeamGrade};
+use crate::model::standings::{GameRow, Standings};
 use crate::transcript;
 
 /// The grades' folder inside a results folder.
@@ -297,7 +297,7 @@ fn without_key(command: &str) -> String {
 
 /// A team's folder name, unique among those `taken`.
 fn team_folder(team: &str, taken: &mut BTreeSet<String>) -> String {
-    let base = crate::tournament::plan::folder_name(team).unwrap_or_else(|_| "team".into());
+    let base = crate::model::folder::folder_name(team).unwrap_or_else(|_| "team".into());
     let mut name = base.clone();
     let mut n = 2;
     while !taken.insert(name.clone()) {
@@ -567,7 +567,7 @@ pub fn grades_line(out: &Path, grades: &[TeamGrade]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grading::{Band, BandResult};
+    use crate::model::grades::{Band, BandResult};
 
     /// A team with bands of 80 (against strong) and 50 (against random),
     /// in that order in the file, met as `met` says.

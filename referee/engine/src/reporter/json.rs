@@ -1,7 +1,7 @@
 //! JSON on stdout: a match's record (one object on one line, without the
 //! readable account and the replay plan) and a check's report (pretty-printed). Both carry a
 //! `version` ([`crate::record::RECORD_VERSION`],
-//! [`crate::check::REPORT_VERSION`]).
+//! [`crate::model::check::REPORT_VERSION`]).
 
 use super::{Finish, Place, ReportError, Reporter};
 use crate::record::MatchRecord;

@@ -15,7 +15,7 @@ use std::time::Duration;
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::{Finish, ReportError, Reporter};
-use crate::check::{CheckReport, Status};
+use crate::model::check::{CheckReport, Status};
 
 /// Writes the check's JUnit XML to a file.
 pub struct JUnit {
@@ -95,7 +95,7 @@ pub fn render(check: &CheckReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::{RequirementResult, REPORT_VERSION};
+    use crate::model::check::{RequirementResult, REPORT_VERSION};
 
     #[test]
     fn one_case_per_requirement_and_a_failure_or_skip_for_each_not_passed() {

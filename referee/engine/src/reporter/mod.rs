@@ -19,11 +19,14 @@
 //!   when a tournament's bots fall into groups that never met;
 //! - [`summary`]: `--summary FILE`, a check's or A/B run's Markdown summary;
 //! - [`admission`]: `referee collect`'s admission report (CSV and terminal);
+//! - [`folder`]: a results folder read back (`games.csv` row by row, how
+//!   its standings rank), for the tournament and the reports made from it;
 //! - [`html`]: the HTML report of a results folder (leaderboard, a page per
 //!   bot, a replay viewer per game), live while a tournament runs.
 
 pub mod admission;
 pub mod csv;
+pub mod folder;
 pub mod grades;
 pub mod html;
 pub mod json;
@@ -44,33 +47,55 @@ pub fn fixed(x: f64, decimals: usize) -> String {
     }
 }
 
-use crate::bench::{BenchPlan, BenchRow, BenchSummary};
-use crate::check::ab::{AbOutcome, AbPlan};
-use crate::check::{CheckPlan, CheckReport};
+use crate::games::GameConfig;
+use crate::model::bench::{BenchRow, BenchSummary, Selection};
+use crate::model::check::{AbOutcome, CheckReport};
+use crate::model::standings::{GameRow, Standings};
+use crate::model::tournament::Outcome;
 use crate::record::MatchRecord;
-use crate::sprt::Tally;
-use crate::tournament::{GameRow, Outcome, Standings, TournamentPlan};
+use crate::sprt::{Bounds, Tally};
 
-/// What is being run, told once before the first game.
+/// A bot as the outputs name it: its name and its command line.
+#[derive(Clone, Copy, Debug)]
+pub struct Contender<'a> {
+    pub name: &'a str,
+    pub command: &'a str,
+}
+
+/// What is being run, told once before the first game: what the outputs
+/// show of the command's plan, not the plan (the reporters sit below the
+/// commands, see [`crate::model`]).
 pub enum Run<'a> {
     /// One game (`referee match`).
     Match,
     /// A tournament into the results folder `out`: the games scheduled (in
     /// this shard), those the folder already holds, those left to play.
     Tournament {
-        plan: &'a TournamentPlan,
         out: &'a Path,
         total: u64,
         already_done: u64,
         to_play: u64,
     },
-    /// A bench of `total` solo games.
-    Bench { plan: &'a BenchPlan, total: u64 },
-    /// A check on `jobs` threads (its games are not reported one by one;
-    /// how it goes comes as [`Reporter::progress`] lines).
-    Check { plan: &'a CheckPlan, jobs: usize },
-    /// An A/B run.
-    Sprt { plan: &'a AbPlan },
+    /// A bench of `total` solo games, of the secrets `selection` chose.
+    Bench { selection: Selection, total: u64 },
+    /// The check `name` of `bot` against its `requirements` on `jobs`
+    /// threads (its games are not reported one by one; how it goes comes
+    /// as [`Reporter::progress`] lines).
+    Check {
+        name: &'a str,
+        bot: Contender<'a>,
+        requirements: usize,
+        jobs: usize,
+    },
+    /// An A/B run of NEW against OLD, tested with `bounds`, stopped after
+    /// at most `max_games` games.
+    Sprt {
+        config: &'a GameConfig,
+        new: Contender<'a>,
+        old: Contender<'a>,
+        bounds: Bounds,
+        max_games: u64,
+    },
 }
 
 /// Where a finished game belongs.

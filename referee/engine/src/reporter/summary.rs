@@ -10,9 +10,10 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::check::ab::{AbOutcome, AbPlan, AbResult};
-use crate::check::{CheckReport, Status};
-use crate::reporter::{Finish, ReportError, Reporter, Run};
+use crate::model::check::{AbOutcome, AbResult};
+use crate::model::check::{CheckReport, Status};
+use crate::reporter::{Contender, Finish, ReportError, Reporter, Run};
+use crate::sprt::Bounds;
 
 pub struct Summary {
     path: PathBuf,
@@ -139,11 +140,10 @@ fn sprt_markdown(names: &(String, String, String), outcome: &AbOutcome) -> Strin
     out
 }
 
-fn plan_names(plan: &AbPlan) -> (String, String, String) {
-    let b = &plan.bounds;
+fn plan_names(new: &Contender<'_>, old: &Contender<'_>, b: &Bounds) -> (String, String, String) {
     (
-        plan.new.name.clone(),
-        plan.old.name.clone(),
+        new.name.to_string(),
+        old.name.to_string(),
         format!(
             "H0 elo {} against H1 elo {}, alpha {}, beta {}",
             b.elo0, b.elo1, b.alpha, b.beta
@@ -153,8 +153,11 @@ fn plan_names(plan: &AbPlan) -> (String, String, String) {
 
 impl Reporter for Summary {
     fn run_started(&mut self, run: &Run<'_>) -> Result<(), ReportError> {
-        if let Run::Sprt { plan } = run {
-            self.sprt = Some(plan_names(plan));
+        if let Run::Sprt {
+            new, old, bounds, ..
+        } = run
+        {
+            self.sprt = Some(plan_names(new, old, bounds));
         }
         Ok(())
     }

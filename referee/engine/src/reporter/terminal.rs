@@ -11,13 +11,15 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{fixed, Finish, Place, ReportError, Reporter, Run};
-use crate::bench::{BenchSummary, Selection};
-use crate::check::ab::AbResult;
+use crate::model::bench::{BenchSummary, Selection};
+use crate::model::check::AbResult;
+use crate::model::check::{CheckReport, Status};
+use crate::model::standings::StandingRow;
+use crate::model::tournament::RoundsTables;
 use crate::record::MatchRecord;
 use crate::report::{as_invoked, render_match};
 use crate::sprt::{Bounds, Tally};
 use crate::text::{escape, escape_lines};
-use crate::tournament::{RoundsTables, StandingRow};
 
 /// The terminal reporter.
 #[derive(Default)]
@@ -88,12 +90,16 @@ impl Reporter for Terminal {
     fn run_started(&mut self, run: &Run<'_>) -> Result<(), ReportError> {
         match run {
             Run::Match => {}
-            Run::Check { plan, jobs } => eprintln!(
-                "{}: bot {} ({}), {} requirements, {jobs} jobs",
-                escape(&plan.name),
-                escape(&plan.bot.name),
-                escape(&plan.bot.command.spec),
-                plan.requirements.len()
+            Run::Check {
+                name,
+                bot,
+                requirements,
+                jobs,
+            } => eprintln!(
+                "{}: bot {} ({}), {requirements} requirements, {jobs} jobs",
+                escape(name),
+                escape(bot.name),
+                escape(bot.command),
             ),
             Run::Tournament {
                 out,
@@ -108,24 +114,30 @@ impl Reporter for Terminal {
                 }
                 self.progress = Some(Progress::tournament(*total, *already_done));
             }
-            Run::Bench { plan, total } => {
-                self.keep_single = matches!(plan.selection, Selection::One(_));
+            Run::Bench { selection, total } => {
+                self.keep_single = matches!(selection, Selection::One(_));
                 self.progress = Some(Progress::bench(*total));
             }
-            Run::Sprt { plan } => {
-                let bounds = plan.bounds;
+            Run::Sprt {
+                config,
+                new,
+                old,
+                bounds,
+                max_games,
+            } => {
+                let bounds = *bounds;
                 let (lower, upper) = bounds.llr_bounds();
                 println!(
                     "SPRT {} ({}): NEW {} vs OLD {}; H0 elo {} H1 elo {}, alpha {} beta {}, LLR bounds [{lower:.3}, {upper:.3}], at most {} games",
-                    plan.config.game_name(),
-                    plan.config.variant_name(),
-                    escape(&plan.new.command.spec),
-                    escape(&plan.old.command.spec),
+                    config.game_name(),
+                    config.variant_name(),
+                    escape(new.command),
+                    escape(old.command),
                     bounds.elo0,
                     bounds.elo1,
                     bounds.alpha,
                     bounds.beta,
-                    plan.max_games - plan.max_games % 2
+                    max_games - max_games % 2
                 );
                 self.sprt = Some((bounds, Instant::now()));
             }
@@ -233,7 +245,7 @@ impl Reporter for Terminal {
             }
             Finish::Check(_) if self.progress_only => {}
             Finish::Check(report) => {
-                print!("{}", escape_lines(&crate::check::render(report)));
+                print!("{}", escape_lines(&render_check(report)));
                 self.print_files();
             }
             Finish::Sprt(outcome) => {
@@ -578,4 +590,61 @@ impl Progress {
             Progress::Lines { .. } => {}
         }
     }
+}
+
+/// The report for a terminal: one line per requirement, PASS or FAIL first.
+pub fn render_check(report: &CheckReport) -> String {
+    let mut out = format!(
+        "Check {}: bot {} ({}), {} ({})\n",
+        report.name, report.bot, report.bot_spec, report.game, report.variant
+    );
+    for r in &report.requirements {
+        out.push_str(&format!(
+            "  {}  {}: {} (need {})\n",
+            r.status.label(),
+            r.name,
+            r.summary,
+            r.bound
+        ));
+        for d in &r.details {
+            out.push_str(&format!("          {d}\n"));
+        }
+    }
+    let failed: Vec<&str> = report
+        .requirements
+        .iter()
+        .filter(|r| r.status == Status::Fail)
+        .map(|r| r.name.as_str())
+        .collect();
+    let not_run: Vec<&str> = report
+        .requirements
+        .iter()
+        .filter(|r| r.status == Status::NotRun)
+        .map(|r| r.name.as_str())
+        .collect();
+    let not_run = if not_run.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; {} not run (fail-fast): {}",
+            not_run.len(),
+            not_run.join("; ")
+        )
+    };
+    if failed.is_empty() && not_run.is_empty() {
+        out.push_str(&format!(
+            "Result: PASS, all {} requirements hold ({:.1} s)\n",
+            report.requirements.len(),
+            report.elapsed_s
+        ));
+    } else {
+        out.push_str(&format!(
+            "Result: FAIL, {} of {} requirements failed: {}{not_run} ({:.1} s)\n",
+            failed.len(),
+            report.requirements.len(),
+            failed.join("; "),
+            report.elapsed_s
+        ));
+    }
+    out
 }

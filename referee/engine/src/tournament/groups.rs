@@ -23,6 +23,7 @@ use super::knockout::{self, Bracket, Start};
 use super::plan::TournamentPlan;
 use super::rounds::{Block, OffSchedule, Pairing, Results, Tally};
 use super::standings::{bradley_terry, round};
+pub use crate::model::tournament::GroupRow;
 
 /// The groups, each a list of bot indices in seed order.
 pub fn assign(plan: &TournamentPlan) -> Vec<Vec<usize>> {
@@ -65,23 +66,6 @@ pub fn group_block(plan: &TournamentPlan, groups: &[Vec<usize>]) -> Block {
         games_each: u64::from(plan.games_per_pairing),
         pairings,
     }
-}
-
-/// A row of `groups.csv`: a bot's place in its group.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct GroupRow {
-    pub group: String,
-    pub rank: usize,
-    pub bot: String,
-    pub played: u64,
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-    pub points: u64,
-    /// Within the group.
-    pub rating: f64,
-    /// Whether it went on to the knockout.
-    pub qualified: bool,
 }
 
 /// Where a tournament of groups stands.

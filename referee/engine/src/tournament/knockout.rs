@@ -22,6 +22,7 @@
 
 use super::plan::TournamentPlan;
 use super::rounds::{Block, OffSchedule, Pairing, Results, RoundRow, Tally};
+pub use crate::model::tournament::{rounds_reached, BracketRow};
 
 /// The seed numbers (1-based) of a bracket of `size` (a power of two) in
 /// bracket order: consecutive two meet in round 1.
@@ -251,22 +252,6 @@ pub fn bracket_of(
     })
 }
 
-/// The round each bot of `matches` (`bracket.csv`'s rows) reached: the
-/// last it played in, one more for a match it won (a bye counts), so the
-/// champion has the highest, the finalist the next, then the losing
-/// semi-finalists, and so on.
-pub fn rounds_reached(matches: &[BracketRow]) -> std::collections::BTreeMap<String, u32> {
-    let mut reached = std::collections::BTreeMap::new();
-    for m in matches {
-        for bot in [&m.bot_a, &m.bot_b].into_iter().filter(|b| !b.is_empty()) {
-            let round = m.round + u32::from(m.winner == *bot);
-            let best = reached.entry(bot.clone()).or_insert(0);
-            *best = round.max(*best);
-        }
-    }
-    reached
-}
-
 impl Bracket {
     /// The champion, once the final is decided.
     pub fn champion(&self) -> Option<usize> {
@@ -380,30 +365,6 @@ impl Bracket {
         }
         out
     }
-}
-
-/// A row of `bracket.csv`: one match.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct BracketRow {
-    pub round: u32,
-    /// Final, Semi-finals, Quarter-finals, Round of N.
-    pub stage: String,
-    /// The match's place in its round, top to bottom of the bracket.
-    pub slot: usize,
-    pub seed_a: usize,
-    pub bot_a: String,
-    /// Empty for a bye.
-    pub seed_b: Option<usize>,
-    pub bot_b: String,
-    /// Games won, tie-breaks included.
-    pub wins_a: u64,
-    pub wins_b: u64,
-    pub draws: u64,
-    pub tiebreak_games: u64,
-    /// Empty until decided.
-    pub winner: String,
-    /// bye, games, tie-break or higher seed; empty until decided.
-    pub decided_by: String,
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ pub mod plan;
 pub mod rounds;
 pub mod run;
 pub mod schedule;
-pub mod standings;
+pub use crate::model::standings;
 pub mod store;
 pub mod swiss;
 

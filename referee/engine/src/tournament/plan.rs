@@ -14,6 +14,9 @@ use toml::Spanned;
 
 use crate::bot::SandboxChoice;
 use crate::games::{GameConfig, GameOptions};
+pub use crate::model::folder::{folder_name, NoFolderName};
+pub use crate::model::standings::Scoring;
+pub use crate::model::tournament::Format;
 pub use crate::plan_file::{PlanError, TournamentBot};
 use crate::plan_file::{RawBot, RawLimits, Source, DEFAULT_SEED};
 use crate::units;
@@ -72,60 +75,11 @@ struct RawScoring {
     loss: Option<Spanned<u64>>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// Every pair of bots plays.
-    RoundRobin,
-    /// Each challenger plays every other bot; the others do not meet.
-    Gauntlet,
-    /// Rounds of pairings by score, no two bots meeting twice
-    /// ([`super::swiss`]).
-    Swiss,
-    /// A seeded single-elimination bracket ([`super::knockout`]).
-    Knockout,
-    /// Two stages: round-robin groups, then a knockout of the best of each
-    /// group ([`super::groups`]).
-    Groups,
-}
-
-impl Format {
-    /// The name a tournament file gives the format.
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::RoundRobin => "round-robin",
-            Format::Gauntlet => "gauntlet",
-            Format::Swiss => "swiss",
-            Format::Knockout => "knockout",
-            Format::Groups => "groups",
-        }
-    }
-
-    /// Whether a round's games depend on the results of the rounds before
-    /// (so the tournament cannot be split into shards).
-    pub fn has_rounds(self) -> bool {
-        matches!(self, Format::Swiss | Format::Knockout | Format::Groups)
-    }
-
-    /// Whether the format ends in a knockout (seeded, with tie-breaks).
-    pub fn has_knockout(self) -> bool {
-        matches!(self, Format::Knockout | Format::Groups)
-    }
-}
-
 /// Pairs of tie-break games a drawn knockout match plays, unless the file
 /// says.
 pub const DEFAULT_TIEBREAK_PAIRS: u32 = 2;
 
-/// The most tie-break pairs a file may ask for.
-pub const MAX_TIEBREAK_PAIRS: u32 = 100;
-
-/// Match points per result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Scoring {
-    pub win: u32,
-    pub draw: u32,
-    pub loss: u32,
-}
+pub use crate::units::MAX_TIEBREAK_PAIRS;
 
 /// A validated tournament: everything needed to play it.
 #[derive(Clone, Debug)]
@@ -607,38 +561,6 @@ fn challengers(
         ));
     }
     Ok(indices)
-}
-
-/// Longest folder name made from a tournament name, in bytes.
-const MAX_FOLDER_NAME: usize = 100;
-
-/// A name as a single, safe folder name: ASCII letters, digits, `-`, `_`
-/// and `.` are kept, anything else (`/`, spaces, control characters, other
-/// scripts) becomes `_`, as does a leading `.` (no `..`, no hidden folder);
-/// cut to 100 bytes. A name with nothing usable (empty, or only `_`) is
-/// refused, so a results folder is always a new folder inside
-/// `tournaments/results`.
-pub fn folder_name(name: &str) -> Result<String, NoFolderName> {
-    let mut safe = crate::text::name_chars(name.trim(), &['-', '_', '.'], MAX_FOLDER_NAME);
-    if safe.starts_with('.') {
-        safe.replace_range(..1, "_");
-    }
-    if safe.chars().all(|c| c == '_' || c == '.') {
-        return Err(NoFolderName {
-            name: name.to_string(),
-        });
-    }
-    Ok(safe)
-}
-
-/// A tournament name with nothing usable for a folder name.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "name: '{}' gives no usable folder name; use letters, digits, '-', '_' or '.', or give --out",
-    crate::text::escape(name)
-)]
-pub struct NoFolderName {
-    pub name: String,
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! and of the rows so far, so a tournament killed at any moment resumes to
 //! the same games. Game numbers run on from one block to the next.
 
+pub use crate::model::tournament::RoundRow;
 use std::collections::BTreeMap;
 
 use super::plan::TournamentPlan;
@@ -216,21 +217,6 @@ impl Block {
         }
         Ok(complete.then_some(tallies))
     }
-}
-
-/// A row of `rounds.csv`: one pairing of one round (Swiss), or one match
-/// (knockout), as it stands.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct RoundRow {
-    pub round: u32,
-    pub table: usize,
-    pub bot_a: String,
-    /// Empty for a bye.
-    pub bot_b: String,
-    /// Match points of the games of the pairing (a bye's points for a bye);
-    /// empty until the pairing's games are all played.
-    pub points_a: Option<u64>,
-    pub points_b: Option<u64>,
 }
 
 #[cfg(test)]

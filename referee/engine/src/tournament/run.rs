@@ -28,13 +28,14 @@
 //! written in number order, [`InOrder`]), then the next round is paired
 //! from the rows read back.
 
+pub use crate::model::folder::FolderMeta;
+pub use crate::model::tournament::{Outcome, RoundsTables};
+pub use crate::reporter::folder::{for_each_row, ranking_of, FolderError};
 use std::collections::{BTreeSet, HashSet};
 use std::fs::{self, OpenOptions};
 use std::io;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-
-use serde::{Deserialize, Serialize};
 
 use crate::atomic_file;
 use crate::bot;
@@ -49,36 +50,13 @@ use crate::runner::{play_match, MatchError};
 
 use super::groups::{self, GroupRow};
 use super::identity::{ContentError, GameIdentities, Hash256};
-use super::knockout::{self, Bracket, BracketRow};
+use super::knockout::{self, Bracket};
 use super::plan::{Format, Scoring, TournamentPlan};
-use super::rounds::{Block, OffSchedule, PlayedGame, Results, RoundRow};
+use super::rounds::{Block, OffSchedule, PlayedGame, Results};
 use super::schedule::{games_in_tournament, Schedule, ScheduledGame, Shard};
 use super::standings::{GameRow, Ranking, StandingRow, Standings};
 use super::store::{Store, StoreError, StoredGame};
-use super::swiss::{self, Swiss, SwissRow};
-
-/// What `merge` needs to know about a results folder without the bots.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FolderMeta {
-    pub version: u32,
-    pub name: String,
-    pub game: String,
-    pub bots: Vec<String>,
-    pub scoring: (u32, u32, u32),
-    pub total_games: u64,
-    pub shard: Option<(u32, u32)>,
-    /// round-robin, gauntlet, swiss or knockout (folders written before it
-    /// was kept are round robins or gauntlets).
-    #[serde(default = "default_format")]
-    pub format: String,
-    /// A gauntlet's challengers: they rank after the bots under test.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub challengers: Vec<String>,
-}
-
-fn default_format() -> String {
-    Format::RoundRobin.name().into()
-}
+use super::swiss::{self, Swiss};
 
 #[derive(Debug, thiserror::Error)]
 pub enum TournamentError {
@@ -86,25 +64,12 @@ pub enum TournamentError {
     FolderInUse { path: PathBuf },
     #[error("{} holds results of a different tournament file (its tournament.toml differs); add --update to play only what the changes need, or choose another --out", path.display())]
     FolderOfAnother { path: PathBuf },
-    #[error("{}: {what}", path.display())]
-    Io {
-        path: PathBuf,
-        what: String,
-        #[source]
-        source: io::Error,
-    },
-    #[error("{}, line {line}: {message}; changed by hand? Every game played is also in the folder's store: remove {} and run again with --resume to write it anew", path.display(), path.display())]
-    BadRow {
-        path: PathBuf,
-        line: usize,
-        message: String,
-    },
+    /// A file of the results folder that cannot be read or written, or
+    /// does not read as one.
+    #[error(transparent)]
+    Folder(#[from] FolderError),
     #[error("{}: {message}", path.display())]
     Merge { path: PathBuf, message: String },
-    /// A results folder's `tournament.json` or `bracket.csv` that does not
-    /// read as one.
-    #[error("{}: {message}; changed by hand? Play the tournament again with another --out", path.display())]
-    BadFolderFile { path: PathBuf, message: String },
     /// A results folder started by a referee whose `games.csv` had other
     /// columns: rows appended now would not line up with its header.
     #[error("{} was written by another version of the referee (its columns differ: {differ}); finish that tournament with the referee that started it, or play it again with another --out", path.display())]
@@ -159,16 +124,17 @@ pub enum TournamentError {
 fn io_error(path: &Path, what: &str) -> impl FnOnce(io::Error) -> TournamentError {
     let path = path.to_path_buf();
     let what = what.to_string();
-    move |source| TournamentError::Io { path, what, source }
+    move |source| FolderError::Io { path, what, source }.into()
 }
 
 impl From<ReportError> for TournamentError {
     fn from(e: ReportError) -> TournamentError {
-        TournamentError::Io {
+        FolderError::Io {
             path: e.path,
             what: e.what,
             source: e.source,
         }
+        .into()
     }
 }
 
@@ -188,49 +154,6 @@ pub struct RunOptions {
     /// `None`: the folder's own, made on its first run. A folder keeps the
     /// key its games were played with ([`crate::key::KEY_FILE`]).
     pub key: Option<crate::key::RefereeKey>,
-}
-
-/// How a run ended.
-pub struct Outcome {
-    pub played_now: u64,
-    pub total_in_folder: u64,
-    pub scheduled: u64,
-    pub interrupted: bool,
-    pub standings: Vec<StandingRow>,
-    /// Games whose transcript could not be written (the game still counts).
-    pub transcript_failures: u64,
-    /// Games not played because the system would not start a bot (not
-    /// recorded: `--resume` plays them).
-    pub not_played: u64,
-    /// Why the first of them could not be played.
-    pub not_played_why: Option<String>,
-    /// A Swiss tournament's or a knockout's own tables.
-    pub rounds: Option<RoundsTables>,
-}
-
-/// The tables of a format played in rounds, as far as the results go.
-#[derive(Clone, Debug)]
-pub enum RoundsTables {
-    Swiss {
-        /// The order of `swiss.csv`.
-        table: Vec<SwissRow>,
-        /// Every pairing (`rounds.csv`).
-        rounds: Vec<RoundRow>,
-        rounds_complete: u32,
-        rounds_total: u32,
-    },
-    /// A knockout, or a tournament of groups and its knockout.
-    Knockout {
-        /// Groups: each bot's place in its group (`groups.csv`), once the
-        /// group stage is over; empty for a knockout alone.
-        groups: Vec<GroupRow>,
-        /// Every match (`bracket.csv`).
-        matches: Vec<BracketRow>,
-        /// The bracket as text (`bracket.txt`, the terminal).
-        text: String,
-        rounds: Vec<RoundRow>,
-        champion: Option<String>,
-    },
 }
 
 /// Plays the games of `plan` the folder lacks, telling `reporters` each
@@ -285,7 +208,6 @@ pub fn run(
         let expected = state.expected_games(plan, &results).map_err(off_schedule)?;
         meta.record_total(out, expected)?;
         reporters.run_started(&Run::Tournament {
-            plan,
             out,
             total: expected,
             already_done: results.len() as u64,
@@ -352,7 +274,6 @@ pub fn run(
             .games_in(options.shard)
             .filter(|g| g.identity.is_none_or(|id| !kept_ids.contains(&id)));
         reporters.run_started(&Run::Tournament {
-            plan,
             out,
             total: scheduled,
             already_done,
@@ -1149,7 +1070,7 @@ fn check_columns(path: &Path) -> Result<(), TournamentError> {
     let file = input_file::reader(path, Links::Refused, TABLE_CAP)?;
     let found = csv::Reader::from_reader(file)
         .headers()
-        .map_err(|e| TournamentError::BadRow {
+        .map_err(|e| FolderError::BadRow {
             path: path.to_path_buf(),
             line: 1,
             message: e.to_string(),
@@ -1183,36 +1104,6 @@ fn check_columns(path: &Path) -> Result<(), TournamentError> {
     })
 }
 
-/// Streams the rows of a games.csv file.
-pub fn for_each_row(
-    path: &Path,
-    mut each: impl FnMut(GameRow) -> Result<(), String>,
-) -> Result<u64, TournamentError> {
-    let file = input_file::reader(path, Links::Refused, TABLE_CAP)?;
-    let mut reader = csv::Reader::from_reader(file);
-    let mut count = 0;
-    for (i, row) in
-        crate::reporter::csv::deserialize_restored::<GameRow, _>(&mut reader).enumerate()
-    {
-        let line = i + 2;
-        let row = row
-            .map_err(|e| e.to_string())
-            .and_then(GameRow::upgraded)
-            .map_err(|message| TournamentError::BadRow {
-                path: path.to_path_buf(),
-                line,
-                message,
-            })?;
-        each(row).map_err(|message| TournamentError::BadRow {
-            path: path.to_path_buf(),
-            line,
-            message,
-        })?;
-        count += 1;
-    }
-    Ok(count)
-}
-
 /// Recomputes standings (crosstable, timings) from the `games.csv` of
 /// `out`, ranked as its format ranks ([`ranking_of`]); returns them and
 /// the number of rows.
@@ -1228,40 +1119,6 @@ pub fn standings_of(
     let count = for_each_row(&games_path, |row| standings.add(&row))?;
     standings.rank_by(ranking_of(out)?);
     Ok((standings, count))
-}
-
-/// How the standings of the results folder `out` are ranked: a
-/// gauntlet's by its challengers (`tournament.json`), a knockout's by the
-/// rounds of its `bracket.csv` as last written; else by points (a folder
-/// without `tournament.json` too).
-pub fn ranking_of(out: &Path) -> Result<Ranking, TournamentError> {
-    let meta_path = out.join("tournament.json");
-    let Ok(text) = fs::read_to_string(&meta_path) else {
-        return Ok(Ranking::Points);
-    };
-    let meta: FolderMeta =
-        serde_json::from_str(&text).map_err(|e| TournamentError::BadFolderFile {
-            path: meta_path.clone(),
-            message: format!("not a results description: {e}"),
-        })?;
-    if meta.format == Format::Gauntlet.name() {
-        return Ok(Ranking::Gauntlet {
-            challengers: meta.challengers.into_iter().collect(),
-        });
-    }
-    let bracket_path = out.join("bracket.csv");
-    if !bracket_path.exists() {
-        return Ok(Ranking::Points);
-    }
-    let matches = csv::Reader::from_path(&bracket_path)
-        .and_then(|mut r| r.deserialize::<BracketRow>().collect::<Result<Vec<_>, _>>())
-        .map_err(|e| TournamentError::BadFolderFile {
-            path: bracket_path.clone(),
-            message: format!("not a bracket: {e}"),
-        })?;
-    Ok(Ranking::Knockout {
-        reached: knockout::rounds_reached(&matches),
-    })
 }
 
 fn to_row(plan: &TournamentPlan, game: ScheduledGame, record: &MatchRecord) -> GameRow {

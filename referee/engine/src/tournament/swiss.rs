@@ -26,6 +26,7 @@
 //!   final scores of the bots met; a bye adds nothing), then the rating
 //!   of `standings.csv`, then the file's order.
 
+pub use crate::model::tournament::SwissRow;
 use std::collections::BTreeMap;
 
 use super::plan::TournamentPlan;
@@ -323,22 +324,6 @@ fn search(
     }
     used[first] = false;
     false
-}
-
-/// A row of `swiss.csv`.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct SwissRow {
-    pub rank: usize,
-    pub bot: String,
-    /// Match points, a bye's included.
-    pub score: u64,
-    /// The sum of the scores of the bots met.
-    pub buchholz: u64,
-    /// The rating of `standings.csv`.
-    pub rating: f64,
-    pub byes: u32,
-    /// The bots met, round by round.
-    pub opponents: String,
 }
 
 #[cfg(test)]

@@ -42,9 +42,10 @@ use minijinja::{context, Environment};
 use serde::Serialize;
 
 use crate::input_file::{self, InputError, Links};
+use crate::model::folder::FolderMeta;
+use crate::model::standings::{GameRow, Scoring, Standings};
+use crate::reporter::folder::for_each_row;
 use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
-use crate::tournament::run::{for_each_row, FolderMeta};
-use crate::tournament::{GameRow, Scoring, Standings};
 use crate::transcript;
 use crate::verdict::Verdict;
 
@@ -197,7 +198,10 @@ fn read_grades(folder: &Path) -> Option<GradesPage> {
             .collect();
     let cell =
         |row: &BTreeMap<String, String>, column: &str| row.get(column).cloned().unwrap_or_default();
-    let rate = |text: String| text.parse::<f64>().map_or(text, crate::grading::percent);
+    let rate = |text: String| {
+        text.parse::<f64>()
+            .map_or(text, crate::model::grades::percent)
+    };
     let teams = rows
         .iter()
         .map(|row| GradeRow {
@@ -295,7 +299,7 @@ fn read_results(folder: &Path) -> Result<Results, ReportError> {
     };
     let mut standings = Standings::new(&meta.bots, scoring);
     standings.rank_by(
-        crate::tournament::run::ranking_of(folder)
+        crate::reporter::folder::ranking_of(folder)
             .map_err(|e| ReportError::new(folder, "cannot be ranked", std::io::Error::other(e)))?,
     );
     let mut rows = Vec::new();
@@ -908,7 +912,7 @@ pub fn write_any_report(folder: &Path, templates: &Templates) -> Result<Written,
     let text = kept_text(&record)?.ok_or_else(|| {
         ReportError::new(&record, "cannot read", std::io::ErrorKind::NotFound.into())
     })?;
-    let report: crate::check::CheckReport = serde_json::from_str(&text).map_err(|e| {
+    let report: crate::model::check::CheckReport = serde_json::from_str(&text).map_err(|e| {
         ReportError::new(
             &record,
             "is not a check's findings (written by `referee check --report DIR`)",
@@ -924,7 +928,7 @@ pub fn write_any_report(folder: &Path, templates: &Templates) -> Result<Written,
 /// `folder/transcripts/`.
 pub fn write_check_report(
     folder: &Path,
-    report: &crate::check::CheckReport,
+    report: &crate::model::check::CheckReport,
     templates: &Templates,
 ) -> Result<Written, ReportError> {
     let env = templates.environment()?;

@@ -19,7 +19,13 @@ use serde::{Deserialize, Serialize};
 use crate::games::{Seat, Winner};
 use crate::verdict::Verdict;
 
-use super::plan::Scoring;
+/// Match points per result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scoring {
+    pub win: u32,
+    pub draw: u32,
+    pub loss: u32,
+}
 
 /// One row of `games.csv`: one serde shape for CSV and JSON.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -1,0 +1,61 @@
+//! A results folder's names and its description (`tournament.json`), as
+//! a tournament writes them and every reader of the folder reads them.
+
+use serde::{Deserialize, Serialize};
+
+use super::tournament::Format;
+
+/// What `merge` needs to know about a results folder without the bots.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FolderMeta {
+    pub version: u32,
+    pub name: String,
+    pub game: String,
+    pub bots: Vec<String>,
+    pub scoring: (u32, u32, u32),
+    pub total_games: u64,
+    pub shard: Option<(u32, u32)>,
+    /// round-robin, gauntlet, swiss or knockout (folders written before it
+    /// was kept are round robins or gauntlets).
+    #[serde(default = "default_format")]
+    pub format: String,
+    /// A gauntlet's challengers: they rank after the bots under test.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub challengers: Vec<String>,
+}
+
+fn default_format() -> String {
+    Format::RoundRobin.name().into()
+}
+
+/// Longest folder name made from a tournament name, in bytes.
+const MAX_FOLDER_NAME: usize = 100;
+
+/// A name as a single, safe folder name: ASCII letters, digits, `-`, `_`
+/// and `.` are kept, anything else (`/`, spaces, control characters, other
+/// scripts) becomes `_`, as does a leading `.` (no `..`, no hidden folder);
+/// cut to 100 bytes. A name with nothing usable (empty, or only `_`) is
+/// refused, so a results folder is always a new folder inside
+/// `tournaments/results`.
+pub fn folder_name(name: &str) -> Result<String, NoFolderName> {
+    let mut safe = crate::text::name_chars(name.trim(), &['-', '_', '.'], MAX_FOLDER_NAME);
+    if safe.starts_with('.') {
+        safe.replace_range(..1, "_");
+    }
+    if safe.chars().all(|c| c == '_' || c == '.') {
+        return Err(NoFolderName {
+            name: name.to_string(),
+        });
+    }
+    Ok(safe)
+}
+
+/// A tournament name with nothing usable for a folder name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "name: '{}' gives no usable folder name; use letters, digits, '-', '_' or '.', or give --out",
+    crate::text::escape(name)
+)]
+pub struct NoFolderName {
+    pub name: String,
+}

@@ -1,0 +1,104 @@
+//! A results folder read back: its `games.csv` row by row, and how its
+//! standings are ranked. The tournament that writes the folder and the
+//! reports made from it (HTML, grades) read it the same way.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::input_file::{self, InputError, Links, TABLE_CAP, TEXT_CAP};
+use crate::model::folder::FolderMeta;
+use crate::model::standings::{GameRow, Ranking};
+use crate::model::tournament::{rounds_reached, BracketRow, Format};
+
+/// A results folder's file that cannot be read or written, or does not
+/// read as one (the tournament's own failures with its folder too).
+#[derive(Debug, thiserror::Error)]
+pub enum FolderError {
+    /// A file of the folder refused as it is read (not a regular file,
+    /// too large, a link; see [`crate::input_file`]).
+    #[error(transparent)]
+    Input(#[from] InputError),
+    #[error("{}: {what}", path.display())]
+    Io {
+        path: PathBuf,
+        what: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{}, line {line}: {message}; changed by hand? Every game played is also in the folder's store: remove {} and run again with --resume to write it anew", path.display(), path.display())]
+    BadRow {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    /// A results folder's `tournament.json` or `bracket.csv` that does not
+    /// read as one.
+    #[error("{}: {message}; changed by hand? Play the tournament again with another --out", path.display())]
+    BadFolderFile { path: PathBuf, message: String },
+}
+
+/// Streams the rows of a games.csv file.
+pub fn for_each_row(
+    path: &Path,
+    mut each: impl FnMut(GameRow) -> Result<(), String>,
+) -> Result<u64, FolderError> {
+    let file = input_file::reader(path, Links::Refused, TABLE_CAP)?;
+    let mut reader = csv::Reader::from_reader(file);
+    let mut count = 0;
+    for (i, row) in super::csv::deserialize_restored::<GameRow, _>(&mut reader).enumerate() {
+        let line = i + 2;
+        let row = row
+            .map_err(|e| e.to_string())
+            .and_then(GameRow::upgraded)
+            .map_err(|message| FolderError::BadRow {
+                path: path.to_path_buf(),
+                line,
+                message,
+            })?;
+        each(row).map_err(|message| FolderError::BadRow {
+            path: path.to_path_buf(),
+            line,
+            message,
+        })?;
+        count += 1;
+    }
+    Ok(count)
+}
+
+/// How the standings of the results folder `out` are ranked: a
+/// gauntlet's by its challengers (`tournament.json`), a knockout's by the
+/// rounds of its `bracket.csv` as last written; else by points (a folder
+/// without `tournament.json` too).
+pub fn ranking_of(out: &Path) -> Result<Ranking, FolderError> {
+    let meta_path = out.join("tournament.json");
+    let text = match input_file::read_to_string(&meta_path, Links::Refused, TEXT_CAP) {
+        Ok(text) => text,
+        Err(e) if e.is_not_found() => return Ok(Ranking::Points),
+        Err(e) => return Err(e.into()),
+    };
+    let meta: FolderMeta = serde_json::from_str(&text).map_err(|e| FolderError::BadFolderFile {
+        path: meta_path.clone(),
+        message: format!("not a results description: {e}"),
+    })?;
+    if meta.format == Format::Gauntlet.name() {
+        return Ok(Ranking::Gauntlet {
+            challengers: meta.challengers.into_iter().collect(),
+        });
+    }
+    let bracket_path = out.join("bracket.csv");
+    let file = match input_file::reader(&bracket_path, Links::Refused, TEXT_CAP) {
+        Ok(file) => file,
+        Err(e) if e.is_not_found() => return Ok(Ranking::Points),
+        Err(e) => return Err(e.into()),
+    };
+    let matches =
+        super::csv::deserialize_restored::<BracketRow, _>(&mut csv::Reader::from_reader(file))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| FolderError::BadFolderFile {
+                path: bracket_path.clone(),
+                message: format!("not a bracket: {e}"),
+            })?;
+    Ok(Ranking::Knockout {
+        reached: rounds_reached(&matches),
+    })
+}
