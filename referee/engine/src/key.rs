@@ -47,14 +47,14 @@ pub enum KeyError {
     Length(usize),
     #[error("the key must be 64 hexadecimal digits; '{0}' is not one")]
     Digit(char),
-    #[error("cannot read the key file {}: {source}", path.display())]
+    #[error("cannot read the key file {}", path.display())]
     Read {
         path: PathBuf,
         source: std::io::Error,
     },
     #[error("the key file {}: {why}", path.display())]
     Content { path: PathBuf, why: Box<KeyError> },
-    #[error("cannot write the key file {}: {source}", path.display())]
+    #[error("cannot write the key file {}", path.display())]
     Write {
         path: PathBuf,
         source: std::io::Error,

@@ -23,7 +23,7 @@ pub const DEFAULT_SEED: u64 = 1;
 /// A broken tournament or check file: where, and what to do about it.
 #[derive(Debug, thiserror::Error)]
 pub enum PlanError {
-    #[error("cannot read the {kind} file {}: {source}", path.display())]
+    #[error("cannot read the {kind} file {}", path.display())]
     Read {
         /// "tournament" or "check".
         kind: &'static str,

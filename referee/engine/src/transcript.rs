@@ -292,7 +292,7 @@ impl TranscriptWriter {
 /// Why a transcript could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Io { path: String, source: io::Error },
     #[error("{path}, line {line}: not a transcript entry ({reason}); is this a file written by 'referee match --transcript'?")]
     Parse {

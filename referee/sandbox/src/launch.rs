@@ -685,7 +685,7 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure], secrets: bool) -> Result<(
     // more than any other, but after the user switch, so that the domain
     // is made by the bot's own credentials.
     landlock::confine(&landlock_policy(spec, !secrets))
-        .map_err(|e| ("file-system confinement", io::Error::other(e)))?;
+        .map_err(|e| ("file-system confinement", io::Error::other(crate::text::with_causes(&e))))?;
     if secrets {
         // SAFETY: the launcher keeps the layer open on this descriptor
         // (see `BotProcess::spawn`).

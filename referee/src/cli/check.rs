@@ -20,11 +20,6 @@ use referee_engine::tournament::TournamentBot;
 
 use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 
-/// `check`: a requirement failed. (`sprt`: H0 accepted.)
-pub const EXIT_FAILED: i32 = 1;
-// `check` and `sprt`: 2 (`EXIT_INPUT`) when the run could not be done.
-/// `sprt`: the game cap was reached before the test decided.
-pub const EXIT_INCONCLUSIVE: i32 = 3;
 
 fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -112,7 +107,7 @@ fn report_folder(args: &CheckArgs, plan: &CheckPlan) -> Result<Option<PathBuf>, 
     )))
 }
 
-pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
+pub fn run_check(args: CheckArgs) -> Result<super::ExitCode, Failure> {
     let mut plan = CheckPlan::load(&args.file, args.bot.as_deref()).map_err(Failure::input)?;
     // The check file (its seed draws any random codes) is hidden from the
     // bots.
@@ -176,13 +171,16 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
         let templates = referee_engine::reporter::html::Templates::default();
         match referee_engine::reporter::html::write_check_report(dir, &report, &templates) {
             Ok(w) => eprintln!("report: {}", w.folder.join("index.html").display()),
-            Err(e) => eprintln!("warning: the HTML report was not written: {e}"),
+            Err(e) => eprintln!(
+                "warning: the HTML report was not written: {}",
+                referee_engine::text::with_causes(&e)
+            ),
         }
     }
     Ok(if report.passed {
-        super::EXIT_OK
+        super::ExitCode::Ok
     } else {
-        EXIT_FAILED
+        super::ExitCode::Failed
     })
 }
 
@@ -240,7 +238,7 @@ pub struct SprtArgs {
     pub limits: LimitFlags,
 }
 
-pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
+pub fn run_sprt(args: SprtArgs) -> Result<super::ExitCode, Failure> {
     let config = args
         .game_flags
         .config(&args.game)
@@ -297,8 +295,8 @@ pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
     reporters.push(Terminal::new());
     let outcome = ab::run(&plan, &mut reporters).map_err(Failure::input)?;
     Ok(match outcome.result {
-        AbResult::H1 => super::EXIT_OK,
-        AbResult::H0 => EXIT_FAILED,
-        AbResult::Inconclusive => EXIT_INCONCLUSIVE,
+        AbResult::H1 => super::ExitCode::Ok,
+        AbResult::H0 => super::ExitCode::Failed,
+        AbResult::Inconclusive => super::ExitCode::Inconclusive,
     })
 }

@@ -30,10 +30,7 @@ pub struct PlayArgs {
     pub seed: Option<u64>,
 }
 
-/// The person ended the game early (Ctrl-C or end of input): 128 + SIGINT.
-pub const EXIT_ABANDONED: i32 = 130;
-
-pub fn run_play(args: PlayArgs) -> Result<i32, Failure> {
+pub fn run_play(args: PlayArgs) -> Result<super::ExitCode, Failure> {
     let config = args
         .game_flags
         .config(&args.game)
@@ -57,8 +54,8 @@ pub fn run_play(args: PlayArgs) -> Result<i32, Failure> {
         limits,
     };
     match human::play(&plan) {
-        Ok(HumanEnd::Finished { .. }) => Ok(super::EXIT_OK),
-        Ok(HumanEnd::Abandoned(_)) => Ok(EXIT_ABANDONED),
+        Ok(HumanEnd::Finished { .. }) => Ok(super::ExitCode::Ok),
+        Ok(HumanEnd::Abandoned(_)) => Ok(super::ExitCode::Interrupted),
         Err(e @ (HumanError::BotStart { .. } | HumanError::NotPlayable { .. })) => {
             Err(Failure::input(e))
         }

@@ -116,14 +116,12 @@ pub struct ReproduceArgs {
     pub save: Option<PathBuf>,
 }
 
-/// Exit code of `reproduce` when the new bot was disqualified again.
-pub const EXIT_STILL_FAILS: i32 = 1;
 
-pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
+pub fn run_reproduce(args: ReproduceArgs) -> Result<super::ExitCode, Failure> {
     use referee_engine::games::Seat;
     let shown = args.file.display().to_string();
     let entries =
-        transcript::read(&args.file).map_err(|e| Failure::input(anyhow!("{shown}: {e}")))?;
+        transcript::read(&args.file).map_err(|e| Failure::input(anyhow!(e).context(shown.clone())))?;
     let record = entries
         .iter()
         .find_map(|e| match e {
@@ -275,7 +273,7 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
     }
     played.record.replay = shell_words::join(again);
     let now_entries = transcript::read(&save)
-        .map_err(|e| Failure::internal(anyhow!("{}: {e}", save.display())))?;
+        .map_err(|e| Failure::internal(anyhow!(e).context(save.display().to_string())))?;
     let mut terminal = Terminal::new().with_file("Transcript", args.save.as_ref());
     terminal
         .game_finished(&played.record, &Place::Match)
@@ -334,9 +332,9 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
         println!("{}", referee_engine::text::escape(&line));
     }
     Ok(if now.disqualification.is_some() {
-        EXIT_STILL_FAILS
+        super::ExitCode::Failed
     } else {
-        super::EXIT_OK
+        super::ExitCode::Ok
     })
 }
 

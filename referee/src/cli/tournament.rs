@@ -16,8 +16,6 @@ use super::Failure;
 use referee_engine::bot::SandboxChoice;
 use referee_engine::text::escape;
 
-/// Exit code when Ctrl-C stopped a tournament (standings of the games done are written).
-pub const EXIT_INTERRUPTED: i32 = 130;
 
 #[derive(Args)]
 pub struct TournamentArgs {
@@ -79,7 +77,7 @@ pub struct ReportArgs {
     pub templates: Option<PathBuf>,
 }
 
-pub fn run_report(args: ReportArgs) -> Result<i32, Failure> {
+pub fn run_report(args: ReportArgs) -> Result<super::ExitCode, Failure> {
     let templates = referee_engine::reporter::html::Templates {
         dir: args.templates,
     };
@@ -105,7 +103,7 @@ pub fn run_report(args: ReportArgs) -> Result<i32, Failure> {
         written.games,
         written.total_bytes.div_ceil(1024)
     );
-    Ok(super::EXIT_OK)
+    Ok(super::ExitCode::Ok)
 }
 
 /// `referee grade DIR`.
@@ -121,7 +119,7 @@ pub struct GradeArgs {
     pub file: Option<PathBuf>,
 }
 
-pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
+pub fn run_grade(args: GradeArgs) -> Result<super::ExitCode, Failure> {
     let meta_path = args.folder.join("tournament.json");
     let meta: tournament::run::FolderMeta = std::fs::read_to_string(&meta_path)
         .map_err(anyhow::Error::from)
@@ -149,7 +147,8 @@ pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
         .map_err(|e| match &args.file {
             Some(_) => Failure::input(e),
             None => Failure::input(anyhow::anyhow!(
-                "{e} (the folder's copy of the file; give the tournament file with --file)"
+                "{} (the folder's copy of the file; give the tournament file with --file)",
+                referee_engine::text::with_causes(&e)
             )),
         })?
         .ok_or_else(|| {
@@ -192,7 +191,7 @@ pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
             .map_err(Failure::internal)?;
         println!("report: {}", report.join("index.html").display());
     }
-    Ok(super::EXIT_OK)
+    Ok(super::ExitCode::Ok)
 }
 
 #[derive(Args)]
@@ -205,7 +204,7 @@ pub struct MergeArgs {
     pub out: PathBuf,
 }
 
-pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
+pub fn run_tournament(args: TournamentArgs) -> Result<super::ExitCode, Failure> {
     let mut plan = TournamentPlan::load(&args.file).map_err(Failure::input)?;
     let sandbox = super::check_sandbox(args.sandbox.unwrap_or(plan.sandbox))?;
     for bot in &mut plan.bots {
@@ -271,7 +270,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
             _ => Failure::internal(e),
         })?;
         print!("{report}");
-        return Ok(super::EXIT_OK);
+        return Ok(super::ExitCode::Ok);
     }
     bot::install_interrupt_handler();
     let mut options = options;
@@ -337,14 +336,14 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         _ => Failure::internal(e),
     })?;
     if outcome.interrupted {
-        return Ok(EXIT_INTERRUPTED);
+        return Ok(super::ExitCode::Interrupted);
     }
     if outcome.not_played > 0 {
         // Not the bots' doing, and not finished: 1, as for any failure of
         // the referee itself.
-        return Ok(super::EXIT_INTERNAL);
+        return Ok(super::ExitCode::Internal);
     }
-    Ok(super::EXIT_OK)
+    Ok(super::ExitCode::Ok)
 }
 
 /// The format as the start line names it: `swiss, 4 rounds`,
@@ -371,7 +370,7 @@ fn resume_command(file: &std::path::Path, out: &std::path::Path) -> String {
     )
 }
 
-pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
+pub fn run_merge(args: MergeArgs) -> Result<super::ExitCode, Failure> {
     // As `tournament` does: results already in --out are never overwritten.
     if args.out.join("games.csv").exists() {
         return Err(Failure::input(anyhow::anyhow!(
@@ -420,7 +419,7 @@ pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
     {
         eprint!("{warning}");
     }
-    Ok(super::EXIT_OK)
+    Ok(super::ExitCode::Ok)
 }
 
 /// The whole sandbox line (stderr has the short one unless --verbose),

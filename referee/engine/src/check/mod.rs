@@ -241,7 +241,7 @@ pub const MAX_DETAILS: usize = 10;
 pub enum CheckError {
     #[error(transparent)]
     Match(#[from] MatchError),
-    #[error("bench: {0}")]
+    #[error("bench")]
     Bench(#[from] bench::BenchError),
 }
 

@@ -45,9 +45,9 @@ pub enum UnpackError {
     Entry { entry: String, why: String },
     #[error("{0}")]
     Whole(String),
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}", path.display())]
     Read { path: PathBuf, source: io::Error },
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}", path.display())]
     Write { path: PathBuf, source: io::Error },
 }
 
