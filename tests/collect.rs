@@ -557,7 +557,10 @@ fn git_that_hangs_or_wants_a_password_breaks_only_its_team() {
     let askpass = dir.path().join("askpass.sh");
     fs::write(
         &askpass,
-        format!("#!/bin/sh\necho \"$@\" >> '{}'\necho secret\n", asked.display()),
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\necho secret\n",
+            asked.display()
+        ),
     )
     .unwrap();
     fs::set_permissions(
@@ -578,7 +581,14 @@ fn git_that_hangs_or_wants_a_password_breaks_only_its_team() {
     let mut command = Command::new(referee_bin());
     command
         .args(["collect", "--game", "arrow5", "--repos", "repos.csv"])
-        .args(["--reference", &reference, "--out", "bots", "--git-timeout", "3s"])
+        .args([
+            "--reference",
+            &reference,
+            "--out",
+            "bots",
+            "--git-timeout",
+            "3s",
+        ])
         .current_dir(dir.path())
         .env("GIT_ASKPASS", &askpass)
         .env("SSH_ASKPASS", &askpass)
@@ -592,7 +602,8 @@ fn git_that_hangs_or_wants_a_password_breaks_only_its_team() {
         let row = &rows[team];
         assert_eq!(row["status"], "broken", "{rows:?}");
         assert!(
-            row["message"].contains(&format!("team '{team}'")) && row["message"].contains(url.as_str()),
+            row["message"].contains(&format!("team '{team}'"))
+                && row["message"].contains(url.as_str()),
             "{rows:?}"
         );
         assert!(!dir.path().join("bots").join(team).exists());

@@ -109,9 +109,17 @@ fn os_errors_are_said_once() {
             None,
             "cannot read the check file missing.toml",
         ),
-        (owned(&["replay", "missing.jsonl"]), None, "cannot read missing.jsonl"),
+        (
+            owned(&["replay", "missing.jsonl"]),
+            None,
+            "cannot read missing.jsonl",
+        ),
         (owned(&["replay", folder]), None, "cannot read"),
-        (owned(&["replay", not_utf8.to_str().unwrap()]), None, "not UTF-8"),
+        (
+            owned(&["replay", not_utf8.to_str().unwrap()]),
+            None,
+            "not UTF-8",
+        ),
         (
             matched(&random, &["--key-file", "missing.key"]),
             None,

@@ -138,7 +138,10 @@ mod tests {
             "cannot read the key file k: open: Permission denied"
         );
         // A cause its message already ends with (another crate's style).
-        let quoted = Failed("landlock", Some(Box::new(Failed("failed: Permission denied", denied()))));
+        let quoted = Failed(
+            "landlock",
+            Some(Box::new(Failed("failed: Permission denied", denied()))),
+        );
         assert_eq!(with_causes(&quoted), "landlock: failed: Permission denied");
         // The same words elsewhere in the text are no reason to drop it.
         let elsewhere = Failed("open failed", Some(Box::new(Failed("failed", None))));

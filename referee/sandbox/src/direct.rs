@@ -72,13 +72,12 @@ pub(super) fn start(spec: &LaunchSpec) -> io::Result<Started> {
     debug_assert!(suits(spec));
     let secrets = secrets_layer()?.map(AsRawFd::as_raw_fd);
     let policy = launch::landlock_policy(spec, false);
-    let ruleset = landlock::prepare(&policy)
-        .map_err(|e| {
-            io::Error::other(format!(
-                "file-system confinement: {}",
-                crate::text::with_causes(&e)
-            ))
-        })?;
+    let ruleset = landlock::prepare(&policy).map_err(|e| {
+        io::Error::other(format!(
+            "file-system confinement: {}",
+            crate::text::with_causes(&e)
+        ))
+    })?;
     use rustix::pipe::{pipe_with, PipeFlags};
     // Non-blocking: read once the clone returns, never waited on (see below).
     let (why_read, why_write) = pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)?;

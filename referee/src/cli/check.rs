@@ -20,7 +20,6 @@ use referee_engine::tournament::TournamentBot;
 
 use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 
-
 fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
@@ -239,17 +238,14 @@ pub struct SprtArgs {
 }
 
 pub fn run_sprt(args: SprtArgs) -> Result<super::ExitCode, Failure> {
-    let config = args
-        .game_flags
-        .config(&args.game)
-        .map_err(|e| Failure::Input(anyhow!(e)))?;
+    let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let bounds = Bounds {
         elo0: args.elo0,
         elo1: args.elo1,
         alpha: args.alpha,
         beta: args.beta,
     };
-    bounds.validate().map_err(|e| Failure::Input(anyhow!(e)))?;
+    bounds.validate().map_err(Failure::input)?;
     if args.max_games < 2 {
         return Err(Failure::input(anyhow!(
             "--max-games {} is too few: games are played in pairs, so give at least 2",

@@ -96,10 +96,7 @@ pub struct CollectArgs {
 
 pub fn run_collect(args: CollectArgs) -> Result<super::ExitCode, Failure> {
     let input = |e: collect::CollectError| Failure::Input(anyhow!(e));
-    let config = args
-        .game_flags
-        .config(&args.game)
-        .map_err(|e| Failure::Input(anyhow!(e)))?;
+    let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let deadline = args
         .deadline
         .as_deref()

@@ -2,7 +2,6 @@
 //! people at one keyboard (`--hot-seat`). The game loop is the library's
 //! `referee_engine::human`.
 
-use anyhow::anyhow;
 use clap::{ArgGroup, Args};
 
 use referee_engine::bot::{BotCommand, Language};
@@ -31,10 +30,7 @@ pub struct PlayArgs {
 }
 
 pub fn run_play(args: PlayArgs) -> Result<super::ExitCode, Failure> {
-    let config = args
-        .game_flags
-        .config(&args.game)
-        .map_err(|e| Failure::Input(anyhow!(e)))?;
+    let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let opponent = match &args.vs {
         Some(spec) => Opponent::Bot(BotCommand::parse(spec).map_err(Failure::input)?),
         None => Opponent::HotSeat,

@@ -244,10 +244,19 @@ impl GameFlags {
         }
     }
 
-    pub fn config(&self, game: &str) -> Result<GameConfig, String> {
-        units::check_game_options(&self.options()).map_err(|e| e.to_string())?;
-        GameConfig::from_options(game, &self.options()).map_err(|e| e.to_string())
+    pub fn config(&self, game: &str) -> Result<GameConfig, GameFlagsError> {
+        units::check_game_options(&self.options())?;
+        Ok(GameConfig::from_options(game, &self.options())?)
     }
+}
+
+/// Why the game and its flags make no game.
+#[derive(Debug, thiserror::Error)]
+pub enum GameFlagsError {
+    #[error(transparent)]
+    Option(#[from] units::UnitError),
+    #[error(transparent)]
+    Game(#[from] referee_engine::games::GameConfigError),
 }
 
 /// Per-move time, startup time, time bank and memory, shared by every

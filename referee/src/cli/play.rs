@@ -54,10 +54,7 @@ pub struct ReplayArgs {
 }
 
 pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
-    let config = args
-        .game_flags
-        .config(&args.game)
-        .map_err(|e| Failure::Input(anyhow!(e)))?;
+    let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let mut bot_a = BotCommand::parse(&args.bot_a).map_err(Failure::input)?;
     let mut bot_b = BotCommand::parse(&args.bot_b).map_err(Failure::input)?;
     distinct_names(&mut bot_a, &mut bot_b);
@@ -116,12 +113,11 @@ pub struct ReproduceArgs {
     pub save: Option<PathBuf>,
 }
 
-
 pub fn run_reproduce(args: ReproduceArgs) -> Result<super::ExitCode, Failure> {
     use referee_engine::games::Seat;
     let shown = args.file.display().to_string();
-    let entries =
-        transcript::read(&args.file).map_err(|e| Failure::input(anyhow!(e).context(shown.clone())))?;
+    let entries = transcript::read(&args.file)
+        .map_err(|e| Failure::input(anyhow!(e).context(shown.clone())))?;
     let record = entries
         .iter()
         .find_map(|e| match e {

@@ -16,7 +16,6 @@ use super::Failure;
 use referee_engine::bot::SandboxChoice;
 use referee_engine::text::escape;
 
-
 #[derive(Args)]
 pub struct TournamentArgs {
     /// The tournament file (TOML; see tournaments/*.toml for examples)

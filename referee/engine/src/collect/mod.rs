@@ -440,7 +440,10 @@ const GIT_ENV: &[(&str, &str)] = &[
     ("GIT_TERMINAL_PROMPT", "0"),
     ("GIT_ASKPASS", ""),
     ("SSH_ASKPASS", ""),
-    ("GIT_SSH_COMMAND", "ssh -o BatchMode=yes -o ConnectTimeout=30"),
+    (
+        "GIT_SSH_COMMAND",
+        "ssh -o BatchMode=yes -o ConnectTimeout=30",
+    ),
     ("GIT_ALLOW_PROTOCOL", "file:git:http:https:ssh"),
 ];
 

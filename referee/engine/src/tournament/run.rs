@@ -826,7 +826,8 @@ impl Played {
             // game is not played (nobody's loss); resume plays it.
             Err(e @ MatchError::NotStarted { .. }) => {
                 self.not_played += 1;
-                self.not_played_why.get_or_insert(crate::text::with_causes(&e));
+                self.not_played_why
+                    .get_or_insert(crate::text::with_causes(&e));
                 (None, Flow::Go)
             }
             // The referee cannot compile bots here (no compiler, no
