@@ -10,7 +10,9 @@ use anyhow::anyhow;
 use clap::Args;
 
 use referee_engine::bot::{BotCommand, BotSpecError};
-use referee_engine::collect::{self, unpack::Caps, Admission, FetchError, Found, Origin, Status};
+use referee_engine::collect::{
+    self, unpack::Caps, Admission, FetchError, FetchRules, Found, Origin, Status,
+};
 use referee_engine::reporter::admission::AdmissionReport;
 use referee_engine::runner::{play_match, MatchError, MatchPlan};
 use referee_engine::text::with_causes;
@@ -267,8 +269,11 @@ pub fn run_collect(args: CollectArgs) -> Result<super::ExitCode, Failure> {
                     on_roster,
                     &out,
                     &staging,
-                    deadline,
-                    args.git_timeout.unwrap_or(collect::GIT_TIMEOUT),
+                    FetchRules {
+                        deadline,
+                        caps: Caps::default(),
+                        git_limit: args.git_timeout.unwrap_or(collect::GIT_TIMEOUT),
+                    },
                     &smoke,
                 )
             }
@@ -308,8 +313,7 @@ fn admit(
     on_roster: bool,
     out: &Path,
     staging: &Path,
-    deadline: Option<i64>,
-    git_limit: std::time::Duration,
+    rules: FetchRules,
     smoke: &dyn Fn(BotCommand) -> Result<referee_engine::record::MatchRecord, MatchError>,
 ) -> Admission {
     let mut row = Admission {
@@ -327,14 +331,7 @@ fn admit(
     }
     let unpacked = staging.join(team);
     let scratch = staging.join(format!("{team}.git"));
-    if let Err(e) = collect::fetch(
-        origin,
-        &unpacked,
-        &scratch,
-        deadline,
-        Caps::default(),
-        git_limit,
-    ) {
+    if let Err(e) = collect::fetch(origin, &unpacked, &scratch, rules) {
         let _ = fs::remove_dir_all(&unpacked);
         if let FetchError::Late { .. } = e {
             row.status = Status::Missing;

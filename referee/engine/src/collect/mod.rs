@@ -490,6 +490,17 @@ pub enum FetchError {
     Late { reference: String },
 }
 
+/// What a submission is fetched under.
+#[derive(Clone, Copy, Debug)]
+pub struct FetchRules {
+    /// Seconds since 1970 (UTC): a git ref's latest commit before it.
+    pub deadline: Option<i64>,
+    /// The most a submission may hold once unpacked.
+    pub caps: Caps,
+    /// The time of each git command ([`GIT_TIMEOUT`] by default).
+    pub git_limit: Duration,
+}
+
 /// Puts the submission's files into `dest` (which must not exist): unpacked,
 /// copied, or checked out at the latest commit of its ref before the
 /// deadline. `scratch` is a folder for the clone (removed after).
@@ -497,10 +508,13 @@ pub fn fetch(
     origin: &Origin,
     dest: &Path,
     scratch: &Path,
-    deadline: Option<i64>,
-    caps: Caps,
-    git_limit: Duration,
+    rules: FetchRules,
 ) -> Result<(), FetchError> {
+    let FetchRules {
+        deadline,
+        caps,
+        git_limit,
+    } = rules;
     match origin {
         Origin::Folder(path) => Ok(unpack::copy_folder(path, dest, caps)?),
         Origin::File(path) => Ok(unpack::copy_file(path, dest, caps)?),
