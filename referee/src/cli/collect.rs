@@ -176,8 +176,9 @@ pub fn run_collect(args: CollectArgs) -> Result<super::ExitCode, Failure> {
         };
         play_match(&plan, None)
     };
-    let check = smoke(reference.clone())
-        .map_err(|e| Failure::Input(anyhow!("--reference {}: {e}", args.reference)))?;
+    let check = smoke(reference.clone()).map_err(|e| {
+        Failure::Input(anyhow!(e).context(format!("--reference {}", args.reference)))
+    })?;
     if let Some(bad) = check.players.iter().find(|p| p.verdict != Verdict::Ok) {
         return Err(Failure::Input(anyhow!(
             "--reference {}: it does not play cleanly against itself ({}: {})",
