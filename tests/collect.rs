@@ -499,6 +499,130 @@ fn git_repositories_give_a_tag_or_the_last_commit_before_the_deadline() {
     assert!(!dir.path().join("bots/branch").exists());
 }
 
+/// A server on this machine for the test's git URLs: every connection is
+/// held open unanswered (`silent`), or answered that a password is needed.
+fn git_server(silent: bool) -> u16 {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for mut stream in listener.incoming().flatten() {
+            if silent {
+                held.push(stream);
+                continue;
+            }
+            let mut request = Vec::new();
+            let mut byte = [0u8; 1];
+            while !request.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+                request.push(byte[0]);
+            }
+            let _ = stream.write_all(
+                b"HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"class\"\r\n\
+                  Content-Length: 0\r\nConnection: close\r\n\r\n",
+            );
+        }
+    });
+    port
+}
+
+#[test]
+fn git_that_hangs_or_wants_a_password_breaks_only_its_team() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    fs::create_dir(&repo).unwrap();
+    git(&repo, DEADLINE, &["init", "--quiet", "-b", "main"]);
+    fs::copy(
+        sample_file("python/arrow5_starter.py"),
+        repo.join("main.py"),
+    )
+    .unwrap();
+    git(&repo, DEADLINE, &["add", "main.py"]);
+    git(&repo, DEADLINE, &["commit", "--quiet", "-m", "works"]);
+    let (silent, locked) = (git_server(true), git_server(false));
+    let (silent_url, locked_url) = (
+        format!("git://127.0.0.1:{silent}/team.git"),
+        format!("http://127.0.0.1:{locked}/team.git"),
+    );
+    fs::write(
+        dir.path().join("repos.csv"),
+        format!(
+            "team,url,ref\ngood,{},main\nsilent,{silent_url},main\nlocked,{locked_url},main\n",
+            repo.display()
+        ),
+    )
+    .unwrap();
+    // Every way git has to ask for a password, set up as a trap that
+    // leaves a trace: an askpass program (by the environment and by the
+    // configuration) and a credential helper.
+    let asked = dir.path().join("asked");
+    let askpass = dir.path().join("askpass.sh");
+    fs::write(
+        &askpass,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\necho secret\n",
+            asked.display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(
+        &askpass,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let config = dir.path().join("gitconfig");
+    fs::write(
+        &config,
+        format!(
+            "[core]\n\taskPass = {0}\n[credential]\n\thelper = !{0}\n",
+            askpass.display()
+        ),
+    )
+    .unwrap();
+    let reference = sample_bin("arrow5_random");
+    let mut command = Command::new(referee_bin());
+    command
+        .args(["collect", "--game", "arrow5", "--repos", "repos.csv"])
+        .args([
+            "--reference",
+            &reference,
+            "--out",
+            "bots",
+            "--git-timeout",
+            "3s",
+        ])
+        .current_dir(dir.path())
+        .env("GIT_ASKPASS", &askpass)
+        .env("SSH_ASKPASS", &askpass)
+        .env("GIT_CONFIG_GLOBAL", &config);
+    let started = std::time::Instant::now();
+    let run = run_within(command, BUDGET);
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let rows = rows_by_team(&dir.path().join("bots/admission.csv"));
+    assert_eq!(rows["good"]["status"], "admitted", "{rows:?}");
+    for (team, url) in [("silent", &silent_url), ("locked", &locked_url)] {
+        let row = &rows[team];
+        assert_eq!(row["status"], "broken", "{rows:?}");
+        assert!(
+            row["message"].contains(&format!("team '{team}'"))
+                && row["message"].contains(url.as_str()),
+            "{rows:?}"
+        );
+        assert!(!dir.path().join("bots").join(team).exists());
+    }
+    assert!(
+        rows["silent"]["message"].contains("no answer within 3s"),
+        "{rows:?}"
+    );
+    assert!(
+        !asked.exists(),
+        "git asked for a password: {}",
+        fs::read_to_string(&asked).unwrap_or_default()
+    );
+    // The silent server was given up on after its 3 s, not waited for.
+    assert!(started.elapsed() < BUDGET / 2, "{:?}", started.elapsed());
+}
+
 #[test]
 fn bad_input_is_refused_with_exit_2() {
     let dir = tempfile::tempdir().unwrap();

@@ -2,6 +2,7 @@
 //! test runs the real binary and failed before its fix.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Duration;
 
 use crate::harness::*;
@@ -86,20 +87,56 @@ fn os_errors_are_said_once() {
     let not_utf8 = dir.path().join("bad.jsonl");
     std::fs::write(&not_utf8, b"\xff\xfe\n").unwrap();
     let folder = dir.path().to_str().unwrap();
-    for (args, expected) in [
+    // A compile cache that cannot be made: its parent is a file.
+    let blocked = dir.path().join("blocked");
+    std::fs::write(&blocked, "").unwrap();
+    let random = sample_bin("arrow5_random");
+    let starter = sample_file("c/arrow5_starter.c");
+    let matched = |second: &str, extra: &[&str]| {
+        let mut args = vec!["match", "arrow5", random.as_str(), second];
+        args.extend_from_slice(extra);
+        args.iter().map(|a| a.to_string()).collect::<Vec<_>>()
+    };
+    let owned = |args: &[&str]| args.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+    for (args, cache, expected) in [
         (
-            vec!["tournament", "missing.toml"],
+            owned(&["tournament", "missing.toml"]),
+            None,
             "cannot read the tournament file missing.toml",
         ),
         (
-            vec!["check", "missing.toml"],
+            owned(&["check", "missing.toml"]),
+            None,
             "cannot read the check file missing.toml",
         ),
-        (vec!["replay", "missing.jsonl"], "cannot read missing.jsonl"),
-        (vec!["replay", folder], "cannot read"),
-        (vec!["replay", not_utf8.to_str().unwrap()], "not UTF-8"),
+        (
+            owned(&["replay", "missing.jsonl"]),
+            None,
+            "cannot read missing.jsonl",
+        ),
+        (owned(&["replay", folder]), None, "cannot read"),
+        (
+            owned(&["replay", not_utf8.to_str().unwrap()]),
+            None,
+            "not UTF-8",
+        ),
+        (
+            matched(&random, &["--key-file", "missing.key"]),
+            None,
+            "cannot read the key file missing.key",
+        ),
+        (
+            matched(&starter, &[]),
+            Some(blocked.join("cache")),
+            "cannot use the compile cache",
+        ),
     ] {
-        let run = referee(&args, BUDGET);
+        let mut command = Command::new(referee_bin());
+        command.args(&args).current_dir(root());
+        if let Some(cache) = &cache {
+            command.env("REFEREE_CACHE", cache);
+        }
+        let run = run_within(command, BUDGET);
         assert_eq!(run.status, 2, "{args:?}: {}", run.stderr);
         assert!(run.stderr.contains(expected), "{args:?}: {}", run.stderr);
         let line = run.stderr.lines().last().unwrap();

@@ -7,5 +7,5 @@ fn main() {
     let code = cli::main();
     referee_engine::bot::remove_workdirs_folder();
     referee_engine::bot::sandbox::remove_cgroup_roots();
-    std::process::exit(code);
+    std::process::exit(code.code());
 }

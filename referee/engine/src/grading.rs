@@ -26,7 +26,7 @@
 //! different connected components ([`components`]) cannot be compared.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use toml::Spanned;
@@ -237,6 +237,16 @@ pub struct Roster {
     pub absent: Vec<AbsentTeam>,
 }
 
+/// A roster CSV that does not read as one: the file, the line, and what
+/// is wrong there.
+#[derive(Debug, thiserror::Error)]
+#[error("{}{}: {problem}", path.display(), line.map(|l| format!(" line {l}")).unwrap_or_default())]
+pub struct RosterError {
+    pub path: PathBuf,
+    pub line: Option<usize>,
+    pub problem: String,
+}
+
 /// A roster CSV, the class list `referee collect --roster` takes: columns
 /// `student` and `team` in its first line (any case; other columns such as
 /// the copy's `reason` read only as said below), fields trimmed. A team is
@@ -251,10 +261,14 @@ pub fn read_roster(
     references: &[String],
     admissions: &BTreeMap<String, String>,
     links: Links,
-) -> Result<Roster, String> {
-    let shown = path.display();
+) -> Result<Roster, RosterError> {
+    let at = |line: Option<usize>, problem: String| RosterError {
+        path: path.to_path_buf(),
+        line,
+        problem,
+    };
     let file = crate::input_file::reader(path, links, crate::input_file::TEXT_CAP)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| at(None, e.why()))?;
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .flexible(true)
@@ -262,22 +276,23 @@ pub fn read_roster(
     let headers = reader
         .byte_headers()
         .map(crate::reporter::csv::restore_record)
-        .map_err(|e| format!("{shown}: {e}"))?;
+        .map_err(|e| at(None, e.to_string()))?;
     let column = |name: &str| {
         headers
             .iter()
             .position(|h| String::from_utf8_lossy(h).eq_ignore_ascii_case(name))
     };
     let (Some(student_col), Some(team_col)) = (column("student"), column("team")) else {
-        return Err(format!(
-            "{shown}: the first line must name the columns student,team"
+        return Err(at(
+            None,
+            "the first line must name the columns student,team".into(),
         ));
     };
     let reason_col = column("reason");
     let mut roster = Roster::default();
     for (i, record) in reader.byte_records().enumerate() {
         let line = i + 2;
-        let record = record.map_err(|e| format!("{shown} line {line}: {e}"))?;
+        let record = record.map_err(|e| at(Some(line), e.to_string()))?;
         let record = crate::reporter::csv::restore_record(&record);
         let field = |col: Option<usize>| {
             col.and_then(|c| record.get(c))
@@ -286,7 +301,7 @@ pub fn read_roster(
         };
         let (student, raw_team) = (field(Some(student_col)), field(Some(team_col)));
         if student.is_empty() {
-            return Err(format!("{shown} line {line}: no student's name"));
+            return Err(at(Some(line), "no student's name".into()));
         }
         let safe = crate::collect::safe_name(&raw_team);
         let team = if names.contains(&raw_team) {
@@ -298,28 +313,37 @@ pub fn read_roster(
             }
         };
         if team.is_empty() {
-            return Err(format!(
-                "{shown} line {line}: the student '{}' has no team",
-                crate::text::escape(&student)
+            return Err(at(
+                Some(line),
+                format!(
+                    "the student '{}' has no team",
+                    crate::text::escape(&student)
+                ),
             ));
         }
         if references.contains(&team) {
-            return Err(format!(
-                "{shown} line {line}: the team '{}' of '{}' is a reference bot, not a team; the references are: {}",
-                crate::text::escape(&team),
-                crate::text::escape(&student),
-                references.join(", ")
+            return Err(at(
+                Some(line),
+                format!(
+                    "the team '{}' of '{}' is a reference bot, not a team; the references are: {}",
+                    crate::text::escape(&team),
+                    crate::text::escape(&student),
+                    references.join(", ")
+                ),
             ));
         }
         if let Some(other) = roster.entries.iter().find(|r| r.student == student) {
             if other.team == team {
                 continue;
             }
-            return Err(format!(
-                "{shown} line {line}: the student '{}' is listed twice, in the teams '{}' and '{}'",
-                crate::text::escape(&student),
-                crate::text::escape(&other.team),
-                crate::text::escape(&team)
+            return Err(at(
+                Some(line),
+                format!(
+                    "the student '{}' is listed twice, in the teams '{}' and '{}'",
+                    crate::text::escape(&student),
+                    crate::text::escape(&other.team),
+                    crate::text::escape(&team)
+                ),
             ));
         }
         if !names.contains(&team) && !roster.absent.iter().any(|a| a.team == team) {

@@ -65,9 +65,9 @@ pub enum HumanEnd {
 /// it forfeits).
 #[derive(Debug, thiserror::Error)]
 pub enum HumanError {
-    #[error("bot '{name}' could not be started: {source}; check that it runs on its own")]
+    #[error("bot '{name}' could not be started (check that it runs on its own)")]
     BotStart { name: String, source: io::Error },
-    #[error("cannot use the terminal: {0}")]
+    #[error("cannot use the terminal")]
     Terminal(#[from] io::Error),
     #[error("{game} cannot be played by a person yet; watch bots play it with `referee match {game} A B`")]
     NotPlayable { game: &'static str },
@@ -170,7 +170,7 @@ fn start_bot(plan: &HumanPlan) -> Result<Option<BotSeat>, HumanError> {
     let built =
         crate::runner::prepare(command, &plan.limits).map_err(|e| HumanError::BotStart {
             name: command.spec.clone(),
-            source: io::Error::other(e.to_string()),
+            source: io::Error::other(crate::text::with_causes(&e)),
         })?;
     let command = built.map_err(|(detail, _)| HumanError::BotStart {
         name: command.spec.clone(),

@@ -56,7 +56,7 @@ pub enum KeyError {
     Read(crate::input_file::InputError),
     #[error("the key file {}: {why}", path.display())]
     Content { path: PathBuf, why: Box<KeyError> },
-    #[error("cannot write the key file {}: {source}", path.display())]
+    #[error("cannot write the key file {}", path.display())]
     Write {
         path: PathBuf,
         source: std::io::Error,

@@ -713,7 +713,7 @@ fn apply_limits(
 /// beginning with `=`, `+`, `-` or `@` is a formula), into the HTML report
 /// and into terminal lines: it is one line of printable text, with no
 /// separator of the files it goes in.
-pub(crate) fn usable_bot_name(name: &str) -> Result<(), String> {
+pub(crate) fn usable_bot_name(name: &str) -> Result<(), UnusableName> {
     let why = if name.is_empty() {
         "it is empty"
     } else if name.trim() != name {
@@ -727,9 +727,18 @@ pub(crate) fn usable_bot_name(name: &str) -> Result<(), String> {
     } else {
         return Ok(());
     };
-    Err(format!(
-        "'{name}' is not a usable name ({why}); use letters, digits, '-' or '_'"
-    ))
+    Err(UnusableName {
+        name: name.to_string(),
+        why,
+    })
+}
+
+/// A bot's name that [`usable_bot_name`] refuses, and why.
+#[derive(Debug, thiserror::Error)]
+#[error("'{name}' is not a usable name ({why}); use letters, digits, '-' or '_'")]
+pub struct UnusableName {
+    name: String,
+    why: &'static str,
 }
 
 /// The bot of an unpacked submission: the folder, if a language

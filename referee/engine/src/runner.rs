@@ -88,20 +88,20 @@ pub enum MatchError {
     Interrupted,
     /// The system would not start a bot (after retries): the game is not
     /// played, and is nobody's loss.
-    #[error("bot '{bot}' could not be started, for a reason that is not the bot's: {source}")]
+    #[error("bot '{bot}' could not be started, for a reason that is not the bot's")]
     NotStarted { bot: String, source: std::io::Error },
     /// The organiser's files keep the bot from its sandbox (the message
     /// says which and what to do): bad input, not retried.
-    #[error("bot '{bot}' cannot be started as set up: {source}")]
+    #[error("bot '{bot}' cannot be started as set up")]
     Unreachable { bot: String, source: std::io::Error },
-    #[error("cannot write the transcript {}: {source}", path.display())]
+    #[error("cannot write the transcript {}", path.display())]
     Transcript {
         path: PathBuf,
         source: std::io::Error,
     },
     /// The referee could not compile a bot source (no compiler, no cache);
     /// a source that does not compile is the `compile` verdict instead.
-    #[error("bot '{bot}': {source}")]
+    #[error("bot '{bot}'")]
     Compiler {
         bot: String,
         source: bot::compile::CompileError,

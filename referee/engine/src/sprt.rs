@@ -78,23 +78,32 @@ impl Default for Bounds {
     }
 }
 
+/// Bounds the test cannot use, and what to change.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BoundsError {
+    #[error("--elo0 and --elo1 must be numbers")]
+    NotNumbers,
+    #[error("--elo1 {elo1} must be larger than --elo0 {elo0}: H1 says NEW is the stronger")]
+    Order { elo0: f64, elo1: f64 },
+    #[error("{flag} {value} is not an error rate; use a number between 0 and 0.5, e.g. 0.05")]
+    ErrorRate { flag: &'static str, value: f64 },
+}
+
 impl Bounds {
     /// Refuses bounds the test cannot use, saying what to change.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), BoundsError> {
         if !(self.elo0.is_finite() && self.elo1.is_finite()) {
-            return Err("--elo0 and --elo1 must be numbers".into());
+            return Err(BoundsError::NotNumbers);
         }
         if self.elo1 <= self.elo0 {
-            return Err(format!(
-                "--elo1 {} must be larger than --elo0 {}: H1 says NEW is the stronger",
-                self.elo1, self.elo0
-            ));
+            return Err(BoundsError::Order {
+                elo0: self.elo0,
+                elo1: self.elo1,
+            });
         }
-        for (flag, v) in [("--alpha", self.alpha), ("--beta", self.beta)] {
-            if !(v > 0.0 && v < 0.5) {
-                return Err(format!(
-                    "{flag} {v} is not an error rate; use a number between 0 and 0.5, e.g. 0.05"
-                ));
+        for (flag, value) in [("--alpha", self.alpha), ("--beta", self.beta)] {
+            if !(value > 0.0 && value < 0.5) {
+                return Err(BoundsError::ErrorRate { flag, value });
             }
         }
         Ok(())
@@ -331,12 +340,20 @@ mod tests {
             elo1: 0.0,
             ..Bounds::default()
         };
-        assert!(swapped.validate().unwrap_err().contains("--elo1"));
+        assert!(swapped
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("--elo1"));
         let bad_alpha = Bounds {
             alpha: 0.0,
             ..Bounds::default()
         };
-        assert!(bad_alpha.validate().unwrap_err().contains("--alpha"));
+        assert!(bad_alpha
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("--alpha"));
     }
 
     fn tally(pentanomial: [u64; 5]) -> Tally {

@@ -88,9 +88,65 @@ pub fn escape_lines(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// An error and its causes (its `source` chain), `: `-separated: each
+/// error's message says what failed, its cause says why. The referee's
+/// own errors never quote their cause; some of other crates do (`failed
+/// to add a rule: {source}`), and such a cause, ending the message before
+/// it (`: cause`), is not said twice.
+pub fn with_causes(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut last = text.clone();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        let said = e.to_string();
+        if !last.ends_with(&format!(": {said}")) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        last = said;
+        cause = e.source();
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[derive(Debug)]
+    struct Failed(&'static str, Option<Box<Failed>>);
+    impl std::fmt::Display for Failed {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(self.0)
+        }
+    }
+    impl std::error::Error for Failed {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.1.as_deref().map(|e| e as _)
+        }
+    }
+
+    #[test]
+    fn causes_are_said_once_each() {
+        let denied = || Some(Box::new(Failed("Permission denied", None)));
+        let chain = Failed(
+            "cannot read the key file k",
+            Some(Box::new(Failed("open", denied()))),
+        );
+        assert_eq!(
+            with_causes(&chain),
+            "cannot read the key file k: open: Permission denied"
+        );
+        // A cause its message already ends with (another crate's style).
+        let quoted = Failed(
+            "landlock",
+            Some(Box::new(Failed("failed: Permission denied", denied()))),
+        );
+        assert_eq!(with_causes(&quoted), "landlock: failed: Permission denied");
+        // The same words elsewhere in the text are no reason to drop it.
+        let elsewhere = Failed("open failed", Some(Box::new(Failed("failed", None))));
+        assert_eq!(with_causes(&elsewhere), "open failed: failed");
+    }
 
     #[test]
     fn control_characters_are_shown_escaped() {

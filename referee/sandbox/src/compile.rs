@@ -54,14 +54,14 @@ pub enum CompileError {
     #[error("does not compile: {compiler} took longer than {}s", limit.as_secs())]
     TooSlow { compiler: String, limit: Duration },
     /// The referee's fault.
-    #[error("cannot compile {}: {compiler} could not be run ({source}); install it ({install})", source_file.display())]
+    #[error("cannot compile {}: {compiler} could not be run (install it: {install})", source_file.display())]
     NoCompiler {
         compiler: String,
         source_file: PathBuf,
         install: String,
         source: io::Error,
     },
-    #[error("cannot use the compile cache {}: {source}; set REFEREE_CACHE to a writable directory", dir.display())]
+    #[error("cannot use the compile cache {} (set REFEREE_CACHE to a writable directory)", dir.display())]
     Cache { dir: PathBuf, source: io::Error },
 }
 

@@ -55,7 +55,7 @@ pub(super) fn secrets_layer() -> io::Result<Option<&'static OwnedFd>> {
             return Ok(None);
         }
         let secrets: Vec<PathBuf> = launch::ROOTS_SECRETS.iter().map(PathBuf::from).collect();
-        landlock::prepare_all_but(&secrets).map_err(|e| e.to_string())
+        landlock::prepare_all_but(&secrets).map_err(|e| crate::text::with_causes(&e))
     });
     match layer {
         Ok(fd) => Ok(fd.as_ref()),
@@ -72,8 +72,12 @@ pub(super) fn start(spec: &LaunchSpec) -> io::Result<Started> {
     debug_assert!(suits(spec));
     let secrets = secrets_layer()?.map(AsRawFd::as_raw_fd);
     let policy = launch::landlock_policy(spec, false);
-    let ruleset = landlock::prepare(&policy)
-        .map_err(|e| io::Error::other(format!("file-system confinement: {e}")))?;
+    let ruleset = landlock::prepare(&policy).map_err(|e| {
+        io::Error::other(format!(
+            "file-system confinement: {}",
+            crate::text::with_causes(&e)
+        ))
+    })?;
     use rustix::pipe::{pipe_with, PipeFlags};
     // Non-blocking: read once the clone returns, never waited on (see below).
     let (why_read, why_write) = pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)?;

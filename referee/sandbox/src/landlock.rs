@@ -257,9 +257,9 @@ pub fn on_this_kernel() -> Confinement {
 /// step that failed (the bot is not started).
 #[derive(Debug, thiserror::Error)]
 pub enum LandlockError {
-    #[error("landlock: {0}")]
+    #[error("landlock")]
     Ruleset(#[from] ::landlock::RulesetError),
-    #[error("landlock: rule for {}: {source}", path.display())]
+    #[error("landlock: rule for {}", path.display())]
     Rule {
         path: PathBuf,
         source: ::landlock::RulesetError,
@@ -271,7 +271,7 @@ pub enum LandlockError {
     )]
     Inconsistent { status: String },
     /// A path of the policy that cannot be resolved or opened.
-    #[error("landlock: {what}{}: {source}", path.display())]
+    #[error("landlock: {what}{}", path.display())]
     Path {
         /// "writable path ", "exposed path ", "hidden path " or "".
         what: &'static str,
@@ -286,7 +286,7 @@ pub enum LandlockError {
     )]
     HiddenInsideGranted { path: PathBuf, outer: PathBuf },
     #[error(
-        "landlock: cannot list {}, which leads to a hidden path, to grant its other entries: {source}",
+        "landlock: cannot list {}, which leads to a hidden path, to grant its other entries",
         dir.display()
     )]
     Listing { dir: PathBuf, source: Errno },
@@ -1206,7 +1206,7 @@ mod tests {
 
     /// How many rules `confine` would add (restricts nothing).
     fn count_rules(policy: &FsPolicy) -> Result<usize, String> {
-        count_planned_rules(policy).map_err(|e| e.to_string())
+        count_planned_rules(policy).map_err(|e| crate::text::with_causes(&e))
     }
 
     fn count_planned_rules(policy: &FsPolicy) -> Result<usize, LandlockError> {

@@ -739,8 +739,12 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure], secrets: bool) -> Result<(
     // Before seccomp, which would refuse Landlock's own system calls no
     // more than any other, but after the user switch, so that the domain
     // is made by the bot's own credentials.
-    landlock::confine(&landlock_policy(spec, !secrets))
-        .map_err(|e| ("file-system confinement", io::Error::other(e)))?;
+    landlock::confine(&landlock_policy(spec, !secrets)).map_err(|e| {
+        (
+            "file-system confinement",
+            io::Error::other(crate::text::with_causes(&e)),
+        )
+    })?;
     if secrets {
         // SAFETY: the launcher keeps the layer open on this descriptor
         // (see `BotProcess::spawn`).

@@ -38,6 +38,7 @@ pub mod language;
 pub mod launch;
 pub mod sandbox;
 pub mod spec;
+pub mod tool;
 
 use std::ffi::OsString;
 use std::fmt;

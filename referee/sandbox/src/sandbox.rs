@@ -1415,9 +1415,20 @@ pub struct SeccompProgram {
 #[cfg(target_arch = "x86_64")]
 const PID_STAND_IN: u32 = 0x3fff_fff1;
 
+/// Why the seccomp program could not be built (the referee's fault).
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum SeccompError {
+    /// seccompiler refused the tables (its message: its error is not
+    /// `Clone`, and the program is built once per process).
+    #[error("seccomp tables: {0}")]
+    Tables(String),
+    #[error("seccomp tables: the stand-in pid is compared {own} and {group} times, not 2 and 1")]
+    StandIn { own: usize, group: usize },
+}
+
 impl SeccompProgram {
     /// The program for any pid. Cheap to clone.
-    pub fn build(policy: SeccompPolicy) -> Result<SeccompProgram, String> {
+    pub fn build(policy: SeccompPolicy) -> Result<SeccompProgram, SeccompError> {
         #[cfg(not(target_arch = "x86_64"))]
         {
             let _ = policy;
@@ -1430,7 +1441,7 @@ impl SeccompProgram {
         #[cfg(target_arch = "x86_64")]
         {
             let program = bot_program(PID_STAND_IN as i32, policy)
-                .map_err(|e| format!("seccomp tables: {e}"))?;
+                .map_err(|e| SeccompError::Tables(e.to_string()))?;
             let sites = |k: u32| -> Vec<usize> {
                 (0..program.len()).filter(|&i| program[i].k == k).collect()
             };
@@ -1439,11 +1450,10 @@ impl SeccompProgram {
             // kill (self and own group) and tgkill (self): a table built
             // otherwise would patch the wrong places.
             if own_sites.len() != 2 || group_sites.len() != 1 {
-                return Err(format!(
-                    "seccomp tables: the stand-in pid is compared {} and {} times, not 2 and 1",
-                    own_sites.len(),
-                    group_sites.len()
-                ));
+                return Err(SeccompError::StandIn {
+                    own: own_sites.len(),
+                    group: group_sites.len(),
+                });
             }
             Ok(SeccompProgram {
                 program,
@@ -1455,8 +1465,8 @@ impl SeccompProgram {
 
     /// [`SeccompProgram::build`] once per process for each policy (a
     /// launcher forked from the referee finds it built).
-    pub fn cached(policy: SeccompPolicy) -> Result<SeccompProgram, String> {
-        static BUILT: [std::sync::OnceLock<Result<SeccompProgram, String>>; 3] = [
+    pub fn cached(policy: SeccompPolicy) -> Result<SeccompProgram, SeccompError> {
+        static BUILT: [std::sync::OnceLock<Result<SeccompProgram, SeccompError>>; 3] = [
             std::sync::OnceLock::new(),
             std::sync::OnceLock::new(),
             std::sync::OnceLock::new(),

@@ -84,10 +84,7 @@ pub fn run_bench(args: BenchArgs) -> Result<(), Failure> {
             "--first {first} does not apply to bench: the bot plays alone; drop it"
         )));
     }
-    let config = args
-        .game_flags
-        .config(&args.game)
-        .map_err(|e| Failure::Input(anyhow!(e)))?;
+    let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let bot = BotCommand::parse(&args.bot).map_err(Failure::input)?;
     let selection = match (args.all, args.samples, args.secret) {
         (true, None, None) => Selection::All,

@@ -20,12 +20,6 @@ use referee_engine::tournament::TournamentBot;
 
 use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 
-/// `check`: a requirement failed. (`sprt`: H0 accepted.)
-pub const EXIT_FAILED: i32 = 1;
-// `check` and `sprt`: 2 (`EXIT_INPUT`) when the run could not be done.
-/// `sprt`: the game cap was reached before the test decided.
-pub const EXIT_INCONCLUSIVE: i32 = 3;
-
 fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
@@ -112,7 +106,7 @@ fn report_folder(args: &CheckArgs, plan: &CheckPlan) -> Result<Option<PathBuf>, 
     )))
 }
 
-pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
+pub fn run_check(args: CheckArgs) -> Result<super::ExitCode, Failure> {
     let mut plan = CheckPlan::load(&args.file, args.bot.as_deref()).map_err(Failure::input)?;
     // The check file (its seed draws any random codes) is hidden from the
     // bots.
@@ -188,13 +182,16 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Failure> {
         let templates = referee_engine::reporter::html::Templates::default();
         match referee_engine::reporter::html::write_check_report(dir, &report, &templates) {
             Ok(w) => eprintln!("report: {}", w.folder.join("index.html").display()),
-            Err(e) => eprintln!("warning: the HTML report was not written: {e}"),
+            Err(e) => eprintln!(
+                "warning: the HTML report was not written: {}",
+                referee_engine::text::with_causes(&e)
+            ),
         }
     }
     Ok(if report.passed {
-        super::EXIT_OK
+        super::ExitCode::Ok
     } else {
-        EXIT_FAILED
+        super::ExitCode::Failed
     })
 }
 
@@ -252,18 +249,15 @@ pub struct SprtArgs {
     pub limits: LimitFlags,
 }
 
-pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
-    let config = args
-        .game_flags
-        .config(&args.game)
-        .map_err(|e| Failure::Input(anyhow!(e)))?;
+pub fn run_sprt(args: SprtArgs) -> Result<super::ExitCode, Failure> {
+    let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let bounds = Bounds {
         elo0: args.elo0,
         elo1: args.elo1,
         alpha: args.alpha,
         beta: args.beta,
     };
-    bounds.validate().map_err(|e| Failure::Input(anyhow!(e)))?;
+    bounds.validate().map_err(Failure::input)?;
     if args.max_games < 2 {
         return Err(Failure::input(anyhow!(
             "--max-games {} is too few: games are played in pairs, so give at least 2",
@@ -315,8 +309,8 @@ pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
     reporters.push(Terminal::new());
     let outcome = ab::run(&plan, &mut reporters).map_err(Failure::input)?;
     Ok(match outcome.result {
-        AbResult::H1 => super::EXIT_OK,
-        AbResult::H0 => EXIT_FAILED,
-        AbResult::Inconclusive => EXIT_INCONCLUSIVE,
+        AbResult::H1 => super::ExitCode::Ok,
+        AbResult::H0 => super::ExitCode::Failed,
+        AbResult::Inconclusive => super::ExitCode::Inconclusive,
     })
 }

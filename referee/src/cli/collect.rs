@@ -10,10 +10,13 @@ use anyhow::anyhow;
 use clap::Args;
 
 use referee_engine::bot::{BotCommand, BotSpecError};
-use referee_engine::collect::{self, unpack::Caps, Admission, FetchError, Found, Origin, Status};
+use referee_engine::collect::{
+    self, unpack::Caps, Admission, FetchError, FetchRules, Found, Origin, Status,
+};
 use referee_engine::match_plan::MatchPlan;
 use referee_engine::reporter::admission::AdmissionReport;
 use referee_engine::runner::{play_match, MatchError};
+use referee_engine::text::with_causes;
 use referee_engine::verdict::Verdict;
 
 use super::{Failure, GameFlags, KeyFlags, LimitFlags};
@@ -35,7 +38,9 @@ Sources: --from DIR holds one entry per team: a folder, a .zip, a .tar.gz/.tgz, 
 file, named by the team. A team folder whose entries are all folders named by a date (2026-11-30 or \
 2026-11-30T12:00:00Z) holds one submission per date; otherwise a submission was handed in when \
 it last changed (the latest mtime of its files). --repos CSV lists git repositories (columns \
-team,url,ref; ref a tag or branch), cloned with the `git` program.\n\n\
+team,url,ref; ref a tag or branch), cloned with the `git` program, which never asks for a \
+password (no terminal, no askpass, no credential helper, ssh in batch mode: a repository must be \
+readable without one) and is stopped after --git-timeout (its team is then broken).\n\n\
 --deadline keeps each team's latest submission before it (for git: the latest commit of the \
 ref, by committer date). A team with only later ones is `missing` (reason `late`). --roster CSV \
 (columns student,team) lists the teams expected: one with no submission is `missing`; a \
@@ -78,6 +83,10 @@ pub struct CollectArgs {
     /// or empty folder, or one an earlier collect wrote)
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Time each git command (a clone, a checkout) of --repos may take before it is stopped and
+    /// its team is broken (a server that does not answer) [default: 120s]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = super::duration)]
+    pub git_timeout: Option<std::time::Duration>,
     /// Seed of the smoke games [default: 1]
     #[arg(long, value_parser = super::whole::<u64>)]
     pub seed: Option<u64>,
@@ -89,12 +98,9 @@ pub struct CollectArgs {
     pub key: KeyFlags,
 }
 
-pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
+pub fn run_collect(args: CollectArgs) -> Result<super::ExitCode, Failure> {
     let input = |e: collect::CollectError| Failure::Input(anyhow!(e));
-    let config = args
-        .game_flags
-        .config(&args.game)
-        .map_err(|e| Failure::Input(anyhow!(e)))?;
+    let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let deadline = args
         .deadline
         .as_deref()
@@ -195,8 +201,9 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
         };
         play_match(&plan, None)
     };
-    let check = smoke(reference.clone())
-        .map_err(|e| Failure::Input(anyhow!("--reference {}: {e}", args.reference)))?;
+    let check = smoke(reference.clone()).map_err(|e| {
+        Failure::Input(anyhow!(e).context(format!("--reference {}", args.reference)))
+    })?;
     if let Some(bad) = check.players.iter().find(|p| p.verdict != Verdict::Ok) {
         return Err(Failure::Input(anyhow!(
             "--reference {}: it does not play cleanly against itself ({}: {})",
@@ -288,7 +295,11 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
                     on_roster,
                     &out,
                     &staging,
-                    deadline,
+                    FetchRules {
+                        deadline,
+                        caps: Caps::default(),
+                        git_limit: args.git_timeout.unwrap_or(collect::GIT_TIMEOUT),
+                    },
                     &smoke,
                 )
             }
@@ -308,9 +319,9 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
         eprintln!(
             "referee: stopped by Ctrl-C; the report holds the teams done; collect again to do them all"
         );
-        return Ok(super::tournament::EXIT_INTERRUPTED);
+        return Ok(super::ExitCode::Interrupted);
     }
-    Ok(super::EXIT_OK)
+    Ok(super::ExitCode::Ok)
 }
 
 fn describe(found: &Found) -> String {
@@ -328,7 +339,7 @@ fn admit(
     on_roster: bool,
     out: &Path,
     staging: &Path,
-    deadline: Option<i64>,
+    rules: FetchRules,
     smoke: &dyn Fn(BotCommand) -> Result<referee_engine::record::MatchRecord, MatchError>,
 ) -> Admission {
     let mut row = Admission {
@@ -346,7 +357,7 @@ fn admit(
     }
     let unpacked = staging.join(team);
     let scratch = staging.join(format!("{team}.git"));
-    if let Err(e) = collect::fetch(origin, &unpacked, &scratch, deadline, Caps::default()) {
+    if let Err(e) = collect::fetch(origin, &unpacked, &scratch, rules) {
         let _ = fs::remove_dir_all(&unpacked);
         if let FetchError::Late { .. } = e {
             row.status = Status::Missing;
@@ -354,7 +365,7 @@ fn admit(
         } else {
             row.reason = "refused".into();
         }
-        row.message = format!("team '{team}': {e}");
+        row.message = format!("team '{team}': {}", with_causes(&e));
         return row;
     }
     collect::unpack::open_to_bots(&unpacked);
@@ -378,7 +389,7 @@ fn admit(
         Ok(record) => record,
         Err(e) => {
             row.reason = "not played".into();
-            row.message = e.to_string();
+            row.message = with_causes(&e);
             let _ = fs::remove_dir_all(&unpacked);
             return row;
         }

@@ -2,7 +2,6 @@
 //! people at one keyboard (`--hot-seat`). The game loop is the library's
 //! `referee_engine::human`.
 
-use anyhow::anyhow;
 use clap::{ArgGroup, Args};
 
 use referee_engine::bot::{BotCommand, Language};
@@ -30,14 +29,8 @@ pub struct PlayArgs {
     pub seed: Option<u64>,
 }
 
-/// The person ended the game early (Ctrl-C or end of input): 128 + SIGINT.
-pub const EXIT_ABANDONED: i32 = 130;
-
-pub fn run_play(args: PlayArgs) -> Result<i32, Failure> {
-    let config = args
-        .game_flags
-        .config(&args.game)
-        .map_err(|e| Failure::Input(anyhow!(e)))?;
+pub fn run_play(args: PlayArgs) -> Result<super::ExitCode, Failure> {
+    let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let opponent = match &args.vs {
         Some(spec) => Opponent::Bot(BotCommand::parse(spec).map_err(Failure::input)?),
         None => Opponent::HotSeat,
@@ -57,8 +50,8 @@ pub fn run_play(args: PlayArgs) -> Result<i32, Failure> {
         limits,
     };
     match human::play(&plan) {
-        Ok(HumanEnd::Finished { .. }) => Ok(super::EXIT_OK),
-        Ok(HumanEnd::Abandoned(_)) => Ok(EXIT_ABANDONED),
+        Ok(HumanEnd::Finished { .. }) => Ok(super::ExitCode::Ok),
+        Ok(HumanEnd::Abandoned(_)) => Ok(super::ExitCode::Interrupted),
         Err(e @ (HumanError::BotStart { .. } | HumanError::NotPlayable { .. })) => {
             Err(Failure::input(e))
         }

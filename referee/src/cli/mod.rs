@@ -24,12 +24,43 @@ use referee_engine::bot::sandbox::SandboxError;
 use referee_engine::bot::{Language, Sandbox, SandboxChoice};
 use referee_engine::games::{GameConfig, GameOptions};
 use referee_engine::match_plan::MatchLimits;
-use referee_engine::text::escape_lines;
+use referee_engine::text::{escape_lines, with_causes};
 use referee_engine::units;
 
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_INTERNAL: i32 = 1;
-pub const EXIT_INPUT: i32 = 2;
+/// How the referee exits: the codes of the module's head, of `--help`
+/// and of docs/reference.md ("Exit codes").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitCode {
+    /// The command did its work (a finished game, whoever won; `check`:
+    /// every requirement holds; `sprt`: H1 accepted).
+    Ok,
+    /// A verdict against the bots for CI: `check`, a requirement failed;
+    /// `sprt`, H0 accepted; `reproduce`, disqualified again.
+    Failed,
+    /// The referee itself failed (or games were left unplayed).
+    Internal,
+    /// The input was wrong (usage, a bot spec, an option, a file); the
+    /// message says what to fix.
+    BadInput,
+    /// `sprt`: `--max-games` reached before the test decided.
+    Inconclusive,
+    /// Ctrl-C stopped a tournament or `collect`, or the person ended a
+    /// `play` game early (128 + SIGINT).
+    Interrupted,
+}
+
+impl ExitCode {
+    /// The process's exit status.
+    pub fn code(self) -> i32 {
+        match self {
+            ExitCode::Ok => 0,
+            ExitCode::Failed | ExitCode::Internal => 1,
+            ExitCode::BadInput => 2,
+            ExitCode::Inconclusive => 3,
+            ExitCode::Interrupted => 130,
+        }
+    }
+}
 
 #[derive(Parser)]
 #[command(
@@ -213,10 +244,19 @@ impl GameFlags {
         }
     }
 
-    pub fn config(&self, game: &str) -> Result<GameConfig, String> {
-        units::check_game_options(&self.options()).map_err(|e| e.to_string())?;
-        GameConfig::from_options(game, &self.options()).map_err(|e| e.to_string())
+    pub fn config(&self, game: &str) -> Result<GameConfig, GameFlagsError> {
+        units::check_game_options(&self.options())?;
+        Ok(GameConfig::from_options(game, &self.options())?)
     }
+}
+
+/// Why the game and its flags make no game.
+#[derive(Debug, thiserror::Error)]
+pub enum GameFlagsError {
+    #[error(transparent)]
+    Option(#[from] units::UnitError),
+    #[error(transparent)]
+    Game(#[from] referee_engine::games::GameConfigError),
 }
 
 /// Per-move time, startup time, time bank and memory, shared by every
@@ -317,21 +357,6 @@ fn resolved_sandbox(choice: SandboxChoice) -> Result<Sandbox, SandboxError> {
         .clone()
 }
 
-/// An error and its causes, `: `-separated, each cause once: a message
-/// that already quotes its source (`cannot read F: No such file...`) does
-/// not repeat it.
-pub fn error_text(e: &anyhow::Error) -> String {
-    let mut text = e.to_string();
-    for cause in e.chain().skip(1) {
-        let cause = cause.to_string();
-        if !text.contains(&cause) {
-            text.push_str(": ");
-            text.push_str(&cause);
-        }
-    }
-    text
-}
-
 /// Why a value on the command line is refused (clap prints it after the
 /// flag's name).
 #[derive(Debug, thiserror::Error)]
@@ -397,6 +422,11 @@ pub fn move_time(text: &str) -> Result<std::time::Duration, ArgError> {
     Ok(units::parse_move_time(refuse_negative(text)?)?)
 }
 
+/// A duration (`120s`, `2m`), not negative, at most 24 hours.
+pub fn duration(text: &str) -> Result<std::time::Duration, ArgError> {
+    Ok(units::parse_duration(refuse_negative(text)?)?)
+}
+
 /// A time bank, not negative.
 pub fn time_bank(text: &str) -> Result<std::time::Duration, ArgError> {
     Ok(units::parse_time_bank(refuse_negative(text)?)?)
@@ -428,16 +458,16 @@ impl Failure {
     }
 }
 
-pub fn main() -> i32 {
+pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
             return match e.kind() {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
-                    EXIT_OK
+                    ExitCode::Ok
                 }
-                _ => EXIT_INPUT,
+                _ => ExitCode::BadInput,
             };
         }
     };
@@ -449,20 +479,20 @@ pub fn main() -> i32 {
     }
     referee_engine::bot::sandbox::hide_command_line();
     let result = match cli.command {
-        Command::Match(args) => play::run_match(args).map(|()| EXIT_OK),
-        Command::Replay(args) => play::run_replay(args).map(|()| EXIT_OK),
+        Command::Match(args) => play::run_match(args).map(|()| ExitCode::Ok),
+        Command::Replay(args) => play::run_replay(args).map(|()| ExitCode::Ok),
         Command::Reproduce(args) => play::run_reproduce(args),
         Command::Tournament(args) => tournament::run_tournament(args),
         Command::Merge(args) => tournament::run_merge(args),
         Command::Report(args) => tournament::run_report(args),
         Command::Grade(args) => tournament::run_grade(args),
         Command::Play(args) => human::run_play(args),
-        Command::Bench(args) => bench::run_bench(args).map(|()| EXIT_OK),
+        Command::Bench(args) => bench::run_bench(args).map(|()| ExitCode::Ok),
         // For CI, 1 means a failed requirement (or H0): a run that cannot
         // be done is 2, whatever the cause.
         Command::Check(args) => check::run_check(args).map_err(Failure::into_input),
         Command::Sprt(args) => check::run_sprt(args).map_err(Failure::into_input),
-        Command::Languages(args) => languages::run_languages(args).map(|()| EXIT_OK),
+        Command::Languages(args) => languages::run_languages(args).map(|()| ExitCode::Ok),
         Command::Collect(args) => collect::run_collect(args),
     };
     match result {
@@ -470,15 +500,15 @@ pub fn main() -> i32 {
         // Errors may quote a bot's name or output: control characters
         // are shown escaped (`referee_engine::text`).
         Err(Failure::Input(e)) => {
-            eprintln!("referee: {}", escape_lines(&error_text(&e)));
-            EXIT_INPUT
+            eprintln!("referee: {}", escape_lines(&with_causes(e.as_ref())));
+            ExitCode::BadInput
         }
         Err(Failure::Internal(e)) => {
             eprintln!(
                 "referee: internal failure: {}",
-                escape_lines(&error_text(&e))
+                escape_lines(&with_causes(e.as_ref()))
             );
-            EXIT_INTERNAL
+            ExitCode::Internal
         }
     }
 }

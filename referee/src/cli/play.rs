@@ -55,10 +55,7 @@ pub struct ReplayArgs {
 }
 
 pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
-    let config = args
-        .game_flags
-        .config(&args.game)
-        .map_err(|e| Failure::Input(anyhow!(e)))?;
+    let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let mut bot_a = BotCommand::parse(&args.bot_a).map_err(Failure::input)?;
     let mut bot_b = BotCommand::parse(&args.bot_b).map_err(Failure::input)?;
     distinct_names(&mut bot_a, &mut bot_b);
@@ -121,14 +118,11 @@ pub struct ReproduceArgs {
     pub save: Option<PathBuf>,
 }
 
-/// Exit code of `reproduce` when the new bot was disqualified again.
-pub const EXIT_STILL_FAILS: i32 = 1;
-
-pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
+pub fn run_reproduce(args: ReproduceArgs) -> Result<super::ExitCode, Failure> {
     use referee_engine::games::Seat;
     let shown = args.file.display().to_string();
-    let entries =
-        transcript::read(&args.file).map_err(|e| Failure::input(anyhow!("{shown}: {e}")))?;
+    let entries = transcript::read(&args.file)
+        .map_err(|e| Failure::input(anyhow!(e).context(shown.clone())))?;
     let record = entries
         .iter()
         .find_map(|e| match e {
@@ -267,7 +261,7 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
     }
     played.record.replay = shell_words::join(again);
     let now_entries = transcript::read(&save)
-        .map_err(|e| Failure::internal(anyhow!("{}: {e}", save.display())))?;
+        .map_err(|e| Failure::internal(anyhow!(e).context(save.display().to_string())))?;
     let mut terminal = Terminal::new().with_file("Transcript", args.save.as_ref());
     terminal
         .game_finished(&played.record, &Place::Match)
@@ -326,9 +320,9 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
         println!("{}", referee_engine::text::escape(&line));
     }
     Ok(if now.disqualification.is_some() {
-        EXIT_STILL_FAILS
+        super::ExitCode::Failed
     } else {
-        super::EXIT_OK
+        super::ExitCode::Ok
     })
 }
 

@@ -16,9 +16,6 @@ use super::Failure;
 use referee_engine::bot::SandboxChoice;
 use referee_engine::text::escape;
 
-/// Exit code when Ctrl-C stopped a tournament (standings of the games done are written).
-pub const EXIT_INTERRUPTED: i32 = 130;
-
 #[derive(Args)]
 pub struct TournamentArgs {
     /// The tournament file (TOML; see tournaments/*.toml for examples)
@@ -79,7 +76,7 @@ pub struct ReportArgs {
     pub templates: Option<PathBuf>,
 }
 
-pub fn run_report(args: ReportArgs) -> Result<i32, Failure> {
+pub fn run_report(args: ReportArgs) -> Result<super::ExitCode, Failure> {
     let templates = referee_engine::reporter::html::Templates {
         dir: args.templates,
     };
@@ -105,7 +102,7 @@ pub fn run_report(args: ReportArgs) -> Result<i32, Failure> {
         written.games,
         written.total_bytes.div_ceil(1024)
     );
-    Ok(super::EXIT_OK)
+    Ok(super::ExitCode::Ok)
 }
 
 /// `referee grade DIR`.
@@ -121,7 +118,7 @@ pub struct GradeArgs {
     pub file: Option<PathBuf>,
 }
 
-pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
+pub fn run_grade(args: GradeArgs) -> Result<super::ExitCode, Failure> {
     let meta_path = args.folder.join("tournament.json");
     let meta: tournament::run::FolderMeta = referee_engine::input_file::read_to_string(
         &meta_path,
@@ -153,7 +150,8 @@ pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
         .map_err(|e| match &args.file {
             Some(_) => Failure::input(e),
             None => Failure::input(anyhow::anyhow!(
-                "{e} (the folder's copy of the file; give the tournament file with --file)"
+                "{} (the folder's copy of the file; give the tournament file with --file)",
+                referee_engine::text::with_causes(&e)
             )),
         })?
         .ok_or_else(|| {
@@ -196,7 +194,7 @@ pub fn run_grade(args: GradeArgs) -> Result<i32, Failure> {
             .map_err(Failure::internal)?;
         println!("report: {}", report.join("index.html").display());
     }
-    Ok(super::EXIT_OK)
+    Ok(super::ExitCode::Ok)
 }
 
 #[derive(Args)]
@@ -215,7 +213,7 @@ pub struct MergeArgs {
     pub partial: bool,
 }
 
-pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
+pub fn run_tournament(args: TournamentArgs) -> Result<super::ExitCode, Failure> {
     let mut plan = TournamentPlan::load(&args.file).map_err(Failure::input)?;
     let sandbox = super::check_sandbox(args.sandbox.unwrap_or(plan.sandbox))?;
     for bot in &mut plan.bots {
@@ -287,7 +285,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
             _ => Failure::internal(e),
         })?;
         print!("{report}");
-        return Ok(super::EXIT_OK);
+        return Ok(super::ExitCode::Ok);
     }
     bot::install_interrupt_handler();
     let mut options = options;
@@ -349,7 +347,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
                 referee_engine::text::escape_lines(&e.to_string())
             );
         }
-        return Ok(EXIT_INTERRUPTED);
+        return Ok(super::ExitCode::Interrupted);
     }
     let outcome = outcome.map_err(|e| match e {
         tournament::TournamentError::FolderInUse { .. }
@@ -377,14 +375,14 @@ pub fn run_tournament(args: TournamentArgs) -> Result<i32, Failure> {
         _ => Failure::internal(e),
     })?;
     if outcome.interrupted {
-        return Ok(EXIT_INTERRUPTED);
+        return Ok(super::ExitCode::Interrupted);
     }
     if outcome.not_played > 0 {
         // Not the bots' doing, and not finished: 1, as for any failure of
         // the referee itself.
-        return Ok(super::EXIT_INTERNAL);
+        return Ok(super::ExitCode::Internal);
     }
-    Ok(super::EXIT_OK)
+    Ok(super::ExitCode::Ok)
 }
 
 /// The format as the start line names it: `swiss, 4 rounds`,
@@ -411,7 +409,7 @@ fn resume_command(file: &std::path::Path, out: &std::path::Path) -> String {
     )
 }
 
-pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
+pub fn run_merge(args: MergeArgs) -> Result<super::ExitCode, Failure> {
     // As `tournament` does: results already in --out are never overwritten.
     if args.out.join("games.csv").exists() {
         return Err(Failure::input(anyhow::anyhow!(
@@ -460,7 +458,7 @@ pub fn run_merge(args: MergeArgs) -> Result<i32, Failure> {
     {
         eprint!("{warning}");
     }
-    Ok(super::EXIT_OK)
+    Ok(super::ExitCode::Ok)
 }
 
 /// The whole sandbox line (stderr has the short one unless --verbose),

@@ -172,7 +172,7 @@ impl Board {
 pub enum CheckError {
     #[error(transparent)]
     Match(#[from] MatchError),
-    #[error("bench: {0}")]
+    #[error("bench")]
     Bench(#[from] bench::BenchError),
 }
 

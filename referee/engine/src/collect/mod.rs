@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::UNIX_EPOCH;
+use std::time::{Duration, UNIX_EPOCH};
 
 use unpack::{ArchiveKind, Caps, UnpackError};
 
@@ -443,20 +443,45 @@ fn csv_table(
     Ok((reader, found))
 }
 
-/// Runs `git` with `args`, no prompt for credentials; its stderr on
-/// failure.
-fn git(args: &[&str]) -> Result<String, String> {
-    let out = Command::new("git")
+/// How long one `git` command (a clone, a checkout) may take by default
+/// before it is stopped (`collect --git-timeout`).
+pub const GIT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// What `git` is told so that it never waits for a person: no terminal
+/// prompt, no askpass program (an empty `GIT_ASKPASS` hides `core.askPass`
+/// and `SSH_ASKPASS`), ssh in batch mode (no password, no question about
+/// an unknown host key).
+const GIT_ENV: &[(&str, &str)] = &[
+    ("GIT_TERMINAL_PROMPT", "0"),
+    ("GIT_ASKPASS", ""),
+    ("SSH_ASKPASS", ""),
+    (
+        "GIT_SSH_COMMAND",
+        "ssh -o BatchMode=yes -o ConnectTimeout=30",
+    ),
+    ("GIT_ALLOW_PROTOCOL", "file:git:http:https:ssh"),
+];
+
+/// Runs `git` with `args` in its own session (see [`crate::bot::tool`]),
+/// stopped after `limit`, with no credential helper (a helper may open a
+/// window or ask on the terminal); its stdout, or on failure its stderr.
+fn git(url: &str, args: &[&str], limit: Duration) -> Result<String, FetchError> {
+    let mut command = Command::new("git");
+    command
+        .args(["-c", "credential.helper=", "-c", "core.askPass="])
         .args(args)
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .env("GIT_ALLOW_PROTOCOL", "file:git:http:https:ssh")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run git: {e} (is git installed?)"))?;
+        .envs(GIT_ENV.iter().copied());
+    let out = crate::bot::tool::run(command, limit).map_err(|source| FetchError::GitRun {
+        url: url.to_string(),
+        source,
+    })?;
     if out.status.success() {
         Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
     } else {
-        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
+        Err(FetchError::Git {
+            url: url.to_string(),
+            message: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        })
     }
 }
 
@@ -465,11 +490,30 @@ fn git(args: &[&str]) -> Result<String, String> {
 pub enum FetchError {
     #[error(transparent)]
     Refused(#[from] UnpackError),
-    #[error("git: {0}")]
-    Git(String),
+    /// git ran and refused: its message.
+    #[error("git: {url}: {message}")]
+    Git { url: String, message: String },
+    /// git did not run, or did not end in its time.
+    #[error("git: {url}")]
+    GitRun {
+        url: String,
+        #[source]
+        source: crate::bot::tool::ToolError,
+    },
     /// Only commits after the deadline.
     #[error("no commit of {reference} before the deadline")]
     Late { reference: String },
+}
+
+/// What a submission is fetched under.
+#[derive(Clone, Copy, Debug)]
+pub struct FetchRules {
+    /// Seconds since 1970 (UTC): a git ref's latest commit before it.
+    pub deadline: Option<i64>,
+    /// The most a submission may hold once unpacked.
+    pub caps: Caps,
+    /// The time of each git command ([`GIT_TIMEOUT`] by default).
+    pub git_limit: Duration,
 }
 
 /// Puts the submission's files into `dest` (which must not exist): unpacked,
@@ -479,9 +523,13 @@ pub fn fetch(
     origin: &Origin,
     dest: &Path,
     scratch: &Path,
-    deadline: Option<i64>,
-    caps: Caps,
+    rules: FetchRules,
 ) -> Result<(), FetchError> {
+    let FetchRules {
+        deadline,
+        caps,
+        git_limit,
+    } = rules;
     match origin {
         Origin::Folder(path) => Ok(unpack::copy_folder(path, dest, caps)?),
         Origin::File(path) => Ok(unpack::copy_file(path, dest, caps)?),
@@ -491,8 +539,8 @@ pub fn fetch(
             let _ = fs::remove_dir_all(scratch);
             let clone = scratch.to_string_lossy().into_owned();
             let result = (|| {
-                git(&["clone", "--quiet", "--no-checkout", "--", url, &clone])
-                    .map_err(FetchError::Git)?;
+                let git = |args: &[&str]| git(url, args, git_limit);
+                git(&["clone", "--quiet", "--no-checkout", "--", url, &clone])?;
                 let resolved = [
                     format!("refs/tags/{reference}"),
                     format!("refs/remotes/origin/{reference}"),
@@ -510,15 +558,16 @@ pub fn fetch(
                     ])
                     .ok()
                 })
-                .ok_or_else(|| {
-                    FetchError::Git(format!("{url} has no tag or branch '{reference}'"))
+                .ok_or_else(|| FetchError::Git {
+                    url: url.clone(),
+                    message: format!("no tag or branch '{reference}'"),
                 })?;
                 let commit = match deadline {
                     None => resolved,
                     Some(secs) => {
                         let before = format!("--before={secs}");
-                        let found = git(&["-C", &clone, "rev-list", "-n", "1", &before, &resolved])
-                            .map_err(FetchError::Git)?;
+                        let found =
+                            git(&["-C", &clone, "rev-list", "-n", "1", &before, &resolved])?;
                         if found.is_empty() {
                             return Err(FetchError::Late {
                                 reference: reference.clone(),
@@ -527,8 +576,7 @@ pub fn fetch(
                         found
                     }
                 };
-                git(&["-C", &clone, "checkout", "--quiet", "--detach", &commit])
-                    .map_err(FetchError::Git)?;
+                git(&["-C", &clone, "checkout", "--quiet", "--detach", &commit])?;
                 Ok(unpack::copy_folder(scratch, dest, caps)?)
             })();
             let _ = fs::remove_dir_all(scratch);

@@ -47,13 +47,13 @@ pub enum UnpackError {
     Entry { entry: String, why: String },
     #[error("{0}")]
     Whole(String),
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}", path.display())]
     Read { path: PathBuf, source: io::Error },
     /// A file that is not a regular file where one is read (a link or a
     /// FIFO put in place of the archive after it was looked at).
     #[error(transparent)]
     Input(#[from] crate::input_file::InputError),
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}", path.display())]
     Write { path: PathBuf, source: io::Error },
 }
 

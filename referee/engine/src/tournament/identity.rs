@@ -53,7 +53,7 @@ impl Hash256 {
 
 /// A bot file that cannot be read to hash it.
 #[derive(Debug, thiserror::Error)]
-#[error("bot '{bot}': cannot read {} to tell whether it changed: {source}", path.display())]
+#[error("bot '{bot}': cannot read {} to tell whether it changed", path.display())]
 pub struct ContentError {
     pub bot: String,
     pub path: PathBuf,

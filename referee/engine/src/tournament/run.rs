@@ -77,7 +77,7 @@ pub enum TournamentError {
     /// `--shard` with a format played in rounds.
     #[error("--shard: a {format} tournament is played round by round, each round paired from the results of the rounds before, so it cannot be split into shards; play it whole (--jobs N plays a round's games in parallel)")]
     ShardOfRounds { format: &'static str },
-    #[error("{}: {source}; this games.csv does not follow its tournament file (edited by hand?): choose another --out", path.display())]
+    #[error("{} does not follow its tournament file (edited by hand? choose another --out)", path.display())]
     OffSchedule {
         path: PathBuf,
         #[source]
@@ -762,7 +762,8 @@ impl Played {
             // game is not played (nobody's loss); resume plays it.
             Err(e @ MatchError::NotStarted { .. }) => {
                 self.not_played += 1;
-                self.not_played_why.get_or_insert(e.to_string());
+                self.not_played_why
+                    .get_or_insert(crate::text::with_causes(&e));
                 (None, Flow::Go)
             }
             // The referee cannot compile bots here (no compiler, no
@@ -1212,7 +1213,7 @@ fn publish(
                 Ok(Some(stored)) => stored,
                 Ok(None) => continue,
                 Err(e) => {
-                    let stop = io::Error::other(e.to_string());
+                    let stop = io::Error::other(crate::text::with_causes(&e));
                     unread = Some(e);
                     return Err(stop.into());
                 }

@@ -36,9 +36,14 @@ pub struct Shard {
     pub count: u32,
 }
 
+/// A `--shard` that is not `I/N`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a shard; write I/N with 1 <= I <= N, e.g. 2/3")]
+pub struct NotAShard(pub String);
+
 impl Shard {
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("'{text}' is not a shard; write I/N with 1 <= I <= N, e.g. 2/3");
+    pub fn parse(text: &str) -> Result<Shard, NotAShard> {
+        let bad = || NotAShard(text.to_string());
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let index: u32 = i.trim().parse().map_err(|_| bad())?;
         let count: u32 = n.trim().parse().map_err(|_| bad())?;

@@ -45,7 +45,7 @@ pub struct StoredGame {
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("{}: {what}: {source}", path.display())]
+    #[error("{}: {what}", path.display())]
     Io {
         path: PathBuf,
         what: &'static str,
