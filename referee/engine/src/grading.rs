@@ -130,7 +130,7 @@ impl GradingPlan {
             bots_dir: Option<String>,
         }
         let text = Source::read("tournament", path)?;
-        let src = Source { path, text: &text };
+        let src = Source::new(path, &text);
         let raw: OnlyGrading = src.raw()?;
         raw.grading
             .map(|g| validate(&src, &g, names, roster_at, raw.bots_dir.as_deref()))

@@ -214,8 +214,8 @@ fn run_command(command: &BotCommand, source: &Path, built: Option<&Path>) -> Bot
 /// The entry of a source: the file itself, or a folder's entry.
 fn entry_of(source: &Path, language: Language) -> PathBuf {
     if source.is_dir() {
-        Language::of_folder(source, Some(language))
-            .map(|(_, entry)| entry)
+        language
+            .folder_entry(source)
             .unwrap_or_else(|| source.to_path_buf())
     } else {
         source.to_path_buf()

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::anyhow;
 use clap::Args;
 
-use referee_engine::bot::BotCommand;
+use referee_engine::bot::{BotCommand, Languages};
 use referee_engine::check::ab::{self, AbPlan, AbResult};
 use referee_engine::check::{self, CheckPlan};
 use referee_engine::reporter::json::Json;
@@ -240,7 +240,7 @@ pub struct SprtArgs {
     pub limits: LimitFlags,
 }
 
-pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
+pub fn run_sprt(args: SprtArgs, languages: &Languages) -> Result<i32, Failure> {
     let config = args
         .game_flags
         .config(&args.game)
@@ -270,8 +270,8 @@ pub fn run_sprt(args: SprtArgs) -> Result<i32, Failure> {
         return Err(Failure::input(anyhow!("--jobs must be at least 1")));
     }
     let bot = |spec: &str, role: &str| -> Result<TournamentBot, Failure> {
-        let command =
-            BotCommand::parse(spec).map_err(|e| Failure::Input(anyhow!("{role}: {e}")))?;
+        let command = BotCommand::parse(spec, languages)
+            .map_err(|e| Failure::Input(anyhow!("{role}: {e}")))?;
         let mut limits = args.limits.limits_for(&config, command.language);
         limits.process.hidden.extend(args.key.hidden());
         Ok(TournamentBot {

@@ -9,8 +9,10 @@ use std::path::{Path, PathBuf};
 use anyhow::anyhow;
 use clap::Args;
 
-use referee_engine::bot::{BotCommand, BotSpecError};
-use referee_engine::collect::{self, unpack::Caps, Admission, FetchError, Found, Origin, Status};
+use referee_engine::bot::{BotCommand, BotSpecError, Languages};
+use referee_engine::collect::{
+    self, unpack::Caps, Admission, FetchError, Found, Status, Submission,
+};
 use referee_engine::reporter::admission::AdmissionReport;
 use referee_engine::runner::{play_match, MatchError, MatchPlan};
 use referee_engine::verdict::Verdict;
@@ -87,7 +89,7 @@ pub struct CollectArgs {
     pub key: KeyFlags,
 }
 
-pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
+pub fn run_collect(args: CollectArgs, languages: &Languages) -> Result<i32, Failure> {
     let input = |e: collect::CollectError| Failure::Input(anyhow!(e));
     let config = args
         .game_flags
@@ -104,7 +106,7 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
             "collect needs a source: --from DIR (a folder per team) or --repos CSV (git repositories)"
         )));
     }
-    let mut reference = BotCommand::parse(&args.reference)
+    let mut reference = BotCommand::parse(&args.reference, languages)
         .map_err(|e| Failure::Input(anyhow!("--reference: {e}")))?;
     let roster = args
         .roster
@@ -114,7 +116,7 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
         .map_err(input)?;
     let mut found = Vec::new();
     if let Some(from) = &args.from {
-        found.extend(collect::folder_submissions(from, deadline).map_err(input)?);
+        found.extend(collect::folder_submissions(from, deadline, languages).map_err(input)?);
     }
     if let Some(repos) = &args.repos {
         found.extend(collect::repo_submissions(repos).map_err(input)?);
@@ -258,12 +260,11 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
             Some(Found::Submitted(submission)) => {
                 let on_roster = roster.as_ref().is_none_or(|r| r.contains_key(&team));
                 admit(
-                    &submission.team,
-                    &submission.origin,
+                    submission,
                     on_roster,
-                    &out,
-                    &staging,
+                    (&out, &staging),
                     deadline,
+                    languages,
                     &smoke,
                 )
             }
@@ -273,7 +274,7 @@ pub fn run_collect(args: CollectArgs) -> Result<i32, Failure> {
         }
         // A team not admitted keeps no bot of an earlier run.
         if row.status != Status::Admitted {
-            remove_team(&out, &row.team);
+            remove_team(&out, &row.team, languages);
         }
         report.team_done(row).map_err(report_error)?;
     }
@@ -298,14 +299,14 @@ fn describe(found: &Found) -> String {
 /// One team's submission: fetched into the staging folder, recognised,
 /// played against the reference, and moved to `out/TEAM` if admitted.
 fn admit(
-    team: &str,
-    origin: &Origin,
+    submission: &Submission,
     on_roster: bool,
-    out: &Path,
-    staging: &Path,
+    (out, staging): (&Path, &Path),
     deadline: Option<i64>,
+    languages: &Languages,
     smoke: &dyn Fn(BotCommand) -> Result<referee_engine::record::MatchRecord, MatchError>,
 ) -> Admission {
+    let (team, origin) = (submission.team.as_str(), &submission.origin);
     let mut row = Admission {
         team: team.to_string(),
         status: Status::Broken,
@@ -332,8 +333,8 @@ fn admit(
         row.message = format!("team '{team}': {e}");
         return row;
     }
-    let root = collect::bot_path(&collect::unpack::lone_folder(&unpacked));
-    let mut bot = match BotCommand::parse(&root.to_string_lossy()) {
+    let root = collect::bot_path(&collect::unpack::lone_folder(&unpacked), languages);
+    let mut bot = match BotCommand::parse(&root.to_string_lossy(), languages) {
         Ok(bot) => bot,
         Err(e) => {
             row.reason = match e {
@@ -374,7 +375,7 @@ fn admit(
         return row;
     }
     // A one-file bot is `OUT/TEAM.EXT`, a folder bot `OUT/TEAM`.
-    remove_team(out, team);
+    remove_team(out, team, languages);
     let target = match root.extension() {
         Some(ext) if root.is_file() => out.join(format!("{team}.{}", ext.to_string_lossy())),
         _ => out.join(team),
@@ -391,14 +392,14 @@ fn admit(
 
 /// Removes a team's bot of an earlier run: the folder `OUT/TEAM`, or a
 /// source file `OUT/TEAM.EXT` of a language (never another file).
-fn remove_team(out: &Path, team: &str) {
+fn remove_team(out: &Path, team: &str, languages: &Languages) {
     let _ = fs::remove_dir_all(out.join(team));
     for entry in fs::read_dir(out).into_iter().flatten().flatten() {
         let path = entry.path();
         let is_file = entry.file_type().map(|t| t.is_file()).unwrap_or(false);
         if is_file
             && path.file_stem().and_then(|s| s.to_str()) == Some(team)
-            && referee_engine::bot::Language::of_source(&path).is_some()
+            && languages.of_source(&path).is_some()
         {
             let _ = fs::remove_file(&path);
         }

@@ -5,7 +5,7 @@
 use anyhow::anyhow;
 use clap::{ArgGroup, Args};
 
-use referee_engine::bot::{BotCommand, Language};
+use referee_engine::bot::{BotCommand, Language, Languages};
 use referee_engine::human::{self, HumanEnd, HumanError, HumanPlan, Opponent};
 
 use super::{Failure, GameFlags, LimitFlags};
@@ -33,13 +33,13 @@ pub struct PlayArgs {
 /// The person ended the game early (Ctrl-C or end of input): 128 + SIGINT.
 pub const EXIT_ABANDONED: i32 = 130;
 
-pub fn run_play(args: PlayArgs) -> Result<i32, Failure> {
+pub fn run_play(args: PlayArgs, languages: &Languages) -> Result<i32, Failure> {
     let config = args
         .game_flags
         .config(&args.game)
         .map_err(|e| Failure::Input(anyhow!(e)))?;
     let opponent = match &args.vs {
-        Some(spec) => Opponent::Bot(BotCommand::parse(spec).map_err(Failure::input)?),
+        Some(spec) => Opponent::Bot(BotCommand::parse(spec, languages).map_err(Failure::input)?),
         None => Opponent::HotSeat,
     };
     let language = match &opponent {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::anyhow;
 use clap::Args;
 
-use referee_engine::bot::BotCommand;
+use referee_engine::bot::{BotCommand, Languages};
 use referee_engine::reporter::{json::Json, terminal::Terminal, Place, Reporter, Run};
 use referee_engine::runner::{play_match, MatchError, MatchPlan};
 use referee_engine::transcript;
@@ -53,13 +53,13 @@ pub struct ReplayArgs {
     pub templates: Option<PathBuf>,
 }
 
-pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
+pub fn run_match(args: MatchArgs, languages: &Languages) -> Result<(), Failure> {
     let config = args
         .game_flags
         .config(&args.game)
         .map_err(|e| Failure::Input(anyhow!(e)))?;
-    let mut bot_a = BotCommand::parse(&args.bot_a).map_err(Failure::input)?;
-    let mut bot_b = BotCommand::parse(&args.bot_b).map_err(Failure::input)?;
+    let mut bot_a = BotCommand::parse(&args.bot_a, languages).map_err(Failure::input)?;
+    let mut bot_b = BotCommand::parse(&args.bot_b, languages).map_err(Failure::input)?;
     distinct_names(&mut bot_a, &mut bot_b);
     args.limits.check_sandbox()?;
     let mut limits = [&bot_a, &bot_b].map(|bot| args.limits.limits_for(&config, bot.language));
@@ -119,7 +119,7 @@ pub struct ReproduceArgs {
 /// Exit code of `reproduce` when the new bot was disqualified again.
 pub const EXIT_STILL_FAILS: i32 = 1;
 
-pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
+pub fn run_reproduce(args: ReproduceArgs, languages: &Languages) -> Result<i32, Failure> {
     use referee_engine::games::Seat;
     let shown = args.file.display().to_string();
     let entries =
@@ -203,7 +203,7 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<i32, Failure> {
         .game_flags
         .config(&recorded.game)
         .map_err(|e| Failure::input(anyhow!("{shown}: {e}")))?;
-    let new = BotCommand::parse(&args.bot).map_err(Failure::input)?;
+    let new = BotCommand::parse(&args.bot, languages).map_err(Failure::input)?;
     let seed = recorded
         .seed
         .ok_or_else(|| Failure::input(anyhow!("{shown}: its replay command has no seed")))?;
@@ -433,7 +433,7 @@ mod tests {
     /// flags this module defines: each one parses here, for every game.
     #[test]
     fn replay_commands_parse_with_the_command_line_definitions() {
-        let bot = BotCommand::parse("/bin/cat").unwrap();
+        let bot = BotCommand::parse("/bin/cat", &Languages::built_in()).unwrap();
         let mut limits = MatchLimits {
             time_bank: std::time::Duration::from_millis(300),
             ..MatchLimits::default()

@@ -248,8 +248,13 @@ fn dated_submissions(dir: &Path) -> Option<Vec<(i64, PathBuf)>> {
 /// are skipped. A team folder whose entries are all folders named by a
 /// date holds one submission per date; otherwise the submission was
 /// handed in when it last changed (its latest mtime). With a deadline,
-/// each team's latest submission before it counts.
-pub fn folder_submissions(from: &Path, deadline: Option<i64>) -> Result<Vec<Found>, CollectError> {
+/// each team's latest submission before it counts. A lone file is a
+/// submission when one of `languages` takes it as a source.
+pub fn folder_submissions(
+    from: &Path,
+    deadline: Option<i64>,
+    languages: &crate::bot::Languages,
+) -> Result<Vec<Found>, CollectError> {
     let entries = fs::read_dir(from).map_err(|e| {
         bad(format!(
             "--from {}: cannot read the folder ({e}); give the folder holding one folder or archive per team",
@@ -272,7 +277,7 @@ pub fn folder_submissions(from: &Path, deadline: Option<i64>) -> Result<Vec<Foun
         } else if let (true, Some((kind, stem))) = (meta.is_file(), ArchiveKind::of(&shown)) {
             (stem, Origin::Archive(path.clone(), kind))
         } else if let (true, Some(stem)) = (
-            meta.is_file() && crate::bot::Language::of_source(&path).is_some(),
+            meta.is_file() && languages.of_source(&path).is_some(),
             Path::new(&shown).file_stem().and_then(|s| s.to_str()),
         ) {
             (stem, Origin::File(path.clone()))
@@ -526,8 +531,8 @@ pub fn fetch(
 /// recognises it (its marker file: `main.py`, `main.c`, ...); else its one
 /// top-level source file (`bot.py` alone, beside a README); else the
 /// folder, for the message of the language recognition.
-pub fn bot_path(root: &Path) -> PathBuf {
-    if crate::bot::Language::of_folder(root, None).is_some() {
+pub fn bot_path(root: &Path, languages: &crate::bot::Languages) -> PathBuf {
+    if languages.of_folder(root, None).is_some() {
         return root.to_path_buf();
     }
     let sources: Vec<PathBuf> = fs::read_dir(root)
@@ -536,7 +541,7 @@ pub fn bot_path(root: &Path) -> PathBuf {
         .flatten()
         .filter(|e| e.file_type().map(|t| t.is_file()).unwrap_or(false))
         .map(|e| e.path())
-        .filter(|p| crate::bot::Language::of_source(p).is_some())
+        .filter(|p| languages.of_source(p).is_some())
         .collect();
     match sources.as_slice() {
         [only] => only.clone(),

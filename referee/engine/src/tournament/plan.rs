@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::bot::SandboxChoice;
+use crate::bot::{Languages, SandboxChoice};
 use crate::games::{GameConfig, GameOptions};
 pub use crate::plan_file::{PlanError, TournamentBot};
 use crate::plan_file::{RawBot, RawLimits, Source, DEFAULT_SEED};
@@ -57,7 +57,7 @@ struct RawTournament {
     bots_dir: Option<Spanned<String>>,
     /// Languages added or overridden (`[languages.NAME]`).
     #[serde(default)]
-    languages: crate::plan_file::Languages,
+    languages: crate::plan_file::LanguageTables,
     /// Reference bots, mark bands and a roster ([`crate::grading`]).
     grading: Option<Spanned<crate::grading::RawGrading>>,
 }
@@ -159,6 +159,9 @@ pub struct TournamentPlan {
     pub grading: Option<crate::grading::GradingPlan>,
     /// The file's text, kept to tell whether a results folder belongs to it.
     pub source: String,
+    /// The languages its bots were looked up in: the built-in ones and the
+    /// file's own `[languages.NAME]`, seen by no other file.
+    pub languages: Languages,
 }
 
 impl TournamentPlan {
@@ -170,9 +173,9 @@ impl TournamentPlan {
     /// Validates a file's text; relative bot paths are taken from the file's
     /// directory.
     pub fn parse(path: &Path, text: &str) -> Result<TournamentPlan, PlanError> {
-        let src = Source { path, text };
+        let mut src = Source::new(path, text);
         let raw: RawTournament = src.raw()?;
-        src.register_languages(&raw.languages)?;
+        src.add_languages(&Languages::built_in(), &raw.languages)?;
         let config = src.game_config(&raw.game, raw.options.as_ref(), |options| {
             seat_a_starts(raw.game.get_ref(), options)
         })?;
@@ -219,6 +222,7 @@ impl TournamentPlan {
             sandbox,
             grading,
             source: text.to_string(),
+            languages: src.languages,
         })
     }
 
