@@ -809,11 +809,15 @@ fn real_program(word: &str, found: PathBuf) -> PathBuf {
 mod tests {
     use super::*;
 
+    fn built_ins() -> Languages {
+        Languages::built_in()
+    }
+
     #[test]
     fn detection_from_specs() {
         let d = |p: &str, args: &[&str]| {
             let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-            Language::detect(Path::new(p), &args).name()
+            built_ins().detect(Path::new(p), &args).name()
         };
         assert_eq!(d("bot.py", &[]), "python");
         assert_eq!(d("bot.c", &[]), "c");
@@ -830,15 +834,27 @@ mod tests {
         assert_eq!(d("/usr/bin/node", &["bot.js"]), "javascript");
         assert_eq!(d("/usr/bin/java", &["-jar", "bot.jar"]), "java");
         assert_eq!(d("/bin/sh", &["-c", "true"]), "native");
-        for lang in Language::all() {
-            assert_eq!(Language::from_name(lang.name()), Some(lang));
+        for lang in built_ins().all() {
+            assert_eq!(built_ins().from_name(lang.name()), Some(lang));
         }
-        assert_eq!(Language::from_name("c++"), Some(Language::named("cpp")));
+        assert_eq!(built_ins().from_name("c++"), Some(Language::named("cpp")));
         assert_eq!(
-            Language::from_name("JS"),
+            built_ins().from_name("JS"),
             Some(Language::named("javascript"))
         );
-        assert_eq!(Language::from_name("cobol"), None);
+        assert_eq!(built_ins().from_name("cobol"), None);
+    }
+
+    #[test]
+    fn a_language_added_to_a_table_is_in_that_table_only() {
+        let table: LanguageTable =
+            toml::from_str("extensions = [\"kt\"]\nrun = \"kotlin {entry}\"").unwrap();
+        let mut mine = built_ins();
+        let kotlin = mine.add(table.define("kotlin", &mine).unwrap());
+        assert_eq!(mine.of_source(Path::new("bot.kt")), Some(kotlin));
+        assert_eq!(mine.from_name("kotlin"), Some(kotlin));
+        assert_eq!(built_ins().of_source(Path::new("bot.kt")), None);
+        assert_eq!(built_ins().from_name("kotlin"), None);
     }
 
     #[test]
@@ -866,16 +882,16 @@ mod tests {
     #[test]
     fn folders_are_recognised_by_their_markers() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(Language::of_folder(dir.path(), None).is_none());
+        assert!(built_ins().of_folder(dir.path(), None).is_none());
         std::fs::write(dir.path().join("Main.java"), "class Main {}").unwrap();
-        let (lang, entry) = Language::of_folder(dir.path(), None).unwrap();
+        let (lang, entry) = built_ins().of_folder(dir.path(), None).unwrap();
         assert_eq!(lang.name(), "java");
         assert_eq!(entry, dir.path().join("Main.java"));
         std::fs::write(dir.path().join("Cargo.toml"), "").unwrap();
-        let (lang, entry) = Language::of_folder(dir.path(), Some(Language::named("rust"))).unwrap();
+        let (lang, entry) = built_ins().of_folder(dir.path(), Some(Language::named("rust"))).unwrap();
         assert_eq!(lang.name(), "rust");
         assert_eq!(entry, dir.path().join("src/main.rs"));
-        assert!(Language::of_folder(dir.path(), Some(Language::named("go"))).is_none());
+        assert!(built_ins().of_folder(dir.path(), Some(Language::named("go"))).is_none());
     }
 
     #[test]
@@ -885,7 +901,7 @@ mod tests {
              run = \"java -jar {out}/bot.jar\"\ntime_multiplier = 2.5\nmemory_allowance = \"64 MiB\"",
         )
         .unwrap();
-        let def = table.define("kotlin").unwrap();
+        let def = table.define("kotlin", &built_ins()).unwrap();
         assert_eq!(def.extensions, vec!["kt"]);
         assert_eq!(def.run, vec!["java", "-jar", "{out}/bot.jar"]);
         assert_eq!(def.memory_allowance_kb, 64 * 1024);
@@ -893,16 +909,16 @@ mod tests {
 
         // An override keeps what it does not set.
         let table: LanguageTable = toml::from_str("run = \"python3.11 {entry}\"").unwrap();
-        let def = table.define("python").unwrap();
+        let def = table.define("python", &built_ins()).unwrap();
         assert_eq!(def.run, vec!["python3.11", "{entry}"]);
         assert_eq!(def.extensions, vec!["py"]);
 
-        let err = LanguageTable::default().define("cobol").unwrap_err();
+        let err = LanguageTable::default().define("cobol", &built_ins()).unwrap_err();
         assert!(err.contains("run: missing"), "{err}");
         let bad: LanguageTable =
             toml::from_str("extensions = [\"x\"]\nrun = \"{out}/bot\"").unwrap();
-        assert!(bad.define("x").unwrap_err().contains("{out}"));
+        assert!(bad.define("x", &built_ins()).unwrap_err().contains("{out}"));
         let bad: LanguageTable = toml::from_str("time_multiplier = -1.0").unwrap();
-        assert!(bad.define("c").unwrap_err().contains("time_multiplier"));
+        assert!(bad.define("c", &built_ins()).unwrap_err().contains("time_multiplier"));
     }
 }
