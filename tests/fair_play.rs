@@ -1141,7 +1141,14 @@ fn nothing_is_left_after_a_tournament_or_a_check(layer: &str) {
     )
     .unwrap();
     let commands: [&[&str]; 2] = [
-        &["tournament", "t.toml", "--out", "results", "--sandbox", layer],
+        &[
+            "tournament",
+            "t.toml",
+            "--out",
+            "results",
+            "--sandbox",
+            layer,
+        ],
         &["check", "c.toml", "--no-report"],
     ];
     for args in commands {

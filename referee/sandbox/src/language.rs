@@ -888,10 +888,14 @@ mod tests {
         assert_eq!(lang.name(), "java");
         assert_eq!(entry, dir.path().join("Main.java"));
         std::fs::write(dir.path().join("Cargo.toml"), "").unwrap();
-        let (lang, entry) = built_ins().of_folder(dir.path(), Some(Language::named("rust"))).unwrap();
+        let (lang, entry) = built_ins()
+            .of_folder(dir.path(), Some(Language::named("rust")))
+            .unwrap();
         assert_eq!(lang.name(), "rust");
         assert_eq!(entry, dir.path().join("src/main.rs"));
-        assert!(built_ins().of_folder(dir.path(), Some(Language::named("go"))).is_none());
+        assert!(built_ins()
+            .of_folder(dir.path(), Some(Language::named("go")))
+            .is_none());
     }
 
     #[test]
@@ -913,12 +917,17 @@ mod tests {
         assert_eq!(def.run, vec!["python3.11", "{entry}"]);
         assert_eq!(def.extensions, vec!["py"]);
 
-        let err = LanguageTable::default().define("cobol", &built_ins()).unwrap_err();
+        let err = LanguageTable::default()
+            .define("cobol", &built_ins())
+            .unwrap_err();
         assert!(err.contains("run: missing"), "{err}");
         let bad: LanguageTable =
             toml::from_str("extensions = [\"x\"]\nrun = \"{out}/bot\"").unwrap();
         assert!(bad.define("x", &built_ins()).unwrap_err().contains("{out}"));
         let bad: LanguageTable = toml::from_str("time_multiplier = -1.0").unwrap();
-        assert!(bad.define("c", &built_ins()).unwrap_err().contains("time_multiplier"));
+        assert!(bad
+            .define("c", &built_ins())
+            .unwrap_err()
+            .contains("time_multiplier"));
     }
 }

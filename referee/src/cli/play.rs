@@ -421,7 +421,7 @@ pub fn run_replay(args: ReplayArgs) -> Result<(), Failure> {
 mod tests {
     use clap::Parser;
 
-    use referee_engine::bot::BotCommand;
+    use referee_engine::bot::{BotCommand, Languages};
     use referee_engine::games::{GameConfig, GameOptions};
     use referee_engine::key::RunKey;
     use referee_engine::replay;

@@ -682,7 +682,11 @@ mod tests {
         assert_eq!(run_of(&a), "sh", "the first file's snake, not the third's");
         assert_eq!(run_of(&c), "bash");
         assert_eq!(a.languages.named("python").def().time_multiplier, 5.0);
-        assert!(b.languages.from_name("snake").is_none(), "{:?}", b.languages);
+        assert!(
+            b.languages.from_name("snake").is_none(),
+            "{:?}",
+            b.languages
+        );
         assert_eq!(
             b.languages.named("python").def().time_multiplier,
             built_in_python,
