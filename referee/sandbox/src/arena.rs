@@ -14,7 +14,7 @@ use crate::language::Languages;
 /// removed when the last arena goes, not under another arena's bots.
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 
-/// A command's context: made once (per command, in the binary's `main`),
+/// A command's context: made once per command (by the binary's `cli::main`),
 /// dropped at its end, which removes what the sandbox left on the machine.
 /// A tournament or check file's own languages go into its plan's table,
 /// made from this one (see `referee_engine::plan_file`): two files read in
