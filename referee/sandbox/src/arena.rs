@@ -14,11 +14,12 @@ use crate::language::Languages;
 /// removed when the last arena goes, not under another arena's bots.
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 
-/// A command's context: made once per command (by the binary's `cli::main`),
-/// dropped at its end, which removes what the sandbox left on the machine.
-/// A tournament or check file's own languages go into its plan's table,
-/// made from this one (see `referee_engine::plan_file`): two files read in
-/// one process never see each other's.
+/// A command's context: made once per command (by the binary's
+/// `cli::main`), dropped at its end, which removes what the sandbox left on
+/// the machine. A tournament or check file's own languages go into its
+/// plan's table, made from the built-in ones (see
+/// `referee_engine::plan_file`): two files read in one process never see
+/// each other's.
 #[derive(Debug)]
 pub struct Arena {
     languages: Languages,
