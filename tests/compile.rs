@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use referee_engine::bot::compile::{prepare_in, COMPILE_LIMIT};
-use referee_engine::bot::{BotCommand, Sandbox};
+use referee_engine::bot::{BotCommand, Languages, Sandbox};
 
 use crate::harness::*;
 
@@ -17,7 +17,7 @@ const BUDGET: Duration = Duration::from_secs(120);
 fn command(dir: &Path, name: &str, text: &str) -> BotCommand {
     let path = dir.join(name);
     fs::write(&path, text).unwrap();
-    BotCommand::parse(path.to_str().unwrap()).unwrap()
+    BotCommand::parse(path.to_str().unwrap(), &Languages::built_in()).unwrap()
 }
 
 fn use_the_launcher() {}

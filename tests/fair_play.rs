@@ -1118,6 +1118,76 @@ fn a_killed_strict_referees_cgroups_are_removed_by_the_next_referee() {
     assert_eq!(cgroups_named(&prefix), Vec::<PathBuf>::new());
 }
 
+/// A referee that ends, after a tournament or a check, leaves no folder of
+/// working directories and no bot cgroup of its own: its context removes
+/// them when it is dropped, whatever the command.
+fn nothing_is_left_after_a_tournament_or_a_check(layer: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = sample_bin("arrow5_random");
+    let bots = format!(
+        "[[bots]]\nname = \"a\"\nbot = \"{bot}\"\n[[bots]]\nname = \"b\"\nbot = \"{bot}\"\n"
+    );
+    std::fs::write(
+        dir.path().join("t.toml"),
+        format!("name = \"t\"\ngame = \"arrow5\"\ngames_per_pairing = 2\n{bots}"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("c.toml"),
+        format!(
+            "name = \"c\"\ngame = \"arrow5\"\n[bot]\nbot = \"{bot}\"\n\
+             [[opponents]]\nname = \"r\"\nbot = \"{bot}\"\n\
+             [[require]]\nkind = \"no-verdicts\"\nagainst = \"r\"\ngames = 2\n"
+        ),
+    )
+    .unwrap();
+    let commands: [&[&str]; 2] = [
+        &[
+            "tournament",
+            "t.toml",
+            "--out",
+            "results",
+            "--sandbox",
+            layer,
+        ],
+        &["check", "c.toml", "--no-report"],
+    ];
+    for args in commands {
+        // Spawned here, not through `referee()`, for the referee's pid
+        // (its folder's and its cgroups' names); output to files, read
+        // after it ends.
+        let out = std::fs::File::create(dir.path().join("out.txt")).unwrap();
+        let err = std::fs::File::create(dir.path().join("err.txt")).unwrap();
+        let mut child = Command::new(referee_bin())
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        let status = wait_timeout::ChildExt::wait_timeout(&mut child, BUDGET).unwrap();
+        let Some(status) = status else {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("{args:?} did not end within {BUDGET:?}");
+        };
+        let stderr = std::fs::read_to_string(dir.path().join("err.txt")).unwrap();
+        assert_eq!(status.code(), Some(0), "{args:?}: {stderr}");
+        assert_eq!(
+            workdirs_folders_of(pid),
+            Vec::<PathBuf>::new(),
+            "{args:?} left its working folder"
+        );
+        assert_eq!(
+            cgroups_named(&format!("{pid}-")),
+            Vec::<PathBuf>::new(),
+            "{args:?} left bot cgroups"
+        );
+    }
+}
+
 fn nothing_outlives_a_killed_referee(layer: &str) {
     let tag = format!("orphan-tag-{}-{layer}", std::process::id());
     let mut referee = Command::new(referee_bin())
@@ -1154,6 +1224,7 @@ fn nothing_outlives_a_killed_referee(layer: &str) {
 }
 
 under_each_layer! {
+    nothing_is_left_after_a_tournament_or_a_check: nothing_left_basic, nothing_left_strict;
     an_opponent_spinning_while_it_waits_costs_no_time: spinning_opponent_basic, spinning_opponent_strict;
     an_idle_bot_gets_no_cpu: idle_cpu_basic, idle_cpu_strict;
     cpu_taken_while_stopped_is_given_back: stolen_cpu_basic, stolen_cpu_strict;

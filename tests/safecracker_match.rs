@@ -5,7 +5,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use referee_engine::bot::{BotCommand, BotProcess, ProcessLimits, EXIT_GRACE};
+use referee_engine::bot::{BotCommand, BotProcess, Languages, ProcessLimits, EXIT_GRACE};
 use referee_engine::games::safecracker::{self, Config, OPTIMAL_TOTAL_GUESSES_DEFAULT};
 use referee_engine::games::{Game, Seat, Status, Winner};
 use referee_engine::protocol;
@@ -214,7 +214,8 @@ fn play_solo(bot: &BotCommand, config: &Config, secret: u64) -> Option<u32> {
 /// total (so its average) equals the exhaustive-search optimum.
 #[test]
 fn optimal_bot_reaches_the_optimum_over_every_secret() {
-    let bot = BotCommand::parse(&sample_bin("safecracker_optimal")).unwrap();
+    let bot =
+        BotCommand::parse(&sample_bin("safecracker_optimal"), &Languages::built_in()).unwrap();
     let config = Config::default();
     let count = safecracker::secret_count(&config);
     let guesses: Vec<u32> = (0..count)
@@ -236,7 +237,7 @@ fn random_and_starter_bots_crack_every_secret_solo() {
         sample_bin("safecracker_random"),
         format!("python3 {}", sample_file("python/safecracker_starter.py")),
     ] {
-        let bot = BotCommand::parse(&spec).unwrap();
+        let bot = BotCommand::parse(&spec, &Languages::built_in()).unwrap();
         let count = safecracker::secret_count(&config);
         let mut total = 0;
         for i in 0..count {

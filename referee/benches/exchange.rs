@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use referee_engine::bot::{BotCommand, BotProcess, ProcessLimits};
+use referee_engine::bot::{BotCommand, BotProcess, Languages, ProcessLimits};
 use referee_engine::games::{GameConfig, GameOptions};
 use referee_engine::match_plan::{MatchLimits, MatchPlan};
 use referee_engine::runner::play_match;
@@ -54,7 +54,7 @@ fn exchanges(c: &mut Criterion) {
 
     // The same through the bot process layer (deadlines, caps, stderr, pidfd).
     group.bench_function("bot_layer_round_trip", |b| {
-        let cat = BotCommand::parse("cat").unwrap();
+        let cat = BotCommand::parse("cat", &Languages::built_in()).unwrap();
         let mut bot = BotProcess::spawn(&cat, &ProcessLimits::default()).unwrap();
         let budget = Duration::from_secs(2);
         b.iter(|| {
@@ -70,7 +70,7 @@ fn exchanges(c: &mut Criterion) {
     // (SIGCONT). Measured on one live bot, a stop and a continue per
     // iteration: the cost per exchange.
     group.bench_function("freeze_and_thaw", |b| {
-        let cat = BotCommand::parse("cat").unwrap();
+        let cat = BotCommand::parse("cat", &Languages::built_in()).unwrap();
         let mut bot = BotProcess::spawn(&cat, &ProcessLimits::default()).unwrap();
         b.iter(|| {
             bot.freeze();
@@ -82,7 +82,7 @@ fn exchanges(c: &mut Criterion) {
     // A whole Arrow 5 game of ROUNDS rounds between two bots that answer at
     // once: spawn, greetings, 2 * ROUNDS attacks with signals, shutdown.
     group.sample_size(10);
-    let bot = BotCommand::parse(&sample_bot("arrow5_constant")).unwrap();
+    let bot = BotCommand::parse(&sample_bot("arrow5_constant"), &Languages::built_in()).unwrap();
     let options = GameOptions {
         max_rounds: Some(ROUNDS),
         ..GameOptions::default()

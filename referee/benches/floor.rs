@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use referee_engine::bot::{BotCommand, Sandbox, SandboxChoice};
+use referee_engine::bot::{BotCommand, Languages, Sandbox, SandboxChoice};
 use referee_engine::games::{GameConfig, GameOptions};
 use referee_engine::match_plan::{MatchLimits, MatchPlan};
 use referee_engine::runner::play_match;
@@ -100,7 +100,7 @@ fn floor(referee: &Path, mode: &str, count: usize, bot: &Path) -> f64 {
 /// The referee's game loop between two copies of `bot` (the floor's own
 /// C bot: both referees are measured with the same bots).
 fn plan(rounds: u32, sandbox: &Sandbox, bot: &Path) -> MatchPlan {
-    let bot = BotCommand::parse(&bot.to_string_lossy()).unwrap();
+    let bot = BotCommand::parse(&bot.to_string_lossy(), &Languages::built_in()).unwrap();
     let options = GameOptions {
         max_rounds: Some(rounds),
         ..GameOptions::default()

@@ -4,8 +4,7 @@
 mod cli;
 
 fn main() {
-    let code = cli::main();
-    referee_engine::bot::remove_workdirs_folder();
-    referee_engine::bot::sandbox::remove_cgroup_roots();
-    std::process::exit(code.code());
+    // `cli::main` returns once its context is dropped: what the sandbox
+    // made on the machine is gone before the process exits.
+    std::process::exit(cli::main().code());
 }

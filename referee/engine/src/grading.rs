@@ -86,7 +86,7 @@ impl GradingPlan {
             None => Links::Followed,
         };
         let text = Source::read_with("tournament", path, links)?;
-        let src = Source { path, text: &text };
+        let src = Source::new(path, &text);
         let raw: OnlyGrading = src.raw()?;
         raw.grading
             .map(|g| validate(&src, &g, names, roster_at, raw.bots_dir.as_deref()))

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::bot::{BotCommand, BotSpecError, Language};
+use crate::bot::{BotCommand, BotSpecError, Languages};
 use crate::games::{GameConfig, GameConfigError, GameOptions};
 use crate::input_file::Links;
 use crate::match_plan::MatchLimits;
@@ -110,29 +110,43 @@ fn plain_toml_message(message: &str, field: Option<&str>) -> String {
 }
 
 /// A file's `[languages.NAME]` tables.
-pub(crate) type Languages = BTreeMap<String, Spanned<crate::bot::language::LanguageTable>>;
+pub(crate) type LanguageTables = BTreeMap<String, Spanned<crate::bot::language::LanguageTable>>;
 
-/// Makes known the `[languages.NAME]` tables of a tournament or check file
-/// (for `referee languages FILE`), whatever else it holds.
-pub fn register_languages_of(path: &Path) -> Result<(), PlanError> {
+/// The languages of a tournament or check file (for `referee languages
+/// FILE`), whatever else it holds: `base`'s, with the file's
+/// `[languages.NAME]` tables added.
+pub fn languages_of(path: &Path, base: &Languages) -> Result<Languages, PlanError> {
     #[derive(Deserialize)]
     struct OnlyLanguages {
         #[serde(default)]
-        languages: Languages,
+        languages: LanguageTables,
     }
     let text = Source::read("tournament or check", path)?;
-    let src = Source { path, text: &text };
+    let mut src = Source::new(path, &text);
     let raw: OnlyLanguages = src.raw()?;
-    src.register_languages(&raw.languages)
+    src.add_languages(base, &raw.languages)?;
+    Ok(src.languages)
 }
 
-/// A file being validated: its path and text, to turn spans into lines.
+/// A file being validated: its path and text, to turn spans into lines,
+/// and the languages its bots are looked up in.
 pub(crate) struct Source<'a> {
     pub(crate) path: &'a Path,
     pub(crate) text: &'a str,
+    /// The built-in languages until [`Source::add_languages`] adds the
+    /// file's own: a file's tables are its own, no other file sees them.
+    pub(crate) languages: Languages,
 }
 
-impl Source<'_> {
+impl<'a> Source<'a> {
+    pub(crate) fn new(path: &'a Path, text: &'a str) -> Source<'a> {
+        Source {
+            path,
+            text,
+            languages: Languages::built_in(),
+        }
+    }
+
     /// Reads a `kind` file ("tournament" or "check") the person named.
     pub(crate) fn read(kind: &'static str, path: &Path) -> Result<String, PlanError> {
         Source::read_with(kind, path, Links::Followed)
@@ -154,16 +168,23 @@ impl Source<'_> {
         toml::from_str(self.text).map_err(|e| self.toml_error(&e))
     }
 
-    /// Makes the file's `[languages.NAME]` tables known (before its bots
-    /// are read): each adds a language or overrides a built-in one.
-    pub(crate) fn register_languages(&self, tables: &Languages) -> Result<(), PlanError> {
+    /// Makes the file's languages `base`'s with its `[languages.NAME]`
+    /// tables added (before its bots are read): each adds a language or
+    /// overrides one of `base`.
+    pub(crate) fn add_languages(
+        &mut self,
+        base: &Languages,
+        tables: &LanguageTables,
+    ) -> Result<(), PlanError> {
+        let mut languages = base.clone();
         for (name, table) in tables {
             let def = table
                 .get_ref()
-                .define(name)
+                .define(name, &languages)
                 .map_err(|e| self.error_at(table.span(), format!("languages.{name}: {e}")))?;
-            crate::bot::language::register(def);
+            languages.add(def);
         }
+        self.languages = languages;
         Ok(())
     }
 
@@ -286,8 +307,8 @@ impl Source<'_> {
             // writes it) is the bot of that file.
             let mut entry_spec = PathBuf::from(&entry);
             let name = if path.is_dir() {
-                if Language::of_folder(&path, None).is_none() {
-                    let lone = bot_path(&path);
+                if self.languages.of_folder(&path, None).is_none() {
+                    let lone = bot_path(&path, &self.languages);
                     match lone.file_name() {
                         Some(file) if lone != path => entry_spec.push(file),
                         _ => continue,
@@ -295,7 +316,7 @@ impl Source<'_> {
                 }
                 entry.clone()
             } else {
-                if Language::of_source(&path).is_none() {
+                if self.languages.of_source(&path).is_none() {
                     continue;
                 }
                 match Path::new(&entry).file_stem() {
@@ -323,9 +344,9 @@ impl Source<'_> {
                 .join(&entry_spec)
                 .display()
                 .to_string();
-            let mut command = BotCommand::parse_relative_to(&spec, &base)
+            let mut command = BotCommand::parse_relative_to(&spec, &base, &self.languages)
                 .map_err(|e| self.error_at(folder.span(), format!("{field}: bot '{name}': {e}")))?;
-            command.spec = spec_from_here(&spec, &base);
+            command.spec = spec_from_here(&spec, &base, &self.languages);
             command.name = name.clone();
             let limits = RawBot::settle(
                 None,
@@ -541,13 +562,14 @@ impl<N, B> RawBotTable<N, B> {
         (field, prefix): (&str, &str),
     ) -> Result<MatchLimits, PlanError> {
         if let Some(language) = table.and_then(|t| t.language.as_ref()) {
-            command.language = Language::from_name(language.get_ref()).ok_or_else(|| {
+            command.language = src.languages.from_name(language.get_ref()).ok_or_else(|| {
                 src.error_at(
                     language.span(),
                     format!(
                         "{field}: '{}' is not a language; use one of: {}",
                         language.get_ref(),
-                        Language::all()
+                        src.languages
+                            .all()
                             .iter()
                             .map(|l| l.name())
                             .collect::<Vec<_>>()
@@ -602,13 +624,13 @@ impl TournamentBot {
 /// file's folder `base` (as the user named it) gets that folder in front
 /// (`../target/release/x` in `tournaments/t.toml` becomes
 /// `tournaments/../target/release/x`). Other words are kept.
-pub(crate) fn spec_from_here(spec: &str, base: &Path) -> String {
+pub(crate) fn spec_from_here(spec: &str, base: &Path, languages: &Languages) -> String {
     if base.as_os_str().is_empty() || base == Path::new(".") {
         return spec.to_string();
     }
     let trimmed = spec.trim();
     let (prefix, rest) = match trimmed.split_once(':') {
-        Some((lang, rest)) if Language::from_name(lang).is_some() && !rest.is_empty() => {
+        Some((lang, rest)) if languages.from_name(lang).is_some() && !rest.is_empty() => {
             (format!("{lang}:"), rest.trim())
         }
         _ => (String::new(), trimmed),
@@ -645,14 +667,15 @@ fn build_bot(
     name: String,
     table: &str,
 ) -> Result<TournamentBot, PlanError> {
-    let mut command = BotCommand::parse_relative_to(raw_bot.bot.get_ref(), base).map_err(|e| {
+    let spec = raw_bot.bot.get_ref();
+    let mut command = BotCommand::parse_relative_to(spec, base, &src.languages).map_err(|e| {
         let hint = match e {
             BotSpecError::NotFound { .. } => " (bot paths are relative to the file's folder; build the sample bots with `cargo build --release --workspace`)",
             _ => "",
         };
         src.error_at(raw_bot.bot.span(), format!("{table}.bot of '{name}': {e}{hint}"))
     })?;
-    command.spec = spec_from_here(raw_bot.bot.get_ref(), base);
+    command.spec = spec_from_here(spec, base, &src.languages);
     let fields = (format!("{table}.language of '{name}'"), format!("{table}."));
     let limits = RawBot::settle(
         Some(raw_bot),
@@ -745,8 +768,8 @@ pub struct UnusableName {
 /// recognises it (its marker file: `main.py`, `main.c`, ...); else its one
 /// top-level source file (`bot.py` alone, beside a README); else the
 /// folder, for the message of the language recognition.
-pub fn bot_path(root: &Path) -> PathBuf {
-    if crate::bot::Language::of_folder(root, None).is_some() {
+pub fn bot_path(root: &Path, languages: &crate::bot::Languages) -> PathBuf {
+    if languages.of_folder(root, None).is_some() {
         return root.to_path_buf();
     }
     let sources: Vec<PathBuf> = std::fs::read_dir(root)
@@ -755,7 +778,7 @@ pub fn bot_path(root: &Path) -> PathBuf {
         .flatten()
         .filter(|e| e.file_type().map(|t| t.is_file()).unwrap_or(false))
         .map(|e| e.path())
-        .filter(|p| crate::bot::Language::of_source(p).is_some())
+        .filter(|p| languages.of_source(p).is_some())
         .collect();
     match sources.as_slice() {
         [only] => only.clone(),

@@ -214,8 +214,8 @@ fn run_command(command: &BotCommand, source: &Path, built: Option<&Path>) -> Bot
 /// The entry of a source: the file itself, or a folder's entry.
 fn entry_of(source: &Path, language: Language) -> PathBuf {
     if source.is_dir() {
-        Language::of_folder(source, Some(language))
-            .map(|(_, entry)| entry)
+        language
+            .folder_entry(source)
             .unwrap_or_else(|| source.to_path_buf())
     } else {
         source.to_path_buf()
@@ -279,8 +279,10 @@ fn build(
     let built = dir.join(format!("{hash}-{}", safe_name(&command.name)));
 
     // One build per key at a time, and a failure remembered for the
-    // process: parallel games of a tournament wait for the first.
-    let slot = memo_slot(&hash);
+    // process: parallel games of a tournament wait for the first. The
+    // compiler's limits are part of the failure (two files read in one
+    // process may give the same language different ones).
+    let slot = memo_slot(&format!("{hash}\0{limit:?}\0{}", def.compile_memory_kb));
     let mut memo = slot
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);

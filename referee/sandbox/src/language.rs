@@ -9,8 +9,9 @@
 //! Seven languages are built in ([`built_in`]: C, C++, Python, Java,
 //! JavaScript, Go, Rust), plus `native` for a ready-made executable. A
 //! tournament or check file adds or overrides languages in
-//! `[languages.NAME]` tables ([`LanguageTable`]); [`register`] makes them
-//! known to every later lookup in this process. A BOT spec names its
+//! `[languages.NAME]` tables ([`LanguageTable`]), into that file's own
+//! table of languages ([`Languages`]): lookups go through a table, never
+//! through the process. A BOT spec names its
 //! language with a `LANG:` prefix (`java:path/`, `python:./launcher`).
 //!
 //! Commands are templates of words. In them:
@@ -26,7 +27,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::{OnceLock, RwLock};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -75,8 +76,8 @@ pub struct LanguageDef {
     pub flush_hint: String,
 }
 
-/// A language: a handle on its definition (built in, or registered from a
-/// file), compared by name.
+/// A language: a handle on its definition (built in, or added to a table
+/// from a file), compared by name.
 #[derive(Clone, Copy)]
 pub struct Language(&'static LanguageDef);
 
@@ -305,38 +306,122 @@ pub fn built_in() -> Vec<LanguageDef> {
     ]
 }
 
-/// Every language known to this process, built-in ones first.
-fn registry() -> &'static RwLock<Vec<&'static LanguageDef>> {
-    static REGISTRY: OnceLock<RwLock<Vec<&'static LanguageDef>>> = OnceLock::new();
-    REGISTRY.get_or_init(|| {
-        RwLock::new(
-            built_in()
-                .into_iter()
-                .map(|def| &*Box::leak(Box::new(def)))
-                .collect(),
-        )
+/// The built-in definitions, made once: they never change, so every
+/// table shares them.
+fn built_in_defs() -> &'static [&'static LanguageDef] {
+    static BUILT_IN: OnceLock<Vec<&'static LanguageDef>> = OnceLock::new();
+    BUILT_IN.get_or_init(|| {
+        built_in()
+            .into_iter()
+            .map(|def| &*Box::leak(Box::new(def)))
+            .collect()
     })
 }
 
-fn known() -> Vec<&'static LanguageDef> {
-    registry()
-        .read()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .clone()
+/// A table of languages: the built-in ones, and those a tournament or check
+/// file adds or overrides. Every lookup by name, extension or marker goes
+/// through a table, so two files read in one process never see each
+/// other's `[languages.NAME]` tables. A table belongs to what it was made
+/// for: the [`crate::Arena`] of a command, a tournament's or a check's plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Languages {
+    /// Built-in ones first, then those added, in the order added.
+    known: Vec<Language>,
 }
 
-/// Makes `def` known to every later lookup, in place of a language of the
-/// same name. Definitions live as long as the process (a few per file).
-pub fn register(def: LanguageDef) -> Language {
-    let leaked: &'static LanguageDef = Box::leak(Box::new(def));
-    let mut all = registry()
-        .write()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    match all.iter().position(|d| d.name == leaked.name) {
-        Some(i) => all[i] = leaked,
-        None => all.push(leaked),
+impl Default for Languages {
+    fn default() -> Self {
+        Languages::built_in()
     }
-    Language(leaked)
+}
+
+impl Languages {
+    /// The built-in languages alone.
+    pub fn built_in() -> Languages {
+        Languages {
+            known: built_in_defs().iter().copied().map(Language).collect(),
+        }
+    }
+
+    /// Adds `def`, in place of a language of the same name. A definition
+    /// lives as long as the process (a few per file read), so that a
+    /// [`Language`] stays a plain handle whatever table it came from.
+    pub fn add(&mut self, def: LanguageDef) -> Language {
+        let added = Language(Box::leak(Box::new(def)));
+        match self.known.iter().position(|l| l.0.name == added.0.name) {
+            Some(i) => self.known[i] = added,
+            None => self.known.push(added),
+        }
+        added
+    }
+
+    /// Every language of the table, built-in ones first.
+    pub fn all(&self) -> Vec<Language> {
+        self.known.clone()
+    }
+
+    /// A language by name or alias (any case).
+    pub fn from_name(&self, name: &str) -> Option<Language> {
+        let name = name.to_ascii_lowercase();
+        self.known
+            .iter()
+            .copied()
+            .find(|l| l.0.name == name || l.0.aliases.contains(&name))
+    }
+
+    /// A language the table is known to have (a built-in one): for code
+    /// that names one.
+    pub fn named(&self, name: &str) -> Language {
+        self.from_name(name)
+            .unwrap_or_else(|| panic!("no language '{name}'"))
+    }
+
+    /// The language of a source file by its extension, if it is one.
+    pub fn of_source(&self, path: &Path) -> Option<Language> {
+        let ext = path.extension()?.to_str()?;
+        self.known
+            .iter()
+            .copied()
+            .find(|l| l.0.extensions.iter().any(|e| e == ext))
+    }
+
+    /// The language of a folder bot, and its entry: the first language
+    /// (or only `forced`) one of whose markers the folder holds.
+    pub fn of_folder(&self, dir: &Path, forced: Option<Language>) -> Option<(Language, PathBuf)> {
+        match forced {
+            Some(lang) => lang.folder_entry(dir).map(|entry| (lang, entry)),
+            None => self
+                .known
+                .iter()
+                .find_map(|&lang| lang.folder_entry(dir).map(|entry| (lang, entry))),
+        }
+    }
+
+    /// The language of a bot run as `program args...`: a script's extension
+    /// wins, then an interpreter a language runs its bots with (`python3`,
+    /// `node`, `java`) or a script of such a language among the arguments,
+    /// else a native executable.
+    pub fn detect(&self, program: &Path, args: &[String]) -> Language {
+        if let Some(lang) = self.of_source(program) {
+            return lang;
+        }
+        let name = program.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let runs_with = |lang: &&Language| {
+            lang.0.run.first().is_some_and(|word| {
+                let runner = word.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+                !runner.is_empty() && !runner.contains(['{', '/']) && name.starts_with(runner)
+            })
+        };
+        if let Some(lang) = self.known.iter().find(runs_with) {
+            return *lang;
+        }
+        self.known
+            .iter()
+            .copied()
+            .filter(|l| !l.is_compiled())
+            .find(|l| args.iter().any(|a| l.takes_source(Path::new(a))))
+            .unwrap_or_else(|| self.named("native"))
+    }
 }
 
 impl Language {
@@ -348,37 +433,15 @@ impl Language {
         &self.0.name
     }
 
-    /// Every language known, built-in ones first.
-    pub fn all() -> Vec<Language> {
-        known().into_iter().map(Language).collect()
-    }
-
-    /// A built-in or registered language, by name or alias (any case).
-    pub fn from_name(name: &str) -> Option<Language> {
-        let name = name.to_ascii_lowercase();
-        known()
-            .into_iter()
-            .find(|d| d.name == name || d.aliases.contains(&name))
-            .map(Language)
-    }
-
-    /// A language known to exist (built in): for code that names one.
+    /// A built-in language, by name: for code that names one (a table
+    /// may override it: look it up there when the table is at hand).
     pub fn named(name: &str) -> Language {
-        Language::from_name(name).unwrap_or_else(|| panic!("no language '{name}'"))
+        Languages::built_in().named(name)
     }
 
-    /// A ready-made executable of no particular language.
+    /// A ready-made executable of no particular language (built in).
     pub fn native() -> Language {
         Language::named("native")
-    }
-
-    /// The language of a source file by its extension, if it is one.
-    pub fn of_source(path: &Path) -> Option<Language> {
-        let ext = path.extension()?.to_str()?;
-        known()
-            .into_iter()
-            .find(|d| d.extensions.iter().any(|e| e == ext))
-            .map(Language)
     }
 
     /// Does this language take `path` as a source file (its extension)?
@@ -388,50 +451,15 @@ impl Language {
             .is_some_and(|ext| self.0.extensions.iter().any(|e| e == ext))
     }
 
-    /// The language of a folder bot, and its entry: the first language
-    /// (or only `forced`) one of whose markers the folder holds.
-    pub fn of_folder(dir: &Path, forced: Option<Language>) -> Option<(Language, PathBuf)> {
-        let candidates: Vec<Language> = match forced {
-            Some(lang) => vec![lang],
-            None => Language::all(),
-        };
-        candidates.into_iter().find_map(|lang| {
-            let marker = lang.0.markers.iter().find(|m| dir.join(m).is_file())?;
-            let entry = match &lang.0.entry {
-                Some(e) if e == "." => dir.to_path_buf(),
-                Some(e) => dir.join(e),
-                None => dir.join(marker),
-            };
-            Some((lang, entry))
+    /// The entry of folder `dir` as a bot of this language, if the folder
+    /// holds one of its markers.
+    pub fn folder_entry(self, dir: &Path) -> Option<PathBuf> {
+        let marker = self.0.markers.iter().find(|m| dir.join(m).is_file())?;
+        Some(match &self.0.entry {
+            Some(e) if e == "." => dir.to_path_buf(),
+            Some(e) => dir.join(e),
+            None => dir.join(marker),
         })
-    }
-
-    /// The language of a bot run as `program args...`: a script's extension
-    /// wins, then an interpreter a language runs its bots with (`python3`,
-    /// `node`, `java`) or a script of such a language among the arguments,
-    /// else a native executable.
-    pub fn detect(program: &Path, args: &[String]) -> Language {
-        if let Some(lang) = Language::of_source(program) {
-            return lang;
-        }
-        let name = program.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let interpreted: Vec<Language> = Language::all()
-            .into_iter()
-            .filter(|l| !l.is_compiled())
-            .collect();
-        let runs_with = |lang: &Language| {
-            lang.0.run.first().is_some_and(|word| {
-                let runner = word.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-                !runner.is_empty() && !runner.contains(['{', '/']) && name.starts_with(runner)
-            })
-        };
-        if let Some(lang) = Language::all().into_iter().find(runs_with) {
-            return lang;
-        }
-        interpreted
-            .into_iter()
-            .find(|l| args.iter().any(|a| l.takes_source(Path::new(a))))
-            .unwrap_or_else(Language::native)
     }
 
     /// Must the referee compile a source in this language before the game?
@@ -498,9 +526,9 @@ pub struct LanguageTable {
 
 impl LanguageTable {
     /// The definition this table makes of language `name`: over the
-    /// language of that name if there is one, else from scratch. The error
-    /// names the field at fault.
-    pub fn define(&self, name: &str) -> Result<LanguageDef, String> {
+    /// language of that name in `languages` if there is one, else from
+    /// scratch. The error names the field at fault.
+    pub fn define(&self, name: &str, languages: &Languages) -> Result<LanguageDef, String> {
         let name = name.to_ascii_lowercase();
         if name.is_empty()
             || !name
@@ -511,27 +539,29 @@ impl LanguageTable {
                 "'{name}' is not a language name: use letters, digits and _-+#."
             ));
         }
-        let existing = known().into_iter().find(|d| d.name == name);
-        let mut def = existing.cloned().unwrap_or_else(|| LanguageDef {
-            name: name.clone(),
-            aliases: vec![],
-            extensions: vec![],
-            markers: vec![],
-            entry: None,
-            compile: None,
-            run: vec![],
-            env: vec![],
-            time_multiplier: 1.0,
-            memory_allowance_kb: 4 * MIB,
-            address_space_allowance_kb: crate::ADDRESS_SPACE_ALLOWANCE / 1024,
-            compile_time: Duration::from_secs(60),
-            compile_memory_kb: 512 * MIB,
-            install: format!("the {name} toolchain"),
-            version: None,
-            flush_hint: "if the reply was printed, it may be stuck in stdout's buffer: flush \
+        let existing = languages.known.iter().find(|l| l.0.name == name);
+        let mut def = existing
+            .map(|l| l.0.clone())
+            .unwrap_or_else(|| LanguageDef {
+                name: name.clone(),
+                aliases: vec![],
+                extensions: vec![],
+                markers: vec![],
+                entry: None,
+                compile: None,
+                run: vec![],
+                env: vec![],
+                time_multiplier: 1.0,
+                memory_allowance_kb: 4 * MIB,
+                address_space_allowance_kb: crate::ADDRESS_SPACE_ALLOWANCE / 1024,
+                compile_time: Duration::from_secs(60),
+                compile_memory_kb: 512 * MIB,
+                install: format!("the {name} toolchain"),
+                version: None,
+                flush_hint: "if the reply was printed, it may be stuck in stdout's buffer: flush \
                          stdout after every line"
-                .into(),
-        });
+                    .into(),
+            });
         let split = |field: &str, text: &str| {
             shell_words::split(text).map_err(|e| format!("{field}: cannot split '{text}': {e}"))
         };
@@ -779,11 +809,15 @@ fn real_program(word: &str, found: PathBuf) -> PathBuf {
 mod tests {
     use super::*;
 
+    fn built_ins() -> Languages {
+        Languages::built_in()
+    }
+
     #[test]
     fn detection_from_specs() {
         let d = |p: &str, args: &[&str]| {
             let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-            Language::detect(Path::new(p), &args).name()
+            built_ins().detect(Path::new(p), &args).name()
         };
         assert_eq!(d("bot.py", &[]), "python");
         assert_eq!(d("bot.c", &[]), "c");
@@ -800,15 +834,27 @@ mod tests {
         assert_eq!(d("/usr/bin/node", &["bot.js"]), "javascript");
         assert_eq!(d("/usr/bin/java", &["-jar", "bot.jar"]), "java");
         assert_eq!(d("/bin/sh", &["-c", "true"]), "native");
-        for lang in Language::all() {
-            assert_eq!(Language::from_name(lang.name()), Some(lang));
+        for lang in built_ins().all() {
+            assert_eq!(built_ins().from_name(lang.name()), Some(lang));
         }
-        assert_eq!(Language::from_name("c++"), Some(Language::named("cpp")));
+        assert_eq!(built_ins().from_name("c++"), Some(Language::named("cpp")));
         assert_eq!(
-            Language::from_name("JS"),
+            built_ins().from_name("JS"),
             Some(Language::named("javascript"))
         );
-        assert_eq!(Language::from_name("cobol"), None);
+        assert_eq!(built_ins().from_name("cobol"), None);
+    }
+
+    #[test]
+    fn a_language_added_to_a_table_is_in_that_table_only() {
+        let table: LanguageTable =
+            toml::from_str("extensions = [\"kt\"]\nrun = \"kotlin {entry}\"").unwrap();
+        let mut mine = built_ins();
+        let kotlin = mine.add(table.define("kotlin", &mine).unwrap());
+        assert_eq!(mine.of_source(Path::new("bot.kt")), Some(kotlin));
+        assert_eq!(mine.from_name("kotlin"), Some(kotlin));
+        assert_eq!(built_ins().of_source(Path::new("bot.kt")), None);
+        assert_eq!(built_ins().from_name("kotlin"), None);
     }
 
     #[test]
@@ -836,16 +882,20 @@ mod tests {
     #[test]
     fn folders_are_recognised_by_their_markers() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(Language::of_folder(dir.path(), None).is_none());
+        assert!(built_ins().of_folder(dir.path(), None).is_none());
         std::fs::write(dir.path().join("Main.java"), "class Main {}").unwrap();
-        let (lang, entry) = Language::of_folder(dir.path(), None).unwrap();
+        let (lang, entry) = built_ins().of_folder(dir.path(), None).unwrap();
         assert_eq!(lang.name(), "java");
         assert_eq!(entry, dir.path().join("Main.java"));
         std::fs::write(dir.path().join("Cargo.toml"), "").unwrap();
-        let (lang, entry) = Language::of_folder(dir.path(), Some(Language::named("rust"))).unwrap();
+        let (lang, entry) = built_ins()
+            .of_folder(dir.path(), Some(Language::named("rust")))
+            .unwrap();
         assert_eq!(lang.name(), "rust");
         assert_eq!(entry, dir.path().join("src/main.rs"));
-        assert!(Language::of_folder(dir.path(), Some(Language::named("go"))).is_none());
+        assert!(built_ins()
+            .of_folder(dir.path(), Some(Language::named("go")))
+            .is_none());
     }
 
     #[test]
@@ -855,7 +905,7 @@ mod tests {
              run = \"java -jar {out}/bot.jar\"\ntime_multiplier = 2.5\nmemory_allowance = \"64 MiB\"",
         )
         .unwrap();
-        let def = table.define("kotlin").unwrap();
+        let def = table.define("kotlin", &built_ins()).unwrap();
         assert_eq!(def.extensions, vec!["kt"]);
         assert_eq!(def.run, vec!["java", "-jar", "{out}/bot.jar"]);
         assert_eq!(def.memory_allowance_kb, 64 * 1024);
@@ -863,16 +913,21 @@ mod tests {
 
         // An override keeps what it does not set.
         let table: LanguageTable = toml::from_str("run = \"python3.11 {entry}\"").unwrap();
-        let def = table.define("python").unwrap();
+        let def = table.define("python", &built_ins()).unwrap();
         assert_eq!(def.run, vec!["python3.11", "{entry}"]);
         assert_eq!(def.extensions, vec!["py"]);
 
-        let err = LanguageTable::default().define("cobol").unwrap_err();
+        let err = LanguageTable::default()
+            .define("cobol", &built_ins())
+            .unwrap_err();
         assert!(err.contains("run: missing"), "{err}");
         let bad: LanguageTable =
             toml::from_str("extensions = [\"x\"]\nrun = \"{out}/bot\"").unwrap();
-        assert!(bad.define("x").unwrap_err().contains("{out}"));
+        assert!(bad.define("x", &built_ins()).unwrap_err().contains("{out}"));
         let bad: LanguageTable = toml::from_str("time_multiplier = -1.0").unwrap();
-        assert!(bad.define("c").unwrap_err().contains("time_multiplier"));
+        assert!(bad
+            .define("c", &built_ins())
+            .unwrap_err()
+            .contains("time_multiplier"));
     }
 }

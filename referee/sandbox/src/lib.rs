@@ -29,6 +29,7 @@
 // The rules crate's pure helpers, at the paths the modules below use.
 use referee_rules::{protocol, text, units, verdict};
 
+mod arena;
 pub mod compile;
 pub mod cpus;
 mod direct;
@@ -52,8 +53,9 @@ use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
 use rustix::process::{Pid, PidfdFlags, Signal};
 
+pub use arena::Arena;
 pub use cpus::CpuClaims;
-pub use language::Language;
+pub use language::{Language, Languages};
 pub use sandbox::{Sandbox, SandboxChoice};
 pub use spec::{own_paths_of, BotCommand, BotSpecError};
 
@@ -127,7 +129,9 @@ impl<'a> Opponent<'a> {
 }
 
 /// Set by [`request_stop`]: every wait returns [`Fault::Interrupted`] within
-/// one poll tick, so running games wind down at once.
+/// one poll tick, so running games wind down at once. Process-wide, not the
+/// [`Arena`]'s: the Ctrl-C handler sets it, and a signal handler can reach
+/// nothing but a static.
 static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Asks every bot wait in this process to give up (Ctrl-C, a fatal error).
@@ -1693,8 +1697,10 @@ fn set_nonblocking(fd: &OwnedFd) -> io::Result<()> {
 }
 
 /// This process's folder of working directories, and the descriptor that
-/// holds its lock (see [`workdirs_folder`]).
-static WORKDIRS: std::sync::OnceLock<(std::path::PathBuf, OwnedFd)> = std::sync::OnceLock::new();
+/// holds its lock (see [`workdirs_folder`]); none until a bot needs it, and
+/// again once the last [`Arena`] removed it.
+static WORKDIRS: std::sync::Mutex<Option<(std::path::PathBuf, OwnedFd)>> =
+    std::sync::Mutex::new(None);
 
 /// The folder holding every bot's working directory, one per referee
 /// process (`referee-bots-PID` in [`workdirs_base`], mode 0711: each bot
@@ -1707,16 +1713,12 @@ static WORKDIRS: std::sync::OnceLock<(std::path::PathBuf, OwnedFd)> = std::sync:
 /// does not tell, since a referee in another PID namespace (a container
 /// sharing `/dev/shm`) has a pid this one cannot see, or this one's own.
 fn workdirs_folder() -> io::Result<std::path::PathBuf> {
-    if let Some((dir, _)) = WORKDIRS.get() {
-        return Ok(dir.clone());
-    }
     // One maker: two workers starting their first bots at once would
     // otherwise each take a folder.
-    static MAKING: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _making = MAKING
+    let mut held = WORKDIRS
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((dir, _)) = WORKDIRS.get() {
+    if let Some((dir, _)) = &*held {
         return Ok(dir.clone());
     }
     let base = workdirs_base();
@@ -1739,7 +1741,8 @@ fn workdirs_folder() -> io::Result<std::path::PathBuf> {
                     &dir,
                     std::os::unix::fs::PermissionsExt::from_mode(0o711),
                 )?;
-                return Ok(WORKDIRS.get_or_init(|| (dir, lock)).0.clone());
+                *held = Some((dir.clone(), lock));
+                return Ok(dir);
             }
             // Another referee's (same pid, another namespace), or removed
             // by a sweep just made: the next name.
@@ -1946,10 +1949,14 @@ fn remove_stale_workdirs(temp: &std::path::Path) {
 }
 
 /// Removes this process's folder of working directories (each bot's own
-/// directory is removed with the bot): the `referee` binary calls it on
-/// its way out.
-pub fn remove_workdirs_folder() {
-    if let Some((dir, _)) = WORKDIRS.get() {
+/// directory is removed with the bot), and lets go of its lock: the last
+/// [`Arena`] does, when it is dropped.
+fn remove_workdirs_folder() {
+    let taken = WORKDIRS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    if let Some((dir, _lock)) = taken {
         let _ = std::fs::remove_dir(dir);
     }
 }

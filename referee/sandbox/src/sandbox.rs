@@ -306,11 +306,11 @@ fn create_cgroup(dir: &Path) -> io::Result<()> {
 /// The cgroup folders this referee made or found (for [`remove_cgroup_roots`]).
 static MADE_ROOTS: std::sync::OnceLock<CgroupRoots> = std::sync::OnceLock::new();
 
-/// At the referee's exit: the shared `referee` cgroup folders, if no other
-/// referee's bot is in them (rmdir of a cgroup that holds one fails), so
-/// that no empty cgroup directory is left behind. Each bot's own is removed
-/// when the bot is dropped.
-pub fn remove_cgroup_roots() {
+/// When the last [`crate::Arena`] goes: the shared `referee` cgroup
+/// folders, if no other referee's bot is in them (rmdir of a cgroup that
+/// holds one fails), so that no empty cgroup directory is left behind. Each
+/// bot's own is removed when the bot is dropped.
+pub(crate) fn remove_cgroup_roots() {
     let pooled = std::mem::take(&mut *CGROUP_POOL.lock().unwrap_or_else(|e| e.into_inner()));
     for dir in pooled.iter().flat_map(|(_, dirs)| dirs) {
         let _ = std::fs::remove_dir(dir);

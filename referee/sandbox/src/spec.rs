@@ -12,7 +12,7 @@ use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use super::language::{find_program, Language};
+use super::language::{find_program, Language, Languages};
 
 /// The largest bot source accepted (the contest rules: "max file size
 /// must be less than 1MB"); for a folder, its source files in all.
@@ -101,14 +101,20 @@ impl BotCommand {
     ///
     /// Bots run in a fresh working directory, so every argument that names an
     /// existing file relative to the current directory is made absolute.
-    pub fn parse(spec: &str) -> Result<BotCommand, BotSpecError> {
+    /// Languages are looked up in `languages` (the built-in ones, and
+    /// those of the file being read).
+    pub fn parse(spec: &str, languages: &Languages) -> Result<BotCommand, BotSpecError> {
         let cwd = env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        Self::parse_relative_to(spec, &cwd)
+        Self::parse_relative_to(spec, &cwd, languages)
     }
 
     /// Like [`BotCommand::parse`], with relative paths taken from `base` (a
     /// tournament file's directory).
-    pub fn parse_relative_to(spec: &str, base: &Path) -> Result<BotCommand, BotSpecError> {
+    pub fn parse_relative_to(
+        spec: &str,
+        base: &Path,
+        languages: &Languages,
+    ) -> Result<BotCommand, BotSpecError> {
         // Absolute, so that every path found from it (a script, an
         // argument naming a file) is too: the bot runs in a working
         // folder of its own, where a relative path means nothing.
@@ -118,15 +124,15 @@ impl BotCommand {
         if trimmed.is_empty() {
             return Err(BotSpecError::Empty);
         }
-        let (forced, trimmed) = split_language(trimmed);
+        let (forced, trimmed) = split_language(trimmed, languages);
         let words = split_words(spec, trimmed, base)?;
         let (first, rest) = words.split_first().ok_or(BotSpecError::Empty)?;
         if base.join(first).is_dir() {
-            return folder_command(spec, first, rest, base, forced);
+            return folder_command(spec, first, rest, base, forced, languages);
         }
         let source_language = match forced {
             Some(lang) => Some(lang).filter(|l| l.takes_source(Path::new(first))),
-            None => Language::of_source(Path::new(first)),
+            None => languages.of_source(Path::new(first)),
         };
         if let Some(lang) = source_language {
             return source_command(spec, first, rest, base, lang);
@@ -135,10 +141,10 @@ impl BotCommand {
         if let Some(script) = &script {
             check_size(spec, script)?;
         }
-        let python = Language::named("python");
+        let python = languages.named("python");
         let detected = match &script {
             Some(s) if python.takes_source(s) => python,
-            _ => Language::detect(&program, rest),
+            _ => languages.detect(&program, rest),
         };
         let name_source = script.unwrap_or_else(|| program.clone());
         let name = name_source
@@ -199,9 +205,9 @@ pub fn own_paths_of<'a>(bots: impl IntoIterator<Item = &'a BotCommand>) -> Vec<P
 }
 
 /// A spec's `LANG:` prefix, if it names a known language, and the rest.
-pub fn split_language(spec: &str) -> (Option<Language>, &str) {
+pub fn split_language<'s>(spec: &'s str, languages: &Languages) -> (Option<Language>, &'s str) {
     match spec.split_once(':') {
-        Some((lang, rest)) if !rest.trim().is_empty() => match Language::from_name(lang) {
+        Some((lang, rest)) if !rest.trim().is_empty() => match languages.from_name(lang) {
             Some(language) => (Some(language), rest.trim()),
             None => (None, spec),
         },
@@ -263,13 +269,14 @@ fn folder_command(
     rest: &[String],
     cwd: &Path,
     forced: Option<Language>,
+    languages: &Languages,
 ) -> Result<BotCommand, BotSpecError> {
     let dir = cwd.join(first);
     let dir = dir.canonicalize().unwrap_or(dir);
     let no_entry = || {
         let candidates = match forced {
             Some(lang) => vec![lang],
-            None => Language::all(),
+            None => languages.all(),
         };
         let wanted: Vec<String> = candidates
             .iter()
@@ -287,7 +294,7 @@ fn folder_command(
             wanted: wanted.join(", "),
         }
     };
-    let (language, entry) = Language::of_folder(&dir, forced).ok_or_else(no_entry)?;
+    let (language, entry) = languages.of_folder(&dir, forced).ok_or_else(no_entry)?;
     if !entry.exists() {
         return Err(no_entry());
     }
@@ -481,7 +488,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let script = dir.path().join("my_bot.py");
         std::fs::write(&script, "print()").unwrap();
-        let cmd = BotCommand::parse(script.to_str().unwrap()).unwrap();
+        let cmd = BotCommand::parse(script.to_str().unwrap(), &Languages::built_in()).unwrap();
         assert_eq!(cmd.source, Some(script.canonicalize().unwrap()));
         assert_eq!(cmd.name, "my_bot");
         assert!(cmd.args.is_empty());
@@ -493,22 +500,24 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let bot = dir.path().join("my_java_bot");
         std::fs::create_dir(&bot).unwrap();
-        let err = BotCommand::parse(bot.to_str().unwrap()).unwrap_err();
+        let err = BotCommand::parse(bot.to_str().unwrap(), &Languages::built_in()).unwrap_err();
         assert!(matches!(err, BotSpecError::NoEntryPoint { .. }), "{err}");
         assert!(err.to_string().contains("Main.java (java)"), "{err}");
         std::fs::write(bot.join("Main.java"), "class Main {}").unwrap();
-        let cmd = BotCommand::parse(&format!("java:{}", bot.display())).unwrap();
+        let cmd =
+            BotCommand::parse(&format!("java:{}", bot.display()), &Languages::built_in()).unwrap();
         assert_eq!(cmd.language, Language::named("java"));
         assert_eq!(cmd.name, "my_java_bot");
         assert_eq!(cmd.source, Some(bot.canonicalize().unwrap()));
-        let err = BotCommand::parse(&format!("go:{}", bot.display())).unwrap_err();
+        let err = BotCommand::parse(&format!("go:{}", bot.display()), &Languages::built_in())
+            .unwrap_err();
         assert!(err.to_string().contains("main.go (go)"), "{err}");
         assert!(err.to_string().contains("for go"), "{err}");
         // A Cargo folder without its entry.
         let rust = dir.path().join("crate");
         std::fs::create_dir(&rust).unwrap();
         std::fs::write(rust.join("Cargo.toml"), "").unwrap();
-        let err = BotCommand::parse(rust.to_str().unwrap()).unwrap_err();
+        let err = BotCommand::parse(rust.to_str().unwrap(), &Languages::built_in()).unwrap_err();
         assert!(err.to_string().contains("src/main.rs"), "{err}");
     }
 
@@ -517,7 +526,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let source = dir.path().join("bot.cpp");
         std::fs::write(&source, "int main(){}").unwrap();
-        let cmd = BotCommand::parse(source.to_str().unwrap()).unwrap();
+        let cmd = BotCommand::parse(source.to_str().unwrap(), &Languages::built_in()).unwrap();
         assert_eq!(cmd.language, Language::named("cpp"));
         assert_eq!(
             cmd.source.as_deref(),
@@ -527,17 +536,19 @@ mod tests {
 
         let big = dir.path().join("big.c");
         std::fs::write(&big, vec![b' '; MAX_SOURCE_BYTES as usize]).unwrap();
-        let err = BotCommand::parse(big.to_str().unwrap()).unwrap_err();
+        let err = BotCommand::parse(big.to_str().unwrap(), &Languages::built_in()).unwrap_err();
         assert!(matches!(err, BotSpecError::TooLarge { .. }), "{err}");
         assert!(err.to_string().contains("1 MiB"));
     }
 
     #[test]
     fn a_language_prefix_overrides_detection() {
-        let cmd = BotCommand::parse("python:sh -c true").unwrap();
+        let cmd = BotCommand::parse("python:sh -c true", &Languages::built_in()).unwrap();
         assert_eq!(cmd.language, Language::named("python"));
         assert_eq!(
-            BotCommand::parse("sh -c true").unwrap().language,
+            BotCommand::parse("sh -c true", &Languages::built_in())
+                .unwrap()
+                .language,
             Language::native()
         );
     }
@@ -547,32 +558,41 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let script = dir.path().join("other.py");
         std::fs::write(&script, "print()").unwrap();
-        let cmd = BotCommand::parse(&format!("python3 -u '{}' --fast", script.display())).unwrap();
+        let cmd = BotCommand::parse(
+            &format!("python3 -u '{}' --fast", script.display()),
+            &Languages::built_in(),
+        )
+        .unwrap();
         assert_eq!(cmd.name, "other");
         assert_eq!(cmd.args.len(), 3);
     }
 
     #[test]
     fn errors_say_what_to_fix() {
-        let err = BotCommand::parse("./no/such/bot").unwrap_err();
+        let err = BotCommand::parse("./no/such/bot", &Languages::built_in()).unwrap_err();
         assert!(matches!(err, BotSpecError::NotFound { .. }));
         assert!(err.to_string().contains("does not exist"));
 
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("bot");
         std::fs::write(&file, "#!/bin/sh\n").unwrap();
-        let err = BotCommand::parse(file.to_str().unwrap()).unwrap_err();
+        let err = BotCommand::parse(file.to_str().unwrap(), &Languages::built_in()).unwrap_err();
         assert!(err.to_string().contains("chmod +x"), "{err}");
 
-        let err = BotCommand::parse("no-such-program-xyz --flag").unwrap_err();
+        let err =
+            BotCommand::parse("no-such-program-xyz --flag", &Languages::built_in()).unwrap_err();
         assert!(matches!(err, BotSpecError::NotInPath { here: None, .. }));
         // A bare name is looked up in PATH; a file of that name beside the
         // tournament file is named, with the spelling that takes it.
-        let err = BotCommand::parse_relative_to("bot", dir.path()).unwrap_err();
+        let err =
+            BotCommand::parse_relative_to("bot", dir.path(), &Languages::built_in()).unwrap_err();
         assert!(err.to_string().contains("write ./bot"), "{err}");
-        assert!(matches!(BotCommand::parse("  "), Err(BotSpecError::Empty)));
         assert!(matches!(
-            BotCommand::parse("python3 'unclosed"),
+            BotCommand::parse("  ", &Languages::built_in()),
+            Err(BotSpecError::Empty)
+        ));
+        assert!(matches!(
+            BotCommand::parse("python3 'unclosed", &Languages::built_in()),
             Err(BotSpecError::BadQuoting { .. })
         ));
     }

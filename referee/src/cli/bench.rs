@@ -8,7 +8,7 @@ use anyhow::{anyhow, Context};
 use clap::{ArgGroup, Args};
 
 use referee_engine::bench::{self, BenchError, BenchPlan, Selection};
-use referee_engine::bot::BotCommand;
+use referee_engine::bot::{BotCommand, Languages};
 use referee_engine::reporter::csv::BenchCsv;
 use referee_engine::reporter::terminal::Terminal;
 use referee_engine::reporter::Reporters;
@@ -73,7 +73,7 @@ pub struct BenchArgs {
     pub transcript: Option<PathBuf>,
 }
 
-pub fn run_bench(args: BenchArgs) -> Result<(), Failure> {
+pub fn run_bench(args: BenchArgs, languages: &Languages) -> Result<(), Failure> {
     if let Some(codes) = &args.game_flags.codes {
         return Err(Failure::Input(anyhow!(
             "--codes {codes} does not apply to bench: the referee holds every secret; drop it"
@@ -85,7 +85,7 @@ pub fn run_bench(args: BenchArgs) -> Result<(), Failure> {
         )));
     }
     let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
-    let bot = BotCommand::parse(&args.bot).map_err(Failure::input)?;
+    let bot = BotCommand::parse(&args.bot, languages).map_err(Failure::input)?;
     let selection = match (args.all, args.samples, args.secret) {
         (true, None, None) => Selection::All,
         (false, Some(k), None) => Selection::Sample(k),

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::anyhow;
 use clap::Args;
 
-use referee_engine::bot::BotCommand;
+use referee_engine::bot::{BotCommand, Languages};
 use referee_engine::check::ab::{self, AbPlan, AbResult};
 use referee_engine::check::{self, CheckPlan};
 use referee_engine::reporter::json::Json;
@@ -249,7 +249,7 @@ pub struct SprtArgs {
     pub limits: LimitFlags,
 }
 
-pub fn run_sprt(args: SprtArgs) -> Result<super::ExitCode, Failure> {
+pub fn run_sprt(args: SprtArgs, languages: &Languages) -> Result<super::ExitCode, Failure> {
     let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let bounds = Bounds {
         elo0: args.elo0,
@@ -276,8 +276,8 @@ pub fn run_sprt(args: SprtArgs) -> Result<super::ExitCode, Failure> {
         return Err(Failure::input(anyhow!("--jobs must be at least 1")));
     }
     let bot = |spec: &str, role: &str| -> Result<TournamentBot, Failure> {
-        let command =
-            BotCommand::parse(spec).map_err(|e| Failure::Input(anyhow!("{role}: {e}")))?;
+        let command = BotCommand::parse(spec, languages)
+            .map_err(|e| Failure::Input(anyhow!("{role}: {e}")))?;
         let mut limits = args.limits.limits_for(&config, command.language);
         limits.process.hidden.extend(args.key.hidden());
         Ok(TournamentBot {

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use anyhow::anyhow;
 use clap::Args;
 
-use referee_engine::bot::{BotCommand, BotSpecError};
+use referee_engine::bot::{BotCommand, BotSpecError, Languages};
 use referee_engine::collect::{
-    self, unpack::Caps, Admission, FetchError, FetchRules, Found, Origin, Status,
+    self, unpack::Caps, Admission, FetchError, FetchRules, Found, Status, Submission,
 };
 use referee_engine::match_plan::MatchPlan;
 use referee_engine::reporter::admission::AdmissionReport;
@@ -98,7 +98,7 @@ pub struct CollectArgs {
     pub key: KeyFlags,
 }
 
-pub fn run_collect(args: CollectArgs) -> Result<super::ExitCode, Failure> {
+pub fn run_collect(args: CollectArgs, languages: &Languages) -> Result<super::ExitCode, Failure> {
     let input = |e: collect::CollectError| Failure::Input(anyhow!(e));
     let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let deadline = args
@@ -112,7 +112,7 @@ pub fn run_collect(args: CollectArgs) -> Result<super::ExitCode, Failure> {
             "collect needs a source: --from DIR (a folder per team) or --repos CSV (git repositories)"
         )));
     }
-    let mut reference = BotCommand::parse(&args.reference)
+    let mut reference = BotCommand::parse(&args.reference, languages)
         .map_err(|e| Failure::Input(anyhow!("--reference: {e}")))?;
     let roster = args
         .roster
@@ -122,7 +122,7 @@ pub fn run_collect(args: CollectArgs) -> Result<super::ExitCode, Failure> {
         .map_err(input)?;
     let mut found = Vec::new();
     if let Some(from) = &args.from {
-        found.extend(collect::folder_submissions(from, deadline).map_err(input)?);
+        found.extend(collect::folder_submissions(from, deadline, languages).map_err(input)?);
     }
     if let Some(repos) = &args.repos {
         found.extend(collect::repo_submissions(repos).map_err(input)?);
@@ -290,8 +290,7 @@ pub fn run_collect(args: CollectArgs) -> Result<super::ExitCode, Failure> {
             Some(Found::Submitted(submission)) => {
                 let on_roster = roster.as_ref().is_none_or(|r| r.contains_key(&team));
                 admit(
-                    &submission.team,
-                    &submission.origin,
+                    submission,
                     on_roster,
                     &out,
                     &staging,
@@ -300,6 +299,7 @@ pub fn run_collect(args: CollectArgs) -> Result<super::ExitCode, Failure> {
                         caps: Caps::default(),
                         git_limit: args.git_timeout.unwrap_or(collect::GIT_TIMEOUT),
                     },
+                    languages,
                     &smoke,
                 )
             }
@@ -309,7 +309,7 @@ pub fn run_collect(args: CollectArgs) -> Result<super::ExitCode, Failure> {
         }
         // A team not admitted keeps no bot of an earlier run.
         if row.status != Status::Admitted {
-            remove_team(&out, &row.team);
+            remove_team(&out, &row.team, languages);
         }
         report.team_done(row).map_err(report_error)?;
     }
@@ -334,14 +334,15 @@ fn describe(found: &Found) -> String {
 /// One team's submission: fetched into the staging folder, recognised,
 /// played against the reference, and moved to `out/TEAM` if admitted.
 fn admit(
-    team: &str,
-    origin: &Origin,
+    submission: &Submission,
     on_roster: bool,
     out: &Path,
     staging: &Path,
     rules: FetchRules,
+    languages: &Languages,
     smoke: &dyn Fn(BotCommand) -> Result<referee_engine::record::MatchRecord, MatchError>,
 ) -> Admission {
+    let (team, origin) = (submission.team.as_str(), &submission.origin);
     let mut row = Admission {
         team: team.to_string(),
         status: Status::Broken,
@@ -369,8 +370,8 @@ fn admit(
         return row;
     }
     collect::unpack::open_to_bots(&unpacked);
-    let root = collect::bot_path(&collect::unpack::lone_folder(&unpacked));
-    let mut bot = match BotCommand::parse(&root.to_string_lossy()) {
+    let root = collect::bot_path(&collect::unpack::lone_folder(&unpacked), languages);
+    let mut bot = match BotCommand::parse(&root.to_string_lossy(), languages) {
         Ok(bot) => bot,
         Err(e) => {
             row.reason = match e {
@@ -413,7 +414,7 @@ fn admit(
     // Every bot is a folder of its own, `OUT/TEAM`: a one-file bot's is
     // the folder that holds it (its file keeps its name), so no two teams
     // share a folder, which a bot may read.
-    remove_team(out, team);
+    remove_team(out, team, languages);
     let target = out.join(team);
     let folder = if root.is_file() {
         root.parent()
@@ -434,14 +435,14 @@ fn admit(
 /// Removes a team's bot of an earlier run: the folder `OUT/TEAM`, or a
 /// source file `OUT/TEAM.EXT` of a language (the layout of earlier
 /// versions; never another file).
-fn remove_team(out: &Path, team: &str) {
+fn remove_team(out: &Path, team: &str, languages: &Languages) {
     let _ = fs::remove_dir_all(out.join(team));
     for entry in fs::read_dir(out).into_iter().flatten().flatten() {
         let path = entry.path();
         let is_file = entry.file_type().map(|t| t.is_file()).unwrap_or(false);
         if is_file
             && path.file_stem().and_then(|s| s.to_str()) == Some(team)
-            && referee_engine::bot::Language::of_source(&path).is_some()
+            && languages.of_source(&path).is_some()
         {
             let _ = fs::remove_file(&path);
         }

@@ -4,7 +4,7 @@
 
 use clap::{ArgGroup, Args};
 
-use referee_engine::bot::{BotCommand, Language};
+use referee_engine::bot::{BotCommand, Language, Languages};
 use referee_engine::human::{self, HumanEnd, HumanError, HumanPlan, Opponent};
 
 use super::{Failure, GameFlags, LimitFlags};
@@ -29,10 +29,10 @@ pub struct PlayArgs {
     pub seed: Option<u64>,
 }
 
-pub fn run_play(args: PlayArgs) -> Result<super::ExitCode, Failure> {
+pub fn run_play(args: PlayArgs, languages: &Languages) -> Result<super::ExitCode, Failure> {
     let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let opponent = match &args.vs {
-        Some(spec) => Opponent::Bot(BotCommand::parse(spec).map_err(Failure::input)?),
+        Some(spec) => Opponent::Bot(BotCommand::parse(spec, languages).map_err(Failure::input)?),
         None => Opponent::HotSeat,
     };
     let language = match &opponent {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use referee_engine::bot::language::{Language, Toolchain};
+use referee_engine::bot::language::{Language, Languages, Toolchain};
 use referee_engine::bot::show_duration;
 use referee_engine::games::{GameConfig, GameOptions, GAME_NAMES};
 use referee_engine::match_plan::MatchLimits;
@@ -42,11 +42,13 @@ pub struct LanguagesArgs {
     json: bool,
 }
 
-pub fn run_languages(args: LanguagesArgs) -> Result<(), Failure> {
-    if let Some(file) = &args.file {
-        referee_engine::plan_file::register_languages_of(file).map_err(Failure::input)?;
-    }
-    let languages = Language::all();
+pub fn run_languages(args: LanguagesArgs, languages: &Languages) -> Result<(), Failure> {
+    let languages = match &args.file {
+        Some(file) => referee_engine::plan_file::languages_of(file, languages)
+            .map_err(Failure::input)?
+            .all(),
+        None => languages.all(),
+    };
     let mut out = String::new();
     list(&languages, args.json, &mut out);
     use std::io::Write;

@@ -478,22 +478,26 @@ pub fn main() -> ExitCode {
         referee_engine::report::set_program(&program.to_string_lossy());
     }
     referee_engine::bot::sandbox::hide_command_line();
+    // The command's context, dropped when this function returns: it
+    // removes the bots' working folder and cgroup folders.
+    let arena = referee_engine::bot::Arena::new();
+    let known = arena.languages();
     let result = match cli.command {
-        Command::Match(args) => play::run_match(args).map(|()| ExitCode::Ok),
+        Command::Match(args) => play::run_match(args, known).map(|()| ExitCode::Ok),
         Command::Replay(args) => play::run_replay(args).map(|()| ExitCode::Ok),
-        Command::Reproduce(args) => play::run_reproduce(args),
+        Command::Reproduce(args) => play::run_reproduce(args, known),
         Command::Tournament(args) => tournament::run_tournament(args),
         Command::Merge(args) => tournament::run_merge(args),
         Command::Report(args) => tournament::run_report(args),
         Command::Grade(args) => tournament::run_grade(args),
-        Command::Play(args) => human::run_play(args),
-        Command::Bench(args) => bench::run_bench(args).map(|()| ExitCode::Ok),
+        Command::Play(args) => human::run_play(args, known),
+        Command::Bench(args) => bench::run_bench(args, known).map(|()| ExitCode::Ok),
         // For CI, 1 means a failed requirement (or H0): a run that cannot
         // be done is 2, whatever the cause.
         Command::Check(args) => check::run_check(args).map_err(Failure::into_input),
-        Command::Sprt(args) => check::run_sprt(args).map_err(Failure::into_input),
-        Command::Languages(args) => languages::run_languages(args).map(|()| ExitCode::Ok),
-        Command::Collect(args) => collect::run_collect(args),
+        Command::Sprt(args) => check::run_sprt(args, known).map_err(Failure::into_input),
+        Command::Languages(args) => languages::run_languages(args, known).map(|()| ExitCode::Ok),
+        Command::Collect(args) => collect::run_collect(args, known),
     };
     match result {
         Ok(code) => code,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::anyhow;
 use clap::Args;
 
-use referee_engine::bot::BotCommand;
+use referee_engine::bot::{BotCommand, Languages};
 use referee_engine::match_plan::MatchPlan;
 use referee_engine::reporter::{json::Json, terminal::Terminal, Place, Reporter, Run};
 use referee_engine::runner::{play_match, MatchError};
@@ -54,10 +54,10 @@ pub struct ReplayArgs {
     pub templates: Option<PathBuf>,
 }
 
-pub fn run_match(args: MatchArgs) -> Result<(), Failure> {
+pub fn run_match(args: MatchArgs, languages: &Languages) -> Result<(), Failure> {
     let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
-    let mut bot_a = BotCommand::parse(&args.bot_a).map_err(Failure::input)?;
-    let mut bot_b = BotCommand::parse(&args.bot_b).map_err(Failure::input)?;
+    let mut bot_a = BotCommand::parse(&args.bot_a, languages).map_err(Failure::input)?;
+    let mut bot_b = BotCommand::parse(&args.bot_b, languages).map_err(Failure::input)?;
     distinct_names(&mut bot_a, &mut bot_b);
     args.limits.check_sandbox()?;
     let mut limits = [&bot_a, &bot_b].map(|bot| args.limits.limits_for(&config, bot.language));
@@ -118,7 +118,10 @@ pub struct ReproduceArgs {
     pub save: Option<PathBuf>,
 }
 
-pub fn run_reproduce(args: ReproduceArgs) -> Result<super::ExitCode, Failure> {
+pub fn run_reproduce(
+    args: ReproduceArgs,
+    languages: &Languages,
+) -> Result<super::ExitCode, Failure> {
     use referee_engine::games::Seat;
     let shown = args.file.display().to_string();
     let entries = transcript::read(&args.file)
@@ -188,7 +191,7 @@ pub fn run_reproduce(args: ReproduceArgs) -> Result<super::ExitCode, Failure> {
     // the game is played with a new one, and said so.
     let keyless = key.key.is_none() && key.key_file.is_none();
     let config = recorded.config.clone();
-    let new = BotCommand::parse(&args.bot).map_err(Failure::input)?;
+    let new = BotCommand::parse(&args.bot, languages).map_err(Failure::input)?;
     let seed = recorded.seed;
     let player = record.player(opponent);
     // Never started: its command only names it.
@@ -495,7 +498,7 @@ pub fn run_replay(args: ReplayArgs) -> Result<(), Failure> {
 mod tests {
     use clap::Parser;
 
-    use referee_engine::bot::BotCommand;
+    use referee_engine::bot::{BotCommand, Languages};
     use referee_engine::games::{GameConfig, GameOptions};
     use referee_engine::key::RunKey;
     use referee_engine::match_plan::{MatchLimits, MatchPlan, SoloPlan};
@@ -507,7 +510,7 @@ mod tests {
     /// flags this module defines: each one parses here, for every game.
     #[test]
     fn replay_commands_parse_with_the_command_line_definitions() {
-        let bot = BotCommand::parse("/bin/cat").unwrap();
+        let bot = BotCommand::parse("/bin/cat", &Languages::built_in()).unwrap();
         let mut limits = MatchLimits {
             time_bank: std::time::Duration::from_millis(300),
             ..MatchLimits::default()

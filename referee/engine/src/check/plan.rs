@@ -13,7 +13,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::bench::{self, Selection};
-use crate::bot::BotCommand;
+use crate::bot::{BotCommand, Languages};
 use crate::games::{GameConfig, GameOptions};
 use crate::plan_file::{
     spec_from_here, PlanError, RawBot, RawBotTable, RawLimits, Source, TournamentBot, DEFAULT_SEED,
@@ -38,7 +38,7 @@ struct RawCheck {
     require: Spanned<Vec<RawRequirement>>,
     /// Languages added or overridden (`[languages.NAME]`).
     #[serde(default)]
-    languages: crate::plan_file::Languages,
+    languages: crate::plan_file::LanguageTables,
 }
 
 /// The bot under test: its name and path are optional, the path may come
@@ -118,6 +118,9 @@ pub struct CheckPlan {
     pub requirements: Vec<NamedRequirement>,
     /// Where each game's transcript goes (`check --report`), if anywhere.
     pub transcripts: Option<std::path::PathBuf>,
+    /// The languages its bots were looked up in: the built-in ones and the
+    /// file's own `[languages.NAME]`, seen by no other file.
+    pub languages: Languages,
 }
 
 impl CheckPlan {
@@ -129,9 +132,9 @@ impl CheckPlan {
     }
 
     pub fn parse(path: &Path, text: &str, bot: Option<&str>) -> Result<CheckPlan, PlanError> {
-        let src = Source { path, text };
+        let mut src = Source::new(path, text);
         let raw: RawCheck = src.raw()?;
-        src.register_languages(&raw.languages)?;
+        src.add_languages(&Languages::built_in(), &raw.languages)?;
         let config = src.game_config(&raw.game, raw.options.as_ref(), |_| {})?;
         let tested = tested_bot(&src, &config, &raw, bot)?;
         let (opponents, names) = src.bot_entries_and_folder(
@@ -151,6 +154,7 @@ impl CheckPlan {
             opponents,
             requirements,
             transcripts: None,
+            languages: src.languages,
         })
     }
 
@@ -184,14 +188,14 @@ fn tested_bot(
     let base = src.base();
     let table = raw.bot.as_ref().map(|b| b.get_ref());
     let mut command = match (bot, table.and_then(|t| t.bot.as_ref())) {
-        (Some(spec), _) => BotCommand::parse(spec).map_err(|e| PlanError::At {
+        (Some(spec), _) => BotCommand::parse(spec, &src.languages).map_err(|e| PlanError::At {
             path: src.path.to_path_buf(),
             line: 0,
             message: format!("--bot: {e}"),
         })?,
         (None, Some(spec)) => BotCommand {
-            spec: spec_from_here(spec.get_ref(), &base),
-            ..BotCommand::parse_relative_to(spec.get_ref(), &base).map_err(|e| {
+            spec: spec_from_here(spec.get_ref(), &base, &src.languages),
+            ..BotCommand::parse_relative_to(spec.get_ref(), &base, &src.languages).map_err(|e| {
                 src.error_at(
                     spec.span(),
                     format!("bot.bot: {e} (paths are relative to the check file's folder)"),

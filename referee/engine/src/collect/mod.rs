@@ -249,8 +249,13 @@ fn dated_submissions(dir: &Path) -> Option<Vec<(i64, PathBuf)>> {
 /// are skipped. A team folder whose entries are all folders named by a
 /// date holds one submission per date; otherwise the submission was
 /// handed in when it last changed (its latest mtime). With a deadline,
-/// each team's latest submission before it counts.
-pub fn folder_submissions(from: &Path, deadline: Option<i64>) -> Result<Vec<Found>, CollectError> {
+/// each team's latest submission before it counts. A lone file is a
+/// submission when one of `languages` takes it as a source.
+pub fn folder_submissions(
+    from: &Path,
+    deadline: Option<i64>,
+    languages: &crate::bot::Languages,
+) -> Result<Vec<Found>, CollectError> {
     let entries = fs::read_dir(from).map_err(|e| {
         bad(format!(
             "--from {}: cannot read the folder ({e}); give the folder holding one folder or archive per team",
@@ -273,7 +278,7 @@ pub fn folder_submissions(from: &Path, deadline: Option<i64>) -> Result<Vec<Foun
         } else if let (true, Some((kind, stem))) = (meta.is_file(), ArchiveKind::of(&shown)) {
             (stem, Origin::Archive(path.clone(), kind))
         } else if let (true, Some(stem)) = (
-            meta.is_file() && crate::bot::Language::of_source(&path).is_some(),
+            meta.is_file() && languages.of_source(&path).is_some(),
             Path::new(&shown).file_stem().and_then(|s| s.to_str()),
         ) {
             (stem, Origin::File(path.clone()))

@@ -135,7 +135,7 @@ pub fn bot_content(bot: &TournamentBot) -> Result<Hash256, ContentError> {
         }
     } else if let Some(source) = &command.source {
         file(&mut h, "source", source)?;
-    } else if program_is_the_bots(&command.spec) {
+    } else if program_is_the_bots(&command.spec, command.language) {
         file(&mut h, "program", &command.program)?;
     } else {
         let name = command
@@ -171,15 +171,16 @@ pub fn bot_content(bot: &TournamentBot) -> Result<Hash256, ContentError> {
 /// Whether a spec's program is the bot's own file (a path: `./bot`,
 /// `dir/bot`) rather than an interpreter found in `PATH` (`python3 x.py`,
 /// `x.py`, `bash x.sh`), which counts by name: the machine's python3 may be
-/// updated without every game being played again.
-fn program_is_the_bots(spec: &str) -> bool {
+/// updated without every game being played again. A `LANG:` prefix is
+/// the bot's `language` when it has one (the one it was forced to).
+fn program_is_the_bots(spec: &str, language: crate::bot::Language) -> bool {
     let trimmed = spec.trim();
+    let names_language = |prefix: &str| {
+        let prefix = prefix.to_ascii_lowercase();
+        language.name() == prefix || language.def().aliases.contains(&prefix)
+    };
     let rest = match trimmed.split_once(':') {
-        Some((lang, rest))
-            if crate::bot::Language::from_name(lang).is_some() && !rest.is_empty() =>
-        {
-            rest.trim()
-        }
+        Some((lang, rest)) if names_language(lang) && !rest.is_empty() => rest.trim(),
         _ => trimmed,
     };
     let first = if Path::new(rest).is_file() {
@@ -278,6 +279,7 @@ impl GameIdentities {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bot::{Language, Languages};
 
     #[test]
     fn hex_goes_both_ways() {
@@ -289,18 +291,20 @@ mod tests {
 
     #[test]
     fn interpreters_count_by_name_and_bot_files_by_content() {
-        assert!(program_is_the_bots("./bot"));
-        assert!(program_is_the_bots("/abs/bot --fast"));
-        assert!(program_is_the_bots("native:dir/launcher x"));
-        assert!(!program_is_the_bots("python3 bot.py"));
-        assert!(!program_is_the_bots("dir/bot.py"));
-        assert!(!program_is_the_bots("true"));
+        let (native, python) = (Language::native(), Language::named("python"));
+        assert!(program_is_the_bots("./bot", native));
+        assert!(program_is_the_bots("/abs/bot --fast", native));
+        assert!(program_is_the_bots("native:dir/launcher x", native));
+        assert!(!program_is_the_bots("python3 bot.py", python));
+        assert!(!program_is_the_bots("dir/bot.py", python));
+        assert!(!program_is_the_bots("true", native));
     }
 
     fn script_bot(dir: &Path, name: &str, text: &str) -> TournamentBot {
         let path = dir.join(format!("{name}.py"));
         std::fs::write(&path, text).unwrap();
-        let command = crate::bot::BotCommand::parse(path.to_str().unwrap()).unwrap();
+        let command =
+            crate::bot::BotCommand::parse(path.to_str().unwrap(), &Languages::built_in()).unwrap();
         let config =
             crate::games::GameConfig::from_options("arrow5", &crate::games::GameOptions::default())
                 .unwrap();
@@ -340,7 +344,9 @@ mod tests {
         std::fs::write(bot_dir.join("main.py"), "print(1)\n").unwrap();
         std::fs::write(bot_dir.join("util.py"), "x = 1\n").unwrap();
         let content = || {
-            let command = crate::bot::BotCommand::parse(bot_dir.to_str().unwrap()).unwrap();
+            let command =
+                crate::bot::BotCommand::parse(bot_dir.to_str().unwrap(), &Languages::built_in())
+                    .unwrap();
             let config = crate::games::GameConfig::from_options(
                 "arrow5",
                 &crate::games::GameOptions::default(),

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::bot::SandboxChoice;
+use crate::bot::{Languages, SandboxChoice};
 use crate::games::{GameConfig, GameOptions};
 pub use crate::model::folder::{folder_name, NoFolderName};
 pub use crate::model::standings::Scoring;
@@ -60,7 +60,7 @@ struct RawTournament {
     bots_dir: Option<Spanned<String>>,
     /// Languages added or overridden (`[languages.NAME]`).
     #[serde(default)]
-    languages: crate::plan_file::Languages,
+    languages: crate::plan_file::LanguageTables,
     /// Reference bots, mark bands and a roster ([`crate::grading`]).
     grading: Option<Spanned<crate::grading::RawGrading>>,
 }
@@ -113,6 +113,9 @@ pub struct TournamentPlan {
     pub grading: Option<crate::grading::GradingPlan>,
     /// The file's text, kept to tell whether a results folder belongs to it.
     pub source: String,
+    /// The languages its bots were looked up in: the built-in ones and the
+    /// file's own `[languages.NAME]`, seen by no other file.
+    pub languages: Languages,
 }
 
 impl TournamentPlan {
@@ -124,9 +127,9 @@ impl TournamentPlan {
     /// Validates a file's text; relative bot paths are taken from the file's
     /// directory.
     pub fn parse(path: &Path, text: &str) -> Result<TournamentPlan, PlanError> {
-        let src = Source { path, text };
+        let mut src = Source::new(path, text);
         let raw: RawTournament = src.raw()?;
-        src.register_languages(&raw.languages)?;
+        src.add_languages(&Languages::built_in(), &raw.languages)?;
         let config = src.game_config(&raw.game, raw.options.as_ref(), |options| {
             seat_a_starts(raw.game.get_ref(), options)
         })?;
@@ -173,6 +176,7 @@ impl TournamentPlan {
             sandbox,
             grading,
             source: text.to_string(),
+            languages: src.languages,
         })
     }
 
@@ -566,6 +570,75 @@ fn challengers(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two tournament files read in one process: each sees its own
+    /// `[languages.NAME]` tables, and neither the other's.
+    #[test]
+    fn each_file_sees_only_its_own_languages() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.snake"), "cat\n").unwrap();
+        let write = |file: &str, tables: &str, bots: &str| {
+            let path = dir.path().join(file);
+            let text = format!(
+                "name = \"t\"\ngame = \"arrow5\"\n{tables}\n{bots}\
+                 [[bots]]\nname = \"cat\"\nbot = \"/bin/cat\"\n"
+            );
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let snake_bot = "[[bots]]\nname = \"snake\"\nbot = \"a.snake\"\n";
+        let first = write(
+            "first.toml",
+            "[languages.snake]\nextensions = [\"snake\"]\nrun = \"sh {entry}\"\n\
+             [languages.python]\ntime_multiplier = 5\n",
+            snake_bot,
+        );
+        let second = write(
+            "second.toml",
+            "",
+            "[[bots]]\nname = \"true\"\nbot = \"/bin/true\"\n",
+        );
+        let third = write(
+            "third.toml",
+            "[languages.snake]\nextensions = [\"snake\"]\nrun = \"bash {entry}\"\n",
+            snake_bot,
+        );
+        let built_in_python = Languages::built_in().named("python").def().time_multiplier;
+        assert_ne!(built_in_python, 5.0);
+
+        let a = TournamentPlan::load(&first).unwrap();
+        let b = TournamentPlan::load(&second).unwrap();
+        let c = TournamentPlan::load(&third).unwrap();
+        let run_of = |plan: &TournamentPlan| plan.bots[0].command.language.def().run[0].clone();
+        assert_eq!(a.bots[0].command.language.name(), "snake");
+        assert_eq!(run_of(&a), "sh", "the first file's snake, not the third's");
+        assert_eq!(run_of(&c), "bash");
+        assert_eq!(a.languages.named("python").def().time_multiplier, 5.0);
+        assert!(
+            b.languages.from_name("snake").is_none(),
+            "{:?}",
+            b.languages
+        );
+        assert_eq!(
+            b.languages.named("python").def().time_multiplier,
+            built_in_python,
+            "the first file's override stays in the first file"
+        );
+        assert!(Languages::built_in().from_name("snake").is_none());
+
+        // A file that names a language only another file defines (the
+        // script made executable, so that it is a bot without one).
+        use std::os::unix::fs::PermissionsExt;
+        let script = dir.path().join("a.snake");
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let borrowing = write(
+            "borrowing.toml",
+            "",
+            "[[bots]]\nname = \"snake\"\nbot = \"./a.snake\"\nlanguage = \"snake\"\n",
+        );
+        let error = TournamentPlan::load(&borrowing).unwrap_err().to_string();
+        assert!(error.contains("'snake' is not a language"), "{error}");
+    }
 
     #[test]
     fn a_bots_dir_adds_each_recognised_entry_by_name() {
