@@ -46,15 +46,15 @@ use crate::reporter::csv::{write_atomically, write_tables, GAMES_CSV};
 use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
 use crate::runner::{play_match, MatchError, MatchPlan};
 
-use super::groups::{self, GroupRow};
+use super::groups::GroupRow;
 use super::identity::{ContentError, GameIdentities, Hash256};
-use super::knockout::{self, Bracket, BracketRow};
+use super::knockout::{self, BracketRow};
 use super::plan::{Format, Scoring, TournamentPlan};
-use super::rounds::{Block, OffSchedule, PlayedGame, Results, RoundRow};
-use super::schedule::{games_in_tournament, Schedule, ScheduledGame, Shard};
+use super::rounds::{OffSchedule, PlayedGame, Results, RoundRow};
+use super::schedule::{Schedule, ScheduledGame, Shard};
 use super::standings::{GameRow, Ranking, StandingRow, Standings};
 use super::store::{Store, StoreError, StoredGame};
-use super::swiss::{self, Swiss, SwissRow};
+use super::swiss::SwissRow;
 
 /// What `merge` needs to know about a results folder without the bots.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -280,7 +280,7 @@ pub fn run(
         if games_path.exists() {
             for_each_row(&games_path, |row| results.add(plan, &row))?;
         }
-        let mut state = RoundsState::new(plan);
+        let mut state = plan.format.rules(plan);
         let expected = state.expected_games(plan, &results).map_err(off_schedule)?;
         meta.record_total(out, expected)?;
         reporters.run_started(&Run::Tournament {
@@ -294,7 +294,7 @@ pub fn run(
         loop {
             let next =
                 state
-                    .advance(plan, &results)
+                    .next_games(plan, &results)
                     .map_err(|source| TournamentError::OffSchedule {
                         path: games_path.clone(),
                         source,
@@ -374,11 +374,9 @@ pub fn run(
 
     let (mut standings, rows_in_folder) = standings_of(out, &plan.bot_names(), plan.scoring)?;
     let rounds = match rounds.as_mut() {
-        Some((state, results)) => Some(
-            state
-                .tables(plan, results, &standings.rows())
-                .map_err(off_schedule)?,
-        ),
+        Some((state, results)) => state
+            .tables(plan, results, &standings.rows())
+            .map_err(off_schedule)?,
         None => None,
     };
     // The bracket just walked, not the folder's bracket.csv of the run before.
@@ -505,7 +503,9 @@ pub fn dry_run(plan: &TournamentPlan, options: &RunOptions) -> Result<DryRun, To
         if games_path.exists() {
             for_each_row(&games_path, |row| results.add(plan, &row))?;
         }
-        let expected = RoundsState::new(plan)
+        let expected = plan
+            .format
+            .rules(plan)
             .expected_games(plan, &results)
             .map_err(|source| TournamentError::OffSchedule {
                 path: games_path.clone(),
@@ -602,115 +602,6 @@ pub fn dry_run(plan: &TournamentPlan, options: &RunOptions) -> Result<DryRun, To
         report.kept_aside = store.ids().filter(|id| !in_standings.contains(id)).count() as u64;
     }
     Ok(report)
-}
-
-/// Where a format played in rounds stands: the Swiss rounds so far (kept,
-/// so each round is paired once), or nothing for a knockout or groups
-/// (walked again from the results: a few matches, one group stage).
-enum RoundsState {
-    Swiss(Box<Swiss>),
-    Knockout,
-    Groups,
-}
-
-impl RoundsState {
-    fn new(plan: &TournamentPlan) -> RoundsState {
-        match plan.format {
-            Format::Swiss => RoundsState::Swiss(Box::new(Swiss::new(plan))),
-            Format::Groups => RoundsState::Groups,
-            _ => RoundsState::Knockout,
-        }
-    }
-
-    /// The games to play next (some may be played), or `None` when the
-    /// tournament is over.
-    fn advance(
-        &mut self,
-        plan: &TournamentPlan,
-        results: &Results,
-    ) -> Result<Option<Block>, OffSchedule> {
-        match self {
-            RoundsState::Swiss(swiss) => swiss.advance(plan, results),
-            RoundsState::Knockout => Ok(knockout::bracket(plan, results)?.next),
-            RoundsState::Groups => Ok(groups::stages(plan, results)?.next),
-        }
-    }
-
-    /// Games the tournament plays: a knockout's tie-breaks are not known
-    /// in advance, so those played or under way so far on top of the
-    /// matches' games.
-    fn expected_games(&self, plan: &TournamentPlan, results: &Results) -> Result<u64, OffSchedule> {
-        let tiebreaks = match self {
-            RoundsState::Swiss(_) => return Ok(swiss::total_games(plan)),
-            RoundsState::Knockout => knockout::bracket(plan, results)?.tiebreak_games,
-            RoundsState::Groups => groups::stages(plan, results)?
-                .bracket
-                .map_or(0, |b| b.tiebreak_games),
-        };
-        Ok(expected_without_tiebreaks(plan) + tiebreaks)
-    }
-
-    fn tables(
-        &mut self,
-        plan: &TournamentPlan,
-        results: &Results,
-        standings: &[StandingRow],
-    ) -> Result<RoundsTables, OffSchedule> {
-        match self {
-            RoundsState::Swiss(swiss) => {
-                swiss.advance(plan, results)?;
-                let ratings = standings
-                    .iter()
-                    .map(|r| (r.bot.clone(), r.rating))
-                    .collect();
-                Ok(RoundsTables::Swiss {
-                    table: swiss.table(plan, &ratings),
-                    rounds: swiss.round_rows(plan),
-                    rounds_complete: swiss.rounds_complete(),
-                    rounds_total: plan.rounds,
-                })
-            }
-            RoundsState::Knockout => {
-                let bracket = knockout::bracket(plan, results)?;
-                Ok(knockout_tables(plan, vec![], Some(&bracket)))
-            }
-            RoundsState::Groups => {
-                let stages = groups::stages(plan, results)?;
-                let rows = stages.tables.into_iter().flatten().collect();
-                Ok(knockout_tables(plan, rows, stages.bracket.as_ref()))
-            }
-        }
-    }
-}
-
-/// A knockout's tables (after the group stage's, for groups).
-fn knockout_tables(
-    plan: &TournamentPlan,
-    groups: Vec<GroupRow>,
-    bracket: Option<&Bracket>,
-) -> RoundsTables {
-    RoundsTables::Knockout {
-        groups,
-        matches: bracket.map(|b| b.rows(plan)).unwrap_or_default(),
-        text: bracket.map(|b| b.text(plan)).unwrap_or_default(),
-        rounds: bracket.map(|b| b.round_rows(plan)).unwrap_or_default(),
-        champion: bracket
-            .and_then(Bracket::champion)
-            .map(|c| plan.bots[c].name.clone()),
-    }
-}
-
-/// The games a knockout (after its groups) plays without tie-breaks:
-/// every match eliminates one bot.
-fn expected_without_tiebreaks(plan: &TournamentPlan) -> u64 {
-    match plan.format {
-        Format::Groups => {
-            let group_games = groups::group_block(plan, &groups::assign(plan)).len();
-            let qualified = u64::from(plan.groups) * u64::from(plan.advance);
-            group_games + (qualified - 1) * u64::from(plan.games_per_pairing)
-        }
-        _ => knockout::games_without_tiebreaks(plan),
-    }
 }
 
 /// Transcripts hold the codes of finished games: their folder is the
@@ -1005,11 +896,7 @@ fn prepare_folder(
         game: plan.config.game_name().to_string(),
         bots: plan.bot_names(),
         scoring: (plan.scoring.win, plan.scoring.draw, plan.scoring.loss),
-        total_games: match plan.format {
-            Format::Swiss => swiss::total_games(plan),
-            Format::Knockout | Format::Groups => expected_without_tiebreaks(plan),
-            Format::RoundRobin | Format::Gauntlet => games_in_tournament(plan),
-        },
+        total_games: plan.format.rules(plan).announced_games(plan),
         shard: options.shard.map(|s| (s.index, s.count)),
         format: plan.format.name().into(),
         challengers: plan
@@ -1482,8 +1369,7 @@ pub fn merge(
             message: format!("not a results description: {e}"),
         })?;
         let this_shard = this.shard;
-        let played_whole = [Format::Swiss, Format::Knockout, Format::Groups];
-        if played_whole.iter().any(|f| f.name() == this.format) {
+        if Format::from_name(&this.format).is_some_and(Format::has_rounds) {
             return Err(TournamentError::Merge {
                 path: folder.clone(),
                 message: format!(
