@@ -96,7 +96,11 @@ impl FormatRules for SingleBlock {
         games_in_tournament(plan)
     }
 
-    fn expected_games(&self, plan: &TournamentPlan, _results: &Results) -> Result<u64, OffSchedule> {
+    fn expected_games(
+        &self,
+        plan: &TournamentPlan,
+        _results: &Results,
+    ) -> Result<u64, OffSchedule> {
         Ok(games_in_tournament(plan))
     }
 
@@ -151,7 +155,11 @@ impl FormatRules for SwissRules {
         swiss::total_games(plan)
     }
 
-    fn expected_games(&self, plan: &TournamentPlan, _results: &Results) -> Result<u64, OffSchedule> {
+    fn expected_games(
+        &self,
+        plan: &TournamentPlan,
+        _results: &Results,
+    ) -> Result<u64, OffSchedule> {
         Ok(swiss::total_games(plan))
     }
 
