@@ -31,6 +31,11 @@ pub const PASS_LINE: &str = "0,0,0,0";
 /// the opponent's table is the same one mirrored).
 pub const POINTS: [u32; ROWS] = [0, 0, 0, 0, 1, 2, 3, 5];
 
+/// The contest's memory limit ("less than 8MB"), in KiB: the default a
+/// Cryptron bot gets when the user sets none, on top of its language's
+/// allowance (protocol.md, §6, "Limits").
+pub const MEMORY_KB: u64 = 8 * 1024;
+
 /// Who is player 1 (moves first). Clarification: the rules choose player 1
 /// at random; the referee tosses a coin drawn from the game's seeded random
 /// numbers, unless `--first a|b` fixes it.
