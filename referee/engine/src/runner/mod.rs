@@ -426,11 +426,17 @@ mod tests {
         let c = MatchLimits::defaults_for(&cryptron, Language::named("c"));
         assert_eq!(c.time_limit, Duration::from_secs(2));
         assert_eq!(c.process.memory_kb, games::cryptron::MEMORY_KB);
-        assert_eq!(c.process.memory_cap_kb(), games::cryptron::MEMORY_KB + 4 * 1024);
+        assert_eq!(
+            c.process.memory_cap_kb(),
+            games::cryptron::MEMORY_KB + 4 * 1024
+        );
         let py = MatchLimits::defaults_for(&cryptron, Language::named("python"));
         assert_eq!(py.time_limit, Duration::from_secs(6));
         assert!(py.startup_limit >= py.time_limit);
-        assert_eq!(py.process.memory_cap_kb(), games::cryptron::MEMORY_KB + 16 * 1024);
+        assert_eq!(
+            py.process.memory_cap_kb(),
+            games::cryptron::MEMORY_KB + 16 * 1024
+        );
         // Arrow 5 keeps its limits; only the allowance is added.
         let arrow5 = GameConfig::Arrow5(Default::default());
         let a = MatchLimits::defaults_for(&arrow5, Language::named("python"));
