@@ -111,3 +111,85 @@ pub(super) fn setup_summary(plan: &Seating, first: Seat) -> Vec<String> {
     }
     lines
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bot(program: &str) -> BotCommand {
+        BotCommand::parse(program).expect("a program of the system")
+    }
+
+    fn seating<'a>(
+        config: &'a GameConfig,
+        bots: [Option<&'a BotCommand>; 2],
+        commands: [Option<Prepared>; 2],
+        limits: &'a MatchLimits,
+    ) -> Seating<'a> {
+        Seating {
+            config,
+            seed: 7,
+            bots,
+            commands,
+            limits: [limits, limits],
+            replay: String::new(),
+            script: None,
+        }
+    }
+
+    #[test]
+    fn the_setup_names_each_seat_and_who_moves_first() {
+        let config = GameConfig::Cryptron(Default::default());
+        let limits = MatchLimits::default();
+        let (a, b) = (bot("/bin/true"), bot("/bin/false"));
+        let seats = seating(&config, [Some(&a), Some(&b)], [None, None], &limits);
+        assert_eq!(seats.name(Seat::A), "true");
+        assert_eq!(seats.spec(Seat::B), "/bin/false");
+        let lines = setup_summary(&seats, Seat::B);
+        assert_eq!(
+            lines,
+            [
+                format!("cryptron ({}), seed 7", config.variant_name()),
+                "A: true  [/bin/true]".to_string(),
+                "B: false  [/bin/false]  moves first".to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_solo_game_seats_the_referee_at_b() {
+        let config = GameConfig::Safecracker(Default::default());
+        let limits = MatchLimits::default();
+        let a = bot("/bin/true");
+        let seats = seating(&config, [Some(&a), None], [None, None], &limits);
+        assert_eq!(seats.holder(Seat::B), Holder::Referee);
+        let lines = setup_summary(&seats, Seat::A);
+        assert_eq!(
+            lines[1],
+            "A: true  [/bin/true]  attacks the referee's secret (solo)"
+        );
+        assert_eq!(lines.len(), 2);
+    }
+
+    #[test]
+    fn a_seat_that_did_not_compile_is_judged_before_any_bot_starts() {
+        let config = GameConfig::Cryptron(Default::default());
+        let limits = MatchLimits::default();
+        let a = bot("/bin/true");
+        let failed = Err((
+            "exit status 1".to_string(),
+            "x.c:1: error\nsecond".to_string(),
+        ));
+        let seats = seating(&config, [Some(&a), None], [Some(failed), None], &limits);
+        let players = seat_players(&seats, &mut TranscriptWriter::none()).expect("no start");
+        assert!(players[0].process.is_none());
+        let judged = players[0].disqualification.as_ref().expect("judged");
+        assert_eq!(judged.verdict, Verdict::Compile);
+        assert_eq!(judged.detail, "exit status 1");
+        assert_eq!(judged.at_move, 0);
+        assert_eq!(players[0].stderr_kept.lines(), ["x.c:1: error", "second"]);
+        // The referee's seat has no process and is not judged.
+        assert!(players[1].process.is_none());
+        assert!(players[1].disqualification.is_none());
+    }
+}

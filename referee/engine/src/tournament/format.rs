@@ -290,3 +290,81 @@ fn knockout_tables(
             .map(|c| plan.bots[c].name.clone()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    const EVERY_FORMAT: [Format; 5] = [
+        Format::RoundRobin,
+        Format::Gauntlet,
+        Format::Swiss,
+        Format::Knockout,
+        Format::Groups,
+    ];
+
+    /// Six bots in `format`, with the fields it needs.
+    fn plan(format: Format) -> TournamentPlan {
+        let fields = match format {
+            Format::RoundRobin | Format::Knockout => "",
+            Format::Gauntlet => "challengers = [\"s1\"]",
+            Format::Swiss => "rounds = 3",
+            Format::Groups => "groups = 2\nadvance = 2",
+        };
+        let mut text = format!(
+            "game = \"arrow5\"\nformat = \"{}\"\n{fields}\n",
+            format.name()
+        );
+        for i in 1..=6 {
+            text.push_str(&format!("[[bots]]\nname = \"s{i}\"\nbot = \"true\"\n"));
+        }
+        TournamentPlan::parse(Path::new("t.toml"), &text).unwrap()
+    }
+
+    #[test]
+    fn every_format_is_read_by_its_name() {
+        for format in EVERY_FORMAT {
+            assert_eq!(Format::from_name(format.name()), Some(format));
+        }
+        assert_eq!(Format::from_name("ladder"), None);
+        assert_eq!(Format::from_name("Swiss"), None);
+    }
+
+    #[test]
+    fn single_block_formats_know_every_game_before_any_is_played() {
+        for format in EVERY_FORMAT {
+            let plan = plan(format);
+            let mut rules = format.rules(&plan);
+            let none = Results::default();
+            let announced = rules.announced_games(&plan);
+            assert_eq!(rules.expected_games(&plan, &none).unwrap(), announced);
+            let next = rules.next_games(&plan, &none).unwrap();
+            let tables = rules.tables(&plan, &none, &[]).unwrap();
+            match rules.pairings(&plan) {
+                Some(pairings) => {
+                    assert!(!format.has_rounds(), "{}", format.name());
+                    let per_pairing = u64::from(plan.games_per_pairing);
+                    assert_eq!(announced, pairings.len() as u64 * per_pairing);
+                    assert!(next.is_none() && tables.is_none());
+                }
+                None => {
+                    assert!(format.has_rounds(), "{}", format.name());
+                    let first = next.expect("a first round");
+                    assert_eq!(first.first, 1);
+                    assert!(first.len() <= announced);
+                    assert!(tables.is_some());
+                }
+            }
+        }
+        let pairings = |format: Format| {
+            let plan = plan(format);
+            format.rules(&plan).pairings(&plan)
+        };
+        assert_eq!(pairings(Format::RoundRobin).unwrap().len(), 15);
+        assert_eq!(
+            pairings(Format::Gauntlet).unwrap(),
+            [(0, 1), (0, 2), (0, 3), (0, 4), (0, 5)]
+        );
+    }
+}

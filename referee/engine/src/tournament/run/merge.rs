@@ -264,3 +264,54 @@ pub(super) fn link_or_copy(from: &Path, dest: &Path) -> Result<(), TournamentErr
     input_file::copy(from, dest, input_file::TRANSCRIPT_CAP)?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::run::test_folder;
+
+    fn refusal(folder: &Path) -> String {
+        match merge(&[folder.to_path_buf()], &folder.join("merged"), false) {
+            Err(TournamentError::Merge { message, .. }) => message,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_folder_without_its_description_is_not_merged() {
+        let folder = test_folder("merge-empty");
+        assert!(refusal(&folder).starts_with("not there: is this a results folder"));
+        fs::write(folder.join("tournament.json"), "[]").unwrap();
+        assert!(refusal(&folder).starts_with("not a results description"));
+        fs::remove_dir_all(folder).unwrap();
+    }
+
+    #[test]
+    fn a_tournament_played_in_rounds_is_not_merged() {
+        let folder = test_folder("merge-rounds");
+        for format in [Format::Swiss, Format::Knockout, Format::Groups] {
+            let meta = FolderMeta {
+                version: 1,
+                name: "t".into(),
+                game: "cryptron".into(),
+                bots: vec!["x".into(), "y".into()],
+                scoring: (2, 1, 0),
+                total_games: 2,
+                shard: None,
+                format: format.name().into(),
+                challengers: vec![],
+            };
+            meta.write(&folder).unwrap();
+            let message = refusal(&folder);
+            assert!(
+                message.starts_with(&format!(
+                    "holds a {} tournament, which is played whole",
+                    format.name()
+                )),
+                "{message}"
+            );
+        }
+        assert!(!folder.join("merged").exists());
+        fs::remove_dir_all(folder).unwrap();
+    }
+}

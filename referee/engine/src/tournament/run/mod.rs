@@ -414,3 +414,12 @@ pub fn run(
     })?;
     Ok(outcome)
 }
+
+/// A fresh, empty folder for a unit test, named after it.
+#[cfg(test)]
+fn test_folder(name: &str) -> PathBuf {
+    let folder = std::env::temp_dir().join(format!("referee-run-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&folder);
+    fs::create_dir_all(&folder).expect("a folder in the temporary folder");
+    folder
+}

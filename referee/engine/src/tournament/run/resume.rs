@@ -217,3 +217,94 @@ mod tests {
         assert_eq!(whole_rows_end(b"game,se"), 0);
     }
 }
+
+#[cfg(test)]
+mod folder_tests {
+    use super::*;
+    use crate::tournament::run::test_folder;
+
+    fn game_rows(numbers: &[u64]) -> Vec<u8> {
+        let mut writer = csv::Writer::from_writer(vec![]);
+        for &game in numbers {
+            let row = GameRow {
+                game,
+                bot_a: "x".into(),
+                bot_b: "y".into(),
+                first: "x".into(),
+                result: Some(Winner::A),
+                winner: "x".into(),
+                ..GameRow::default()
+            };
+            writer.serialize(row).expect("into memory");
+        }
+        writer.into_inner().expect("into memory")
+    }
+
+    #[test]
+    fn a_row_cut_short_by_a_kill_is_removed_and_its_game_left_to_play() {
+        let out = test_folder("cut-row");
+        let path = out.join(GAMES_CSV);
+        let whole = game_rows(&[1, 2]);
+        let mut cut = whole.clone();
+        cut.extend_from_slice(b"3,12,x,y,x,a,x,cra");
+        fs::write(&path, &cut).unwrap();
+        let done = read_done_games(&path).unwrap();
+        assert_eq!(done.into_iter().collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(fs::read(&path).unwrap(), whole);
+        check_columns(&path).unwrap();
+        fs::remove_dir_all(out).unwrap();
+    }
+
+    #[test]
+    fn no_games_file_means_no_game_is_done() {
+        let out = test_folder("no-games");
+        assert!(read_done_games(&out.join(GAMES_CSV)).unwrap().is_empty());
+        check_columns(&out.join(GAMES_CSV)).unwrap();
+        fs::remove_dir_all(out).unwrap();
+    }
+
+    #[test]
+    fn a_games_file_of_other_columns_is_not_resumed() {
+        let out = test_folder("other-columns");
+        let path = out.join(GAMES_CSV);
+        fs::write(&path, "game,seed,bot_a,colour\n1,2,x,red\n").unwrap();
+        match check_columns(&path) {
+            Err(TournamentError::OtherColumns { differ, .. }) => {
+                assert!(differ.starts_with("it lacks bot_b,"), "{differ}");
+                assert!(differ.ends_with(" and has colour besides"), "{differ}");
+            }
+            other => panic!("{other:?}"),
+        }
+        fs::remove_dir_all(out).unwrap();
+    }
+
+    #[test]
+    fn a_gauntlet_folder_ranks_by_its_challengers() {
+        let out = test_folder("ranking");
+        assert_eq!(ranking_of(&out).unwrap(), Ranking::Points);
+        let meta = FolderMeta {
+            version: 1,
+            name: "t".into(),
+            game: "cryptron".into(),
+            bots: vec!["x".into(), "y".into(), "z".into()],
+            scoring: (2, 1, 0),
+            total_games: 4,
+            shard: None,
+            format: Format::Gauntlet.name().into(),
+            challengers: vec!["y".into()],
+        };
+        meta.write(&out).unwrap();
+        assert_eq!(
+            ranking_of(&out).unwrap(),
+            Ranking::Gauntlet {
+                challengers: ["y".to_string()].into_iter().collect()
+            }
+        );
+        fs::write(out.join("tournament.json"), "{").unwrap();
+        assert!(matches!(
+            ranking_of(&out),
+            Err(TournamentError::BadFolderFile { .. })
+        ));
+        fs::remove_dir_all(out).unwrap();
+    }
+}
