@@ -36,10 +36,6 @@ impl Default for MatchLimits {
     }
 }
 
-/// Cryptron's memory limit ("less than 8MB"), on top of the language's
-/// allowance (protocol.md, §6, "Limits").
-pub const CRYPTRON_MEMORY_KB: u64 = 8 * 1024;
-
 impl MatchLimits {
     /// The limits a bot in `language` gets in `config`'s game when the user
     /// sets none: the game's contest rules. Cryptron: 2 s a move times the
@@ -53,7 +49,7 @@ impl MatchLimits {
             GameConfig::Arrow5(_) | GameConfig::Mastermind(_) | GameConfig::Safecracker(_) => {}
             GameConfig::Cryptron(_) => {
                 limits.time_limit = language.contest_time_limit();
-                limits.process.memory_kb = CRYPTRON_MEMORY_KB;
+                limits.process.memory_kb = crate::games::cryptron::MEMORY_KB;
             }
         }
         limits.startup_limit = limits.startup_limit.max(limits.time_limit);
@@ -103,12 +99,18 @@ mod tests {
         let cryptron = GameConfig::Cryptron(games::cryptron::Config::default());
         let c = MatchLimits::defaults_for(&cryptron, Language::named("c"));
         assert_eq!(c.time_limit, Duration::from_secs(2));
-        assert_eq!(c.process.memory_kb, CRYPTRON_MEMORY_KB);
-        assert_eq!(c.process.memory_cap_kb(), CRYPTRON_MEMORY_KB + 4 * 1024);
+        assert_eq!(c.process.memory_kb, crate::games::cryptron::MEMORY_KB);
+        assert_eq!(
+            c.process.memory_cap_kb(),
+            crate::games::cryptron::MEMORY_KB + 4 * 1024
+        );
         let py = MatchLimits::defaults_for(&cryptron, Language::named("python"));
         assert_eq!(py.time_limit, Duration::from_secs(6));
         assert!(py.startup_limit >= py.time_limit);
-        assert_eq!(py.process.memory_cap_kb(), CRYPTRON_MEMORY_KB + 16 * 1024);
+        assert_eq!(
+            py.process.memory_cap_kb(),
+            crate::games::cryptron::MEMORY_KB + 16 * 1024
+        );
         // Arrow 5 keeps its limits; only the allowance is added.
         let arrow5 = GameConfig::Arrow5(Default::default());
         let a = MatchLimits::defaults_for(&arrow5, Language::named("python"));

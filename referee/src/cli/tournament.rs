@@ -395,7 +395,7 @@ fn format_line(plan: &TournamentPlan) -> String {
             "groups, {} groups, best {} of each to a knockout",
             plan.groups, plan.advance
         ),
-        other => other.name().to_string(),
+        Format::RoundRobin | Format::Gauntlet | Format::Knockout => plan.format.name().to_string(),
     }
 }
 

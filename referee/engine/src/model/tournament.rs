@@ -147,15 +147,36 @@ impl Format {
         }
     }
 
+    /// The format a tournament file names, if any.
+    pub fn from_name(name: &str) -> Option<Format> {
+        [
+            Format::RoundRobin,
+            Format::Gauntlet,
+            Format::Swiss,
+            Format::Knockout,
+            Format::Groups,
+        ]
+        .into_iter()
+        .find(|f| f.name() == name)
+    }
+
     /// Whether a round's games depend on the results of the rounds before
-    /// (so the tournament cannot be split into shards).
+    /// (so the tournament cannot be split into shards, merged or updated),
+    /// rather than being one block known in advance
+    /// ([`super::format::FormatRules::pairings`]).
     pub fn has_rounds(self) -> bool {
-        matches!(self, Format::Swiss | Format::Knockout | Format::Groups)
+        match self {
+            Format::RoundRobin | Format::Gauntlet => false,
+            Format::Swiss | Format::Knockout | Format::Groups => true,
+        }
     }
 
     /// Whether the format ends in a knockout (seeded, with tie-breaks).
     pub fn has_knockout(self) -> bool {
-        matches!(self, Format::Knockout | Format::Groups)
+        match self {
+            Format::RoundRobin | Format::Gauntlet | Format::Swiss => false,
+            Format::Knockout | Format::Groups => true,
+        }
     }
 }
 

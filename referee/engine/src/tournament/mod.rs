@@ -5,6 +5,7 @@
 //! identity ([`identity`], [`store`]): run again after bots changed, they
 //! play only the new games.
 
+pub mod format;
 pub mod groups;
 pub mod identity;
 pub mod knockout;
@@ -16,6 +17,7 @@ pub use crate::model::standings;
 pub mod store;
 pub mod swiss;
 
+pub use format::FormatRules;
 pub use plan::{Format, PlanError, Scoring, TournamentBot, TournamentPlan};
 pub use run::{dry_run, merge, run, DryRun, Outcome, RoundsTables, RunOptions, TournamentError};
 pub use schedule::{schedule, Shard};

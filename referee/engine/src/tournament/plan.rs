@@ -204,15 +204,11 @@ fn format(src: &Source<'_>, format: Option<&Spanned<String>>) -> Result<Format, 
     let Some(f) = format else {
         return Ok(Format::RoundRobin);
     };
-    match f.get_ref().as_str() {
-        "round-robin" => Ok(Format::RoundRobin),
-        "gauntlet" => Ok(Format::Gauntlet),
-        "swiss" => Ok(Format::Swiss),
-        "knockout" => Ok(Format::Knockout),
-        "groups" => Ok(Format::Groups),
-        other => Err(src.error_at(
+    match Format::from_name(f.get_ref()) {
+        Some(format) => Ok(format),
+        None => Err(src.error_at(
             f.span(),
-            format!("format: '{other}' is not a format; use \"round-robin\", \"gauntlet\", \"swiss\", \"knockout\" or \"groups\""),
+            format!("format: '{}' is not a format; use \"round-robin\", \"gauntlet\", \"swiss\", \"knockout\" or \"groups\"", f.get_ref()),
         )),
     }
 }
@@ -327,12 +323,12 @@ fn rounds(
             raw.format.as_ref().map_or(0..0, |f| f.span()),
             "rounds: a Swiss tournament needs rounds = R, the number of rounds".into(),
         )),
-        (_, Some(r)) => Err(src.error_at(
+        (Format::RoundRobin | Format::Gauntlet | Format::Knockout | Format::Groups, Some(r)) => Err(src.error_at(
             r.span(),
             "rounds: only a Swiss tournament has rounds; set format = \"swiss\" or remove this field"
                 .into(),
         )),
-        (_, None) => Ok(0),
+        (Format::RoundRobin | Format::Gauntlet | Format::Knockout | Format::Groups, None) => Ok(0),
     }
 }
 
@@ -350,12 +346,12 @@ fn seeds(
     let folder = match (format, &raw.seeds_from) {
         (Format::Knockout | Format::Groups, None) => return Ok((0..bot_count).collect()),
         (Format::Knockout | Format::Groups, Some(folder)) => folder,
-        (_, Some(folder)) => return Err(src.error_at(
+        (Format::RoundRobin | Format::Gauntlet | Format::Swiss, Some(folder)) => return Err(src.error_at(
             folder.span(),
             "seeds_from: only a knockout or groups are seeded; set format = \"knockout\" or remove this field"
                 .into(),
         )),
-        (_, None) => return Ok(vec![]),
+        (Format::RoundRobin | Format::Gauntlet | Format::Swiss, None) => return Ok(vec![]),
     };
     let standings = src.base().join(folder.get_ref()).join("standings.csv");
     let fail = |why: String| {
@@ -417,12 +413,12 @@ fn tiebreak_pairs(src: &Source<'_>, raw: &RawTournament, format: Format) -> Resu
             ),
         )),
         (Format::Knockout | Format::Groups, Some(t)) => Ok(*t.get_ref() as u32),
-        (_, Some(t)) => Err(src.error_at(
+        (Format::RoundRobin | Format::Gauntlet | Format::Swiss, Some(t)) => Err(src.error_at(
             t.span(),
             "tiebreak_pairs: only a knockout or groups have tie-breaks; set format = \"knockout\" or remove this field"
                 .into(),
         )),
-        (_, None) => Ok(0),
+        (Format::RoundRobin | Format::Gauntlet | Format::Swiss, None) => Ok(0),
     }
 }
 
@@ -504,7 +500,7 @@ fn grading(
     let plays_everyone = |name: &String| match format {
         Format::RoundRobin => true,
         Format::Gauntlet => names.get(name).is_some_and(|i| challengers.contains(i)),
-        _ => false,
+        Format::Swiss | Format::Knockout | Format::Groups => false,
     };
     if let Some(name) = plan.references.iter().find(|n| !plays_everyone(n)) {
         return Err(src.error_at(
@@ -535,8 +531,8 @@ fn challengers(
             ))
         }
         (Format::Gauntlet, Some(c)) => c,
-        (_, None) => return Ok(vec![]),
-        (_, Some(c)) => {
+        (Format::RoundRobin | Format::Swiss | Format::Knockout | Format::Groups, None) => return Ok(vec![]),
+        (Format::RoundRobin | Format::Swiss | Format::Knockout | Format::Groups, Some(c)) => {
             return Err(src.error_at(
                 c.span(),
                 "challengers: only a gauntlet has challengers; set format = \"gauntlet\" or remove this field".into(),

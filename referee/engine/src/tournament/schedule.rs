@@ -8,7 +8,7 @@
 //! number of games of a tournament.
 
 use super::identity::{GameIdentities, Hash256};
-use super::plan::{Format, TournamentPlan};
+use super::plan::TournamentPlan;
 
 /// One game of the schedule. `a` and `b` index the plan's bots; `a` moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,22 +63,7 @@ impl Shard {
 /// none for the formats played in rounds, whose pairings come from results
 /// ([`super::rounds`]).
 pub fn pairings(plan: &TournamentPlan) -> Vec<(usize, usize)> {
-    let n = plan.bots.len();
-    match plan.format {
-        Format::RoundRobin => (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-            .collect(),
-        Format::Gauntlet => {
-            let mut out = vec![];
-            for &c in &plan.challengers {
-                for o in (0..n).filter(|o| !plan.challengers.contains(o)) {
-                    out.push((c.min(o), c.max(o)));
-                }
-            }
-            out
-        }
-        Format::Swiss | Format::Knockout | Format::Groups => vec![],
-    }
+    plan.format.rules(plan).pairings(plan).unwrap_or_default()
 }
 
 /// The games of a tournament, in playing order: the pairs of games with

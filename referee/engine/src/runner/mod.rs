@@ -1,0 +1,347 @@
+//! The match runner: drives any [`Game`] between two bot processes, turning
+//! process faults, malformed lines and illegal replies into verdicts, and
+//! produces one [`MatchRecord`]. It knows the rules only through the `Game`
+//! trait and processes only through `crate::bot`.
+//!
+//! A solo game ([`play_solo`]: the referee holds the secret, only seat A is
+//! asked) runs through the same loop with no process at seat B.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::bot::{
+    self, BotCommand, BotProcess, Fault, Language, Opponent, ProcessLimits, ProcessReport,
+};
+use crate::games::driver::{drive, Ending, Seats, Turn};
+use crate::games::{self, Game, GameConfig, Outcome, Seat, Winner};
+use crate::match_plan::{MatchLimits, MatchPlan, SoloPlan};
+use crate::protocol;
+use crate::record::{Holder, MatchRecord, PlayerRecord, RECORD_VERSION};
+use crate::replay::ReplayPlan;
+use crate::time_bank::{self, TimeBank};
+use crate::transcript::{Direction, TranscriptWriter};
+use crate::verdict::{Disqualification, Verdict};
+
+mod bot_seats;
+mod record;
+mod seating;
+
+use {bot_seats::*, record::*, seating::*};
+
+/// A bot command ready to spawn, or the compile failure that is its verdict
+/// (detail, compiler message).
+pub type Prepared = Result<BotCommand, (String, String)>;
+
+/// Builds a source bot (compiles it, or finds it in the cache) into its
+/// language's run command; a source that does not compile is that bot's
+/// `compile` verdict, a referee that cannot compile at all is an error.
+pub fn prepare(command: &BotCommand, limits: &MatchLimits) -> Result<Prepared, MatchError> {
+    match bot::compile::prepare(
+        command,
+        &limits.process.sandbox,
+        command.language.def().compile_time,
+    ) {
+        Ok(ready) => Ok(Ok(ready)),
+        Err(e) if e.is_verdict() => Ok(Err((e.to_string(), e.compiler_message().to_string()))),
+        Err(source) => Err(MatchError::Compiler {
+            bot: command.spec.clone(),
+            source,
+        }),
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// The referee was asked to stop (Ctrl-C) during the game; it is not
+    /// recorded and its bots are killed.
+    #[error("the game was interrupted")]
+    Interrupted,
+    /// The system would not start a bot (after retries): the game is not
+    /// played, and is nobody's loss.
+    #[error("bot '{bot}' could not be started, for a reason that is not the bot's")]
+    NotStarted { bot: String, source: std::io::Error },
+    /// The organiser's files keep the bot from its sandbox (the message
+    /// says which and what to do): bad input, not retried.
+    #[error("bot '{bot}' cannot be started as set up")]
+    Unreachable { bot: String, source: std::io::Error },
+    #[error("cannot write the transcript {}", path.display())]
+    Transcript {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The referee could not compile a bot source (no compiler, no cache);
+    /// a source that does not compile is the `compile` verdict instead.
+    #[error("bot '{bot}'")]
+    Compiler {
+        bot: String,
+        source: bot::compile::CompileError,
+    },
+}
+
+/// Plays one game. Bot misbehaviour ends up in the record's verdicts; `Err`
+/// is only for the referee's own failures (e.g. an unwritable transcript).
+pub fn play_match(
+    plan: &MatchPlan,
+    transcript_path: Option<&PathBuf>,
+) -> Result<MatchRecord, MatchError> {
+    let seating = Seating {
+        config: &plan.config,
+        seed: plan.seed,
+        bots: [Some(&plan.bots[0]), Some(&plan.bots[1])],
+        commands: [
+            Some(prepare(&plan.bots[0], &plan.limits[0])?),
+            Some(prepare(&plan.bots[1], &plan.limits[1])?),
+        ],
+        limits: [&plan.limits[0], &plan.limits[1]],
+        replay: ReplayPlan::of_match(plan),
+        script: None,
+    };
+    Ok(play_seated(plan, &seating, transcript_path)?.0)
+}
+
+/// The game of `plan` (drawn from its key and seed) played by `seating`:
+/// its record, and why a recorded seat stopped, if one did.
+fn play_seated(
+    plan: &MatchPlan,
+    seating: &Seating,
+    transcript_path: Option<&PathBuf>,
+) -> Result<(MatchRecord, Option<String>), MatchError> {
+    let mut rng = plan.key.rng(plan.seed);
+    let (record, _, end) = match &plan.config {
+        GameConfig::Arrow5(config) => {
+            let game = games::arrow5::Arrow5::new(config.clone(), &mut rng);
+            run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
+        }
+        GameConfig::Mastermind(config) => {
+            let game = games::mastermind::Mastermind::new(config.clone(), &mut rng);
+            run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
+        }
+        GameConfig::Cryptron(config) => {
+            let game = games::cryptron::Cryptron::new(config.clone(), &mut rng);
+            run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
+        }
+        GameConfig::Safecracker(config) => {
+            let game = games::safecracker::SafeCracker::new(config.clone(), &mut rng);
+            run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
+        }
+    };
+    Ok((record, end))
+}
+
+/// A game that stopped without an outcome or a verdict.
+const UNFINISHED: &str = "unfinished";
+
+/// A reproduced game whose recorded seat could not go on.
+pub const RECORD_ENDED: &str = "record-ended";
+
+/// What `referee reproduce` played: the record of the game, and why the
+/// recorded seat stopped, if it did before the game ended.
+pub struct Reproduction {
+    pub record: MatchRecord,
+    pub record_end: Option<String>,
+}
+
+/// Plays `plan` with the seat `recorded` played from `replies` (its
+/// recorded replies, in order) instead of a process: the same game, key
+/// and seed, the other seat's bot new. The recorded seat's bot is never
+/// started (its command names it in the record only).
+pub fn play_reproduction(
+    plan: &MatchPlan,
+    recorded: Seat,
+    replies: Vec<String>,
+    transcript_path: Option<&PathBuf>,
+) -> Result<Reproduction, MatchError> {
+    let live = recorded.other();
+    let mut commands = [None, None];
+    commands[live.index()] = Some(prepare(
+        &plan.bots[live.index()],
+        &plan.limits[live.index()],
+    )?);
+    let seating = Seating {
+        config: &plan.config,
+        seed: plan.seed,
+        bots: [Some(&plan.bots[0]), Some(&plan.bots[1])],
+        commands,
+        limits: [&plan.limits[0], &plan.limits[1]],
+        replay: ReplayPlan::of_match(plan),
+        script: Some((recorded, replies)),
+    };
+    let (record, record_end) = play_seated(plan, &seating, transcript_path)?;
+    Ok(Reproduction { record, record_end })
+}
+
+/// Plays one solo game (built by the game's `solo` function): only seat A is
+/// ever asked, so only the plan's bot is started. Returns the record and the
+/// finished game (its `summary` tells the secret). Seat B's player record is
+/// the referee's, with no replies.
+pub fn play_solo<G: Game>(
+    game: G,
+    plan: &SoloPlan,
+    transcript_path: Option<&PathBuf>,
+) -> Result<(MatchRecord, G), MatchError> {
+    let seating = Seating {
+        config: &plan.config,
+        seed: plan.seed,
+        bots: [Some(&plan.bot), None],
+        commands: [Some(prepare(&plan.bot, &plan.limits)?), None],
+        limits: [&plan.limits, &plan.limits],
+        replay: ReplayPlan::of_bench(plan),
+        script: None,
+    };
+    run_recorded(game, &seating, transcript_path).map(|(record, game, _)| (record, game))
+}
+
+/// Plays a game with its transcript written, if one is asked for.
+fn run_recorded<G: Game>(
+    game: G,
+    seating: &Seating,
+    transcript_path: Option<&PathBuf>,
+) -> Result<(MatchRecord, G, Option<String>), MatchError> {
+    let transcript = match transcript_path {
+        Some(path) => TranscriptWriter::create(path).map_err(|source| MatchError::Transcript {
+            path: path.clone(),
+            source,
+        })?,
+        None => TranscriptWriter::none(),
+    };
+    let (record, transcript, game, script_end) = run(game, seating, transcript)?;
+    transcript
+        .finish(&record)
+        .map_err(|source| MatchError::Transcript {
+            path: transcript_path.cloned().unwrap_or_default(),
+            source,
+        })?;
+    Ok((record, game, script_end))
+}
+
+/// One game, step by step: seat the players, greet them, play the turns,
+/// end the game, keep the record.
+fn run<G: Game>(
+    game: G,
+    plan: &Seating,
+    mut transcript: TranscriptWriter,
+) -> Result<(MatchRecord, TranscriptWriter, G, Option<String>), MatchError> {
+    transcript.header(
+        plan.config.game_name(),
+        &plan.config.variant_name(),
+        plan.seed,
+        Seat::BOTH.map(|seat| plan.name(seat)),
+        Seat::BOTH.map(|seat| plan.spec(seat)),
+    );
+    let mut account = setup_summary(plan, game.first_to_move());
+    account.extend(game.opening());
+    let mut players = seat_players(plan, &mut transcript)?;
+    if let Some((seat, lines)) = &plan.script {
+        players[seat.index()].script = Some(lines.iter().cloned().collect());
+    }
+    // Greetings expect no reply; a bot that died at once is caught by its
+    // first request.
+    for seat in Seat::BOTH {
+        let line = game.greeting(seat);
+        let i = seat.index();
+        send_notice(
+            &mut players[i],
+            seat,
+            &line,
+            plan.limits[i],
+            &mut transcript,
+        );
+    }
+    // A seat judged before the game (`compile`, a program that cannot be
+    // run) leaves no game to play.
+    let (game, outcome) = if players.iter().any(|p| p.disqualification.is_some()) {
+        (game, None)
+    } else {
+        let mut seats = BotSeats {
+            players: &mut players,
+            plan,
+            transcript: &mut transcript,
+            account: &mut account,
+        };
+        match drive(game, &mut seats)? {
+            (game, Ending::Over(outcome)) => (game, Some(outcome)),
+            (game, Ending::Stopped(())) => (game, None),
+        }
+    };
+    end_game(&mut players, plan, outcome.as_ref(), &mut transcript);
+    account.extend(game.summary());
+    let mut record = record_of(plan, &game, &players, outcome.as_ref(), account);
+    let script_end = players.iter().find_map(|p| p.script_end.clone());
+    if script_end.is_some() && record.reason == UNFINISHED {
+        record.reason = RECORD_ENDED.into();
+    }
+    Ok((record, transcript, game, script_end))
+}
+
+fn ms(d: Duration) -> f64 {
+    round3(d.as_secs_f64() * 1000.0)
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stderr_keeps_its_head_and_tail_around_one_gap() {
+        let mut kept = StderrKept::default();
+        for i in 0..100 {
+            kept.push(format!("line {i}"));
+        }
+        let lines = kept.lines();
+        assert_eq!(lines.len(), STDERR_HEAD_LINES + 1 + STDERR_TAIL_LINES);
+        assert_eq!(lines[0], "line 0");
+        assert_eq!(lines[STDERR_HEAD_LINES], "[... 60 lines left out ...]");
+        assert_eq!(lines.last().unwrap(), "line 99");
+        // Lines the process dropped join the gap: no line after them goes
+        // to the head, and one marker counts every line left out.
+        let mut kept = StderrKept::default();
+        kept.push("first".into());
+        kept.skip(500);
+        kept.push("last".into());
+        assert_eq!(
+            kept.lines(),
+            ["first", "[... 500 lines left out ...]", "last"]
+        );
+    }
+
+    #[test]
+    fn a_stray_line_is_placed_among_what_the_bot_was_sent() {
+        let mut heard = Heard::default();
+        heard.replied("1 2 3 4 5");
+        heard.notified("signal > .");
+        assert_eq!(
+            stray_detail(
+                &heard,
+                2,
+                vec!["ok".into()],
+                StrayPlace::BeforeReply("2 7 3 1 9")
+            ),
+            "wrote a line nobody asked for: 'ok', after 'signal > .', a line sent after \
+             its move 2 that takes no reply; its reply to move 3 was '2 7 3 1 9'"
+        );
+        let mut heard = Heard::default();
+        heard.notified("signal > <");
+        heard.replied("1 2 3 4 5");
+        assert_eq!(
+            stray_detail(
+                &heard,
+                2,
+                vec!["x".into(), "y".into()],
+                StrayPlace::BeforeRequest
+            ),
+            "wrote a line nobody asked for: 'x' (and 1 more after it), after its reply to \
+             move 2 ('1 2 3 4 5'), before its request for move 3 was written"
+        );
+        let mut greeted = Heard::default();
+        greeted.notified("arrow5 classic first 50 7");
+        assert_eq!(
+            stray_detail(&greeted, 0, vec!["hi".into()], StrayPlace::BeforeRequest),
+            "wrote a line nobody asked for: 'hi', after its greeting 'arrow5 classic first \
+             50 7', which takes no reply, before its request for move 1 was written"
+        );
+    }
+}

@@ -1,0 +1,206 @@
+//! Who sits where: each seat's bot prepared (compiled, its command made)
+//! or the referee's own seat in a solo game, and the lines that describe
+//! the set-up in the transcript.
+
+use super::*;
+
+/// Who sits where, for the game loop: a bot at each seat of a match; at seat
+/// B of a solo game, nobody (the referee is the codemaker).
+pub(super) struct Seating<'a> {
+    pub(super) config: &'a GameConfig,
+    pub(super) seed: u64,
+    pub(super) bots: [Option<&'a BotCommand>; 2],
+    /// What runs at each seat: the command (compiled if it was a source), or
+    /// why it could not be compiled (detail, compiler message); `None` for
+    /// the referee's seat.
+    pub(super) commands: [Option<Prepared>; 2],
+    pub(super) limits: [&'a MatchLimits; 2],
+    /// What plays the game again, kept in its record.
+    pub(super) replay: ReplayPlan,
+    /// A seat played from a record (`referee reproduce`): no process, its
+    /// replies are the recorded ones, in order.
+    pub(super) script: Option<(Seat, Vec<String>)>,
+}
+
+impl Seating<'_> {
+    /// Who holds `seat`: its bot, or the referee at seat B of a solo game.
+    pub(super) fn holder(&self, seat: Seat) -> Holder<'_> {
+        self.bots[seat.index()].map_or(Holder::Referee, |b| Holder::Bot {
+            name: &b.name,
+            spec: &b.spec,
+        })
+    }
+
+    pub(super) fn name(&self, seat: Seat) -> String {
+        self.holder(seat).name().to_string()
+    }
+
+    pub(super) fn spec(&self, seat: Seat) -> String {
+        self.holder(seat).spec().to_string()
+    }
+}
+
+/// Starts both bots (frozen: a bot runs only when asked) before the game
+/// begins, or judges a seat that cannot play (`compile`, or `crash` when
+/// its program cannot be run). A start that fails for the system's reasons
+/// is no game at all (`Err`).
+pub(super) fn seat_players(
+    plan: &Seating,
+    transcript: &mut TranscriptWriter,
+) -> Result<[Player; 2], MatchError> {
+    let mut started: [Option<Result<BotProcess, String>>; 2] = [None, None];
+    for seat in Seat::BOTH {
+        let i = seat.index();
+        if let Some(Ok(command)) = &plan.commands[i] {
+            started[i] = Some(start(command, &plan.limits[i].process)?);
+        }
+    }
+    Ok(Seat::BOTH.map(|seat| {
+        let i = seat.index();
+        let mut player = Player::new(TimeBank::new(plan.limits[i].time_bank));
+        // An empty seat (the referee's, in a solo game) has no process: the
+        // game never asks it, and lines meant for it go nowhere.
+        match (&plan.commands[i], started[i].take()) {
+            (None, _) => {}
+            (Some(Ok(_)), Some(Ok(process))) => player.process = Some(process),
+            (Some(Ok(_)), Some(Err(why))) => {
+                player.disqualification = Some(Disqualification {
+                    verdict: Verdict::Crash,
+                    detail: format!("could not be started: {why}"),
+                    at_move: 0,
+                })
+            }
+            (Some(Ok(_)), None) => unreachable!("every seat with a command was started"),
+            (Some(Err((detail, message))), _) => {
+                // The compiler's message goes to the log as the bot's stderr;
+                // its first lines are the ones that matter.
+                let now = Instant::now();
+                for line in message.lines().take(COMPILER_LOG_LINES) {
+                    transcript.message(now, seat, Direction::Stderr, line);
+                }
+                for line in message.lines() {
+                    player.stderr_kept.push(line.to_string());
+                }
+                player.disqualify(Verdict::Compile, detail.clone(), 0);
+            }
+        }
+        player
+    }))
+}
+
+/// Set-up lines for the account, before the first move.
+pub(super) fn setup_summary(plan: &Seating, first: Seat) -> Vec<String> {
+    let mark = |seat: Seat| if seat == first { "  moves first" } else { "" };
+    let mut lines = vec![format!(
+        "{} ({}), seed {}",
+        plan.config.game_name(),
+        plan.config.variant_name(),
+        plan.seed
+    )];
+    match plan.bots {
+        [Some(a), Some(b)] => {
+            lines.push(format!("A: {}  [{}]{}", a.name, a.spec, mark(Seat::A)));
+            lines.push(format!("B: {}  [{}]{}", b.name, b.spec, mark(Seat::B)));
+        }
+        [Some(a), None] => {
+            lines.push(format!(
+                "A: {}  [{}]  attacks the referee's secret (solo)",
+                a.name, a.spec
+            ));
+        }
+        [None, _] => unreachable!("seat A always has a bot"),
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bot(program: &str) -> BotCommand {
+        BotCommand::parse(program, &crate::bot::Languages::built_in())
+            .expect("a program of the system")
+    }
+
+    fn seating<'a>(
+        config: &'a GameConfig,
+        bots: [Option<&'a BotCommand>; 2],
+        commands: [Option<Prepared>; 2],
+        limits: &'a MatchLimits,
+    ) -> Seating<'a> {
+        Seating {
+            config,
+            seed: 7,
+            bots,
+            commands,
+            limits: [limits, limits],
+            replay: crate::replay::ReplayPlan::Match(crate::replay::MatchReplay {
+                config: config.clone(),
+                seed: 7,
+                key: None,
+                specs: bots.map(|b| b.map(|b| b.spec.clone()).unwrap_or_default()),
+                limits: [
+                    crate::replay::ReplayLimits::of(limits),
+                    crate::replay::ReplayLimits::of(limits),
+                ],
+            }),
+            script: None,
+        }
+    }
+
+    #[test]
+    fn the_setup_names_each_seat_and_who_moves_first() {
+        let config = GameConfig::Cryptron(Default::default());
+        let limits = MatchLimits::default();
+        let (a, b) = (bot("/bin/true"), bot("/bin/false"));
+        let seats = seating(&config, [Some(&a), Some(&b)], [None, None], &limits);
+        assert_eq!(seats.name(Seat::A), "true");
+        assert_eq!(seats.spec(Seat::B), "/bin/false");
+        let lines = setup_summary(&seats, Seat::B);
+        assert_eq!(
+            lines,
+            [
+                format!("cryptron ({}), seed 7", config.variant_name()),
+                "A: true  [/bin/true]".to_string(),
+                "B: false  [/bin/false]  moves first".to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_solo_game_seats_the_referee_at_b() {
+        let config = GameConfig::Safecracker(Default::default());
+        let limits = MatchLimits::default();
+        let a = bot("/bin/true");
+        let seats = seating(&config, [Some(&a), None], [None, None], &limits);
+        assert_eq!(seats.holder(Seat::B), Holder::Referee);
+        let lines = setup_summary(&seats, Seat::A);
+        assert_eq!(
+            lines[1],
+            "A: true  [/bin/true]  attacks the referee's secret (solo)"
+        );
+        assert_eq!(lines.len(), 2);
+    }
+
+    #[test]
+    fn a_seat_that_did_not_compile_is_judged_before_any_bot_starts() {
+        let config = GameConfig::Cryptron(Default::default());
+        let limits = MatchLimits::default();
+        let a = bot("/bin/true");
+        let failed = Err((
+            "exit status 1".to_string(),
+            "x.c:1: error\nsecond".to_string(),
+        ));
+        let seats = seating(&config, [Some(&a), None], [Some(failed), None], &limits);
+        let players = seat_players(&seats, &mut TranscriptWriter::none()).expect("no start");
+        assert!(players[0].process.is_none());
+        let judged = players[0].disqualification.as_ref().expect("judged");
+        assert_eq!(judged.verdict, Verdict::Compile);
+        assert_eq!(judged.detail, "exit status 1");
+        assert_eq!(judged.at_move, 0);
+        assert_eq!(players[0].stderr_kept.lines(), ["x.c:1: error", "second"]);
+        // The referee's seat has no process and is not judged.
+        assert!(players[1].process.is_none());
+        assert!(players[1].disqualification.is_none());
+    }
+}

@@ -1,0 +1,123 @@
+//! The results folder: made or checked against the file it belongs to
+//! (`tournament.toml`, `tournament.json`), and a knockout's seeds kept.
+
+use super::*;
+
+impl FolderMeta {
+    /// Keeps `total` as the games the tournament plays, in the folder's
+    /// `tournament.json` (the report's "N of M games").
+    pub(super) fn record_total(&mut self, out: &Path, total: u64) -> Result<(), TournamentError> {
+        if self.total_games == total {
+            return Ok(());
+        }
+        self.total_games = total;
+        self.write(out)
+    }
+
+    pub(super) fn write(&self, out: &Path) -> Result<(), TournamentError> {
+        let path = out.join("tournament.json");
+        let json = serde_json::to_string_pretty(self).expect("meta serializes");
+        atomic_file::write(&path, json).map_err(io_error(&path, "cannot write"))
+    }
+}
+
+pub(super) fn prepare_folder(
+    plan: &TournamentPlan,
+    options: &RunOptions,
+) -> Result<FolderMeta, TournamentError> {
+    let out = &options.out;
+    let source_path = out.join("tournament.toml");
+    if fs::metadata(out).is_ok_and(|m| !m.is_dir()) {
+        return Err(TournamentError::Unwritable {
+            path: out.clone(),
+            what: "cannot be the results folder",
+            source: io::Error::other("it is a file, not a folder"),
+        });
+    }
+    let has_results = input_file::is_there(&out.join(GAMES_CSV));
+    if has_results && !options.resume && !options.update {
+        return Err(TournamentError::FolderInUse { path: out.clone() });
+    }
+    if input_file::is_there(&source_path) {
+        let existing = input_file::read_to_string(&source_path, Links::Refused, TEXT_CAP)?;
+        if existing != plan.source {
+            if !options.update {
+                return Err(TournamentError::FolderOfAnother { path: out.clone() });
+            }
+            if plan.format.has_rounds() {
+                return Err(TournamentError::UpdateOfRounds {
+                    path: out.clone(),
+                    format: plan.format.name(),
+                });
+            }
+        }
+    }
+    let unwritable = |what| {
+        let path = out.clone();
+        move |source| TournamentError::Unwritable { path, what, source }
+    };
+    fs::create_dir_all(out).map_err(unwritable("cannot create the results folder"))?;
+    atomic_file::write(&source_path, &plan.source)
+        .map_err(unwritable("cannot write tournament.toml in it"))?;
+    let meta = FolderMeta {
+        version: 1,
+        name: plan.name.clone(),
+        game: plan.config.game_name().to_string(),
+        bots: plan.bot_names(),
+        scoring: (plan.scoring.win, plan.scoring.draw, plan.scoring.loss),
+        total_games: plan.format.rules(plan).announced_games(plan),
+        shard: options.shard.map(|s| (s.index, s.count)),
+        format: plan.format.name().into(),
+        challengers: plan
+            .challengers
+            .iter()
+            .map(|&c| plan.bots[c].name.clone())
+            .collect(),
+    };
+    meta.write(out)?;
+    if plan.format.has_knockout() {
+        keep_seeds(plan, &out.join("seeds.csv"))?;
+    }
+    Ok(meta)
+}
+
+/// A knockout's seeds, kept in its folder on the first run (`seed,bot`)
+/// and compared on resume: `seeds_from` reads another folder, which may
+/// have changed since, and the bracket must stay the one begun.
+pub(super) fn keep_seeds(plan: &TournamentPlan, path: &Path) -> Result<(), TournamentError> {
+    let mut text = String::from("seed,bot\n");
+    let mut writer = crate::reporter::csv::SafeWriter::new(
+        csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(vec![]),
+        false,
+    );
+    for (seed, &bot) in plan.seeds.iter().enumerate() {
+        writer
+            .write_record([(seed + 1).to_string(), plan.bots[bot].name.clone()])
+            .expect("writing to memory cannot fail");
+    }
+    text.push_str(&String::from_utf8_lossy(
+        &writer.into_inner().expect("writing to memory cannot fail"),
+    ));
+    if input_file::is_there(path) {
+        let then = input_file::read_to_string(path, Links::Refused, TEXT_CAP)?;
+        if then != text {
+            let order = |t: &str| {
+                t.lines()
+                    .skip(1)
+                    .filter_map(|l| l.split_once(','))
+                    .map(|(s, b)| format!("{s}. {b}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Err(TournamentError::SeedsChanged {
+                path: path.to_path_buf(),
+                then: order(&then),
+                now: order(&text),
+            });
+        }
+        return Ok(());
+    }
+    atomic_file::write(path, text).map_err(io_error(path, "cannot write"))
+}

@@ -1,0 +1,345 @@
+//! Playing a tournament: worker threads play games and send each finished
+//! record to this thread, which hands it to the reporters
+//! ([`crate::reporter`]): the CSV reporter appends and flushes the game's
+//! row the moment it ends, so a killed referee loses at most the games in
+//! progress, and `--resume` plays exactly the rest (read back here).
+//!
+//! Results folder:
+//! - `tournament.toml`: the file this folder belongs to (checked on resume
+//!   and merge); `tournament.json`: bot names and scoring, for `merge`;
+//! - `games.csv`, `standings.csv`, `crosstable.csv`, `timings.csv` (measured
+//!   move times and memory, kept apart so that standings depend only on the
+//!   games' results);
+//! - Swiss: `swiss.csv` (the final order) and `rounds.csv` (every round's
+//!   pairings); knockout: `bracket.csv`, `bracket.txt`, `rounds.csv`, and
+//!   `seeds.csv` (the seeds it began with, checked on resume);
+//! - `transcripts/game-NNNNNN.jsonl`.
+//!
+//! - `store/`: every game a round robin or gauntlet played, by identity
+//!   ([`super::store`]); `games.csv` and `transcripts/` are written from it
+//!   for the bots of the file as it is now.
+//!
+//! Round robins and gauntlets have their whole schedule in advance
+//! ([`Schedule`]), each game with its identity: a game the store has is
+//! not played again, so `--update` after bots were added, replaced or
+//! removed plays only the new games. Swiss tournaments and knockouts are played round by
+//! round: each round's games are a pure function of the rows of
+//! `games.csv` so far ([`super::rounds`]), played in parallel (their rows
+//! written in number order, [`InOrder`]), then the next round is paired
+//! from the rows read back.
+
+pub use crate::model::folder::FolderMeta;
+pub use crate::model::tournament::{Outcome, RoundsTables};
+pub use crate::reporter::folder::{for_each_row, ranking_of, FolderError};
+use std::collections::{BTreeSet, HashSet};
+use std::fs::{self, OpenOptions};
+use std::io;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use crate::atomic_file;
+use crate::bot;
+use crate::games::{Seat, Winner};
+use crate::input_file::{self, InputError, Links, TABLE_CAP, TEXT_CAP};
+use crate::match_plan::MatchPlan;
+use crate::pool::{Flow, Pool};
+use crate::record::MatchRecord;
+use crate::reporter::csv::{write_atomically, write_tables, GAMES_CSV};
+use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
+use crate::runner::{play_match, MatchError};
+
+use super::identity::{ContentError, GameIdentities, Hash256};
+use super::knockout;
+use super::plan::{Format, Scoring, TournamentPlan};
+use super::rounds::{OffSchedule, PlayedGame, Results};
+use super::schedule::{Schedule, ScheduledGame, Shard};
+use super::standings::{GameRow, Ranking, StandingRow, Standings};
+use super::store::{self, Store, StoreError, StoredGame};
+
+mod dry_run;
+mod folder;
+mod merge;
+mod play;
+mod publish;
+mod resume;
+
+pub use dry_run::{dry_run, DryRun};
+pub use merge::merge;
+pub use resume::standings_of;
+use {folder::*, merge::*, play::*, publish::*, resume::*};
+
+#[derive(Debug, thiserror::Error)]
+pub enum TournamentError {
+    #[error("{} already holds results; add --resume to finish that tournament, --update to play only the games of new or changed bots, or choose another --out", path.display())]
+    FolderInUse { path: PathBuf },
+    #[error("{} holds results of a different tournament file (its tournament.toml differs); add --update to play only what the changes need, or choose another --out", path.display())]
+    FolderOfAnother { path: PathBuf },
+    /// A file of the results folder that cannot be read or written, or
+    /// does not read as one.
+    #[error(transparent)]
+    Folder(#[from] FolderError),
+    #[error("{}: {message}", path.display())]
+    Merge { path: PathBuf, message: String },
+    /// A results folder started by a referee whose `games.csv` had other
+    /// columns: rows appended now would not line up with its header.
+    #[error("{} was written by another version of the referee (its columns differ: {differ}); finish that tournament with the referee that started it, or play it again with another --out", path.display())]
+    OtherColumns { path: PathBuf, differ: String },
+    /// `--shard` with a format played in rounds.
+    #[error("--shard: a {format} tournament is played round by round, each round paired from the results of the rounds before, so it cannot be split into shards; play it whole (--jobs N plays a round's games in parallel)")]
+    ShardOfRounds { format: &'static str },
+    #[error("{} does not follow its tournament file (edited by hand? choose another --out)", path.display())]
+    OffSchedule {
+        path: PathBuf,
+        #[source]
+        source: OffSchedule,
+    },
+    /// A knockout resumed with seeds other than those it began with.
+    #[error("{}: the seeds differ from those this knockout began with ({now}; it began with {then}): its `seeds_from` folder changed; restore it, or choose another --out", path.display())]
+    SeedsChanged {
+        path: PathBuf,
+        then: String,
+        now: String,
+    },
+    #[error(transparent)]
+    Match(MatchError),
+    /// `--update` of a format played in rounds with a changed file.
+    #[error("{} holds a {format} tournament of another file: a {format} tournament is paired round by round from its results, so it cannot take bots added, replaced or removed; play the new file in another --out", path.display())]
+    UpdateOfRounds { path: PathBuf, format: &'static str },
+    /// A round robin or gauntlet folder with games but no store: written
+    /// by a referee that numbered its games' seeds by their place.
+    #[error("{} holds games of an older referee (it has no store/games.jsonl; its games' seeds came from their place in the schedule): finish it with that referee, or play the tournament again with another --out", path.display())]
+    NoStore { path: PathBuf },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A file of the results folder (or a shard) that is not a regular
+    /// file, or is too large ([`crate::input_file`]).
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// `--out` cannot be made or written: a file, a folder of another user.
+    #[error("--out {}: {what}: {source}; give a folder you can write", path.display())]
+    Unwritable {
+        path: PathBuf,
+        what: &'static str,
+        #[source]
+        source: io::Error,
+    },
+    #[error(transparent)]
+    Content(#[from] ContentError),
+    /// The results folder's secret key cannot be read, made, or does not
+    /// match the one given.
+    #[error(transparent)]
+    Key(#[from] crate::key::KeyError),
+}
+
+fn io_error(path: &Path, what: &str) -> impl FnOnce(io::Error) -> TournamentError {
+    let path = path.to_path_buf();
+    let what = what.to_string();
+    move |source| FolderError::Io { path, what, source }.into()
+}
+
+impl From<ReportError> for TournamentError {
+    fn from(e: ReportError) -> TournamentError {
+        FolderError::Io {
+            path: e.path,
+            what: e.what,
+            source: e.source,
+        }
+        .into()
+    }
+}
+
+pub struct RunOptions {
+    pub jobs: usize,
+    pub out: PathBuf,
+    pub resume: bool,
+    /// Bring the folder up to date with the file as it is now (bots added,
+    /// replaced or removed): play the games it lacks (round robins and
+    /// gauntlets; the other formats as `resume`).
+    pub update: bool,
+    pub shard: Option<Shard>,
+    /// The CPUs to pin each worker (and its bots) to, claimed from the
+    /// machine's other referees; `None`: not pinned.
+    pub pin: Option<crate::bot::CpuClaims>,
+    /// The secret key to draw codes with (`--key-file`, shared by shards);
+    /// `None`: the folder's own, made on its first run. A folder keeps the
+    /// key its games were played with ([`crate::key::KEY_FILE`]).
+    pub key: Option<crate::key::RefereeKey>,
+}
+
+/// Plays the games of `plan` the folder lacks, telling `reporters` each
+/// one as it ends, then the standings of every game in the folder.
+pub fn run(
+    plan: &TournamentPlan,
+    options: &RunOptions,
+    reporters: &mut dyn Reporter,
+) -> Result<Outcome, TournamentError> {
+    let out = &options.out;
+    let games_path = out.join(GAMES_CSV);
+    if plan.format.has_rounds() && options.shard.is_some() {
+        return Err(TournamentError::ShardOfRounds {
+            format: plan.format.name(),
+        });
+    }
+    let mut meta = prepare_folder(plan, options)?;
+    let key = crate::key::RunKey::for_folder(out, options.key.clone())?;
+
+    let done = read_done_games(&games_path)?;
+    check_columns(&games_path)?;
+    let transcripts = transcripts_folder(out)?;
+    let mut played = Played::default();
+    let pool = Pool {
+        jobs: options.jobs,
+        pin: options.pin.as_ref(),
+    };
+    let play = |todo: &mut (dyn Iterator<Item = ScheduledGame> + Send),
+                played: &mut Played,
+                reporters: &mut dyn Reporter| {
+        pool.run(
+            || todo.next(),
+            |game: ScheduledGame| play_game(plan, &key, out, &transcripts, game),
+            |(game, result, transcript_failed)| {
+                played.take(plan, out, game, result, transcript_failed, reporters)
+            },
+        );
+        // Games held back behind one not recorded (stopped, not started).
+        played.write_held_back(plan, out, reporters);
+    };
+    let off_schedule = |source| TournamentError::OffSchedule {
+        path: games_path.clone(),
+        source,
+    };
+
+    let (scheduled, mut rounds) = if plan.format.has_rounds() {
+        let mut results = Results::default();
+        if games_path.exists() {
+            for_each_row(&games_path, |row| results.add(plan, &row))?;
+        }
+        let mut state = plan.format.rules(plan);
+        let expected = state.expected_games(plan, &results).map_err(off_schedule)?;
+        meta.record_total(out, expected)?;
+        reporters.run_started(&Run::Tournament {
+            out,
+            total: expected,
+            already_done: results.len() as u64,
+            to_play: expected.saturating_sub(results.len() as u64),
+        })?;
+        played.rows = Some(vec![]);
+        loop {
+            let next = state.next_games(plan, &results).map_err(|source| {
+                TournamentError::OffSchedule {
+                    path: games_path.clone(),
+                    source,
+                }
+            })?;
+            // Tie-breaks come on top of the games announced: the folder
+            // says how many games the tournament plays as far as known.
+            meta.record_total(
+                out,
+                state.expected_games(plan, &results).map_err(off_schedule)?,
+            )?;
+            let Some(block) = next else { break };
+            let mut todo = block.games(plan).filter(|g| !results.has(g.number));
+            played.in_order = Some(InOrder {
+                upcoming: block
+                    .games(plan)
+                    .map(|g| g.number)
+                    .filter(|&n| !results.has(n))
+                    .collect(),
+                held: Default::default(),
+            });
+            let before = played.now;
+            play(&mut todo, &mut played, reporters);
+            let recorded = played.now > before;
+            for (number, game) in played.rows.iter_mut().flat_map(std::mem::take) {
+                results.insert(number, game);
+            }
+            // A round not finished (stopped, or a bot would not start) is
+            // left to --resume: the next round depends on it.
+            if played.error.is_some() || bot::stop_requested() || played.not_played > 0 || !recorded
+            {
+                break;
+            }
+        }
+        let expected = state.expected_games(plan, &results).map_err(off_schedule)?;
+        meta.record_total(out, expected)?;
+        (expected, Some((state, results)))
+    } else {
+        let schedule = Schedule::new(plan, GameIdentities::new(plan, &key.key, options.jobs)?);
+        let store_path = out
+            .join(super::store::STORE_FOLDER)
+            .join(super::store::STORE_GAMES);
+        if !done.is_empty() && !store_path.exists() {
+            return Err(TournamentError::NoStore { path: out.clone() });
+        }
+        let kept = Store::open(out)?;
+        // games.csv and transcripts/ of the bots as they are now, before
+        // this run's games are appended.
+        let already_done = publish(plan, out, &schedule, options.shard, &kept)?;
+        let scheduled = schedule.count_in(options.shard);
+        let kept_ids: HashSet<Hash256> = kept.ids().collect();
+        // The games left, made one at a time as workers take them: memory
+        // does not grow with the number of games of the tournament.
+        let mut todo = schedule
+            .games_in(options.shard)
+            .filter(|g| g.identity.is_none_or(|id| !kept_ids.contains(&id)));
+        reporters.run_started(&Run::Tournament {
+            out,
+            total: scheduled,
+            already_done,
+            to_play: scheduled - already_done,
+        })?;
+        played.keeping = Some(Keeping {
+            store: kept,
+            contents: schedule.identities().content_hexes(),
+        });
+        play(&mut todo, &mut played, reporters);
+        let kept = played.keeping.take().expect("kept above").store;
+        if played.error.is_none() {
+            publish(plan, out, &schedule, options.shard, &kept)?;
+        }
+        (scheduled, None)
+    };
+    if let Some(e) = played.error {
+        return Err(e);
+    }
+
+    let (mut standings, rows_in_folder) = standings_of(out, &plan.bot_names(), plan.scoring)?;
+    let rounds = match rounds.as_mut() {
+        Some((state, results)) => state
+            .tables(plan, results, &standings.rows())
+            .map_err(off_schedule)?,
+        None => None,
+    };
+    // The bracket just walked, not the folder's bracket.csv of the run before.
+    if let Some(RoundsTables::Knockout { matches, .. }) = &rounds {
+        standings.rank_by(Ranking::Knockout {
+            reached: knockout::rounds_reached(matches),
+        });
+    }
+    let standing_rows = standings.rows();
+    let outcome = Outcome {
+        played_now: played.now,
+        total_in_folder: rows_in_folder,
+        scheduled,
+        interrupted: bot::stop_requested(),
+        standings: standing_rows,
+        transcript_failures: played.transcript_failures,
+        not_played: played.not_played,
+        not_played_why: played.not_played_why,
+        rounds,
+    };
+    reporters.run_finished(&Finish::Tournament {
+        standings: &standings,
+        outcome: &outcome,
+    })?;
+    Ok(outcome)
+}
+
+/// A fresh, empty folder for a unit test, named after it.
+#[cfg(test)]
+fn test_folder(name: &str) -> PathBuf {
+    let folder = std::env::temp_dir().join(format!("referee-run-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&folder);
+    fs::create_dir_all(&folder).expect("a folder in the temporary folder");
+    folder
+}
