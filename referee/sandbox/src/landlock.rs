@@ -369,7 +369,7 @@ fn add_rule(
 }
 
 /// [`confine`] in two halves, for a process that cannot allocate between
-/// fork and exec (the referee's own child, see `bot::direct`): the
+/// fork and exec (built once in the referee, see `launch::secrets_layer`): the
 /// ruleset of `policy`, built here without restricting anyone, as a
 /// descriptor ([`restrict_self_with`] enforces it in the child). `None`:
 /// the kernel has no Landlock.

@@ -1,8 +1,8 @@
 //! The launcher: a child the referee forks for a bot (see
 //! `BotProcess::spawn`), which confines a fresh child of its own step by
 //! step, execs the bot in it, and stays as the bot's parent until the bot
-//! and everything it started are gone. A bot under basic that may not fork
-//! needs none of this and is started by the referee itself (`direct`).
+//! and everything it started are gone. Every bot is started this way: the
+//! referee never runs code of its own in a child that shares its memory.
 //!
 //! Why a process between the referee and the bot:
 //! - The referee is multi-threaded (a tournament plays games in parallel).
@@ -684,7 +684,6 @@ fn cstring(path: &Path) -> Result<CString, StepError> {
 ///   not leading a session, a process can never get one: `/dev/tty` fails
 ///   to open.
 ///
-/// System calls only (it runs in the direct start's clone).
 pub(super) fn leave_the_terminal(own_session: bool) -> Result<(), StepError> {
     if own_session {
         return rustix::process::setsid()
@@ -776,7 +775,7 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure], secrets: bool) -> Result<(
 /// A hidden path that lies within one the bot needs cannot be hidden by
 /// Landlock (rights only add up) and is left out. `with_secrets` false
 /// leaves root's secrets ([`ROOTS_SECRETS`]) to a layer of their own (see
-/// `bot::direct`).
+/// [`secrets_layer`]).
 pub(super) fn landlock_policy(spec: &LaunchSpec, with_secrets: bool) -> landlock::FsPolicy {
     let strict = spec.strict.is_some();
     let mut hidden: Vec<PathBuf> = spec
@@ -844,6 +843,25 @@ pub(super) fn landlock_policy(spec: &LaunchSpec, with_secrets: bool) -> landlock
 
 /// Files of the system that only root may read, hidden from a bot that
 /// runs with uid 0 (basic, as root).
+/// The Landlock layer that hides root's secrets ([`ROOTS_SECRETS`]) from a
+/// bot that keeps uid 0, built once for every bot, before the fork (`None`:
+/// not root, or no Landlock).
+pub(super) fn secrets_layer() -> io::Result<Option<&'static OwnedFd>> {
+    static LAYER: std::sync::OnceLock<Result<Option<OwnedFd>, String>> =
+        std::sync::OnceLock::new();
+    let layer = LAYER.get_or_init(|| {
+        if !rustix::process::geteuid().is_root() {
+            return Ok(None);
+        }
+        let secrets: Vec<PathBuf> = ROOTS_SECRETS.iter().map(PathBuf::from).collect();
+        landlock::prepare_all_but(&secrets).map_err(|e| e.to_string())
+    });
+    match layer {
+        Ok(fd) => Ok(fd.as_ref()),
+        Err(e) => Err(io::Error::other(format!("hiding root's files: {e}"))),
+    }
+}
+
 pub(super) const ROOTS_SECRETS: &[&str] = &[
     "/etc/shadow",
     "/etc/shadow-",

@@ -31,7 +31,6 @@ use referee_rules::{protocol, text, units, verdict};
 
 pub mod compile;
 pub mod cpus;
-mod direct;
 pub mod interrupt;
 pub mod landlock;
 pub mod language;
@@ -528,19 +527,16 @@ pub struct BotProcess {
     _workdir: tempfile::TempDir,
     /// Under `strict`: the bot's cgroups, killed and removed when dropped.
     cgroup: Option<sandbox::BotCgroup>,
-    /// Who started the bot, and so how its end is learnt.
-    keeper: Keeper,
+    /// The bot's parent, the launcher ([`launch`]): its exit tells the
+    /// bot's, after everything the bot left behind was killed; its report
+    /// pipe says how the bot ended.
+    launcher: Launcher,
 }
 
-/// The bot's parent.
-enum Keeper {
-    /// The launcher ([`launch`]): its exit tells the bot's, after
-    /// everything the bot left behind was killed; its report pipe says how
-    /// the bot ended.
-    Launcher { pid: Pid, report: Report },
-    /// The referee itself ([`direct`]), which reaps the bot. Its
-    /// `ru_maxrss` counts above the referee's own peak at the reaping only.
-    Referee,
+/// The launcher of a bot: its pid and its report pipe.
+struct Launcher {
+    pid: Pid,
+    report: Report,
 }
 
 #[derive(Default)]
@@ -586,17 +582,13 @@ impl BotProcess {
             )?),
         };
         let spec = launch_spec(command, limits, workdir.path(), &tag, cgroup.as_ref());
-        let started = if direct::suits(&spec) {
-            direct::start(&spec)?
-        } else {
-            start_launcher(&spec)?
-        };
+        let started = start_launcher(&spec)?;
         for fd in [&started.stdin, &started.stdout, &started.stderr] {
             set_nonblocking(fd)?;
         }
         Ok(BotProcess {
             pid: started.bot,
-            keeper: started.keeper,
+            launcher: started.launcher,
             group: ProcessGroup(started.bot),
             pidfd: started.pidfd,
             stdin: Some(started.stdin),
@@ -677,7 +669,7 @@ impl BotProcess {
                     if now >= deadline {
                         return Err(Fault::InputNotRead { budget });
                     }
-                    let ready = self.wait(true, false, (deadline - now).min(MEMORY_POLL), true);
+                    let ready = self.wait(true, false, (deadline - now).min(MEMORY_POLL));
                     self.absorb(&ready)?;
                     if ready.exited {
                         return Err(self.exit_fault());
@@ -720,11 +712,6 @@ impl BotProcess {
         mut opponent: Option<&mut Opponent<'_>>,
     ) -> Result<(String, Instant), Fault> {
         let mut to_freeze = opponent.is_some();
-        // A bot the referee started cannot fork: its stdout ends when it
-        // does, so the first wait (at most IDLE_GRACE or MEMORY_POLL)
-        // watches its pipes only. The later ones watch its pidfd too, for a
-        // bot that handed its stdout to another process before it died.
-        let mut pipes_tell_exit = self.stdout.is_some() && matches!(self.keeper, Keeper::Referee);
         loop {
             if let Some(line) = self.take_line()? {
                 return Ok((line, Instant::now()));
@@ -752,8 +739,7 @@ impl BotProcess {
                     until = until.min(freeze_at);
                 }
             }
-            let ready = self.wait(false, true, until - now, !pipes_tell_exit);
-            pipes_tell_exit = false;
+            let ready = self.wait(false, true, until - now);
             let stdout_open = self.stdout.is_some();
             self.absorb(&ready)?;
             if let Some(line) = self.take_line()? {
@@ -890,7 +876,7 @@ impl BotProcess {
 
     /// Reads the bot's peak memory while it still runs (before it is told
     /// that the game ended): its final `ru_maxrss` may say only the
-    /// referee's, the image it was forked from (see `direct` and
+    /// referee's, the image the launcher was forked from (see
     /// `launch::own_peak_rss_kb`). The figure goes to the report; a peak
     /// over the cap is judged at the end.
     pub fn measure_before_end(&mut self) {
@@ -952,52 +938,34 @@ impl BotProcess {
             cgroup.kill();
             tree_cpu = cgroup.cpu_time();
         }
-        let report = match &mut self.keeper {
-            Keeper::Launcher { pid, report } => {
-                // The launcher exits once the bot's tree is gone; its report
-                // says how the bot ended. A launcher that does not (killed,
-                // stuck) is killed, and the referee sweeps what the bot may
-                // have left.
-                let ended = if self.exited {
-                    report.rest().lines().find_map(launch::Ended::parse)
-                } else {
-                    None
-                };
-                if ended.is_none() {
-                    // SAFETY: kill has no memory effects; our own child.
-                    unsafe {
-                        libc::kill(pid.as_raw_nonzero().get(), libc::SIGKILL);
-                    }
-                    self.group.signal(Signal::KILL);
-                    sandbox::sweep(self.pid.as_raw_nonzero().get(), &self.tag);
-                }
-                let launcher_exit = reap(*pid);
-                match ended {
-                    Some(ended) => ProcessReport {
-                        exit: Some(ended.exit),
-                        cpu_ms: tree_cpu.unwrap_or(ended.cpu).max(ended.cpu).as_secs_f64() * 1000.0,
-                        peak_memory_kb: self.peak_memory_kb.max(ended.max_rss_kb),
-                        stderr_truncated: self.stderr_truncated,
-                    },
-                    None => ProcessReport {
-                        exit: launcher_exit,
-                        cpu_ms: 0.0,
-                        peak_memory_kb: self.peak_memory_kb,
-                        stderr_truncated: self.stderr_truncated,
-                    },
-                }
-            }
-            Keeper::Referee => {
-                // It cannot fork: its group is the bot alone, and SIGKILL
-                // (sent above if it had not exited) ends it.
-                let ended = reap_with_usage(self.pid).map(|e| e.beyond(launch::own_peak_rss_kb()));
-                ProcessReport {
-                    exit: ended.map(|e| e.exit),
-                    cpu_ms: ended.map_or(0.0, |e| e.cpu.as_secs_f64() * 1000.0),
-                    peak_memory_kb: self.peak_memory_kb.max(ended.map_or(0, |e| e.max_rss_kb)),
-                    stderr_truncated: self.stderr_truncated,
-                }
-            }
+        // The launcher exits once the bot's tree is gone; its report says
+        // how the bot ended. A launcher that does not (killed, stuck) is
+        // killed, and the referee sweeps what the bot may have left.
+        let Launcher { pid, report } = &mut self.launcher;
+        let ended = if self.exited {
+            report.rest().lines().find_map(launch::Ended::parse)
+        } else {
+            None
+        };
+        if ended.is_none() {
+            let _ = rustix::process::kill_process(*pid, Signal::KILL);
+            self.group.signal(Signal::KILL);
+            sandbox::sweep(self.pid.as_raw_nonzero().get(), &self.tag);
+        }
+        let launcher_exit = reap(*pid);
+        let report = match ended {
+            Some(ended) => ProcessReport {
+                exit: Some(ended.exit),
+                cpu_ms: tree_cpu.unwrap_or(ended.cpu).max(ended.cpu).as_secs_f64() * 1000.0,
+                peak_memory_kb: self.peak_memory_kb.max(ended.max_rss_kb),
+                stderr_truncated: self.stderr_truncated,
+            },
+            None => ProcessReport {
+                exit: launcher_exit,
+                cpu_ms: 0.0,
+                peak_memory_kb: self.peak_memory_kb,
+                stderr_truncated: self.stderr_truncated,
+            },
         };
         self.peak_memory_kb = report.peak_memory_kb;
         self.flush_stderr_partial();
@@ -1014,7 +982,6 @@ impl BotProcess {
         want_stdin: bool,
         want_stdout: bool,
         timeout: Duration,
-        want_exit: bool,
     ) -> Ready {
         let wanted: [(Option<&OwnedFd>, u8, PollFlags); 4] = [
             (
@@ -1029,7 +996,7 @@ impl BotProcess {
             ),
             (self.stderr.as_ref(), 2, PollFlags::IN),
             (
-                Some(&self.pidfd).filter(|_| want_exit && !self.exited),
+                Some(&self.pidfd).filter(|_| !self.exited),
                 3,
                 PollFlags::IN,
             ),
@@ -1230,7 +1197,7 @@ impl BotProcess {
             if now >= deadline {
                 return false;
             }
-            let ready = self.wait(false, true, (deadline - now).min(MEMORY_POLL), true);
+            let ready = self.wait(false, true, (deadline - now).min(MEMORY_POLL));
             if ready.stdout {
                 // Output after the game is read and dropped, within the caps.
                 if self.read_stdout().is_err() {
@@ -1394,7 +1361,7 @@ pub const MEMORY_PLACEHOLDER: &str = "{memory_mb}";
 /// What [`MEMORY_PLACEHOLDER`] becomes when there is no memory limit.
 const UNLIMITED_HEAP_MB: u64 = 32 * 1024;
 
-/// What the launcher (or the direct start) does for one bot: it has it in
+/// What the launcher does for one bot: it has it in
 /// its copy of the referee's memory, never in an argument list, which
 /// every process may read.
 fn launch_spec(
@@ -1404,8 +1371,7 @@ fn launch_spec(
     tag: &str,
     cgroup: Option<&sandbox::BotCgroup>,
 ) -> launch::LaunchSpec {
-    // SAFETY: geteuid has no preconditions.
-    let as_root = unsafe { libc::geteuid() } == 0;
+    let as_root = rustix::process::geteuid().is_root();
     let strict = match &limits.sandbox {
         Sandbox::Strict(roots) => Some(launch::StrictSpec {
             read_only: roots.read_only.clone(),
@@ -1476,11 +1442,11 @@ fn launch_spec(
     }
 }
 
-/// A bot that runs: its pipes, its pid, its keeper, and the pidfd that
-/// says when the keeper's child (launcher or bot) has exited.
+/// A bot that runs: its pipes, its pid, its launcher, and the pidfd that
+/// says when the launcher has exited.
 struct Started {
     bot: Pid,
-    keeper: Keeper,
+    launcher: Launcher,
     pidfd: OwnedFd,
     stdin: OwnedFd,
     stdout: OwnedFd,
@@ -1515,7 +1481,7 @@ fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
     // Built (once) before the fork, so that no launcher builds it.
     sandbox::SeccompProgram::cached(spec.seccomp_policy()).map_err(io::Error::other)?;
     let secrets = match (&spec.strict, &spec.identity) {
-        (None, Some(_)) => direct::secrets_layer()?.map(AsRawFd::as_raw_fd),
+        (None, Some(_)) => launch::secrets_layer()?.map(AsRawFd::as_raw_fd),
         _ => None,
     };
     // SAFETY: the child runs only `launcher_child`, which ends in _exit.
@@ -1544,10 +1510,7 @@ fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
     let bot = match started.and_then(|line| launch_outcome(&line)) {
         Ok(pid) => pid,
         Err(e) => {
-            // SAFETY: kill has no memory effects; our own child.
-            unsafe {
-                libc::kill(forked, libc::SIGKILL);
-            }
+            let _ = rustix::process::kill_process(launcher_pid, Signal::KILL);
             reap(launcher_pid);
             return Err(e);
         }
@@ -1562,7 +1525,7 @@ fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
     };
     Ok(Started {
         bot,
-        keeper: Keeper::Launcher {
+        launcher: Launcher {
             pid: launcher_pid,
             report,
         },
@@ -2124,37 +2087,6 @@ fn process_cpu_time(pid: Pid) -> Option<Duration> {
         return None;
     }
     Some(Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
-}
-
-/// Reaps a bot the referee started itself ([`direct`]), once it has exited
-/// or been sent SIGKILL: how it ended, its CPU time and `ru_maxrss`.
-/// Bounded: a process stuck in the kernel is left unreaped.
-fn reap_with_usage(pid: Pid) -> Option<launch::Ended> {
-    let until = Instant::now() + LAUNCH_TIME;
-    loop {
-        let mut status: libc::c_int = 0;
-        // SAFETY: rusage is plain data; wait4 fills it in.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: valid pointers to locals; pid is our own child.
-        let r = unsafe {
-            libc::wait4(
-                pid.as_raw_nonzero().get(),
-                &mut status,
-                libc::WNOHANG,
-                &mut usage,
-            )
-        };
-        if r == pid.as_raw_nonzero().get() {
-            return Some(launch::Ended::from_wait(status, &usage));
-        }
-        let interrupted = r == -1 && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR);
-        if (r != 0 && !interrupted) || Instant::now() >= until {
-            return None;
-        }
-        if r == 0 {
-            std::thread::sleep(Duration::from_micros(200));
-        }
-    }
 }
 
 /// Waits for `pid` (the launcher) and says how it ended. Only called once

@@ -1398,7 +1398,7 @@ impl SeccompPolicy {
 
 /// The seccomp program a bot runs under (`bot_program`). It can be
 /// built ahead, for a child that may not allocate between fork and exec
-/// (the referee's own, see `bot::direct`): the tables name a stand-in for
+/// (built once in the referee, before the launcher's fork): the tables name a stand-in for
 /// the bot's pid, which [`SeccompProgram::install`] replaces by the real
 /// one in the child's own copy before installing it.
 #[derive(Clone, Debug)]
