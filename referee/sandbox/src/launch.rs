@@ -272,7 +272,7 @@ fn launch(spec: &LaunchSpec, report: &mut File, prepared: Prepared) -> Result<()
             }
         }
     }
-    let (status, usage) = wait_for(bot);
+    let (status, usage) = wait_for(bot, &spec.workdir);
     end_descendants();
     let ended = Ended::from_wait(status, &usage).beyond(inherited_rss_kb);
     report
@@ -449,16 +449,17 @@ fn explain(e: &io::Error, spec: &LaunchSpec) -> String {
 
 /// Waits for the bot, reaping any orphan that is handed to the launcher
 /// meanwhile. Returns the bot's wait status and resource usage.
-fn wait_for(bot: i32) -> (libc::c_int, libc::rusage) {
+fn wait_for(bot: i32, workdir: &Path) -> (libc::c_int, libc::rusage) {
     loop {
         if referee_gone() {
-            // Nobody is left to judge the bot: end its tree and go.
-            // SAFETY: kill has no memory effects.
-            unsafe {
-                libc::kill(-bot, libc::SIGKILL);
-                libc::kill(bot, libc::SIGKILL);
+            // Nobody is left to judge the bot: end its tree, remove what
+            // it wrote, and go.
+            if let Some(bot) = rustix::process::Pid::from_raw(bot) {
+                let _ = rustix::process::kill_process_group(bot, rustix::process::Signal::KILL);
+                let _ = rustix::process::kill_process(bot, rustix::process::Signal::KILL);
             }
             end_descendants();
+            remove_workdir(workdir);
             std::process::exit(1);
         }
         let mut status: libc::c_int = 0;
@@ -475,6 +476,21 @@ fn wait_for(bot: i32) -> (libc::c_int, libc::rusage) {
             // SAFETY: as above.
             return (0, unsafe { std::mem::zeroed() });
         }
+    }
+}
+
+/// Removes the bot's working directory (its quota's file system first), and
+/// the folder of working directories if it was the last one: the referee
+/// that would have is gone (a second Ctrl-C, or killed), and its bots were
+/// ended by their launchers.
+fn remove_workdir(workdir: &Path) {
+    let _ = rustix::mount::unmount(
+        workdir,
+        rustix::mount::UnmountFlags::DETACH | rustix::mount::UnmountFlags::NOFOLLOW,
+    );
+    let _ = std::fs::remove_dir_all(workdir);
+    if let Some(folder) = workdir.parent() {
+        let _ = std::fs::remove_dir(folder);
     }
 }
 

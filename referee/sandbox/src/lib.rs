@@ -134,29 +134,29 @@ pub fn request_stop() {
 }
 
 pub fn stop_requested() -> bool {
-    STOP.load(Ordering::Relaxed)
+    STOP.load(Ordering::Relaxed) || SIGNALLED.get().is_some_and(|s| s.load(Ordering::Relaxed))
 }
 
-extern "C" fn on_interrupt(_: libc::c_int) {
-    // Async-signal-safe: an atomic store, and signal() to restore the default
-    // so that a second Ctrl-C ends the referee at once (its bots follow it
-    // through their parent-death signal).
-    STOP.store(true, Ordering::SeqCst);
-    // SAFETY: signal() is async-signal-safe.
-    unsafe {
-        libc::signal(libc::SIGINT, libc::SIG_DFL);
-    }
-}
+/// Set by the first SIGINT or SIGTERM (see [`install_interrupt_handler`]).
+static SIGNALLED: std::sync::OnceLock<std::sync::Arc<AtomicBool>> = std::sync::OnceLock::new();
 
 /// The first Ctrl-C (SIGINT or SIGTERM) stops scheduling and winds down the
-/// running games; the second kills the referee. Bots have their own process
-/// groups, so the terminal's Ctrl-C reaches only the referee.
+/// running games; the second ends the referee at once (exit status 128 +
+/// the signal's number, 130 or 143). Its bots follow it: each launcher gets
+/// the parent-death signal, ends its bot's tree and removes the bot's
+/// working directory ([`launch`]). Bots have their own process groups, so
+/// the terminal's Ctrl-C reaches only the referee.
 pub fn install_interrupt_handler() {
-    let handler = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
-    // SAFETY: the handler only does async-signal-safe work.
-    unsafe {
-        libc::signal(libc::SIGINT, handler);
-        libc::signal(libc::SIGTERM, handler);
+    let signalled = SIGNALLED.get_or_init(Default::default);
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // The exit is registered first: it runs before the flag is set, so
+        // only a signal that finds the flag already set ends the process.
+        let _ = signal_hook::flag::register_conditional_shutdown(
+            signal,
+            128 + signal,
+            std::sync::Arc::clone(signalled),
+        );
+        let _ = signal_hook::flag::register(signal, std::sync::Arc::clone(signalled));
     }
 }
 
@@ -1854,12 +1854,10 @@ impl Drop for QuotaMount {
 
 /// Detaches what is mounted at `path` (a bot's quota mount), if anything.
 fn unmount(path: &std::path::Path) {
-    if let Ok(target) = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()) {
-        // SAFETY: a NUL-terminated path that outlives the call.
-        unsafe {
-            libc::umount2(target.as_ptr(), libc::MNT_DETACH | libc::UMOUNT_NOFOLLOW);
-        }
-    }
+    let _ = rustix::mount::unmount(
+        path,
+        rustix::mount::UnmountFlags::DETACH | rustix::mount::UnmountFlags::NOFOLLOW,
+    );
 }
 
 /// Removes the folders of working directories of referees no longer
