@@ -170,12 +170,15 @@ impl Ended {
 /// from this one keeps it as its own `ru_maxrss` even after exec: a child's
 /// figure at or below it says nothing of the child.
 pub(super) fn own_peak_rss_kb() -> u64 {
-    // SAFETY: rusage is plain data; getrusage fills it in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: a valid pointer to a local.
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
-        return 0;
-    }
+    // SAFETY: rusage is plain data (zeroed is a valid value), which
+    // getrusage fills in through a valid pointer to a local.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_SELF, &mut usage) != 0 {
+            return 0;
+        }
+        usage
+    };
     usage.ru_maxrss.max(0) as u64
 }
 
@@ -264,13 +267,9 @@ fn launch(spec: &LaunchSpec, report: &mut File, prepared: Prepared) -> Result<()
     // The launcher's own copies of the bot's pipes would keep them open
     // after the bot's tree is gone.
     if let Ok(null) = File::options().read(true).write(true).open("/dev/null") {
-        use std::os::fd::AsRawFd;
-        for fd in 0..3 {
-            // SAFETY: dup2 onto the standard descriptors.
-            unsafe {
-                libc::dup2(null.as_raw_fd(), fd);
-            }
-        }
+        let _ = rustix::stdio::dup2_stdin(&null);
+        let _ = rustix::stdio::dup2_stdout(&null);
+        let _ = rustix::stdio::dup2_stderr(&null);
     }
     let (status, usage) = wait_for(bot, &spec.workdir);
     end_descendants();
@@ -463,18 +462,21 @@ fn wait_for(bot: i32, workdir: &Path) -> (libc::c_int, libc::rusage) {
             std::process::exit(1);
         }
         let mut status: libc::c_int = 0;
-        // SAFETY: rusage is plain data; wait4 fills it in.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: valid pointers to locals.
-        let r = unsafe { libc::wait4(-1, &mut status, 0, &mut usage) };
+        // SAFETY: rusage is plain data (zeroed is a valid value), which
+        // wait4 fills in; valid pointers to locals.
+        let (r, usage) = unsafe {
+            let mut usage: libc::rusage = std::mem::zeroed();
+            let r = libc::wait4(-1, &mut status, 0, &mut usage);
+            (r, usage)
+        };
         if r == bot {
             return (status, usage);
         }
 
         if r == -1 && io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-            // No child at all: cannot happen while the bot is one.
-            // SAFETY: as above.
-            return (0, unsafe { std::mem::zeroed() });
+            // No child at all: cannot happen while the bot is one. The
+            // usage is still all zero.
+            return (0, usage);
         }
     }
 }
@@ -863,8 +865,7 @@ pub(super) fn landlock_policy(spec: &LaunchSpec, with_secrets: bool) -> landlock
 /// bot that keeps uid 0, built once for every bot, before the fork (`None`:
 /// not root, or no Landlock).
 pub(super) fn secrets_layer() -> io::Result<Option<&'static OwnedFd>> {
-    static LAYER: std::sync::OnceLock<Result<Option<OwnedFd>, String>> =
-        std::sync::OnceLock::new();
+    static LAYER: std::sync::OnceLock<Result<Option<OwnedFd>, String>> = std::sync::OnceLock::new();
     let layer = LAYER.get_or_init(|| {
         if !rustix::process::geteuid().is_root() {
             return Ok(None);
@@ -979,31 +980,28 @@ fn become_unprivileged(spec: &LaunchSpec, identity: &Identity) -> Result<(), Ste
         return Err(last_error("dropping capabilities"));
     }
     let gid = identity.gid;
-    // SAFETY: setgroups with an empty list (a null pointer is allowed).
-    let no_groups = unsafe { libc::setgroups(0, std::ptr::null()) } == 0;
-    // SAFETY: set*id with plain integers.
-    if !no_groups || unsafe { libc::setresgid(gid, gid, gid) } != 0 {
-        return Err(last_error("switching group"));
-    }
+    // The calls of the thread, as the process is single-threaded.
+    let group = rustix::process::Gid::from_raw(gid);
+    rustix::thread::set_thread_groups(&[])
+        .and_then(|()| rustix::thread::set_thread_res_gid(group, group, group))
+        .map_err(|e| ("switching group", io::Error::from(e)))?;
+    let dropping = "dropping capabilities";
     match identity.uid {
         Some(uid) => {
-            // SAFETY: as above. Leaving uid 0 clears every capability.
-            if unsafe { libc::setresuid(uid, uid, uid) } != 0 {
-                return Err(last_error("switching user"));
-            }
+            // Leaving uid 0 clears every capability.
+            let user = rustix::process::Uid::from_raw(uid);
+            rustix::thread::set_thread_res_uid(user, user, user)
+                .map_err(|e| ("switching user", io::Error::from(e)))?;
             if spec.strict.is_some() {
                 enter_user_namespace(uid, gid)?;
                 // A new user namespace comes with every capability in it.
-                if !(sandbox::drop_bounding_set() && sandbox::clear_capabilities()) {
-                    return Err(last_error("dropping capabilities"));
+                if !sandbox::drop_bounding_set() {
+                    return Err(last_error(dropping));
                 }
+                sandbox::clear_capabilities().map_err(|e| (dropping, e))?;
             }
         }
-        None => {
-            if !sandbox::clear_capabilities() {
-                return Err(last_error("dropping capabilities"));
-            }
-        }
+        None => sandbox::clear_capabilities().map_err(|e| (dropping, e))?,
     }
     Ok(())
 }

@@ -81,8 +81,7 @@ impl SandboxChoice {
             SandboxChoice::Basic => {
                 // A strict referee killed before it could clean up left bot
                 // cgroups behind: a basic one run as root removes them too.
-                // SAFETY: geteuid has no preconditions.
-                if unsafe { libc::geteuid() } == 0 {
+                if rustix::process::geteuid().is_root() {
                     let _ = CgroupRoots::detect();
                 }
                 Ok(Sandbox::Basic)
@@ -96,8 +95,7 @@ impl SandboxChoice {
 /// What strict needs: root (for namespaces and a user per bot) and the
 /// cgroups.
 fn strict() -> Result<CgroupRoots, SandboxError> {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
+    if !rustix::process::geteuid().is_root() {
         return Err(SandboxError::NeedsRoot);
     }
     CgroupRoots::detect()
@@ -114,8 +112,7 @@ pub enum Sandbox {
 impl Sandbox {
     /// One line saying what is in force, printed at start-up.
     pub fn describe(&self) -> String {
-        // SAFETY: geteuid has no preconditions.
-        let root = unsafe { libc::geteuid() } == 0;
+        let root = rustix::process::geteuid().is_root();
         let landlock = super::landlock::on_this_kernel();
         let files = match landlock {
             super::landlock::Confinement::Unsupported => {
@@ -765,10 +762,8 @@ impl Drop for BotCgroup {
 pub fn protect_referee() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        // SAFETY: prctl with integer arguments.
-        unsafe {
-            libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
-        }
+        let _ =
+            rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
     });
 }
 
@@ -832,31 +827,18 @@ pub fn drop_bounding_set() -> bool {
 }
 
 /// For a bot that keeps uid 0: empty effective, permitted and inheritable
-/// capability sets. False if it failed (errno says why).
-pub fn clear_capabilities() -> bool {
-    #[repr(C)]
-    struct Header {
-        version: u32,
-        pid: i32,
-    }
-    #[repr(C)]
-    struct Data {
-        effective: u32,
-        permitted: u32,
-        inheritable: u32,
-    }
-    let header = Header {
-        version: 0x2008_0522, // _LINUX_CAPABILITY_VERSION_3
-        pid: 0,
-    };
-    let none = || Data {
-        effective: 0,
-        permitted: 0,
-        inheritable: 0,
-    };
-    let data = [none(), none()];
-    // SAFETY: capset with a valid header and two data records.
-    unsafe { libc::syscall(libc::SYS_capset, &header, data.as_ptr()) == 0 }
+/// capability sets.
+pub fn clear_capabilities() -> io::Result<()> {
+    use rustix::thread::{set_capabilities, CapabilitySet, CapabilitySets};
+    set_capabilities(
+        None,
+        CapabilitySets {
+            effective: CapabilitySet::empty(),
+            permitted: CapabilitySet::empty(),
+            inheritable: CapabilitySet::empty(),
+        },
+    )
+    .map_err(io::Error::from)
 }
 
 /// The longest the orphan sweep keeps finding new processes.
@@ -1852,8 +1834,13 @@ mod tests {
     fn own_stat_parses() {
         let me = stat_of(std::process::id() as i32).unwrap();
         assert!(!me.zombie);
-        // SAFETY: getsid has no preconditions.
-        assert_eq!(me.session, unsafe { libc::getsid(0) });
+        assert_eq!(
+            me.session,
+            rustix::process::getsid(None)
+                .unwrap()
+                .as_raw_nonzero()
+                .get()
+        );
         assert!(me.start > 0);
     }
 
