@@ -802,3 +802,74 @@ impl Drop for BotProcess {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gone(pid: i32) -> bool {
+        let pid = Pid::from_raw(pid).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while rustix::process::test_kill_process(pid).is_ok() {
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        true
+    }
+
+    /// A bot's whole life through the launcher: it answers, it exits on
+    /// its own once its input ends, the launcher says how, and nothing of
+    /// it (process, working directory) is left.
+    #[test]
+    fn a_bot_answers_then_exits_and_leaves_nothing() {
+        let command = BotCommand::parse("/bin/cat").unwrap();
+        let mut bot = BotProcess::spawn(&command, &ProcessLimits::default()).unwrap();
+        let workdir = bot.workdir().to_path_buf();
+        assert!(workdir.is_dir());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        bot.send_line("hello", deadline, Duration::from_secs(10))
+            .unwrap();
+        let (line, _) = bot.recv_line(deadline, Duration::from_secs(10)).unwrap();
+        assert_eq!(line, "hello");
+        let pid = bot.pid();
+        let report = bot.shut_down(Duration::from_secs(5));
+        assert_eq!(report.exit, Some(Exit::Code(0)), "{report:?}");
+        assert!(gone(pid), "the bot still runs");
+        drop(bot);
+        assert!(!workdir.exists(), "{} is left", workdir.display());
+    }
+
+    /// A bot killed mid-thought: SIGKILL is its reported end, and neither
+    /// it nor its working directory is left.
+    #[test]
+    fn a_killed_bot_is_reported_killed_and_leaves_nothing() {
+        let command = BotCommand::parse("/bin/sleep 100").unwrap();
+        let mut bot = BotProcess::spawn(&command, &ProcessLimits::default()).unwrap();
+        let workdir = bot.workdir().to_path_buf();
+        let pid = bot.pid();
+        let report = bot.kill();
+        assert_eq!(report.exit, Some(Exit::Signal(9)), "{report:?}");
+        assert!(gone(pid), "the bot still runs");
+        drop(bot);
+        assert!(!workdir.exists(), "{} is left", workdir.display());
+    }
+
+    /// A program that cannot be run is the bot's own fault, told at the
+    /// start, and leaves no process behind.
+    #[test]
+    fn a_program_that_cannot_run_is_the_bots_fault() {
+        let dir = tempfile::tempdir().unwrap();
+        let program = dir.path().join("not-a-program");
+        std::fs::write(&program, "no exec bit").unwrap();
+        // The spec's own checks would refuse it: made as a command that
+        // passed them, then lost its exec bit.
+        let mut command = BotCommand::parse("/bin/true").unwrap();
+        command.program = program;
+        let e = BotProcess::spawn(&command, &ProcessLimits::default())
+            .err()
+            .expect("a program without its exec bit cannot start");
+        assert!(is_bots_fault(&e), "{e}");
+    }
+}
