@@ -888,7 +888,7 @@ mod tests {
         command
             .args([
                 "--exact",
-                "bot::landlock::tests::confined_child",
+                "landlock::tests::confined_child",
                 "--nocapture",
                 "--test-threads=1",
             ])
