@@ -271,3 +271,74 @@ fn sigterm_stops_a_resume_while_it_reads_the_folder() {
         size
     );
 }
+
+/// A second Ctrl-C or SIGTERM ends the referee at once, without winding
+/// down the games: exit 130, no standings, and the launchers end the bots
+/// and remove their working directories. The referee is stopped while both
+/// signals are sent, so that both arrive before any of its code runs: the
+/// first alone would wind the games down and print the standings.
+#[test]
+fn a_second_interrupt_ends_the_referee_at_once_and_leaves_no_bot_or_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let tag = format!("second-interrupt-{}", std::process::id());
+    let sleeper = format!("python3 {} {tag}", sample_file("hostile/sleeper.py"));
+    let file = two_bot_tournament(
+        dir.path(),
+        "arrow5",
+        4,
+        [("a", &sleeper), ("b", &sleeper)],
+        "[limits]\ntime_limit = \"60s\"\n",
+    );
+    let out = dir.path().join("out");
+    let mut child = Command::new(referee_bin())
+        .args(["tournament", file.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .args(["--jobs", "2"])
+        .env("TMPDIR", &tmp)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id().to_string();
+    let bots = wait_for_processes(&tag, 2, BUDGET);
+    assert!(bots.len() >= 2, "the bots never started: {bots:?}");
+    assert!(
+        std::fs::read_dir(&tmp).unwrap().next().is_some(),
+        "no working folder in TMPDIR"
+    );
+    for signal in ["-STOP", "-INT", "-TERM", "-CONT"] {
+        let status = Command::new("kill").args([signal, &pid]).status().unwrap();
+        assert!(status.success(), "kill {signal}");
+    }
+    use wait_timeout::ChildExt;
+    let Some(status) = child.wait_timeout(Duration::from_secs(10)).unwrap() else {
+        child.kill().ok();
+        child.wait().ok();
+        gone_within(&tag, Duration::ZERO);
+        panic!("the referee went on after a second interrupt");
+    };
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
+    assert_eq!(status.code(), Some(130), "{stdout}");
+    assert!(
+        !stdout.contains("played now"),
+        "the games were wound down:\n{stdout}"
+    );
+    let left = gone_within(&tag, Duration::from_secs(10));
+    assert!(left.is_empty(), "bots left running: {left:?}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut entries: Vec<_>;
+    loop {
+        entries = std::fs::read_dir(&tmp)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        if entries.is_empty() || Instant::now() >= deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(entries.is_empty(), "working folders left: {entries:?}");
+}

@@ -227,10 +227,13 @@ fn tournament(
         .spawn()
         .unwrap();
     let mut status = 0;
-    // SAFETY: a zeroed rusage is valid; wait4 fills it for our own child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waits for the child spawned above, once.
-    unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    // SAFETY: a zeroed rusage is valid, and wait4 fills it in; it waits for
+    // the child spawned above, once.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::wait4(child.id() as i32, &mut status, 0, &mut usage);
+        usage
+    };
     assert_eq!(status, 0, "the tournament failed");
     (t.elapsed().as_secs_f64(), usage.ru_maxrss, dir)
 }
@@ -276,8 +279,7 @@ fn main() {
     let (floor_referee, floor_bot) = build_floor();
     // Before any pinning: the CPUs this process may use.
     let cpus = all_cpus();
-    // SAFETY: geteuid has no preconditions.
-    let root_user = unsafe { libc::geteuid() } == 0;
+    let root_user = rustix::process::geteuid().is_root();
     let mut layers: Vec<(&str, Sandbox)> = vec![];
     if chosen.wants("basic") {
         layers.push(("basic", Sandbox::Basic));

@@ -489,8 +489,10 @@ fn run_compiler(
 /// compiler of another user (strict) is handed to the referee's user.
 fn make_own(folder: &Path) {
     use std::os::unix::fs::PermissionsExt;
-    // SAFETY: geteuid and getegid have no preconditions.
-    let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+    let (uid, gid) = (
+        rustix::process::geteuid().as_raw(),
+        rustix::process::getegid().as_raw(),
+    );
     let mut queue = vec![folder.to_path_buf()];
     while let Some(path) = queue.pop() {
         let Ok(meta) = fs::symlink_metadata(&path) else {

@@ -101,12 +101,9 @@ impl CpuClaims {
             return;
         }
         let cpu = self.cpus[slot % self.cpus.len()];
-        // SAFETY: cpu_set_t is plain data; the call only reads it.
-        unsafe {
-            let mut one: libc::cpu_set_t = std::mem::zeroed();
-            libc::CPU_SET(cpu, &mut one);
-            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &one);
-        }
+        let mut one = rustix::thread::CpuSet::new();
+        one.set(cpu);
+        let _ = rustix::thread::sched_setaffinity(None, &one);
     }
 
     /// One line saying where the games run, for the terminal.
@@ -136,16 +133,12 @@ impl CpuClaims {
 
 /// The CPUs this process may run on, in order.
 fn usable_cpus() -> Vec<usize> {
-    // SAFETY: cpu_set_t is plain data; the call only writes it.
-    unsafe {
-        let mut allowed: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut allowed) != 0 {
-            return Vec::new();
-        }
-        (0..libc::CPU_SETSIZE as usize)
-            .filter(|&c| libc::CPU_ISSET(c, &allowed))
-            .collect()
-    }
+    let Ok(allowed) = rustix::thread::sched_getaffinity(None) else {
+        return Vec::new();
+    };
+    (0..rustix::thread::CpuSet::MAX_CPU)
+        .filter(|&c| allowed.is_set(c))
+        .collect()
 }
 
 /// Makes the lock folder, open to every user (sticky, as `/tmp`), if it is

@@ -369,7 +369,7 @@ fn add_rule(
 }
 
 /// [`confine`] in two halves, for a process that cannot allocate between
-/// fork and exec (the referee's own child, see `bot::direct`): the
+/// fork and exec (built once in the referee, see `launch::secrets_layer`): the
 /// ruleset of `policy`, built here without restricting anyone, as a
 /// descriptor ([`restrict_self_with`] enforces it in the child). `None`:
 /// the kernel has no Landlock.
@@ -795,21 +795,21 @@ mod tests {
             return;
         };
         let request: Request = serde_json::from_str(&request).expect("request");
-        // SAFETY: geteuid has no preconditions.
-        if !request.keep_capabilities && unsafe { libc::geteuid() } == 0 {
+        if !request.keep_capabilities && rustix::process::geteuid().is_root() {
             assert!(
-                crate::sandbox::drop_bounding_set() && crate::sandbox::clear_capabilities(),
+                crate::sandbox::drop_bounding_set(),
                 "dropping capabilities: {}",
                 std::io::Error::last_os_error()
             );
+            crate::sandbox::clear_capabilities().expect("dropping capabilities");
         }
         if let Some(limit) = request.open_files_limit {
-            let limit = libc::rlimit {
-                rlim_cur: limit,
-                rlim_max: limit,
+            let limit = rustix::process::Rlimit {
+                current: Some(limit),
+                maximum: Some(limit),
             };
-            // SAFETY: setrlimit reads a valid rlimit.
-            assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &limit) }, 0);
+            rustix::process::setrlimit(rustix::process::Resource::Nofile, limit)
+                .expect("open files limit");
         }
         if request.confine {
             let policy = FsPolicy {
@@ -871,12 +871,9 @@ mod tests {
                 std::os::unix::net::UnixStream::connect_addr(&address).map(drop)
             }
             Action::Signal(pid) => {
-                // SAFETY: kill with signal 0 only checks permission.
-                if unsafe { libc::kill(*pid, 0) } == 0 {
-                    Ok(())
-                } else {
-                    Err(std::io::Error::last_os_error())
-                }
+                let pid = rustix::process::Pid::from_raw(*pid)
+                    .ok_or_else(|| std::io::Error::other("no such pid"))?;
+                rustix::process::test_kill_process(pid).map_err(std::io::Error::from)
             }
             Action::StartCat => {
                 let mut cat = Command::new("cat").stdout(Stdio::null()).spawn()?;
@@ -891,7 +888,7 @@ mod tests {
         command
             .args([
                 "--exact",
-                "bot::landlock::tests::confined_child",
+                "landlock::tests::confined_child",
                 "--nocapture",
                 "--test-threads=1",
             ])

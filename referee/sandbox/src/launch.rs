@@ -1,8 +1,8 @@
 //! The launcher: a child the referee forks for a bot (see
 //! `BotProcess::spawn`), which confines a fresh child of its own step by
 //! step, execs the bot in it, and stays as the bot's parent until the bot
-//! and everything it started are gone. A bot under basic that may not fork
-//! needs none of this and is started by the referee itself (`direct`).
+//! and everything it started are gone. Every bot is started this way: the
+//! referee never runs code of its own in a child that shares its memory.
 //!
 //! Why a process between the referee and the bot:
 //! - The referee is multi-threaded (a tournament plays games in parallel).
@@ -43,6 +43,12 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use super::{landlock, sandbox};
+
+mod identity;
+mod mounts;
+
+use identity::*;
+use mounts::*;
 
 /// The launcher's descriptor for its report to the referee.
 pub const REPORT_FD: i32 = 3;
@@ -170,12 +176,15 @@ impl Ended {
 /// from this one keeps it as its own `ru_maxrss` even after exec: a child's
 /// figure at or below it says nothing of the child.
 pub(super) fn own_peak_rss_kb() -> u64 {
-    // SAFETY: rusage is plain data; getrusage fills it in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: a valid pointer to a local.
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
-        return 0;
-    }
+    // SAFETY: rusage is plain data (zeroed is a valid value), which
+    // getrusage fills in through a valid pointer to a local.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_SELF, &mut usage) != 0 {
+            return 0;
+        }
+        usage
+    };
     usage.ru_maxrss.max(0) as u64
 }
 
@@ -269,15 +278,11 @@ fn launch(spec: &LaunchSpec, report: &mut File, prepared: Prepared) -> Result<()
     // The launcher's own copies of the bot's pipes would keep them open
     // after the bot's tree is gone.
     if let Ok(null) = File::options().read(true).write(true).open("/dev/null") {
-        use std::os::fd::AsRawFd;
-        for fd in 0..3 {
-            // SAFETY: dup2 onto the standard descriptors.
-            unsafe {
-                libc::dup2(null.as_raw_fd(), fd);
-            }
-        }
+        let _ = rustix::stdio::dup2_stdin(&null);
+        let _ = rustix::stdio::dup2_stdout(&null);
+        let _ = rustix::stdio::dup2_stderr(&null);
     }
-    let (status, usage) = wait_for(bot);
+    let (status, usage) = wait_for(bot, &spec.workdir);
     end_descendants();
     let ended = Ended::from_wait(status, &usage).beyond(inherited_rss_kb);
     report
@@ -454,32 +459,51 @@ fn explain(e: &io::Error, spec: &LaunchSpec) -> String {
 
 /// Waits for the bot, reaping any orphan that is handed to the launcher
 /// meanwhile. Returns the bot's wait status and resource usage.
-fn wait_for(bot: i32) -> (libc::c_int, libc::rusage) {
+fn wait_for(bot: i32, workdir: &Path) -> (libc::c_int, libc::rusage) {
     loop {
         if referee_gone() {
-            // Nobody is left to judge the bot: end its tree and go.
-            // SAFETY: kill has no memory effects.
-            unsafe {
-                libc::kill(-bot, libc::SIGKILL);
-                libc::kill(bot, libc::SIGKILL);
+            // Nobody is left to judge the bot: end its tree, remove what
+            // it wrote, and go.
+            if let Some(bot) = rustix::process::Pid::from_raw(bot) {
+                let _ = rustix::process::kill_process_group(bot, rustix::process::Signal::KILL);
+                let _ = rustix::process::kill_process(bot, rustix::process::Signal::KILL);
             }
             end_descendants();
+            remove_workdir(workdir);
             std::process::exit(1);
         }
         let mut status: libc::c_int = 0;
-        // SAFETY: rusage is plain data; wait4 fills it in.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: valid pointers to locals.
-        let r = unsafe { libc::wait4(-1, &mut status, 0, &mut usage) };
+        // SAFETY: rusage is plain data (zeroed is a valid value), which
+        // wait4 fills in; valid pointers to locals.
+        let (r, usage) = unsafe {
+            let mut usage: libc::rusage = std::mem::zeroed();
+            let r = libc::wait4(-1, &mut status, 0, &mut usage);
+            (r, usage)
+        };
         if r == bot {
             return (status, usage);
         }
 
         if r == -1 && io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-            // No child at all: cannot happen while the bot is one.
-            // SAFETY: as above.
-            return (0, unsafe { std::mem::zeroed() });
+            // No child at all: cannot happen while the bot is one. The
+            // usage is still all zero.
+            return (0, usage);
         }
+    }
+}
+
+/// Removes the bot's working directory (its quota's file system first), and
+/// the folder of working directories if it was the last one: the referee
+/// that would have is gone (a second Ctrl-C, or killed), and its bots were
+/// ended by their launchers.
+fn remove_workdir(workdir: &Path) {
+    let _ = rustix::mount::unmount(
+        workdir,
+        rustix::mount::UnmountFlags::DETACH | rustix::mount::UnmountFlags::NOFOLLOW,
+    );
+    let _ = std::fs::remove_dir_all(workdir);
+    if let Some(folder) = workdir.parent() {
+        let _ = std::fs::remove_dir(folder);
     }
 }
 
@@ -689,7 +713,6 @@ fn cstring(path: &Path) -> Result<CString, StepError> {
 ///   not leading a session, a process can never get one: `/dev/tty` fails
 ///   to open.
 ///
-/// System calls only (it runs in the direct start's clone).
 pub(super) fn leave_the_terminal(own_session: bool) -> Result<(), StepError> {
     if own_session {
         return rustix::process::setsid()
@@ -785,7 +808,7 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure], secrets: bool) -> Result<(
 /// A hidden path that lies within one the bot needs cannot be hidden by
 /// Landlock (rights only add up) and is left out. `with_secrets` false
 /// leaves root's secrets ([`ROOTS_SECRETS`]) to a layer of their own (see
-/// `bot::direct`).
+/// [`secrets_layer`]).
 pub(super) fn landlock_policy(spec: &LaunchSpec, with_secrets: bool) -> landlock::FsPolicy {
     let strict = spec.strict.is_some();
     let mut hidden: Vec<PathBuf> = spec
@@ -853,6 +876,24 @@ pub(super) fn landlock_policy(spec: &LaunchSpec, with_secrets: bool) -> landlock
 
 /// Files of the system that only root may read, hidden from a bot that
 /// runs with uid 0 (basic, as root).
+/// The Landlock layer that hides root's secrets ([`ROOTS_SECRETS`]) from a
+/// bot that keeps uid 0, built once for every bot, before the fork (`None`:
+/// not root, or no Landlock).
+pub(super) fn secrets_layer() -> io::Result<Option<&'static OwnedFd>> {
+    static LAYER: std::sync::OnceLock<Result<Option<OwnedFd>, String>> = std::sync::OnceLock::new();
+    let layer = LAYER.get_or_init(|| {
+        if !rustix::process::geteuid().is_root() {
+            return Ok(None);
+        }
+        let secrets: Vec<PathBuf> = ROOTS_SECRETS.iter().map(PathBuf::from).collect();
+        landlock::prepare_all_but(&secrets).map_err(|e| e.to_string())
+    });
+    match layer {
+        Ok(fd) => Ok(fd.as_ref()),
+        Err(e) => Err(io::Error::other(format!("hiding root's files: {e}"))),
+    }
+}
+
 pub(super) const ROOTS_SECRETS: &[&str] = &[
     "/etc/shadow",
     "/etc/shadow-",
@@ -928,464 +969,6 @@ fn set_limit(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> bool 
     };
     // SAFETY: a valid pointer to a local.
     unsafe { libc::setrlimit(resource, &value) == 0 }
-}
-
-/// For a referee running as root: no capabilities now or after exec, a
-/// group of its own (so no other process, the other bot included, passes
-/// the kernel's same-credentials check for its memory or environment), and
-/// under strict a user of its own, inside a user namespace of its own.
-fn become_unprivileged(spec: &LaunchSpec, identity: &Identity) -> Result<(), StepError> {
-    if let Some(uid) = identity.uid {
-        // Its working directory becomes its own, and nobody else's.
-        let step = "giving the bot its working directory";
-        rustix::fs::chown(
-            &spec.workdir,
-            Some(rustix::process::Uid::from_raw(uid)),
-            Some(rustix::process::Gid::from_raw(identity.gid)),
-        )
-        .and_then(|()| rustix::fs::chmod(&spec.workdir, rustix::fs::Mode::from_raw_mode(0o700)))
-        .map_err(|e| (step, io::Error::from(e)))?;
-        give_the_bot_its_pipes(uid, identity.gid)?;
-    }
-    // A user namespace of its own starts with a full bounding set, which
-    // is dropped in it: dropping it before too would be undone.
-    let own_namespace = identity.uid.is_some() && spec.strict.is_some();
-    if !own_namespace && !sandbox::drop_bounding_set() {
-        return Err(last_error("dropping capabilities"));
-    }
-    let gid = identity.gid;
-    // SAFETY: setgroups with an empty list (a null pointer is allowed).
-    let no_groups = unsafe { libc::setgroups(0, std::ptr::null()) } == 0;
-    // SAFETY: set*id with plain integers.
-    if !no_groups || unsafe { libc::setresgid(gid, gid, gid) } != 0 {
-        return Err(last_error("switching group"));
-    }
-    match identity.uid {
-        Some(uid) => {
-            // SAFETY: as above. Leaving uid 0 clears every capability.
-            if unsafe { libc::setresuid(uid, uid, uid) } != 0 {
-                return Err(last_error("switching user"));
-            }
-            if spec.strict.is_some() {
-                enter_user_namespace(uid, gid)?;
-                // A new user namespace comes with every capability in it.
-                if !(sandbox::drop_bounding_set() && sandbox::clear_capabilities()) {
-                    return Err(last_error("dropping capabilities"));
-                }
-            }
-        }
-        None => {
-            if !sandbox::clear_capabilities() {
-                return Err(last_error("dropping capabilities"));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Its standard input, output and error, where they are pipes, become its
-/// own user's: a program that opens `/dev/stdin`, `/dev/stdout` or
-/// `/proc/self/fd/N` reopens the pipe by its inode, which the kernel
-/// allows only to the pipe's owner (the referee's user made them), so such
-/// a program failed under strict alone. The pipes are this bot's only: what
-/// it may do with them (read back its own output, write to its own input)
-/// touches nobody else.
-fn give_the_bot_its_pipes(uid: u32, gid: u32) -> Result<(), StepError> {
-    use std::os::fd::BorrowedFd;
-    for fd in 0..=2 {
-        // SAFETY: the standard descriptors are open for the whole call
-        // (the launcher set them; a closed one fails fstat and is skipped).
-        let fd = unsafe { BorrowedFd::borrow_raw(fd) };
-        let is_pipe = rustix::fs::fstat(fd).is_ok_and(|stat| {
-            rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::Fifo
-        });
-        if is_pipe {
-            rustix::fs::fchown(
-                fd,
-                Some(rustix::process::Uid::from_raw(uid)),
-                Some(rustix::process::Gid::from_raw(gid)),
-            )
-            .map_err(|e| ("giving the bot its pipes", io::Error::from(e)))?;
-        }
-    }
-    Ok(())
-}
-
-/// A user namespace in which the bot is itself and nobody else exists:
-/// its own user and group mapped to themselves, `setgroups` denied. The
-/// capabilities it holds in it until exec are lost at exec (it is not uid 0
-/// there).
-fn enter_user_namespace(uid: u32, gid: u32) -> Result<(), StepError> {
-    // Changing user made the process non-dumpable, which gives its /proc
-    // files to root: it could not write its own maps. Exec sets this again.
-    rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::Dumpable)
-        .map_err(|e| ("new user namespace", io::Error::from(e)))?;
-    // SAFETY: unshare with a flag.
-    if unsafe { libc::unshare(libc::CLONE_NEWUSER) } != 0 {
-        return Err(last_error("new user namespace"));
-    }
-    let write = |file: &str, text: String| {
-        std::fs::write(file, text).map_err(|e| ("mapping its user in its namespace", e))
-    };
-    write("/proc/self/uid_map", format!("{uid} {uid} 1\n"))?;
-    write("/proc/self/setgroups", "deny".to_string())?;
-    write("/proc/self/gid_map", format!("{gid} {gid} 1\n"))?;
-    Ok(())
-}
-
-/// Under strict: a private mount namespace in which
-/// - `/proc` is the bot's own PID namespace's (it sees only its processes);
-/// - `/tmp` and `/dev/shm` are private 64 MiB tmpfs, its working directory
-///   bound into the one it lies in, at the same path;
-/// - folders closed to others that the bot needs ([`Exposure`]) are shown,
-///   read-only, on a tmpfs that hides the rest of the closed folder;
-/// - every other file system is read-only.
-fn enter_mount_namespace(
-    spec: &LaunchSpec,
-    strict: &StrictSpec,
-    exposures: &[Exposure],
-) -> Result<(), StepError> {
-    // SAFETY: unshare with a flag.
-    if unsafe { libc::unshare(libc::CLONE_NEWNS) } != 0 {
-        return Err(last_error(MOUNTS));
-    }
-    mount_fs(c"none", c"/", None, libc::MS_REC | libc::MS_PRIVATE, None)?;
-    // Handles on what gets hidden, taken in the new namespace (a bind's
-    // source must be in it) before it is hidden.
-    let workdir_fd = open_o_path(&spec.workdir)?;
-    let exposure_fds = exposures
-        .iter()
-        .map(|e| open_o_path(&e.path))
-        .collect::<Result<Vec<_>, _>>()?;
-    // A working directory in a folder closed to others (a compiler's, in
-    // a cache under /root) is reached through a cover of that folder.
-    let own_user = matches!(spec.identity, Some(Identity { uid: Some(_), .. }));
-    let workdir_cover = if own_user && !in_private_tmpfs(&spec.workdir) {
-        closed_ancestor(&spec.workdir)
-    } else {
-        None
-    };
-    // Every file system read-only at once where the kernel can; what is
-    // mounted after (the private /tmp, /dev/shm, /proc, the covers) is
-    // not, and the working directory is made writable again.
-    let tree_read_only = make_tree_read_only();
-    let covers = cover_closed_folders(exposures, &exposure_fds, &spec.workdir, workdir_cover)?;
-    private_tmpfs(spec, &workdir_fd, exposures, &exposure_fds)?;
-    if tree_read_only {
-        // Bound from a mount now read-only, the working directory is too.
-        mount_fs(
-            c"none",
-            &cstring(&spec.workdir)?,
-            None,
-            libc::MS_REMOUNT | libc::MS_BIND,
-            None,
-        )?;
-    }
-    let mut needed = needed_folders(spec);
-    needed.extend(spec.program.canonicalize());
-    hide_referees_files(spec, &needed)?;
-    if !tree_read_only {
-        remount_read_only(strict, &covers)?;
-    }
-    mount_fs(
-        c"proc",
-        c"/proc",
-        Some(c"proc"),
-        libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-        None,
-    )?;
-    drop(workdir_fd);
-    drop(exposure_fds);
-    // The working directory std entered before this is the one now hidden.
-    std::env::set_current_dir(&spec.workdir).map_err(|e| (MOUNTS, e))?;
-    Ok(())
-}
-
-/// The step every mount belongs to, for the error message.
-const MOUNTS: &str = "private mounts";
-
-/// mount(2), its failure named as the private-mounts step.
-fn mount_fs(
-    source: &CStr,
-    target: &CStr,
-    fstype: Option<&CStr>,
-    flags: libc::c_ulong,
-    data: Option<&CStr>,
-) -> Result<(), StepError> {
-    // SAFETY: valid NUL-terminated strings or null.
-    let r = unsafe {
-        libc::mount(
-            source.as_ptr(),
-            target.as_ptr(),
-            fstype.map_or(std::ptr::null(), |s| s.as_ptr()),
-            flags,
-            data.map_or(std::ptr::null(), |s| s.as_ptr().cast()),
-        )
-    };
-    if r == 0 {
-        Ok(())
-    } else {
-        Err(last_error(MOUNTS))
-    }
-}
-
-/// An `O_PATH` handle on a folder about to be covered.
-fn open_o_path(path: &Path) -> Result<OwnedFd, StepError> {
-    rustix::fs::open(
-        path,
-        rustix::fs::OFlags::PATH | rustix::fs::OFlags::CLOEXEC,
-        rustix::fs::Mode::empty(),
-    )
-    .map_err(|e| (MOUNTS, io::Error::from(e)))
-}
-
-/// The path through which a handle is mounted.
-fn fd_path(fd: &OwnedFd) -> CString {
-    use std::os::fd::AsRawFd;
-    CString::new(format!("/proc/self/fd/{}", fd.as_raw_fd())).expect("no NUL")
-}
-
-/// Shows the folder (or file) behind `fd` at `path`, read-only, on a
-/// cover: the folders leading to it that the cover lacks are made, open
-/// to all (mode 0755, whatever the umask).
-fn bind_read_only(fd: &OwnedFd, path: &Path) -> Result<(), StepError> {
-    let is_dir = rustix::fs::fstat(fd)
-        .map(|stat| {
-            rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::Directory
-        })
-        .map_err(|e| (MOUNTS, io::Error::from(e)))?;
-    let folder = if is_dir { Some(path) } else { path.parent() };
-    if let Some(folder) = folder {
-        make_open_folders(folder)?;
-    }
-    if !is_dir && !path.exists() {
-        std::fs::File::create(path).map_err(|err| (MOUNTS, err))?;
-    }
-    let target = cstring(path)?;
-    mount_fs(
-        &fd_path(fd),
-        &target,
-        None,
-        libc::MS_BIND | libc::MS_REC,
-        None,
-    )?;
-    mount_fs(
-        c"none",
-        &target,
-        None,
-        libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
-        None,
-    )
-}
-
-/// `create_dir_all`, each folder it makes open to all (0755): the bot's
-/// user must pass through them, and the referee's umask may be 077.
-fn make_open_folders(folder: &Path) -> Result<(), StepError> {
-    let missing: Vec<&Path> = folder.ancestors().take_while(|a| !a.exists()).collect();
-    for dir in missing.into_iter().rev() {
-        std::fs::create_dir(dir)
-            .and_then(|()| std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)))
-            .map_err(|err| (MOUNTS, err))?;
-    }
-    Ok(())
-}
-
-/// Folders under closed ones: a small tmpfs over each closed folder, the
-/// needed folders bound back in, all read-only. Returns the covered folders.
-fn cover_closed_folders(
-    exposures: &[Exposure],
-    fds: &[OwnedFd],
-    workdir: &Path,
-    workdir_cover: Option<PathBuf>,
-) -> Result<Vec<PathBuf>, StepError> {
-    let mut covers: Vec<PathBuf> = Vec::new();
-    for cover in exposures
-        .iter()
-        .map(|e| e.cover.clone())
-        .chain(workdir_cover)
-    {
-        if cover != Path::new(TMP) && !covers.contains(&cover) {
-            covers.push(cover);
-        }
-    }
-    for cover in &covers {
-        let target = cstring(cover)?;
-        let small = c"size=1m,mode=0755";
-        mount_fs(
-            c"tmpfs",
-            &target,
-            Some(c"tmpfs"),
-            libc::MS_NOSUID | libc::MS_NODEV,
-            Some(small),
-        )?;
-        for (e, fd) in exposures.iter().zip(fds) {
-            if e.cover == *cover {
-                bind_read_only(fd, &e.path)?;
-            }
-        }
-        // A working directory under the cover (a compiler's, in the
-        // cache) gets its mount point before the cover turns read-only.
-        if workdir.starts_with(cover) && !exposures.iter().any(|e| workdir.starts_with(&e.path)) {
-            make_open_folders(workdir)?;
-        }
-        mount_fs(
-            c"none",
-            &target,
-            None,
-            libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
-            Some(small),
-        )?;
-    }
-    Ok(covers)
-}
-
-/// The folders that get a private tmpfs in a strict bot's namespace.
-const PRIVATE_TMPFS: [&str; 2] = [TMP, "/dev/shm"];
-
-/// Is `path` in a folder that gets a private tmpfs (its working directory
-/// then needs no cover: it is bound into that tmpfs)?
-fn in_private_tmpfs(path: &Path) -> bool {
-    PRIVATE_TMPFS.iter().any(|folder| path.starts_with(folder))
-}
-
-/// Its own /tmp and /dev/shm, with its working directory (read-write, in
-/// either, see `bot::workdirs_base`) and what it needs from the real /tmp
-/// (read-only) at the same paths.
-fn private_tmpfs(
-    spec: &LaunchSpec,
-    workdir_fd: &OwnedFd,
-    exposures: &[Exposure],
-    fds: &[OwnedFd],
-) -> Result<(), StepError> {
-    for folder in PRIVATE_TMPFS {
-        mount_fs(
-            c"tmpfs",
-            &cstring(Path::new(folder))?,
-            Some(c"tmpfs"),
-            libc::MS_NOSUID | libc::MS_NODEV,
-            Some(c"size=64m,mode=1777"),
-        )?;
-    }
-    make_open_folders(&spec.workdir)?;
-    mount_fs(
-        &fd_path(workdir_fd),
-        &cstring(&spec.workdir)?,
-        None,
-        libc::MS_BIND,
-        None,
-    )?;
-    for (e, fd) in exposures.iter().zip(fds) {
-        if e.cover == Path::new(TMP) {
-            bind_read_only(fd, &e.path)?;
-        }
-    }
-    Ok(())
-}
-
-/// Where the blank file that hides a file lies (the private `/dev/shm`).
-const BLANK_FILE: &str = "/dev/shm/.referee-hidden";
-
-/// The referee's own files and the other bots': an empty read-only tmpfs
-/// over each hidden folder, an empty file over each hidden file (after the
-/// folders shown before, which may hold one), each of mode 0 and root's:
-/// the bot's user can neither list nor open them (EACCES, as Landlock
-/// refuses under basic), even where Landlock grants the place (the private
-/// `/tmp`, which the bot may write, may show its own folder with another
-/// bot's file in it).
-fn hide_referees_files(spec: &LaunchSpec, needed: &[PathBuf]) -> Result<(), StepError> {
-    let mut blank: Option<CString> = None;
-    for hidden in &spec.hidden {
-        // What the bot needs (its own files, among the run's bots' files
-        // that are hidden from every bot; its folder, in the folder of
-        // bots that is hidden) stays; Landlock hides the rest of a hidden
-        // folder that holds it.
-        let hidden = hidden.canonicalize().unwrap_or_else(|_| hidden.clone());
-        if needed.iter().any(|n| n.starts_with(&hidden)) {
-            continue;
-        }
-        let Ok(meta) = std::fs::metadata(&hidden) else {
-            continue;
-        };
-        let hidden = &hidden;
-        let target = cstring(hidden)?;
-        if meta.is_dir() {
-            mount_fs(
-                c"tmpfs",
-                &target,
-                Some(c"tmpfs"),
-                libc::MS_NOSUID | libc::MS_NODEV | libc::MS_RDONLY,
-                Some(c"size=4k,mode=0000"),
-            )?;
-        } else {
-            if blank.is_none() {
-                std::fs::File::create(BLANK_FILE)
-                    .and_then(|_| {
-                        std::fs::set_permissions(BLANK_FILE, std::fs::Permissions::from_mode(0o0))
-                    })
-                    .map_err(|e| (MOUNTS, e))?;
-                blank = Some(cstring(Path::new(BLANK_FILE))?);
-            }
-            let source = blank.as_deref().unwrap_or(c"/dev/null");
-            mount_fs(source, &target, None, libc::MS_BIND, None)?;
-        }
-    }
-    Ok(())
-}
-
-/// Every mount of the namespace read-only in one call (`mount_setattr`
-/// with `AT_RECURSIVE`, Linux 5.12): some 15 remounts fewer per bot. False
-/// where the kernel has no such call or a mount refuses (the call changes
-/// all or nothing): [`remount_read_only`] then does it one mount at a time.
-fn make_tree_read_only() -> bool {
-    /// `struct mount_attr` of `<linux/mount.h>`.
-    #[repr(C)]
-    struct MountAttr {
-        attr_set: u64,
-        attr_clr: u64,
-        propagation: u64,
-        userns_fd: u64,
-    }
-    const MOUNT_ATTR_RDONLY: u64 = 0x1;
-    const AT_RECURSIVE: libc::c_uint = 0x8000;
-    let attr = MountAttr {
-        attr_set: MOUNT_ATTR_RDONLY,
-        attr_clr: 0,
-        propagation: 0,
-        userns_fd: 0,
-    };
-    // SAFETY: a NUL-terminated path and a pointer to a local of the size
-    // given.
-    unsafe {
-        libc::syscall(
-            libc::SYS_mount_setattr,
-            libc::AT_FDCWD,
-            c"/".as_ptr(),
-            AT_RECURSIVE,
-            &attr as *const MountAttr,
-            std::mem::size_of::<MountAttr>(),
-        ) == 0
-    }
-}
-
-/// Every other file system read-only; the root and the cgroup file systems
-/// must be, other special mounts may refuse and stay as they are.
-fn remount_read_only(strict: &StrictSpec, covers: &[PathBuf]) -> Result<(), StepError> {
-    for (point, flags) in &strict.read_only {
-        if point.starts_with("/tmp") || covers.iter().any(|c| point.starts_with(c)) {
-            continue;
-        }
-        let r = mount_fs(
-            c"none",
-            &cstring(point)?,
-            None,
-            libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | *flags as libc::c_ulong,
-            None,
-        );
-        if r.is_err() && (point == Path::new("/") || point.starts_with("/sys/fs/cgroup")) {
-            return r;
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

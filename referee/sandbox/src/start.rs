@@ -1,0 +1,382 @@
+//! Starting a bot: the launcher's [`launch::LaunchSpec`] made from the
+//! bot's command and limits, the fork of the launcher, and the launcher's
+//! report of how the bot started and ended.
+
+use super::*;
+
+/// In a bot's arguments and environment, replaced by its memory cap in
+/// MiB (limit plus allowance), for a runtime's own heap flag.
+pub const MEMORY_PLACEHOLDER: &str = "{memory_mb}";
+/// What [`MEMORY_PLACEHOLDER`] becomes when there is no memory limit.
+pub(crate) const UNLIMITED_HEAP_MB: u64 = 32 * 1024;
+
+/// What the launcher does for one bot: it has it in
+/// its copy of the referee's memory, never in an argument list, which
+/// every process may read.
+pub(crate) fn launch_spec(
+    command: &BotCommand,
+    limits: &ProcessLimits,
+    workdir: &std::path::Path,
+    tag: &str,
+    cgroup: Option<&sandbox::BotCgroup>,
+) -> launch::LaunchSpec {
+    let as_root = rustix::process::geteuid().is_root();
+    let strict = match &limits.sandbox {
+        Sandbox::Strict(roots) => Some(launch::StrictSpec {
+            read_only: roots.read_only.clone(),
+        }),
+        Sandbox::Basic => None,
+    };
+    // A runtime's own heap flag (`-Xmx{memory_mb}m`) follows the cap.
+    let memory_mb = match limits.memory_cap_kb() {
+        0 => UNLIMITED_HEAP_MB,
+        kb => kb.div_ceil(1024),
+    }
+    .to_string();
+    let fill = |word: &OsString| -> OsString {
+        match word.to_str() {
+            Some(text) if text.contains(MEMORY_PLACEHOLDER) => {
+                text.replace(MEMORY_PLACEHOLDER, &memory_mb).into()
+            }
+            _ => word.clone(),
+        }
+    };
+    let mut env: Vec<(OsString, OsString)> = vec![
+        (
+            "PATH".into(),
+            std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin")),
+        ),
+        ("HOME".into(), workdir.into()),
+        ("TMPDIR".into(), workdir.into()),
+        ("LANG".into(), "C.UTF-8".into()),
+        ("PYTHONUNBUFFERED".into(), "1".into()),
+        ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+    ];
+    // The language's own, but never in place of the referee's tag.
+    env.extend(
+        command
+            .env
+            .iter()
+            .filter(|(k, _)| k != sandbox::TAG_VARIABLE)
+            .map(|(k, v)| (k.clone(), fill(v))),
+    );
+    env.push((sandbox::TAG_VARIABLE.into(), tag.into()));
+    let id = sandbox::id_for(tag);
+    launch::LaunchSpec {
+        program: command.program.clone(),
+        args: command.args.iter().map(fill).collect(),
+        env,
+        readable: command.readable.clone(),
+        workdir: workdir.to_path_buf(),
+        address_space: if limits.memory_cap_kb() == 0 {
+            u64::MAX
+        } else {
+            (limits.memory_cap_kb() + limits.address_space_allowance_kb) * 1024
+        },
+        allow_fork: limits.allow_fork,
+        compiler: limits.compiler,
+        file_size: match limits.disk_kb {
+            0 => sandbox::FILE_SIZE_LIMIT,
+            kb => kb
+                .saturating_mul(1024)
+                .clamp(4096, sandbox::FILE_SIZE_LIMIT),
+        },
+        hidden: limits.hidden.clone(),
+        identity: as_root.then_some(launch::Identity {
+            uid: strict.is_some().then_some(id),
+            gid: id,
+        }),
+        cgroup_procs: cgroup.map(|c| c.procs_files.clone()).unwrap_or_default(),
+        strict,
+    }
+}
+
+/// A bot that runs: its pipes, its pid, its launcher, and the pidfd that
+/// says when the launcher has exited.
+pub(crate) struct Started {
+    pub(crate) bot: Pid,
+    pub(crate) launcher: Launcher,
+    pub(crate) pidfd: OwnedFd,
+    pub(crate) stdin: OwnedFd,
+    pub(crate) stdout: OwnedFd,
+    pub(crate) stderr: OwnedFd,
+}
+
+/// Forks the launcher ([`launch`]) from the calling thread and waits
+/// (bounded) for its word that the bot runs. On any failure the launcher
+/// is killed and reaped.
+///
+/// The launcher is this process's own child, not a program: no exec of the
+/// referee's binary per bot (most of a game's start under strict, see
+/// docs/measurements.md). The child is single-threaded, so it may set up
+/// namespaces and mounts; the C library's fork makes its allocator usable
+/// there; it touches no other lock of the referee's (no standard stream,
+/// no environment) and ends with `_exit`, never returning into the
+/// referee's code.
+pub(crate) fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
+    use rustix::pipe::{pipe_with, PipeFlags};
+    let (report_read, report_write) = pipe_with(PipeFlags::CLOEXEC)?;
+    let (stdin_read, stdin_write) = pipe_with(PipeFlags::CLOEXEC)?;
+    let (stdout_read, stdout_write) = pipe_with(PipeFlags::CLOEXEC)?;
+    let (stderr_read, stderr_write) = pipe_with(PipeFlags::CLOEXEC)?;
+    let referee = rustix::process::getpid().as_raw_nonzero().get();
+    // Made (once) before the fork, for the child to join.
+    let shared = spec.strict.as_ref().map(|_| sandbox::shared_namespaces());
+    let namespaces = [
+        shared.and_then(|s| s.network()),
+        shared.and_then(|s| s.ipc()),
+    ];
+    // Built (once) before the fork, so that no launcher builds it.
+    sandbox::SeccompProgram::cached(spec.seccomp_policy()).map_err(io::Error::other)?;
+    let secrets = match (&spec.strict, &spec.identity) {
+        (None, Some(_)) => launch::secrets_layer()?.map(AsRawFd::as_raw_fd),
+        _ => None,
+    };
+    // SAFETY: the child runs only `launcher_child`, which ends in _exit.
+    let forked = unsafe { libc::fork() };
+    if forked < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if forked == 0 {
+        let fds =
+            [&stdin_read, &stdout_write, &stderr_write, &report_write].map(AsRawFd::as_raw_fd);
+        let code = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // SAFETY: in the child of the fork above, which never returns.
+            unsafe { launcher_child(spec, fds, namespaces, secrets, referee) }
+        }))
+        .unwrap_or(1);
+        // SAFETY: ends the child without the referee's exit handlers or
+        // buffers (copies of the referee's own).
+        unsafe { libc::_exit(code) }
+    }
+    drop((stdin_read, stdout_write, stderr_write, report_write));
+    let launcher_pid = Pid::from_raw(forked).expect("a child's pid is positive");
+    let mut report = Report::new(report_read);
+    let started = report
+        .line(Instant::now() + LAUNCH_TIME)
+        .map_err(|why| io::Error::other(format!("the launcher {why}")));
+    let bot = match started.and_then(|line| launch_outcome(&line)) {
+        Ok(pid) => pid,
+        Err(e) => {
+            let _ = rustix::process::kill_process(launcher_pid, Signal::KILL);
+            reap(launcher_pid);
+            return Err(e);
+        }
+    };
+    let pidfd = match rustix::process::pidfd_open(launcher_pid, PidfdFlags::empty()) {
+        Ok(fd) => fd,
+        Err(e) => {
+            ProcessGroup(bot).signal(Signal::KILL);
+            reap(launcher_pid);
+            return Err(e.into());
+        }
+    };
+    Ok(Started {
+        bot,
+        launcher: Launcher {
+            pid: launcher_pid,
+            report,
+        },
+        pidfd,
+        stdin: stdin_write,
+        stdout: stdout_read,
+        stderr: stderr_read,
+    })
+}
+
+/// The launcher's child side of the fork: in the shared `network` and
+/// `ipc` namespaces if there are (strict), the bot's three pipes on its
+/// standard descriptors, its report pipe on 3, the layer hiding root's
+/// `secrets` on 4 if there is one (basic, as root), and nothing else of the
+/// referee's open, its own session (under strict its own process group,
+/// without the terminal), told of the referee's death; then the
+/// launcher's work ([`launch::keep`]). Returns the exit code.
+///
+/// # Safety
+/// Only in the child of a fork of the referee, which must never return
+/// into the referee's code.
+pub(crate) unsafe fn launcher_child(
+    spec: &launch::LaunchSpec,
+    [stdin, stdout, stderr, report]: [i32; 4],
+    [network, ipc]: [Option<i32>; 2],
+    secrets: Option<i32>,
+    referee: libc::pid_t,
+) -> i32 {
+    // SAFETY: system calls with integer arguments and pointers to locals.
+    unsafe {
+        // A mask the forking thread had must not keep signals (SIGTERM)
+        // from the launcher.
+        let mut none: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut none);
+        libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+        // The referee's handlers (a SIGCHLD handler that writes to a pipe
+        // closed below) are not the launcher's: every signal to its
+        // default, but SIGPIPE ignored, as in any Rust program.
+        for signal in 1..libc::SIGRTMAX() {
+            if signal != libc::SIGKILL && signal != libc::SIGSTOP {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+        }
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        if network.is_some_and(|fd| libc::setns(fd, libc::CLONE_NEWNET) != 0)
+            || ipc.is_some_and(|fd| libc::setns(fd, libc::CLONE_NEWIPC) != 0)
+        {
+            return 1;
+        }
+        // Each source is first moved above the descriptors it goes to, in
+        // case it sits on one of them; the secrets layer (4) stays
+        // close-on-exec, like the report pipe (3).
+        let secrets_fd = secrets.unwrap_or(report);
+        let high = [stdin, stdout, stderr, report, secrets_fd]
+            .map(|fd| libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 10));
+        let kept = if secrets.is_some() { 5 } else { 4 };
+        if high.iter().any(|&fd| fd < 0)
+            || (0..kept).any(|i| libc::dup2(high[i], i as i32) < 0)
+            || (3..kept).any(|fd| libc::fcntl(fd as i32, libc::F_SETFD, libc::FD_CLOEXEC) < 0)
+        {
+            return 1;
+        }
+        // Nothing else of the referee's: the other bots' pipes, its files.
+        if libc::syscall(
+            libc::SYS_close_range,
+            kept as libc::c_uint,
+            libc::c_uint::MAX,
+            0,
+        ) != 0
+        {
+            for fd in kept as i32..65536 {
+                libc::close(fd);
+            }
+        }
+        // Its bot inherits its session and terminal (or their absence).
+        if launch::leave_the_terminal(spec.strict.is_none()).is_err() {
+            return 1;
+        }
+        // If the referee dies (even by SIGKILL), the launcher is told
+        // (SIGTERM) and ends the bot's whole tree before it exits (see
+        // launch::keep), descendants that left the group included.
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM as libc::c_ulong) != 0
+            || libc::getppid() != referee
+        {
+            return 1;
+        }
+        let prepared = launch::Prepared {
+            network_joined: network.is_some(),
+            ipc_joined: ipc.is_some(),
+            secrets: secrets.is_some(),
+        };
+        launch::keep(spec, File::from_raw_fd(launch::REPORT_FD), prepared)
+    }
+}
+
+/// The longest a launcher may take to start a bot, or to end it.
+pub(crate) const LAUNCH_TIME: Duration = Duration::from_secs(10);
+
+/// Why a bot could not be started, when that is the bot's own doing: its
+/// program cannot be run. Every other failure to start is the system's (no
+/// memory, no process slot, a sandbox step), to be retried, never judged.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct BotsFault(String);
+
+/// Is this failure of [`BotProcess::spawn`] the bot's own (its program
+/// cannot be run), rather than the system's?
+pub fn is_bots_fault(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<BotsFault>())
+}
+
+/// A failure of [`BotProcess::spawn`] that is the organiser's to fix (the
+/// bot's files set so that its sandbox cannot reach them): the message says
+/// which file and what to do.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct OperatorsFault(String);
+
+/// Is this failure of [`BotProcess::spawn`] the organiser's to fix, so
+/// that retrying cannot help and no game can be played until it is?
+pub fn is_operators_fault(e: &io::Error) -> bool {
+    e.get_ref()
+        .is_some_and(|inner| inner.is::<OperatorsFault>())
+}
+
+/// The bot's pid from the launcher's first line, or why it did not start.
+pub(crate) fn launch_outcome(line: &str) -> io::Result<Pid> {
+    if let Some(why) = line.strip_prefix("error ") {
+        return Err(start_error(why));
+    }
+    line.strip_prefix("started ")
+        .and_then(|pid| pid.trim().parse::<i32>().ok())
+        .and_then(Pid::from_raw)
+        .ok_or_else(|| io::Error::other(format!("the launcher said '{line}'")))
+}
+
+/// The error of a bot that did not start: the bot's own when `why` begins
+/// with [`launch::BOTS_FAULT`], else the system's.
+pub(crate) fn start_error(why: &str) -> io::Error {
+    if let Some(why) = why.strip_prefix(launch::OPERATORS_FAULT) {
+        return io::Error::other(OperatorsFault(why.to_string()));
+    }
+    match why.strip_prefix(launch::BOTS_FAULT) {
+        Some(why) => io::Error::other(BotsFault(why.to_string())),
+        None => io::Error::other(why.to_string()),
+    }
+}
+
+/// The launcher's report pipe, read a line at a time under a deadline.
+pub(crate) struct Report {
+    fd: OwnedFd,
+    buffer: Vec<u8>,
+}
+
+impl Report {
+    pub(crate) fn new(fd: OwnedFd) -> Report {
+        Report {
+            fd,
+            buffer: Vec::new(),
+        }
+    }
+
+    /// The next line, waiting until `deadline`.
+    pub(crate) fn line(&mut self, deadline: Instant) -> Result<String, String> {
+        loop {
+            if let Some(end) = self.buffer.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = self.buffer.drain(..=end).collect();
+                return Ok(String::from_utf8_lossy(&line).trim_end().to_string());
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err("did not answer in time".into());
+            }
+            let left = deadline - now;
+            let timeout = Timespec {
+                tv_sec: left.as_secs() as _,
+                tv_nsec: left.subsec_nanos() as _,
+            };
+            let mut fds = [PollFd::new(&self.fd, PollFlags::IN)];
+            match rustix::event::poll(&mut fds, Some(&timeout)) {
+                Ok(0) | Err(Errno::INTR) => continue,
+                Ok(_) => {}
+                Err(e) => return Err(format!("report pipe: {e}")),
+            }
+            let mut chunk = [0u8; 4096];
+            match rustix::io::read(&self.fd, &mut chunk) {
+                Ok(0) => return Err("exited without a word".into()),
+                Ok(n) => self.buffer.extend_from_slice(&chunk[..n]),
+                Err(Errno::INTR) => {}
+                Err(e) => return Err(format!("report pipe: {e}")),
+            }
+        }
+    }
+
+    /// Everything left, once the launcher has exited (so it cannot block
+    /// for long: the pipe has no writer left but the bot's tree, which the
+    /// launcher killed before exiting).
+    pub(crate) fn rest(&mut self) -> String {
+        let mut text = String::new();
+        while let Ok(line) = self.line(Instant::now() + Duration::from_millis(100)) {
+            text.push_str(&line);
+            text.push('\n');
+        }
+        text
+    }
+}

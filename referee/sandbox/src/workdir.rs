@@ -1,0 +1,268 @@
+//! The bots' working directories: one folder per referee, each bot a
+//! fresh directory in it (with a file system of its quota's size where
+//! the referee may mount one), stale folders of dead referees removed.
+
+use super::*;
+
+/// This process's folder of working directories, and the descriptor that
+/// holds its lock (see [`workdirs_folder`]); none until a bot needs it, and
+/// again once the last [`Arena`] removed it.
+pub(crate) static WORKDIRS: std::sync::Mutex<Option<(std::path::PathBuf, OwnedFd)>> =
+    std::sync::Mutex::new(None);
+
+/// The folder holding every bot's working directory, one per referee
+/// process (`referee-bots-PID` in [`workdirs_base`], mode 0711: each bot
+/// reaches its own directory but lists none). One folder, so that the
+/// sandbox can hide the others' directories from each bot. Made on first
+/// use; those of referees that are gone are removed then.
+///
+/// The referee holds an exclusive lock (`flock`) on its folder while it
+/// runs, and a folder is stale only when its lock can be taken: a pid alone
+/// does not tell, since a referee in another PID namespace (a container
+/// sharing `/dev/shm`) has a pid this one cannot see, or this one's own.
+pub(crate) fn workdirs_folder() -> io::Result<std::path::PathBuf> {
+    // One maker: two workers starting their first bots at once would
+    // otherwise each take a folder.
+    let mut held = WORKDIRS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((dir, _)) = &*held {
+        return Ok(dir.clone());
+    }
+    let base = workdirs_base();
+    remove_stale_workdirs(&base);
+    let temp = std::env::temp_dir();
+    if temp != base {
+        remove_stale_workdirs(&temp);
+    }
+    let pid = std::process::id();
+    let mut last_error = None;
+    for n in 0..16 {
+        let name = match n {
+            0 => format!("referee-bots-{pid}"),
+            n => format!("referee-bots-{pid}.{n}"),
+        };
+        let dir = base.join(name);
+        match lock_folder(&dir) {
+            Ok(Some(lock)) => {
+                std::fs::set_permissions(
+                    &dir,
+                    std::os::unix::fs::PermissionsExt::from_mode(0o711),
+                )?;
+                *held = Some((dir.clone(), lock));
+                return Ok(dir);
+            }
+            // Another referee's (same pid, another namespace), or removed
+            // by a sweep just made: the next name.
+            Ok(None) => {}
+            Err(e) => last_error = Some(e),
+        }
+    }
+    Err(last_error.unwrap_or_else(|| {
+        io::Error::other(format!(
+            "no folder for the bots' working directories in {}",
+            base.display()
+        ))
+    }))
+}
+
+/// Makes (or finds) folder `dir` and takes its lock: `None` when another
+/// process holds it, or when the folder was removed before the lock was
+/// taken (a sweep that found it unlocked).
+pub(crate) fn lock_folder(dir: &std::path::Path) -> io::Result<Option<OwnedFd>> {
+    use rustix::fs::{FlockOperation, Mode, OFlags};
+    match std::fs::create_dir(dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    let fd = match rustix::fs::open(
+        dir,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NOFOLLOW,
+        Mode::empty(),
+    ) {
+        Ok(fd) => fd,
+        Err(Errno::NOENT) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    match rustix::fs::flock(&fd, FlockOperation::NonBlockingLockExclusive) {
+        Ok(()) => {}
+        Err(Errno::WOULDBLOCK) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    }
+    // A folder removed between its making and the lock has no links left.
+    if rustix::fs::fstat(&fd)?.st_nlink == 0 {
+        return Ok(None);
+    }
+    Ok(Some(fd))
+}
+
+/// Where the bots' working directories go: the temporary folder when the
+/// user named one (`TMPDIR`); else `/dev/shm` when it is a tmpfs this
+/// process may write, that lets programs run from it, with at least
+/// `IN_MEMORY_ROOM` free; else the temporary folder (`/tmp`).
+///
+/// Why memory first: every bot gets a fresh directory, made and removed
+/// around its game. On tmpfs that costs some 10 µs; on a disk file system
+/// it costs 100 µs on a quiet ext4 and up to 1 ms after thousands of
+/// folders were removed (ext4 steps over recently freed inodes), which
+/// became a third of a game's start on a busy machine. Files a bot writes
+/// there are then held in memory, within its disk quota.
+pub fn workdirs_base() -> std::path::PathBuf {
+    if std::env::var_os("TMPDIR").is_some_and(|t| !t.is_empty()) {
+        return std::env::temp_dir();
+    }
+    let shm = std::path::Path::new(IN_MEMORY_FOLDER);
+    if roomy_tmpfs(shm) {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    }
+}
+
+/// The tmpfs that holds the working directories when it can.
+pub(crate) const IN_MEMORY_FOLDER: &str = "/dev/shm";
+
+/// The free space an in-memory folder of working directories needs: a few
+/// bots' disk quotas at once (64 MiB each by default). A container's
+/// 64 MiB `/dev/shm` is too small, and the temporary folder serves.
+pub(crate) const IN_MEMORY_ROOM: u64 = 1 << 30;
+
+/// Is `dir` a tmpfs this process may write, mounted without `noexec`
+/// (bots may run what they write), with [`IN_MEMORY_ROOM`] free?
+// `f_type`'s type differs between targets (i64 on x86-64).
+#[allow(clippy::unnecessary_cast)]
+pub(crate) fn roomy_tmpfs(dir: &std::path::Path) -> bool {
+    const TMPFS_MAGIC: i64 = 0x0102_1994;
+    let Ok(fs) = rustix::fs::statfs(dir) else {
+        return false;
+    };
+    let Ok(vfs) = rustix::fs::statvfs(dir) else {
+        return false;
+    };
+    fs.f_type as i64 == TMPFS_MAGIC
+        && !vfs.f_flag.intersects(
+            rustix::fs::StatVfsMountFlags::RDONLY | rustix::fs::StatVfsMountFlags::NOEXEC,
+        )
+        && vfs.f_bavail.saturating_mul(vfs.f_frsize) >= IN_MEMORY_ROOM
+        && rustix::fs::access(dir, rustix::fs::Access::WRITE_OK).is_ok()
+}
+
+/// Room a working directory's own file system has beyond the bot's disk
+/// quota, in KiB: a bot that fills it is over its quota, which the referee
+/// sees (`output`), and can hold no more than this past it.
+pub(crate) const QUOTA_MOUNT_MARGIN_KB: u64 = 1024;
+
+/// A tmpfs the size of a bot's disk quota (plus
+/// [`QUOTA_MOUNT_MARGIN_KB`]) and of [`DISK_ENTRIES_LIMIT`] entries,
+/// mounted over its working directory: the kernel refuses what a bot
+/// writes past it (`ENOSPC`), at once. Measuring the folder every
+/// [`DISK_POLL`] alone let a bot that allocates files (`posix_fallocate`,
+/// 60 MiB in one call) hold three times its quota before it was seen. Needs
+/// the right to mount (root); elsewhere the measure alone bounds it.
+pub(crate) struct QuotaMount {
+    pub(crate) path: std::path::PathBuf,
+}
+
+impl QuotaMount {
+    /// Mounts it over `dir` (empty, just made); `None` if there is no quota
+    /// or the referee may not mount.
+    pub(crate) fn over(dir: &std::path::Path, quota_kb: u64) -> Option<QuotaMount> {
+        if quota_kb == 0 {
+            return None;
+        }
+        let options = format!(
+            "size={}k,nr_inodes={},mode=0700",
+            quota_kb + QUOTA_MOUNT_MARGIN_KB,
+            DISK_ENTRIES_LIMIT + 2
+        );
+        let target = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes()).ok()?;
+        let options = std::ffi::CString::new(options).ok()?;
+        // SAFETY: every pointer is to a NUL-terminated string that outlives
+        // the call.
+        let mounted = unsafe {
+            libc::mount(
+                c"tmpfs".as_ptr(),
+                target.as_ptr(),
+                c"tmpfs".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV,
+                options.as_ptr().cast(),
+            )
+        } == 0;
+        mounted.then(|| QuotaMount {
+            path: dir.to_path_buf(),
+        })
+    }
+}
+
+impl Drop for QuotaMount {
+    fn drop(&mut self) {
+        unmount(&self.path);
+    }
+}
+
+/// Detaches what is mounted at `path` (a bot's quota mount), if anything.
+pub(crate) fn unmount(path: &std::path::Path) {
+    let _ = rustix::mount::unmount(
+        path,
+        rustix::mount::UnmountFlags::DETACH | rustix::mount::UnmountFlags::NOFOLLOW,
+    );
+}
+
+/// Removes the folders of working directories of referees no longer
+/// running (killed before they could): those whose lock this process can
+/// take (see [`workdirs_folder`]), and whose pid, when this process can
+/// see it, is not a running process.
+pub(crate) fn remove_stale_workdirs(temp: &std::path::Path) {
+    use rustix::fs::{FlockOperation, Mode, OFlags};
+    let Ok(entries) = std::fs::read_dir(temp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("referee-bots-"))
+            .and_then(|p| p.split('.').next())
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if sandbox::process_running(pid) {
+            continue;
+        }
+        let Ok(fd) = rustix::fs::open(
+            entry.path(),
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NOFOLLOW,
+            Mode::empty(),
+        ) else {
+            continue;
+        };
+        // Held while the folder is removed: a referee making a folder of
+        // this name meanwhile finds it gone once it has the lock.
+        if rustix::fs::flock(&fd, FlockOperation::NonBlockingLockExclusive).is_ok() {
+            // Its bots' quota mounts first: a mount point cannot be removed.
+            for bot in std::fs::read_dir(entry.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                unmount(&bot.path());
+            }
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Removes this process's folder of working directories (each bot's own
+/// directory is removed with the bot), and lets go of its lock: the last
+/// [`Arena`] does, when it is dropped.
+pub(crate) fn remove_workdirs_folder() {
+    let taken = WORKDIRS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    if let Some((dir, _lock)) = taken {
+        let _ = std::fs::remove_dir(dir);
+    }
+}
