@@ -232,7 +232,7 @@ fn bench_all_plays_the_secrets_in_an_order_no_bot_can_know() {
 /// the other tests.
 /// Held by a test whose tournament pins its games to one CPU and times an
 /// honest bot there: every referee pins its first worker to the same CPU,
-/// so two such tests at once take each other's time (the stealer's ten
+/// so two such tests at once take each other's time (the stealer's sixteen
 /// threads most of all), which no referee can excuse.
 fn pinned_alone() -> std::sync::MutexGuard<'static, ()> {
     static PINNED: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -307,7 +307,7 @@ fn an_opponent_spinning_while_it_waits_costs_no_time(layer: &str) {
 
 /// (the honest bot's verdicts, the stealer's CPU time in ms over both
 /// games) of two games between an honest bot needing 100 ms of CPU a move in
-/// a 1 s limit and `stealer.py` (ten threads, each in one system call of
+/// a 1 s limit and `stealer.py` (sixteen threads, each in one system call of
 /// about 0.1 s after every reply), pinned to one CPU, alone among the
 /// tests that time a bot on a pinned CPU ([`pinned_alone`]; in one
 /// tournament each worker has a CPU of its own).
@@ -315,7 +315,7 @@ fn stolen_verdicts(layer: &str) -> (Vec<String>, f64) {
     let _alone = pinned_alone();
     let dir = tempfile::tempdir().unwrap();
     let honest = python("paced.py", "spin 100 all");
-    let stealer = python("stealer.py", "10");
+    let stealer = python("stealer.py", "16");
     let file = two_bot_tournament(
         dir.path(),
         "arrow5",
@@ -323,7 +323,7 @@ fn stolen_verdicts(layer: &str) -> (Vec<String>, f64) {
         [("honest", &honest), ("stealer", &stealer)],
         &format!(
             "sandbox = \"{layer}\"\n[limits]\ntime_limit = \"1s\"\n\
-             memory_limit = \"11GiB\"\n[options]\nmax_rounds = 3"
+             memory_limit = \"18GiB\"\n[options]\nmax_rounds = 3"
         ),
     );
     let out = dir.path().join("out");
