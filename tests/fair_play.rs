@@ -536,24 +536,38 @@ fn socket_buffers_count_as_memory(layer: &str) {
         cases.push(("fork", &["--allow-fork"][..]));
     }
     for (how, extra) in cases {
-        let dir = tempfile::tempdir().unwrap();
-        let transcript = dir.path().join("t.jsonl");
-        let transcript_arg = transcript.to_string_lossy().into_owned();
-        let mut args = vec!["--memory-limit", "8MiB", "--transcript", &transcript_arg];
-        args.extend_from_slice(extra);
-        let record = against_weak(&python("socket_stuffer.py", how), layer, &args);
-        let stuffer = &record["players"][0];
-        assert_eq!(stuffer["verdict"], "memory", "{how}: {record}");
-        let stuffed = reported_numbers(&transcript, "stuffed: ");
-        let held = stuffed.iter().max().copied().unwrap_or(0);
-        assert!(held > 0, "{how}: it stuffed nothing: {record}");
-        // Its cap, plus what it stuffs in one measure's time on a busy
-        // machine.
+        // The count is a poll of the referee's (every 10 ms): a referee
+        // starved of CPU on a busy machine (two busy loops beside the
+        // suite) polls late and the bot stuffs more meanwhile, as any bot's
+        // memory under basic (security.md says so). A bot that is not
+        // counted holds too much on every try; a late poll does not last
+        // three.
+        let mut tries = Vec::new();
+        for _ in 0..3 {
+            let dir = tempfile::tempdir().unwrap();
+            let transcript = dir.path().join("t.jsonl");
+            let transcript_arg = transcript.to_string_lossy().into_owned();
+            let mut args = vec!["--memory-limit", "8MiB", "--transcript", &transcript_arg];
+            args.extend_from_slice(extra);
+            let record = against_weak(&python("socket_stuffer.py", how), layer, &args);
+            let stuffer = &record["players"][0];
+            assert_eq!(stuffer["verdict"], "memory", "{how}: {record}");
+            let stuffed = reported_numbers(&transcript, "stuffed: ");
+            let held = stuffed.iter().max().copied().unwrap_or(0);
+            assert!(held > 0, "{how}: it stuffed nothing: {record}");
+            assert_eq!(record["players"][1]["verdict"], "ok", "{how}: {record}");
+            tries.push(held);
+            // Its cap, plus what it stuffs in one measure's time on a busy
+            // machine.
+            if held <= (8 + 16 + 8) * 1024 {
+                break;
+            }
+        }
+        let held = *tries.last().unwrap();
         assert!(
             held <= (8 + 16 + 8) * 1024,
-            "{how}: held {held} KiB: {stuffed:?}"
+            "{how}: held {held} KiB at most, in every try: {tries:?}"
         );
-        assert_eq!(record["players"][1]["verdict"], "ok", "{how}: {record}");
     }
 }
 

@@ -425,6 +425,10 @@ impl BotProcess {
             },
         };
         self.peak_memory_kb = report.peak_memory_kb;
+        // What the bot wrote before it exited is all in the pipe now: its
+        // last lines (a crash's message) are read even when its exit was
+        // seen first, as on a busy machine it can be.
+        self.read_stderr();
         self.flush_stderr_partial();
         self.release_stderr_tail();
         self.stdout = None;
