@@ -20,7 +20,7 @@ pub struct MatchLimits {
     /// Time for the bot's first reply (covers starting an interpreter).
     pub startup_limit: Duration,
     /// Time a bot may spend beyond its limits over one game, drawn move by
-    /// move ([`TimeBank`]); zero: no bank, every move keeps to its limit.
+    /// move ([`TimeBank`](crate::time_bank::TimeBank)); zero: no bank, every move keeps to its limit.
     pub time_bank: Duration,
     pub process: ProcessLimits,
 }

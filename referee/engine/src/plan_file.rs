@@ -756,7 +756,7 @@ pub(crate) fn usable_bot_name(name: &str) -> Result<(), UnusableName> {
     })
 }
 
-/// A bot's name that [`usable_bot_name`] refuses, and why.
+/// A bot's name that `usable_bot_name` refuses, and why.
 #[derive(Debug, thiserror::Error)]
 #[error("'{name}' is not a usable name ({why}); use letters, digits, '-' or '_'")]
 pub struct UnusableName {

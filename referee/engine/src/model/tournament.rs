@@ -163,7 +163,7 @@ impl Format {
     /// Whether a round's games depend on the results of the rounds before
     /// (so the tournament cannot be split into shards, merged or updated),
     /// rather than being one block known in advance
-    /// ([`super::format::FormatRules::pairings`]).
+    /// (`FormatRules::pairings` in `tournament/format.rs`).
     pub fn has_rounds(self) -> bool {
         match self {
             Format::RoundRobin | Format::Gauntlet => false,

@@ -2,7 +2,7 @@
 //! from the rows so far, how many games to expect, and which tables of its
 //! own the format writes. A file's `format = "..."` is a [`Format`];
 //! [`Format::rules`] gives its rules, so the code that plays, resumes and
-//! reports a tournament ([`super::run`]) asks the rules and never matches
+//! reports a tournament ([`mod@super::run`]) asks the rules and never matches
 //! on the format itself.
 //!
 //! Two kinds of format:

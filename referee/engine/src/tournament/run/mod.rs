@@ -25,7 +25,7 @@
 //! removed plays only the new games. Swiss tournaments and knockouts are played round by
 //! round: each round's games are a pure function of the rows of
 //! `games.csv` so far ([`super::rounds`]), played in parallel (their rows
-//! written in number order, [`InOrder`]), then the next round is paired
+//! written in number order, `InOrder`), then the next round is paired
 //! from the rows read back.
 
 pub use crate::model::folder::FolderMeta;
