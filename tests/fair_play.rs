@@ -231,8 +231,9 @@ fn bench_all_plays_the_secrets_in_an_order_no_bot_can_know() {
 /// seventh of it and time out; the margin left covers a machine loaded by
 /// the other tests.
 /// Held by a test whose tournament pins its games to one CPU and times an
-/// honest bot there: every referee pins its first worker to the same CPU,
-/// so two such tests at once take each other's time (the stealer's sixteen
+/// honest bot there. Referees claim the CPUs they pin to apart, but on a
+/// machine of two CPUs a second such test would find the other CPU held
+/// too, run unpinned, and take the first one's time (the stealer's sixteen
 /// threads most of all), which no referee can excuse.
 fn pinned_alone() -> std::sync::MutexGuard<'static, ()> {
     static PINNED: std::sync::Mutex<()> = std::sync::Mutex::new(());

@@ -354,14 +354,38 @@ fn cryptron_report_in_a_browser() {
     assert_links_resolve(&report);
 }
 
+/// Plays `args` (a `match` or `bench` command line) with its transcript
+/// kept as `dir/STEM.jsonl`, and writes that game's page with `referee
+/// replay --html` as `dir/STEM.html`: the transcript's and the page's paths.
+fn replayed_page(dir: &Path, stem: &str, args: &[&str]) -> (PathBuf, PathBuf) {
+    let transcript = dir.join(format!("{stem}.jsonl"));
+    let mut played = args.to_vec();
+    played.extend(["--transcript", transcript.to_str().unwrap()]);
+    let run = referee(&played, BUDGET);
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let html = dir.join(format!("{stem}.html"));
+    let run = referee(
+        &[
+            "replay",
+            transcript.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    (transcript, html)
+}
+
 /// Arrow 5: the viewer stepped to move k lists, for each seat, exactly the
 /// attacks and signals of the transcript's first k moves, and the codes
 /// once at the end.
 #[test]
 fn arrow5_viewer_steps_through_the_transcript() {
     let dir = tempfile::tempdir().unwrap();
-    let transcript_path = dir.path().join("game.jsonl");
-    let run = referee(
+    let (transcript_path, html) = replayed_page(
+        dir.path(),
+        "game",
         &[
             "match",
             "arrow5",
@@ -369,23 +393,8 @@ fn arrow5_viewer_steps_through_the_transcript() {
             &sample_bin("arrow5_random"),
             "--seed",
             "11",
-            "--transcript",
-            transcript_path.to_str().unwrap(),
         ],
-        BUDGET,
     );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    let html = dir.path().join("game.html");
-    let run = referee(
-        &[
-            "replay",
-            transcript_path.to_str().unwrap(),
-            "--html",
-            html.to_str().unwrap(),
-        ],
-        BUDGET,
-    );
-    assert_eq!(run.status, 0, "{}", run.stderr);
     let text = std::fs::read_to_string(&html).unwrap();
     assert!(
         !text.contains(" src=\"") && !text.contains("stylesheet"),
@@ -837,8 +846,9 @@ fn attack_rows<'a>(dom: &'a str, seat: &str) -> (Vec<&'a str>, Vec<&'a str>) {
 #[test]
 fn mastermind_viewer_draws_pegs_from_move_0() {
     let dir = tempfile::tempdir().unwrap();
-    let transcript_path = dir.path().join("game.jsonl");
-    let run = referee(
+    let (transcript_path, html) = replayed_page(
+        dir.path(),
+        "game",
         &[
             "match",
             "mastermind",
@@ -852,23 +862,8 @@ fn mastermind_viewer_draws_pegs_from_move_0() {
             "8",
             "--max-attacks",
             "14",
-            "--transcript",
-            transcript_path.to_str().unwrap(),
         ],
-        BUDGET,
     );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    let html = dir.path().join("game.html");
-    let run = referee(
-        &[
-            "replay",
-            transcript_path.to_str().unwrap(),
-            "--html",
-            html.to_str().unwrap(),
-        ],
-        BUDGET,
-    );
-    assert_eq!(run.status, 0, "{}", run.stderr);
     let entries = transcript::read(&transcript_path).unwrap();
     let moves = transcript_moves(&entries);
     let n = moves.len();
@@ -987,8 +982,9 @@ fn mastermind_viewer_draws_pegs_from_move_0() {
 #[test]
 fn viewer_slider_and_projector_mode() {
     let dir = tempfile::tempdir().unwrap();
-    let transcript_path = dir.path().join("game.jsonl");
-    let run = referee(
+    let (transcript_path, _page) = replayed_page(
+        dir.path(),
+        "game",
         &[
             "match",
             "arrow5",
@@ -996,23 +992,8 @@ fn viewer_slider_and_projector_mode() {
             &sample_bin("arrow5_random"),
             "--seed",
             "11",
-            "--transcript",
-            transcript_path.to_str().unwrap(),
         ],
-        BUDGET,
     );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    let html = dir.path().join("game.html");
-    let run = referee(
-        &[
-            "replay",
-            transcript_path.to_str().unwrap(),
-            "--html",
-            html.to_str().unwrap(),
-        ],
-        BUDGET,
-    );
-    assert_eq!(run.status, 0, "{}", run.stderr);
     let n = transcript_moves(&transcript::read(&transcript_path).unwrap()).len();
     let driver = dir.path().join("driver.html");
     std::fs::write(
@@ -1112,31 +1093,17 @@ fn safecracker_viewer_reveals_the_codes_at_the_end() {
     }
     assert_eq!(checked, 2);
     // A solo game: the referee's secret is revealed at the end.
-    let transcript_path = dir.path().join("solo.jsonl");
-    let run = referee(
+    let (transcript_path, html) = replayed_page(
+        dir.path(),
+        "solo",
         &[
             "bench",
             "safecracker",
             &sample_bin("safecracker_optimal"),
             "--secret",
             "17",
-            "--transcript",
-            transcript_path.to_str().unwrap(),
         ],
-        BUDGET,
     );
-    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
-    let html = dir.path().join("solo.html");
-    let run = referee(
-        &[
-            "replay",
-            transcript_path.to_str().unwrap(),
-            "--html",
-            html.to_str().unwrap(),
-        ],
-        BUDGET,
-    );
-    assert_eq!(run.status, 0, "{}", run.stderr);
     let moves = transcript_moves(&transcript::read(&transcript_path).unwrap());
     let end = browse(&url(&html, &format!("#move-{}", moves.len())), None);
     let codes = element(&end.dom, "codes", "</ul>");
