@@ -1259,3 +1259,120 @@ under_each_layer! {
     nothing_outlives_a_killed_referee: killed_referee_basic, killed_referee_strict;
     a_bot_reads_only_what_it_needs: reading_basic, reading_strict;
 }
+
+/// A referee that is the first process of its PID namespace (a
+/// container's entry point, `docker run ... referee`) is pid 1: its
+/// launchers once took "my parent is pid 1" for "my referee is gone" and
+/// ended every bot at once, under both layers.
+#[test]
+#[ignore = "needs root (unshare of a PID namespace): run by .ci/run"]
+fn a_referee_that_is_its_namespaces_first_process_plays() {
+    for layer in ["basic", "strict"] {
+        let output = Command::new("unshare")
+            .args(["--pid", "--fork", "--mount-proc"])
+            .arg(referee_bin())
+            .args([
+                "match",
+                "arrow5",
+                &sample_bin("arrow5_random"),
+                &sample_bin("arrow5_random"),
+                "--sandbox",
+                layer,
+                "--max-rounds",
+                "2",
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{layer}: {stdout}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let record: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(record["reason"], "round-cap", "{layer}: {stdout}");
+        for player in record["players"].as_array().unwrap() {
+            assert_eq!(player["verdict"], "ok", "{layer}: {stdout}");
+        }
+    }
+}
+
+/// Bots' cgroups are shared by referees in every PID namespace: a strict
+/// referee once took a running referee's cgroups for a dead one's when
+/// that referee's pid (in its own namespace) was no process of its own
+/// namespace, and killed its bots. A referee is judged by the lock on its
+/// folder of working directories, which both see here.
+#[test]
+#[ignore = "needs root (unshare of a PID namespace, cgroups): run by .ci/run"]
+fn a_strict_referee_leaves_another_namespaces_bots_alone() {
+    let before: Vec<PathBuf> = workdirs_folders_of_any();
+    // The referee inside gets a pid there that no process of this
+    // namespace has now.
+    let free = (20_000..32_000)
+        .rev()
+        .find(|pid| !Path::new(&format!("/proc/{pid}")).exists())
+        .unwrap();
+    let script = format!(
+        "echo {} > /proc/sys/kernel/ns_last_pid; {} match arrow5 {} '{}' --sandbox strict \
+         --max-rounds 2 --time-limit 20s --json; exit $?",
+        free - 1,
+        referee_bin().display(),
+        sample_bin("arrow5_random"),
+        python("paced.py", "sleep 3000 1"),
+    );
+    let inside = Command::new("unshare")
+        .args(["--pid", "--fork", "--mount-proc", "sh", "-c", &script])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Its bots are running once its folder is there.
+    let start = Instant::now();
+    while workdirs_folders_of_any().len() <= before.len()
+        && start.elapsed() < Duration::from_secs(20)
+    {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let outside = referee(
+        &[
+            "match",
+            "arrow5",
+            &sample_bin("arrow5_random"),
+            &sample_bin("arrow5_random"),
+            "--sandbox",
+            "strict",
+            "--max-rounds",
+            "1",
+        ],
+        BUDGET,
+    );
+    assert_eq!(outside.status, 0, "{}", outside.stderr);
+    let inside = inside.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&inside.stdout);
+    assert!(
+        inside.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&inside.stderr)
+    );
+    let record: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    for player in record["players"].as_array().unwrap() {
+        assert_eq!(player["verdict"], "ok", "{stdout}");
+    }
+}
+
+/// Every folder of bots' working directories there is now.
+fn workdirs_folders_of_any() -> Vec<PathBuf> {
+    [PathBuf::from("/dev/shm"), std::env::temp_dir()]
+        .iter()
+        .filter_map(|base| std::fs::read_dir(base).ok())
+        .flat_map(|entries| entries.flatten())
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("referee-bots-"))
+        })
+        .collect()
+}

@@ -217,8 +217,8 @@ pub const SECRETS_FD: i32 = 4;
 /// The launcher's life in the child of the referee's fork (see
 /// `BotProcess::spawn`), its report pipe on [`REPORT_FD`]: starts the bot,
 /// waits for it and its tree. Returns the exit code.
-pub(super) fn keep(spec: &LaunchSpec, mut report: File, prepared: Prepared) -> i32 {
-    watch_for_the_referees_death();
+pub(super) fn keep(spec: &LaunchSpec, mut report: File, prepared: Prepared, referee: i32) -> i32 {
+    watch_for_the_referees_death(referee);
     match launch(spec, &mut report, prepared) {
         Ok(()) => 0,
         Err(why) => {
@@ -240,8 +240,10 @@ extern "C" fn on_term(_: libc::c_int) {
 /// launcher's wait (no SA_RESTART), which then ends the bot's whole tree
 /// before exiting: the bot and every descendant, wherever it moved. A
 /// referee already gone before the handler was in place is seen through
-/// the parent id (the launcher was handed to another process).
-fn watch_for_the_referees_death() {
+/// the parent id (the launcher was handed to another process). Not "the
+/// parent is pid 1": a referee that is its container's first process is
+/// pid 1 itself.
+fn watch_for_the_referees_death(referee: i32) {
     // SAFETY: the handler only stores to an atomic; sigaction with a
     // zeroed, then filled, struct.
     unsafe {
@@ -250,7 +252,7 @@ fn watch_for_the_referees_death() {
         libc::sigemptyset(&mut action.sa_mask);
         action.sa_flags = 0;
         libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
-        if libc::getppid() == 1 {
+        if libc::getppid() != referee {
             REFEREE_GONE.store(true, std::sync::atomic::Ordering::SeqCst);
         }
     }

@@ -368,31 +368,30 @@ fn own_cgroup(own: &str, controller: &str) -> String {
 
 impl CgroupRoots {
     /// Removes the cgroups of bots whose referee is gone (it was killed
-    /// before it could remove them): their names start with the referee's
-    /// pid (see [`new_tag`]). Whatever still runs in one is killed first.
+    /// before it could remove them): their names start with the name of
+    /// the referee's folder of working directories (see [`new_tag`]).
+    /// Whatever still runs in one is killed first.
     ///
-    /// Only from the machine's own PID namespace: a referee in another
-    /// (a container, `unshare --pid`) cannot see the pids of referees
-    /// outside it, and took their live cgroups for stale ones, killing
-    /// their bots.
+    /// A referee is gone when the lock on its folder can be taken; a pid
+    /// alone does not tell, since cgroups are shared by referees in other
+    /// PID namespaces (containers, `unshare --pid`), whose pids this one
+    /// cannot see or has itself. With no folder to judge by, only a
+    /// referee in the machine's own PID namespace judges by the pid.
     fn remove_stale(&self) {
-        if !sees_every_process() {
-            return;
-        }
+        let mut judged: std::collections::HashMap<String, bool> = Default::default();
         for root in [&self.kill, &self.memory, &self.pids] {
             let Ok(entries) = std::fs::read_dir(root) else {
                 continue;
             };
             for entry in entries.flatten() {
                 let name = entry.file_name();
-                let Some(pid) = name
-                    .to_str()
-                    .and_then(|n| n.split('-').next())
-                    .and_then(|p| p.parse::<u32>().ok())
-                else {
+                let Some(owner) = name.to_str().and_then(|n| n.split('-').next()) else {
                     continue;
                 };
-                if process_running(pid) {
+                let gone = *judged
+                    .entry(owner.to_string())
+                    .or_insert_with(|| owner_gone(owner));
+                if !gone {
                     continue;
                 }
                 let dir = entry.path();
@@ -403,6 +402,22 @@ impl CgroupRoots {
                 }
             }
         }
+    }
+}
+
+/// Whether the referee named `owner` by its bots' cgroups (its folder's
+/// name without `referee-bots-`: a pid, with `.N` after it when the pid's
+/// name was taken) is gone: its folder's lock can be taken; with no such
+/// folder in sight, its pid is no running process of this PID namespace,
+/// when it is the machine's own.
+fn owner_gone(owner: &str) -> bool {
+    let Some(pid) = owner.split('.').next().and_then(|p| p.parse::<u32>().ok()) else {
+        return false;
+    };
+    let folder = crate::workdir::workdirs_base().join(format!("referee-bots-{owner}"));
+    match crate::workdir::folder_lock_free(&folder) {
+        Some(free) => free,
+        None => sees_every_process() && !process_running(pid),
     }
 }
 
@@ -458,7 +473,23 @@ pub fn new_tag() -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
         .unwrap_or(0);
-    format!("{}-{n}-{nanos:08x}", std::process::id())
+    format!("{}-{n}-{nanos:08x}", tag_owner())
+}
+
+/// The first part of a bot's tag: the name of this referee's folder of
+/// working directories without `referee-bots-` (its pid, or the pid and
+/// `.N`), which other referees judge it alive by (see
+/// `CgroupRoots::remove_stale`); the pid if it has none.
+fn tag_owner() -> String {
+    crate::workdir::workdirs_folder()
+        .ok()
+        .and_then(|dir| {
+            dir.file_name()?
+                .to_str()?
+                .strip_prefix("referee-bots-")
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| std::process::id().to_string())
 }
 
 /// The group id (and under strict the user id) a bot started by root runs

@@ -265,7 +265,12 @@ pub(crate) unsafe fn launcher_child(
             ipc_joined: ipc.is_some(),
             secrets: secrets.is_some(),
         };
-        launch::keep(spec, File::from_raw_fd(launch::REPORT_FD), prepared)
+        launch::keep(
+            spec,
+            File::from_raw_fd(launch::REPORT_FD),
+            prepared,
+            referee,
+        )
     }
 }
 

@@ -209,6 +209,20 @@ pub(crate) fn unmount(path: &std::path::Path) {
     );
 }
 
+/// Whether the lock on a referee's folder of working directories is free
+/// (its referee is gone): `None` when there is no such folder in sight.
+/// The lock is let go at once.
+pub(crate) fn folder_lock_free(dir: &std::path::Path) -> Option<bool> {
+    use rustix::fs::{FlockOperation, Mode, OFlags};
+    let fd = rustix::fs::open(
+        dir,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NOFOLLOW,
+        Mode::empty(),
+    )
+    .ok()?;
+    Some(rustix::fs::flock(&fd, FlockOperation::NonBlockingLockExclusive).is_ok())
+}
+
 /// Removes the folders of working directories of referees no longer
 /// running (killed before they could): those whose lock this process can
 /// take (see [`workdirs_folder`]), and whose pid, when this process can
