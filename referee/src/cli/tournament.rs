@@ -13,7 +13,7 @@ use referee_engine::reporter::{ReportError, Reporter, Reporters, Run};
 use referee_engine::tournament::{self, RunOptions, Shard, TournamentPlan};
 
 use super::Failure;
-use referee_engine::bot::SandboxChoice;
+use referee_engine::bot::{Arena, SandboxChoice};
 use referee_engine::text::escape;
 
 #[derive(Args)]
@@ -213,11 +213,12 @@ pub struct MergeArgs {
     pub partial: bool,
 }
 
-pub fn run_tournament(args: TournamentArgs) -> Result<super::ExitCode, Failure> {
+pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
     let mut plan = TournamentPlan::load(&args.file).map_err(Failure::input)?;
-    let sandbox = super::check_sandbox(args.sandbox.unwrap_or(plan.sandbox))?;
+    let sandbox = super::check_sandbox(arena, args.sandbox.unwrap_or(plan.sandbox))?;
     for bot in &mut plan.bots {
         bot.limits.process.sandbox = sandbox.clone();
+        bot.limits.process.footprint = arena.footprint();
     }
     let jobs = args
         .jobs
