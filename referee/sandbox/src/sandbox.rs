@@ -1156,16 +1156,19 @@ mod tests {
     #[test]
     fn a_zombie_a_thread_and_a_gone_pid_are_not_running_referees() {
         assert!(process_running(std::process::id()));
-        // A thread's id names no process.
+        // A thread's id names no process: the thread lives until it has
+        // been looked at, however slow the look.
         let (sender, receiver) = std::sync::mpsc::channel();
+        let (looked, wait_for_look) = std::sync::mpsc::channel::<()>();
         let thread = std::thread::spawn(move || {
             sender
                 .send(rustix::thread::gettid().as_raw_nonzero().get() as u32)
                 .unwrap();
-            std::thread::sleep(Duration::from_millis(300));
+            let _ = wait_for_look.recv();
         });
         let live_tid = receiver.recv().unwrap();
         assert!(!process_running(live_tid), "a thread is not a referee");
+        looked.send(()).unwrap();
         thread.join().unwrap();
         // A child that exited and is not reaped yet: a zombie.
         let mut child = std::process::Command::new("true").spawn().unwrap();
