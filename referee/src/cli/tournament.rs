@@ -120,19 +120,21 @@ pub struct GradeArgs {
 
 pub fn run_grade(args: GradeArgs) -> Result<super::ExitCode, Failure> {
     let meta_path = args.folder.join("tournament.json");
-    let meta: tournament::run::FolderMeta = referee_engine::input_file::read_to_string(
+    // The file is named once: the reason alone in the parentheses.
+    let unreadable = |why: String| {
+        Failure::input(anyhow::anyhow!(
+            "{}: cannot read it ({why}); give the results folder of a tournament",
+            meta_path.display()
+        ))
+    };
+    let text = referee_engine::input_file::read_to_string(
         &meta_path,
         referee_engine::input_file::Links::Refused,
         referee_engine::input_file::TEXT_CAP,
     )
-    .map_err(anyhow::Error::from)
-    .and_then(|text| serde_json::from_str(&text).map_err(anyhow::Error::from))
-    .map_err(|e| {
-        Failure::input(anyhow::anyhow!(
-            "{}: cannot read it ({e}); give the results folder of a tournament",
-            meta_path.display()
-        ))
-    })?;
+    .map_err(|e| unreadable(e.why()))?;
+    let meta: tournament::run::FolderMeta =
+        serde_json::from_str(&text).map_err(|e| unreadable(e.to_string()))?;
     // The folder's copy of the file, with the roster's copy of its last
     // grading: relative paths in the copy would be taken from the folder.
     let (file, roster_at) = match &args.file {
