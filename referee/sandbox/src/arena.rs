@@ -187,15 +187,17 @@ impl Drop for Made {
         for roots in roots.iter() {
             roots.remove_if_empty();
         }
-        // Each bot's own directory is removed with the bot; the folder
-        // goes, and its lock with it.
+        // Each bot's own directory is removed with the bot, and no bot of
+        // the context runs any more: anything still in the folder is left
+        // over, and goes with it (under its lock, so that no other context
+        // of this process takes the folder first and finds it).
         let folder = self
             .workdirs
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner)
             .take();
         if let Some((dir, _lock)) = folder {
-            let _ = std::fs::remove_dir(dir);
+            crate::workdir::remove_folder_of_bots(&dir);
         }
     }
 }

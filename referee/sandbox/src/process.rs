@@ -870,7 +870,9 @@ mod tests {
             bot.recv_line(deadline, Duration::from_secs(10)).unwrap().0,
             "hello"
         );
+        let workdir = bot.workdir().to_path_buf();
         drop(bot);
+        assert!(!workdir.exists(), "{} is left", workdir.display());
         assert!(!folder.exists(), "{} is left", folder.display());
     }
 

@@ -229,15 +229,18 @@ pub(crate) fn remove_stale_workdirs(temp: &std::path::Path) {
         // Held while the folder is removed: a referee making a folder of
         // this name meanwhile finds it gone once it has the lock.
         if rustix::fs::flock(&fd, FlockOperation::NonBlockingLockExclusive).is_ok() {
-            // Its bots' quota mounts first: a mount point cannot be removed.
-            for bot in std::fs::read_dir(entry.path())
-                .into_iter()
-                .flatten()
-                .flatten()
-            {
-                unmount(&bot.path());
-            }
-            let _ = std::fs::remove_dir_all(entry.path());
+            remove_folder_of_bots(&entry.path());
         }
     }
+}
+
+/// Removes a folder of working directories and whatever its bots left
+/// in it, once none of them runs (a dead referee's, or a context's whose
+/// last bot is gone): their quota mounts first, as a mount point cannot be
+/// removed.
+pub(crate) fn remove_folder_of_bots(dir: &std::path::Path) {
+    for bot in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        unmount(&bot.path());
+    }
+    let _ = std::fs::remove_dir_all(dir);
 }
