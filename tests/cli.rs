@@ -235,16 +235,25 @@ fn transcript_reaches_the_disk_only_when_the_game_is_over() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    // The sleeper has answered its code and sleeps on its first attack.
+    // Looked at all game long (the sleeper sleeps through 3 s of it), until
+    // the referee exits. A look counts when the sleeper still runs after
+    // the file was read: the game was not over yet.
     let start = std::time::Instant::now();
-    while processes_with(&tag).is_empty() && start.elapsed() < BUDGET {
+    let mut looks = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        let during = std::fs::read_to_string(&path).unwrap_or_default();
+        if !processes_with(&tag).is_empty() {
+            assert_eq!(during, "", "nothing on disk during the game");
+            looks += 1;
+        }
+        assert!(start.elapsed() < BUDGET, "the game did not end");
         std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(500));
-    let during = std::fs::read_to_string(&path).unwrap_or_default();
-    let status = child.wait().unwrap();
+    };
     assert!(status.success());
-    assert_eq!(during, "", "nothing on disk during the game");
+    assert!(looks > 0, "the sleeper was never seen playing");
     let after = std::fs::read_to_string(&path).unwrap();
     assert!(
         after.contains("\"line\":\"0 1 2 3 4\""),

@@ -158,7 +158,6 @@ fn the_compiler_dies_with_the_referee(layer: &str) {
     // The compiler's command line names its folder in the cache.
     let needle = cache.to_string_lossy().into_owned();
     let compiling = wait_for_processes(&needle, 1, Duration::from_secs(20));
-    std::thread::sleep(Duration::from_millis(300));
     // SAFETY: signals our own child.
     unsafe {
         libc::kill(referee.id() as i32, libc::SIGTERM);

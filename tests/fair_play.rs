@@ -1115,7 +1115,16 @@ fn a_killed_strict_referees_cgroups_are_removed_by_the_next_referee() {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(!cgroups_named(&prefix).is_empty(), "no bot cgroup was made");
-    std::thread::sleep(Duration::from_millis(300));
+    // Killed with its bot inside the cgroup, which the next referee must
+    // then end too.
+    let holds_a_process = |dir: &PathBuf| {
+        std::fs::read_to_string(dir.join("cgroup.procs")).is_ok_and(|p| !p.trim().is_empty())
+    };
+    while !cgroups_named(&prefix).iter().any(holds_a_process)
+        && start.elapsed() < Duration::from_secs(20)
+    {
+        std::thread::sleep(Duration::from_millis(20));
+    }
     strict.kill().unwrap(); // SIGKILL: no clean-up of its own
     strict.wait().unwrap();
     let next = referee(
@@ -1231,7 +1240,20 @@ fn nothing_outlives_a_killed_referee(layer: &str) {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    std::thread::sleep(Duration::from_millis(300));
+    // Killed once the child has its own session and ignores SIGTERM (the
+    // fixture's escape), whatever the machine's load.
+    let escaped = |pid: &i32| {
+        std::fs::read_to_string(format!("/proc/{pid}/status")).is_ok_and(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("SigIgn:"))
+                .and_then(|m| u64::from_str_radix(m.trim(), 16).ok())
+                .is_some_and(|mask| mask & (1 << (libc::SIGTERM - 1)) != 0)
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !pids_with(&tag).iter().any(escaped) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
     referee.kill().unwrap(); // SIGKILL
     referee.wait().unwrap();
     let left = gone_within(&tag, Duration::from_secs(5));

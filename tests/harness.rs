@@ -1,5 +1,6 @@
 //! Helpers for integration tests: find the binaries, run the referee with a
-//! time budget (a hang fails the test instead of stalling CI), parse output.
+//! time budget (a hang fails the test instead of stalling CI; [`Referee`]
+//! builds such a run), parse output.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -128,6 +129,8 @@ pub struct Run {
     pub status: i32,
     pub stdout: String,
     pub stderr: String,
+    /// The case, in failure messages ([`Referee::case`]).
+    case: String,
 }
 
 impl Run {
@@ -139,26 +142,103 @@ impl Run {
             )
         })
     }
+
+    /// Asserts that the referee exited with `code` (what it said is shown
+    /// if not); the run, for more.
+    #[track_caller]
+    pub fn exits(self, code: i32) -> Run {
+        assert_eq!(
+            self.status, code,
+            "{}exit status\nstdout:\n{}\nstderr:\n{}",
+            self.case, self.stdout, self.stderr
+        );
+        self
+    }
+
+    /// Asserts exit 0.
+    #[track_caller]
+    pub fn succeeds(self) -> Run {
+        self.exits(0)
+    }
+
+    /// Asserts bad input: exit 2, `text` in stderr, and neither a panic
+    /// nor an internal failure.
+    #[track_caller]
+    pub fn refused_with(self, text: &str) -> Run {
+        let run = self.exits(2).stderr_has(text);
+        assert!(
+            !run.stderr.contains("panicked") && !run.stderr.contains("internal failure"),
+            "{}{}",
+            run.case,
+            run.stderr
+        );
+        run
+    }
+
+    #[track_caller]
+    pub fn stderr_has(self, text: &str) -> Run {
+        assert!(
+            self.stderr.contains(text),
+            "{}stderr lacks {text:?}:\n{}",
+            self.case,
+            self.stderr
+        );
+        self
+    }
+
+    #[track_caller]
+    pub fn stdout_has(self, text: &str) -> Run {
+        assert!(
+            self.stdout.contains(text),
+            "{}stdout lacks {text:?}:\n{}",
+            self.case,
+            self.stdout
+        );
+        self
+    }
 }
 
 /// Runs the referee with `args` in `cwd`, killing it and failing the test if
 /// it takes longer than `budget`.
 pub fn referee_in(cwd: &Path, args: &[&str], budget: Duration) -> Run {
-    let mut command = Command::new(referee_bin());
-    command.args(args).current_dir(cwd);
-    run_within(command, budget)
+    Referee::new()
+        .current_dir(cwd)
+        .args(args)
+        .budget(budget)
+        .run()
 }
 
 /// Runs `command` (the referee, maybe behind a wrapper such as `setpriv`),
 /// killing it and failing the test if it takes longer than `budget`.
-pub fn run_within(mut command: Command, budget: Duration) -> Run {
+pub fn run_within(command: Command, budget: Duration) -> Run {
+    run_with_input(command, None, budget, String::new())
+}
+
+/// [`run_within`], its stdin reading `input` (else empty).
+fn run_with_input(
+    mut command: Command,
+    input: Option<Vec<u8>>,
+    budget: Duration,
+    case: String,
+) -> Run {
     let shown = format!("{command:?}");
     let mut child = command
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("start the referee");
+    // Written on a thread too: a referee that does not read it all must
+    // not block the test.
+    if let (Some(input), Some(mut stdin)) = (input, child.stdin.take()) {
+        std::thread::spawn(move || {
+            let _ = std::io::Write::write_all(&mut stdin, &input);
+        });
+    }
     // Read the pipes on threads so a chatty referee cannot block on them.
     let mut out = child.stdout.take().unwrap();
     let mut err = child.stderr.take().unwrap();
@@ -184,11 +264,135 @@ pub fn run_within(mut command: Command, budget: Duration) -> Run {
         status: status.code().unwrap_or(-1),
         stdout: out_thread.join().unwrap(),
         stderr: err_thread.join().unwrap(),
+        case,
     }
 }
 
 pub fn referee(args: &[&str], budget: Duration) -> Run {
     referee_in(&root(), args, budget)
+}
+
+/// A run of the referee built up step by step, as just's `Test`:
+/// `Referee::new().args(["match", "arrow5"]).bot(a).bot(b).run()`. It
+/// starts in the workspace root with stdin empty, and fails the test if
+/// the referee is still running after its budget (a hang fails, not stalls
+/// CI; the budget is a bound for a busy machine, not a measure of speed).
+#[must_use]
+pub struct Referee {
+    args: Vec<std::ffi::OsString>,
+    cwd: PathBuf,
+    stdin: Option<Vec<u8>>,
+    shell_first: Option<String>,
+    budget: Duration,
+    case: String,
+    env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
+}
+
+impl Default for Referee {
+    fn default() -> Self {
+        Referee::new()
+    }
+}
+
+impl Referee {
+    /// The referee with no arguments yet, in the workspace root, with a
+    /// budget of two minutes.
+    pub fn new() -> Referee {
+        Referee {
+            args: Vec::new(),
+            cwd: root(),
+            stdin: None,
+            shell_first: None,
+            budget: Duration::from_secs(120),
+            case: String::new(),
+            env: Vec::new(),
+        }
+    }
+
+    pub fn arg(mut self, arg: impl AsRef<std::ffi::OsStr>) -> Referee {
+        self.args.push(arg.as_ref().to_owned());
+        self
+    }
+
+    pub fn args<S: AsRef<std::ffi::OsStr>>(mut self, args: impl IntoIterator<Item = S>) -> Referee {
+        self.args
+            .extend(args.into_iter().map(|a| a.as_ref().to_owned()));
+        self
+    }
+
+    /// A bot spec (a positional argument: `match GAME BOT BOT`).
+    pub fn bot(self, spec: impl AsRef<std::ffi::OsStr>) -> Referee {
+        self.arg(spec)
+    }
+
+    /// Runs it in `dir` (relative paths in the arguments are from there).
+    pub fn current_dir(mut self, dir: impl AsRef<Path>) -> Referee {
+        self.cwd = dir.as_ref().to_path_buf();
+        self
+    }
+
+    /// An environment variable of its own (on top of the test's).
+    pub fn env(
+        mut self,
+        key: impl AsRef<std::ffi::OsStr>,
+        value: impl AsRef<std::ffi::OsStr>,
+    ) -> Referee {
+        self.env
+            .push((key.as_ref().to_owned(), value.as_ref().to_owned()));
+        self
+    }
+
+    /// What its stdin reads (else nothing: it is empty).
+    pub fn stdin(mut self, text: impl Into<Vec<u8>>) -> Referee {
+        self.stdin = Some(text.into());
+        self
+    }
+
+    /// What this run is the case of (a test's loop over cases), said
+    /// first in the messages of its failed assertions.
+    pub fn case(mut self, case: impl std::fmt::Display) -> Referee {
+        self.case = format!("{case}: ");
+        self
+    }
+
+    /// How long it may run before the test fails.
+    pub fn budget(mut self, budget: Duration) -> Referee {
+        self.budget = budget;
+        self
+    }
+
+    /// Runs shell command `setup` first, in the shell that then becomes
+    /// the referee (`ulimit -v ...`, `stty echo`).
+    pub fn after_shell(mut self, setup: &str) -> Referee {
+        self.shell_first = Some(setup.to_string());
+        self
+    }
+
+    /// The command it would run (for a test that drives the process
+    /// itself, on a terminal or with signals).
+    pub fn command(&self) -> Command {
+        let mut command = match &self.shell_first {
+            Some(setup) => {
+                let mut sh = Command::new("sh");
+                sh.arg("-c")
+                    .arg(format!("{setup} && exec \"$0\" \"$@\""))
+                    .arg(referee_bin());
+                sh
+            }
+            None => Command::new(referee_bin()),
+        };
+        command
+            .args(&self.args)
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .current_dir(&self.cwd);
+        command
+    }
+
+    /// Runs it to its end; what it said and how it exited.
+    pub fn run(self) -> Run {
+        let command = self.command();
+        run_with_input(command, self.stdin, self.budget, self.case)
+    }
 }
 
 /// Output of the process table: is any process whose command line contains

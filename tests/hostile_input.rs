@@ -19,15 +19,9 @@ fn tournament_text(head: &str) -> String {
     )
 }
 
-/// Exit 2 with `field` in the message, no panic.
-fn assert_refused(run: &Run, field: &str, what: &str) {
-    assert_eq!(run.status, 2, "{what}: {}{}", run.stdout, run.stderr);
-    assert!(run.stderr.contains(field), "{what}: {}", run.stderr);
-    assert!(
-        !run.stderr.contains("panicked") && !run.stderr.contains("internal failure"),
-        "{what}: {}",
-        run.stderr
-    );
+/// The referee in `dir`.
+fn referee_in_dir(dir: &Path) -> Referee {
+    Referee::new().current_dir(dir)
 }
 
 #[test]
@@ -46,10 +40,14 @@ fn absurd_flags_are_refused_with_the_flag_named() {
         (&["--max-rounds", "4294967295"], "max_rounds"),
     ];
     for (flags, field) in cases {
-        let mut args = vec!["match", "arrow5", &bot, &bot];
-        args.extend_from_slice(flags);
-        let run = referee_in(dir.path(), &args, BUDGET);
-        assert_refused(&run, field, &format!("match {flags:?}"));
+        referee_in_dir(dir.path())
+            .args(["match", "arrow5"])
+            .bot(&bot)
+            .bot(&bot)
+            .args(*flags)
+            .case(format!("match {flags:?}"))
+            .run()
+            .refused_with(field);
     }
     let counts: &[(&[&str], &str)] = &[
         (
@@ -74,8 +72,11 @@ fn absurd_flags_are_refused_with_the_flag_named() {
         (&["sprt", "arrow5", &bot, &bot, "--jobs", "0"], "--jobs"),
     ];
     for (args, field) in counts {
-        let run = referee_in(dir.path(), args, BUDGET);
-        assert_refused(&run, field, &format!("{args:?}"));
+        referee_in_dir(dir.path())
+            .args(*args)
+            .case(format!("{args:?}"))
+            .run()
+            .refused_with(field);
     }
     // Nothing was made in the working folder.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
@@ -118,15 +119,15 @@ fn absurd_tournament_and_check_fields_are_refused_before_any_folder() {
         std::fs::write(&file, tournament_text(head)).unwrap();
         let out = dir.path().join("out");
         // With --out, and with the default folder (in the working folder).
-        let run = referee_in(
-            dir.path(),
-            &["tournament", "t.toml", "--out", out.to_str().unwrap()],
-            BUDGET,
-        );
-        assert_refused(&run, field, head);
+        let tournament = || referee_in_dir(dir.path()).args(["tournament", "t.toml"]);
+        tournament()
+            .arg("--out")
+            .arg(&out)
+            .case(head)
+            .run()
+            .refused_with(field);
         assert!(!out.exists(), "{head}: a results folder was made");
-        let run = referee_in(dir.path(), &["tournament", "t.toml"], BUDGET);
-        assert_refused(&run, field, head);
+        tournament().case(head).run().refused_with(field);
         assert!(!dir.path().join("tournaments").exists(), "{head}");
     }
 
@@ -136,12 +137,10 @@ fn absurd_tournament_and_check_fields_are_refused_before_any_folder() {
         text.push_str(&format!("[[bots]]\nname = \"b{i}\"\nbot = \"true\"\n"));
     }
     std::fs::write(dir.path().join("many.toml"), text).unwrap();
-    let run = referee_in(dir.path(), &["tournament", "many.toml"], BUDGET);
-    assert_refused(
-        &run,
-        "bots: 1001 bots are too many: at most 1000",
-        "1001 bots",
-    );
+    referee_in_dir(dir.path())
+        .args(["tournament", "many.toml"])
+        .run()
+        .refused_with("bots: 1001 bots are too many: at most 1000");
 
     // Check files: games, samples, durations and sizes.
     let bot = sample_bin("arrow5_random");
@@ -177,8 +176,11 @@ fn absurd_tournament_and_check_fields_are_refused_before_any_folder() {
     ];
     for (text, field) in cases {
         std::fs::write(dir.path().join("c.toml"), &text).unwrap();
-        let run = referee_in(dir.path(), &["check", "c.toml"], BUDGET);
-        assert_refused(&run, field, &text);
+        referee_in_dir(dir.path())
+            .args(["check", "c.toml"])
+            .case(&text)
+            .run()
+            .refused_with(field);
     }
 }
 
@@ -209,9 +211,12 @@ fn a_schedule_of_billions_of_games_takes_no_memory() {
     let file = dir.path().join("huge.toml");
     std::fs::write(&file, text).unwrap();
     let out = dir.path().join("out");
-    let mut child = Command::new(referee_bin())
-        .args(["tournament", file.to_str().unwrap(), "--jobs", "1"])
-        .args(["--out", out.to_str().unwrap()])
+    let mut child = Referee::new()
+        .arg("tournament")
+        .arg(&file)
+        .args(["--jobs", "1", "--out"])
+        .arg(&out)
+        .command()
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -244,8 +249,10 @@ fn tournament_names_stay_inside_the_results_folder() {
         tournament_text("name = \"../../escape\"\n[options]\nmax_rounds = 5"),
     )
     .unwrap();
-    let run = referee_in(&work, &["tournament", "t.toml"], BUDGET);
-    assert_eq!(run.status, 0, "{}", run.stderr);
+    referee_in_dir(&work)
+        .args(["tournament", "t.toml"])
+        .run()
+        .succeeds();
     let results: Vec<String> = std::fs::read_dir(work.join("tournaments/results"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -272,8 +279,11 @@ fn tournament_names_stay_inside_the_results_folder() {
             tournament_text(&format!("name = \"{name}\"")),
         )
         .unwrap();
-        let run = referee_in(&work, &["tournament", "u.toml"], BUDGET);
-        assert_refused(&run, "u.toml: name:", name);
+        referee_in_dir(&work)
+            .args(["tournament", "u.toml"])
+            .case(name)
+            .run()
+            .refused_with("u.toml: name:");
     }
     assert_eq!(
         std::fs::read_dir(work.join("tournaments/results"))
@@ -317,21 +327,14 @@ fn control_characters_from_bots_are_shown_escaped() {
     let evil = evil_bot(dir.path());
     let random = sample_bin("arrow5_random");
     let transcript = dir.path().join("t.jsonl");
-    let run = referee_in(
-        dir.path(),
-        &[
-            "match",
-            "arrow5",
-            &evil,
-            &random,
-            "--seed",
-            "3",
-            "--transcript",
-            transcript.to_str().unwrap(),
-        ],
-        BUDGET,
-    );
-    assert_eq!(run.status, 0, "{}", run.stderr);
+    let game = || {
+        referee_in_dir(dir.path())
+            .args(["match", "arrow5"])
+            .bot(&evil)
+            .bot(&random)
+            .args(["--seed", "3"])
+    };
+    let run = game().arg("--transcript").arg(&transcript).run().succeeds();
     assert_no_raw_controls(&run.stdout, "the match account");
     assert_no_raw_controls(&run.stderr, "stderr");
     assert!(
@@ -346,12 +349,11 @@ fn control_characters_from_bots_are_shown_escaped() {
     );
 
     // The replay view escapes too; the transcript keeps the exact text.
-    let replay = referee_in(
-        dir.path(),
-        &["replay", transcript.to_str().unwrap()],
-        BUDGET,
-    );
-    assert_eq!(replay.status, 0, "{}", replay.stderr);
+    let replay = referee_in_dir(dir.path())
+        .arg("replay")
+        .arg(&transcript)
+        .run()
+        .succeeds();
     assert_no_raw_controls(&replay.stdout, "the replay view");
     assert!(replay.stdout.contains("\\x1b[31mred"), "{}", replay.stdout);
     let kept = std::fs::read_to_string(&transcript).unwrap();
@@ -361,13 +363,7 @@ fn control_characters_from_bots_are_shown_escaped() {
     );
 
     // JSON output keeps the exact text, in JSON's own escaping.
-    let json = referee_in(
-        dir.path(),
-        &["match", "arrow5", &evil, &random, "--seed", "3", "--json"],
-        BUDGET,
-    );
-    assert_eq!(json.status, 0, "{}", json.stderr);
-    let record = json.json();
+    let record = game().arg("--json").run().succeeds().json();
     let detail = record["players"][0]["disqualification"]["detail"]
         .as_str()
         .unwrap();
@@ -385,13 +381,13 @@ fn control_characters_from_bots_are_shown_escaped() {
     )
     .unwrap();
     let out = dir.path().join("out");
-    let run = referee_in(
-        dir.path(),
-        &["tournament", "t.toml", "--out", out.to_str().unwrap()],
-        BUDGET,
-    );
-    assert_refused(&run, "evil\\x1b[2J\\x07", "a bot name with ESC and BEL");
-    assert!(run.stderr.contains("control character"), "{}", run.stderr);
+    referee_in_dir(dir.path())
+        .args(["tournament", "t.toml", "--out"])
+        .arg(&out)
+        .case("a bot name with ESC and BEL")
+        .run()
+        .refused_with("evil\\x1b[2J\\x07")
+        .stderr_has("control character");
     assert!(!out.exists(), "nothing is written");
 
     // An error naming such a bot escapes it too.
@@ -401,12 +397,11 @@ fn control_characters_from_bots_are_shown_escaped() {
          [[bots]]\nname = \"b\"\nbot = \"true\"\n",
     )
     .unwrap();
-    let run = referee_in(dir.path(), &["tournament", "t.toml"], BUDGET);
-    assert_refused(
-        &run,
-        "bad\\x07\\x1b[2J",
-        "a missing bot with BEL in its name",
-    );
+    let run = referee_in_dir(dir.path())
+        .args(["tournament", "t.toml"])
+        .case("a missing bot with BEL in its name")
+        .run()
+        .refused_with("bad\\x07\\x1b[2J");
     assert_no_raw_controls(&run.stderr, "the error");
 }
 
@@ -442,17 +437,10 @@ fn plant(path: PathBuf, what: Planted) -> impl FnOnce() {
     }
 }
 
-/// The referee with `args` in `dir`, its address space capped (a referee
-/// that reads `/dev/zero` whole fails fast instead of filling the machine).
-fn capped_referee(dir: &Path, args: &[&str]) -> Run {
-    let mut command = Command::new("sh");
-    command
-        .arg("-c")
-        .arg("ulimit -v 4000000 && exec \"$0\" \"$@\"")
-        .arg(referee_bin())
-        .args(args)
-        .current_dir(dir);
-    run_within(command, Duration::from_secs(60))
+/// The referee in `dir`, its address space capped (a referee that reads
+/// `/dev/zero` whole fails fast instead of filling the machine).
+fn capped_referee(dir: &Path) -> Referee {
+    referee_in_dir(dir).after_shell("ulimit -v 4000000")
 }
 
 /// Every file the referee reads from a results folder, a shard or a report
@@ -469,21 +457,12 @@ fn files_of_a_results_folder_that_are_not_regular_files_are_refused() {
     )
     .unwrap();
     std::fs::write(dir.path().join("shared.key"), "7a".repeat(32)).unwrap();
-    let tournament = |out: &str, extra: &[&str]| {
-        let mut args = vec![
-            "tournament",
-            "t.toml",
-            "--out",
-            out,
-            "--no-report",
-            "--key-file",
-            "shared.key",
-        ];
-        args.extend_from_slice(extra);
-        referee_in(dir.path(), &args, BUDGET)
+    let tournament = |out: &str| {
+        referee_in_dir(dir.path())
+            .args(["tournament", "t.toml", "--out", out, "--no-report"])
+            .args(["--key-file", "shared.key"])
     };
-    let run = tournament("res", &[]);
-    assert_eq!(run.status, 0, "{}", run.stderr);
+    tournament("res").run().succeeds();
     let res = dir.path().join("res");
     let games_before = std::fs::read(res.join("games.csv")).unwrap();
     let transcript = std::fs::read_dir(res.join("transcripts"))
@@ -517,8 +496,11 @@ fn files_of_a_results_folder_that_are_not_regular_files_are_refused() {
         ("store/games.jsonl", Planted::Fifo),
     ] {
         let restore = plant(res.join(file), what);
-        let run = capped_referee(dir.path(), &resume);
-        assert_refused(&run, &format!("res/{file}"), &format!("{file} {what:?}"));
+        capped_referee(dir.path())
+            .args(resume)
+            .case(format!("{file} {what:?}"))
+            .run()
+            .refused_with(&format!("res/{file}"));
         restore();
     }
     // `report` reads the folder too.
@@ -531,20 +513,21 @@ fn files_of_a_results_folder_that_are_not_regular_files_are_refused() {
         ),
     ] {
         let restore = plant(res.join(file), what);
-        let run = capped_referee(dir.path(), &["report", "res"]);
-        assert_refused(&run, file, &format!("report: {file} {what:?}"));
+        capped_referee(dir.path())
+            .args(["report", "res"])
+            .case(format!("report: {file} {what:?}"))
+            .run()
+            .refused_with(file);
         restore();
     }
     // Put back, the folder resumes as it was: nothing was lost.
-    let run = referee_in(dir.path(), &resume, BUDGET);
-    assert_eq!(run.status, 0, "{}", run.stderr);
+    referee_in_dir(dir.path()).args(resume).run().succeeds();
     assert_eq!(std::fs::read(res.join("games.csv")).unwrap(), games_before);
 
     // A shard's files: `merge` refuses them and writes nothing.
     for shard in ["1/2", "2/2"] {
         let out = format!("shard{}", &shard[..1]);
-        let run = tournament(&out, &["--shard", shard]);
-        assert_eq!(run.status, 0, "{}", run.stderr);
+        tournament(&out).args(["--shard", shard]).run().succeeds();
     }
     let shard2 = dir.path().join("shard2");
     let shard_transcript = std::fs::read_dir(shard2.join("transcripts"))
@@ -561,41 +544,42 @@ fn files_of_a_results_folder_that_are_not_regular_files_are_refused() {
         planted.push((format!("transcripts/{name}"), Planted::LinkToZero));
         planted.push((format!("transcripts/{name}"), Planted::Fifo));
     }
+    let merge = ["merge", "shard1", "shard2", "--out", "merged"];
     for (file, what) in planted {
         let restore = plant(shard2.join(&file), what);
-        let run = capped_referee(
-            dir.path(),
-            &["merge", "shard1", "shard2", "--out", "merged"],
-        );
-        assert_refused(
-            &run,
-            &format!("shard2/{file}"),
-            &format!("merge: {file} {what:?}"),
-        );
+        capped_referee(dir.path())
+            .args(merge)
+            .case(format!("merge: {file} {what:?}"))
+            .run()
+            .refused_with(&format!("shard2/{file}"));
         assert!(
             !dir.path().join("merged").exists(),
             "merge: {file}: written"
         );
         restore();
     }
-    let run = referee_in(
-        dir.path(),
-        &["merge", "shard1", "shard2", "--out", "merged"],
-        BUDGET,
-    );
-    assert_eq!(run.status, 0, "{}", run.stderr);
+    referee_in_dir(dir.path()).args(merge).run().succeeds();
 }
 
 /// An `--out` that cannot be a results folder (a file, or a path through
-/// one) is bad input, not a failure of the referee.
+/// one) is bad input, not a failure of the referee; why is said once.
 #[test]
 fn an_out_that_cannot_be_a_folder_is_bad_input() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("t.toml"), tournament_text("")).unwrap();
     std::fs::write(dir.path().join("taken"), "a file of the user's\n").unwrap();
-    for out in ["taken", "taken/inside", "/etc/passwd"] {
-        let run = referee_in(dir.path(), &["tournament", "t.toml", "--out", out], BUDGET);
-        assert_refused(&run, &format!("--out {out}"), out);
+    for (out, why) in [
+        ("taken", "it is a file, not a folder"),
+        ("taken/inside", "Not a directory"),
+        ("/etc/passwd", "it is a file, not a folder"),
+    ] {
+        let run = referee_in_dir(dir.path())
+            .args(["tournament", "t.toml", "--out", out])
+            .case(out)
+            .run()
+            .refused_with(&format!("--out {out}: "))
+            .stderr_has(why);
+        assert_eq!(run.stderr.matches(why).count(), 1, "{}", run.stderr);
     }
     assert_eq!(
         std::fs::read_to_string(dir.path().join("taken")).unwrap(),
@@ -648,12 +632,11 @@ fn numbers_too_large_for_a_field_say_so_with_the_limit() {
     ];
     for (head, message) in cases {
         std::fs::write(dir.path().join("t.toml"), tournament_text(head)).unwrap();
-        let run = referee_in(
-            dir.path(),
-            &["tournament", "t.toml", "--out", "out"],
-            BUDGET,
-        );
-        assert_refused(&run, message, head);
+        let run = referee_in_dir(dir.path())
+            .args(["tournament", "t.toml", "--out", "out"])
+            .case(head)
+            .run()
+            .refused_with(message);
         assert!(
             !run.stderr.contains("not negative"),
             "{head}: {}",
@@ -667,10 +650,8 @@ fn numbers_too_large_for_a_field_say_so_with_the_limit() {
         sample_bin("mastermind_knuth")
     );
     std::fs::write(dir.path().join("m.toml"), text).unwrap();
-    let run = referee_in(
-        dir.path(),
-        &["tournament", "m.toml", "--out", "out"],
-        BUDGET,
-    );
-    assert_refused(&run, "options.pegs: 300 is too large: at most 12", "pegs");
+    referee_in_dir(dir.path())
+        .args(["tournament", "m.toml", "--out", "out"])
+        .run()
+        .refused_with("options.pegs: 300 is too large: at most 12");
 }

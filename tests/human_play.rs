@@ -2,8 +2,6 @@
 //! prompts, the feedback lines, secret codes typed without echo, re-prompts
 //! on bad input, and a clean end on Ctrl-C or end of input.
 
-use std::process::Command;
-
 use rexpect::process::wait::WaitStatus;
 use rexpect::session::{spawn_command, PtySession};
 
@@ -16,13 +14,11 @@ const SECRET: &str = "Enter your secret code (three digits from 1-3, not shown):
 /// Starts `referee play ARGS` on a fresh terminal with echo on, as a shell
 /// leaves it (rexpect turns echo off by default).
 fn play(args: &[&str]) -> PtySession {
-    let mut cmd = Command::new("sh");
-    cmd.arg("-c")
-        .arg("stty echo && exec \"$0\" play \"$@\"")
-        .arg(referee_bin())
+    let referee = Referee::new()
+        .arg("play")
         .args(args)
-        .current_dir(root());
-    spawn_command(cmd, Some(TIMEOUT_MS)).expect("start the referee on a pty")
+        .after_shell("stty echo");
+    spawn_command(referee.command(), Some(TIMEOUT_MS)).expect("start the referee on a pty")
 }
 
 fn exit_code(p: &PtySession) -> i32 {
@@ -354,4 +350,30 @@ fn mastermind_prompt_follows_the_size() {
     p.exp_string("Game abandoned (end of input).").unwrap();
     p.exp_eof().unwrap();
     assert_eq!(exit_code(&p), 130);
+}
+
+/// Without a terminal (lines piped in, as a script or a class's grader
+/// would), the game is played the same way: the rules' example game, the
+/// secrets read like any line, the result and the history at the end.
+#[test]
+fn a_hot_seat_game_is_played_from_piped_lines() {
+    let typed = [
+        "3 3 1", "2-1-3", "1 1 1", "1 2 3", "131", "2-2-3", "2 2 1", "2 3 3", "2 1 3",
+    ];
+    let run = Referee::new()
+        .args(["play", "safecracker", "--hot-seat", "--first", "a"])
+        .stdin(typed.join("\n") + "\n")
+        .run()
+        .succeeds()
+        .stdout_has("Result: Player 1 won (cracked)")
+        .stdout_has("turn  4  Player 1  2-1-3  3 exact matches  cracked!");
+    assert_eq!(run.stdout.matches("Code set.").count(), 2, "{}", run.stdout);
+
+    // Input that ends mid-game abandons it, as end of input on a terminal.
+    Referee::new()
+        .args(["play", "safecracker", "--hot-seat", "--first", "a"])
+        .stdin(typed[..4].join("\n") + "\n")
+        .run()
+        .exits(130)
+        .stdout_has("Game abandoned (end of input).");
 }

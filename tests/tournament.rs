@@ -522,7 +522,6 @@ fn ctrl_c_stops_at_once_and_leaves_standings() {
     while processes_with(&ctrl_c_tag()).len() < 2 && start.elapsed() < BUDGET {
         std::thread::sleep(Duration::from_millis(20));
     }
-    std::thread::sleep(Duration::from_millis(300));
     let sent = Instant::now();
     unsafe_sigint(child.id());
     let status = child.wait().unwrap();

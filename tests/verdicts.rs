@@ -4,8 +4,6 @@
 //! The table is the contract: one row per fixture in `sample_bots/hostile/`,
 //! one test per row and seat.
 
-use std::time::Duration;
-
 use crate::harness::*;
 
 /// The contract of the hostile fixtures, shared with `tests/sandbox.rs`
@@ -90,6 +88,17 @@ fn tag(fixture: &str, seat_b: bool, test: &str) -> String {
     format!("verdicts-{test}-{}-{fixture}-{seat}", std::process::id())
 }
 
+/// A game of `a` against `b`: five rounds, 1 s a move (2 s to start),
+/// seed 3, the record as JSON.
+fn short_game(a: &str, b: &str) -> Referee {
+    Referee::new()
+        .args(["match", "arrow5"])
+        .bot(a)
+        .bot(b)
+        .args(["--time-limit", "1s", "--startup-limit", "2s"])
+        .args(["--max-rounds", "5", "--seed", "3", "--json"])
+}
+
 fn play_against(fixture: &str, seat_b: bool, test: &str) -> serde_json::Value {
     let hostile = format!(
         "python3 {} {}",
@@ -102,32 +111,11 @@ fn play_against(fixture: &str, seat_b: bool, test: &str) -> serde_json::Value {
     } else {
         (&hostile, &good)
     };
-    let mut args = vec![
-        "match",
-        "arrow5",
-        a,
-        b,
-        "--time-limit",
-        "1s",
-        "--startup-limit",
-        "2s",
-        "--max-rounds",
-        "5",
-        "--seed",
-        "3",
-        "--json",
-    ];
     // The fixtures are about containing a bot that may start processes (a
     // tournament can allow it); that forking is refused by default has its
-    // own test (tests/sandbox.rs).
-    args.push("--allow-fork");
-    let run = referee(&args, Duration::from_secs(30));
-    assert_eq!(
-        run.status, 0,
-        "a finished game exits 0 whatever the verdict: {}",
-        run.stderr
-    );
-    run.json()
+    // own test (tests/sandbox.rs). A finished game exits 0 whatever the
+    // verdict.
+    short_game(a, b).arg("--allow-fork").run().succeeds().json()
 }
 
 /// Plays `fixture` in one seat against a good bot: the fixture gets its
@@ -184,12 +172,14 @@ fn a_bot_that_cannot_start_loses_with_crash() {
     std::fs::write(&bot, "#!/nonexistent/interpreter\n").unwrap();
     std::fs::set_permissions(&bot, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let good = sample_bin("arrow5_random");
-    let run = referee(
-        &["match", "arrow5", &good, bot.to_str().unwrap(), "--json"],
-        Duration::from_secs(30),
-    );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    let record = run.json();
+    let record = Referee::new()
+        .args(["match", "arrow5"])
+        .bot(&good)
+        .bot(&bot)
+        .arg("--json")
+        .run()
+        .succeeds()
+        .json();
     assert_eq!(record["players"][1]["verdict"], "crash");
     let d = &record["players"][1]["disqualification"];
     assert_eq!(d["at_move"], 0, "{d}");
@@ -206,27 +196,10 @@ fn a_bot_that_cannot_start_loses_with_crash() {
 /// `bot` (a command line) in seat A against the random sample bot, five
 /// rounds, a 1 s time limit; the record.
 fn record_against_random(bot: &str) -> serde_json::Value {
-    let good = sample_bin("arrow5_random");
-    let run = referee(
-        &[
-            "match",
-            "arrow5",
-            bot,
-            &good,
-            "--time-limit",
-            "1s",
-            "--startup-limit",
-            "2s",
-            "--max-rounds",
-            "5",
-            "--seed",
-            "3",
-            "--json",
-        ],
-        Duration::from_secs(60),
-    );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    run.json()
+    short_game(bot, &sample_bin("arrow5_random"))
+        .run()
+        .succeeds()
+        .json()
 }
 
 fn hostile_python(fixture: &str, mode: &str) -> String {

@@ -43,10 +43,11 @@ pub const TABLE_CAP: u64 = 1 << 40;
 #[derive(Debug, thiserror::Error)]
 #[error("cannot read {}: {}", self.path().display(), self.why())]
 pub enum InputError {
+    /// The system's refusal, said in the message (`cannot read PATH:
+    /// why`), not chained as its cause, which would say it twice.
     Io {
         path: PathBuf,
-        #[source]
-        source: io::Error,
+        reason: io::Error,
     },
     Link {
         path: PathBuf,
@@ -69,7 +70,7 @@ impl InputError {
     /// Why the file was not read, without its name.
     pub fn why(&self) -> String {
         match self {
-            InputError::Io { source, .. } => source.to_string(),
+            InputError::Io { reason, .. } => reason.to_string(),
             InputError::Link { .. } => {
                 "it is a symbolic link; the referee reads files here only as \
                  themselves, never where a link leads: replace it with the file"
@@ -98,7 +99,7 @@ impl InputError {
 
     /// Whether the file is simply not there.
     pub fn is_not_found(&self) -> bool {
-        matches!(self, InputError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound)
+        matches!(self, InputError::Io { reason, .. } if reason.kind() == io::ErrorKind::NotFound)
     }
 }
 
@@ -107,7 +108,7 @@ impl InputError {
 impl From<InputError> for io::Error {
     fn from(e: InputError) -> io::Error {
         let kind = match &e {
-            InputError::Io { source, .. } => source.kind(),
+            InputError::Io { reason, .. } => reason.kind(),
             _ => io::ErrorKind::InvalidData,
         };
         io::Error::new(kind, e)
@@ -153,9 +154,9 @@ pub fn open(path: &Path, links: Links, cap: u64) -> Result<File, InputError> {
     if links == Links::Refused {
         flags |= libc::O_NOFOLLOW;
     }
-    let io = |source| InputError::Io {
+    let io = |reason| InputError::Io {
         path: path.to_path_buf(),
-        source,
+        reason,
     };
     let file = match File::options().read(true).custom_flags(flags).open(path) {
         Ok(file) => file,
@@ -174,9 +175,9 @@ pub fn open(path: &Path, links: Links, cap: u64) -> Result<File, InputError> {
 /// Refuses an open `file` (at `path`) that is not a regular file of at
 /// most `cap` bytes: checked on the descriptor, whatever `path` now is.
 pub fn check_regular(file: &File, path: &Path, cap: u64) -> Result<(), InputError> {
-    let meta = file.metadata().map_err(|source| InputError::Io {
+    let meta = file.metadata().map_err(|reason| InputError::Io {
         path: path.to_path_buf(),
-        source,
+        reason,
     })?;
     if !meta.file_type().is_file() {
         return Err(InputError::NotRegular {
@@ -261,7 +262,7 @@ pub fn read(path: &Path, links: Links, cap: u64) -> Result<Vec<u8>, InputError> 
 pub fn read_to_string(path: &Path, links: Links, cap: u64) -> Result<String, InputError> {
     String::from_utf8(read(path, links, cap)?).map_err(|_| InputError::Io {
         path: path.to_path_buf(),
-        source: io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text"),
+        reason: io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text"),
     })
 }
 
@@ -273,7 +274,7 @@ pub fn taken_back(e: io::Error, path: &Path) -> InputError {
     }
     InputError::Io {
         path: path.to_path_buf(),
-        source: e,
+        reason: e,
     }
 }
 
@@ -293,9 +294,9 @@ pub fn copy(from: &Path, to: &Path, cap: u64) -> Result<u64, InputError> {
         .create_new(true)
         .mode(0o600)
         .open(to)
-        .map_err(|source| InputError::Io {
+        .map_err(|reason| InputError::Io {
             path: to.to_path_buf(),
-            source,
+            reason,
         })?;
     io::copy(&mut reader, &mut dest).map_err(|e| taken_back(e, from))
 }

@@ -89,21 +89,16 @@ pub fn escape_lines(text: &str) -> Cow<'_, str> {
 }
 
 /// An error and its causes (its `source` chain), `: `-separated: each
-/// error's message says what failed, its cause says why. The referee's
-/// own errors never quote their cause; some of other crates do (`failed
-/// to add a rule: {source}`), and such a cause, ending the message before
-/// it (`: cause`), is not said twice.
+/// error's message says what failed, its cause says why. An error's
+/// message never quotes its cause (or, when another crate's does, the
+/// referee's error that wraps it says its text and does not chain it:
+/// the sandbox's `LandlockError`), so each is said once as it is.
 pub fn with_causes(error: &(dyn std::error::Error + 'static)) -> String {
     let mut text = error.to_string();
-    let mut last = text.clone();
     let mut cause = error.source();
     while let Some(e) = cause {
-        let said = e.to_string();
-        if !last.ends_with(&format!(": {said}")) {
-            text.push_str(": ");
-            text.push_str(&said);
-        }
-        last = said;
+        text.push_str(": ");
+        text.push_str(&e.to_string());
         cause = e.source();
     }
     text
@@ -137,13 +132,11 @@ mod tests {
             with_causes(&chain),
             "cannot read the key file k: open: Permission denied"
         );
-        // A cause its message already ends with (another crate's style).
-        let quoted = Failed(
-            "landlock",
-            Some(Box::new(Failed("failed: Permission denied", denied()))),
-        );
+        // Each is said as it is: an error whose message says its cause
+        // does not chain it (see the sandbox's `LandlockError`).
+        let quoted = Failed("landlock: failed: Permission denied", None);
         assert_eq!(with_causes(&quoted), "landlock: failed: Permission denied");
-        // The same words elsewhere in the text are no reason to drop it.
+        // The same words in the text are no reason to drop a cause.
         let elsewhere = Failed("open failed", Some(Box::new(Failed("failed", None))));
         assert_eq!(with_causes(&elsewhere), "open failed: failed");
     }

@@ -524,20 +524,53 @@ pub struct LanguageTable {
     pub flush_hint: Option<String>,
 }
 
+/// Why a `[languages.NAME]` table makes no language: the field at fault
+/// and what to write instead. (A value's own fault is said in the text,
+/// not as a cause: the text is all a file's reader sees, at its line.)
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LanguageError {
+    #[error("'{0}' is not a language name: use letters, digits and _-+#.")]
+    Name(String),
+    #[error("{field}: cannot split '{text}': {why}")]
+    Words {
+        field: &'static str,
+        text: String,
+        why: String,
+    },
+    #[error("time_multiplier: {0} is out of range; use a number from 0.1 to 100")]
+    TimeMultiplier(f64),
+    #[error("{field}: {why}")]
+    Unit {
+        field: &'static str,
+        why: crate::units::UnitError,
+    },
+    #[error("run: missing; say how a bot is run, e.g. run = \"{{out}}/bot\"")]
+    NoRun,
+    #[error(
+        "extensions and markers: neither is set; say how a bot is recognised, e.g. \
+         extensions = [\"kt\"]"
+    )]
+    NotRecognised,
+    #[error("run: uses {{out}} but there is no compile command to fill it")]
+    OutNeverFilled,
+    #[error("compile: never names {{out}}, the folder its output must go to")]
+    CompileWithoutOut,
+    #[error("compile: names neither {{source}} nor {{sources}}")]
+    CompileWithoutSource,
+}
+
 impl LanguageTable {
     /// The definition this table makes of language `name`: over the
     /// language of that name in `languages` if there is one, else from
     /// scratch. The error names the field at fault.
-    pub fn define(&self, name: &str, languages: &Languages) -> Result<LanguageDef, String> {
+    pub fn define(&self, name: &str, languages: &Languages) -> Result<LanguageDef, LanguageError> {
         let name = name.to_ascii_lowercase();
         if name.is_empty()
             || !name
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "_-+#.".contains(c))
         {
-            return Err(format!(
-                "'{name}' is not a language name: use letters, digits and _-+#."
-            ));
+            return Err(LanguageError::Name(name));
         }
         let existing = languages.known.iter().find(|l| l.0.name == name);
         let mut def = existing
@@ -562,8 +595,15 @@ impl LanguageTable {
                          stdout after every line"
                     .into(),
             });
-        let split = |field: &str, text: &str| {
-            shell_words::split(text).map_err(|e| format!("{field}: cannot split '{text}': {e}"))
+        let split = |field: &'static str, text: &str| {
+            shell_words::split(text).map_err(|e| LanguageError::Words {
+                field,
+                text: text.to_string(),
+                why: e.to_string(),
+            })
+        };
+        let unit = |field: &'static str| {
+            move |why: crate::units::UnitError| LanguageError::Unit { field, why }
         };
         if let Some(v) = &self.aliases {
             def.aliases = v.iter().map(|a| a.to_ascii_lowercase()).collect();
@@ -592,27 +632,25 @@ impl LanguageTable {
         }
         if let Some(m) = self.time_multiplier {
             if !(m.is_finite() && (0.1..=100.0).contains(&m)) {
-                return Err(format!(
-                    "time_multiplier: {m} is out of range; use a number from 0.1 to 100"
-                ));
+                return Err(LanguageError::TimeMultiplier(m));
             }
             def.time_multiplier = m;
         }
         if let Some(v) = &self.memory_allowance {
             def.memory_allowance_kb =
-                crate::units::parse_size_kb(v).map_err(|e| format!("memory_allowance: {e}"))?;
+                crate::units::parse_size_kb(v).map_err(unit("memory_allowance"))?;
         }
         if let Some(v) = &self.address_space_allowance {
-            def.address_space_allowance_kb = crate::units::parse_size_kb(v)
-                .map_err(|e| format!("address_space_allowance: {e}"))?;
+            def.address_space_allowance_kb =
+                crate::units::parse_size_kb(v).map_err(unit("address_space_allowance"))?;
         }
         if let Some(v) = &self.compile_time_limit {
             def.compile_time =
-                crate::units::parse_duration(v).map_err(|e| format!("compile_time_limit: {e}"))?;
+                crate::units::parse_duration(v).map_err(unit("compile_time_limit"))?;
         }
         if let Some(v) = &self.compile_memory_limit {
             def.compile_memory_kb =
-                crate::units::parse_size_kb(v).map_err(|e| format!("compile_memory_limit: {e}"))?;
+                crate::units::parse_size_kb(v).map_err(unit("compile_memory_limit"))?;
         }
         if let Some(v) = &self.install {
             def.install = v.clone();
@@ -624,28 +662,24 @@ impl LanguageTable {
             def.flush_hint = v.clone();
         }
         if def.run.is_empty() {
-            return Err("run: missing; say how a bot is run, e.g. run = \"{out}/bot\"".into());
+            return Err(LanguageError::NoRun);
         }
         if def.extensions.is_empty() && def.markers.is_empty() {
-            return Err(
-                "extensions and markers: neither is set; say how a bot is recognised, e.g. \
-                 extensions = [\"kt\"]"
-                    .into(),
-            );
+            return Err(LanguageError::NotRecognised);
         }
         let uses_out = def.run.iter().any(|w| w.contains("{out}"));
         if uses_out && def.compile.is_none() {
-            return Err("run: uses {out} but there is no compile command to fill it".into());
+            return Err(LanguageError::OutNeverFilled);
         }
         if let Some(compile) = &def.compile {
             if !compile.iter().any(|w| w.contains("{out}")) {
-                return Err("compile: never names {out}, the folder its output must go to".into());
+                return Err(LanguageError::CompileWithoutOut);
             }
             if !compile
                 .iter()
                 .any(|w| w.contains("{source}") || w == "{sources}")
             {
-                return Err("compile: names neither {source} nor {sources}".into());
+                return Err(LanguageError::CompileWithoutSource);
             }
         }
         if def.time_multiplier <= 0.0 {
@@ -920,14 +954,18 @@ mod tests {
         let err = LanguageTable::default()
             .define("cobol", &built_ins())
             .unwrap_err();
-        assert!(err.contains("run: missing"), "{err}");
+        assert_eq!(err, LanguageError::NoRun);
+        assert!(err.to_string().starts_with("run: missing; "), "{err}");
         let bad: LanguageTable =
             toml::from_str("extensions = [\"x\"]\nrun = \"{out}/bot\"").unwrap();
-        assert!(bad.define("x", &built_ins()).unwrap_err().contains("{out}"));
+        assert_eq!(
+            bad.define("x", &built_ins()).unwrap_err().to_string(),
+            "run: uses {out} but there is no compile command to fill it"
+        );
         let bad: LanguageTable = toml::from_str("time_multiplier = -1.0").unwrap();
-        assert!(bad
-            .define("c", &built_ins())
-            .unwrap_err()
-            .contains("time_multiplier"));
+        assert_eq!(
+            bad.define("c", &built_ins()).unwrap_err(),
+            LanguageError::TimeMultiplier(-1.0)
+        );
     }
 }

@@ -55,14 +55,13 @@ use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
 use rustix::process::{Pid, PidfdFlags, Signal};
 
-pub use arena::Arena;
+pub use arena::{Arena, Footprint};
 pub use cpus::CpuClaims;
 pub use language::{Language, Languages};
 pub use sandbox::{Sandbox, SandboxChoice};
 pub use spec::{own_paths_of, BotCommand, BotSpecError};
 use start::*;
 pub use start::{is_bots_fault, is_operators_fault, MEMORY_PLACEHOLDER};
-use workdir::remove_workdirs_folder;
 pub use workdir::workdirs_base;
 use workdir::*;
 
@@ -234,6 +233,9 @@ pub struct ProcessLimits {
     /// Bytes the bot's working folder may hold in all (blocks allocated),
     /// in KiB; 0 for no quota. Each file is also capped by RLIMIT_FSIZE.
     pub disk_kb: u64,
+    /// The context the bot runs in, whose folder and cgroups it gets
+    /// ([`Arena::footprint`]); the default is one of its own.
+    pub footprint: Footprint,
 }
 
 impl Default for ProcessLimits {
@@ -250,6 +252,7 @@ impl Default for ProcessLimits {
             compiler: false,
             hidden: Vec::new(),
             disk_kb: DEFAULT_DISK_KB,
+            footprint: Footprint::default(),
         }
     }
 }
@@ -547,6 +550,10 @@ pub struct BotProcess {
     /// bot's, after everything the bot left behind was killed; its report
     /// pipe says how the bot ended.
     launcher: Launcher,
+    /// The context's folder and cgroups, held until the bot's own
+    /// directory and cgroups are gone (the last field, dropped last: the
+    /// limits above hold it too, but drop before the directory).
+    _footprint: Footprint,
 }
 
 /// The launcher of a bot: its pid and its report pipe.

@@ -11,7 +11,7 @@ impl BotProcess {
     pub fn spawn(command: &BotCommand, limits: &ProcessLimits) -> io::Result<BotProcess> {
         let workdir = tempfile::Builder::new()
             .prefix("referee-bot-")
-            .tempdir_in(workdirs_folder()?)?;
+            .tempdir_in(limits.footprint.workdirs(take_workdirs_folder)?)?;
         let quota = QuotaMount::over(workdir.path(), limits.disk_kb);
         let mut process = BotProcess::spawn_in(command, limits, workdir)?;
         process.quota_mount = quota;
@@ -29,11 +29,12 @@ impl BotProcess {
     ) -> io::Result<BotProcess> {
         sandbox::protect_referee();
         no_stop_notices();
-        let tag = sandbox::new_tag();
+        let tag = sandbox::new_tag(limits.footprint.workdirs_folder().as_deref());
         let cgroup = match &limits.sandbox {
             Sandbox::Basic => None,
             Sandbox::Strict(roots) => Some(sandbox::BotCgroup::create(
                 roots,
+                &limits.footprint,
                 &tag,
                 limits.memory_cap_kb(),
             )?),
@@ -73,6 +74,7 @@ impl BotProcess {
             report: None,
             tag,
             cgroup,
+            _footprint: limits.footprint.clone(),
             quota_mount: None,
             _workdir: workdir,
         })
@@ -843,6 +845,35 @@ mod tests {
         assert!(gone(pid), "the bot still runs");
         drop(bot);
         assert!(!workdir.exists(), "{} is left", workdir.display());
+    }
+
+    /// A bot started in a context outlives it: the context's folder of
+    /// working directories stays while the bot runs, and goes with it.
+    #[test]
+    fn the_context_folder_goes_with_its_last_bot() {
+        let arena = crate::Arena::new();
+        let command = BotCommand::parse("/bin/cat", arena.languages()).unwrap();
+        let limits = ProcessLimits {
+            footprint: arena.footprint(),
+            ..ProcessLimits::default()
+        };
+        let mut bot = BotProcess::spawn(&command, &limits).unwrap();
+        drop(limits);
+        let folder = bot.workdir().parent().unwrap().to_path_buf();
+        assert_eq!(arena.footprint().workdirs_folder(), Some(folder.clone()));
+        drop(arena);
+        assert!(folder.is_dir(), "removed under a running bot");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        bot.send_line("hello", deadline, Duration::from_secs(10))
+            .unwrap();
+        assert_eq!(
+            bot.recv_line(deadline, Duration::from_secs(10)).unwrap().0,
+            "hello"
+        );
+        let workdir = bot.workdir().to_path_buf();
+        drop(bot);
+        assert!(!workdir.exists(), "{} is left", workdir.display());
+        assert!(!folder.exists(), "{} is left", folder.display());
     }
 
     /// A bot killed mid-thought: SIGKILL is its reported end, and neither

@@ -86,7 +86,9 @@ impl SandboxChoice {
                 // A strict referee killed before it could clean up left bot
                 // cgroups behind: a basic one run as root removes them too.
                 if rustix::process::geteuid().is_root() {
-                    let _ = CgroupRoots::detect();
+                    if let Ok(roots) = CgroupRoots::detect() {
+                        roots.remove_if_empty();
+                    }
                 }
                 Ok(Sandbox::Basic)
             }
@@ -214,9 +216,7 @@ impl CgroupRoots {
         let mounts = std::fs::read_to_string("/proc/mounts")
             .map_err(|e| SandboxError::cgroups(format!("cannot read /proc/mounts: {e}")))?;
         let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
-        let roots = CgroupRoots::detect_in(&mounts, &own)?;
-        let _ = MADE_ROOTS.set(roots.clone());
-        Ok(roots)
+        CgroupRoots::detect_in(&mounts, &own)
     }
 
     /// [`CgroupRoots::detect`] given the text of `/proc/mounts` and of
@@ -249,7 +249,7 @@ impl CgroupRoots {
             read_only: read_only_mounts(mounts),
         };
         // Another referee that ends removes the shared folders when they
-        // are empty (`remove_cgroup_roots`), maybe between their making
+        // are empty (`remove_if_empty`), maybe between their making
         // and the look for cgroup.kill: a folder gone is made again, and
         // only one that is there without the file tells of an old kernel.
         let mut tries = 0;
@@ -284,7 +284,8 @@ impl CgroupRoots {
 
 /// Makes a bot's cgroup folder. Its parent (the shared `referee` folder)
 /// may have just been removed by another referee that ended (see
-/// [`remove_cgroup_roots`]): it is made again, a few times if need be.
+/// [`CgroupRoots::remove_if_empty`]): it is made again, a few times if
+/// need be.
 fn create_cgroup(dir: &Path) -> io::Result<()> {
     let mut tries = 0;
     loop {
@@ -300,25 +301,6 @@ fn create_cgroup(dir: &Path) -> io::Result<()> {
                 }
             }
             other => return other,
-        }
-    }
-}
-
-/// The cgroup folders this referee made or found (for [`remove_cgroup_roots`]).
-static MADE_ROOTS: std::sync::OnceLock<CgroupRoots> = std::sync::OnceLock::new();
-
-/// When the last [`crate::Arena`] goes: the shared `referee` cgroup
-/// folders, if no other referee's bot is in them (rmdir of a cgroup that
-/// holds one fails), so that no empty cgroup directory is left behind. Each
-/// bot's own is removed when the bot is dropped.
-pub(crate) fn remove_cgroup_roots() {
-    let pooled = std::mem::take(&mut *CGROUP_POOL.lock().unwrap_or_else(|e| e.into_inner()));
-    for dir in pooled.iter().flat_map(|(_, dirs)| dirs) {
-        let _ = std::fs::remove_dir(dir);
-    }
-    if let Some(roots) = MADE_ROOTS.get() {
-        for dir in [&roots.kill, &roots.memory, &roots.pids] {
-            let _ = std::fs::remove_dir(dir);
         }
     }
 }
@@ -367,6 +349,16 @@ fn own_cgroup(own: &str, controller: &str) -> String {
 }
 
 impl CgroupRoots {
+    /// Removes the shared `referee` folders if no bot is in them (rmdir
+    /// of a cgroup that holds one fails, as for another referee's bots),
+    /// so that no empty cgroup folder is left behind: when the context
+    /// whose bots used them goes ([`crate::Footprint`]).
+    pub(crate) fn remove_if_empty(&self) {
+        for dir in [&self.kill, &self.memory, &self.pids] {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+
     /// Removes the cgroups of bots whose referee is gone (it was killed
     /// before it could remove them): their names start with the name of
     /// the referee's folder of working directories (see [`new_tag`]).
@@ -465,24 +457,24 @@ fn read_only_mounts(mounts: &str) -> Vec<(PathBuf, u64)> {
     out
 }
 
-/// A unique tag for one bot: the referee's pid, a counter and the time.
-pub fn new_tag() -> String {
+/// A unique tag for one bot: whose it is (see [`tag_owner`]), a counter
+/// and the time.
+pub fn new_tag(workdirs_folder: Option<&Path>) -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
         .unwrap_or(0);
-    format!("{}-{n}-{nanos:08x}", tag_owner())
+    format!("{}-{n}-{nanos:08x}", tag_owner(workdirs_folder))
 }
 
-/// The first part of a bot's tag: the name of this referee's folder of
-/// working directories without `referee-bots-` (its pid, or the pid and
-/// `.N`), which other referees judge it alive by (see
+/// The first part of a bot's tag: the name of its context's folder of
+/// working directories without `referee-bots-` (the referee's pid, or the
+/// pid and `.N`), which other referees judge it alive by (see
 /// `CgroupRoots::remove_stale`); the pid if it has none.
-fn tag_owner() -> String {
-    crate::workdir::workdirs_folder()
-        .ok()
+fn tag_owner(workdirs_folder: Option<&Path>) -> String {
+    workdirs_folder
         .and_then(|dir| {
             dir.file_name()?
                 .to_str()?
@@ -582,40 +574,41 @@ pub struct BotCgroup {
     /// `cgroup.procs` of each directory, for the bot to join before exec.
     pub procs_files: Vec<PathBuf>,
     /// The cumulative counters as the bot got the cgroups (which may have
-    /// served earlier bots, see [`CGROUP_POOL`]): its own are above them.
+    /// served earlier bots, see [`CGROUP_POOL_SIZE`]): its own are above
+    /// them.
     oom_kills_before: u64,
     cpu_before: Duration,
     /// [`BotCgroup::end`] was called.
     ended: bool,
+    /// The context whose pool takes the cgroup back when it is dropped.
+    footprint: crate::Footprint,
 }
 
-/// Emptied cgroups of earlier bots of this referee, to serve later ones:
-/// making a cgroup and removing it (three of them where the memory and
+/// Emptied cgroups kept for later bots (in the context's
+/// [`crate::Footprint`]): two per game played at once on a large machine.
+/// Emptied cgroups of earlier bots serve later ones: making a cgroup and removing it (three of them where the memory and
 /// pids controllers are cgroup v1) cost more than a tenth of a strict
 /// game's start between quick bots. A bot sees nothing of an earlier one
 /// in them: the counters it could read that do not fall back to zero when
 /// the cgroup empties (OOM kills, CPU time, page faults) are only the
 /// kernel's statistics, and the referee judges only above the values at
-/// handover. At most [`CGROUP_POOL_SIZE`] are kept; each is removed at the
-/// referee's exit ([`remove_cgroup_roots`]).
-static CGROUP_POOL: std::sync::Mutex<Vec<(PathBuf, Vec<PathBuf>)>> =
-    std::sync::Mutex::new(Vec::new());
-
-/// Emptied cgroups kept for later bots: two per game played at once on a
-/// large machine.
+/// handover. Each is removed when the context goes.
 const CGROUP_POOL_SIZE: usize = 128;
 
 impl BotCgroup {
-    pub fn create(roots: &CgroupRoots, tag: &str, memory_cap_kb: u64) -> io::Result<BotCgroup> {
+    /// Makes (or takes from `footprint`'s pool) a bot's cgroups under
+    /// `roots`, the memory limit `memory_cap_kb`.
+    pub fn create(
+        roots: &CgroupRoots,
+        footprint: &crate::Footprint,
+        tag: &str,
+        memory_cap_kb: u64,
+    ) -> io::Result<BotCgroup> {
         let kill = roots.kill.join(tag);
         let memory = roots.memory.join(tag);
         let pids = roots.pids.join(tag);
-        let pooled = {
-            let mut pool = CGROUP_POOL.lock().unwrap_or_else(|e| e.into_inner());
-            let at = pool.iter().position(|(root, _)| *root == roots.kill);
-            at.map(|i| pool.swap_remove(i).1)
-        };
-        let dirs = match pooled {
+        footprint.note_cgroup_roots(roots);
+        let dirs = match footprint.pooled_cgroup(&roots.kill) {
             Some(dirs) => dirs,
             None => {
                 let mut dirs: Vec<PathBuf> = Vec::new();
@@ -650,6 +643,7 @@ impl BotCgroup {
             oom_kills_before: 0,
             cpu_before: Duration::ZERO,
             ended: false,
+            footprint: footprint.clone(),
         };
         cgroup.oom_kills_before = cgroup.oom_kills();
         cgroup.cpu_before = cgroup.cpu_usage().unwrap_or_default();
@@ -774,14 +768,14 @@ impl Drop for BotCgroup {
             self.end();
         }
         if self.empty() {
-            let mut pool = CGROUP_POOL.lock().unwrap_or_else(|e| e.into_inner());
-            if pool.len() < CGROUP_POOL_SIZE {
-                let root = self.dirs[0]
-                    .parent()
-                    .map(Path::to_path_buf)
-                    .unwrap_or_default();
-                pool.push((root, std::mem::take(&mut self.dirs)));
-                return;
+            let root = self.dirs[0]
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_default();
+            let dirs = std::mem::take(&mut self.dirs);
+            match self.footprint.keep_cgroup(root, dirs, CGROUP_POOL_SIZE) {
+                Ok(()) => return,
+                Err(dirs) => self.dirs = dirs,
             }
         }
         for dir in &self.dirs {
@@ -1193,16 +1187,19 @@ mod tests {
     #[test]
     fn a_zombie_a_thread_and_a_gone_pid_are_not_running_referees() {
         assert!(process_running(std::process::id()));
-        // A thread's id names no process.
+        // A thread's id names no process: the thread lives until it has
+        // been looked at, however slow the look.
         let (sender, receiver) = std::sync::mpsc::channel();
+        let (looked, wait_for_look) = std::sync::mpsc::channel::<()>();
         let thread = std::thread::spawn(move || {
             sender
                 .send(rustix::thread::gettid().as_raw_nonzero().get() as u32)
                 .unwrap();
-            std::thread::sleep(Duration::from_millis(300));
+            let _ = wait_for_look.recv();
         });
         let live_tid = receiver.recv().unwrap();
         assert!(!process_running(live_tid), "a thread is not a referee");
+        looked.send(()).unwrap();
         thread.join().unwrap();
         // A child that exited and is not reaped yet: a zombie.
         let mut child = std::process::Command::new("true").spawn().unwrap();
@@ -1218,7 +1215,7 @@ mod tests {
 
     #[test]
     fn tags_are_unique() {
-        assert_ne!(new_tag(), new_tag());
+        assert_ne!(new_tag(None), new_tag(None));
     }
 
     #[test]
@@ -1256,7 +1253,7 @@ mod tests {
     #[test]
     fn the_sweep_finds_nothing_for_an_unused_tag() {
         // A session id no process has (pids are below 2^22).
-        assert_eq!(sweep(i32::MAX, &new_tag()), 0);
+        assert_eq!(sweep(i32::MAX, &new_tag(None)), 0);
     }
 
     #[test]

@@ -327,6 +327,18 @@ pub(crate) fn start_error(why: &str) -> io::Error {
     }
 }
 
+/// Why no line came from the launcher's report pipe (said after "the
+/// launcher").
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ReportSilence {
+    #[error("did not answer in time")]
+    Late,
+    #[error("exited without a word")]
+    Exited,
+    #[error("report pipe: {0}")]
+    Pipe(Errno),
+}
+
 /// The launcher's report pipe, read a line at a time under a deadline.
 pub(crate) struct Report {
     fd: OwnedFd,
@@ -342,7 +354,7 @@ impl Report {
     }
 
     /// The next line, waiting until `deadline`.
-    pub(crate) fn line(&mut self, deadline: Instant) -> Result<String, String> {
+    pub(crate) fn line(&mut self, deadline: Instant) -> Result<String, ReportSilence> {
         loop {
             if let Some(end) = self.buffer.iter().position(|&b| b == b'\n') {
                 let line: Vec<u8> = self.buffer.drain(..=end).collect();
@@ -350,7 +362,7 @@ impl Report {
             }
             let now = Instant::now();
             if now >= deadline {
-                return Err("did not answer in time".into());
+                return Err(ReportSilence::Late);
             }
             let left = deadline - now;
             let timeout = Timespec {
@@ -361,14 +373,14 @@ impl Report {
             match rustix::event::poll(&mut fds, Some(&timeout)) {
                 Ok(0) | Err(Errno::INTR) => continue,
                 Ok(_) => {}
-                Err(e) => return Err(format!("report pipe: {e}")),
+                Err(e) => return Err(ReportSilence::Pipe(e)),
             }
             let mut chunk = [0u8; 4096];
             match rustix::io::read(&self.fd, &mut chunk) {
-                Ok(0) => return Err("exited without a word".into()),
+                Ok(0) => return Err(ReportSilence::Exited),
                 Ok(n) => self.buffer.extend_from_slice(&chunk[..n]),
                 Err(Errno::INTR) => {}
-                Err(e) => return Err(format!("report pipe: {e}")),
+                Err(e) => return Err(ReportSilence::Pipe(e)),
             }
         }
     }

@@ -4,31 +4,19 @@
 
 use super::*;
 
-/// This process's folder of working directories, and the descriptor that
-/// holds its lock (see [`workdirs_folder`]); none until a bot needs it, and
-/// again once the last [`Arena`] removed it.
-pub(crate) static WORKDIRS: std::sync::Mutex<Option<(std::path::PathBuf, OwnedFd)>> =
-    std::sync::Mutex::new(None);
-
-/// The folder holding every bot's working directory, one per referee
-/// process (`referee-bots-PID` in [`workdirs_base`], mode 0711: each bot
-/// reaches its own directory but lists none). One folder, so that the
-/// sandbox can hide the others' directories from each bot. Made on first
-/// use; those of referees that are gone are removed then.
+/// Takes a folder for the working directories of one context's bots
+/// (`referee-bots-PID` in [`workdirs_base`], mode 0711: each bot reaches
+/// its own directory but lists none), and the descriptor that holds its
+/// lock; the context's [`crate::arena::Footprint`] keeps both, and removes
+/// the folder when it goes. One folder for all the context's bots, so that
+/// the sandbox can hide the others' directories from each bot. Those of
+/// referees that are gone are removed first.
 ///
 /// The referee holds an exclusive lock (`flock`) on its folder while it
 /// runs, and a folder is stale only when its lock can be taken: a pid alone
 /// does not tell, since a referee in another PID namespace (a container
 /// sharing `/dev/shm`) has a pid this one cannot see, or this one's own.
-pub(crate) fn workdirs_folder() -> io::Result<std::path::PathBuf> {
-    // One maker: two workers starting their first bots at once would
-    // otherwise each take a folder.
-    let mut held = WORKDIRS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((dir, _)) = &*held {
-        return Ok(dir.clone());
-    }
+pub(crate) fn take_workdirs_folder() -> io::Result<(std::path::PathBuf, OwnedFd)> {
     let base = workdirs_base();
     remove_stale_workdirs(&base);
     let temp = std::env::temp_dir();
@@ -49,11 +37,11 @@ pub(crate) fn workdirs_folder() -> io::Result<std::path::PathBuf> {
                     &dir,
                     std::os::unix::fs::PermissionsExt::from_mode(0o711),
                 )?;
-                *held = Some((dir.clone(), lock));
-                return Ok(dir);
+                return Ok((dir, lock));
             }
-            // Another referee's (same pid, another namespace), or removed
-            // by a sweep just made: the next name.
+            // Another referee's (same pid, another namespace), another
+            // context's of this one, or removed by a sweep just made: the
+            // next name.
             Ok(None) => {}
             Err(e) => last_error = Some(e),
         }
@@ -225,7 +213,7 @@ pub(crate) fn folder_lock_free(dir: &std::path::Path) -> Option<bool> {
 
 /// Removes the folders of working directories of referees no longer
 /// running (killed before they could): those whose lock this process can
-/// take (see [`workdirs_folder`]), and whose pid, when this process can
+/// take (see [`take_workdirs_folder`]), and whose pid, when this process can
 /// see it, is not a running process.
 pub(crate) fn remove_stale_workdirs(temp: &std::path::Path) {
     use rustix::fs::{FlockOperation, Mode, OFlags};
@@ -255,28 +243,18 @@ pub(crate) fn remove_stale_workdirs(temp: &std::path::Path) {
         // Held while the folder is removed: a referee making a folder of
         // this name meanwhile finds it gone once it has the lock.
         if rustix::fs::flock(&fd, FlockOperation::NonBlockingLockExclusive).is_ok() {
-            // Its bots' quota mounts first: a mount point cannot be removed.
-            for bot in std::fs::read_dir(entry.path())
-                .into_iter()
-                .flatten()
-                .flatten()
-            {
-                unmount(&bot.path());
-            }
-            let _ = std::fs::remove_dir_all(entry.path());
+            remove_folder_of_bots(&entry.path());
         }
     }
 }
 
-/// Removes this process's folder of working directories (each bot's own
-/// directory is removed with the bot), and lets go of its lock: the last
-/// [`Arena`] does, when it is dropped.
-pub(crate) fn remove_workdirs_folder() {
-    let taken = WORKDIRS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .take();
-    if let Some((dir, _lock)) = taken {
-        let _ = std::fs::remove_dir(dir);
+/// Removes a folder of working directories and whatever its bots left
+/// in it, once none of them runs (a dead referee's, or a context's whose
+/// last bot is gone): their quota mounts first, as a mount point cannot be
+/// removed.
+pub(crate) fn remove_folder_of_bots(dir: &std::path::Path) {
+    for bot in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        unmount(&bot.path());
     }
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -8,7 +8,7 @@ use anyhow::{anyhow, Context};
 use clap::{ArgGroup, Args};
 
 use referee_engine::bench::{self, BenchError, BenchPlan, Selection};
-use referee_engine::bot::{BotCommand, Languages};
+use referee_engine::bot::{Arena, BotCommand};
 use referee_engine::reporter::csv::BenchCsv;
 use referee_engine::reporter::terminal::Terminal;
 use referee_engine::reporter::Reporters;
@@ -73,7 +73,8 @@ pub struct BenchArgs {
     pub transcript: Option<PathBuf>,
 }
 
-pub fn run_bench(args: BenchArgs, languages: &Languages) -> Result<(), Failure> {
+pub fn run_bench(args: BenchArgs, arena: &Arena) -> Result<(), Failure> {
+    let languages = arena.languages();
     if let Some(codes) = &args.game_flags.codes {
         return Err(Failure::Input(anyhow!(
             "--codes {codes} does not apply to bench: the referee holds every secret; drop it"
@@ -92,8 +93,8 @@ pub fn run_bench(args: BenchArgs, languages: &Languages) -> Result<(), Failure> 
         (false, None, Some(i)) => Selection::One(i),
         _ => unreachable!("clap lets exactly one selection through"),
     };
-    args.limits.check_sandbox()?;
-    let mut limits = args.limits.limits_for(&config, bot.language);
+    args.limits.check_sandbox(arena)?;
+    let mut limits = args.limits.limits_for(arena, &config, bot.language);
     limits.process.hidden.extend(args.key.hidden());
     let plan = BenchPlan {
         config,

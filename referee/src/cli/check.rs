@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::anyhow;
 use clap::Args;
 
-use referee_engine::bot::{BotCommand, Languages};
+use referee_engine::bot::{Arena, BotCommand};
 use referee_engine::check::ab::{self, AbPlan, AbResult};
 use referee_engine::check::{self, CheckPlan};
 use referee_engine::reporter::json::Json;
@@ -106,11 +106,14 @@ fn report_folder(args: &CheckArgs, plan: &CheckPlan) -> Result<Option<PathBuf>, 
     )))
 }
 
-pub fn run_check(args: CheckArgs) -> Result<super::ExitCode, Failure> {
+pub fn run_check(args: CheckArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
     let mut plan = CheckPlan::load(&args.file, args.bot.as_deref()).map_err(Failure::input)?;
     // The check file (its seed draws any random codes) is hidden from the
     // bots.
     // So are the bots' own files from each other.
+    for bot in std::iter::once(&mut plan.bot).chain(&mut plan.opponents) {
+        bot.limits.process.footprint = arena.footprint();
+    }
     let bots_own = referee_engine::bot::own_paths_of(
         std::iter::once(&plan.bot)
             .chain(&plan.opponents)
@@ -249,7 +252,8 @@ pub struct SprtArgs {
     pub limits: LimitFlags,
 }
 
-pub fn run_sprt(args: SprtArgs, languages: &Languages) -> Result<super::ExitCode, Failure> {
+pub fn run_sprt(args: SprtArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
+    let languages = arena.languages();
     let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let bounds = Bounds {
         elo0: args.elo0,
@@ -278,7 +282,7 @@ pub fn run_sprt(args: SprtArgs, languages: &Languages) -> Result<super::ExitCode
     let bot = |spec: &str, role: &str| -> Result<TournamentBot, Failure> {
         let command = BotCommand::parse(spec, languages)
             .map_err(|e| Failure::Input(anyhow!("{role}: {e}")))?;
-        let mut limits = args.limits.limits_for(&config, command.language);
+        let mut limits = args.limits.limits_for(arena, &config, command.language);
         limits.process.hidden.extend(args.key.hidden());
         Ok(TournamentBot {
             name: command.name.clone(),

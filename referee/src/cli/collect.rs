@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::anyhow;
 use clap::Args;
 
-use referee_engine::bot::{BotCommand, BotSpecError, Languages};
+use referee_engine::bot::{Arena, BotCommand, BotSpecError, Languages};
 use referee_engine::collect::{
     self, unpack::Caps, Admission, FetchError, FetchRules, Found, Status, Submission,
 };
@@ -98,7 +98,8 @@ pub struct CollectArgs {
     pub key: KeyFlags,
 }
 
-pub fn run_collect(args: CollectArgs, languages: &Languages) -> Result<super::ExitCode, Failure> {
+pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
+    let languages = arena.languages();
     let input = |e: collect::CollectError| Failure::Input(anyhow!(e));
     let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let deadline = args
@@ -151,7 +152,7 @@ pub fn run_collect(args: CollectArgs, languages: &Languages) -> Result<super::Ex
         }
         by_team.insert(f.team().to_string(), f);
     }
-    args.limits.check_sandbox()?;
+    args.limits.check_sandbox(arena)?;
     let key = args.key.run_key()?;
     // The bots folder must not be a team of the source, nor hold it.
     if let Some(from) = &args.from {
@@ -185,7 +186,7 @@ pub fn run_collect(args: CollectArgs, languages: &Languages) -> Result<super::Ex
     // The reference must play cleanly itself: against itself.
     let smoke = |team_bot: BotCommand| -> Result<referee_engine::record::MatchRecord, MatchError> {
         let mut limits =
-            [&team_bot, &reference].map(|bot| args.limits.limits_for(&config, bot.language));
+            [&team_bot, &reference].map(|bot| args.limits.limits_for(arena, &config, bot.language));
         let bots_own = referee_engine::bot::own_paths_of([&team_bot, &reference]);
         for limit in &mut limits {
             limit.process.hidden.extend(args.key.hidden());

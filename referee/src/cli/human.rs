@@ -4,7 +4,7 @@
 
 use clap::{ArgGroup, Args};
 
-use referee_engine::bot::{BotCommand, Language, Languages};
+use referee_engine::bot::{Arena, BotCommand, Language};
 use referee_engine::human::{self, HumanEnd, HumanError, HumanPlan, Opponent};
 
 use super::{Failure, GameFlags, LimitFlags};
@@ -29,7 +29,8 @@ pub struct PlayArgs {
     pub seed: Option<u64>,
 }
 
-pub fn run_play(args: PlayArgs, languages: &Languages) -> Result<super::ExitCode, Failure> {
+pub fn run_play(args: PlayArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
+    let languages = arena.languages();
     let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let opponent = match &args.vs {
         Some(spec) => Opponent::Bot(BotCommand::parse(spec, languages).map_err(Failure::input)?),
@@ -39,8 +40,8 @@ pub fn run_play(args: PlayArgs, languages: &Languages) -> Result<super::ExitCode
         Opponent::Bot(bot) => bot.language,
         Opponent::HotSeat => Language::native(),
     };
-    args.limits.check_sandbox()?;
-    let limits = args.limits.limits_for(&config, language);
+    args.limits.check_sandbox(arena)?;
+    let limits = args.limits.limits_for(arena, &config, language);
     let plan = HumanPlan {
         config,
         seed: args

@@ -21,7 +21,7 @@ mod tournament;
 use clap::{Args, Parser, Subcommand};
 
 use referee_engine::bot::sandbox::SandboxError;
-use referee_engine::bot::{Language, Sandbox, SandboxChoice};
+use referee_engine::bot::{Arena, Language, Sandbox, SandboxChoice};
 use referee_engine::games::{GameConfig, GameOptions};
 use referee_engine::match_plan::MatchLimits;
 use referee_engine::text::{escape_lines, with_causes};
@@ -302,7 +302,12 @@ pub struct LimitFlags {
 impl LimitFlags {
     /// The limits of a bot in `language` playing `config`'s game: the flags
     /// given, the game's defaults for the rest.
-    pub fn limits_for(&self, config: &GameConfig, language: Language) -> MatchLimits {
+    pub fn limits_for(
+        &self,
+        arena: &Arena,
+        config: &GameConfig,
+        language: Language,
+    ) -> MatchLimits {
         let mut limits = MatchLimits::defaults_for(config, language);
         if let Some(time) = self.time_limit {
             limits.time_limit = time;
@@ -321,40 +326,33 @@ impl LimitFlags {
             limits.process.disk_kb = disk;
         }
         limits.process.sandbox =
-            resolved_sandbox(self.sandbox.unwrap_or_default()).unwrap_or_default();
+            resolved_sandbox(arena, self.sandbox.unwrap_or_default()).unwrap_or_default();
+        limits.process.footprint = arena.footprint();
         limits.process.allow_fork = self.allow_fork;
         limits
     }
 
     /// Resolves `--sandbox` once, before any bot starts: prints what is in
     /// force, or refuses (exit 2) when the asked-for layer cannot be had.
-    pub fn check_sandbox(&self) -> Result<Sandbox, Failure> {
-        check_sandbox(self.sandbox.unwrap_or_default())
+    pub fn check_sandbox(&self, arena: &Arena) -> Result<Sandbox, Failure> {
+        check_sandbox(arena, self.sandbox.unwrap_or_default())
     }
 }
 
-/// Resolves a sandbox choice once per process, printing the layer in force
-/// (one short line; the details with `--verbose`).
-pub fn check_sandbox(choice: SandboxChoice) -> Result<Sandbox, Failure> {
-    resolved_sandbox(choice).map_err(Failure::input)
+/// Resolves a sandbox choice once per command (its [`Arena`]), printing
+/// the layer in force (one short line; the details with `--verbose`).
+pub fn check_sandbox(arena: &Arena, choice: SandboxChoice) -> Result<Sandbox, Failure> {
+    resolved_sandbox(arena, choice).map_err(Failure::input)
 }
 
-fn resolved_sandbox(choice: SandboxChoice) -> Result<Sandbox, SandboxError> {
-    static RESOLVED: std::sync::OnceLock<Result<Sandbox, SandboxError>> =
-        std::sync::OnceLock::new();
-    RESOLVED
-        .get_or_init(|| {
-            let resolved = choice.resolve();
-            if let Ok(sandbox) = &resolved {
-                if verbose() {
-                    eprintln!("{}", sandbox.describe());
-                } else {
-                    eprintln!("{}", sandbox_summary(sandbox));
-                }
-            }
-            resolved
-        })
-        .clone()
+fn resolved_sandbox(arena: &Arena, choice: SandboxChoice) -> Result<Sandbox, SandboxError> {
+    arena.sandbox(choice, |sandbox| {
+        if verbose() {
+            eprintln!("{}", sandbox.describe());
+        } else {
+            eprintln!("{}", sandbox_summary(sandbox));
+        }
+    })
 }
 
 /// Why a value on the command line is refused (clap prints it after the
@@ -480,24 +478,25 @@ pub fn main() -> ExitCode {
     referee_engine::bot::sandbox::hide_command_line();
     // The command's context, dropped when this function returns: it
     // removes the bots' working folder and cgroup folders.
-    let arena = referee_engine::bot::Arena::new();
-    let known = arena.languages();
+    let arena = &Arena::new();
     let result = match cli.command {
-        Command::Match(args) => play::run_match(args, known).map(|()| ExitCode::Ok),
+        Command::Match(args) => play::run_match(args, arena).map(|()| ExitCode::Ok),
         Command::Replay(args) => play::run_replay(args).map(|()| ExitCode::Ok),
-        Command::Reproduce(args) => play::run_reproduce(args, known),
-        Command::Tournament(args) => tournament::run_tournament(args),
+        Command::Reproduce(args) => play::run_reproduce(args, arena),
+        Command::Tournament(args) => tournament::run_tournament(args, arena),
         Command::Merge(args) => tournament::run_merge(args),
         Command::Report(args) => tournament::run_report(args),
         Command::Grade(args) => tournament::run_grade(args),
-        Command::Play(args) => human::run_play(args, known),
-        Command::Bench(args) => bench::run_bench(args, known).map(|()| ExitCode::Ok),
+        Command::Play(args) => human::run_play(args, arena),
+        Command::Bench(args) => bench::run_bench(args, arena).map(|()| ExitCode::Ok),
         // For CI, 1 means a failed requirement (or H0): a run that cannot
         // be done is 2, whatever the cause.
-        Command::Check(args) => check::run_check(args).map_err(Failure::into_input),
-        Command::Sprt(args) => check::run_sprt(args, known).map_err(Failure::into_input),
-        Command::Languages(args) => languages::run_languages(args, known).map(|()| ExitCode::Ok),
-        Command::Collect(args) => collect::run_collect(args, known),
+        Command::Check(args) => check::run_check(args, arena).map_err(Failure::into_input),
+        Command::Sprt(args) => check::run_sprt(args, arena).map_err(Failure::into_input),
+        Command::Languages(args) => {
+            languages::run_languages(args, arena.languages()).map(|()| ExitCode::Ok)
+        }
+        Command::Collect(args) => collect::run_collect(args, arena),
     };
     match result {
         Ok(code) => code,

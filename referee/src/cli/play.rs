@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::anyhow;
 use clap::Args;
 
-use referee_engine::bot::{BotCommand, Languages};
+use referee_engine::bot::{Arena, BotCommand};
 use referee_engine::match_plan::MatchPlan;
 use referee_engine::reporter::{json::Json, terminal::Terminal, Place, Reporter, Run};
 use referee_engine::runner::{play_match, MatchError};
@@ -54,13 +54,15 @@ pub struct ReplayArgs {
     pub templates: Option<PathBuf>,
 }
 
-pub fn run_match(args: MatchArgs, languages: &Languages) -> Result<(), Failure> {
+pub fn run_match(args: MatchArgs, arena: &Arena) -> Result<(), Failure> {
+    let languages = arena.languages();
     let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let mut bot_a = BotCommand::parse(&args.bot_a, languages).map_err(Failure::input)?;
     let mut bot_b = BotCommand::parse(&args.bot_b, languages).map_err(Failure::input)?;
     distinct_names(&mut bot_a, &mut bot_b);
-    args.limits.check_sandbox()?;
-    let mut limits = [&bot_a, &bot_b].map(|bot| args.limits.limits_for(&config, bot.language));
+    args.limits.check_sandbox(arena)?;
+    let mut limits =
+        [&bot_a, &bot_b].map(|bot| args.limits.limits_for(arena, &config, bot.language));
     let bots_own = referee_engine::bot::own_paths_of([&bot_a, &bot_b]);
     for limit in &mut limits {
         limit.process.hidden.extend(args.key.hidden());
@@ -118,10 +120,8 @@ pub struct ReproduceArgs {
     pub save: Option<PathBuf>,
 }
 
-pub fn run_reproduce(
-    args: ReproduceArgs,
-    languages: &Languages,
-) -> Result<super::ExitCode, Failure> {
+pub fn run_reproduce(args: ReproduceArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
+    let languages = arena.languages();
     use referee_engine::games::Seat;
     let shown = args.file.display().to_string();
     let entries = transcript::read(&args.file)
@@ -209,11 +209,11 @@ pub fn run_reproduce(
         .chain(referee_engine::bot::own_paths_of(&bots))
         .collect();
     let limits = Seat::BOTH.map(|s| {
-        let mut limits = recorded.limits_for(s, bots[s.index()].language);
+        let mut limits = recorded.limits_for(arena, s, bots[s.index()].language);
         limits.process.hidden.extend(hidden.clone());
         limits
     });
-    LimitFlags::default().check_sandbox()?;
+    LimitFlags::default().check_sandbox(arena)?;
     let plan = MatchPlan {
         config,
         seed,
@@ -351,13 +351,14 @@ impl RecordedGame {
     /// recorded ones, on its language's defaults and the sandbox of now.
     fn limits_for(
         &self,
+        arena: &Arena,
         seat: referee_engine::games::Seat,
         language: referee_engine::bot::Language,
     ) -> referee_engine::match_plan::MatchLimits {
         match &self.limits {
             RecordedLimits::PerSeat(limits) => limits[seat.index()]
-                .applied_to(LimitFlags::default().limits_for(&self.config, language)),
-            RecordedLimits::Flags(flags) => flags.limits_for(&self.config, language),
+                .applied_to(LimitFlags::default().limits_for(arena, &self.config, language)),
+            RecordedLimits::Flags(flags) => flags.limits_for(arena, &self.config, language),
         }
     }
 }

@@ -13,7 +13,7 @@ use referee_engine::reporter::{ReportError, Reporter, Reporters, Run};
 use referee_engine::tournament::{self, RunOptions, Shard, TournamentPlan};
 
 use super::Failure;
-use referee_engine::bot::SandboxChoice;
+use referee_engine::bot::{Arena, SandboxChoice};
 use referee_engine::text::escape;
 
 #[derive(Args)]
@@ -120,19 +120,21 @@ pub struct GradeArgs {
 
 pub fn run_grade(args: GradeArgs) -> Result<super::ExitCode, Failure> {
     let meta_path = args.folder.join("tournament.json");
-    let meta: tournament::run::FolderMeta = referee_engine::input_file::read_to_string(
+    // The file is named once: the reason alone in the parentheses.
+    let unreadable = |why: String| {
+        Failure::input(anyhow::anyhow!(
+            "{}: cannot read it ({why}); give the results folder of a tournament",
+            meta_path.display()
+        ))
+    };
+    let text = referee_engine::input_file::read_to_string(
         &meta_path,
         referee_engine::input_file::Links::Refused,
         referee_engine::input_file::TEXT_CAP,
     )
-    .map_err(anyhow::Error::from)
-    .and_then(|text| serde_json::from_str(&text).map_err(anyhow::Error::from))
-    .map_err(|e| {
-        Failure::input(anyhow::anyhow!(
-            "{}: cannot read it ({e}); give the results folder of a tournament",
-            meta_path.display()
-        ))
-    })?;
+    .map_err(|e| unreadable(e.why()))?;
+    let meta: tournament::run::FolderMeta =
+        serde_json::from_str(&text).map_err(|e| unreadable(e.to_string()))?;
     // The folder's copy of the file, with the roster's copy of its last
     // grading: relative paths in the copy would be taken from the folder.
     let (file, roster_at) = match &args.file {
@@ -213,11 +215,12 @@ pub struct MergeArgs {
     pub partial: bool,
 }
 
-pub fn run_tournament(args: TournamentArgs) -> Result<super::ExitCode, Failure> {
+pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
     let mut plan = TournamentPlan::load(&args.file).map_err(Failure::input)?;
-    let sandbox = super::check_sandbox(args.sandbox.unwrap_or(plan.sandbox))?;
+    let sandbox = super::check_sandbox(arena, args.sandbox.unwrap_or(plan.sandbox))?;
     for bot in &mut plan.bots {
         bot.limits.process.sandbox = sandbox.clone();
+        bot.limits.process.footprint = arena.footprint();
     }
     let jobs = args
         .jobs

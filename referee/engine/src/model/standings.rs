@@ -19,6 +19,35 @@ use serde::{Deserialize, Serialize};
 use crate::games::{Seat, Winner};
 use crate::verdict::Verdict;
 
+/// Why a `games.csv` row cannot be counted: the game, and what does not
+/// fit (a folder's reader says which file and line).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RowError {
+    /// The row does not read as one (the CSV reader's words).
+    #[error("{0}")]
+    Unreadable(String),
+    /// An older row's `winner` that names neither of its bots.
+    #[error("game {game}: the winner '{winner}' is neither '{bot_a}' nor '{bot_b}'")]
+    Winner {
+        game: u64,
+        winner: String,
+        bot_a: String,
+        bot_b: String,
+    },
+    /// A bot the standings or the tournament do not have.
+    #[error("game {game}: {known} '{bot}'")]
+    UnknownBot {
+        game: u64,
+        bot: String,
+        /// How the reader knows its bots (`unknown bot`, `no bot of this
+        /// tournament is named`).
+        known: &'static str,
+    },
+    /// A game a shard holds otherwise than another (bots or seed).
+    #[error("game {game} differs from the same game in another folder")]
+    Differs { game: u64 },
+}
+
 /// Match points per result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scoring {
@@ -89,7 +118,7 @@ impl GameRow {
 
     /// Who won. Rows written before the `result` column wrote the winner's
     /// name or the word `draw` in `winner`: read those as they were meant.
-    pub fn outcome(&self) -> Result<Winner, String> {
+    pub fn outcome(&self) -> Result<Winner, RowError> {
         if let Some(result) = self.result {
             return Ok(result);
         }
@@ -97,16 +126,18 @@ impl GameRow {
             "draw" => Ok(Winner::Draw),
             w if w == self.bot_a => Ok(Winner::A),
             w if w == self.bot_b => Ok(Winner::B),
-            w => Err(format!(
-                "game {}: the winner '{w}' is neither '{}' nor '{}'",
-                self.game, self.bot_a, self.bot_b
-            )),
+            w => Err(RowError::Winner {
+                game: self.game,
+                winner: w.to_string(),
+                bot_a: self.bot_a.clone(),
+                bot_b: self.bot_b.clone(),
+            }),
         }
     }
 
     /// The row in this referee's columns: `result` filled in (from an older
     /// row's `winner`), `winner` empty for a draw.
-    pub fn upgraded(mut self) -> Result<GameRow, String> {
+    pub fn upgraded(mut self) -> Result<GameRow, RowError> {
         let outcome = self.outcome()?;
         self.result = Some(outcome);
         if outcome == Winner::Draw {
@@ -335,16 +366,19 @@ impl Standings {
     }
 
     /// Adds a game. Rows naming unknown bots are refused.
-    pub fn add(&mut self, row: &GameRow) -> Result<(), String> {
+    pub fn add(&mut self, row: &GameRow) -> Result<(), RowError> {
         self.ratings = std::sync::OnceLock::new();
-        let a = *self
-            .index
-            .get(&row.bot_a)
-            .ok_or_else(|| format!("game {}: unknown bot '{}'", row.game, row.bot_a))?;
-        let b = *self
-            .index
-            .get(&row.bot_b)
-            .ok_or_else(|| format!("game {}: unknown bot '{}'", row.game, row.bot_b))?;
+        let index = |bot: &String| {
+            self.index
+                .get(bot)
+                .copied()
+                .ok_or_else(|| RowError::UnknownBot {
+                    game: row.game,
+                    bot: bot.clone(),
+                    known: "unknown bot",
+                })
+        };
+        let (a, b) = (index(&row.bot_a)?, index(&row.bot_b)?);
         let outcome = row.outcome()?;
         for (me, other, seat) in [(a, b, Seat::A), (b, a, Seat::B)] {
             let side = row.side(seat == Seat::A);
@@ -795,7 +829,10 @@ mod tests {
             (Some(Winner::Draw), "")
         );
         old.winner = "z".into();
-        assert!(old.outcome().unwrap_err().contains("neither 'x' nor 'y'"));
+        assert_eq!(
+            old.outcome().unwrap_err().to_string(),
+            "game 1: the winner 'z' is neither 'x' nor 'y'"
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::input_file::{self, InputError, Links, TABLE_CAP, TEXT_CAP};
 use crate::model::folder::FolderMeta;
-use crate::model::standings::{GameRow, Ranking};
+use crate::model::standings::{GameRow, Ranking, RowError};
 use crate::model::tournament::{rounds_reached, BracketRow, Format};
 
 /// A results folder's file that cannot be read or written, or does not
@@ -25,11 +25,11 @@ pub enum FolderError {
         #[source]
         source: io::Error,
     },
-    #[error("{}, line {line}: {message}; changed by hand? Every game played is also in the folder's store: remove {} and run again with --resume to write it anew", path.display(), path.display())]
+    #[error("{}, line {line}: {problem}; changed by hand? Every game played is also in the folder's store: remove {} and run again with --resume to write it anew", path.display(), path.display())]
     BadRow {
         path: PathBuf,
         line: usize,
-        message: String,
+        problem: RowError,
     },
     /// A results folder's `tournament.json` or `bracket.csv` that does not
     /// read as one.
@@ -40,26 +40,23 @@ pub enum FolderError {
 /// Streams the rows of a games.csv file.
 pub fn for_each_row(
     path: &Path,
-    mut each: impl FnMut(GameRow) -> Result<(), String>,
+    mut each: impl FnMut(GameRow) -> Result<(), RowError>,
 ) -> Result<u64, FolderError> {
     let file = input_file::reader(path, Links::Refused, TABLE_CAP)?;
     let mut reader = csv::Reader::from_reader(file);
     let mut count = 0;
     for (i, row) in super::csv::deserialize_restored::<GameRow, _>(&mut reader).enumerate() {
         let line = i + 2;
-        let row = row
-            .map_err(|e| e.to_string())
-            .and_then(GameRow::upgraded)
-            .map_err(|message| FolderError::BadRow {
-                path: path.to_path_buf(),
-                line,
-                message,
-            })?;
-        each(row).map_err(|message| FolderError::BadRow {
+        let bad_row = |problem| FolderError::BadRow {
             path: path.to_path_buf(),
             line,
-            message,
-        })?;
+            problem,
+        };
+        let row = row
+            .map_err(|e| RowError::Unreadable(e.to_string()))
+            .and_then(GameRow::upgraded)
+            .map_err(bad_row)?;
+        each(row).map_err(bad_row)?;
         count += 1;
     }
     Ok(count)

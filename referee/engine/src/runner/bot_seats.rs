@@ -351,12 +351,12 @@ pub(super) const START_RETRIES: [Duration; 3] = [
 ];
 
 /// Starts a bot and freezes it until its first request. `Ok(Err(why))`: the
-/// bot's own fault (its program cannot be run); `Err`: the system's, after
-/// [`START_RETRIES`].
+/// bot's own fault (its program cannot be run: [`bot::is_bots_fault`]);
+/// `Err`: the system's, after [`START_RETRIES`].
 pub(super) fn start(
     command: &BotCommand,
     limits: &ProcessLimits,
-) -> Result<Result<BotProcess, String>, MatchError> {
+) -> Result<Result<BotProcess, std::io::Error>, MatchError> {
     let mut pauses = START_RETRIES.iter();
     loop {
         match BotProcess::spawn(command, limits) {
@@ -364,7 +364,7 @@ pub(super) fn start(
                 process.freeze();
                 return Ok(Ok(process));
             }
-            Err(e) if bot::is_bots_fault(&e) => return Ok(Err(e.to_string())),
+            Err(e) if bot::is_bots_fault(&e) => return Ok(Err(e)),
             Err(e) if bot::is_operators_fault(&e) => {
                 return Err(MatchError::Unreachable {
                     bot: command.spec.clone(),

@@ -48,7 +48,7 @@ pub(super) fn seat_players(
     plan: &Seating,
     transcript: &mut TranscriptWriter,
 ) -> Result<[Player; 2], MatchError> {
-    let mut started: [Option<Result<BotProcess, String>>; 2] = [None, None];
+    let mut started: [Option<Result<BotProcess, std::io::Error>>; 2] = [None, None];
     for seat in Seat::BOTH {
         let i = seat.index();
         if let Some(Ok(command)) = &plan.commands[i] {

@@ -367,7 +367,8 @@ fn seeds(
     )
     .map_err(|e| {
         fail(format!(
-            "cannot read it ({e}); give the results folder of an earlier tournament of these bots"
+            "cannot read it ({}); give the results folder of an earlier tournament of these bots",
+            e.why()
         ))
     })?;
     let mut rated: Vec<(f64, usize, usize)> = vec![];

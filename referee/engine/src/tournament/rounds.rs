@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use super::plan::TournamentPlan;
 use super::schedule::{game_seed, ScheduledGame};
-use super::standings::GameRow;
+use super::standings::{GameRow, RowError};
 use crate::games::Winner;
 
 /// A played game, as the pairing formats need it: who sat where, the seed
@@ -32,16 +32,15 @@ pub struct Results {
 impl Results {
     /// Adds a `games.csv` row; a row naming a bot the plan does not have is
     /// refused.
-    pub fn add(&mut self, plan: &TournamentPlan, row: &GameRow) -> Result<(), String> {
+    pub fn add(&mut self, plan: &TournamentPlan, row: &GameRow) -> Result<(), RowError> {
         let index = |name: &str| {
             plan.bots
                 .iter()
                 .position(|b| b.name == name)
-                .ok_or_else(|| {
-                    format!(
-                        "game {}: no bot of this tournament is named '{name}'",
-                        row.game
-                    )
+                .ok_or_else(|| RowError::UnknownBot {
+                    game: row.game,
+                    bot: name.to_string(),
+                    known: "no bot of this tournament is named",
                 })
         };
         let played = PlayedGame {

@@ -31,7 +31,7 @@ pub(super) fn prepare_folder(
         return Err(TournamentError::Unwritable {
             path: out.clone(),
             what: "cannot be the results folder",
-            source: io::Error::other("it is a file, not a folder"),
+            reason: io::Error::other("it is a file, not a folder"),
         });
     }
     let has_results = input_file::is_there(&out.join(GAMES_CSV));
@@ -54,7 +54,7 @@ pub(super) fn prepare_folder(
     }
     let unwritable = |what| {
         let path = out.clone();
-        move |source| TournamentError::Unwritable { path, what, source }
+        move |reason| TournamentError::Unwritable { path, what, reason }
     };
     fs::create_dir_all(out).map_err(unwritable("cannot create the results folder"))?;
     atomic_file::write(&source_path, &plan.source)

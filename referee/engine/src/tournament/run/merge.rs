@@ -2,6 +2,7 @@
 //! made into one.
 
 use super::*;
+use crate::model::standings::RowError;
 
 /// Combines shard folders into `out`: the rows of all shards in game order,
 /// then standings and crosstable exactly as one run would write them. A
@@ -115,10 +116,7 @@ pub fn merge(
                     || existing.bot_b != row.bot_b
                     || existing.seed != row.seed
                 {
-                    return Err(format!(
-                        "game {} differs from the same game in another folder",
-                        row.game
-                    ));
+                    return Err(RowError::Differs { game: row.game });
                 }
                 return Ok(());
             }

@@ -116,12 +116,12 @@ pub enum TournamentError {
     #[error(transparent)]
     Input(#[from] InputError),
     /// `--out` cannot be made or written: a file, a folder of another user.
-    #[error("--out {}: {what}: {source}; give a folder you can write", path.display())]
+    /// Its reason is said before the advice, not chained after it.
+    #[error("--out {}: {what}: {reason}; give a folder you can write", path.display())]
     Unwritable {
         path: PathBuf,
         what: &'static str,
-        #[source]
-        source: io::Error,
+        reason: io::Error,
     },
     #[error(transparent)]
     Content(#[from] ContentError),

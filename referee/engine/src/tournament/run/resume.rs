@@ -87,7 +87,7 @@ pub(super) fn check_columns(path: &Path) -> Result<(), TournamentError> {
         .map_err(|e| FolderError::BadRow {
             path: path.to_path_buf(),
             line: 1,
-            message: e.to_string(),
+            problem: crate::model::standings::RowError::Unreadable(e.to_string()),
         })?
         .clone();
     let wanted = GameRow::columns();
