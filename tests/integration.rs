@@ -19,6 +19,7 @@ mod human_play;
 mod incremental;
 mod kill_resume;
 mod languages;
+mod live;
 mod links;
 mod mastermind_match;
 mod move_times;

@@ -192,6 +192,48 @@ impl KeyFlags {
     }
 }
 
+/// `--events FILE`: the run as JSON lines (`referee_engine::reporter::events`),
+/// shared by the commands that run many games.
+#[derive(Args, Clone, Debug, Default)]
+pub struct EventFlags {
+    /// Write the run as it happens to FILE, one JSON object a line, flushed line by line (- for stdout): run started, game started, game finished, standings, run finished (docs/reference.md, "Event stream"). The file is written anew, except by `tournament --resume`/`--update`, which append
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<std::path::PathBuf>,
+    /// With --events: each game's messages to and from the bots too (move events, written when the game ends, before its game-finished); they hold the codes played, so the file is made readable by you alone
+    #[arg(long, requires = "events")]
+    pub events_moves: bool,
+}
+
+impl EventFlags {
+    /// The events reporter, if asked for; `append` keeps a resumed run's
+    /// earlier events.
+    pub fn open(
+        &self,
+        append: bool,
+    ) -> Result<Option<referee_engine::reporter::events::Events>, Failure> {
+        self.events
+            .as_deref()
+            .map(|path| {
+                referee_engine::reporter::events::Events::open(path, append, self.events_moves)
+                    .map_err(Failure::input)
+            })
+            .transpose()
+    }
+
+    /// The events go to stdout (`--events -`): nothing else may.
+    pub fn on_stdout(&self) -> bool {
+        self.events.as_deref() == Some(std::path::Path::new("-"))
+    }
+
+    /// The events file, kept from the bots as the results are.
+    pub fn hidden(&self) -> Option<std::path::PathBuf> {
+        self.events
+            .as_deref()
+            .filter(|_| !self.on_stdout())
+            .and_then(|p| std::path::absolute(p).ok())
+    }
+}
+
 /// Game parameters, shared by every command that sets up games. Each game
 /// accepts the flags that apply to it and refuses the others.
 #[derive(Args, Clone, Debug, Default)]

@@ -60,6 +60,8 @@ pub struct TournamentArgs {
     /// A folder of templates replacing the report's built-in ones of the same name
     #[arg(long, value_name = "DIR", conflicts_with = "no_report")]
     pub templates: Option<PathBuf>,
+    #[command(flatten)]
+    pub events: super::EventFlags,
 }
 
 /// `referee report DIR`.
@@ -253,6 +255,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<super::ExitCode, Failure> 
         Some(out.clone()),
         args.key_file.clone(),
         plan.seeds_from.clone(),
+        args.events.hidden(),
     ]
     .iter()
     .flatten()
@@ -308,15 +311,26 @@ pub fn run_tournament(args: TournamentArgs) -> Result<super::ExitCode, Failure> 
         jobs,
         out.display()
     );
-    // games.csv first: a game the terminal shows is a game recorded.
+    let events = args.events.open(args.resume || args.update)?;
+    // Events on stdout: the standings table is not printed there.
+    let terminal = if args.events.on_stdout() {
+        Terminal::progress_only()
+    } else {
+        Terminal::new()
+    };
+    // games.csv first: a game the terminal shows (or the event stream
+    // tells) is a game recorded.
     let mut reporters = Reporters::new(vec![
         Box::new(SandboxNote {
             path: out.join("sandbox.txt"),
             text: format!("{}\n", sandbox.describe()),
         }),
         Box::new(TournamentCsv::new(&out)),
-        Box::new(Terminal::new().with_resume(resume_command(&args.file, &out))),
     ]);
+    if let Some(events) = events {
+        reporters.push(events);
+    }
+    reporters.push(terminal.with_resume(resume_command(&args.file, &out)));
     // A shard holds some of the games: its graph and grades would be
     // those of a part (`merge` checks the graph of the whole; `referee
     // grade` grades the merged folder).

@@ -194,14 +194,29 @@ pub fn run(
     let play = |todo: &mut (dyn Iterator<Item = ScheduledGame> + Send),
                 played: &mut Played,
                 reporters: &mut dyn Reporter| {
+        // Told a game as a worker takes it, and each result as it ends,
+        // from whichever worker: one at a time.
+        let reporters = std::sync::Mutex::new(reporters);
+        let told = || reporters.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         pool.run(
-            || todo.next(),
+            || {
+                let game = todo.next()?;
+                told().game_started(&crate::reporter::GameStart {
+                    number: game.number,
+                    seed: game.seed,
+                    bots: [&plan.bots[game.a].name, &plan.bots[game.b].name],
+                });
+                Some(game)
+            },
             |game: ScheduledGame| play_game(plan, &key, out, &transcripts, game),
             |(game, result, transcript_failed)| {
-                played.take(plan, out, game, result, transcript_failed, reporters)
+                played.take(plan, out, game, result, transcript_failed, *told())
             },
         );
         // Games held back behind one not recorded (stopped, not started).
+        let reporters = reporters
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         played.write_held_back(plan, out, reporters);
     };
     let off_schedule = |source| TournamentError::OffSchedule {
