@@ -15,6 +15,7 @@ mod check;
 mod collect;
 mod human;
 mod languages;
+mod live;
 mod play;
 mod tournament;
 
@@ -162,6 +163,10 @@ input; the bot is killed); 2 bad input; 1 internal failure."
     /// Gather the teams' submissions (folders, archives, git) into a folder of bots, each admitted after a smoke game
     #[command(long_about = collect::LONG_ABOUT, after_help = collect::AFTER_HELP)]
     Collect(collect::CollectArgs),
+    /// Serve a results folder to browsers, live: the leaderboard moves as games finish, a projector mode plays the games one at a time (read-only; 127.0.0.1 unless --bind)
+    Serve(live::ServeArgs),
+    /// Watch a results folder in the terminal: standings with intervals, games running now, verdicts, progress and time left (q quits)
+    Watch(live::WatchArgs),
 }
 
 /// The secret key the referee draws codes with (see `referee_engine::key`):
@@ -540,6 +545,8 @@ pub fn main() -> ExitCode {
         Command::Sprt(args) => check::run_sprt(args, known).map_err(Failure::into_input),
         Command::Languages(args) => languages::run_languages(args, known).map(|()| ExitCode::Ok),
         Command::Collect(args) => collect::run_collect(args, known),
+        Command::Serve(args) => live::run_serve(args),
+        Command::Watch(args) => live::run_watch(args),
     };
     match result {
         Ok(code) => code,

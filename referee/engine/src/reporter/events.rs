@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 
 use super::{Finish, GameStart, Place, ReportError, Reporter, Run};
 use crate::model::admission::Admission;
-use crate::model::standings::{Scoring, Standings};
+use crate::model::standings::Standings;
 use crate::record::MatchRecord;
 use crate::transcript::{Direction, Entry};
 
@@ -303,7 +303,7 @@ impl Reporter for Events {
                 // The games already in the folder (a resumed run), summed
                 // as the tournament sums them.
                 if let Some(meta) = meta {
-                    match standings_in(out, &meta) {
+                    match super::folder::standings_in(out, &meta) {
                         Ok(standings) => {
                             self.standings = Some(standings);
                             self.snapshot();
@@ -460,22 +460,6 @@ impl Reporter for Events {
     fn progress(&mut self, line: &str) {
         self.emit("progress", json!({ "line": line }));
     }
-}
-
-/// The standings of the games in the results folder `out` now, summed as
-/// the tournament sums them (`tournament.json`'s bots and scoring).
-fn standings_in(
-    out: &Path,
-    meta: &crate::model::folder::FolderMeta,
-) -> Result<Standings, super::folder::FolderError> {
-    let (win, draw, loss) = meta.scoring;
-    let mut standings = Standings::new(&meta.bots, Scoring { win, draw, loss });
-    let games = out.join(super::csv::GAMES_CSV);
-    if games.exists() {
-        super::folder::for_each_row(&games, |row| standings.add(&row))?;
-    }
-    standings.rank_by(super::folder::ranking_of(out)?);
-    Ok(standings)
 }
 
 #[cfg(test)]

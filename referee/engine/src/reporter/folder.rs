@@ -112,3 +112,20 @@ pub fn ranking_of(out: &Path) -> Result<Ranking, FolderError> {
         reached: rounds_reached(&matches),
     })
 }
+
+/// The standings of the games in the results folder `out` now, summed as
+/// the tournament sums them (`meta`: its `tournament.json`).
+pub fn standings_in(
+    out: &Path,
+    meta: &FolderMeta,
+) -> Result<crate::model::standings::Standings, FolderError> {
+    let (win, draw, loss) = meta.scoring;
+    let scoring = crate::model::standings::Scoring { win, draw, loss };
+    let mut standings = crate::model::standings::Standings::new(&meta.bots, scoring);
+    let games = out.join(super::csv::GAMES_CSV);
+    if games.exists() {
+        for_each_row(&games, |row| standings.add(&row))?;
+    }
+    standings.rank_by(ranking_of(out)?);
+    Ok(standings)
+}
