@@ -175,9 +175,15 @@ fn the_event_stream_alone_gives_the_standings_of_standings_csv() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| (r["bot"].as_str().unwrap().into(), r["points"].as_u64().unwrap()))
+        .map(|r| {
+            (
+                r["bot"].as_str().unwrap().into(),
+                r["points"].as_u64().unwrap(),
+            )
+        })
         .collect();
-    let points: BTreeMap<String, u64> = from_stream.iter().map(|(b, r)| (b.clone(), r[0])).collect();
+    let points: BTreeMap<String, u64> =
+        from_stream.iter().map(|(b, r)| (b.clone(), r[0])).collect();
     assert_eq!(snapshot, points);
 
     // A resumed run appends: the events before it are kept as they were,
@@ -203,7 +209,10 @@ fn the_event_stream_alone_gives_the_standings_of_standings_csv() {
     assert!(after.starts_with(&before), "earlier events kept");
     let appended = events_of(&events_path)[events.len()..].to_vec();
     let kinds: Vec<&str> = appended.iter().map(kind).collect();
-    assert_eq!(kinds, ["run-started", "standings", "standings", "run-finished"]);
+    assert_eq!(
+        kinds,
+        ["run-started", "standings", "standings", "run-finished"]
+    );
     assert_eq!(appended[0]["games_done"], 12);
     assert_eq!(appended[1]["games"], 12);
 }
@@ -264,4 +273,567 @@ fn an_events_file_that_cannot_be_written_is_bad_input() {
         run.stderr
     );
     assert!(!out.join("games.csv").exists(), "nothing played");
+}
+
+/// A child process of the test (a referee, a server, a browser), ended by
+/// its pid when the test ends, however it ends.
+struct Owned(std::process::Child);
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Owned {
+    /// Sends SIGINT (Ctrl-C) and waits up to `within` for the exit code.
+    fn interrupt(&mut self, within: Duration) -> Option<i32> {
+        let _ = std::process::Command::new("kill")
+            .args(["-INT", &self.0.id().to_string()])
+            .status();
+        let start = std::time::Instant::now();
+        while start.elapsed() < within {
+            if let Ok(Some(status)) = self.0.try_wait() {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        None
+    }
+}
+
+/// Polls `what` until it gives a value or `within` has passed.
+fn poll<T>(within: Duration, mut what: impl FnMut() -> Option<T>) -> Option<T> {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(value) = what() {
+            return Some(value);
+        }
+        if start.elapsed() > within {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A round robin slow enough to watch: a bot that sleeps 150 ms before
+/// each attack, against two fast ones, one game at a time; writing its
+/// event stream into its folder. Started, not waited for.
+fn slow_tournament(dir: &Path) -> (Owned, PathBuf) {
+    let file = dir.join("slow.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"slow\"\ngame = \"arrow5\"\ngames_per_pairing = 4\nseed = 3\n\
+             [[bots]]\nname = \"paced\"\nbot = \"python3 {} sleep 150 all\"\n\
+             [[bots]]\nname = \"random\"\nbot = \"{}\"\n\
+             [[bots]]\nname = \"constant\"\nbot = \"{}\"\n",
+            sample_file("hostile/paced.py"),
+            sample_bin("arrow5_random"),
+            sample_bin("arrow5_constant"),
+        ),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let child = std::process::Command::new(referee_bin())
+        .args([
+            "tournament",
+            file.to_str().unwrap(),
+            "--jobs",
+            "1",
+            "--no-report",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .arg("--events")
+        .arg(out.join("events.jsonl"))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    (Owned(child), out)
+}
+
+/// `referee serve FOLDER --port 0`, and the address it printed.
+fn start_server(folder: &Path, extra: &[&str]) -> (Owned, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(referee_bin())
+        .arg("serve")
+        .arg(folder)
+        .args(["--port", "0"])
+        .args(extra)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    (Owned(child), addr)
+}
+
+/// A raw HTTP request (the path sent as it is, `..` and all): the status
+/// and the body; status 0 when the connection failed.
+fn http(addr: &str, method: &str, path: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let Ok(mut stream) = std::net::TcpStream::connect(addr) else {
+        return (0, String::new());
+    };
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let request = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    if stream.write_all(request.as_bytes()).is_err() {
+        return (0, String::new());
+    }
+    let mut bytes = vec![];
+    let _ = stream.read_to_end(&mut bytes);
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
+    (status, body)
+}
+
+/// Headless Chromium driven over the DevTools protocol (a WebSocket on a
+/// port of its own), to read a page's state while it stays open.
+struct Browser {
+    _process: Owned,
+    socket: std::net::TcpStream,
+    next_id: u64,
+    _profile: tempfile::TempDir,
+}
+
+impl Browser {
+    fn open(url: &str) -> Browser {
+        let profile = tempfile::tempdir().unwrap();
+        let chromium = ["chromium", "chromium-browser", "google-chrome"]
+            .iter()
+            .find_map(|name| {
+                std::env::var("PATH")
+                    .unwrap_or_default()
+                    .split(':')
+                    .map(|dir| Path::new(dir).join(name))
+                    .find(|p| p.is_file())
+            })
+            .expect("the live tests need a headless Chromium: apt-get install -y chromium");
+        let process = Owned(
+            std::process::Command::new(chromium)
+                .args([
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--no-first-run",
+                    "--remote-debugging-port=0",
+                ])
+                .arg(format!("--user-data-dir={}", profile.path().display()))
+                .arg(url)
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        let port_file = profile.path().join("DevToolsActivePort");
+        let port = poll(Duration::from_secs(60), || {
+            std::fs::read_to_string(&port_file)
+                .ok()
+                .and_then(|t| t.lines().next().map(str::to_string))
+                .filter(|p| !p.is_empty())
+        })
+        .expect("Chromium's DevTools port");
+        let devtools = format!("127.0.0.1:{port}");
+        let page = poll(Duration::from_secs(60), || {
+            let (_, body) = http(&devtools, "GET", "/json/list");
+            let targets: Value = serde_json::from_str(&body).ok()?;
+            targets.as_array()?.iter().find_map(|t| {
+                (t["type"] == "page")
+                    .then(|| t["webSocketDebuggerUrl"].as_str().map(str::to_string))?
+            })
+        })
+        .expect("the page's DevTools target");
+        let path = page
+            .split_once(&devtools)
+            .map(|(_, p)| p.to_string())
+            .unwrap();
+        let socket = websocket(&devtools, &path);
+        Browser {
+            _process: process,
+            socket,
+            next_id: 0,
+            _profile: profile,
+        }
+    }
+
+    /// The value of a JavaScript expression in the page.
+    fn eval(&mut self, expression: &str) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let message = serde_json::json!({
+            "id": id,
+            "method": "Runtime.evaluate",
+            "params": {"expression": expression, "returnByValue": true},
+        });
+        send_frame(&mut self.socket, message.to_string().as_bytes());
+        loop {
+            let reply: Value = serde_json::from_slice(&read_frame(&mut self.socket)).unwrap();
+            if reply["id"] == id {
+                return reply["result"]["result"]["value"].clone();
+            }
+        }
+    }
+}
+
+/// A WebSocket opened on `path` (the handshake's answer is not checked:
+/// the browser is the test's own).
+fn websocket(addr: &str, path: &str) -> std::net::TcpStream {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    .unwrap();
+    let mut head = vec![];
+    let mut byte = [0u8];
+    while !head.ends_with(b"\r\n\r\n") {
+        stream.read_exact(&mut byte).unwrap();
+        head.push(byte[0]);
+    }
+    assert!(
+        head.starts_with(b"HTTP/1.1 101"),
+        "{}",
+        String::from_utf8_lossy(&head)
+    );
+    stream
+}
+
+fn send_frame(stream: &mut std::net::TcpStream, payload: &[u8]) {
+    use std::io::Write;
+    let mut frame = vec![0x81u8];
+    match payload.len() {
+        n if n < 126 => frame.push(0x80 | n as u8),
+        n => {
+            frame.push(0x80 | 126);
+            frame.extend_from_slice(&(n as u16).to_be_bytes());
+        }
+    }
+    let mask = [1u8, 2, 3, 4];
+    frame.extend_from_slice(&mask);
+    frame.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    stream.write_all(&frame).unwrap();
+}
+
+fn read_frame(stream: &mut std::net::TcpStream) -> Vec<u8> {
+    use std::io::Read;
+    let mut message = vec![];
+    loop {
+        let mut head = [0u8; 2];
+        stream.read_exact(&mut head).unwrap();
+        let length = match head[1] & 0x7f {
+            126 => {
+                let mut n = [0u8; 2];
+                stream.read_exact(&mut n).unwrap();
+                u16::from_be_bytes(n) as usize
+            }
+            127 => {
+                let mut n = [0u8; 8];
+                stream.read_exact(&mut n).unwrap();
+                u64::from_be_bytes(n) as usize
+            }
+            n => n as usize,
+        };
+        let mut payload = vec![0u8; length];
+        stream.read_exact(&mut payload).unwrap();
+        message.extend_from_slice(&payload);
+        if head[0] & 0x80 != 0 {
+            return message;
+        }
+    }
+}
+
+/// Bot name to points, as a table's rows give them.
+fn points_of_csv(out: &Path) -> BTreeMap<String, u64> {
+    standings_from_csv(out)
+        .into_iter()
+        .map(|(bot, row)| (bot, row[0]))
+        .collect()
+}
+
+#[test]
+fn serve_moves_the_leaderboard_in_a_browser_while_a_tournament_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut tournament, out) = slow_tournament(dir.path());
+    poll(BUDGET, || {
+        out.join("tournament.json").is_file().then_some(())
+    })
+    .expect("the tournament starts");
+    let (mut server, addr) = start_server(&out, &[]);
+    assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+
+    // The leaderboard, and an event when a game finishes.
+    let (status, page) = http(&addr, "GET", "/");
+    assert_eq!(status, 200);
+    assert!(page.contains("id=\"standings\"") && page.contains("/live.js"));
+    assert!(!page.contains("http-equiv=\"refresh\""), "no reload");
+    {
+        use std::io::{BufRead, Write};
+        let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+        stream.set_read_timeout(Some(BUDGET)).unwrap();
+        write!(stream, "GET /events HTTP/1.0\r\n\r\n").unwrap();
+        let mut games_seen = vec![];
+        for line in std::io::BufReader::new(stream).lines() {
+            let Ok(line) = line else { break };
+            if let Some(data) = line.strip_prefix("data: ") {
+                let snapshot: Value = serde_json::from_str(data).unwrap();
+                games_seen.push(snapshot["games_done"].as_u64().unwrap());
+                if games_seen.len() >= 2 && games_seen[0] != *games_seen.last().unwrap() {
+                    break;
+                }
+            }
+        }
+        assert!(
+            games_seen.len() >= 2 && games_seen[0] < *games_seen.last().unwrap(),
+            "a game finished is streamed: {games_seen:?}"
+        );
+        // This browser goes away mid-stream; the server goes on.
+    }
+
+    let mut browser = Browser::open(&format!("http://{addr}/"));
+    let state = |b: &mut Browser| {
+        b.eval(
+            "JSON.stringify({loaded: document.body.dataset.loaded || '', \
+             updates: Number(document.body.dataset.updates || 0), \
+             games: Number(document.body.dataset.games || -1), \
+             log: Array.from(document.querySelectorAll('#live-log li')).map(l => Number(l.textContent)), \
+             rows: Array.from(document.querySelectorAll('#standings tbody tr')).map(r => \
+               Array.from(r.cells).map(c => c.textContent.trim()))})",
+        )
+        .as_str()
+        .map(|s| serde_json::from_str::<Value>(s).unwrap())
+        .unwrap_or(Value::Null)
+    };
+    let first = poll(BUDGET, || {
+        let s = state(&mut browser);
+        (s["games"].as_i64() >= Some(0)).then_some(s)
+    })
+    .expect("the page follows the server");
+    let loaded = first["loaded"].clone();
+    assert!(loaded.as_str().is_some_and(|l| !l.is_empty()));
+    let updated = poll(BUDGET, || {
+        let s = state(&mut browser);
+        (s["updates"].as_u64() >= Some(1)).then_some(s)
+    })
+    .expect("the leaderboard moves as games finish");
+    assert_eq!(updated["loaded"], loaded, "no reload");
+    // One page, fed games as they finished.
+    let log: Vec<u64> = updated["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    assert!(log.first() < log.last(), "{log:?}");
+
+    // At the end, the page shows the standings of standings.csv.
+    let ended =
+        poll(BUDGET, || tournament.0.try_wait().ok().flatten()).expect("the tournament ends");
+    assert_eq!(ended.code(), Some(0));
+    let expected = points_of_csv(&out);
+    let shown = poll(BUDGET, || {
+        let s = state(&mut browser);
+        let points: BTreeMap<String, u64> = s["rows"]
+            .as_array()?
+            .iter()
+            .map(|r| {
+                (
+                    r[1].as_str().unwrap().to_string(),
+                    r[6].as_str().unwrap().parse().unwrap(),
+                )
+            })
+            .collect();
+        (points == expected).then_some(s)
+    })
+    .unwrap_or_else(|| panic!("the page ends with {expected:?}: {}", state(&mut browser)));
+    assert_eq!(shown["loaded"], loaded, "no reload");
+
+    // Ctrl-C ends the server cleanly.
+    assert_eq!(server.interrupt(Duration::from_secs(30)), Some(0));
+}
+
+#[test]
+fn serve_is_read_only_and_keeps_to_the_report_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = three_bot_tournament(dir.path(), 2);
+    let out = dir.path().join("out");
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            "2",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let key = std::fs::read_to_string(out.join("referee.key")).unwrap();
+    let key = key.trim();
+    // A link in the report folder to the key beside it.
+    std::os::unix::fs::symlink(out.join("referee.key"), out.join("report").join("key.html"))
+        .unwrap();
+    std::os::unix::fs::symlink(&out, out.join("report").join("up")).unwrap();
+    let (mut server, addr) = start_server(&out, &[]);
+    for path in [
+        "/../referee.key",
+        "/assets/../../referee.key",
+        "/%2e%2e/referee.key",
+        "/..%2freferee.key",
+        "/assets%2f..%2f..%2freferee.key",
+        "/key.html",
+        "/up/referee.key",
+        "/up/games.csv",
+        "/.%2e/games.csv",
+    ] {
+        let (status, body) = http(&addr, "GET", path);
+        assert_eq!(status, 404, "{path}: {body}");
+        assert!(!body.contains(key), "{path}");
+    }
+    for method in ["POST", "PUT", "DELETE"] {
+        assert_eq!(http(&addr, method, "/").0, 405, "{method}");
+    }
+    let (status, page) = http(&addr, "GET", "/");
+    assert_eq!(status, 200);
+    assert!(page.contains("strong") && page.contains("id=\"standings\""));
+    assert_eq!(http(&addr, "GET", "/assets/style.css").0, 200);
+    let (status, game) = http(&addr, "GET", "/game/1");
+    assert_eq!(status, 200, "{game}");
+    assert!(game.contains("id=\"viewer\"") && !game.contains(key));
+    let (status, projector) = http(&addr, "GET", "/projector");
+    assert_eq!(status, 200);
+    assert!(projector.contains("id=\"featured\""));
+    assert_eq!(http(&addr, "GET", "/game/999").0, 404);
+
+    // The same port again: exit 2, said.
+    let port = addr.rsplit(':').next().unwrap();
+    let again = referee(&["serve", out.to_str().unwrap(), "--port", port], BUDGET);
+    assert_eq!(again.status, 2, "{}", again.stderr);
+    assert!(again.stderr.contains("in use"), "{}", again.stderr);
+    assert_eq!(server.interrupt(Duration::from_secs(30)), Some(0));
+}
+
+#[test]
+fn serve_and_watch_refuse_what_is_not_a_results_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nowhere");
+    for command in ["serve", "watch"] {
+        let run = referee(&[command, missing.to_str().unwrap()], BUDGET);
+        assert_eq!(run.status, 2, "{command}: {}", run.stderr);
+        assert!(run.stderr.contains("no such folder"), "{}", run.stderr);
+        let run = referee(&[command, dir.path().to_str().unwrap()], BUDGET);
+        assert_eq!(run.status, 2, "{command}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("not a results folder"),
+            "{}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("panicked"));
+    }
+}
+
+#[test]
+fn watch_once_shows_a_tournament_while_it_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut tournament, out) = slow_tournament(dir.path());
+    poll(BUDGET, || {
+        out.join("tournament.json").is_file().then_some(())
+    })
+    .expect("the tournament starts");
+    // Through the binary, while games are played: progress, time left, a
+    // game running now.
+    let during = poll(BUDGET, || {
+        let run = referee(&["watch", out.to_str().unwrap(), "--once"], BUDGET);
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        let running = run
+            .stdout
+            .split("Playing now\n")
+            .nth(1)
+            .is_some_and(|rest| rest.starts_with("  game "));
+        (running && run.stdout.contains("left") && !run.stdout.contains(" 0 of 12 games"))
+            .then_some(run.stdout)
+    })
+    .expect("watch shows a game running, the time left, games done");
+    assert!(during.contains("of 12 games"), "{during}");
+    assert!(during.contains("rating (95%)"), "{during}");
+
+    let ended =
+        poll(BUDGET, || tournament.0.try_wait().ok().flatten()).expect("the tournament ends");
+    assert_eq!(ended.code(), Some(0));
+    let run = referee(&["watch", out.to_str().unwrap(), "--once"], BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("12 of 12 games · finished"),
+        "{}",
+        run.stdout
+    );
+    for (bot, points) in points_of_csv(&out) {
+        assert!(
+            run.stdout.lines().any(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                words.len() > 6 && words[1] == bot && words[6] == points.to_string()
+            }),
+            "{bot} with {points} points: {}",
+            run.stdout
+        );
+    }
+
+    // A stream cut in the middle of a line (a run killed while writing)
+    // is read up to it.
+    let events = out.join("events.jsonl");
+    let mut text = std::fs::read_to_string(&events).unwrap();
+    text.push_str("{\"v\":1,\"event\":\"game-sta");
+    std::fs::write(&events, text).unwrap();
+    let run = referee(&["watch", out.to_str().unwrap(), "--once"], BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("12 of 12 games · finished"),
+        "{}",
+        run.stdout
+    );
+    // A named stream that is not one: exit 2.
+    let bogus = dir.path().join("bogus.jsonl");
+    std::fs::write(&bogus, "hello\n").unwrap();
+    let run = referee(
+        &[
+            "watch",
+            out.to_str().unwrap(),
+            "--once",
+            "--events",
+            bogus.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("not an event stream"), "{}", run.stderr);
 }

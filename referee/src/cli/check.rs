@@ -162,7 +162,7 @@ pub fn run_check(args: CheckArgs) -> Result<super::ExitCode, Failure> {
     if let Some(path) = &args.summary {
         reporters.push(referee_engine::reporter::summary::Summary::new(path));
     }
-    if let Some(events) = args.events.open(false)? {
+    if let Some(events) = args.events.open()? {
         reporters.push(events);
     }
     if args.json {
@@ -327,7 +327,7 @@ pub fn run_sprt(args: SprtArgs, languages: &Languages) -> Result<super::ExitCode
     if let Some(path) = &args.summary {
         reporters.push(referee_engine::reporter::summary::Summary::new(path));
     }
-    if let Some(events) = args.events.open(false)? {
+    if let Some(events) = args.events.open()? {
         reporters.push(events);
     }
     reporters.push(Terminal::new());

@@ -268,7 +268,7 @@ pub fn run_collect(args: CollectArgs, languages: &Languages) -> Result<super::Ex
             .collect(),
         None => by_team.keys().cloned().collect(),
     };
-    let mut events = args.events.open(false)?;
+    let mut events = args.events.open()?;
     if let Some(events) = &mut events {
         events.collect_started(&args.game, &out, teams.len());
     }

@@ -17,7 +17,8 @@ use referee_engine::serve::{serve, ServeError, ServeOptions};
 use super::{ExitCode, Failure};
 
 #[derive(Args)]
-#[command(after_help = "Pages:\n  /             the leaderboard, updated as games finish (no reload)\n  \
+#[command(
+    after_help = "Pages:\n  /             the leaderboard, updated as games finish (no reload)\n  \
 /projector    one game large, the standings beside it: the finished games played one at a time \
 (?speed=MS a move, default 700; &from=N the first game; &pause=MS between games), then each new game as it finishes\n  \
 /game/N       game N's viewer\n  \
@@ -25,7 +26,8 @@ use super::{ExitCode, Failure};
 The games running now come from the tournament's event stream: run it with \
 --events FOLDER/events.jsonl (or give serve --events FILE).\n\n\
 Examples:\n  target/release/referee serve tournaments/results/arrow5-samples-20261127-101500\n  \
-target/release/referee serve DIR --bind 0.0.0.0:8080    (shared on the network)")]
+target/release/referee serve DIR --bind 0.0.0.0:8080    (shared on the network)"
+)]
 pub struct ServeArgs {
     /// A results folder: the --out of `referee tournament` (running or finished), a shard's, or `merge`'s
     pub folder: PathBuf,
@@ -75,11 +77,13 @@ pub fn run_serve(args: ServeArgs) -> Result<ExitCode, Failure> {
 }
 
 #[derive(Args)]
-#[command(after_help = "Keys: q (or Esc, Ctrl-C) quits. The view follows the terminal's size.\n\n\
+#[command(
+    after_help = "Keys: q (or Esc, Ctrl-C) quits. The view follows the terminal's size.\n\n\
 The games running now and the time left come from the tournament's event stream: run it with \
 --events FOLDER/events.jsonl (or give watch --events FILE).\n\n\
 Examples:\n  target/release/referee watch tournaments/results/arrow5-samples-20261127-101500\n  \
-target/release/referee watch DIR --once    (one frame as plain text, e.g. for a script)")]
+target/release/referee watch DIR --once    (one frame as plain text, e.g. for a script)"
+)]
 pub struct WatchArgs {
     /// A results folder: the --out of `referee tournament` (running or finished), a shard's, or `merge`'s
     pub folder: PathBuf,

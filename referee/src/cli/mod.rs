@@ -201,7 +201,7 @@ impl KeyFlags {
 /// shared by the commands that run many games.
 #[derive(Args, Clone, Debug, Default)]
 pub struct EventFlags {
-    /// Write the run as it happens to FILE, one JSON object a line, flushed line by line (- for stdout): run started, game started, game finished, standings, run finished (docs/reference.md, "Event stream"). The file is written anew, except by `tournament --resume`/`--update`, which append
+    /// Write the run as it happens to FILE, one JSON object a line, flushed line by line (- for stdout): run started, game started, game finished, standings, run finished (docs/reference.md, "Event stream"). Appended to FILE (made if missing): each run starts with its run-started line. FOLDER/events.jsonl of a tournament is what `referee serve` and `watch` read
     #[arg(long, value_name = "FILE")]
     pub events: Option<std::path::PathBuf>,
     /// With --events: each game's messages to and from the bots too (move events, written when the game ends, before its game-finished); they hold the codes played, so the file is made readable by you alone
@@ -210,16 +210,13 @@ pub struct EventFlags {
 }
 
 impl EventFlags {
-    /// The events reporter, if asked for; `append` keeps a resumed run's
-    /// earlier events.
-    pub fn open(
-        &self,
-        append: bool,
-    ) -> Result<Option<referee_engine::reporter::events::Events>, Failure> {
+    /// The events reporter, if asked for: appending, so that the events
+    /// of earlier runs (a resumed tournament's) are never lost.
+    pub fn open(&self) -> Result<Option<referee_engine::reporter::events::Events>, Failure> {
         self.events
             .as_deref()
             .map(|path| {
-                referee_engine::reporter::events::Events::open(path, append, self.events_moves)
+                referee_engine::reporter::events::Events::open(path, self.events_moves)
                     .map_err(Failure::input)
             })
             .transpose()

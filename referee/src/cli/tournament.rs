@@ -311,7 +311,19 @@ pub fn run_tournament(args: TournamentArgs) -> Result<super::ExitCode, Failure> 
         jobs,
         out.display()
     );
-    let events = args.events.open(args.resume || args.update)?;
+    // The recommended place of the stream is inside the results folder,
+    // which the run would make a moment later.
+    if let Some(parent) = args.events.events.as_deref().and_then(|p| p.parent()) {
+        if parent == out.as_path() {
+            std::fs::create_dir_all(&out).map_err(|e| {
+                Failure::input(anyhow::anyhow!(
+                    "--out {}: cannot create it: {e}",
+                    out.display()
+                ))
+            })?;
+        }
+    }
+    let events = args.events.open()?;
     // Events on stdout: the standings table is not printed there.
     let terminal = if args.events.on_stdout() {
         Terminal::progress_only()

@@ -66,12 +66,12 @@ pub struct Events {
 }
 
 impl Events {
-    /// Events to `path` (`-`: stdout). `append` (a resumed tournament):
-    /// the file's events are kept, and a line a killed run left half
-    /// written is cut off, so that every line stays one whole event; else
-    /// the file is written anew. The file is the user's alone: with
-    /// `--events-moves` it holds the codes played.
-    pub fn open(path: &Path, append: bool, moves: bool) -> Result<Events, EventsError> {
+    /// Events to `path` (`-`: stdout), after the events the file holds
+    /// (a resumed tournament's earlier runs), a line a killed run left
+    /// half written cut off first, so that every line stays one whole
+    /// event. The file is the user's alone: with `--events-moves` it holds
+    /// the codes played.
+    pub fn open(path: &Path, moves: bool) -> Result<Events, EventsError> {
         let sink = if path == Path::new("-") {
             Sink::Stdout
         } else {
@@ -83,13 +83,11 @@ impl Events {
                 .read(true)
                 .write(true)
                 .create(true)
-                .truncate(!append)
+                .truncate(false)
                 .mode(0o600)
                 .open(path)
                 .map_err(error)?;
-            if append {
-                cut_partial_line(&mut file).map_err(error)?;
-            }
+            cut_partial_line(&mut file).map_err(error)?;
             Sink::File {
                 path: path.to_path_buf(),
                 file,
@@ -372,7 +370,10 @@ impl Reporter for Events {
                         eprintln!("warning: --events: game {}: {e}", row.game);
                     }
                 }
-                if self.last_snapshot.is_none_or(|t| t.elapsed() >= SNAPSHOT_EVERY) {
+                if self
+                    .last_snapshot
+                    .is_none_or(|t| t.elapsed() >= SNAPSHOT_EVERY)
+                {
                     self.snapshot();
                 }
             }
@@ -471,7 +472,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("events.jsonl");
         std::fs::write(&path, "{\"v\":1}\n{\"v\":1,\"ev").unwrap();
-        let mut events = Events::open(&path, true, false).unwrap();
+        let mut events = Events::open(&path, false).unwrap();
         events.progress("next");
         let text = std::fs::read_to_string(&path).unwrap();
         let lines: Vec<&str> = text.lines().collect();
@@ -481,9 +482,9 @@ mod tests {
         assert_eq!(last["event"], "progress");
         assert_eq!(last["v"], 1);
 
-        // Written anew without append.
-        let mut events = Events::open(&path, false, false).unwrap();
-        events.progress("alone");
-        assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 1);
+        // A file ending with a whole line is kept whole.
+        let mut events = Events::open(&path, false).unwrap();
+        events.progress("again");
+        assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 3);
     }
 }

@@ -76,10 +76,7 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()
     // shown is said now, not on the first page.
     watched.snapshot()?;
     let server = tiny_http::Server::http(options.bind).map_err(|e| {
-        match e
-            .downcast_ref::<io::Error>()
-            .map(io::Error::kind)
-        {
+        match e.downcast_ref::<io::Error>().map(io::Error::kind) {
             Some(io::ErrorKind::AddrInUse) => ServeError::InUse { addr: options.bind },
             _ => ServeError::Bind {
                 addr: options.bind,
@@ -87,10 +84,7 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()
             },
         }
     })?;
-    let addr = server
-        .server_addr()
-        .to_ip()
-        .unwrap_or(options.bind);
+    let addr = server.server_addr().to_ip().unwrap_or(options.bind);
     bot::install_interrupt_handler();
     ready(addr);
     let shared = Arc::new(Shared {
@@ -128,7 +122,10 @@ fn watch(shared: &Shared) {
         let now = shared.watched.stamp();
         if now != stamp {
             stamp = now;
-            *shared.changes.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+            *shared
+                .changes
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) += 1;
             shared.changed.notify_all();
         }
     }
@@ -197,7 +194,9 @@ fn respond(request: tiny_http::Request, reply: Reply, head: bool) {
 }
 
 fn route(path: &str, query: &str, shared: &Shared) -> Reply {
-    let projector = query.split('&').any(|p| p == "projector" || p.starts_with("projector="));
+    let projector = query
+        .split('&')
+        .any(|p| p == "projector" || p.starts_with("projector="));
     match path {
         "/" | "/index.html" if projector => Reply::ok("text/html; charset=utf-8", PROJECTOR),
         "/projector" | "/projector/" => Reply::ok("text/html; charset=utf-8", PROJECTOR),
@@ -294,7 +293,8 @@ fn transcript_of(folder: &Path, number: u64) -> Option<PathBuf> {
     .ok()?;
     let id = text.lines().rev().find_map(|line| {
         let game: serde_json::Value = serde_json::from_str(line).ok()?;
-        (game["row"]["game"].as_u64() == Some(number)).then(|| game["id"].as_str().map(String::from))?
+        (game["row"]["game"].as_u64() == Some(number))
+            .then(|| game["id"].as_str().map(String::from))?
     })?;
     // An id is hex: never a path.
     if id.is_empty() || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
@@ -339,7 +339,10 @@ fn report_file(folder: &Path, url_path: &str) -> Reply {
 /// or `\`, a NUL, bytes that are not UTF-8.
 fn confined(url_path: &str) -> Option<PathBuf> {
     let lower = url_path.to_ascii_lowercase();
-    if ["%2f", "%5c", "%00", "\\"].iter().any(|bad| lower.contains(bad)) {
+    if ["%2f", "%5c", "%00", "\\"]
+        .iter()
+        .any(|bad| lower.contains(bad))
+    {
         return None;
     }
     let decoded = percent_decode(url_path)?;
@@ -350,7 +353,10 @@ fn confined(url_path: &str) -> Option<PathBuf> {
         }
         relative.push(part);
     }
-    if relative.components().any(|c| !matches!(c, Component::Normal(_))) {
+    if relative
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_)))
+    {
         return None;
     }
     if relative.as_os_str().is_empty() {
@@ -394,7 +400,10 @@ fn content_type(path: &Path) -> &'static str {
 /// the server stops.
 fn stream_events(request: tiny_http::Request, shared: &Shared) {
     {
-        let mut streams = shared.streams.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut streams = shared
+            .streams
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         if *streams >= MAX_STREAMS {
             drop(streams);
             let reply = Reply::error(503, "too many browsers follow this server; try again later");
@@ -404,7 +413,10 @@ fn stream_events(request: tiny_http::Request, shared: &Shared) {
     }
     let mut out = request.into_writer();
     let _ = follow(&mut out, shared);
-    *shared.streams.lock().unwrap_or_else(PoisonError::into_inner) -= 1;
+    *shared
+        .streams
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner) -= 1;
 }
 
 fn follow(out: &mut dyn Write, shared: &Shared) -> io::Result<()> {
@@ -414,7 +426,10 @@ fn follow(out: &mut dyn Write, shared: &Shared) -> io::Result<()> {
     )?;
     let mut seen = None;
     loop {
-        let now = *shared.changes.lock().unwrap_or_else(PoisonError::into_inner);
+        let now = *shared
+            .changes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         if seen != Some(now) {
             seen = Some(now);
             let data = match shared.watched.snapshot() {
@@ -430,7 +445,10 @@ fn follow(out: &mut dyn Write, shared: &Shared) -> io::Result<()> {
             out.write_all(b": still here\n\n")?;
         }
         out.flush()?;
-        let changes = shared.changes.lock().unwrap_or_else(PoisonError::into_inner);
+        let changes = shared
+            .changes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         let _ = shared
             .changed
             .wait_timeout_while(changes, KEEP_ALIVE, |c| {
@@ -449,8 +467,14 @@ mod tests {
 
     #[test]
     fn paths_stay_in_the_report_folder() {
-        assert_eq!(confined("/assets/style.css"), Some(PathBuf::from("assets/style.css")));
-        assert_eq!(confined("/games/game%20one.html"), Some(PathBuf::from("games/game one.html")));
+        assert_eq!(
+            confined("/assets/style.css"),
+            Some(PathBuf::from("assets/style.css"))
+        );
+        assert_eq!(
+            confined("/games/game%20one.html"),
+            Some(PathBuf::from("games/game one.html"))
+        );
         for bad in [
             "/../referee.key",
             "/assets/../../referee.key",

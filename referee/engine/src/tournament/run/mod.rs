@@ -197,7 +197,11 @@ pub fn run(
         // Told a game as a worker takes it, and each result as it ends,
         // from whichever worker: one at a time.
         let reporters = std::sync::Mutex::new(reporters);
-        let told = || reporters.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let told = || {
+            reporters
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
         pool.run(
             || {
                 let game = todo.next()?;
