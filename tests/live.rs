@@ -443,7 +443,7 @@ impl Browser {
                     "--remote-debugging-port=0",
                 ])
                 .arg(format!("--user-data-dir={}", profile.path().display()))
-                .arg(url)
+                .arg("about:blank")
                 .stdin(std::process::Stdio::null())
                 .stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::null())
@@ -473,28 +473,37 @@ impl Browser {
             .map(|(_, p)| p.to_string())
             .unwrap();
         let socket = websocket(&devtools, &path);
-        Browser {
+        let mut browser = Browser {
             _process: process,
             socket,
             next_id: 0,
             _profile: profile,
-        }
+        };
+        // Loaded once the test is connected: what the page does from its
+        // first moment can be seen.
+        browser.call("Page.navigate", serde_json::json!({ "url": url }));
+        browser
     }
 
     /// The value of a JavaScript expression in the page.
     fn eval(&mut self, expression: &str) -> Value {
+        self.call(
+            "Runtime.evaluate",
+            serde_json::json!({"expression": expression, "returnByValue": true}),
+        )["result"]["value"]
+            .clone()
+    }
+
+    /// A DevTools method's result.
+    fn call(&mut self, method: &str, params: Value) -> Value {
         self.next_id += 1;
         let id = self.next_id;
-        let message = serde_json::json!({
-            "id": id,
-            "method": "Runtime.evaluate",
-            "params": {"expression": expression, "returnByValue": true},
-        });
+        let message = serde_json::json!({ "id": id, "method": method, "params": params });
         send_frame(&mut self.socket, message.to_string().as_bytes());
         loop {
             let reply: Value = serde_json::from_slice(&read_frame(&mut self.socket)).unwrap();
             if reply["id"] == id {
-                return reply["result"]["result"]["value"].clone();
+                return reply["result"].clone();
             }
         }
     }
@@ -836,4 +845,94 @@ fn watch_once_shows_a_tournament_while_it_runs() {
     );
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(run.stderr.contains("not an event stream"), "{}", run.stderr);
+}
+
+#[test]
+fn the_projector_plays_the_finished_games_one_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = three_bot_tournament(dir.path(), 2);
+    let out = dir.path().join("out");
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            "2",
+            "--no-report",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let games = csv_records(&out.join("games.csv"));
+    let (mut server, addr) = start_server(&out, &[]);
+    let mut browser = Browser::open(&format!("http://{addr}/projector?speed=60&pause=1500"));
+    let state = |b: &mut Browser| {
+        b.eval(
+            "JSON.stringify({played: document.body.dataset.played || '', \
+             featured: document.body.dataset.featured || '', \
+             caption: document.getElementById('caption').textContent, \
+             result: document.getElementById('result').textContent, \
+             position: (document.getElementById('featured').contentDocument || {getElementById: () => null}) \
+               .getElementById('position')?.textContent || '', \
+             standings: document.querySelectorAll('#standings tbody tr').length})",
+        )
+        .as_str()
+        .map(|s| serde_json::from_str::<Value>(s).unwrap())
+        .unwrap_or(Value::Null)
+    };
+    // Each game featured in turn, its caption its bots, played to its end
+    // (the viewer's last move) before the next.
+    let mut seen = vec![];
+    let all = poll(BUDGET, || {
+        let s = state(&mut browser);
+        if let Some(n) = s["featured"].as_str().and_then(|f| f.parse::<usize>().ok()) {
+            let row = &games[n - 1];
+            let caption = s["caption"].as_str().unwrap();
+            assert!(
+                caption.contains(&format!("Game {n}: {} vs {}", row["bot_a"], row["bot_b"])),
+                "{s}"
+            );
+            if seen.last() != Some(&n) {
+                seen.push(n);
+            }
+        }
+        let played = s["played"].as_str().unwrap_or("").to_string();
+        (played.split(',').count() == games.len()).then_some((played, s))
+    })
+    .unwrap_or_else(|| {
+        panic!(
+            "every game is played: featured {seen:?}, {}",
+            state(&mut browser)
+        )
+    });
+    let expected: Vec<String> = (1..=games.len()).map(|n| n.to_string()).collect();
+    assert_eq!(all.0, expected.join(","), "one at a time, in order");
+    // Seen in turn (the first may be over before the test looks, on a
+    // busy machine).
+    assert!(
+        seen.len() >= 3
+            && seen.windows(2).all(|w| w[1] == w[0] + 1)
+            && seen.last() == Some(&games.len()),
+        "{seen:?}"
+    );
+    assert_eq!(all.1["standings"], 3, "the standings beside it");
+    let last = &games[games.len() - 1];
+    let position = all.1["position"].as_str().unwrap();
+    let total = position.rsplit(' ').next().unwrap();
+    assert_eq!(
+        position,
+        format!("move {total} of {total}"),
+        "played to its end"
+    );
+    assert!(
+        all.1["result"]
+            .as_str()
+            .unwrap()
+            .contains(last["reason"].as_str()),
+        "{}",
+        all.1
+    );
+    assert_eq!(server.interrupt(Duration::from_secs(30)), Some(0));
 }
