@@ -125,6 +125,9 @@ fn the_event_stream_alone_gives_the_standings_of_standings_csv() {
         BUDGET,
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&events_path).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "the codes played are the user's alone");
     let events = events_of(&events_path);
     let kinds: Vec<&str> = events.iter().map(kind).collect();
     assert_eq!(kinds.first(), Some(&"run-started"), "{kinds:?}");
