@@ -126,7 +126,10 @@ fn the_event_stream_alone_gives_the_standings_of_standings_csv() {
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
     use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(&events_path).unwrap().permissions().mode();
+    let mode = std::fs::metadata(&events_path)
+        .unwrap()
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o777, 0o600, "the codes played are the user's alone");
     let events = events_of(&events_path);
     let kinds: Vec<&str> = events.iter().map(kind).collect();
@@ -938,4 +941,91 @@ fn the_projector_plays_the_finished_games_one_at_a_time() {
         all.1
     );
     assert_eq!(server.interrupt(Duration::from_secs(30)), Some(0));
+}
+
+#[test]
+fn sprt_and_check_tell_their_runs_in_the_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let events = dir.path().join("sprt.jsonl");
+    let run = referee(
+        &[
+            "sprt",
+            "arrow5",
+            &sample_bin("arrow5_strong"),
+            &sample_bin("arrow5_random"),
+            "--elo1",
+            "50",
+            "--max-games",
+            "40",
+            "--jobs",
+            "2",
+            "--events",
+            events.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert!([0, 1, 3].contains(&run.status), "{}", run.stderr);
+    let stream = events_of(&events);
+    assert_eq!(stream[0]["event"], "run-started");
+    assert_eq!(stream[0]["command"], "sprt");
+    let games: Vec<&Value> = stream
+        .iter()
+        .filter(|e| kind(e) == "game-finished")
+        .collect();
+    let last = stream.last().unwrap();
+    assert_eq!(kind(last), "run-finished");
+    let total = ["wins", "draws", "losses"]
+        .iter()
+        .map(|k| last[*k].as_u64().unwrap())
+        .sum::<u64>();
+    assert_eq!(
+        games.len() as u64,
+        total,
+        "a game-finished per game counted"
+    );
+    for k in ["wins", "draws", "losses", "llr"] {
+        assert_eq!(games.last().unwrap()[k], last[k], "{k}");
+    }
+    let result = match run.status {
+        0 => "H1",
+        1 => "H0",
+        _ => "inconclusive",
+    };
+    assert_eq!(last["result"], result);
+    // sprt prints its test on stdout: the stream cannot go there.
+    let run = referee(&["sprt", "arrow5", "a", "b", "--events", "-"], BUDGET);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--events"), "{}", run.stderr);
+
+    // A check: its requirements decided as progress, its report at the end.
+    let text = std::fs::read_to_string(root().join("tournaments/check-arrow5.toml")).unwrap();
+    let strong = sample_bin("arrow5_strong");
+    let bin_dir = Path::new(&strong)
+        .parent()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let file = dir.path().join("check.toml");
+    std::fs::write(&file, text.replace("../target/release", &bin_dir)).unwrap();
+    let events = dir.path().join("check.jsonl");
+    let run = referee(
+        &[
+            "check",
+            file.to_str().unwrap(),
+            "--json",
+            "--jobs",
+            "2",
+            "--no-report",
+            "--events",
+            events.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let stream = events_of(&events);
+    assert_eq!(stream[0]["command"], "check");
+    assert!(stream.iter().any(|e| kind(e) == "progress"));
+    let last = stream.last().unwrap();
+    assert_eq!(kind(last), "run-finished");
+    assert_eq!(last["report"], run.json(), "the report of --json");
 }
