@@ -1029,3 +1029,50 @@ fn sprt_and_check_tell_their_runs_in_the_stream() {
     assert_eq!(kind(last), "run-finished");
     assert_eq!(last["report"], run.json(), "the report of --json");
 }
+
+#[test]
+fn collect_tells_each_team_in_the_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let from = dir.path().join("from");
+    for team in ["alpha", "beta"] {
+        std::fs::create_dir_all(from.join(team)).unwrap();
+    }
+    std::fs::copy(
+        root().join("sample_bots/python/arrow5_starter.py"),
+        from.join("alpha/main.py"),
+    )
+    .unwrap();
+    std::fs::write(from.join("beta/main.py"), "garbage(\n").unwrap();
+    let events = dir.path().join("collect.jsonl");
+    let out = dir.path().join("bots");
+    let run = referee(
+        &[
+            "collect",
+            "--game",
+            "arrow5",
+            "--from",
+            from.to_str().unwrap(),
+            "--reference",
+            &sample_bin("arrow5_random"),
+            "--out",
+            out.to_str().unwrap(),
+            "--events",
+            events.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let stream = events_of(&events);
+    let kinds: Vec<&str> = stream.iter().map(kind).collect();
+    assert_eq!(
+        kinds,
+        ["run-started", "admission", "admission", "run-finished"]
+    );
+    let rows = csv_records(&out.join("admission.csv"));
+    for (event, row) in stream[1..3].iter().zip(&rows) {
+        assert_eq!(event["team"], row["team"].as_str());
+        assert_eq!(event["status"], row["status"].as_str());
+    }
+    assert_eq!(stream[3]["admitted"], 1);
+    assert_eq!(stream[3]["broken"], 1);
+}
