@@ -66,6 +66,31 @@ struct Shared {
     changes: Mutex<u64>,
     changed: Condvar,
     streams: Mutex<usize>,
+    /// The snapshot as JSON, made once per change for every browser.
+    latest: Mutex<Option<(u64, Arc<String>)>>,
+}
+
+impl Shared {
+    /// The folder's snapshot as JSON (`{"error": ...}` when it cannot be
+    /// read now: a folder being rewritten, a row half there, is read again
+    /// at its next change), and the change it is of.
+    fn snapshot_json(&self) -> (u64, Arc<String>) {
+        let now = *self.changes.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut latest = self.latest.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((of, json)) = &*latest {
+            if *of == now {
+                return (now, Arc::clone(json));
+            }
+        }
+        let json = match self.watched.snapshot() {
+            Ok(snapshot) => serde_json::to_string(&snapshot),
+            Err(e) => serde_json::to_string(&json!({ "error": e.to_string() })),
+        }
+        .unwrap_or_else(|e| json!({ "error": e.to_string() }).to_string());
+        let json = Arc::new(json);
+        *latest = Some((now, Arc::clone(&json)));
+        (now, json)
+    }
 }
 
 /// Serves until Ctrl-C (or SIGTERM); `ready` is told the address listened
@@ -93,6 +118,7 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()
         changes: Mutex::new(0),
         changed: Condvar::new(),
         streams: Mutex::new(0),
+        latest: Mutex::new(None),
     });
     let watcher = {
         let shared = Arc::clone(&shared);
@@ -202,10 +228,10 @@ fn route(path: &str, query: &str, shared: &Shared) -> Reply {
         "/projector" | "/projector/" => Reply::ok("text/html; charset=utf-8", PROJECTOR),
         "/" | "/index.html" => leaderboard(shared),
         "/live.js" => Reply::ok("text/javascript; charset=utf-8", LIVE_JS),
-        "/api/snapshot" => match shared.watched.snapshot() {
-            Ok(snapshot) => json_reply(&snapshot),
-            Err(e) => Reply::error(500, &e.to_string()),
-        },
+        "/api/snapshot" => {
+            let (_, json) = shared.snapshot_json();
+            Reply::ok("application/json", json.as_bytes())
+        }
         "/api/games" => match shared.watched.games() {
             Ok(games) => json_reply(&games),
             Err(e) => Reply::error(500, &e.to_string()),
@@ -431,14 +457,8 @@ fn follow(out: &mut dyn Write, shared: &Shared) -> io::Result<()> {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         if seen != Some(now) {
-            seen = Some(now);
-            let data = match shared.watched.snapshot() {
-                Ok(snapshot) => serde_json::to_string(&snapshot),
-                // A folder being rewritten (a row half there): said, and
-                // read again at its next change.
-                Err(e) => serde_json::to_string(&json!({ "error": e.to_string() })),
-            }
-            .map_err(io::Error::other)?;
+            let (of, data) = shared.snapshot_json();
+            seen = Some(of);
             // JSON on one line: one `data:` line.
             write!(out, "event: snapshot\ndata: {data}\n\n")?;
         } else {
