@@ -857,6 +857,10 @@ fn watch_once_shows_a_tournament_while_it_runs() {
 fn the_projector_plays_the_finished_games_one_at_a_time() {
     let dir = tempfile::tempdir().unwrap();
     let file = three_bot_tournament(dir.path(), 2);
+    // A name that would be markup: text wherever it is shown.
+    let evil = "<i id='evil'>constant</i>";
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replace("\"constant\"", &format!("\"{evil}\""))).unwrap();
     let out = dir.path().join("out");
     let run = referee(
         &[
@@ -873,6 +877,12 @@ fn the_projector_plays_the_finished_games_one_at_a_time() {
     assert_eq!(run.status, 0, "{}", run.stderr);
     let games = csv_records(&out.join("games.csv"));
     let (mut server, addr) = start_server(&out, &[]);
+    let (status, page) = http(&addr, "GET", "/");
+    assert_eq!(status, 200);
+    assert!(
+        !page.contains(evil) && page.contains("&lt;i id="),
+        "escaped"
+    );
     let mut browser = Browser::open(&format!("http://{addr}/projector?speed=60&pause=1500"));
     let state = |b: &mut Browser| {
         b.eval(
@@ -924,6 +934,16 @@ fn the_projector_plays_the_finished_games_one_at_a_time() {
         "{seen:?}"
     );
     assert_eq!(all.1["standings"], 3, "the standings beside it");
+    let names = browser.eval(
+        "JSON.stringify([document.getElementById('evil'), \
+         Array.from(document.querySelectorAll('#standings td.bot')).map(c => c.textContent)])",
+    );
+    let names: Value = serde_json::from_str(names.as_str().unwrap()).unwrap();
+    assert_eq!(names[0], Value::Null, "no element made of a name");
+    assert!(
+        names[1].as_array().unwrap().iter().any(|n| n == evil),
+        "{names}"
+    );
     let last = &games[games.len() - 1];
     let position = all.1["position"].as_str().unwrap();
     let total = position.rsplit(' ').next().unwrap();
