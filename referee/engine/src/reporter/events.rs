@@ -46,7 +46,7 @@ enum Sink {
 
 /// Why the events file cannot be opened.
 #[derive(Debug, thiserror::Error)]
-#[error("--events {}: cannot open it for writing ({source}); give a file in a folder you can write, or - for stdout", path.display())]
+#[error("--events {}: cannot open it for writing; give a file in a folder you can write, or - for stdout", path.display())]
 pub struct EventsError {
     pub path: PathBuf,
     #[source]
