@@ -20,6 +20,7 @@ mod incremental;
 mod kill_resume;
 mod languages;
 mod links;
+mod live;
 mod mastermind_match;
 mod move_times;
 mod newcomer;

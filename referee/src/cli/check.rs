@@ -60,6 +60,8 @@ pub struct CheckArgs {
     /// Do not write the HTML report (nor keep the games' transcripts)
     #[arg(long)]
     pub no_report: bool,
+    #[command(flatten)]
+    pub events: super::EventFlags,
     /// Games played at once [default: the number of cores; at most 1024]
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::jobs)]
     pub jobs: Option<usize>,
@@ -124,7 +126,13 @@ pub fn run_check(args: CheckArgs, arena: &Arena) -> Result<super::ExitCode, Fail
             bot.limits.process.hidden.push(file.clone());
             bot.limits.process.hidden.extend(args.key.hidden());
             bot.limits.process.hidden.extend(bots_own.iter().cloned());
+            bot.limits.process.hidden.extend(args.events.hidden());
         }
+    }
+    if args.json && args.events.on_stdout() {
+        return Err(Failure::input(anyhow!(
+            "--json and --events - both write to stdout: give --events a file"
+        )));
     }
     let key = args.key.run_key()?;
     let jobs = args.jobs.unwrap_or_else(default_jobs);
@@ -157,8 +165,13 @@ pub fn run_check(args: CheckArgs, arena: &Arena) -> Result<super::ExitCode, Fail
     if let Some(path) = &args.summary {
         reporters.push(referee_engine::reporter::summary::Summary::new(path));
     }
+    if let Some(events) = args.events.open()? {
+        reporters.push(events);
+    }
     if args.json {
         reporters.push(Json);
+        reporters.push(Terminal::progress_only());
+    } else if args.events.on_stdout() {
         reporters.push(Terminal::progress_only());
     } else {
         reporters.push(Terminal::new().with_file("JUnit", args.junit.as_ref()));
@@ -245,6 +258,8 @@ pub struct SprtArgs {
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
     #[command(flatten)]
+    pub events: super::EventFlags,
+    #[command(flatten)]
     pub key: KeyFlags,
     #[command(flatten)]
     pub game_flags: GameFlags,
@@ -254,6 +269,11 @@ pub struct SprtArgs {
 
 pub fn run_sprt(args: SprtArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
     let languages = arena.languages();
+    if args.events.on_stdout() {
+        return Err(Failure::input(anyhow!(
+            "--events -: sprt prints its test on stdout; give --events a file"
+        )));
+    }
     let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let bounds = Bounds {
         elo0: args.elo0,
@@ -284,6 +304,7 @@ pub fn run_sprt(args: SprtArgs, arena: &Arena) -> Result<super::ExitCode, Failur
             .map_err(|e| Failure::Input(anyhow!("{role}: {e}")))?;
         let mut limits = args.limits.limits_for(arena, &config, command.language);
         limits.process.hidden.extend(args.key.hidden());
+        limits.process.hidden.extend(args.events.hidden());
         Ok(TournamentBot {
             name: command.name.clone(),
             limits,
@@ -309,6 +330,9 @@ pub fn run_sprt(args: SprtArgs, arena: &Arena) -> Result<super::ExitCode, Failur
     let mut reporters = Reporters::default();
     if let Some(path) = &args.summary {
         reporters.push(referee_engine::reporter::summary::Summary::new(path));
+    }
+    if let Some(events) = args.events.open()? {
+        reporters.push(events);
     }
     reporters.push(Terminal::new());
     let outcome = ab::run(&plan, &mut reporters).map_err(Failure::input)?;

@@ -96,11 +96,18 @@ pub struct CollectArgs {
     pub limits: LimitFlags,
     #[command(flatten)]
     pub key: KeyFlags,
+    #[command(flatten)]
+    pub events: super::EventFlags,
 }
 
 pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
     let languages = arena.languages();
     let input = |e: collect::CollectError| Failure::Input(anyhow!(e));
+    if args.events.on_stdout() {
+        return Err(Failure::Input(anyhow!(
+            "--events -: collect prints its admission report on stdout; give --events a file"
+        )));
+    }
     let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let deadline = args
         .deadline
@@ -192,6 +199,7 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
             limit.process.hidden.extend(args.key.hidden());
             limit.process.hidden.extend(submissions.iter().cloned());
             limit.process.hidden.extend(bots_own.iter().cloned());
+            limit.process.hidden.extend(args.events.hidden());
         }
         let plan = MatchPlan {
             config: config.clone(),
@@ -261,6 +269,11 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
             .collect(),
         None => by_team.keys().cloned().collect(),
     };
+    let mut events = args.events.open()?;
+    if let Some(events) = &mut events {
+        events.collect_started(&args.game, &out, teams.len());
+    }
+    let mut counts = [0usize; 3];
     // Ctrl-C (or SIGTERM) ends the team being played; the report keeps
     // the teams done, and collecting again does them all.
     referee_engine::bot::install_interrupt_handler();
@@ -312,10 +325,21 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
         if row.status != Status::Admitted {
             remove_team(&out, &row.team, languages);
         }
+        counts[match row.status {
+            Status::Admitted => 0,
+            Status::Broken => 1,
+            Status::Missing => 2,
+        }] += 1;
+        if let Some(events) = &mut events {
+            events.admission(&row);
+        }
         report.team_done(row).map_err(report_error)?;
     }
     let _ = fs::remove_dir_all(&staging);
     report.finish().map_err(report_error)?;
+    if let Some(events) = &mut events {
+        events.collect_finished(counts[0], counts[1], counts[2]);
+    }
     if referee_engine::bot::stop_requested() {
         eprintln!(
             "referee: stopped by Ctrl-C; the report holds the teams done; collect again to do them all"

@@ -15,6 +15,7 @@ mod check;
 mod collect;
 mod human;
 mod languages;
+mod live;
 mod play;
 mod tournament;
 
@@ -162,6 +163,10 @@ input; the bot is killed); 2 bad input; 1 internal failure."
     /// Gather the teams' submissions (folders, archives, git) into a folder of bots, each admitted after a smoke game
     #[command(long_about = collect::LONG_ABOUT, after_help = collect::AFTER_HELP)]
     Collect(collect::CollectArgs),
+    /// Serve a results folder to browsers, live: the leaderboard moves as games finish, a projector mode plays the games one at a time (read-only; 127.0.0.1 unless --bind)
+    Serve(live::ServeArgs),
+    /// Watch a results folder in the terminal: standings with intervals, games running now, verdicts, progress and time left (q quits)
+    Watch(live::WatchArgs),
 }
 
 /// The secret key the referee draws codes with (see `referee_engine::key`):
@@ -189,6 +194,45 @@ impl KeyFlags {
             .iter()
             .filter_map(|p| std::path::absolute(p).ok())
             .collect()
+    }
+}
+
+/// `--events FILE`: the run as JSON lines (`referee_engine::reporter::events`),
+/// shared by the commands that run many games.
+#[derive(Args, Clone, Debug, Default)]
+pub struct EventFlags {
+    /// Write the run as it happens to FILE, one JSON object a line, flushed line by line (- for stdout): run started, game started, game finished, standings, run finished (docs/reference.md, "Event stream"). Appended to FILE (made if missing): each run starts with its run-started line. FOLDER/events.jsonl of a tournament is what `referee serve` and `watch` read
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<std::path::PathBuf>,
+    /// With --events: each game's messages to and from the bots too (move events, written when the game ends, before its game-finished); they hold the codes played, so the file is made readable by you alone
+    #[arg(long, requires = "events")]
+    pub events_moves: bool,
+}
+
+impl EventFlags {
+    /// The events reporter, if asked for: appending, so that the events
+    /// of earlier runs (a resumed tournament's) are never lost.
+    pub fn open(&self) -> Result<Option<referee_engine::reporter::events::Events>, Failure> {
+        self.events
+            .as_deref()
+            .map(|path| {
+                referee_engine::reporter::events::Events::open(path, self.events_moves)
+                    .map_err(Failure::input)
+            })
+            .transpose()
+    }
+
+    /// The events go to stdout (`--events -`): nothing else may.
+    pub fn on_stdout(&self) -> bool {
+        self.events.as_deref() == Some(std::path::Path::new("-"))
+    }
+
+    /// The events file, kept from the bots as the results are.
+    pub fn hidden(&self) -> Option<std::path::PathBuf> {
+        self.events
+            .as_deref()
+            .filter(|_| !self.on_stdout())
+            .and_then(|p| std::path::absolute(p).ok())
     }
 }
 
@@ -497,6 +541,8 @@ pub fn main() -> ExitCode {
             languages::run_languages(args, arena.languages()).map(|()| ExitCode::Ok)
         }
         Command::Collect(args) => collect::run_collect(args, arena),
+        Command::Serve(args) => live::run_serve(args),
+        Command::Watch(args) => live::run_watch(args),
     };
     match result {
         Ok(code) => code,

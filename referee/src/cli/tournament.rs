@@ -60,6 +60,8 @@ pub struct TournamentArgs {
     /// A folder of templates replacing the report's built-in ones of the same name
     #[arg(long, value_name = "DIR", conflicts_with = "no_report")]
     pub templates: Option<PathBuf>,
+    #[command(flatten)]
+    pub events: super::EventFlags,
 }
 
 /// `referee report DIR`.
@@ -256,6 +258,7 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         Some(out.clone()),
         args.key_file.clone(),
         plan.seeds_from.clone(),
+        args.events.hidden(),
     ]
     .iter()
     .flatten()
@@ -311,15 +314,38 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         jobs,
         out.display()
     );
-    // games.csv first: a game the terminal shows is a game recorded.
+    // The recommended place of the stream is inside the results folder,
+    // which the run would make a moment later.
+    if let Some(parent) = args.events.events.as_deref().and_then(|p| p.parent()) {
+        if parent == out.as_path() {
+            std::fs::create_dir_all(&out).map_err(|e| {
+                Failure::input(anyhow::anyhow!(
+                    "--out {}: cannot create it: {e}",
+                    out.display()
+                ))
+            })?;
+        }
+    }
+    let events = args.events.open()?;
+    // Events on stdout: the standings table is not printed there.
+    let terminal = if args.events.on_stdout() {
+        Terminal::progress_only()
+    } else {
+        Terminal::new()
+    };
+    // games.csv first: a game the terminal shows (or the event stream
+    // tells) is a game recorded.
     let mut reporters = Reporters::new(vec![
         Box::new(SandboxNote {
             path: out.join("sandbox.txt"),
             text: format!("{}\n", sandbox.describe()),
         }),
         Box::new(TournamentCsv::new(&out)),
-        Box::new(Terminal::new().with_resume(resume_command(&args.file, &out))),
     ]);
+    if let Some(events) = events {
+        reporters.push(events);
+    }
+    reporters.push(terminal.with_resume(resume_command(&args.file, &out)));
     // A shard holds some of the games: its graph and grades would be
     // those of a part (`merge` checks the graph of the whole; `referee
     // grade` grades the merged folder).

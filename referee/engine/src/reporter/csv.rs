@@ -89,7 +89,7 @@ impl Reporter for TournamentCsv {
         _record: &MatchRecord,
         place: &Place<'_>,
     ) -> Result<(), ReportError> {
-        let (Place::Tournament { row }, Some(writer)) = (place, &mut self.games) else {
+        let (Place::Tournament { row, .. }, Some(writer)) = (place, &mut self.games) else {
             return Ok(());
         };
         writer

@@ -62,21 +62,31 @@ pub fn for_each_row(
     Ok(count)
 }
 
+/// The description of the results folder `out` (`tournament.json`), or
+/// `None` when it has none.
+pub fn meta_of(out: &Path) -> Result<Option<FolderMeta>, FolderError> {
+    let meta_path = out.join("tournament.json");
+    let text = match input_file::read_to_string(&meta_path, Links::Refused, TEXT_CAP) {
+        Ok(text) => text,
+        Err(e) if e.is_not_found() => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| FolderError::BadFolderFile {
+            path: meta_path,
+            message: format!("not a results description: {e}"),
+        })
+}
+
 /// How the standings of the results folder `out` are ranked: a
 /// gauntlet's by its challengers (`tournament.json`), a knockout's by the
 /// rounds of its `bracket.csv` as last written; else by points (a folder
 /// without `tournament.json` too).
 pub fn ranking_of(out: &Path) -> Result<Ranking, FolderError> {
-    let meta_path = out.join("tournament.json");
-    let text = match input_file::read_to_string(&meta_path, Links::Refused, TEXT_CAP) {
-        Ok(text) => text,
-        Err(e) if e.is_not_found() => return Ok(Ranking::Points),
-        Err(e) => return Err(e.into()),
+    let Some(meta) = meta_of(out)? else {
+        return Ok(Ranking::Points);
     };
-    let meta: FolderMeta = serde_json::from_str(&text).map_err(|e| FolderError::BadFolderFile {
-        path: meta_path.clone(),
-        message: format!("not a results description: {e}"),
-    })?;
     if meta.format == Format::Gauntlet.name() {
         return Ok(Ranking::Gauntlet {
             challengers: meta.challengers.into_iter().collect(),
@@ -98,4 +108,21 @@ pub fn ranking_of(out: &Path) -> Result<Ranking, FolderError> {
     Ok(Ranking::Knockout {
         reached: rounds_reached(&matches),
     })
+}
+
+/// The standings of the games in the results folder `out` now, summed as
+/// the tournament sums them (`meta`: its `tournament.json`).
+pub fn standings_in(
+    out: &Path,
+    meta: &FolderMeta,
+) -> Result<crate::model::standings::Standings, FolderError> {
+    let (win, draw, loss) = meta.scoring;
+    let scoring = crate::model::standings::Scoring { win, draw, loss };
+    let mut standings = crate::model::standings::Standings::new(&meta.bots, scoring);
+    let games = out.join(super::csv::GAMES_CSV);
+    if games.exists() {
+        for_each_row(&games, |row| standings.add(&row))?;
+    }
+    standings.rank_by(ranking_of(out)?);
+    Ok(standings)
 }

@@ -17,6 +17,8 @@
 //! - [`junit`]: the check report as JUnit XML for CI systems;
 //! - [`grades`]: a term contest's grades (`grades/`) and the warning
 //!   when a tournament's bots fall into groups that never met;
+//! - [`events`]: `--events FILE`, the run as JSON lines, one event a line,
+//!   written as things happen (game started, finished, standings);
 //! - [`summary`]: `--summary FILE`, a check's or A/B run's Markdown summary;
 //! - [`admission`]: `referee collect`'s admission report (CSV and terminal);
 //! - [`folder`]: a results folder read back (`games.csv` row by row, how
@@ -26,6 +28,7 @@
 
 pub mod admission;
 pub mod csv;
+pub mod events;
 pub mod folder;
 pub mod grades;
 pub mod html;
@@ -103,8 +106,11 @@ pub enum Place<'a> {
     /// The one game of `referee match`.
     Match,
     /// A tournament game: its row in `games.csv` (number, seed, bots by
-    /// name, result).
-    Tournament { row: &'a GameRow },
+    /// name, result), and where its transcript was written (if it could be).
+    Tournament {
+        row: &'a GameRow,
+        transcript: &'a Path,
+    },
     /// A bench game: its secret's row, and how many games are done of all.
     Bench {
         row: &'a BenchRow,
@@ -120,6 +126,15 @@ pub enum Place<'a> {
         tally: &'a Tally,
         llr: f64,
     },
+}
+
+/// A tournament game handed to a worker, told as it starts (the seats as
+/// scheduled; who moves first is the game's to decide).
+pub struct GameStart<'a> {
+    pub number: u64,
+    pub seed: u64,
+    /// Bot A's name, then bot B's.
+    pub bots: [&'a str; 2],
 }
 
 /// What a run found, told once after its last game.
@@ -163,6 +178,10 @@ pub trait Reporter: Send {
         Ok(())
     }
 
+    /// A tournament game begins. Nothing to fail: the formats that must
+    /// be complete are written as games finish.
+    fn game_started(&mut self, _game: &GameStart<'_>) {}
+
     fn game_finished(
         &mut self,
         _record: &MatchRecord,
@@ -200,6 +219,10 @@ impl Reporters {
 impl Reporter for Reporters {
     fn run_started(&mut self, run: &Run<'_>) -> Result<(), ReportError> {
         self.0.iter_mut().try_for_each(|r| r.run_started(run))
+    }
+
+    fn game_started(&mut self, game: &GameStart<'_>) {
+        self.0.iter_mut().for_each(|r| r.game_started(game));
     }
 
     fn game_finished(

@@ -155,7 +155,7 @@ impl Reporter for Terminal {
                 print!("{}", render_match(record));
                 self.print_files();
             }
-            Place::Tournament { row } => {
+            Place::Tournament { row, .. } => {
                 if let Some(progress) = &mut self.progress {
                     progress.tick(Some((row.game, &row.detail)));
                 }
@@ -194,15 +194,19 @@ impl Reporter for Terminal {
         self.finish_progress();
         match finish {
             Finish::Tournament { outcome, standings } => {
-                print!("{}", standings_table(&outcome.standings));
-                if let Some(order) = standings.ranking().describe() {
-                    println!("{order}");
-                }
-                if let Some(tables) = &outcome.rounds {
-                    print!("{}", rounds_table(tables));
+                // Stdout is the event stream's (`--events -`): the
+                // standings are in it, and in standings.csv.
+                if !self.progress_only {
+                    print!("{}", standings_table(&outcome.standings));
+                    if let Some(order) = standings.ranking().describe() {
+                        println!("{order}");
+                    }
+                    if let Some(tables) = &outcome.rounds {
+                        print!("{}", rounds_table(tables));
+                    }
                 }
                 let folder = self.folder.clone().unwrap_or_default();
-                println!(
+                let games_line = format!(
                     "\n{} of {} games in {} ({} played now){}",
                     outcome.total_in_folder,
                     outcome.scheduled,
@@ -217,6 +221,11 @@ impl Reporter for Terminal {
                         String::new()
                     }
                 );
+                if self.progress_only {
+                    eprintln!("{games_line}");
+                } else {
+                    println!("{games_line}");
+                }
                 if outcome.not_played > 0 {
                     eprintln!(
                         "{} games were not played ({}); they count for nobody. Play them with: {}",

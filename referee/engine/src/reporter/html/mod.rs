@@ -341,15 +341,36 @@ pub fn write_leaderboard(
     templates: &Templates,
     live: bool,
 ) -> Result<(), ReportError> {
-    let results = read_results(folder)?;
-    let env = templates.environment()?;
-    let html = leaderboard(&env, &results, live, &when_ran(folder, None))?;
+    let html = leaderboard_html(folder, templates, live)?;
     let out = folder.join(REPORT_DIR);
     fs::create_dir_all(out.join("assets"))
         .map_err(io_error(&out, "cannot create the report folder"))?;
     write_assets(&out, templates)?;
     let path = out.join("index.html");
     crate::atomic_file::write(&path, html).map_err(io_error(&path, "cannot write"))
+}
+
+/// The leaderboard page of the results folder as it is now (`live`: the
+/// page of a tournament still running, without links to pages not yet
+/// written).
+pub fn leaderboard_html(
+    folder: &Path,
+    templates: &Templates,
+    live: bool,
+) -> Result<String, ReportError> {
+    let results = read_results(folder)?;
+    let env = templates.environment()?;
+    leaderboard(&env, &results, live, &when_ran(folder, None))
+}
+
+/// A report asset's built-in text (`style.css`, `viewer.js`), for a server
+/// of a folder whose report was not written.
+pub fn built_in_asset(name: &str) -> Option<&'static str> {
+    match name {
+        "style.css" => Some(STYLE),
+        "viewer.js" => Some(VIEWER),
+        _ => None,
+    }
 }
 
 fn write_assets(out: &Path, templates: &Templates) -> Result<(), ReportError> {

@@ -194,14 +194,49 @@ pub fn run(
     let play = |todo: &mut (dyn Iterator<Item = ScheduledGame> + Send),
                 played: &mut Played,
                 reporters: &mut dyn Reporter| {
+        // Told each game as a worker takes it, and each result as it
+        // ends, from whichever worker: one at a time. A worker taking a
+        // game does not wait for the reporters (a result being written):
+        // its start is told by whoever holds them next, before any result.
+        use std::sync::{Mutex, PoisonError};
+        let reporters = Mutex::new(reporters);
+        let starts = Mutex::new(Vec::<(u64, u64, usize, usize)>::new());
+        let tell_starts = |reporters: &mut dyn Reporter| {
+            let starts =
+                std::mem::take(&mut *starts.lock().unwrap_or_else(PoisonError::into_inner));
+            for (number, seed, a, b) in starts {
+                reporters.game_started(&crate::reporter::GameStart {
+                    number,
+                    seed,
+                    bots: [&plan.bots[a].name, &plan.bots[b].name],
+                });
+            }
+        };
         pool.run(
-            || todo.next(),
+            || {
+                let game = todo.next()?;
+                starts.lock().unwrap_or_else(PoisonError::into_inner).push((
+                    game.number,
+                    game.seed,
+                    game.a,
+                    game.b,
+                ));
+                if let Ok(mut reporters) = reporters.try_lock() {
+                    tell_starts(*reporters);
+                }
+                Some(game)
+            },
             |game: ScheduledGame| play_game(plan, &key, out, &transcripts, game),
             |(game, result, transcript_failed)| {
-                played.take(plan, out, game, result, transcript_failed, reporters)
+                let mut reporters = reporters.lock().unwrap_or_else(PoisonError::into_inner);
+                tell_starts(*reporters);
+                played.take(plan, out, game, result, transcript_failed, *reporters)
             },
         );
         // Games held back behind one not recorded (stopped, not started).
+        let reporters = reporters
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
         played.write_held_back(plan, out, reporters);
     };
     let off_schedule = |source| TournamentError::OffSchedule {

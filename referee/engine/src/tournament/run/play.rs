@@ -219,7 +219,14 @@ impl Played {
                 return Flow::Stop;
             }
         }
-        let place = Place::Tournament { row: &row };
+        let transcript = match game.identity {
+            Some(id) => Store::transcript_path(out, &id),
+            None => transcript_path(out, &out.join("transcripts"), &game),
+        };
+        let place = Place::Tournament {
+            row: &row,
+            transcript: &transcript,
+        };
         if let Err(e) = reporters.game_finished(record, &place) {
             self.error.get_or_insert(e.into());
             bot::request_stop();

@@ -1,0 +1,398 @@
+//! A results folder watched while it is written (`referee serve`, `referee
+//! watch`): read only, from any process, so that a tournament started
+//! elsewhere (a shard too) can be followed. The standings and the games
+//! finished come from `games.csv` (what the tournament recorded); the
+//! games running now and the run's pace from its event stream
+//! (`--events`, [`crate::reporter::events`]), when the folder has one.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::input_file::{self, Links, TABLE_CAP};
+use crate::model::folder::FolderMeta;
+use crate::model::standings::{GameRow, StandingRow};
+use crate::reporter::events::EVENTS_FILE;
+use crate::reporter::folder::{for_each_row, meta_of, standings_in, FolderError};
+
+/// Why a folder cannot be watched.
+#[derive(Debug, thiserror::Error)]
+pub enum LiveError {
+    #[error("{}: no such folder; give the results folder of a tournament (its --out)", path.display())]
+    Missing { path: PathBuf },
+    #[error("{}: not a results folder (it has no tournament.json); give the --out folder of `referee tournament` or `merge`, or wait until the tournament has started", path.display())]
+    NotResults { path: PathBuf },
+    #[error(transparent)]
+    Folder(#[from] FolderError),
+    #[error("--events {}: {why}", path.display())]
+    Events { path: PathBuf, why: String },
+}
+
+/// A game under way: started in the event stream, not yet finished.
+#[derive(Clone, Debug, Serialize)]
+pub struct Running {
+    pub game: u64,
+    pub bot_a: String,
+    pub bot_b: String,
+    /// When it started (seconds since the Unix epoch).
+    pub started: f64,
+}
+
+/// The folder as it is now.
+#[derive(Clone, Debug, Serialize)]
+pub struct Snapshot {
+    pub name: String,
+    pub game: String,
+    pub format: String,
+    /// `I/N` for a shard's folder.
+    pub shard: Option<String>,
+    pub games_done: u64,
+    pub games_total: u64,
+    pub ranked_by: Option<&'static str>,
+    pub standings: Vec<StandingRow>,
+    /// The last games recorded, newest first (at most [`RECENT`]).
+    pub recent: Vec<GameRow>,
+    /// The games with a verdict other than `ok`, newest first (at most
+    /// [`RECENT`]).
+    pub verdicts: Vec<GameRow>,
+    /// From the event stream: the games under way, oldest first.
+    pub running: Vec<Running>,
+    /// From the event stream: whether the last run finished (or was
+    /// stopped) and, while it runs, the seconds left at its pace so far.
+    pub finished: Option<bool>,
+    pub seconds_left: Option<f64>,
+    /// Where the running games come from, or why they are not known.
+    pub events_note: String,
+}
+
+/// How many recent games and verdicts a snapshot keeps.
+pub const RECENT: usize = 12;
+
+/// A results folder to watch, checked once.
+pub struct Watched {
+    pub folder: PathBuf,
+    /// The event stream to read (`--events`, else the folder's
+    /// `events.jsonl` when it has one).
+    pub events: Option<PathBuf>,
+    /// Given by `--events`: it must exist.
+    events_given: bool,
+}
+
+impl Watched {
+    /// `folder` if it is a results folder; `events`, a stream to read
+    /// (else the folder's own `events.jsonl`, if any).
+    pub fn open(folder: &Path, events: Option<&Path>) -> Result<Watched, LiveError> {
+        if !folder.is_dir() {
+            return Err(LiveError::Missing {
+                path: folder.to_path_buf(),
+            });
+        }
+        if meta_of(folder)?.is_none() {
+            return Err(LiveError::NotResults {
+                path: folder.to_path_buf(),
+            });
+        }
+        if let Some(path) = events {
+            if !path.is_file() {
+                return Err(LiveError::Events {
+                    path: path.to_path_buf(),
+                    why: "no such file; give the file the tournament's --events writes".into(),
+                });
+            }
+        }
+        Ok(Watched {
+            folder: folder.to_path_buf(),
+            events: events.map(Path::to_path_buf),
+            events_given: events.is_some(),
+        })
+    }
+
+    fn events_path(&self) -> Option<PathBuf> {
+        match &self.events {
+            Some(path) => Some(path.clone()),
+            None => Some(self.folder.join(EVENTS_FILE)).filter(|p| p.is_file()),
+        }
+    }
+
+    /// The folder's description (`tournament.json`).
+    pub fn meta(&self) -> Result<FolderMeta, LiveError> {
+        meta_of(&self.folder)?.ok_or_else(|| LiveError::NotResults {
+            path: self.folder.clone(),
+        })
+    }
+
+    /// The size and time of the files a snapshot is made of: when it
+    /// changes, the snapshot may have.
+    pub fn stamp(&self) -> Vec<(u64, Option<std::time::SystemTime>)> {
+        [
+            Some(self.folder.join(crate::reporter::csv::GAMES_CSV)),
+            self.events_path(),
+        ]
+        .into_iter()
+        .map(|p| {
+            p.and_then(|p| std::fs::metadata(p).ok())
+                .map_or((0, None), |m| (m.len(), m.modified().ok()))
+        })
+        .collect()
+    }
+
+    /// Every game recorded in `games.csv`, in the file's order.
+    pub fn games(&self) -> Result<Vec<GameRow>, LiveError> {
+        let path = self.folder.join(crate::reporter::csv::GAMES_CSV);
+        let mut rows = vec![];
+        if path.exists() {
+            for_each_row(&path, |row| {
+                rows.push(row);
+                Ok(())
+            })?;
+        }
+        Ok(rows)
+    }
+
+    /// The folder now.
+    pub fn snapshot(&self) -> Result<Snapshot, LiveError> {
+        let meta = self.meta()?;
+        let standings = standings_in(&self.folder, &meta)?;
+        let games = self.games()?;
+        let newest = games.iter().rev();
+        let recent: Vec<GameRow> = newest.clone().take(RECENT).cloned().collect();
+        let verdicts: Vec<GameRow> = newest
+            .filter(|g| !g.detail.is_empty())
+            .take(RECENT)
+            .cloned()
+            .collect();
+        let mut snapshot = Snapshot {
+            name: meta.name.clone(),
+            game: meta.game.clone(),
+            format: meta.format.clone(),
+            shard: meta.shard.map(|(i, n)| format!("{i}/{n}")),
+            games_done: games.len() as u64,
+            games_total: meta.total_games,
+            ranked_by: standings.ranking().describe(),
+            standings: standings.rows(),
+            recent,
+            verdicts,
+            running: vec![],
+            finished: None,
+            seconds_left: None,
+            events_note: String::new(),
+        };
+        match self.events_path() {
+            None => {
+                snapshot.events_note = format!(
+                    "no event stream: the games running now are known when the tournament writes one (--events {})",
+                    self.folder.join(EVENTS_FILE).display()
+                )
+            }
+            Some(path) => match read_stream(&path) {
+                Ok(stream) => {
+                    snapshot.events_note = format!("events: {}", path.display());
+                    stream.fill(&mut snapshot);
+                }
+                Err(why) if self.events_given => {
+                    return Err(LiveError::Events { path, why });
+                }
+                Err(why) => snapshot.events_note = format!("{}: {why}", path.display()),
+            },
+        }
+        Ok(snapshot)
+    }
+}
+
+/// What the last run of an event stream says.
+#[derive(Default)]
+struct Stream {
+    running: BTreeMap<u64, Running>,
+    started_at: Option<f64>,
+    finished_since: u64,
+    finished: bool,
+    last_time: Option<f64>,
+}
+
+impl Stream {
+    fn fill(self, snapshot: &mut Snapshot) {
+        if self.started_at.is_none() {
+            return;
+        }
+        snapshot.running = self.running.into_values().collect();
+        snapshot.finished = Some(self.finished);
+        if let (false, Some(start), Some(last)) = (self.finished, self.started_at, self.last_time) {
+            let left = snapshot.games_total.saturating_sub(snapshot.games_done);
+            if self.finished_since > 0 && last > start {
+                let per_game = (last - start) / self.finished_since as f64;
+                snapshot.seconds_left = Some(per_game * left as f64);
+            }
+        }
+    }
+}
+
+/// Reads an event stream: lines that are not whole events (the last one
+/// while it is written, or a file that is not a stream) are passed over.
+fn read_stream(path: &Path) -> Result<Stream, String> {
+    let bytes = input_file::read(path, Links::Followed, TABLE_CAP).map_err(|e| e.why())?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut stream = Stream::default();
+    let mut events = 0;
+    for line in text.lines() {
+        let Ok(event) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if event["v"] != 1 {
+            continue;
+        }
+        events += 1;
+        let time = event["time"].as_f64();
+        let game = event["game"].as_u64();
+        match event["event"].as_str() {
+            Some("run-started") if event["command"] == "tournament" => {
+                stream = Stream {
+                    started_at: time,
+                    ..Stream::default()
+                };
+            }
+            Some("game-started") => {
+                if let Some(game) = game {
+                    stream.running.insert(
+                        game,
+                        Running {
+                            game,
+                            bot_a: event["bot_a"].as_str().unwrap_or_default().into(),
+                            bot_b: event["bot_b"].as_str().unwrap_or_default().into(),
+                            started: time.unwrap_or(0.0),
+                        },
+                    );
+                }
+            }
+            Some("game-finished") => {
+                if let Some(game) = game {
+                    stream.running.remove(&game);
+                    stream.finished_since += 1;
+                    stream.last_time = time;
+                }
+            }
+            Some("run-finished") => {
+                stream.finished = true;
+                stream.running.clear();
+            }
+            _ => {}
+        }
+    }
+    if events == 0 && !bytes.is_empty() {
+        return Err("not an event stream of the referee (no line reads as an event)".into());
+    }
+    Ok(stream)
+}
+
+/// `seconds` as a person reads a time left: `45 s`, `3 min 20 s`, `2 h 5 min`.
+pub fn readable_duration(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// The folder as one screen of plain text (`referee watch`, and its
+/// `--once`): the run's progress, the standings with their intervals, the
+/// games running now, the verdicts with their details, the last games.
+/// `now`: the time of the frame (seconds since the Unix epoch), for how
+/// long the running games have run. Every text a bot chose is escaped.
+pub fn frame(snapshot: &Snapshot, now: f64) -> String {
+    use crate::text::escape;
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let shard = snapshot
+        .shard
+        .as_ref()
+        .map(|s| format!(", shard {s}"))
+        .unwrap_or_default();
+    let state = match snapshot.finished {
+        Some(true) => " · finished".to_string(),
+        _ => snapshot
+            .seconds_left
+            .map(|s| format!(" · about {} left", readable_duration(s)))
+            .unwrap_or_default(),
+    };
+    let _ = writeln!(
+        out,
+        "{} · {} ({}{shard}) · {} of {} games{state}",
+        escape(&snapshot.name),
+        snapshot.game,
+        snapshot.format,
+        snapshot.games_done,
+        snapshot.games_total,
+    );
+    let width = 40usize;
+    let filled = (snapshot.games_done as usize * width)
+        .checked_div(snapshot.games_total as usize)
+        .unwrap_or(0)
+        .min(width);
+    let percent = (snapshot.games_done * 100)
+        .checked_div(snapshot.games_total)
+        .unwrap_or(0);
+    let _ = writeln!(
+        out,
+        "[{}{}] {percent}%",
+        "#".repeat(filled),
+        ".".repeat(width - filled)
+    );
+    out.push_str(&crate::text::escape_lines(
+        &crate::reporter::terminal::standings_table(&snapshot.standings),
+    ));
+    if let Some(order) = snapshot.ranked_by {
+        let _ = writeln!(out, "{order}");
+    }
+    let _ = writeln!(out, "\nPlaying now");
+    if snapshot.running.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {}",
+            if snapshot.finished.is_some() {
+                "none"
+            } else {
+                "unknown"
+            }
+        );
+    }
+    for r in &snapshot.running {
+        let _ = writeln!(
+            out,
+            "  game {}: {} vs {} ({})",
+            r.game,
+            escape(&r.bot_a),
+            escape(&r.bot_b),
+            readable_duration(now - r.started)
+        );
+    }
+    let _ = writeln!(out, "\nVerdicts (latest first)");
+    if snapshot.verdicts.is_empty() {
+        let _ = writeln!(out, "  none");
+    }
+    for g in &snapshot.verdicts {
+        let _ = writeln!(out, "  game {}: {}", g.game, escape(&g.detail));
+    }
+    let _ = writeln!(out, "\nLast games");
+    if snapshot.recent.is_empty() {
+        let _ = writeln!(out, "  none yet");
+    }
+    for g in &snapshot.recent {
+        let outcome = match g.result {
+            Some(crate::games::Winner::Draw) => "drawn".to_string(),
+            _ if g.winner.is_empty() => "drawn".to_string(),
+            _ => format!("won by {}", escape(&g.winner)),
+        };
+        let _ = writeln!(
+            out,
+            "  game {}: {} vs {}, {outcome} ({})",
+            g.game,
+            escape(&g.bot_a),
+            escape(&g.bot_b),
+            escape(&g.reason)
+        );
+    }
+    let _ = writeln!(out, "\n{}", escape(&snapshot.events_note));
+    out
+}

@@ -1,0 +1,521 @@
+//! `referee serve DIR`: a read-only web server of a results folder, live.
+//!
+//! - `/` the leaderboard, rendered from the folder at each request (the
+//!   report's own page and templates), with a script that follows the
+//!   server's events (`/events`, server-sent events) and puts each new
+//!   leaderboard in the page as games finish: no reload;
+//! - `/projector` (or `/?projector`): one featured game large, the
+//!   standings beside it, finished games played one at a time at a chosen
+//!   speed, then each new game as it finishes (the finale);
+//! - `/game/N`: game N's viewer, made from its transcript;
+//! - `/api/snapshot`, `/api/games`: the same data as JSON;
+//! - anything else: a file of the folder's report (`DIR/report/`), never
+//!   a path out of it.
+//!
+//! Only GET and HEAD are answered: there is no write endpoint. Every text
+//! a bot wrote goes to the browser escaped (the report's templates) or as
+//! JSON data put in the page as text, never as markup.
+
+use std::io::{self, Write};
+use std::net::SocketAddr;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::bot;
+use crate::input_file::{self, Links};
+use crate::live::{LiveError, Watched};
+use crate::reporter::html::{self, Templates, REPORT_DIR};
+
+const LIVE_JS: &str = include_str!("live.js");
+const PROJECTOR: &str = include_str!("projector.html");
+
+/// How often the folder is looked at for new games.
+const POLL: Duration = Duration::from_millis(250);
+/// A comment sent on a quiet event stream, so that a browser gone is
+/// noticed and proxies keep the connection.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// Browsers following the events at once (each holds a thread).
+const MAX_STREAMS: usize = 64;
+
+/// Why the server cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Folder(#[from] LiveError),
+    #[error("{addr} is in use (another server, another `referee serve`?): give another --port, or stop the other")]
+    InUse { addr: SocketAddr },
+    #[error("cannot listen on {addr}: {why}; give an address of this machine to --bind (e.g. 0.0.0.0:8080 to share on the network)")]
+    Bind { addr: SocketAddr, why: String },
+}
+
+pub struct ServeOptions {
+    pub folder: PathBuf,
+    pub events: Option<PathBuf>,
+    pub bind: SocketAddr,
+    pub templates: Templates,
+}
+
+/// What the request threads share: the folder, and a counter raised each
+/// time its files change.
+struct Shared {
+    watched: Watched,
+    templates: Templates,
+    changes: Mutex<u64>,
+    changed: Condvar,
+    streams: Mutex<usize>,
+    /// The snapshot as JSON, made once per change for every browser.
+    latest: Mutex<Option<(u64, Arc<String>)>>,
+}
+
+impl Shared {
+    /// The folder's snapshot as JSON (`{"error": ...}` when it cannot be
+    /// read now: a folder being rewritten, a row half there, is read again
+    /// at its next change), and the change it is of.
+    fn snapshot_json(&self) -> (u64, Arc<String>) {
+        let now = *self.changes.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut latest = self.latest.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((of, json)) = &*latest {
+            if *of == now {
+                return (now, Arc::clone(json));
+            }
+        }
+        let json = match self.watched.snapshot() {
+            Ok(snapshot) => serde_json::to_string(&snapshot),
+            Err(e) => serde_json::to_string(&json!({ "error": e.to_string() })),
+        }
+        .unwrap_or_else(|e| json!({ "error": e.to_string() }).to_string());
+        let json = Arc::new(json);
+        *latest = Some((now, Arc::clone(&json)));
+        (now, json)
+    }
+}
+
+/// Serves until Ctrl-C (or SIGTERM); `ready` is told the address listened
+/// on (with `--port 0`, the port the system chose).
+pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
+    let watched = Watched::open(&options.folder, options.events.as_deref())?;
+    // The folder is read once before listening: a folder that cannot be
+    // shown is said now, not on the first page.
+    watched.snapshot()?;
+    let server = tiny_http::Server::http(options.bind).map_err(|e| {
+        match e.downcast_ref::<io::Error>().map(io::Error::kind) {
+            Some(io::ErrorKind::AddrInUse) => ServeError::InUse { addr: options.bind },
+            _ => ServeError::Bind {
+                addr: options.bind,
+                why: e.to_string(),
+            },
+        }
+    })?;
+    let addr = server.server_addr().to_ip().unwrap_or(options.bind);
+    bot::install_interrupt_handler();
+    ready(addr);
+    let shared = Arc::new(Shared {
+        watched,
+        templates: options.templates,
+        changes: Mutex::new(0),
+        changed: Condvar::new(),
+        streams: Mutex::new(0),
+        latest: Mutex::new(None),
+    });
+    let watcher = {
+        let shared = Arc::clone(&shared);
+        std::thread::spawn(move || watch(&shared))
+    };
+    while !bot::stop_requested() {
+        match server.recv_timeout(Duration::from_millis(200)) {
+            Ok(Some(request)) => {
+                let shared = Arc::clone(&shared);
+                std::thread::spawn(move || answer(request, &shared));
+            }
+            Ok(None) => {}
+            Err(e) => eprintln!("warning: serve: {e}"),
+        }
+    }
+    // Wake the event streams: they end and their threads with them.
+    shared.changed.notify_all();
+    let _ = watcher.join();
+    Ok(())
+}
+
+/// Raises the change counter whenever the folder's files change.
+fn watch(shared: &Shared) {
+    let mut stamp = shared.watched.stamp();
+    while !bot::stop_requested() {
+        std::thread::sleep(POLL);
+        let now = shared.watched.stamp();
+        if now != stamp {
+            stamp = now;
+            *shared
+                .changes
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) += 1;
+            shared.changed.notify_all();
+        }
+    }
+}
+
+/// A response: status, content type, body.
+struct Reply {
+    status: u16,
+    kind: &'static str,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn ok(kind: &'static str, body: impl Into<Vec<u8>>) -> Reply {
+        Reply {
+            status: 200,
+            kind,
+            body: body.into(),
+        }
+    }
+
+    fn error(status: u16, message: &str) -> Reply {
+        Reply {
+            status,
+            kind: "text/plain; charset=utf-8",
+            body: format!("{message}\n").into_bytes(),
+        }
+    }
+}
+
+fn answer(request: tiny_http::Request, shared: &Shared) {
+    let head = *request.method() == tiny_http::Method::Head;
+    if !head && *request.method() != tiny_http::Method::Get {
+        let reply = Reply::error(405, "read-only: this server answers GET and HEAD only");
+        return respond(request, reply, false);
+    }
+    let url = request.url().to_string();
+    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+    if path == "/events" {
+        return stream_events(request, shared);
+    }
+    let reply = route(path, query, shared);
+    respond(request, reply, head);
+}
+
+fn respond(request: tiny_http::Request, reply: Reply, head: bool) {
+    let header = |name: &str, value: &str| {
+        tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
+    };
+    let length = reply.body.len();
+    let body = if head { vec![] } else { reply.body };
+    let response = tiny_http::Response::new(
+        tiny_http::StatusCode(reply.status),
+        vec![
+            header("Content-Type", reply.kind),
+            header("Cache-Control", "no-store"),
+            header("X-Content-Type-Options", "nosniff"),
+            header("Referrer-Policy", "no-referrer"),
+        ],
+        io::Cursor::new(body),
+        Some(length),
+        None,
+    );
+    // A browser gone before its answer: nothing to do.
+    let _ = request.respond(response);
+}
+
+fn route(path: &str, query: &str, shared: &Shared) -> Reply {
+    let projector = query
+        .split('&')
+        .any(|p| p == "projector" || p.starts_with("projector="));
+    match path {
+        "/" | "/index.html" if projector => Reply::ok("text/html; charset=utf-8", PROJECTOR),
+        "/projector" | "/projector/" => Reply::ok("text/html; charset=utf-8", PROJECTOR),
+        "/" | "/index.html" => leaderboard(shared),
+        "/live.js" => Reply::ok("text/javascript; charset=utf-8", LIVE_JS),
+        "/api/snapshot" => {
+            let (_, json) = shared.snapshot_json();
+            Reply::ok("application/json", json.as_bytes())
+        }
+        "/api/games" => match shared.watched.games() {
+            Ok(games) => json_reply(&games),
+            Err(e) => Reply::error(500, &e.to_string()),
+        },
+        _ => match path.strip_prefix("/game/").map(str::parse::<u64>) {
+            Some(Ok(number)) => game_page(shared, number),
+            Some(Err(_)) => Reply::error(404, "no such game: /game/N takes a game's number"),
+            None => report_file(&shared.watched.folder, path),
+        },
+    }
+}
+
+fn json_reply(value: &impl serde::Serialize) -> Reply {
+    match serde_json::to_vec(value) {
+        Ok(body) => Reply::ok("application/json", body),
+        Err(e) => Reply::error(500, &e.to_string()),
+    }
+}
+
+/// The leaderboard as the report renders it now, without its reload tag
+/// (the page follows the events instead), with the live script.
+fn leaderboard(shared: &Shared) -> Reply {
+    let folder = &shared.watched.folder;
+    // Links to bot and game pages once the whole report is written.
+    let live = !folder.join(REPORT_DIR).join("games").is_dir();
+    match html::leaderboard_html(folder, &shared.templates, live) {
+        Ok(page) => {
+            let page = without_refresh(&page);
+            let page = match page.rfind("</body>") {
+                Some(at) => format!(
+                    "{}<script src=\"/live.js\"></script>\n{}",
+                    &page[..at],
+                    &page[at..]
+                ),
+                None => format!("{page}<script src=\"/live.js\"></script>\n"),
+            };
+            Reply::ok("text/html; charset=utf-8", page)
+        }
+        Err(e) => Reply::error(500, &format!("the leaderboard: {e}")),
+    }
+}
+
+/// `page` without its `<meta http-equiv="refresh">` tags.
+fn without_refresh(page: &str) -> String {
+    let mut out = String::with_capacity(page.len());
+    let mut rest = page;
+    while let Some(at) = rest.find("<meta http-equiv=\"refresh\"") {
+        out.push_str(&rest[..at]);
+        rest = rest[at..].split_once('>').map_or("", |(_, after)| after);
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Game `number`'s viewer, from its transcript: `transcripts/` (formats
+/// played in rounds, and round robins once published), else the store.
+fn game_page(shared: &Shared, number: u64) -> Reply {
+    let folder = &shared.watched.folder;
+    let Some(path) = transcript_of(folder, number) else {
+        return Reply::error(404, &format!("game {number} has no transcript (yet)"));
+    };
+    let entries = match crate::transcript::read(&path) {
+        Ok(entries) => entries,
+        Err(e) => return Reply::error(500, &format!("game {number}: {e}")),
+    };
+    match html::game_page_html(&entries, &shared.templates) {
+        Ok(page) => Reply::ok("text/html; charset=utf-8", page),
+        Err(e) => Reply::error(500, &format!("game {number}: {e}")),
+    }
+}
+
+fn transcript_of(folder: &Path, number: u64) -> Option<PathBuf> {
+    let published = folder
+        .join("transcripts")
+        .join(format!("game-{number:06}.jsonl"));
+    if published.is_file() {
+        return Some(published);
+    }
+    let store = folder.join(crate::tournament::store::STORE_FOLDER);
+    let text = input_file::read_to_string(
+        &store.join(crate::tournament::store::STORE_GAMES),
+        Links::Refused,
+        input_file::TABLE_CAP,
+    )
+    .ok()?;
+    let id = text.lines().rev().find_map(|line| {
+        let game: serde_json::Value = serde_json::from_str(line).ok()?;
+        (game["row"]["game"].as_u64() == Some(number))
+            .then(|| game["id"].as_str().map(String::from))?
+    })?;
+    // An id is hex: never a path.
+    if id.is_empty() || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    Some(store.join("transcripts").join(format!("{id}.jsonl")))
+}
+
+/// A file of the report folder: the URL's path, decoded, must name a
+/// regular file inside `DIR/report/` (no `..`, no encoded `/`, no link
+/// out of it, no hidden file). The report's assets fall back to the
+/// built-in ones (a folder whose report was not written).
+fn report_file(folder: &Path, url_path: &str) -> Reply {
+    let Some(relative) = confined(url_path) else {
+        return Reply::error(404, "not found");
+    };
+    let root = folder.join(REPORT_DIR);
+    let path = root.join(&relative);
+    let inside = |root: &Path, path: &Path| match (root.canonicalize(), path.canonicalize()) {
+        (Ok(root), Ok(path)) => path.starts_with(root),
+        _ => false,
+    };
+    if path.is_file() && inside(&root, &path) {
+        return match input_file::read(&path, Links::Refused, input_file::TEXT_CAP) {
+            Ok(body) => Reply::ok(content_type(&path), body),
+            Err(_) => Reply::error(404, "not found"),
+        };
+    }
+    let asset = relative
+        .strip_prefix("assets")
+        .ok()
+        .and_then(|name| name.to_str())
+        .and_then(html::built_in_asset);
+    match asset {
+        Some(text) if !path.exists() => Reply::ok(content_type(&path), text),
+        _ => Reply::error(404, "not found"),
+    }
+}
+
+/// The relative path a URL's path names, or `None` when it would leave
+/// the folder or hide something: `..`, `.`, hidden names, an encoded `/`
+/// or `\`, a NUL, bytes that are not UTF-8.
+fn confined(url_path: &str) -> Option<PathBuf> {
+    let lower = url_path.to_ascii_lowercase();
+    if ["%2f", "%5c", "%00", "\\"]
+        .iter()
+        .any(|bad| lower.contains(bad))
+    {
+        return None;
+    }
+    let decoded = percent_decode(url_path)?;
+    let mut relative = PathBuf::new();
+    for part in decoded.split('/').filter(|p| !p.is_empty()) {
+        if part.starts_with('.') || part.contains('\0') {
+            return None;
+        }
+        relative.push(part);
+    }
+    if relative
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_)))
+    {
+        return None;
+    }
+    if relative.as_os_str().is_empty() {
+        return None;
+    }
+    Some(relative)
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+fn content_type(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("svg") => "image/svg+xml",
+        Some("json") => "application/json",
+        Some("csv") | Some("txt") | Some("md") => "text/plain; charset=utf-8",
+        Some("png") => "image/png",
+        _ => "application/octet-stream",
+    }
+}
+
+/// `/events`: the folder's snapshot now, then again each time it changes,
+/// as server-sent events (`event: snapshot`), until the browser goes or
+/// the server stops.
+fn stream_events(request: tiny_http::Request, shared: &Shared) {
+    {
+        let mut streams = shared
+            .streams
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if *streams >= MAX_STREAMS {
+            drop(streams);
+            let reply = Reply::error(503, "too many browsers follow this server; try again later");
+            return respond(request, reply, false);
+        }
+        *streams += 1;
+    }
+    let mut out = request.into_writer();
+    let _ = follow(&mut out, shared);
+    *shared
+        .streams
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner) -= 1;
+}
+
+fn follow(out: &mut dyn Write, shared: &Shared) -> io::Result<()> {
+    out.write_all(
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n\
+          X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\nretry: 2000\n\n",
+    )?;
+    let mut seen = None;
+    loop {
+        let now = *shared
+            .changes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if seen != Some(now) {
+            let (of, data) = shared.snapshot_json();
+            seen = Some(of);
+            // JSON on one line: one `data:` line.
+            write!(out, "event: snapshot\ndata: {data}\n\n")?;
+        } else {
+            out.write_all(b": still here\n\n")?;
+        }
+        out.flush()?;
+        let changes = shared
+            .changes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let _ = shared
+            .changed
+            .wait_timeout_while(changes, KEEP_ALIVE, |c| {
+                Some(*c) == seen && !bot::stop_requested()
+            })
+            .unwrap_or_else(PoisonError::into_inner);
+        if bot::stop_requested() {
+            return Ok(());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_stay_in_the_report_folder() {
+        assert_eq!(
+            confined("/assets/style.css"),
+            Some(PathBuf::from("assets/style.css"))
+        );
+        assert_eq!(
+            confined("/games/game%20one.html"),
+            Some(PathBuf::from("games/game one.html"))
+        );
+        for bad in [
+            "/../referee.key",
+            "/assets/../../referee.key",
+            "/%2e%2e/referee.key",
+            "/..%2freferee.key",
+            "/..%2Freferee.key",
+            "/assets%5c..%5c..%5creferee.key",
+            "/.hidden",
+            "/a%00b",
+            "/%ff",
+            "/",
+        ] {
+            assert_eq!(confined(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_refresh_tag_goes() {
+        assert_eq!(
+            without_refresh("<head><meta http-equiv=\"refresh\" content=\"3\"><title>"),
+            "<head><title>"
+        );
+    }
+}
