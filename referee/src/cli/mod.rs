@@ -11,6 +11,7 @@
 //! `check.rs`).
 
 mod bench;
+mod calibrate;
 mod check;
 mod collect;
 mod human;
@@ -23,7 +24,8 @@ use clap::{Args, Parser, Subcommand};
 use referee_engine::bot::sandbox::SandboxError;
 use referee_engine::bot::{Language, Sandbox, SandboxChoice};
 use referee_engine::games::{GameConfig, GameOptions};
-use referee_engine::match_plan::MatchLimits;
+use referee_engine::check::plan::ScaleSetting;
+use referee_engine::match_plan::{MatchLimits, TimeScale};
 use referee_engine::text::{escape_lines, with_causes};
 use referee_engine::units;
 
@@ -157,6 +159,8 @@ input; the bot is killed); 2 bad input; 1 internal failure."
     Check(check::CheckArgs),
     /// CI: play NEW against OLD until a sequential test decides (exit 0 H1, 1 H0, 3 inconclusive)
     Sprt(check::SprtArgs),
+    /// CI: measure how much slower this machine is than the reference, as a factor for --time-scale
+    Calibrate(calibrate::CalibrateArgs),
     /// List the languages bots may be written in: toolchain found, version, limits, commands
     Languages(languages::LanguagesArgs),
     /// Gather the teams' submissions (folders, archives, git) into a folder of bots, each admitted after a smoke game
@@ -297,6 +301,82 @@ pub struct LimitFlags {
     /// default, so that a fork bomb goes nowhere
     #[arg(long)]
     pub allow_fork: bool,
+    #[command(flatten)]
+    pub time: TimeFlags,
+}
+
+/// Limits that hold on a slow or noisy machine: every time limit scaled,
+/// and a margin for jitter. Shared by every command that plays games.
+#[derive(Args, Clone, Debug, Default)]
+pub struct TimeFlags {
+    /// Multiply every time limit (move, start-up, time bank) by X, a positive number, for a
+    /// machine X times slower than the one the limits were set for; `auto` measures this machine
+    /// first (`referee calibrate`). The factor is kept in the results [default: 1]
+    #[arg(long, value_name = "X|auto", allow_hyphen_values = true, value_parser = ScaleSetting::parse)]
+    pub time_scale: Option<ScaleSetting>,
+    /// A reply late by less than this (past its limit and time bank) is taken, and counted as a
+    /// strike instead of a timeout; the record says each bot's strikes [default: none, every
+    /// late reply is a timeout]; 1ms to 3600s
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = move_time)]
+    pub time_margin: Option<std::time::Duration>,
+    /// With --time-margin: the Nth strike loses on time (CodinGame's rule is 3) [default:
+    /// strikes never lose]
+    #[arg(long, value_name = "N", requires = "time_margin", allow_hyphen_values = true, value_parser = strikes)]
+    pub strikes: Option<u32>,
+}
+
+impl TimeFlags {
+    /// The factor to play with: `--time-scale`, else `file`'s setting,
+    /// else 1. `auto` is measured once per process, and said on stderr.
+    pub fn scale(&self, file: Option<ScaleSetting>) -> Result<TimeScale, Failure> {
+        match self.time_scale.or(file) {
+            None => Ok(TimeScale::ONE),
+            Some(ScaleSetting::Factor(scale)) => {
+                static SAID: std::sync::Once = std::sync::Once::new();
+                if !scale.is_one() {
+                    SAID.call_once(|| {
+                        eprintln!("time scale {scale}: every time limit multiplied by {scale}")
+                    });
+                }
+                Ok(scale)
+            }
+            Some(ScaleSetting::Auto) => calibrated(),
+        }
+    }
+
+    /// Sets the margin and strikes of `limits`, when given.
+    pub fn apply_margin(&self, limits: &mut MatchLimits) {
+        if let Some(margin) = self.time_margin {
+            limits.time_margin = margin;
+            limits.strikes = self.strikes.unwrap_or(0);
+        }
+    }
+}
+
+/// This machine's time scale, measured once per process.
+pub fn calibrated() -> Result<TimeScale, Failure> {
+    static MEASURED: std::sync::OnceLock<Result<TimeScale, String>> = std::sync::OnceLock::new();
+    MEASURED
+        .get_or_init(|| {
+            eprintln!("calibrating: measuring this machine against the reference workload...");
+            let calibration =
+                referee_engine::calibrate::measure().map_err(|e| e.to_string())?;
+            eprintln!("{}", calibration.describe());
+            Ok(calibration.scale())
+        })
+        .clone()
+        .map_err(|e| Failure::internal(anyhow::anyhow!(e)))
+}
+
+/// `--strikes`: at least 1.
+pub fn strikes(text: &str) -> Result<u32, ArgError> {
+    let n = whole::<u32>(text)?;
+    if n == 0 {
+        return Err(ArgError::Other(
+            "0: the strike that loses on time is at least the first; leave --strikes out for strikes that never lose".into(),
+        ));
+    }
+    Ok(n)
 }
 
 impl LimitFlags {
@@ -323,12 +403,15 @@ impl LimitFlags {
         limits.process.sandbox =
             resolved_sandbox(self.sandbox.unwrap_or_default()).unwrap_or_default();
         limits.process.allow_fork = self.allow_fork;
-        limits
+        self.time.apply_margin(&mut limits);
+        // Resolved (and said) before any bot starts: see `check_sandbox`.
+        limits.scaled(self.time.scale(None).unwrap_or_default())
     }
 
     /// Resolves `--sandbox` once, before any bot starts: prints what is in
     /// force, or refuses (exit 2) when the asked-for layer cannot be had.
     pub fn check_sandbox(&self) -> Result<Sandbox, Failure> {
+        self.time.scale(None)?;
         check_sandbox(self.sandbox.unwrap_or_default())
     }
 }
@@ -369,6 +452,8 @@ pub enum ArgError {
     NotWhole { text: String, why: String },
     #[error(transparent)]
     Unit(#[from] units::UnitError),
+    #[error("{0}")]
+    Other(String),
 }
 
 /// A value that is not negative: `-1` is refused as negative (not taken by
@@ -496,6 +581,7 @@ pub fn main() -> ExitCode {
         // be done is 2, whatever the cause.
         Command::Check(args) => check::run_check(args).map_err(Failure::into_input),
         Command::Sprt(args) => check::run_sprt(args, known).map_err(Failure::into_input),
+        Command::Calibrate(args) => calibrate::run_calibrate(args).map(|()| ExitCode::Ok),
         Command::Languages(args) => languages::run_languages(args, known).map(|()| ExitCode::Ok),
         Command::Collect(args) => collect::run_collect(args, known),
     };

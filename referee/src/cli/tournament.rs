@@ -60,6 +60,8 @@ pub struct TournamentArgs {
     /// A folder of templates replacing the report's built-in ones of the same name
     #[arg(long, value_name = "DIR", conflicts_with = "no_report")]
     pub templates: Option<PathBuf>,
+    #[command(flatten)]
+    pub time: super::TimeFlags,
 }
 
 /// `referee report DIR`.
@@ -216,8 +218,11 @@ pub struct MergeArgs {
 pub fn run_tournament(args: TournamentArgs) -> Result<super::ExitCode, Failure> {
     let mut plan = TournamentPlan::load(&args.file).map_err(Failure::input)?;
     let sandbox = super::check_sandbox(args.sandbox.unwrap_or(plan.sandbox))?;
+    let scale = args.time.scale(None)?;
     for bot in &mut plan.bots {
         bot.limits.process.sandbox = sandbox.clone();
+        args.time.apply_margin(&mut bot.limits);
+        bot.limits = bot.limits.clone().scaled(scale);
     }
     let jobs = args
         .jobs
@@ -312,7 +317,15 @@ pub fn run_tournament(args: TournamentArgs) -> Result<super::ExitCode, Failure> 
     let mut reporters = Reporters::new(vec![
         Box::new(SandboxNote {
             path: out.join("sandbox.txt"),
-            text: format!("{}\n", sandbox.describe()),
+            text: format!(
+                "{}\n{}",
+                sandbox.describe(),
+                if scale.is_one() {
+                    String::new()
+                } else {
+                    format!("time scale: {scale} (every time limit multiplied by {scale}; each game's record has the limits played)\n")
+                }
+            ),
         }),
         Box::new(TournamentCsv::new(&out)),
         Box::new(Terminal::new().with_resume(resume_command(&args.file, &out))),

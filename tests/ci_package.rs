@@ -1,0 +1,344 @@
+//! The referee in CI: limits that hold on slow runners (`--time-scale`,
+//! `referee calibrate`, `time_scale = "auto"`, the time margin and its
+//! strikes), the Debian package, and the GitHub Action. Slow bots are
+//! `sample_bots/hostile/paced.py` sleeping a fixed time before each
+//! attack: a sleep is never shorter than asked, so a limit below it is
+//! always missed, and the limits meant to be kept leave it seconds.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::harness::*;
+
+const BUDGET: Duration = Duration::from_secs(120);
+
+/// A bot that sleeps `ms` before every attack (its code comes at once).
+/// The tag lets a leftover process be traced to its test.
+fn sleeper(ms: u32, test: &str) -> String {
+    format!(
+        "python3 {} sleep {ms} all ci-package-{}-{test}",
+        sample_file("hostile/paced.py"),
+        std::process::id()
+    )
+}
+
+/// A match of `bot` (seat A) against the constant sample bot, which never
+/// cracks it, over `rounds` rounds, as JSON; `extra` flags added.
+fn match_against_constant(bot: &str, rounds: &str, extra: &[&str]) -> Run {
+    let constant = sample_bin("arrow5_constant");
+    let mut args = vec![
+        "match",
+        "arrow5",
+        bot,
+        &constant,
+        "--max-rounds",
+        rounds,
+        "--seed",
+        "5",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    referee(&args, BUDGET)
+}
+
+/// Runs `attempt` up to three times until `ok` holds for its result: a
+/// busy machine may stall a bot past a generous limit once, not thrice.
+fn within_retries(mut attempt: impl FnMut() -> Run, ok: impl Fn(&Run) -> bool) -> Run {
+    let mut last = None;
+    for _ in 0..3 {
+        let run = attempt();
+        if ok(&run) {
+            return run;
+        }
+        last = Some(run);
+    }
+    let run = last.unwrap();
+    panic!(
+        "three attempts failed; the last:\nstdout:\n{}\nstderr:\n{}",
+        run.stdout, run.stderr
+    );
+}
+
+#[test]
+fn time_scale_multiplies_every_limit_the_record_shows() {
+    let bot = sleeper(600, "scale");
+    // A 600 ms sleep always misses a 250 ms limit: a timeout.
+    let plain = match_against_constant(&bot, "2", &["--time-limit", "250ms"]);
+    assert_eq!(plain.status, 0, "{}", plain.stderr);
+    let record = plain.json();
+    assert_eq!(record["players"][0]["verdict"], "timeout", "{record}");
+    assert!(
+        record["replay"]
+            .as_str()
+            .unwrap()
+            .contains("--time-limit 250ms --startup-limit 5s"),
+        "{record}"
+    );
+    // Eight times longer: 2 s a move, 40 s to start; the record has them.
+    let scaled = within_retries(
+        || {
+            match_against_constant(
+                &bot,
+                "2",
+                &["--time-limit", "250ms", "--time-scale", "8"],
+            )
+        },
+        |run| run.status == 0 && run.json()["players"][0]["verdict"] == "ok",
+    );
+    let record = scaled.json();
+    let replay = record["replay"].as_str().unwrap();
+    assert!(
+        replay.contains("--time-limit 2s --startup-limit 40s"),
+        "{replay}"
+    );
+    assert!(
+        scaled.stderr.contains("every time limit multiplied by 8"),
+        "{}",
+        scaled.stderr
+    );
+    // Doubling doubles the limits shown, the default ones included.
+    let doubled = match_against_constant(&bot, "1", &["--time-limit", "2s", "--time-scale", "2"]);
+    assert_eq!(doubled.status, 0, "{}", doubled.stderr);
+    let replay = doubled.json()["replay"].as_str().unwrap().to_string();
+    assert!(replay.contains("--time-limit 4s --startup-limit 10s"), "{replay}");
+}
+
+#[test]
+fn a_time_scale_that_is_no_positive_number_is_refused() {
+    for bad in ["0", "-2", "nan", "inf", "fast", "1e9"] {
+        let run = referee(
+            &["match", "arrow5", "a", "b", "--time-scale", bad],
+            BUDGET,
+        );
+        assert_eq!(run.status, 2, "{bad}: {}", run.stderr);
+        assert!(run.stderr.contains("--time-scale"), "{bad}: {}", run.stderr);
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    }
+    let run = referee(&["match", "arrow5", "a", "b", "--strikes", "3"], BUDGET);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--time-margin"), "{}", run.stderr);
+}
+
+#[test]
+fn a_reply_late_within_the_margin_is_a_strike_and_the_third_loses() {
+    let bot = sleeper(500, "strikes");
+    // No margin: the first late attack is a timeout.
+    let plain = match_against_constant(&bot, "4", &["--time-limit", "200ms"]);
+    let record = plain.json();
+    assert_eq!(record["players"][0]["verdict"], "timeout", "{record}");
+    assert_eq!(
+        record["players"][0]["disqualification"]["at_move"], 2,
+        "{record}"
+    );
+    // A 3 s margin: each attack, some 300 ms late, is a strike, never a
+    // loss; the record counts them.
+    let forgiven = within_retries(
+        || {
+            match_against_constant(
+                &bot,
+                "3",
+                &["--time-limit", "200ms", "--time-margin", "3s"],
+            )
+        },
+        |run| run.status == 0 && run.json()["players"][0]["verdict"] == "ok",
+    );
+    let record = forgiven.json();
+    let player = &record["players"][0];
+    assert_eq!(player["attacks"], 3, "{record}");
+    assert_eq!(player["strikes"], 3, "{record}");
+    assert!(record["players"][1].get("strikes").is_none(), "{record}");
+    assert!(
+        record["replay"]
+            .as_str()
+            .unwrap()
+            .contains("--time-margin 3s"),
+        "{record}"
+    );
+    // With three strikes asked for, the third loses on time.
+    let struck = within_retries(
+        || {
+            match_against_constant(
+                &bot,
+                "5",
+                &[
+                    "--time-limit",
+                    "200ms",
+                    "--time-margin",
+                    "3s",
+                    "--strikes",
+                    "3",
+                ],
+            )
+        },
+        |run| {
+            run.status == 0
+                && run.json()["players"][0]["disqualification"]["detail"]
+                    .as_str()
+                    .is_some_and(|d| d.contains("strike 3 of 3"))
+        },
+    );
+    let record = struck.json();
+    let player = &record["players"][0];
+    assert_eq!(player["verdict"], "timeout", "{record}");
+    assert_eq!(player["strikes"], 3, "{record}");
+    // Its code, then three attacks: the third attack is reply 4.
+    assert_eq!(player["disqualification"]["at_move"], 4, "{record}");
+    assert_eq!(record["winner"], "b", "{record}");
+}
+
+#[test]
+fn calibrate_prints_the_factor_and_how_it_was_measured() {
+    let run = referee(&["calibrate", "--json"], BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let json = run.json();
+    let runs: Vec<f64> = json["runs_ms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_f64().unwrap())
+        .collect();
+    assert_eq!(runs.len(), 5, "{json}");
+    let median = json["median_ms"].as_f64().unwrap();
+    let mut sorted = runs.clone();
+    sorted.sort_by(f64::total_cmp);
+    assert_eq!(median, sorted[2], "{json}");
+    let factor = json["factor"].as_f64().unwrap();
+    let reference = json["reference_ms"].as_f64().unwrap();
+    assert!((factor - median / reference).abs() < 0.01, "{json}");
+    assert!(json["time_scale"].as_f64().unwrap() >= factor.max(1.0) - 0.01, "{json}");
+    assert!(json["time_scale"].as_f64().unwrap() >= 1.0, "{json}");
+    let text = referee(&["calibrate"], BUDGET);
+    assert_eq!(text.status, 0, "{}", text.stderr);
+    assert!(text.stdout.contains("median of 5 runs"), "{}", text.stdout);
+    assert!(text.stdout.contains("Use it: --time-scale "), "{}", text.stdout);
+}
+
+/// A check file: the sleeping bot under test (300 ms an attack) against
+/// the constant bot, limits of 200 ms a move, two games of two rounds,
+/// with `head` added at the top and `limits` in `[limits]`.
+fn slow_check_file(dir: &Path, head: &str, limits: &str) -> String {
+    let text = format!(
+        r#"name = "slow"
+game = "arrow5"
+{head}
+[options]
+max_rounds = 2
+
+[limits]
+time_limit = "200ms"
+{limits}
+
+[bot]
+name = "sleepy"
+bot = "{bot}"
+
+[[opponents]]
+name = "constant"
+bot = "{constant}"
+
+[[require]]
+kind = "no-verdicts"
+against = "constant"
+games = 2
+"#,
+        bot = sleeper(300, "check"),
+        constant = sample_bin("arrow5_constant"),
+    );
+    let path = dir.join("slow.toml");
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+fn check(file: &str, dir: &Path, extra: &[&str]) -> Run {
+    let junit = dir.join("junit.xml");
+    let report = dir.join("report");
+    let mut args = vec![
+        "check",
+        file,
+        "--json",
+        "--jobs",
+        "1",
+        "--junit",
+        junit.to_str().unwrap(),
+    ];
+    if !extra.contains(&"--no-report") {
+        args.extend(["--report", report.to_str().unwrap()]);
+    }
+    args.extend_from_slice(extra);
+    referee(&args, BUDGET)
+}
+
+#[test]
+fn a_check_file_scales_its_limits_and_reports_the_factor() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = slow_check_file(dir.path(), "time_scale = 10", "");
+    // The command line's factor wins over the file's: at 1 the sleeping
+    // bot times out.
+    let unscaled = check(&file, dir.path(), &["--time-scale", "1"]);
+    assert_eq!(unscaled.status, 1, "{}", unscaled.stderr);
+    assert_eq!(unscaled.json()["time_scale"], 1.0);
+    // The file's factor: 2 s a move.
+    let scaled = within_retries(
+        || check(&file, dir.path(), &[]),
+        |run| run.status == 0,
+    );
+    let json = scaled.json();
+    assert_eq!(json["time_scale"], 10.0, "{json}");
+    let junit = std::fs::read_to_string(dir.path().join("junit.xml")).unwrap();
+    assert!(
+        junit.contains(r#"<property name="time_scale" value="10"/>"#),
+        "{junit}"
+    );
+    let html = std::fs::read_to_string(dir.path().join("report/index.html")).unwrap();
+    assert!(html.contains("time limits ×10"), "the HTML report shows the factor");
+    let kept = std::fs::read_to_string(dir.path().join("report/check.json")).unwrap();
+    assert!(kept.contains("\"time_scale\": 10.0"), "{kept}");
+}
+
+#[test]
+fn time_scale_auto_calibrates_before_the_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = slow_check_file(dir.path(), r#"time_scale = "auto""#, "");
+    let run = check(&file, dir.path(), &["--no-report"]);
+    // Whatever the factor (at least 1), it is the one reported.
+    assert!(run.status == 0 || run.status == 1, "{}", run.stderr);
+    assert!(run.stderr.contains("median of 5 runs"), "{}", run.stderr);
+    let factor = run.json()["time_scale"].as_f64().unwrap();
+    assert!(factor >= 1.0, "{factor}");
+    let said = format!("time scale {}", run.json()["time_scale"]);
+    assert!(
+        run.stderr.contains(said.trim_end_matches(".0")),
+        "{said}: {}",
+        run.stderr
+    );
+}
+
+#[test]
+fn bad_time_settings_in_a_check_file_name_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for (head, limits, wanted) in [
+        (r#"time_scale = "fast""#, "", "time_scale: 'fast' is not a number"),
+        ("time_scale = -1", "", "time_scale: the time scale must be a positive"),
+        ("time_scale = true", "", "time_scale: give a number"),
+        ("", "strikes = 3", "limits.strikes: a strike is a reply late"),
+        ("", "time_margin = \"50ms\"\nstrikes = 0", "limits.strikes: give the strike"),
+        ("", "time_margin = \"soon\"", "limits.time_margin:"),
+    ] {
+        let file = slow_check_file(dir.path(), head, limits);
+        let run = check(&file, dir.path(), &["--no-report"]);
+        assert_eq!(run.status, 2, "{head} {limits}: {}", run.stderr);
+        assert!(run.stderr.contains(wanted), "{head} {limits}: {}", run.stderr);
+        assert!(run.stderr.contains("slow.toml:"), "{}", run.stderr);
+    }
+}
+
+#[test]
+fn strikes_in_a_check_file_lose_at_the_strike_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = slow_check_file(dir.path(), "", "time_margin = \"3s\"\nstrikes = 2");
+    let run = within_retries(
+        || check(&file, dir.path(), &["--no-report"]),
+        |run| run.status == 1 && run.stdout.contains("strike 2 of 2"),
+    );
+    assert_eq!(run.json()["passed"], false);
+}
