@@ -342,3 +342,126 @@ fn strikes_in_a_check_file_lose_at_the_strike_asked_for() {
     );
     assert_eq!(run.json()["passed"], false);
 }
+
+/// Fails the test unless it runs as root (installing a package needs it).
+fn assert_root() {
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    assert!(root, "this test needs root (run by .ci/run)");
+}
+
+/// Runs a program to its end within `budget`.
+fn program(program: &str, args: &[&str], budget: Duration) -> Run {
+    let mut command = std::process::Command::new(program);
+    command.args(args).current_dir(root());
+    run_within(command, budget)
+}
+
+/// Removes the package when the test ends, however it ends.
+struct Installed;
+
+impl Drop for Installed {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("dpkg")
+            .args(["-r", "referee"])
+            .stdout(std::process::Stdio::null())
+            .status();
+    }
+}
+
+#[test]
+#[ignore = "needs root: installs the Debian package into the system (run by .ci/run)"]
+fn the_debian_package_installs_and_plays_a_match() {
+    assert_root();
+    let before = program("dpkg-query", &["-W", "-f=${Status}", "referee"], BUDGET);
+    assert!(
+        !before.stdout.contains("installed"),
+        "a referee package is installed already ({}): this test would replace it; remove it first",
+        before.stdout
+    );
+    let cargo_deb = program("cargo", &["deb", "--version"], BUDGET);
+    assert_eq!(
+        cargo_deb.status, 0,
+        "cargo-deb is missing: `cargo install cargo-deb --locked` (.ci/run installs it)\n{}",
+        cargo_deb.stderr
+    );
+    // The package of this test build's profile (a release build takes
+    // long): .ci/build-deb as a release is made, into this target folder.
+    let bin = referee_bin();
+    let profile_dir = bin.parent().unwrap();
+    let target = profile_dir.parent().unwrap();
+    let profile = match profile_dir.file_name().unwrap().to_str().unwrap() {
+        "debug" => "dev",
+        other => other,
+    };
+    sample_bin("arrow5_strong");
+    let mut build = std::process::Command::new(root().join(".ci/build-deb"));
+    build
+        .arg(profile)
+        .env("CARGO_TARGET_DIR", target)
+        .current_dir(root());
+    let built = run_within(build, Duration::from_secs(1800));
+    assert_eq!(built.status, 0, "{}\n{}", built.stdout, built.stderr);
+    let deb = built
+        .stdout
+        .lines()
+        .last()
+        .map(|l| root().join(l.trim()))
+        .unwrap();
+    assert!(deb.exists(), "{}: {}", deb.display(), built.stdout);
+
+    let _installed = Installed;
+    let install = program("dpkg", &["-i", deb.to_str().unwrap()], BUDGET);
+    assert_eq!(install.status, 0, "{}\n{}", install.stdout, install.stderr);
+
+    let version = program("/usr/bin/referee", &["--version"], BUDGET);
+    assert_eq!(version.status, 0, "{}", version.stderr);
+    assert!(
+        version.stdout.starts_with(&format!("referee {}", env!("CARGO_PKG_VERSION"))),
+        "{}",
+        version.stdout
+    );
+    for page in ["referee.1.gz", "referee-check.1.gz", "referee-calibrate.1.gz"] {
+        let path = Path::new("/usr/share/man/man1").join(page);
+        assert!(path.exists(), "{} is not installed", path.display());
+    }
+    if Path::new("/usr/bin/man").exists() {
+        let man = program("man", &["-w", "referee"], BUDGET);
+        assert_eq!(man.status, 0, "{}", man.stderr);
+        assert!(man.stdout.contains("/usr/share/man/man1/referee.1"), "{}", man.stdout);
+    }
+    for completion in [
+        "/usr/share/bash-completion/completions/referee",
+        "/usr/share/zsh/vendor-completions/_referee",
+        "/usr/share/fish/vendor_completions.d/referee.fish",
+    ] {
+        let text = std::fs::read_to_string(completion).unwrap();
+        assert!(text.contains("calibrate"), "{completion} lists the commands");
+    }
+    assert!(Path::new("/usr/share/doc/referee/docs/ci.md").exists());
+
+    // A match from the installed files alone, in a folder of nothing.
+    let away = tempfile::tempdir().unwrap();
+    let mut play = std::process::Command::new("/usr/bin/referee");
+    play.args([
+        "match",
+        "arrow5",
+        "/usr/lib/referee/bots/arrow5_strong",
+        "/usr/share/referee/sample_bots/python/arrow5_starter.py",
+        "--seed",
+        "3",
+        "--json",
+    ])
+    .current_dir(away.path());
+    let game = run_within(play, BUDGET);
+    assert_eq!(game.status, 0, "{}", game.stderr);
+    let record = game.json();
+    for player in record["players"].as_array().unwrap() {
+        assert_eq!(player["verdict"], "ok", "{record}");
+    }
+    assert_ne!(record["reason"], "", "{record}");
+
+    let remove = program("dpkg", &["-r", "referee"], BUDGET);
+    assert_eq!(remove.status, 0, "{}", remove.stderr);
+    assert!(!Path::new("/usr/bin/referee").exists(), "removed with the package");
+}

@@ -10,6 +10,7 @@
 //! failed, 2 cannot run; sprt 0 H1, 1 H0, 3 inconclusive, 2 bad input (see
 //! `check.rs`).
 
+mod assets;
 mod bench;
 mod calibrate;
 mod check;
@@ -161,6 +162,9 @@ input; the bot is killed); 2 bad input; 1 internal failure."
     Sprt(check::SprtArgs),
     /// CI: measure how much slower this machine is than the reference, as a factor for --time-scale
     Calibrate(calibrate::CalibrateArgs),
+    /// Write the man pages and shell completions into DIR (for packaging)
+    #[command(name = "generate-assets", hide = true)]
+    GenerateAssets(assets::AssetsArgs),
     /// List the languages bots may be written in: toolchain found, version, limits, commands
     Languages(languages::LanguagesArgs),
     /// Gather the teams' submissions (folders, archives, git) into a folder of bots, each admitted after a smoke game
@@ -581,6 +585,7 @@ pub fn main() -> ExitCode {
         // be done is 2, whatever the cause.
         Command::Check(args) => check::run_check(args).map_err(Failure::into_input),
         Command::Sprt(args) => check::run_sprt(args, known).map_err(Failure::into_input),
+        Command::GenerateAssets(args) => assets::run_assets(args).map(|()| ExitCode::Ok),
         Command::Calibrate(args) => calibrate::run_calibrate(args).map(|()| ExitCode::Ok),
         Command::Languages(args) => languages::run_languages(args, known).map(|()| ExitCode::Ok),
         Command::Collect(args) => collect::run_collect(args, known),
