@@ -465,3 +465,450 @@ fn the_debian_package_installs_and_plays_a_match() {
     assert_eq!(remove.status, 0, "{}", remove.stderr);
     assert!(!Path::new("/usr/bin/referee").exists(), "removed with the package");
 }
+
+/// The repository's `action.yml`.
+fn action() -> serde_yaml::Value {
+    let text = std::fs::read_to_string(root().join("action.yml")).unwrap();
+    serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("action.yml is not YAML: {e}"))
+}
+
+/// The keys of a mapping, as strings.
+fn keys(map: &serde_yaml::Value) -> Vec<String> {
+    map.as_mapping()
+        .unwrap_or_else(|| panic!("not a mapping: {map:?}"))
+        .keys()
+        .map(|k| k.as_str().expect("keys are strings").to_string())
+        .collect()
+}
+
+/// Every `${{ ... }}` expression in `text`, trimmed.
+fn expressions(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("${{") {
+        let end = rest[start..].find("}}").expect("an expression is closed") + start;
+        found.push(rest[start + 3..end].trim().to_string());
+        rest = &rest[end + 2..];
+    }
+    found
+}
+
+/// The names of `inputs.NAME` and `steps.ID` an expression refers to.
+fn references(expression: &str, prefix: &str) -> Vec<String> {
+    expression
+        .match_indices(prefix)
+        .map(|(at, _)| {
+            expression[at + prefix.len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                .collect()
+        })
+        .collect()
+}
+
+/// Every string in a YAML tree.
+fn strings(value: &serde_yaml::Value, out: &mut Vec<String>) {
+    match value {
+        serde_yaml::Value::String(s) => out.push(s.clone()),
+        serde_yaml::Value::Sequence(items) => items.iter().for_each(|v| strings(v, out)),
+        serde_yaml::Value::Mapping(map) => map.values().for_each(|v| strings(v, out)),
+        _ => {}
+    }
+}
+
+/// The checks of GitHub's action metadata schema (`action.yml` of a
+/// composite action), written out: the keys it allows and requires, the
+/// shell every `run` step must name, and that what the expressions refer to
+/// exists.
+#[test]
+fn the_action_is_valid_action_metadata() {
+    let action = action();
+    let top = keys(&action);
+    for key in &top {
+        assert!(
+            ["name", "author", "description", "inputs", "outputs", "runs", "branding"]
+                .contains(&key.as_str()),
+            "action.yml: '{key}' is not a key of action metadata"
+        );
+    }
+    for required in ["name", "description", "runs"] {
+        assert!(top.iter().any(|k| k == required), "action.yml needs '{required}'");
+    }
+    let inputs = keys(&action["inputs"]);
+    for name in &inputs {
+        let input = &action["inputs"][name.as_str()];
+        for key in keys(input) {
+            assert!(
+                ["description", "required", "default", "deprecationMessage"].contains(&key.as_str()),
+                "inputs.{name}: '{key}' is not a key of an input"
+            );
+        }
+        assert!(input["description"].is_string(), "inputs.{name} needs a description");
+        if let Some(default) = input.get("default") {
+            assert!(default.is_string(), "inputs.{name}.default is a string");
+        }
+        if let Some(required) = input.get("required") {
+            assert!(required.is_bool(), "inputs.{name}.required is true or false");
+        }
+    }
+    let runs = &action["runs"];
+    assert_eq!(runs["using"].as_str(), Some("composite"), "runs.using");
+    for key in keys(runs) {
+        assert!(["using", "steps"].contains(&key.as_str()), "runs.{key}");
+    }
+    for name in keys(&action["outputs"]) {
+        let output = &action["outputs"][name.as_str()];
+        assert!(output["description"].is_string(), "outputs.{name}.description");
+        assert!(output["value"].is_string(), "outputs.{name}.value (composite)");
+    }
+    let steps = runs["steps"].as_sequence().expect("runs.steps is a list");
+    assert!(!steps.is_empty());
+    let mut ids: Vec<String> = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        let step_keys = keys(step);
+        for key in &step_keys {
+            assert!(
+                [
+                    "name", "id", "if", "run", "shell", "env", "working-directory", "uses",
+                    "with", "continue-on-error"
+                ]
+                .contains(&key.as_str()),
+                "step {i}: '{key}' is not a key of a composite step"
+            );
+        }
+        let has = |k: &str| step_keys.iter().any(|s| s == k);
+        assert!(has("run") != has("uses"), "step {i}: one of run or uses");
+        if has("run") {
+            let shell = step["shell"].as_str();
+            assert!(
+                matches!(shell, Some("bash" | "sh" | "pwsh" | "python" | "cmd" | "powershell")),
+                "step {i}: a run step of a composite action names its shell, got {shell:?}"
+            );
+            let script = step["run"].as_str().unwrap();
+            // Inputs reach the script through `env` only: an input
+            // written into the script would be run as shell code.
+            assert!(
+                !script.contains("${{"),
+                "step {i}: the script holds an expression; pass it through env"
+            );
+            let syntax = std::process::Command::new("bash")
+                .args(["-n", "-c", script])
+                .output()
+                .unwrap();
+            assert!(
+                syntax.status.success(),
+                "step {i}: {}",
+                String::from_utf8_lossy(&syntax.stderr)
+            );
+        } else {
+            assert!(!has("shell"), "step {i}: a uses step has no shell");
+            let uses = step["uses"].as_str().unwrap();
+            assert!(uses.contains('@'), "step {i}: '{uses}' names a version");
+        }
+        // What its expressions refer to exists (steps: an earlier one).
+        let mut texts = Vec::new();
+        strings(step, &mut texts);
+        let mut exprs: Vec<String> = texts.iter().flat_map(|t| expressions(t)).collect();
+        if let Some(condition) = step["if"].as_str() {
+            exprs.push(condition.to_string());
+        }
+        for expression in &exprs {
+            for input in references(expression, "inputs.") {
+                assert!(inputs.contains(&input), "step {i}: no input '{input}' ({expression})");
+            }
+            for id in references(expression, "steps.") {
+                assert!(ids.contains(&id), "step {i}: no earlier step '{id}' ({expression})");
+            }
+        }
+        if let Some(id) = step["id"].as_str() {
+            assert!(!ids.iter().any(|x| x == id), "step id '{id}' twice");
+            ids.push(id.to_string());
+        }
+    }
+    let mut texts = Vec::new();
+    strings(&action["outputs"], &mut texts);
+    for expression in texts.iter().flat_map(|t| expressions(t)) {
+        for id in references(&expression, "steps.") {
+            assert!(ids.contains(&id), "outputs: no step '{id}'");
+        }
+    }
+    // What the brief of the action promises.
+    let all = serde_yaml::to_string(&action).unwrap();
+    for needed in ["--junit", "--summary", "GITHUB_STEP_SUMMARY", "actions/upload-artifact@", "cargo install", "dpkg -i"] {
+        assert!(all.contains(needed), "action.yml: {needed}");
+    }
+}
+
+/// How a workflow run of the action ended: each step's fate.
+struct ActionRun {
+    /// The job failed (a step exited non-zero).
+    failed: bool,
+    /// Per step, by name: ran (`Some(exit code)`, 0 for a `uses` step
+    /// taken as done) or skipped (`None`).
+    steps: Vec<(String, Option<i32>)>,
+    /// The outputs steps wrote to GITHUB_OUTPUT.
+    outputs: std::collections::BTreeMap<String, String>,
+    summary: String,
+    stderr: String,
+}
+
+impl ActionRun {
+    fn step(&self, name: &str) -> Option<i32> {
+        self.steps
+            .iter()
+            .find(|(n, _)| n.contains(name))
+            .unwrap_or_else(|| panic!("no step '{name}'"))
+            .1
+    }
+}
+
+/// Evaluates an `if:` as the runner would, for the forms action.yml uses:
+/// `always()`, and `A == 'v'` / `A != 'v'` joined by `&&`, where A is
+/// `inputs.NAME` or `steps.ID.outputs.NAME`. Without `always()`, a step
+/// runs only while the job has not failed.
+fn condition(
+    text: Option<&str>,
+    inputs: &std::collections::BTreeMap<String, String>,
+    outputs: &std::collections::BTreeMap<String, String>,
+    failed: bool,
+) -> bool {
+    let Some(text) = text else { return !failed };
+    if text.trim() == "always()" {
+        return true;
+    }
+    let value = |operand: &str| -> String {
+        let operand = operand.trim();
+        if let Some(quoted) = operand.strip_prefix('\'').and_then(|o| o.strip_suffix('\'')) {
+            return quoted.to_string();
+        }
+        if let Some(name) = operand.strip_prefix("inputs.") {
+            return inputs.get(name).cloned().unwrap_or_default();
+        }
+        if let Some(path) = operand.strip_prefix("steps.") {
+            return outputs.get(path).cloned().unwrap_or_default();
+        }
+        panic!("an expression this test cannot evaluate: '{operand}' in '{text}'");
+    };
+    !failed
+        && text.split("&&").all(|term| {
+            if let Some((a, b)) = term.split_once("!=") {
+                value(a) != value(b)
+            } else if let Some((a, b)) = term.split_once("==") {
+                value(a) == value(b)
+            } else {
+                panic!("an expression this test cannot evaluate: '{term}'")
+            }
+        })
+}
+
+/// Runs action.yml's steps as a workflow job would, in `workspace` (the
+/// GITHUB_* files in it), with `given` inputs over the defaults. `uses`
+/// steps are not run: the cache is taken as hit (the referee is built: it
+/// is first on PATH), the upload as done. Run steps run as GitHub runs a
+/// `shell: bash` step (`bash --noprofile --norc -eo pipefail FILE`).
+fn run_action(workspace: &Path, given: &[(&str, &str)]) -> ActionRun {
+    let action = action();
+    let mut inputs = std::collections::BTreeMap::new();
+    for name in keys(&action["inputs"]) {
+        let default = action["inputs"][name.as_str()]["default"].as_str().unwrap_or("");
+        inputs.insert(name, default.to_string());
+    }
+    for (name, value) in given {
+        assert!(inputs.contains_key(*name), "no input {name}");
+        inputs.insert(name.to_string(), value.to_string());
+    }
+    let files = workspace.join(".github-files");
+    std::fs::create_dir_all(&files).unwrap();
+    let summary = files.join("step_summary.md");
+    let bin_dir = referee_bin().parent().unwrap().to_path_buf();
+    sample_bin("arrow5_constant");
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+    let mut run = ActionRun {
+        failed: false,
+        steps: vec![],
+        outputs: Default::default(),
+        summary: String::new(),
+        stderr: String::new(),
+    };
+    for (i, step) in action["runs"]["steps"].as_sequence().unwrap().iter().enumerate() {
+        let name = step["name"].as_str().unwrap_or("").to_string();
+        let id = step["id"].as_str().map(str::to_string);
+        if !condition(step["if"].as_str(), &inputs, &run.outputs, run.failed) {
+            run.steps.push((name, None));
+            continue;
+        }
+        let Some(script) = step["run"].as_str() else {
+            // A `uses` step: the cache is hit, the upload is done.
+            if let Some(id) = &id {
+                run.outputs.insert(format!("{id}.outputs.cache-hit"), "true".into());
+            }
+            run.steps.push((name, Some(0)));
+            continue;
+        };
+        let file = files.join(format!("step-{i}.sh"));
+        std::fs::write(&file, script).unwrap();
+        let output_file = files.join(format!("output-{i}"));
+        std::fs::write(&output_file, "").unwrap();
+        let mut command = std::process::Command::new("bash");
+        command
+            .args(["--noprofile", "--norc", "-eo", "pipefail"])
+            .arg(&file)
+            .current_dir(workspace)
+            .env("PATH", &path)
+            .env("GITHUB_ACTIONS", "true")
+            .env("GITHUB_WORKSPACE", workspace)
+            .env("GITHUB_ACTION_PATH", root())
+            .env("GITHUB_ACTION_REPOSITORY", "example/referee")
+            .env("GITHUB_ACTION_REF", "v0")
+            .env("GITHUB_OUTPUT", &output_file)
+            .env("GITHUB_STEP_SUMMARY", &summary)
+            .env("GITHUB_PATH", files.join("path"))
+            .env("GITHUB_ENV", files.join("env"))
+            .env("RUNNER_TEMP", &files);
+        if let Some(env) = step["env"].as_mapping() {
+            for (key, value) in env {
+                let text = value.as_str().unwrap();
+                // `${{ inputs.NAME }}` is the only expression an env takes here.
+                let resolved = match expressions(text).as_slice() {
+                    [] => text.to_string(),
+                    [one] if text.trim() == format!("${{{{ {one} }}}}") => {
+                        let name = one.strip_prefix("inputs.").unwrap_or_else(|| {
+                            panic!("step {i}: env {key:?} = '{text}' is not an input")
+                        });
+                        inputs[name].clone()
+                    }
+                    _ => panic!("step {i}: env {key:?} = '{text}'"),
+                };
+                command.env(key.as_str().unwrap(), resolved);
+            }
+        }
+        let result = run_within(command, BUDGET);
+        run.stderr.push_str(&result.stderr);
+        run.stderr.push_str(&result.stdout);
+        if let Some(id) = &id {
+            for line in std::fs::read_to_string(&output_file).unwrap().lines() {
+                if let Some((key, value)) = line.split_once('=') {
+                    run.outputs.insert(format!("{id}.outputs.{key}"), value.to_string());
+                }
+            }
+        }
+        if result.status != 0 {
+            run.failed = true;
+        }
+        run.steps.push((name, Some(result.status)));
+    }
+    run.summary = std::fs::read_to_string(&summary).unwrap_or_default();
+    run
+}
+
+/// A check file in `workspace`: two games of two rounds against the
+/// constant bot, no verdict allowed, 200 ms a move; the bot under test is
+/// the random sample bot unless the action's `bot` input replaces it.
+fn action_check_file(workspace: &Path) {
+    let text = format!(
+        r#"game = "arrow5"
+[options]
+max_rounds = 2
+[limits]
+time_limit = "200ms"
+[bot]
+bot = "{random}"
+[[opponents]]
+name = "constant"
+bot = "{constant}"
+[[require]]
+kind = "no-verdicts"
+against = "constant"
+games = 2
+"#,
+        random = sample_bin("arrow5_random"),
+        constant = sample_bin("arrow5_constant"),
+    );
+    std::fs::write(workspace.join("bot-check.toml"), text).unwrap();
+}
+
+#[test]
+fn the_action_passes_a_passing_check_and_fails_the_job_on_a_failing_one() {
+    // A bot that answers at once passes (a busy machine may stall one
+    // reply past 200 ms: tried again).
+    let passing = {
+        let mut last = None;
+        for _ in 0..3 {
+            let workspace = tempfile::tempdir().unwrap();
+            action_check_file(workspace.path());
+            let run = run_action(workspace.path(), &[("check", "bot-check.toml")]);
+            if !run.failed {
+                last = Some((workspace, run));
+                break;
+            }
+            eprintln!("a passing check failed, tried again:\n{}", run.stderr);
+        }
+        last.expect("the passing check never passed")
+    };
+    let (workspace, run) = passing;
+    assert_eq!(run.step("Run the referee"), Some(0), "{}", run.stderr);
+    assert_eq!(run.outputs["run.outputs.result"], "pass");
+    assert_eq!(run.step("Install the referee from its repository"), None);
+    assert_eq!(run.step("Debian package"), None);
+    assert_eq!(run.step("Upload"), Some(0));
+    let report = workspace.path().join("referee-report");
+    let junit = std::fs::read_to_string(report.join("junit.xml")).unwrap();
+    assert!(junit.contains("<testcase"), "{junit}");
+    assert!(report.join("html/index.html").exists(), "the HTML report to upload");
+    assert!(run.summary.contains("`referee check`"), "{}", run.summary);
+
+    // The sleeping bot, 300 ms a move on a 200 ms limit, fails the check,
+    // and so the job; the report is uploaded all the same.
+    let workspace = tempfile::tempdir().unwrap();
+    action_check_file(workspace.path());
+    let sleepy = sleeper(300, "action");
+    let run = run_action(
+        workspace.path(),
+        &[
+            ("check", "bot-check.toml"),
+            ("bot", &sleepy),
+            ("report", "out/report"),
+            ("args", "--jobs 1"),
+        ],
+    );
+    assert!(run.failed, "a failed check fails the job:\n{}", run.stderr);
+    assert_eq!(run.step("Run the referee"), Some(1), "{}", run.stderr);
+    assert_eq!(run.outputs["run.outputs.result"], "fail");
+    assert_eq!(run.step("Upload"), Some(0), "uploaded also on failure");
+    let junit = std::fs::read_to_string(workspace.path().join("out/report/junit.xml")).unwrap();
+    assert!(junit.contains("<failure"), "{junit}");
+    assert!(run.summary.contains("fail"), "{}", run.summary);
+    assert!(run.stderr.contains("::error::referee: fail"), "{}", run.stderr);
+}
+
+#[test]
+fn the_action_runs_an_sprt_and_refuses_inputs_that_make_no_run() {
+    let workspace = tempfile::tempdir().unwrap();
+    let random = sample_bin("arrow5_random");
+    let constant = sample_bin("arrow5_constant");
+    // Two games decide nothing: inconclusive, which fails the job.
+    let run = run_action(
+        workspace.path(),
+        &[
+            ("game", "arrow5"),
+            ("new", &random),
+            ("old", &constant),
+            ("args", "--max-games 2 --jobs 1 --max-rounds 2"),
+        ],
+    );
+    assert_eq!(run.step("Run the referee"), Some(3), "{}", run.stderr);
+    assert_eq!(run.outputs["run.outputs.result"], "inconclusive");
+    assert!(run.summary.contains("sprt"), "{}", run.summary);
+    // Neither a check file nor an SPRT: the job fails before the referee runs.
+    for given in [
+        vec![],
+        vec![("check", "x.toml"), ("game", "arrow5")],
+        vec![("check", "x.toml"), ("sandbox", "none")],
+    ] {
+        let run = run_action(workspace.path(), &given);
+        assert!(run.failed, "{given:?}");
+        assert_eq!(run.step("Check the inputs"), Some(2), "{given:?}: {}", run.stderr);
+        assert_eq!(run.step("Run the referee"), None, "{given:?}");
+        assert!(run.stderr.contains("::error::"), "{}", run.stderr);
+    }
+}
