@@ -19,10 +19,10 @@ pub const RUNS: usize = 5;
 /// Rounds of [`workload`] in one run.
 pub const ROUNDS: u32 = 1_000_000;
 
-/// One run's time on the reference machine: a release build on one core
-/// of a quiet 2-core x86-64 machine (the machine this project's timings
-/// were measured on, docs/measurements.md). A debug build takes about ten
-/// times as long for the same work, and says so.
+/// One run's time on the reference machine: the workload built optimised,
+/// its best runs on one core of the 2-core x86-64 machine this project's
+/// timings were measured on (docs/measurements.md). A debug build takes
+/// about ten times as long for the same work, and says so.
 pub const REFERENCE: Duration = Duration::from_millis(35);
 
 /// What [`workload`] returns for [`ROUNDS`]: a run that returns anything
