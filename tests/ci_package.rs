@@ -76,13 +76,7 @@ fn time_scale_multiplies_every_limit_the_record_shows() {
     );
     // Eight times longer: 2 s a move, 40 s to start; the record has them.
     let scaled = within_retries(
-        || {
-            match_against_constant(
-                &bot,
-                "2",
-                &["--time-limit", "250ms", "--time-scale", "8"],
-            )
-        },
+        || match_against_constant(&bot, "2", &["--time-limit", "250ms", "--time-scale", "8"]),
         |run| run.status == 0 && run.json()["players"][0]["verdict"] == "ok",
     );
     let record = scaled.json();
@@ -100,16 +94,16 @@ fn time_scale_multiplies_every_limit_the_record_shows() {
     let doubled = match_against_constant(&bot, "1", &["--time-limit", "2s", "--time-scale", "2"]);
     assert_eq!(doubled.status, 0, "{}", doubled.stderr);
     let replay = doubled.json()["replay"].as_str().unwrap().to_string();
-    assert!(replay.contains("--time-limit 4s --startup-limit 10s"), "{replay}");
+    assert!(
+        replay.contains("--time-limit 4s --startup-limit 10s"),
+        "{replay}"
+    );
 }
 
 #[test]
 fn a_time_scale_that_is_no_positive_number_is_refused() {
     for bad in ["0", "-2", "nan", "inf", "fast", "1e9"] {
-        let run = referee(
-            &["match", "arrow5", "a", "b", "--time-scale", bad],
-            BUDGET,
-        );
+        let run = referee(&["match", "arrow5", "a", "b", "--time-scale", bad], BUDGET);
         assert_eq!(run.status, 2, "{bad}: {}", run.stderr);
         assert!(run.stderr.contains("--time-scale"), "{bad}: {}", run.stderr);
         assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
@@ -133,13 +127,7 @@ fn a_reply_late_within_the_margin_is_a_strike_and_the_third_loses() {
     // A 3 s margin: each attack, some 300 ms late, is a strike, never a
     // loss; the record counts them.
     let forgiven = within_retries(
-        || {
-            match_against_constant(
-                &bot,
-                "3",
-                &["--time-limit", "200ms", "--time-margin", "3s"],
-            )
-        },
+        || match_against_constant(&bot, "3", &["--time-limit", "200ms", "--time-margin", "3s"]),
         |run| run.status == 0 && run.json()["players"][0]["verdict"] == "ok",
     );
     let record = forgiven.json();
@@ -153,6 +141,35 @@ fn a_reply_late_within_the_margin_is_a_strike_and_the_third_loses() {
             .unwrap()
             .contains("--time-margin 3s"),
         "{record}"
+    );
+    // The readable account says it too.
+    let constant = sample_bin("arrow5_constant");
+    within_retries(
+        || {
+            referee(
+                &[
+                    "match",
+                    "arrow5",
+                    &bot,
+                    &constant,
+                    "--max-rounds",
+                    "2",
+                    "--seed",
+                    "5",
+                    "--time-limit",
+                    "200ms",
+                    "--time-margin",
+                    "3s",
+                ],
+                BUDGET,
+            )
+        },
+        |run| {
+            run.status == 0
+                && run
+                    .stdout
+                    .contains("2 replies late within the time margin (strikes)")
+        },
     );
     // With three strikes asked for, the third loses on time.
     let struck = within_retries(
@@ -205,12 +222,19 @@ fn calibrate_prints_the_factor_and_how_it_was_measured() {
     let factor = json["factor"].as_f64().unwrap();
     let reference = json["reference_ms"].as_f64().unwrap();
     assert!((factor - median / reference).abs() < 0.01, "{json}");
-    assert!(json["time_scale"].as_f64().unwrap() >= factor.max(1.0) - 0.01, "{json}");
+    assert!(
+        json["time_scale"].as_f64().unwrap() >= factor.max(1.0) - 0.01,
+        "{json}"
+    );
     assert!(json["time_scale"].as_f64().unwrap() >= 1.0, "{json}");
     let text = referee(&["calibrate"], BUDGET);
     assert_eq!(text.status, 0, "{}", text.stderr);
     assert!(text.stdout.contains("median of 5 runs"), "{}", text.stdout);
-    assert!(text.stdout.contains("Use it: --time-scale "), "{}", text.stdout);
+    assert!(
+        text.stdout.contains("Use it: --time-scale "),
+        "{}",
+        text.stdout
+    );
 }
 
 /// A check file: the sleeping bot under test (300 ms an attack) against
@@ -278,10 +302,7 @@ fn a_check_file_scales_its_limits_and_reports_the_factor() {
     assert_eq!(unscaled.status, 1, "{}", unscaled.stderr);
     assert_eq!(unscaled.json()["time_scale"], 1.0);
     // The file's factor: 2 s a move.
-    let scaled = within_retries(
-        || check(&file, dir.path(), &[]),
-        |run| run.status == 0,
-    );
+    let scaled = within_retries(|| check(&file, dir.path(), &[]), |run| run.status == 0);
     let json = scaled.json();
     assert_eq!(json["time_scale"], 10.0, "{json}");
     let junit = std::fs::read_to_string(dir.path().join("junit.xml")).unwrap();
@@ -290,7 +311,10 @@ fn a_check_file_scales_its_limits_and_reports_the_factor() {
         "{junit}"
     );
     let html = std::fs::read_to_string(dir.path().join("report/index.html")).unwrap();
-    assert!(html.contains("time limits ×10"), "the HTML report shows the factor");
+    assert!(
+        html.contains("time limits ×10"),
+        "the HTML report shows the factor"
+    );
     let kept = std::fs::read_to_string(dir.path().join("report/check.json")).unwrap();
     assert!(kept.contains("\"time_scale\": 10.0"), "{kept}");
 }
@@ -317,17 +341,37 @@ fn time_scale_auto_calibrates_before_the_check() {
 fn bad_time_settings_in_a_check_file_name_the_line() {
     let dir = tempfile::tempdir().unwrap();
     for (head, limits, wanted) in [
-        (r#"time_scale = "fast""#, "", "time_scale: 'fast' is not a number"),
-        ("time_scale = -1", "", "time_scale: the time scale must be a positive"),
+        (
+            r#"time_scale = "fast""#,
+            "",
+            "time_scale: 'fast' is not a number",
+        ),
+        (
+            "time_scale = -1",
+            "",
+            "time_scale: the time scale must be a positive",
+        ),
         ("time_scale = true", "", "time_scale: give a number"),
-        ("", "strikes = 3", "limits.strikes: a strike is a reply late"),
-        ("", "time_margin = \"50ms\"\nstrikes = 0", "limits.strikes: give the strike"),
+        (
+            "",
+            "strikes = 3",
+            "limits.strikes: a strike is a reply late",
+        ),
+        (
+            "",
+            "time_margin = \"50ms\"\nstrikes = 0",
+            "limits.strikes: give the strike",
+        ),
         ("", "time_margin = \"soon\"", "limits.time_margin:"),
     ] {
         let file = slow_check_file(dir.path(), head, limits);
         let run = check(&file, dir.path(), &["--no-report"]);
         assert_eq!(run.status, 2, "{head} {limits}: {}", run.stderr);
-        assert!(run.stderr.contains(wanted), "{head} {limits}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(wanted),
+            "{head} {limits}: {}",
+            run.stderr
+        );
         assert!(run.stderr.contains("slow.toml:"), "{}", run.stderr);
     }
 }
@@ -417,18 +461,28 @@ fn the_debian_package_installs_and_plays_a_match() {
     let version = program("/usr/bin/referee", &["--version"], BUDGET);
     assert_eq!(version.status, 0, "{}", version.stderr);
     assert!(
-        version.stdout.starts_with(&format!("referee {}", env!("CARGO_PKG_VERSION"))),
+        version
+            .stdout
+            .starts_with(&format!("referee {}", env!("CARGO_PKG_VERSION"))),
         "{}",
         version.stdout
     );
-    for page in ["referee.1.gz", "referee-check.1.gz", "referee-calibrate.1.gz"] {
+    for page in [
+        "referee.1.gz",
+        "referee-check.1.gz",
+        "referee-calibrate.1.gz",
+    ] {
         let path = Path::new("/usr/share/man/man1").join(page);
         assert!(path.exists(), "{} is not installed", path.display());
     }
     if Path::new("/usr/bin/man").exists() {
         let man = program("man", &["-w", "referee"], BUDGET);
         assert_eq!(man.status, 0, "{}", man.stderr);
-        assert!(man.stdout.contains("/usr/share/man/man1/referee.1"), "{}", man.stdout);
+        assert!(
+            man.stdout.contains("/usr/share/man/man1/referee.1"),
+            "{}",
+            man.stdout
+        );
     }
     for completion in [
         "/usr/share/bash-completion/completions/referee",
@@ -436,7 +490,10 @@ fn the_debian_package_installs_and_plays_a_match() {
         "/usr/share/fish/vendor_completions.d/referee.fish",
     ] {
         let text = std::fs::read_to_string(completion).unwrap();
-        assert!(text.contains("calibrate"), "{completion} lists the commands");
+        assert!(
+            text.contains("calibrate"),
+            "{completion} lists the commands"
+        );
     }
     assert!(Path::new("/usr/share/doc/referee/docs/ci.md").exists());
 
@@ -463,7 +520,10 @@ fn the_debian_package_installs_and_plays_a_match() {
 
     let remove = program("dpkg", &["-r", "referee"], BUDGET);
     assert_eq!(remove.status, 0, "{}", remove.stderr);
-    assert!(!Path::new("/usr/bin/referee").exists(), "removed with the package");
+    assert!(
+        !Path::new("/usr/bin/referee").exists(),
+        "removed with the package"
+    );
 }
 
 /// The repository's `action.yml`.
@@ -526,29 +586,47 @@ fn the_action_is_valid_action_metadata() {
     let top = keys(&action);
     for key in &top {
         assert!(
-            ["name", "author", "description", "inputs", "outputs", "runs", "branding"]
-                .contains(&key.as_str()),
+            [
+                "name",
+                "author",
+                "description",
+                "inputs",
+                "outputs",
+                "runs",
+                "branding"
+            ]
+            .contains(&key.as_str()),
             "action.yml: '{key}' is not a key of action metadata"
         );
     }
     for required in ["name", "description", "runs"] {
-        assert!(top.iter().any(|k| k == required), "action.yml needs '{required}'");
+        assert!(
+            top.iter().any(|k| k == required),
+            "action.yml needs '{required}'"
+        );
     }
     let inputs = keys(&action["inputs"]);
     for name in &inputs {
         let input = &action["inputs"][name.as_str()];
         for key in keys(input) {
             assert!(
-                ["description", "required", "default", "deprecationMessage"].contains(&key.as_str()),
+                ["description", "required", "default", "deprecationMessage"]
+                    .contains(&key.as_str()),
                 "inputs.{name}: '{key}' is not a key of an input"
             );
         }
-        assert!(input["description"].is_string(), "inputs.{name} needs a description");
+        assert!(
+            input["description"].is_string(),
+            "inputs.{name} needs a description"
+        );
         if let Some(default) = input.get("default") {
             assert!(default.is_string(), "inputs.{name}.default is a string");
         }
         if let Some(required) = input.get("required") {
-            assert!(required.is_bool(), "inputs.{name}.required is true or false");
+            assert!(
+                required.is_bool(),
+                "inputs.{name}.required is true or false"
+            );
         }
     }
     let runs = &action["runs"];
@@ -558,8 +636,14 @@ fn the_action_is_valid_action_metadata() {
     }
     for name in keys(&action["outputs"]) {
         let output = &action["outputs"][name.as_str()];
-        assert!(output["description"].is_string(), "outputs.{name}.description");
-        assert!(output["value"].is_string(), "outputs.{name}.value (composite)");
+        assert!(
+            output["description"].is_string(),
+            "outputs.{name}.description"
+        );
+        assert!(
+            output["value"].is_string(),
+            "outputs.{name}.value (composite)"
+        );
     }
     let steps = runs["steps"].as_sequence().expect("runs.steps is a list");
     assert!(!steps.is_empty());
@@ -569,8 +653,16 @@ fn the_action_is_valid_action_metadata() {
         for key in &step_keys {
             assert!(
                 [
-                    "name", "id", "if", "run", "shell", "env", "working-directory", "uses",
-                    "with", "continue-on-error"
+                    "name",
+                    "id",
+                    "if",
+                    "run",
+                    "shell",
+                    "env",
+                    "working-directory",
+                    "uses",
+                    "with",
+                    "continue-on-error"
                 ]
                 .contains(&key.as_str()),
                 "step {i}: '{key}' is not a key of a composite step"
@@ -581,7 +673,10 @@ fn the_action_is_valid_action_metadata() {
         if has("run") {
             let shell = step["shell"].as_str();
             assert!(
-                matches!(shell, Some("bash" | "sh" | "pwsh" | "python" | "cmd" | "powershell")),
+                matches!(
+                    shell,
+                    Some("bash" | "sh" | "pwsh" | "python" | "cmd" | "powershell")
+                ),
                 "step {i}: a run step of a composite action names its shell, got {shell:?}"
             );
             let script = step["run"].as_str().unwrap();
@@ -614,10 +709,16 @@ fn the_action_is_valid_action_metadata() {
         }
         for expression in &exprs {
             for input in references(expression, "inputs.") {
-                assert!(inputs.contains(&input), "step {i}: no input '{input}' ({expression})");
+                assert!(
+                    inputs.contains(&input),
+                    "step {i}: no input '{input}' ({expression})"
+                );
             }
             for id in references(expression, "steps.") {
-                assert!(ids.contains(&id), "step {i}: no earlier step '{id}' ({expression})");
+                assert!(
+                    ids.contains(&id),
+                    "step {i}: no earlier step '{id}' ({expression})"
+                );
             }
         }
         if let Some(id) = step["id"].as_str() {
@@ -634,7 +735,14 @@ fn the_action_is_valid_action_metadata() {
     }
     // What the brief of the action promises.
     let all = serde_yaml::to_string(&action).unwrap();
-    for needed in ["--junit", "--summary", "GITHUB_STEP_SUMMARY", "actions/upload-artifact@", "cargo install", "dpkg -i"] {
+    for needed in [
+        "--junit",
+        "--summary",
+        "GITHUB_STEP_SUMMARY",
+        "actions/upload-artifact@",
+        "cargo install",
+        "dpkg -i",
+    ] {
         assert!(all.contains(needed), "action.yml: {needed}");
     }
 }
@@ -678,7 +786,10 @@ fn condition(
     }
     let value = |operand: &str| -> String {
         let operand = operand.trim();
-        if let Some(quoted) = operand.strip_prefix('\'').and_then(|o| o.strip_suffix('\'')) {
+        if let Some(quoted) = operand
+            .strip_prefix('\'')
+            .and_then(|o| o.strip_suffix('\''))
+        {
             return quoted.to_string();
         }
         if let Some(name) = operand.strip_prefix("inputs.") {
@@ -710,7 +821,9 @@ fn run_action(workspace: &Path, given: &[(&str, &str)]) -> ActionRun {
     let action = action();
     let mut inputs = std::collections::BTreeMap::new();
     for name in keys(&action["inputs"]) {
-        let default = action["inputs"][name.as_str()]["default"].as_str().unwrap_or("");
+        let default = action["inputs"][name.as_str()]["default"]
+            .as_str()
+            .unwrap_or("");
         inputs.insert(name, default.to_string());
     }
     for (name, value) in given {
@@ -722,7 +835,11 @@ fn run_action(workspace: &Path, given: &[(&str, &str)]) -> ActionRun {
     let summary = files.join("step_summary.md");
     let bin_dir = referee_bin().parent().unwrap().to_path_buf();
     sample_bin("arrow5_constant");
-    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     let mut run = ActionRun {
         failed: false,
         steps: vec![],
@@ -730,7 +847,12 @@ fn run_action(workspace: &Path, given: &[(&str, &str)]) -> ActionRun {
         summary: String::new(),
         stderr: String::new(),
     };
-    for (i, step) in action["runs"]["steps"].as_sequence().unwrap().iter().enumerate() {
+    for (i, step) in action["runs"]["steps"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .enumerate()
+    {
         let name = step["name"].as_str().unwrap_or("").to_string();
         let id = step["id"].as_str().map(str::to_string);
         if !condition(step["if"].as_str(), &inputs, &run.outputs, run.failed) {
@@ -740,7 +862,8 @@ fn run_action(workspace: &Path, given: &[(&str, &str)]) -> ActionRun {
         let Some(script) = step["run"].as_str() else {
             // A `uses` step: the cache is hit, the upload is done.
             if let Some(id) = &id {
-                run.outputs.insert(format!("{id}.outputs.cache-hit"), "true".into());
+                run.outputs
+                    .insert(format!("{id}.outputs.cache-hit"), "true".into());
             }
             run.steps.push((name, Some(0)));
             continue;
@@ -788,7 +911,8 @@ fn run_action(workspace: &Path, given: &[(&str, &str)]) -> ActionRun {
         if let Some(id) = &id {
             for line in std::fs::read_to_string(&output_file).unwrap().lines() {
                 if let Some((key, value)) = line.split_once('=') {
-                    run.outputs.insert(format!("{id}.outputs.{key}"), value.to_string());
+                    run.outputs
+                        .insert(format!("{id}.outputs.{key}"), value.to_string());
                 }
             }
         }
@@ -854,7 +978,10 @@ fn the_action_passes_a_passing_check_and_fails_the_job_on_a_failing_one() {
     let report = workspace.path().join("referee-report");
     let junit = std::fs::read_to_string(report.join("junit.xml")).unwrap();
     assert!(junit.contains("<testcase"), "{junit}");
-    assert!(report.join("html/index.html").exists(), "the HTML report to upload");
+    assert!(
+        report.join("html/index.html").exists(),
+        "the HTML report to upload"
+    );
     assert!(run.summary.contains("`referee check`"), "{}", run.summary);
 
     // The sleeping bot, 300 ms a move on a 200 ms limit, fails the check,
@@ -878,7 +1005,11 @@ fn the_action_passes_a_passing_check_and_fails_the_job_on_a_failing_one() {
     let junit = std::fs::read_to_string(workspace.path().join("out/report/junit.xml")).unwrap();
     assert!(junit.contains("<failure"), "{junit}");
     assert!(run.summary.contains("fail"), "{}", run.summary);
-    assert!(run.stderr.contains("::error::referee: fail"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("::error::referee: fail"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -907,7 +1038,12 @@ fn the_action_runs_an_sprt_and_refuses_inputs_that_make_no_run() {
     ] {
         let run = run_action(workspace.path(), &given);
         assert!(run.failed, "{given:?}");
-        assert_eq!(run.step("Check the inputs"), Some(2), "{given:?}: {}", run.stderr);
+        assert_eq!(
+            run.step("Check the inputs"),
+            Some(2),
+            "{given:?}: {}",
+            run.stderr
+        );
         assert_eq!(run.step("Run the referee"), None, "{given:?}");
         assert!(run.stderr.contains("::error::"), "{}", run.stderr);
     }

@@ -209,6 +209,10 @@ mod tests {
         assert!((at(70).factor() - 2.0).abs() < 1e-9);
         assert_eq!(at(70).scale().factor(), 2.0);
         assert_eq!(at(71).scale().factor(), 2.03);
-        assert!(at(70).describe().starts_with("time scale 2 "), "{}", at(70).describe());
+        assert!(
+            at(70).describe().starts_with("time scale 2 "),
+            "{}",
+            at(70).describe()
+        );
     }
 }

@@ -73,7 +73,8 @@ impl MatchLimits {
     /// reads back). The margin is not scaled: it is the jitter allowed on
     /// top of the scaled limits.
     pub fn scaled(mut self, scale: TimeScale) -> MatchLimits {
-        let times = |d: Duration, most: Duration| d.mul_f64(scale.0).clamp(Duration::from_millis(1), most);
+        let times =
+            |d: Duration, most: Duration| d.mul_f64(scale.0).clamp(Duration::from_millis(1), most);
         self.time_limit = times(self.time_limit, crate::units::MAX_MOVE_TIME);
         self.startup_limit = times(self.startup_limit, crate::units::MAX_MOVE_TIME);
         if !self.time_bank.is_zero() {

@@ -81,7 +81,10 @@ impl TimeBank {
         if self.margin.is_zero() {
             missed
         } else {
-            format!("{missed} (nor within its {} margin)", show_duration(self.margin))
+            format!(
+                "{missed} (nor within its {} margin)",
+                show_duration(self.margin)
+            )
         }
     }
 

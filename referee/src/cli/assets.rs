@@ -49,10 +49,17 @@ pub fn run_assets(args: AssetsArgs) -> Result<(), Failure> {
     }
     for shell in [Shell::Bash, Shell::Zsh, Shell::Fish] {
         clap_complete::generate_to(shell, &mut shown, "referee", &completions)
-            .with_context(|| format!("{}: cannot write the {shell} completions", completions.display()))
+            .with_context(|| {
+                format!(
+                    "{}: cannot write the {shell} completions",
+                    completions.display()
+                )
+            })
             .map_err(Failure::input)?;
     }
-    let pages = std::fs::read_dir(&man).map_err(|e| Failure::input(anyhow!(e)))?.count();
+    let pages = std::fs::read_dir(&man)
+        .map_err(|e| Failure::input(anyhow!(e)))?
+        .count();
     eprintln!(
         "wrote {pages} man pages to {} and bash, zsh and fish completions to {}",
         man.display(),

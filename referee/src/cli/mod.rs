@@ -24,8 +24,8 @@ use clap::{Args, Parser, Subcommand};
 
 use referee_engine::bot::sandbox::SandboxError;
 use referee_engine::bot::{Language, Sandbox, SandboxChoice};
-use referee_engine::games::{GameConfig, GameOptions};
 use referee_engine::check::plan::ScaleSetting;
+use referee_engine::games::{GameConfig, GameOptions};
 use referee_engine::match_plan::{MatchLimits, TimeScale};
 use referee_engine::text::{escape_lines, with_causes};
 use referee_engine::units;
@@ -363,8 +363,7 @@ pub fn calibrated() -> Result<TimeScale, Failure> {
     MEASURED
         .get_or_init(|| {
             eprintln!("calibrating: measuring this machine against the reference workload...");
-            let calibration =
-                referee_engine::calibrate::measure().map_err(|e| e.to_string())?;
+            let calibration = referee_engine::calibrate::measure().map_err(|e| e.to_string())?;
             eprintln!("{}", calibration.describe());
             Ok(calibration.scale())
         })
