@@ -1048,3 +1048,62 @@ fn the_action_runs_an_sprt_and_refuses_inputs_that_make_no_run() {
         assert!(run.stderr.contains("::error::"), "{}", run.stderr);
     }
 }
+
+#[test]
+fn a_tournament_plays_scaled_limits_and_keeps_the_factor_in_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let constant = sample_bin("arrow5_constant");
+    let sleepy = sleeper(300, "tournament");
+    let file = two_bot_tournament(
+        dir.path(),
+        "arrow5",
+        2,
+        [("sleepy", &sleepy), ("constant", &constant)],
+        "[options]\nmax_rounds = 2\n[limits]\ntime_limit = \"200ms\"\n",
+    );
+    let out = dir.path().join("results");
+    // At 200 ms the sleeping bot times out; ten times that, 2 s, it keeps.
+    let run = within_retries(
+        || {
+            let _ = std::fs::remove_dir_all(&out);
+            referee(
+                &[
+                    "tournament",
+                    file.to_str().unwrap(),
+                    "--out",
+                    out.to_str().unwrap(),
+                    "--jobs",
+                    "1",
+                    "--no-report",
+                    "--time-scale",
+                    "10",
+                ],
+                BUDGET,
+            )
+        },
+        |run| {
+            run.status == 0
+                && csv_records(&out.join("games.csv"))
+                    .iter()
+                    .all(|row| !row.values().any(|v| v.contains("timeout")))
+        },
+    );
+    assert!(
+        run.stderr.contains("every time limit multiplied by 10"),
+        "{}",
+        run.stderr
+    );
+    let note = std::fs::read_to_string(out.join("sandbox.txt")).unwrap();
+    assert!(note.contains("time scale: 10"), "{note}");
+    let transcript = std::fs::read_to_string(out.join("transcripts/game-000001.jsonl")).unwrap();
+    let result = transcript
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|e| e["type"] == "result")
+        .expect("a result line");
+    let replay = result["record"]["replay"].as_str().unwrap();
+    assert!(
+        replay.contains("--time-limit 2s --startup-limit 50s"),
+        "{replay}"
+    );
+}
