@@ -315,6 +315,21 @@ fn a_check_file_scales_its_limits_and_reports_the_factor() {
         html.contains("time limits ×10"),
         "the HTML report shows the factor"
     );
+    let text = check(&file, dir.path(), &["--no-report", "--time-scale", "1.5"]);
+    assert!(
+        text.stderr.contains("every time limit multiplied by 1.5"),
+        "{}",
+        text.stderr
+    );
+    let plain = referee(
+        &["check", &file, "--no-report", "--time-scale", "12"],
+        BUDGET,
+    );
+    assert!(
+        plain.stdout.contains("time limits x12 (--time-scale)"),
+        "{}",
+        plain.stdout
+    );
     let kept = std::fs::read_to_string(dir.path().join("report/check.json")).unwrap();
     assert!(kept.contains("\"time_scale\": 10.0"), "{kept}");
 }
