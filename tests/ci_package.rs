@@ -833,6 +833,18 @@ fn condition(
 /// is first on PATH), the upload as done. Run steps run as GitHub runs a
 /// `shell: bash` step (`bash --noprofile --norc -eo pipefail FILE`).
 fn run_action(workspace: &Path, given: &[(&str, &str)]) -> ActionRun {
+    run_action_with(workspace, given, true, None)
+}
+
+/// [`run_action`], with the cache hit or missed, and `stubs` (a folder of
+/// programs such as `cargo` and `dpkg` that log their arguments to
+/// `$STUB_LOG`) first on PATH.
+fn run_action_with(
+    workspace: &Path,
+    given: &[(&str, &str)],
+    cache_hit: bool,
+    stubs: Option<&Path>,
+) -> ActionRun {
     let action = action();
     let mut inputs = std::collections::BTreeMap::new();
     for name in keys(&action["inputs"]) {
@@ -850,11 +862,14 @@ fn run_action(workspace: &Path, given: &[(&str, &str)]) -> ActionRun {
     let summary = files.join("step_summary.md");
     let bin_dir = referee_bin().parent().unwrap().to_path_buf();
     sample_bin("arrow5_constant");
-    let path = format!(
+    let mut path = format!(
         "{}:{}",
         bin_dir.display(),
         std::env::var("PATH").unwrap_or_default()
     );
+    if let Some(stubs) = stubs {
+        path = format!("{}:{path}", stubs.display());
+    }
     let mut run = ActionRun {
         failed: false,
         steps: vec![],
@@ -878,7 +893,7 @@ fn run_action(workspace: &Path, given: &[(&str, &str)]) -> ActionRun {
             // A `uses` step: the cache is hit, the upload is done.
             if let Some(id) = &id {
                 run.outputs
-                    .insert(format!("{id}.outputs.cache-hit"), "true".into());
+                    .insert(format!("{id}.outputs.cache-hit"), cache_hit.to_string());
             }
             run.steps.push((name, Some(0)));
             continue;
@@ -902,7 +917,8 @@ fn run_action(workspace: &Path, given: &[(&str, &str)]) -> ActionRun {
             .env("GITHUB_STEP_SUMMARY", &summary)
             .env("GITHUB_PATH", files.join("path"))
             .env("GITHUB_ENV", files.join("env"))
-            .env("RUNNER_TEMP", &files);
+            .env("RUNNER_TEMP", &files)
+            .env("STUB_LOG", files.join("stub.log"));
         if let Some(env) = step["env"].as_mapping() {
             for (key, value) in env {
                 let text = value.as_str().unwrap();
@@ -1121,4 +1137,116 @@ fn a_tournament_plays_scaled_limits_and_keeps_the_factor_in_its_folder() {
         replay.contains("--time-limit 2s --startup-limit 50s"),
         "{replay}"
     );
+}
+
+/// Programs that stand in for the network and the system in the install
+/// steps: each logs its command line to `$STUB_LOG`; `git ls-remote` finds
+/// every tag, `curl -o FILE` writes an empty FILE, `sudo` runs its command.
+fn install_stubs(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let log = r#"echo "$(basename "$0") $*" >> "$STUB_LOG""#;
+    for (name, body) in [
+        ("cargo", ""),
+        ("git", ""),
+        ("dpkg", ""),
+        (
+            "curl",
+            r#"while [ $# -gt 0 ]; do [ "$1" = -o ] && : > "$2"; shift; done"#,
+        ),
+        ("sudo", r#"exec "$@""#),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{log}\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
+
+#[test]
+fn the_action_installs_the_referee_at_its_version_or_from_a_package() {
+    let stubs = tempfile::tempdir().unwrap();
+    install_stubs(stubs.path());
+    let log = |workspace: &Path| {
+        std::fs::read_to_string(workspace.join(".github-files/stub.log")).unwrap_or_default()
+    };
+    // A cache miss: cargo install from the action's repository at the tag
+    // it is used at (GITHUB_ACTION_REF v0), then the check runs.
+    let workspace = tempfile::tempdir().unwrap();
+    action_check_file(workspace.path());
+    let run = run_action_with(
+        workspace.path(),
+        &[("check", "bot-check.toml")],
+        false,
+        Some(stubs.path()),
+    );
+    assert_eq!(run.step("from its repository"), Some(0), "{}", run.stderr);
+    assert_eq!(run.step("Debian package"), None);
+    let calls = log(workspace.path());
+    assert!(
+        calls.contains(
+            "cargo install --locked --git https://github.com/example/referee --tag v0 referee sample_bots"
+        ),
+        "{calls}"
+    );
+    let path = std::fs::read_to_string(workspace.path().join(".github-files/path")).unwrap();
+    assert!(path.contains(".cargo/bin"), "{path}");
+    assert!(run.step("Run the referee").is_some(), "{}", run.stderr);
+
+    // A commit given as the version, from another repository.
+    let commit = "0123456789abcdef0123456789abcdef01234567";
+    let workspace = tempfile::tempdir().unwrap();
+    action_check_file(workspace.path());
+    run_action_with(
+        workspace.path(),
+        &[
+            ("check", "bot-check.toml"),
+            ("version", commit),
+            ("repository", "https://example.org/fork.git"),
+        ],
+        false,
+        Some(stubs.path()),
+    );
+    let calls = log(workspace.path());
+    assert!(
+        calls.contains(&format!(
+            "cargo install --locked --git https://example.org/fork.git --rev {commit} referee sample_bots"
+        )),
+        "{calls}"
+    );
+
+    // A cache hit installs nothing.
+    let workspace = tempfile::tempdir().unwrap();
+    action_check_file(workspace.path());
+    let run = run_action_with(
+        workspace.path(),
+        &[("check", "bot-check.toml")],
+        true,
+        Some(stubs.path()),
+    );
+    assert_eq!(run.step("from its repository"), None);
+    assert!(!log(workspace.path()).contains("cargo install"));
+
+    // A package URL: downloaded and installed with dpkg, no cache, no build.
+    let workspace = tempfile::tempdir().unwrap();
+    action_check_file(workspace.path());
+    let url = "https://example.org/releases/referee_0.1.0-1_amd64.deb";
+    let run = run_action_with(
+        workspace.path(),
+        &[("check", "bot-check.toml"), ("deb-url", url)],
+        false,
+        Some(stubs.path()),
+    );
+    assert_eq!(run.step("Cache"), None);
+    assert_eq!(run.step("from its repository"), None);
+    assert_eq!(run.step("Debian package"), Some(0), "{}", run.stderr);
+    let calls = log(workspace.path());
+    let deb = workspace.path().join(".github-files/referee.deb");
+    assert!(
+        calls.contains(&format!("curl -fsSL -o {} {url}", deb.display())),
+        "{calls}"
+    );
+    assert!(
+        calls.contains(&format!("dpkg -i {}", deb.display())),
+        "{calls}"
+    );
+    assert!(!calls.contains("cargo install"), "{calls}");
 }
