@@ -1105,7 +1105,6 @@ fn a_tournament_plays_scaled_limits_and_keeps_the_factor_in_its_folder() {
                     out.to_str().unwrap(),
                     "--jobs",
                     "1",
-                    "--no-report",
                     "--time-scale",
                     "10",
                 ],
@@ -1126,6 +1125,11 @@ fn a_tournament_plays_scaled_limits_and_keeps_the_factor_in_its_folder() {
     );
     let note = std::fs::read_to_string(out.join("sandbox.txt")).unwrap();
     assert!(note.contains("time scale: 10"), "{note}");
+    let index = std::fs::read_to_string(out.join("report/index.html")).unwrap();
+    assert!(
+        index.contains(r#"<span id="time-scale">time limits ×10</span>"#),
+        "the report's header says the factor"
+    );
     let transcript = std::fs::read_to_string(out.join("transcripts/game-000001.jsonl")).unwrap();
     let result = transcript
         .lines()
