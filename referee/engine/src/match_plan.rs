@@ -144,6 +144,26 @@ impl std::fmt::Display for TimeScale {
     }
 }
 
+/// A time scale as a check file or `--time-scale` gives it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ScaleSetting {
+    Factor(TimeScale),
+    /// Measure this machine first (`referee calibrate`).
+    Auto,
+}
+
+impl ScaleSetting {
+    /// `auto` or a factor.
+    pub fn parse(text: &str) -> Result<ScaleSetting, String> {
+        if text.trim() == "auto" {
+            return Ok(ScaleSetting::Auto);
+        }
+        TimeScale::parse(text)
+            .map(ScaleSetting::Factor)
+            .map_err(|e| format!("{e}, or \"auto\" (measure this machine first)"))
+    }
+}
+
 /// Everything needed to play one game.
 #[derive(Clone, Debug)]
 pub struct MatchPlan {

@@ -24,9 +24,8 @@ use clap::{Args, Parser, Subcommand};
 
 use referee_engine::bot::sandbox::SandboxError;
 use referee_engine::bot::{Language, Sandbox, SandboxChoice};
-use referee_engine::check::plan::ScaleSetting;
 use referee_engine::games::{GameConfig, GameOptions};
-use referee_engine::match_plan::{MatchLimits, TimeScale};
+use referee_engine::match_plan::{MatchLimits, ScaleSetting, TimeScale};
 use referee_engine::text::{escape_lines, with_causes};
 use referee_engine::units;
 

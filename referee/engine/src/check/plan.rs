@@ -15,7 +15,7 @@ use toml::Spanned;
 use crate::bench::{self, Selection};
 use crate::bot::{BotCommand, Languages};
 use crate::games::{GameConfig, GameOptions};
-use crate::match_plan::TimeScale;
+use crate::match_plan::{ScaleSetting, TimeScale};
 use crate::plan_file::{
     spec_from_here, PlanError, RawBot, RawBotTable, RawLimits, Source, TournamentBot, DEFAULT_SEED,
 };
@@ -129,26 +129,6 @@ pub struct CheckPlan {
     /// The factor the bots' time limits were multiplied by
     /// ([`CheckPlan::scale_times`]); 1 until then.
     pub time_scale: TimeScale,
-}
-
-/// A time scale as a check file or `--time-scale` gives it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum ScaleSetting {
-    Factor(TimeScale),
-    /// Measure this machine first (`referee calibrate`).
-    Auto,
-}
-
-impl ScaleSetting {
-    /// `auto` or a factor.
-    pub fn parse(text: &str) -> Result<ScaleSetting, String> {
-        if text.trim() == "auto" {
-            return Ok(ScaleSetting::Auto);
-        }
-        TimeScale::parse(text)
-            .map(ScaleSetting::Factor)
-            .map_err(|e| format!("{e}, or \"auto\" (measure this machine first)"))
-    }
 }
 
 impl CheckPlan {
