@@ -232,7 +232,8 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
         if player.strikes > strikes_before && player.strikes == limits.strikes {
             let detail = format!(
                 "its reply to move {at_move} came {} past its {} limit{}, within the {} margin: strike {} of {}, which loses on time",
-                crate::bot::show_duration(player.last_strike),
+                // Measured, not a setting: milliseconds to one decimal.
+                format!("{:.1}ms", player.last_strike.as_secs_f64() * 1000.0),
                 crate::bot::show_duration(limit),
                 if player.bank.total().is_zero() { "" } else { " and its time bank" },
                 crate::bot::show_duration(limits.time_margin),
