@@ -231,9 +231,9 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
         let at_move = player.replies;
         if player.strikes > strikes_before && player.strikes == limits.strikes {
             let detail = format!(
-                "its reply to move {at_move} came {} past its {} limit{}, within the {} margin: strike {} of {}, which loses on time",
                 // Measured, not a setting: milliseconds to one decimal.
-                format!("{:.1}ms", player.last_strike.as_secs_f64() * 1000.0),
+                "its reply to move {at_move} came {:.1}ms past its {} limit{}, within the {} margin: strike {} of {}, which loses on time",
+                player.last_strike.as_secs_f64() * 1000.0,
                 crate::bot::show_duration(limit),
                 if player.bank.total().is_zero() { "" } else { " and its time bank" },
                 crate::bot::show_duration(limits.time_margin),
