@@ -7,6 +7,7 @@ mod harness;
 mod arrow5_match;
 mod bench;
 mod check;
+mod ci_package;
 mod cli;
 mod collect;
 mod compile;

@@ -27,6 +27,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "replay",
             "sprt",
             "time_bank",
+            "calibrate",
             "record",
             "report",
             "transcript",

@@ -36,6 +36,7 @@ pub use referee_sandbox as bot;
 
 pub mod atomic_file;
 pub mod bench;
+pub mod calibrate;
 pub mod check;
 pub mod collect;
 pub mod grading;

@@ -22,6 +22,13 @@ pub struct MatchLimits {
     /// Time a bot may spend beyond its limits over one game, drawn move by
     /// move ([`TimeBank`](crate::time_bank::TimeBank)); zero: no bank, every move keeps to its limit.
     pub time_bank: Duration,
+    /// Lateness forgiven as jitter: a reply that comes after its limit
+    /// (and the bank) by less than this is a strike, not a timeout. Zero:
+    /// no margin, every late reply is a timeout.
+    pub time_margin: Duration,
+    /// The strike at which a bot loses on time (CodinGame's rule is the
+    /// third); zero: strikes are counted but never lose.
+    pub strikes: u32,
     pub process: ProcessLimits,
 }
 
@@ -31,6 +38,8 @@ impl Default for MatchLimits {
             time_limit: Duration::from_secs(2),
             startup_limit: Duration::from_secs(5),
             time_bank: Duration::ZERO,
+            time_margin: Duration::ZERO,
+            strikes: 0,
             process: ProcessLimits::default(),
         }
     }
@@ -56,6 +65,102 @@ impl MatchLimits {
         limits.process.memory_allowance_kb = language.memory_allowance_kb();
         limits.process.address_space_allowance_kb = language.address_space_allowance_kb();
         limits
+    }
+
+    /// These limits on a machine `scale` times slower than the one they
+    /// were set for: every time limit (move, start-up, bank) multiplied,
+    /// kept within the ranges the flags accept (so that a replay command
+    /// reads back). The margin is not scaled: it is the jitter allowed on
+    /// top of the scaled limits.
+    pub fn scaled(mut self, scale: TimeScale) -> MatchLimits {
+        let times =
+            |d: Duration, most: Duration| d.mul_f64(scale.0).clamp(Duration::from_millis(1), most);
+        self.time_limit = times(self.time_limit, crate::units::MAX_MOVE_TIME);
+        self.startup_limit = times(self.startup_limit, crate::units::MAX_MOVE_TIME);
+        if !self.time_bank.is_zero() {
+            self.time_bank = times(self.time_bank, crate::units::MAX_TIME_BANK);
+        }
+        self
+    }
+}
+
+/// How many times slower this machine is than the one the limits were set
+/// for (`--time-scale`, `time_scale` in check files, `referee calibrate`):
+/// a positive finite factor, at most [`TimeScale::MAX`].
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct TimeScale(f64);
+
+impl Default for TimeScale {
+    fn default() -> Self {
+        TimeScale::ONE
+    }
+}
+
+impl TimeScale {
+    /// The limits as they are.
+    pub const ONE: TimeScale = TimeScale(1.0);
+    /// The largest factor taken: beyond it a machine is not slow, it is
+    /// not fit to judge timed games.
+    pub const MAX: f64 = 1000.0;
+
+    /// A factor, or why it is none.
+    pub fn new(factor: f64) -> Result<TimeScale, String> {
+        if !factor.is_finite() || factor <= 0.0 {
+            return Err(format!(
+                "the time scale must be a positive finite number (1 = the limits as they are, 2 = twice as long), got {factor}"
+            ));
+        }
+        if factor > Self::MAX {
+            return Err(format!(
+                "the time scale {factor} is over {}: a machine that slow cannot judge timed games",
+                Self::MAX
+            ));
+        }
+        Ok(TimeScale(factor))
+    }
+
+    /// Reads a factor as written on a command line or in a file (`2`, `1.5`).
+    pub fn parse(text: &str) -> Result<TimeScale, String> {
+        let number: f64 = text.trim().parse().map_err(|_| {
+            format!("'{text}' is not a number; give a positive factor such as 1.5 (limits half as long again)")
+        })?;
+        TimeScale::new(number)
+    }
+
+    pub fn factor(self) -> f64 {
+        self.0
+    }
+
+    pub fn is_one(self) -> bool {
+        self.0 == 1.0
+    }
+}
+
+impl std::fmt::Display for TimeScale {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Three decimals at most, no trailing zeros: 2, 1.5, 1.234.
+        let text = format!("{:.3}", self.0);
+        f.write_str(text.trim_end_matches('0').trim_end_matches('.'))
+    }
+}
+
+/// A time scale as a check file or `--time-scale` gives it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ScaleSetting {
+    Factor(TimeScale),
+    /// Measure this machine first (`referee calibrate`).
+    Auto,
+}
+
+impl ScaleSetting {
+    /// `auto` or a factor.
+    pub fn parse(text: &str) -> Result<ScaleSetting, String> {
+        if text.trim() == "auto" {
+            return Ok(ScaleSetting::Auto);
+        }
+        TimeScale::parse(text)
+            .map(ScaleSetting::Factor)
+            .map_err(|e| format!("{e}, or \"auto\" (measure this machine first)"))
     }
 }
 
@@ -119,5 +224,30 @@ mod tests {
             a.process.memory_kb,
             MatchLimits::default().process.memory_kb
         );
+    }
+
+    #[test]
+    fn a_time_scale_multiplies_every_time_limit_within_range() {
+        let limits = MatchLimits {
+            time_limit: Duration::from_millis(300),
+            startup_limit: Duration::from_secs(5),
+            time_bank: Duration::from_secs(1),
+            time_margin: Duration::from_millis(50),
+            ..MatchLimits::default()
+        };
+        let doubled = limits.clone().scaled(TimeScale::new(2.0).unwrap());
+        assert_eq!(doubled.time_limit, Duration::from_millis(600));
+        assert_eq!(doubled.startup_limit, Duration::from_secs(10));
+        assert_eq!(doubled.time_bank, Duration::from_secs(2));
+        assert_eq!(doubled.time_margin, Duration::from_millis(50));
+        let huge = limits.scaled(TimeScale::new(1000.0).unwrap());
+        assert_eq!(huge.startup_limit, crate::units::MAX_MOVE_TIME);
+        let none = MatchLimits::default().scaled(TimeScale::new(3.0).unwrap());
+        assert_eq!(none.time_bank, Duration::ZERO);
+        for bad in ["0", "-1", "nan", "inf", "1001", "fast", ""] {
+            assert!(TimeScale::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(TimeScale::parse(" 1.50 ").unwrap().to_string(), "1.5");
+        assert_eq!(TimeScale::ONE.to_string(), "1");
     }
 }

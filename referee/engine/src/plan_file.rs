@@ -514,6 +514,10 @@ pub(crate) struct RawLimits {
     pub(crate) disk_limit: Option<Spanned<String>>,
     /// Let bots start processes (threads are always allowed).
     pub(crate) allow_fork: Option<bool>,
+    /// Lateness taken as a strike, not a timeout (`[limits]` only).
+    pub(crate) time_margin: Option<Spanned<String>>,
+    /// The strike that loses on time (`[limits]` only; needs a margin).
+    pub(crate) strikes: Option<Spanned<u32>>,
 }
 
 /// A bot's table. `N` and `B` are its `name` and `bot` fields: required
@@ -546,6 +550,7 @@ impl<N, B> RawBotTable<N, B> {
             memory_limit: self.memory_limit.clone(),
             disk_limit: self.disk_limit.clone(),
             allow_fork: self.allow_fork,
+            ..RawLimits::default()
         }
     }
 
@@ -727,6 +732,24 @@ fn apply_limits(
     if let Some(d) = &raw.disk_limit {
         limits.process.disk_kb = units::parse_size_kb(d.get_ref())
             .map_err(|e| src.error_at(d.span(), format!("{prefix}disk_limit: {e}")))?;
+    }
+    if let Some(m) = &raw.time_margin {
+        limits.time_margin = duration(m, "time_margin")?;
+    }
+    if let Some(n) = &raw.strikes {
+        if *n.get_ref() == 0 {
+            return Err(src.error_at(
+                n.span(),
+                format!("{prefix}strikes: give the strike that loses on time, at least 1 (CodinGame's rule is 3), or leave it out"),
+            ));
+        }
+        if raw.time_margin.is_none() {
+            return Err(src.error_at(
+                n.span(),
+                format!("{prefix}strikes: a strike is a reply late by less than the time margin: give time_margin too (e.g. \"50ms\")"),
+            ));
+        }
+        limits.strikes = *n.get_ref();
     }
     Ok(())
 }

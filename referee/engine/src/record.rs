@@ -61,6 +61,10 @@ pub struct PlayerRecord {
     /// time between moves included.
     pub cpu_total_ms: f64,
     pub peak_memory_kb: u64,
+    /// Replies that came past the limit (and the bank) but within the
+    /// time margin (`--time-margin`): each a strike. Left out when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub strikes: u32,
     /// Its stderr, kept when the bot was disqualified: the first lines and
     /// the last, with a marker line between when some were left out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -135,4 +139,8 @@ pub(crate) fn example() -> MatchRecord {
             "reason":"cracked","players":[{player},{player}],"replay":"referee match"}}"#
     ))
     .expect("the example parses")
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }

@@ -79,6 +79,16 @@ pub struct ReplayLimits {
     pub memory_kb: u64,
     pub disk_kb: u64,
     pub allow_fork: bool,
+    /// `--time-margin` (zero, left out: none).
+    #[serde(default, skip_serializing_if = "Duration::is_zero")]
+    pub time_margin: Duration,
+    /// `--strikes` (zero, left out: strikes never lose).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub strikes: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl ReplayLimits {
@@ -90,6 +100,8 @@ impl ReplayLimits {
             memory_kb: limits.process.memory_kb,
             disk_kb: limits.process.disk_kb,
             allow_fork: limits.process.allow_fork,
+            time_margin: limits.time_margin,
+            strikes: limits.strikes,
         }
     }
 
@@ -102,6 +114,8 @@ impl ReplayLimits {
         limits.process.memory_kb = self.memory_kb;
         limits.process.disk_kb = self.disk_kb;
         limits.process.allow_fork = self.allow_fork;
+        limits.time_margin = self.time_margin;
+        limits.strikes = self.strikes;
         limits
     }
 
@@ -120,6 +134,12 @@ impl ReplayLimits {
         words.extend(["--memory-limit".into(), units::show_size_kb(self.memory_kb)]);
         if self.disk_kb != bot::DEFAULT_DISK_KB {
             words.extend(["--disk-limit".into(), units::show_size_kb(self.disk_kb)]);
+        }
+        if !self.time_margin.is_zero() {
+            words.extend(["--time-margin".into(), bot::show_duration(self.time_margin)]);
+        }
+        if self.strikes > 0 {
+            words.extend(["--strikes".into(), self.strikes.to_string()]);
         }
         words
     }
@@ -199,7 +219,16 @@ impl MatchReplay {
         let [limits, other] = &self.limits;
         let flags = limits.flags();
         // `--allow-fork` is said on its own below.
-        let shared = |l: &ReplayLimits| (l.time_limit, l.startup_limit, l.time_bank, l.memory_kb);
+        let shared = |l: &ReplayLimits| {
+            (
+                l.time_limit,
+                l.startup_limit,
+                l.time_bank,
+                l.memory_kb,
+                l.time_margin,
+                l.strikes,
+            )
+        };
         if shared(limits) == shared(other) {
             words.extend(flags);
         }

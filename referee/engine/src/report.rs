@@ -78,6 +78,13 @@ pub fn render_match(record: &MatchRecord) -> String {
             p.cpu_max_ms,
             p.peak_memory_kb
         ));
+        if p.strikes > 0 {
+            out.push_str(&format!(
+                "    {} {} late within the time margin (strikes)\n",
+                p.strikes,
+                if p.strikes == 1 { "reply" } else { "replies" }
+            ));
+        }
         if let Some(d) = &p.disqualification {
             debug_assert!(d.verdict != Verdict::Ok);
             out.push_str(&format!(

@@ -17,11 +17,27 @@ pub struct TimeBank {
     /// The bank the bot started the game with (zero: no bank).
     total: Duration,
     left: Duration,
+    /// Lateness past the limit and the bank forgiven as jitter: such a
+    /// reply is taken, and is a strike (`MatchLimits::time_margin`).
+    margin: Duration,
 }
 
 impl TimeBank {
     pub fn new(total: Duration) -> TimeBank {
-        TimeBank { total, left: total }
+        TimeBank {
+            total,
+            left: total,
+            margin: Duration::ZERO,
+        }
+    }
+
+    /// A bank whose moves may also run `margin` late, each such move a
+    /// strike.
+    pub fn with_margin(total: Duration, margin: Duration) -> TimeBank {
+        TimeBank {
+            margin,
+            ..TimeBank::new(total)
+        }
     }
 
     pub fn total(&self) -> Duration {
@@ -35,7 +51,17 @@ impl TimeBank {
     /// How long a move whose own limit is `limit` may take: its limit plus
     /// what is left in the bank.
     pub fn allowance(&self, limit: Duration) -> Duration {
-        limit.saturating_add(self.left)
+        limit.saturating_add(self.left).saturating_add(self.margin)
+    }
+
+    /// How late a move with limit `limit` that took `took` was beyond its
+    /// limit and the bank (to be asked before it is charged): `Some` when
+    /// it came within the margin, a strike. With no margin nothing is a
+    /// strike (a reply read microseconds after its deadline is taken, as
+    /// it always was).
+    pub fn strike(&self, limit: Duration, took: Duration) -> Option<Duration> {
+        let covered = limit.saturating_add(self.left);
+        (!self.margin.is_zero() && took > covered).then(|| took - covered)
     }
 
     /// Charges a move with limit `limit` that took `took`: the time beyond
@@ -51,6 +77,18 @@ impl TimeBank {
     /// How a move with limit `limit` that got no reply in time is told: the
     /// limit, and what happened to the bank.
     pub fn missed(&self, limit: Duration) -> String {
+        let missed = self.missed_limit(limit);
+        if self.margin.is_zero() {
+            missed
+        } else {
+            format!(
+                "{missed} (nor within its {} margin)",
+                show_duration(self.margin)
+            )
+        }
+    }
+
+    fn missed_limit(&self, limit: Duration) -> String {
         let limit = show_duration(limit);
         if self.total.is_zero() {
             format!("no reply within {limit}")
@@ -176,6 +214,26 @@ mod tests {
             bank.missed(ms(300)),
             "no reply within 300ms, and its 1s time bank was already used up"
         );
+    }
+
+    #[test]
+    fn a_margin_takes_late_replies_as_strikes() {
+        let mut bank = TimeBank::with_margin(ms(200), ms(100));
+        assert_eq!(bank.allowance(ms(300)), ms(600));
+        // Within the limit and the bank: no strike.
+        assert_eq!(bank.strike(ms(300), ms(450)), None);
+        bank.charge(ms(300), ms(450));
+        assert_eq!(bank.left(), ms(50));
+        // 30 ms past the limit and what is left of the bank: a strike.
+        assert_eq!(bank.strike(ms(300), ms(380)), Some(ms(30)));
+        bank.charge(ms(300), ms(380));
+        assert_eq!(bank.left(), Duration::ZERO);
+        assert_eq!(
+            bank.missed(ms(300)),
+            "no reply within 300ms, and its 200ms time bank was already used up (nor within its 100ms margin)"
+        );
+        // No margin: nothing is a strike.
+        assert_eq!(TimeBank::new(ms(0)).strike(ms(300), ms(301)), None);
     }
 
     #[test]

@@ -65,6 +65,11 @@ pub struct CheckArgs {
     /// Games played at once [default: the number of cores; at most 1024]
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::jobs)]
     pub jobs: Option<usize>,
+    /// Confinement of the bots: basic, strict or auto (see `referee match --help`) [default: basic]
+    #[arg(long, value_name = "LAYER", value_parser = referee_engine::bot::SandboxChoice::parse)]
+    pub sandbox: Option<referee_engine::bot::SandboxChoice>,
+    #[command(flatten)]
+    pub time: super::TimeFlags,
     #[command(flatten)]
     pub key: KeyFlags,
 }
@@ -110,6 +115,17 @@ fn report_folder(args: &CheckArgs, plan: &CheckPlan) -> Result<Option<PathBuf>, 
 
 pub fn run_check(args: CheckArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
     let mut plan = CheckPlan::load(&args.file, args.bot.as_deref()).map_err(Failure::input)?;
+    if let Some(margin) = args.time.time_margin {
+        plan.set_margin(margin, args.time.strikes.unwrap_or(0));
+    }
+    let scale = args.time.scale(plan.time_scale_setting)?;
+    plan.scale_times(scale);
+    if let Some(choice) = args.sandbox {
+        let sandbox = super::check_sandbox(arena, choice)?;
+        for bot in std::iter::once(&mut plan.bot).chain(&mut plan.opponents) {
+            bot.limits.process.sandbox = sandbox.clone();
+        }
+    }
     // The check file (its seed draws any random codes) is hidden from the
     // bots.
     // So are the bots' own files from each other.

@@ -10,7 +10,9 @@
 //! failed, 2 cannot run; sprt 0 H1, 1 H0, 3 inconclusive, 2 bad input (see
 //! `check.rs`).
 
+mod assets;
 mod bench;
+mod calibrate;
 mod check;
 mod collect;
 mod human;
@@ -24,7 +26,7 @@ use clap::{Args, Parser, Subcommand};
 use referee_engine::bot::sandbox::SandboxError;
 use referee_engine::bot::{Arena, Language, Sandbox, SandboxChoice};
 use referee_engine::games::{GameConfig, GameOptions};
-use referee_engine::match_plan::MatchLimits;
+use referee_engine::match_plan::{MatchLimits, ScaleSetting, TimeScale};
 use referee_engine::text::{escape_lines, with_causes};
 use referee_engine::units;
 
@@ -158,6 +160,11 @@ input; the bot is killed); 2 bad input; 1 internal failure."
     Check(check::CheckArgs),
     /// CI: play NEW against OLD until a sequential test decides (exit 0 H1, 1 H0, 3 inconclusive)
     Sprt(check::SprtArgs),
+    /// CI: measure how much slower this machine is than the reference, as a factor for --time-scale
+    Calibrate(calibrate::CalibrateArgs),
+    /// Write the man pages and shell completions into DIR (for packaging)
+    #[command(name = "generate-assets", hide = true)]
+    GenerateAssets(assets::AssetsArgs),
     /// List the languages bots may be written in: toolchain found, version, limits, commands
     Languages(languages::LanguagesArgs),
     /// Gather the teams' submissions (folders, archives, git) into a folder of bots, each admitted after a smoke game
@@ -341,6 +348,81 @@ pub struct LimitFlags {
     /// default, so that a fork bomb goes nowhere
     #[arg(long)]
     pub allow_fork: bool,
+    #[command(flatten)]
+    pub time: TimeFlags,
+}
+
+/// Limits that hold on a slow or noisy machine: every time limit scaled,
+/// and a margin for jitter. Shared by every command that plays games.
+#[derive(Args, Clone, Debug, Default)]
+pub struct TimeFlags {
+    /// Multiply every time limit (move, start-up, time bank) by X, a positive number, for a
+    /// machine X times slower than the one the limits were set for; `auto` measures this machine
+    /// first (`referee calibrate`). The factor is kept in the results [default: 1]
+    #[arg(long, value_name = "X|auto", allow_hyphen_values = true, value_parser = ScaleSetting::parse)]
+    pub time_scale: Option<ScaleSetting>,
+    /// A reply late by less than this (past its limit and time bank) is taken, and counted as a
+    /// strike instead of a timeout; the record says each bot's strikes [default: none, every
+    /// late reply is a timeout]; 1ms to 3600s
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = move_time)]
+    pub time_margin: Option<std::time::Duration>,
+    /// With --time-margin: the Nth strike loses on time (CodinGame's rule is 3) [default:
+    /// strikes never lose]
+    #[arg(long, value_name = "N", requires = "time_margin", allow_hyphen_values = true, value_parser = strikes)]
+    pub strikes: Option<u32>,
+}
+
+impl TimeFlags {
+    /// The factor to play with: `--time-scale`, else `file`'s setting,
+    /// else 1. `auto` is measured once per process, and said on stderr.
+    pub fn scale(&self, file: Option<ScaleSetting>) -> Result<TimeScale, Failure> {
+        match self.time_scale.or(file) {
+            None => Ok(TimeScale::ONE),
+            Some(ScaleSetting::Factor(scale)) => {
+                static SAID: std::sync::Once = std::sync::Once::new();
+                if !scale.is_one() {
+                    SAID.call_once(|| {
+                        eprintln!("time scale {scale}: every time limit multiplied by {scale}")
+                    });
+                }
+                Ok(scale)
+            }
+            Some(ScaleSetting::Auto) => calibrated(),
+        }
+    }
+
+    /// Sets the margin and strikes of `limits`, when given.
+    pub fn apply_margin(&self, limits: &mut MatchLimits) {
+        if let Some(margin) = self.time_margin {
+            limits.time_margin = margin;
+            limits.strikes = self.strikes.unwrap_or(0);
+        }
+    }
+}
+
+/// This machine's time scale, measured once per process.
+pub fn calibrated() -> Result<TimeScale, Failure> {
+    static MEASURED: std::sync::OnceLock<Result<TimeScale, String>> = std::sync::OnceLock::new();
+    MEASURED
+        .get_or_init(|| {
+            eprintln!("calibrating: measuring this machine against the reference workload...");
+            let calibration = referee_engine::calibrate::measure().map_err(|e| e.to_string())?;
+            eprintln!("{}", calibration.describe());
+            Ok(calibration.scale())
+        })
+        .clone()
+        .map_err(|e| Failure::internal(anyhow::anyhow!(e)))
+}
+
+/// `--strikes`: at least 1.
+pub fn strikes(text: &str) -> Result<u32, ArgError> {
+    let n = whole::<u32>(text)?;
+    if n == 0 {
+        return Err(ArgError::Other(
+            "0: the strike that loses on time is at least the first; leave --strikes out for strikes that never lose".into(),
+        ));
+    }
+    Ok(n)
 }
 
 impl LimitFlags {
@@ -373,12 +455,15 @@ impl LimitFlags {
             resolved_sandbox(arena, self.sandbox.unwrap_or_default()).unwrap_or_default();
         limits.process.footprint = arena.footprint();
         limits.process.allow_fork = self.allow_fork;
-        limits
+        self.time.apply_margin(&mut limits);
+        // Resolved (and said) before any bot starts: see `check_sandbox`.
+        limits.scaled(self.time.scale(None).unwrap_or_default())
     }
 
     /// Resolves `--sandbox` once, before any bot starts: prints what is in
     /// force, or refuses (exit 2) when the asked-for layer cannot be had.
     pub fn check_sandbox(&self, arena: &Arena) -> Result<Sandbox, Failure> {
+        self.time.scale(None)?;
         check_sandbox(arena, self.sandbox.unwrap_or_default())
     }
 }
@@ -411,6 +496,8 @@ pub enum ArgError {
     NotWhole { text: String, why: String },
     #[error(transparent)]
     Unit(#[from] units::UnitError),
+    #[error("{0}")]
+    Other(String),
 }
 
 /// A value that is not negative: `-1` is refused as negative (not taken by
@@ -543,6 +630,8 @@ pub fn main() -> ExitCode {
         Command::Collect(args) => collect::run_collect(args, arena),
         Command::Serve(args) => live::run_serve(args),
         Command::Watch(args) => live::run_watch(args),
+        Command::GenerateAssets(args) => assets::run_assets(args).map(|()| ExitCode::Ok),
+        Command::Calibrate(args) => calibrate::run_calibrate(args).map(|()| ExitCode::Ok),
     };
     match result {
         Ok(code) => code,

@@ -517,6 +517,8 @@ mod tests {
             ..MatchLimits::default()
         };
         limits.process.allow_fork = true;
+        limits.time_margin = std::time::Duration::from_millis(50);
+        limits.strikes = 3;
         for game in ["arrow5", "mastermind", "safecracker", "cryptron"] {
             let config = GameConfig::from_options(game, &GameOptions::default()).unwrap();
             let plan = MatchPlan {

@@ -62,6 +62,8 @@ pub struct TournamentArgs {
     pub templates: Option<PathBuf>,
     #[command(flatten)]
     pub events: super::EventFlags,
+    #[command(flatten)]
+    pub time: super::TimeFlags,
 }
 
 /// `referee report DIR`.
@@ -220,9 +222,12 @@ pub struct MergeArgs {
 pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
     let mut plan = TournamentPlan::load(&args.file).map_err(Failure::input)?;
     let sandbox = super::check_sandbox(arena, args.sandbox.unwrap_or(plan.sandbox))?;
+    let scale = args.time.scale(None)?;
     for bot in &mut plan.bots {
         bot.limits.process.sandbox = sandbox.clone();
         bot.limits.process.footprint = arena.footprint();
+        args.time.apply_margin(&mut bot.limits);
+        bot.limits = bot.limits.clone().scaled(scale);
     }
     let jobs = args
         .jobs
@@ -338,7 +343,15 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
     let mut reporters = Reporters::new(vec![
         Box::new(SandboxNote {
             path: out.join("sandbox.txt"),
-            text: format!("{}\n", sandbox.describe()),
+            text: format!(
+                "{}\n{}",
+                sandbox.describe(),
+                if scale.is_one() {
+                    String::new()
+                } else {
+                    format!("time scale: {scale} (every time limit multiplied by {scale}; each game's record has the limits played)\n")
+                }
+            ),
         }),
         Box::new(TournamentCsv::new(&out)),
     ]);

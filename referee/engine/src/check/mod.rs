@@ -315,6 +315,7 @@ pub fn run(
         passed: results.iter().all(|r| r.status == Status::Pass),
         fail_fast,
         elapsed_s: start.elapsed().as_secs_f64(),
+        time_scale: plan.time_scale.factor(),
         requirements: results,
     })
 }

@@ -15,6 +15,7 @@ use toml::Spanned;
 use crate::bench::{self, Selection};
 use crate::bot::{BotCommand, Languages};
 use crate::games::{GameConfig, GameOptions};
+use crate::match_plan::{ScaleSetting, TimeScale};
 use crate::plan_file::{
     spec_from_here, PlanError, RawBot, RawBotTable, RawLimits, Source, TournamentBot, DEFAULT_SEED,
 };
@@ -26,6 +27,8 @@ struct RawCheck {
     name: Option<String>,
     game: Spanned<String>,
     seed: Option<u64>,
+    /// A factor for every time limit, or "auto" (calibrate first).
+    time_scale: Option<Spanned<toml::Value>>,
     #[serde(default)]
     options: Option<Spanned<GameOptions>>,
     #[serde(default)]
@@ -121,6 +124,11 @@ pub struct CheckPlan {
     /// The languages its bots were looked up in: the built-in ones and the
     /// file's own `[languages.NAME]`, seen by no other file.
     pub languages: Languages,
+    /// What the file's `time_scale` says, if it says anything.
+    pub time_scale_setting: Option<ScaleSetting>,
+    /// The factor the bots' time limits were multiplied by
+    /// ([`CheckPlan::scale_times`]); 1 until then.
+    pub time_scale: TimeScale,
 }
 
 impl CheckPlan {
@@ -146,6 +154,21 @@ impl CheckPlan {
         )?;
         let seed = raw.seed.unwrap_or(DEFAULT_SEED);
         let requirements = requirements(&src, &config, &names, seed, &raw.require)?;
+        let time_scale_setting = match &raw.time_scale {
+            None => None,
+            Some(value) => {
+                let setting = match value.get_ref() {
+                    toml::Value::String(text) => ScaleSetting::parse(text),
+                    toml::Value::Integer(n) => TimeScale::new(*n as f64).map(ScaleSetting::Factor),
+                    toml::Value::Float(x) => TimeScale::new(*x).map(ScaleSetting::Factor),
+                    other => Err(format!(
+                        "give a number (e.g. 1.5) or \"auto\", not a {}",
+                        other.type_str()
+                    )),
+                };
+                Some(setting.map_err(|e| src.error_at(value.span(), format!("time_scale: {e}")))?)
+            }
+        };
         Ok(CheckPlan {
             name: src.plan_name(raw.name.as_deref(), "check"),
             config,
@@ -155,7 +178,27 @@ impl CheckPlan {
             requirements,
             transcripts: None,
             languages: src.languages,
+            time_scale_setting,
+            time_scale: TimeScale::ONE,
         })
+    }
+
+    /// Multiplies every bot's time limits by `scale` (once: the plan
+    /// keeps the factor for the report).
+    pub fn scale_times(&mut self, scale: TimeScale) {
+        for bot in std::iter::once(&mut self.bot).chain(&mut self.opponents) {
+            bot.limits = bot.limits.clone().scaled(scale);
+        }
+        self.time_scale = scale;
+    }
+
+    /// Sets every bot's time margin and strikes (the command line's,
+    /// over the file's).
+    pub fn set_margin(&mut self, margin: Duration, strikes: u32) {
+        for bot in std::iter::once(&mut self.bot).chain(&mut self.opponents) {
+            bot.limits.time_margin = margin;
+            bot.limits.strikes = strikes;
+        }
     }
 
     /// The games to play against each opponent: the most any requirement

@@ -22,7 +22,16 @@ pub struct CheckReport {
     /// `--fail-fast`: the check stops at the first failed requirement.
     pub fail_fast: bool,
     pub elapsed_s: f64,
+    /// The factor every time limit was multiplied by (`--time-scale`,
+    /// `time_scale` in the file; 1: the limits as written). 1 in reports
+    /// written before it was kept.
+    #[serde(default = "one")]
+    pub time_scale: f64,
     pub requirements: Vec<RequirementResult>,
+}
+
+fn one() -> f64 {
+    1.0
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

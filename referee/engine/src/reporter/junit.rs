@@ -49,6 +49,7 @@ pub fn report(check: &CheckReport) -> Report {
         Property::new("game", check.game.as_str()),
         Property::new("variant", check.variant.as_str()),
         Property::new("bot", check.bot_spec.as_str()),
+        Property::new("time_scale", check.time_scale.to_string()),
     ]);
     for r in &check.requirements {
         let mut text = format!(
@@ -121,6 +122,7 @@ mod tests {
             passed: false,
             fail_fast: true,
             elapsed_s: 1.0,
+            time_scale: 2.5,
             requirements: vec![
                 case("one", Status::Pass),
                 case("two", Status::Fail),
@@ -132,6 +134,10 @@ mod tests {
         assert_eq!(xml.matches("<failure ").count(), 1, "{xml}");
         assert_eq!(xml.matches("<skipped ").count(), 1, "{xml}");
         assert!(xml.contains("skipped=\"1\""), "{xml}");
+        assert!(
+            xml.contains("<property name=\"time_scale\" value=\"2.5\"/>"),
+            "{xml}"
+        );
         assert!(xml.contains("name=\"c&amp;c\""), "{xml}");
         assert!(xml.contains("&lt;vs&gt;"), "{xml}");
         assert!(!xml.contains("<vs>") && !xml.contains('\u{1}'), "{xml}");

@@ -68,6 +68,12 @@ pub fn check_markdown(report: &CheckReport) -> String {
         },
         report.elapsed_s
     ));
+    if report.time_scale != 1.0 {
+        out.push_str(&format!(
+            "Time limits scaled by {} (`--time-scale`).\n\n",
+            report.time_scale
+        ));
+    }
     out.push_str("| requirement | result | measured | bound | evidence |\n|---|---|---|---|---|\n");
     for r in &report.requirements {
         let result = match r.status {

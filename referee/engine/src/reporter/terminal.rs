@@ -607,6 +607,12 @@ pub fn render_check(report: &CheckReport) -> String {
         "Check {}: bot {} ({}), {} ({})\n",
         report.name, report.bot, report.bot_spec, report.game, report.variant
     );
+    if report.time_scale != 1.0 {
+        out.push_str(&format!(
+            "  time limits x{} (--time-scale)\n",
+            report.time_scale
+        ));
+    }
     for r in &report.requirements {
         out.push_str(&format!(
             "  {}  {}: {} (need {})\n",

@@ -13,6 +13,10 @@ pub(super) struct Player {
     /// The most CPU time one reply took.
     pub(super) cpu_max: Duration,
     pub(super) bank: TimeBank,
+    /// Replies that came late but within the margin, and how late the
+    /// last one was.
+    pub(super) strikes: u32,
+    pub(super) last_strike: Duration,
     pub(super) disqualification: Option<Disqualification>,
     pub(super) report: ProcessReport,
     pub(super) stderr_kept: StderrKept,
@@ -37,6 +41,8 @@ impl Player {
             time_max: Duration::ZERO,
             cpu_max: Duration::ZERO,
             bank,
+            strikes: 0,
+            last_strike: Duration::ZERO,
             disqualification: None,
             report: ProcessReport::default(),
             stderr_kept: StderrKept::default(),
@@ -192,6 +198,7 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
         };
         let idle = other.process.as_mut();
         let is_reply = |line: &str| game.parse_reply(line).is_ok();
+        let strikes_before = player.strikes;
         let line = match exchange(
             player,
             seat,
@@ -222,6 +229,20 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
         };
         // `exchange` counted the reply; a fault in it is at that reply.
         let at_move = player.replies;
+        if player.strikes > strikes_before && player.strikes == limits.strikes {
+            let detail = format!(
+                // Measured, not a setting: milliseconds to one decimal.
+                "its reply to move {at_move} came {:.1}ms past its {} limit{}, within the {} margin: strike {} of {}, which loses on time",
+                player.last_strike.as_secs_f64() * 1000.0,
+                crate::bot::show_duration(limit),
+                if player.bank.total().is_zero() { "" } else { " and its time bank" },
+                crate::bot::show_duration(limits.time_margin),
+                player.strikes,
+                limits.strikes
+            );
+            player.disqualify(Verdict::Timeout, detail, at_move);
+            return Ok(Turn::Stopped(game, ()));
+        }
         let parsed = match game.parse_reply(&line) {
             Ok(parsed) => parsed,
             Err(why) => {
@@ -498,6 +519,10 @@ pub(super) fn exchange(
     player.time_max = player.time_max.max(took);
     if let Some(cpu) = cpu {
         player.cpu_max = player.cpu_max.max(cpu);
+    }
+    if let Some(late) = player.bank.strike(limit, took) {
+        player.strikes += 1;
+        player.last_strike = late;
     }
     player.bank.charge(limit, took);
     transcript.reply(at, seat, &line, took, cpu);

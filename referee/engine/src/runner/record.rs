@@ -89,6 +89,7 @@ pub(super) fn record_of<G: Game>(
                 cpu_max_ms: ms(player.cpu_max),
                 cpu_total_ms: round3(player.report.cpu_ms),
                 peak_memory_kb: player.report.peak_memory_kb,
+                strikes: player.strikes,
                 stderr_tail: if player.disqualification.is_some() {
                     player.stderr_kept.lines()
                 } else {

@@ -57,7 +57,10 @@ pub(super) fn seat_players(
     }
     Ok(Seat::BOTH.map(|seat| {
         let i = seat.index();
-        let mut player = Player::new(TimeBank::new(plan.limits[i].time_bank));
+        let mut player = Player::new(TimeBank::with_margin(
+            plan.limits[i].time_bank,
+            plan.limits[i].time_margin,
+        ));
         // An empty seat (the referee's, in a solo game) has no process: the
         // game never asks it, and lines meant for it go nowhere.
         match (&plan.commands[i], started[i].take()) {

@@ -165,6 +165,16 @@ pub fn bot_content(bot: &TournamentBot) -> Result<Hash256, ContentError> {
     for n in numbers {
         field(&mut h, "limit", &n.to_le_bytes());
     }
+    // A margin plays other games; none (the default) leaves the identities
+    // of games played before margins existed as they were.
+    if !limits.time_margin.is_zero() || limits.strikes > 0 {
+        field(
+            &mut h,
+            "margin",
+            &limits.time_margin.as_nanos().to_le_bytes(),
+        );
+        field(&mut h, "strikes", &limits.strikes.to_le_bytes());
+    }
     Ok(Hash256(h.finalize().into()))
 }
 
@@ -314,6 +324,27 @@ mod tests {
             command,
             limits,
         }
+    }
+
+    #[test]
+    fn a_time_margin_or_scaled_limits_make_another_bot() {
+        let dir = tempfile::tempdir().unwrap();
+        let bot = script_bot(dir.path(), "b", "print(1)\n");
+        let plain = contents_of(std::slice::from_ref(&bot), 1).unwrap();
+        let mut margin = bot.clone();
+        margin.limits.time_margin = std::time::Duration::from_millis(50);
+        let mut scaled = bot.clone();
+        scaled.limits = scaled
+            .limits
+            .clone()
+            .scaled(crate::match_plan::TimeScale::new(2.0).unwrap());
+        let with_margin = contents_of(&[margin], 1).unwrap();
+        let with_scale = contents_of(&[scaled], 1).unwrap();
+        assert_ne!(plain, with_margin);
+        assert_ne!(plain, with_scale);
+        assert_ne!(with_margin, with_scale);
+        // Hashed again, the same.
+        assert_eq!(contents_of(&[bot], 1).unwrap(), plain);
     }
 
     #[test]

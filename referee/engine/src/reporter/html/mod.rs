@@ -174,6 +174,7 @@ fn leaderboard(
     results: &Results,
     live: bool,
     ran: &str,
+    time_scale: Option<&str>,
 ) -> Result<String, ReportError> {
     let index: BTreeMap<&str, usize> = results
         .meta
@@ -291,6 +292,7 @@ fn leaderboard(
                 groups => results.groups,
                 bracket => results.bracket,
                 ran => ran,
+                time_scale => time_scale,
                 scoring => format!("win {}, draw {}, loss {}", results.meta.scoring.0, results.meta.scoring.1, results.meta.scoring.2),
                 grades_page => (!live && results.grades.is_some()).then_some(GRADES_PAGE),
                 root => "",
@@ -313,6 +315,17 @@ fn half(halves: u32) -> String {
 fn settings_seed(settings: &str) -> Option<String> {
     let table: toml::Table = settings.parse().ok()?;
     table.get("seed").map(|s| s.to_string())
+}
+
+/// The time scale the games were played under, as `referee tournament
+/// --time-scale` wrote it in the folder's `sandbox.txt` (`None`: 1, or not
+/// said).
+fn time_scale_of(folder: &Path) -> Option<String> {
+    let note = fs::read_to_string(folder.join("sandbox.txt")).ok()?;
+    note.lines().find_map(|line| {
+        let rest = line.strip_prefix("time scale: ")?;
+        Some(rest.split_whitespace().next()?.to_string())
+    })
 }
 
 /// When the results were made: the first game's start (from its
@@ -360,7 +373,13 @@ pub fn leaderboard_html(
 ) -> Result<String, ReportError> {
     let results = read_results(folder)?;
     let env = templates.environment()?;
-    leaderboard(&env, &results, live, &when_ran(folder, None))
+    leaderboard(
+        &env,
+        &results,
+        live,
+        &when_ran(folder, None),
+        time_scale_of(folder).as_deref(),
+    )
 }
 
 /// A report asset's built-in text (`style.css`, `viewer.js`), for a server
@@ -631,7 +650,13 @@ pub fn write_report(folder: &Path, templates: &Templates) -> Result<Written, Rep
         let path = fresh.join(GRADES_PAGE);
         fs::write(&path, html).map_err(io_error(&path, "cannot write"))?;
     }
-    let index_html = leaderboard(&env, &results, false, &when_ran(folder, first_start))?;
+    let index_html = leaderboard(
+        &env,
+        &results,
+        false,
+        &when_ran(folder, first_start),
+        time_scale_of(folder).as_deref(),
+    )?;
     let index_path = fresh.join("index.html");
     fs::write(&index_path, &index_html).map_err(io_error(&index_path, "cannot write"))?;
     let total_bytes = folder_bytes(&fresh);
