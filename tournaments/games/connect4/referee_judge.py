@@ -25,7 +25,6 @@ needs to handle it. The full protocol: docs/writing-a-game.md.
 """
 
 import json
-import random
 import sys
 
 PROTOCOL = 1
@@ -65,8 +64,7 @@ class Judge:
         self.seed_hex = start["seed"]
         self.seed = bytes.fromhex(self.seed_hex)
         self.options = start.get("options") or {}
-        # The only randomness a judge may use: drawn from the game's seed.
-        self.random = random.Random(int(self.seed_hex, 16))
+        self._random = None
         self._message = {
             "type": "ready",
             "protocol": PROTOCOL,
@@ -76,6 +74,17 @@ class Judge:
         }
         if not min_players <= self.players <= max_players:
             self.error("%s is played by %d to %d players, not %d" % (game, min_players, max_players, self.players))
+
+    @property
+    def random(self):
+        """The only randomness a judge may use: a `random.Random` seeded
+        with the game's seed (made on first use: importing `random` takes
+        a few milliseconds of every game)."""
+        if self._random is None:
+            import random
+
+            self._random = random.Random(int(self.seed_hex, 16))
+        return self._random
 
     # -- options -----------------------------------------------------------
 
