@@ -13,6 +13,7 @@ mod compile;
 mod cryptron_match;
 mod fair_play;
 mod formats;
+mod games;
 mod grading;
 mod hostile_input;
 mod human_play;
