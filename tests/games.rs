@@ -395,3 +395,89 @@ fn helper_library_copies_equal_the_originals() {
     // connect4 and mastermind (Python), nim (JavaScript).
     assert!(copies >= 3, "only {copies} copies found");
 }
+
+/// Runs a judge by hand (no referee): writes `input`, one JSON message a
+/// line, and returns what it answered, one JSON value a line.
+fn judge_by_hand(judge: &str, input: &[serde_json::Value]) -> Vec<serde_json::Value> {
+    use std::io::Write;
+    let program = if judge.ends_with(".js") { "node" } else { "python3" };
+    let mut child = std::process::Command::new(program)
+        .arg(judge)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("start {program} {judge}: {e}"));
+    let mut stdin = child.stdin.take().unwrap();
+    for message in input {
+        // A judge that stopped early closes its end: the rest is not read.
+        if writeln!(stdin, "{message}").is_err() {
+            break;
+        }
+    }
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{judge} exited with {:?}: {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{judge} wrote '{l}': {e}")))
+        .collect()
+}
+
+fn start(seed: &str, options: serde_json::Value) -> serde_json::Value {
+    serde_json::json!({"type": "start", "protocol": 1, "players": 2,
+        "names": ["alice", "bob"], "seed": seed, "options": options})
+}
+
+/// Each judge refuses an option it does not know, or a value it cannot
+/// play, with an `error` that names the option, as its first answer; and
+/// with the same start and replies it answers the same, byte for byte.
+#[test]
+fn judges_refuse_bad_options_and_answer_the_same_twice() {
+    let stop = serde_json::json!({"type": "stop", "reason": "void"});
+    let seed = "9c".repeat(64);
+    for (judge, option, value) in [
+        ("connect4/judge.py", "rows", serde_json::json!(3)),
+        ("connect4/judge.py", "colour", serde_json::json!("red")),
+        ("nim/judge.js", "heaps", serde_json::json!("3 x")),
+        ("nim/judge.js", "misere", serde_json::json!(1)),
+        ("mastermind/judge.py", "pegs", serde_json::json!(13)),
+        ("mastermind/judge.py", "codes", serde_json::json!("judge")),
+    ] {
+        let options = serde_json::json!({ option: value });
+        let answers = judge_by_hand(&game_file(judge), &[start(&seed, options), stop.clone()]);
+        assert_eq!(answers.len(), 1, "{judge}: {answers:?}");
+        assert_eq!(answers[0]["type"], "error", "{judge} {option}: {answers:?}");
+        let detail = answers[0]["detail"].as_str().unwrap();
+        assert!(detail.contains(option), "{judge}: '{detail}' names {option}");
+    }
+    let reply = |player: u64, line: &str| {
+        serde_json::json!({"type": "reply", "player": player, "line": line, "time_ms": 1.5})
+    };
+    for (judge, replies) in [
+        ("connect4/judge.py", vec![reply(0, "4"), reply(1, "4"), reply(0, "8")]),
+        ("nim/judge.js", vec![reply(0, "1 1"), reply(1, "2 1"), reply(0, "7 1")]),
+        (
+            "mastermind/judge.py",
+            vec![reply(0, "0 1 2 3"), reply(1, "5 5 4 4"), reply(0, "0 0 1 1")],
+        ),
+    ] {
+        let mut input = vec![start(&seed, serde_json::json!({}))];
+        input.extend(replies);
+        input.push(stop.clone());
+        let first = judge_by_hand(&game_file(judge), &input);
+        let second = judge_by_hand(&game_file(judge), &input);
+        assert_eq!(first, second, "{judge} answered differently");
+        // ready, two turns, then the third reply refused.
+        let kinds: Vec<_> = first.iter().map(|m| m["type"].as_str().unwrap()).collect();
+        assert_eq!(kinds[..3], ["ready", "turn", "turn"], "{judge}: {first:?}");
+        assert_eq!(first.len(), 4, "{judge}: {first:?}");
+        assert_eq!(first[0]["protocol"], 1);
+    }
+}
