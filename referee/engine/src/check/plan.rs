@@ -460,7 +460,7 @@ impl Entry<'_> {
             seed,
             // Only the selection is checked here: any key will do.
             &crate::key::RefereeKey::from_hex(&"0".repeat(64)).expect("64 hex digits"),
-            config.game_name(),
+            config.canonical().game,
         )
         .map_err(|e| {
             self.at(
