@@ -282,3 +282,92 @@ fn a_judge_path_that_is_not_there_or_options_that_do_not_fit_are_bad_input() {
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(run.stderr.contains("KEY=VALUE"), "{}", run.stderr);
 }
+
+/// A tournament folder with a copy of the flaky fixture judge in `j/`
+/// (failing while `j/switch/fail` exists) and three picker bots.
+fn flaky_tournament(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    std::fs::create_dir_all(dir.join("j/switch")).unwrap();
+    std::fs::copy(fixture("flaky/judge.py"), dir.join("j/judge.py")).unwrap();
+    let mut text = String::from(
+        "name = \"flaky\"\ngame = \"j/judge.py\"\nformat = \"round-robin\"\n\
+         games_per_pairing = 2\nseed = 5\n",
+    );
+    for (bot, picks) in [("up", "5 6"), ("down", "4 3"), ("low", "2 1")] {
+        text.push_str(&format!(
+            "[[bots]]\nname = \"{bot}\"\nbot = \"{}\"\n",
+            picker(picks)
+        ));
+    }
+    std::fs::write(dir.join("t.toml"), text).unwrap();
+    dir
+}
+
+#[test]
+fn a_tournament_leaves_void_games_out_says_which_and_resume_plays_them() {
+    let dir = flaky_tournament("void");
+    std::fs::write(dir.join("j/switch/fail"), "").unwrap();
+    let run = referee_in(&dir, &["tournament", "t.toml", "--out", "out"], BUDGET);
+    // "down" opens with 4: its four games are void, the other two recorded.
+    assert_eq!(run.status, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("4 games were void, their judge failed: games "),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("gave up: the switch says fail"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("--resume"), "{}", run.stderr);
+    let games = std::fs::read_to_string(dir.join("out/games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 1 + 2, "{games}");
+    assert!(!games.contains("down"), "{games}");
+    // The judge mended (its switch is not part of the game's identity):
+    // resume plays the void games, and only them.
+    std::fs::remove_file(dir.join("j/switch/fail")).unwrap();
+    let run = referee_in(
+        &dir,
+        &["tournament", "t.toml", "--out", "out", "--resume"],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("(4 played now)"), "{}", run.stdout);
+    let games = std::fs::read_to_string(dir.join("out/games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 1 + 6, "{games}");
+    let standings = std::fs::read_to_string(dir.join("out/standings.csv")).unwrap();
+    assert!(standings.contains("down"), "{standings}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_judge_game_in_a_tournament_file_takes_its_options_and_a_path_relative_to_the_file() {
+    let dir = flaky_tournament("options");
+    let text = std::fs::read_to_string(dir.join("t.toml")).unwrap();
+    // An option of the judge's own, which no built-in game has.
+    let text = text.replace(
+        "seed = 5\n",
+        "seed = 5\n[options]\nboard = \"wide\"\nsize = 3\n",
+    );
+    std::fs::write(dir.join("t.toml"), text).unwrap();
+    let run = referee_in(&dir, &["tournament", "t.toml", "--out", "out"], BUDGET);
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("j (board=wide size=3)"),
+        "{}",
+        run.stderr
+    );
+    // A judge that is not there is the file's error, at its line.
+    std::fs::write(
+        dir.join("bad.toml"),
+        "game = \"nowhere/judge.py\"\n[[bots]]\nname = \"a\"\nbot = \"x\"\n",
+    )
+    .unwrap();
+    let run = referee_in(&dir, &["tournament", "bad.toml", "--out", "out2"], BUDGET);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("bad.toml"), "{}", run.stderr);
+    assert!(run.stderr.contains("does not exist"), "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -14,7 +14,7 @@ use toml::Spanned;
 
 use crate::bench::{self, Selection};
 use crate::bot::{BotCommand, Languages};
-use crate::games::{GameConfig, GameOptions};
+use crate::games::GameConfig;
 use crate::plan_file::{
     spec_from_here, PlanError, RawBot, RawBotTable, RawLimits, Source, TournamentBot, DEFAULT_SEED,
 };
@@ -27,7 +27,9 @@ struct RawCheck {
     game: Spanned<String>,
     seed: Option<u64>,
     #[serde(default)]
-    options: Option<Spanned<GameOptions>>,
+    /// Read as the game's own options once the game is known (a judge's
+    /// are passed to it verbatim): see `Source::game_config`.
+    options: Option<Spanned<toml::Table>>,
     #[serde(default)]
     limits: RawLimits,
     bot: Option<Spanned<RawTested>>,

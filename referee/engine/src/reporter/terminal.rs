@@ -221,7 +221,7 @@ impl Reporter for Terminal {
                     let numbers: Vec<String> =
                         outcome.void_games.iter().map(u64::to_string).collect();
                     eprintln!(
-                        "{} games were void, their judge failed: game {} ({}); they count for nobody. Play them again with: {}",
+                        "{} games were void, their judge failed: games {} ({}); they count for nobody. Play them again with: {}",
                         numbers.len(),
                         numbers.join(", "),
                         outcome.void_why.as_deref().unwrap_or("the judge failed"),

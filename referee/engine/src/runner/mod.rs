@@ -14,7 +14,6 @@ use crate::bot::{
 };
 use crate::games::driver::{drive, Ending, Seats, Turn};
 use crate::games::{self, Game, GameConfig, Outcome, Seat, Winner};
-use crate::judge::JudgeGame;
 use crate::match_plan::{MatchLimits, MatchPlan, SoloPlan};
 use crate::protocol;
 use crate::record::{Holder, MatchRecord, PlayerRecord, RECORD_VERSION};
@@ -24,9 +23,11 @@ use crate::transcript::{Direction, TranscriptWriter};
 use crate::verdict::{Disqualification, Verdict};
 
 mod bot_seats;
+mod judge_game;
 mod record;
 mod seating;
 
+pub use judge_game::JudgeGame;
 use {bot_seats::*, record::*, seating::*};
 
 /// A bot command ready to spawn, or the compile failure that is its verdict

@@ -2,11 +2,11 @@
 //! referee keeps the bots, clocks, sandbox and records (the judge
 //! protocol: docs/reference.md, "Judges").
 //!
-//! This module names judges (a GAME argument that is a path), hashes their
-//! files into the game's identity, and plays them: [`JudgeGame`] is the
-//! judge process behind the same [`Game`](crate::games::Game) trait as the
-//! built-in games, so the runner, records, tournaments and reports see no
-//! difference.
+//! This module names judges (a GAME argument that is a path) and hashes
+//! their files into the game's identity; the runner plays them
+//! (`runner::JudgeGame`: the judge process behind the same
+//! [`Game`](crate::games::Game) trait as the built-in games, so records,
+//! tournaments and reports see no difference).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,10 +16,6 @@ use sha2::{Digest, Sha256};
 use crate::bot::{BotCommand, Languages};
 use crate::games::judge::{self as rules, Config};
 use crate::games::GameConfig;
-
-mod game;
-
-pub use game::JudgeGame;
 
 /// Why a GAME argument that names a judge makes no game (bad input).
 #[derive(Debug, thiserror::Error)]

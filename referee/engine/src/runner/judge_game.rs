@@ -14,12 +14,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
 
+use super::{prepare, MatchError};
 use crate::bot::{self, BotCommand, BotProcess, Fault, Languages, ProcessLimits};
 use crate::games::judge::{Config, Void, PROTOCOL};
 use crate::games::{Applied, Game, Notice, Outcome, Rejected, Seat, Status, Winner};
 use crate::match_plan::MatchLimits;
 use crate::protocol;
-use crate::runner::{prepare, MatchError};
 use crate::verdict::Verdict;
 
 /// The longest line a judge may write (1 MiB, its newline not counted).
@@ -286,9 +286,11 @@ fn turn_fields(map: &Map<String, Value>, ready: bool, pending: bool) -> Result<T
     } else {
         match (map.contains_key("ask"), map.contains_key("end")) {
             (true, true) => return Err(format!("sent both \"ask\" and \"end\" in a {kind}")),
-            (false, false) => return Err(format!(
+            (false, false) => {
+                return Err(format!(
                 "sent a {kind} with neither \"ask\" nor \"end\" (who moves next, or the result?)"
-            )),
+            ))
+            }
             _ => {}
         }
     }
