@@ -18,6 +18,7 @@ mod grading;
 mod hostile_input;
 mod human_play;
 mod incremental;
+mod judge;
 mod kill_resume;
 mod languages;
 mod links;

@@ -22,6 +22,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "atomic_file",
             "input_file",
+            "judge",
             "key",
             "match_plan",
             "replay",

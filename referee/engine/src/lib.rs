@@ -41,6 +41,7 @@ pub mod collect;
 pub mod grading;
 pub mod human;
 pub mod input_file;
+pub mod judge;
 pub mod key;
 pub mod match_plan;
 pub mod model;

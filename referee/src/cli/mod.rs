@@ -226,6 +226,15 @@ pub struct GameFlags {
     /// Mastermind: attacks each codebreaker may make, T; nobody cracking is a draw [default: 12]
     #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = whole::<u32>)]
     pub max_attacks: Option<u32>,
+    /// A judge game's option, passed to the judge in its start message (repeatable); VALUE is sent as a number or true/false when it spells one, else as text
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub judge_options: Vec<String>,
+    /// A judge game: time the judge may take to answer one message; a judge that takes longer voids the game [default: 5s]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = move_time)]
+    pub judge_time: Option<std::time::Duration>,
+    /// A judge game: resident memory the judge may use (KiB, MiB, GiB; a bare number is MiB) [default: 1GiB]
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = size_kb)]
+    pub judge_memory: Option<u64>,
 }
 
 impl GameFlags {
@@ -246,6 +255,33 @@ impl GameFlags {
 
     pub fn config(&self, game: &str) -> Result<GameConfig, GameFlagsError> {
         units::check_game_options(&self.options())?;
+        if referee_engine::judge::names_a_judge(game) {
+            if let Some(flag) = self.options().given().first() {
+                return Err(GameFlagsError::NotForJudges(format!("--{flag}")));
+            }
+            let options = referee_engine::judge::parse_options(&self.judge_options)?;
+            return Ok(referee_engine::judge::judge_config(
+                game,
+                std::path::Path::new("."),
+                options,
+                self.judge_time
+                    .map_or(referee_engine::games::judge::DEFAULT_TIME_MS, |t| {
+                        t.as_millis().max(1) as u64
+                    }),
+                self.judge_memory
+                    .unwrap_or(referee_engine::games::judge::DEFAULT_MEMORY_KB),
+                &referee_engine::bot::Languages::built_in(),
+            )?);
+        }
+        if !self.judge_options.is_empty() {
+            return Err(GameFlagsError::JudgesOnly("--option".into()));
+        }
+        if self.judge_time.is_some() {
+            return Err(GameFlagsError::JudgesOnly("--judge-time".into()));
+        }
+        if self.judge_memory.is_some() {
+            return Err(GameFlagsError::JudgesOnly("--judge-memory".into()));
+        }
         Ok(GameConfig::from_options(game, &self.options())?)
     }
 }
@@ -257,6 +293,14 @@ pub enum GameFlagsError {
     Option(#[from] units::UnitError),
     #[error(transparent)]
     Game(#[from] referee_engine::games::GameConfigError),
+    #[error(transparent)]
+    Judge(#[from] referee_engine::judge::JudgeSetupError),
+    #[error(
+        "{0} is a built-in game's option; a judge game takes its options as --option KEY=VALUE"
+    )]
+    NotForJudges(String),
+    #[error("{0} is for a judge game (a GAME that is a path to a judge program)")]
+    JudgesOnly(String),
 }
 
 /// Per-move time, startup time, time bank and memory, shared by every
@@ -483,7 +527,7 @@ pub fn main() -> ExitCode {
     let arena = referee_engine::bot::Arena::new();
     let known = arena.languages();
     let result = match cli.command {
-        Command::Match(args) => play::run_match(args, known).map(|()| ExitCode::Ok),
+        Command::Match(args) => play::run_match(args, known),
         Command::Replay(args) => play::run_replay(args).map(|()| ExitCode::Ok),
         Command::Reproduce(args) => play::run_reproduce(args, known),
         Command::Tournament(args) => tournament::run_tournament(args),

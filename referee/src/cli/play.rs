@@ -15,7 +15,7 @@ use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 
 #[derive(Args)]
 pub struct MatchArgs {
-    /// The game to play: arrow5, mastermind, safecracker or cryptron
+    /// The game to play: arrow5, mastermind, safecracker or cryptron; or a path to a judge program (e.g. games/connect4/judge.py) that serves a game of the organiser's over the judge protocol (docs/reference.md, "Judges"), with its options as --option KEY=VALUE
     pub game: String,
     /// First bot, seat A (moves first, unless the game tosses a coin: Safe Cracker, Cryptron): an executable, a source file (.py, .c, .cpp, .java, .js, .go, .rs) or folder, or a quoted command line
     pub bot_a: String,
@@ -54,7 +54,7 @@ pub struct ReplayArgs {
     pub templates: Option<PathBuf>,
 }
 
-pub fn run_match(args: MatchArgs, languages: &Languages) -> Result<(), Failure> {
+pub fn run_match(args: MatchArgs, languages: &Languages) -> Result<super::ExitCode, Failure> {
     let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let mut bot_a = BotCommand::parse(&args.bot_a, languages).map_err(Failure::input)?;
     let mut bot_b = BotCommand::parse(&args.bot_b, languages).map_err(Failure::input)?;
@@ -83,16 +83,30 @@ pub fn run_match(args: MatchArgs, languages: &Languages) -> Result<(), Failure> 
     reporter
         .run_started(&Run::Match)
         .map_err(Failure::internal)?;
-    let record = play_match(&plan, args.transcript.as_ref()).map_err(|e| match e {
-        MatchError::Transcript { .. }
-        | MatchError::Compiler { .. }
-        | MatchError::Unreachable { .. } => Failure::input(e),
-        MatchError::Interrupted | MatchError::NotStarted { .. } => Failure::internal(e),
-    })?;
+    let record = match play_match(&plan, args.transcript.as_ref()) {
+        Ok(record) => record,
+        // Not the referee's failure, nor bad input: the game has no
+        // result, and says why.
+        Err(e @ MatchError::Judge { .. }) => {
+            eprintln!(
+                "referee: {}",
+                referee_engine::text::escape_lines(&e.to_string())
+            );
+            return Ok(super::ExitCode::Internal);
+        }
+        Err(
+            e @ (MatchError::Transcript { .. }
+            | MatchError::Compiler { .. }
+            | MatchError::Unreachable { .. }),
+        ) => return Err(Failure::input(e)),
+        Err(e @ (MatchError::Interrupted | MatchError::NotStarted { .. })) => {
+            return Err(Failure::internal(e))
+        }
+    };
     reporter
         .game_finished(&record, &Place::Match)
         .map_err(Failure::internal)?;
-    Ok(())
+    Ok(super::ExitCode::Ok)
 }
 
 #[derive(Args)]
@@ -245,7 +259,9 @@ pub fn run_reproduce(
                 MatchError::Transcript { .. }
                 | MatchError::Compiler { .. }
                 | MatchError::Unreachable { .. } => Failure::input(e),
-                MatchError::Interrupted | MatchError::NotStarted { .. } => Failure::internal(e),
+                MatchError::Interrupted
+                | MatchError::NotStarted { .. }
+                | MatchError::Judge { .. } => Failure::internal(e),
             },
         )?;
     let mut again = vec![

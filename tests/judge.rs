@@ -1,0 +1,373 @@
+//! Games served by a judge program (docs/reference.md, "Judges"): `referee
+//! match JUDGE BOT BOT` with the fixture judges of tests/judges/, real
+//! judge and bot processes through the real binary.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::harness::*;
+
+const BUDGET: Duration = Duration::from_secs(120);
+
+/// A fixture file under tests/judges/, as an absolute path.
+fn fixture(relative: &str) -> String {
+    root()
+        .join("tests/judges")
+        .join(relative)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn higher() -> String {
+    fixture("higher/judge.py")
+}
+
+/// The fixture bot that picks `picks` in turn.
+fn picker(picks: &str) -> String {
+    format!("python3 {} {picks}", fixture("bots/picker.py"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("referee-judge-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_judge_game_plays_to_its_result_with_its_options() {
+    let dir = scratch("plays");
+    let transcript = dir.join("game.jsonl");
+    let run = referee(
+        &[
+            "match",
+            &higher(),
+            &picker("5 4"),
+            &picker("3 6"),
+            "--option",
+            "rounds=2",
+            "--seed",
+            "4",
+            "--transcript",
+            transcript.to_str().unwrap(),
+            "--json",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["game"], "higher", "{v}");
+    assert_eq!(v["variant"], "rounds=2");
+    // Round 1: 5 > 3; round 2: 4 < 6; one round each is a draw.
+    assert_eq!(v["winner"], "draw", "{v}");
+    assert_eq!(v["reason"], "most-rounds");
+    for p in v["players"].as_array().unwrap() {
+        assert_eq!(p["verdict"], "ok", "{p}");
+        assert_eq!(p["attacks"], 2, "the judge's move count: {p}");
+        assert_eq!(p["replies"], 2);
+    }
+    let replay = v["replay"].as_str().unwrap();
+    assert!(replay.contains(&higher()), "{replay}");
+    let words = shell_words::split(replay).unwrap();
+    let at = words
+        .iter()
+        .position(|w| w == "--option")
+        .expect("--option");
+    assert_eq!(words[at + 1], "rounds=2", "{replay}");
+    // The judge's tells reached each bot, greetings first, and its frames
+    // are kept with the game.
+    let text = std::fs::read_to_string(&transcript).unwrap();
+    let to = |bot: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|e| e["type"] == "message" && e["bot"] == bot && e["dir"] == "to")
+            .map(|e| e["line"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let a = to("a");
+    assert_eq!(a[0], "higher 2 picker", "{a:?}");
+    assert!(a.contains(&"round 1 5 3".to_string()), "{a:?}");
+    assert!(
+        to("b").contains(&"round 2 6 4".to_string()),
+        "{:?}",
+        to("b")
+    );
+    let result = text.lines().last().unwrap();
+    let record: serde_json::Value = serde_json::from_str(result).unwrap();
+    let frames = record["record"]["frames"].as_array().expect("frames kept");
+    assert_eq!(frames.len(), 3, "ready and two rounds: {frames:?}");
+    assert_eq!(frames[2]["grid"]["cells"][0][1], "6");
+    // The replay command plays the same game again.
+    let mut args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+    args.push("--json");
+    let again = referee(&args, BUDGET);
+    assert_eq!(again.status, 0, "{}", again.stderr);
+    assert_eq!(again.json()["winner"], "draw");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_judge_judges_a_bots_reply_and_the_referee_keeps_the_verdict() {
+    // A picks 5 twice in a row: illegal by the judge's rules.
+    let run = referee(
+        &["match", &higher(), &picker("5 5"), &picker("3 6"), "--json"],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["winner"], "b", "{v}");
+    assert_eq!(v["players"][0]["verdict"], "illegal");
+    let detail = v["players"][0]["disqualification"]["detail"]
+        .as_str()
+        .unwrap();
+    assert!(detail.contains("picked 5 twice in a row"), "{detail}");
+    assert_eq!(v["players"][0]["disqualification"]["at_move"], 2);
+    // B answers with something that is not a number: protocol.
+    let run = referee(
+        &["match", &higher(), &picker("5 4"), &picker("x"), "--json"],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["winner"], "a", "{v}");
+    assert_eq!(v["players"][1]["verdict"], "protocol");
+    let detail = v["players"][1]["disqualification"]["detail"]
+        .as_str()
+        .unwrap();
+    assert!(detail.contains("expected a number 1-9"), "{detail}");
+    // A bot that never answers is the referee's to judge, with its clock.
+    let run = referee(
+        &[
+            "match",
+            &higher(),
+            "python3 -c 'import time; time.sleep(30)'",
+            &picker("5 4"),
+            "--time-limit",
+            "300ms",
+            "--startup-limit",
+            "2s",
+            "--json",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["players"][0]["verdict"], "timeout", "{v}");
+    assert_eq!(v["winner"], "b");
+}
+
+/// Plays the broken fixture judge with its option `fault`.
+fn broken(fault: &str, extra: &[&str]) -> Run {
+    let judge = fixture("broken/judge.py");
+    let option = format!("fault={fault}");
+    let mut args = vec![
+        "match",
+        judge.as_str(),
+        "python3 -c 'import sys\nfor l in sys.stdin: print(1, flush=True)'",
+        "python3 -c 'import sys\nfor l in sys.stdin: print(1, flush=True)'",
+        "--option",
+        option.as_str(),
+    ];
+    args.extend(extra);
+    referee(&args, BUDGET)
+}
+
+#[test]
+fn a_judge_that_fails_voids_the_game_and_says_how_and_where() {
+    let cases: &[(&str, u64, &str)] = &[
+        ("crash-at-start", 1, "exited with status 1"),
+        (
+            "version",
+            1,
+            "speaks judge protocol 7; this referee speaks 1",
+        ),
+        ("garbage", 2, "not JSON"),
+        ("not-object", 2, "not an object"),
+        ("ask-twice", 1, "asks the same player twice"),
+        ("bad-player", 1, "player 5, which does not exist"),
+        ("line-break", 1, "line break"),
+        ("huge-frame", 2, "over the 65536 bytes a frame may have"),
+        ("error", 2, "gave up: the board is on fire"),
+        ("exit", 2, "exited with status 3"),
+        ("both", 2, "both \"ask\" and \"end\""),
+        ("neither", 2, "neither \"ask\" nor \"end\""),
+    ];
+    for (fault, message, what) in cases {
+        let run = broken(fault, &[]);
+        assert_eq!(run.status, 1, "{fault}: {}{}", run.stdout, run.stderr);
+        let expected = format!("failed at its message {message}: ");
+        assert!(run.stderr.contains(&expected), "{fault}: {}", run.stderr);
+        assert!(run.stderr.contains(what), "{fault}: {}", run.stderr);
+        assert!(run.stderr.contains("broken/judge.py"), "{}", run.stderr);
+        assert!(run.stderr.contains("void"), "{}", run.stderr);
+        // Its stderr is shown: what it said it was doing.
+        assert!(
+            run.stderr.contains(&format!("broken judge: fault {fault}")),
+            "{fault}: {}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    }
+    // A judge that does not answer within its time.
+    let run = broken("hang", &["--judge-time", "500ms"]);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("failed at its message 2: did not answer within 500ms"),
+        "{}",
+        run.stderr
+    );
+    // The fixture judge's "fine" answer is a game: the faults are its own.
+    let run = broken("fine", &["--json"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(run.json()["reason"], "fine");
+}
+
+#[test]
+fn a_judge_path_that_is_not_there_or_options_that_do_not_fit_are_bad_input() {
+    let run = referee(
+        &[
+            "match",
+            "games/nowhere/judge.py",
+            &picker("1"),
+            &picker("2"),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("does not exist"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("games/nowhere/judge.py"),
+        "{}",
+        run.stderr
+    );
+    // A built-in game's flag for a judge, a judge's option for a built-in game.
+    let run = referee(
+        &[
+            "match",
+            &higher(),
+            &picker("1"),
+            &picker("2"),
+            "--pegs",
+            "5",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--option KEY=VALUE"), "{}", run.stderr);
+    let run = referee(
+        &[
+            "match",
+            "mastermind",
+            &picker("1"),
+            &picker("2"),
+            "--option",
+            "a=1",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("judge game"), "{}", run.stderr);
+    let run = referee(
+        &[
+            "match",
+            &higher(),
+            &picker("1"),
+            &picker("2"),
+            "--option",
+            "rounds",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("KEY=VALUE"), "{}", run.stderr);
+}
+
+/// A tournament folder with a copy of the flaky fixture judge in `j/`
+/// (failing while `j/switch/fail` exists) and three picker bots.
+fn flaky_tournament(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    std::fs::create_dir_all(dir.join("j/switch")).unwrap();
+    std::fs::copy(fixture("flaky/judge.py"), dir.join("j/judge.py")).unwrap();
+    let mut text = String::from(
+        "name = \"flaky\"\ngame = \"j/judge.py\"\nformat = \"round-robin\"\n\
+         games_per_pairing = 2\nseed = 5\n",
+    );
+    for (bot, picks) in [("up", "5 6"), ("down", "4 3"), ("low", "2 1")] {
+        text.push_str(&format!(
+            "[[bots]]\nname = \"{bot}\"\nbot = \"{}\"\n",
+            picker(picks)
+        ));
+    }
+    std::fs::write(dir.join("t.toml"), text).unwrap();
+    dir
+}
+
+#[test]
+fn a_tournament_leaves_void_games_out_says_which_and_resume_plays_them() {
+    let dir = flaky_tournament("void");
+    std::fs::write(dir.join("j/switch/fail"), "").unwrap();
+    let run = referee_in(&dir, &["tournament", "t.toml", "--out", "out"], BUDGET);
+    // "down" opens with 4: its four games are void, the other two recorded.
+    assert_eq!(run.status, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("4 games were void, their judge failed: games "),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("gave up: the switch says fail"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("--resume"), "{}", run.stderr);
+    let games = std::fs::read_to_string(dir.join("out/games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 1 + 2, "{games}");
+    assert!(!games.contains("down"), "{games}");
+    // The judge mended (its switch is not part of the game's identity):
+    // resume plays the void games, and only them.
+    std::fs::remove_file(dir.join("j/switch/fail")).unwrap();
+    let run = referee_in(
+        &dir,
+        &["tournament", "t.toml", "--out", "out", "--resume"],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("(4 played now)"), "{}", run.stdout);
+    let games = std::fs::read_to_string(dir.join("out/games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 1 + 6, "{games}");
+    let standings = std::fs::read_to_string(dir.join("out/standings.csv")).unwrap();
+    assert!(standings.contains("down"), "{standings}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_judge_game_in_a_tournament_file_takes_its_options_and_a_path_relative_to_the_file() {
+    let dir = flaky_tournament("options");
+    let text = std::fs::read_to_string(dir.join("t.toml")).unwrap();
+    // An option of the judge's own, which no built-in game has.
+    let text = text.replace(
+        "seed = 5\n",
+        "seed = 5\n[options]\nboard = \"wide\"\nsize = 3\n",
+    );
+    std::fs::write(dir.join("t.toml"), text).unwrap();
+    let run = referee_in(&dir, &["tournament", "t.toml", "--out", "out"], BUDGET);
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("j (board=wide size=3)"),
+        "{}",
+        run.stderr
+    );
+    // A judge that is not there is the file's error, at its line.
+    std::fs::write(
+        dir.join("bad.toml"),
+        "game = \"nowhere/judge.py\"\n[[bots]]\nname = \"a\"\nbot = \"x\"\n",
+    )
+    .unwrap();
+    let run = referee_in(&dir, &["tournament", "bad.toml", "--out", "out2"], BUDGET);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("bad.toml"), "{}", run.stderr);
+    assert!(run.stderr.contains("does not exist"), "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(dir);
+}
