@@ -60,7 +60,12 @@ fn grids<'a>(value: &'a serde_json::Value, found: &mut Vec<&'a serde_json::Value
 }
 
 fn verdicts(v: &serde_json::Value) -> [String; 2] {
-    [0, 1].map(|i| v["players"][i]["verdict"].as_str().unwrap_or("").to_string())
+    [0, 1].map(|i| {
+        v["players"][i]["verdict"]
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    })
 }
 
 fn attacks(v: &serde_json::Value) -> [u64; 2] {
@@ -96,8 +101,14 @@ fn connect4_python_starter_beats_the_c_starter_when_first() {
     assert_eq!(attacks(&v), [8, 7], "{v}");
     let lines = transcript(&path);
     let talk = exchanges(&lines);
-    assert_eq!(talk[0], ("a".into(), "to".into(), "connect4 7 6 first".into()));
-    assert_eq!(talk[1], ("b".into(), "to".into(), "connect4 7 6 second".into()));
+    assert_eq!(
+        talk[0],
+        ("a".into(), "to".into(), "connect4 7 6 first".into())
+    );
+    assert_eq!(
+        talk[1],
+        ("b".into(), "to".into(), "connect4 7 6 second".into())
+    );
     assert!(
         talk.iter()
             .any(|(bot, dir, line)| bot == "b" && dir == "to" && line.starts_with("opponent ")),
@@ -112,7 +123,10 @@ fn connect4_python_starter_beats_the_c_starter_when_first() {
     // One frame at the start and one per move: 15 pieces.
     assert!(found.len() >= 15, "{} grids in the transcript", found.len());
     let last = found.last().unwrap();
-    assert_eq!((last["rows"].as_u64(), last["cols"].as_u64()), (Some(6), Some(7)));
+    assert_eq!(
+        (last["rows"].as_u64(), last["cols"].as_u64()),
+        (Some(6), Some(7))
+    );
     let pieces = last["cells"]
         .as_array()
         .unwrap()
@@ -400,7 +414,11 @@ fn helper_library_copies_equal_the_originals() {
 /// line, and returns what it answered, one JSON value a line.
 fn judge_by_hand(judge: &str, input: &[serde_json::Value]) -> Vec<serde_json::Value> {
     use std::io::Write;
-    let program = if judge.ends_with(".js") { "node" } else { "python3" };
+    let program = if judge.ends_with(".js") {
+        "node"
+    } else {
+        "python3"
+    };
     let mut child = std::process::Command::new(program)
         .arg(judge)
         .stdin(std::process::Stdio::piped())
@@ -455,17 +473,28 @@ fn judges_refuse_bad_options_and_answer_the_same_twice() {
         assert_eq!(answers.len(), 1, "{judge}: {answers:?}");
         assert_eq!(answers[0]["type"], "error", "{judge} {option}: {answers:?}");
         let detail = answers[0]["detail"].as_str().unwrap();
-        assert!(detail.contains(option), "{judge}: '{detail}' names {option}");
+        assert!(
+            detail.contains(option),
+            "{judge}: '{detail}' names {option}"
+        );
     }
-    let reply = |player: u64, line: &str| {
-        serde_json::json!({"type": "reply", "player": player, "line": line, "time_ms": 1.5})
-    };
+    let reply = |player: u64, line: &str| serde_json::json!({"type": "reply", "player": player, "line": line, "time_ms": 1.5});
     for (judge, replies) in [
-        ("connect4/judge.py", vec![reply(0, "4"), reply(1, "4"), reply(0, "8")]),
-        ("nim/judge.js", vec![reply(0, "1 1"), reply(1, "2 1"), reply(0, "7 1")]),
+        (
+            "connect4/judge.py",
+            vec![reply(0, "4"), reply(1, "4"), reply(0, "8")],
+        ),
+        (
+            "nim/judge.js",
+            vec![reply(0, "1 1"), reply(1, "2 1"), reply(0, "7 1")],
+        ),
         (
             "mastermind/judge.py",
-            vec![reply(0, "0 1 2 3"), reply(1, "5 5 4 4"), reply(0, "0 0 1 1")],
+            vec![
+                reply(0, "0 1 2 3"),
+                reply(1, "5 5 4 4"),
+                reply(0, "0 0 1 1"),
+            ],
         ),
     ] {
         let mut input = vec![start(&seed, serde_json::json!({}))];
