@@ -524,3 +524,100 @@ fn reproduce_plays_a_recorded_judge_game_with_a_new_bot() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The exchanges of a transcript: seat, direction and line of every
+/// message to or from a bot (no times, no stderr).
+fn exchanges(path: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["type"] == "message" && e["dir"] != "stderr")
+        .map(|e| format!("{} {} {}", e["bot"], e["dir"], e["line"]))
+        .collect()
+}
+
+/// The built-in games served by a judge (the `builtin_judge` example, the
+/// built-in rules behind the judge protocol) are the built-in games: for
+/// the same key and seed, the same exchanges and the same result.
+#[test]
+fn the_built_in_games_served_by_a_judge_are_the_built_in_games() {
+    let judge = example_bin("builtin_judge");
+    let dir = scratch("builtin");
+    let key = "ab".repeat(32);
+    let games: &[(&str, &[&str], &str, &str)] = &[
+        ("mastermind", &[], "mastermind_knuth", "mastermind_random"),
+        (
+            "mastermind",
+            &["codes=random", "pegs=5", "colours=7"],
+            "mastermind_strong",
+            "mastermind_random",
+        ),
+        (
+            "safecracker",
+            &["digits=4"],
+            "safecracker_optimal",
+            "safecracker_random",
+        ),
+        // Random Arrow 5 codes draw more than the 64 bytes a judge gets.
+        (
+            "arrow5",
+            &["max-rounds=30"],
+            "arrow5_strong",
+            "arrow5_random",
+        ),
+    ];
+    for (game, options, a, b) in games {
+        for seed in ["1", "2"] {
+            let (a, b) = (sample_bin(a), sample_bin(b));
+            let built_in = dir.join("built-in.jsonl");
+            let served = dir.join("served.jsonl");
+            let mut flags: Vec<String> = vec![];
+            let mut judge_options = vec!["--option".to_string(), format!("game={game}")];
+            for option in *options {
+                let (k, v) = option.split_once('=').unwrap();
+                flags.extend([format!("--{k}"), v.to_string()]);
+                let k = k.replace('-', "_");
+                judge_options.extend(["--option".to_string(), format!("{k}={v}")]);
+            }
+            let run = |game: &str, extra: &[String], transcript: &PathBuf| {
+                let mut args = vec![
+                    "match",
+                    game,
+                    &a,
+                    &b,
+                    "--seed",
+                    seed,
+                    "--key",
+                    &key,
+                    "--json",
+                    "--transcript",
+                    transcript.to_str().unwrap(),
+                ];
+                args.extend(extra.iter().map(String::as_str));
+                let run = referee(&args, BUDGET);
+                assert_eq!(run.status, 0, "{game}: {}", run.stderr);
+                run.json()
+            };
+            let expected = run(game, &flags, &built_in);
+            let got = run(&judge, &judge_options, &served);
+            for field in ["winner", "reason", "first"] {
+                assert_eq!(got[field], expected[field], "{game} seed {seed}: {field}");
+            }
+            for seat in 0..2 {
+                for field in ["verdict", "attacks", "replies"] {
+                    assert_eq!(
+                        got["players"][seat][field], expected["players"][seat][field],
+                        "{game} seed {seed}: {field} of seat {seat}"
+                    );
+                }
+            }
+            assert_eq!(
+                exchanges(&served),
+                exchanges(&built_in),
+                "{game} seed {seed}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
