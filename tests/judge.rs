@@ -96,7 +96,8 @@ fn a_judge_game_plays_to_its_result_with_its_options() {
     let record: serde_json::Value = serde_json::from_str(result).unwrap();
     let frames = record["record"]["frames"].as_array().expect("frames kept");
     assert_eq!(frames.len(), 3, "ready and two rounds: {frames:?}");
-    assert_eq!(frames[2]["grid"]["cells"][0][1], "6");
+    assert_eq!(frames[2]["move"], 4, "after both picks of round 2");
+    assert_eq!(frames[2]["frame"]["grid"]["cells"][0][1], "6");
     // The replay command plays the same game again.
     let mut args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
     args.push("--json");
@@ -369,5 +370,254 @@ fn a_judge_game_in_a_tournament_file_takes_its_options_and_a_path_relative_to_th
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(run.stderr.contains("bad.toml"), "{}", run.stderr);
     assert!(run.stderr.contains("does not exist"), "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Plays the higher judge between two pickers into a transcript in `dir`.
+fn recorded_game(dir: &std::path::Path) -> PathBuf {
+    let transcript = dir.join("game.jsonl");
+    let run = referee(
+        &[
+            "match",
+            &higher(),
+            &picker("5 4"),
+            &picker("3 6"),
+            "--seed",
+            "9",
+            "--transcript",
+            transcript.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    transcript
+}
+
+#[test]
+fn judge_check_passes_a_sound_judge_and_names_what_another_does_wrong() {
+    let dir = scratch("check");
+    let transcript = recorded_game(&dir);
+    let transcript = transcript.to_str().unwrap();
+    let run = referee(
+        &["judge-check", &higher(), "--transcript", transcript],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("8 messages"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("A wins (most-rounds)"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("deterministic: yes"), "{}", run.stdout);
+    assert!(run.stdout.contains("well formed: yes"), "{}", run.stdout);
+    // A judge that draws from its own randomness: the message that differs.
+    let unseeded = fixture("unseeded/judge.py");
+    let run = referee(
+        &["judge-check", &unseeded, "--transcript", transcript],
+        BUDGET,
+    );
+    assert_eq!(run.status, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("FAILED: not deterministic: message 2 differs"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("luck"), "{}", run.stdout);
+    // A judge that writes nonsense, and one too slow for its time.
+    let broken = fixture("broken/judge.py");
+    let run = referee(
+        &[
+            "judge-check",
+            &broken,
+            "--option",
+            "fault=garbage",
+            "--transcript",
+            transcript,
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("FAILED: the judge failed at its message 2: wrote a line that is not JSON"),
+        "{}",
+        run.stdout
+    );
+    let run = referee(
+        &[
+            "judge-check",
+            &broken,
+            "--option",
+            "fault=hang",
+            "--judge-time",
+            "300ms",
+            "--transcript",
+            transcript,
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("did not answer within 300ms"),
+        "{}",
+        run.stdout
+    );
+    // No transcript, or one that is not there: bad input.
+    let run = referee(&["judge-check", &higher()], BUDGET);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    let run = referee(
+        &[
+            "judge-check",
+            &higher(),
+            "--transcript",
+            "/nonexistent.jsonl",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("/nonexistent.jsonl"), "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn reproduce_plays_a_recorded_judge_game_with_a_new_bot() {
+    let dir = scratch("reproduce");
+    let transcript = dir.join("game.jsonl");
+    // B repeats its 3: illegal at its second reply.
+    let run = referee(
+        &[
+            "match",
+            &higher(),
+            &picker("5 4"),
+            &picker("3 3"),
+            "--transcript",
+            transcript.to_str().unwrap(),
+            "--json",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(run.json()["players"][1]["verdict"], "illegal");
+    // The new B in its seat, A's recorded replies (5, then 4) played back.
+    let run = referee(
+        &[
+            "reproduce",
+            transcript.to_str().unwrap(),
+            "--bot",
+            &picker("3 6"),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("round 2: A 4, B 6, B wins"),
+        "{}",
+        run.stdout
+    );
+    // The judge was told the recorded names: the same set-up.
+    assert!(
+        !run.stdout.contains("not the recorded game"),
+        "{}",
+        run.stdout
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The exchanges of a transcript: seat, direction and line of every
+/// message to or from a bot (no times, no stderr).
+fn exchanges(path: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["type"] == "message" && e["dir"] != "stderr")
+        .map(|e| format!("{} {} {}", e["bot"], e["dir"], e["line"]))
+        .collect()
+}
+
+/// The built-in games served by a judge (the `builtin_judge` example, the
+/// built-in rules behind the judge protocol) are the built-in games: for
+/// the same key and seed, the same exchanges and the same result.
+#[test]
+fn the_built_in_games_served_by_a_judge_are_the_built_in_games() {
+    let judge = example_bin("builtin_judge");
+    let dir = scratch("builtin");
+    let key = "ab".repeat(32);
+    let games: &[(&str, &[&str], &str, &str)] = &[
+        ("mastermind", &[], "mastermind_knuth", "mastermind_random"),
+        (
+            "mastermind",
+            &["codes=random", "pegs=5", "colours=7"],
+            "mastermind_strong",
+            "mastermind_random",
+        ),
+        (
+            "safecracker",
+            &["digits=4"],
+            "safecracker_optimal",
+            "safecracker_random",
+        ),
+        // Random Arrow 5 codes draw more than the 64 bytes a judge gets.
+        (
+            "arrow5",
+            &["max-rounds=30"],
+            "arrow5_strong",
+            "arrow5_random",
+        ),
+    ];
+    for (game, options, a, b) in games {
+        for seed in ["1", "2"] {
+            let (a, b) = (sample_bin(a), sample_bin(b));
+            let built_in = dir.join("built-in.jsonl");
+            let served = dir.join("served.jsonl");
+            let mut flags: Vec<String> = vec![];
+            let mut judge_options = vec!["--option".to_string(), format!("game={game}")];
+            for option in *options {
+                let (k, v) = option.split_once('=').unwrap();
+                flags.extend([format!("--{k}"), v.to_string()]);
+                let k = k.replace('-', "_");
+                judge_options.extend(["--option".to_string(), format!("{k}={v}")]);
+            }
+            let run = |game: &str, extra: &[String], transcript: &PathBuf| {
+                let mut args = vec![
+                    "match",
+                    game,
+                    &a,
+                    &b,
+                    "--seed",
+                    seed,
+                    "--key",
+                    &key,
+                    "--json",
+                    "--transcript",
+                    transcript.to_str().unwrap(),
+                ];
+                args.extend(extra.iter().map(String::as_str));
+                let run = referee(&args, BUDGET);
+                assert_eq!(run.status, 0, "{game}: {}", run.stderr);
+                run.json()
+            };
+            let expected = run(game, &flags, &built_in);
+            let got = run(&judge, &judge_options, &served);
+            for field in ["winner", "reason", "first"] {
+                assert_eq!(got[field], expected[field], "{game} seed {seed}: {field}");
+            }
+            for seat in 0..2 {
+                for field in ["verdict", "attacks", "replies"] {
+                    assert_eq!(
+                        got["players"][seat][field], expected["players"][seat][field],
+                        "{game} seed {seed}: {field} of seat {seat}"
+                    );
+                }
+            }
+            assert_eq!(
+                exchanges(&served),
+                exchanges(&built_in),
+                "{game} seed {seed}"
+            );
+        }
+    }
     let _ = std::fs::remove_dir_all(dir);
 }

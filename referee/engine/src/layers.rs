@@ -21,6 +21,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "pieces",
         &[
             "atomic_file",
+            "frame",
             "input_file",
             "judge",
             "key",
@@ -37,7 +38,14 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("reporter", &["reporter"]),
     (
         "play",
-        &["runner", "pool", "plan_file", "human", "reproduce"],
+        &[
+            "runner",
+            "pool",
+            "plan_file",
+            "human",
+            "reproduce",
+            "judge_check",
+        ],
     ),
     ("collect", &["collect"]),
     ("grading", &["grading"]),

@@ -14,6 +14,7 @@ mod bench;
 mod check;
 mod collect;
 mod human;
+mod judge;
 mod languages;
 mod play;
 mod tournament;
@@ -132,6 +133,9 @@ enum Command {
     Match(play::MatchArgs),
     /// Pretty-print a transcript written by `match --transcript`
     Replay(play::ReplayArgs),
+    /// Check a judge program against recorded games: deterministic, well formed, within its time (exit 0 pass, 1 fail, 2 bad input)
+    #[command(name = "judge-check", long_about = judge::LONG_ABOUT)]
+    JudgeCheck(judge::JudgeCheckArgs),
     /// Play a recorded game again with a new version of one bot, the opponent's moves from the record (exit 0 not disqualified, 1 disqualified again)
     Reproduce(play::ReproduceArgs),
     /// Play a tournament file (round robin, gauntlet, Swiss, knockout, groups), in parallel, to CSV standings
@@ -529,6 +533,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Match(args) => play::run_match(args, known),
         Command::Replay(args) => play::run_replay(args).map(|()| ExitCode::Ok),
+        Command::JudgeCheck(args) => judge::run_judge_check(args),
         Command::Reproduce(args) => play::run_reproduce(args, known),
         Command::Tournament(args) => tournament::run_tournament(args),
         Command::Merge(args) => tournament::run_merge(args),

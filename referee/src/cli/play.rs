@@ -211,7 +211,7 @@ pub fn run_reproduce(
     // Never started: its command only names it.
     let scripted = BotCommand {
         spec: player.spec.clone(),
-        name: format!("{} (recorded)", player.name),
+        name: format!("{}{}", player.name, referee_engine::runner::RECORDED_MARK),
         ..new.clone()
     };
     let mut bots = [scripted.clone(), scripted];

@@ -50,6 +50,8 @@ struct Link {
     void: Option<Void>,
     /// Every message exchanged, when kept (`referee judge-check`).
     log: Option<Vec<(String, String)>>,
+    /// The longest the judge took to answer a message.
+    slowest: Duration,
 }
 
 impl Link {
@@ -112,15 +114,17 @@ impl Link {
         }
         let text = message.to_string();
         let process = self.process.as_mut()?;
-        let deadline = Instant::now() + self.time;
+        let sent = Instant::now();
+        let deadline = sent + self.time;
         self.awaiting = true;
         let result = process
             .send_line(&text, deadline, self.time)
             .and_then(|()| process.recv_line(deadline, self.time));
         self.keep_stderr();
         let line = match result {
-            Ok((line, _)) => {
+            Ok((line, at)) => {
                 self.awaiting = false;
+                self.slowest = self.slowest.max(at.saturating_duration_since(sent));
                 line
             }
             Err(Fault::Interrupted) => {
@@ -485,6 +489,7 @@ impl JudgeGame {
                 stderr_left_out: 0,
                 void: None,
                 log: log.then(Vec::new),
+                slowest: Duration::ZERO,
             }),
             asks: VecDeque::new(),
             end: None,
@@ -570,6 +575,11 @@ impl JudgeGame {
         }
     }
 
+    /// The longest the judge took to answer one message so far.
+    pub fn slowest(&self) -> Duration {
+        self.link.borrow().slowest
+    }
+
     /// Every message exchanged with the judge, if kept: what the referee
     /// sent and what the judge answered (empty after `stop`).
     pub fn messages(&self) -> Vec<(String, String)> {
@@ -593,7 +603,8 @@ impl JudgeGame {
         }
         self.summary.extend(fields.summary);
         if let Some(frame) = fields.frame {
-            self.frames.push(frame);
+            let moves: u32 = self.accepted.iter().sum();
+            self.frames.push(json!({"move": moves, "frame": frame}));
         }
         fields.tell
     }

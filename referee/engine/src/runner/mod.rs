@@ -155,7 +155,7 @@ fn play_seated(
             let game = JudgeGame::start(
                 config,
                 &judge_seed(&mut rng),
-                Seat::BOTH.map(|seat| seating.name(seat)),
+                Seat::BOTH.map(|seat| judge_name(seating, seat)),
                 &seating.limits[0].process,
             )?;
             run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
@@ -163,6 +163,22 @@ fn play_seated(
     };
     Ok((record, end))
 }
+
+/// The name a judge is told for `seat`: its bot's, and in a reproduced
+/// game the recorded bot's as it was (not marked as recorded), so the
+/// judge sets up the same game.
+fn judge_name(seating: &Seating, seat: Seat) -> String {
+    let name = seating.name(seat);
+    match &seating.script {
+        Some((recorded, _)) if *recorded == seat => name
+            .strip_suffix(RECORDED_MARK)
+            .map_or(name.clone(), str::to_string),
+        _ => name,
+    }
+}
+
+/// What a reproduced game's recorded seat's name ends with.
+pub const RECORDED_MARK: &str = " (recorded)";
 
 /// A judge's secret seed: the first 64 bytes of the game's random stream.
 pub fn judge_seed(rng: &mut impl rand::RngCore) -> [u8; 64] {
