@@ -458,7 +458,7 @@ fn start(seed: &str, options: serde_json::Value) -> serde_json::Value {
 /// with the same start and replies it answers the same, byte for byte.
 #[test]
 fn judges_refuse_bad_options_and_answer_the_same_twice() {
-    let stop = serde_json::json!({"type": "stop", "reason": "void"});
+    let stop = serde_json::json!({"type": "stop", "reason": "over"});
     let seed = "9c".repeat(64);
     for (judge, option, value) in [
         ("connect4/judge.py", "rows", serde_json::json!(3)),

@@ -11,7 +11,7 @@ from referee_judge import Judge
 CONNECT = 4
 PIECES = ("X", "O")
 COLOURS = ("#e33b3b", "#f2c81f")
-WINNING = ("#8f0000", "#a67c00")  # the four that won, darker
+WINNING = ("#5cc96b", "#5cc96b")  # the four that won: green, either player
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
