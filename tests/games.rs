@@ -249,6 +249,12 @@ fn connect4_round_robin_writes_standings() {
         // Both play the same plan: whoever moves first wins.
         assert_eq!(game["winner"], game["first"], "{game:?}");
     }
+    // The report's game pages carry the judge's frames: the board.
+    let page = std::fs::read_to_string(out.join("report/games/game-000001.html")).unwrap();
+    assert!(
+        page.contains(r#""grid":"#) && page.contains("four in a row"),
+        "no board in the game page"
+    );
 }
 
 /// The built-in Mastermind and its judge (tournaments/games/mastermind/)
