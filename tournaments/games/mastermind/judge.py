@@ -25,6 +25,8 @@ MASK64 = 2**64 - 1
 WHITE_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
 SEPARATORS = " \t,-"
 VARIATION_SELECTOR = "\ufe0f"
+# The rounds a frame shows, the last ones.
+SHOWN_ROUNDS = 12
 
 
 class Stream:
@@ -117,6 +119,8 @@ class Mastermind:
             self.codes = [self.nth_code(stream.below(count)), self.nth_code(stream.below(count))]
         self.attacks = [0, 0]
         self.cracked = [False, False]
+        # (seat, its attack number): (code, black, white), for the frames.
+        self.history = {}
 
     def nth_code(self, index):
         pegs = []
@@ -155,15 +159,41 @@ class Mastermind:
         return " ".join(colour_char(v) for v in code)
 
     def frame(self, text):
-        self.judge.frame(
-            {
-                "hud": {
-                    "A": "%s: %d attacks" % (self.names[0], self.attacks[0]),
-                    "B": "%s: %d attacks" % (self.names[1], self.attacks[1]),
-                },
-                "text": text,
-            }
-        )
+        """The attacks so far as a board: a row per round (the last
+        SHOWN_ROUNDS, so that a frame stays small), A's attack and its
+        feedback on the left, B's on the right; each peg in its colour.
+        Public, like every frame: it shows attacks, never a code."""
+        frame = {
+            "hud": {
+                "A": "%s: %d attacks" % (self.names[0], self.attacks[0]),
+                "B": "%s: %d attacks" % (self.names[1], self.attacks[1]),
+            },
+            "text": text,
+        }
+        rounds = max(self.attacks)
+        if rounds:
+            cells, colours = [], []
+            for number in range(max(1, rounds - SHOWN_ROUNDS + 1), rounds + 1):
+                row, tints = [], []
+                for seat in (0, 1):
+                    if seat == 1:
+                        row.append("")
+                        tints.append("")
+                    attack = self.history.get((seat, number))
+                    if attack is None:
+                        row += [""] * (self.pegs + 1)
+                        tints += [""] * (self.pegs + 1)
+                        continue
+                    code, black, white = attack
+                    row += [colour_char(v) for v in code] + ["%d●%d○" % (black, white)]
+                    tints += [self.tint(v) for v in code] + [""]
+                cells.append(row)
+                colours.append(tints)
+            frame["grid"] = {"rows": len(cells), "cols": len(cells[0]), "cells": cells, "colours": colours}
+        self.judge.frame(frame)
+
+    def tint(self, colour):
+        return "hsl(%d, 70%%, 62%%)" % (colour * 360 // self.colours)
 
     def play(self):
         judge = self.judge
@@ -213,6 +243,7 @@ class Mastermind:
         self.attacks[seat] += 1
         number = self.attacks[seat]
         self.cracked[seat] = self.cracked[seat] or cracked
+        self.history[(seat, number)] = (code, black, white)
         judge.log(
             "round %2d  %s attacks %s   %d black, %d white%s"
             % (number, "AB"[seat], self.wire(code), black, white, "   cracked!" if cracked else "")
