@@ -427,6 +427,8 @@ fn judge_by_hand(judge: &str, input: &[serde_json::Value]) -> Vec<serde_json::Va
     };
     let mut child = std::process::Command::new(program)
         .arg(judge)
+        // No __pycache__ left in the repository's game folders.
+        .env("PYTHONDONTWRITEBYTECODE", "1")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
