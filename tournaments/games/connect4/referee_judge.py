@@ -185,7 +185,10 @@ class Judge:
         return self._refuse("protocol", detail)
 
     def error(self, detail):
-        """Gives up: the game is void (nobody's loss). Never returns."""
+        """Gives up: the game is void (nobody's loss). Never returns. The
+        detail goes to stderr too, which the referee shows with a void game."""
+        sys.stderr.write("judge error: %s\n" % detail)
+        sys.stderr.flush()
         self._write({"type": "error", "detail": detail})
         # The referee answers with stop, or closes the pipe.
         while self._read().get("type") != "stop":

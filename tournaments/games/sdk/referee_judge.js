@@ -140,8 +140,10 @@ class Judge {
     return this._refuse("protocol", detail);
   }
 
-  // Gives up: the game is void (nobody's loss). Never returns.
+  // Gives up: the game is void (nobody's loss). Never returns. The detail
+  // goes to stderr too, which the referee shows with a void game.
   error(detail) {
+    fs.writeSync(2, `judge error: ${detail}\n`);
     this._write({ type: "error", detail });
     while (this._read().type !== "stop");
     process.exit(0);
