@@ -192,6 +192,7 @@ fn a_judge_that_fails_voids_the_game_and_says_how_and_where() {
         ("exit", 2, "exited with status 3"),
         ("both", 2, "both \"ask\" and \"end\""),
         ("neither", 2, "neither \"ask\" nor \"end\""),
+        ("two-lines", 2, "wrote a line after its answer"),
     ];
     for (fault, message, what) in cases {
         let run = broken(fault, &[]);

@@ -1,6 +1,6 @@
 """Fixture judge that fails on purpose, the way its option `fault` says:
 crash-at-start, version, garbage, not-object, hang, ask-twice, bad-player,
-huge-frame, error, exit, both, neither, line-break, slow-start."""
+huge-frame, error, exit, both, neither, line-break, two-lines."""
 import json
 import sys
 import time
@@ -47,6 +47,9 @@ elif fault == "hang":
 elif fault == "huge-frame":
     send({"type": "turn", "ask": [{"player": 1, "line": "go"}],
           "frame": {"text": "x" * 70000}})
+elif fault == "two-lines":
+    send({"type": "turn", "ask": [{"player": 1, "line": "go"}]})
+    send({"type": "turn", "ask": [{"player": 0, "line": "go"}]})
 elif fault == "error":
     send({"type": "error", "detail": "the board is on fire"})
 elif fault == "exit":

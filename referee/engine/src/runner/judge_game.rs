@@ -28,6 +28,25 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 pub const MAX_FRAME_BYTES: usize = 64 << 10;
 /// The most messages a judge may answer in one game.
 pub const MAX_MESSAGES: u64 = 100_000;
+/// The frames of one game in all, as compact JSON: what a record keeps.
+pub const MAX_FRAMES_BYTES: usize = 16 << 20;
+/// The longest line a judge may have the referee send a bot.
+pub const MAX_BOT_LINE_BYTES: usize = 64 << 10;
+/// Account lines (`log`, `summary`) are cut to this many characters, and
+/// a summary to this many lines.
+const MAX_ACCOUNT_CHARS: usize = 1000;
+const MAX_SUMMARY_LINES: usize = 100;
+
+/// `text` cut to [`MAX_ACCOUNT_CHARS`], on one line.
+fn account_line(text: &str) -> String {
+    let line = text.replace(['\n', '\r'], " ");
+    if line.chars().count() <= MAX_ACCOUNT_CHARS {
+        return line;
+    }
+    let mut cut: String = line.chars().take(MAX_ACCOUNT_CHARS).collect();
+    cut.push_str("...");
+    cut
+}
 /// Players in this version of the referee.
 const PLAYERS: usize = 2;
 /// Stderr lines of a judge kept for the message of a failed game: the
@@ -114,6 +133,19 @@ impl Link {
         }
         let text = message.to_string();
         let process = self.process.as_mut()?;
+        // One answer a message: a line written after it would be taken
+        // for the next message's answer.
+        let stray = match process.unasked_output() {
+            Ok(lines) => lines.into_iter().next(),
+            Err(_) => None,
+        };
+        if let Some(line) = stray {
+            self.fail(
+                format!("wrote a line after its answer, before the next message: '{line}' (one line for each message)"),
+                false,
+            );
+            return None;
+        }
         let sent = Instant::now();
         let deadline = sent + self.time;
         self.awaiting = true;
@@ -242,6 +274,10 @@ fn bot_line(value: &Value, field: &str) -> Result<String, String> {
         Some(line) if line.contains(['\n', '\r']) => Err(format!(
             "{field} holds a line break; a line for a bot is one line"
         )),
+        Some(line) if line.len() > MAX_BOT_LINE_BYTES => Err(format!(
+            "{field} holds a line of {} bytes, over the {MAX_BOT_LINE_BYTES} a line for a bot may have",
+            line.len()
+        )),
         Some(line) => Ok(line.to_string()),
         None => Err(format!("{field} \"line\" must be a string")),
     }
@@ -320,7 +356,7 @@ fn turn_fields(map: &Map<String, Value>, ready: bool, pending: bool) -> Result<T
     }
     if let Some(log) = map.get("log") {
         let log = log.as_str().ok_or("\"log\" must be a string")?;
-        fields.log = Some(log.replace(['\n', '\r'], " "));
+        fields.log = Some(account_line(log));
     }
     if let Some(moves) = map.get("moves") {
         let counts: Option<Vec<u32>> = moves.as_array().and_then(|m| {
@@ -343,7 +379,12 @@ fn turn_fields(map: &Map<String, Value>, ready: bool, pending: bool) -> Result<T
         let lines: Option<Vec<String>> = summary
             .as_array()
             .and_then(|s| s.iter().map(|l| l.as_str().map(str::to_string)).collect());
-        fields.summary = lines.ok_or("\"summary\" must be a list of strings")?;
+        let lines = lines.ok_or("\"summary\" must be a list of strings")?;
+        fields.summary = lines
+            .iter()
+            .take(MAX_SUMMARY_LINES)
+            .map(|l| account_line(l))
+            .collect();
     }
     if let Some(frame) = map.get("frame") {
         if !frame.is_object() {
@@ -422,6 +463,8 @@ pub struct JudgeGame {
     accepted: [u32; 2],
     summary: Vec<String>,
     frames: Vec<Value>,
+    /// The frames' size in all, as compact JSON.
+    frames_bytes: usize,
 }
 
 impl JudgeGame {
@@ -499,6 +542,7 @@ impl JudgeGame {
             accepted: [0, 0],
             summary: Vec::new(),
             frames: Vec::new(),
+            frames_bytes: 0,
         };
         let start = json!({
             "type": "start",
@@ -603,6 +647,7 @@ impl JudgeGame {
         }
         self.summary.extend(fields.summary);
         if let Some(frame) = fields.frame {
+            self.frames_bytes += frame.to_string().len();
             let moves: u32 = self.accepted.iter().sum();
             self.frames.push(json!({"move": moves, "frame": frame}));
         }
@@ -661,14 +706,20 @@ impl Game for JudgeGame {
         let Some((kind, map)) = link.ask(&message) else {
             return Err("the judge failed".into());
         };
-        let detail = || {
-            map.get("detail")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .replace(['\n', '\r'], " ")
-        };
+        let detail = || account_line(map.get("detail").and_then(Value::as_str).unwrap_or(""));
         match kind.as_str() {
             "turn" => match turn_fields(&map, false, pending) {
+                Ok(fields)
+                    if self.frames_bytes
+                        + fields.frame.as_ref().map_or(0, |f| f.to_string().len())
+                        > MAX_FRAMES_BYTES =>
+                {
+                    link.fail(
+                        format!("sent frames of more than {MAX_FRAMES_BYTES} bytes in all"),
+                        false,
+                    );
+                    Err("the judge failed".into())
+                }
                 Ok(fields) => Ok(Answer::Accepted(Box::new(fields))),
                 Err(what) => {
                     link.fail(what, false);

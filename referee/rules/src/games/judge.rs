@@ -133,6 +133,41 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_identity_is_the_hash_the_name_and_the_sorted_options() {
+        let mut options = BTreeMap::new();
+        options.insert("rows".to_string(), serde_json::json!(6));
+        options.insert("board".to_string(), serde_json::json!("wide"));
+        let config = crate::games::GameConfig::Judge(Config {
+            path: "/somewhere/connect4/judge.py".into(),
+            name: "connect4".into(),
+            hash: "ab12".into(),
+            options,
+            time_ms: 900,
+            memory_kb: 1,
+        });
+        let bytes = String::from_utf8(config.canonical().bytes())
+            .unwrap()
+            .replace('\0', "|");
+        // The path and the limits are not the game's identity.
+        assert_eq!(
+            bytes,
+            r#"referee game v1|judge|--judge|ab12|--name|connect4|--options|{"board":"wide","rows":6}"#
+        );
+        assert_eq!(config.variant_name(), "board=wide rows=6");
+        assert_eq!(
+            config.cli_flags(),
+            [
+                "--option",
+                "board=wide",
+                "--option",
+                "rows=6",
+                "--judge-time",
+                "900ms"
+            ]
+        );
+    }
+
+    #[test]
     fn option_values_take_the_type_they_spell() {
         assert_eq!(option_value("7"), serde_json::json!(7));
         assert_eq!(option_value("-2"), serde_json::json!(-2));
