@@ -185,7 +185,8 @@ fn connect4_refuses_a_board_too_small() {
     assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
     assert!(run.stderr.contains("void"), "{}", run.stderr);
     assert!(
-        run.stderr.contains("option rows: expected from 4 to 16, got 2"),
+        run.stderr
+            .contains("option rows: expected from 4 to 16, got 2"),
         "the message names the option: {}",
         run.stderr
     );
