@@ -622,3 +622,33 @@ fn the_built_in_games_served_by_a_judge_are_the_built_in_games() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_check_file_plays_a_judge_game_and_a_failing_judge_cannot_be_checked() {
+    let dir = flaky_tournament("check");
+    let check = |name: &str| {
+        format!(
+            "name = \"higher-check\"\ngame = \"j/judge.py\"\nseed = 3\n\
+             [bot]\nname = \"up\"\nbot = \"{}\"\n\
+             [[opponents]]\nname = \"{name}\"\nbot = \"{}\"\n\
+             [[require]]\nkind = \"win-rate\"\nagainst = \"{name}\"\ngames = 4\nat_least = 100\n",
+            picker("7 8"),
+            picker(if name == "down" { "4 3" } else { "2 1" })
+        )
+    };
+    std::fs::write(dir.join("c.toml"), check("low")).unwrap();
+    let run = referee_in(&dir, &["check", "c.toml"], BUDGET);
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    // The judge gives up in every game "down" opens with 4: no result to
+    // check, so the check cannot run (2), and says why.
+    std::fs::write(dir.join("j/switch/fail"), "").unwrap();
+    std::fs::write(dir.join("c.toml"), check("down")).unwrap();
+    let run = referee_in(&dir, &["check", "c.toml"], BUDGET);
+    assert_eq!(run.status, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("gave up: the switch says fail"),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
