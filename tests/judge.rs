@@ -98,6 +98,34 @@ fn a_judge_game_plays_to_its_result_with_its_options() {
     assert_eq!(frames.len(), 3, "ready and two rounds: {frames:?}");
     assert_eq!(frames[2]["move"], 4, "after both picks of round 2");
     assert_eq!(frames[2]["frame"]["grid"]["cells"][0][1], "6");
+    // `referee replay` prints each frame as text after its move: the grid
+    // (`.` for an empty cell), the hud, the caption.
+    let shown = referee(&["replay", transcript.to_str().unwrap()], BUDGET);
+    assert_eq!(shown.status, 0, "{}", shown.stderr);
+    let lines: Vec<&str> = shown.stdout.lines().map(str::trim).collect();
+    let set_up = lines
+        .iter()
+        .position(|l| *l == ". .")
+        .expect("the set-up's grid");
+    assert_eq!(
+        lines[set_up + 1..set_up + 3],
+        ["A: 0  B: 0", "round 1"],
+        "{}",
+        shown.stdout
+    );
+    let round = lines
+        .iter()
+        .position(|l| *l == "4 6")
+        .expect("round 2's grid");
+    assert!(
+        lines[round - 1].contains("-> B picker: 6"),
+        "{}",
+        shown.stdout
+    );
+    assert_eq!(
+        lines[round + 1..round + 3],
+        ["A: 1  B: 1", "round 2: B wins"]
+    );
     // The replay command plays the same game again.
     let mut args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
     args.push("--json");
@@ -219,6 +247,15 @@ fn a_judge_that_fails_voids_the_game_and_says_how_and_where() {
         "{}",
         run.stderr
     );
+    // A judge over its memory.
+    let run = broken("memory", &["--judge-memory", "64MiB"]);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("failed at its message 2: used"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("resident memory"), "{}", run.stderr);
     // The fixture judge's "fine" answer is a game: the faults are its own.
     let run = broken("fine", &["--json"]);
     assert_eq!(run.status, 0, "{}", run.stderr);
