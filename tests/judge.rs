@@ -98,6 +98,34 @@ fn a_judge_game_plays_to_its_result_with_its_options() {
     assert_eq!(frames.len(), 3, "ready and two rounds: {frames:?}");
     assert_eq!(frames[2]["move"], 4, "after both picks of round 2");
     assert_eq!(frames[2]["frame"]["grid"]["cells"][0][1], "6");
+    // `referee replay` prints each frame as text after its move: the grid
+    // (`.` for an empty cell), the hud, the caption.
+    let shown = referee(&["replay", transcript.to_str().unwrap()], BUDGET);
+    assert_eq!(shown.status, 0, "{}", shown.stderr);
+    let lines: Vec<&str> = shown.stdout.lines().map(str::trim).collect();
+    let set_up = lines
+        .iter()
+        .position(|l| *l == ". .")
+        .expect("the set-up's grid");
+    assert_eq!(
+        lines[set_up + 1..set_up + 3],
+        ["A: 0  B: 0", "round 1"],
+        "{}",
+        shown.stdout
+    );
+    let round = lines
+        .iter()
+        .position(|l| *l == "4 6")
+        .expect("round 2's grid");
+    assert!(
+        lines[round - 1].contains("-> B picker: 6"),
+        "{}",
+        shown.stdout
+    );
+    assert_eq!(
+        lines[round + 1..round + 3],
+        ["A: 1  B: 1", "round 2: B wins"]
+    );
     // The replay command plays the same game again.
     let mut args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
     args.push("--json");
@@ -219,6 +247,15 @@ fn a_judge_that_fails_voids_the_game_and_says_how_and_where() {
         "{}",
         run.stderr
     );
+    // A judge over its memory.
+    let run = broken("memory", &["--judge-memory", "64MiB"]);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("failed at its message 2: used"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("resident memory"), "{}", run.stderr);
     // The fixture judge's "fine" answer is a game: the faults are its own.
     let run = broken("fine", &["--json"]);
     assert_eq!(run.status, 0, "{}", run.stderr);
@@ -620,5 +657,35 @@ fn the_built_in_games_served_by_a_judge_are_the_built_in_games() {
             );
         }
     }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_check_file_plays_a_judge_game_and_a_failing_judge_cannot_be_checked() {
+    let dir = flaky_tournament("check");
+    let check = |name: &str| {
+        format!(
+            "name = \"higher-check\"\ngame = \"j/judge.py\"\nseed = 3\n\
+             [bot]\nname = \"up\"\nbot = \"{}\"\n\
+             [[opponents]]\nname = \"{name}\"\nbot = \"{}\"\n\
+             [[require]]\nkind = \"win-rate\"\nagainst = \"{name}\"\ngames = 4\nat_least = 100\n",
+            picker("7 8"),
+            picker(if name == "down" { "4 3" } else { "2 1" })
+        )
+    };
+    std::fs::write(dir.join("c.toml"), check("low")).unwrap();
+    let run = referee_in(&dir, &["check", "c.toml"], BUDGET);
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    // The judge gives up in every game "down" opens with 4: no result to
+    // check, so the check cannot run (2), and says why.
+    std::fs::write(dir.join("j/switch/fail"), "").unwrap();
+    std::fs::write(dir.join("c.toml"), check("down")).unwrap();
+    let run = referee_in(&dir, &["check", "c.toml"], BUDGET);
+    assert_eq!(run.status, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("gave up: the switch says fail"),
+        "{}",
+        run.stderr
+    );
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -76,7 +76,7 @@ by the referee where needed; `referee languages` lists them), a folder holding o
 main.go, Cargo.toml, package.json, ...), or a quoted command line such as \
 \"python3 my_bot.py --fast\"; `LANG:` in front names its language (java:my_bot/).\n\n\
 Exit codes: 0 done (a finished game, whoever won); 2 bad input (the message says what to \
-fix); 1 internal failure of the referee; 130 a tournament or `collect` stopped by Ctrl-C, or a `play` game \
+fix); 1 internal failure of the referee, or a game whose judge failed (void: nobody's loss); 130 a tournament or `collect` stopped by Ctrl-C, or a `play` game \
 ended early. `check` and `sprt` have their own codes for CI (see their --help): check 0 pass, \
 1 a requirement failed, 2 cannot run; sprt 0 H1, 1 H0, 3 inconclusive, 2 bad input.",
     after_help = "Examples:\n  target/release/referee match arrow5 target/release/arrow5_strong sample_bots/python/arrow5_starter.py\n  \

@@ -1,6 +1,6 @@
 """Fixture judge that fails on purpose, the way its option `fault` says:
 crash-at-start, version, garbage, not-object, hang, ask-twice, bad-player,
-huge-frame, error, exit, both, neither, line-break, two-lines."""
+huge-frame, error, exit, both, neither, line-break, two-lines, memory."""
 import json
 import sys
 import time
@@ -42,6 +42,9 @@ if fault == "garbage":
     sys.stdout.flush()
 elif fault == "not-object":
     send([1, 2, 3])
+elif fault == "memory":
+    hog = b"x" * (300 << 20)
+    time.sleep(60)
 elif fault == "hang":
     time.sleep(60)
 elif fault == "huge-frame":

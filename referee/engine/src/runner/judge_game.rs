@@ -499,16 +499,18 @@ impl JudgeGame {
         };
         let command = BotCommand::parse(&config.path, &Languages::built_in())
             .map_err(|e| fail(format!("cannot be run: {e}")))?;
-        let mut limits = MatchLimits::default();
-        limits.process = ProcessLimits {
-            memory_kb: config.memory_kb,
-            memory_allowance_kb: command.language.memory_allowance_kb(),
-            address_space_allowance_kb: command.language.address_space_allowance_kb(),
-            max_line_bytes: MAX_LINE_BYTES,
-            max_output_bytes: usize::MAX,
-            allow_fork: false,
-            compiler: false,
-            ..base.clone()
+        let limits = MatchLimits {
+            process: ProcessLimits {
+                memory_kb: config.memory_kb,
+                memory_allowance_kb: command.language.memory_allowance_kb(),
+                address_space_allowance_kb: command.language.address_space_allowance_kb(),
+                max_line_bytes: MAX_LINE_BYTES,
+                max_output_bytes: usize::MAX,
+                allow_fork: false,
+                compiler: false,
+                ..base.clone()
+            },
+            ..MatchLimits::default()
         };
         let command = match prepare(&command, &limits)? {
             Ok(command) => command,
