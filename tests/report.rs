@@ -1270,3 +1270,102 @@ fn grades_page_in_a_browser() {
     assert!(!grades.contains("<img src"), "a name is never markup");
     assert_links_resolve(&report);
 }
+
+/// A judge game (the `higher` fixture judge of tests/judges/): its page
+/// draws the judge's frames with the generic viewer, the one in force at
+/// each move; a game folder's own viewer.js draws them instead.
+#[test]
+fn a_judge_games_page_draws_its_frames_or_its_own_viewer() {
+    let dir = tempfile::tempdir().unwrap();
+    let judges = root().join("tests/judges");
+    let picker = |picks: &str| format!("python3 {}/bots/picker.py {picks}", judges.display());
+    let transcript = dir.path().join("game.jsonl");
+    let run = referee(
+        &[
+            "match",
+            &judges.join("higher/judge.py").to_string_lossy(),
+            &picker("5 4"),
+            &picker("3 6"),
+            "--seed",
+            "2",
+            "--transcript",
+            &transcript.to_string_lossy(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let html = dir.path().join("game.html");
+    let run = referee(
+        &[
+            "replay",
+            &transcript.to_string_lossy(),
+            "--html",
+            &html.to_string_lossy(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    // Move 2 (both picked in round 1): the frame of round 1, A's 5 in red.
+    let page = browse(&url(&html, "#move-2"), None);
+    assert!(page.console.is_empty(), "{:?}", page.console);
+    let board = element(&page.dom, "board", "id=\"move-info\"");
+    assert!(board.contains("frame-grid"), "{board}");
+    let cells: Vec<&str> = board
+        .split("class=\"frame-cell\"")
+        .skip(1)
+        .map(|c| {
+            let text = &c[c.find('>').unwrap() + 1..];
+            &text[..text.find('<').unwrap()]
+        })
+        .collect();
+    assert_eq!(cells, ["5", "3"], "{board}");
+    assert!(board.contains("background: rgb(238, 51, 51)"), "{board}");
+    assert!(board.contains("round 1: A wins"), "{board}");
+    // Move 1 (only A picked): still the set-up's frame.
+    let page = browse(&url(&html, "#move-1"), None);
+    let board = element(&page.dom, "board", "id=\"move-info\"");
+    assert!(board.contains(">round 1<"), "{board}");
+    // The same game from a folder that ships a viewer.js of its own.
+    let own = dir.path().join("own");
+    std::fs::create_dir_all(&own).unwrap();
+    std::fs::copy(judges.join("higher/judge.py"), own.join("judge.py")).unwrap();
+    std::fs::write(
+        own.join("viewer.js"),
+        "window.refereeDrawFrame = function (board, frame, k, frames) {\n\
+         var p = document.createElement('p'); p.id = 'own-view';\n\
+         p.textContent = 'own ' + k + ' of ' + frames.length + ': ' + (frame ? frame.text : '-') + ' </b>';\n\
+         board.appendChild(p); };\n",
+    )
+    .unwrap();
+    let transcript = dir.path().join("own.jsonl");
+    let run = referee(
+        &[
+            "match",
+            &own.join("judge.py").to_string_lossy(),
+            &picker("5 4"),
+            &picker("3 6"),
+            "--transcript",
+            &transcript.to_string_lossy(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let html = dir.path().join("own.html");
+    let run = referee(
+        &[
+            "replay",
+            &transcript.to_string_lossy(),
+            "--html",
+            &html.to_string_lossy(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let page = browse(&url(&html, "#move-4"), None);
+    assert!(page.console.is_empty(), "{:?}", page.console);
+    let view = element(&page.dom, "own-view", "</p>");
+    assert!(
+        view.contains("own 4 of 4: round 2: B wins &lt;/b&gt;"),
+        "{view}"
+    );
+}

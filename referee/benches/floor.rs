@@ -14,9 +14,13 @@
 //!   attack each, ended and reaped);
 //! - tournament throughput with `--jobs 2` against `--jobs 1`, the
 //!   results written in memory, then in the temporary folder;
-//! - the referee's peak memory for 100 and for 400 games.
+//! - the referee's peak memory for 100 and for 400 games;
+//! - a Mastermind game between two native bots under the built-in rules
+//!   against the same rules served by an external judge (the
+//!   `builtin_judge` example over the judge protocol), the judge's start
+//!   counted in each game.
 //!
-//! Words after `--` choose figures (`exchange`, `start`, `jobs`, `memory`;
+//! Words after `--` choose figures (`exchange`, `start`, `jobs`, `memory`, `judge`;
 //! all by default) and layers (`basic`, `strict`; both by default), e.g.
 //! `cargo bench -p referee --bench floor -- start strict`.
 //!
@@ -141,6 +145,72 @@ fn referee_start(sandbox: &Sandbox, bot: &Path) -> f64 {
     t.elapsed().as_secs_f64() * 1e3 / STARTS as f64
 }
 
+/// Mastermind games per round of the judge figure.
+const JUDGE_GAMES: u64 = 20;
+
+/// Milliseconds per Mastermind game (4 pegs, 6 colours, codes chosen by
+/// the bots) between two copies of Knuth's solver, played with `config`:
+/// the built-in rules, or the external judge serving them.
+fn mastermind_game(config: &GameConfig, knuth: &str) -> f64 {
+    let bot = BotCommand::parse(knuth, &Languages::built_in()).unwrap();
+    let limits = MatchLimits::default();
+    let key = referee_engine::key::RunKey::fresh();
+    let t = Instant::now();
+    for seed in 1..=JUDGE_GAMES {
+        let plan = MatchPlan {
+            config: config.clone(),
+            seed,
+            key: key.clone(),
+            bots: [bot.clone(), bot.clone()],
+            limits: [limits.clone(), limits.clone()],
+        };
+        let record = play_match(&plan, None).unwrap();
+        assert!(record.players.iter().all(|p| p.verdict.to_string() == "ok"));
+    }
+    t.elapsed().as_secs_f64() * 1e3 / JUDGE_GAMES as f64
+}
+
+/// The judge figure: built-in Mastermind against the same game served by
+/// the `builtin_judge` example, in interleaved rounds, pinned like the
+/// others.
+fn judge_figure(cpus: &[usize]) {
+    let judge = root().join("target/release/examples/builtin_judge");
+    assert!(
+        judge.exists(),
+        "build the judge first: cargo build --release -p referee --example builtin_judge"
+    );
+    let knuth = sample_bot("mastermind_knuth");
+    let built_in = GameConfig::from_options("mastermind", &GameOptions::default()).unwrap();
+    let mut options = std::collections::BTreeMap::new();
+    options.insert("game".to_string(), serde_json::json!("mastermind"));
+    let served = referee_engine::judge::judge_config(
+        &judge.to_string_lossy(),
+        Path::new("."),
+        options,
+        referee_engine::games::judge::DEFAULT_TIME_MS,
+        referee_engine::games::judge::DEFAULT_MEMORY_KB,
+        &Languages::built_in(),
+    )
+    .unwrap();
+    let (mut rules, mut judged, mut ratios) = (vec![], vec![], vec![]);
+    pin_to(&[0]);
+    for round in 0..ROUNDS {
+        eprintln!("judge: round {} of {ROUNDS}", round + 1);
+        let r = mastermind_game(&built_in, &knuth);
+        let j = mastermind_game(&served, &knuth);
+        rules.push(r);
+        judged.push(j);
+        ratios.push(j / r);
+    }
+    pin_to(cpus);
+    println!(
+        "| a Mastermind game between two native bots (Knuth's solver), basic, {JUDGE_GAMES} games a round: built-in rules, then the same rules served by an external judge (its start counted) | {:.3} ms | {:.3} ms | {:.2}x | at most 1.5x |",
+        median(&mut rules),
+        median(&mut judged),
+        median(&mut ratios)
+    );
+}
+
 /// Binds this process (and what it starts from now on) to `cpus`.
 fn pin_to(cpus: &[usize]) {
     // SAFETY: a zeroed cpu_set_t is valid; CPU_SET writes inside it.
@@ -243,7 +313,7 @@ fn tournament(
 struct Chosen(Vec<String>);
 
 impl Chosen {
-    const FIGURES: [&'static str; 4] = ["exchange", "start", "jobs", "memory"];
+    const FIGURES: [&'static str; 5] = ["exchange", "start", "jobs", "memory", "judge"];
     const LAYERS: [&'static str; 2] = ["basic", "strict"];
 
     fn from_args() -> Chosen {
@@ -430,6 +500,9 @@ fn main() {
                 median(&mut ratios)
             );
         }
+    }
+    if chosen.wants("judge") {
+        judge_figure(&cpus);
     }
     if chosen.wants("memory") {
         let temp = std::env::temp_dir();

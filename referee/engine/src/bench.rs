@@ -47,7 +47,7 @@ pub struct BenchPlan {
 #[derive(Debug, thiserror::Error)]
 pub enum BenchError {
     #[error("{game} has no solo form to benchmark; the games with one are: {}", BENCH_GAMES.join(", "))]
-    NoSoloForm { game: &'static str },
+    NoSoloForm { game: String },
     #[error("{game} has {count} secrets, so --samples {asked} is too many; use --all to play every secret")]
     TooManySamples {
         game: &'static str,
@@ -134,7 +134,16 @@ pub fn solo_game(config: &GameConfig) -> Result<SoloGame, BenchError> {
                 safecracker::solo(&c, i, s)
             })
         }
-        GameConfig::Cryptron(_) => return Err(BenchError::NoSoloForm { game: "cryptron" }),
+        GameConfig::Cryptron(_) => {
+            return Err(BenchError::NoSoloForm {
+                game: "cryptron".into(),
+            })
+        }
+        GameConfig::Judge(c) => {
+            return Err(BenchError::NoSoloForm {
+                game: c.name.clone(),
+            })
+        }
     })
 }
 
@@ -209,7 +218,7 @@ pub fn check(plan: &BenchPlan) -> Result<Vec<u64>, BenchError> {
         solo.count,
         plan.seed,
         &plan.key.key,
-        plan.config.game_name(),
+        plan.config.canonical().game,
     )
 }
 
@@ -336,7 +345,7 @@ fn summarize(
         }
     }
     BenchSummary {
-        game: plan.config.game_name(),
+        game: plan.config.canonical().game,
         variant: plan.config.variant_name(),
         bot: plan.bot.name.clone(),
         seed: plan.seed,

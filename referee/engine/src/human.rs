@@ -80,6 +80,11 @@ pub fn play(plan: &HumanPlan) -> Result<HumanEnd, HumanError> {
     let mut rng = crate::key::RunKey::fresh().rng(plan.seed);
     match plan.config {
         GameConfig::Cryptron(_) => return Err(HumanError::NotPlayable { game: "cryptron" }),
+        GameConfig::Judge(_) => {
+            return Err(HumanError::NotPlayable {
+                game: "a judge game",
+            })
+        }
         GameConfig::Arrow5(_) | GameConfig::Mastermind(_) | GameConfig::Safecracker(_) => {}
     }
     let mut term = Terminal::stdio()?;
@@ -97,6 +102,9 @@ pub fn play(plan: &HumanPlan) -> Result<HumanEnd, HumanError> {
             run(game, plan, &mut term)
         }
         GameConfig::Cryptron(_) => Err(HumanError::NotPlayable { game: "cryptron" }),
+        GameConfig::Judge(_) => Err(HumanError::NotPlayable {
+            game: "a judge game",
+        }),
     }
 }
 

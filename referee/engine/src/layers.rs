@@ -21,7 +21,9 @@ const LAYERS: &[(&str, &[&str])] = &[
         "pieces",
         &[
             "atomic_file",
+            "frame",
             "input_file",
+            "judge",
             "key",
             "match_plan",
             "replay",
@@ -37,7 +39,14 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("reporter", &["reporter"]),
     (
         "play",
-        &["runner", "pool", "plan_file", "human", "reproduce"],
+        &[
+            "runner",
+            "pool",
+            "plan_file",
+            "human",
+            "reproduce",
+            "judge_check",
+        ],
     ),
     ("collect", &["collect"]),
     ("grading", &["grading"]),

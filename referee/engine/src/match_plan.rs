@@ -55,7 +55,10 @@ impl MatchLimits {
     pub fn defaults_for(config: &GameConfig, language: Language) -> MatchLimits {
         let mut limits = MatchLimits::default();
         match config {
-            GameConfig::Arrow5(_) | GameConfig::Mastermind(_) | GameConfig::Safecracker(_) => {}
+            GameConfig::Arrow5(_)
+            | GameConfig::Mastermind(_)
+            | GameConfig::Safecracker(_)
+            | GameConfig::Judge(_) => {}
             GameConfig::Cryptron(_) => {
                 limits.time_limit = language.contest_time_limit();
                 limits.process.memory_kb = crate::games::cryptron::MEMORY_KB;

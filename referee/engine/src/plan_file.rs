@@ -212,9 +212,36 @@ impl<'a> Source<'a> {
     pub(crate) fn game_config(
         &self,
         game: &Spanned<String>,
-        options: Option<&Spanned<GameOptions>>,
+        options: Option<&Spanned<toml::Table>>,
         defaults: impl FnOnce(&mut GameOptions),
     ) -> Result<GameConfig, PlanError> {
+        if crate::judge::names_a_judge(game.get_ref()) {
+            // A judge's options are its own: passed on as they are.
+            let table = options.map(|o| o.get_ref().clone()).unwrap_or_default();
+            let json = serde_json::to_value(&table).unwrap_or_default();
+            let options = match json {
+                serde_json::Value::Object(map) => map.into_iter().collect(),
+                _ => Default::default(),
+            };
+            return crate::judge::judge_config(
+                game.get_ref(),
+                &self.base(),
+                options,
+                crate::games::judge::DEFAULT_TIME_MS,
+                crate::games::judge::DEFAULT_MEMORY_KB,
+                &self.languages,
+            )
+            .map_err(|e| self.error_at(game.span(), format!("game: {e}")));
+        }
+        /// The file's `[options]` as a built-in game's, read with their
+        /// places in the file for the errors.
+        #[derive(serde::Deserialize)]
+        struct BuiltInOptions {
+            #[serde(default)]
+            options: Option<Spanned<GameOptions>>,
+        }
+        let built_in: BuiltInOptions = self.raw()?;
+        let options = built_in.options.as_ref();
         let mut given = options.map(|o| o.get_ref().clone()).unwrap_or_default();
         defaults(&mut given);
         if let Err(e) = units::check_game_options(&given) {

@@ -36,6 +36,10 @@ pub struct MatchRecord {
     /// Readable lines: the set-up, each move with its feedback, what was hidden.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub account: Vec<String>,
+    /// A judge game's views for its replay, one per move that drew one
+    /// (the judge's `frame`s; public). None for the built-in games.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frames: Vec<serde_json::Value>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -209,7 +209,7 @@ impl MatchReplay {
         let mut words: Vec<String> = vec![
             "referee".into(),
             "match".into(),
-            self.config.game_name().into(),
+            self.config.game_argument().into(),
             self.specs[0].clone(),
             self.specs[1].clone(),
         ];
@@ -245,7 +245,7 @@ impl BenchReplay {
         let mut words: Vec<String> = vec![
             "referee".into(),
             "bench".into(),
-            self.config.game_name().into(),
+            self.config.game_argument().into(),
             self.spec.clone(),
         ];
         // The referee holds every secret of a bench: no `--codes`.

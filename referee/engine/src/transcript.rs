@@ -366,6 +366,22 @@ pub fn render(entries: &[Entry]) -> String {
     let mut names = ["A".to_string(), "B".to_string()];
     // Cryptron transcripts show the board after every turn.
     let mut board: Option<crate::games::cryptron::ReplayBoard> = None;
+    // A judge game's frames (kept in its result), each after its move.
+    let frames: &[serde_json::Value] = entries
+        .iter()
+        .find_map(|e| match e {
+            Entry::Result { record } => Some(record.frames.as_slice()),
+            _ => None,
+        })
+        .unwrap_or(&[]);
+    let mut moves = 0u64;
+    let show_frames = |out: &mut String, moves: u64| {
+        for frame in crate::frame::at_move(frames, moves) {
+            for row in crate::frame::text(frame) {
+                out.push_str(&format!("{:>16}{row}\n", ""));
+            }
+        }
+    };
     for entry in entries {
         match entry {
             Entry::Header {
@@ -397,6 +413,7 @@ pub fn render(entries: &[Entry]) -> String {
                 ];
                 board = (game == "cryptron").then(Default::default);
                 out.push('\n');
+                show_frames(&mut out, 0);
             }
             Entry::Message {
                 t_us,
@@ -430,6 +447,10 @@ pub fn render(entries: &[Entry]) -> String {
                     *t_us as f64 / 1000.0,
                     escape(line)
                 ));
+                if *dir == Direction::From {
+                    moves += 1;
+                    show_frames(&mut out, moves);
+                }
                 if let (Some(board), Direction::From) = (&mut board, dir) {
                     if let Some(drawing) = board.after_reply(*bot, line) {
                         for row in drawing.lines() {

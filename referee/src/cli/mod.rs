@@ -16,6 +16,7 @@ mod calibrate;
 mod check;
 mod collect;
 mod human;
+mod judge;
 mod languages;
 mod live;
 mod play;
@@ -78,7 +79,7 @@ by the referee where needed; `referee languages` lists them), a folder holding o
 main.go, Cargo.toml, package.json, ...), or a quoted command line such as \
 \"python3 my_bot.py --fast\"; `LANG:` in front names its language (java:my_bot/).\n\n\
 Exit codes: 0 done (a finished game, whoever won); 2 bad input (the message says what to \
-fix); 1 internal failure of the referee; 130 a tournament or `collect` stopped by Ctrl-C, or a `play` game \
+fix); 1 internal failure of the referee, or a game whose judge failed (void: nobody's loss); 130 a tournament or `collect` stopped by Ctrl-C, or a `play` game \
 ended early. `check` and `sprt` have their own codes for CI (see their --help): check 0 pass, \
 1 a requirement failed, 2 cannot run; sprt 0 H1, 1 H0, 3 inconclusive, 2 bad input.",
     after_help = "Examples:\n  target/release/referee match arrow5 target/release/arrow5_strong sample_bots/python/arrow5_starter.py\n  \
@@ -135,6 +136,9 @@ enum Command {
     Match(play::MatchArgs),
     /// Pretty-print a transcript written by `match --transcript`
     Replay(play::ReplayArgs),
+    /// Check a judge program against recorded games: deterministic, well formed, within its time (exit 0 pass, 1 fail, 2 bad input)
+    #[command(name = "judge-check", long_about = judge::LONG_ABOUT)]
+    JudgeCheck(judge::JudgeCheckArgs),
     /// Play a recorded game again with a new version of one bot, the opponent's moves from the record (exit 0 not disqualified, 1 disqualified again)
     Reproduce(play::ReproduceArgs),
     /// Play a tournament file (round robin, gauntlet, Swiss, knockout, groups), in parallel, to CSV standings
@@ -277,6 +281,15 @@ pub struct GameFlags {
     /// Mastermind: attacks each codebreaker may make, T; nobody cracking is a draw [default: 12]
     #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = whole::<u32>)]
     pub max_attacks: Option<u32>,
+    /// A judge game's option, passed to the judge in its start message (repeatable); VALUE is sent as a number or true/false when it spells one, else as text
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub judge_options: Vec<String>,
+    /// A judge game: time the judge may take to answer one message; a judge that takes longer voids the game [default: 5s]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = move_time)]
+    pub judge_time: Option<std::time::Duration>,
+    /// A judge game: resident memory the judge may use (KiB, MiB, GiB; a bare number is MiB) [default: 1GiB]
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = size_kb)]
+    pub judge_memory: Option<u64>,
 }
 
 impl GameFlags {
@@ -297,6 +310,33 @@ impl GameFlags {
 
     pub fn config(&self, game: &str) -> Result<GameConfig, GameFlagsError> {
         units::check_game_options(&self.options())?;
+        if referee_engine::judge::names_a_judge(game) {
+            if let Some(flag) = self.options().given().first() {
+                return Err(GameFlagsError::NotForJudges(format!("--{flag}")));
+            }
+            let options = referee_engine::judge::parse_options(&self.judge_options)?;
+            return Ok(referee_engine::judge::judge_config(
+                game,
+                std::path::Path::new("."),
+                options,
+                self.judge_time
+                    .map_or(referee_engine::games::judge::DEFAULT_TIME_MS, |t| {
+                        t.as_millis().max(1) as u64
+                    }),
+                self.judge_memory
+                    .unwrap_or(referee_engine::games::judge::DEFAULT_MEMORY_KB),
+                &referee_engine::bot::Languages::built_in(),
+            )?);
+        }
+        if !self.judge_options.is_empty() {
+            return Err(GameFlagsError::JudgesOnly("--option".into()));
+        }
+        if self.judge_time.is_some() {
+            return Err(GameFlagsError::JudgesOnly("--judge-time".into()));
+        }
+        if self.judge_memory.is_some() {
+            return Err(GameFlagsError::JudgesOnly("--judge-memory".into()));
+        }
         Ok(GameConfig::from_options(game, &self.options())?)
     }
 }
@@ -308,6 +348,14 @@ pub enum GameFlagsError {
     Option(#[from] units::UnitError),
     #[error(transparent)]
     Game(#[from] referee_engine::games::GameConfigError),
+    #[error(transparent)]
+    Judge(#[from] referee_engine::judge::JudgeSetupError),
+    #[error(
+        "{0} is a built-in game's option; a judge game takes its options as --option KEY=VALUE"
+    )]
+    NotForJudges(String),
+    #[error("{0} is for a judge game (a GAME that is a path to a judge program)")]
+    JudgesOnly(String),
 }
 
 /// Per-move time, startup time, time bank and memory, shared by every
@@ -611,8 +659,9 @@ pub fn main() -> ExitCode {
     // removes the bots' working folder and cgroup folders.
     let arena = &Arena::new();
     let result = match cli.command {
-        Command::Match(args) => play::run_match(args, arena).map(|()| ExitCode::Ok),
+        Command::Match(args) => play::run_match(args, arena),
         Command::Replay(args) => play::run_replay(args).map(|()| ExitCode::Ok),
+        Command::JudgeCheck(args) => judge::run_judge_check(args, arena),
         Command::Reproduce(args) => play::run_reproduce(args, arena),
         Command::Tournament(args) => tournament::run_tournament(args, arena),
         Command::Merge(args) => tournament::run_merge(args),

@@ -15,7 +15,7 @@ use super::{Failure, GameFlags, KeyFlags, LimitFlags};
 
 #[derive(Args)]
 pub struct MatchArgs {
-    /// The game to play: arrow5, mastermind, safecracker or cryptron
+    /// The game to play: arrow5, mastermind, safecracker or cryptron; or a path to a judge program (e.g. games/connect4/judge.py) that serves a game of the organiser's over the judge protocol (docs/reference.md, "Judges"), with its options as --option KEY=VALUE
     pub game: String,
     /// First bot, seat A (moves first, unless the game tosses a coin: Safe Cracker, Cryptron): an executable, a source file (.py, .c, .cpp, .java, .js, .go, .rs) or folder, or a quoted command line
     pub bot_a: String,
@@ -54,7 +54,7 @@ pub struct ReplayArgs {
     pub templates: Option<PathBuf>,
 }
 
-pub fn run_match(args: MatchArgs, arena: &Arena) -> Result<(), Failure> {
+pub fn run_match(args: MatchArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
     let languages = arena.languages();
     let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
     let mut bot_a = BotCommand::parse(&args.bot_a, languages).map_err(Failure::input)?;
@@ -85,16 +85,30 @@ pub fn run_match(args: MatchArgs, arena: &Arena) -> Result<(), Failure> {
     reporter
         .run_started(&Run::Match)
         .map_err(Failure::internal)?;
-    let record = play_match(&plan, args.transcript.as_ref()).map_err(|e| match e {
-        MatchError::Transcript { .. }
-        | MatchError::Compiler { .. }
-        | MatchError::Unreachable { .. } => Failure::input(e),
-        MatchError::Interrupted | MatchError::NotStarted { .. } => Failure::internal(e),
-    })?;
+    let record = match play_match(&plan, args.transcript.as_ref()) {
+        Ok(record) => record,
+        // Not the referee's failure, nor bad input: the game has no
+        // result, and says why.
+        Err(e @ MatchError::Judge { .. }) => {
+            eprintln!(
+                "referee: {}",
+                referee_engine::text::escape_lines(&e.to_string())
+            );
+            return Ok(super::ExitCode::Internal);
+        }
+        Err(
+            e @ (MatchError::Transcript { .. }
+            | MatchError::Compiler { .. }
+            | MatchError::Unreachable { .. }),
+        ) => return Err(Failure::input(e)),
+        Err(e @ (MatchError::Interrupted | MatchError::NotStarted { .. })) => {
+            return Err(Failure::internal(e))
+        }
+    };
     reporter
         .game_finished(&record, &Place::Match)
         .map_err(Failure::internal)?;
-    Ok(())
+    Ok(super::ExitCode::Ok)
 }
 
 #[derive(Args)]
@@ -197,7 +211,7 @@ pub fn run_reproduce(args: ReproduceArgs, arena: &Arena) -> Result<super::ExitCo
     // Never started: its command only names it.
     let scripted = BotCommand {
         spec: player.spec.clone(),
-        name: format!("{} (recorded)", player.name),
+        name: format!("{}{}", player.name, referee_engine::runner::RECORDED_MARK),
         ..new.clone()
     };
     let mut bots = [scripted.clone(), scripted];
@@ -245,7 +259,9 @@ pub fn run_reproduce(args: ReproduceArgs, arena: &Arena) -> Result<super::ExitCo
                 MatchError::Transcript { .. }
                 | MatchError::Compiler { .. }
                 | MatchError::Unreachable { .. } => Failure::input(e),
-                MatchError::Interrupted | MatchError::NotStarted { .. } => Failure::internal(e),
+                MatchError::Interrupted
+                | MatchError::NotStarted { .. }
+                | MatchError::Judge { .. } => Failure::internal(e),
             },
         )?;
     let mut again = vec![

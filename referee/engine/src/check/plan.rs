@@ -14,7 +14,7 @@ use toml::Spanned;
 
 use crate::bench::{self, Selection};
 use crate::bot::{BotCommand, Languages};
-use crate::games::{GameConfig, GameOptions};
+use crate::games::GameConfig;
 use crate::match_plan::{ScaleSetting, TimeScale};
 use crate::plan_file::{
     spec_from_here, PlanError, RawBot, RawBotTable, RawLimits, Source, TournamentBot, DEFAULT_SEED,
@@ -30,7 +30,9 @@ struct RawCheck {
     /// A factor for every time limit, or "auto" (calibrate first).
     time_scale: Option<Spanned<toml::Value>>,
     #[serde(default)]
-    options: Option<Spanned<GameOptions>>,
+    /// Read as the game's own options once the game is known (a judge's
+    /// are passed to it verbatim): see `Source::game_config`.
+    options: Option<Spanned<toml::Table>>,
     #[serde(default)]
     limits: RawLimits,
     bot: Option<Spanned<RawTested>>,
@@ -503,7 +505,7 @@ impl Entry<'_> {
             seed,
             // Only the selection is checked here: any key will do.
             &crate::key::RefereeKey::from_hex(&"0".repeat(64)).expect("64 hex digits"),
-            config.game_name(),
+            config.canonical().game,
         )
         .map_err(|e| {
             self.at(

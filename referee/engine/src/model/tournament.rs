@@ -18,6 +18,10 @@ pub struct Outcome {
     pub not_played: u64,
     /// Why the first of them could not be played.
     pub not_played_why: Option<String>,
+    /// Of those, the games voided by their judge (it failed), by number.
+    pub void_games: Vec<u64>,
+    /// Why the first of them was.
+    pub void_why: Option<String>,
     /// A Swiss tournament's or a knockout's own tables.
     pub rounds: Option<RoundsTables>,
 }

@@ -226,10 +226,22 @@ impl Reporter for Terminal {
                 } else {
                     println!("{games_line}");
                 }
-                if outcome.not_played > 0 {
+                if !outcome.void_games.is_empty() {
+                    let numbers: Vec<String> =
+                        outcome.void_games.iter().map(u64::to_string).collect();
+                    eprintln!(
+                        "{} games were void, their judge failed: games {} ({}); they count for nobody. Play them again with: {}",
+                        numbers.len(),
+                        numbers.join(", "),
+                        outcome.void_why.as_deref().unwrap_or("the judge failed"),
+                        self.resume
+                    );
+                }
+                let not_played = outcome.not_played - outcome.void_games.len() as u64;
+                if not_played > 0 {
                     eprintln!(
                         "{} games were not played ({}); they count for nobody. Play them with: {}",
-                        outcome.not_played,
+                        not_played,
                         outcome
                             .not_played_why
                             .as_deref()

@@ -10,6 +10,8 @@ pub(super) struct Player {
     pub(super) replies: u32,
     pub(super) time_total: Duration,
     pub(super) time_max: Duration,
+    /// The time its last reply took.
+    pub(super) last_took: Duration,
     /// The most CPU time one reply took.
     pub(super) cpu_max: Duration,
     pub(super) bank: TimeBank,
@@ -39,6 +41,7 @@ impl Player {
             replies: 0,
             time_total: Duration::ZERO,
             time_max: Duration::ZERO,
+            last_took: Duration::ZERO,
             cpu_max: Duration::ZERO,
             bank,
             strikes: 0,
@@ -129,7 +132,7 @@ impl BotSeats<'_, '_> {
         seat: Seat,
         game: G,
         request: Option<String>,
-    ) -> Turn<G, ()> {
+    ) -> Result<Turn<G, ()>, MatchError> {
         let player = &mut self.players[seat.index()];
         let now = Instant::now();
         if let Some(request) = &request {
@@ -141,7 +144,7 @@ impl BotSeats<'_, '_> {
                 player.replies + 1,
                 player.replies
             ));
-            return Turn::Stopped(game, ());
+            return Ok(Turn::Stopped(game, ()));
         };
         self.transcript.message(now, seat, Direction::From, &line);
         player.replies += 1;
@@ -152,19 +155,39 @@ impl BotSeats<'_, '_> {
                 protocol::shorten(&line)
             )
         };
-        let parsed = match game.parse_reply(&line) {
+        let parsed = game.parse_reply(&line);
+        if game.void().is_some() {
+            return Err(self.void_game(&game));
+        }
+        let parsed = match parsed {
             Ok(parsed) => parsed,
             Err(why) => {
                 player.script_end = Some(refused(why));
-                return Turn::Stopped(game, ());
+                return Ok(Turn::Stopped(game, ()));
             }
         };
-        match game.apply(parsed) {
+        Ok(match game.apply(parsed) {
             Ok(applied) => Turn::Moved(applied),
             Err(rejected) => {
                 player.script_end = Some(refused(rejected.rule));
                 Turn::Stopped(rejected.game, ())
             }
+        })
+    }
+
+    /// The game's rules failed (a judge): no result; every bot is ended.
+    fn void_game<G: Game>(&mut self, game: &G) -> MatchError {
+        for player in self.players.iter_mut() {
+            if let Some(process) = &mut player.process {
+                process.kill();
+            }
+        }
+        match game.void() {
+            Some(void) if !void.interrupted => MatchError::Judge {
+                judge: self.plan.config.game_argument().to_string(),
+                void,
+            },
+            _ => MatchError::Interrupted,
         }
     }
 }
@@ -181,7 +204,7 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
         request: Option<String>,
     ) -> Result<Turn<G, ()>, MatchError> {
         if self.players[seat.index()].script.is_some() {
-            return Ok(self.recorded_turn(seat, game, request));
+            return self.recorded_turn(seat, game, request);
         }
         let limits = &self.plan.limits[seat.index()];
         let [a, b] = &mut *self.players;
@@ -197,7 +220,7 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
             limits.time_limit
         };
         let idle = other.process.as_mut();
-        let is_reply = |line: &str| game.parse_reply(line).is_ok();
+        let is_reply = |line: &str| game.is_reply(line);
         let strikes_before = player.strikes;
         let line = match exchange(
             player,
@@ -243,7 +266,16 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
             player.disqualify(Verdict::Timeout, detail, at_move);
             return Ok(Turn::Stopped(game, ()));
         }
-        let parsed = match game.parse_reply(&line) {
+        let parsed = game.parse_timed_reply(&line, ms(player.last_took));
+        if game.void().is_some() {
+            return Err(self.void_game(&game));
+        }
+        let [a, b] = &mut *self.players;
+        let player = match seat {
+            Seat::A => a,
+            Seat::B => b,
+        };
+        let parsed = match parsed {
             Ok(parsed) => parsed,
             Err(why) => {
                 let mut detail = format!(
@@ -274,7 +306,10 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
     }
 
     fn moved(&mut self, _seat: Seat, _game: &G, account: String) {
-        self.account.push(account);
+        // A judge may leave a move without an account line.
+        if !account.is_empty() {
+            self.account.push(account);
+        }
     }
 
     fn notify(&mut self, to: Seat, line: &str) {
@@ -517,6 +552,7 @@ pub(super) fn exchange(
     player.replies += 1;
     player.time_total += took;
     player.time_max = player.time_max.max(took);
+    player.last_took = took;
     if let Some(cpu) = cpu {
         player.cpu_max = player.cpu_max.max(cpu);
     }

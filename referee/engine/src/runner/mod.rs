@@ -23,9 +23,11 @@ use crate::transcript::{Direction, TranscriptWriter};
 use crate::verdict::{Disqualification, Verdict};
 
 mod bot_seats;
+mod judge_game;
 mod record;
 mod seating;
 
+pub use judge_game::JudgeGame;
 use {bot_seats::*, record::*, seating::*};
 
 /// A bot command ready to spawn, or the compile failure that is its verdict
@@ -76,6 +78,31 @@ pub enum MatchError {
         bot: String,
         source: bot::compile::CompileError,
     },
+    /// The game's judge failed (crashed, hung, broke its protocol, gave
+    /// up): the game is void, nobody's loss, and a tournament plays it
+    /// again on `--resume`.
+    #[error("{}", judge_failure(judge, void))]
+    Judge {
+        judge: String,
+        void: games::judge::Void,
+    },
+}
+
+/// The message of a void game: the judge, its message at fault, what was
+/// wrong, and its last stderr lines.
+fn judge_failure(judge: &str, void: &games::judge::Void) -> String {
+    let mut text = format!(
+        "the judge {judge} failed at its message {}: {}; the game is void (nobody's loss)",
+        void.message, void.what
+    );
+    if !void.stderr.is_empty() {
+        text.push_str("\nthe judge's stderr:");
+        for line in &void.stderr {
+            text.push_str("\n  ");
+            text.push_str(line);
+        }
+    }
+    text
 }
 
 /// Plays one game. Bot misbehaviour ends up in the record's verdicts; `Err`
@@ -124,8 +151,40 @@ fn play_seated(
             let game = games::safecracker::SafeCracker::new(config.clone(), &mut rng);
             run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
         }
+        GameConfig::Judge(config) => {
+            let game = JudgeGame::start(
+                config,
+                &judge_seed(&mut rng),
+                Seat::BOTH.map(|seat| judge_name(seating, seat)),
+                &seating.limits[0].process,
+            )?;
+            run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
+        }
     };
     Ok((record, end))
+}
+
+/// The name a judge is told for `seat`: its bot's, and in a reproduced
+/// game the recorded bot's as it was (not marked as recorded), so the
+/// judge sets up the same game.
+fn judge_name(seating: &Seating, seat: Seat) -> String {
+    let name = seating.name(seat);
+    match &seating.script {
+        Some((recorded, _)) if *recorded == seat => name
+            .strip_suffix(RECORDED_MARK)
+            .map_or(name.clone(), str::to_string),
+        _ => name,
+    }
+}
+
+/// What a reproduced game's recorded seat's name ends with.
+pub const RECORDED_MARK: &str = " (recorded)";
+
+/// A judge's secret seed: the first 64 bytes of the game's random stream.
+pub fn judge_seed(rng: &mut impl rand::RngCore) -> [u8; 64] {
+    let mut seed = [0u8; 64];
+    rng.fill_bytes(&mut seed);
+    seed
 }
 
 /// A game that stopped without an outcome or a verdict.
@@ -236,13 +295,12 @@ fn run<G: Game>(
     }
     // Greetings expect no reply; a bot that died at once is caught by its
     // first request.
-    for seat in Seat::BOTH {
-        let line = game.greeting(seat);
-        let i = seat.index();
+    for greeting in game.greetings() {
+        let i = greeting.to.index();
         send_notice(
             &mut players[i],
-            seat,
-            &line,
+            greeting.to,
+            &greeting.line,
             plan.limits[i],
             &mut transcript,
         );
@@ -264,6 +322,20 @@ fn run<G: Game>(
         }
     };
     end_game(&mut players, plan, outcome.as_ref(), &mut transcript);
+    // The rules are told the game is over (a judge stops), and why when
+    // it is not theirs.
+    let verdict = Seat::BOTH.into_iter().find_map(|seat| {
+        players[seat.index()]
+            .disqualification
+            .as_ref()
+            .map(|d| (seat, d.verdict))
+    });
+    let reason = match (&outcome, verdict) {
+        (_, Some(_)) => "verdict",
+        (Some(_), None) => "over",
+        (None, None) => UNFINISHED,
+    };
+    game.stop(reason, verdict);
     account.extend(game.summary());
     let mut record = record_of(plan, &game, &players, outcome.as_ref(), account);
     let script_end = players.iter().find_map(|p| p.script_end.clone());

@@ -100,6 +100,7 @@ pub(super) fn record_of<G: Game>(
         replay: plan.replay.command(),
         plan: Some(plan.replay.clone()),
         account,
+        frames: game.frames(),
     }
 }
 

@@ -49,7 +49,9 @@ struct RawTournament {
     /// basic, strict or auto (`referee tournament --sandbox` overrides it).
     sandbox: Option<Spanned<String>>,
     #[serde(default)]
-    options: Option<Spanned<GameOptions>>,
+    /// Read as the game's own options once the game is known (a judge's
+    /// are passed to it verbatim): see `Source::game_config`.
+    options: Option<Spanned<toml::Table>>,
     #[serde(default)]
     limits: RawLimits,
     #[serde(default)]

@@ -15,6 +15,7 @@ pub mod code_game;
 pub mod cryptron;
 pub mod driver;
 pub mod human;
+pub mod judge;
 pub mod mastermind;
 pub mod rounds;
 pub mod safecracker;
@@ -181,6 +182,50 @@ pub trait Game: Sized {
     fn held_secret(&self) -> Option<String> {
         None
     }
+
+    /// Every line the seats receive before any request, in order: by
+    /// default each seat's [`Game::greeting`], A then B. A judge may greet
+    /// a seat with several lines, or none.
+    fn greetings(&self) -> Vec<Notice> {
+        Seat::BOTH
+            .map(|to| Notice {
+                to,
+                line: self.greeting(to),
+            })
+            .into()
+    }
+
+    /// [`Game::parse_reply`] told how long the reply took (a judge passes
+    /// it on; the built-in rules do not look at clocks).
+    fn parse_timed_reply(&self, line: &str, _time_ms: f64) -> Result<Self::Reply, String> {
+        self.parse_reply(line)
+    }
+
+    /// Would the line be taken as a reply, were it the one read? Used to
+    /// tell which of two lines a bot meant; a game that cannot say without
+    /// playing the line (a judge) takes every line for one.
+    fn is_reply(&self, line: &str) -> bool {
+        self.parse_reply(line).is_ok()
+    }
+
+    /// Why the game is void, once its rules failed (a judge that crashed,
+    /// hung or broke its protocol): the game has no result. The built-in
+    /// rules never fail.
+    fn void(&self) -> Option<judge::Void> {
+        None
+    }
+
+    /// The game ended for a reason that is not the rules' (`verdict`: a
+    /// seat's, when that is why), or it is over and its players told:
+    /// a judge is told to stop.
+    fn stop(&self, _reason: &str, _verdict: Option<(Seat, crate::verdict::Verdict)>) {}
+
+    /// The views of the game for its replay, one per move that drew one
+    /// (a judge's frames); none for the built-in games, whose viewers
+    /// draw the moves themselves.
+    fn frames(&self) -> Vec<serde_json::Value> {
+        Vec::new()
+    }
 }
 
 /// A secret index beyond the secrets of a solo game: every game's `solo`
@@ -213,6 +258,8 @@ pub enum GameConfig {
     Cryptron(cryptron::Config),
     Safecracker(safecracker::Config),
     Mastermind(mastermind::Config),
+    /// A game served by an organiser's program (see [`judge`]).
+    Judge(judge::Config),
 }
 
 /// The names accepted on the command line and in tournament files.
@@ -354,12 +401,25 @@ impl GameConfig {
         }
     }
 
-    pub fn game_name(&self) -> &'static str {
+    pub fn game_name(&self) -> &str {
         match self {
             GameConfig::Arrow5(_) => "arrow5",
             GameConfig::Cryptron(_) => "cryptron",
             GameConfig::Safecracker(_) => "safecracker",
             GameConfig::Mastermind(_) => "mastermind",
+            GameConfig::Judge(c) => &c.name,
+        }
+    }
+
+    /// The GAME argument of a command line that plays this game: a
+    /// built-in game's name, a judge's path.
+    pub fn game_argument(&self) -> &str {
+        match self {
+            GameConfig::Arrow5(_)
+            | GameConfig::Cryptron(_)
+            | GameConfig::Safecracker(_)
+            | GameConfig::Mastermind(_) => self.game_name(),
+            GameConfig::Judge(c) => &c.path,
         }
     }
 
@@ -369,6 +429,7 @@ impl GameConfig {
             GameConfig::Cryptron(c) => c.variant_name().to_string(),
             GameConfig::Safecracker(c) => c.variant_name(),
             GameConfig::Mastermind(c) => c.variant_name(),
+            GameConfig::Judge(c) => c.variant_name(),
         }
     }
 
@@ -376,10 +437,12 @@ impl GameConfig {
     /// (see [`CanonicalConfig`]).
     pub fn canonical(&self) -> CanonicalConfig {
         let (game, fields) = match self {
-            GameConfig::Arrow5(c) => (self.game_name(), c.canonical_fields()),
-            GameConfig::Cryptron(c) => (self.game_name(), c.canonical_fields()),
-            GameConfig::Safecracker(c) => (self.game_name(), c.canonical_fields()),
-            GameConfig::Mastermind(c) => (self.game_name(), c.canonical_fields()),
+            GameConfig::Arrow5(c) => ("arrow5", c.canonical_fields()),
+            GameConfig::Cryptron(c) => ("cryptron", c.canonical_fields()),
+            GameConfig::Safecracker(c) => ("safecracker", c.canonical_fields()),
+            GameConfig::Mastermind(c) => ("mastermind", c.canonical_fields()),
+            // Every judge game is `judge`; its name is one of its fields.
+            GameConfig::Judge(c) => ("judge", c.canonical_fields()),
         };
         CanonicalConfig { game, fields }
     }
@@ -391,6 +454,7 @@ impl GameConfig {
             GameConfig::Cryptron(c) => c.cli_flags(),
             GameConfig::Safecracker(c) => c.cli_flags(),
             GameConfig::Mastermind(c) => c.cli_flags(),
+            GameConfig::Judge(c) => c.cli_flags(),
         }
     }
 }

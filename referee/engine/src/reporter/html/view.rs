@@ -45,6 +45,15 @@ pub struct GameView {
     pub initial_points: Option<[u32; 2]>,
     /// Each bot's last stderr lines (at most [`STDERR_TAIL`]).
     pub stderr: [Vec<String>; 2],
+    /// A judge game's frames, as its record keeps them (see
+    /// [`crate::frame`]): the viewer draws them instead of a board.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub frames: Vec<serde_json::Value>,
+    /// The game folder's own `viewer.js`, which draws its frames instead
+    /// of the generic drawing (read from the judge's folder when the
+    /// page is made).
+    #[serde(skip)]
+    pub game_script: Option<String>,
 }
 
 /// A code game's board: symbols in a code, symbols to choose from,
@@ -166,7 +175,7 @@ fn count_candidates(view: &mut GameView, greeting: &str) {
         Some(GameConfig::Arrow5(rules)) => count(view, &rules),
         Some(GameConfig::Mastermind(rules)) => count(view, &rules),
         Some(GameConfig::Safecracker(rules)) => count(view, &rules),
-        _ => {}
+        Some(GameConfig::Cryptron(_) | GameConfig::Judge(_)) | None => {}
     }
 }
 
@@ -366,6 +375,8 @@ pub fn game_view(entries: &[Entry]) -> GameView {
                 for (seat, code) in record.account.iter().filter_map(|l| revealed_code(l)) {
                     view.secrets[seat] = Some(code);
                 }
+                view.frames = record.frames.clone();
+                view.game_script = game_script(record);
             }
         }
     }
@@ -373,6 +384,21 @@ pub fn game_view(entries: &[Entry]) -> GameView {
         count_candidates(&mut view, &greeting);
     }
     view
+}
+
+/// A judge game's own viewer: `viewer.js` in the judge's folder, if the
+/// folder ships one (a script in the page: `</` written `<\/`, so that it
+/// cannot close its element).
+fn game_script(record: &MatchRecord) -> Option<String> {
+    let Some(crate::replay::ReplayPlan::Match(plan)) = &record.plan else {
+        return None;
+    };
+    let GameConfig::Judge(judge) = &plan.config else {
+        return None;
+    };
+    let folder = std::path::Path::new(&judge.path).parent()?;
+    let script = std::fs::read_to_string(folder.join("viewer.js")).ok()?;
+    Some(script.replace("</", "<\\/"))
 }
 
 /// Droids of A then B in each row of A's frame.

@@ -361,6 +361,8 @@ pub fn run(
         transcript_failures: played.transcript_failures,
         not_played: played.not_played,
         not_played_why: played.not_played_why,
+        void_games: played.void_games,
+        void_why: played.void_why,
         rounds,
     };
     reporters.run_finished(&Finish::Tournament {

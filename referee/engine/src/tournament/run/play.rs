@@ -79,6 +79,10 @@ pub(super) struct Played {
     pub(super) now: u64,
     pub(super) not_played: u64,
     pub(super) not_played_why: Option<String>,
+    /// The numbers of the games voided by their judge (counted in
+    /// `not_played` too), and why the first was.
+    pub(super) void_games: Vec<u64>,
+    pub(super) void_why: Option<String>,
     pub(super) transcript_failures: u64,
     pub(super) error: Option<TournamentError>,
     /// The games recorded, kept for the next round's pairing (formats
@@ -133,6 +137,14 @@ impl Played {
                 self.not_played += 1;
                 self.not_played_why
                     .get_or_insert(crate::text::with_causes(&e));
+                (None, Flow::Go)
+            }
+            // The judge failed: the game is void (nobody's loss), not
+            // recorded; resume plays it again.
+            Err(e @ MatchError::Judge { .. }) => {
+                self.not_played += 1;
+                self.void_games.push(game.number);
+                self.void_why.get_or_insert(crate::text::with_causes(&e));
                 (None, Flow::Go)
             }
             // The referee cannot compile bots here (no compiler, no

@@ -8,6 +8,9 @@
   var moves = data.moves || [];
   var n = moves.length;
   var shape = data.shape || null;
+  // A judge game's frames ({move, frame}): the latest drawn by move k is
+  // its view at k.
+  var frames = data.frames || [];
   var k = 0;
   var timer = null;
   var viewer = document.getElementById("viewer");
@@ -343,17 +346,59 @@
     });
   }
 
+  // The frame of a judge game at move k, drawn by the game folder's own
+  // viewer.js when it set window.refereeDrawFrame(board, frame, k, frames),
+  // else as its grid (cell text and colour), hud and caption.
+  function frameAt(at) {
+    var found = null;
+    frames.forEach(function (f) { if (f.move <= at) found = f.frame; });
+    return found;
+  }
+  function drawFrame() {
+    var frame = frameAt(k);
+    if (typeof window.refereeDrawFrame === "function") {
+      window.refereeDrawFrame(board, frame, k, frames);
+      return;
+    }
+    if (!frame) return;
+    var grid = frame.grid;
+    if (grid && grid.cells) {
+      var table = el("div", "frame-grid");
+      var cols = grid.cols || (grid.cells[0] || []).length;
+      table.style.gridTemplateColumns = "repeat(" + cols + ", 2.2em)";
+      grid.cells.forEach(function (row, r) {
+        row.forEach(function (text, c) {
+          var cell = el("div", "frame-cell", text === null || text === undefined ? "" : String(text));
+          var colour = grid.colours && grid.colours[r] && grid.colours[r][c];
+          if (colour) cell.style.background = colour;
+          table.appendChild(cell);
+        });
+      });
+      board.appendChild(table);
+    }
+    if (frame.hud) {
+      var hud = el("dl", "frame-hud");
+      Object.keys(frame.hud).forEach(function (key) {
+        hud.appendChild(el("dt", null, key));
+        hud.appendChild(el("dd", null, String(frame.hud[key])));
+      });
+      board.appendChild(hud);
+    }
+    if (frame.text) board.appendChild(el("p", "frame-text", String(frame.text)));
+  }
+
   function draw() {
     viewer.dataset.move = k;
     position.textContent = "move " + k + " of " + n;
     if (scrub) scrub.value = k;
     board.textContent = "";
-    if (data.game === "cryptron") drawCryptron(); else drawCodeGame();
+    if (frames.length || typeof window.refereeDrawFrame === "function") drawFrame();
+    else if (data.game === "cryptron") drawCryptron(); else drawCodeGame();
     info.textContent = "";
     if (k > 0) {
       var m = moves[k - 1];
       info.appendChild(document.createTextNode(m.seat.toUpperCase() + " played "));
-      info.appendChild(codeNode(m.line));
+      info.appendChild(frames.length ? el("code", null, m.line) : codeNode(m.line));
       if (m.feedback) {
         info.appendChild(document.createTextNode(" \u2192 "));
         info.appendChild(feedbackNode(m.feedback));

@@ -1,0 +1,237 @@
+//! Games that organisers bring: a *judge* program holds the rules and the
+//! referee keeps the bots, clocks, sandbox and records (the judge
+//! protocol: docs/reference.md, "Judges").
+//!
+//! This module names judges (a GAME argument that is a path) and hashes
+//! their files into the game's identity; the runner plays them
+//! (`runner::JudgeGame`: the judge process behind the same
+//! [`Game`](crate::games::Game) trait as the built-in games, so records,
+//! tournaments and reports see no difference).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::bot::{BotCommand, Languages};
+use crate::games::judge::{self as rules, Config};
+use crate::games::GameConfig;
+
+/// Why a GAME argument that names a judge makes no game (bad input).
+#[derive(Debug, thiserror::Error)]
+pub enum JudgeSetupError {
+    #[error("judge '{given}': {} does not exist; a GAME that is a path names a judge program (relative paths start from {})", path.display(), base.display())]
+    NotFound {
+        given: String,
+        path: PathBuf,
+        base: PathBuf,
+    },
+    #[error("judge '{given}': {message}")]
+    NotAProgram { given: String, message: String },
+    #[error("judge '{given}': cannot read its folder {}: {source}", folder.display())]
+    Unreadable {
+        given: String,
+        folder: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("--option '{given}': write KEY=VALUE (KEY: letters, digits, '-' and '_')")]
+    BadOption { given: String },
+    #[error("--option {key} is given twice")]
+    OptionTwice { key: String },
+}
+
+/// Does a GAME argument name a judge rather than a built-in game? It does
+/// when it holds a `/` or ends in an extension (`judge.py`): no built-in
+/// game's name does either.
+pub fn names_a_judge(game: &str) -> bool {
+    game.contains('/') || Path::new(game).extension().is_some()
+}
+
+/// Options given on the command line as `KEY=VALUE` words, typed as the
+/// judge protocol says ([`rules::option_value`]).
+pub fn parse_options(
+    words: &[String],
+) -> Result<BTreeMap<String, serde_json::Value>, JudgeSetupError> {
+    let mut options = BTreeMap::new();
+    for word in words {
+        let Some((key, value)) = word.split_once('=') else {
+            return Err(JudgeSetupError::BadOption {
+                given: word.clone(),
+            });
+        };
+        let key = key.trim();
+        if key.is_empty()
+            || !key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(JudgeSetupError::BadOption {
+                given: word.clone(),
+            });
+        }
+        if options
+            .insert(key.to_string(), rules::option_value(value))
+            .is_some()
+        {
+            return Err(JudgeSetupError::OptionTwice { key: key.into() });
+        }
+    }
+    Ok(options)
+}
+
+/// The judge named by `game` (a path, relative to `base`), checked to be a
+/// program the referee can run, as a game: its name, content hash and
+/// options. `time_ms`/`memory_kb`: its limits.
+pub fn judge_config(
+    game: &str,
+    base: &Path,
+    options: BTreeMap<String, serde_json::Value>,
+    time_ms: u64,
+    memory_kb: u64,
+    languages: &Languages,
+) -> Result<GameConfig, JudgeSetupError> {
+    let joined = base.join(game);
+    let path = std::path::absolute(&joined).unwrap_or(joined);
+    if !path.exists() {
+        return Err(JudgeSetupError::NotFound {
+            given: game.into(),
+            path,
+            base: std::path::absolute(base).unwrap_or_else(|_| base.to_path_buf()),
+        });
+    }
+    // Started like a bot: a source through its language, else a program.
+    BotCommand::parse(&path.to_string_lossy(), languages).map_err(|e| {
+        JudgeSetupError::NotAProgram {
+            given: game.into(),
+            message: e.to_string(),
+        }
+    })?;
+    let folder = if path.is_dir() {
+        path.clone()
+    } else {
+        path.parent().map(Path::to_path_buf).unwrap_or_default()
+    };
+    let hash = content_hash(&folder).map_err(|source| JudgeSetupError::Unreadable {
+        given: game.into(),
+        folder: folder.clone(),
+        source,
+    })?;
+    Ok(GameConfig::Judge(Config {
+        path: path.to_string_lossy().into_owned(),
+        name: game_name(&path),
+        hash,
+        options,
+        time_ms,
+        memory_kb,
+    }))
+}
+
+/// The game's name: the judge's file stem (`nim.js` is `nim`), or its
+/// folder's name when the stem is a generic one (`connect4/judge.py` is
+/// `connect4`); only letters, digits, `-` and `_` kept.
+pub fn game_name(path: &Path) -> String {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let generic = ["judge", "main", "index", "referee", "rules", "game"];
+    let name = if path.is_dir() {
+        stem
+    } else if generic.contains(&stem.to_ascii_lowercase().as_str()) || stem.is_empty() {
+        path.parent()
+            .and_then(Path::file_name)
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or(stem)
+    } else {
+        stem
+    };
+    let clean: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    if clean.is_empty() {
+        "judge".into()
+    } else {
+        clean
+    }
+}
+
+/// sha256 over the regular files directly in `folder` (not its subfolders,
+/// not `*.md`), sorted by name: for each, its name, a NUL byte, its length
+/// as 8 little-endian bytes, its content. A helper library beside the judge
+/// counts; the README and a `starters/` folder do not. Lower-case hex.
+pub fn content_hash(folder: &Path) -> std::io::Result<String> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(folder)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.file_type()?.is_file() && !name.ends_with(".md") {
+            files.push((name, entry.path()));
+        }
+    }
+    files.sort();
+    let mut hasher = Sha256::new();
+    for (name, path) in files {
+        let content = std::fs::read(&path)?;
+        hasher.update(name.as_bytes());
+        hasher.update([0]);
+        hasher.update((content.len() as u64).to_le_bytes());
+        hasher.update(&content);
+    }
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_name_judges_and_names_name_games() {
+        assert!(names_a_judge("games/connect4/judge.py"));
+        assert!(names_a_judge("nim.js"));
+        assert!(names_a_judge("./judge"));
+        assert!(!names_a_judge("mastermind"));
+        assert!(!names_a_judge("arrow-5"));
+    }
+
+    #[test]
+    fn a_generic_stem_takes_its_folders_name() {
+        assert_eq!(game_name(Path::new("/x/connect4/judge.py")), "connect4");
+        assert_eq!(game_name(Path::new("/x/games/nim.js")), "nim");
+        assert_eq!(game_name(Path::new("/x/my game/main.py")), "my-game");
+    }
+
+    #[test]
+    fn options_are_typed_and_checked() {
+        let words = ["rows=6".to_string(), "name=wide".into(), "fast=true".into()];
+        let options = parse_options(&words).unwrap();
+        assert_eq!(options["rows"], serde_json::json!(6));
+        assert_eq!(options["name"], serde_json::json!("wide"));
+        assert_eq!(options["fast"], serde_json::json!(true));
+        assert!(parse_options(&["rows".to_string()]).is_err());
+        assert!(parse_options(&["a=1".to_string(), "a=2".into()]).is_err());
+    }
+
+    #[test]
+    fn the_hash_covers_the_folders_files_but_not_its_readme_or_subfolders() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("judge.py"), "print(1)").unwrap();
+        let first = content_hash(dir.path()).unwrap();
+        std::fs::write(dir.path().join("README.md"), "rules").unwrap();
+        std::fs::create_dir(dir.path().join("starters")).unwrap();
+        std::fs::write(dir.path().join("starters/bot.py"), "x").unwrap();
+        assert_eq!(content_hash(dir.path()).unwrap(), first);
+        std::fs::write(dir.path().join("lib.py"), "y").unwrap();
+        assert_ne!(content_hash(dir.path()).unwrap(), first);
+    }
+}

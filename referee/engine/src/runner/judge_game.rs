@@ -1,0 +1,796 @@
+//! A judge process behind the [`Game`] trait: `status` is the judge's
+//! current ask, `parse_reply` hands the reply to the judge and reads its
+//! answer (`protocol` is the reply's fault, a broken answer the judge's),
+//! `apply` takes an accepted answer's `tell`s as notices and its `log` as
+//! the account line, and `end` is the outcome.
+//!
+//! The judge runs sandboxed like a bot, with limits of its own; it is never
+//! frozen (it waits on its stdin between messages). Any fault of the judge
+//! sets [`Game::void`], which the runner turns into a void game.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Map, Value};
+
+use super::{prepare, MatchError};
+use crate::bot::{self, BotCommand, BotProcess, Fault, Languages, ProcessLimits};
+use crate::games::judge::{Config, Void, PROTOCOL};
+use crate::games::{Applied, Game, Notice, Outcome, Rejected, Seat, Status, Winner};
+use crate::match_plan::MatchLimits;
+use crate::protocol;
+use crate::verdict::Verdict;
+
+/// The longest line a judge may write (1 MiB, its newline not counted).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+/// The largest frame, as compact JSON.
+pub const MAX_FRAME_BYTES: usize = 64 << 10;
+/// The most messages a judge may answer in one game.
+pub const MAX_MESSAGES: u64 = 100_000;
+/// The frames of one game in all, as compact JSON: what a record keeps.
+pub const MAX_FRAMES_BYTES: usize = 16 << 20;
+/// The longest line a judge may have the referee send a bot.
+pub const MAX_BOT_LINE_BYTES: usize = 64 << 10;
+/// Account lines (`log`, `summary`) are cut to this many characters, and
+/// a summary to this many lines.
+const MAX_ACCOUNT_CHARS: usize = 1000;
+const MAX_SUMMARY_LINES: usize = 100;
+
+/// `text` cut to [`MAX_ACCOUNT_CHARS`], on one line.
+fn account_line(text: &str) -> String {
+    let line = text.replace(['\n', '\r'], " ");
+    if line.chars().count() <= MAX_ACCOUNT_CHARS {
+        return line;
+    }
+    let mut cut: String = line.chars().take(MAX_ACCOUNT_CHARS).collect();
+    cut.push_str("...");
+    cut
+}
+/// Players in this version of the referee.
+const PLAYERS: usize = 2;
+/// Stderr lines of a judge kept for the message of a failed game: the
+/// first and the last.
+const STDERR_HEAD: usize = 5;
+const STDERR_TAIL: usize = 15;
+
+/// The judge process and what is kept of its messages.
+struct Link {
+    process: Option<BotProcess>,
+    time: Duration,
+    /// Messages the judge has answered so far.
+    answered: u64,
+    /// An answer is awaited (a fault now is at the next message, not at
+    /// the last one read).
+    awaiting: bool,
+    stderr_head: Vec<String>,
+    stderr_tail: VecDeque<String>,
+    stderr_left_out: usize,
+    void: Option<Void>,
+    /// Every message exchanged, when kept (`referee judge-check`).
+    log: Option<Vec<(String, String)>>,
+    /// The longest the judge took to answer a message.
+    slowest: Duration,
+}
+
+impl Link {
+    fn keep_stderr(&mut self) {
+        let Some(process) = self.process.as_mut() else {
+            return;
+        };
+        for line in process.take_stderr() {
+            self.stderr_left_out += line.left_out;
+            if self.stderr_head.len() < STDERR_HEAD && self.stderr_left_out == 0 {
+                self.stderr_head.push(line.line);
+                continue;
+            }
+            if self.stderr_tail.len() == STDERR_TAIL {
+                self.stderr_tail.pop_front();
+                self.stderr_left_out += 1;
+            }
+            self.stderr_tail.push_back(line.line);
+        }
+    }
+
+    fn stderr(&self) -> Vec<String> {
+        let mut lines = self.stderr_head.clone();
+        if self.stderr_left_out > 0 {
+            lines.push(format!("[... {} lines left out ...]", self.stderr_left_out));
+        }
+        lines.extend(self.stderr_tail.iter().cloned());
+        lines
+    }
+
+    /// Ends the game as void: the judge is killed, what it wrote on stderr
+    /// is kept. The first fault stands.
+    fn fail(&mut self, what: String, interrupted: bool) {
+        if self.void.is_some() {
+            return;
+        }
+        if let Some(process) = self.process.as_mut() {
+            // Its last words, then its end.
+            let _ = process.recv_line(Instant::now() + Duration::from_millis(20), Duration::ZERO);
+            process.kill();
+        }
+        self.keep_stderr();
+        self.void = Some(Void {
+            message: self.answered + u64::from(self.awaiting),
+            what,
+            stderr: self.stderr(),
+            interrupted,
+        });
+    }
+
+    /// Sends `message` and reads the judge's answer: a JSON object with a
+    /// known `type`. `None`: the judge failed (see [`Link::fail`]).
+    fn ask(&mut self, message: &Value) -> Option<(String, Map<String, Value>)> {
+        if self.void.is_some() {
+            return None;
+        }
+        if self.answered >= MAX_MESSAGES {
+            self.fail(format!("sent more than {MAX_MESSAGES} messages"), false);
+            return None;
+        }
+        let text = message.to_string();
+        let process = self.process.as_mut()?;
+        // One answer a message: a line written after it would be taken
+        // for the next message's answer.
+        let stray = match process.unasked_output() {
+            Ok(lines) => lines.into_iter().next(),
+            Err(_) => None,
+        };
+        if let Some(line) = stray {
+            self.fail(
+                format!("wrote a line after its answer, before the next message: '{line}' (one line for each message)"),
+                false,
+            );
+            return None;
+        }
+        let sent = Instant::now();
+        let deadline = sent + self.time;
+        self.awaiting = true;
+        let result = process
+            .send_line(&text, deadline, self.time)
+            .and_then(|()| process.recv_line(deadline, self.time));
+        self.keep_stderr();
+        let line = match result {
+            Ok((line, at)) => {
+                self.awaiting = false;
+                self.slowest = self.slowest.max(at.saturating_duration_since(sent));
+                line
+            }
+            Err(Fault::Interrupted) => {
+                self.fail("the referee was interrupted".into(), true);
+                return None;
+            }
+            Err(Fault::Timeout { budget } | Fault::InputNotRead { budget }) => {
+                self.fail(
+                    format!("did not answer within {}", bot::show_duration(budget)),
+                    false,
+                );
+                return None;
+            }
+            Err(Fault::Exited(exit)) => {
+                self.fail(format!("{exit} before the game ended"), false);
+                return None;
+            }
+            Err(fault) => {
+                self.fail(fault.to_string(), false);
+                return None;
+            }
+        };
+        if let Some(log) = &mut self.log {
+            log.push((text, line.clone()));
+        }
+        self.answered += 1;
+        match parse_message(&line) {
+            Ok(answer) => Some(answer),
+            Err(what) => {
+                self.fail(what, false);
+                None
+            }
+        }
+    }
+
+    /// Tells the judge to stop and lets it end (not judged: the game is
+    /// over).
+    fn stop(&mut self, message: &Value) {
+        if let Some(mut process) = self.process.take() {
+            if self.void.is_none() {
+                let text = message.to_string();
+                let _ = process.send_line(&text, Instant::now() + self.time, self.time);
+                if let Some(log) = &mut self.log {
+                    log.push((text, String::new()));
+                }
+            }
+            process.shut_down(bot::EXIT_GRACE);
+        }
+    }
+}
+
+/// The message types a judge may write.
+const TYPES: [&str; 5] = ["ready", "turn", "illegal", "protocol", "error"];
+
+/// One line of the judge: a JSON object of a known type.
+fn parse_message(line: &str) -> Result<(String, Map<String, Value>), String> {
+    let value: Value = serde_json::from_str(line).map_err(|e| {
+        format!(
+            "wrote a line that is not JSON ({e}): '{}'",
+            protocol::shorten(line)
+        )
+    })?;
+    let Value::Object(map) = value else {
+        return Err(format!(
+            "wrote JSON that is not an object: '{}'",
+            protocol::shorten(line)
+        ));
+    };
+    let kind = match map.get("type") {
+        Some(Value::String(kind)) if TYPES.contains(&kind.as_str()) => kind.clone(),
+        Some(Value::String(kind)) => {
+            return Err(format!(
+                "wrote a message of unknown type '{}' (the types are: {})",
+                protocol::shorten(kind),
+                TYPES.join(", ")
+            ))
+        }
+        _ => {
+            return Err(format!(
+                "wrote a message with no \"type\": '{}'",
+                protocol::shorten(line)
+            ))
+        }
+    };
+    Ok((kind, map))
+}
+
+/// What a `ready` or `turn` message says.
+#[derive(Debug, Default)]
+pub struct TurnFields {
+    tell: Vec<Notice>,
+    ask: Option<Vec<(Seat, Option<String>)>>,
+    end: Option<(Outcome, Option<Vec<f64>>)>,
+    log: Option<String>,
+    moves: Option<[u32; 2]>,
+    first: Option<Seat>,
+    summary: Vec<String>,
+    frame: Option<Value>,
+}
+
+fn seat_of(value: Option<&Value>, field: &str) -> Result<Seat, String> {
+    match value.and_then(Value::as_u64) {
+        Some(0) => Ok(Seat::A),
+        Some(1) => Ok(Seat::B),
+        Some(n) => Err(format!(
+            "{field} names player {n}, which does not exist (the players are 0 and 1)"
+        )),
+        None => Err(format!("{field} needs a \"player\" number (0 or 1)")),
+    }
+}
+
+/// A line for a bot: text on one line.
+fn bot_line(value: &Value, field: &str) -> Result<String, String> {
+    match value.as_str() {
+        Some(line) if line.contains(['\n', '\r']) => Err(format!(
+            "{field} holds a line break; a line for a bot is one line"
+        )),
+        Some(line) if line.len() > MAX_BOT_LINE_BYTES => Err(format!(
+            "{field} holds a line of {} bytes, over the {MAX_BOT_LINE_BYTES} a line for a bot may have",
+            line.len()
+        )),
+        Some(line) => Ok(line.to_string()),
+        None => Err(format!("{field} \"line\" must be a string")),
+    }
+}
+
+fn entries(map: &Map<String, Value>, field: &str) -> Result<Vec<(Seat, Option<String>)>, String> {
+    let Some(value) = map.get(field) else {
+        return Ok(Vec::new());
+    };
+    let Some(items) = value.as_array() else {
+        return Err(format!(
+            "\"{field}\" must be a list of {{\"player\":..,\"line\":..}}"
+        ));
+    };
+    items
+        .iter()
+        .map(|item| {
+            let Some(item) = item.as_object() else {
+                return Err(format!("\"{field}\" holds an entry that is not an object"));
+            };
+            let seat = seat_of(item.get("player"), &format!("\"{field}\""))?;
+            let line = item
+                .get("line")
+                .map(|l| bot_line(l, &format!("\"{field}\"")))
+                .transpose()?;
+            Ok((seat, line))
+        })
+        .collect()
+}
+
+/// The turn fields of `map` (a `ready` when `ready`). `pending`: replies of
+/// a simultaneous ask are still awaited, so no `tell`, `ask` or `end`.
+fn turn_fields(map: &Map<String, Value>, ready: bool, pending: bool) -> Result<TurnFields, String> {
+    let mut fields = TurnFields::default();
+    let kind = if ready { "ready" } else { "turn" };
+    if pending {
+        if let Some(field) = ["tell", "ask", "end"]
+            .into_iter()
+            .find(|f| map.contains_key(*f))
+        {
+            return Err(format!(
+                "sent \"{field}\" in a turn while a simultaneous ask is still pending \
+                 (answer each reply but the last with a bare {{\"type\":\"turn\"}})"
+            ));
+        }
+    } else {
+        match (map.contains_key("ask"), map.contains_key("end")) {
+            (true, true) => return Err(format!("sent both \"ask\" and \"end\" in a {kind}")),
+            (false, false) => {
+                return Err(format!(
+                "sent a {kind} with neither \"ask\" nor \"end\" (who moves next, or the result?)"
+            ))
+            }
+            _ => {}
+        }
+    }
+    fields.tell = entries(map, "tell")?
+        .into_iter()
+        .map(|(to, line)| {
+            line.map(|line| Notice { to, line })
+                .ok_or_else(|| "a \"tell\" entry has no \"line\"".to_string())
+        })
+        .collect::<Result<_, _>>()?;
+    if map.contains_key("ask") {
+        let ask = entries(map, "ask")?;
+        if ask.is_empty() {
+            return Err("sent an empty \"ask\"".into());
+        }
+        if ask.len() > 1 && ask[0].0 == ask[1].0 || ask.len() > PLAYERS {
+            return Err("asks the same player twice at once".into());
+        }
+        fields.ask = Some(ask);
+    }
+    if let Some(end) = map.get("end") {
+        fields.end = Some(end_of(end)?);
+    }
+    if let Some(log) = map.get("log") {
+        let log = log.as_str().ok_or("\"log\" must be a string")?;
+        fields.log = Some(account_line(log));
+    }
+    if let Some(moves) = map.get("moves") {
+        let counts: Option<Vec<u32>> = moves.as_array().and_then(|m| {
+            m.iter()
+                .map(|n| n.as_u64().and_then(|n| u32::try_from(n).ok()))
+                .collect()
+        });
+        match counts.as_deref() {
+            Some([a, b]) => fields.moves = Some([*a, *b]),
+            _ => return Err("\"moves\" must be a list of 2 whole numbers".into()),
+        }
+    }
+    if let Some(first) = map.get("first") {
+        if !ready {
+            return Err("sent \"first\" in a turn (it belongs in ready)".into());
+        }
+        fields.first = Some(seat_of(Some(first), "\"first\"")?);
+    }
+    if let Some(summary) = map.get("summary") {
+        let lines: Option<Vec<String>> = summary
+            .as_array()
+            .and_then(|s| s.iter().map(|l| l.as_str().map(str::to_string)).collect());
+        let lines = lines.ok_or("\"summary\" must be a list of strings")?;
+        fields.summary = lines
+            .iter()
+            .take(MAX_SUMMARY_LINES)
+            .map(|l| account_line(l))
+            .collect();
+    }
+    if let Some(frame) = map.get("frame") {
+        if !frame.is_object() {
+            return Err("\"frame\" must be an object".into());
+        }
+        let size = frame.to_string().len();
+        if size > MAX_FRAME_BYTES {
+            return Err(format!(
+                "sent a frame of {size} bytes, over the {MAX_FRAME_BYTES} bytes a frame may have"
+            ));
+        }
+        fields.frame = Some(frame.clone());
+    }
+    Ok(fields)
+}
+
+fn end_of(end: &Value) -> Result<(Outcome, Option<Vec<f64>>), String> {
+    let end = end.as_object().ok_or("\"end\" must be an object")?;
+    let winner = match end.get("winner") {
+        None | Some(Value::Null) => Winner::Draw,
+        Some(player) => Winner::seat(seat_of(Some(player), "\"end\" winner")?),
+    };
+    let reason = end
+        .get("reason")
+        .and_then(Value::as_str)
+        .unwrap_or(match winner {
+            Winner::Draw => "draw",
+            Winner::A | Winner::B => "win",
+        });
+    if reason.is_empty()
+        || reason.len() > 40
+        || !reason
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-')
+    {
+        return Err(format!(
+            "ended with reason '{}': a reason is a short word of letters, digits and '-'",
+            protocol::shorten(reason)
+        ));
+    }
+    let scores = match end.get("scores") {
+        None => None,
+        Some(scores) => Some(
+            scores
+                .as_array()
+                .and_then(|s| s.iter().map(Value::as_f64).collect::<Option<Vec<f64>>>())
+                .ok_or("\"end\" scores must be a list of numbers")?,
+        ),
+    };
+    Ok((
+        Outcome {
+            winner,
+            reason: reason.to_string(),
+        },
+        scores,
+    ))
+}
+
+/// A reply as the judge answered it.
+#[derive(Debug)]
+pub enum Answer {
+    Accepted(Box<TurnFields>),
+    Illegal(String),
+}
+
+/// A game played by a judge process.
+pub struct JudgeGame {
+    link: RefCell<Link>,
+    /// The players to ask, in order (several: a simultaneous ask).
+    asks: VecDeque<(Seat, Option<String>)>,
+    end: Option<Outcome>,
+    greetings: Vec<Notice>,
+    first: Seat,
+    moves: Option<[u32; 2]>,
+    /// Replies the judge accepted, per seat.
+    accepted: [u32; 2],
+    summary: Vec<String>,
+    frames: Vec<Value>,
+    /// The frames' size in all, as compact JSON.
+    frames_bytes: usize,
+}
+
+impl JudgeGame {
+    /// Starts the judge of `config` and reads its `ready`. `seed`: the
+    /// game's 64 secret bytes; `names`: the players', A then B; `base`: the
+    /// sandbox and hidden paths of the bots, which the judge shares.
+    pub fn start(
+        config: &Config,
+        seed: &[u8; 64],
+        names: [String; 2],
+        base: &ProcessLimits,
+    ) -> Result<JudgeGame, MatchError> {
+        Self::start_logged(config, seed, names, base, false)
+    }
+
+    /// [`JudgeGame::start`], keeping every message exchanged when `log`.
+    pub fn start_logged(
+        config: &Config,
+        seed: &[u8; 64],
+        names: [String; 2],
+        base: &ProcessLimits,
+        log: bool,
+    ) -> Result<JudgeGame, MatchError> {
+        let fail = |what: String| MatchError::Judge {
+            judge: config.path.clone(),
+            void: Void {
+                message: 1,
+                what,
+                stderr: Vec::new(),
+                interrupted: false,
+            },
+        };
+        let command = BotCommand::parse(&config.path, &Languages::built_in())
+            .map_err(|e| fail(format!("cannot be run: {e}")))?;
+        let limits = MatchLimits {
+            process: ProcessLimits {
+                memory_kb: config.memory_kb,
+                memory_allowance_kb: command.language.memory_allowance_kb(),
+                address_space_allowance_kb: command.language.address_space_allowance_kb(),
+                max_line_bytes: MAX_LINE_BYTES,
+                max_output_bytes: usize::MAX,
+                allow_fork: false,
+                compiler: false,
+                ..base.clone()
+            },
+            ..MatchLimits::default()
+        };
+        let command = match prepare(&command, &limits)? {
+            Ok(command) => command,
+            Err((detail, message)) => {
+                return Err(fail(format!(
+                    "does not compile: {detail}\n{}",
+                    message.lines().take(20).collect::<Vec<_>>().join("\n")
+                )))
+            }
+        };
+        let process = BotProcess::spawn(&command, &limits.process)
+            .map_err(|e| fail(format!("could not be started: {e}")))?;
+        let mut game = JudgeGame {
+            link: RefCell::new(Link {
+                process: Some(process),
+                time: Duration::from_millis(config.time_ms),
+                answered: 0,
+                awaiting: false,
+                stderr_head: Vec::new(),
+                stderr_tail: VecDeque::new(),
+                stderr_left_out: 0,
+                void: None,
+                log: log.then(Vec::new),
+                slowest: Duration::ZERO,
+            }),
+            asks: VecDeque::new(),
+            end: None,
+            greetings: Vec::new(),
+            first: Seat::A,
+            moves: None,
+            accepted: [0, 0],
+            summary: Vec::new(),
+            frames: Vec::new(),
+            frames_bytes: 0,
+        };
+        let start = json!({
+            "type": "start",
+            "protocol": PROTOCOL,
+            "players": PLAYERS,
+            "names": names,
+            "seed": seed.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+            "options": config.options,
+        });
+        let ready = game.link.get_mut().ask(&start).and_then(|(kind, map)| {
+            let link = game.link.get_mut();
+            if kind != "ready" {
+                link.fail(
+                    format!("answered start with '{kind}' instead of 'ready'"),
+                    false,
+                );
+                return None;
+            }
+            match map.get("protocol").and_then(Value::as_u64) {
+                Some(p) if p == u64::from(PROTOCOL) => {}
+                Some(p) => {
+                    link.fail(
+                        format!("speaks judge protocol {p}; this referee speaks {PROTOCOL}"),
+                        false,
+                    );
+                    return None;
+                }
+                None => {
+                    link.fail("answered ready with no \"protocol\" version".into(), false);
+                    return None;
+                }
+            }
+            let fits = |key: &str, ok: fn(u64) -> bool| {
+                map.get(key).and_then(Value::as_u64).is_none_or(ok)
+            };
+            if !fits("min_players", |n| n <= PLAYERS as u64)
+                || !fits("max_players", |n| n >= PLAYERS as u64)
+            {
+                link.fail(
+                    format!("does not take {PLAYERS} players (min_players, max_players)"),
+                    false,
+                );
+                return None;
+            }
+            match turn_fields(&map, true, false) {
+                Ok(fields) => Some(fields),
+                Err(what) => {
+                    link.fail(what, false);
+                    None
+                }
+            }
+        });
+        let Some(ready) = ready else {
+            return Err(game.void_error(&config.path));
+        };
+        game.greetings = ready.tell.clone();
+        game.first = ready
+            .first
+            .or_else(|| ready.ask.as_ref().map(|a| a[0].0))
+            .unwrap_or(Seat::A);
+        game.take(*Box::new(ready));
+        Ok(game)
+    }
+
+    /// The error of a void game.
+    pub fn void_error(&self, judge: &str) -> MatchError {
+        match self.void() {
+            Some(void) if void.interrupted => MatchError::Interrupted,
+            Some(void) => MatchError::Judge {
+                judge: judge.to_string(),
+                void,
+            },
+            None => MatchError::Interrupted,
+        }
+    }
+
+    /// The longest the judge took to answer one message so far.
+    pub fn slowest(&self) -> Duration {
+        self.link.borrow().slowest
+    }
+
+    /// Every message exchanged with the judge, if kept: what the referee
+    /// sent and what the judge answered (empty after `stop`).
+    pub fn messages(&self) -> Vec<(String, String)> {
+        self.link.borrow().log.clone().unwrap_or_default()
+    }
+
+    /// Takes in an accepted ready or turn.
+    fn take(&mut self, fields: TurnFields) -> Vec<Notice> {
+        if let Some(ask) = fields.ask {
+            self.asks = ask.into();
+        }
+        if let Some((outcome, scores)) = fields.end {
+            self.end = Some(outcome);
+            if let Some(scores) = scores {
+                let shown: Vec<String> = scores.iter().map(|s| s.to_string()).collect();
+                self.summary.push(format!("scores: {}", shown.join(" ")));
+            }
+        }
+        if fields.moves.is_some() {
+            self.moves = fields.moves;
+        }
+        self.summary.extend(fields.summary);
+        if let Some(frame) = fields.frame {
+            self.frames_bytes += frame.to_string().len();
+            let moves: u32 = self.accepted.iter().sum();
+            self.frames.push(json!({"move": moves, "frame": frame}));
+        }
+        fields.tell
+    }
+}
+
+impl Game for JudgeGame {
+    type Reply = Answer;
+
+    fn greeting(&self, seat: Seat) -> String {
+        self.greetings
+            .iter()
+            .find(|n| n.to == seat)
+            .map(|n| n.line.clone())
+            .unwrap_or_default()
+    }
+
+    fn greetings(&self) -> Vec<Notice> {
+        self.greetings.clone()
+    }
+
+    fn status(&self) -> Status {
+        if let Some(outcome) = &self.end {
+            return Status::Over(outcome.clone());
+        }
+        match self.asks.front() {
+            Some((seat, request)) => Status::Ask {
+                seat: *seat,
+                request: request.clone(),
+            },
+            // Not reached: every accepted answer asks or ends.
+            None => Status::Over(Outcome {
+                winner: Winner::Draw,
+                reason: "unfinished".into(),
+            }),
+        }
+    }
+
+    fn parse_reply(&self, line: &str) -> Result<Answer, String> {
+        self.parse_timed_reply(line, 0.0)
+    }
+
+    fn parse_timed_reply(&self, line: &str, time_ms: f64) -> Result<Answer, String> {
+        let Some((seat, _)) = self.asks.front() else {
+            return Err("no player is asked".into());
+        };
+        let pending = self.asks.len() > 1;
+        let mut link = self.link.borrow_mut();
+        let message = json!({
+            "type": "reply",
+            "player": seat.index(),
+            "line": line,
+            "time_ms": time_ms,
+        });
+        let Some((kind, map)) = link.ask(&message) else {
+            return Err("the judge failed".into());
+        };
+        let detail = || account_line(map.get("detail").and_then(Value::as_str).unwrap_or(""));
+        match kind.as_str() {
+            "turn" => match turn_fields(&map, false, pending) {
+                Ok(fields)
+                    if self.frames_bytes
+                        + fields.frame.as_ref().map_or(0, |f| f.to_string().len())
+                        > MAX_FRAMES_BYTES =>
+                {
+                    link.fail(
+                        format!("sent frames of more than {MAX_FRAMES_BYTES} bytes in all"),
+                        false,
+                    );
+                    Err("the judge failed".into())
+                }
+                Ok(fields) => Ok(Answer::Accepted(Box::new(fields))),
+                Err(what) => {
+                    link.fail(what, false);
+                    Err("the judge failed".into())
+                }
+            },
+            "illegal" => Ok(Answer::Illegal(detail())),
+            "protocol" => Err(detail()),
+            "error" => {
+                link.fail(format!("gave up: {}", detail()), false);
+                Err("the judge failed".into())
+            }
+            other => {
+                link.fail(format!("answered a reply with '{other}'"), false);
+                Err("the judge failed".into())
+            }
+        }
+    }
+
+    fn is_reply(&self, _line: &str) -> bool {
+        true
+    }
+
+    fn apply(mut self, reply: Answer) -> Result<Applied<Self>, Rejected<Self>> {
+        match reply {
+            Answer::Illegal(rule) => Err(Rejected { game: self, rule }),
+            Answer::Accepted(fields) => {
+                if let Some((seat, _)) = self.asks.pop_front() {
+                    self.accepted[seat.index()] += 1;
+                }
+                let account = fields.log.clone().unwrap_or_default();
+                let notices = self.take(*fields);
+                Ok(Applied {
+                    game: self,
+                    notices,
+                    account,
+                })
+            }
+        }
+    }
+
+    fn attacks(&self, seat: Seat) -> u32 {
+        match self.moves {
+            Some(moves) => moves[seat.index()],
+            None => self.accepted[seat.index()],
+        }
+    }
+
+    fn summary(&self) -> Vec<String> {
+        self.summary.clone()
+    }
+
+    fn first_to_move(&self) -> Seat {
+        self.first
+    }
+
+    fn void(&self) -> Option<Void> {
+        self.link.borrow().void.clone()
+    }
+
+    fn stop(&self, reason: &str, verdict: Option<(Seat, Verdict)>) {
+        let mut message = json!({"type": "stop", "reason": reason});
+        if let Some((seat, verdict)) = verdict {
+            message["verdict"] = json!({"player": seat.index(), "verdict": verdict});
+        }
+        self.link.borrow_mut().stop(&message);
+    }
+
+    fn frames(&self) -> Vec<Value> {
+        self.frames.clone()
+    }
+}
