@@ -15,7 +15,6 @@ use sha2::{Digest, Sha256};
 
 use crate::bot::{BotCommand, Languages};
 use crate::games::judge::{self as rules, Config};
-use crate::games::GameConfig;
 
 /// Why a GAME argument that names a judge makes no game (bad input).
 #[derive(Debug, thiserror::Error)]
@@ -80,8 +79,8 @@ pub fn parse_options(
 }
 
 /// The judge named by `game` (a path, relative to `base`), checked to be a
-/// program the referee can run, as a game: its name, content hash and
-/// options. `time_ms`/`memory_kb`: its limits.
+/// program the referee can run: its name, content hash and options (the
+/// game is `GameConfig::Judge` of it). `time_ms`/`memory_kb`: its limits.
 pub fn judge_config(
     game: &str,
     base: &Path,
@@ -89,7 +88,7 @@ pub fn judge_config(
     time_ms: u64,
     memory_kb: u64,
     languages: &Languages,
-) -> Result<GameConfig, JudgeSetupError> {
+) -> Result<Config, JudgeSetupError> {
     let joined = base.join(game);
     let path = std::path::absolute(&joined).unwrap_or(joined);
     if !path.exists() {
@@ -116,14 +115,14 @@ pub fn judge_config(
         folder: folder.clone(),
         source,
     })?;
-    Ok(GameConfig::Judge(Config {
+    Ok(Config {
         path: path.to_string_lossy().into_owned(),
         name: game_name(&path),
         hash,
         options,
         time_ms,
         memory_kb,
-    }))
+    })
 }
 
 /// The game's name: the judge's file stem (`nim.js` is `nim`), or its

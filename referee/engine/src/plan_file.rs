@@ -231,6 +231,7 @@ impl<'a> Source<'a> {
                 crate::games::judge::DEFAULT_MEMORY_KB,
                 &self.languages,
             )
+            .map(GameConfig::Judge)
             .map_err(|e| self.error_at(game.span(), format!("game: {e}")));
         }
         /// The file's `[options]` as a built-in game's, read with their
