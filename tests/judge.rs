@@ -280,6 +280,19 @@ fn a_judge_path_that_is_not_there_or_options_that_do_not_fit_are_bad_input() {
         "{}",
         run.stderr
     );
+    // A file that is not a program.
+    let dir = scratch("not-a-program");
+    let text = dir.join("judge.txt");
+    std::fs::write(&text, "rules in prose").unwrap();
+    let run = referee(
+        &["match", text.to_str().unwrap(), &picker("1"), &picker("2")],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("judge '"), "{}", run.stderr);
+    assert!(run.stderr.contains("is not executable"), "{}", run.stderr);
+    assert!(!run.stderr.contains("bot '"), "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(dir);
     // A built-in game's flag for a judge, a judge's option for a built-in game.
     let run = referee(
         &[

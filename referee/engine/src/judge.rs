@@ -99,10 +99,16 @@ pub fn judge_config(
         });
     }
     // Started like a bot: a source through its language, else a program.
-    BotCommand::parse(&path.to_string_lossy(), languages).map_err(|e| {
+    let spec = path.to_string_lossy();
+    BotCommand::parse(&spec, languages).map_err(|e| {
+        // The error speaks of a bot; the judge is named before it.
+        let message = e.to_string();
+        let message = message
+            .strip_prefix(&format!("bot '{spec}': "))
+            .map_or(message.clone(), str::to_string);
         JudgeSetupError::NotAProgram {
             given: game.into(),
-            message: e.to_string(),
+            message,
         }
     })?;
     let folder = if path.is_dir() {
