@@ -280,6 +280,19 @@ fn a_judge_path_that_is_not_there_or_options_that_do_not_fit_are_bad_input() {
         "{}",
         run.stderr
     );
+    // A file that is not a program.
+    let dir = scratch("not-a-program");
+    let text = dir.join("judge.txt");
+    std::fs::write(&text, "rules in prose").unwrap();
+    let run = referee(
+        &["match", text.to_str().unwrap(), &picker("1"), &picker("2")],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("judge '"), "{}", run.stderr);
+    assert!(run.stderr.contains("is not executable"), "{}", run.stderr);
+    assert!(!run.stderr.contains("bot '"), "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(dir);
     // A built-in game's flag for a judge, a judge's option for a built-in game.
     let run = referee(
         &[
@@ -388,13 +401,35 @@ fn a_judge_game_in_a_tournament_file_takes_its_options_and_a_path_relative_to_th
     // An option of the judge's own, which no built-in game has.
     let text = text.replace(
         "seed = 5\n",
-        "seed = 5\n[options]\nboard = \"wide\"\nsize = 3\n",
+        "seed = 5\njudge_time = \"1500ms\"\n[options]\nboard = \"wide\"\nsize = 3\n",
     );
     std::fs::write(dir.join("t.toml"), text).unwrap();
     let run = referee_in(&dir, &["tournament", "t.toml", "--out", "out"], BUDGET);
     assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
     assert!(
         run.stderr.contains("j (board=wide size=3)"),
+        "{}",
+        run.stderr
+    );
+    // The file's judge_time is the judge's: its games' replay commands say it.
+    let transcript =
+        std::fs::read_to_string(dir.join("out/transcripts/game-000001.jsonl")).unwrap();
+    assert!(transcript.contains("--judge-time 1500ms"), "{transcript}");
+    // A judge's limit for a built-in game is a mistake, said where it is.
+    std::fs::write(
+        dir.join("builtin.toml"),
+        "game = \"mastermind\"\njudge_time = \"1s\"\n[[bots]]\nname = \"a\"\nbot = \"/bin/cat\"\n",
+    )
+    .unwrap();
+    let run = referee_in(
+        &dir,
+        &["tournament", "builtin.toml", "--out", "out3"],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("builtin.toml"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("judge_time is for a judge game"),
         "{}",
         run.stderr
     );

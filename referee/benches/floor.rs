@@ -191,6 +191,7 @@ fn judge_figure(cpus: &[usize]) {
         referee_engine::games::judge::DEFAULT_MEMORY_KB,
         &Languages::built_in(),
     )
+    .map(GameConfig::Judge)
     .unwrap();
     let (mut rules, mut judged, mut ratios) = (vec![], vec![], vec![]);
     pin_to(&[0]);

@@ -15,7 +15,6 @@ use sha2::{Digest, Sha256};
 
 use crate::bot::{BotCommand, Languages};
 use crate::games::judge::{self as rules, Config};
-use crate::games::GameConfig;
 
 /// Why a GAME argument that names a judge makes no game (bad input).
 #[derive(Debug, thiserror::Error)]
@@ -80,8 +79,8 @@ pub fn parse_options(
 }
 
 /// The judge named by `game` (a path, relative to `base`), checked to be a
-/// program the referee can run, as a game: its name, content hash and
-/// options. `time_ms`/`memory_kb`: its limits.
+/// program the referee can run: its name, content hash and options (the
+/// game is `GameConfig::Judge` of it). `time_ms`/`memory_kb`: its limits.
 pub fn judge_config(
     game: &str,
     base: &Path,
@@ -89,7 +88,7 @@ pub fn judge_config(
     time_ms: u64,
     memory_kb: u64,
     languages: &Languages,
-) -> Result<GameConfig, JudgeSetupError> {
+) -> Result<Config, JudgeSetupError> {
     let joined = base.join(game);
     let path = std::path::absolute(&joined).unwrap_or(joined);
     if !path.exists() {
@@ -100,10 +99,16 @@ pub fn judge_config(
         });
     }
     // Started like a bot: a source through its language, else a program.
-    BotCommand::parse(&path.to_string_lossy(), languages).map_err(|e| {
+    let spec = path.to_string_lossy();
+    BotCommand::parse(&spec, languages).map_err(|e| {
+        // The error speaks of a bot; the judge is named before it.
+        let message = e.to_string();
+        let message = message
+            .strip_prefix(&format!("bot '{spec}': "))
+            .map_or(message.clone(), str::to_string);
         JudgeSetupError::NotAProgram {
             given: game.into(),
-            message: e.to_string(),
+            message,
         }
     })?;
     let folder = if path.is_dir() {
@@ -116,14 +121,14 @@ pub fn judge_config(
         folder: folder.clone(),
         source,
     })?;
-    Ok(GameConfig::Judge(Config {
+    Ok(Config {
         path: path.to_string_lossy().into_owned(),
         name: game_name(&path),
         hash,
         options,
         time_ms,
         memory_kb,
-    }))
+    })
 }
 
 /// The game's name: the judge's file stem (`nim.js` is `nim`), or its

@@ -213,8 +213,35 @@ impl<'a> Source<'a> {
         &self,
         game: &Spanned<String>,
         options: Option<&Spanned<toml::Table>>,
+        judge: &JudgeLimits,
         defaults: impl FnOnce(&mut GameOptions),
     ) -> Result<GameConfig, PlanError> {
+        let judge_time = match judge.judge_time {
+            Some(text) => Some(
+                units::parse_move_time(text.get_ref())
+                    .map_err(|e| self.error_at(text.span(), format!("judge_time: {e}")))?,
+            ),
+            None => None,
+        };
+        let judge_memory = match judge.judge_memory {
+            Some(text) => Some(
+                units::parse_size_kb(text.get_ref())
+                    .map_err(|e| self.error_at(text.span(), format!("judge_memory: {e}")))?,
+            ),
+            None => None,
+        };
+        if !crate::judge::names_a_judge(game.get_ref()) {
+            let given = [
+                ("judge_time", judge.judge_time),
+                ("judge_memory", judge.judge_memory),
+            ];
+            if let Some((key, Some(text))) = given.into_iter().find(|(_, v)| v.is_some()) {
+                return Err(self.error_at(
+                    text.span(),
+                    format!("{key} is for a judge game (a game that is a path to a judge program)"),
+                ));
+            }
+        }
         if crate::judge::names_a_judge(game.get_ref()) {
             // A judge's options are its own: passed on as they are.
             let table = options.map(|o| o.get_ref().clone()).unwrap_or_default();
@@ -227,10 +254,13 @@ impl<'a> Source<'a> {
                 game.get_ref(),
                 &self.base(),
                 options,
-                crate::games::judge::DEFAULT_TIME_MS,
-                crate::games::judge::DEFAULT_MEMORY_KB,
+                judge_time.map_or(crate::games::judge::DEFAULT_TIME_MS, |t| {
+                    t.as_millis().max(1) as u64
+                }),
+                judge_memory.unwrap_or(crate::games::judge::DEFAULT_MEMORY_KB),
                 &self.languages,
             )
+            .map(GameConfig::Judge)
             .map_err(|e| self.error_at(game.span(), format!("game: {e}")));
         }
         /// The file's `[options]` as a built-in game's, read with their
@@ -528,6 +558,13 @@ impl<'a> Source<'a> {
             message,
         }
     }
+}
+
+/// A judge game's limits in a tournament or check file, at its top:
+/// `judge_time` (time per message) and `judge_memory`.
+pub(crate) struct JudgeLimits<'a> {
+    pub(crate) judge_time: Option<&'a Spanned<String>>,
+    pub(crate) judge_memory: Option<&'a Spanned<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -6,7 +6,6 @@ use anyhow::anyhow;
 use clap::Args;
 
 use referee_engine::games::judge::{self as rules, Config};
-use referee_engine::games::GameConfig;
 use referee_engine::judge_check::{check_record, Recorded};
 use referee_engine::runner::MatchError;
 use referee_engine::transcript;
@@ -61,9 +60,6 @@ pub fn run_judge_check(
         arena.languages(),
     )
     .map_err(Failure::input)?;
-    let GameConfig::Judge(config) = config else {
-        unreachable!("judge_config makes a judge game");
-    };
     // The judge's own limits are in its configuration; the sandbox is
     // the basic one, as for a match without --sandbox.
     let limits = referee_engine::bot::ProcessLimits {
@@ -161,9 +157,6 @@ fn recorded_seed(
     }
     let run_key = key.run_key()?;
     let mut rng = run_key.rng(seed);
-    let config = plan.and_then(|p| match p.config {
-        GameConfig::Judge(c) => Some(c),
-        _ => None,
-    });
+    let config = plan.and_then(|p| p.config.judge().cloned());
     Ok((config, referee_engine::runner::judge_seed(&mut rng)))
 }

@@ -315,7 +315,7 @@ impl GameFlags {
                 return Err(GameFlagsError::NotForJudges(format!("--{flag}")));
             }
             let options = referee_engine::judge::parse_options(&self.judge_options)?;
-            return Ok(referee_engine::judge::judge_config(
+            return Ok(GameConfig::Judge(referee_engine::judge::judge_config(
                 game,
                 std::path::Path::new("."),
                 options,
@@ -326,7 +326,7 @@ impl GameFlags {
                 self.judge_memory
                     .unwrap_or(referee_engine::games::judge::DEFAULT_MEMORY_KB),
                 &referee_engine::bot::Languages::built_in(),
-            )?);
+            )?));
         }
         if !self.judge_options.is_empty() {
             return Err(GameFlagsError::JudgesOnly("--option".into()));

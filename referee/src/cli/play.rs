@@ -578,4 +578,50 @@ mod tests {
             }
         }
     }
+
+    /// A judge game's replay command names the judge and gives back its
+    /// options (typed as they were) and its time per message.
+    #[test]
+    fn a_judge_games_replay_command_parses_to_the_same_game() {
+        let judge = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/judges/higher/judge.py")
+            .canonicalize()
+            .unwrap();
+        let judge = judge.to_string_lossy();
+        let mut options = std::collections::BTreeMap::new();
+        options.insert("rounds".to_string(), serde_json::json!(4));
+        options.insert("name".to_string(), serde_json::json!("two words"));
+        options.insert("fast".to_string(), serde_json::json!(true));
+        let config = GameConfig::Judge(
+            referee_engine::judge::judge_config(
+                &judge,
+                std::path::Path::new("."),
+                options,
+                1500,
+                referee_engine::games::judge::DEFAULT_MEMORY_KB,
+                &Languages::built_in(),
+            )
+            .unwrap(),
+        );
+        let bot = BotCommand::parse("/bin/cat", &Languages::built_in()).unwrap();
+        let plan = MatchPlan {
+            config: config.clone(),
+            seed: 7,
+            key: RunKey::fresh(),
+            bots: [bot.clone(), bot],
+            limits: [MatchLimits::default(), MatchLimits::default()],
+        };
+        let words = shell_words::split(&replay::match_command(&plan)).unwrap();
+        match Cli::try_parse_from(&words) {
+            Ok(Cli {
+                command: Command::Match(args),
+                ..
+            }) => {
+                assert_eq!(args.game, judge);
+                assert_eq!(args.game_flags.config(&args.game).unwrap(), config);
+            }
+            Ok(_) => panic!("not a match command: {words:?}"),
+            Err(e) => panic!("{words:?}: {e}"),
+        }
+    }
 }

@@ -33,6 +33,9 @@ struct RawCheck {
     /// Read as the game's own options once the game is known (a judge's
     /// are passed to it verbatim): see `Source::game_config`.
     options: Option<Spanned<toml::Table>>,
+    /// A judge game: the judge's time per message and memory.
+    judge_time: Option<Spanned<String>>,
+    judge_memory: Option<Spanned<String>>,
     #[serde(default)]
     limits: RawLimits,
     bot: Option<Spanned<RawTested>>,
@@ -145,7 +148,15 @@ impl CheckPlan {
         let mut src = Source::new(path, text);
         let raw: RawCheck = src.raw()?;
         src.add_languages(&Languages::built_in(), &raw.languages)?;
-        let config = src.game_config(&raw.game, raw.options.as_ref(), |_| {})?;
+        let config = src.game_config(
+            &raw.game,
+            raw.options.as_ref(),
+            &crate::plan_file::JudgeLimits {
+                judge_time: raw.judge_time.as_ref(),
+                judge_memory: raw.judge_memory.as_ref(),
+            },
+            |_| {},
+        )?;
         let tested = tested_bot(&src, &config, &raw, bot)?;
         let (opponents, names) = src.bot_entries_and_folder(
             &config,

@@ -52,6 +52,9 @@ struct RawTournament {
     /// Read as the game's own options once the game is known (a judge's
     /// are passed to it verbatim): see `Source::game_config`.
     options: Option<Spanned<toml::Table>>,
+    /// A judge game: the judge's time per message and memory.
+    judge_time: Option<Spanned<String>>,
+    judge_memory: Option<Spanned<String>>,
     #[serde(default)]
     limits: RawLimits,
     #[serde(default)]
@@ -132,9 +135,15 @@ impl TournamentPlan {
         let mut src = Source::new(path, text);
         let raw: RawTournament = src.raw()?;
         src.add_languages(&Languages::built_in(), &raw.languages)?;
-        let config = src.game_config(&raw.game, raw.options.as_ref(), |options| {
-            seat_a_starts(raw.game.get_ref(), options)
-        })?;
+        let config = src.game_config(
+            &raw.game,
+            raw.options.as_ref(),
+            &crate::plan_file::JudgeLimits {
+                judge_time: raw.judge_time.as_ref(),
+                judge_memory: raw.judge_memory.as_ref(),
+            },
+            |options| seat_a_starts(raw.game.get_ref(), options),
+        )?;
         let format = format(&src, raw.format.as_ref())?;
         let games_per_pairing = games_per_pairing(&src, raw.games_per_pairing.as_ref())?;
         let scoring = scoring(&src, &raw.scoring)?;

@@ -411,6 +411,17 @@ impl GameConfig {
         }
     }
 
+    /// The judge of a judge game; `None` for a built-in game.
+    pub fn judge(&self) -> Option<&judge::Config> {
+        match self {
+            GameConfig::Arrow5(_)
+            | GameConfig::Cryptron(_)
+            | GameConfig::Safecracker(_)
+            | GameConfig::Mastermind(_) => None,
+            GameConfig::Judge(c) => Some(c),
+        }
+    }
+
     /// The GAME argument of a command line that plays this game: a
     /// built-in game's name, a judge's path.
     pub fn game_argument(&self) -> &str {

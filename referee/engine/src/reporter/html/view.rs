@@ -393,9 +393,7 @@ fn game_script(record: &MatchRecord) -> Option<String> {
     let Some(crate::replay::ReplayPlan::Match(plan)) = &record.plan else {
         return None;
     };
-    let GameConfig::Judge(judge) = &plan.config else {
-        return None;
-    };
+    let judge = plan.config.judge()?;
     let folder = std::path::Path::new(&judge.path).parent()?;
     let script = std::fs::read_to_string(folder.join("viewer.js")).ok()?;
     Some(script.replace("</", "<\\/"))
