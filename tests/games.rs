@@ -263,10 +263,9 @@ fn connect4_round_robin_writes_standings() {
 
 /// The built-in Mastermind and its judge (tournaments/games/mastermind/)
 /// play the same 500 games with one key: the same winner, reason and
-/// attacks, and the same lines to and from the bots. Bot codes at the
-/// default size, and random codes at a size whose draws fit in the judge's
-/// 64 seed bytes (see that folder's README: at 4x6 about one game in 85
-/// needs more).
+/// attacks, and the same lines to and from the bots: bot codes, and random
+/// codes at the default size (whose draws are redrawn about one time in
+/// three, so a judge needs more than a few words of its seed) and at 3x10.
 #[test]
 fn mastermind_judge_agrees_with_the_built_in_game() {
     const GAMES: usize = 500;
@@ -285,8 +284,9 @@ fn mastermind_judge_agrees_with_the_built_in_game() {
         sample_bin("mastermind_strong"),
     ];
     // (built-in flags, judge options) by game.
-    let setups: [(&[&str], &[&str]); 2] = [
+    let setups: [(&[&str], &[&str]); 3] = [
         (&[], &[]),
+        (&["--codes", "random"], &["--option", "codes=random"]),
         (
             &[
                 "--codes",
@@ -346,9 +346,9 @@ fn mastermind_judge_agrees_with_the_built_in_game() {
                 if i >= GAMES {
                     break;
                 }
-                let (builtin_flags, judge_options) = setups[i % 2];
+                let (builtin_flags, judge_options) = setups[i % 3];
                 // Every ordered pair of the three bots in turn.
-                let (a, b) = [(0, 1), (1, 0), (2, 1), (1, 2), (0, 2), (2, 0)][(i / 2) % 6];
+                let (a, b) = [(0, 1), (1, 0), (2, 1), (1, 2), (0, 2), (2, 0)][(i / 3) % 6];
                 let seed = (1000 + i).to_string();
                 let paths = [
                     dir.path().join(format!("builtin-{i}.jsonl")),

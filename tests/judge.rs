@@ -632,10 +632,9 @@ fn the_built_in_games_served_by_a_judge_are_the_built_in_games() {
             "safecracker_optimal",
             "safecracker_random",
         ),
-        // Random Arrow 5 codes draw more than the 64 bytes a judge gets.
         (
             "arrow5",
-            &["max-rounds=30"],
+            &["max-rounds=30", "codes=random"],
             "arrow5_strong",
             "arrow5_random",
         ),

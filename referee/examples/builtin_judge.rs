@@ -9,10 +9,10 @@
 //! The game is its option `game` (`mastermind`, `safecracker`, `arrow5`,
 //! `cryptron`); its other options are the game's, as a tournament file's
 //! `[options]` spell them (`pegs`, `max_attacks`, ...). Its randomness is the
-//! start message's seed: the first 64 bytes of the game's random stream,
-//! which is all a built-in game draws from it (two bot seeds, a coin toss,
-//! codes), so the games are the built-in ones; a game that drew more would
-//! go on from a stream seeded with those bytes.
+//! start message's seed: the first 1024 bytes of the game's random stream,
+//! more than a built-in game draws from it (two bot seeds, a coin toss,
+//! codes and their redraws), so the games are the built-in ones; a game
+//! that drew more would go on from a stream seeded with those bytes.
 //!
 //! Usage: `referee match target/debug/examples/builtin_judge BOT BOT --option game=mastermind`
 
@@ -22,26 +22,28 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde_json::{json, Value};
 
+use referee_engine::runner::JUDGE_SEED_BYTES;
+
 use referee_engine::games::{
     arrow5, cryptron, mastermind, safecracker, Game, GameConfig, GameOptions, Notice, Seat, Status,
     Winner,
 };
 
-/// The 64 bytes of the seed as the game's random stream: its words in
+/// The bytes of the seed as the game's random stream: its words in
 /// order, as the referee's ChaCha20 stream gives them (a u64 is two words,
 /// low first; bytes take whole words), then a stream seeded with them.
 struct SeedStream {
-    words: [u32; 16],
+    words: Vec<u32>,
     next: usize,
     rest: ChaCha20Rng,
 }
 
 impl SeedStream {
-    fn new(bytes: &[u8; 64]) -> SeedStream {
-        let mut words = [0u32; 16];
-        for (i, word) in words.iter_mut().enumerate() {
-            *word = u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap());
-        }
+    fn new(bytes: &[u8; JUDGE_SEED_BYTES]) -> SeedStream {
+        let words = bytes
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
+            .collect();
         let mut seed = [0u8; 32];
         seed.copy_from_slice(&bytes[..32]);
         SeedStream {
@@ -181,12 +183,15 @@ fn main() {
         serde_json::from_value(options).unwrap_or_else(|e| fail(format!("options: {e}")));
     let config = GameConfig::from_options(&name, &options).unwrap_or_else(|e| fail(e.to_string()));
     let hex = start["seed"].as_str().unwrap_or_default();
-    let mut seed = [0u8; 64];
+    let mut seed = [0u8; JUDGE_SEED_BYTES];
     for (i, byte) in seed.iter_mut().enumerate() {
         *byte = hex
             .get(2 * i..2 * i + 2)
             .and_then(|h| u8::from_str_radix(h, 16).ok())
-            .unwrap_or_else(|| fail("the seed is not 128 hex digits".into()));
+            .unwrap_or_else(|| fail(format!(
+                "the seed is not {} hex digits",
+                2 * JUDGE_SEED_BYTES
+            )));
     }
     let mut rng = SeedStream::new(&seed);
     match config {

@@ -57,7 +57,7 @@ pub struct JudgeRun {
 /// asks for is the asked seat's next recorded one.
 pub fn play_recorded(
     config: &Config,
-    seed: &[u8; 64],
+    seed: &[u8; crate::runner::JUDGE_SEED_BYTES],
     recorded: &Recorded,
     limits: &ProcessLimits,
 ) -> Result<JudgeRun, MatchError> {
@@ -137,7 +137,7 @@ impl RecordCheck {
 /// Plays the judge against `recorded` twice and compares.
 pub fn check_record(
     config: &Config,
-    seed: &[u8; 64],
+    seed: &[u8; crate::runner::JUDGE_SEED_BYTES],
     record: PathBuf,
     recorded: &Recorded,
     limits: &ProcessLimits,

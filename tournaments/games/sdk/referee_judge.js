@@ -40,7 +40,7 @@ class Judge {
     this.players = start.players;
     this.names = start.names || [];
     this.seedHex = start.seed;
-    // The game's randomness, the only one a judge may use: 64 bytes or more.
+    // The game's randomness, the only one a judge may use: 1024 bytes.
     this.seed = Buffer.from(start.seed, "hex");
     this.options = start.options || {};
     this._message = { type: "ready", protocol: PROTOCOL, game, min_players: minPlayers, max_players: maxPlayers };

@@ -473,7 +473,7 @@ impl JudgeGame {
     /// sandbox and hidden paths of the bots, which the judge shares.
     pub fn start(
         config: &Config,
-        seed: &[u8; 64],
+        seed: &[u8; crate::runner::JUDGE_SEED_BYTES],
         names: [String; 2],
         base: &ProcessLimits,
     ) -> Result<JudgeGame, MatchError> {
@@ -483,7 +483,7 @@ impl JudgeGame {
     /// [`JudgeGame::start`], keeping every message exchanged when `log`.
     pub fn start_logged(
         config: &Config,
-        seed: &[u8; 64],
+        seed: &[u8; crate::runner::JUDGE_SEED_BYTES],
         names: [String; 2],
         base: &ProcessLimits,
         log: bool,

@@ -180,9 +180,15 @@ fn judge_name(seating: &Seating, seat: Seat) -> String {
 /// What a reproduced game's recorded seat's name ends with.
 pub const RECORDED_MARK: &str = " (recorded)";
 
-/// A judge's secret seed: the first 64 bytes of the game's random stream.
-pub fn judge_seed(rng: &mut impl rand::RngCore) -> [u8; 64] {
-    let mut seed = [0u8; 64];
+/// How many bytes of the game's random stream a judge is given: enough
+/// for a judge to draw what a built-in game draws, rejection sampling
+/// included (Mastermind's random codes redraw about one draw in three).
+pub const JUDGE_SEED_BYTES: usize = 1024;
+
+/// A judge's secret seed: the first [`JUDGE_SEED_BYTES`] bytes of the
+/// game's random stream.
+pub fn judge_seed(rng: &mut impl rand::RngCore) -> [u8; JUDGE_SEED_BYTES] {
+    let mut seed = [0u8; JUDGE_SEED_BYTES];
     rng.fill_bytes(&mut seed);
     seed
 }
