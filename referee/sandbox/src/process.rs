@@ -39,13 +39,13 @@ impl BotProcess {
             )?),
         };
         let spec = launch_spec(command, limits, workdir.path(), &tag, cgroup.as_ref());
-        let started = start_launcher(&spec)?;
+        let started = start(&spec)?;
         for fd in [&started.stdin, &started.stdout, &started.stderr] {
             set_nonblocking(fd)?;
         }
         Ok(BotProcess {
             pid: started.bot,
-            launcher: started.launcher,
+            keeper: started.keeper,
             group: ProcessGroup(started.bot),
             pidfd: started.pidfd,
             stdin: Some(started.stdin),
@@ -395,21 +395,31 @@ impl BotProcess {
             cgroup.kill();
             tree_cpu = cgroup.cpu_time();
         }
-        // The launcher exits once the bot's tree is gone; its report says
-        // how the bot ended. A launcher that does not (killed, stuck) is
-        // killed, and the referee sweeps what the bot may have left.
-        let Launcher { pid, report } = &mut self.launcher;
-        let ended = if self.exited {
-            report.rest().lines().find_map(launch::Ended::parse)
-        } else {
-            None
+        let (ended, launcher_exit) = match &mut self.keeper {
+            // The launcher exits once the bot's tree is gone; its report
+            // says how the bot ended. A launcher that does not (killed,
+            // stuck) is killed, and the referee sweeps what the bot may
+            // have left.
+            Keeper::Launcher(Launcher { pid, report }) => {
+                let ended = if self.exited {
+                    report.rest().lines().find_map(launch::Ended::parse)
+                } else {
+                    None
+                };
+                if ended.is_none() {
+                    let _ = rustix::process::kill_process(*pid, Signal::KILL);
+                    self.group.signal(Signal::KILL);
+                    sandbox::sweep(self.pid.as_raw_nonzero().get(), &self.tag);
+                }
+                (ended, reap(*pid))
+            }
+            // It cannot fork: its group is the bot alone, and SIGKILL (sent
+            // above if it had not exited) ends it.
+            Keeper::Referee => {
+                let ended = reap_with_usage(self.pid);
+                (ended, ended.map(|e| e.exit))
+            }
         };
-        if ended.is_none() {
-            let _ = rustix::process::kill_process(*pid, Signal::KILL);
-            self.group.signal(Signal::KILL);
-            sandbox::sweep(self.pid.as_raw_nonzero().get(), &self.tag);
-        }
-        let launcher_exit = reap(*pid);
         let report = match ended {
             Some(ended) => ProcessReport {
                 exit: Some(ended.exit),
