@@ -2,8 +2,14 @@
 //! fork itself (no launcher between them), in a process group of its own
 //! in the referee's session; a bot that may fork goes through a launcher
 //! and gets a session of its own. What each bot may do is the sandbox
-//! tests' (`sandbox`, `fair_play`): the same under either start.
+//! tests' (`sandbox`, `fair_play`): the same under either start; what a
+//! bot may write of what other bots load (the compile cache) is here.
 
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use crate::harness::*;
 use crate::sandbox::identities_with;
 
 /// The session the referee runs in: the test's own (the harness starts the
@@ -40,4 +46,108 @@ fn a_bot_that_may_fork_is_kept_by_a_launcher_in_a_session_of_its_own() {
     }
     // Each has a launcher of its own for a parent.
     assert_ne!(seats[0]["parent"], seats[1]["parent"], "{seats:?}");
+}
+
+/// What `cache_writer.c` said it could write, from the game's transcript:
+/// a game against `identity.py`, both compiled or run from a cache of the
+/// test's own, after another bot (the C starter) was built in it.
+/// Returns the line and the cache folder, for a look at what is in it.
+fn cache_writer_says(sandbox: &str) -> (String, tempfile::TempDir) {
+    // Outside /tmp, open to others: under strict every bot and compiler
+    // runs as a user of its own with a private /tmp.
+    let cache = tempfile::Builder::new()
+        .prefix("cache-writer-")
+        .tempdir_in(root().join("target"))
+        .unwrap();
+    std::fs::set_permissions(
+        cache.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let with_cache = |args: &[&str]| {
+        let mut command = Command::new(referee_bin());
+        command
+            .args(args)
+            .args(["--sandbox", sandbox])
+            .env("REFEREE_CACHE", cache.path())
+            .current_dir(root());
+        run_within(command, Duration::from_secs(120))
+    };
+    let starter = sample_file("c/arrow5_starter.c");
+    let run = with_cache(&["match", "arrow5", &starter, &starter, "--max-rounds", "1"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let builds: Vec<PathBuf> = std::fs::read_dir(cache.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    assert_eq!(builds.len(), 1, "the starter's build: {builds:?}");
+    let writer = format!(
+        "{} {}",
+        sample_file("hostile/cache_writer.c"),
+        builds[0].display()
+    );
+    let transcript = cache.path().join("game.jsonl");
+    let run = with_cache(&[
+        "match",
+        "arrow5",
+        &writer,
+        &sample_file("hostile/identity.py"),
+        "--max-rounds",
+        "1",
+        "--transcript",
+        transcript.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(&transcript).unwrap();
+    let said = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter_map(|entry| entry["line"].as_str().map(str::to_string))
+        .find(|line| line.starts_with("cache: "))
+        .unwrap_or_else(|| panic!("the writer said nothing: {text}"));
+    (said, cache)
+}
+
+/// Nothing but the builds themselves (each its program) and the game's
+/// transcript is in the cache: no file the writer planted.
+fn assert_nothing_planted(cache: &Path) {
+    let mut planted = vec![];
+    let mut queue = vec![cache.to_path_buf()];
+    while let Some(dir) = queue.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                queue.push(path);
+            } else if path.file_name().is_some_and(|n| n == "planted-by-cache-writer") {
+                planted.push(path);
+            }
+        }
+    }
+    assert!(planted.is_empty(), "{planted:?}");
+}
+
+/// A bot writes neither into its own build in the compile cache, nor into
+/// the cache folder, nor into another bot's build (what the other bot
+/// runs): every bot of a language starts from the same kind of build,
+/// which only the referee writes.
+#[test]
+fn a_bot_cannot_write_into_the_compile_cache_under_basic() {
+    let (said, cache) = cache_writer_says("basic");
+    assert_eq!(
+        said,
+        "cache: own_build=refused cache=refused other_build=refused"
+    );
+    assert_nothing_planted(cache.path());
+}
+
+#[test]
+#[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
+fn a_bot_cannot_write_into_the_compile_cache_under_strict() {
+    let (said, cache) = cache_writer_says("strict");
+    assert_eq!(
+        said,
+        "cache: own_build=refused cache=refused other_build=refused"
+    );
+    assert_nothing_planted(cache.path());
 }
