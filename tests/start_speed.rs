@@ -119,7 +119,10 @@ fn assert_nothing_planted(cache: &Path) {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 queue.push(path);
-            } else if path.file_name().is_some_and(|n| n == "planted-by-cache-writer") {
+            } else if path
+                .file_name()
+                .is_some_and(|n| n == "planted-by-cache-writer")
+            {
                 planted.push(path);
             }
         }

@@ -322,7 +322,9 @@ fn languages_figure(floor_referee: &Path, layers: &[(&str, Sandbox)], cpus: &[us
                 // locale, nothing of the referee's choosing.
                 let env: Vec<(OsString, OsString)> = env
                     .iter()
-                    .filter(|(k, _)| ["PATH", "HOME", "TMPDIR", "LANG"].contains(&k.to_str().unwrap_or("")))
+                    .filter(|(k, _)| {
+                        ["PATH", "HOME", "TMPDIR", "LANG"].contains(&k.to_str().unwrap_or(""))
+                    })
                     .cloned()
                     .collect();
                 plain[i].push(floor_mastermind(
@@ -355,15 +357,11 @@ fn languages_figure(floor_referee: &Path, layers: &[(&str, Sandbox)], cpus: &[us
             starter.language,
             median(&mut floor[i].clone())
         );
-        for l in 0..layers.len() {
-            let mut ratios: Vec<f64> = referee[i][l]
-                .iter()
-                .zip(&floor[i])
-                .map(|(r, f)| r / f)
-                .collect();
+        for layer in &referee[i] {
+            let mut ratios: Vec<f64> = layer.iter().zip(&floor[i]).map(|(r, f)| r / f).collect();
             row.push_str(&format!(
                 " {:.2} ms | {:.2}x |",
-                median(&mut referee[i][l].clone()),
+                median(&mut layer.clone()),
                 median(&mut ratios)
             ));
         }

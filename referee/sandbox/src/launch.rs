@@ -401,11 +401,7 @@ enum Forker {
 /// allocator usable in the child, even of a multi-threaded referee; it
 /// takes no other lock of the parent's (no standard stream, no
 /// environment).
-fn start_bot(
-    spec: &LaunchSpec,
-    exposures: Vec<Exposure>,
-    forker: Forker,
-) -> Result<i32, String> {
+fn start_bot(spec: &LaunchSpec, exposures: Vec<Exposure>, forker: Forker) -> Result<i32, String> {
     // Under exposures, the program is run by its real path: a symlink to
     // it may lie in a folder the bot cannot see.
     let program = if exposures.is_empty() {
@@ -445,7 +441,12 @@ fn start_bot(
                 Some(referee) => leave_the_referee()
                     .and_then(|()| confine(&child_spec, &exposures, secrets, false))
                     .and_then(|()| dies_with(referee)),
-                None => confine(&child_spec, &exposures, secrets, child_spec.strict.is_none()),
+                None => confine(
+                    &child_spec,
+                    &exposures,
+                    secrets,
+                    child_spec.strict.is_none(),
+                ),
             };
             confined.map_err(|(step, e)| {
                 let _ = rustix::io::write(&why_write, step.as_bytes());

@@ -163,7 +163,8 @@ pub(crate) fn start_directly(spec: &launch::LaunchSpec) -> io::Result<Started> {
         None => None,
     };
     let stdio = [stdin_read, stdout_write, stderr_write];
-    let pid = launch::start_from_the_referee(spec, stdio, secrets).map_err(|why| start_error(&why))?;
+    let pid =
+        launch::start_from_the_referee(spec, stdio, secrets).map_err(|why| start_error(&why))?;
     let bot = Pid::from_raw(pid).expect("a child's pid is positive");
     let pidfd = match rustix::process::pidfd_open(bot, PidfdFlags::empty()) {
         Ok(fd) => fd,
@@ -205,7 +206,9 @@ pub(crate) fn reap_with_usage(pid: Pid) -> Option<launch::Ended> {
             (r, usage)
         };
         if r == pid.as_raw_nonzero().get() {
-            return Some(launch::Ended::from_wait(status, &usage).beyond(launch::own_peak_rss_kb()));
+            return Some(
+                launch::Ended::from_wait(status, &usage).beyond(launch::own_peak_rss_kb()),
+            );
         }
         let interrupted = r == -1 && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR);
         if (r != 0 && !interrupted) || Instant::now() >= until {
