@@ -154,3 +154,55 @@ fn a_bot_cannot_write_into_the_compile_cache_under_strict() {
     );
     assert_nothing_planted(cache.path());
 }
+
+/// A bot starts with no signal ignored or blocked (SIGPIPE included: a
+/// bot that writes to a closed pipe dies of it, as any program started
+/// from a shell), whether the referee or a launcher started it: none of
+/// the referee's dispositions leaks into it. The bot execs `grep` on its
+/// own `/proc/self/status` (no fork), its stdout sent to its stderr.
+#[test]
+fn a_bot_starts_with_every_signal_at_its_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let signals = "/bin/sh -c 'exec 1>&2; exec grep -E \"^Sig(Ign|Blk)\" /proc/self/status'";
+    for more in [&[][..], &["--allow-fork"][..]] {
+        let transcript = dir.path().join("game.jsonl");
+        let mut args = vec![
+            "match",
+            "arrow5",
+            signals,
+            signals,
+            "--max-rounds",
+            "1",
+            "--transcript",
+            transcript.to_str().unwrap(),
+        ];
+        args.extend_from_slice(more);
+        let run = referee(&args, Duration::from_secs(60));
+        assert!(run.status == 0 || run.status == 1, "{}", run.stderr);
+        let text = std::fs::read_to_string(&transcript).unwrap();
+        let masks: Vec<String> = text
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter_map(|entry| entry["line"].as_str().map(str::to_string))
+            .filter(|line| line.starts_with("Sig"))
+            .collect();
+        assert_eq!(masks.len(), 4, "{more:?}: {text}");
+        for mask in &masks {
+            let (name, bits) = mask.split_once(':').unwrap();
+            let bits = u64::from_str_radix(bits.trim(), 16).unwrap();
+            if name == "SigBlk" {
+                assert_eq!(bits, 0, "{more:?}: blocked {mask}");
+            } else {
+                // Signals the C library keeps for itself (32, 33) cannot be
+                // reset by it and may come ignored from the environment.
+                for signal in [1, 2, 3, 13, 15, 17] {
+                    assert_eq!(
+                        bits & 1 << (signal - 1),
+                        0,
+                        "{more:?}: signal {signal} ignored in {mask}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -817,14 +817,16 @@ pub(super) fn leave_the_terminal(own_session: bool) -> Result<(), StepError> {
 }
 
 /// In the child of the referee's fork of a bot it starts itself, first:
-/// no handler of the referee's runs in it (every signal to its default,
-/// but SIGPIPE ignored as in any Rust program until exec), and nothing
-/// the referee has open (the other bots' pipes, its files) outlives the
-/// exec; the secrets layer stays open until then.
+/// no handler of the referee's runs in it and the bot starts with every
+/// signal at its default, SIGPIPE included (as a launcher's bot does:
+/// `Command` resets it before this runs), and nothing the referee has
+/// open (the other bots' pipes, its files) outlives the exec; the secrets
+/// layer stays open until then.
 fn leave_the_referee() -> Result<(), StepError> {
     default_signals();
     // SAFETY: system calls with integer arguments.
     unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         if libc::syscall(
             libc::SYS_close_range,
             3 as libc::c_uint,

@@ -833,8 +833,9 @@ mod tests {
         true
     }
 
-    /// A bot's whole life through the launcher: it answers, it exits on
-    /// its own once its input ends, the launcher says how, and nothing of
+    /// A bot's whole life, started by the referee itself (basic, no fork:
+    /// the default): it answers, it exits on its own once its input ends,
+    /// the referee reaps it and says how, and nothing of
     /// it (process, working directory) is left.
     #[test]
     fn a_bot_answers_then_exits_and_leaves_nothing() {
