@@ -7,7 +7,9 @@ use super::*;
 impl BotProcess {
     /// Starts a bot in a fresh, empty working directory, in its own process
     /// group without a terminal, with a clean environment and its rlimits, under
-    /// the sandbox of `limits`, through the launcher ([`launch`]).
+    /// the sandbox of `limits`: by the referee itself under basic for a bot
+    /// that may not fork, else through a launcher ([`launch`]); see
+    /// `start::start`.
     pub fn spawn(command: &BotCommand, limits: &ProcessLimits) -> io::Result<BotProcess> {
         let workdir = tempfile::Builder::new()
             .prefix("referee-bot-")
