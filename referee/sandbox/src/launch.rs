@@ -438,9 +438,11 @@ fn start_bot(spec: &LaunchSpec, exposures: Vec<Exposure>, forker: Forker) -> Res
     unsafe {
         command.pre_exec(move || {
             let confined = match referee {
-                Some(referee) => leave_the_referee()
-                    .and_then(|()| confine(&child_spec, &exposures, secrets, false))
-                    .and_then(|()| dies_with(referee)),
+                Some(referee) => {
+                    leave_the_referee(Forked::Bot);
+                    confine(&child_spec, &exposures, secrets, false)
+                        .and_then(|()| dies_with(referee))
+                }
                 None => confine(
                     &child_spec,
                     &exposures,
@@ -546,14 +548,7 @@ fn wait_for(bot: i32, workdir: &Path) -> (libc::c_int, libc::rusage) {
             remove_workdir(workdir);
             std::process::exit(1);
         }
-        let mut status: libc::c_int = 0;
-        // SAFETY: rusage is plain data (zeroed is a valid value), which
-        // wait4 fills in; valid pointers to locals.
-        let (r, usage) = unsafe {
-            let mut usage: libc::rusage = std::mem::zeroed();
-            let r = libc::wait4(-1, &mut status, 0, &mut usage);
-            (r, usage)
-        };
+        let (r, status, usage) = wait4(-1, 0);
         if r == bot {
             return (status, usage);
         }
@@ -563,6 +558,20 @@ fn wait_for(bot: i32, workdir: &Path) -> (libc::c_int, libc::rusage) {
             // usage is still all zero.
             return (0, usage);
         }
+    }
+}
+
+/// `wait4(2)` for `pid` (-1: any child) with `options`: the pid it reaped
+/// (0: none yet, with `WNOHANG`; -1: an error, which errno says), the
+/// child's wait status and its resource usage (all zero unless reaped).
+pub(super) fn wait4(pid: i32, options: i32) -> (i32, libc::c_int, libc::rusage) {
+    let mut status: libc::c_int = 0;
+    // SAFETY: rusage is plain data (zeroed is a valid value), which wait4
+    // fills in; valid pointers to locals.
+    unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        let r = libc::wait4(pid, &mut status, options, &mut usage);
+        (r, status, usage)
     }
 }
 
@@ -816,36 +825,30 @@ pub(super) fn leave_the_terminal(own_session: bool) -> Result<(), StepError> {
     }
 }
 
-/// In the child of the referee's fork of a bot it starts itself, first:
-/// no handler of the referee's runs in it and the bot starts with every
-/// signal at its default, SIGPIPE included (as a launcher's bot does:
-/// `Command` resets it before this runs), and nothing the referee has
-/// open (the other bots' pipes, its files) outlives the exec; the secrets
-/// layer stays open until then.
-fn leave_the_referee() -> Result<(), StepError> {
-    default_signals();
-    // SAFETY: system calls with integer arguments.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-        if libc::syscall(
-            libc::SYS_close_range,
-            3 as libc::c_uint,
-            libc::c_uint::MAX,
-            libc::CLOSE_RANGE_CLOEXEC,
-        ) != 0
-        {
-            for fd in 3..65536 {
-                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
-            }
-        }
-    }
-    Ok(())
+/// Which child of a fork of the referee leaves the referee's state behind.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Forked {
+    /// A launcher, which runs on (its descriptors are set apart, see
+    /// `start::launcher_child`): SIGPIPE ignored, as in any Rust program.
+    Launcher,
+    /// A bot the referee starts itself, about to exec: SIGPIPE at its
+    /// default too (as a launcher's bot has it: `Command` resets it before
+    /// this runs), and nothing the referee has open (the other bots' pipes,
+    /// its files) outlives the exec; the secrets layer stays open until
+    /// then.
+    Bot,
 }
 
-/// Every signal to its default but SIGPIPE, ignored as in any Rust
-/// program, and none blocked: the referee's handlers (a flag for Ctrl-C)
-/// are not for a child of its fork, nor a mask its forking thread had.
-pub(super) fn default_signals() {
+/// First in a child of a fork of the referee: none of the referee's
+/// signal handlers (a flag for Ctrl-C) runs in it, every signal goes back
+/// to its default (but SIGPIPE for a launcher) and none is blocked (a mask
+/// the forking thread had); for a bot, every descriptor from 3 up is
+/// closed at exec.
+pub(super) fn leave_the_referee(forked: Forked) {
+    let pipe = match forked {
+        Forked::Launcher => libc::SIG_IGN,
+        Forked::Bot => libc::SIG_DFL,
+    };
     // SAFETY: system calls with integer arguments and a pointer to a local.
     unsafe {
         let mut none: libc::sigset_t = std::mem::zeroed();
@@ -856,7 +859,19 @@ pub(super) fn default_signals() {
                 libc::signal(signal, libc::SIG_DFL);
             }
         }
-        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        libc::signal(libc::SIGPIPE, pipe);
+        if forked == Forked::Bot
+            && libc::syscall(
+                libc::SYS_close_range,
+                3 as libc::c_uint,
+                libc::c_uint::MAX,
+                libc::CLOSE_RANGE_CLOEXEC,
+            ) != 0
+        {
+            for fd in 3..65536 {
+                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+            }
+        }
     }
 }
 

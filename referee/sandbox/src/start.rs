@@ -192,19 +192,7 @@ pub(crate) fn start_directly(spec: &launch::LaunchSpec) -> io::Result<Started> {
 pub(crate) fn reap_with_usage(pid: Pid) -> Option<launch::Ended> {
     let until = Instant::now() + LAUNCH_TIME;
     loop {
-        let mut status: libc::c_int = 0;
-        // SAFETY: rusage is plain data (zeroed is a valid value), which
-        // wait4 fills in; valid pointers to locals; pid is our own child.
-        let (r, usage) = unsafe {
-            let mut usage: libc::rusage = std::mem::zeroed();
-            let r = libc::wait4(
-                pid.as_raw_nonzero().get(),
-                &mut status,
-                libc::WNOHANG,
-                &mut usage,
-            );
-            (r, usage)
-        };
+        let (r, status, usage) = launch::wait4(pid.as_raw_nonzero().get(), libc::WNOHANG);
         if r == pid.as_raw_nonzero().get() {
             return Some(
                 launch::Ended::from_wait(status, &usage).beyond(launch::own_peak_rss_kb()),
@@ -322,7 +310,7 @@ pub(crate) unsafe fn launcher_child(
 ) -> i32 {
     // A mask the forking thread had must not keep signals (SIGTERM) from
     // the launcher, nor the referee's handlers run in it.
-    launch::default_signals();
+    launch::leave_the_referee(launch::Forked::Launcher);
     // SAFETY: system calls with integer arguments and pointers to locals.
     unsafe {
         if network.is_some_and(|fd| libc::setns(fd, libc::CLONE_NEWNET) != 0)
