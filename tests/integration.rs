@@ -34,6 +34,7 @@ mod sandbox;
 mod schedulers;
 mod snapshots;
 mod sprt;
+mod start_speed;
 mod starters;
 mod tournament;
 mod verdicts;

@@ -359,24 +359,26 @@ fn a_tournament_beside_hostile_bots_gets_the_same_results() {
 /// What a bot reported of itself on stderr (`identity.py`), per seat, read
 /// from the game's transcript.
 fn identities(sandbox: &str) -> [serde_json::Value; 2] {
+    identities_with(&["--sandbox", sandbox])
+}
+
+/// [`identities`] of a game played with the options `more`.
+pub(crate) fn identities_with(more: &[&str]) -> [serde_json::Value; 2] {
     let fixtures = Fixtures::new();
     let transcript = fixtures.0.path().join("game.jsonl");
     let bot = fixtures.path("identity.py");
-    let run = referee(
-        &[
-            "match",
-            "arrow5",
-            &bot,
-            &bot,
-            "--max-rounds",
-            "2",
-            "--sandbox",
-            sandbox,
-            "--transcript",
-            transcript.to_str().unwrap(),
-        ],
-        Duration::from_secs(30),
-    );
+    let mut args = vec![
+        "match",
+        "arrow5",
+        &bot,
+        &bot,
+        "--max-rounds",
+        "2",
+        "--transcript",
+        transcript.to_str().unwrap(),
+    ];
+    args.extend_from_slice(more);
+    let run = referee(&args, Duration::from_secs(30));
     assert_eq!(run.status, 0, "{}", run.stderr);
     let text = std::fs::read_to_string(&transcript).unwrap();
     let mut seen: [Option<serde_json::Value>; 2] = [None, None];

@@ -20,9 +20,17 @@
 //!   `builtin_judge` example over the judge protocol), the judge's start
 //!   counted in each game.
 //!
-//! Words after `--` choose figures (`exchange`, `start`, `jobs`, `memory`, `judge`;
-//! all by default) and layers (`basic`, `strict`; both by default), e.g.
-//! `cargo bench -p referee --bench floor -- start strict`.
+//! - per language (`languages`): a Mastermind game between two copies of
+//!   that language's starter (sample_bots/, compiled beforehand, the cache
+//!   warm), a code and one attack each, through the referee, against the
+//!   floor starting the same two programs with the same command lines and
+//!   environment; for Java, JavaScript and Python also the floor with the
+//!   plain command (`java -cp`, `node bot.js`, `python3 bot.py`), which
+//!   says what the referee's own choices of command line save.
+//!
+//! Words after `--` choose figures (`exchange`, `start`, `languages`,
+//! `jobs`, `memory`, `judge`; all by default) and layers (`basic`, `strict`; both
+//! by default), e.g. `cargo bench -p referee --bench floor -- start strict`.
 //!
 //! No assertion: the machine may be shared and noisy; the ratios are what
 //! to read (docs/measurements.md keeps the figures).
@@ -31,10 +39,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use referee_engine::bot::{BotCommand, Languages, Sandbox, SandboxChoice};
+use std::ffi::OsString;
+
+use referee_engine::bot::language::Toolchain;
+use referee_engine::bot::{BotCommand, Language, Languages, Sandbox, SandboxChoice};
 use referee_engine::games::{GameConfig, GameOptions};
 use referee_engine::match_plan::{MatchLimits, MatchPlan};
 use referee_engine::runner::play_match;
+use referee_engine::verdict::Verdict;
 
 /// Interleaved rounds; each figure is the median over them.
 const ROUNDS: usize = 7;
@@ -212,16 +224,246 @@ fn judge_figure(cpus: &[usize]) {
     );
 }
 
+/// Each built-in language's Mastermind starter, in sample_bots/.
+const STARTERS: [(&str, &str); 7] = [
+    ("c", "c/mastermind_starter.c"),
+    ("cpp", "cpp/mastermind_starter.cpp"),
+    ("rust", "rust/mastermind_starter.rs"),
+    ("go", "go/mastermind_starter.go"),
+    ("java", "java/MastermindStarter.java"),
+    ("javascript", "js/mastermind_starter.js"),
+    ("python", "python/mastermind_starter.py"),
+];
+
+/// One language's starter, ready to start: the referee's prepared command
+/// and its limits, and the command lines the floor runs.
+struct Starter {
+    language: Language,
+    /// Compiled (or found in the cache): the game runs no compiler.
+    command: BotCommand,
+    /// The language's defaults in a Mastermind game (its memory allowance:
+    /// the heap flags follow it).
+    limits: MatchLimits,
+    /// What the referee execs, and the environment it gives (its working
+    /// folder the floor's).
+    exact: (PathBuf, Vec<OsString>, Vec<(OsString, OsString)>),
+    /// The language's plain command, for the runtimes whose command line
+    /// the referee chooses: `java -cp OUT MAIN`, `node BOT`, `python3 BOT`.
+    plain: Option<Vec<OsString>>,
+    /// Games per round: a runtime's start takes tens of milliseconds.
+    games: usize,
+}
+
+fn mastermind() -> GameConfig {
+    let options = GameOptions {
+        max_attacks: Some(1),
+        ..GameOptions::default()
+    };
+    GameConfig::from_options("mastermind", &options).unwrap()
+}
+
+/// The starters of the languages whose toolchain is installed, compiled
+/// into the cache; the floor's folder is `folder` (its HOME and TMPDIR).
+fn starters(folder: &Path) -> Vec<Starter> {
+    let languages = Languages::built_in();
+    let mut out = vec![];
+    for (name, file) in STARTERS {
+        let language = languages.named(name);
+        if let Toolchain::Missing { program } = language.toolchain() {
+            eprintln!("{name} not measured: {program} is not installed");
+            continue;
+        }
+        let source = root().join("sample_bots").join(file);
+        let bot = BotCommand::parse(&source.to_string_lossy(), &languages).unwrap();
+        let mut limits = MatchLimits::defaults_for(&mastermind(), language);
+        limits.process.sandbox = Sandbox::Basic;
+        let command = match referee_engine::runner::prepare(&bot, &limits).unwrap() {
+            Ok(command) => command,
+            Err((why, _)) => panic!("{name}: {why}"),
+        };
+        let exact = referee_engine::bot::command_line(&command, &limits.process, folder);
+        let last = command.args.last().cloned().unwrap_or_default();
+        let plain = match name {
+            "java" => command.readable.first().map(|out| {
+                vec![
+                    exact.0.clone().into(),
+                    "-cp".into(),
+                    out.clone().into(),
+                    last.clone(),
+                ]
+            }),
+            "javascript" | "python" => Some(vec![exact.0.clone().into(), last.clone()]),
+            _ => None,
+        };
+        let games = if plain.is_some() { 4 } else { 20 };
+        out.push(Starter {
+            language,
+            command,
+            limits,
+            exact,
+            plain,
+            games,
+        });
+    }
+    out
+}
+
+/// The floor playing `games` Mastermind games between two copies of
+/// `command` (program first) with environment `env`, pinned to CPU 0: ms a
+/// game.
+fn floor_mastermind(
+    referee: &Path,
+    games: usize,
+    command: &[OsString],
+    env: &[(OsString, OsString)],
+    folder: &Path,
+) -> f64 {
+    let out = Command::new("taskset")
+        .args(["-c", "0"])
+        .arg(referee)
+        .args(["mastermind", &games.to_string()])
+        .args(command)
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .current_dir(folder)
+        .output()
+        .expect("taskset and the floor referee");
+    assert!(
+        out.status.success(),
+        "the floor with {command:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+}
+
+/// The referee playing the starter's game `games` times under `sandbox`
+/// (the caller pins it): ms a game.
+fn referee_mastermind(starter: &Starter, sandbox: &Sandbox) -> f64 {
+    let mut limits = starter.limits.clone();
+    limits.process.sandbox = sandbox.clone();
+    let plan = MatchPlan {
+        config: mastermind(),
+        seed: 1,
+        key: referee_engine::key::RunKey::fresh(),
+        bots: [starter.command.clone(), starter.command.clone()],
+        limits: [limits.clone(), limits],
+    };
+    let t = Instant::now();
+    for _ in 0..starter.games {
+        let record = play_match(&plan, None).unwrap();
+        assert!(
+            record.players.iter().all(|p| p.verdict == Verdict::Ok),
+            "{}: {record:?}",
+            starter.language
+        );
+    }
+    t.elapsed().as_secs_f64() * 1e3 / starter.games as f64
+}
+
+/// The `languages` figure: each starter in interleaved rounds, the floor
+/// with the referee's command line, then the referee under each layer,
+/// then the floor with the plain command; printed as a table.
+fn languages_figure(floor_referee: &Path, layers: &[(&str, Sandbox)], cpus: &[usize]) {
+    let folder = tempfile::tempdir().unwrap();
+    let starters = starters(folder.path());
+    // Per starter: the floor, the referee per layer, the plain floor.
+    let mut floor = vec![vec![]; starters.len()];
+    let mut referee = vec![vec![vec![]; layers.len()]; starters.len()];
+    let mut plain = vec![vec![]; starters.len()];
+    for round in 0..ROUNDS {
+        eprintln!("languages: round {} of {ROUNDS}", round + 1);
+        for (i, starter) in starters.iter().enumerate() {
+            let (program, args, env) = &starter.exact;
+            let mut exact: Vec<OsString> = vec![program.into()];
+            exact.extend(args.iter().cloned());
+            floor[i].push(floor_mastermind(
+                floor_referee,
+                starter.games,
+                &exact,
+                env,
+                folder.path(),
+            ));
+            pin_to(&[0]);
+            for (l, (_, sandbox)) in layers.iter().enumerate() {
+                referee[i][l].push(referee_mastermind(starter, sandbox));
+            }
+            pin_to(cpus);
+            if let Some(command) = &starter.plain {
+                // The plain command's environment: a path, a home, a
+                // locale, nothing of the referee's choosing.
+                let env: Vec<(OsString, OsString)> = env
+                    .iter()
+                    .filter(|(k, _)| {
+                        ["PATH", "HOME", "TMPDIR", "LANG"].contains(&k.to_str().unwrap_or(""))
+                    })
+                    .cloned()
+                    .collect();
+                plain[i].push(floor_mastermind(
+                    floor_referee,
+                    starter.games,
+                    command,
+                    &env,
+                    folder.path(),
+                ));
+            }
+        }
+    }
+    println!(
+        "\nA Mastermind game between two copies of each language's starter (a code and one \
+         attack each), pinned to CPU 0, {ROUNDS} interleaved rounds: the medians, and the median \
+         of each round's ratio to the floor measured just before it (goals: {:.2}x basic, \
+         {:.2}x strict); the plain command's figure is the floor's too:\n",
+        LANGUAGE_GOALS[0], LANGUAGE_GOALS[1]
+    );
+    let mut head = "| language | floor (C), same command |".to_string();
+    for (name, _) in layers {
+        head.push_str(&format!(" referee, {name} | ratio |"));
+    }
+    head.push_str(" floor, plain command | referee (basic) / plain |");
+    println!("{head}");
+    println!("|{}", "---|".repeat(4 + 2 * layers.len()));
+    for (i, starter) in starters.iter().enumerate() {
+        let mut row = format!(
+            "| {} | {:.2} ms |",
+            starter.language,
+            median(&mut floor[i].clone())
+        );
+        for layer in &referee[i] {
+            let mut ratios: Vec<f64> = layer.iter().zip(&floor[i]).map(|(r, f)| r / f).collect();
+            row.push_str(&format!(
+                " {:.2} ms | {:.2}x |",
+                median(&mut layer.clone()),
+                median(&mut ratios)
+            ));
+        }
+        if plain[i].is_empty() || layers.is_empty() {
+            row.push_str(" | |");
+        } else {
+            let mut ratios: Vec<f64> = referee[i][0]
+                .iter()
+                .zip(&plain[i])
+                .map(|(r, p)| r / p)
+                .collect();
+            row.push_str(&format!(
+                " {:.2} ms | {:.2}x |",
+                median(&mut plain[i].clone()),
+                median(&mut ratios)
+            ));
+        }
+        println!("{row}");
+    }
+}
+
+/// The goals of the languages figure, basic and strict.
+const LANGUAGE_GOALS: [f64; 2] = [1.15, 1.5];
+
 /// Binds this process (and what it starts from now on) to `cpus`.
 fn pin_to(cpus: &[usize]) {
-    // SAFETY: a zeroed cpu_set_t is valid; CPU_SET writes inside it.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        for &cpu in cpus {
-            libc::CPU_SET(cpu, &mut set);
-        }
-        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+    let mut set = rustix::thread::CpuSet::new();
+    for &cpu in cpus {
+        set.set(cpu);
     }
+    let _ = rustix::thread::sched_setaffinity(None, &set);
 }
 
 fn all_cpus() -> Vec<usize> {
@@ -314,7 +556,8 @@ fn tournament(
 struct Chosen(Vec<String>);
 
 impl Chosen {
-    const FIGURES: [&'static str; 5] = ["exchange", "start", "jobs", "memory", "judge"];
+    const FIGURES: [&'static str; 6] =
+        ["exchange", "start", "languages", "jobs", "memory", "judge"];
     const LAYERS: [&'static str; 2] = ["basic", "strict"];
 
     fn from_args() -> Chosen {
@@ -443,6 +686,10 @@ fn main() {
                 goals[usize::from(*name == "strict")]
             );
         }
+    }
+
+    if chosen.wants("languages") {
+        languages_figure(&floor_referee, &layers, &cpus);
     }
 
     // Throughput and memory through the binary (not pinned: --jobs 2 needs

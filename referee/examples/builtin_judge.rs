@@ -188,10 +188,12 @@ fn main() {
         *byte = hex
             .get(2 * i..2 * i + 2)
             .and_then(|h| u8::from_str_radix(h, 16).ok())
-            .unwrap_or_else(|| fail(format!(
-                "the seed is not {} hex digits",
-                2 * JUDGE_SEED_BYTES
-            )));
+            .unwrap_or_else(|| {
+                fail(format!(
+                    "the seed is not {} hex digits",
+                    2 * JUDGE_SEED_BYTES
+                ))
+            });
     }
     let mut rng = SeedStream::new(&seed);
     match config {

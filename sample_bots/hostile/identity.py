@@ -1,5 +1,6 @@
 """Fixture: says on stderr, as one JSON line starting `identity:`, who it
-runs as and what it can see: its user and group ids, the processes /proc
+runs as and what it can see: its user and group ids, its process, parent,
+process group and session ids, the processes /proc
 shows it (null: cannot list), and how many entries it finds in the referee's home (/root) and
 in /tmp (null: cannot list). Then plays legally (verdict: ok). The sandbox tests compare what
 two seats report."""
@@ -29,6 +30,9 @@ report = {
     "uid": os.getuid(),
     "gid": os.getgid(),
     "pid": os.getpid(),
+    "parent": os.getppid(),
+    "group": os.getpgid(0),
+    "session": os.getsid(0),
     "processes": processes(),
     "root": entries("/root"),
     "tmp": entries("/tmp"),

@@ -8,6 +8,13 @@
  *   floor start GAMES BOT       GAMES times: start two bots, greet both, one
  *                               code and one attack each, "end", close and
  *                               reap; prints the milliseconds per game.
+ *   floor mastermind GAMES PROGRAM [ARG...]
+ *                               the same with two copies of a Mastermind bot
+ *                               run as PROGRAM ARG... (the environment and
+ *                               working folder this program was given; the
+ *                               bots' stderr to /dev/null): greet, a code
+ *                               and one attack each with its feedback, "end";
+ *                               prints the milliseconds per game.
  *
  * No sandbox, no transcript, no rules: what is left is process start-up,
  * pipes and poll, the cost the referee is compared against. */
@@ -37,6 +44,9 @@ static double now_us(void) {
     return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }
 
+/* The command line every bot is started with: argv[0] is the program. */
+static char **command;
+
 static void start(struct bot *b, const char *path) {
     int to[2], from[2];
     if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC)) { perror("pipe"); exit(1); }
@@ -45,7 +55,13 @@ static void start(struct bot *b, const char *path) {
     if (b->pid == 0) {
         dup2(to[0], 0);
         dup2(from[1], 1);
-        execl(path, path, (char *)NULL);
+        if (command) {
+            int null = open("/dev/null", O_WRONLY);
+            if (null >= 0) dup2(null, 2);
+            execv(command[0], command);
+        } else {
+            execl(path, path, (char *)NULL);
+        }
         _exit(127);
     }
     close(to[0]);
@@ -84,7 +100,7 @@ static void recv_line(struct bot *b) {
 }
 
 static void finish(struct bot *b) {
-    send_line(b, "end draw round-cap\n");
+    send_line(b, command ? "end draw attack-cap\n" : "end draw round-cap\n");
     close(b->in);
     close(b->out);
     int status;
@@ -98,8 +114,36 @@ static void attack(struct bot *b) {
 }
 
 int main(int argc, char **argv) {
+    if (argc >= 4 && strcmp(argv[1], "mastermind") == 0) {
+        signal(SIGPIPE, SIG_IGN);
+        long count = atol(argv[2]);
+        command = argv + 3;
+        struct bot a, b;
+        double t0 = now_us();
+        for (long i = 0; i < count; i++) {
+            start(&a, NULL);
+            start(&b, NULL);
+            send_line(&a, "mastermind 4 6 first 1 1\n");
+            send_line(&b, "mastermind 4 6 second 1 2\n");
+            send_line(&a, "code\n");
+            recv_line(&a);
+            send_line(&b, "code\n");
+            recv_line(&b);
+            send_line(&a, "attack\n");
+            recv_line(&a);
+            send_line(&a, "feedback 0 0\n");
+            send_line(&b, "attack\n");
+            recv_line(&b);
+            send_line(&b, "feedback 0 0\n");
+            finish(&a);
+            finish(&b);
+        }
+        double t1 = now_us();
+        printf("%.3f\n", (t1 - t0) / 1000.0 / count);
+        return 0;
+    }
     if (argc != 4) {
-        fprintf(stderr, "usage: %s exchange ROUNDS BOT | start GAMES BOT\n", argv[0]);
+        fprintf(stderr, "usage: %s exchange ROUNDS BOT | start GAMES BOT | mastermind GAMES PROGRAM [ARG...]\n", argv[0]);
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);

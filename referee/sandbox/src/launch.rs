@@ -34,7 +34,7 @@
 use std::ffi::{CStr, CString, OsString};
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::fd::OwnedFd;
+use std::os::fd::{OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
@@ -273,7 +273,13 @@ fn launch(spec: &LaunchSpec, report: &mut File, prepared: Prepared) -> Result<()
     // The bot is forked from the launcher, itself a copy of the referee:
     // its `ru_maxrss` keeps this peak (see `own_peak_rss_kb`).
     let inherited_rss_kb = own_peak_rss_kb();
-    let bot = start_bot(spec, exposures, prepared.secrets)?;
+    let bot = start_bot(
+        spec,
+        exposures,
+        Forker::Launcher {
+            secrets: prepared.secrets,
+        },
+    )?;
     report
         .write_all(format!("started {bot}\n").as_bytes())
         .map_err(|e| format!("report: {e}"))?;
@@ -368,10 +374,36 @@ fn closed_to_its_user(spec: &LaunchSpec) -> Result<(), String> {
     Ok(())
 }
 
+/// Who forks the bot, and so what its child of the fork has already.
+enum Forker {
+    /// The launcher: the bot's pipes are on its standard descriptors
+    /// already, its session is its own (the bot gets one too), the layer
+    /// hiding root's secrets, if `secrets`, is open on [`SECRETS_FD`].
+    Launcher { secrets: bool },
+    /// The referee itself (`starts_directly`: basic, a bot that may not
+    /// fork): the bot's three pipes, the layer hiding root's secrets if
+    /// there is one (a descriptor of the referee's), and the referee's pid.
+    /// The child closes everything else of the referee's at exec, stays in
+    /// the referee's session in a process group of its own, and dies with
+    /// the referee.
+    Referee {
+        stdio: [OwnedFd; 3],
+        secrets: Option<RawFd>,
+        referee: i32,
+    },
+}
+
 /// Forks the bot, confines it step by step and execs it; its pid, or why
 /// it could not start (the step that failed; `BOTS_FAULT` first when its
 /// own program cannot be run).
-fn start_bot(spec: &LaunchSpec, exposures: Vec<Exposure>, secrets: bool) -> Result<i32, String> {
+///
+/// Through `std::process::Command` with the confinement as `pre_exec`:
+/// the child of a fork (never a child sharing the parent's memory), which
+/// may allocate before exec because the C library's fork leaves its
+/// allocator usable in the child, even of a multi-threaded referee; it
+/// takes no other lock of the parent's (no standard stream, no
+/// environment).
+fn start_bot(spec: &LaunchSpec, exposures: Vec<Exposure>, forker: Forker) -> Result<i32, String> {
     // Under exposures, the program is run by its real path: a symlink to
     // it may lie in a folder the bot cannot see.
     let program = if exposures.is_empty() {
@@ -391,12 +423,36 @@ fn start_bot(spec: &LaunchSpec, exposures: Vec<Exposure>, secrets: bool) -> Resu
         .env_clear()
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
         .current_dir(&spec.workdir);
+    let (secrets, referee) = match forker {
+        Forker::Launcher { secrets } => (secrets.then_some(SECRETS_FD), None),
+        Forker::Referee {
+            stdio: [stdin, stdout, stderr],
+            secrets,
+            referee,
+        } => {
+            command.stdin(stdin).stdout(stdout).stderr(stderr);
+            (secrets, Some(referee))
+        }
+    };
     let child_spec = spec.clone();
-    // SAFETY: the launcher is single-threaded, so the child of its fork may
-    // allocate and take locks before exec.
+    // SAFETY: the child of a fork, single-threaded; it may allocate (see
+    // above) and it returns to `Command`, which execs or exits.
     unsafe {
         command.pre_exec(move || {
-            confine(&child_spec, &exposures, secrets).map_err(|(step, e)| {
+            let confined = match referee {
+                Some(referee) => {
+                    leave_the_referee(Forked::Bot);
+                    confine(&child_spec, &exposures, secrets, false)
+                        .and_then(|()| dies_with(referee))
+                }
+                None => confine(
+                    &child_spec,
+                    &exposures,
+                    secrets,
+                    child_spec.strict.is_none(),
+                ),
+            };
+            confined.map_err(|(step, e)| {
                 let _ = rustix::io::write(&why_write, step.as_bytes());
                 e
             })
@@ -417,6 +473,26 @@ fn start_bot(spec: &LaunchSpec, exposures: Vec<Exposure>, secrets: bool) -> Resu
             Err(cannot_run(&e, spec, &program))
         }
     }
+}
+
+/// The referee's own start of a bot (see `start_directly`): forked from
+/// the referee, with its three pipes, confined and exec'd; its pid, or
+/// why it could not start (as [`start_bot`]).
+pub(super) fn start_from_the_referee(
+    spec: &LaunchSpec,
+    stdio: [OwnedFd; 3],
+    secrets: Option<RawFd>,
+) -> Result<i32, String> {
+    let referee = rustix::process::getpid().as_raw_nonzero().get();
+    start_bot(
+        spec,
+        Vec::new(),
+        Forker::Referee {
+            stdio,
+            secrets,
+            referee,
+        },
+    )
 }
 
 /// Why `program` could not be run (its exec failed with `e`), prefixed
@@ -474,14 +550,7 @@ fn wait_for(bot: i32, workdir: &Path) -> (libc::c_int, libc::rusage) {
             remove_workdir(workdir);
             std::process::exit(1);
         }
-        let mut status: libc::c_int = 0;
-        // SAFETY: rusage is plain data (zeroed is a valid value), which
-        // wait4 fills in; valid pointers to locals.
-        let (r, usage) = unsafe {
-            let mut usage: libc::rusage = std::mem::zeroed();
-            let r = libc::wait4(-1, &mut status, 0, &mut usage);
-            (r, usage)
-        };
+        let (r, status, usage) = wait4(-1, 0);
         if r == bot {
             return (status, usage);
         }
@@ -491,6 +560,20 @@ fn wait_for(bot: i32, workdir: &Path) -> (libc::c_int, libc::rusage) {
             // usage is still all zero.
             return (0, usage);
         }
+    }
+}
+
+/// `wait4(2)` for `pid` (-1: any child) with `options`: the pid it reaped
+/// (0: none yet, with `WNOHANG`; -1: an error, which errno says), the
+/// child's wait status and its resource usage (all zero unless reaped).
+pub(super) fn wait4(pid: i32, options: i32) -> (i32, libc::c_int, libc::rusage) {
+    let mut status: libc::c_int = 0;
+    // SAFETY: rusage is plain data (zeroed is a valid value), which wait4
+    // fills in; valid pointers to locals.
+    unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        let r = libc::wait4(pid, &mut status, options, &mut usage);
+        (r, status, usage)
     }
 }
 
@@ -744,11 +827,79 @@ pub(super) fn leave_the_terminal(own_session: bool) -> Result<(), StepError> {
     }
 }
 
+/// Which child of a fork of the referee leaves the referee's state behind.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Forked {
+    /// A launcher, which runs on (its descriptors are set apart, see
+    /// `start::launcher_child`): SIGPIPE ignored, as in any Rust program.
+    Launcher,
+    /// A bot the referee starts itself, about to exec: SIGPIPE at its
+    /// default too (as a launcher's bot has it: `Command` resets it before
+    /// this runs), and nothing the referee has open (the other bots' pipes,
+    /// its files) outlives the exec; the secrets layer stays open until
+    /// then.
+    Bot,
+}
+
+/// First in a child of a fork of the referee: none of the referee's
+/// signal handlers (a flag for Ctrl-C) runs in it, every signal goes back
+/// to its default (but SIGPIPE for a launcher) and none is blocked (a mask
+/// the forking thread had); for a bot, every descriptor from 3 up is
+/// closed at exec.
+pub(super) fn leave_the_referee(forked: Forked) {
+    let pipe = match forked {
+        Forked::Launcher => libc::SIG_IGN,
+        Forked::Bot => libc::SIG_DFL,
+    };
+    // SAFETY: system calls with integer arguments and a pointer to a local.
+    unsafe {
+        let mut none: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut none);
+        libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+        for signal in 1..libc::SIGRTMAX() {
+            if signal != libc::SIGKILL && signal != libc::SIGSTOP {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+        }
+        libc::signal(libc::SIGPIPE, pipe);
+        if forked == Forked::Bot
+            && libc::syscall(
+                libc::SYS_close_range,
+                3 as libc::c_uint,
+                libc::c_uint::MAX,
+                libc::CLOSE_RANGE_CLOEXEC,
+            ) != 0
+        {
+            for fd in 3..65536 {
+                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+            }
+        }
+    }
+}
+
+/// Last before exec: the parent-death signal (set by [`confine`]) counts
+/// only if the referee was still there when it was set.
+fn dies_with(referee: i32) -> Result<(), StepError> {
+    if rustix::process::getppid().map(|p| p.as_raw_nonzero().get()) != Some(referee) {
+        return Err((
+            "parent-death signal",
+            io::Error::other("the referee is gone"),
+        ));
+    }
+    Ok(())
+}
+
 /// In the bot's process, between fork and exec (single-threaded): every
 /// confinement step, in an order where each still has the privilege it
-/// needs. `secrets`: the layer hiding root's secrets is open on
-/// [`SECRETS_FD`] (else the bot's own ruleset hides them).
-fn confine(spec: &LaunchSpec, exposures: &[Exposure], secrets: bool) -> Result<(), StepError> {
+/// needs. `secrets`: the descriptor of the layer hiding root's secrets
+/// (else the bot's own ruleset hides them). `own_session`: see
+/// [`leave_the_terminal`].
+fn confine(
+    spec: &LaunchSpec,
+    exposures: &[Exposure],
+    secrets: Option<RawFd>,
+    own_session: bool,
+) -> Result<(), StepError> {
     // First into the cgroups, so that everything it starts is in.
     for file in &spec.cgroup_procs {
         std::fs::write(file, b"0").map_err(|e| ("joining its cgroup", e))?;
@@ -756,7 +907,7 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure], secrets: bool) -> Result<(
     if let Some(strict) = &spec.strict {
         enter_mount_namespace(spec, strict, exposures)?;
     }
-    leave_the_terminal(spec.strict.is_none())?;
+    leave_the_terminal(own_session)?;
     set_rlimits(spec)?;
     if let Some(identity) = &spec.identity {
         become_unprivileged(spec, identity)?;
@@ -764,16 +915,16 @@ fn confine(spec: &LaunchSpec, exposures: &[Exposure], secrets: bool) -> Result<(
     // Before seccomp, which would refuse Landlock's own system calls no
     // more than any other, but after the user switch, so that the domain
     // is made by the bot's own credentials.
-    landlock::confine(&landlock_policy(spec, !secrets)).map_err(|e| {
+    landlock::confine(&landlock_policy(spec, secrets.is_none())).map_err(|e| {
         (
             "file-system confinement",
             io::Error::other(crate::text::with_causes(&e)),
         )
     })?;
-    if secrets {
+    if let Some(secrets) = secrets {
         // SAFETY: the launcher keeps the layer open on this descriptor
-        // (see `BotProcess::spawn`).
-        let layer = unsafe { std::os::fd::BorrowedFd::borrow_raw(SECRETS_FD) };
+        // (see `start_launcher`), the referee for as long as it runs.
+        let layer = unsafe { std::os::fd::BorrowedFd::borrow_raw(secrets) };
         if !landlock::restrict_self_with(&layer) {
             return Err(last_error("file-system confinement"));
         }

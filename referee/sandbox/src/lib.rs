@@ -61,7 +61,7 @@ pub use language::{Language, Languages};
 pub use sandbox::{Sandbox, SandboxChoice};
 pub use spec::{own_paths_of, BotCommand, BotSpecError};
 use start::*;
-pub use start::{is_bots_fault, is_operators_fault, MEMORY_PLACEHOLDER};
+pub use start::{command_line, is_bots_fault, is_operators_fault, MEMORY_PLACEHOLDER};
 pub use workdir::workdirs_base;
 use workdir::*;
 
@@ -546,10 +546,8 @@ pub struct BotProcess {
     _workdir: tempfile::TempDir,
     /// Under `strict`: the bot's cgroups, killed and removed when dropped.
     cgroup: Option<sandbox::BotCgroup>,
-    /// The bot's parent, the launcher ([`launch`]): its exit tells the
-    /// bot's, after everything the bot left behind was killed; its report
-    /// pipe says how the bot ended.
-    launcher: Launcher,
+    /// The bot's parent: the launcher ([`launch`]), or the referee.
+    keeper: Keeper,
     /// The context's folder and cgroups, held until the bot's own
     /// directory and cgroups are gone (the last field, dropped last: the
     /// limits above hold it too, but drop before the directory).

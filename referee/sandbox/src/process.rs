@@ -7,7 +7,9 @@ use super::*;
 impl BotProcess {
     /// Starts a bot in a fresh, empty working directory, in its own process
     /// group without a terminal, with a clean environment and its rlimits, under
-    /// the sandbox of `limits`, through the launcher ([`launch`]).
+    /// the sandbox of `limits`: by the referee itself under basic for a bot
+    /// that may not fork, else through a launcher ([`launch`]); see
+    /// `start::start`.
     pub fn spawn(command: &BotCommand, limits: &ProcessLimits) -> io::Result<BotProcess> {
         let workdir = tempfile::Builder::new()
             .prefix("referee-bot-")
@@ -40,13 +42,13 @@ impl BotProcess {
             )?),
         };
         let spec = launch_spec(command, limits, workdir.path(), &tag, cgroup.as_ref());
-        let started = start_launcher(&spec)?;
+        let started = start(&spec)?;
         for fd in [&started.stdin, &started.stdout, &started.stderr] {
             set_nonblocking(fd)?;
         }
         Ok(BotProcess {
             pid: started.bot,
-            launcher: started.launcher,
+            keeper: started.keeper,
             group: ProcessGroup(started.bot),
             pidfd: started.pidfd,
             stdin: Some(started.stdin),
@@ -397,21 +399,31 @@ impl BotProcess {
             cgroup.kill();
             tree_cpu = cgroup.cpu_time();
         }
-        // The launcher exits once the bot's tree is gone; its report says
-        // how the bot ended. A launcher that does not (killed, stuck) is
-        // killed, and the referee sweeps what the bot may have left.
-        let Launcher { pid, report } = &mut self.launcher;
-        let ended = if self.exited {
-            report.rest().lines().find_map(launch::Ended::parse)
-        } else {
-            None
+        let (ended, launcher_exit) = match &mut self.keeper {
+            // The launcher exits once the bot's tree is gone; its report
+            // says how the bot ended. A launcher that does not (killed,
+            // stuck) is killed, and the referee sweeps what the bot may
+            // have left.
+            Keeper::Launcher(Launcher { pid, report }) => {
+                let ended = if self.exited {
+                    report.rest().lines().find_map(launch::Ended::parse)
+                } else {
+                    None
+                };
+                if ended.is_none() {
+                    let _ = rustix::process::kill_process(*pid, Signal::KILL);
+                    self.group.signal(Signal::KILL);
+                    sandbox::sweep(self.pid.as_raw_nonzero().get(), &self.tag);
+                }
+                (ended, reap(*pid))
+            }
+            // It cannot fork: its group is the bot alone, and SIGKILL (sent
+            // above if it had not exited) ends it.
+            Keeper::Referee => {
+                let ended = reap_with_usage(self.pid);
+                (ended, ended.map(|e| e.exit))
+            }
         };
-        if ended.is_none() {
-            let _ = rustix::process::kill_process(*pid, Signal::KILL);
-            self.group.signal(Signal::KILL);
-            sandbox::sweep(self.pid.as_raw_nonzero().get(), &self.tag);
-        }
-        let launcher_exit = reap(*pid);
         let report = match ended {
             Some(ended) => ProcessReport {
                 exit: Some(ended.exit),
@@ -825,8 +837,9 @@ mod tests {
         true
     }
 
-    /// A bot's whole life through the launcher: it answers, it exits on
-    /// its own once its input ends, the launcher says how, and nothing of
+    /// A bot's whole life, started by the referee itself (basic, no fork:
+    /// the default): it answers, it exits on its own once its input ends,
+    /// the referee reaps it and says how, and nothing of
     /// it (process, working directory) is left.
     #[test]
     fn a_bot_answers_then_exits_and_leaves_nothing() {

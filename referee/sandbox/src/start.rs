@@ -91,15 +91,121 @@ pub(crate) fn launch_spec(
     }
 }
 
-/// A bot that runs: its pipes, its pid, its launcher, and the pidfd that
-/// says when the launcher has exited.
+/// The program, arguments and whole environment a bot of `command` is
+/// exec'd with under `limits`, its working folder `workdir`: for a
+/// measurement that starts the very same command line outside the referee
+/// (the floor benchmark).
+pub fn command_line(
+    command: &BotCommand,
+    limits: &ProcessLimits,
+    workdir: &std::path::Path,
+) -> (std::path::PathBuf, Vec<OsString>, Vec<(OsString, OsString)>) {
+    let spec = launch_spec(command, limits, workdir, "", None);
+    (spec.program, spec.args, spec.env)
+}
+
+/// A bot that runs: its pipes, its pid, its keeper, and the pidfd that
+/// says when the keeper's child (the launcher, or the bot) has exited.
 pub(crate) struct Started {
     pub(crate) bot: Pid,
-    pub(crate) launcher: Launcher,
+    pub(crate) keeper: Keeper,
     pub(crate) pidfd: OwnedFd,
     pub(crate) stdin: OwnedFd,
     pub(crate) stdout: OwnedFd,
     pub(crate) stderr: OwnedFd,
+}
+
+/// The bot's parent, and so how its end is learnt.
+pub(crate) enum Keeper {
+    /// The launcher ([`launch`]): its exit tells the bot's, after
+    /// everything the bot left behind was killed; its report pipe says how
+    /// the bot ended.
+    Launcher(Launcher),
+    /// The referee itself ([`start_directly`]), which reaps the bot.
+    Referee,
+}
+
+/// Starts the bot of `spec`: by the referee itself when it can
+/// ([`starts_directly`]), else through a launcher.
+pub(crate) fn start(spec: &launch::LaunchSpec) -> io::Result<Started> {
+    if starts_directly(spec) {
+        start_directly(spec)
+    } else {
+        start_launcher(spec)
+    }
+}
+
+/// Does the referee start this bot itself, with no launcher between? A
+/// bot under basic that may not fork (the default; not a compiler): it
+/// can leave nothing behind (no process of its own but itself), so it
+/// needs no keeper to sweep its tree, and the game's start saves a
+/// process (the launcher's fork of the referee, then its own fork of the
+/// bot: two copies of the referee's page tables where this makes one).
+pub(crate) fn starts_directly(spec: &launch::LaunchSpec) -> bool {
+    spec.strict.is_none() && !spec.allow_fork && !spec.compiler
+}
+
+/// The referee's own start of a bot ([`starts_directly`]): a fork of the
+/// calling thread, confined between fork and exec by the same steps as a
+/// launcher's bot (`launch::confine`), in a process group of its own in
+/// the referee's session (a session per bot is a scheduling group per bot,
+/// docs/measurements.md), killed if the forking thread's process dies
+/// (the parent-death signal). Returns once the exec succeeded or failed.
+pub(crate) fn start_directly(spec: &launch::LaunchSpec) -> io::Result<Started> {
+    use rustix::pipe::{pipe_with, PipeFlags};
+    let (stdin_read, stdin_write) = pipe_with(PipeFlags::CLOEXEC)?;
+    let (stdout_read, stdout_write) = pipe_with(PipeFlags::CLOEXEC)?;
+    let (stderr_read, stderr_write) = pipe_with(PipeFlags::CLOEXEC)?;
+    // Built (once) before the fork, so that no child builds them.
+    sandbox::SeccompProgram::cached(spec.seccomp_policy()).map_err(io::Error::other)?;
+    let secrets = match &spec.identity {
+        Some(_) => launch::secrets_layer()?.map(AsRawFd::as_raw_fd),
+        None => None,
+    };
+    let stdio = [stdin_read, stdout_write, stderr_write];
+    let pid =
+        launch::start_from_the_referee(spec, stdio, secrets).map_err(|why| start_error(&why))?;
+    let bot = Pid::from_raw(pid).expect("a child's pid is positive");
+    let pidfd = match rustix::process::pidfd_open(bot, PidfdFlags::empty()) {
+        Ok(fd) => fd,
+        Err(e) => {
+            let _ = rustix::process::kill_process(bot, Signal::KILL);
+            reap(bot);
+            return Err(e.into());
+        }
+    };
+    Ok(Started {
+        bot,
+        keeper: Keeper::Referee,
+        pidfd,
+        stdin: stdin_write,
+        stdout: stdout_read,
+        stderr: stderr_read,
+    })
+}
+
+/// Reaps a bot the referee started itself ([`start_directly`]), once it
+/// has exited or been sent SIGKILL: how it ended, its CPU time and
+/// `ru_maxrss` (counted above the referee's own peak at the reaping only:
+/// see `launch::own_peak_rss_kb`). Bounded: a process stuck in the kernel
+/// is left unreaped.
+pub(crate) fn reap_with_usage(pid: Pid) -> Option<launch::Ended> {
+    let until = Instant::now() + LAUNCH_TIME;
+    loop {
+        let (r, status, usage) = launch::wait4(pid.as_raw_nonzero().get(), libc::WNOHANG);
+        if r == pid.as_raw_nonzero().get() {
+            return Some(
+                launch::Ended::from_wait(status, &usage).beyond(launch::own_peak_rss_kb()),
+            );
+        }
+        let interrupted = r == -1 && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR);
+        if (r != 0 && !interrupted) || Instant::now() >= until {
+            return None;
+        }
+        if r == 0 {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
 }
 
 /// Forks the launcher ([`launch`]) from the calling thread and waits
@@ -173,10 +279,10 @@ pub(crate) fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
     };
     Ok(Started {
         bot,
-        launcher: Launcher {
+        keeper: Keeper::Launcher(Launcher {
             pid: launcher_pid,
             report,
-        },
+        }),
         pidfd,
         stdin: stdin_write,
         stdout: stdout_read,
@@ -202,22 +308,11 @@ pub(crate) unsafe fn launcher_child(
     secrets: Option<i32>,
     referee: libc::pid_t,
 ) -> i32 {
+    // A mask the forking thread had must not keep signals (SIGTERM) from
+    // the launcher, nor the referee's handlers run in it.
+    launch::leave_the_referee(launch::Forked::Launcher);
     // SAFETY: system calls with integer arguments and pointers to locals.
     unsafe {
-        // A mask the forking thread had must not keep signals (SIGTERM)
-        // from the launcher.
-        let mut none: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut none);
-        libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
-        // The referee's handlers (a SIGCHLD handler that writes to a pipe
-        // closed below) are not the launcher's: every signal to its
-        // default, but SIGPIPE ignored, as in any Rust program.
-        for signal in 1..libc::SIGRTMAX() {
-            if signal != libc::SIGKILL && signal != libc::SIGSTOP {
-                libc::signal(signal, libc::SIG_DFL);
-            }
-        }
-        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
         if network.is_some_and(|fd| libc::setns(fd, libc::CLONE_NEWNET) != 0)
             || ipc.is_some_and(|fd| libc::setns(fd, libc::CLONE_NEWIPC) != 0)
         {

@@ -131,7 +131,13 @@ pub fn run_judge_check(
 fn recorded_seed(
     entries: &[transcript::Entry],
     given: &super::KeyFlags,
-) -> Result<(Option<Config>, [u8; referee_engine::runner::JUDGE_SEED_BYTES]), Failure> {
+) -> Result<
+    (
+        Option<Config>,
+        [u8; referee_engine::runner::JUDGE_SEED_BYTES],
+    ),
+    Failure,
+> {
     use referee_engine::replay::{ReplayKey, ReplayPlan};
     let plan = entries.iter().find_map(|e| match e {
         transcript::Entry::Result { record } => match &record.plan {
