@@ -180,16 +180,41 @@ fn connect4_refuses_a_board_too_small() {
         ],
         BUDGET,
     );
-    // The judge answers start with an error: a void game (exit 1), whose
-    // message shows the judge's stderr, where the helper wrote the detail.
-    assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
-    assert!(run.stderr.contains("void"), "{}", run.stderr);
+    // The judge answers start with an error: the game's options are bad
+    // input (exit 2), and the message says the judge's own words.
+    assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("refused the game"), "{}", run.stderr);
     assert!(
         run.stderr
-            .contains("option rows: expected from 4 to 16, got 2"),
+            .contains("option rows: expected from 4 to 16, got 2; give it options"),
         "the message names the option: {}",
         run.stderr
     );
+    // A tournament of those options stops at its first game, as bad input.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("small.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"small\"\ngame = \"{}\"\nformat = \"round-robin\"\ngames_per_pairing = 2\n\
+             [options]\nrows = 2\n[[bots]]\nname = \"a\"\nbot = \"{starter}\"\n\
+             [[bots]]\nname = \"b\"\nbot = \"{starter}\"\n",
+            game_file("connect4/judge.py")
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("refused the game"), "{}", run.stderr);
 }
 
 /// Nim between two copies of the starter (it plays the exclusive-or
@@ -521,4 +546,62 @@ fn judges_refuse_bad_options_and_answer_the_same_twice() {
         assert_eq!(first.len(), 4, "{judge}: {first:?}");
         assert_eq!(first[0]["protocol"], 1);
     }
+}
+
+/// A judge's frames follow every reply it accepted: the game page of the
+/// Mastermind judge counts the codes' replies as moves (as its frames do),
+/// so the last frame, the last attack, is the last move's.
+#[test]
+fn a_judge_games_page_counts_every_reply_as_a_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("game.jsonl");
+    let run = referee(
+        &[
+            "match",
+            &game_file("mastermind/judge.py"),
+            &sample_bin("mastermind_knuth"),
+            &sample_bin("mastermind_random"),
+            "--seed",
+            "3",
+            "--json",
+            "--transcript",
+            transcript.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let record = run.json();
+    let replies: u64 = record["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["replies"].as_u64().unwrap())
+        .sum();
+    let page = dir.path().join("game.html");
+    let run = referee(
+        &[
+            "replay",
+            transcript.to_str().unwrap(),
+            "--html",
+            page.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let moves = html.matches(r#"{"seat":""#).count() as u64;
+    assert_eq!(moves, replies, "one move a reply, codes included");
+    // The frames' last move is the page's last move.
+    let last_frame = record["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["move"].as_u64())
+        .max()
+        .unwrap();
+    assert_eq!(last_frame, replies);
+    assert!(
+        !html.contains(r#""candidates":"#),
+        "a judge game is no code game"
+    );
 }

@@ -87,6 +87,8 @@ pub fn run_match(args: MatchArgs, arena: &Arena) -> Result<super::ExitCode, Fail
         .map_err(Failure::internal)?;
     let record = match play_match(&plan, args.transcript.as_ref()) {
         Ok(record) => record,
+        // The judge refused the game's options: the organiser's to fix.
+        Err(e @ MatchError::Judge { .. }) if e.is_refused_game() => return Err(Failure::input(e)),
         // Not the referee's failure, nor bad input: the game has no
         // result, and says why.
         Err(e @ MatchError::Judge { .. }) => {
@@ -256,6 +258,7 @@ pub fn run_reproduce(args: ReproduceArgs, arena: &Arena) -> Result<super::ExitCo
     let mut played =
         referee_engine::runner::play_reproduction(&plan, opponent, replies, Some(&save)).map_err(
             |e| match e {
+                _ if e.is_refused_game() => Failure::input(e),
                 MatchError::Transcript { .. }
                 | MatchError::Compiler { .. }
                 | MatchError::Unreachable { .. } => Failure::input(e),

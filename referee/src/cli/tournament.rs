@@ -414,6 +414,7 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         | tournament::TournamentError::Match(referee_engine::runner::MatchError::Unreachable {
             ..
         }) => Failure::input(e),
+        tournament::TournamentError::Match(ref m) if m.is_refused_game() => Failure::input(e),
         _ => Failure::internal(e),
     })?;
     if outcome.interrupted {

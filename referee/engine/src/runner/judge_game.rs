@@ -104,6 +104,12 @@ impl Link {
     /// Ends the game as void: the judge is killed, what it wrote on stderr
     /// is kept. The first fault stands.
     fn fail(&mut self, what: String, interrupted: bool) {
+        self.fail_as(what, interrupted, false);
+    }
+
+    /// [`Link::fail`], `refused` when the judge refused the game at
+    /// its start (see [`Void::refused`]).
+    fn fail_as(&mut self, what: String, interrupted: bool, refused: bool) {
         if self.void.is_some() {
             return;
         }
@@ -118,6 +124,7 @@ impl Link {
             what,
             stderr: self.stderr(),
             interrupted,
+            refused,
         });
     }
 
@@ -495,6 +502,7 @@ impl JudgeGame {
                 what,
                 stderr: Vec::new(),
                 interrupted: false,
+                refused: false,
             },
         };
         let command = BotCommand::parse(&config.path, &Languages::built_in())
@@ -556,6 +564,13 @@ impl JudgeGame {
         });
         let ready = game.link.get_mut().ask(&start).and_then(|(kind, map)| {
             let link = game.link.get_mut();
+            if kind == "error" {
+                // The judge refused the game (an option it does not take,
+                // a size it cannot play): its own words say why.
+                let detail = map.get("detail").and_then(Value::as_str).unwrap_or("");
+                link.fail_as(format!("refused the game: {detail}"), false, true);
+                return None;
+            }
             if kind != "ready" {
                 link.fail(
                     format!("answered start with '{kind}' instead of 'ready'"),

@@ -88,13 +88,28 @@ pub enum MatchError {
     },
 }
 
+impl MatchError {
+    /// The judge refused the game at its start (its options): bad input,
+    /// the same for every game of that judge (see `Void::refused`).
+    pub fn is_refused_game(&self) -> bool {
+        matches!(self, MatchError::Judge { void, .. } if void.refused)
+    }
+}
+
 /// The message of a void game: the judge, its message at fault, what was
 /// wrong, and its last stderr lines.
 fn judge_failure(judge: &str, void: &games::judge::Void) -> String {
-    let mut text = format!(
-        "the judge {judge} failed at its message {}: {}; the game is void (nobody's loss)",
-        void.message, void.what
-    );
+    let mut text = if void.refused {
+        format!(
+            "the judge {judge} {}; give it options it takes (--option, or [options] in the file)",
+            void.what
+        )
+    } else {
+        format!(
+            "the judge {judge} failed at its message {}: {}; the game is void (nobody's loss)",
+            void.message, void.what
+        )
+    };
     if !void.stderr.is_empty() {
         text.push_str("\nthe judge's stderr:");
         for line in &void.stderr {

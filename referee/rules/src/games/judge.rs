@@ -126,6 +126,11 @@ pub struct Void {
     pub stderr: Vec<String>,
     /// Not the judge's fault: the referee was asked to stop.
     pub interrupted: bool,
+    /// The judge refused the game at its start (`error` for `start`: an
+    /// option it does not take): the organiser's to fix, the same for
+    /// every game of that judge and options, so bad input, not a void
+    /// game to play again.
+    pub refused: bool,
 }
 
 #[cfg(test)]

@@ -257,6 +257,9 @@ pub fn game_view(entries: &[Entry]) -> GameView {
     let mut board: Option<ReplayBoard> = None;
     let mut replies = [0u32; 2];
     let mut greeting: Option<String> = None;
+    // Every reply as a move, codes included: a judge game's frames count
+    // every reply the judge accepted, whatever the request's word.
+    let mut every_reply: Vec<Move> = Vec::new();
     for entry in entries {
         match entry {
             Entry::Header {
@@ -312,10 +315,6 @@ pub fn game_view(entries: &[Entry]) -> GameView {
                     Direction::From => {
                         replies[i] += 1;
                         let request = last_request[i].take();
-                        if request.as_deref() == Some("code") {
-                            view.codes[i] = Some(line.clone());
-                            continue;
-                        }
                         let mut m = Move {
                             seat: seat_name(*bot),
                             line: line.clone(),
@@ -327,6 +326,11 @@ pub fn game_view(entries: &[Entry]) -> GameView {
                             candidates: None,
                             reply: replies[i],
                         };
+                        every_reply.push(m.clone());
+                        if request.as_deref() == Some("code") {
+                            view.codes[i] = Some(line.clone());
+                            continue;
+                        }
                         if let Some(replay) = &mut board {
                             if let Some(b) = replay.board_after_reply(*bot, line) {
                                 m.board = Some(rows_of(b));
@@ -377,6 +381,17 @@ pub fn game_view(entries: &[Entry]) -> GameView {
                 }
                 view.frames = record.frames.clone();
                 view.game_script = game_script(record);
+                if is_judge_game(record) {
+                    // A judge's words are its own: a `code` request is a
+                    // move like any other, and its frames follow every
+                    // reply.
+                    view.moves = std::mem::take(&mut every_reply);
+                    view.codes = Default::default();
+                    // Its greeting may look like a built-in game's: its
+                    // frames are its board, not a code game's.
+                    view.shape = None;
+                    greeting = None;
+                }
             }
         }
     }
@@ -384,6 +399,11 @@ pub fn game_view(entries: &[Entry]) -> GameView {
         count_candidates(&mut view, &greeting);
     }
     view
+}
+
+/// Whether the record is of a game a judge played.
+fn is_judge_game(record: &MatchRecord) -> bool {
+    matches!(&record.plan, Some(crate::replay::ReplayPlan::Match(plan)) if plan.config.judge().is_some())
 }
 
 /// A judge game's own viewer: `viewer.js` in the judge's folder, if the

@@ -141,6 +141,13 @@ impl Played {
             }
             // The judge failed: the game is void (nobody's loss), not
             // recorded; resume plays it again.
+            // The judge refused the game's options: every game would be
+            // refused alike, so stop, as for bad input.
+            Err(e @ MatchError::Judge { .. }) if e.is_refused_game() => {
+                self.error.get_or_insert(TournamentError::Match(e));
+                bot::request_stop();
+                (None, Flow::Stop)
+            }
             Err(e @ MatchError::Judge { .. }) => {
                 self.not_played += 1;
                 self.void_games.push(game.number);
