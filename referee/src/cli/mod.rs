@@ -284,7 +284,7 @@ pub struct GameFlags {
     /// A judge game's option, passed to the judge in its start message (repeatable); VALUE is sent as a number or true/false when it spells one, else as text
     #[arg(long = "option", value_name = "KEY=VALUE")]
     pub judge_options: Vec<String>,
-    /// A judge game: time the judge may take to answer one message; a judge that takes longer voids the game [default: 5s]
+    /// A judge game: time the judge may take to answer one message (its first, after its start, at least 10s); a judge that takes longer voids the game [default: 5s]
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = move_time)]
     pub judge_time: Option<std::time::Duration>,
     /// A judge game: resident memory the judge may use (KiB, MiB, GiB; a bare number is MiB) [default: 1GiB]

@@ -54,6 +54,10 @@ const PLAYERS: usize = 2;
 const STDERR_HEAD: usize = 5;
 const STDERR_TAIL: usize = 15;
 
+/// The time a judge has for its first answer (`ready`), which follows its
+/// start, when its time per message is shorter.
+pub const JUDGE_START_TIME: Duration = Duration::from_secs(10);
+
 /// The judge process and what is kept of its messages.
 struct Link {
     process: Option<BotProcess>,
@@ -154,11 +158,18 @@ impl Link {
             return None;
         }
         let sent = Instant::now();
-        let deadline = sent + self.time;
+        // Its first answer follows its start (an interpreter's, a JVM's),
+        // which a busy machine may make slow: it has the start's time.
+        let time = if self.answered == 0 {
+            self.time.max(JUDGE_START_TIME)
+        } else {
+            self.time
+        };
+        let deadline = sent + time;
         self.awaiting = true;
         let result = process
-            .send_line(&text, deadline, self.time)
-            .and_then(|()| process.recv_line(deadline, self.time));
+            .send_line(&text, deadline, time)
+            .and_then(|()| process.recv_line(deadline, time));
         self.keep_stderr();
         let line = match result {
             Ok((line, at)) => {
