@@ -109,6 +109,7 @@ impl Footprint {
             return Ok(dir.clone());
         }
         let (dir, lock) = make()?;
+        crate::workdir::note_live_folder(&dir);
         *folder = Some((dir.clone(), lock));
         Ok(dir)
     }
@@ -198,6 +199,7 @@ impl Drop for Made {
             .take();
         if let Some((dir, _lock)) = folder {
             crate::workdir::remove_folder_of_bots(&dir);
+            crate::workdir::forget_live_folder(&dir);
         }
     }
 }

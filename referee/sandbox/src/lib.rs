@@ -157,22 +157,44 @@ static SIGNALLED: std::sync::OnceLock<std::sync::Arc<AtomicBool>> = std::sync::O
 
 /// The first Ctrl-C (SIGINT or SIGTERM) stops scheduling and winds down the
 /// running games; the second ends the referee at once (exit status 130, as
-/// for a tournament stopped by the first). Its bots follow it: each launcher gets
-/// the parent-death signal, ends its bot's tree and removes the bot's
-/// working directory ([`launch`]). Bots have their own process groups, so
-/// the terminal's Ctrl-C reaches only the referee.
+/// for a tournament stopped by the first), once the working folders are
+/// removed. Its bots follow it: each launcher gets the parent-death
+/// signal, ends its bot's tree and removes the bot's working directory
+/// ([`launch`]); a bot the referee started itself gets the parent-death
+/// signal. Bots have their own process groups, so the terminal's Ctrl-C
+/// reaches only the referee.
+///
+/// The signals are taken by a thread of their own (the handler only wakes
+/// it), since removing folders is no work for a signal handler.
 pub fn install_interrupt_handler() {
-    let signalled = SIGNALLED.get_or_init(Default::default);
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        // The exit is registered first: it runs before the flag is set, so
-        // only a signal that finds the flag already set ends the process.
-        let _ = signal_hook::flag::register_conditional_shutdown(
-            signal,
-            INTERRUPTED_EXIT,
-            std::sync::Arc::clone(signalled),
-        );
-        let _ = signal_hook::flag::register(signal, std::sync::Arc::clone(signalled));
-    }
+    let signalled = std::sync::Arc::clone(SIGNALLED.get_or_init(Default::default));
+    let signals = signal_hook::iterator::Signals::new([
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+    ]);
+    let Ok(mut signals) = signals else {
+        // No watcher: the first signal still winds down, the second ends
+        // the referee at once, its folders left to the next referee.
+        for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+            let _ = signal_hook::flag::register_conditional_shutdown(
+                signal,
+                INTERRUPTED_EXIT,
+                std::sync::Arc::clone(&signalled),
+            );
+            let _ = signal_hook::flag::register(signal, std::sync::Arc::clone(&signalled));
+        }
+        return;
+    };
+    let _ = std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            for _ in signals.forever() {
+                if signalled.swap(true, Ordering::SeqCst) {
+                    workdir::remove_live_folders();
+                    signal_hook::low_level::exit(INTERRUPTED_EXIT);
+                }
+            }
+        });
 }
 
 /// Asks the kernel, once, for no SIGCHLD when a child of the referee is

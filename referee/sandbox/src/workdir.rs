@@ -248,6 +248,36 @@ pub(crate) fn remove_stale_workdirs(temp: &std::path::Path) {
     }
 }
 
+/// The folders of working directories of this process's contexts, for the
+/// second Ctrl-C, which ends the referee at once: process-wide, as only a
+/// static reaches a signal's watcher (see `install_interrupt_handler`).
+static LIVE_FOLDERS: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+pub(crate) fn note_live_folder(dir: &std::path::Path) {
+    live_folders().push(dir.to_path_buf());
+}
+
+pub(crate) fn forget_live_folder(dir: &std::path::Path) {
+    live_folders().retain(|d| d != dir);
+}
+
+fn live_folders() -> std::sync::MutexGuard<'static, Vec<std::path::PathBuf>> {
+    LIVE_FOLDERS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Removes the folders of working directories of every context, bots'
+/// directories included: the referee ends at once. Bots the referee
+/// started itself die with it (their parent-death signal); a directory
+/// removed under a running bot is gone for it too (no file can be made in
+/// a removed directory).
+pub(crate) fn remove_live_folders() {
+    for dir in live_folders().iter() {
+        remove_folder_of_bots(dir);
+    }
+}
+
 /// Removes a folder of working directories and whatever its bots left
 /// in it, once none of them runs (a dead referee's, or a context's whose
 /// last bot is gone): their quota mounts first, as a mount point cannot be
