@@ -52,6 +52,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("grading", &["grading"]),
     ("tournament and bench", &["tournament", "bench"]),
     ("check", &["check"]),
+    // Readers of a results folder while it is written (its store too).
+    ("live", &["live"]),
+    ("serve", &["serve"]),
 ];
 
 /// Modules of one layer allowed to use each other: none (`runner` and
