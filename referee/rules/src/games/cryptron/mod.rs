@@ -160,7 +160,7 @@ impl Cryptron {
             config: Config {
                 first: match to_move {
                     Seat::A => First::A,
-                    Seat::B => First::B,
+                    _ => First::B,
                 },
             },
             board,
