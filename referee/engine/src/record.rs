@@ -24,7 +24,9 @@ pub struct MatchRecord {
     /// Why the game ended: `cracked`, `both-cracked`, `round-cap`,
     /// `disqualified`, ... (see `protocol.md`).
     pub reason: String,
-    /// A then B (then C, D, ... in a game of more than two players).
+    /// A then B (then C, D, ... in a game of more than two players): at
+    /// least two, at most [`crate::games::MAX_SEATS`].
+    #[serde(deserialize_with = "players_of_a_game")]
     pub players: Vec<PlayerRecord>,
     /// In a game of more than two players: each player's place, A's
     /// first, 0 the best; players who tie share a place, and a player
@@ -122,6 +124,23 @@ impl<'a> Holder<'a> {
             Holder::Bot { spec, .. } => spec,
             Holder::Referee => "",
         }
+    }
+}
+
+/// A record's players, refused unless there are 2 to
+/// [`crate::games::MAX_SEATS`] (every reader may take A and B for given).
+fn players_of_a_game<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<PlayerRecord>, D::Error> {
+    let players = Vec::<PlayerRecord>::deserialize(deserializer)?;
+    if (2..=crate::games::MAX_SEATS).contains(&players.len()) {
+        Ok(players)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "a game has 2 to {} players, this record has {}",
+            crate::games::MAX_SEATS,
+            players.len()
+        )))
     }
 }
 

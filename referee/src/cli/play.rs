@@ -178,6 +178,12 @@ pub fn run_reproduce(args: ReproduceArgs, arena: &Arena) -> Result<super::ExitCo
                 "{shown}: the transcript has no result line (a game that did not finish?)"
             ))
         })?;
+    if record.players.len() > 2 {
+        return Err(Failure::input(anyhow!(
+            "{shown}: reproduce plays a game of two players again, and this one had {}",
+            record.players.len()
+        )));
+    }
     let recorded = recorded_game(&record, &shown)?;
     let seat = match args.seat.as_deref() {
         Some("a" | "A") => Seat::A,

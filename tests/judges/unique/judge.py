@@ -48,8 +48,10 @@ for number in range(1, rounds + 1):
         message = read()
         player = message["player"]
         if message["type"] == "out":
+            # Also after our own `protocol` answer for that player.
             active.remove(player)
-            waiting.remove(player)
+            if player in waiting:
+                waiting.remove(player)
         else:
             line = message["line"].strip()
             waiting.remove(player)
