@@ -48,16 +48,16 @@ for number in range(1, rounds + 1):
         message = read()
         player = message["player"]
         if message["type"] == "out":
-            # Also after our own `protocol` answer for that player.
+            # Also right after our own `protocol` answer for that player.
             active.remove(player)
-            if player in waiting:
-                waiting.remove(player)
+            waiting.remove(player)
         else:
             line = message["line"].strip()
-            waiting.remove(player)
             if not line.isdigit() or not 1 <= int(line) <= 9:
+                # The player is out: the referee's next message says so.
                 send({"type": "protocol", "detail": "expected a number 1-9, got '%s'" % line[:20]})
                 continue
+            waiting.remove(player)
             picks[player] = int(line)
         if waiting:
             send({"type": "turn"})
