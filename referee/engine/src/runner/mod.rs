@@ -78,6 +78,14 @@ pub enum MatchError {
         bot: String,
         source: bot::compile::CompileError,
     },
+    /// The judge does not take this many players (its `ready` says how
+    /// many it takes): bad input, no game.
+    #[error("the judge {judge} does not take {players} players: it takes {takes}")]
+    Players {
+        judge: String,
+        players: usize,
+        takes: String,
+    },
     /// The game's judge failed (crashed, hung, broke its protocol, gave
     /// up): the game is void, nobody's loss, and a tournament plays it
     /// again on `--resume`.
@@ -129,12 +137,14 @@ pub fn play_match(
     let seating = Seating {
         config: &plan.config,
         seed: plan.seed,
-        bots: [Some(&plan.bots[0]), Some(&plan.bots[1])],
-        commands: [
-            Some(prepare(&plan.bots[0], &plan.limits[0])?),
-            Some(prepare(&plan.bots[1], &plan.limits[1])?),
-        ],
-        limits: [&plan.limits[0], &plan.limits[1]],
+        bots: plan.bots.iter().map(Some).collect(),
+        commands: plan
+            .bots
+            .iter()
+            .zip(&plan.limits)
+            .map(|(bot, limits)| prepare(bot, limits).map(Some))
+            .collect::<Result<_, _>>()?,
+        limits: plan.limits.iter().collect(),
         replay: ReplayPlan::of_match(plan),
         script: None,
     };
@@ -170,7 +180,11 @@ fn play_seated(
             let game = JudgeGame::start(
                 config,
                 &judge_seed(&mut rng),
-                Seat::BOTH.map(|seat| judge_name(seating, seat)),
+                seating
+                    .seats()
+                    .into_iter()
+                    .map(|seat| judge_name(seating, seat))
+                    .collect(),
                 &seating.limits[0].process,
             )?;
             run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
@@ -232,7 +246,7 @@ pub fn play_reproduction(
     transcript_path: Option<&PathBuf>,
 ) -> Result<Reproduction, MatchError> {
     let live = recorded.other();
-    let mut commands = [None, None];
+    let mut commands = vec![None, None];
     commands[live.index()] = Some(prepare(
         &plan.bots[live.index()],
         &plan.limits[live.index()],
@@ -240,9 +254,9 @@ pub fn play_reproduction(
     let seating = Seating {
         config: &plan.config,
         seed: plan.seed,
-        bots: [Some(&plan.bots[0]), Some(&plan.bots[1])],
+        bots: plan.bots.iter().map(Some).collect(),
         commands,
-        limits: [&plan.limits[0], &plan.limits[1]],
+        limits: plan.limits.iter().collect(),
         replay: ReplayPlan::of_match(plan),
         script: Some((recorded, replies)),
     };
@@ -262,9 +276,9 @@ pub fn play_solo<G: Game>(
     let seating = Seating {
         config: &plan.config,
         seed: plan.seed,
-        bots: [Some(&plan.bot), None],
-        commands: [Some(prepare(&plan.bot, &plan.limits)?), None],
-        limits: [&plan.limits, &plan.limits],
+        bots: vec![Some(&plan.bot), None],
+        commands: vec![Some(prepare(&plan.bot, &plan.limits)?), None],
+        limits: vec![&plan.limits, &plan.limits],
         replay: ReplayPlan::of_bench(plan),
         script: None,
     };
@@ -305,8 +319,14 @@ fn run<G: Game>(
         plan.config.game_name(),
         &plan.config.variant_name(),
         plan.seed,
-        Seat::BOTH.map(|seat| plan.name(seat)),
-        Seat::BOTH.map(|seat| plan.spec(seat)),
+        plan.seats()
+            .into_iter()
+            .map(|seat| plan.name(seat))
+            .collect(),
+        plan.seats()
+            .into_iter()
+            .map(|seat| plan.spec(seat))
+            .collect(),
     );
     let mut account = setup_summary(plan, game.first_to_move());
     account.extend(game.opening());
@@ -328,6 +348,7 @@ fn run<G: Game>(
     }
     // A seat judged before the game (`compile`, a program that cannot be
     // run) leaves no game to play.
+    let mut last_judged = None;
     let (game, outcome) = if players.iter().any(|p| p.disqualification.is_some()) {
         (game, None)
     } else {
@@ -336,16 +357,32 @@ fn run<G: Game>(
             plan,
             transcript: &mut transcript,
             account: &mut account,
+            last_judged: None,
         };
-        match drive(game, &mut seats)? {
+        let driven = drive(game, &mut seats)?;
+        last_judged = seats.last_judged;
+        match driven {
             (game, Ending::Over(outcome)) => (game, Some(outcome)),
             (game, Ending::Stopped(())) => (game, None),
         }
     };
-    end_game(&mut players, plan, outcome.as_ref(), &mut transcript);
+    end_game(
+        &mut players,
+        plan,
+        outcome.as_ref(),
+        game.ranks(),
+        &mut transcript,
+    );
     // The rules are told the game is over (a judge stops), and why when
-    // it is not theirs.
-    let verdict = Seat::BOTH.into_iter().find_map(|seat| {
+    // it is not theirs: the verdict that stopped it. With more than two
+    // players, that is the last one (the judge was told `out` for the
+    // others), and none when the rules ended the game.
+    let seats = match (last_judged, plan.seats().len() > 2, &outcome) {
+        (_, true, Some(_)) => vec![],
+        (Some(seat), _, _) => vec![seat],
+        _ => plan.seats(),
+    };
+    let verdict = seats.into_iter().find_map(|seat| {
         players[seat.index()]
             .disqualification
             .as_ref()
