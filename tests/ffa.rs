@@ -2,36 +2,20 @@
 //! the fixture judge tests/judges/unique (2 to 6 players, ranks with ties),
 //! real judge and bot processes through the real binary.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::harness::*;
 
 const BUDGET: Duration = Duration::from_secs(180);
 
-fn fixture(relative: &str) -> String {
-    root()
-        .join("tests/judges")
-        .join(relative)
-        .to_string_lossy()
-        .into_owned()
-}
-
 fn unique() -> String {
-    fixture("unique/judge.py")
+    judge_fixture("unique/judge.py")
 }
 
 /// The fixture bot that picks `picks` in turn (`sleep` hangs, `crash`
 /// exits).
 fn picker(picks: &str) -> String {
-    format!("python3 {} {picks}", fixture("bots/unique_picker.py"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("referee-ffa-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    format!("python3 {} {picks}", judge_fixture("bots/unique_picker.py"))
 }
 
 /// The lines the referee sent to `seat` (a, b, c, ...) in a transcript.
@@ -47,7 +31,7 @@ fn sent_to(transcript: &std::path::Path, seat: &str) -> Vec<String> {
 
 #[test]
 fn four_players_are_ranked_with_ties_and_every_seat_is_shown() {
-    let dir = scratch("four");
+    let dir = scratch_dir("ffa", "four");
     let transcript = dir.join("game.jsonl");
     let (a, b, c, d) = (
         picker("9 8 7"),
@@ -147,7 +131,7 @@ fn four_players_are_ranked_with_ties_and_every_seat_is_shown() {
 
 #[test]
 fn a_disqualified_player_is_out_and_the_game_goes_on() {
-    let dir = scratch("out");
+    let dir = scratch_dir("ffa", "out");
     let transcript = dir.join("game.jsonl");
     let run = referee(
         &[
@@ -224,7 +208,7 @@ fn a_game_of_two_refuses_a_third_bot() {
         run.stderr
     );
     // A judge whose ready says it takes two.
-    let higher = fixture("higher/judge.py");
+    let higher = judge_fixture("higher/judge.py");
     let run = referee(&["match", &higher, &bots[0], &bots[1], &bots[2]], BUDGET);
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(
@@ -250,7 +234,7 @@ fn a_game_of_two_refuses_a_third_bot() {
 
 #[test]
 fn a_tournament_refuses_a_game_of_more_than_two_and_the_format_it_lacks() {
-    let dir = scratch("tournament");
+    let dir = scratch_dir("ffa", "tournament");
     let file = dir.join("t.toml");
     let write = |format: &str| {
         std::fs::write(

@@ -562,3 +562,22 @@ pub fn played_now(run: &Run) -> u64 {
     let start = run.stdout[..at].rfind('(').unwrap() + 1;
     run.stdout[start..at].parse().unwrap()
 }
+
+/// A file under tests/judges/ (the fixture judges and their bots), as an
+/// absolute path.
+pub fn judge_fixture(relative: &str) -> String {
+    root()
+        .join("tests/judges")
+        .join(relative)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A fresh folder for one test's files: `referee-KIND-PID-NAME` in the
+/// temporary folder, emptied first.
+pub fn scratch_dir(kind: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("referee-{kind}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

@@ -9,34 +9,18 @@ use crate::harness::*;
 
 const BUDGET: Duration = Duration::from_secs(120);
 
-/// A fixture file under tests/judges/, as an absolute path.
-fn fixture(relative: &str) -> String {
-    root()
-        .join("tests/judges")
-        .join(relative)
-        .to_string_lossy()
-        .into_owned()
-}
-
 fn higher() -> String {
-    fixture("higher/judge.py")
+    judge_fixture("higher/judge.py")
 }
 
 /// The fixture bot that picks `picks` in turn.
 fn picker(picks: &str) -> String {
-    format!("python3 {} {picks}", fixture("bots/picker.py"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("referee-judge-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    format!("python3 {} {picks}", judge_fixture("bots/picker.py"))
 }
 
 #[test]
 fn a_judge_game_plays_to_its_result_with_its_options() {
-    let dir = scratch("plays");
+    let dir = scratch_dir("judge", "plays");
     let transcript = dir.join("game.jsonl");
     let run = referee(
         &[
@@ -187,7 +171,7 @@ fn the_judge_judges_a_bots_reply_and_the_referee_keeps_the_verdict() {
 
 /// Plays the broken fixture judge with its option `fault`.
 fn broken(fault: &str, extra: &[&str]) -> Run {
-    let judge = fixture("broken/judge.py");
+    let judge = judge_fixture("broken/judge.py");
     let option = format!("fault={fault}");
     let mut args = vec![
         "match",
@@ -281,7 +265,7 @@ fn a_judge_path_that_is_not_there_or_options_that_do_not_fit_are_bad_input() {
         run.stderr
     );
     // A file that is not a program.
-    let dir = scratch("not-a-program");
+    let dir = scratch_dir("judge", "not-a-program");
     let text = dir.join("judge.txt");
     std::fs::write(&text, "rules in prose").unwrap();
     let run = referee(
@@ -338,9 +322,9 @@ fn a_judge_path_that_is_not_there_or_options_that_do_not_fit_are_bad_input() {
 /// A tournament folder with a copy of the flaky fixture judge in `j/`
 /// (failing while `j/switch/fail` exists) and three picker bots.
 fn flaky_tournament(name: &str) -> PathBuf {
-    let dir = scratch(name);
+    let dir = scratch_dir("judge", name);
     std::fs::create_dir_all(dir.join("j/switch")).unwrap();
-    std::fs::copy(fixture("flaky/judge.py"), dir.join("j/judge.py")).unwrap();
+    std::fs::copy(judge_fixture("flaky/judge.py"), dir.join("j/judge.py")).unwrap();
     let mut text = String::from(
         "name = \"flaky\"\ngame = \"j/judge.py\"\nformat = \"round-robin\"\n\
          games_per_pairing = 2\nseed = 5\n",
@@ -468,7 +452,7 @@ fn recorded_game(dir: &std::path::Path) -> PathBuf {
 
 #[test]
 fn judge_check_passes_a_sound_judge_and_names_what_another_does_wrong() {
-    let dir = scratch("check");
+    let dir = scratch_dir("judge", "check");
     let transcript = recorded_game(&dir);
     let transcript = transcript.to_str().unwrap();
     let run = referee(
@@ -485,7 +469,7 @@ fn judge_check_passes_a_sound_judge_and_names_what_another_does_wrong() {
     assert!(run.stdout.contains("deterministic: yes"), "{}", run.stdout);
     assert!(run.stdout.contains("well formed: yes"), "{}", run.stdout);
     // A judge that draws from its own randomness: the message that differs.
-    let unseeded = fixture("unseeded/judge.py");
+    let unseeded = judge_fixture("unseeded/judge.py");
     let run = referee(
         &["judge-check", &unseeded, "--transcript", transcript],
         BUDGET,
@@ -499,7 +483,7 @@ fn judge_check_passes_a_sound_judge_and_names_what_another_does_wrong() {
     );
     assert!(run.stdout.contains("luck"), "{}", run.stdout);
     // A judge that writes nonsense, and one too slow for its time.
-    let broken = fixture("broken/judge.py");
+    let broken = judge_fixture("broken/judge.py");
     let run = referee(
         &[
             "judge-check",
@@ -556,7 +540,7 @@ fn judge_check_passes_a_sound_judge_and_names_what_another_does_wrong() {
 
 #[test]
 fn reproduce_plays_a_recorded_judge_game_with_a_new_bot() {
-    let dir = scratch("reproduce");
+    let dir = scratch_dir("judge", "reproduce");
     let transcript = dir.join("game.jsonl");
     // B repeats its 3: illegal at its second reply.
     let run = referee(
@@ -616,7 +600,7 @@ fn exchanges(path: &std::path::Path) -> Vec<String> {
 #[test]
 fn the_built_in_games_served_by_a_judge_are_the_built_in_games() {
     let judge = example_bin("builtin_judge");
-    let dir = scratch("builtin");
+    let dir = scratch_dir("judge", "builtin");
     let key = "ab".repeat(32);
     let games: &[(&str, &[&str], &str, &str)] = &[
         ("mastermind", &[], "mastermind_knuth", "mastermind_random"),
