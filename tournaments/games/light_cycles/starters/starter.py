@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""A Light Cycles starter bot: moves to the free neighbour with the most
+room behind it (the free cells it can still reach), keeping away from
+cells another cycle could enter on the same turn when it can.
+
+Lines it reads (README.md beside the judge): `cycles PLAYERS WIDTH HEIGHT
+YOU`, `walls K X1 Y1 ...`, then each turn `turn T X0 Y0 X1 Y1 ...` (every
+cycle's position, -1 -1 for a cycle that is out), answered with N, E, S
+or W; finally `end ...`. Always flush after a reply."""
+
+import sys
+
+STEPS = (("N", 0, -1), ("E", 1, 0), ("S", 0, 1), ("W", -1, 0))
+
+
+def room(blocked, width, height, start):
+    """The free cells reachable from `start` (itself included)."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        x, y = todo.pop()
+        for _, dx, dy in STEPS:
+            cell = (x + dx, y + dy)
+            if cell not in seen and cell not in blocked and 0 <= cell[0] < width and 0 <= cell[1] < height:
+                seen.add(cell)
+                todo.append(cell)
+    return len(seen)
+
+
+def choose(blocked, width, height, me, heads):
+    x, y = heads[me]
+    contested = set()  # cells another cycle may enter this turn
+    for p, (hx, hy) in enumerate(heads):
+        if p != me and hx >= 0:
+            contested.update((hx + dx, hy + dy) for _, dx, dy in STEPS)
+    best, best_key = "N", None
+    for word, dx, dy in STEPS:
+        cell = (x + dx, y + dy)
+        if cell in blocked or not (0 <= cell[0] < width and 0 <= cell[1] < height):
+            continue
+        key = (cell not in contested, room(blocked, width, height, cell))
+        if best_key is None or key > best_key:
+            best, best_key = word, key
+    return best  # N when every way is blocked: the cycle crashes anyway
+
+
+def main():
+    blocked = set()
+    width = height = me = 0
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "cycles":
+            width, height, me = int(words[2]), int(words[3]), int(words[4])
+        elif words[0] == "walls":
+            numbers = [int(w) for w in words[2:]]
+            blocked.update(zip(numbers[0::2], numbers[1::2]))
+        elif words[0] == "turn":
+            numbers = [int(w) for w in words[2:]]
+            heads = list(zip(numbers[0::2], numbers[1::2]))
+            blocked.update(h for h in heads if h[0] >= 0)  # every head leaves a trail
+            print(choose(blocked, width, height, me, heads), flush=True)
+        elif words[0] == "end":
+            break
+
+
+if __name__ == "__main__":
+    main()
