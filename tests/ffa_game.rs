@@ -1,0 +1,205 @@
+//! The example game for more than two players, Light Cycles
+//! (`tournaments/games/light_cycles/`): its judge played by hand (the
+//! referee's side written by the test: determinism, options, players out
+//! while the game goes on) and through the real binary (a four-player
+//! match of the starters, the free-for-all of `tournaments/light_cycles.toml`
+//! and its report).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::harness::*;
+
+const BUDGET: Duration = Duration::from_secs(300);
+
+fn game_file(relative: &str) -> String {
+    root()
+        .join("tournaments/games/light_cycles")
+        .join(relative)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn start(players: usize, seed: &str, options: Value) -> Value {
+    let names: Vec<String> = (0..players).map(|p| format!("bot{p}")).collect();
+    json!({"type": "start", "protocol": 1, "players": players, "names": names,
+        "seed": seed, "options": options})
+}
+
+/// What the test, standing in for the referee, answers an ask.
+enum Answer {
+    /// The player's reply line.
+    Reply(String),
+    /// The player was disqualified by the referee (e.g. a timeout): `out`.
+    Out(&'static str),
+}
+
+/// Plays the judge by hand, as the referee would: `start`, then for every
+/// ask (one player after another for a simultaneous one) the answer that
+/// `answer(player, ask line)` gives, an `out` after a refusal of the last
+/// reply of a move, until the judge ends the game; then `stop`. Returns
+/// every message the judge wrote.
+fn play_by_hand(start: &Value, mut answer: impl FnMut(u64, &str) -> Answer) -> Vec<Value> {
+    let judge = game_file("judge.py");
+    let mut child = Command::new("python3")
+        .arg(&judge)
+        // No __pycache__ left in the repository's game folders.
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("start python3 {judge}: {e}"));
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut written = Vec::new();
+    let mut say = |message: &Value, written: &mut Vec<Value>| -> Value {
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        let value: Value =
+            serde_json::from_str(&line).unwrap_or_else(|e| panic!("the judge wrote '{line}': {e}"));
+        written.push(value.clone());
+        value
+    };
+    let mut turn = say(start, &mut written);
+    let mut exchanges = 0;
+    while turn.get("end").is_none() && turn["type"] != "error" {
+        exchanges += 1;
+        assert!(exchanges < 5000, "the game never ended");
+        let asks = turn["ask"].as_array().expect("an ask or an end").clone();
+        for (k, ask) in asks.iter().enumerate() {
+            let player = ask["player"].as_u64().unwrap();
+            let incoming = match answer(player, ask["line"].as_str().unwrap_or("")) {
+                Answer::Reply(line) => {
+                    json!({"type": "reply", "player": player, "line": line, "time_ms": 1.5})
+                }
+                Answer::Out(verdict) => json!({"type": "out", "player": player, "verdict": verdict}),
+            };
+            let mut answered = say(&incoming, &mut written);
+            let refused = matches!(answered["type"].as_str(), Some("protocol" | "illegal"));
+            if refused && k + 1 == asks.len() {
+                let verdict = answered["type"].clone();
+                answered = say(&json!({"type": "out", "player": player, "verdict": verdict}), &mut written);
+            }
+            if k + 1 < asks.len() {
+                assert!(
+                    answered == json!({"type": "turn"}) || refused,
+                    "a bare turn amid a simultaneous move, not {answered}"
+                );
+            } else {
+                turn = answered;
+            }
+        }
+    }
+    writeln!(stdin, "{}", json!({"type": "stop", "reason": "over"})).ok();
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "the judge exited with {status}");
+    written
+}
+
+/// Every player moves north every turn, on an empty 20x20 grid: player 0
+/// (above the centre) leaves the grid first, players 1 and 3 (right and
+/// left) together next, and player 2 (below) is the last cycle riding.
+/// The end ranks them, ties sharing a place; with the same start and the
+/// same replies the judge writes the same messages, byte for byte, and
+/// with walls the seed decides where they are.
+#[test]
+fn light_cycles_judge_ranks_crashes_and_answers_the_same_twice() {
+    let seed = "5e".repeat(64);
+    let north = |_: u64, _: &str| Answer::Reply("N".into());
+    let first = play_by_hand(&start(4, &seed, json!({})), north);
+    let second = play_by_hand(&start(4, &seed, json!({})), north);
+    assert_eq!(first, second, "the judge answered differently");
+    assert_eq!(first[0]["type"], "ready");
+    assert_eq!((first[0]["min_players"].as_u64(), first[0]["max_players"].as_u64()), (Some(3), Some(6)));
+    let tells: Vec<_> = first[0]["tell"].as_array().unwrap().iter().map(|t| t["line"].as_str().unwrap().to_string()).collect();
+    assert_eq!(tells[..2], ["cycles 4 20 20 0", "walls 0"], "{tells:?}");
+    assert_eq!(tells[6..], ["cycles 4 20 20 3", "walls 0"], "{tells:?}");
+    assert_eq!(first[0]["ask"].as_array().unwrap().len(), 4, "all four asked at once");
+    let end = &first.last().unwrap()["end"];
+    assert_eq!(end["ranks"], json!([3, 1, 0, 1]), "{end}");
+    assert_eq!(end["winner"], 2, "{end}");
+    assert_eq!(end["reason"], "last-cycle", "{end}");
+    // Every turn's frame is the grid, one colour per player, and a hud.
+    let frame = &first.last().unwrap()["frame"];
+    assert_eq!((frame["grid"]["rows"].as_u64(), frame["grid"]["cols"].as_u64()), (Some(20), Some(20)));
+    let colours: std::collections::BTreeSet<_> = frame["grid"]["colours"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|row| row.as_array().unwrap().iter().filter_map(|c| c.as_str()).filter(|c| !c.is_empty()))
+        .collect();
+    assert_eq!(colours.len(), 4, "one colour per player: {colours:?}");
+    assert!(frame["hud"]["C"].as_str().unwrap().contains("riding"), "{frame}");
+    assert!(frame["hud"]["A"].as_str().unwrap().contains("out on turn"), "{frame}");
+
+    // With walls drawn from the seed: the same twice, another with another seed.
+    let walls = |seed: &str| {
+        let written = play_by_hand(&start(5, seed, json!({"walls": 30})), north);
+        let line = written[0]["tell"][1]["line"].as_str().unwrap().to_string();
+        (written, line)
+    };
+    let (a, line_a) = walls(&seed);
+    let (b, _) = walls(&seed);
+    assert_eq!(a, b, "the judge answered differently with walls");
+    assert!(line_a.starts_with("walls 30 "), "{line_a}");
+    let (_, line_c) = walls(&"a7".repeat(64));
+    assert_ne!(line_a, line_c, "the walls do not depend on the seed");
+}
+
+/// A reply that is not a direction is refused (verdict protocol) and the
+/// game goes on without that player; so does it after the referee says a
+/// player is out (a timeout): neither is asked again, and both are placed
+/// as if they had crashed on that turn.
+#[test]
+fn light_cycles_judge_goes_on_without_players_out() {
+    let seed = "00".repeat(64);
+    let mut asked = vec![0; 4];
+    let written = play_by_hand(&start(4, &seed, json!({"turns": 6})), |player, line| {
+        asked[player as usize] += 1;
+        assert!(line.starts_with("turn "), "{line}");
+        match (player, asked[player as usize]) {
+            (1, 2) => Answer::Reply("jump".into()),
+            (3, 3) => Answer::Out("timeout"),
+            // Players 0 and 2 ride a small loop, east and west of their starts.
+            (0, n) | (2, n) => Answer::Reply(["E", "S", "W", "S", "E", "S"][(n - 1) % 6].into()),
+            _ => Answer::Reply("N".into()),
+        }
+    });
+    assert_eq!(asked, vec![6, 2, 6, 3], "asked per player");
+    let refusal = written.iter().find(|m| m["type"] == "protocol").expect("a protocol refusal");
+    assert!(refusal["detail"].as_str().unwrap().contains("'jump'"), "{refusal}");
+    let end = &written.last().unwrap()["end"];
+    assert_eq!(end["reason"], "turn-limit", "{end}");
+    let ranks: Vec<u64> = end["ranks"].as_array().unwrap().iter().map(|r| r.as_u64().unwrap()).collect();
+    assert_eq!((ranks[1], ranks[3]), (3, 2), "out on turns 2 and 3: {end}");
+    assert!(ranks[0] <= 1 && ranks[2] <= 1, "{end}");
+}
+
+/// Bad options, or a number of players the game does not take, are
+/// refused at `start` with an error naming what is wrong.
+#[test]
+fn light_cycles_judge_refuses_bad_options() {
+    let seed = "9c".repeat(64);
+    for (players, options, expected) in [
+        (4, json!({"width": 7}), "option width: expected from 8 to 40, got 7"),
+        (4, json!({"height": 41}), "option height"),
+        (4, json!({"turns": "many"}), "option turns: expected an integer"),
+        (4, json!({"walls": 1000}), "option walls"),
+        (4, json!({"speed": 2}), "unknown option speed"),
+        (2, json!({}), "played by 3 to 6 players, not 2"),
+        (7, json!({}), "played by 3 to 6 players, not 7"),
+    ] {
+        let written = play_by_hand(&start(players, &seed, options.clone()), |_, _| unreachable!());
+        assert_eq!(written.len(), 1, "{options}: {written:?}");
+        assert_eq!(written[0]["type"], "error", "{options}: {written:?}");
+        let detail = written[0]["detail"].as_str().unwrap();
+        assert!(detail.contains(expected), "{options}: '{detail}' lacks '{expected}'");
+    }
+}
