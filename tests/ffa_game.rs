@@ -42,17 +42,26 @@ enum Answer {
 /// `answer(player, ask line)` gives, an `out` after a refusal of the last
 /// reply of a move, until the judge ends the game; then `stop`. Returns
 /// every message the judge wrote.
-fn play_by_hand(start: &Value, mut answer: impl FnMut(u64, &str) -> Answer) -> Vec<Value> {
-    let judge = game_file("judge.py");
-    let mut child = Command::new("python3")
-        .arg(&judge)
+fn play_by_hand(start: &Value, answer: impl FnMut(u64, &str) -> Answer) -> Vec<Value> {
+    let mut judge = Command::new("python3");
+    judge.arg(game_file("judge.py"));
+    play_judge_by_hand(judge, start, answer)
+}
+
+/// [`play_by_hand`] with any judge command.
+fn play_judge_by_hand(
+    mut judge: Command,
+    start: &Value,
+    mut answer: impl FnMut(u64, &str) -> Answer,
+) -> Vec<Value> {
+    let mut child = judge
         // No __pycache__ left in the repository's game folders.
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("start python3 {judge}: {e}"));
+        .unwrap_or_else(|e| panic!("start {judge:?}: {e}"));
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut written = Vec::new();
@@ -99,7 +108,7 @@ fn play_by_hand(start: &Value, mut answer: impl FnMut(u64, &str) -> Answer) -> V
     writeln!(stdin, "{}", json!({"type": "stop", "reason": "over"})).ok();
     drop(stdin);
     let status = child.wait().unwrap();
-    assert!(status.success(), "the judge exited with {status}");
+    assert!(status.success(), "{judge:?} exited with {status}");
     written
 }
 
@@ -202,4 +211,87 @@ fn light_cycles_judge_refuses_bad_options() {
         let detail = written[0]["detail"].as_str().unwrap();
         assert!(detail.contains(expected), "{options}: '{detail}' lacks '{expected}'");
     }
+}
+
+/// The same small judge written with each helper library (Python and
+/// JavaScript, tournaments/games/sdk/): every player still in says a
+/// number at once for two rounds; a word is refused (amid a move, and as
+/// its last answer), a player the referee puts out (`out`) is gone; the
+/// end ranks the totals. Both libraries write the same messages: bare
+/// turns amid the simultaneous move, the refusals, the next turn once the
+/// last answer (reply or `out`) is in, the ranks.
+#[test]
+fn both_helper_libraries_play_a_simultaneous_game_of_four() {
+    let sdk = root().join("tournaments/games/sdk");
+    let python = r#"
+import sys
+sys.path.insert(0, sys.argv[1])
+from referee_judge import Judge
+judge = Judge("count", min_players=3, max_players=6)
+alive, total, round = list(range(judge.players)), [0] * judge.players, 1
+def check(reply):
+    return None if reply.line.isdigit() else ("protocol", "expected a number, got '%s'" % reply.line)
+while True:
+    for p in alive:
+        judge.ask(p, "round %d" % round)
+    replies, out = judge.send_together(check=check)
+    alive = [p for p in alive if p not in out]
+    for p, reply in replies.items():
+        total[p] += int(reply.line)
+    judge.log("out " + " ".join("%d:%s" % (p, out[p]) for p in sorted(out)))
+    if round == 2:
+        judge.end(None, "rounds", scores=total, ranks=[sum(1 for u in total if u > t) for t in total])
+        judge.send()
+    round += 1
+"#;
+    let javascript = r#"
+const { Judge } = require(process.argv[1] + "/referee_judge.js");
+const judge = new Judge("count", { minPlayers: 3, maxPlayers: 6 });
+let alive = [...Array(judge.players).keys()];
+const total = new Array(judge.players).fill(0);
+const check = (r) => (/^[0-9]+$/.test(r.line) ? undefined : ["protocol", `expected a number, got '${r.line}'`]);
+for (let round = 1; ; round++) {
+  for (const p of alive) judge.ask(p, `round ${round}`);
+  const { replies, out } = judge.sendTogether(check);
+  alive = alive.filter((p) => !(p in out));
+  for (const p of Object.keys(replies)) total[p] += Number(replies[p].line);
+  judge.log("out " + Object.keys(out).sort().map((p) => `${p}:${out[p]}`).join(" "));
+  if (round === 2) {
+    judge.end(null, "rounds", total, total.map((t) => total.filter((u) => u > t).length));
+    judge.send();
+  }
+}
+"#;
+    let script = |player: u64, line: &str| match (line, player) {
+        ("round 1", 0) => Answer::Reply("5".into()),
+        ("round 1", 1) => Answer::Reply("five".into()),
+        ("round 1", 2) => Answer::Reply("7".into()),
+        ("round 1", 3) => Answer::Out("timeout"),
+        ("round 2", 0) => Answer::Reply("1".into()),
+        ("round 2", 2) => Answer::Reply("more".into()),
+        other => panic!("not asked: {other:?}"),
+    };
+    let mut by_python = Command::new("python3");
+    by_python.args(["-c", python]).arg(&sdk);
+    let mut by_node = Command::new("node");
+    by_node.args(["-e", javascript]).arg(&sdk);
+    let start = start(4, &"11".repeat(64), json!({}));
+    let from_python = play_judge_by_hand(by_python, &start, script);
+    let from_node = play_judge_by_hand(by_node, &start, script);
+    assert_eq!(from_python, from_node, "the helper libraries differ");
+    let kinds: Vec<_> = from_python.iter().map(|m| m["type"].as_str().unwrap()).collect();
+    // ready; round 1: a bare turn (0), protocol (1), a bare turn (2), the
+    // next turn (3 out); round 2: a bare turn (0), protocol (2), the end
+    // (2 out).
+    assert_eq!(
+        kinds,
+        ["ready", "turn", "protocol", "turn", "turn", "turn", "protocol", "turn"],
+        "{from_python:?}"
+    );
+    assert_eq!(from_python[1], json!({"type": "turn"}));
+    assert_eq!(from_python[4]["log"], "out 1:protocol 3:timeout", "{from_python:?}");
+    assert_eq!(from_python[4]["ask"], json!([{"player": 0, "line": "round 2"}, {"player": 2, "line": "round 2"}]));
+    let end = &from_python[7]["end"];
+    assert_eq!(end["ranks"], json!([1, 2, 0, 2]), "{end}");
+    assert_eq!(end["scores"], json!([6, 0, 7, 0]), "{end}");
 }
