@@ -136,11 +136,15 @@ def finish(judge, alive, out_turn, board, heads, width, height, turn, turns, nam
     else:
         reason = "turn-limit"
     winner = firsts[0] if len(firsts) == 1 else None
+
+    def fate(p):
+        if p not in held:
+            return "out on turn %d" % out_turn[p]
+        return "riding, %d cells of territory" % held[p] if reason == "turn-limit" else "riding"
+
     judge.end(winner=winner, reason=reason, scores=[survival[p] - 1 for p in range(players)], ranks=ranks)
     judge.summary(
-        ["%s: place %d, %s" % (names[p], ranks[p] + 1,
-                               "riding, %d cells of territory" % held[p] if p in held else "out on turn %d" % out_turn[p])
-         for p in range(players)]
+        ["%s: place %d, %s" % (names[p], ranks[p] + 1, fate(p)) for p in range(players)]
     )
 
 

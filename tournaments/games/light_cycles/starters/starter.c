@@ -1,6 +1,8 @@
-/* A Light Cycles starter bot in C: moves to the free neighbour with the
- * most room behind it (the free cells it can still reach), keeping away
- * from cells another cycle could enter on the same turn when it can.
+/* A Light Cycles starter bot in C: moves to the free neighbour from which
+ * it reaches the most free cells before every other cycle (its territory),
+ * then with the most room behind it (the free cells it can still reach),
+ * keeping away from cells another cycle could enter on the same turn when
+ * it can. The same plan as starter.py.
  *
  * Lines it reads (README.md beside the judge): `cycles PLAYERS WIDTH
  * HEIGHT YOU`, `walls K X1 Y1 ...`, then each turn `turn T X0 Y0 X1 Y1 ...`
@@ -22,38 +24,51 @@ static int free_cell(int x, int y) {
     return x >= 0 && x < width && y >= 0 && y < height && !blocked[y][x];
 }
 
-static int room(int sx, int sy) { /* free cells reachable from (sx, sy) */
-    static char seen[MAX][MAX];
-    static int stack[MAX * MAX][2];
-    int top = 0, count = 0;
-    memset(seen, 0, sizeof seen);
-    seen[sy][sx] = 1;
-    stack[top][0] = sx, stack[top][1] = sy, top++;
-    while (top > 0) {
-        top--;
-        int x = stack[top][0], y = stack[top][1];
-        count++;
+/* Breadth-first search from the `count` cells of `starts`: dist[y][x] the
+ * steps from the nearest start to each free cell reached, -1 elsewhere.
+ * Returns how many cells it reached (the starts included). */
+static int distances(int starts[][2], int count, int dist[MAX][MAX]) {
+    static int queue[MAX * MAX + PLAYERS][2];
+    int head = 0, tail = 0;
+    memset(dist, -1, sizeof(int) * MAX * MAX);
+    for (int i = 0; i < count; i++) {
+        dist[starts[i][1]][starts[i][0]] = 0;
+        queue[tail][0] = starts[i][0], queue[tail][1] = starts[i][1], tail++;
+    }
+    while (head < tail) {
+        int x = queue[head][0], y = queue[head][1];
+        head++;
         for (int d = 0; d < 4; d++) {
             int nx = x + DX[d], ny = y + DY[d];
-            if (free_cell(nx, ny) && !seen[ny][nx]) {
-                seen[ny][nx] = 1;
-                stack[top][0] = nx, stack[top][1] = ny, top++;
+            if (free_cell(nx, ny) && dist[ny][nx] < 0) {
+                dist[ny][nx] = dist[y][x] + 1;
+                queue[tail][0] = nx, queue[tail][1] = ny, tail++;
             }
         }
     }
-    return count;
+    return tail;
 }
 
 static int choose(int heads[][2]) {
-    int best = 0, best_safe = -1, best_room = -1;
+    static int others[MAX][MAX], mine[MAX][MAX];
+    int rivals[PLAYERS][2], count = 0;
+    for (int p = 0; p < players; p++)
+        if (p != me && heads[p][0] >= 0) rivals[count][0] = heads[p][0], rivals[count][1] = heads[p][1], count++;
+    distances(rivals, count, others);
+    int best = 0, best_safe = -1, best_land = -1, best_room = -1;
     for (int d = 0; d < 4; d++) {
-        int x = heads[me][0] + DX[d], y = heads[me][1] + DY[d];
+        int cell[1][2] = {{heads[me][0] + DX[d], heads[me][1] + DY[d]}};
+        int x = cell[0][0], y = cell[0][1];
         if (!free_cell(x, y)) continue;
         int safe = 1; /* no other cycle can enter it this turn */
         for (int p = 0; p < players; p++)
             if (p != me && heads[p][0] >= 0 && abs(heads[p][0] - x) + abs(heads[p][1] - y) == 1) safe = 0;
-        int r = room(x, y);
-        if (safe > best_safe || (safe == best_safe && r > best_room)) best = d, best_safe = safe, best_room = r;
+        int room = distances(cell, 1, mine), land = 0;
+        for (int cy = 0; cy < height; cy++)
+            for (int cx = 0; cx < width; cx++)
+                if (mine[cy][cx] >= 0 && (others[cy][cx] < 0 || mine[cy][cx] < others[cy][cx])) land++;
+        if (safe > best_safe || (safe == best_safe && (land > best_land || (land == best_land && room > best_room))))
+            best = d, best_safe = safe, best_land = land, best_room = room;
     }
     return best; /* N when every way is blocked: the cycle crashes anyway */
 }
