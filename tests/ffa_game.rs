@@ -165,30 +165,42 @@ fn light_cycles_judge_ranks_crashes_and_answers_the_same_twice() {
 /// A reply that is not a direction is refused (verdict protocol) and the
 /// game goes on without that player; so does it after the referee says a
 /// player is out (a timeout): neither is asked again, and both are placed
-/// as if they had crashed on that turn.
+/// after the player who crashed before them (a verdict is worse than a
+/// crash), by the turn they went out.
 #[test]
 fn light_cycles_judge_goes_on_without_players_out() {
     let seed = "00".repeat(64);
     let mut asked = vec![0; 4];
-    let written = play_by_hand(&start(4, &seed, json!({"turns": 6})), |player, line| {
+    let written = play_by_hand(&start(4, &seed, json!({})), |player, line| {
         asked[player as usize] += 1;
         assert!(line.starts_with("turn "), "{line}");
         match (player, asked[player as usize]) {
             (1, 2) => Answer::Reply("jump".into()),
             (3, 3) => Answer::Out("timeout"),
-            // Players 0 and 2 ride a small loop, east and west of their starts.
-            (0, n) | (2, n) => Answer::Reply(["E", "S", "W", "S", "E", "S"][(n - 1) % 6].into()),
+            // Player 0 turns back into its own trail on turn 2.
+            (0, 1) => Answer::Reply("E".into()),
+            (0, 2) => Answer::Reply(" w ".into()),
             _ => Answer::Reply("N".into()),
         }
     });
-    assert_eq!(asked, vec![6, 2, 6, 3], "asked per player");
-    let refusal = written.iter().find(|m| m["type"] == "protocol").expect("a protocol refusal");
-    assert!(refusal["detail"].as_str().unwrap().contains("'jump'"), "{refusal}");
-    let end = &written.last().unwrap()["end"];
-    assert_eq!(end["reason"], "turn-limit", "{end}");
-    let ranks: Vec<u64> = end["ranks"].as_array().unwrap().iter().map(|r| r.as_u64().unwrap()).collect();
-    assert_eq!((ranks[1], ranks[3]), (3, 2), "out on turns 2 and 3: {end}");
-    assert!(ranks[0] <= 1 && ranks[2] <= 1, "{end}");
+    assert_eq!(asked, vec![2, 2, 3, 3], "asked per player");
+    let refusal = written
+        .iter()
+        .find(|m| m["type"] == "protocol")
+        .expect("a protocol refusal");
+    assert!(
+        refusal["detail"].as_str().unwrap().contains("'jump'"),
+        "{refusal}"
+    );
+    let last = written.last().unwrap();
+    let end = &last["end"];
+    assert_eq!(end["reason"], "last-cycle", "{end}");
+    assert_eq!(end["winner"], 2, "{end}");
+    assert_eq!(end["ranks"], json!([1, 3, 0, 2]), "{end}");
+    let hud = &last["frame"]["hud"];
+    assert!(hud["B"].as_str().unwrap().contains("out on turn 2 (protocol)"), "{hud}");
+    assert!(hud["D"].as_str().unwrap().contains("out on turn 3 (timeout)"), "{hud}");
+    assert!(hud["A"].as_str().unwrap().contains("out on turn 2 (crashed)"), "{hud}");
 }
 
 /// Bad options, or a number of players the game does not take, are

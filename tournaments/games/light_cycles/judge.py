@@ -41,7 +41,7 @@ def main():
         board[cell] = WALL
     alive = list(range(players))
     out_turn = [None] * players  # the turn each player went out, None while riding
-    how_out = [""] * players  # why: crashed, or the referee's verdict
+    how_out = [""] * players  # why: crashed, or the player's verdict
     moves = [0] * players
 
     def frame(text):
@@ -111,7 +111,7 @@ def main():
         judge.log(text)
         judge.moves(moves)
         if len(alive) <= 1 or turn == turns:
-            finish(judge, alive, out_turn, board, heads, width, height, turn, turns, names)
+            finish(judge, alive, out_turn, how_out, board, heads, width, height, turn, names)
             frame(text + ": " + ("the turn limit" if turn == turns and len(alive) > 1 else "the game is over"))
             judge.send()  # the referee answers stop: the judge exits
             return
@@ -119,14 +119,15 @@ def main():
         turn += 1
 
 
-def finish(judge, alive, out_turn, board, heads, width, height, turn, turns, names):
-    """Ends the game: places by the turn each cycle went out (later is
-    better), then, among those riding at the turn limit, by territory."""
+def finish(judge, alive, out_turn, how_out, board, heads, width, height, turn, names):
+    """Ends the game: a player with a verdict after every player without
+    one; then by the turn each cycle went out (later is better); then,
+    among those riding at the turn limit, by territory."""
     players = len(out_turn)
     survival = [turn + 1 if t is None else t for t in out_turn]
     land = territory(board, [heads[p] for p in alive], width, height)
     held = {p: land[i] for i, p in enumerate(alive)}
-    key = [(survival[p], held.get(p, 0)) for p in range(players)]
+    key = [(how_out[p] in ("", "crashed"), survival[p], held.get(p, 0)) for p in range(players)]
     ranks = [sum(1 for q in range(players) if key[q] > key[p]) for p in range(players)]
     firsts = [p for p in range(players) if ranks[p] == 0]
     if len(alive) == 1:
@@ -139,7 +140,7 @@ def finish(judge, alive, out_turn, board, heads, width, height, turn, turns, nam
 
     def fate(p):
         if p not in held:
-            return "out on turn %d" % out_turn[p]
+            return "out on turn %d (%s)" % (out_turn[p], how_out[p])
         return "riding, %d cells of territory" % held[p] if reason == "turn-limit" else "riding"
 
     judge.end(winner=winner, reason=reason, scores=[survival[p] - 1 for p in range(players)], ranks=ranks)
