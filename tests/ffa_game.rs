@@ -87,13 +87,18 @@ fn play_judge_by_hand(
                 Answer::Reply(line) => {
                     json!({"type": "reply", "player": player, "line": line, "time_ms": 1.5})
                 }
-                Answer::Out(verdict) => json!({"type": "out", "player": player, "verdict": verdict}),
+                Answer::Out(verdict) => {
+                    json!({"type": "out", "player": player, "verdict": verdict})
+                }
             };
             let mut answered = say(&incoming, &mut written);
             let refused = matches!(answered["type"].as_str(), Some("protocol" | "illegal"));
             if refused && k + 1 == asks.len() {
                 let verdict = answered["type"].clone();
-                answered = say(&json!({"type": "out", "player": player, "verdict": verdict}), &mut written);
+                answered = say(
+                    &json!({"type": "out", "player": player, "verdict": verdict}),
+                    &mut written,
+                );
             }
             if k + 1 < asks.len() {
                 assert!(
@@ -126,27 +131,60 @@ fn light_cycles_judge_ranks_crashes_and_answers_the_same_twice() {
     let second = play_by_hand(&start(4, &seed, json!({})), north);
     assert_eq!(first, second, "the judge answered differently");
     assert_eq!(first[0]["type"], "ready");
-    assert_eq!((first[0]["min_players"].as_u64(), first[0]["max_players"].as_u64()), (Some(3), Some(6)));
-    let tells: Vec<_> = first[0]["tell"].as_array().unwrap().iter().map(|t| t["line"].as_str().unwrap().to_string()).collect();
+    assert_eq!(
+        (
+            first[0]["min_players"].as_u64(),
+            first[0]["max_players"].as_u64()
+        ),
+        (Some(3), Some(6))
+    );
+    let tells: Vec<_> = first[0]["tell"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["line"].as_str().unwrap().to_string())
+        .collect();
     assert_eq!(tells[..2], ["cycles 4 20 20 0", "walls 0"], "{tells:?}");
     assert_eq!(tells[6..], ["cycles 4 20 20 3", "walls 0"], "{tells:?}");
-    assert_eq!(first[0]["ask"].as_array().unwrap().len(), 4, "all four asked at once");
+    assert_eq!(
+        first[0]["ask"].as_array().unwrap().len(),
+        4,
+        "all four asked at once"
+    );
     let end = &first.last().unwrap()["end"];
     assert_eq!(end["ranks"], json!([3, 1, 0, 1]), "{end}");
     assert_eq!(end["winner"], 2, "{end}");
     assert_eq!(end["reason"], "last-cycle", "{end}");
     // Every turn's frame is the grid, one colour per player, and a hud.
     let frame = &first.last().unwrap()["frame"];
-    assert_eq!((frame["grid"]["rows"].as_u64(), frame["grid"]["cols"].as_u64()), (Some(20), Some(20)));
+    assert_eq!(
+        (
+            frame["grid"]["rows"].as_u64(),
+            frame["grid"]["cols"].as_u64()
+        ),
+        (Some(20), Some(20))
+    );
     let colours: std::collections::BTreeSet<_> = frame["grid"]["colours"]
         .as_array()
         .unwrap()
         .iter()
-        .flat_map(|row| row.as_array().unwrap().iter().filter_map(|c| c.as_str()).filter(|c| !c.is_empty()))
+        .flat_map(|row| {
+            row.as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|c| c.as_str())
+                .filter(|c| !c.is_empty())
+        })
         .collect();
     assert_eq!(colours.len(), 4, "one colour per player: {colours:?}");
-    assert!(frame["hud"]["C"].as_str().unwrap().contains("riding"), "{frame}");
-    assert!(frame["hud"]["A"].as_str().unwrap().contains("out on turn"), "{frame}");
+    assert!(
+        frame["hud"]["C"].as_str().unwrap().contains("riding"),
+        "{frame}"
+    );
+    assert!(
+        frame["hud"]["A"].as_str().unwrap().contains("out on turn"),
+        "{frame}"
+    );
 
     // With walls drawn from the seed: the same twice, another with another seed.
     let walls = |seed: &str| {
@@ -198,9 +236,27 @@ fn light_cycles_judge_goes_on_without_players_out() {
     assert_eq!(end["winner"], 2, "{end}");
     assert_eq!(end["ranks"], json!([1, 3, 0, 2]), "{end}");
     let hud = &last["frame"]["hud"];
-    assert!(hud["B"].as_str().unwrap().contains("out on turn 2 (protocol)"), "{hud}");
-    assert!(hud["D"].as_str().unwrap().contains("out on turn 3 (timeout)"), "{hud}");
-    assert!(hud["A"].as_str().unwrap().contains("out on turn 2 (crashed)"), "{hud}");
+    assert!(
+        hud["B"]
+            .as_str()
+            .unwrap()
+            .contains("out on turn 2 (protocol)"),
+        "{hud}"
+    );
+    assert!(
+        hud["D"]
+            .as_str()
+            .unwrap()
+            .contains("out on turn 3 (timeout)"),
+        "{hud}"
+    );
+    assert!(
+        hud["A"]
+            .as_str()
+            .unwrap()
+            .contains("out on turn 2 (crashed)"),
+        "{hud}"
+    );
 }
 
 /// Bad options, or a number of players the game does not take, are
@@ -209,19 +265,33 @@ fn light_cycles_judge_goes_on_without_players_out() {
 fn light_cycles_judge_refuses_bad_options() {
     let seed = "9c".repeat(64);
     for (players, options, expected) in [
-        (4, json!({"width": 7}), "option width: expected from 8 to 40, got 7"),
+        (
+            4,
+            json!({"width": 7}),
+            "option width: expected from 8 to 40, got 7",
+        ),
         (4, json!({"height": 41}), "option height"),
-        (4, json!({"turns": "many"}), "option turns: expected an integer"),
+        (
+            4,
+            json!({"turns": "many"}),
+            "option turns: expected an integer",
+        ),
         (4, json!({"walls": 1000}), "option walls"),
         (4, json!({"speed": 2}), "unknown option speed"),
         (2, json!({}), "played by 3 to 6 players, not 2"),
         (7, json!({}), "played by 3 to 6 players, not 7"),
     ] {
-        let written = play_by_hand(&start(players, &seed, options.clone()), |_, _| unreachable!());
+        let written = play_by_hand(
+            &start(players, &seed, options.clone()),
+            |_, _| unreachable!(),
+        );
         assert_eq!(written.len(), 1, "{options}: {written:?}");
         assert_eq!(written[0]["type"], "error", "{options}: {written:?}");
         let detail = written[0]["detail"].as_str().unwrap();
-        assert!(detail.contains(expected), "{options}: '{detail}' lacks '{expected}'");
+        assert!(
+            detail.contains(expected),
+            "{options}: '{detail}' lacks '{expected}'"
+        );
     }
 }
 
@@ -291,7 +361,10 @@ for (let round = 1; ; round++) {
     let from_python = play_judge_by_hand(by_python, &start, script);
     let from_node = play_judge_by_hand(by_node, &start, script);
     assert_eq!(from_python, from_node, "the helper libraries differ");
-    let kinds: Vec<_> = from_python.iter().map(|m| m["type"].as_str().unwrap()).collect();
+    let kinds: Vec<_> = from_python
+        .iter()
+        .map(|m| m["type"].as_str().unwrap())
+        .collect();
     // ready; round 1: a bare turn (0), protocol (1), a bare turn (2), the
     // next turn (3 out); round 2: a bare turn (0), protocol (2), the end
     // (2 out).
@@ -301,8 +374,14 @@ for (let round = 1; ; round++) {
         "{from_python:?}"
     );
     assert_eq!(from_python[1], json!({"type": "turn"}));
-    assert_eq!(from_python[4]["log"], "out 1:protocol 3:timeout", "{from_python:?}");
-    assert_eq!(from_python[4]["ask"], json!([{"player": 0, "line": "round 2"}, {"player": 2, "line": "round 2"}]));
+    assert_eq!(
+        from_python[4]["log"], "out 1:protocol 3:timeout",
+        "{from_python:?}"
+    );
+    assert_eq!(
+        from_python[4]["ask"],
+        json!([{"player": 0, "line": "round 2"}, {"player": 2, "line": "round 2"}])
+    );
     let end = &from_python[7]["end"];
     assert_eq!(end["ranks"], json!([1, 2, 0, 2]), "{end}");
     assert_eq!(end["scores"], json!([6, 0, 7, 0]), "{end}");
