@@ -39,8 +39,8 @@ enum Answer {
 
 /// Plays the judge by hand, as the referee would: `start`, then for every
 /// ask (one player after another for a simultaneous one) the answer that
-/// `answer(player, ask line)` gives, an `out` after a refusal of the last
-/// reply of a move, until the judge ends the game; then `stop`. Returns
+/// `answer(player, ask line)` gives, an `out` for a player whose reply the
+/// judge refused (as the referee says it), until the judge ends the game; then `stop`. Returns
 /// every message the judge wrote.
 fn play_by_hand(start: &Value, answer: impl FnMut(u64, &str) -> Answer) -> Vec<Value> {
     let mut judge = Command::new("python3");
@@ -93,7 +93,9 @@ fn play_judge_by_hand(
             };
             let mut answered = say(&incoming, &mut written);
             let refused = matches!(answered["type"].as_str(), Some("protocol" | "illegal"));
-            if refused && k + 1 == asks.len() {
+            // The referee says the refused player is out: the judge
+            // answers that instead.
+            if refused {
                 let verdict = answered["type"].clone();
                 answered = say(
                     &json!({"type": "out", "player": player, "verdict": verdict}),
@@ -102,7 +104,7 @@ fn play_judge_by_hand(
             }
             if k + 1 < asks.len() {
                 assert!(
-                    answered == json!({"type": "turn"}) || refused,
+                    answered == json!({"type": "turn"}),
                     "a bare turn amid a simultaneous move, not {answered}"
                 );
             } else {
@@ -202,9 +204,9 @@ fn light_cycles_judge_ranks_crashes_and_answers_the_same_twice() {
 
 /// A reply that is not a direction is refused (verdict protocol) and the
 /// game goes on without that player; so does it after the referee says a
-/// player is out (a timeout): neither is asked again, and both are placed
-/// after the player who crashed before them (a verdict is worse than a
-/// crash), by the turn they went out.
+/// player is out (a timeout): neither is asked again, and both share the
+/// last place, after the player who crashed before them (a verdict is
+/// worse than a crash).
 #[test]
 fn light_cycles_judge_goes_on_without_players_out() {
     let seed = "00".repeat(64);
@@ -234,7 +236,7 @@ fn light_cycles_judge_goes_on_without_players_out() {
     let end = &last["end"];
     assert_eq!(end["reason"], "last-cycle", "{end}");
     assert_eq!(end["winner"], 2, "{end}");
-    assert_eq!(end["ranks"], json!([1, 3, 0, 2]), "{end}");
+    assert_eq!(end["ranks"], json!([1, 2, 0, 2]), "{end}");
     let hud = &last["frame"]["hud"];
     assert!(
         hud["B"]
@@ -365,24 +367,24 @@ for (let round = 1; ; round++) {
         .iter()
         .map(|m| m["type"].as_str().unwrap())
         .collect();
-    // ready; round 1: a bare turn (0), protocol (1), a bare turn (2), the
-    // next turn (3 out); round 2: a bare turn (0), protocol (2), the end
-    // (2 out).
+    // ready; round 1: a bare turn (0), protocol (1), a bare turn (1 out),
+    // a bare turn (2), the next turn (3 out); round 2: a bare turn (0),
+    // protocol (2), the end (2 out).
     assert_eq!(
         kinds,
-        ["ready", "turn", "protocol", "turn", "turn", "turn", "protocol", "turn"],
+        ["ready", "turn", "protocol", "turn", "turn", "turn", "turn", "protocol", "turn"],
         "{from_python:?}"
     );
     assert_eq!(from_python[1], json!({"type": "turn"}));
     assert_eq!(
-        from_python[4]["log"], "out 1:protocol 3:timeout",
+        from_python[5]["log"], "out 1:protocol 3:timeout",
         "{from_python:?}"
     );
     assert_eq!(
-        from_python[4]["ask"],
+        from_python[5]["ask"],
         json!([{"player": 0, "line": "round 2"}, {"player": 2, "line": "round 2"}])
     );
-    let end = &from_python[7]["end"];
+    let end = &from_python[8]["end"];
     assert_eq!(end["ranks"], json!([1, 2, 0, 2]), "{end}");
     assert_eq!(end["scores"], json!([6, 0, 7, 0]), "{end}");
 }

@@ -120,14 +120,16 @@ def main():
 
 
 def finish(judge, alive, out_turn, how_out, board, heads, width, height, turn, names):
-    """Ends the game: a player with a verdict after every player without
-    one; then by the turn each cycle went out (later is better); then,
-    among those riding at the turn limit, by territory."""
+    """Ends the game: the players with a verdict share the last place
+    (as the referee's records have it); the others are placed by the turn
+    their cycle went out (later is better), then, among those riding at
+    the turn limit, by territory."""
     players = len(out_turn)
     survival = [turn + 1 if t is None else t for t in out_turn]
     land = territory(board, [heads[p] for p in alive], width, height)
     held = {p: land[i] for i, p in enumerate(alive)}
-    key = [(how_out[p] in ("", "crashed"), survival[p], held.get(p, 0)) for p in range(players)]
+    fair = [how_out[p] in ("", "crashed") for p in range(players)]
+    key = [(fair[p], survival[p] if fair[p] else 0, held.get(p, 0)) for p in range(players)]
     ranks = [sum(1 for q in range(players) if key[q] > key[p]) for p in range(players)]
     firsts = [p for p in range(players) if ranks[p] == 0]
     if len(alive) == 1:

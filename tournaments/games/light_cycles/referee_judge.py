@@ -221,9 +221,8 @@ class Judge:
                 else:
                     out[player] = refusal[0]
             if refusal is not None:
-                # The referee answers a refusal with the next reply, or
-                # with `out` for that player once nobody else is pending.
-                self._message = {"type": "turn"}
+                # The referee answers a refusal with `out` for that
+                # player (a turn is its answer), or with the next reply.
                 incoming = self._refuse(refusal[0], refusal[1])
                 continue
             if not pending:

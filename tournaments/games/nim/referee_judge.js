@@ -171,8 +171,8 @@ class Judge {
         else replies[incoming.player] = incoming;
       }
       if (refusal) {
-        // The referee answers a refusal with the next reply, or with `out`
-        // for that player once nobody else is pending.
+        // The referee answers a refusal with `out` for that player (a turn
+        // is its answer), or with the next reply.
         incoming = this._refuse(refusal[0], refusal[1]);
         continue;
       }
