@@ -6,6 +6,7 @@
 //! and its report).
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -387,4 +388,118 @@ for (let round = 1; ; round++) {
     let end = &from_python[8]["end"];
     assert_eq!(end["ranks"], json!([1, 2, 0, 2]), "{end}");
     assert_eq!(end["scores"], json!([6, 0, 7, 0]), "{end}");
+}
+
+/// The starters, named for a four-player match: Python, C, Python, C.
+fn four_starters() -> Vec<String> {
+    let (py, c) = (
+        game_file("starters/starter.py"),
+        game_file("starters/starter.c"),
+    );
+    vec![py.clone(), c.clone(), py, c]
+}
+
+/// A four-player match of the starters through the real binary: every
+/// bot is greeted with its seat, all four finish without a verdict, the
+/// record ranks all four (a place each, ties sharing), the winner alone
+/// hears `end win`, and the frames show the grid. The C and the Python
+/// starter play the same plan, so four Python starters give the same ranks.
+#[test]
+fn light_cycles_four_starters_finish_with_ranks() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cycles.jsonl");
+    let play = |bots: &[String], transcript: Option<&Path>| {
+        let mut args = vec!["match".to_string(), game_file("judge.py")];
+        args.extend(bots.iter().cloned());
+        args.extend(["--seed", "7", "--option", "walls=12", "--json"].map(String::from));
+        if let Some(path) = transcript {
+            args.extend(["--transcript".into(), path.to_string_lossy().into_owned()]);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = referee(&args, BUDGET);
+        assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+        run.json()
+    };
+    let v = play(&four_starters(), Some(&path));
+    let players = v["players"].as_array().expect("players");
+    assert_eq!(players.len(), 4, "{v}");
+    for player in players {
+        assert_eq!(player["verdict"], "ok", "{v}");
+        // Reasonable play: every cycle rides a good while.
+        assert!(player["attacks"].as_u64().unwrap() >= 15, "{v}");
+    }
+    let ranks: Vec<u64> = v["ranks"]
+        .as_array()
+        .expect("ranks")
+        .iter()
+        .map(|r| r.as_u64().unwrap())
+        .collect();
+    assert_eq!(ranks.len(), 4, "{v}");
+    assert!(ranks.contains(&0) && ranks.iter().all(|r| *r < 4), "{v}");
+    let reason = v["reason"].as_str().unwrap();
+    assert!(
+        ["last-cycle", "all-crashed", "turn-limit"].contains(&reason),
+        "{v}"
+    );
+    let all_python = vec![game_file("starters/starter.py"); 4];
+    assert_eq!(
+        play(&all_python, None)["ranks"],
+        v["ranks"],
+        "the C and Python starters play alike"
+    );
+
+    let lines: Vec<Value> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let told = |bot: &str| -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| l["type"] == "message" && l["bot"] == bot && l["dir"] == "to")
+            .map(|l| l["line"].as_str().unwrap().to_string())
+            .collect()
+    };
+    for (seat, bot) in ["a", "b", "c", "d"].iter().enumerate() {
+        let heard = told(bot);
+        assert_eq!(heard[0], format!("cycles 4 20 20 {seat}"), "{heard:?}");
+        assert!(heard[1].starts_with("walls 12 "), "{heard:?}");
+        assert!(heard[2].starts_with("turn 1 "), "{heard:?}");
+        let expected = match (ranks[seat], ranks.iter().filter(|r| **r == 0).count()) {
+            (0, 1) => "win",
+            (0, _) => "draw",
+            _ => "loss",
+        };
+        assert_eq!(
+            heard.last().unwrap(),
+            &format!("end {expected} {reason}"),
+            "{heard:?}"
+        );
+    }
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(r#""grid":{"#), "frames with the grid");
+}
+
+/// Through the binary, a bad option voids the game before it is played
+/// (exit 1), naming the option; so does a number of players the game
+/// does not take.
+#[test]
+fn light_cycles_refuses_a_bad_option_and_two_players() {
+    let bots = four_starters();
+    let judge = game_file("judge.py");
+    let mut args = vec!["match", judge.as_str()];
+    args.extend(bots.iter().map(String::as_str));
+    args.extend(["--option", "turns=0"]);
+    let run = referee(&args, BUDGET);
+    assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("option turns: expected from 1 to 2000, got 0"),
+        "{}",
+        run.stderr
+    );
+    let run = referee(&["match", &judge, &bots[0], &bots[1]], BUDGET);
+    assert_ne!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("3 to 6"), "{}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
 }
