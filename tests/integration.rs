@@ -13,6 +13,7 @@ mod collect;
 mod compile;
 mod cryptron_match;
 mod fair_play;
+mod ffa;
 mod ffa_game;
 mod formats;
 mod games;

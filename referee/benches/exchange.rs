@@ -91,8 +91,8 @@ fn exchanges(c: &mut Criterion) {
         config: GameConfig::from_options("arrow5", &options).unwrap(),
         seed: 1,
         key: referee_engine::key::RunKey::fresh(),
-        bots: [bot.clone(), bot],
-        limits: [MatchLimits::default(), MatchLimits::default()],
+        bots: vec![bot.clone(), bot],
+        limits: vec![MatchLimits::default(), MatchLimits::default()],
     };
     group.bench_function("arrow5_game_1000_rounds", |b| {
         b.iter(|| {

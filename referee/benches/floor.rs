@@ -115,8 +115,8 @@ fn plan(rounds: u32, sandbox: &Sandbox, bot: &Path) -> MatchPlan {
         config: GameConfig::from_options("arrow5", &options).unwrap(),
         seed: 1,
         key: referee_engine::key::RunKey::fresh(),
-        bots: [bot.clone(), bot],
-        limits: [limits.clone(), limits],
+        bots: vec![bot.clone(), bot],
+        limits: vec![limits.clone(), limits],
     }
 }
 
@@ -161,8 +161,8 @@ fn mastermind_game(config: &GameConfig, knuth: &str) -> f64 {
             config: config.clone(),
             seed,
             key: key.clone(),
-            bots: [bot.clone(), bot.clone()],
-            limits: [limits.clone(), limits.clone()],
+            bots: vec![bot.clone(), bot.clone()],
+            limits: vec![limits.clone(), limits.clone()],
         };
         let record = play_match(&plan, None).unwrap();
         assert!(record.players.iter().all(|p| p.verdict.to_string() == "ok"));

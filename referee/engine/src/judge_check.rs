@@ -15,8 +15,8 @@ use crate::transcript::{Direction, Entry};
 /// order, with the time each took (in milliseconds), and the names.
 #[derive(Clone, Debug, Default)]
 pub struct Recorded {
-    pub names: [String; 2],
-    pub replies: [Vec<(String, f64)>; 2],
+    pub names: Vec<String>,
+    pub replies: Vec<Vec<(String, f64)>>,
 }
 
 impl Recorded {
@@ -25,15 +25,21 @@ impl Recorded {
         let mut recorded = Recorded::default();
         for entry in entries {
             match entry {
-                Entry::Header { bots, .. } => recorded.names = bots.clone(),
+                Entry::Header { bots, .. } => {
+                    recorded.names = bots.clone();
+                    recorded.replies = vec![Vec::new(); bots.len()];
+                }
                 Entry::Message {
                     bot,
                     dir: Direction::From,
                     line,
                     wall_us,
                     ..
-                } => recorded.replies[bot.index()]
-                    .push((line.clone(), wall_us.map_or(0.0, |us| us as f64 / 1000.0))),
+                } => {
+                    if let Some(replies) = recorded.replies.get_mut(bot.index()) {
+                        replies.push((line.clone(), wall_us.map_or(0.0, |us| us as f64 / 1000.0)))
+                    }
+                }
                 _ => {}
             }
         }
@@ -74,7 +80,7 @@ pub fn play_recorded(
         }
         Err(e) => return Err(e),
     };
-    let mut next = [0usize; 2];
+    let mut next = vec![0usize; recorded.names.len()];
     let ending = loop {
         let seat = match game.status() {
             Status::Over(outcome) => {
@@ -87,7 +93,11 @@ pub fn play_recorded(
             }
             Status::Ask { seat, .. } => seat,
         };
-        let Some((line, ms)) = recorded.replies[seat.index()].get(next[seat.index()]) else {
+        let Some((line, ms)) = recorded
+            .replies
+            .get(seat.index())
+            .and_then(|r| r.get(next[seat.index()]))
+        else {
             break format!("the record has no more replies of {seat}");
         };
         next[seat.index()] += 1;

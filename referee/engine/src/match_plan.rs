@@ -175,9 +175,10 @@ pub struct MatchPlan {
     /// the bots. Everything random in the game comes from `key.rng(seed)`.
     pub seed: u64,
     pub key: RunKey,
-    /// A then B.
-    pub bots: [BotCommand; 2],
-    pub limits: [MatchLimits; 2],
+    /// A, B, then C, D, ... in a game of more than two players; one
+    /// limits for each.
+    pub bots: Vec<BotCommand>,
+    pub limits: Vec<MatchLimits>,
 }
 
 /// Everything needed to play one solo game: one bot attacks a secret the

@@ -24,8 +24,20 @@ pub struct MatchRecord {
     /// Why the game ended: `cracked`, `both-cracked`, `round-cap`,
     /// `disqualified`, ... (see `protocol.md`).
     pub reason: String,
-    /// A then B.
-    pub players: [PlayerRecord; 2],
+    /// A then B (then C, D, ... in a game of more than two players): at
+    /// least two, at most [`crate::games::MAX_SEATS`].
+    #[serde(deserialize_with = "players_of_a_game")]
+    pub players: Vec<PlayerRecord>,
+    /// In a game of more than two players: each player's place, A's
+    /// first, 0 the best; players who tie share a place, and a player
+    /// disqualified is after every player who was not. Left out with two
+    /// players (`winner` says it all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ranks: Option<Vec<u32>>,
+    /// The judge's scores, one per player, when it gave some (more than
+    /// two players only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scores: Option<Vec<f64>>,
     /// The command that plays this game again, rendered from `plan`
     /// (records written before the plan was kept have the command only).
     pub replay: String,
@@ -115,6 +127,23 @@ impl<'a> Holder<'a> {
     }
 }
 
+/// A record's players, refused unless there are 2 to
+/// [`crate::games::MAX_SEATS`] (every reader may take A and B for given).
+fn players_of_a_game<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<PlayerRecord>, D::Error> {
+    let players = Vec::<PlayerRecord>::deserialize(deserializer)?;
+    if (2..=crate::games::MAX_SEATS).contains(&players.len()) {
+        Ok(players)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "a game has 2 to {} players, this record has {}",
+            crate::games::MAX_SEATS,
+            players.len()
+        )))
+    }
+}
+
 fn seat_a() -> Seat {
     Seat::A
 }
@@ -122,6 +151,19 @@ fn seat_a() -> Seat {
 impl MatchRecord {
     pub fn player(&self, seat: Seat) -> &PlayerRecord {
         &self.players[seat.index()]
+    }
+
+    /// Each player's place, 0 the best, ties sharing one: the `ranks` of
+    /// a game of more than two players, or the two places `winner` gives.
+    pub fn places(&self) -> Vec<u32> {
+        if let Some(ranks) = &self.ranks {
+            return ranks.clone();
+        }
+        match self.winner {
+            Winner::A => vec![0, 1],
+            Winner::B => vec![1, 0],
+            Winner::Draw => vec![0, 0],
+        }
     }
 }
 

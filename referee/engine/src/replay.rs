@@ -41,10 +41,10 @@ pub struct MatchReplay {
     /// for a team, which must not hold it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<ReplayKey>,
-    /// A then B, as given.
-    pub specs: [String; 2],
-    /// A then B.
-    pub limits: [ReplayLimits; 2],
+    /// A, B (then C, D, ...), as given.
+    pub specs: Vec<String>,
+    /// A, B (then C, D, ...).
+    pub limits: Vec<ReplayLimits>,
 }
 
 /// A solo game of a bench as data.
@@ -168,8 +168,8 @@ impl ReplayPlan {
             config: plan.config.clone(),
             seed: plan.seed,
             key: Some(ReplayKey::of(&plan.key)),
-            specs: plan.bots.clone().map(|bot| bot.spec),
-            limits: plan.limits.each_ref().map(ReplayLimits::of),
+            specs: plan.bots.iter().map(|bot| bot.spec.clone()).collect(),
+            limits: plan.limits.iter().map(ReplayLimits::of).collect(),
         })
     }
 
@@ -210,13 +210,14 @@ impl MatchReplay {
             "referee".into(),
             "match".into(),
             self.config.game_argument().into(),
-            self.specs[0].clone(),
-            self.specs[1].clone(),
         ];
+        words.extend(self.specs.iter().cloned());
         words.extend(self.config.cli_flags());
         words.extend(["--seed".into(), self.seed.to_string()]);
         words.extend(ReplayKey::flags(&self.key));
-        let [limits, other] = &self.limits;
+        let Some(limits) = self.limits.first() else {
+            return shell_words::join(words);
+        };
         let flags = limits.flags();
         // `--allow-fork` is said on its own below.
         let shared = |l: &ReplayLimits| {
@@ -229,7 +230,7 @@ impl MatchReplay {
                 l.strikes,
             )
         };
-        if shared(limits) == shared(other) {
+        if self.limits.iter().all(|other| shared(limits) == shared(other)) {
             words.extend(flags);
         }
         if self.limits.iter().any(|l| l.allow_fork) {

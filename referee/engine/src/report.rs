@@ -55,13 +55,30 @@ pub fn render_match(record: &MatchRecord) -> String {
         out.push('\n');
     }
     let name = |seat: Seat| format!("{seat} ({})", escape(&record.player(seat).name));
-    let result = match record.winner {
-        Winner::A => format!("{} wins", name(Seat::A)),
-        Winner::B => format!("{} wins", name(Seat::B)),
-        Winner::Draw => "draw".to_string(),
+    let result = match (&record.ranks, record.winner) {
+        (Some(ranks), _) => {
+            // A record from a file may have ranks for seats it has not.
+            let first: Vec<String> = Seat::all(ranks.len().min(record.players.len()))
+                .filter(|seat| ranks[seat.index()] == 0)
+                .map(name)
+                .collect();
+            match first.as_slice() {
+                [one] => format!("{one} wins"),
+                _ => format!("first place shared by {}", first.join(", ")),
+            }
+        }
+        (None, Winner::A) => format!("{} wins", name(Seat::A)),
+        (None, Winner::B) => format!("{} wins", name(Seat::B)),
+        (None, Winner::Draw) => "draw".to_string(),
     };
     out.push_str(&format!("Result: {result}  [{}]\n", escape(&record.reason)));
-    for seat in Seat::BOTH {
+    if let Some(ranks) = &record.ranks {
+        let places: Vec<String> = Seat::all(ranks.len())
+            .map(|seat| format!("{seat} {}", ranks[seat.index()] + 1))
+            .collect();
+        out.push_str(&format!("Places: {}\n", places.join(", ")));
+    }
+    for seat in Seat::all(record.players.len()) {
         let p = record.player(seat);
         if p.holder() == Holder::Referee {
             // A solo game: the referee held this seat, there is no bot to show.

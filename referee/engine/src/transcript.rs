@@ -51,9 +51,9 @@ pub enum Entry {
         game: String,
         variant: String,
         seed: u64,
-        /// Names then specs, A then B.
-        bots: [String; 2],
-        specs: [String; 2],
+        /// Names then specs, A then B (then C, D, ...).
+        bots: Vec<String>,
+        specs: Vec<String>,
         /// Wall-clock start, seconds since the Unix epoch.
         started_unix: f64,
     },
@@ -186,8 +186,8 @@ impl TranscriptWriter {
         game: &str,
         variant: &str,
         seed: u64,
-        bots: [String; 2],
-        specs: [String; 2],
+        bots: Vec<String>,
+        specs: Vec<String>,
     ) {
         self.start = Instant::now();
         let started_unix = SystemTime::now()
@@ -363,7 +363,7 @@ fn read_prefix_with(
 /// Renders a transcript for a person: who said what, when, with stderr marked.
 pub fn render(entries: &[Entry]) -> String {
     let mut out = String::new();
-    let mut names = ["A".to_string(), "B".to_string()];
+    let mut names: Vec<String> = Seat::BOTH.iter().map(|s| s.to_string()).collect();
     // Cryptron transcripts show the board after every turn.
     let mut board: Option<crate::games::cryptron::ReplayBoard> = None;
     // A judge game's frames (kept in its result), each after its move.
@@ -399,7 +399,7 @@ pub fn render(entries: &[Entry]) -> String {
                     escape(game),
                     escape(variant)
                 ));
-                for (seat, (bot, spec)) in Seat::BOTH.iter().zip(bots.iter().zip(specs)) {
+                for (seat, (bot, spec)) in Seat::all(bots.len()).zip(bots.iter().zip(specs)) {
                     if Holder::of(bot, spec) == Holder::Referee {
                         // A solo game: nobody sits there.
                         out.push_str(&format!("  {seat}: the referee (holds the secret)\n"));
@@ -407,10 +407,10 @@ pub fn render(entries: &[Entry]) -> String {
                         out.push_str(&format!("  {seat}: {}  [{}]\n", escape(bot), escape(spec)));
                     }
                 }
-                names = [
-                    format!("A {}", escape(&bots[0])),
-                    format!("B {}", escape(&bots[1])),
-                ];
+                names = Seat::all(bots.len())
+                    .zip(bots)
+                    .map(|(seat, bot)| format!("{seat} {}", escape(bot)))
+                    .collect();
                 board = (game == "cryptron").then(Default::default);
                 out.push('\n');
                 show_frames(&mut out, 0);
@@ -423,7 +423,7 @@ pub fn render(entries: &[Entry]) -> String {
                 wall_us,
                 cpu_us,
             } => {
-                let who = &names[bot.index()];
+                let who = seat_name(&names, *bot);
                 let arrow = match dir {
                     Direction::To => "<-",
                     Direction::From => "->",
@@ -467,7 +467,7 @@ pub fn render(entries: &[Entry]) -> String {
                 out.push_str(&format!(
                     "{:>10.3} ms  XX {}: disqualified ({}) at reply {}: {}\n",
                     *t_us as f64 / 1000.0,
-                    names[bot.index()],
+                    seat_name(&names, *bot),
                     d.verdict,
                     d.at_move,
                     escape(&d.detail)
@@ -485,6 +485,15 @@ pub fn render(entries: &[Entry]) -> String {
 /// Microseconds as milliseconds with three decimals, as the timestamps.
 fn show_us(us: u64) -> String {
     format!("{:.3} ms", us as f64 / 1000.0)
+}
+
+/// The name shown for `seat` (a transcript may name a seat its header has
+/// not: then the seat's letter alone).
+fn seat_name(names: &[String], seat: Seat) -> String {
+    names
+        .get(seat.index())
+        .cloned()
+        .unwrap_or_else(|| seat.to_string())
 }
 
 #[cfg(test)]

@@ -205,8 +205,8 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
             config: config.clone(),
             seed: args.seed.unwrap_or(1),
             key: key.clone(),
-            bots: [team_bot, reference.clone()],
-            limits,
+            bots: vec![team_bot, reference.clone()],
+            limits: limits.into(),
         };
         play_match(&plan, None)
     };

@@ -21,6 +21,9 @@ pub struct MatchArgs {
     pub bot_a: String,
     /// Second bot
     pub bot_b: String,
+    /// More bots, seats C, D, ..., for a game of more than two players (a judge whose ready says max_players); the built-in games take two
+    #[arg(value_name = "MORE_BOTS")]
+    pub more_bots: Vec<String>,
     #[command(flatten)]
     pub game_flags: GameFlags,
     #[command(flatten)]
@@ -57,13 +60,36 @@ pub struct ReplayArgs {
 pub fn run_match(args: MatchArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
     let languages = arena.languages();
     let config = args.game_flags.config(&args.game).map_err(Failure::input)?;
-    let mut bot_a = BotCommand::parse(&args.bot_a, languages).map_err(Failure::input)?;
-    let mut bot_b = BotCommand::parse(&args.bot_b, languages).map_err(Failure::input)?;
-    distinct_names(&mut bot_a, &mut bot_b);
+    let specs: Vec<&String> = [&args.bot_a, &args.bot_b]
+        .into_iter()
+        .chain(&args.more_bots)
+        .collect();
+    if specs.len() > 2 && !matches!(config, referee_engine::games::GameConfig::Judge(_)) {
+        return Err(Failure::input(anyhow!(
+            "{} is a game of two players, and {} bots were given; only a judge's game takes more (docs/writing-a-game.md)",
+            config.game_name(),
+            specs.len()
+        )));
+    }
+    if specs.len() > referee_engine::games::MAX_SEATS {
+        return Err(Failure::input(anyhow!(
+            "{} bots were given; a game takes at most {}",
+            specs.len(),
+            referee_engine::games::MAX_SEATS
+        )));
+    }
+    let mut bots = specs
+        .iter()
+        .map(|spec| BotCommand::parse(spec, languages))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(Failure::input)?;
+    distinct_all_names(&mut bots);
     args.limits.check_sandbox(arena)?;
-    let mut limits =
-        [&bot_a, &bot_b].map(|bot| args.limits.limits_for(arena, &config, bot.language));
-    let bots_own = referee_engine::bot::own_paths_of([&bot_a, &bot_b]);
+    let mut limits: Vec<_> = bots
+        .iter()
+        .map(|bot| args.limits.limits_for(arena, &config, bot.language))
+        .collect();
+    let bots_own = referee_engine::bot::own_paths_of(&bots);
     for limit in &mut limits {
         limit.process.hidden.extend(args.key.hidden());
         limit.process.hidden.extend(bots_own.iter().cloned());
@@ -74,7 +100,7 @@ pub fn run_match(args: MatchArgs, arena: &Arena) -> Result<super::ExitCode, Fail
             .seed
             .unwrap_or_else(|| u64::from(rand::random::<u32>())),
         key: args.key.run_key()?,
-        bots: [bot_a, bot_b],
+        bots,
         limits,
     };
     let mut reporter: Box<dyn Reporter> = if args.json {
@@ -89,6 +115,7 @@ pub fn run_match(args: MatchArgs, arena: &Arena) -> Result<super::ExitCode, Fail
         Ok(record) => record,
         // Not the referee's failure, nor bad input: the game has no
         // result, and says why.
+        Err(e @ MatchError::Players { .. }) => return Err(Failure::input(e)),
         Err(e @ MatchError::Judge { .. }) => {
             eprintln!(
                 "referee: {}",
@@ -151,6 +178,12 @@ pub fn run_reproduce(args: ReproduceArgs, arena: &Arena) -> Result<super::ExitCo
                 "{shown}: the transcript has no result line (a game that did not finish?)"
             ))
         })?;
+    if record.players.len() > 2 {
+        return Err(Failure::input(anyhow!(
+            "{shown}: reproduce plays a game of two players again, and this one had {}",
+            record.players.len()
+        )));
+    }
     let recorded = recorded_game(&record, &shown)?;
     let seat = match args.seat.as_deref() {
         Some("a" | "A") => Seat::A,
@@ -232,8 +265,8 @@ pub fn run_reproduce(args: ReproduceArgs, arena: &Arena) -> Result<super::ExitCo
         config,
         seed,
         key: key.run_key()?,
-        bots,
-        limits,
+        bots: bots.into(),
+        limits: limits.into(),
     };
     let replies: Vec<String> = referee_engine::reproduce::replies(&entries, opponent)
         .into_iter()
@@ -258,7 +291,8 @@ pub fn run_reproduce(args: ReproduceArgs, arena: &Arena) -> Result<super::ExitCo
             |e| match e {
                 MatchError::Transcript { .. }
                 | MatchError::Compiler { .. }
-                | MatchError::Unreachable { .. } => Failure::input(e),
+                | MatchError::Unreachable { .. }
+                | MatchError::Players { .. } => Failure::input(e),
                 MatchError::Interrupted
                 | MatchError::NotStarted { .. }
                 | MatchError::Judge { .. } => Failure::internal(e),
@@ -358,7 +392,7 @@ struct RecordedGame {
 }
 
 enum RecordedLimits {
-    PerSeat([referee_engine::replay::ReplayLimits; 2]),
+    PerSeat(Vec<referee_engine::replay::ReplayLimits>),
     Flags(LimitFlags),
 }
 
@@ -372,8 +406,13 @@ impl RecordedGame {
         language: referee_engine::bot::Language,
     ) -> referee_engine::match_plan::MatchLimits {
         match &self.limits {
-            RecordedLimits::PerSeat(limits) => limits[seat.index()]
-                .applied_to(LimitFlags::default().limits_for(arena, &self.config, language)),
+            RecordedLimits::PerSeat(limits) => {
+                let defaults = LimitFlags::default().limits_for(arena, &self.config, language);
+                match limits.get(seat.index()) {
+                    Some(limits) => limits.applied_to(defaults),
+                    None => defaults,
+                }
+            }
             RecordedLimits::Flags(flags) => flags.limits_for(arena, &self.config, language),
         }
     }
@@ -454,6 +493,17 @@ pub fn distinct_names(a: &mut BotCommand, b: &mut BotCommand) {
         if name_a != name_b {
             a.name = name_a;
             b.name = name_b;
+        }
+    }
+}
+
+/// [`distinct_names`] for every pair of bots (the seat letters tell apart
+/// bots that still share a name).
+pub fn distinct_all_names(bots: &mut [BotCommand]) {
+    for i in 0..bots.len() {
+        let (before, rest) = bots.split_at_mut(i + 1);
+        for other in rest {
+            distinct_names(&mut before[i], other);
         }
     }
 }
@@ -541,8 +591,8 @@ mod tests {
                 config: config.clone(),
                 seed: 7,
                 key: RunKey::fresh(),
-                bots: [bot.clone(), bot.clone()],
-                limits: [limits.clone(), limits.clone()],
+                bots: vec![bot.clone(), bot.clone()],
+                limits: vec![limits.clone(), limits.clone()],
             };
             let words = shell_words::split(&replay::match_command(&plan)).unwrap();
             match Cli::try_parse_from(&words) {

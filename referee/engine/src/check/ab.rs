@@ -59,14 +59,14 @@ fn play_pair(plan: &AbPlan, pair: u64) -> Result<PairResult, MatchError> {
     for (k, new_seat) in [Seat::A, Seat::B].into_iter().enumerate() {
         let seats = match new_seat {
             Seat::A => [&plan.new, &plan.old],
-            Seat::B => [&plan.old, &plan.new],
+            _ => [&plan.old, &plan.new],
         };
         let match_plan = MatchPlan {
             config: plan.config.clone(),
             seed,
             key: plan.key.clone(),
-            bots: seats.map(|b| b.command.clone()),
-            limits: seats.map(|b| b.limits.clone()),
+            bots: seats.map(|b| b.command.clone()).into(),
+            limits: seats.map(|b| b.limits.clone()).into(),
         };
         let record = play_match(&match_plan, None)?;
         results[k] = game_result(&record, new_seat);

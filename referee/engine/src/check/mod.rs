@@ -381,14 +381,14 @@ fn play_check_game(
     let (tested, opponent) = (&plan.bot, &plan.opponents[game.opponent]);
     let seats = match game.tested {
         Seat::A => [tested, opponent],
-        Seat::B => [opponent, tested],
+        _ => [opponent, tested],
     };
     let match_plan = MatchPlan {
         config: plan.config.clone(),
         seed: game.seed,
         key: key.clone(),
-        bots: seats.map(|b| b.command.clone()),
-        limits: seats.map(|b| b.limits.clone()),
+        bots: seats.map(|b| b.command.clone()).into(),
+        limits: seats.map(|b| b.limits.clone()).into(),
     };
     let name = format!("game-{}-{:04}.jsonl", game.opponent + 1, game.index + 1);
     let path = plan.transcripts.as_ref().map(|dir| dir.join(&name));

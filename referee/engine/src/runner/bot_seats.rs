@@ -117,7 +117,7 @@ impl Player {
 /// each turn is an exchange with the bot asked, judged (a fault is its
 /// verdict, and stops the game); each notice goes to its bot.
 pub(super) struct BotSeats<'a, 'p> {
-    pub(super) players: &'a mut [Player; 2],
+    pub(super) players: &'a mut [Player],
     pub(super) plan: &'a Seating<'p>,
     pub(super) transcript: &'a mut TranscriptWriter,
     pub(super) account: &'a mut Vec<String>,
@@ -197,7 +197,68 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
     type Stop = ();
     type Error = MatchError;
 
+    /// A turn; in a game of more than two players, a player with a
+    /// verdict is out and the game goes on while two are still in, if the
+    /// rules say so ([`Game::out`]).
     fn turn(
+        &mut self,
+        seat: Seat,
+        game: G,
+        request: Option<String>,
+    ) -> Result<Turn<G, ()>, MatchError> {
+        let turn = self.play_turn(seat, game, request)?;
+        let Turn::Stopped(game, ()) = turn else {
+            return Ok(turn);
+        };
+        let still_in = self
+            .players
+            .iter()
+            .filter(|p| p.disqualification.is_none())
+            .count();
+        let verdict = self.players[seat.index()]
+            .disqualification
+            .as_ref()
+            .map(|d| d.verdict);
+        let (Some(verdict), true) = (verdict, self.players.len() > 2 && still_in >= 2) else {
+            return Ok(Turn::Stopped(game, ()));
+        };
+        log_verdicts(self.players, self.transcript);
+        self.account
+            .push(format!("{seat} is out ({verdict}); the game goes on"));
+        match game.out(seat, verdict) {
+            Ok(applied) => Ok(Turn::Moved(applied)),
+            Err(game) if game.void().is_some() => Err(self.void_game(&game)),
+            Err(game) => Ok(Turn::Stopped(game, ())),
+        }
+    }
+
+    fn moved(&mut self, _seat: Seat, _game: &G, account: String) {
+        // A judge may leave a move without an account line.
+        if !account.is_empty() {
+            self.account.push(account);
+        }
+    }
+
+    fn notify(&mut self, to: Seat, line: &str) {
+        let i = to.index();
+        // A player who is out hears nothing more.
+        if self.players[i].disqualification.is_some() {
+            return;
+        }
+        send_notice(
+            &mut self.players[i],
+            to,
+            line,
+            self.plan.limits[i],
+            self.transcript,
+        );
+    }
+}
+
+impl BotSeats<'_, '_> {
+    /// One exchange with the bot at `seat`, judged: its move, or its
+    /// verdict (the game stops).
+    fn play_turn<G: Game>(
         &mut self,
         seat: Seat,
         game: G,
@@ -207,11 +268,7 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
             return self.recorded_turn(seat, game, request);
         }
         let limits = &self.plan.limits[seat.index()];
-        let [a, b] = &mut *self.players;
-        let (player, other) = match seat {
-            Seat::A => (a, b),
-            Seat::B => (b, a),
-        };
+        let (player, other) = seat_and_opponent(self.players, seat);
         let limit = if player.replies == 0 {
             // The start-up limit covers starting an interpreter on top of
             // a move: never less than a move's time (protocol.md §6).
@@ -219,7 +276,7 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
         } else {
             limits.time_limit
         };
-        let idle = other.process.as_mut();
+        let idle = other.and_then(|other| other.process.as_mut());
         let is_reply = |line: &str| game.is_reply(line);
         let strikes_before = player.strikes;
         let line = match exchange(
@@ -270,11 +327,7 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
         if game.void().is_some() {
             return Err(self.void_game(&game));
         }
-        let [a, b] = &mut *self.players;
-        let player = match seat {
-            Seat::A => a,
-            Seat::B => b,
-        };
+        let player = &mut self.players[seat.index()];
         let parsed = match parsed {
             Ok(parsed) => parsed,
             Err(why) => {
@@ -304,24 +357,21 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
             }
         }
     }
+}
 
-    fn moved(&mut self, _seat: Seat, _game: &G, account: String) {
-        // A judge may leave a move without an account line.
-        if !account.is_empty() {
-            self.account.push(account);
-        }
+/// The player at `seat` and, in a game of two, its opponent: the one
+/// whose CPU time while frozen excuses the player's (see
+/// `Opponent::excused`). With more players no single opponent is the one
+/// that ran last, and none is excused.
+fn seat_and_opponent(players: &mut [Player], seat: Seat) -> (&mut Player, Option<&mut Player>) {
+    if let [a, b] = players {
+        return if seat == Seat::A {
+            (a, Some(b))
+        } else {
+            (b, Some(a))
+        };
     }
-
-    fn notify(&mut self, to: Seat, line: &str) {
-        let i = to.index();
-        send_notice(
-            &mut self.players[i],
-            to,
-            line,
-            self.plan.limits[i],
-            self.transcript,
-        );
-    }
+    (&mut players[seat.index()], None)
 }
 
 /// A reply that did not come: why, how long it was awaited (wall time),

@@ -47,8 +47,6 @@ fn account_line(text: &str) -> String {
     cut.push_str("...");
     cut
 }
-/// Players in this version of the referee.
-const PLAYERS: usize = 2;
 /// Stderr lines of a judge kept for the message of a failed game: the
 /// first and the last.
 const STDERR_HEAD: usize = 5;
@@ -249,22 +247,32 @@ fn parse_message(line: &str) -> Result<(String, Map<String, Value>), String> {
 pub struct TurnFields {
     tell: Vec<Notice>,
     ask: Option<Vec<(Seat, Option<String>)>>,
-    end: Option<(Outcome, Option<Vec<f64>>)>,
+    end: Option<End>,
     log: Option<String>,
-    moves: Option<[u32; 2]>,
+    moves: Option<Vec<u32>>,
     first: Option<Seat>,
     summary: Vec<String>,
     frame: Option<Value>,
 }
 
-fn seat_of(value: Option<&Value>, field: &str) -> Result<Seat, String> {
+/// The end of a game by the judge: the outcome, the scores, and with more
+/// than two players the ranks.
+#[derive(Debug)]
+struct End {
+    outcome: Outcome,
+    scores: Option<Vec<f64>>,
+    ranks: Option<Vec<u32>>,
+}
+
+fn seat_of(value: Option<&Value>, field: &str, players: usize) -> Result<Seat, String> {
+    let last = players - 1;
     match value.and_then(Value::as_u64) {
-        Some(0) => Ok(Seat::A),
-        Some(1) => Ok(Seat::B),
+        Some(n) if n < players as u64 => Seat::of_index(n as usize)
+            .ok_or_else(|| format!("{field} names player {n}, past the last seat")),
         Some(n) => Err(format!(
-            "{field} names player {n}, which does not exist (the players are 0 and 1)"
+            "{field} names player {n}, which does not exist (the players are 0 to {last})"
         )),
-        None => Err(format!("{field} needs a \"player\" number (0 or 1)")),
+        None => Err(format!("{field} needs a \"player\" number (0 to {last})")),
     }
 }
 
@@ -283,7 +291,11 @@ fn bot_line(value: &Value, field: &str) -> Result<String, String> {
     }
 }
 
-fn entries(map: &Map<String, Value>, field: &str) -> Result<Vec<(Seat, Option<String>)>, String> {
+fn entries(
+    map: &Map<String, Value>,
+    field: &str,
+    players: usize,
+) -> Result<Vec<(Seat, Option<String>)>, String> {
     let Some(value) = map.get(field) else {
         return Ok(Vec::new());
     };
@@ -298,7 +310,7 @@ fn entries(map: &Map<String, Value>, field: &str) -> Result<Vec<(Seat, Option<St
             let Some(item) = item.as_object() else {
                 return Err(format!("\"{field}\" holds an entry that is not an object"));
             };
-            let seat = seat_of(item.get("player"), &format!("\"{field}\""))?;
+            let seat = seat_of(item.get("player"), &format!("\"{field}\""), players)?;
             let line = item
                 .get("line")
                 .map(|l| bot_line(l, &format!("\"{field}\"")))
@@ -310,7 +322,15 @@ fn entries(map: &Map<String, Value>, field: &str) -> Result<Vec<(Seat, Option<St
 
 /// The turn fields of `map` (a `ready` when `ready`). `pending`: replies of
 /// a simultaneous ask are still awaited, so no `tell`, `ask` or `end`.
-fn turn_fields(map: &Map<String, Value>, ready: bool, pending: bool) -> Result<TurnFields, String> {
+/// The turn fields of `map` (a `ready` when `ready`) in a game of
+/// `players`. `pending`: replies of a simultaneous ask are still awaited,
+/// so no `tell`, `ask` or `end`.
+fn turn_fields(
+    map: &Map<String, Value>,
+    ready: bool,
+    pending: bool,
+    players: usize,
+) -> Result<TurnFields, String> {
     let mut fields = TurnFields::default();
     let kind = if ready { "ready" } else { "turn" };
     if pending {
@@ -334,7 +354,7 @@ fn turn_fields(map: &Map<String, Value>, ready: bool, pending: bool) -> Result<T
             _ => {}
         }
     }
-    fields.tell = entries(map, "tell")?
+    fields.tell = entries(map, "tell", players)?
         .into_iter()
         .map(|(to, line)| {
             line.map(|line| Notice { to, line })
@@ -342,17 +362,20 @@ fn turn_fields(map: &Map<String, Value>, ready: bool, pending: bool) -> Result<T
         })
         .collect::<Result<_, _>>()?;
     if map.contains_key("ask") {
-        let ask = entries(map, "ask")?;
+        let ask = entries(map, "ask", players)?;
         if ask.is_empty() {
             return Err("sent an empty \"ask\"".into());
         }
-        if ask.len() > 1 && ask[0].0 == ask[1].0 || ask.len() > PLAYERS {
+        let mut seats: Vec<Seat> = ask.iter().map(|(seat, _)| *seat).collect();
+        seats.sort();
+        seats.dedup();
+        if seats.len() < ask.len() {
             return Err("asks the same player twice at once".into());
         }
         fields.ask = Some(ask);
     }
     if let Some(end) = map.get("end") {
-        fields.end = Some(end_of(end)?);
+        fields.end = Some(end_of(end, players)?);
     }
     if let Some(log) = map.get("log") {
         let log = log.as_str().ok_or("\"log\" must be a string")?;
@@ -364,16 +387,20 @@ fn turn_fields(map: &Map<String, Value>, ready: bool, pending: bool) -> Result<T
                 .map(|n| n.as_u64().and_then(|n| u32::try_from(n).ok()))
                 .collect()
         });
-        match counts.as_deref() {
-            Some([a, b]) => fields.moves = Some([*a, *b]),
-            _ => return Err("\"moves\" must be a list of 2 whole numbers".into()),
+        match counts {
+            Some(counts) if counts.len() == players => fields.moves = Some(counts),
+            _ => {
+                return Err(format!(
+                    "\"moves\" must be a list of {players} whole numbers"
+                ))
+            }
         }
     }
     if let Some(first) = map.get("first") {
         if !ready {
             return Err("sent \"first\" in a turn (it belongs in ready)".into());
         }
-        fields.first = Some(seat_of(Some(first), "\"first\"")?);
+        fields.first = Some(seat_of(Some(first), "\"first\"", players)?);
     }
     if let Some(summary) = map.get("summary") {
         let lines: Option<Vec<String>> = summary
@@ -401,18 +428,54 @@ fn turn_fields(map: &Map<String, Value>, ready: bool, pending: bool) -> Result<T
     Ok(fields)
 }
 
-fn end_of(end: &Value) -> Result<(Outcome, Option<Vec<f64>>), String> {
+fn end_of(end: &Value, players: usize) -> Result<End, String> {
     let end = end.as_object().ok_or("\"end\" must be an object")?;
-    let winner = match end.get("winner") {
-        None | Some(Value::Null) => Winner::Draw,
-        Some(player) => Winner::seat(seat_of(Some(player), "\"end\" winner")?),
+    let winner_seat = match end.get("winner") {
+        None | Some(Value::Null) => None,
+        Some(player) => Some(seat_of(Some(player), "\"end\" winner", players)?),
+    };
+    let ranks = match end.get("ranks") {
+        None => None,
+        Some(ranks) => {
+            let ranks: Option<Vec<u32>> = ranks.as_array().and_then(|r| {
+                r.iter()
+                    .map(|n| n.as_u64().and_then(|n| u32::try_from(n).ok()))
+                    .collect()
+            });
+            match ranks {
+                Some(ranks) if ranks.len() == players => Some(ranks),
+                _ => {
+                    return Err(format!(
+                        "\"end\" ranks must be a list of {players} whole numbers (0 = first)"
+                    ))
+                }
+            }
+        }
+    };
+    // With more than two players the result is a ranking: the judge's
+    // `ranks`, or the winner first and everybody else second, or a draw.
+    let ranks = match (players, ranks, winner_seat) {
+        (2, _, _) => None,
+        (_, Some(ranks), _) => Some(competition_ranks(&ranks)),
+        (_, None, Some(winner)) => Some(
+            Seat::all(players)
+                .map(|seat| u32::from(seat != winner))
+                .collect(),
+        ),
+        (_, None, None) => Some(vec![0; players]),
+    };
+    let winner = match (&ranks, winner_seat) {
+        (Some(ranks), _) => winner_of_ranks(ranks),
+        (None, Some(seat)) => Winner::seat(seat),
+        (None, None) => Winner::Draw,
     };
     let reason = end
         .get("reason")
         .and_then(Value::as_str)
-        .unwrap_or(match winner {
-            Winner::Draw => "draw",
-            Winner::A | Winner::B => "win",
+        .unwrap_or(match (&ranks, winner) {
+            (Some(_), _) => "ranked",
+            (None, Winner::Draw) => "draw",
+            (None, Winner::A | Winner::B) => "win",
         });
     if reason.is_empty()
         || reason.len() > 40
@@ -434,13 +497,55 @@ fn end_of(end: &Value) -> Result<(Outcome, Option<Vec<f64>>), String> {
                 .ok_or("\"end\" scores must be a list of numbers")?,
         ),
     };
-    Ok((
-        Outcome {
+    if scores.as_ref().is_some_and(|s| players > 2 && s.len() != players) {
+        return Err(format!(
+            "\"end\" scores must be a list of {players} numbers, one per player"
+        ));
+    }
+    Ok(End {
+        outcome: Outcome {
             winner,
             reason: reason.to_string(),
         },
         scores,
-    ))
+        ranks,
+    })
+}
+
+/// Places from any numbers where lower is better: each player's place is
+/// how many players did strictly better (`[3, 1, 1, 7]` gives
+/// `[2, 0, 0, 3]`), so ties share a place and the next place is skipped.
+pub fn competition_ranks(keys: &[u32]) -> Vec<u32> {
+    keys.iter()
+        .map(|k| keys.iter().filter(|other| *other < k).count() as u32)
+        .collect()
+}
+
+/// The `Winner` of a ranking: A or B when that seat alone is first, else
+/// `Draw` (with more than two players the ranks say who won).
+pub fn winner_of_ranks(ranks: &[u32]) -> Winner {
+    let first: Vec<usize> = (0..ranks.len()).filter(|i| ranks[*i] == 0).collect();
+    match first.as_slice() {
+        [only] => Seat::of_index(*only).map_or(Winner::Draw, Winner::seat),
+        _ => Winner::Draw,
+    }
+}
+
+/// The seats a judge's `ready` says it takes: `min_players` and
+/// `max_players`, 2 when left out.
+fn seats_taken(map: &Map<String, Value>) -> (u64, u64) {
+    let min = map.get("min_players").and_then(Value::as_u64).unwrap_or(2);
+    let max = map.get("max_players").and_then(Value::as_u64).unwrap_or(2);
+    (min, max)
+}
+
+/// "2 players", "3 to 6 players".
+fn seats_span(min: u64, max: u64) -> String {
+    if min == max {
+        format!("{min} players")
+    } else {
+        format!("{min} to {max} players")
+    }
 }
 
 /// A reply as the judge answered it.
@@ -456,11 +561,19 @@ pub struct JudgeGame {
     /// The players to ask, in order (several: a simultaneous ask).
     asks: VecDeque<(Seat, Option<String>)>,
     end: Option<Outcome>,
+    /// The end's ranks and scores (more than two players).
+    ranks: Option<Vec<u32>>,
+    scores: Option<Vec<f64>>,
+    /// How many players: 2, or up to [`crate::games::MAX_SEATS`].
+    players: usize,
+    /// The players put out of the game by a verdict (more than two
+    /// players): never asked again.
+    out: Vec<bool>,
     greetings: Vec<Notice>,
     first: Seat,
-    moves: Option<[u32; 2]>,
+    moves: Option<Vec<u32>>,
     /// Replies the judge accepted, per seat.
-    accepted: [u32; 2],
+    accepted: Vec<u32>,
     summary: Vec<String>,
     frames: Vec<Value>,
     /// The frames' size in all, as compact JSON.
@@ -474,7 +587,7 @@ impl JudgeGame {
     pub fn start(
         config: &Config,
         seed: &[u8; 64],
-        names: [String; 2],
+        names: Vec<String>,
         base: &ProcessLimits,
     ) -> Result<JudgeGame, MatchError> {
         Self::start_logged(config, seed, names, base, false)
@@ -484,7 +597,7 @@ impl JudgeGame {
     pub fn start_logged(
         config: &Config,
         seed: &[u8; 64],
-        names: [String; 2],
+        names: Vec<String>,
         base: &ProcessLimits,
         log: bool,
     ) -> Result<JudgeGame, MatchError> {
@@ -538,10 +651,14 @@ impl JudgeGame {
             }),
             asks: VecDeque::new(),
             end: None,
+            ranks: None,
+            scores: None,
+            players: names.len(),
+            out: vec![false; names.len()],
             greetings: Vec::new(),
             first: Seat::A,
             moves: None,
-            accepted: [0, 0],
+            accepted: vec![0; names.len()],
             summary: Vec::new(),
             frames: Vec::new(),
             frames_bytes: 0,
@@ -549,11 +666,13 @@ impl JudgeGame {
         let start = json!({
             "type": "start",
             "protocol": PROTOCOL,
-            "players": PLAYERS,
+            "players": names.len(),
             "names": names,
             "seed": seed.iter().map(|b| format!("{b:02x}")).collect::<String>(),
             "options": config.options,
         });
+        // The players the judge takes, when it does not take this many.
+        let mut unfit = None;
         let ready = game.link.get_mut().ask(&start).and_then(|(kind, map)| {
             let link = game.link.get_mut();
             if kind != "ready" {
@@ -577,19 +696,20 @@ impl JudgeGame {
                     return None;
                 }
             }
-            let fits = |key: &str, ok: fn(u64) -> bool| {
-                map.get(key).and_then(Value::as_u64).is_none_or(ok)
-            };
-            if !fits("min_players", |n| n <= PLAYERS as u64)
-                || !fits("max_players", |n| n >= PLAYERS as u64)
-            {
+            let players = names.len() as u64;
+            let (min, max) = seats_taken(&map);
+            if min > players || max < players {
                 link.fail(
-                    format!("does not take {PLAYERS} players (min_players, max_players)"),
+                    format!(
+                        "does not take {players} players (it takes {})",
+                        seats_span(min, max)
+                    ),
                     false,
                 );
+                unfit = Some(seats_span(min, max));
                 return None;
             }
-            match turn_fields(&map, true, false) {
+            match turn_fields(&map, true, false, names.len()) {
                 Ok(fields) => Some(fields),
                 Err(what) => {
                     link.fail(what, false);
@@ -598,6 +718,13 @@ impl JudgeGame {
             }
         });
         let Some(ready) = ready else {
+            if let Some(takes) = unfit {
+                return Err(MatchError::Players {
+                    judge: config.path.clone(),
+                    players: names.len(),
+                    takes,
+                });
+            }
             return Err(game.void_error(&config.path));
         };
         game.greetings = ready.tell.clone();
@@ -632,17 +759,35 @@ impl JudgeGame {
         self.link.borrow().log.clone().unwrap_or_default()
     }
 
+    /// `fields` unless they ask a player who is out.
+    fn asks_no_one_out(&self, fields: TurnFields) -> Result<TurnFields, String> {
+        let asked_out = fields
+            .ask
+            .iter()
+            .flatten()
+            .find(|(seat, _)| self.out[seat.index()]);
+        match asked_out {
+            Some((seat, _)) => Err(format!(
+                "asks player {}, who is out of the game",
+                seat.index()
+            )),
+            None => Ok(fields),
+        }
+    }
+
     /// Takes in an accepted ready or turn.
     fn take(&mut self, fields: TurnFields) -> Vec<Notice> {
         if let Some(ask) = fields.ask {
             self.asks = ask.into();
         }
-        if let Some((outcome, scores)) = fields.end {
-            self.end = Some(outcome);
-            if let Some(scores) = scores {
+        if let Some(end) = fields.end {
+            self.end = Some(end.outcome);
+            if let Some(scores) = &end.scores {
                 let shown: Vec<String> = scores.iter().map(|s| s.to_string()).collect();
                 self.summary.push(format!("scores: {}", shown.join(" ")));
             }
+            self.ranks = end.ranks;
+            self.scores = end.scores.filter(|_| self.players > 2);
         }
         if fields.moves.is_some() {
             self.moves = fields.moves;
@@ -710,7 +855,9 @@ impl Game for JudgeGame {
         };
         let detail = || account_line(map.get("detail").and_then(Value::as_str).unwrap_or(""));
         match kind.as_str() {
-            "turn" => match turn_fields(&map, false, pending) {
+            "turn" => match turn_fields(&map, false, pending, self.players)
+                .and_then(|fields| self.asks_no_one_out(fields))
+            {
                 Ok(fields)
                     if self.frames_bytes
                         + fields.frame.as_ref().map_or(0, |f| f.to_string().len())
@@ -764,10 +911,50 @@ impl Game for JudgeGame {
     }
 
     fn attacks(&self, seat: Seat) -> u32 {
-        match self.moves {
-            Some(moves) => moves[seat.index()],
-            None => self.accepted[seat.index()],
+        match &self.moves {
+            Some(moves) => moves.get(seat.index()).copied().unwrap_or(0),
+            None => self.accepted.get(seat.index()).copied().unwrap_or(0),
         }
+    }
+
+    fn ranks(&self) -> Option<Vec<u32>> {
+        self.ranks.clone()
+    }
+
+    fn scores(&self) -> Option<Vec<f64>> {
+        self.scores.clone()
+    }
+
+    fn out(mut self, seat: Seat, verdict: Verdict) -> Result<Applied<Self>, Self> {
+        if self.players <= 2 || self.end.is_some() {
+            return Err(self);
+        }
+        self.out[seat.index()] = true;
+        // The player's ask is over: it will not reply.
+        self.asks.retain(|(asked, _)| *asked != seat);
+        let pending = !self.asks.is_empty();
+        let message = json!({"type": "out", "player": seat.index(), "verdict": verdict});
+        let answered = self.link.get_mut().ask(&message);
+        let fields = match answered {
+            None => return Err(self),
+            Some((kind, map)) if kind == "turn" => turn_fields(&map, false, pending, self.players)
+                .and_then(|fields| self.asks_no_one_out(fields)),
+            Some((kind, _)) => Err(format!("answered out with '{kind}' (it takes a turn)")),
+        };
+        let answer = match fields {
+            Ok(fields) => fields,
+            Err(what) => {
+                self.link.get_mut().fail(what, false);
+                return Err(self);
+            }
+        };
+        let account = answer.log.clone().unwrap_or_default();
+        let notices = self.take(answer);
+        Ok(Applied {
+            game: self,
+            notices,
+            account,
+        })
     }
 
     fn summary(&self) -> Vec<String> {

@@ -78,6 +78,14 @@ pub enum MatchError {
         bot: String,
         source: bot::compile::CompileError,
     },
+    /// The judge does not take this many players (its `ready` says how
+    /// many it takes): bad input, no game.
+    #[error("the judge {judge} does not take {players} players: it takes {takes}")]
+    Players {
+        judge: String,
+        players: usize,
+        takes: String,
+    },
     /// The game's judge failed (crashed, hung, broke its protocol, gave
     /// up): the game is void, nobody's loss, and a tournament plays it
     /// again on `--resume`.
@@ -114,12 +122,14 @@ pub fn play_match(
     let seating = Seating {
         config: &plan.config,
         seed: plan.seed,
-        bots: [Some(&plan.bots[0]), Some(&plan.bots[1])],
-        commands: [
-            Some(prepare(&plan.bots[0], &plan.limits[0])?),
-            Some(prepare(&plan.bots[1], &plan.limits[1])?),
-        ],
-        limits: [&plan.limits[0], &plan.limits[1]],
+        bots: plan.bots.iter().map(Some).collect(),
+        commands: plan
+            .bots
+            .iter()
+            .zip(&plan.limits)
+            .map(|(bot, limits)| prepare(bot, limits).map(Some))
+            .collect::<Result<_, _>>()?,
+        limits: plan.limits.iter().collect(),
         replay: ReplayPlan::of_match(plan),
         script: None,
     };
@@ -155,7 +165,11 @@ fn play_seated(
             let game = JudgeGame::start(
                 config,
                 &judge_seed(&mut rng),
-                Seat::BOTH.map(|seat| judge_name(seating, seat)),
+                seating
+                    .seats()
+                    .into_iter()
+                    .map(|seat| judge_name(seating, seat))
+                    .collect(),
                 &seating.limits[0].process,
             )?;
             run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
@@ -211,7 +225,7 @@ pub fn play_reproduction(
     transcript_path: Option<&PathBuf>,
 ) -> Result<Reproduction, MatchError> {
     let live = recorded.other();
-    let mut commands = [None, None];
+    let mut commands = vec![None, None];
     commands[live.index()] = Some(prepare(
         &plan.bots[live.index()],
         &plan.limits[live.index()],
@@ -219,9 +233,9 @@ pub fn play_reproduction(
     let seating = Seating {
         config: &plan.config,
         seed: plan.seed,
-        bots: [Some(&plan.bots[0]), Some(&plan.bots[1])],
+        bots: plan.bots.iter().map(Some).collect(),
         commands,
-        limits: [&plan.limits[0], &plan.limits[1]],
+        limits: plan.limits.iter().collect(),
         replay: ReplayPlan::of_match(plan),
         script: Some((recorded, replies)),
     };
@@ -241,9 +255,9 @@ pub fn play_solo<G: Game>(
     let seating = Seating {
         config: &plan.config,
         seed: plan.seed,
-        bots: [Some(&plan.bot), None],
-        commands: [Some(prepare(&plan.bot, &plan.limits)?), None],
-        limits: [&plan.limits, &plan.limits],
+        bots: vec![Some(&plan.bot), None],
+        commands: vec![Some(prepare(&plan.bot, &plan.limits)?), None],
+        limits: vec![&plan.limits, &plan.limits],
         replay: ReplayPlan::of_bench(plan),
         script: None,
     };
@@ -284,8 +298,8 @@ fn run<G: Game>(
         plan.config.game_name(),
         &plan.config.variant_name(),
         plan.seed,
-        Seat::BOTH.map(|seat| plan.name(seat)),
-        Seat::BOTH.map(|seat| plan.spec(seat)),
+        plan.seats().into_iter().map(|seat| plan.name(seat)).collect(),
+        plan.seats().into_iter().map(|seat| plan.spec(seat)).collect(),
     );
     let mut account = setup_summary(plan, game.first_to_move());
     account.extend(game.opening());
@@ -321,10 +335,16 @@ fn run<G: Game>(
             (game, Ending::Stopped(())) => (game, None),
         }
     };
-    end_game(&mut players, plan, outcome.as_ref(), &mut transcript);
+    end_game(
+        &mut players,
+        plan,
+        outcome.as_ref(),
+        game.ranks(),
+        &mut transcript,
+    );
     // The rules are told the game is over (a judge stops), and why when
     // it is not theirs.
-    let verdict = Seat::BOTH.into_iter().find_map(|seat| {
+    let verdict = plan.seats().into_iter().find_map(|seat| {
         players[seat.index()]
             .disqualification
             .as_ref()

@@ -7,26 +7,27 @@ use super::*;
 /// lets it go (or ends it), and judges its memory once more on the exact
 /// peak the kernel kept.
 pub(super) fn end_game(
-    players: &mut [Player; 2],
+    players: &mut [Player],
     plan: &Seating,
     outcome: Option<&Outcome>,
+    ranks: Option<Vec<u32>>,
     transcript: &mut TranscriptWriter,
 ) {
     log_verdicts(players, transcript);
-    let (winner, reason) = settle(players, outcome);
+    let settled = settle(players, outcome, ranks);
     for player in players.iter_mut() {
         if let Some(process) = &mut player.process {
             process.measure_before_end();
         }
     }
-    for seat in Seat::BOTH {
+    for seat in plan.seats() {
         let player = &mut players[seat.index()];
         if player.disqualification.is_none() {
-            let line = protocol::end_line(winner.result_for(seat), &reason);
+            let line = protocol::end_line(settled.result_for(seat), &settled.reason);
             send_notice(player, seat, &line, plan.limits[seat.index()], transcript);
         }
     }
-    for seat in Seat::BOTH {
+    for seat in plan.seats() {
         let player = &mut players[seat.index()];
         if let Some(process) = &mut player.process {
             player.report = process.shut_down(bot::EXIT_GRACE);
@@ -59,11 +60,15 @@ pub(super) fn end_game(
 pub(super) fn record_of<G: Game>(
     plan: &Seating,
     game: &G,
-    players: &[Player; 2],
+    players: &[Player],
     outcome: Option<&Outcome>,
     account: Vec<String>,
 ) -> MatchRecord {
-    let (winner, reason) = settle(players, outcome);
+    let Settled {
+        winner,
+        reason,
+        ranks,
+    } = settle(players, outcome, game.ranks());
     MatchRecord {
         version: RECORD_VERSION,
         game: plan.config.game_name().to_string(),
@@ -72,7 +77,9 @@ pub(super) fn record_of<G: Game>(
         winner,
         first: game.first_to_move(),
         reason,
-        players: Seat::BOTH.map(|seat| {
+        ranks,
+        scores: game.scores(),
+        players: plan.seats().into_iter().map(|seat| {
             let player = &players[seat.index()];
             PlayerRecord {
                 name: plan.name(seat),
@@ -96,7 +103,7 @@ pub(super) fn record_of<G: Game>(
                     vec![]
                 },
             }
-        }),
+        }).collect(),
         replay: plan.replay.command(),
         plan: Some(plan.replay.clone()),
         account,
@@ -106,8 +113,8 @@ pub(super) fn record_of<G: Game>(
 
 /// Writes each new disqualification to the transcript, at the time it was
 /// reached (once per player).
-pub(super) fn log_verdicts(players: &mut [Player; 2], transcript: &mut TranscriptWriter) {
-    for seat in Seat::BOTH {
+pub(super) fn log_verdicts(players: &mut [Player], transcript: &mut TranscriptWriter) {
+    for seat in Seat::all(players.len()) {
         let player = &mut players[seat.index()];
         if let (Some(at), Some(d)) = (player.disqualified_at.take(), &player.disqualification) {
             transcript.verdict(at, seat, d);
@@ -117,15 +124,80 @@ pub(super) fn log_verdicts(players: &mut [Player; 2], transcript: &mut Transcrip
 /// Lines of a compiler's message copied into the transcript.
 pub(super) const COMPILER_LOG_LINES: usize = 200;
 
-/// The winner and reason given the rules' outcome and the verdicts.
-pub(super) fn settle(players: &[Player; 2], outcome: Option<&Outcome>) -> (Winner, String) {
-    match (&players[0].disqualification, &players[1].disqualification) {
-        (Some(_), Some(_)) => (Winner::Draw, "both-disqualified".into()),
-        (Some(_), None) => (Winner::B, "disqualified".into()),
-        (None, Some(_)) => (Winner::A, "disqualified".into()),
-        (None, None) => match outcome {
-            Some(o) => (o.winner, o.reason.clone()),
-            None => (Winner::Draw, UNFINISHED.into()),
-        },
+/// The result of a game, the verdicts counted.
+pub(super) struct Settled {
+    pub(super) winner: Winner,
+    pub(super) reason: String,
+    /// With more than two players, each one's place (see
+    /// [`MatchRecord::ranks`]).
+    pub(super) ranks: Option<Vec<u32>>,
+}
+
+impl Settled {
+    /// What `seat` is told at the end: `win`, `loss` or `draw`.
+    pub(super) fn result_for(&self, seat: Seat) -> &'static str {
+        match &self.ranks {
+            None => self.winner.result_for(seat),
+            Some(ranks) => {
+                let first = ranks.iter().filter(|r| **r == 0).count();
+                match (ranks[seat.index()], first) {
+                    (0, 1) => "win",
+                    (0, _) => "draw",
+                    _ => "loss",
+                }
+            }
+        }
+    }
+}
+
+/// The winner and reason given the rules' outcome and the verdicts. With
+/// two players a disqualified player loses. With more, the players still
+/// in keep the order of the rules' `ranks` (a lone survivor is first),
+/// and every disqualified player shares the last place.
+pub(super) fn settle(
+    players: &[Player],
+    outcome: Option<&Outcome>,
+    ranks: Option<Vec<u32>>,
+) -> Settled {
+    let judged: Vec<bool> = players.iter().map(|p| p.disqualification.is_some()).collect();
+    if let [a, b] = judged.as_slice() {
+        let (winner, reason) = match (a, b) {
+            (true, true) => (Winner::Draw, "both-disqualified".into()),
+            (true, false) => (Winner::B, "disqualified".into()),
+            (false, true) => (Winner::A, "disqualified".into()),
+            (false, false) => match outcome {
+                Some(o) => (o.winner, o.reason.clone()),
+                None => (Winner::Draw, UNFINISHED.into()),
+            },
+        };
+        return Settled {
+            winner,
+            reason,
+            ranks: None,
+        };
+    }
+    let still_in = judged.iter().filter(|j| !**j).count();
+    // The rules' order among the players still in; a game that stopped
+    // without one (a lone survivor, an interruption) ties them.
+    let order = match (&outcome, ranks) {
+        (Some(_), Some(ranks)) if ranks.len() == players.len() => ranks,
+        _ => vec![0; players.len()],
+    };
+    let keys: Vec<u32> = judged
+        .iter()
+        .zip(&order)
+        .map(|(out, rank)| if *out { u32::MAX } else { *rank })
+        .collect();
+    let ranks = judge_game::competition_ranks(&keys);
+    let reason = match outcome {
+        Some(o) => o.reason.clone(),
+        None if still_in == 1 => "disqualified".into(),
+        None if still_in == 0 => "all-disqualified".into(),
+        None => UNFINISHED.into(),
+    };
+    Settled {
+        winner: judge_game::winner_of_ranks(&ranks),
+        reason,
+        ranks: Some(ranks),
     }
 }

@@ -9,12 +9,13 @@ use super::*;
 pub(super) struct Seating<'a> {
     pub(super) config: &'a GameConfig,
     pub(super) seed: u64,
-    pub(super) bots: [Option<&'a BotCommand>; 2],
+    /// A, B (then C, D, ... in a game of more than two players).
+    pub(super) bots: Vec<Option<&'a BotCommand>>,
     /// What runs at each seat: the command (compiled if it was a source), or
     /// why it could not be compiled (detail, compiler message); `None` for
     /// the referee's seat.
-    pub(super) commands: [Option<Prepared>; 2],
-    pub(super) limits: [&'a MatchLimits; 2],
+    pub(super) commands: Vec<Option<Prepared>>,
+    pub(super) limits: Vec<&'a MatchLimits>,
     /// What plays the game again, kept in its record.
     pub(super) replay: ReplayPlan,
     /// A seat played from a record (`referee reproduce`): no process, its
@@ -23,6 +24,11 @@ pub(super) struct Seating<'a> {
 }
 
 impl Seating<'_> {
+    /// Every seat, A first.
+    pub(super) fn seats(&self) -> Vec<Seat> {
+        Seat::all(self.bots.len()).collect()
+    }
+
     /// Who holds `seat`: its bot, or the referee at seat B of a solo game.
     pub(super) fn holder(&self, seat: Seat) -> Holder<'_> {
         self.bots[seat.index()].map_or(Holder::Referee, |b| Holder::Bot {
@@ -47,15 +53,19 @@ impl Seating<'_> {
 pub(super) fn seat_players(
     plan: &Seating,
     transcript: &mut TranscriptWriter,
-) -> Result<[Player; 2], MatchError> {
-    let mut started: [Option<Result<BotProcess, std::io::Error>>; 2] = [None, None];
-    for seat in Seat::BOTH {
+) -> Result<Vec<Player>, MatchError> {
+    let mut started: Vec<Option<Result<BotProcess, std::io::Error>>> =
+        plan.seats().iter().map(|_| None).collect();
+    for seat in plan.seats() {
         let i = seat.index();
         if let Some(Ok(command)) = &plan.commands[i] {
             started[i] = Some(start(command, &plan.limits[i].process)?);
         }
     }
-    Ok(Seat::BOTH.map(|seat| {
+    Ok(plan
+        .seats()
+        .into_iter()
+        .map(|seat| {
         let i = seat.index();
         let mut player = Player::new(TimeBank::with_margin(
             plan.limits[i].time_bank,
@@ -88,7 +98,8 @@ pub(super) fn seat_players(
             }
         }
         player
-    }))
+    })
+        .collect())
 }
 
 /// Set-up lines for the account, before the first move.
@@ -100,18 +111,20 @@ pub(super) fn setup_summary(plan: &Seating, first: Seat) -> Vec<String> {
         plan.config.variant_name(),
         plan.seed
     )];
-    match plan.bots {
-        [Some(a), Some(b)] => {
-            lines.push(format!("A: {}  [{}]{}", a.name, a.spec, mark(Seat::A)));
-            lines.push(format!("B: {}  [{}]{}", b.name, b.spec, mark(Seat::B)));
-        }
+    match plan.bots.as_slice() {
         [Some(a), None] => {
             lines.push(format!(
                 "A: {}  [{}]  attacks the referee's secret (solo)",
                 a.name, a.spec
             ));
         }
-        [None, _] => unreachable!("seat A always has a bot"),
+        bots => {
+            for (seat, bot) in Seat::all(bots.len()).zip(bots) {
+                if let Some(bot) = bot {
+                    lines.push(format!("{seat}: {}  [{}]{}", bot.name, bot.spec, mark(seat)));
+                }
+            }
+        }
     }
     lines
 }
@@ -134,15 +147,17 @@ mod tests {
         Seating {
             config,
             seed: 7,
-            bots,
-            commands,
-            limits: [limits, limits],
+            bots: bots.into(),
+            commands: commands.into(),
+            limits: vec![limits, limits],
             replay: crate::replay::ReplayPlan::Match(crate::replay::MatchReplay {
                 config: config.clone(),
                 seed: 7,
                 key: None,
-                specs: bots.map(|b| b.map(|b| b.spec.clone()).unwrap_or_default()),
-                limits: [
+                specs: bots
+                    .map(|b| b.map(|b| b.spec.clone()).unwrap_or_default())
+                    .into(),
+                limits: vec![
                     crate::replay::ReplayLimits::of(limits),
                     crate::replay::ReplayLimits::of(limits),
                 ],

@@ -353,7 +353,7 @@ impl<R: CodeRules> CodeGame<R> {
         self.codes[seat.index()] = Some(code);
         self.phase = match seat {
             Seat::A => Phase::Choosing(Seat::B),
-            Seat::B => Phase::Attacking(self.first),
+            _ => Phase::Attacking(self.first),
         };
         Applied {
             game: self,

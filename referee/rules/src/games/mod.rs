@@ -25,48 +25,79 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-/// One of the two players of a match. `A` is the first bot named on the command
-/// line, and the one that moves first unless the game says otherwise
-/// ([`Game::first_to_move`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Seat {
-    A,
-    B,
-}
+/// One of the players of a match: `A` is the first bot named on the command
+/// line, `B` the second, and a game of more than two players (a judge's)
+/// has `C`, `D`, ... after them. `A` moves first unless the game says
+/// otherwise ([`Game::first_to_move`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Seat(u8);
+
+/// The most seats a game may have (one letter each, `A` to `Z`).
+pub const MAX_SEATS: usize = 26;
+
+const SEAT_LABELS: [&str; MAX_SEATS] = [
+    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s",
+    "t", "u", "v", "w", "x", "y", "z",
+];
+const SEAT_NAMES: [&str; MAX_SEATS] = [
+    "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "Q", "R", "S",
+    "T", "U", "V", "W", "X", "Y", "Z",
+];
 
 impl Seat {
+    pub const A: Seat = Seat(0);
+    pub const B: Seat = Seat(1);
     pub const BOTH: [Seat; 2] = [Seat::A, Seat::B];
 
+    /// The seat of player `index` (0 = A); `None` past [`MAX_SEATS`].
+    pub fn of_index(index: usize) -> Option<Seat> {
+        (index < MAX_SEATS).then_some(Seat(index as u8))
+    }
+
+    /// The first `count` seats, A first.
+    pub fn all(count: usize) -> impl Iterator<Item = Seat> {
+        (0..count.min(MAX_SEATS)).map(|i| Seat(i as u8))
+    }
+
+    /// The opponent in a game of two seats (A and B swap; a seat past B
+    /// has no single opponent and gives A).
     pub fn other(self) -> Seat {
-        match self {
-            Seat::A => Seat::B,
-            Seat::B => Seat::A,
+        match self.0 {
+            0 => Seat::B,
+            _ => Seat::A,
         }
     }
 
     pub fn index(self) -> usize {
-        match self {
-            Seat::A => 0,
-            Seat::B => 1,
-        }
+        usize::from(self.0)
     }
 
     /// Lower-case label used on the wire, in JSON and in transcripts.
     pub fn label(self) -> &'static str {
-        match self {
-            Seat::A => "a",
-            Seat::B => "b",
-        }
+        SEAT_LABELS[self.index()]
     }
 }
 
 impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Seat::A => "A",
-            Seat::B => "B",
-        })
+        f.write_str(SEAT_NAMES[self.index()])
+    }
+}
+
+impl Serialize for Seat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.label())
+    }
+}
+
+impl<'de> Deserialize<'de> for Seat {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Seat, D::Error> {
+        let label = String::deserialize(deserializer)?;
+        SEAT_LABELS
+            .iter()
+            .position(|l| *l == label)
+            .map(|i| Seat(i as u8))
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown seat '{label}'")))
     }
 }
 
@@ -80,10 +111,14 @@ pub enum Winner {
 }
 
 impl Winner {
+    /// The winner `seat`; in a game of more than two seats only A and B
+    /// have a `Winner` of their own (the record's ranks say the rest), so
+    /// a later seat gives `Draw`.
     pub fn seat(seat: Seat) -> Winner {
         match seat {
             Seat::A => Winner::A,
             Seat::B => Winner::B,
+            _ => Winner::Draw,
         }
     }
 
@@ -92,7 +127,7 @@ impl Winner {
         match (self, seat) {
             (Winner::Draw, _) => "draw",
             (Winner::A, Seat::A) | (Winner::B, Seat::B) => "win",
-            (Winner::A, Seat::B) | (Winner::B, Seat::A) => "loss",
+            _ => "loss",
         }
     }
 }
@@ -225,6 +260,26 @@ pub trait Game: Sized {
     /// draw the moves themselves.
     fn frames(&self) -> Vec<serde_json::Value> {
         Vec::new()
+    }
+
+    /// With more than two players, each one's place once the game is over
+    /// (0 the best, ties share a place); `None` for two players, whose
+    /// [`Outcome::winner`] says it.
+    fn ranks(&self) -> Option<Vec<u32>> {
+        None
+    }
+
+    /// With more than two players, the scores the rules gave, one each.
+    fn scores(&self) -> Option<Vec<f64>> {
+        None
+    }
+
+    /// `seat` got a verdict in a game of more than two players: the rules
+    /// may play on without it (a judge is told `out` and answers with its
+    /// next turn). `Err`: the game cannot go on (two players, or rules
+    /// that do not say; a judge that failed sets [`Game::void`]).
+    fn out(self, _seat: Seat, _verdict: crate::verdict::Verdict) -> Result<Applied<Self>, Self> {
+        Err(self)
     }
 }
 

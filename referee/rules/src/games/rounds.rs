@@ -52,7 +52,7 @@ pub fn after_attack(
         // B always gets its attack: the round goes on, or it is the
         // equalizing attack after A cracked.
         (false, Seat::A) => attack(Seat::B, round),
-        (false, Seat::B) => match cracked {
+        (false, _) => match cracked {
             [true, true] => over(Winner::Draw, "both-cracked"),
             [true, false] => over(Winner::A, "cracked"),
             [false, true] => over(Winner::B, "cracked"),

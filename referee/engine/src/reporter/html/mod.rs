@@ -532,8 +532,10 @@ pub fn write_report(folder: &Path, templates: &Templates) -> Result<Written, Rep
             &game_template,
             format!("Game {} · {} vs {}", row.game, row.bot_a, row.bot_b),
             Some(row.game),
-            [row.bot_a.clone(), row.bot_b.clone()],
-            seats.map(|s| s.map(|b| format!("../bots/{}", bot_page(b)))),
+            vec![row.bot_a.clone(), row.bot_b.clone()],
+            seats
+                .map(|s| s.map(|b| format!("../bots/{}", bot_page(b))))
+                .into(),
             &game,
         )?;
         let page = game_page(row.game);
@@ -708,9 +710,10 @@ pub fn game_page_html(
     env.get_template("game.html")
         .and_then(|t| {
             t.render(context! {
-                title => format!("{} vs {}", game.bots[0], game.bots[1]),
+                title => game.bots.join(" vs "),
                 number => Option::<u64>::None,
                 names => &game.bots,
+                seats => seat_letters(game.bots.len()),
                 pages => [Option::<String>::None, None],
                 view => &game,
                 data => script_json(&game),
@@ -732,14 +735,15 @@ fn folder_game_page(
     template: &minijinja::Template<'_, '_>,
     title: String,
     number: Option<u64>,
-    names: [String; 2],
-    pages: [Option<String>; 2],
+    names: Vec<String>,
+    pages: Vec<Option<String>>,
     game: &view::GameView,
 ) -> Result<String, ReportError> {
     template
         .render(context! {
             title => title,
             number => number,
+            seats => seat_letters(names.len()),
             names => names,
             pages => pages,
             view => game,
@@ -750,6 +754,13 @@ fn folder_game_page(
             index_page => "../index.html",
         })
         .map_err(|e| template_error("game.html", e))
+}
+
+/// The letters of the first `count` seats, for a game page's players.
+fn seat_letters(count: usize) -> Vec<String> {
+    crate::games::Seat::all(count)
+        .map(|seat| seat.to_string())
+        .collect()
 }
 
 /// The file in a check's report folder that holds the check's findings.
@@ -815,10 +826,10 @@ pub fn write_check_report(
         let game = view::game_view(&entries);
         let html = folder_game_page(
             &game_template,
-            format!("{} · {} vs {}", stem, game.bots[0], game.bots[1]),
+            format!("{} · {}", stem, game.bots.join(" vs ")),
             None,
             game.bots.clone(),
-            [None, None],
+            Vec::new(),
             &game,
         )?;
         let page = folder.join("games").join(format!("{stem}.html"));

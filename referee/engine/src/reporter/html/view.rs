@@ -17,10 +17,10 @@ pub struct GameView {
     pub game: String,
     pub variant: String,
     pub seed: u64,
-    /// A then B.
-    pub bots: [String; 2],
+    /// A then B (then C, D, ...).
+    pub bots: Vec<String>,
     /// What each seat answered to `code` (the codes of `--codes bots`).
-    pub codes: [Option<String>; 2],
+    pub codes: Vec<Option<String>>,
     pub moves: Vec<Move>,
     /// Disqualifications, in the order they happened.
     pub verdicts: Vec<VerdictView>,
@@ -29,7 +29,7 @@ pub struct GameView {
     /// The code each seat held, as the account reveals it at the end (in a
     /// solo game the referee holds B's, the one A attacks); none if it was
     /// never chosen.
-    pub secrets: [Option<String>; 2],
+    pub secrets: Vec<Option<String>>,
     /// A code game's board, from the greeting the referee sent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shape: Option<CodeShape>,
@@ -44,7 +44,7 @@ pub struct GameView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub initial_points: Option<[u32; 2]>,
     /// Each bot's last stderr lines (at most [`STDERR_TAIL`]).
-    pub stderr: [Vec<String>; 2],
+    pub stderr: Vec<Vec<String>>,
     /// A judge game's frames, as its record keeps them (see
     /// [`crate::frame`]): the viewer draws them instead of a board.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -239,23 +239,33 @@ pub struct VerdictView {
     pub move_number: usize,
 }
 
+impl GameView {
+    /// Makes room for `count` seats (never fewer than two: a two-player
+    /// view always shows both).
+    fn seat_count(&mut self, count: usize) {
+        let count = count.max(2);
+        self.bots.resize(count, String::new());
+        self.codes.resize(count, None);
+        self.secrets.resize(count, None);
+        self.stderr.resize(count, Vec::new());
+    }
+}
+
 /// Stderr lines kept per bot for its page.
 pub const STDERR_TAIL: usize = 20;
 
 fn seat_name(seat: Seat) -> &'static str {
-    match seat {
-        Seat::A => "a",
-        Seat::B => "b",
-    }
+    seat.label()
 }
 
 /// The viewer's game from a transcript's entries (any prefix of one: a
 /// transcript cut short shows what it holds).
 pub fn game_view(entries: &[Entry]) -> GameView {
     let mut view = GameView::default();
-    let mut last_request: [Option<String>; 2] = [None, None];
+    view.seat_count(2);
+    let mut last_request: Vec<Option<String>> = vec![None; 2];
     let mut board: Option<ReplayBoard> = None;
-    let mut replies = [0u32; 2];
+    let mut replies = vec![0u32; 2];
     let mut greeting: Option<String> = None;
     for entry in entries {
         match entry {
@@ -269,7 +279,10 @@ pub fn game_view(entries: &[Entry]) -> GameView {
                 view.game = game.clone();
                 view.variant = variant.clone();
                 view.seed = *seed;
-                view.bots = bots.clone();
+                view.seat_count(bots.len());
+                last_request.resize(view.bots.len(), None);
+                replies.resize(view.bots.len(), 0);
+                view.bots[..bots.len()].clone_from_slice(bots);
                 board = (game == "cryptron").then(ReplayBoard::default);
                 if board.is_some() {
                     let initial = Board::initial();
@@ -286,6 +299,10 @@ pub fn game_view(entries: &[Entry]) -> GameView {
                 ..
             } => {
                 let i = bot.index();
+                if i >= view.bots.len() {
+                    // A seat the header did not name: nothing to show it at.
+                    continue;
+                }
                 match dir {
                     Direction::To => {
                         if view.shape.is_none() && board.is_none() {

@@ -35,11 +35,11 @@ pub(super) fn play_game(
         config: plan.config.clone(),
         seed: game.seed,
         key: key.clone(),
-        bots: [
+        bots: vec![
             plan.bots[game.a].command.clone(),
             plan.bots[game.b].command.clone(),
         ],
-        limits: [
+        limits: vec![
             plan.bots[game.a].limits.clone(),
             plan.bots[game.b].limits.clone(),
         ],
@@ -150,7 +150,11 @@ impl Played {
             // The referee cannot compile bots here (no compiler, no
             // cache), or the organiser's files keep a bot from its sandbox:
             // no game can be judged fairly until that is fixed, so stop.
-            Err(e @ MatchError::Compiler { .. }) | Err(e @ MatchError::Unreachable { .. }) => {
+            // A judge that does not take the tournament's players: no
+            // game of it can be played.
+            Err(e @ MatchError::Compiler { .. })
+            | Err(e @ MatchError::Unreachable { .. })
+            | Err(e @ MatchError::Players { .. }) => {
                 self.error.get_or_insert(TournamentError::Match(e));
                 bot::request_stop();
                 (None, Flow::Stop)
@@ -261,7 +265,9 @@ impl Played {
 }
 
 pub(super) fn to_row(plan: &TournamentPlan, game: ScheduledGame, record: &MatchRecord) -> GameRow {
-    let [a, b] = &record.players;
+    let [a, b] = &record.players[..] else {
+        unreachable!("a tournament game has two players")
+    };
     let name_a = plan.bots[game.a].name.clone();
     let name_b = plan.bots[game.b].name.clone();
     let detail = record
@@ -286,7 +292,7 @@ pub(super) fn to_row(plan: &TournamentPlan, game: ScheduledGame, record: &MatchR
         },
         first: match record.first {
             Seat::A => name_a.clone(),
-            Seat::B => name_b.clone(),
+            _ => name_b.clone(),
         },
         bot_a: name_a,
         bot_b: name_b,

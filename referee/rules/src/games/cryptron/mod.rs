@@ -160,7 +160,7 @@ impl Cryptron {
             config: Config {
                 first: match to_move {
                     Seat::A => First::A,
-                    Seat::B => First::B,
+                    _ => First::B,
                 },
             },
             board,
@@ -377,6 +377,10 @@ impl ReplayBoard {
 
     /// [`ReplayBoard::after_reply`], the board itself.
     pub fn board_after_reply(&mut self, seat: Seat, line: &str) -> Option<&Board> {
+        // Cryptron has two seats; a record naming a third moves nothing.
+        if !Seat::BOTH.contains(&seat) {
+            return None;
+        }
         let mut game = self.game.take()?;
         if game.turns == [0, 0] && game.to_move != seat {
             game = Cryptron::from_board(game.board, seat);
