@@ -110,8 +110,16 @@ fn four_players_are_ranked_with_ties_and_every_seat_is_shown() {
             shown.stdout
         );
     }
-    assert!(shown.stdout.contains("A: 1  B: 0  C: 1  D: 1"), "{}", shown.stdout);
-    assert!(shown.stdout.contains("Places: A 1, B 4, C 1, D 1"), "{}", shown.stdout);
+    assert!(
+        shown.stdout.contains("A: 1  B: 0  C: 1  D: 1"),
+        "{}",
+        shown.stdout
+    );
+    assert!(
+        shown.stdout.contains("Places: A 1, B 4, C 1, D 1"),
+        "{}",
+        shown.stdout
+    );
     // The game page names all four players and carries the frames.
     let page = dir.join("game.html");
     let html = referee(
@@ -125,7 +133,12 @@ fn four_players_are_ranked_with_ties_and_every_seat_is_shown() {
     );
     assert_eq!(html.status, 0, "{}", html.stderr);
     let text = std::fs::read_to_string(&page).unwrap();
-    for seat in ["A: unique_picker", "B: unique_picker", "C: unique_picker", "D: unique_picker"] {
+    for seat in [
+        "A: unique_picker",
+        "B: unique_picker",
+        "C: unique_picker",
+        "D: unique_picker",
+    ] {
         assert!(text.contains(seat), "{seat} missing from the game page");
     }
     assert!(text.contains("round 3: A=7 B=7 C=1 D=2"), "the frames");
@@ -165,7 +178,11 @@ fn a_disqualified_player_is_out_and_the_game_goes_on() {
         .collect();
     // Only the bot asked runs: B's timeout, D's crash and E's reply that is
     // not a number (the judge's `protocol`) are theirs alone.
-    assert_eq!(verdicts, ["ok", "timeout", "ok", "crash", "protocol"], "{v}");
+    assert_eq!(
+        verdicts,
+        ["ok", "timeout", "ok", "crash", "protocol"],
+        "{v}"
+    );
     for i in [1, 3, 4] {
         assert_eq!(v["players"][i]["disqualification"]["at_move"], 2, "{v}");
     }
@@ -180,9 +197,15 @@ fn a_disqualified_player_is_out_and_the_game_goes_on() {
     // Those still in hear the rest of the game and their result; the
     // players out hear nothing after their verdict.
     let a = sent_to(&transcript, "a");
-    assert!(a.contains(&"round 3 A=7 B=- C=1 D=- E=-".to_string()), "{a:?}");
+    assert!(
+        a.contains(&"round 3 A=7 B=- C=1 D=- E=-".to_string()),
+        "{a:?}"
+    );
     assert_eq!(a.last().unwrap(), "end win most-points");
-    assert_eq!(sent_to(&transcript, "c").last().unwrap(), "end loss most-points");
+    assert_eq!(
+        sent_to(&transcript, "c").last().unwrap(),
+        "end loss most-points"
+    );
     let b = sent_to(&transcript, "b");
     assert_eq!(b.last().unwrap(), "pick", "{b:?}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -195,7 +218,8 @@ fn a_game_of_two_refuses_a_third_bot() {
     let run = referee(&["match", "arrow5", &bots[0], &bots[1], &bots[2]], BUDGET);
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(
-        run.stderr.contains("arrow5 is a game of two players, and 3 bots were given"),
+        run.stderr
+            .contains("arrow5 is a game of two players, and 3 bots were given"),
         "{}",
         run.stderr
     );
@@ -204,7 +228,8 @@ fn a_game_of_two_refuses_a_third_bot() {
     let run = referee(&["match", &higher, &bots[0], &bots[1], &bots[2]], BUDGET);
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(
-        run.stderr.contains("does not take 3 players: it takes 2 players"),
+        run.stderr
+            .contains("does not take 3 players: it takes 2 players"),
         "{}",
         run.stderr
     );
@@ -216,7 +241,8 @@ fn a_game_of_two_refuses_a_third_bot() {
     let run = referee(&args, BUDGET);
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(
-        run.stderr.contains("does not take 7 players: it takes 2 to 6 players"),
+        run.stderr
+            .contains("does not take 7 players: it takes 2 to 6 players"),
         "{}",
         run.stderr
     );

@@ -408,10 +408,18 @@ fn four_starters() -> Vec<String> {
 fn light_cycles_four_starters_finish_with_ranks() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cycles.jsonl");
+    // One key for both matches: the walls come from the key and the seed.
+    let key = dir.path().join("key");
+    std::fs::write(
+        &key,
+        format!("{}\n", "c1c1e5".repeat(11).get(..64).unwrap()),
+    )
+    .unwrap();
     let play = |bots: &[String], transcript: Option<&Path>| {
         let mut args = vec!["match".to_string(), game_file("judge.py")];
         args.extend(bots.iter().cloned());
         args.extend(["--seed", "7", "--option", "walls=12", "--json"].map(String::from));
+        args.extend(["--key-file".into(), key.to_string_lossy().into_owned()]);
         if let Some(path) = transcript {
             args.extend(["--transcript".into(), path.to_string_lossy().into_owned()]);
         }

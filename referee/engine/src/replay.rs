@@ -230,7 +230,11 @@ impl MatchReplay {
                 l.strikes,
             )
         };
-        if self.limits.iter().all(|other| shared(limits) == shared(other)) {
+        if self
+            .limits
+            .iter()
+            .all(|other| shared(limits) == shared(other))
+        {
             words.extend(flags);
         }
         if self.limits.iter().any(|l| l.allow_fork) {

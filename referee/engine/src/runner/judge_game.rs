@@ -497,7 +497,10 @@ fn end_of(end: &Value, players: usize) -> Result<End, String> {
                 .ok_or("\"end\" scores must be a list of numbers")?,
         ),
     };
-    if scores.as_ref().is_some_and(|s| players > 2 && s.len() != players) {
+    if scores
+        .as_ref()
+        .is_some_and(|s| players > 2 && s.len() != players)
+    {
         return Err(format!(
             "\"end\" scores must be a list of {players} numbers, one per player"
         ));

@@ -298,8 +298,14 @@ fn run<G: Game>(
         plan.config.game_name(),
         &plan.config.variant_name(),
         plan.seed,
-        plan.seats().into_iter().map(|seat| plan.name(seat)).collect(),
-        plan.seats().into_iter().map(|seat| plan.spec(seat)).collect(),
+        plan.seats()
+            .into_iter()
+            .map(|seat| plan.name(seat))
+            .collect(),
+        plan.seats()
+            .into_iter()
+            .map(|seat| plan.spec(seat))
+            .collect(),
     );
     let mut account = setup_summary(plan, game.first_to_move());
     account.extend(game.opening());

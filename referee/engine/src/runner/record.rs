@@ -79,31 +79,35 @@ pub(super) fn record_of<G: Game>(
         reason,
         ranks,
         scores: game.scores(),
-        players: plan.seats().into_iter().map(|seat| {
-            let player = &players[seat.index()];
-            PlayerRecord {
-                name: plan.name(seat),
-                spec: plan.spec(seat),
-                verdict: player
-                    .disqualification
-                    .as_ref()
-                    .map_or(Verdict::Ok, |d| d.verdict),
-                disqualification: player.disqualification.clone(),
-                attacks: game.attacks(seat),
-                replies: player.replies,
-                time_total_ms: ms(player.time_total),
-                time_max_ms: ms(player.time_max),
-                cpu_max_ms: ms(player.cpu_max),
-                cpu_total_ms: round3(player.report.cpu_ms),
-                peak_memory_kb: player.report.peak_memory_kb,
-                strikes: player.strikes,
-                stderr_tail: if player.disqualification.is_some() {
-                    player.stderr_kept.lines()
-                } else {
-                    vec![]
-                },
-            }
-        }).collect(),
+        players: plan
+            .seats()
+            .into_iter()
+            .map(|seat| {
+                let player = &players[seat.index()];
+                PlayerRecord {
+                    name: plan.name(seat),
+                    spec: plan.spec(seat),
+                    verdict: player
+                        .disqualification
+                        .as_ref()
+                        .map_or(Verdict::Ok, |d| d.verdict),
+                    disqualification: player.disqualification.clone(),
+                    attacks: game.attacks(seat),
+                    replies: player.replies,
+                    time_total_ms: ms(player.time_total),
+                    time_max_ms: ms(player.time_max),
+                    cpu_max_ms: ms(player.cpu_max),
+                    cpu_total_ms: round3(player.report.cpu_ms),
+                    peak_memory_kb: player.report.peak_memory_kb,
+                    strikes: player.strikes,
+                    stderr_tail: if player.disqualification.is_some() {
+                        player.stderr_kept.lines()
+                    } else {
+                        vec![]
+                    },
+                }
+            })
+            .collect(),
         replay: plan.replay.command(),
         plan: Some(plan.replay.clone()),
         account,
@@ -159,7 +163,10 @@ pub(super) fn settle(
     outcome: Option<&Outcome>,
     ranks: Option<Vec<u32>>,
 ) -> Settled {
-    let judged: Vec<bool> = players.iter().map(|p| p.disqualification.is_some()).collect();
+    let judged: Vec<bool> = players
+        .iter()
+        .map(|p| p.disqualification.is_some())
+        .collect();
     if let [a, b] = judged.as_slice() {
         let (winner, reason) = match (a, b) {
             (true, true) => (Winner::Draw, "both-disqualified".into()),

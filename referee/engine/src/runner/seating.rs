@@ -66,39 +66,39 @@ pub(super) fn seat_players(
         .seats()
         .into_iter()
         .map(|seat| {
-        let i = seat.index();
-        let mut player = Player::new(TimeBank::with_margin(
-            plan.limits[i].time_bank,
-            plan.limits[i].time_margin,
-        ));
-        // An empty seat (the referee's, in a solo game) has no process: the
-        // game never asks it, and lines meant for it go nowhere.
-        match (&plan.commands[i], started[i].take()) {
-            (None, _) => {}
-            (Some(Ok(_)), Some(Ok(process))) => player.process = Some(process),
-            (Some(Ok(_)), Some(Err(why))) => {
-                player.disqualification = Some(Disqualification {
-                    verdict: Verdict::Crash,
-                    detail: format!("could not be started: {why}"),
-                    at_move: 0,
-                })
-            }
-            (Some(Ok(_)), None) => unreachable!("every seat with a command was started"),
-            (Some(Err((detail, message))), _) => {
-                // The compiler's message goes to the log as the bot's stderr;
-                // its first lines are the ones that matter.
-                let now = Instant::now();
-                for line in message.lines().take(COMPILER_LOG_LINES) {
-                    transcript.message(now, seat, Direction::Stderr, line);
+            let i = seat.index();
+            let mut player = Player::new(TimeBank::with_margin(
+                plan.limits[i].time_bank,
+                plan.limits[i].time_margin,
+            ));
+            // An empty seat (the referee's, in a solo game) has no process: the
+            // game never asks it, and lines meant for it go nowhere.
+            match (&plan.commands[i], started[i].take()) {
+                (None, _) => {}
+                (Some(Ok(_)), Some(Ok(process))) => player.process = Some(process),
+                (Some(Ok(_)), Some(Err(why))) => {
+                    player.disqualification = Some(Disqualification {
+                        verdict: Verdict::Crash,
+                        detail: format!("could not be started: {why}"),
+                        at_move: 0,
+                    })
                 }
-                for line in message.lines() {
-                    player.stderr_kept.push(line.to_string());
+                (Some(Ok(_)), None) => unreachable!("every seat with a command was started"),
+                (Some(Err((detail, message))), _) => {
+                    // The compiler's message goes to the log as the bot's stderr;
+                    // its first lines are the ones that matter.
+                    let now = Instant::now();
+                    for line in message.lines().take(COMPILER_LOG_LINES) {
+                        transcript.message(now, seat, Direction::Stderr, line);
+                    }
+                    for line in message.lines() {
+                        player.stderr_kept.push(line.to_string());
+                    }
+                    player.disqualify(Verdict::Compile, detail.clone(), 0);
                 }
-                player.disqualify(Verdict::Compile, detail.clone(), 0);
             }
-        }
-        player
-    })
+            player
+        })
         .collect())
 }
 
@@ -121,7 +121,12 @@ pub(super) fn setup_summary(plan: &Seating, first: Seat) -> Vec<String> {
         bots => {
             for (seat, bot) in Seat::all(bots.len()).zip(bots) {
                 if let Some(bot) = bot {
-                    lines.push(format!("{seat}: {}  [{}]{}", bot.name, bot.spec, mark(seat)));
+                    lines.push(format!(
+                        "{seat}: {}  [{}]{}",
+                        bot.name,
+                        bot.spec,
+                        mark(seat)
+                    ));
                 }
             }
         }
