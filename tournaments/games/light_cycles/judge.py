@@ -47,8 +47,11 @@ def main():
     def frame(text):
         cells = [[""] * width for _ in range(height)]
         colours = [[""] * width for _ in range(height)]
+        # Text too, for the text replay: a wall #, a trail its player's
+        # small letter, a cycle its capital.
         for (x, y), owner in board.items():
             colours[y][x] = WALL_COLOUR if owner == WALL else COLOURS[owner]
+            cells[y][x] = "#" if owner == WALL else LETTERS[owner].lower()
         for p in alive:
             x, y = heads[p]
             cells[y][x] = LETTERS[p]
@@ -107,8 +110,10 @@ def main():
             alive.remove(p)
             out_turn[p], how_out[p] = turn, "crashed"
         gone = sorted(set(crashed) | set(out))
-        text = "turn %d: %s" % (turn, ", ".join("%s out (%s)" % (names[p], how_out[p]) for p in gone) or "all ride on")
-        judge.log(text)
+        news = ", ".join("%s %s out (%s)" % (LETTERS[p], names[p], how_out[p]) for p in gone)
+        text = "turn %d: %s" % (turn, news or "all ride on")
+        if news:  # the account tells only who went out
+            judge.log(text)
         judge.moves(moves)
         if len(alive) <= 1 or turn == turns:
             finish(judge, alive, out_turn, how_out, board, heads, width, height, turn, names)
