@@ -247,3 +247,51 @@ fn a_game_of_two_refuses_a_third_bot() {
         run.stderr
     );
 }
+
+#[test]
+fn a_tournament_refuses_a_game_of_more_than_two_and_the_format_it_lacks() {
+    let dir = scratch("tournament");
+    let file = dir.join("t.toml");
+    let write = |format: &str| {
+        std::fs::write(
+            &file,
+            format!(
+                "name = \"ffa\"\ngame = {:?}\nformat = \"{format}\"\nseed = 1\n\
+                 [options]\nmin = 3\n\
+                 [[bots]]\nname = \"one\"\nbot = {:?}\n\
+                 [[bots]]\nname = \"two\"\nbot = {:?}\n",
+                unique(),
+                picker("1"),
+                picker("2")
+            ),
+        )
+        .unwrap()
+    };
+    // No free-for-all format yet: said at once, naming the file and line.
+    write("free-for-all");
+    let out = dir.join("out");
+    let run = referee(
+        &["tournament", file.to_str().unwrap(), "--out", out.to_str().unwrap()],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("'free-for-all' is not a format"),
+        "{}",
+        run.stderr
+    );
+    // A judge for three or more in a format of two-player games: bad input.
+    write("round-robin");
+    let run = referee(
+        &["tournament", file.to_str().unwrap(), "--out", out.to_str().unwrap()],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("does not take 2 players: it takes 3 to 6 players"),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -43,6 +43,10 @@ impl Recorded {
                 _ => {}
             }
         }
+        // A transcript without its header still has two seats.
+        let seats = recorded.names.len().max(2);
+        recorded.names.resize(seats, String::new());
+        recorded.replies.resize(seats, Vec::new());
         recorded
     }
 }

@@ -411,9 +411,10 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         | tournament::TournamentError::Input(_)
         | tournament::TournamentError::Unwritable { .. }
         | tournament::TournamentError::Key(_)
-        | tournament::TournamentError::Match(referee_engine::runner::MatchError::Unreachable {
-            ..
-        }) => Failure::input(e),
+        | tournament::TournamentError::Match(
+            referee_engine::runner::MatchError::Unreachable { .. }
+            | referee_engine::runner::MatchError::Players { .. },
+        ) => Failure::input(e),
         _ => Failure::internal(e),
     })?;
     if outcome.interrupted {

@@ -2,7 +2,8 @@
 still in picks a number 1-9 at once (a simultaneous ask); the highest pick
 that nobody else picked scores a point. After `rounds` rounds (option,
 default 3) the players are ranked by points, ties sharing a place. A
-player the referee puts out (`out`) picks no more; the round goes on."""
+player the referee puts out (`out`) picks no more; the round goes on.
+Option `min` (default 2): the fewest players it takes."""
 import json
 import sys
 
@@ -35,7 +36,8 @@ def asks():
     return [{"player": p, "line": "pick"} for p in active]
 
 
-send({"type": "ready", "protocol": 1, "game": "unique", "min_players": 2,
+send({"type": "ready", "protocol": 1, "game": "unique",
+      "min_players": int(start["options"].get("min", 2)),
       "max_players": 6,
       "tell": [{"player": p, "line": "unique %d %d %d" % (players, p, rounds)}
                for p in range(players)],
@@ -48,16 +50,16 @@ for number in range(1, rounds + 1):
         message = read()
         player = message["player"]
         if message["type"] == "out":
-            # Also after our own `protocol` answer for that player.
+            # Also right after our own `protocol` answer for that player.
             active.remove(player)
-            if player in waiting:
-                waiting.remove(player)
+            waiting.remove(player)
         else:
             line = message["line"].strip()
-            waiting.remove(player)
             if not line.isdigit() or not 1 <= int(line) <= 9:
+                # The player is out: the referee's next message says so.
                 send({"type": "protocol", "detail": "expected a number 1-9, got '%s'" % line[:20]})
                 continue
+            waiting.remove(player)
             picks[player] = int(line)
         if waiting:
             send({"type": "turn"})

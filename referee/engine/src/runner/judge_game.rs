@@ -613,6 +613,13 @@ impl JudgeGame {
                 interrupted: false,
             },
         };
+        if !(2..=crate::games::MAX_SEATS).contains(&names.len()) {
+            return Err(MatchError::Players {
+                judge: config.path.clone(),
+                players: names.len(),
+                takes: format!("2 to {} players at most", crate::games::MAX_SEATS),
+            });
+        }
         let command = BotCommand::parse(&config.path, &Languages::built_in())
             .map_err(|e| fail(format!("cannot be run: {e}")))?;
         let limits = MatchLimits {
