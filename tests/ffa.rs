@@ -271,7 +271,12 @@ fn a_tournament_refuses_a_game_of_more_than_two_and_the_format_it_lacks() {
     write("free-for-all");
     let out = dir.join("out");
     let run = referee(
-        &["tournament", file.to_str().unwrap(), "--out", out.to_str().unwrap()],
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
         BUDGET,
     );
     assert_eq!(run.status, 2, "{}", run.stderr);
@@ -283,7 +288,12 @@ fn a_tournament_refuses_a_game_of_more_than_two_and_the_format_it_lacks() {
     // A judge for three or more in a format of two-player games: bad input.
     write("round-robin");
     let run = referee(
-        &["tournament", file.to_str().unwrap(), "--out", out.to_str().unwrap()],
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
         BUDGET,
     );
     assert_eq!(run.status, 2, "{}", run.stderr);

@@ -486,6 +486,36 @@ fn light_cycles_four_starters_finish_with_ranks() {
     }
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains(r#""grid":{"#), "frames with the grid");
+
+    // The game's page (`replay --html`, the report's game page) names all
+    // four seats and carries the frames: the grid and a hud entry each.
+    let html = dir.path().join("cycles.html");
+    let run = referee(
+        &[
+            "replay",
+            &path.to_string_lossy(),
+            "--html",
+            &html.to_string_lossy(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let page = std::fs::read_to_string(&html).unwrap();
+    for seat in [
+        "A: starter.py",
+        "B: starter.c",
+        "C: starter.py",
+        "D: starter.c",
+    ] {
+        assert!(page.contains(seat), "{seat} on the game page");
+    }
+    for hud in [r#""A":"starter.py: "#, r#""D":"starter.c: "#] {
+        assert!(page.contains(hud), "{hud} in the page's frames");
+    }
+    assert!(
+        page.contains(r#""rows":20"#),
+        "the grid in the page's frames"
+    );
 }
 
 /// Through the binary, a bad option voids the game before it is played
@@ -510,4 +540,72 @@ fn light_cycles_refuses_a_bad_option_and_two_players() {
     assert_ne!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
     assert!(run.stderr.contains("3 to 6"), "{}", run.stderr);
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+}
+
+/// Through the binary, a bot whose reply is not a direction (verdict
+/// protocol, the judge's refusal) and a bot that stops answering (verdict
+/// timeout, the referee's) are out, and the game goes on between the two
+/// starters to its end by the rules; the two out share the last place.
+#[test]
+fn light_cycles_goes_on_without_a_bot_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = |name: &str, body: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(
+            &path,
+            format!(
+                "import sys, time\nturns = 0\nfor line in sys.stdin:\n    if line.startswith('turn'):\n        turns += 1\n{body}\n"
+            ),
+        )
+        .unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let babbler = bot(
+        "babbler.py",
+        "        print('N' if turns < 3 else 'jump', flush=True)",
+    );
+    let sleeper = bot(
+        "sleeper.py",
+        "        if turns == 5:\n            time.sleep(30)\n        print('S', flush=True)",
+    );
+    let starter = game_file("starters/starter.py");
+    let run = referee(
+        &[
+            "match",
+            &game_file("judge.py"),
+            &babbler,
+            &sleeper,
+            &starter,
+            &starter,
+            "--time-limit",
+            "1s",
+            "--json",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let v = run.json();
+    let verdicts: Vec<_> = v["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["verdict"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(verdicts, ["protocol", "timeout", "ok", "ok"], "{v}");
+    assert!(
+        v.to_string()
+            .contains("expected a direction N, E, S or W, got 'jump'"),
+        "{v}"
+    );
+    assert_eq!(v["ranks"][0], 2, "{v}");
+    assert_eq!(v["ranks"][1], 2, "{v}");
+    let reason = v["reason"].as_str().unwrap();
+    assert!(
+        ["last-cycle", "all-crashed", "turn-limit"].contains(&reason),
+        "played to the end by the rules: {v}"
+    );
+    // The starters rode on well past the turns the others went out.
+    for seat in [2, 3] {
+        assert!(v["players"][seat]["attacks"].as_u64().unwrap() > 10, "{v}");
+    }
 }
