@@ -16,8 +16,8 @@ import math
 from referee_judge import Judge
 
 LETTERS = "ABCDEF"
-COLOURS = ("#e33b3b", "#2f7de1", "#f2c81f", "#3cb44b", "#a347d1", "#f58231")
-WALL_COLOUR = "#555555"
+COLOURS = ("#e33", "#37e", "#eb2", "#3b4", "#a4d", "#f83")
+WALL_COLOUR = "#555"
 STEPS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 WALL = -1  # board value of a wall; a player's index is its trail
 
