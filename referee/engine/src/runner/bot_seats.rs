@@ -121,6 +121,9 @@ pub(super) struct BotSeats<'a, 'p> {
     pub(super) plan: &'a Seating<'p>,
     pub(super) transcript: &'a mut TranscriptWriter,
     pub(super) account: &'a mut Vec<String>,
+    /// In a game of more than two players, the last seat judged: the
+    /// verdict that ended the game when too few were left.
+    pub(super) last_judged: Option<Seat>,
 }
 
 impl BotSeats<'_, '_> {
@@ -219,6 +222,9 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
             .disqualification
             .as_ref()
             .map(|d| d.verdict);
+        if self.players.len() > 2 && verdict.is_some() {
+            self.last_judged = Some(seat);
+        }
         let (Some(verdict), true) = (verdict, self.players.len() > 2 && still_in >= 2) else {
             return Ok(Turn::Stopped(game, ()));
         };

@@ -991,3 +991,43 @@ impl Game for JudgeGame {
         self.frames.clone()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_count_the_players_strictly_ahead() {
+        assert_eq!(competition_ranks(&[0, 2, 0, 1]), [0, 3, 0, 2]);
+        assert_eq!(competition_ranks(&[5, 5, 5]), [0, 0, 0]);
+        assert_eq!(competition_ranks(&[1, 0, u32::MAX, u32::MAX]), [1, 0, 2, 2]);
+        assert_eq!(winner_of_ranks(&[1, 0, 2]), Winner::B);
+        assert_eq!(winner_of_ranks(&[0, 1]), Winner::A);
+        // A first place of C's, or a shared one, is no A or B win.
+        assert_eq!(winner_of_ranks(&[1, 1, 0]), Winner::Draw);
+        assert_eq!(winner_of_ranks(&[0, 1, 0]), Winner::Draw);
+    }
+
+    #[test]
+    fn an_end_of_more_than_two_players_is_a_ranking() {
+        let end = |v: Value, players| end_of(&v, players);
+        let ranked = end(json!({"ranks": [2, 0, 1], "reason": "points"}), 3).unwrap();
+        assert_eq!(ranked.ranks, Some(vec![2, 0, 1]));
+        assert_eq!(ranked.outcome.winner, Winner::B);
+        let won = end(json!({"winner": 2}), 3).unwrap();
+        assert_eq!(won.ranks, Some(vec![1, 1, 0]));
+        assert_eq!(won.outcome.reason, "ranked");
+        let tie = end(json!({"winner": null}), 4).unwrap();
+        assert_eq!(tie.ranks, Some(vec![0, 0, 0, 0]));
+        // Two players keep the winner alone.
+        assert_eq!(end(json!({"winner": 1}), 2).unwrap().ranks, None);
+        for bad in [
+            json!({"ranks": [0, 1]}),
+            json!({"ranks": [0, -1, 2]}),
+            json!({"winner": 3}),
+            json!({"ranks": [0, 1, 2], "scores": [1, 2]}),
+        ] {
+            assert!(end(bad.clone(), 3).is_err(), "{bad}");
+        }
+    }
+}

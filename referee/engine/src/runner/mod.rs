@@ -327,6 +327,7 @@ fn run<G: Game>(
     }
     // A seat judged before the game (`compile`, a program that cannot be
     // run) leaves no game to play.
+    let mut last_judged = None;
     let (game, outcome) = if players.iter().any(|p| p.disqualification.is_some()) {
         (game, None)
     } else {
@@ -335,8 +336,11 @@ fn run<G: Game>(
             plan,
             transcript: &mut transcript,
             account: &mut account,
+            last_judged: None,
         };
-        match drive(game, &mut seats)? {
+        let driven = drive(game, &mut seats)?;
+        last_judged = seats.last_judged;
+        match driven {
             (game, Ending::Over(outcome)) => (game, Some(outcome)),
             (game, Ending::Stopped(())) => (game, None),
         }
@@ -349,8 +353,15 @@ fn run<G: Game>(
         &mut transcript,
     );
     // The rules are told the game is over (a judge stops), and why when
-    // it is not theirs.
-    let verdict = plan.seats().into_iter().find_map(|seat| {
+    // it is not theirs: the verdict that stopped it. With more than two
+    // players, that is the last one (the judge was told `out` for the
+    // others), and none when the rules ended the game.
+    let seats = match (last_judged, plan.seats().len() > 2, &outcome) {
+        (_, true, Some(_)) => vec![],
+        (Some(seat), _, _) => vec![seat],
+        _ => plan.seats(),
+    };
+    let verdict = seats.into_iter().find_map(|seat| {
         players[seat.index()]
             .disqualification
             .as_ref()
