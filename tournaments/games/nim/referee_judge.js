@@ -24,6 +24,16 @@
 // is interrupted) the judge exits with status 0 at once. Everything is
 // synchronous: no callbacks, no promises. The full protocol:
 // docs/writing-a-game.md.
+//
+// Games of more than two players: `end(winner, reason, scores, ranks)` ranks
+// the players (0 first, ties share: [0, 1, 1, 3]); a player the referee
+// disqualifies while the game goes on comes back from `send()` as a reply
+// whose `verdict` is set (the referee's `out` message; its answer is the next
+// turn); and `sendTogether(check)` asks several players at once and collects
+// every answer:
+//
+//   for (const player of alive) judge.ask(player, "move");
+//   const { replies, out } = judge.sendTogether(parse); // {player: reply}, {player: verdict}
 "use strict";
 
 const fs = require("fs");
@@ -89,9 +99,14 @@ class Judge {
   }
 
   // Ends the game: `winner` a player index or null for a draw, `reason` a
-  // short word (letters, digits, `-`), `scores` optional numbers per player.
-  end(winner, reason, scores) {
-    this._message.end = scores === undefined ? { winner, reason } : { winner, reason, scores };
+  // short word (letters, digits, `-`), `scores` optional numbers per player,
+  // `ranks` (optional) each player's place for games of more than two
+  // players (0 first, ties share a place: [0, 1, 1, 3]).
+  end(winner, reason, scores, ranks) {
+    const end = { winner, reason };
+    if (scores !== undefined && scores !== null) end.scores = Array.from(scores);
+    if (ranks !== undefined && ranks !== null) end.ranks = Array.from(ranks);
+    this._message.end = end;
   }
 
   // One line for the match account.
@@ -130,6 +145,42 @@ class Judge {
     return this._next();
   }
 
+  // Sends the gathered message, whose asks are one simultaneous move, and
+  // collects an answer from every player it asks. `check(reply)` (optional)
+  // returns nothing to accept a reply, or ["protocol"|"illegal", detail] to
+  // refuse it (its player is out). Returns {replies: {player: reply} of the
+  // accepted replies, out: {player: verdict} of those out meanwhile, refused
+  // or disqualified by the referee} once the last answer is in: gather the
+  // next turn and send it. Answers every message but the last with a bare
+  // turn itself.
+  sendTogether(check) {
+    const pending = (this._message.ask || []).map((entry) => entry.player);
+    const replies = {};
+    const out = {};
+    let incoming = this.send();
+    for (;;) {
+      const at = pending.indexOf(incoming.player);
+      if (at >= 0) pending.splice(at, 1);
+      let refusal;
+      if (incoming.verdict !== undefined) {
+        out[incoming.player] = incoming.verdict;
+        delete replies[incoming.player];
+      } else {
+        refusal = check ? check(incoming) : undefined;
+        if (refusal) out[incoming.player] = refusal[0];
+        else replies[incoming.player] = incoming;
+      }
+      if (refusal) {
+        // The referee answers a refusal with `out` for that player (a turn
+        // is its answer), or with the next reply.
+        incoming = this._refuse(refusal[0], refusal[1]);
+        continue;
+      }
+      if (pending.length === 0) return { replies, out };
+      incoming = this.send(); // a bare turn: more of this move to come
+    }
+  }
+
   // Refuses the last reply: its player breaks the rules (verdict illegal).
   illegal(detail) {
     return this._refuse("illegal", detail);
@@ -158,8 +209,11 @@ class Judge {
   _next() {
     const message = this._read();
     if (message.type === "reply") return { player: message.player, line: message.line, time_ms: message.time_ms };
+    // A player disqualified by the referee while the game goes on.
+    if (message.type === "out")
+      return { player: message.player, line: null, time_ms: null, verdict: message.verdict || "out" };
     if (message.type === "stop") process.exit(0);
-    this.error(`expected a reply or stop message, got ${JSON.stringify(message.type)}`);
+    this.error(`expected a reply, out or stop message, got ${JSON.stringify(message.type)}`);
   }
 
   _read() {

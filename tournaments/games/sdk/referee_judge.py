@@ -22,6 +22,16 @@ it beside your judge (a judge may read only its own folder).
 When the referee says `stop` (the game is over, a bot got a verdict, or the
 referee is interrupted) the judge exits with status 0 at once; a judge never
 needs to handle it. The full protocol: docs/writing-a-game.md.
+
+Games of more than two players: `end(..., ranks=[0, 1, 1, 3])` ranks the
+players (0 first, ties share); a player the referee disqualifies while the
+game goes on comes back from `send()` as a Reply whose `verdict` is set
+(the referee's `out` message; its answer is the next turn); and
+`send_together()` asks several players at once and collects every answer:
+
+    for player in alive:
+        judge.ask(player, "move")
+    replies, out = judge.send_together(check=parse)   # {player: Reply}, {player: verdict}
 """
 
 import json
@@ -32,14 +42,20 @@ PROTOCOL = 1
 
 class Reply:
     """A player's answer: `player` (its index), `line` (without the newline)
-    and `time_ms` (how long it took)."""
+    and `time_ms` (how long it took). In a game of more than two players,
+    a Reply with `verdict` set (and `line` None) says instead that the
+    referee disqualified `player` (`timeout`, `crash`, ...) and the game
+    goes on without it: answer with the next turn."""
 
-    def __init__(self, player, line, time_ms):
+    def __init__(self, player, line, time_ms, verdict=None):
         self.player = player
         self.line = line
         self.time_ms = time_ms
+        self.verdict = verdict
 
     def __repr__(self):
+        if self.verdict is not None:
+            return "Reply(player=%r, verdict=%r)" % (self.player, self.verdict)
         return "Reply(player=%r, line=%r, time_ms=%r)" % (self.player, self.line, self.time_ms)
 
 
@@ -137,12 +153,16 @@ class Judge:
             entry["line"] = line
         self._message.setdefault("ask", []).append(entry)
 
-    def end(self, winner, reason, scores=None):
+    def end(self, winner, reason, scores=None, ranks=None):
         """Ends the game: `winner` a player index or None for a draw,
-        `reason` a short word (letters, digits, `-`)."""
+        `reason` a short word (letters, digits, `-`), `scores` numbers per
+        player, `ranks` each player's place (0 first, ties share a place:
+        [0, 1, 1, 3]) for games of more than two players."""
         end = {"winner": winner, "reason": reason}
         if scores is not None:
-            end["scores"] = scores
+            end["scores"] = list(scores)
+        if ranks is not None:
+            end["ranks"] = list(ranks)
         self._message["end"] = end
 
     def log(self, text):
@@ -173,6 +193,41 @@ class Judge:
         message, self._message = self._message, {"type": "turn"}
         self._write(message)
         return self._next()
+
+    def send_together(self, check=None):
+        """Sends the gathered message, whose asks are one simultaneous move,
+        and collects an answer from every player it asks. `check(reply)`
+        (optional) returns None to accept a reply, or a pair
+        ("protocol"|"illegal", detail) to refuse it (its player is out).
+        Returns ({player: Reply} of the accepted replies, {player: verdict}
+        of those out meanwhile, refused or disqualified by the referee),
+        once the last answer is in: gather the next turn and send it.
+        Answers every message but the last with a bare turn itself."""
+        pending = [entry["player"] for entry in self._message.get("ask", [])]
+        replies, out = {}, {}
+        incoming = self.send()
+        while True:
+            player = incoming.player
+            if player in pending:
+                pending.remove(player)
+            if incoming.verdict is not None:
+                out[player] = incoming.verdict
+                replies.pop(player, None)
+                refusal = None
+            else:
+                refusal = check(incoming) if check is not None else None
+                if refusal is None:
+                    replies[player] = incoming
+                else:
+                    out[player] = refusal[0]
+            if refusal is not None:
+                # The referee answers a refusal with `out` for that
+                # player (a turn is its answer), or with the next reply.
+                incoming = self._refuse(refusal[0], refusal[1])
+                continue
+            if not pending:
+                return replies, out
+            incoming = self.send()  # a bare turn: more of this move to come
 
     def illegal(self, detail):
         """Refuses the last reply: its player breaks the rules (verdict
@@ -205,9 +260,11 @@ class Judge:
         kind = message.get("type")
         if kind == "reply":
             return Reply(message["player"], message["line"], message.get("time_ms"))
+        if kind == "out":
+            return Reply(message["player"], None, None, verdict=message.get("verdict", "out"))
         if kind == "stop":
             sys.exit(0)
-        self.error("expected a reply or stop message, got %r" % kind)
+        self.error("expected a reply, out or stop message, got %r" % kind)
 
     def _read(self):
         line = self._in.readline()
