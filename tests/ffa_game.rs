@@ -2,8 +2,7 @@
 //! (`tournaments/games/light_cycles/`): its judge played by hand (the
 //! referee's side written by the test: determinism, options, players out
 //! while the game goes on) and through the real binary (a four-player
-//! match of the starters, the free-for-all of `tournaments/light_cycles.toml`
-//! and its report).
+//! match of the starters and its game page).
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
