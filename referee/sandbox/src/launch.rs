@@ -44,10 +44,14 @@ use std::time::{Duration, Instant};
 
 use super::{landlock, sandbox};
 
+mod exposures;
 mod identity;
+mod limits;
 mod mounts;
 
+use exposures::*;
 use identity::*;
+use limits::*;
 use mounts::*;
 
 /// The launcher's descriptor for its report to the referee.
@@ -660,114 +664,6 @@ fn descendants(root: i32) -> Vec<i32> {
     out
 }
 
-/// A folder a strict bot needs that its private mounts would hide: one
-/// under a folder closed to others (the bot runs as its own user), or one
-/// under `/tmp` (replaced by a private tmpfs). It is shown, read-only, at
-/// its own path on a tmpfs over `cover`.
-#[derive(Clone, Debug)]
-struct Exposure {
-    cover: PathBuf,
-    path: PathBuf,
-}
-
-/// Where the private `/tmp` goes.
-const TMP: &str = "/tmp";
-
-/// The folders a bot needs to read: its program's folder (and the tree of
-/// an interpreter, e.g. `/root/.pyenv/versions/3.11.7` for
-/// `.../bin/python3.11`), and the folder of its first argument if that is
-/// a file (the script), and that file. Real paths.
-fn needed_folders(spec: &LaunchSpec) -> Vec<PathBuf> {
-    let mut wanted: Vec<PathBuf> = Vec::new();
-    if let Ok(real) = spec.program.canonicalize() {
-        if let Some(dir) = real.parent() {
-            wanted.push(dir.to_path_buf());
-            if dir.file_name().is_some_and(|n| n == "bin") {
-                wanted.extend(dir.parent().map(Path::to_path_buf));
-            }
-        }
-    }
-    // What its language's run command reads (its build, its sources).
-    wanted.extend(spec.readable.iter().filter_map(|p| p.canonicalize().ok()));
-    // The script, for an interpreter: the first argument that is not an
-    // option (`python3 bot.py`, `java -jar bot.jar`), or the folder it
-    // names (`java -cp classes Main`). Later ones are the bot's own
-    // business, and must not open a hidden folder to it.
-    let script = spec
-        .args
-        .iter()
-        .map(Path::new)
-        .find(|arg| !arg.as_os_str().as_encoded_bytes().starts_with(b"-"));
-    if let Some(path) = script.filter(|p| p.is_absolute()) {
-        if path.is_dir() {
-            wanted.extend(path.canonicalize());
-        } else if let Ok(file) = path.canonicalize() {
-            // The file itself too: in a folder of one-file bots, the
-            // folder is granted but for the bots' files (see
-            // `landlock_policy`), its own given back by name.
-            wanted.extend(file.parent().map(Path::to_path_buf));
-            wanted.push(file);
-        }
-    }
-    wanted
-}
-
-/// The folders a strict bot needs ([`needed_folders`]) that its private
-/// mounts would hide.
-fn exposures_for(spec: &LaunchSpec) -> Vec<Exposure> {
-    let own_user = matches!(spec.identity, Some(Identity { uid: Some(_), .. }));
-    let wanted = needed_folders(spec);
-    let mut out: Vec<Exposure> = Vec::new();
-    for path in wanted {
-        if path == Path::new("/") || path == Path::new(TMP) {
-            continue;
-        }
-        // A folder others cannot enter is of no use shown as it is (its
-        // mode comes with it): the files the bot needs in it are shown
-        // one by one (a one-file bot in a `mktemp -d` folder).
-        if own_user && is_closed(&path) {
-            continue;
-        }
-        let cover = if path.starts_with(TMP) {
-            Some(PathBuf::from(TMP))
-        } else if own_user {
-            closed_ancestor(&path)
-        } else {
-            None
-        };
-        if let Some(cover) = cover {
-            // The folder itself, at its own path: the folders between the
-            // cover and it are made anew (open to all) on the cover, so
-            // that the modes of the real ones (a `mktemp -d` folder, a home
-            // of mode 0700) do not matter, and the rest of each is not
-            // there (the other teams' files beside the bot's).
-            // A folder inside one already shown comes with it.
-            if !out.iter().any(|e| path.starts_with(&e.path)) {
-                out.retain(|e| !e.path.starts_with(&path));
-                out.push(Exposure { cover, path });
-            }
-        }
-    }
-    out
-}
-
-/// The topmost ancestor of `path` that others may not pass through, if
-/// any: a bot with a user of its own reaches `path` only through a cover
-/// of it.
-fn closed_ancestor(path: &Path) -> Option<PathBuf> {
-    let ancestors: Vec<&Path> = path.ancestors().skip(1).collect();
-    ancestors
-        .into_iter()
-        .rev()
-        .find(|a| is_closed(a))
-        .map(Path::to_path_buf)
-}
-
-/// A folder others may not pass through.
-fn is_closed(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_dir() && m.permissions().mode() & 0o001 == 0)
-}
-
 pub(super) type StepError = (&'static str, io::Error);
 
 pub(super) fn last_error(step: &'static str) -> StepError {
@@ -1069,60 +965,6 @@ pub(super) const ROOTS_SECRETS: &[&str] = &[
 const SYSTEM_READABLE: &[&str] = &[
     "/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc", "/opt", "/proc", "/sys",
 ];
-
-/// Every resource limit but the address space's ([`limit_address_space`]).
-pub(super) fn set_rlimits(spec: &LaunchSpec) -> Result<(), StepError> {
-    let own_user = matches!(spec.identity, Some(Identity { uid: Some(_), .. }));
-    if !(set_limit(libc::RLIMIT_CORE, 0, 0)
-        && set_limit(libc::RLIMIT_FSIZE, spec.file_size, spec.file_size)
-        && set_limit(
-            libc::RLIMIT_NOFILE,
-            sandbox::OPEN_FILES_LIMIT,
-            sandbox::OPEN_FILES_LIMIT,
-        )
-        && set_limit(
-            libc::RLIMIT_CPU,
-            sandbox::CPU_SECONDS_LIMIT,
-            sandbox::CPU_SECONDS_LIMIT + 5,
-        )
-        // With a user of its own, the process count of that user is the
-        // bot's alone.
-        && (!own_user
-            || set_limit(
-                libc::RLIMIT_NPROC,
-                sandbox::STRICT_PIDS_MAX,
-                sandbox::STRICT_PIDS_MAX,
-            )))
-    {
-        return Err(last_error("resource limits"));
-    }
-    Ok(())
-}
-
-/// RLIMIT_AS, the last step that may fail before exec: the child is a copy
-/// of the launcher, itself a copy of the referee, whose address space (an
-/// allocator's arena per thread) may be larger than the bot's limit. From
-/// here until exec nothing may allocate.
-pub(super) fn limit_address_space(spec: &LaunchSpec) -> Result<(), StepError> {
-    let address_space = if spec.address_space == u64::MAX {
-        libc::RLIM_INFINITY
-    } else {
-        spec.address_space
-    };
-    if !set_limit(libc::RLIMIT_AS, address_space, address_space) {
-        return Err(last_error("resource limits"));
-    }
-    Ok(())
-}
-
-fn set_limit(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> bool {
-    let value = libc::rlimit {
-        rlim_cur: soft,
-        rlim_max: hard,
-    };
-    // SAFETY: a valid pointer to a local.
-    unsafe { libc::setrlimit(resource, &value) == 0 }
-}
 
 #[cfg(test)]
 mod tests {
