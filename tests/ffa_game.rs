@@ -528,7 +528,9 @@ fn light_cycles_refuses_a_bad_option_and_two_players() {
     args.extend(bots.iter().map(String::as_str));
     args.extend(["--option", "turns=0"]);
     let run = referee(&args, BUDGET);
-    assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+    // The judge refuses the game at its start: bad input.
+    assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("refused the game"), "{}", run.stderr);
     assert!(
         run.stderr
             .contains("option turns: expected from 1 to 2000, got 0"),
