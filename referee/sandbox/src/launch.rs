@@ -581,19 +581,17 @@ pub(super) fn wait4(pid: i32, options: i32) -> (i32, libc::c_int, libc::rusage) 
     }
 }
 
-/// Removes the bot's working directory (its quota's file system first), and
-/// the folder of working directories if it was the last one: the referee
-/// that would have is gone (a second Ctrl-C, or killed), and its bots were
-/// ended by their launchers.
+/// Removes the bot's working directory (its quota's file system first):
+/// the referee that would have is gone (killed), and its bots were ended by
+/// their launchers. The folder of working directories stays: the next
+/// referee judges the dead one's cgroups by its free lock (a pid does not
+/// tell in another PID namespace), then removes it.
 fn remove_workdir(workdir: &Path) {
     let _ = rustix::mount::unmount(
         workdir,
         rustix::mount::UnmountFlags::DETACH | rustix::mount::UnmountFlags::NOFOLLOW,
     );
     let _ = std::fs::remove_dir_all(workdir);
-    if let Some(folder) = workdir.parent() {
-        let _ = std::fs::remove_dir(folder);
-    }
 }
 
 /// Kills every descendant of the launcher (the bot is gone; these are what

@@ -164,38 +164,83 @@ static SIGNALLED: std::sync::OnceLock<std::sync::Arc<AtomicBool>> = std::sync::O
 /// signal. Bots have their own process groups, so the terminal's Ctrl-C
 /// reaches only the referee.
 ///
-/// The signals are taken by a thread of their own (the handler only wakes
-/// it), since removing folders is no work for a signal handler.
+/// Until a working folder is made, the handler itself ends the referee at
+/// the second signal; from then on a thread of its own does, once it has
+/// removed the folders (no work for a signal handler). The thread is
+/// started with the first folder, not here: a referee held to a few
+/// threads (`RLIMIT_NPROC`) spends none on it before its games need them.
 pub fn install_interrupt_handler() {
-    let signalled = std::sync::Arc::clone(SIGNALLED.get_or_init(Default::default));
-    let signals = signal_hook::iterator::Signals::new([
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-    ]);
-    let Ok(mut signals) = signals else {
-        // No watcher: the first signal still winds down, the second ends
-        // the referee at once, its folders left to the next referee.
-        for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-            let _ = signal_hook::flag::register_conditional_shutdown(
-                signal,
-                INTERRUPTED_EXIT,
-                std::sync::Arc::clone(&signalled),
-            );
-            let _ = signal_hook::flag::register(signal, std::sync::Arc::clone(&signalled));
+    let signalled = SIGNALLED.get_or_init(Default::default);
+    let mut shutdowns = held_shutdowns();
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // The exit is registered first: it runs before the flag is set, so
+        // only a signal that finds the flag already set ends the process.
+        if let Ok(id) = signal_hook::flag::register_conditional_shutdown(
+            signal,
+            INTERRUPTED_EXIT,
+            std::sync::Arc::clone(signalled),
+        ) {
+            shutdowns.push(id);
         }
-        return;
-    };
-    let _ = std::thread::Builder::new()
-        .name("signals".into())
-        .spawn(move || {
-            for _ in signals.forever() {
-                if signalled.swap(true, Ordering::SeqCst) {
-                    workdir::remove_live_folders();
-                    signal_hook::low_level::exit(INTERRUPTED_EXIT);
+        let _ = signal_hook::flag::register(signal, std::sync::Arc::clone(signalled));
+    }
+}
+
+/// The handler's exits at a second signal, until the watcher takes over.
+static SHUTDOWNS: std::sync::Mutex<Vec<signal_hook::SigId>> = std::sync::Mutex::new(Vec::new());
+
+fn held_shutdowns() -> std::sync::MutexGuard<'static, Vec<signal_hook::SigId>> {
+    SHUTDOWNS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Starts, once, the thread that ends the referee at a second signal after
+/// removing the working folders, and then lets go of the handler's own
+/// exits. If it cannot start, the handler's exits stay (the folders are
+/// then left to the next referee).
+pub(crate) fn watch_second_signal() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        let Some(signalled) = SIGNALLED.get().cloned() else {
+            return;
+        };
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([
+            signal_hook::consts::SIGINT,
+            signal_hook::consts::SIGTERM,
+        ]) else {
+            return;
+        };
+        let handle = signals.handle();
+        // A first signal before the watcher: its next is the second.
+        if signalled.load(Ordering::SeqCst) {
+            SECOND.store(true, Ordering::SeqCst);
+        }
+        let watcher = std::thread::Builder::new()
+            .name("signals".into())
+            .spawn(move || {
+                for _ in signals.forever() {
+                    // The flag is set by the handler before the watcher
+                    // wakes: a second signal finds it set by the first.
+                    if signalled.load(Ordering::SeqCst) && SECOND.swap(true, Ordering::SeqCst) {
+                        workdir::remove_live_folders();
+                        signal_hook::low_level::exit(INTERRUPTED_EXIT);
+                    }
+                }
+            });
+        match watcher {
+            Ok(_) => {
+                for id in held_shutdowns().drain(..) {
+                    signal_hook::low_level::unregister(id);
                 }
             }
-        });
+            Err(_) => handle.close(),
+        }
+    });
 }
+
+/// Set by the watcher at the first signal it sees.
+static SECOND: AtomicBool = AtomicBool::new(false);
 
 /// Asks the kernel, once, for no SIGCHLD when a child of the referee is
 /// stopped or continued (`SA_NOCLDSTOP`, the disposition otherwise kept):

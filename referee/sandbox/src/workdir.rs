@@ -255,6 +255,7 @@ static LIVE_FOLDERS: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mute
 
 pub(crate) fn note_live_folder(dir: &std::path::Path) {
     live_folders().push(dir.to_path_buf());
+    crate::watch_second_signal();
 }
 
 pub(crate) fn forget_live_folder(dir: &std::path::Path) {
