@@ -457,7 +457,7 @@ fn read_only_mounts(mounts: &str) -> Vec<(PathBuf, u64)> {
     out
 }
 
-/// A unique tag for one bot: whose it is (see [`tag_owner`]), a counter
+/// A unique tag for one bot: whose it is (see `tag_owner`), a counter
 /// and the time.
 pub fn new_tag(workdirs_folder: Option<&Path>) -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
