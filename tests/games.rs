@@ -284,6 +284,14 @@ fn connect4_round_robin_writes_standings() {
         page.contains(r#""grid":"#) && page.contains("four in a row"),
         "no board in the game page"
     );
+    // The judge is told the tournament's names of the bots (both starters'
+    // programs are named `starter`), and its frames say them.
+    let first = &games[0]["first"];
+    let transcript = std::fs::read_to_string(out.join("transcripts/game-000001.jsonl")).unwrap();
+    assert!(
+        transcript.contains(&format!("{first} (X) moves first")),
+        "{transcript}"
+    );
 }
 
 /// The built-in Mastermind and its judge (tournaments/games/mastermind/)

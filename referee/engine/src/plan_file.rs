@@ -745,6 +745,9 @@ fn build_bot(
         src.error_at(raw_bot.bot.span(), format!("{table}.bot of '{name}': {e}{hint}"))
     })?;
     command.spec = spec_from_here(spec, base, &src.languages);
+    // The entry's name, not the program's: a judge is told it, and the
+    // transcript's set-up names the bot as the standings do.
+    command.name = name.clone();
     let fields = (format!("{table}.language of '{name}'"), format!("{table}."));
     let limits = RawBot::settle(
         Some(raw_bot),
