@@ -1147,9 +1147,12 @@ mod tests {
                 index,
                 tested: Seat::A,
                 seed: 1,
+                references: vec![],
             },
             verdict,
             won,
+            rank: if won { 1 } else { 2 },
+            ahead: vec![],
             time_max_ms: 1.0,
             detail: None,
             transcript: None,
@@ -1202,5 +1205,70 @@ mod tests {
         assert_eq!(t.decision(&rate, 2), Decision::Fail, "8 losses of 10 leave 2");
         t.add(&rate, &game_outcome(8, Verdict::Ok, true));
         assert_eq!(t.decision(&rate, 2), Decision::Fail, "a decision stays");
+    }
+
+    /// A table of 3 (seat A with references 0 and 1) where the bot
+    /// finished at `rank`.
+    fn table_outcome(index: u32, rank: u32) -> GameOutcome {
+        GameOutcome {
+            game: CheckGame {
+                opponent: 0,
+                index,
+                tested: Seat::A,
+                seed: 1,
+                references: vec![0, 1],
+            },
+            verdict: Verdict::Ok,
+            won: rank == 1,
+            rank,
+            ahead: vec![(0, rank < 2), (1, rank < 3)],
+            time_max_ms: 1.0,
+            detail: None,
+            transcript: None,
+        }
+    }
+
+    #[test]
+    fn an_average_rank_is_decided_by_the_best_and_worst_tables_left() {
+        let r = Requirement::AverageRank {
+            games: 6,
+            at_most: 2.0,
+        };
+        let mut t = Tally::default();
+        // 6 tables of 3: a total of 12 at most. Three firsts leave at
+        // most 3 + 3 * 3 = 12: passed whatever comes.
+        for i in 0..2 {
+            t.add(&r, &table_outcome(i, 1));
+            assert_eq!(t.decision(&r, 3), Decision::Open);
+        }
+        t.add(&r, &table_outcome(2, 1));
+        assert_eq!(t.decision(&r, 3), Decision::Pass);
+        // Three lasts: 9 + 3 firsts = 12 still possible; a fourth last
+        // is not.
+        let mut t = Tally::default();
+        for i in 0..3 {
+            t.add(&r, &table_outcome(i, 3));
+        }
+        assert_eq!(t.decision(&r, 3), Decision::Open);
+        t.add(&r, &table_outcome(3, 2));
+        assert_eq!(t.decision(&r, 3), Decision::Fail);
+        // A game of two is not a table: not counted.
+        let mut t = Tally::default();
+        t.add(&r, &game_outcome(0, Verdict::Ok, true));
+        assert_eq!(t.played, 0);
+        // Ahead of a reference counts the tables it sat at only.
+        let ahead = Requirement::AheadOf {
+            against: 1,
+            games: 6,
+            at_least: 50.0,
+            meetings: 2,
+        };
+        let mut t = Tally::default();
+        t.add(&ahead, &table_outcome(0, 2));
+        assert_eq!(t.decision(&ahead, 3), Decision::Pass, "1 of 2 is 50%");
+        let mut t = Tally::default();
+        t.add(&ahead, &table_outcome(0, 3));
+        t.add(&ahead, &table_outcome(1, 3));
+        assert_eq!(t.decision(&ahead, 3), Decision::Fail);
     }
 }

@@ -972,6 +972,140 @@ mod tests {
         assert_eq!(plan.bot.limits.time_bank, Duration::from_secs(4));
     }
 
+    /// A check at tables of Light Cycles (the repository's judge) with
+    /// `references` references and `rest` after them.
+    fn tables_file(players: u64, references: usize, rest: &str) -> String {
+        let judge = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tournaments/games/light_cycles/judge.py")
+            .display()
+            .to_string();
+        let mut text = format!(
+            "game = \"{judge}\"\nplayers_per_game = {players}\n[bot]\nbot = \"true\"\n"
+        );
+        for r in 0..references {
+            text.push_str(&format!("[[opponents]]\nname = \"r{r}\"\nbot = \"true\"\n"));
+        }
+        text + rest
+    }
+
+    #[test]
+    fn tables_take_rank_requirements() {
+        let text = tables_file(
+            3,
+            3,
+            "[[require]]\nkind = \"no-verdicts\"\ngames = 6\n\
+             [[require]]\nkind = \"average-rank\"\ngames = 12\nat_most = 1.8\n\
+             [[require]]\nkind = \"table-wins\"\nat_least = 40\n\
+             [[require]]\nkind = \"ahead-of\"\nagainst = \"r1\"\ngames = 6\nat_least = 50\n",
+        );
+        let plan = parse(&text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(plan.players_per_game, 3);
+        assert_eq!(
+            plan.requirements[0].requirement,
+            Requirement::CleanTables { games: 6 }
+        );
+        assert_eq!(plan.requirements[0].requirement.kind(), "no-verdicts");
+        assert_eq!(
+            plan.requirements[1].requirement,
+            Requirement::AverageRank {
+                games: 12,
+                at_most: 1.8
+            }
+        );
+        // The default: the smallest multiple of 3 at least 10.
+        assert_eq!(
+            plan.requirements[2].requirement,
+            Requirement::TableWins {
+                games: 12,
+                at_least: 40.0
+            }
+        );
+        let Requirement::AheadOf { meetings, .. } = plan.requirements[3].requirement else {
+            panic!("{:?}", plan.requirements[3]);
+        };
+        assert_eq!(meetings, tables::meetings(plan.seed, 3, 3, 6, 1));
+        assert!(meetings >= 3, "{meetings}");
+        assert_eq!(plan.tables(), 12);
+        assert_eq!(plan.games_against(0), 0, "no games of two");
+        assert_eq!(plan.requirements[1].name, "average rank <= 1.8 over 12 tables");
+    }
+
+    #[test]
+    fn bad_tables_are_refused_naming_the_field() {
+        let e = error_of(&format!(
+            "game = \"arrow5\"\nplayers_per_game = 3\n{}[[require]]\nkind = \"no-verdicts\"\nagainst = \"ref\"\n",
+            &HEAD["game = \"arrow5\"\n".len()..]
+        ));
+        assert!(
+            e.starts_with("/tmp/c.toml:2: players_per_game") && e.contains("arrow5 is a game of two players"),
+            "{e}"
+        );
+        let avg = "[[require]]\nkind = \"average-rank\"\nat_most = 2\n";
+        let e = error_of(&tables_file(4, 2, avg));
+        assert!(
+            e.contains("players_per_game: tables of 4 need at least 3 references") && e.contains("has 2"),
+            "{e}"
+        );
+        let e = error_of(&tables_file(30, 2, avg));
+        assert!(e.contains("players_per_game: 30 is not a number of players from 2 to 26"), "{e}");
+        let e = error_of(&tables_file(
+            3,
+            2,
+            "[[require]]\nkind = \"average-rank\"\ngames = 10\nat_most = 2\n",
+        ));
+        assert!(
+            e.contains("require.games (average-rank): 10 is not a positive multiple of 3"),
+            "{e}"
+        );
+        let e = error_of(&tables_file(3, 2, "[[require]]\nkind = \"average-rank\"\nat_most = 3.5\n"));
+        assert!(e.contains("require.at_most (average-rank): 3.5 is not a rank from 1"), "{e}");
+        let e = error_of(&tables_file(3, 2, "[[require]]\nkind = \"average-rank\"\n"));
+        assert!(e.contains("require.at_most (average-rank): give the largest average rank"), "{e}");
+        let e = error_of(&tables_file(
+            3,
+            2,
+            "[[require]]\nkind = \"win-rate\"\nagainst = \"r0\"\nat_least = 40\n",
+        ));
+        assert!(
+            e.contains("require.kind (win-rate): plays games of two") && e.contains("table-wins"),
+            "{e}"
+        );
+        let e = error_of(&tables_file(
+            3,
+            2,
+            "[[require]]\nkind = \"no-verdicts\"\nagainst = \"r0\"\n",
+        ));
+        assert!(e.contains("require.against (no-verdicts): does not apply"), "{e}");
+        let e = error_of(&tables_file(
+            3,
+            2,
+            "[[require]]\nkind = \"table-wins\"\nat_least = 140\n",
+        ));
+        assert!(e.contains("require.at_least (table-wins): 140 is not a percentage"), "{e}");
+        // Five references two at a table: 3 blocks of 3 tables meet them all.
+        let e = error_of(&tables_file(
+            3,
+            5,
+            "[[require]]\nkind = \"ahead-of\"\nagainst = \"r4\"\ngames = 6\nat_least = 50\n",
+        ));
+        assert!(
+            e.contains("require.games (ahead-of): 6 tables may leave a reference out") && e.contains("at least 9"),
+            "{e}"
+        );
+        let e = error_of(&tables_file(
+            3,
+            2,
+            "[[require]]\nkind = \"ahead-of\"\nagainst = \"nobody\"\nat_least = 50\n",
+        ));
+        assert!(e.contains("require.against (ahead-of): no opponent is named 'nobody'"), "{e}");
+        // Rank requirements in a game of two.
+        let e = error_of(&format!("{HEAD}[[require]]\nkind = \"average-rank\"\nat_most = 1.5\n"));
+        assert!(
+            e.starts_with("/tmp/c.toml:8: require.kind (average-rank)") && e.contains("players_per_game = 3"),
+            "{e}"
+        );
+    }
+
     #[test]
     fn a_bad_time_bank_names_its_line() {
         let text = "game = \"arrow5\"\n[bot]\nbot = \"true\"\ntime_bank = \"ages\"\n[[require]]\nkind = \"bench-average\"\nsamples = 5\nat_most = 5\n";
