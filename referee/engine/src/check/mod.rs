@@ -234,12 +234,13 @@ impl Board {
 pub enum CheckError {
     #[error(transparent)]
     Match(#[from] MatchError),
-    /// The judge does not take the check's number of players.
-    #[error("players_per_game = {players}{default}: {refused}; give players_per_game a number the judge takes")]
+    /// The judge does not take the check's number of players (or, at
+    /// tables, refused the game: maybe for that).
+    #[error("players_per_game = {players}{note}: {refused}")]
     Players {
         players: usize,
-        /// Said when the file left it out.
-        default: &'static str,
+        /// What the number is, or why the refusal may be about it.
+        note: &'static str,
         refused: MatchError,
     },
     #[error("bench")]
@@ -290,7 +291,7 @@ impl CheckGame {
             format!(
                 "table {} (seat {}; with {})",
                 self.index + 1,
-                self.tested.label(),
+                self.tested.label().to_uppercase(),
                 names.join(", ")
             )
         } else {
@@ -429,17 +430,21 @@ pub fn run(
         progress(&format!("playing at most {} games", games.len()));
     }
     let (mut outcomes, board) = play_games(plan, key, &games, jobs, fail_fast, &mut progress)
-        .map_err(|e| match e {
-            MatchError::Players { .. } => CheckError::Players {
-                players: plan.players_per_game,
-                default: if plan.players_per_game == 2 {
-                    " (the default)"
-                } else {
-                    ""
-                },
+        .map_err(|e| {
+            let players = plan.players_per_game;
+            let note = match &e {
+                MatchError::Players { .. } if players == 2 => " (the default)",
+                MatchError::Players { .. } => "",
+                e if players > 2 && e.is_refused_game() => {
+                    " (a judge refuses a number of players it does not take, as it refuses options)"
+                }
+                _ => return CheckError::Match(e),
+            };
+            CheckError::Players {
+                players,
+                note,
                 refused: e,
-            },
-            e => CheckError::Match(e),
+            }
         })?;
     let Board {
         stop: mut stopped,
