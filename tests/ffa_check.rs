@@ -52,8 +52,7 @@ fn candidate(dir: &Path) -> String {
 
 /// The header and the record of a kept transcript.
 fn transcript(path: &Path) -> (Value, Value) {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let lines: Vec<Value> = text
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -125,7 +124,11 @@ fn a_good_bot_passes_at_tables_whose_seats_rotate_evenly() {
             .collect();
         assert_eq!(specs.len(), 3, "{header}");
         let at: Vec<usize> = (0..3).filter(|i| specs[*i] == bot).collect();
-        assert_eq!(at.len(), 1, "the bot under test once at table {table}: {specs:?}");
+        assert_eq!(
+            at.len(),
+            1,
+            "the bot under test once at table {table}: {specs:?}"
+        );
         seats.push(at[0]);
         seeds.push(record["seed"].as_u64().unwrap());
         assert_eq!(record["ranks"].as_array().unwrap().len(), 3, "{record}");
@@ -194,7 +197,10 @@ fn a_bot_that_crashes_at_once_fails_the_rank_requirements_with_the_tables_named(
     assert_eq!(ahead["status"], "fail", "{ahead}");
     assert_eq!(ahead["measured"], 0.0, "{ahead}");
     assert!(
-        ahead["summary"].as_str().unwrap().contains("ahead of left at 0 of the"),
+        ahead["summary"]
+            .as_str()
+            .unwrap()
+            .contains("ahead of left at 0 of the"),
         "{ahead}"
     );
     // 0% of 3 tables is met with no win at all.
@@ -292,7 +298,11 @@ fn bad_combinations_are_refused_naming_the_field() {
             3,
             "require.games (average-rank): 4 is not a positive multiple of 3",
         ),
-        (average, 4, "players_per_game: tables of 4 need at least 3 references"),
+        (
+            average,
+            4,
+            "players_per_game: tables of 4 need at least 3 references",
+        ),
         (
             "[[require]]\nkind = \"win-rate\"\nagainst = \"left\"\nat_least = 50\n",
             3,
@@ -300,9 +310,10 @@ fn bad_combinations_are_refused_naming_the_field() {
         ),
     ] {
         let path = tables_check(&dir, &starter, require);
-        let text = std::fs::read_to_string(&path)
-            .unwrap()
-            .replace("players_per_game = 3", &format!("players_per_game = {players}"));
+        let text = std::fs::read_to_string(&path).unwrap().replace(
+            "players_per_game = 3",
+            &format!("players_per_game = {players}"),
+        );
         std::fs::write(&path, text).unwrap();
         Referee::new()
             .args(["check", "--no-report", &path])
@@ -311,5 +322,38 @@ fn bad_combinations_are_refused_naming_the_field() {
             .refused_with(message)
             .stderr_has("check.toml");
     }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The shipped example, tournaments/check-light-cycles.toml, run as its
+/// comment says (from the repository root): its starter passes it.
+#[test]
+fn the_shipped_light_cycles_check_passes_with_its_starter() {
+    let dir = scratch_dir("ffa-check", "shipped");
+    let run = Referee::new()
+        .args(["check", "tournaments/check-light-cycles.toml", "--json"])
+        .args(["--jobs", "2", "--report"])
+        .arg(dir.join("report"))
+        .budget(BUDGET)
+        .run()
+        .succeeds();
+    let json = run.json();
+    let kinds: Vec<&str> = json["requirements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "no-verdicts",
+            "average-rank",
+            "table-wins",
+            "ahead-of",
+            "max-move-time"
+        ]
+    );
+    assert!(dir.join("report/transcripts/table-0001.jsonl").exists());
     let _ = std::fs::remove_dir_all(dir);
 }

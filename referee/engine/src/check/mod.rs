@@ -241,7 +241,7 @@ pub enum CheckError {
         players: usize,
         /// What the number is, or why the refusal may be about it.
         note: &'static str,
-        refused: MatchError,
+        refused: Box<MatchError>,
     },
     #[error("bench")]
     Bench(#[from] bench::BenchError),
@@ -443,7 +443,7 @@ pub fn run(
             CheckError::Players {
                 players,
                 note,
-                refused: e,
+                refused: Box::new(e),
             }
         })?;
     let Board {
@@ -747,9 +747,7 @@ fn judge(
         Requirement::AverageRank { games, at_most } => {
             o.game.at_table() && o.game.index < games && f64::from(o.rank) > at_most
         }
-        Requirement::TableWins { games, .. } => {
-            o.game.at_table() && o.game.index < games && !o.won
-        }
+        Requirement::TableWins { games, .. } => o.game.at_table() && o.game.index < games && !o.won,
         Requirement::AheadOf { against, games, .. } => {
             o.game.index < games && o.ahead_of(against) == Some(false)
         }
@@ -955,7 +953,12 @@ fn clean_tables(
             "{clean} of {} without a verdict, at tables of {}{}",
             tables_word(played),
             plan.players_per_game,
-            not_played(games, played, not_run, "stopped at the first verdict".into())
+            not_played(
+                games,
+                played,
+                not_run,
+                "stopped at the first verdict".into()
+            )
         ),
     }
 }
@@ -1011,10 +1014,7 @@ fn table_wins(
     verdict_details(&counted, details);
     let played = counted.len() as u32;
     let wins = counted.iter().filter(|o| o.won).count() as u32;
-    let shared = counted
-        .iter()
-        .filter(|o| o.rank == 1 && !o.won)
-        .count();
+    let shared = counted.iter().filter(|o| o.rank == 1 && !o.won).count();
     let needed = wins_needed(games, at_least);
     let (percent, shown) = share(wins, played);
     Measure {
@@ -1025,7 +1025,12 @@ fn table_wins(
         summary: format!(
             "first alone at {wins} of {} ({shown}); first place shared at {shared}, not counted{}",
             tables_word(played),
-            not_played(games, played, not_run, format!("decided: {needed} wins needed"))
+            not_played(
+                games,
+                played,
+                not_run,
+                format!("decided: {needed} wins needed")
+            )
         ),
     }
 }
@@ -1207,7 +1212,11 @@ mod tests {
             assert_eq!(t.decision(&rate, 2), Decision::Open, "after {i} losses");
             t.add(&rate, &game_outcome(i, Verdict::Ok, false));
         }
-        assert_eq!(t.decision(&rate, 2), Decision::Fail, "8 losses of 10 leave 2");
+        assert_eq!(
+            t.decision(&rate, 2),
+            Decision::Fail,
+            "8 losses of 10 leave 2"
+        );
         t.add(&rate, &game_outcome(8, Verdict::Ok, true));
         assert_eq!(t.decision(&rate, 2), Decision::Fail, "a decision stays");
     }

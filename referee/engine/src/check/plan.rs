@@ -469,7 +469,8 @@ fn requirement(
         "average-rank" => entry.average_rank()?,
         "table-wins" => Requirement::TableWins {
             games: entry.games()?,
-            at_least: entry.percentage("give the percentage of tables to win, e.g. at_least = 40")?,
+            at_least: entry
+                .percentage("give the percentage of tables to win, e.g. at_least = 40")?,
         },
         "ahead-of" => entry.ahead_of()?,
         _ => unreachable!("kinds were checked by fields_apply"),
@@ -663,7 +664,8 @@ impl Entry<'_> {
     }
 
     fn win_rate(&self) -> Result<Requirement, PlanError> {
-        let at_least = self.percentage("give the percentage of games to win, e.g. at_least = 40")?;
+        let at_least =
+            self.percentage("give the percentage of games to win, e.g. at_least = 40")?;
         Ok(Requirement::WinRate {
             against: self.against()?,
             games: self.games()?,
@@ -698,8 +700,9 @@ impl Entry<'_> {
 
     /// Ahead of a reference: enough tables that it sits at one at least.
     fn ahead_of(&self) -> Result<Requirement, PlanError> {
-        let at_least =
-            self.percentage("give the percentage of shared tables to finish ahead at, e.g. at_least = 50")?;
+        let at_least = self.percentage(
+            "give the percentage of shared tables to finish ahead at, e.g. at_least = 50",
+        )?;
         let against = self.against()?;
         let games = self.games()?;
         let Seating { seed, players } = self.seating;
@@ -979,9 +982,8 @@ mod tests {
             .join("../../tournaments/games/light_cycles/judge.py")
             .display()
             .to_string();
-        let mut text = format!(
-            "game = \"{judge}\"\nplayers_per_game = {players}\n[bot]\nbot = \"true\"\n"
-        );
+        let mut text =
+            format!("game = \"{judge}\"\nplayers_per_game = {players}\n[bot]\nbot = \"true\"\n");
         for r in 0..references {
             text.push_str(&format!("[[opponents]]\nname = \"r{r}\"\nbot = \"true\"\n"));
         }
@@ -1027,7 +1029,10 @@ mod tests {
         assert!(meetings >= 3, "{meetings}");
         assert_eq!(plan.tables(), 12);
         assert_eq!(plan.games_against(0), 0, "no games of two");
-        assert_eq!(plan.requirements[1].name, "average rank <= 1.8 over 12 tables");
+        assert_eq!(
+            plan.requirements[1].name,
+            "average rank <= 1.8 over 12 tables"
+        );
     }
 
     #[test]
@@ -1037,17 +1042,22 @@ mod tests {
             &HEAD["game = \"arrow5\"\n".len()..]
         ));
         assert!(
-            e.starts_with("/tmp/c.toml:2: players_per_game") && e.contains("arrow5 is a game of two players"),
+            e.starts_with("/tmp/c.toml:2: players_per_game")
+                && e.contains("arrow5 is a game of two players"),
             "{e}"
         );
         let avg = "[[require]]\nkind = \"average-rank\"\nat_most = 2\n";
         let e = error_of(&tables_file(4, 2, avg));
         assert!(
-            e.contains("players_per_game: tables of 4 need at least 3 references") && e.contains("has 2"),
+            e.contains("players_per_game: tables of 4 need at least 3 references")
+                && e.contains("has 2"),
             "{e}"
         );
         let e = error_of(&tables_file(30, 2, avg));
-        assert!(e.contains("players_per_game: 30 is not a number of players from 2 to 26"), "{e}");
+        assert!(
+            e.contains("players_per_game: 30 is not a number of players from 2 to 26"),
+            "{e}"
+        );
         let e = error_of(&tables_file(
             3,
             2,
@@ -1057,10 +1067,20 @@ mod tests {
             e.contains("require.games (average-rank): 10 is not a positive multiple of 3"),
             "{e}"
         );
-        let e = error_of(&tables_file(3, 2, "[[require]]\nkind = \"average-rank\"\nat_most = 3.5\n"));
-        assert!(e.contains("require.at_most (average-rank): 3.5 is not a rank from 1"), "{e}");
+        let e = error_of(&tables_file(
+            3,
+            2,
+            "[[require]]\nkind = \"average-rank\"\nat_most = 3.5\n",
+        ));
+        assert!(
+            e.contains("require.at_most (average-rank): 3.5 is not a rank from 1"),
+            "{e}"
+        );
         let e = error_of(&tables_file(3, 2, "[[require]]\nkind = \"average-rank\"\n"));
-        assert!(e.contains("require.at_most (average-rank): give the largest average rank"), "{e}");
+        assert!(
+            e.contains("require.at_most (average-rank): give the largest average rank"),
+            "{e}"
+        );
         let e = error_of(&tables_file(
             3,
             2,
@@ -1075,13 +1095,19 @@ mod tests {
             2,
             "[[require]]\nkind = \"no-verdicts\"\nagainst = \"r0\"\n",
         ));
-        assert!(e.contains("require.against (no-verdicts): does not apply"), "{e}");
+        assert!(
+            e.contains("require.against (no-verdicts): does not apply"),
+            "{e}"
+        );
         let e = error_of(&tables_file(
             3,
             2,
             "[[require]]\nkind = \"table-wins\"\nat_least = 140\n",
         ));
-        assert!(e.contains("require.at_least (table-wins): 140 is not a percentage"), "{e}");
+        assert!(
+            e.contains("require.at_least (table-wins): 140 is not a percentage"),
+            "{e}"
+        );
         // Five references two at a table: 3 blocks of 3 tables meet them all.
         let e = error_of(&tables_file(
             3,
@@ -1089,7 +1115,8 @@ mod tests {
             "[[require]]\nkind = \"ahead-of\"\nagainst = \"r4\"\ngames = 6\nat_least = 50\n",
         ));
         assert!(
-            e.contains("require.games (ahead-of): 6 tables may leave a reference out") && e.contains("at least 9"),
+            e.contains("require.games (ahead-of): 6 tables may leave a reference out")
+                && e.contains("at least 9"),
             "{e}"
         );
         let e = error_of(&tables_file(
@@ -1097,11 +1124,17 @@ mod tests {
             2,
             "[[require]]\nkind = \"ahead-of\"\nagainst = \"nobody\"\nat_least = 50\n",
         ));
-        assert!(e.contains("require.against (ahead-of): no opponent is named 'nobody'"), "{e}");
-        // Rank requirements in a game of two.
-        let e = error_of(&format!("{HEAD}[[require]]\nkind = \"average-rank\"\nat_most = 1.5\n"));
         assert!(
-            e.starts_with("/tmp/c.toml:8: require.kind (average-rank)") && e.contains("players_per_game = 3"),
+            e.contains("require.against (ahead-of): no opponent is named 'nobody'"),
+            "{e}"
+        );
+        // Rank requirements in a game of two.
+        let e = error_of(&format!(
+            "{HEAD}[[require]]\nkind = \"average-rank\"\nat_most = 1.5\n"
+        ));
+        assert!(
+            e.starts_with("/tmp/c.toml:8: require.kind (average-rank)")
+                && e.contains("players_per_game = 3"),
             "{e}"
         );
     }

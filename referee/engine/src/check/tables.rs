@@ -65,7 +65,10 @@ fn block_references(order: &[usize], players: usize, block: u64) -> Vec<usize> {
 /// `players - 1 <= references`, as the check file's validation makes
 /// them).
 pub fn draw(seed: u64, references: usize, players: usize, tables: u32) -> Vec<Table> {
-    assert!(players >= 2 && references + 1 >= players, "too few references");
+    assert!(
+        players >= 2 && references + 1 >= players,
+        "too few references"
+    );
     let order = dealing_order(seed, references);
     let mut drawn = Vec::with_capacity(tables as usize);
     for index in 0..tables {
@@ -93,7 +96,13 @@ pub fn tables_to_meet_all(references: usize, players: usize) -> u32 {
 }
 
 /// The tables among the first `tables` at which `reference` sits.
-pub fn meetings(seed: u64, references: usize, players: usize, tables: u32, reference: usize) -> u32 {
+pub fn meetings(
+    seed: u64,
+    references: usize,
+    players: usize,
+    tables: u32,
+    reference: usize,
+) -> u32 {
     draw(seed, references, players, tables)
         .iter()
         .filter(|t| t.references.contains(&reference))
@@ -131,7 +140,10 @@ pub fn rank_interval(ranks: &[u32], players: usize) -> (f64, f64) {
         .sum::<f64>()
         / (n - 1.0);
     let spread = 1.959_963_984_540_054 * (variance / n).sqrt();
-    ((mean - spread).max(1.0), (mean + spread).min(players as f64))
+    (
+        (mean - spread).max(1.0),
+        (mean + spread).min(players as f64),
+    )
 }
 
 #[cfg(test)]
@@ -163,7 +175,10 @@ mod tests {
             let per_seat = tables as usize / players;
             assert!(at_seat.iter().all(|n| *n == per_seat), "{at_seat:?}");
             let (least, most) = (sat.iter().min().unwrap(), sat.iter().max().unwrap());
-            assert!(most - least <= players, "{references} refs, {players}: {sat:?}");
+            assert!(
+                most - least <= players,
+                "{references} refs, {players}: {sat:?}"
+            );
         }
     }
 
@@ -216,7 +231,10 @@ mod tests {
         assert!(average_within(15, 10, 1.5));
         assert!(!average_within(16, 10, 1.5));
         let (low, high) = rank_interval(&[1, 1, 2, 1, 3, 1], 3);
-        assert!(1.0 <= low && low < 1.5 && 1.5 < high && high <= 3.0, "{low} {high}");
+        assert!(
+            (1.0..1.5).contains(&low) && high > 1.5 && high <= 3.0,
+            "{low} {high}"
+        );
         assert_eq!(rank_interval(&[2], 4), (1.0, 4.0));
     }
 }
