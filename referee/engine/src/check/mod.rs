@@ -1023,7 +1023,7 @@ fn table_wins(
         unit: "%",
         bound: format!(">= {at_least}%"),
         summary: format!(
-            "first alone at {wins} of {} ({shown}); first place shared at {shared}, not counted{}",
+            "first alone at {wins} of {} ({shown}); a first place shared at {shared} (not a win){}",
             tables_word(played),
             not_played(
                 games,

@@ -849,7 +849,7 @@ fn default_name(requirement: &Requirement, opponents: &BTreeMap<String, usize>) 
             format!("average rank <= {at_most} over {games} tables")
         }
         Requirement::TableWins { games, at_least } => {
-            format!("first at >= {at_least}% of {games} tables")
+            format!("first alone at >= {at_least}% of {games} tables")
         }
         Requirement::AheadOf {
             against,
@@ -857,7 +857,7 @@ fn default_name(requirement: &Requirement, opponents: &BTreeMap<String, usize>) 
             at_least,
             ..
         } => format!(
-            "ahead of {} at >= {at_least}% of shared tables in {games}",
+            "ahead of {} at >= {at_least}% of the tables with it (of {games})",
             opponent_name(*against)
         ),
     }
