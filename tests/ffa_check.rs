@@ -107,6 +107,14 @@ fn a_good_bot_passes_at_tables_whose_seats_rotate_evenly() {
     );
     let (cases, failures) = junit_cases(&junit);
     assert_eq!((cases, failures.len()), (2, 0), "{failures:?}");
+    // Said before the games: every seat twice, both references at all 6.
+    assert!(
+        run.stderr.contains(
+            "tables of 3: the bot at seat A 2, B 2, C 2; tables per reference: left 6, right 6"
+        ),
+        "{}",
+        run.stderr
+    );
 
     // Every table kept: the bot under test at A, B, C, then again; the
     // three tables of a rotation share their seed and their references,

@@ -429,6 +429,9 @@ pub fn run(
     if !games.is_empty() {
         progress(&format!("playing at most {} games", games.len()));
     }
+    if plan.players_per_game > 2 {
+        progress(&seating_line(plan, &games));
+    }
     let (mut outcomes, board) = play_games(plan, key, &games, jobs, fail_fast, &mut progress)
         .map_err(|e| {
             let players = plan.players_per_game;
@@ -500,6 +503,39 @@ pub fn run(
         time_scale: plan.time_scale.factor(),
         requirements: results,
     })
+}
+
+/// How the tables are seated, for the progress lines: the bot's seats
+/// and how many tables each reference sits at.
+fn seating_line(plan: &CheckPlan, games: &[CheckGame]) -> String {
+    let mut at_seat = vec![0u32; plan.players_per_game];
+    let mut sits = vec![0u32; plan.opponents.len()];
+    for game in games {
+        at_seat[game.tested.index()] += 1;
+        for r in &game.references {
+            sits[*r] += 1;
+        }
+    }
+    let seats: Vec<String> = at_seat
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let seat = crate::games::Seat::of_index(i).map_or("?", |s| s.label());
+            format!("{} {n}", seat.to_uppercase())
+        })
+        .collect();
+    let references: Vec<String> = plan
+        .opponents
+        .iter()
+        .zip(&sits)
+        .map(|(bot, n)| format!("{} {n}", bot.name))
+        .collect();
+    format!(
+        "tables of {}: the bot at seat {}; tables per reference: {}",
+        plan.players_per_game,
+        seats.join(", "),
+        references.join(", ")
+    )
 }
 
 /// Plays each bench requirement (unless fail-fast has stopped the check)
