@@ -106,7 +106,7 @@ impl Tally {
     /// `players`: at each game (the worst rank a table gives).
     fn decision(&self, r: &Requirement, players: u32) -> Decision {
         match *r {
-            Requirement::NoVerdicts { games, .. } => {
+            Requirement::NoVerdicts { games, .. } | Requirement::CleanTables { games } => {
                 if self.verdicts > 0 {
                     Decision::Fail
                 } else if self.played >= games {
@@ -130,15 +130,6 @@ impl Tally {
                     Decision::Pass
                 } else if self.wins + left < needed {
                     Decision::Fail
-                } else {
-                    Decision::Open
-                }
-            }
-            Requirement::CleanTables { games } => {
-                if self.verdicts > 0 {
-                    Decision::Fail
-                } else if self.played >= games {
-                    Decision::Pass
                 } else {
                     Decision::Open
                 }
@@ -270,13 +261,12 @@ impl CheckGame {
 
     /// Who sits at each seat: `None` for the bot under test.
     fn seats(&self) -> Vec<Option<usize>> {
-        let mut seats: Vec<Option<usize>> = if self.at_table() {
-            self.references.iter().copied().map(Some).collect()
+        let others = if self.at_table() {
+            &self.references[..]
         } else {
-            vec![Some(self.opponent)]
+            std::slice::from_ref(&self.opponent)
         };
-        seats.insert(self.tested.index(), None);
-        seats
+        tables::seats_of(self.tested.index(), others)
     }
 
     /// How the game is named in evidence: `game 3 vs NAME`, or `table 3
@@ -386,12 +376,15 @@ fn outcome(plan: &CheckPlan, game: CheckGame, record: &MatchRecord) -> GameOutco
     });
     let places = record.places();
     let seat = game.tested.index();
-    let ahead = game
-        .seats()
-        .iter()
-        .enumerate()
-        .filter_map(|(at, who)| who.map(|r| (r, places[seat] < places[at])))
-        .collect();
+    let ahead = if game.at_table() {
+        game.seats()
+            .iter()
+            .enumerate()
+            .filter_map(|(at, who)| who.map(|r| (r, places[seat] < places[at])))
+            .collect()
+    } else {
+        vec![]
+    };
     GameOutcome {
         won: if game.at_table() {
             tables::first_alone(&places, seat)

@@ -34,10 +34,17 @@ impl Table {
     /// Who sits at each seat: `None` for the bot under test, else the
     /// reference's index.
     pub fn seats(&self) -> Vec<Option<usize>> {
-        let mut seats: Vec<Option<usize>> = self.references.iter().copied().map(Some).collect();
-        seats.insert(self.tested, None);
-        seats
+        seats_of(self.tested, &self.references)
     }
+}
+
+/// Who sits at each seat of a game where the bot under test sits at
+/// `tested` and `others` (in seat order) at the other seats: `None` for
+/// the bot under test.
+pub fn seats_of(tested: usize, others: &[usize]) -> Vec<Option<usize>> {
+    let mut seats: Vec<Option<usize>> = others.iter().copied().map(Some).collect();
+    seats.insert(tested, None);
+    seats
 }
 
 /// The seeded order the references are dealt in: a Fisher-Yates shuffle
