@@ -28,7 +28,7 @@ fn shipped_check_file(dir: &Path, edit: impl Fn(String) -> String) -> String {
 
 /// Parses a JUnit file with Python's XML parser: (test cases, failure
 /// messages).
-fn junit_cases(path: &Path) -> (usize, Vec<String>) {
+pub(crate) fn junit_cases(path: &Path) -> (usize, Vec<String>) {
     let script = r#"
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()

@@ -29,10 +29,14 @@ fn default_jobs() -> usize {
     after_help = "A requirement's games stop as soon as its outcome is decided (no-verdicts: \
 at the first verdict; win-rate: once enough wins are in, or too many losses); --fail-fast \
 stops the whole check at the first failed requirement.\n\n\
+With players_per_game = K (a judge game of more than two players) each game is a table of the \
+bot and K-1 references, the seats rotated, judged on ranks: average-rank, table-wins, ahead-of \
+(docs/ci.md).\n\n\
 Exit codes: 0 every requirement holds; 1 a requirement failed (named in \
 the output); 2 the check could not run (bad file, missing bot, a compiler missing).\n\n\
 Examples:\n  target/release/referee check tournaments/check-arrow5.toml\n  \
-target/release/referee check tournaments/check-arrow5.toml --bot ./my_bot --junit report.xml"
+target/release/referee check tournaments/check-arrow5.toml --bot ./my_bot --junit report.xml\n  \
+target/release/referee check tournaments/check-light-cycles.toml --bot ./my_cycle.py"
 )]
 pub struct CheckArgs {
     /// The check file (TOML; see tournaments/check-*.toml and docs/ci.md)

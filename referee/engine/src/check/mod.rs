@@ -1,6 +1,8 @@
 //! CI checks (`referee check`): a check file names a bot under test and
 //! requirements it must meet (no verdicts against a reference bot, a win
-//! rate, a bench average, a largest move time). The games are played through
+//! rate, a bench average, a largest move time; at tables of more than two
+//! players, an average rank, a share of tables won, finishing ahead of a
+//! reference: [`tables`]). The games are played through
 //! [`runner::play_match`](crate::runner::play_match) and the bench library;
 //! the outcome is one [`CheckReport`] per run, shown by the reporters
 //! ([`crate::reporter`]: text, JSON, JUnit XML).
@@ -9,6 +11,7 @@
 
 pub mod ab;
 pub mod plan;
+pub mod tables;
 
 pub use crate::model::check::{
     CheckReport, RequirementResult, Status, MAX_DETAILS, REPORT_VERSION,
@@ -43,6 +46,8 @@ struct Tally {
     /// Games with a verdict against the bot under test.
     verdicts: u32,
     wins: u32,
+    /// At tables: the sum of the bot's ranks (1 = first).
+    rank_total: u32,
     /// A reply at or over a max-move-time bound.
     too_slow: bool,
 }
@@ -61,7 +66,7 @@ impl Tally {
         match *r {
             Requirement::NoVerdicts { against, games }
             | Requirement::WinRate { against, games, .. } => {
-                if o.game.opponent != against || o.game.index >= games {
+                if o.game.at_table() || o.game.opponent != against || o.game.index >= games {
                     return;
                 }
                 self.played += 1;
@@ -73,6 +78,24 @@ impl Tally {
                 self.too_slow |= o.time_max_ms >= below.as_secs_f64() * 1000.0;
             }
             Requirement::BenchAverage { .. } => {}
+            Requirement::CleanTables { games }
+            | Requirement::AverageRank { games, .. }
+            | Requirement::TableWins { games, .. } => {
+                if !o.game.at_table() || o.game.index >= games {
+                    return;
+                }
+                self.played += 1;
+                self.verdicts += u32::from(o.verdict != Verdict::Ok);
+                self.wins += u32::from(o.won);
+                self.rank_total += o.rank;
+            }
+            Requirement::AheadOf { against, games, .. } => {
+                // Only the tables the reference sat at count.
+                if let Some(ahead) = o.ahead_of(against).filter(|_| o.game.index < games) {
+                    self.played += 1;
+                    self.wins += u32::from(ahead);
+                }
+            }
         }
     }
 
@@ -80,9 +103,10 @@ impl Tally {
     /// games come in: a requirement is stopped as soon as it is decided.
     /// Max-move-time measures the games the others play: it fails at the
     /// first reply too slow and passes only when all is done.
-    fn decision(&self, r: &Requirement) -> Decision {
+    /// `players`: at each game (the worst rank a table gives).
+    fn decision(&self, r: &Requirement, players: u32) -> Decision {
         match *r {
-            Requirement::NoVerdicts { games, .. } => {
+            Requirement::NoVerdicts { games, .. } | Requirement::CleanTables { games } => {
                 if self.verdicts > 0 {
                     Decision::Fail
                 } else if self.played >= games {
@@ -93,12 +117,30 @@ impl Tally {
             }
             Requirement::WinRate {
                 games, at_least, ..
+            }
+            | Requirement::TableWins { games, at_least }
+            | Requirement::AheadOf {
+                meetings: games,
+                at_least,
+                ..
             } => {
                 let needed = wins_needed(games, at_least);
                 let left = games.saturating_sub(self.played);
                 if self.wins >= needed {
                     Decision::Pass
                 } else if self.wins + left < needed {
+                    Decision::Fail
+                } else {
+                    Decision::Open
+                }
+            }
+            Requirement::AverageRank { games, at_most } => {
+                let left = games.saturating_sub(self.played);
+                if tables::average_within(self.rank_total + left * players, games, at_most) {
+                    // Even last place at every table left keeps it.
+                    Decision::Pass
+                } else if !tables::average_within(self.rank_total + left, games, at_most) {
+                    // Even first place at every table left cannot.
                     Decision::Fail
                 } else {
                     Decision::Open
@@ -119,7 +161,18 @@ fn needed(plan: &CheckPlan, decisions: &[Decision], game: &CheckGame) -> bool {
         .any(|(r, d)| match r.requirement {
             Requirement::NoVerdicts { against, games }
             | Requirement::WinRate { against, games, .. } => {
-                *d == Decision::Open && against == game.opponent && game.index < games
+                *d == Decision::Open
+                    && !game.at_table()
+                    && against == game.opponent
+                    && game.index < games
+            }
+            Requirement::CleanTables { games }
+            | Requirement::AverageRank { games, .. }
+            | Requirement::TableWins { games, .. } => {
+                *d == Decision::Open && game.at_table() && game.index < games
+            }
+            Requirement::AheadOf { against, games, .. } => {
+                *d == Decision::Open && game.references.contains(&against) && game.index < games
             }
             Requirement::MaxMoveTime { .. } | Requirement::BenchAverage { .. } => false,
         })
@@ -143,7 +196,7 @@ impl Board {
         let mut lines = vec![];
         for (i, r) in plan.requirements.iter().enumerate() {
             self.tallies[i].add(&r.requirement, o);
-            let now = self.tallies[i].decision(&r.requirement);
+            let now = self.tallies[i].decision(&r.requirement, plan.players_per_game as u32);
             if self.decisions[i] != Decision::Open || now == Decision::Open {
                 continue;
             }
@@ -172,30 +225,101 @@ impl Board {
 pub enum CheckError {
     #[error(transparent)]
     Match(#[from] MatchError),
+    /// The judge does not take the check's number of players (or, at
+    /// tables, refused the game: maybe for that).
+    #[error("players_per_game = {players}{note}: {refused}")]
+    Players {
+        players: usize,
+        /// What the number is, or why the refusal may be about it.
+        note: &'static str,
+        refused: Box<MatchError>,
+    },
     #[error("bench")]
     Bench(#[from] bench::BenchError),
 }
 
-/// One game against an opponent: the bot under test sits at `tested`.
-#[derive(Clone, Copy, Debug)]
+/// One game against an opponent, or one table of more than two players:
+/// the bot under test sits at `tested`.
+#[derive(Clone, Debug)]
 struct CheckGame {
+    /// The opponent of a game of two (0 at tables).
     opponent: usize,
-    /// 0-based within the games against this opponent; requirements use the
-    /// first `games` of them.
+    /// 0-based within the games against this opponent (at tables: within
+    /// the tables); requirements use the first `games` of them.
     index: u32,
     tested: Seat,
     seed: u64,
+    /// At a table: the references at the other seats, in seat order (the
+    /// tested seat left out). Empty in a game of two.
+    references: Vec<usize>,
+}
+
+impl CheckGame {
+    fn at_table(&self) -> bool {
+        !self.references.is_empty()
+    }
+
+    /// Who sits at each seat: `None` for the bot under test.
+    fn seats(&self) -> Vec<Option<usize>> {
+        let others = if self.at_table() {
+            &self.references[..]
+        } else {
+            std::slice::from_ref(&self.opponent)
+        };
+        tables::seats_of(self.tested.index(), others)
+    }
+
+    /// How the game is named in evidence: `game 3 vs NAME`, or `table 3
+    /// (seat C; with NAME, NAME)`.
+    fn label(&self, plan: &CheckPlan) -> String {
+        if self.at_table() {
+            let names: Vec<&str> = self
+                .references
+                .iter()
+                .map(|r| plan.opponents[*r].name.as_str())
+                .collect();
+            format!(
+                "table {} (seat {}; with {})",
+                self.index + 1,
+                self.tested.label().to_uppercase(),
+                names.join(", ")
+            )
+        } else {
+            format!(
+                "game {} vs {}",
+                self.index + 1,
+                plan.opponents[self.opponent].name
+            )
+        }
+    }
 }
 
 /// What the check keeps of one game.
 struct GameOutcome {
     game: CheckGame,
     verdict: Verdict,
+    /// First alone (at a table a first place shared is not a win).
     won: bool,
+    /// The bot's rank, 1 = first (ties share the better rank).
+    rank: u32,
+    /// At a table: for each reference there, whether the bot finished
+    /// strictly ahead of it.
+    ahead: Vec<(usize, bool)>,
     time_max_ms: f64,
     detail: Option<String>,
     /// The transcript's file name in the plan's transcripts folder.
     transcript: Option<String>,
+}
+
+impl GameOutcome {
+    /// Whether the bot finished ahead of `reference`, if it sat at this
+    /// table.
+    fn ahead_of(&self, reference: usize) -> Option<bool> {
+        self.ahead
+            .iter()
+            .find(|(r, _)| *r == reference)
+            .map(|(_, ahead)| *ahead)
+    }
 }
 
 /// The games against the opponents: for each, pairs with sides swapped, the
@@ -212,9 +336,28 @@ fn schedule(plan: &CheckPlan) -> Vec<CheckGame> {
                     index: 2 * pair + k as u32,
                     tested,
                     seed,
+                    references: vec![],
                 });
             }
         }
+    }
+    if plan.players_per_game > 2 {
+        games.extend(
+            tables::draw(
+                plan.seed,
+                plan.opponents.len(),
+                plan.players_per_game,
+                plan.tables(),
+            )
+            .into_iter()
+            .map(|t| CheckGame {
+                opponent: 0,
+                index: t.index,
+                tested: Seat::of_index(t.tested).expect("at most MAX_SEATS players"),
+                seed: t.seed,
+                references: t.references,
+            }),
+        );
     }
     games
 }
@@ -223,19 +366,35 @@ fn outcome(plan: &CheckPlan, game: CheckGame, record: &MatchRecord) -> GameOutco
     let p = record.player(game.tested);
     let detail = p.disqualification.as_ref().map(|d| {
         format!(
-            "game {} vs {}: {} at reply {}: {}; replay: {}",
-            game.index + 1,
-            plan.opponents[game.opponent].name,
+            "{}: {} at reply {}: {}; replay: {}",
+            game.label(plan),
             d.verdict,
             d.at_move,
             d.detail,
             crate::report::as_invoked(&record.replay)
         )
     });
+    let places = record.places();
+    let seat = game.tested.index();
+    let ahead = if game.at_table() {
+        game.seats()
+            .iter()
+            .enumerate()
+            .filter_map(|(at, who)| who.map(|r| (r, places[seat] < places[at])))
+            .collect()
+    } else {
+        vec![]
+    };
     GameOutcome {
+        won: if game.at_table() {
+            tables::first_alone(&places, seat)
+        } else {
+            record.winner == Winner::seat(game.tested)
+        },
+        rank: tables::rank_of(&places, seat),
+        ahead,
         game,
         verdict: p.verdict,
-        won: record.winner == Winner::seat(game.tested),
         time_max_ms: p.time_max_ms,
         detail,
         transcript: None,
@@ -263,7 +422,26 @@ pub fn run(
     if !games.is_empty() {
         progress(&format!("playing at most {} games", games.len()));
     }
-    let (mut outcomes, board) = play_games(plan, key, &games, jobs, fail_fast, &mut progress)?;
+    if plan.players_per_game > 2 {
+        progress(&seating_line(plan, &games));
+    }
+    let (mut outcomes, board) = play_games(plan, key, &games, jobs, fail_fast, &mut progress)
+        .map_err(|e| {
+            let players = plan.players_per_game;
+            let note = match &e {
+                MatchError::Players { .. } if players == 2 => " (the default)",
+                MatchError::Players { .. } => "",
+                e if players > 2 && e.is_refused_game() => {
+                    " (a judge refuses a number of players it does not take, as it refuses options)"
+                }
+                _ => return CheckError::Match(e),
+            };
+            CheckError::Players {
+                players,
+                note,
+                refused: Box::new(e),
+            }
+        })?;
     let Board {
         stop: mut stopped,
         mut decisions,
@@ -318,6 +496,39 @@ pub fn run(
         time_scale: plan.time_scale.factor(),
         requirements: results,
     })
+}
+
+/// How the tables are seated, for the progress lines: the bot's seats
+/// and how many tables each reference sits at.
+fn seating_line(plan: &CheckPlan, games: &[CheckGame]) -> String {
+    let mut at_seat = vec![0u32; plan.players_per_game];
+    let mut sits = vec![0u32; plan.opponents.len()];
+    for game in games {
+        at_seat[game.tested.index()] += 1;
+        for r in &game.references {
+            sits[*r] += 1;
+        }
+    }
+    let seats: Vec<String> = at_seat
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let seat = crate::games::Seat::of_index(i).map_or("?", |s| s.label());
+            format!("{} {n}", seat.to_uppercase())
+        })
+        .collect();
+    let references: Vec<String> = plan
+        .opponents
+        .iter()
+        .zip(&sits)
+        .map(|(bot, n)| format!("{} {n}", bot.name))
+        .collect();
+    format!(
+        "tables of {}: the bot at seat {}; tables per reference: {}",
+        plan.players_per_game,
+        seats.join(", "),
+        references.join(", ")
+    )
 }
 
 /// Plays each bench requirement (unless fail-fast has stopped the check)
@@ -378,19 +589,23 @@ fn play_check_game(
     key: &crate::key::RunKey,
     game: CheckGame,
 ) -> Result<GameOutcome, MatchError> {
-    let (tested, opponent) = (&plan.bot, &plan.opponents[game.opponent]);
-    let seats = match game.tested {
-        Seat::A => [tested, opponent],
-        _ => [opponent, tested],
-    };
+    let seats: Vec<&crate::tournament::TournamentBot> = game
+        .seats()
+        .into_iter()
+        .map(|who| who.map_or(&plan.bot, |r| &plan.opponents[r]))
+        .collect();
     let match_plan = MatchPlan {
         config: plan.config.clone(),
         seed: game.seed,
         key: key.clone(),
-        bots: seats.map(|b| b.command.clone()).into(),
-        limits: seats.map(|b| b.limits.clone()).into(),
+        bots: seats.iter().map(|b| b.command.clone()).collect(),
+        limits: seats.iter().map(|b| b.limits.clone()).collect(),
     };
-    let name = format!("game-{}-{:04}.jsonl", game.opponent + 1, game.index + 1);
+    let name = if game.at_table() {
+        format!("table-{:04}.jsonl", game.index + 1)
+    } else {
+        format!("game-{}-{:04}.jsonl", game.opponent + 1, game.index + 1)
+    };
     let path = plan.transcripts.as_ref().map(|dir| dir.join(&name));
     play_match(&match_plan, path.as_ref()).map(|r| {
         let mut o = outcome(plan, game, &r);
@@ -418,7 +633,7 @@ fn play_games(
         decisions: plan
             .requirements
             .iter()
-            .map(|r| Tally::default().decision(&r.requirement))
+            .map(|r| Tally::default().decision(&r.requirement, plan.players_per_game as u32))
             .collect(),
     });
     let mut error: Option<MatchError> = None;
@@ -431,7 +646,7 @@ fn play_games(
         || {
             let mut b = board.lock().unwrap_or_else(|e| e.into_inner());
             while !b.stop {
-                let game = *games.get(b.next)?;
+                let game = games.get(b.next)?.clone();
                 b.next += 1;
                 if needed(plan, &b.decisions, &game) {
                     return Some(game);
@@ -508,6 +723,28 @@ fn judge(
             bench_average(plan, key, bench, at_most, &mut details)
         }
         Requirement::MaxMoveTime { below } => max_move_time(outcomes, all_benches, below),
+        Requirement::CleanTables { games } => {
+            clean_tables(plan, outcomes, games, not_run, &mut details)
+        }
+        Requirement::AverageRank { games, at_most } => {
+            average_rank(plan, outcomes, games, at_most, not_run, &mut details)
+        }
+        Requirement::TableWins { games, at_least } => {
+            table_wins(outcomes, games, at_least, not_run, &mut details)
+        }
+        Requirement::AheadOf {
+            against,
+            games,
+            at_least,
+            meetings,
+        } => ahead_of(
+            plan,
+            outcomes,
+            (against, games, meetings),
+            at_least,
+            not_run,
+            &mut details,
+        ),
     };
     // A requirement fail-fast left undecided is not run, whatever its
     // partial measurements say (a bench's or max-move-time's failure in what
@@ -532,6 +769,17 @@ fn judge(
         }
         Requirement::MaxMoveTime { below } => o.time_max_ms >= below.as_secs_f64() * 1000.0,
         Requirement::BenchAverage { .. } => false,
+        Requirement::CleanTables { games } => {
+            o.game.at_table() && o.game.index < games && o.verdict != Verdict::Ok
+        }
+        // A table ranked worse than the bound pulls the average over it.
+        Requirement::AverageRank { games, at_most } => {
+            o.game.at_table() && o.game.index < games && f64::from(o.rank) > at_most
+        }
+        Requirement::TableWins { games, .. } => o.game.at_table() && o.game.index < games && !o.won,
+        Requirement::AheadOf { against, games, .. } => {
+            o.game.index < games && o.ahead_of(against) == Some(false)
+        }
     };
     let mut games: Vec<&GameOutcome> = outcomes.iter().filter(against_it).collect();
     games.sort_by_key(|o| (o.game.opponent, o.game.index));
@@ -661,6 +909,201 @@ fn win_rate(
     }
 }
 
+/// The first `games` tables.
+fn first_tables(outcomes: &[GameOutcome], games: u32) -> Vec<&GameOutcome> {
+    outcomes
+        .iter()
+        .filter(|o| o.game.at_table() && o.game.index < games)
+        .collect()
+}
+
+/// The verdicts of the bot under test at `counted` tables, as evidence.
+fn verdict_details(counted: &[&GameOutcome], details: &mut Vec<String>) {
+    details.extend(
+        counted
+            .iter()
+            .filter(|o| o.verdict != Verdict::Ok)
+            .filter_map(|o| o.detail.clone()),
+    );
+}
+
+/// Why fewer tables than asked were played: `decided` says why when the
+/// games decided it early.
+fn not_played(games: u32, played: u32, not_run: bool, decided: String) -> String {
+    if played >= games {
+        String::new()
+    } else if not_run {
+        format!(
+            "; {} of {games} not played (fail-fast stopped the check)",
+            games - played
+        )
+    } else {
+        format!("; {} of {games} not played ({decided})", games - played)
+    }
+}
+
+/// "12 tables", "1 table".
+fn tables_word(n: u32) -> String {
+    format!("{n} table{}", if n == 1 { "" } else { "s" })
+}
+
+/// A share in percent with its 95% Wilson interval.
+fn share(count: u32, of: u32) -> (f64, String) {
+    let percent = 100.0 * f64::from(count) / f64::from(of.max(1));
+    let (low, high) = crate::model::grades::wilson(f64::from(count), f64::from(of));
+    (
+        percent,
+        format!(
+            "{percent:.1}%; 95% interval {:.0}% to {:.0}%",
+            100.0 * low,
+            100.0 * high
+        ),
+    )
+}
+
+fn clean_tables(
+    plan: &CheckPlan,
+    outcomes: &[GameOutcome],
+    games: u32,
+    not_run: bool,
+    details: &mut Vec<String>,
+) -> Measure {
+    let counted = first_tables(outcomes, games);
+    verdict_details(&counted, details);
+    let played = counted.len() as u32;
+    let bad = counted.iter().filter(|o| o.verdict != Verdict::Ok).count() as u32;
+    let clean = played - bad;
+    Measure {
+        passed: bad == 0 && played == games,
+        measured: f64::from(clean),
+        unit: "tables",
+        bound: format!("= {games}"),
+        summary: format!(
+            "{clean} of {} without a verdict, at tables of {}{}",
+            tables_word(played),
+            plan.players_per_game,
+            not_played(
+                games,
+                played,
+                not_run,
+                "stopped at the first verdict".into()
+            )
+        ),
+    }
+}
+
+fn average_rank(
+    plan: &CheckPlan,
+    outcomes: &[GameOutcome],
+    games: u32,
+    at_most: f64,
+    not_run: bool,
+    details: &mut Vec<String>,
+) -> Measure {
+    let players = plan.players_per_game as u32;
+    let counted = first_tables(outcomes, games);
+    verdict_details(&counted, details);
+    let played = counted.len() as u32;
+    let ranks: Vec<u32> = counted.iter().map(|o| o.rank).collect();
+    let total: u32 = ranks.iter().sum();
+    let average = f64::from(total) / f64::from(played.max(1));
+    let left = games - played.min(games);
+    // Judged as the early decision is: on the worst the tables left could
+    // give (none left: the average itself).
+    let passed = played > 0 && tables::average_within(total + left * players, games, at_most);
+    let (low, high) = tables::rank_interval(&ranks, plan.players_per_game);
+    let firsts = ranks.iter().filter(|r| **r == 1).count();
+    let lasts = ranks.iter().filter(|r| **r == players).count();
+    let decided = if passed {
+        format!("decided: last place at every table left keeps it at most {at_most}")
+    } else {
+        format!("decided: first place at every table left cannot bring it to {at_most}")
+    };
+    Measure {
+        passed,
+        measured: average,
+        unit: "rank",
+        bound: format!("<= {at_most}"),
+        summary: format!(
+            "average rank {average:.2} over {} of {players} players (1 = first; 95% interval {low:.2} to {high:.2}; first at {firsts}, last at {lasts}){}",
+            tables_word(played),
+            not_played(games, played, not_run, decided)
+        ),
+    }
+}
+
+fn table_wins(
+    outcomes: &[GameOutcome],
+    games: u32,
+    at_least: f64,
+    not_run: bool,
+    details: &mut Vec<String>,
+) -> Measure {
+    let counted = first_tables(outcomes, games);
+    verdict_details(&counted, details);
+    let played = counted.len() as u32;
+    let wins = counted.iter().filter(|o| o.won).count() as u32;
+    let shared = counted.iter().filter(|o| o.rank == 1 && !o.won).count();
+    let needed = wins_needed(games, at_least);
+    let (percent, shown) = share(wins, played);
+    Measure {
+        passed: wins >= needed,
+        measured: percent,
+        unit: "%",
+        bound: format!(">= {at_least}%"),
+        summary: format!(
+            "first alone at {wins} of {} ({shown}); a first place shared at {shared} (not a win){}",
+            tables_word(played),
+            not_played(
+                games,
+                played,
+                not_run,
+                format!("decided: {needed} wins needed")
+            )
+        ),
+    }
+}
+
+fn ahead_of(
+    plan: &CheckPlan,
+    outcomes: &[GameOutcome],
+    (against, games, meetings): (usize, u32, u32),
+    at_least: f64,
+    not_run: bool,
+    details: &mut Vec<String>,
+) -> Measure {
+    let shared: Vec<&GameOutcome> = first_tables(outcomes, games)
+        .into_iter()
+        .filter(|o| o.ahead_of(against).is_some())
+        .collect();
+    verdict_details(&shared, details);
+    let played = shared.len() as u32;
+    let ahead = shared
+        .iter()
+        .filter(|o| o.ahead_of(against) == Some(true))
+        .count() as u32;
+    let needed = wins_needed(meetings, at_least);
+    let (percent, shown) = share(ahead, played);
+    let name = &plan.opponents[against].name;
+    Measure {
+        passed: ahead >= needed,
+        measured: percent,
+        unit: "%",
+        bound: format!(">= {at_least}%"),
+        summary: format!(
+            "ahead of {name} at {ahead} of the {} it sat at ({shown}; of the first {}){}",
+            tables_word(played),
+            tables_word(games),
+            not_played(
+                meetings,
+                played,
+                not_run,
+                format!("decided: ahead at {needed} needed")
+            )
+        ),
+    }
+}
+
 fn bench_average(
     plan: &CheckPlan,
     key: &crate::key::RunKey,
@@ -743,9 +1186,12 @@ mod tests {
                 index,
                 tested: Seat::A,
                 seed: 1,
+                references: vec![],
             },
             verdict,
             won,
+            rank: if won { 1 } else { 2 },
+            ahead: vec![],
             time_max_ms: 1.0,
             detail: None,
             transcript: None,
@@ -769,16 +1215,16 @@ mod tests {
         };
         let mut t = Tally::default();
         t.add(&clean, &game_outcome(0, Verdict::Ok, false));
-        assert_eq!(t.decision(&clean), Decision::Open);
+        assert_eq!(t.decision(&clean, 2), Decision::Open);
         t.add(&clean, &game_outcome(1, Verdict::Timeout, false));
-        assert_eq!(t.decision(&clean), Decision::Fail, "the first verdict");
+        assert_eq!(t.decision(&clean, 2), Decision::Fail, "the first verdict");
         // Games beyond the requirement's count are not its own.
         let mut t = Tally::default();
         for i in 0..4 {
             t.add(&clean, &game_outcome(i, Verdict::Ok, false));
         }
         t.add(&clean, &game_outcome(9, Verdict::Crash, false));
-        assert_eq!(t.decision(&clean), Decision::Pass);
+        assert_eq!(t.decision(&clean, 2), Decision::Pass);
 
         let rate = Requirement::WinRate {
             against: 0,
@@ -789,14 +1235,83 @@ mod tests {
         for i in 0..3 {
             t.add(&rate, &game_outcome(i, Verdict::Ok, true));
         }
-        assert_eq!(t.decision(&rate), Decision::Pass, "3 wins of 10 are in");
+        assert_eq!(t.decision(&rate, 2), Decision::Pass, "3 wins of 10 are in");
         let mut t = Tally::default();
         for i in 0..8 {
-            assert_eq!(t.decision(&rate), Decision::Open, "after {i} losses");
+            assert_eq!(t.decision(&rate, 2), Decision::Open, "after {i} losses");
             t.add(&rate, &game_outcome(i, Verdict::Ok, false));
         }
-        assert_eq!(t.decision(&rate), Decision::Fail, "8 losses of 10 leave 2");
+        assert_eq!(
+            t.decision(&rate, 2),
+            Decision::Fail,
+            "8 losses of 10 leave 2"
+        );
         t.add(&rate, &game_outcome(8, Verdict::Ok, true));
-        assert_eq!(t.decision(&rate), Decision::Fail, "a decision stays");
+        assert_eq!(t.decision(&rate, 2), Decision::Fail, "a decision stays");
+    }
+
+    /// A table of 3 (seat A with references 0 and 1) where the bot
+    /// finished at `rank`.
+    fn table_outcome(index: u32, rank: u32) -> GameOutcome {
+        GameOutcome {
+            game: CheckGame {
+                opponent: 0,
+                index,
+                tested: Seat::A,
+                seed: 1,
+                references: vec![0, 1],
+            },
+            verdict: Verdict::Ok,
+            won: rank == 1,
+            rank,
+            ahead: vec![(0, rank < 2), (1, rank < 3)],
+            time_max_ms: 1.0,
+            detail: None,
+            transcript: None,
+        }
+    }
+
+    #[test]
+    fn an_average_rank_is_decided_by_the_best_and_worst_tables_left() {
+        let r = Requirement::AverageRank {
+            games: 6,
+            at_most: 2.0,
+        };
+        let mut t = Tally::default();
+        // 6 tables of 3: a total of 12 at most. Three firsts leave at
+        // most 3 + 3 * 3 = 12: passed whatever comes.
+        for i in 0..2 {
+            t.add(&r, &table_outcome(i, 1));
+            assert_eq!(t.decision(&r, 3), Decision::Open);
+        }
+        t.add(&r, &table_outcome(2, 1));
+        assert_eq!(t.decision(&r, 3), Decision::Pass);
+        // Three lasts: 9 + 3 firsts = 12 still possible; a fourth last
+        // is not.
+        let mut t = Tally::default();
+        for i in 0..3 {
+            t.add(&r, &table_outcome(i, 3));
+        }
+        assert_eq!(t.decision(&r, 3), Decision::Open);
+        t.add(&r, &table_outcome(3, 2));
+        assert_eq!(t.decision(&r, 3), Decision::Fail);
+        // A game of two is not a table: not counted.
+        let mut t = Tally::default();
+        t.add(&r, &game_outcome(0, Verdict::Ok, true));
+        assert_eq!(t.played, 0);
+        // Ahead of a reference counts the tables it sat at only.
+        let ahead = Requirement::AheadOf {
+            against: 1,
+            games: 6,
+            at_least: 50.0,
+            meetings: 2,
+        };
+        let mut t = Tally::default();
+        t.add(&ahead, &table_outcome(0, 2));
+        assert_eq!(t.decision(&ahead, 3), Decision::Pass, "1 of 2 is 50%");
+        let mut t = Tally::default();
+        t.add(&ahead, &table_outcome(0, 3));
+        t.add(&ahead, &table_outcome(1, 3));
+        assert_eq!(t.decision(&ahead, 3), Decision::Fail);
     }
 }

@@ -12,6 +12,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::tables;
 use crate::bench::{self, Selection};
 use crate::bot::{BotCommand, Languages};
 use crate::games::GameConfig;
@@ -39,6 +40,9 @@ struct RawCheck {
     #[serde(default)]
     limits: RawLimits,
     bot: Option<Spanned<RawTested>>,
+    /// Players at each table (a judge game of more than two players):
+    /// the bot under test and that many references less one.
+    players_per_game: Option<Spanned<u64>>,
     #[serde(default)]
     opponents: Vec<RawBot>,
     /// A folder whose every entry a language recognises is an opponent too.
@@ -69,7 +73,18 @@ struct RawRequirement {
 }
 
 /// The kinds of requirement, as written in `kind = "..."`.
-pub const KINDS: [&str; 4] = ["no-verdicts", "win-rate", "bench-average", "max-move-time"];
+pub const KINDS: [&str; 7] = [
+    "no-verdicts",
+    "win-rate",
+    "bench-average",
+    "max-move-time",
+    "average-rank",
+    "table-wins",
+    "ahead-of",
+];
+
+/// The kinds judged on the ranks of tables of more than two players.
+const RANK_KINDS: [&str; 3] = ["average-rank", "table-wins", "ahead-of"];
 
 /// One requirement, validated. Opponents are indices into [`CheckPlan::opponents`].
 #[derive(Clone, Debug, PartialEq)]
@@ -94,6 +109,24 @@ pub enum Requirement {
     /// The slowest reply of the bot under test, over every game this check
     /// plays, is under `below`.
     MaxMoveTime { below: Duration },
+    /// At tables of more than two players: no verdict for the bot under
+    /// test in the first `games` tables.
+    CleanTables { games: u32 },
+    /// At tables: the bot's average rank (1 = first) over the first
+    /// `games` tables is at most `at_most`.
+    AverageRank { games: u32, at_most: f64 },
+    /// At tables: the bot is first alone at `at_least` percent of the
+    /// first `games` tables.
+    TableWins { games: u32, at_least: f64 },
+    /// At tables: the bot finishes strictly ahead of reference `against`
+    /// at `at_least` percent of the tables both sat at, among the first
+    /// `games`; `meetings` is how many those are (the drawing decides).
+    AheadOf {
+        against: usize,
+        games: u32,
+        at_least: f64,
+        meetings: u32,
+    },
 }
 
 impl Requirement {
@@ -103,6 +136,22 @@ impl Requirement {
             Requirement::WinRate { .. } => KINDS[1],
             Requirement::BenchAverage { .. } => KINDS[2],
             Requirement::MaxMoveTime { .. } => KINDS[3],
+            Requirement::CleanTables { .. } => KINDS[0],
+            Requirement::AverageRank { .. } => KINDS[4],
+            Requirement::TableWins { .. } => KINDS[5],
+            Requirement::AheadOf { .. } => KINDS[6],
+        }
+    }
+
+    /// The tables a requirement at tables uses (the first ones); `None`
+    /// for the others.
+    pub fn tables(&self) -> Option<u32> {
+        match *self {
+            Requirement::CleanTables { games }
+            | Requirement::AverageRank { games, .. }
+            | Requirement::TableWins { games, .. }
+            | Requirement::AheadOf { games, .. } => Some(games),
+            _ => None,
         }
     }
 }
@@ -123,6 +172,8 @@ pub struct CheckPlan {
     pub seed: u64,
     pub bot: TournamentBot,
     pub opponents: Vec<TournamentBot>,
+    /// Players at each game: 2, or more at tables (`players_per_game`).
+    pub players_per_game: usize,
     pub requirements: Vec<NamedRequirement>,
     /// Where each game's transcript goes (`check --report`), if anywhere.
     pub transcripts: Option<std::path::PathBuf>,
@@ -166,7 +217,14 @@ impl CheckPlan {
             "opponents",
         )?;
         let seed = raw.seed.unwrap_or(DEFAULT_SEED);
-        let requirements = requirements(&src, &config, &names, seed, &raw.require)?;
+        let players = players_per_game(&src, &config, &raw, opponents.len())?;
+        let requirements = requirements(
+            &src,
+            &config,
+            &names,
+            Seating { seed, players },
+            &raw.require,
+        )?;
         let time_scale_setting = match &raw.time_scale {
             None => None,
             Some(value) => {
@@ -188,6 +246,7 @@ impl CheckPlan {
             seed,
             bot: tested,
             opponents,
+            players_per_game: players,
             requirements,
             transcripts: None,
             languages: src.languages,
@@ -231,6 +290,59 @@ impl CheckPlan {
             .max()
             .unwrap_or(0)
     }
+
+    /// The tables to play at tables of more than two players: the most any
+    /// requirement asks for (requirements share the first tables).
+    pub fn tables(&self) -> u32 {
+        self.requirements
+            .iter()
+            .filter_map(|r| r.requirement.tables())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// `players_per_game`: 2 unless given; more only for a judge game, and
+/// with at least that many references less one.
+fn players_per_game(
+    src: &Source<'_>,
+    config: &GameConfig,
+    raw: &RawCheck,
+    references: usize,
+) -> Result<usize, PlanError> {
+    let Some(k) = &raw.players_per_game else {
+        return Ok(2);
+    };
+    let players = *k.get_ref();
+    let at = |message: String| src.error_at(k.span(), format!("players_per_game: {message}"));
+    if !(2..=crate::games::MAX_SEATS as u64).contains(&players) {
+        return Err(at(format!(
+            "{players} is not a number of players from 2 to {}",
+            crate::games::MAX_SEATS
+        )));
+    }
+    let players = players as usize;
+    if players > 2 && config.judge().is_none() {
+        return Err(at(format!(
+            "{} is a game of two players; tables of {players} need a judge game that takes them (docs/writing-a-game.md)",
+            config.game_name()
+        )));
+    }
+    if players > 2 && references + 1 < players {
+        return Err(at(format!(
+            "tables of {players} need at least {} references (the [[opponents]] entries), and the file has {references}; the same bot may be listed twice under two names",
+            players - 1
+        )));
+    }
+    Ok(players)
+}
+
+/// What validating requirements needs of the tables: the check's seed
+/// (the drawing) and the players at each.
+#[derive(Clone, Copy)]
+struct Seating {
+    seed: u64,
+    players: usize,
 }
 
 /// The bot under test: `--bot` if given, else the file's `[bot]` table,
@@ -298,7 +410,7 @@ fn requirements(
     src: &Source<'_>,
     config: &GameConfig,
     opponents: &BTreeMap<String, usize>,
-    file_seed: u64,
+    seating: Seating,
     require: &Spanned<Vec<RawRequirement>>,
 ) -> Result<Vec<NamedRequirement>, PlanError> {
     if require.get_ref().is_empty() {
@@ -310,7 +422,7 @@ fn requirements(
     let requirements = require
         .get_ref()
         .iter()
-        .map(|r| requirement(src, config, opponents, file_seed, r))
+        .map(|r| requirement(src, config, opponents, seating, r))
         .collect::<Result<Vec<_>, _>>()?;
     let plays_games = requirements
         .iter()
@@ -318,7 +430,11 @@ fn requirements(
     if !plays_games {
         return Err(src.error_at(
             require.span(),
-            "require: max-move-time measures the games of the other requirements; add a no-verdicts, win-rate or bench-average requirement".into(),
+            if seating.players > 2 {
+                "require: max-move-time measures the games of the other requirements; add a no-verdicts, average-rank, table-wins or ahead-of requirement".into()
+            } else {
+                "require: max-move-time measures the games of the other requirements; add a no-verdicts, win-rate or bench-average requirement".into()
+            },
         ));
     }
     Ok(requirements)
@@ -328,7 +444,7 @@ fn requirement(
     src: &Source<'_>,
     config: &GameConfig,
     opponents: &BTreeMap<String, usize>,
-    file_seed: u64,
+    seating: Seating,
     r: &RawRequirement,
 ) -> Result<NamedRequirement, PlanError> {
     let entry = Entry {
@@ -336,16 +452,27 @@ fn requirement(
         r,
         kind: r.kind.get_ref().as_str(),
         opponents,
+        seating,
     };
     entry.fields_apply()?;
     let requirement = match entry.kind {
+        "no-verdicts" if seating.players > 2 => Requirement::CleanTables {
+            games: entry.games()?,
+        },
         "no-verdicts" => Requirement::NoVerdicts {
             against: entry.against()?,
             games: entry.games()?,
         },
         "win-rate" => entry.win_rate()?,
-        "bench-average" => entry.bench_average(config, file_seed)?,
+        "bench-average" => entry.bench_average(config, seating.seed)?,
         "max-move-time" => entry.max_move_time()?,
+        "average-rank" => entry.average_rank()?,
+        "table-wins" => Requirement::TableWins {
+            games: entry.games()?,
+            at_least: entry
+                .percentage("give the percentage of tables to win, e.g. at_least = 40")?,
+        },
+        "ahead-of" => entry.ahead_of()?,
         _ => unreachable!("kinds were checked by fields_apply"),
     };
     let name = r
@@ -361,6 +488,7 @@ struct Entry<'a> {
     r: &'a RawRequirement,
     kind: &'a str,
     opponents: &'a BTreeMap<String, usize>,
+    seating: Seating,
 }
 
 impl Entry<'_> {
@@ -373,11 +501,32 @@ impl Entry<'_> {
     /// they are refused, not ignored.
     fn fields_apply(&self) -> Result<(), PlanError> {
         let r = self.r;
+        let players = self.seating.players;
+        if players > 2 && matches!(self.kind, "win-rate" | "bench-average") {
+            return Err(self.at(
+                r.kind.span(),
+                "kind",
+                format!(
+                    "plays games of two, and this check plays tables of {players} (players_per_game); use average-rank, table-wins or ahead-of"
+                ),
+            ));
+        }
+        if players == 2 && RANK_KINDS.contains(&self.kind) {
+            return Err(self.at(
+                r.kind.span(),
+                "kind",
+                "judges tables of more than two players: set players_per_game = 3 or more (a judge game that takes them); in a game of two use win-rate".into(),
+            ));
+        }
         let allowed: &[&str] = match self.kind {
+            "no-verdicts" if players > 2 => &["games"],
             "no-verdicts" => &["against", "games"],
             "win-rate" => &["against", "games", "at_least"],
             "bench-average" => &["samples", "all", "seed", "at_most"],
             "max-move-time" => &["below"],
+            "average-rank" => &["games", "at_most"],
+            "table-wins" => &["games", "at_least"],
+            "ahead-of" => &["against", "games", "at_least"],
             other => {
                 return Err(self.src.error_at(
                     r.kind.span(),
@@ -449,6 +598,10 @@ impl Entry<'_> {
     }
 
     fn games(&self) -> Result<u32, PlanError> {
+        let players = self.seating.players;
+        if players > 2 {
+            return self.tables();
+        }
         match &self.r.games {
             None => Ok(10),
             Some(g) if *g.get_ref() == 0 || g.get_ref() % 2 == 1 => Err(self.at(
@@ -468,14 +621,38 @@ impl Entry<'_> {
         }
     }
 
-    fn win_rate(&self) -> Result<Requirement, PlanError> {
-        let p = self.r.at_least.as_ref().ok_or_else(|| {
-            self.at(
-                self.r.kind.span(),
-                "at_least",
-                "give the percentage of games to win, e.g. at_least = 40".into(),
-            )
-        })?;
+    /// The tables of a requirement at tables: a positive multiple of the
+    /// players (whole blocks, the seats rotated), by default the smallest
+    /// at least 10.
+    fn tables(&self) -> Result<u32, PlanError> {
+        let players = self.seating.players as u32;
+        match &self.r.games {
+            None => Ok(10u32.div_ceil(players) * players),
+            Some(g) if *g.get_ref() == 0 || g.get_ref() % players != 0 => Err(self.at(
+                g.span(),
+                "games",
+                format!(
+                    "{} is not a positive multiple of {players} (players_per_game): each table is played {players} times, the seats rotated",
+                    g.get_ref()
+                ),
+            )),
+            Some(g) if u64::from(*g.get_ref()) > units::MAX_GAMES => Err(self.at(
+                g.span(),
+                "games",
+                format!("{} is too many: at most {}", g.get_ref(), units::MAX_GAMES),
+            )),
+            Some(g) => Ok(*g.get_ref()),
+        }
+    }
+
+    /// `at_least`, a percentage; `missing` says what to write when it is
+    /// left out.
+    fn percentage(&self, missing: &str) -> Result<f64, PlanError> {
+        let p = self
+            .r
+            .at_least
+            .as_ref()
+            .ok_or_else(|| self.at(self.r.kind.span(), "at_least", missing.into()))?;
         if !(0.0..=100.0).contains(p.get_ref()) {
             return Err(self.at(
                 p.span(),
@@ -483,10 +660,69 @@ impl Entry<'_> {
                 format!("{} is not a percentage between 0 and 100", p.get_ref()),
             ));
         }
+        Ok(*p.get_ref())
+    }
+
+    fn win_rate(&self) -> Result<Requirement, PlanError> {
+        let at_least =
+            self.percentage("give the percentage of games to win, e.g. at_least = 40")?;
         Ok(Requirement::WinRate {
             against: self.against()?,
             games: self.games()?,
-            at_least: *p.get_ref(),
+            at_least,
+        })
+    }
+
+    fn average_rank(&self) -> Result<Requirement, PlanError> {
+        let players = self.seating.players;
+        let m = self.r.at_most.as_ref().ok_or_else(|| {
+            self.at(
+                self.r.kind.span(),
+                "at_most",
+                format!("give the largest average rank, 1 (first) to {players} (last), e.g. at_most = 2.0"),
+            )
+        })?;
+        if !(1.0..=players as f64).contains(m.get_ref()) {
+            return Err(self.at(
+                m.span(),
+                "at_most",
+                format!(
+                    "{} is not a rank from 1 (first) to {players} (last of {players} players)",
+                    m.get_ref()
+                ),
+            ));
+        }
+        Ok(Requirement::AverageRank {
+            games: self.games()?,
+            at_most: *m.get_ref(),
+        })
+    }
+
+    /// Ahead of a reference: enough tables that it sits at one at least.
+    fn ahead_of(&self) -> Result<Requirement, PlanError> {
+        let at_least = self.percentage(
+            "give the percentage of shared tables to finish ahead at, e.g. at_least = 50",
+        )?;
+        let against = self.against()?;
+        let games = self.games()?;
+        let Seating { seed, players } = self.seating;
+        let references = self.opponents.len();
+        let fewest = tables::tables_to_meet_all(references, players);
+        if games < fewest {
+            return Err(self.at(
+                self.r.games.as_ref().map_or(self.r.kind.span(), |g| g.span()),
+                "games",
+                format!(
+                    "{games} tables may leave a reference out: with {references} references and {} at each table, give at least {fewest}",
+                    players - 1
+                ),
+            ));
+        }
+        Ok(Requirement::AheadOf {
+            against,
+            games,
+            at_least,
+            meetings: tables::meetings(seed, references, players, games, against),
         })
     }
 
@@ -608,6 +844,22 @@ fn default_name(requirement: &Requirement, opponents: &BTreeMap<String, usize>) 
         Requirement::MaxMoveTime { below } => {
             format!("largest move time < {below:?}")
         }
+        Requirement::CleanTables { games } => format!("no verdicts in {games} tables"),
+        Requirement::AverageRank { games, at_most } => {
+            format!("average rank <= {at_most} over {games} tables")
+        }
+        Requirement::TableWins { games, at_least } => {
+            format!("first alone at >= {at_least}% of {games} tables")
+        }
+        Requirement::AheadOf {
+            against,
+            games,
+            at_least,
+            ..
+        } => format!(
+            "ahead of {} at >= {at_least}% of the tables with it (of {games})",
+            opponent_name(*against)
+        ),
     }
 }
 
@@ -721,6 +973,170 @@ mod tests {
         assert_eq!(plan.bot.name, "true");
         assert_eq!(plan.bot.limits.time_limit, Duration::from_secs(3));
         assert_eq!(plan.bot.limits.time_bank, Duration::from_secs(4));
+    }
+
+    /// A check at tables of Light Cycles (the repository's judge) with
+    /// `references` references and `rest` after them.
+    fn tables_file(players: u64, references: usize, rest: &str) -> String {
+        let judge = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tournaments/games/light_cycles/judge.py")
+            .display()
+            .to_string();
+        let mut text =
+            format!("game = \"{judge}\"\nplayers_per_game = {players}\n[bot]\nbot = \"true\"\n");
+        for r in 0..references {
+            text.push_str(&format!("[[opponents]]\nname = \"r{r}\"\nbot = \"true\"\n"));
+        }
+        text + rest
+    }
+
+    #[test]
+    fn tables_take_rank_requirements() {
+        let text = tables_file(
+            3,
+            3,
+            "[[require]]\nkind = \"no-verdicts\"\ngames = 6\n\
+             [[require]]\nkind = \"average-rank\"\ngames = 12\nat_most = 1.8\n\
+             [[require]]\nkind = \"table-wins\"\nat_least = 40\n\
+             [[require]]\nkind = \"ahead-of\"\nagainst = \"r1\"\ngames = 6\nat_least = 50\n",
+        );
+        let plan = parse(&text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(plan.players_per_game, 3);
+        assert_eq!(
+            plan.requirements[0].requirement,
+            Requirement::CleanTables { games: 6 }
+        );
+        assert_eq!(plan.requirements[0].requirement.kind(), "no-verdicts");
+        assert_eq!(
+            plan.requirements[1].requirement,
+            Requirement::AverageRank {
+                games: 12,
+                at_most: 1.8
+            }
+        );
+        // The default: the smallest multiple of 3 at least 10.
+        assert_eq!(
+            plan.requirements[2].requirement,
+            Requirement::TableWins {
+                games: 12,
+                at_least: 40.0
+            }
+        );
+        let Requirement::AheadOf { meetings, .. } = plan.requirements[3].requirement else {
+            panic!("{:?}", plan.requirements[3]);
+        };
+        assert_eq!(meetings, tables::meetings(plan.seed, 3, 3, 6, 1));
+        assert!(meetings >= 3, "{meetings}");
+        assert_eq!(plan.tables(), 12);
+        assert_eq!(plan.games_against(0), 0, "no games of two");
+        assert_eq!(
+            plan.requirements[1].name,
+            "average rank <= 1.8 over 12 tables"
+        );
+    }
+
+    #[test]
+    fn bad_tables_are_refused_naming_the_field() {
+        let e = error_of(&format!(
+            "game = \"arrow5\"\nplayers_per_game = 3\n{}[[require]]\nkind = \"no-verdicts\"\nagainst = \"ref\"\n",
+            &HEAD["game = \"arrow5\"\n".len()..]
+        ));
+        assert!(
+            e.starts_with("/tmp/c.toml:2: players_per_game")
+                && e.contains("arrow5 is a game of two players"),
+            "{e}"
+        );
+        let avg = "[[require]]\nkind = \"average-rank\"\nat_most = 2\n";
+        let e = error_of(&tables_file(4, 2, avg));
+        assert!(
+            e.contains("players_per_game: tables of 4 need at least 3 references")
+                && e.contains("has 2"),
+            "{e}"
+        );
+        let e = error_of(&tables_file(30, 2, avg));
+        assert!(
+            e.contains("players_per_game: 30 is not a number of players from 2 to 26"),
+            "{e}"
+        );
+        let e = error_of(&tables_file(
+            3,
+            2,
+            "[[require]]\nkind = \"average-rank\"\ngames = 10\nat_most = 2\n",
+        ));
+        assert!(
+            e.contains("require.games (average-rank): 10 is not a positive multiple of 3"),
+            "{e}"
+        );
+        let e = error_of(&tables_file(
+            3,
+            2,
+            "[[require]]\nkind = \"average-rank\"\nat_most = 3.5\n",
+        ));
+        assert!(
+            e.contains("require.at_most (average-rank): 3.5 is not a rank from 1"),
+            "{e}"
+        );
+        let e = error_of(&tables_file(3, 2, "[[require]]\nkind = \"average-rank\"\n"));
+        assert!(
+            e.contains("require.at_most (average-rank): give the largest average rank"),
+            "{e}"
+        );
+        let e = error_of(&tables_file(
+            3,
+            2,
+            "[[require]]\nkind = \"win-rate\"\nagainst = \"r0\"\nat_least = 40\n",
+        ));
+        assert!(
+            e.contains("require.kind (win-rate): plays games of two") && e.contains("table-wins"),
+            "{e}"
+        );
+        let e = error_of(&tables_file(
+            3,
+            2,
+            "[[require]]\nkind = \"no-verdicts\"\nagainst = \"r0\"\n",
+        ));
+        assert!(
+            e.contains("require.against (no-verdicts): does not apply"),
+            "{e}"
+        );
+        let e = error_of(&tables_file(
+            3,
+            2,
+            "[[require]]\nkind = \"table-wins\"\nat_least = 140\n",
+        ));
+        assert!(
+            e.contains("require.at_least (table-wins): 140 is not a percentage"),
+            "{e}"
+        );
+        // Five references two at a table: 3 blocks of 3 tables meet them all.
+        let e = error_of(&tables_file(
+            3,
+            5,
+            "[[require]]\nkind = \"ahead-of\"\nagainst = \"r4\"\ngames = 6\nat_least = 50\n",
+        ));
+        assert!(
+            e.contains("require.games (ahead-of): 6 tables may leave a reference out")
+                && e.contains("at least 9"),
+            "{e}"
+        );
+        let e = error_of(&tables_file(
+            3,
+            2,
+            "[[require]]\nkind = \"ahead-of\"\nagainst = \"nobody\"\nat_least = 50\n",
+        ));
+        assert!(
+            e.contains("require.against (ahead-of): no opponent is named 'nobody'"),
+            "{e}"
+        );
+        // Rank requirements in a game of two.
+        let e = error_of(&format!(
+            "{HEAD}[[require]]\nkind = \"average-rank\"\nat_most = 1.5\n"
+        ));
+        assert!(
+            e.starts_with("/tmp/c.toml:8: require.kind (average-rank)")
+                && e.contains("players_per_game = 3"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -44,7 +44,8 @@ pub struct RequirementResult {
     pub status: Status,
     /// The measured number the requirement is judged on.
     pub measured: f64,
-    /// Its unit: `games`, `%`, `attacks`, `ms`.
+    /// Its unit: `games`, `%`, `attacks`, `ms`; at tables of more than
+    /// two players also `tables` and `rank` (1 = first).
     pub unit: String,
     /// The bound, as written for people (`>= 40%`, `<= 5`, `< 1s`).
     pub bound: String,
