@@ -159,3 +159,61 @@ pub fn standings_text(standings: &FfaStandings) -> String {
     out.push_str("ranked by rating (Weng-Lin mu; the interval is mu ± 1.96 sigma)\n");
     out
 }
+
+/// A free-for-all's progress on the terminal (stderr): a line per game as
+/// it is recorded, with each seat's bot and place.
+pub struct FfaTerminal {
+    total: u64,
+    done: u64,
+}
+
+impl FfaTerminal {
+    pub fn new() -> FfaTerminal {
+        FfaTerminal { total: 0, done: 0 }
+    }
+}
+
+impl Default for FfaTerminal {
+    fn default() -> FfaTerminal {
+        FfaTerminal::new()
+    }
+}
+
+impl crate::tournament::ffa::FfaProgress for FfaTerminal {
+    fn started(&mut self, out: &Path, total: u64, done: u64) {
+        self.total = total;
+        self.done = done;
+        if done > 0 {
+            eprintln!(
+                "{done} of {total} games already in {}: playing the other {}",
+                out.display(),
+                total - done
+            );
+        }
+    }
+
+    fn game_recorded(&mut self, row: &FfaRow) {
+        self.done += 1;
+        let seats: Vec<String> = row
+            .seats
+            .iter()
+            .map(|s| {
+                let verdict = if s.verdict == crate::verdict::Verdict::Ok {
+                    String::new()
+                } else {
+                    format!(", {}", s.verdict)
+                };
+                format!("{} {}{verdict}", crate::text::escape(&s.bot), s.place)
+            })
+            .collect();
+        eprintln!(
+            "[{}/{}] game {} (table {}): {} ({})",
+            self.done,
+            self.total,
+            row.game,
+            row.table,
+            seats.join(", "),
+            crate::text::escape(&row.reason)
+        );
+    }
+}

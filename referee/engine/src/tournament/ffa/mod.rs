@@ -371,24 +371,24 @@ pub struct MergedRows {
     seats: Option<(usize, PathBuf)>,
 }
 
-impl MergedRows {
-    /// Adds the rows of `games.csv` at `path`.
-    pub fn add(&mut self, path: &Path) -> Result<(), TournamentError> {
-        if let Some(header) = header_of(path)? {
-            let seats = (header.len() - 6) / 7;
-            match &self.seats {
-                Some((s, first)) if *s != seats => {
-                    return Err(TournamentError::Merge {
-                        path: path.to_path_buf(),
-                        message: format!(
-                            "has games of {seats} players where {} has {s}",
-                            first.display()
-                        ),
-                    })
-                }
-                Some(_) => {}
-                None => self.seats = Some((seats, path.to_path_buf())),
+impl super::run::MergeRows for MergedRows {
+    fn add(&mut self, path: &Path) -> Result<(), TournamentError> {
+        let Some(header) = header_of(path)? else {
+            return Ok(());
+        };
+        let seats = (header.len() - 6) / 7;
+        match &self.seats {
+            Some((s, first)) if *s != seats => {
+                return Err(TournamentError::Merge {
+                    path: path.to_path_buf(),
+                    message: format!(
+                        "has games of {seats} players where {} has {s}",
+                        first.display()
+                    ),
+                })
             }
+            Some(_) => {}
+            None => self.seats = Some((seats, path.to_path_buf())),
         }
         for row in read_rows(path)? {
             if let Some(existing) = self.rows.get(&row.game) {
@@ -409,17 +409,11 @@ impl MergedRows {
         Ok(())
     }
 
-    pub fn len(&self) -> u64 {
+    fn count(&self) -> u64 {
         self.rows.len() as u64
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
-    }
-
-    /// Writes the joined `games.csv`, `standings.csv` and `pairwise.csv`
-    /// into `out`.
-    pub fn write(&self, out: &Path, bots: &[String]) -> Result<FfaStandings, TournamentError> {
+    fn write(&self, out: &Path) -> Result<(), TournamentError> {
         let seats = self.seats.as_ref().map_or(2, |(s, _)| *s);
         crate::reporter::csv::write_atomically(&out.join(GAMES_CSV), |w| {
             w.write_record(columns(seats))?;
@@ -427,11 +421,38 @@ impl MergedRows {
                 .values()
                 .try_for_each(|row| w.write_record(row.fields()))
         })?;
-        let rows: Vec<FfaRow> = self.rows.values().cloned().collect();
-        let standings = standings(bots, &rows);
-        write_tables(out, &standings)?;
-        Ok(standings)
+        Ok(())
     }
+}
+
+/// `referee merge` of free-for-all folders: the shards' games joined by
+/// number into `out` (checked as every merge is), then `standings.csv`
+/// and `pairwise.csv` of them all. Returns the standings, the games
+/// merged and the games of the tournament.
+pub fn merge(
+    folders: &[PathBuf],
+    out: &Path,
+    partial: bool,
+) -> Result<(FfaStandings, u64, u64), TournamentError> {
+    let mut rows = MergedRows::default();
+    let meta = super::run::merge_folders(folders, out, partial, &mut rows)?;
+    let all: Vec<FfaRow> = rows.rows.values().cloned().collect();
+    let standings = standings(&meta.bots, &all);
+    write_tables(out, &standings)?;
+    Ok((standings, all.len() as u64, meta.total_games))
+}
+
+/// The standings of the free-for-all folder `out` from its `games.csv`
+/// (for `referee report`).
+pub fn standings_in(out: &Path) -> Result<(Vec<FfaRow>, FfaStandings), TournamentError> {
+    let meta = crate::reporter::folder::meta_of(out)?.ok_or_else(|| TournamentError::Merge {
+        path: out.join("tournament.json"),
+        message: "not there: is this a results folder of `referee tournament`?".into(),
+    })?;
+    let mut rows = read_rows(&out.join(GAMES_CSV))?;
+    rows.sort_by_key(|r| r.game);
+    let standings = standings(&meta.bots, &rows);
+    Ok((rows, standings))
 }
 
 #[cfg(test)]

@@ -64,7 +64,7 @@ mod publish;
 mod resume;
 
 pub use dry_run::{dry_run, DryRun};
-pub use merge::merge;
+pub use merge::{merge, merge_folders, MergeRows};
 pub use resume::standings_of;
 use {merge::*, play::*, publish::*, resume::*};
 pub(crate) use folder::prepare_folder;
