@@ -15,6 +15,7 @@ mod cryptron_match;
 mod fair_play;
 mod ffa;
 mod ffa_game;
+mod ffa_tournament;
 mod formats;
 mod games;
 mod grading;

@@ -213,7 +213,9 @@ pub fn run(
         .filter(|g| done.contains(&g.number))
         .count() as u64;
     progress.started(out, scheduled, already);
-    let mut csv = FfaGamesCsv::open(out, k)?;
+    // Opened with the first game's row: a judge that refuses the game
+    // leaves no games.csv behind.
+    let mut csv: Option<FfaGamesCsv> = None;
     let mut outcome = FfaOutcome {
         scheduled,
         ..FfaOutcome::default()
@@ -256,7 +258,13 @@ pub fn run(
             match result {
                 Ok(record) => {
                     let row = to_row(plan, &game, &record);
-                    if let Err(e) = csv.append(&row) {
+                    let appended = match &mut csv {
+                        Some(csv) => csv.append(&row),
+                        None => FfaGamesCsv::open(out, k).and_then(|opened| {
+                            csv.insert(opened).append(&row)
+                        }),
+                    };
+                    if let Err(e) = appended {
                         error.get_or_insert(e.into());
                         bot::request_stop();
                         return Flow::Stop;
