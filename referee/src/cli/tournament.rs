@@ -36,7 +36,7 @@ pub struct TournamentArgs {
     /// Say how many games a run would play in --out and why (new bot, changed bot, never played); play nothing, write nothing
     #[arg(long)]
     pub dry_run: bool,
-    /// Play only shard I of N (a game goes to the shard its identity names, so it stays there when bots change); merge the folders with `referee merge` (round robins and gauntlets only)
+    /// Play only shard I of N (a game goes to the shard its identity names, so it stays there when bots change); merge the folders with `referee merge` (round robins and gauntlets; a free-for-all by game number)
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
     /// Do not pin each game (the worker and its two bots) to one CPU; pinned, each worker takes a CPU no other referee on the machine holds, and with none free the games are not pinned (said on stderr)
