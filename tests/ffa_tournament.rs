@@ -98,7 +98,10 @@ fn a_four_player_free_for_all_plays_every_seat_equally_and_rates_every_bot() {
     let out = whole_run();
     let rows = rows_by_number(out);
     assert_eq!(rows.len(), 12, "6 bots x 8 games / 4 a game");
-    assert_eq!(rows.keys().copied().collect::<Vec<_>>(), (1..=12).collect::<Vec<u64>>());
+    assert_eq!(
+        rows.keys().copied().collect::<Vec<_>>(),
+        (1..=12).collect::<Vec<u64>>()
+    );
     // Every bot played every seat equally often: 8 games, 2 in each seat.
     let mut seats: BTreeMap<String, [u32; 4]> = BTreeMap::new();
     for row in rows.values() {
@@ -134,7 +137,10 @@ fn a_four_player_free_for_all_plays_every_seat_equally_and_rates_every_bot() {
         assert_eq!(s["rank"], (i + 1).to_string());
         assert_eq!(s["games"], "8", "{s:?}");
         let rating: f64 = s["rating"].parse().unwrap();
-        let (low, high): (f64, f64) = (s["rating_low"].parse().unwrap(), s["rating_high"].parse().unwrap());
+        let (low, high): (f64, f64) = (
+            s["rating_low"].parse().unwrap(),
+            s["rating_high"].parse().unwrap(),
+        );
         assert!(low < rating && rating < high, "{s:?}");
         assert!(rating <= last, "ranked by rating: {standings:?}");
         last = rating;
@@ -157,7 +163,10 @@ fn a_four_player_free_for_all_plays_every_seat_equally_and_rates_every_bot() {
     // The report: standings with intervals, the pairwise table, and a
     // game page naming all four players of its game.
     let index = std::fs::read_to_string(out.join("report/index.html")).unwrap();
-    assert!(index.contains("id=\"pairwise\"") && index.contains("95% interval"), "{index}");
+    assert!(
+        index.contains("id=\"pairwise\"") && index.contains("95% interval"),
+        "{index}"
+    );
     for (name, _) in FIELD {
         assert!(index.contains(name), "{name} in the report");
     }
@@ -171,7 +180,10 @@ fn a_four_player_free_for_all_plays_every_seat_equally_and_rates_every_bot() {
     for letter in SEATS {
         let bot = &rows[&1][&format!("bot_{letter}")];
         let seat = letter.to_ascii_uppercase();
-        assert!(page.contains(&format!("{seat}: {bot}")), "seat {seat} is {bot}:\n{page}");
+        assert!(
+            page.contains(&format!("{seat}: {bot}")),
+            "seat {seat} is {bot}:\n{page}"
+        );
     }
 }
 
@@ -192,8 +204,16 @@ fn resume_of_a_partly_played_folder_gives_the_same_standings() {
     std::fs::write(out.join("games.csv"), partial).unwrap();
     std::fs::copy(dir.join("cycles.toml"), out.join("tournament.toml")).unwrap();
     let run = tournament(&file, &out, &["--resume"]).succeeds();
-    assert!(run.stderr.contains("5 of 12 games already in"), "{}", run.stderr);
-    assert!(run.stdout.contains("7 games played now, 12 in"), "{}", run.stdout);
+    assert!(
+        run.stderr.contains("5 of 12 games already in"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.contains("7 games played now, 12 in"),
+        "{}",
+        run.stdout
+    );
     for table in ["standings.csv", "pairwise.csv"] {
         assert_eq!(
             std::fs::read_to_string(out.join(table)).unwrap(),
@@ -203,7 +223,11 @@ fn resume_of_a_partly_played_folder_gives_the_same_standings() {
     }
     // Resumed again: nothing to play, the same standings.
     let run = tournament(&file, &out, &["--resume"]).succeeds();
-    assert!(run.stdout.contains("0 games played now, 12 in"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("0 games played now, 12 in"),
+        "{}",
+        run.stdout
+    );
     // Without --resume, the folder's results are kept: refused.
     tournament(&file, &out, &[]).refused_with("already holds results");
     let _ = std::fs::remove_dir_all(&dir);
@@ -291,7 +315,8 @@ fn bad_free_for_all_files_are_refused_naming_the_field() {
          [[bots]]\nname = \"z\"\nbot = \"true\"\n",
     )
     .unwrap();
-    tournament(&file, &out, &[]).refused_with("arrow5.toml:2: format: the built-in game arrow5 is played by two");
+    tournament(&file, &out, &[])
+        .refused_with("arrow5.toml:2: format: the built-in game arrow5 is played by two");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

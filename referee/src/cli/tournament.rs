@@ -464,7 +464,10 @@ fn run_free_for_all(
             }
         );
         for (t, table) in schedule.tables().iter().enumerate() {
-            let names: Vec<String> = table.iter().map(|&b| escape(&plan.bots[b].name).into_owned()).collect();
+            let names: Vec<String> = table
+                .iter()
+                .map(|&b| escape(&plan.bots[b].name).into_owned())
+                .collect();
             println!("table {}: {}", t + 1, names.join(", "));
         }
         return Ok(super::ExitCode::Ok);
@@ -493,7 +496,10 @@ fn run_free_for_all(
     let stopped_by_match = matches!(outcome, Err(tournament::TournamentError::Match(_)));
     if outcome.is_err() && bot::stop_requested() && !stopped_by_match {
         if let Err(e) = &outcome {
-            eprintln!("referee: {}", referee_engine::text::escape_lines(&e.to_string()));
+            eprintln!(
+                "referee: {}",
+                referee_engine::text::escape_lines(&e.to_string())
+            );
         }
         return Ok(super::ExitCode::Interrupted);
     }
@@ -513,10 +519,9 @@ fn run_free_for_all(
         }
         _ => Failure::input(e),
     })?;
-    if let Err(e) = referee_engine::atomic_file::write(
-        &options.out.join("sandbox.txt"),
-        format!("{sandbox}\n"),
-    ) {
+    if let Err(e) =
+        referee_engine::atomic_file::write(&options.out.join("sandbox.txt"), format!("{sandbox}\n"))
+    {
         eprintln!("warning: cannot write sandbox.txt: {e}");
     }
     print!(

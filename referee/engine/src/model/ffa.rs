@@ -53,14 +53,7 @@ pub struct FfaRow {
 
 /// The per-seat columns of a free-for-all's `games.csv`, each followed by
 /// the seat's letter (`bot_a`, `place_a`, ..., `bot_b`, ...).
-const SEAT_COLUMNS: [&str; 6] = [
-    "bot",
-    "place",
-    "score",
-    "verdict",
-    "replies",
-    "time_max_ms",
-];
+const SEAT_COLUMNS: [&str; 6] = ["bot", "place", "score", "verdict", "replies", "time_max_ms"];
 
 /// The header of a free-for-all's `games.csv` with `seats` seats.
 pub fn columns(seats: usize) -> Vec<String> {
@@ -368,7 +361,9 @@ mod tests {
         let order: Vec<&str> = s.rows.iter().map(|r| r.bot.as_str()).collect();
         assert_eq!(order[2], "y");
         assert!(s.rows[0].rating > s.rows[2].rating);
-        assert!(s.rows[0].rating_low < s.rows[0].rating && s.rows[0].rating < s.rows[0].rating_high);
+        assert!(
+            s.rows[0].rating_low < s.rows[0].rating && s.rows[0].rating < s.rows[0].rating_high
+        );
         let x = s.rows.iter().find(|r| r.bot == "x").unwrap();
         assert_eq!((x.games, x.first_places, x.average_place), (6, 6, 1.0));
         let xz = s

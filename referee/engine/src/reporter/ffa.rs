@@ -76,7 +76,9 @@ pub fn header_of(path: &Path) -> Result<Option<Vec<String>>, FolderError> {
     }
     let file = input_file::reader(path, Links::Refused, TABLE_CAP)?;
     let mut reader = csv::Reader::from_reader(file);
-    let header = reader.byte_headers().map_err(|e| bad(path, e.to_string()))?;
+    let header = reader
+        .byte_headers()
+        .map_err(|e| bad(path, e.to_string()))?;
     Ok(Some(
         restore_record(header)
             .iter()

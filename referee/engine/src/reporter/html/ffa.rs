@@ -11,8 +11,8 @@ use serde::Serialize;
 
 use super::read::{io_error, kept_transcript};
 use super::{
-    folder_bytes, folder_game_page, game_page, seat_letters, swap_in, template_error,
-    write_assets, Cell, Templates, Written, REPORT_DIR,
+    folder_bytes, folder_game_page, game_page, seat_letters, swap_in, template_error, write_assets,
+    Cell, Templates, Written, REPORT_DIR,
 };
 use crate::reporter::{fixed, ReportError};
 
@@ -42,7 +42,10 @@ struct FfaGameLine {
 
 /// Writes the report of the free-for-all folder `folder` into
 /// `folder/report/` (made beside it and swapped in whole).
-pub(super) fn write_ffa_report(folder: &Path, templates: &Templates) -> Result<Written, ReportError> {
+pub(super) fn write_ffa_report(
+    folder: &Path,
+    templates: &Templates,
+) -> Result<Written, ReportError> {
     let meta = crate::reporter::folder::meta_of(folder)
         .map_err(|e| ReportError::new(folder, "cannot read", std::io::Error::other(e.to_string())))?
         .ok_or_else(|| {

@@ -115,7 +115,12 @@ const DRAWS: u64 = 8;
 
 /// One greedy draw of the tables (see the module's documentation), and
 /// its meetings.
-fn draw(bots: usize, per_table: usize, tables_per_bot: usize, seed: u64) -> (Vec<Vec<usize>>, Meetings) {
+fn draw(
+    bots: usize,
+    per_table: usize,
+    tables_per_bot: usize,
+    seed: u64,
+) -> (Vec<Vec<usize>>, Meetings) {
     let count = bots * tables_per_bot / per_table;
     let mut order: Vec<usize> = (0..bots).collect();
     order.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
@@ -203,7 +208,10 @@ impl Meetings {
     /// The sum of the squares of the meeting counts: lowest when they are
     /// most even.
     pub fn squares(&self) -> u64 {
-        self.counts.iter().map(|&c| u64::from(c) * u64::from(c)).sum()
+        self.counts
+            .iter()
+            .map(|&c| u64::from(c) * u64::from(c))
+            .sum()
     }
 
     /// How even the meetings are, lower is better: their spread, then the
@@ -332,7 +340,10 @@ mod tests {
                 }
             }
         }
-        assert!(within_one * 10 >= fields * 8, "{within_one} of {fields} fields within 1");
+        assert!(
+            within_one * 10 >= fields * 8,
+            "{within_one} of {fields} fields within 1"
+        );
     }
 
     #[test]

@@ -189,12 +189,14 @@ pub fn run(
     let names = plan.bot_names();
     let mut done = BTreeSet::new();
     for row in read_rows(&games_path)? {
-        let off = |why: String| TournamentError::Merge {
+        let off = |why: String| {
+            TournamentError::Merge {
             path: games_path.clone(),
             message: format!(
                 "game {}: {why}: it does not follow the tournament file (edited by hand? choose another --out)",
                 row.game
             ),
+        }
         };
         let Some(game) = schedule.game(row.game) else {
             return Err(off("the tournament has no such game".into()));
@@ -202,7 +204,10 @@ pub fn run(
         let bots: Vec<&str> = row.seats.iter().map(|s| s.bot.as_str()).collect();
         let wanted: Vec<&str> = game.seats.iter().map(|&b| names[b].as_str()).collect();
         if bots != wanted || row.seed != game.seed {
-            return Err(off(format!("its bots or seed differ from the schedule's ({})", wanted.join(", "))));
+            return Err(off(format!(
+                "its bots or seed differ from the schedule's ({})",
+                wanted.join(", ")
+            )));
         }
         done.insert(row.game);
     }
@@ -260,9 +265,8 @@ pub fn run(
                     let row = to_row(plan, &game, &record);
                     let appended = match &mut csv {
                         Some(csv) => csv.append(&row),
-                        None => FfaGamesCsv::open(out, k).and_then(|opened| {
-                            csv.insert(opened).append(&row)
-                        }),
+                        None => FfaGamesCsv::open(out, k)
+                            .and_then(|opened| csv.insert(opened).append(&row)),
                     };
                     if let Err(e) = appended {
                         error.get_or_insert(e.into());

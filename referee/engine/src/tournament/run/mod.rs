@@ -64,12 +64,12 @@ mod publish;
 mod resume;
 
 pub use dry_run::{dry_run, DryRun};
-pub use merge::{merge, merge_folders, MergeRows};
-pub use resume::standings_of;
-use {merge::*, play::*, publish::*, resume::*};
 pub(crate) use folder::prepare_folder;
+pub use merge::{merge, merge_folders, MergeRows};
 pub(crate) use play::transcripts_folder;
 pub(crate) use resume::cut_partial_row;
+pub use resume::standings_of;
+use {merge::*, play::*, publish::*, resume::*};
 
 #[derive(Debug, thiserror::Error)]
 pub enum TournamentError {
