@@ -330,3 +330,52 @@ fn update_of_a_free_for_all_with_another_file_is_refused() {
     tournament(&file, &out, &["--update"]).refused_with("holds a free-for-all of another file");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn resume_after_a_kill_gives_the_standings_of_one_run() {
+    let whole = whole_run();
+    let dir = scratch_dir("ffa-tournament", "kill");
+    let file = tournament_file(&dir, FORMAT);
+    let out = dir.join("out");
+    let mut child = Referee::new()
+        .args([
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--key",
+            KEY,
+            "--jobs",
+            "2",
+        ])
+        .command()
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed once a few games are in (or when it ended first: then the
+    // resume has nothing to play, and the standings must still agree).
+    let deadline = std::time::Instant::now() + BUDGET;
+    loop {
+        let rows = std::fs::read_to_string(out.join("games.csv"))
+            .map_or(0, |t| t.lines().count().saturating_sub(1));
+        if rows >= 3 || child.try_wait().unwrap().is_some() {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "no games recorded");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill(); // SIGKILL
+    child.wait().unwrap();
+    tournament(&file, &out, &["--resume"]).succeeds();
+    assert_eq!(rows_by_number(&out).len(), 12);
+    for table in ["standings.csv", "pairwise.csv"] {
+        assert_eq!(
+            std::fs::read_to_string(out.join(table)).unwrap(),
+            std::fs::read_to_string(whole.join(table)).unwrap(),
+            "{table}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
