@@ -306,6 +306,28 @@ fn bad_free_for_all_files_are_refused_naming_the_field() {
         "format = \"free-for-all\"\nplayers_per_game = 2\ngames_per_bot = 2",
         "light_cycles is played by 3 to 6 players, not 2",
     );
+    let file = tournament_file(&dir, FORMAT);
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str("[grading]\nreferences = [\"spiral-nesw\"]\n");
+    std::fs::write(&file, text).unwrap();
+    tournament(&file, &out, &[]).refused_with("grading: a free-for-all is not graded");
+    // The tables a run would play, and nothing written.
+    let file = tournament_file(&dir, FORMAT);
+    let dry = dir.join("dry");
+    let run = tournament(&file, &dry, &["--dry-run"]).succeeds();
+    assert!(
+        run.stdout
+            .contains("3 tables, each played 4 times with the seats rotated, 12 games"),
+        "{}",
+        run.stdout
+    );
+    let tables = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("table "))
+        .count();
+    assert_eq!(tables, 3, "{}", run.stdout);
+    assert!(!dry.exists());
     // A built-in game is played by two.
     let file = dir.join("arrow5.toml");
     std::fs::write(

@@ -116,7 +116,7 @@ impl FfaRow {
                 .map_err(|_| format!("{name}: '{text}' is not a number"))
         }
         let per_seat = SEAT_COLUMNS.len() + 1;
-        let seat_count = (header.len() - 6) / per_seat;
+        let seat_count = header.len().saturating_sub(6) / per_seat;
         let mut seats = vec![];
         for seat in Seat::all(seat_count) {
             let l = seat.to_string().to_ascii_lowercase();

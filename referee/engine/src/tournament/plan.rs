@@ -606,6 +606,12 @@ fn grading(
     let Some(section) = &raw.grading else {
         return Ok(None);
     };
+    if format == Format::FreeForAll {
+        return Err(src.error_at(
+            section.span(),
+            "grading: a free-for-all is not graded (its bands are win rates against references, and a free-for-all's results are places at tables); remove [grading], and read standings.csv (average place, first places, rating)".into(),
+        ));
+    }
     let mut ordered: Vec<(&String, &usize)> = names.iter().collect();
     ordered.sort_by_key(|(_, &i)| i);
     let ordered: Vec<String> = ordered.into_iter().map(|(n, _)| n.clone()).collect();

@@ -87,7 +87,7 @@ pub fn tables(bots: usize, per_table: usize, tables_per_bot: usize, seed: u64) -
 
 /// Designs of more tables are drawn once and evened out once (no draws
 /// to choose from, no shakes).
-pub const MAX_SEARCHED_TABLES: usize = 64;
+pub const MAX_SEARCHED_TABLES: usize = 24;
 
 /// Random shakes of each draw's design.
 const SHAKES: usize = 12;

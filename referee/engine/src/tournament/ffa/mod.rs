@@ -388,7 +388,7 @@ impl super::run::MergeRows for MergedRows {
         let Some(header) = header_of(path)? else {
             return Ok(());
         };
-        let seats = (header.len() - 6) / 7;
+        let seats = header.len().saturating_sub(6) / 7;
         match &self.seats {
             Some((s, first)) if *s != seats => {
                 return Err(TournamentError::Merge {
