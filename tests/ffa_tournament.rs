@@ -50,6 +50,11 @@ fn tournament_file(dir: &Path, fields: &str) -> PathBuf {
     file
 }
 
+/// Bands of places: 50 marks for an average place of 2.5 or better, 80
+/// for first at half the games or more; two spirals are not graded.
+const GRADING: &str = "[grading]\nreferences = [\"spiral-nesw\", \"spiral-wsen\"]\n\
+    bands = [{ average_place = 2.5, marks = 50 }, { first_share = 0.5, marks = 80 }]\n";
+
 /// Four players a game, eight games each: three tables, twelve games.
 const FORMAT: &str = "format = \"free-for-all\"\nplayers_per_game = 4\ngames_per_bot = 8";
 
@@ -308,9 +313,12 @@ fn bad_free_for_all_files_are_refused_naming_the_field() {
     );
     let file = tournament_file(&dir, FORMAT);
     let mut text = std::fs::read_to_string(&file).unwrap();
-    text.push_str("[grading]\nreferences = [\"spiral-nesw\"]\n");
+    text.push_str(
+        "[grading]\nreferences = [\"spiral-nesw\"]\n\
+         bands = [{ against = \"spiral-nesw\", win_rate = 0.5, marks = 10 }]\n",
+    );
     std::fs::write(&file, text).unwrap();
-    tournament(&file, &out, &[]).refused_with("grading: a free-for-all is not graded");
+    tournament(&file, &out, &[]).refused_with("a free-for-all is graded by places");
     // The tables a run would play, and nothing written.
     let file = tournament_file(&dir, FORMAT);
     let dry = dir.join("dry");
@@ -358,6 +366,10 @@ fn resume_after_a_kill_gives_the_standings_of_one_run() {
     let whole = whole_run();
     let dir = scratch_dir("ffa-tournament", "kill");
     let file = tournament_file(&dir, FORMAT);
+    // Graded by places (the spirals are references: not graded).
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str(GRADING);
+    std::fs::write(&file, text).unwrap();
     let out = dir.join("out");
     let mut child = Referee::new()
         .args([
@@ -390,8 +402,39 @@ fn resume_after_a_kill_gives_the_standings_of_one_run() {
     }
     let _ = child.kill(); // SIGKILL
     child.wait().unwrap();
-    tournament(&file, &out, &["--resume"]).succeeds();
+    let run = tournament(&file, &out, &["--resume"]).succeeds();
     assert_eq!(rows_by_number(&out).len(), 12);
+    // The grades: each team's mark from its places as standings.csv has
+    // them, the highest band met.
+    let grades = csv_records(&out.join("grades/grades.csv"));
+    let standings = csv_records(&out.join("standings.csv"));
+    assert_eq!(grades.len(), 4, "{grades:?}");
+    for g in &grades {
+        let s = standings.iter().find(|s| s["bot"] == g["team"]).unwrap();
+        let average: f64 = s["average_place"].parse().unwrap();
+        let firsts: f64 = s["first_share"].parse().unwrap();
+        let wanted = if firsts >= 0.5 {
+            "80"
+        } else if average <= 2.5 {
+            "50"
+        } else {
+            "0"
+        };
+        assert_eq!(
+            g["marks"].parse::<f64>().unwrap().to_string(),
+            wanted,
+            "{g:?} {s:?}"
+        );
+        assert!(
+            run.stdout
+                .contains(&format!("grade: {}: {wanted} marks", g["team"])),
+            "{}",
+            run.stdout
+        );
+    }
+    assert!(grades
+        .iter()
+        .all(|g| g["team"] != "spiral-nesw" && g["team"] != "spiral-wsen"));
     for table in ["standings.csv", "pairwise.csv"] {
         assert_eq!(
             std::fs::read_to_string(out.join(table)).unwrap(),

@@ -166,6 +166,22 @@ pub fn run_grade(args: GradeArgs) -> Result<super::ExitCode, Failure> {
                 file.display()
             ))
         })?;
+    if meta.format == tournament::Format::FreeForAll.name() {
+        let (_, standings) = tournament::ffa::standings_in(&args.folder).map_err(Failure::input)?;
+        let grades = referee_engine::model::ffa::grade_places(&plan, &standings);
+        let path = referee_engine::reporter::ffa::write_grades(&args.folder, &grades)
+            .map_err(Failure::internal)?;
+        for g in &grades {
+            println!(
+                "{}: {} marks ({})",
+                escape(&g.team),
+                g.marks,
+                escape(&g.reason)
+            );
+        }
+        println!("grades: {}", path.display());
+        return Ok(super::ExitCode::Ok);
+    }
     let (win, draw, loss) = meta.scoring;
     let scoring = tournament::Scoring { win, draw, loss };
     let (standings, _) =
@@ -433,7 +449,7 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
 }
 
 /// A free-for-all: its own runner, terminal lines, CSV files and report
-/// (`--events` and grading are not there yet for games of more than two).
+/// (`--events` is not there yet for games of more than two).
 fn run_free_for_all(
     plan: &TournamentPlan,
     mut options: RunOptions,
@@ -528,6 +544,14 @@ fn run_free_for_all(
         "{}",
         referee_engine::reporter::ffa::standings_text(&outcome.standings)
     );
+    for g in outcome.grades.iter().flatten() {
+        println!(
+            "grade: {}: {} marks ({})",
+            escape(&g.team),
+            g.marks,
+            escape(&g.reason)
+        );
+    }
     println!(
         "\n{} games played now, {} in {}",
         outcome.played_now,

@@ -324,6 +324,66 @@ pub fn standings(bots: &[String], rows: &[FfaRow]) -> FfaStandings {
     FfaStandings { rows, pairwise }
 }
 
+/// A team's grade in a free-for-all (a line of `grades/grades.csv`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlaceGrade {
+    pub team: String,
+    pub marks: f64,
+    /// The band giving the mark (the first of the highest), in words;
+    /// empty if none.
+    pub band: String,
+    pub games: u64,
+    pub average_place: f64,
+    pub first_share: f64,
+    /// Why the mark, in a few words.
+    pub reason: String,
+}
+
+/// The grades of a free-for-all's teams (its bots but the references, in
+/// standings order) by the place bands of `plan`: each team's mark is the
+/// highest of the bands it meets, 0 if none (a team with no game meets
+/// none).
+pub fn grade_places(
+    plan: &crate::model::grades::GradingPlan,
+    standings: &FfaStandings,
+) -> Vec<PlaceGrade> {
+    standings
+        .rows
+        .iter()
+        .filter(|r| !plan.references.contains(&r.bot))
+        .map(|r| {
+            let best = plan
+                .place_bands
+                .iter()
+                .filter(|b| b.met(r.games, r.average_place, r.first_share))
+                .fold(
+                    None,
+                    |best: Option<&crate::model::grades::PlaceBand>, b| match best {
+                        Some(x) if x.marks >= b.marks => Some(x),
+                        _ => Some(b),
+                    },
+                );
+            let band = best.map(|b| b.describe()).unwrap_or_default();
+            let reason = if r.games == 0 {
+                "played no game".to_string()
+            } else if band.is_empty() {
+                "no band met".to_string()
+            } else {
+                band.clone()
+            };
+            PlaceGrade {
+                team: r.bot.clone(),
+                marks: best.map_or(0.0, |b| b.marks),
+                band,
+                games: r.games,
+                average_place: r.average_place,
+                first_share: r.first_share,
+                reason,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,6 +436,49 @@ mod tests {
         let mut reversed = rows.clone();
         reversed.reverse();
         assert_eq!(standings(&bots, &reversed), s);
+    }
+
+    #[test]
+    fn a_team_gets_the_highest_band_of_places_it_meets() {
+        use crate::model::grades::{GradingPlan, PlaceBand, PlaceRequirement};
+        let bots: Vec<String> = ["x", "y", "z"].map(String::from).to_vec();
+        let rows: Vec<FfaRow> = (1..=4)
+            .map(|g| {
+                row(
+                    g,
+                    &[("x", 1), ("y", 2), ("z", if g % 2 == 0 { 1 } else { 3 })],
+                )
+            })
+            .collect();
+        let plan = GradingPlan {
+            references: vec!["y".into()],
+            bands: vec![],
+            place_bands: vec![
+                PlaceBand {
+                    requirement: PlaceRequirement::AveragePlace(2.0),
+                    marks: 50.0,
+                },
+                PlaceBand {
+                    requirement: PlaceRequirement::FirstShare(0.75),
+                    marks: 80.0,
+                },
+            ],
+            roster: vec![],
+            roster_path: None,
+            absent: vec![],
+        };
+        let grades = grade_places(&plan, &standings(&bots, &rows));
+        let of = |team: &str| grades.iter().find(|g| g.team == team).unwrap();
+        assert_eq!(grades.len(), 2, "the reference is not graded");
+        // x: first every time; z: first half the time, average place 2.
+        assert_eq!(
+            (of("x").marks, of("x").reason.as_str()),
+            (80.0, "first places >= 75%")
+        );
+        assert_eq!(
+            (of("z").marks, of("z").reason.as_str()),
+            (50.0, "average place <= 2")
+        );
     }
 
     #[test]

@@ -131,6 +131,19 @@ pub fn write_tables(out: &Path, standings: &FfaStandings) -> Result<(), ReportEr
     })
 }
 
+/// Writes a free-for-all's grades into `out/grades/grades.csv`.
+pub fn write_grades(
+    out: &Path,
+    grades: &[crate::model::ffa::PlaceGrade],
+) -> Result<PathBuf, ReportError> {
+    let folder = out.join(super::grades::GRADES_DIR);
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| ReportError::new(&folder, "cannot create the folder", e))?;
+    let path = folder.join("grades.csv");
+    write_atomically(&path, |w| grades.iter().try_for_each(|g| w.serialize(g)))?;
+    Ok(path)
+}
+
 /// The standings as the terminal prints them at the end.
 pub fn standings_text(standings: &FfaStandings) -> String {
     use super::fixed;

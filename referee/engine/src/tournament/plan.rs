@@ -606,12 +606,6 @@ fn grading(
     let Some(section) = &raw.grading else {
         return Ok(None);
     };
-    if format == Format::FreeForAll {
-        return Err(src.error_at(
-            section.span(),
-            "grading: a free-for-all is not graded (its bands are win rates against references, and a free-for-all's results are places at tables); remove [grading], and read standings.csv (average place, first places, rating)".into(),
-        ));
-    }
     let mut ordered: Vec<(&String, &usize)> = names.iter().collect();
     ordered.sort_by_key(|(_, &i)| i);
     let ordered: Vec<String> = ordered.into_iter().map(|(n, _)| n.clone()).collect();
@@ -621,11 +615,13 @@ fn grading(
         &ordered,
         None,
         raw.bots_dir.as_ref().map(|d| d.get_ref().as_str()),
+        format == Format::FreeForAll,
     )?;
+    // A free-for-all grades by places: its references play no part.
     let plays_everyone = |name: &String| match format {
-        Format::RoundRobin => true,
+        Format::RoundRobin | Format::FreeForAll => true,
         Format::Gauntlet => names.get(name).is_some_and(|i| challengers.contains(i)),
-        Format::Swiss | Format::Knockout | Format::Groups | Format::FreeForAll => false,
+        Format::Swiss | Format::Knockout | Format::Groups => false,
     };
     if let Some(name) = plan.references.iter().find(|n| !plays_everyone(n)) {
         return Err(src.error_at(

@@ -139,6 +139,9 @@ pub struct FfaOutcome {
     pub not_played_why: Option<String>,
     pub void_games: Vec<u64>,
     pub void_why: Option<String>,
+    /// With a `[grading]` section (not in a shard): each team's grade,
+    /// written to `grades/grades.csv`.
+    pub grades: Option<Vec<crate::model::ffa::PlaceGrade>>,
 }
 
 /// What a run tells as it goes (the terminal).
@@ -309,6 +312,12 @@ pub fn run(
     outcome.total_in_folder = rows.len() as u64;
     outcome.standings = standings(&names, &rows);
     write_tables(out, &outcome.standings)?;
+    // A shard holds some of the games: grade the merged folder.
+    if let (Some(grading), None) = (&plan.grading, options.shard) {
+        let grades = crate::model::ffa::grade_places(grading, &outcome.standings);
+        crate::reporter::ffa::write_grades(out, &grades)?;
+        outcome.grades = Some(grades);
+    }
     outcome.interrupted = bot::stop_requested();
     Ok(outcome)
 }
