@@ -444,3 +444,41 @@ fn resume_after_a_kill_gives_the_standings_of_one_run() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_changed_bot_is_refused_on_resume_and_replayed_on_update() {
+    let dir = scratch_dir("ffa-tournament", "changed");
+    let file = tournament_file(&dir, FORMAT);
+    // spiral-snew is a copy of its own, to change.
+    let spiral = root().join("tournaments/games/light_cycles/bots/spiral.py");
+    let mine = dir.join("mine.py");
+    std::fs::copy(&spiral, &mine).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap().replace(
+        &format!("{} SNEW", spiral.to_string_lossy()),
+        &format!("{} SNEW", mine.to_string_lossy()),
+    );
+    assert!(text.contains("mine.py SNEW"), "{text}");
+    std::fs::write(&file, text).unwrap();
+    let out = dir.join("out");
+    tournament(&file, &out, &[]).succeeds();
+    let before = std::fs::read_to_string(out.join("standings.csv")).unwrap();
+    // Unchanged: --update plays nothing.
+    tournament(&file, &out, &["--update"])
+        .succeeds()
+        .stdout_has("0 games played now, 12 in");
+    let mut code = std::fs::read_to_string(&mine).unwrap();
+    code.push_str("# changed\n");
+    std::fs::write(&mine, code).unwrap();
+    tournament(&file, &out, &["--resume"]).refused_with("'spiral-snew' changed");
+    // --update plays its 8 games again, and only those.
+    tournament(&file, &out, &["--update"])
+        .succeeds()
+        .stdout_has("8 games played now, 12 in");
+    assert_eq!(rows_by_number(&out).len(), 12);
+    // It plays as before (a comment changed): the same standings.
+    assert_eq!(
+        std::fs::read_to_string(out.join("standings.csv")).unwrap(),
+        before
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

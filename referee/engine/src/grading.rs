@@ -205,6 +205,12 @@ pub(crate) fn validate(
     }
     let (roster, roster_path) = match &grading.roster {
         None => (Roster::default(), None),
+        Some(file) if places => {
+            return Err(src.error_at(
+                file.span(),
+                "grading.roster: a free-for-all's grades have no roster yet (grades/grades.csv is by team); remove roster".into(),
+            ))
+        }
         Some(file) => {
             let path = roster_at
                 .map(Path::to_path_buf)

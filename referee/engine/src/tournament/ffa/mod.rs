@@ -190,6 +190,7 @@ pub fn run(
     }
     let schedule = FfaSchedule::new(plan);
     let names = plan.bot_names();
+    replay_changed_bots(plan, options, &games_path)?;
     let mut done = BTreeSet::new();
     for row in read_rows(&games_path)? {
         let off = |why: String| {
@@ -320,6 +321,84 @@ pub fn run(
     }
     outcome.interrupted = bot::stop_requested();
     Ok(outcome)
+}
+
+/// The folder's record of what each bot was when its games were played.
+pub const CONTENTS_JSON: &str = "contents.json";
+
+/// Each bot's content as the folder's games were played with it
+/// (`contents.json`: name to hash, [`super::identity::bot_content`]),
+/// compared with the bots as they are now. A bot changed since: refused
+/// on `--resume` (its old games would stand beside new ones); on
+/// `--update` its games are taken out of `games.csv` (and their
+/// transcripts removed) to be played again. Then the record is the bots
+/// as they are now.
+fn replay_changed_bots(
+    plan: &TournamentPlan,
+    options: &RunOptions,
+    games_path: &Path,
+) -> Result<(), TournamentError> {
+    let out = &options.out;
+    let path = out.join(CONTENTS_JSON);
+    let now: std::collections::BTreeMap<String, String> = plan
+        .bot_names()
+        .into_iter()
+        .zip(super::identity::contents_of(&plan.bots, options.jobs)?)
+        .map(|(name, content)| (name, content.to_hex()))
+        .collect();
+    let then: std::collections::BTreeMap<String, String> = if input_file::is_there(&path) {
+        let text = input_file::read_to_string(&path, Links::Refused, TEXT_CAP)?;
+        serde_json::from_str(&text).map_err(|e| {
+            crate::reporter::folder::FolderError::BadFolderFile {
+                path: path.clone(),
+                message: format!("not the bots' contents: {e}"),
+            }
+        })?
+    } else {
+        Default::default()
+    };
+    let changed: Vec<&String> = now
+        .iter()
+        .filter(|(name, content)| then.get(*name).is_some_and(|c| c != *content))
+        .map(|(name, _)| name)
+        .collect();
+    if !changed.is_empty() {
+        if !options.update {
+            return Err(TournamentError::BotsChanged {
+                path: out.clone(),
+                bots: changed
+                    .iter()
+                    .map(|n| format!("'{}'", crate::text::escape(n)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+        let rows = read_rows(games_path)?;
+        let (stale, kept): (Vec<FfaRow>, Vec<FfaRow>) = rows
+            .into_iter()
+            .partition(|r| r.seats.iter().any(|s| changed.contains(&&s.bot)));
+        if !stale.is_empty() {
+            crate::reporter::csv::write_atomically(games_path, |w| {
+                w.write_record(columns(plan.players_per_game as usize))?;
+                kept.iter().try_for_each(|row| w.write_record(row.fields()))
+            })?;
+            for row in &stale {
+                let _ = std::fs::remove_file(
+                    out.join("transcripts")
+                        .join(format!("game-{:06}.jsonl", row.game)),
+                );
+            }
+        }
+    }
+    let json = serde_json::to_string_pretty(&now).expect("names and hashes serialize");
+    crate::atomic_file::write(&path, json).map_err(|e| {
+        crate::reporter::folder::FolderError::Io {
+            path: path.clone(),
+            what: "cannot write".into(),
+            source: e,
+        }
+        .into()
+    })
 }
 
 /// A game's row from its record: the places from the record's ranks (a
