@@ -235,6 +235,18 @@ fn resume_of_a_partly_played_folder_gives_the_same_standings() {
     );
     // Without --resume, the folder's results are kept: refused.
     tournament(&file, &out, &[]).refused_with("already holds results");
+    // A row edited by hand (two seats' bots swapped) is not the schedule's
+    // game: refused, naming the game.
+    let text = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut fields: Vec<&str> = lines[1].split(',').collect();
+    let game = fields[0].to_string();
+    fields.swap(5, 12);
+    lines[1] = fields.join(",");
+    std::fs::write(out.join("games.csv"), lines.join("\n") + "\n").unwrap();
+    tournament(&file, &out, &["--resume"]).refused_with(&format!(
+        "game {game}: its bots or seed differ from the schedule's"
+    ));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -194,13 +194,13 @@ pub fn run(
     let mut done = BTreeSet::new();
     for row in read_rows(&games_path)? {
         let off = |why: String| {
-            TournamentError::Merge {
-            path: games_path.clone(),
-            message: format!(
-                "game {}: {why}: it does not follow the tournament file (edited by hand? choose another --out)",
-                row.game
-            ),
-        }
+            TournamentError::from(crate::reporter::folder::FolderError::BadFolderFile {
+                path: games_path.clone(),
+                message: format!(
+                    "game {}: {why}: it does not follow the tournament file",
+                    row.game
+                ),
+            })
         };
         let Some(game) = schedule.game(row.game) else {
             return Err(off("the tournament has no such game".into()));
@@ -545,9 +545,11 @@ pub fn merge(
 /// The standings of the free-for-all folder `out` from its `games.csv`
 /// (for `referee report`).
 pub fn standings_in(out: &Path) -> Result<(Vec<FfaRow>, FfaStandings), TournamentError> {
-    let meta = crate::reporter::folder::meta_of(out)?.ok_or_else(|| TournamentError::Merge {
-        path: out.join("tournament.json"),
-        message: "not there: is this a results folder of `referee tournament`?".into(),
+    let meta = crate::reporter::folder::meta_of(out)?.ok_or_else(|| {
+        crate::reporter::folder::FolderError::BadFolderFile {
+            path: out.join("tournament.json"),
+            message: "not there: is this a results folder of `referee tournament`?".into(),
+        }
     })?;
     let mut rows = read_rows(&out.join(GAMES_CSV))?;
     rows.sort_by_key(|r| r.game);
