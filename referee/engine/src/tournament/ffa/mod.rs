@@ -213,7 +213,9 @@ pub fn run(
                 wanted.join(", ")
             )));
         }
-        done.insert(row.game);
+        if !done.insert(row.game) {
+            return Err(off("it is in the file twice".into()));
+        }
     }
     let transcripts = super::run::transcripts_folder(out)?;
     let scheduled = schedule.games_in(options.shard).count() as u64;
