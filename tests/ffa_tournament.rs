@@ -447,6 +447,44 @@ fn resume_after_a_kill_gives_the_standings_of_one_run() {
     assert!(grades
         .iter()
         .all(|g| g["team"] != "spiral-nesw" && g["team"] != "spiral-wsen"));
+    let index = std::fs::read_to_string(out.join("report/index.html")).unwrap();
+    assert!(index.contains("id=\"grades\""), "{index}");
+    // Graded again with other marks, without playing: each team its band's
+    // new mark.
+    let before: Vec<(String, String)> = grades
+        .iter()
+        .map(|g| (g["team"].clone(), g["marks"].clone()))
+        .collect();
+    let regraded = dir.join("regraded.toml");
+    let text = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("marks = 50", "marks = 7")
+        .replace("marks = 80", "marks = 9");
+    std::fs::write(&regraded, text).unwrap();
+    Referee::new()
+        .args([
+            "grade",
+            out.to_str().unwrap(),
+            "--file",
+            regraded.to_str().unwrap(),
+        ])
+        .budget(BUDGET)
+        .run()
+        .succeeds();
+    let after = csv_records(&out.join("grades/grades.csv"));
+    for ((team, marks), g) in before.iter().zip(&after) {
+        let wanted = match marks.parse::<f64>().unwrap() as u32 {
+            50 => "7",
+            80 => "9",
+            _ => "0",
+        };
+        assert_eq!(&g["team"], team);
+        assert_eq!(
+            g["marks"].parse::<f64>().unwrap().to_string(),
+            wanted,
+            "{g:?}"
+        );
+    }
     for table in ["standings.csv", "pairwise.csv"] {
         assert_eq!(
             std::fs::read_to_string(out.join(table)).unwrap(),

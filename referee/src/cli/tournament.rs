@@ -180,6 +180,14 @@ pub fn run_grade(args: GradeArgs) -> Result<super::ExitCode, Failure> {
             );
         }
         println!("grades: {}", path.display());
+        // A report made before shows the grades made now.
+        let report = args.folder.join(referee_engine::reporter::html::REPORT_DIR);
+        if report.join("index.html").exists() {
+            let templates = referee_engine::reporter::html::Templates::default();
+            referee_engine::reporter::html::write_report(&args.folder, &templates)
+                .map_err(Failure::internal)?;
+            println!("report: {}", report.join("index.html").display());
+        }
         return Ok(super::ExitCode::Ok);
     }
     let (win, draw, loss) = meta.scoring;

@@ -9,7 +9,7 @@ use std::path::Path;
 use minijinja::context;
 use serde::Serialize;
 
-use super::read::{io_error, kept_transcript};
+use super::read::{io_error, kept_transcript, table_rows};
 use super::{
     folder_bytes, folder_game_page, game_page, seat_letters, swap_in, template_error, write_assets,
     Cell, Templates, Written, REPORT_DIR,
@@ -156,6 +156,12 @@ pub(super) fn write_ffa_report(
                 .collect()
         })
         .collect();
+    // With a `[grading]` section: the grades by places, as written.
+    let grades = table_rows(
+        &folder
+            .join(crate::reporter::grades::GRADES_DIR)
+            .join("grades.csv"),
+    )?;
     let index_html = env
         .get_template("ffa.html")
         .and_then(|t| {
@@ -171,6 +177,7 @@ pub(super) fn write_ffa_report(
                 pairwise => pairwise,
                 seats => seat_letters(players),
                 games => lines,
+                grades => grades,
                 root => "",
                 inline => false,
             })
