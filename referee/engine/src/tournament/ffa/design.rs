@@ -30,7 +30,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 /// Passes of swaps over every two tables, at most.
-const MAX_PASSES: usize = 20;
+pub const MAX_PASSES: usize = 20;
 
 /// Designs of more tables keep the first draw (each pass of swaps takes
 /// time in the square of the tables).
@@ -90,7 +90,7 @@ pub fn tables(bots: usize, per_table: usize, tables_per_bot: usize, seed: u64) -
 pub const MAX_SEARCHED_TABLES: usize = 24;
 
 /// Random shakes of each draw's design.
-const SHAKES: usize = 12;
+pub const SHAKES: usize = 12;
 
 /// Swaps two bots of two tables drawn at random (when neither sits at the
 /// other's table).
@@ -111,7 +111,7 @@ fn shake(tables: &mut [Vec<usize>], rng: &mut rand_chacha::ChaCha8Rng) {
 }
 
 /// Draws tried for a design of at most [`MAX_IMPROVED_TABLES`] tables.
-const DRAWS: u64 = 8;
+pub const DRAWS: u64 = 8;
 
 /// One greedy draw of the tables (see the module's documentation), and
 /// its meetings.
