@@ -233,7 +233,7 @@ fn a_game_of_two_refuses_a_third_bot() {
 }
 
 #[test]
-fn a_tournament_refuses_a_game_of_more_than_two_and_the_format_it_lacks() {
+fn a_tournament_refuses_a_free_for_all_without_its_fields_and_pairs_of_a_game_of_more() {
     let dir = scratch_dir("ffa", "tournament");
     let file = dir.join("t.toml");
     let write = |format: &str| {
@@ -251,7 +251,8 @@ fn a_tournament_refuses_a_game_of_more_than_two_and_the_format_it_lacks() {
         )
         .unwrap()
     };
-    // No free-for-all format yet: said at once, naming the file and line.
+    // A free-for-all without its fields: said at once, naming the file
+    // and line.
     write("free-for-all");
     let out = dir.join("out");
     let run = referee(
@@ -265,7 +266,8 @@ fn a_tournament_refuses_a_game_of_more_than_two_and_the_format_it_lacks() {
     );
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(
-        run.stderr.contains("'free-for-all' is not a format"),
+        run.stderr
+            .contains("t.toml:3: players_per_game: a free-for-all needs players_per_game = K"),
         "{}",
         run.stderr
     );

@@ -36,7 +36,8 @@ use crate::plan_file::{PlanError, Source};
 
 pub use crate::model::grades::{
     components, disconnected_warning, grade, percent, wilson, AbsentTeam, Band, BandResult,
-    Evidence, GameNote, GradingPlan, RosterEntry, TeamGrade, ROSTER_COPY,
+    Evidence, GameNote, GradingPlan, PlaceBand, PlaceRequirement, RosterEntry, TeamGrade,
+    ROSTER_COPY,
 };
 
 /// The most bands a `[grading]` section may have.
@@ -58,8 +59,14 @@ pub(crate) struct RawGrading {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawBand {
-    against: String,
-    win_rate: f64,
+    /// Games of two: a win rate of at least `win_rate` against the
+    /// reference `against`.
+    against: Option<String>,
+    win_rate: Option<f64>,
+    /// A free-for-all: an average place of at most `average_place`, or a
+    /// share of first places of at least `first_share`.
+    average_place: Option<f64>,
+    first_share: Option<f64>,
     marks: f64,
 }
 
@@ -79,6 +86,7 @@ impl GradingPlan {
         struct OnlyGrading {
             grading: Option<Spanned<RawGrading>>,
             bots_dir: Option<String>,
+            format: Option<String>,
         }
         // With `roster_at`, `path` is the copy a results folder keeps.
         let links = match roster_at {
@@ -88,8 +96,10 @@ impl GradingPlan {
         let text = Source::read_with("tournament", path, links)?;
         let src = Source::new(path, &text);
         let raw: OnlyGrading = src.raw()?;
+        let places =
+            raw.format.as_deref() == Some(crate::model::tournament::Format::FreeForAll.name());
         raw.grading
-            .map(|g| validate(&src, &g, names, roster_at, raw.bots_dir.as_deref()))
+            .map(|g| validate(&src, &g, names, roster_at, raw.bots_dir.as_deref(), places))
             .transpose()
     }
 }
@@ -98,18 +108,22 @@ impl GradingPlan {
 /// file, rates are 0 to 1, marks 0 to [`MAX_MARKS`], the roster (relative
 /// to the file's folder) reads and names no reference. `bots_dir`, the
 /// file's, is where a collect folder's `admission.csv` tells why a roster
-/// team has no bot.
+/// team has no bot. `places`: a free-for-all's section, whose bands are
+/// of places (`average_place`, `first_share`) instead of win rates.
 pub(crate) fn validate(
     src: &Source<'_>,
     raw: &Spanned<RawGrading>,
     names: &[String],
     roster_at: Option<&Path>,
     bots_dir: Option<&str>,
+    places: bool,
 ) -> Result<GradingPlan, PlanError> {
     let grading = raw.get_ref();
     let known = || names.join(", ");
     let references = grading.references.get_ref();
-    if references.is_empty() || references.len() >= names.len() {
+    // A free-for-all grades every bot by its places: its references are
+    // only bots left ungraded (the sample bots), none is needed.
+    if (references.is_empty() && !places) || references.len() >= names.len() {
         return Err(src.error_at(
             grading.references.span(),
             "grading.references: name at least one reference bot, and leave at least one bot to grade"
@@ -147,36 +161,56 @@ pub(crate) fn validate(
         ));
     }
     let mut bands = vec![];
+    let mut place_bands = vec![];
     for band in &grading.bands {
         let b = band.get_ref();
         let fail = |message: String| src.error_at(band.span(), message);
-        if !references.contains(&b.against) {
-            return Err(fail(format!(
-                "grading.bands.against: '{}' is not a reference; the references are: {}",
-                crate::text::escape(&b.against),
-                references.join(", ")
-            )));
-        }
-        if !(0.0..=1.0).contains(&b.win_rate) {
-            return Err(fail(format!(
-                "grading.bands.win_rate: {} is not a rate from 0 to 1 (0.6 for 60%)",
-                b.win_rate
-            )));
-        }
         if !(0.0..=MAX_MARKS).contains(&b.marks) {
             return Err(fail(format!(
                 "grading.bands.marks: {} is not a mark from 0 to {MAX_MARKS}",
                 b.marks
             )));
         }
+        if places {
+            place_bands.push(place_band(b).map_err(fail)?);
+            continue;
+        }
+        let (Some(against), Some(win_rate)) = (&b.against, b.win_rate) else {
+            return Err(fail(
+                "grading.bands: a band needs against = \"REFERENCE\" and win_rate = R (average_place and first_share are for a free-for-all)".into(),
+            ));
+        };
+        if b.average_place.is_some() || b.first_share.is_some() {
+            return Err(fail(
+                "grading.bands: average_place and first_share grade a free-for-all; a band of this format has against and win_rate only".into(),
+            ));
+        }
+        if !references.contains(against) {
+            return Err(fail(format!(
+                "grading.bands.against: '{}' is not a reference; the references are: {}",
+                crate::text::escape(against),
+                references.join(", ")
+            )));
+        }
+        if !(0.0..=1.0).contains(&win_rate) {
+            return Err(fail(format!(
+                "grading.bands.win_rate: {win_rate} is not a rate from 0 to 1 (0.6 for 60%)"
+            )));
+        }
         bands.push(Band {
-            against: b.against.clone(),
-            win_rate: b.win_rate,
+            against: against.clone(),
+            win_rate,
             marks: b.marks,
         });
     }
     let (roster, roster_path) = match &grading.roster {
         None => (Roster::default(), None),
+        Some(file) if places => {
+            return Err(src.error_at(
+                file.span(),
+                "grading.roster: a free-for-all's grades have no roster yet (grades/grades.csv is by team); remove roster".into(),
+            ))
+        }
         Some(file) => {
             let path = roster_at
                 .map(Path::to_path_buf)
@@ -196,10 +230,36 @@ pub(crate) fn validate(
     Ok(GradingPlan {
         references: references.clone(),
         bands,
+        place_bands,
         roster: roster.entries,
         roster_path,
         absent: roster.absent,
     })
+}
+
+/// A free-for-all's band: exactly one of `average_place` (1 or more) and
+/// `first_share` (0 to 1), and no `against` or `win_rate`.
+fn place_band(b: &RawBand) -> Result<PlaceBand, String> {
+    if b.against.is_some() || b.win_rate.is_some() {
+        return Err("grading.bands: a free-for-all is graded by places, not against references: give average_place = P (at most) or first_share = S (at least) with marks".into());
+    }
+    match (b.average_place, b.first_share) {
+        (Some(place), None) if place >= 1.0 && place.is_finite() => Ok(PlaceBand {
+            requirement: PlaceRequirement::AveragePlace(place),
+            marks: b.marks,
+        }),
+        (Some(place), None) => Err(format!(
+            "grading.bands.average_place: {place} is not a place (1 is first)"
+        )),
+        (None, Some(share)) if (0.0..=1.0).contains(&share) => Ok(PlaceBand {
+            requirement: PlaceRequirement::FirstShare(share),
+            marks: b.marks,
+        }),
+        (None, Some(share)) => Err(format!(
+            "grading.bands.first_share: {share} is not a share from 0 to 1 (0.25 for a quarter of its games)"
+        )),
+        _ => Err("grading.bands: give one of average_place = P (an average place of at most P) or first_share = S (first at a share S of its games or more), with marks".into()),
+    }
 }
 
 /// The admission report `referee collect` writes beside its bots.
@@ -404,6 +464,7 @@ mod tests {
                     marks: 80.0,
                 },
             ],
+            place_bands: vec![],
             roster: vec![],
             roster_path: None,
             absent: vec![],

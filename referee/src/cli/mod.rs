@@ -141,7 +141,7 @@ enum Command {
     JudgeCheck(judge::JudgeCheckArgs),
     /// Play a recorded game again with a new version of one bot, the opponent's moves from the record (exit 0 not disqualified, 1 disqualified again)
     Reproduce(play::ReproduceArgs),
-    /// Play a tournament file (round robin, gauntlet, Swiss, knockout, groups), in parallel, to CSV standings
+    /// Play a tournament file (round robin, gauntlet, Swiss, knockout, groups, free-for-all), in parallel, to CSV standings
     Tournament(tournament::TournamentArgs),
     /// Merge the results folders of tournament shards into one set of standings
     Merge(tournament::MergeArgs),

@@ -36,7 +36,7 @@ pub struct TournamentArgs {
     /// Say how many games a run would play in --out and why (new bot, changed bot, never played); play nothing, write nothing
     #[arg(long)]
     pub dry_run: bool,
-    /// Play only shard I of N (a game goes to the shard its identity names, so it stays there when bots change); merge the folders with `referee merge` (round robins and gauntlets only)
+    /// Play only shard I of N (a game goes to the shard its identity names, so it stays there when bots change); merge the folders with `referee merge` (round robins and gauntlets; a free-for-all by game number)
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
     /// Do not pin each game (the worker and its two bots) to one CPU; pinned, each worker takes a CPU no other referee on the machine holds, and with none free the games are not pinned (said on stderr)
@@ -166,6 +166,30 @@ pub fn run_grade(args: GradeArgs) -> Result<super::ExitCode, Failure> {
                 file.display()
             ))
         })?;
+    if meta.format == tournament::Format::FreeForAll.name() {
+        let (_, standings) = tournament::ffa::standings_in(&args.folder).map_err(Failure::input)?;
+        let grades = referee_engine::model::ffa::grade_places(&plan, &standings);
+        let path = referee_engine::reporter::ffa::write_grades(&args.folder, &grades)
+            .map_err(Failure::internal)?;
+        for g in &grades {
+            println!(
+                "{}: {} marks ({})",
+                escape(&g.team),
+                g.marks,
+                escape(&g.reason)
+            );
+        }
+        println!("grades: {}", path.display());
+        // A report made before shows the grades made now.
+        let report = args.folder.join(referee_engine::reporter::html::REPORT_DIR);
+        if report.join("index.html").exists() {
+            let templates = referee_engine::reporter::html::Templates::default();
+            referee_engine::reporter::html::write_report(&args.folder, &templates)
+                .map_err(Failure::internal)?;
+            println!("report: {}", report.join("index.html").display());
+        }
+        return Ok(super::ExitCode::Ok);
+    }
     let (win, draw, loss) = meta.scoring;
     let scoring = tournament::Scoring { win, draw, loss };
     let (standings, _) =
@@ -285,6 +309,9 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         pin: None,
         key,
     };
+    if plan.format == tournament::Format::FreeForAll {
+        return run_free_for_all(&plan, options, &args, sandbox.describe());
+    }
     if args.dry_run {
         let report = tournament::dry_run(&plan, &options).map_err(|e| match e {
             tournament::TournamentError::ShardOfRounds { .. }
@@ -429,6 +456,144 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
     Ok(super::ExitCode::Ok)
 }
 
+/// A free-for-all: its own runner, terminal lines, CSV files and report
+/// (`--events` is not there yet for games of more than two).
+fn run_free_for_all(
+    plan: &TournamentPlan,
+    mut options: RunOptions,
+    args: &TournamentArgs,
+    sandbox: String,
+) -> Result<super::ExitCode, Failure> {
+    use referee_engine::tournament::ffa;
+    if args.events.events.is_some() {
+        return Err(Failure::input(anyhow::anyhow!(
+            "--events: a free-for-all does not stream events yet; leave --events out (games.csv has every game as it ends)"
+        )));
+    }
+    let schedule = ffa::FfaSchedule::new(plan);
+    if args.dry_run {
+        let count = schedule.games_in(options.shard).count();
+        println!(
+            "{}: free-for-all, {} bots, {} players a game, {} games each: {} tables, each played {} times with the seats rotated, {} games{}",
+            escape(&plan.name),
+            plan.bots.len(),
+            plan.players_per_game,
+            plan.games_per_bot,
+            schedule.tables().len(),
+            plan.players_per_game,
+            schedule.len(),
+            match options.shard {
+                Some(s) => format!(" ({count} in shard {}/{})", s.index, s.count),
+                None => String::new(),
+            }
+        );
+        for (t, table) in schedule.tables().iter().enumerate() {
+            let names: Vec<String> = table
+                .iter()
+                .map(|&b| escape(&plan.bots[b].name).into_owned())
+                .collect();
+            println!("table {}: {}", t + 1, names.join(", "));
+        }
+        return Ok(super::ExitCode::Ok);
+    }
+    bot::install_interrupt_handler();
+    if !args.no_pin {
+        let claims = bot::CpuClaims::claim(options.jobs);
+        if claims.short() || super::verbose() {
+            eprintln!("{}", claims.describe());
+        }
+        options.pin = Some(claims);
+    }
+    eprintln!(
+        "{}: {} ({}), free-for-all, {} players a game, {} games each, {} bots, {} jobs, results in {}",
+        escape(&plan.name),
+        plan.config.game_name(),
+        plan.config.variant_name(),
+        plan.players_per_game,
+        plan.games_per_bot,
+        plan.bots.len(),
+        options.jobs,
+        options.out.display()
+    );
+    let mut terminal = referee_engine::reporter::ffa::FfaTerminal::new();
+    let outcome = ffa::run(plan, &options, &mut terminal);
+    let stopped_by_match = matches!(outcome, Err(tournament::TournamentError::Match(_)));
+    if outcome.is_err() && bot::stop_requested() && !stopped_by_match {
+        if let Err(e) = &outcome {
+            eprintln!(
+                "referee: {}",
+                referee_engine::text::escape_lines(&e.to_string())
+            );
+        }
+        return Ok(super::ExitCode::Interrupted);
+    }
+    let outcome = outcome.map_err(|e| match e {
+        tournament::TournamentError::Match(ref m)
+            if !m.is_refused_game()
+                && !matches!(
+                    m,
+                    referee_engine::runner::MatchError::Unreachable { .. }
+                        | referee_engine::runner::MatchError::Players { .. }
+                ) =>
+        {
+            Failure::internal(e)
+        }
+        tournament::TournamentError::Folder(tournament::run::FolderError::Io { .. }) => {
+            Failure::internal(e)
+        }
+        _ => Failure::input(e),
+    })?;
+    if let Err(e) =
+        referee_engine::atomic_file::write(&options.out.join("sandbox.txt"), format!("{sandbox}\n"))
+    {
+        eprintln!("warning: cannot write sandbox.txt: {e}");
+    }
+    print!(
+        "{}",
+        referee_engine::reporter::ffa::standings_text(&outcome.standings)
+    );
+    for g in outcome.grades.iter().flatten() {
+        println!(
+            "grade: {}: {} marks ({})",
+            escape(&g.team),
+            g.marks,
+            escape(&g.reason)
+        );
+    }
+    println!(
+        "\n{} games played now, {} in {}",
+        outcome.played_now,
+        outcome.total_in_folder,
+        options.out.display()
+    );
+    if let Some(why) = &outcome.not_played_why {
+        eprintln!(
+            "warning: {} games not played ({why}); --resume plays them",
+            outcome.not_played
+        );
+    }
+    if !args.no_report {
+        let templates = referee_engine::reporter::html::Templates {
+            dir: args.templates.clone(),
+        };
+        match referee_engine::reporter::html::write_report(&options.out, &templates) {
+            Ok(w) => println!("report: {}", w.folder.join("index.html").display()),
+            Err(e) => eprintln!("warning: the report was not written: {e}"),
+        }
+    }
+    if outcome.interrupted {
+        eprintln!(
+            "interrupted: finish with {}",
+            resume_command(&args.file, &options.out)
+        );
+        return Ok(super::ExitCode::Interrupted);
+    }
+    if outcome.not_played > 0 {
+        return Ok(super::ExitCode::Internal);
+    }
+    Ok(super::ExitCode::Ok)
+}
+
 /// The format as the start line names it: `swiss, 4 rounds`,
 /// `groups, 2 groups, best 2 of each to a knockout`.
 fn format_line(plan: &TournamentPlan) -> String {
@@ -439,7 +604,9 @@ fn format_line(plan: &TournamentPlan) -> String {
             "groups, {} groups, best {} of each to a knockout",
             plan.groups, plan.advance
         ),
-        Format::RoundRobin | Format::Gauntlet | Format::Knockout => plan.format.name().to_string(),
+        Format::RoundRobin | Format::Gauntlet | Format::Knockout | Format::FreeForAll => {
+            plan.format.name().to_string()
+        }
     }
 }
 
@@ -460,6 +627,28 @@ pub fn run_merge(args: MergeArgs) -> Result<super::ExitCode, Failure> {
             "{} already holds results (games.csv): give --out a new folder",
             args.out.display()
         )));
+    }
+    if let Some(first) = args.folders.first() {
+        if tournament::ffa::is_free_for_all(first) {
+            let (standings, count, total) =
+                tournament::ffa::merge(&args.folders, &args.out, args.partial)
+                    .map_err(Failure::input)?;
+            print!(
+                "{}",
+                referee_engine::reporter::ffa::standings_text(&standings)
+            );
+            println!(
+                "\n{count} of {total} games merged into {}",
+                args.out.display()
+            );
+            if count < total {
+                eprintln!(
+                    "warning: {} games are missing (--partial: a shard not given or not finished)",
+                    total - count
+                );
+            }
+            return Ok(super::ExitCode::Ok);
+        }
     }
     let (standings, count, total) =
         tournament::merge(&args.folders, &args.out, args.partial).map_err(Failure::input)?;

@@ -30,6 +30,42 @@ impl Band {
     }
 }
 
+/// What a free-for-all's band asks of a team's places.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PlaceRequirement {
+    /// An average place of at most this (1 is first).
+    AveragePlace(f64),
+    /// First (alone or shared) at this share of its games or more.
+    FirstShare(f64),
+}
+
+/// One mark band of a free-for-all: its requirement gives `marks`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlaceBand {
+    pub requirement: PlaceRequirement,
+    pub marks: f64,
+}
+
+impl PlaceBand {
+    /// The band in words: `average place <= 2.5`, `first places >= 25%`.
+    pub fn describe(&self) -> String {
+        match self.requirement {
+            PlaceRequirement::AveragePlace(p) => format!("average place <= {p}"),
+            PlaceRequirement::FirstShare(s) => format!("first places >= {}", percent(s)),
+        }
+    }
+
+    /// Whether a team of `average_place` and `first_share` (over at least
+    /// one game) meets it.
+    pub fn met(&self, games: u64, average_place: f64, first_share: f64) -> bool {
+        games > 0
+            && match self.requirement {
+                PlaceRequirement::AveragePlace(p) => average_place <= p,
+                PlaceRequirement::FirstShare(s) => first_share >= s,
+            }
+    }
+}
+
 /// A student of the roster and the team (bot) they belong to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RosterEntry {
@@ -56,6 +92,9 @@ pub struct GradingPlan {
     pub references: Vec<String>,
     /// In the file's order.
     pub bands: Vec<Band>,
+    /// A free-for-all's bands, of places (in the file's order; then
+    /// `bands` is empty).
+    pub place_bands: Vec<PlaceBand>,
     /// The roster's students, in its order (empty without a roster).
     pub roster: Vec<RosterEntry>,
     pub roster_path: Option<PathBuf>,

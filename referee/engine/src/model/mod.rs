@@ -9,6 +9,7 @@
 pub mod admission;
 pub mod bench;
 pub mod check;
+pub mod ffa;
 pub mod folder;
 pub mod grades;
 pub mod standings;

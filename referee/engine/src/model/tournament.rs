@@ -137,6 +137,10 @@ pub enum Format {
     /// Two stages: round-robin groups, then a knockout of the best of each
     /// group ([`crate::tournament::groups`]).
     Groups,
+    /// Tables of more than two players drawn so that every bot plays every
+    /// seat equally often ([`crate::tournament::ffa`]); ranked by ratings
+    /// from the places of each game.
+    FreeForAll,
 }
 
 impl Format {
@@ -148,6 +152,7 @@ impl Format {
             Format::Swiss => "swiss",
             Format::Knockout => "knockout",
             Format::Groups => "groups",
+            Format::FreeForAll => "free-for-all",
         }
     }
 
@@ -159,6 +164,7 @@ impl Format {
             Format::Swiss,
             Format::Knockout,
             Format::Groups,
+            Format::FreeForAll,
         ]
         .into_iter()
         .find(|f| f.name() == name)
@@ -170,7 +176,7 @@ impl Format {
     /// (`FormatRules::pairings` in `tournament/format.rs`).
     pub fn has_rounds(self) -> bool {
         match self {
-            Format::RoundRobin | Format::Gauntlet => false,
+            Format::RoundRobin | Format::Gauntlet | Format::FreeForAll => false,
             Format::Swiss | Format::Knockout | Format::Groups => true,
         }
     }
@@ -178,7 +184,7 @@ impl Format {
     /// Whether the format ends in a knockout (seeded, with tie-breaks).
     pub fn has_knockout(self) -> bool {
         match self {
-            Format::RoundRobin | Format::Gauntlet | Format::Swiss => false,
+            Format::RoundRobin | Format::Gauntlet | Format::Swiss | Format::FreeForAll => false,
             Format::Knockout | Format::Groups => true,
         }
     }

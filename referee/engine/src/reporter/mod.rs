@@ -29,6 +29,7 @@
 pub mod admission;
 pub mod csv;
 pub mod events;
+pub mod ffa;
 pub mod folder;
 pub mod grades;
 pub mod html;

@@ -77,6 +77,7 @@ impl Format {
             Format::Swiss => Box::new(SwissRules(Box::new(Swiss::new(plan)))),
             Format::Knockout => Box::new(Knockout),
             Format::Groups => Box::new(Groups),
+            Format::FreeForAll => Box::new(FreeForAll),
         }
     }
 }
@@ -102,6 +103,45 @@ impl FormatRules for SingleBlock {
         _results: &Results,
     ) -> Result<u64, OffSchedule> {
         Ok(games_in_tournament(plan))
+    }
+
+    fn next_games(
+        &mut self,
+        _plan: &TournamentPlan,
+        _results: &Results,
+    ) -> Result<Option<Block>, OffSchedule> {
+        Ok(None)
+    }
+
+    fn tables(
+        &mut self,
+        _plan: &TournamentPlan,
+        _results: &Results,
+        _standings: &[StandingRow],
+    ) -> Result<Option<RoundsTables>, OffSchedule> {
+        Ok(None)
+    }
+}
+
+/// A free-for-all: one block of tables of K players, played by its own
+/// runner ([`super::ffa`]); it has no pairings of two.
+struct FreeForAll;
+
+impl FormatRules for FreeForAll {
+    fn pairings(&self, _plan: &TournamentPlan) -> Option<Vec<(usize, usize)>> {
+        Some(vec![])
+    }
+
+    fn announced_games(&self, plan: &TournamentPlan) -> u64 {
+        super::ffa::total_games(plan)
+    }
+
+    fn expected_games(
+        &self,
+        plan: &TournamentPlan,
+        _results: &Results,
+    ) -> Result<u64, OffSchedule> {
+        Ok(super::ffa::total_games(plan))
     }
 
     fn next_games(
@@ -311,6 +351,7 @@ mod tests {
             Format::Gauntlet => "challengers = [\"s1\"]",
             Format::Swiss => "rounds = 3",
             Format::Groups => "groups = 2\nadvance = 2",
+            Format::FreeForAll => unreachable!("not among EVERY_FORMAT: it needs a judge"),
         };
         let mut text = format!(
             "game = \"arrow5\"\nformat = \"{}\"\n{fields}\n",

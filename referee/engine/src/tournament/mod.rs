@@ -5,6 +5,7 @@
 //! identity ([`identity`], [`store`]): run again after bots changed, they
 //! play only the new games.
 
+pub mod ffa;
 pub mod format;
 pub mod groups;
 pub mod identity;

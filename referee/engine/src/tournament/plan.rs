@@ -46,6 +46,10 @@ struct RawTournament {
     groups: Option<Spanned<u64>>,
     /// Groups: how many of each group go on to the knockout.
     advance: Option<Spanned<u64>>,
+    /// Free-for-all: the players at each table.
+    players_per_game: Option<Spanned<u64>>,
+    /// Free-for-all: the games each bot plays.
+    games_per_bot: Option<Spanned<u64>>,
     /// basic, strict or auto (`referee tournament --sandbox` overrides it).
     sandbox: Option<Spanned<String>>,
     #[serde(default)]
@@ -110,6 +114,10 @@ pub struct TournamentPlan {
     /// knockout (0 for the other formats).
     pub groups: u32,
     pub advance: u32,
+    /// Free-for-all: the players of each game and the games each bot
+    /// plays (0 for the other formats).
+    pub players_per_game: u32,
+    pub games_per_bot: u32,
     pub scoring: Scoring,
     pub bots: Vec<TournamentBot>,
     /// The confinement asked for (not yet resolved on this machine).
@@ -160,6 +168,8 @@ impl TournamentPlan {
         let seeds = seeds(&src, &raw, format, &names, bots.len())?;
         let tiebreak_pairs = tiebreak_pairs(&src, &raw, format)?;
         let (groups, advance) = groups(&src, &raw, format, bots.len())?;
+        let (players_per_game, games_per_bot) =
+            free_for_all(&src, &raw, format, &config, bots.len())?;
         let grading = grading(&src, &raw, format, &challengers, &names)?;
         let sandbox = match &raw.sandbox {
             None => SandboxChoice::default(),
@@ -182,6 +192,8 @@ impl TournamentPlan {
             tiebreak_pairs,
             groups,
             advance,
+            players_per_game,
+            games_per_bot,
             scoring,
             bots,
             sandbox,
@@ -219,7 +231,7 @@ fn format(src: &Source<'_>, format: Option<&Spanned<String>>) -> Result<Format, 
         Some(format) => Ok(format),
         None => Err(src.error_at(
             f.span(),
-            format!("format: '{}' is not a format; use \"round-robin\", \"gauntlet\", \"swiss\", \"knockout\" or \"groups\"", f.get_ref()),
+            format!("format: '{}' is not a format; use \"round-robin\", \"gauntlet\", \"swiss\", \"knockout\", \"groups\" or \"free-for-all\"", f.get_ref()),
         )),
     }
 }
@@ -334,12 +346,12 @@ fn rounds(
             raw.format.as_ref().map_or(0..0, |f| f.span()),
             "rounds: a Swiss tournament needs rounds = R, the number of rounds".into(),
         )),
-        (Format::RoundRobin | Format::Gauntlet | Format::Knockout | Format::Groups, Some(r)) => Err(src.error_at(
+        (Format::RoundRobin | Format::Gauntlet | Format::Knockout | Format::Groups | Format::FreeForAll, Some(r)) => Err(src.error_at(
             r.span(),
             "rounds: only a Swiss tournament has rounds; set format = \"swiss\" or remove this field"
                 .into(),
         )),
-        (Format::RoundRobin | Format::Gauntlet | Format::Knockout | Format::Groups, None) => Ok(0),
+        (Format::RoundRobin | Format::Gauntlet | Format::Knockout | Format::Groups | Format::FreeForAll, None) => Ok(0),
     }
 }
 
@@ -357,12 +369,12 @@ fn seeds(
     let folder = match (format, &raw.seeds_from) {
         (Format::Knockout | Format::Groups, None) => return Ok((0..bot_count).collect()),
         (Format::Knockout | Format::Groups, Some(folder)) => folder,
-        (Format::RoundRobin | Format::Gauntlet | Format::Swiss, Some(folder)) => return Err(src.error_at(
+        (Format::RoundRobin | Format::Gauntlet | Format::Swiss | Format::FreeForAll, Some(folder)) => return Err(src.error_at(
             folder.span(),
             "seeds_from: only a knockout or groups are seeded; set format = \"knockout\" or remove this field"
                 .into(),
         )),
-        (Format::RoundRobin | Format::Gauntlet | Format::Swiss, None) => return Ok(vec![]),
+        (Format::RoundRobin | Format::Gauntlet | Format::Swiss | Format::FreeForAll, None) => return Ok(vec![]),
     };
     let standings = src.base().join(folder.get_ref()).join("standings.csv");
     let fail = |why: String| {
@@ -425,12 +437,12 @@ fn tiebreak_pairs(src: &Source<'_>, raw: &RawTournament, format: Format) -> Resu
             ),
         )),
         (Format::Knockout | Format::Groups, Some(t)) => Ok(*t.get_ref() as u32),
-        (Format::RoundRobin | Format::Gauntlet | Format::Swiss, Some(t)) => Err(src.error_at(
+        (Format::RoundRobin | Format::Gauntlet | Format::Swiss | Format::FreeForAll, Some(t)) => Err(src.error_at(
             t.span(),
             "tiebreak_pairs: only a knockout or groups have tie-breaks; set format = \"knockout\" or remove this field"
                 .into(),
         )),
-        (Format::RoundRobin | Format::Gauntlet | Format::Swiss, None) => Ok(0),
+        (Format::RoundRobin | Format::Gauntlet | Format::Swiss | Format::FreeForAll, None) => Ok(0),
     }
 }
 
@@ -486,6 +498,101 @@ fn groups(
     Ok((g as u32, k as u32))
 }
 
+/// Free-for-all: `players_per_game` (K: 2 or more, at most the bots, a
+/// game judged by a judge) and `games_per_bot` (G: a multiple of K, since
+/// each table is played K times with its seats rotated, and such that
+/// the bots fill whole tables); both refused for the other formats, as
+/// `games_per_pairing` is for a free-for-all.
+fn free_for_all(
+    src: &Source<'_>,
+    raw: &RawTournament,
+    format: Format,
+    config: &GameConfig,
+    bot_count: usize,
+) -> Result<(u32, u32), PlanError> {
+    let fields = [
+        ("players_per_game", &raw.players_per_game),
+        ("games_per_bot", &raw.games_per_bot),
+    ];
+    if format != Format::FreeForAll {
+        for (field, given) in fields {
+            if let Some(given) = given {
+                return Err(src.error_at(
+                    given.span(),
+                    format!("{field}: only a free-for-all has {field}; set format = \"free-for-all\" or remove this field"),
+                ));
+            }
+        }
+        return Ok((0, 0));
+    }
+    if let Some(g) = &raw.games_per_pairing {
+        return Err(src.error_at(
+            g.span(),
+            "games_per_pairing: a free-for-all has no pairings; give games_per_bot = G, the games each bot plays".into(),
+        ));
+    }
+    let whole = raw.format.as_ref().map_or(0..0, |f| f.span());
+    let Some(players) = &raw.players_per_game else {
+        return Err(src.error_at(
+            whole,
+            "players_per_game: a free-for-all needs players_per_game = K, the players of each game (the judge says how many it takes)".into(),
+        ));
+    };
+    let k = *players.get_ref();
+    if config.judge().is_none() {
+        return Err(src.error_at(
+            whole,
+            format!(
+                "format: the built-in game {} is played by two; a free-for-all needs a game of more players, given as a judge (game = \"path/to/judge\")",
+                config.game_name()
+            ),
+        ));
+    }
+    if k < 2 || k > bot_count as u64 || k > crate::games::MAX_SEATS as u64 {
+        return Err(src.error_at(
+            players.span(),
+            format!(
+                "players_per_game: {k} players at a table is not possible with {bot_count} bots; give 2 to {}",
+                bot_count.min(crate::games::MAX_SEATS)
+            ),
+        ));
+    }
+    let Some(games) = &raw.games_per_bot else {
+        return Err(src.error_at(
+            whole,
+            format!("games_per_bot: a free-for-all needs games_per_bot = G, the games each bot plays (a multiple of players_per_game, {k})"),
+        ));
+    };
+    let g = *games.get_ref();
+    let n = bot_count as u64;
+    // Each table of K is played K times: a bot plays K games per table,
+    // and the N bots' tables, N x G / K seats, fill whole tables of K.
+    let fits = |g: u64| g > 0 && g % k == 0 && (n * (g / k)) % k == 0;
+    if g > units::MAX_GAMES || !fits(g) {
+        let step = (1..=k).map(|t| t * k).find(|&s| fits(s)).unwrap_or(k * k);
+        let below = (g / step) * step;
+        let nearest = if below == 0 {
+            format!("{step}")
+        } else if below == g {
+            format!("{}", below.min(units::MAX_GAMES / step * step))
+        } else {
+            format!("{below} or {}", below + step)
+        };
+        let why = if g > units::MAX_GAMES {
+            format!("is too large: at most {}", units::MAX_GAMES)
+        } else {
+            format!(
+                "does not fill whole tables: each table of {k} is played {k} times with the seats rotated, so a bot plays {k} games per table, and {n} bots need games_per_bot to be a multiple of {step}"
+            )
+        };
+        return Err(src.error_at(
+            games.span(),
+            format!("games_per_bot: {g} {why}; give {nearest}"),
+        ));
+    }
+    Ok((k as u32, g as u32))
+}
+
 /// `[grading]`: validated against the bots; only formats in which every
 /// reference meets every team (a round robin, or a gauntlet whose
 /// challengers include every reference).
@@ -508,9 +615,11 @@ fn grading(
         &ordered,
         None,
         raw.bots_dir.as_ref().map(|d| d.get_ref().as_str()),
+        format == Format::FreeForAll,
     )?;
+    // A free-for-all grades by places: its references play no part.
     let plays_everyone = |name: &String| match format {
-        Format::RoundRobin => true,
+        Format::RoundRobin | Format::FreeForAll => true,
         Format::Gauntlet => names.get(name).is_some_and(|i| challengers.contains(i)),
         Format::Swiss | Format::Knockout | Format::Groups => false,
     };
@@ -543,8 +652,8 @@ fn challengers(
             ))
         }
         (Format::Gauntlet, Some(c)) => c,
-        (Format::RoundRobin | Format::Swiss | Format::Knockout | Format::Groups, None) => return Ok(vec![]),
-        (Format::RoundRobin | Format::Swiss | Format::Knockout | Format::Groups, Some(c)) => {
+        (Format::RoundRobin | Format::Swiss | Format::Knockout | Format::Groups | Format::FreeForAll, None) => return Ok(vec![]),
+        (Format::RoundRobin | Format::Swiss | Format::Knockout | Format::Groups | Format::FreeForAll, Some(c)) => {
             return Err(src.error_at(
                 c.span(),
                 "challengers: only a gauntlet has challengers; set format = \"gauntlet\" or remove this field".into(),

@@ -53,6 +53,12 @@ impl Shard {
         Ok(Shard { index, count })
     }
 
+    /// Whether the shard plays the game numbered `number` of a format
+    /// whose games are kept by number (a free-for-all).
+    pub fn contains_number(&self, number: u64) -> bool {
+        (number - 1) % u64::from(self.count) == u64::from(self.index - 1)
+    }
+
     pub fn contains(&self, game: &ScheduledGame) -> bool {
         let key = game.identity.map_or(game.number - 1, |id| id.low_u64());
         key % u64::from(self.count) == u64::from(self.index - 1)

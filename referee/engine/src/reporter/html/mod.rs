@@ -28,6 +28,7 @@
 //! one, never half of each. While a tournament runs, [`LiveReport`] rewrites
 //! only the leaderboard (atomically) every few seconds, with a refresh tag.
 
+mod ffa;
 mod read;
 pub mod svg;
 pub mod view;
@@ -65,6 +66,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("game.html", include_str!("templates/game.html")),
     ("check.html", include_str!("templates/check.html")),
     ("grades.html", include_str!("templates/grades.html")),
+    ("ffa.html", include_str!("templates/ffa.html")),
 ];
 const STYLE: &str = include_str!("templates/style.css");
 const VIEWER: &str = include_str!("templates/viewer.js");
@@ -453,6 +455,9 @@ struct BotFacts {
 
 /// Writes the whole report of a results folder into `folder/report/`.
 pub fn write_report(folder: &Path, templates: &Templates) -> Result<Written, ReportError> {
+    if crate::tournament::ffa::is_free_for_all(folder) {
+        return ffa::write_ffa_report(folder, templates);
+    }
     let results = read_results(folder)?;
     let env = templates.environment()?;
     let final_dir = folder.join(REPORT_DIR);
@@ -662,19 +667,7 @@ pub fn write_report(folder: &Path, templates: &Templates) -> Result<Written, Rep
     let index_path = fresh.join("index.html");
     fs::write(&index_path, &index_html).map_err(io_error(&index_path, "cannot write"))?;
     let total_bytes = folder_bytes(&fresh);
-    // Swap: the old report moves aside, the new one takes its name.
-    let old = folder.join(".report.old");
-    if old.exists() {
-        fs::remove_dir_all(&old).map_err(io_error(&old, "cannot clear"))?;
-    }
-    if final_dir.exists() {
-        fs::rename(&final_dir, &old).map_err(io_error(&final_dir, "cannot replace"))?;
-    }
-    fs::rename(&fresh, &final_dir).map_err(io_error(&final_dir, "cannot write"))?;
-    let _ = crate::atomic_file::sync_folder_of(&final_dir);
-    if old.exists() {
-        let _ = fs::remove_dir_all(&old);
-    }
+    swap_in(folder, &fresh, &final_dir)?;
     Ok(Written {
         folder: final_dir,
         games: pages.len(),
@@ -682,6 +675,24 @@ pub fn write_report(folder: &Path, templates: &Templates) -> Result<Written, Rep
         index_bytes: index_html.len() as u64,
         total_bytes,
     })
+}
+
+/// The report made in `fresh` takes the place of `final_dir`: the old
+/// report moves aside, the new one takes its name.
+fn swap_in(folder: &Path, fresh: &Path, final_dir: &Path) -> Result<(), ReportError> {
+    let old = folder.join(".report.old");
+    if old.exists() {
+        fs::remove_dir_all(&old).map_err(io_error(&old, "cannot clear"))?;
+    }
+    if final_dir.exists() {
+        fs::rename(final_dir, &old).map_err(io_error(final_dir, "cannot replace"))?;
+    }
+    fs::rename(fresh, final_dir).map_err(io_error(final_dir, "cannot write"))?;
+    let _ = crate::atomic_file::sync_folder_of(final_dir);
+    if old.exists() {
+        let _ = fs::remove_dir_all(&old);
+    }
+    Ok(())
 }
 
 fn folder_bytes(folder: &Path) -> u64 {
@@ -770,6 +781,9 @@ pub const CHECK_JSON: &str = "check.json";
 /// merge's, or a shard's) into `folder/report/`, a check's (`check --report
 /// DIR`, recognised by its `check.json`) in place.
 pub fn write_any_report(folder: &Path, templates: &Templates) -> Result<Written, ReportError> {
+    if crate::tournament::ffa::is_free_for_all(folder) {
+        return ffa::write_ffa_report(folder, templates);
+    }
     let record = folder.join(CHECK_JSON);
     if folder.join("tournament.json").exists() || !record.exists() {
         return write_report(folder, templates);

@@ -21,7 +21,7 @@ impl FolderMeta {
     }
 }
 
-pub(super) fn prepare_folder(
+pub(crate) fn prepare_folder(
     plan: &TournamentPlan,
     options: &RunOptions,
 ) -> Result<FolderMeta, TournamentError> {

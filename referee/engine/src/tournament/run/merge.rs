@@ -14,9 +14,72 @@ pub fn merge(
     out: &Path,
     partial: bool,
 ) -> Result<(Vec<StandingRow>, u64, u64), TournamentError> {
+    let mut rows = TwoPlayerRows::default();
+    let meta = merge_folders(folders, out, partial, &mut rows)?;
+    let (win, draw, loss) = meta.scoring;
+    let (standings, count) = standings_of(out, &meta.bots, Scoring { win, draw, loss })?;
+    write_tables(out, &standings)?;
+    Ok((standings.rows(), count, meta.total_games))
+}
+
+/// The games of shard folders, as `merge` joins them.
+pub trait MergeRows {
+    /// Adds the rows of a folder's `games.csv`; a game another folder
+    /// has too must be the same game.
+    fn add(&mut self, games_csv: &Path) -> Result<(), TournamentError>;
+    /// The games joined.
+    fn count(&self) -> u64;
+    /// Writes the joined `games.csv` into `out`.
+    fn write(&self, out: &Path) -> Result<(), TournamentError>;
+}
+
+/// The rows of games of two players, by number.
+#[derive(Default)]
+struct TwoPlayerRows(std::collections::BTreeMap<u64, GameRow>);
+
+impl MergeRows for TwoPlayerRows {
+    fn add(&mut self, games_path: &Path) -> Result<(), TournamentError> {
+        let rows = &mut self.0;
+        for_each_row(games_path, |row| {
+            if let Some(existing) = rows.get(&row.game) {
+                if existing.bot_a != row.bot_a
+                    || existing.bot_b != row.bot_b
+                    || existing.seed != row.seed
+                {
+                    return Err(RowError::Differs { game: row.game });
+                }
+                return Ok(());
+            }
+            rows.insert(row.game, row);
+            Ok(())
+        })?;
+        Ok(())
+    }
+
+    fn count(&self) -> u64 {
+        self.0.len() as u64
+    }
+
+    fn write(&self, out: &Path) -> Result<(), TournamentError> {
+        write_atomically(&out.join(GAMES_CSV), |w| {
+            self.0.values().try_for_each(|row| w.serialize(row))
+        })?;
+        Ok(())
+    }
+}
+
+/// Combines the folders' games into `out` through `rows` (checked first:
+/// one tournament file, one key, each shard once, every game unless
+/// `partial`), with its `tournament.toml`, `tournament.json` and
+/// transcripts; returns the folders' description.
+pub fn merge_folders(
+    folders: &[PathBuf],
+    out: &Path,
+    partial: bool,
+    rows: &mut dyn MergeRows,
+) -> Result<FolderMeta, TournamentError> {
     let mut meta: Option<(FolderMeta, String, PathBuf)> = None;
     let mut shards: Vec<GivenShard> = vec![];
-    let mut rows: std::collections::BTreeMap<u64, GameRow> = Default::default();
     let mut first_key: Option<(crate::key::RefereeKey, PathBuf)> = None;
     let mut keyless: Option<PathBuf> = None;
     for folder in folders {
@@ -109,20 +172,7 @@ pub fn merge(
         });
         // Its transcripts are checked now, before anything is written.
         shard_transcripts(folder)?;
-        let games_path = folder.join(GAMES_CSV);
-        for_each_row(&games_path, |row| {
-            if let Some(existing) = rows.get(&row.game) {
-                if existing.bot_a != row.bot_a
-                    || existing.bot_b != row.bot_b
-                    || existing.seed != row.seed
-                {
-                    return Err(RowError::Differs { game: row.game });
-                }
-                return Ok(());
-            }
-            rows.insert(row.game, row);
-            Ok(())
-        })?;
+        rows.add(&folder.join(GAMES_CSV))?;
     }
     // A folder without a key next to one with: nothing tells that it was
     // played with the same key (folders of referees before keys have none).
@@ -143,7 +193,7 @@ pub fn merge(
             message: "no folders to merge".into(),
         });
     };
-    let merged = rows.len() as u64;
+    let merged = rows.count();
     if merged < meta.total_games && !partial {
         let given: BTreeSet<u32> = shards
             .iter()
@@ -174,10 +224,7 @@ pub fn merge(
         });
     }
     fs::create_dir_all(out).map_err(io_error(out, "cannot create the folder"))?;
-    let games_path = out.join(GAMES_CSV);
-    write_atomically(&games_path, |w| {
-        rows.values().try_for_each(|row| w.serialize(row))
-    })?;
+    rows.write(out)?;
     atomic_file::write(&out.join("tournament.toml"), source)
         .map_err(io_error(out, "cannot write tournament.toml"))?;
     let merged_meta = FolderMeta {
@@ -189,11 +236,8 @@ pub fn merge(
         serde_json::to_string_pretty(&merged_meta).expect("meta serializes"),
     )
     .map_err(io_error(out, "cannot write tournament.json"))?;
-    let (win, draw, loss) = meta.scoring;
-    let (standings, count) = standings_of(out, &meta.bots, Scoring { win, draw, loss })?;
-    write_tables(out, &standings)?;
     merge_transcripts(folders, out)?;
-    Ok((standings.rows(), count, meta.total_games))
+    Ok(meta)
 }
 
 /// A folder given to `merge`: its shard (`I/N`, none for a whole run) and

@@ -64,9 +64,12 @@ mod publish;
 mod resume;
 
 pub use dry_run::{dry_run, DryRun};
-pub use merge::merge;
+pub(crate) use folder::prepare_folder;
+pub use merge::{merge, merge_folders, MergeRows};
+pub(crate) use play::transcripts_folder;
+pub(crate) use resume::cut_partial_row;
 pub use resume::standings_of;
-use {folder::*, merge::*, play::*, publish::*, resume::*};
+use {merge::*, play::*, publish::*, resume::*};
 
 #[derive(Debug, thiserror::Error)]
 pub enum TournamentError {
@@ -109,6 +112,12 @@ pub enum TournamentError {
     /// by a referee that numbered its games' seeds by their place.
     #[error("{} holds games of an older referee (it has no store/games.jsonl; its games' seeds came from their place in the schedule): finish it with that referee, or play the tournament again with another --out", path.display())]
     NoStore { path: PathBuf },
+    /// A free-for-all resumed after some of its bots changed.
+    #[error("{}: {bots} changed since the folder's games were played (their files are not those played); add --update to play their games again, or restore them and --resume", path.display())]
+    BotsChanged { path: PathBuf, bots: String },
+    /// `--update` of a free-for-all with a changed file.
+    #[error("{} holds a free-for-all of another file: its tables are drawn from every bot of the file, so it cannot take bots added, replaced or removed; play the new file in another --out (or restore the file and --resume)", path.display())]
+    UpdateOfFreeForAll { path: PathBuf },
     #[error(transparent)]
     Store(#[from] StoreError),
     /// A file of the results folder (or a shard) that is not a regular

@@ -7,7 +7,7 @@ use super::*;
 /// Transcripts hold the codes of finished games: their folder is the
 /// referee's user's alone, so that bots (under strict, users of their own)
 /// cannot read their opponents' past codes.
-pub(super) fn transcripts_folder(out: &Path) -> Result<PathBuf, TournamentError> {
+pub(crate) fn transcripts_folder(out: &Path) -> Result<PathBuf, TournamentError> {
     let transcripts = out.join("transcripts");
     std::os::unix::fs::DirBuilderExt::mode(fs::DirBuilder::new().recursive(true), 0o700)
         .create(&transcripts)

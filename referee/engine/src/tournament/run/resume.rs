@@ -10,6 +10,22 @@ pub(super) fn read_done_games(path: &Path) -> Result<BTreeSet<u64>, TournamentEr
     if !input_file::is_there(path) {
         return Ok(BTreeSet::new());
     }
+    cut_partial_row(path)?;
+    let mut done = BTreeSet::new();
+    for_each_row(path, |row| {
+        done.insert(row.game);
+        Ok(())
+    })?;
+    Ok(done)
+}
+
+/// Removes a last row of the CSV file at `path` cut short by a kill (its
+/// game is played again), so the file ends on a whole row. No file: nothing
+/// to do.
+pub(crate) fn cut_partial_row(path: &Path) -> Result<(), TournamentError> {
+    if !input_file::is_there(path) {
+        return Ok(());
+    }
     // Streamed: the file may hold millions of rows.
     let mut reader = input_file::reader(path, Links::Refused, TABLE_CAP)?;
     let mut rows = WholeRows::default();
@@ -33,12 +49,7 @@ pub(super) fn read_done_games(path: &Path) -> Result<BTreeSet<u64>, TournamentEr
             .and_then(|()| file.sync_all())
             .map_err(io_error(path, "cannot repair"))?;
     }
-    let mut done = BTreeSet::new();
-    for_each_row(path, |row| {
-        done.insert(row.game);
-        Ok(())
-    })?;
-    Ok(done)
+    Ok(())
 }
 
 /// Where the last whole row of CSV text ends: after the last line break
