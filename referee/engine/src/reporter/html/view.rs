@@ -446,19 +446,49 @@ fn rows_of(board: &Board) -> [[u8; ROWS]; 2] {
     rows
 }
 
-/// `A wins (cracked)`, `draw (round-cap)`.
+/// `A wins (cracked)`, `draw (round-cap)`; at a table of more than two,
+/// from the places: `D wins (last-cycle)`, `A and C share first (...)`
+/// (the record's winner says only A, B or neither).
 pub fn result_line(record: &MatchRecord) -> String {
+    result_text(record.winner, record.ranks.as_deref(), &record.reason)
+}
+
+fn result_text(winner: crate::games::Winner, ranks: Option<&[u32]>, reason: &str) -> String {
     use crate::games::Winner;
-    match record.winner {
-        Winner::A => format!("A wins ({})", record.reason),
-        Winner::B => format!("B wins ({})", record.reason),
-        Winner::Draw => format!("draw ({})", record.reason),
+    if let Some(ranks) = ranks.filter(|r| r.len() > 2) {
+        let first: Vec<String> = Seat::all(ranks.len())
+            .filter(|seat| ranks[seat.index()] == 0)
+            .map(|seat| seat.to_string())
+            .collect();
+        return match first.as_slice() {
+            [one] => format!("{one} wins ({reason})"),
+            [] => format!("no place given ({reason})"),
+            [rest @ .., last] if first.len() < ranks.len() => {
+                format!("{} and {last} share first ({reason})", rest.join(", "))
+            }
+            _ => format!("draw ({reason})"),
+        };
+    }
+    match winner {
+        Winner::A => format!("A wins ({reason})"),
+        Winner::B => format!("B wins ({reason})"),
+        Winner::Draw => format!("draw ({reason})"),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_of_more_than_two_is_told_by_its_places() {
+        use crate::games::Winner;
+        let line = |ranks: &[u32]| result_text(Winner::Draw, Some(ranks), "last-cycle");
+        assert_eq!(line(&[1, 3, 2, 0]), "D wins (last-cycle)");
+        assert_eq!(line(&[0, 2, 0, 0]), "A, C and D share first (last-cycle)");
+        assert_eq!(line(&[0, 0, 0]), "draw (last-cycle)");
+        assert_eq!(result_text(Winner::B, Some(&[1, 0]), "x"), "B wins (x)");
+    }
 
     #[test]
     fn greetings_give_the_board() {
