@@ -416,6 +416,13 @@ fn resume_after_a_kill_gives_the_standings_of_one_run() {
     child.wait().unwrap();
     let run = tournament(&file, &out, &["--resume"]).succeeds();
     assert_eq!(rows_by_number(&out).len(), 12);
+    // Two jobs end games out of order; the finished file is in the
+    // schedule's order, as an uninterrupted run's.
+    let numbers: Vec<u64> = csv_records(&out.join("games.csv"))
+        .iter()
+        .map(|r| r["game"].parse().unwrap())
+        .collect();
+    assert_eq!(numbers, (1..=12).collect::<Vec<u64>>());
     // The grades: each team's mark from its places as standings.csv has
     // them, the highest band met.
     let grades = csv_records(&out.join("grades/grades.csv"));

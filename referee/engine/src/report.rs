@@ -30,13 +30,14 @@ pub fn as_invoked(command: &str) -> String {
     }
 }
 
-/// `n` of a game's moves in its own word: Safe Cracker's guesses,
-/// Cryptron's moves, the code games' attacks; singular for 1.
+/// `n` of a game's moves in its own word: Safe Cracker's guesses, the
+/// code games' attacks, moves for Cryptron and every judge's game;
+/// singular for 1.
 pub fn moves_word(game: &str, n: u64) -> String {
     let (one, many) = match game {
         "safecracker" => ("guess", "guesses"),
-        "cryptron" => ("move", "moves"),
-        _ => ("attack", "attacks"),
+        "arrow5" | "mastermind" => ("attack", "attacks"),
+        _ => ("move", "moves"),
     };
     format!("{n} {}", if n == 1 { one } else { many })
 }

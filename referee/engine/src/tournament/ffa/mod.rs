@@ -311,7 +311,18 @@ pub fn run(
     if let Some(e) = error {
         return Err(e);
     }
-    let rows = read_rows(&games_path)?;
+    let mut rows = read_rows(&games_path)?;
+    // Rows are appended as games end (two jobs finish out of order), so
+    // that a kill loses none; once the run is over the file is written in
+    // the schedule's order, and a resumed run's file is an uninterrupted
+    // one's, byte for byte.
+    if !rows.is_sorted_by_key(|r| r.game) {
+        rows.sort_by_key(|r| r.game);
+        crate::reporter::csv::write_atomically(&games_path, |w| {
+            w.write_record(columns(k))?;
+            rows.iter().try_for_each(|row| w.write_record(row.fields()))
+        })?;
+    }
     outcome.total_in_folder = rows.len() as u64;
     outcome.standings = standings(&names, &rows);
     write_tables(out, &outcome.standings)?;
