@@ -919,7 +919,7 @@ pub(super) const ROOTS_SECRETS: &[&str] = &[
 /// their own ([`landlock::DEVICES`]); the rest of it holds disks (a bot
 /// that keeps uid 0 could read them raw, whatever Landlock hides by name)
 /// and `/dev/shm`, where the working directories may lie.
-const SYSTEM_READABLE: &[&str] = &[
+pub(super) const SYSTEM_READABLE: &[&str] = &[
     "/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc", "/opt", "/proc", "/sys",
 ];
 

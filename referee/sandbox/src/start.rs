@@ -158,6 +158,7 @@ pub(crate) fn start_directly(spec: &launch::LaunchSpec) -> io::Result<Started> {
     let (stderr_read, stderr_write) = pipe_with(PipeFlags::CLOEXEC)?;
     // Built (once) before the fork, so that no child builds them.
     sandbox::SeccompProgram::cached(spec.seccomp_policy()).map_err(io::Error::other)?;
+    landlock::share_anchors(launch::SYSTEM_READABLE);
     let secrets = match &spec.identity {
         Some(_) => launch::secrets_layer()?.map(AsRawFd::as_raw_fd),
         None => None,
@@ -330,7 +331,9 @@ pub(crate) unsafe fn launcher_child(
         {
             return 1;
         }
-        // Nothing else of the referee's: the other bots' pipes, its files.
+        // Nothing else of the referee's: the other bots' pipes, its files
+        // (the Landlock anchors it shares with the bots it starts itself).
+        landlock::disown_shared_anchors();
         if libc::syscall(
             libc::SYS_close_range,
             kept as libc::c_uint,

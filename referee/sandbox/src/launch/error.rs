@@ -333,7 +333,11 @@ mod tests {
         assert_eq!(got.to_string(), "private mounts (/tmp/x): a reason");
 
         let (read, write) = rustix::pipe::pipe().unwrap();
-        StepError::new(Step::SeccompFilter, io::Error::from_raw_os_error(libc::EPERM)).send(&write);
+        StepError::new(
+            Step::SeccompFilter,
+            io::Error::from_raw_os_error(libc::EPERM),
+        )
+        .send(&write);
         drop(write);
         let mut bytes = Vec::new();
         File::from(read).read_to_end(&mut bytes).unwrap();
@@ -355,7 +359,11 @@ mod tests {
             own_user: false,
         };
         assert_eq!(e.fault(), Fault::Bots);
-        assert!(e.report_line().starts_with(BOTS_FAULT), "{}", e.report_line());
+        assert!(
+            e.report_line().starts_with(BOTS_FAULT),
+            "{}",
+            e.report_line()
+        );
         assert!(e.to_string().starts_with("cannot run /no/such: "), "{e}");
         let e = LaunchError::CannotRun {
             program: "/bin/x".into(),

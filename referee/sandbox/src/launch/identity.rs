@@ -95,7 +95,8 @@ pub(crate) fn enter_user_namespace(uid: u32, gid: u32) -> Result<(), StepError> 
         return Err(StepError::last(Step::NewUserNamespace));
     }
     let write = |file: &str, text: String| {
-        std::fs::write(file, text).map_err(|e| StepError::at(Step::MappingItsUser, Path::new(file), e))
+        std::fs::write(file, text)
+            .map_err(|e| StepError::at(Step::MappingItsUser, Path::new(file), e))
     };
     write("/proc/self/uid_map", format!("{uid} {uid} 1\n"))?;
     write("/proc/self/setgroups", "deny".to_string())?;

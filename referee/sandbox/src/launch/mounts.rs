@@ -68,7 +68,8 @@ pub(crate) fn enter_mount_namespace(
     drop(workdir_fd);
     drop(exposure_fds);
     // The working directory std entered before this is the one now hidden.
-    std::env::set_current_dir(&spec.workdir).map_err(|e| StepError::at(MOUNTS, &spec.workdir, e))?;
+    std::env::set_current_dir(&spec.workdir)
+        .map_err(|e| StepError::at(MOUNTS, &spec.workdir, e))?;
     Ok(())
 }
 
