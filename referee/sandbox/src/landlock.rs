@@ -518,12 +518,19 @@ impl AsFd for RuleFd {
 /// with the referee's descriptors open until its exec. A launcher closes
 /// them, so it disowns them first ([`disown_shared_anchors`]).
 struct SharedAnchors {
-    /// Each root as named, its real path and its anchor (`None`: missing).
-    roots: Vec<(PathBuf, PathBuf, Option<(OwnedFd, FileType)>)>,
+    roots: Vec<SharedRoot>,
     /// `/proc`'s entries but the processes' folders and the links.
     proc_entries: Vec<(PathBuf, OwnedFd, FileType)>,
     /// The devices of [`DEVICES`] that are character devices.
     devices: Vec<(PathBuf, OwnedFd)>,
+}
+
+/// A readable root of every bot, as named, its real path and its anchor
+/// with its kind (`None`: missing).
+struct SharedRoot {
+    named: PathBuf,
+    real: PathBuf,
+    anchor: Option<(OwnedFd, FileType)>,
 }
 
 static SHARED_ANCHORS: std::sync::OnceLock<SharedAnchors> = std::sync::OnceLock::new();
@@ -545,7 +552,11 @@ pub fn share_anchors(roots: &[&str]) {
                     let stat = rustix::fs::fstat(&fd).ok()?;
                     Some((fd, FileType::from_raw_mode(stat.st_mode)))
                 });
-                (named, real, anchor)
+                SharedRoot {
+                    named,
+                    real,
+                    anchor,
+                }
             })
             .collect();
         let mut proc_entries = Vec::new();
@@ -719,9 +730,9 @@ fn grant_readable_roots(
         Some(roots) => roots
             .iter()
             .filter_map(|r| {
-                let known = shared.and_then(|s| s.roots.iter().find(|(named, ..)| named == r));
+                let known = shared.and_then(|s| s.roots.iter().find(|root| root.named == *r));
                 match known {
-                    Some((_, real, anchor)) => Some((real.clone(), anchor.as_ref())),
+                    Some(root) => Some((root.real.clone(), root.anchor.as_ref())),
                     None => std::fs::canonicalize(r).ok().map(|real| (real, None)),
                 }
             })
