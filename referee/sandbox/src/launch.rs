@@ -50,7 +50,7 @@ mod identity;
 mod limits;
 mod mounts;
 
-pub use error::{Fault, LaunchError, Step, StepError};
+pub use error::{Fault, LaunchError, Needs, Step, StepError};
 use exposures::*;
 use identity::*;
 use limits::*;
@@ -349,16 +349,16 @@ fn closed_to_its_user(spec: &LaunchSpec) -> Result<(), LaunchError> {
         .program
         .canonicalize()
         .unwrap_or_else(|_| spec.program.clone());
-    let mut wanted: Vec<(PathBuf, u32, char)> = vec![(program, 0o001, 'x')];
+    let mut wanted: Vec<(PathBuf, Needs)> = vec![(program, Needs::Run)];
     wanted.extend(
         needed_folders(spec)
             .into_iter()
             .filter(|p| p.is_file())
-            .map(|p| (p, 0o004, 'r')),
+            .map(|p| (p, Needs::Read)),
     );
-    for (path, bit, needs) in wanted {
+    for (path, needs) in wanted {
         if let Ok(mode) = mode(&path) {
-            if mode & bit == 0 {
+            if mode & needs.others_bit() == 0 {
                 return Err(LaunchError::ClosedToItsUser { path, mode, needs });
             }
         }

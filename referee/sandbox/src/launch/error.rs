@@ -213,13 +213,32 @@ pub enum LaunchError {
         /// It runs as a user of its own (strict, as root).
         own_user: bool,
     },
-    /// Under strict, its program is not runnable (`x`) or its script not
-    /// readable (`r`) by others, and so not by the bot's own user.
+    /// Under strict, its program is not runnable or its script not
+    /// readable by others, and so not by the bot's own user.
     ClosedToItsUser {
         path: PathBuf,
         mode: u32,
-        needs: char,
+        needs: Needs,
     },
+}
+
+/// What a bot's user needs of a file of the organiser's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Needs {
+    /// Its program: runnable by others (`o+x`).
+    Run,
+    /// Its script: readable by others (`o+r`).
+    Read,
+}
+
+impl Needs {
+    /// The bit of the file's mode that gives it to others.
+    pub fn others_bit(self) -> u32 {
+        match self {
+            Needs::Run => 0o001,
+            Needs::Read => 0o004,
+        }
+    }
 }
 
 impl From<StepError> for LaunchError {
@@ -287,14 +306,17 @@ impl fmt::Display for LaunchError {
             LaunchError::ClosedToItsUser { path, mode, needs } => write!(
                 f,
                 "{} is not {} by others (mode {:o}): under --sandbox strict each bot runs as \
-                 a user of its own; make it so with chmod o+{needs} {}",
+                 a user of its own; make it so with chmod o+{} {}",
                 path.display(),
-                if *needs == 'x' {
-                    "runnable"
-                } else {
-                    "readable"
+                match needs {
+                    Needs::Run => "runnable",
+                    Needs::Read => "readable",
                 },
                 mode & 0o7777,
+                match needs {
+                    Needs::Run => 'x',
+                    Needs::Read => 'r',
+                },
                 path.display()
             ),
         }
@@ -371,5 +393,23 @@ mod tests {
             own_user: false,
         };
         assert_eq!(e.fault(), Fault::Systems);
+    }
+
+    /// The organiser's file closed to the bot's user says which file, why
+    /// and the chmod to make, and is the organiser's to fix.
+    #[test]
+    fn a_script_closed_to_others_names_the_chmod_to_make() {
+        let e = LaunchError::ClosedToItsUser {
+            path: "/home/t/bot.py".into(),
+            mode: 0o100600,
+            needs: Needs::Read,
+        };
+        assert_eq!(e.fault(), Fault::Operators);
+        assert_eq!(
+            e.to_string(),
+            "/home/t/bot.py is not readable by others (mode 600): under --sandbox strict each \
+             bot runs as a user of its own; make it so with chmod o+r /home/t/bot.py"
+        );
+        assert!(e.report_line().starts_with(OPERATORS_FAULT));
     }
 }
