@@ -108,7 +108,7 @@
 //! unprivileged caller), even when the kernel has no Landlock.
 
 use std::ffi::OsStr;
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
@@ -326,7 +326,7 @@ pub fn confine(policy: &FsPolicy) -> Result<Confinement, LandlockError> {
                 &mut ruleset,
                 PlannedRule {
                     path: PathBuf::from(OWN_PROC),
-                    fd,
+                    fd: RuleFd::Own(fd),
                     access: AccessFs::from_read(NEWEST_ABI),
                 },
             )?;
@@ -485,8 +485,147 @@ struct PlannedRule {
     /// Where the rule applies (for error messages).
     path: PathBuf,
     /// An `O_PATH` descriptor of it.
-    fd: OwnedFd,
+    fd: RuleFd,
     access: BitFlags<AccessFs>,
+}
+
+/// A rule's `O_PATH` descriptor: opened for it (closed once the rule is
+/// added), or one of the referee's [`SharedAnchors`].
+enum RuleFd {
+    Own(OwnedFd),
+    Shared(BorrowedFd<'static>),
+}
+
+impl AsFd for RuleFd {
+    fn as_fd(&self) -> BorrowedFd<'_> {
+        match self {
+            RuleFd::Own(fd) => fd.as_fd(),
+            RuleFd::Shared(fd) => *fd,
+        }
+    }
+}
+
+/// Rule anchors every basic bot's ruleset takes from the same paths: the
+/// readable roots every bot has (the system's folders), with their real
+/// paths; the entries of `/proc` but the processes' folders; the devices.
+/// Opened once per referee, before its first fork of a bot, and kept open
+/// (`O_PATH`, close-on-exec): the child of each fork adds its rules on
+/// them instead of resolving, opening, checking and closing some 70 paths
+/// anew, which was some 300 system calls a bot, most of its start's.
+///
+/// Only for a child of the referee's own fork (basic): in the referee's
+/// mount namespace (the same files; a strict bot's `/proc` is another),
+/// with the referee's descriptors open until its exec. A launcher closes
+/// them, so it disowns them first ([`disown_shared_anchors`]).
+struct SharedAnchors {
+    roots: Vec<SharedRoot>,
+    /// `/proc`'s entries but the processes' folders and the links.
+    proc_entries: Vec<(PathBuf, OwnedFd, FileType)>,
+    /// The devices of [`DEVICES`] that are character devices.
+    devices: Vec<(PathBuf, OwnedFd)>,
+}
+
+/// A readable root of every bot, as named, its real path and its anchor
+/// with its kind (`None`: missing).
+struct SharedRoot {
+    named: PathBuf,
+    real: PathBuf,
+    anchor: Option<(OwnedFd, FileType)>,
+}
+
+static SHARED_ANCHORS: std::sync::OnceLock<SharedAnchors> = std::sync::OnceLock::new();
+static SHARED_ANCHORS_DISOWNED: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Opens the [`SharedAnchors`] of `roots` (the readable roots of every
+/// bot), once per process: in the referee, before it forks a bot that will
+/// use them. A later call with other roots keeps the first ones (a root
+/// not among them is opened by each bot itself).
+pub fn share_anchors(roots: &[&str]) {
+    SHARED_ANCHORS.get_or_init(|| {
+        let roots = roots
+            .iter()
+            .map(|root| {
+                let named = PathBuf::from(root);
+                let real = std::fs::canonicalize(&named).unwrap_or_else(|_| named.clone());
+                let anchor = open_path(&real, false).ok().and_then(|fd| {
+                    let stat = rustix::fs::fstat(&fd).ok()?;
+                    Some((fd, FileType::from_raw_mode(stat.st_mode)))
+                });
+                SharedRoot {
+                    named,
+                    real,
+                    anchor,
+                }
+            })
+            .collect();
+        let mut proc_entries = Vec::new();
+        let _ = each_entry(Path::new("/proc"), &is_a_process, &mut |path, fd| {
+            if let Ok(stat) = rustix::fs::fstat(&fd) {
+                let kind = FileType::from_raw_mode(stat.st_mode);
+                if kind != FileType::Symlink {
+                    proc_entries.push((path, fd, kind));
+                }
+            }
+            Ok(())
+        });
+        let devices = DEVICES
+            .iter()
+            .filter_map(|device| {
+                let fd = open_path(Path::new(device), true).ok()?;
+                let stat = rustix::fs::fstat(&fd).ok()?;
+                (FileType::from_raw_mode(stat.st_mode) == FileType::CharacterDevice)
+                    .then(|| (PathBuf::from(device), fd))
+            })
+            .collect();
+        SharedAnchors {
+            roots,
+            proc_entries,
+            devices,
+        }
+    });
+}
+
+/// In a process whose inherited descriptors may be closed or reused (a
+/// launcher), or whose mounts are not the referee's: the shared anchors
+/// are never used in it.
+pub fn disown_shared_anchors() {
+    SHARED_ANCHORS_DISOWNED.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// The shared anchors, if this process may use them. Never initialises
+/// them: in a child of a fork another thread may have been doing it.
+fn shared_anchors() -> Option<&'static SharedAnchors> {
+    if SHARED_ANCHORS_DISOWNED.load(std::sync::atomic::Ordering::SeqCst) {
+        return None;
+    }
+    SHARED_ANCHORS.get()
+}
+
+/// A process's folder of `/proc` (`/proc/<pid>`).
+fn is_a_process(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n.as_bytes().iter().all(u8::is_ascii_digit))
+}
+
+/// A rule of `access` on a shared anchor of type `kind`, as
+/// [`planned_rule`] makes one (none for a link).
+fn shared_rule(
+    path: &Path,
+    fd: &'static OwnedFd,
+    kind: FileType,
+    access: BitFlags<AccessFs>,
+) -> Option<PlannedRule> {
+    let access = match kind {
+        FileType::Symlink => return None,
+        FileType::Directory => access,
+        _ => access & AccessFs::from_file(NEWEST_ABI),
+    };
+    Some(PlannedRule {
+        path: path.to_path_buf(),
+        fd: RuleFd::Shared(fd.as_fd()),
+        access,
+    })
 }
 
 /// Receives the rules one by one.
@@ -516,7 +655,7 @@ fn grant_listing(policy: &FsPolicy, add: &mut AddRule<'_>) -> Result<(), Landloc
         if is_dir {
             add(PlannedRule {
                 path: folder.clone(),
-                fd,
+                fd: RuleFd::Own(fd),
                 access: AccessFs::ReadDir.into(),
             })?;
         }
@@ -541,7 +680,7 @@ fn grant_writable_and_exposed(
             let real =
                 std::fs::canonicalize(path).map_err(|e| LandlockError::path(what, path, e))?;
             let fd = open_path(&real, true).map_err(|e| LandlockError::path(what, path, e))?;
-            if let Some(rule) = planned_rule(real.clone(), fd, access)? {
+            if let Some(rule) = planned_rule(real.clone(), RuleFd::Own(fd), access)? {
                 add(rule)?;
             }
             granted.push(real);
@@ -584,14 +723,22 @@ fn grant_readable_roots(
     add: &mut AddRule<'_>,
 ) -> Result<(), LandlockError> {
     let read = AccessFs::from_read(NEWEST_ABI);
-    let roots: Vec<PathBuf> = match &policy.readable {
-        None => vec![PathBuf::from("/")],
+    let shared = shared_anchors();
+    // Each root's real path, and its shared anchor if it has one.
+    let roots: Vec<(PathBuf, Option<&'static (OwnedFd, FileType)>)> = match &policy.readable {
+        None => vec![(PathBuf::from("/"), None)],
         Some(roots) => roots
             .iter()
-            .filter_map(|r| std::fs::canonicalize(r).ok())
+            .filter_map(|r| {
+                let known = shared.and_then(|s| s.roots.iter().find(|root| root.named == *r));
+                match known {
+                    Some(root) => Some((root.real.clone(), root.anchor.as_ref())),
+                    None => std::fs::canonicalize(r).ok().map(|real| (real, None)),
+                }
+            })
             .collect(),
     };
-    for root in &roots {
+    for (root, anchor) in &roots {
         // A root inside a hidden path stays hidden (what the bot needs
         // there is in `exposed`).
         if hidden.iter().any(|h| root.starts_with(h)) {
@@ -600,21 +747,32 @@ fn grant_readable_roots(
         if policy.own_proc_only && root == Path::new("/proc") {
             // Every entry but the processes' folders (and the links
             // `self`, `thread-self`, `mounts`, which lead into one).
-            let is_process = |path: &Path| {
-                path.file_name()
-                    .is_some_and(|n| n.as_bytes().iter().all(u8::is_ascii_digit))
-            };
-            grant_entries(root, &is_process, read, add)?;
+            match shared {
+                Some(shared) => {
+                    for (path, fd, kind) in &shared.proc_entries {
+                        if let Some(rule) = shared_rule(path, fd, *kind, read) {
+                            add(rule)?;
+                        }
+                    }
+                }
+                None => grant_entries(root, &is_a_process, read, add)?,
+            }
             continue;
         }
         let inside: Vec<&PathBuf> = hidden.iter().filter(|h| h.starts_with(root)).collect();
         if inside.is_empty() {
+            if let Some((fd, kind)) = anchor {
+                if let Some(rule) = shared_rule(root, fd, *kind, read) {
+                    add(rule)?;
+                }
+                continue;
+            }
             let fd = match open_path(root, false) {
                 Ok(fd) => fd,
                 Err(Errno::NOENT) => continue,
                 Err(e) => return Err(LandlockError::path("", root, e)),
             };
-            if let Some(rule) = planned_rule(root.clone(), fd, read)? {
+            if let Some(rule) = planned_rule(root.clone(), RuleFd::Own(fd), read)? {
                 add(rule)?;
             }
             continue;
@@ -638,6 +796,16 @@ fn grant_readable_roots(
 
 /// Reading and writing the harmless devices (`/dev/null` and the like).
 fn grant_devices(add: &mut AddRule<'_>) -> Result<(), LandlockError> {
+    if let Some(shared) = shared_anchors() {
+        for (path, fd) in &shared.devices {
+            add(PlannedRule {
+                path: path.clone(),
+                fd: RuleFd::Shared(fd.as_fd()),
+                access: AccessFs::ReadFile | AccessFs::WriteFile,
+            })?;
+        }
+        return Ok(());
+    }
     for device in DEVICES {
         let path = Path::new(device);
         let Ok(fd) = open_path(path, true) else {
@@ -649,7 +817,7 @@ fn grant_devices(add: &mut AddRule<'_>) -> Result<(), LandlockError> {
         if is_char_device {
             add(PlannedRule {
                 path: path.to_path_buf(),
-                fd,
+                fd: RuleFd::Own(fd),
                 access: AccessFs::ReadFile | AccessFs::WriteFile,
             })?;
         }
@@ -666,6 +834,24 @@ fn grant_entries(
     blocked: &dyn Fn(&Path) -> bool,
     access: BitFlags<AccessFs>,
     add: &mut AddRule<'_>,
+) -> Result<(), LandlockError> {
+    each_entry(
+        dir,
+        blocked,
+        &mut |path, fd| match planned_rule(path, RuleFd::Own(fd), access)? {
+            Some(rule) => add(rule),
+            None => Ok(()),
+        },
+    )
+}
+
+/// Hands every entry of `dir` that is not `blocked` to `each`, with an
+/// `O_PATH` descriptor of it (not followed), skipping entries that vanished
+/// or cannot be opened; running out of descriptors or memory is an error.
+fn each_entry(
+    dir: &Path,
+    blocked: &dyn Fn(&Path) -> bool,
+    each: &mut dyn FnMut(PathBuf, OwnedFd) -> Result<(), LandlockError>,
 ) -> Result<(), LandlockError> {
     let listing_error = |source: Errno| LandlockError::Listing {
         dir: dir.to_path_buf(),
@@ -700,10 +886,7 @@ fn grant_entries(
             }
             Err(_) => continue,
         };
-        match planned_rule(path, fd, access)? {
-            Some(rule) => add(rule)?,
-            None => continue,
-        }
+        each(path, fd)?;
     }
     Ok(())
 }
@@ -724,7 +907,7 @@ fn open_path(path: &Path, follow: bool) -> Result<OwnedFd, rustix::io::Errno> {
 /// module documentation.
 fn planned_rule(
     path: PathBuf,
-    fd: OwnedFd,
+    fd: RuleFd,
     access: BitFlags<AccessFs>,
 ) -> Result<Option<PlannedRule>, LandlockError> {
     let stat = rustix::fs::fstat(fd.as_fd()).map_err(|e| LandlockError::path("", &path, e))?;
@@ -796,6 +979,13 @@ mod tests {
         writable: Vec<PathBuf>,
         hidden: Vec<PathBuf>,
         exposed: Vec<PathBuf>,
+        /// Reading only beneath these (`None`: everywhere), and of `/proc`
+        /// only the caller's own process, as a basic bot.
+        system_roots: Option<Vec<String>>,
+        /// The rules on the system roots, `/proc` and the devices anchored
+        /// on descriptors opened once beforehand, as the referee's own
+        /// start of a bot does.
+        shared_anchors: bool,
     }
 
     /// Child mode: does nothing unless run by [`run_child`].
@@ -822,11 +1012,17 @@ mod tests {
                 .expect("open files limit");
         }
         if request.confine {
+            let roots = request.policy.system_roots.clone();
+            if request.policy.shared_anchors {
+                let roots = roots.clone().unwrap_or_default();
+                share_anchors(&roots.iter().map(String::as_str).collect::<Vec<_>>());
+            }
             let policy = FsPolicy {
                 writable: request.policy.writable,
                 hidden: request.policy.hidden,
                 exposed: request.policy.exposed,
-                readable: None,
+                own_proc_only: roots.is_some(),
+                readable: roots.map(|r| r.into_iter().map(PathBuf::from).collect()),
                 ..FsPolicy::default()
             };
             let started = std::time::Instant::now();
@@ -1049,8 +1245,56 @@ mod tests {
                     self.path("hidden/exposed_program"),
                     self.path("hidden/shared"),
                 ],
+                ..Policy::default()
             }
         }
+    }
+
+    /// A basic bot's reading rules (the system's folders, of `/proc` only
+    /// its own process, the devices) are the same whether each is opened
+    /// in the bot's child or anchored on descriptors the referee opened
+    /// once ([`share_anchors`]).
+    #[test]
+    fn shared_anchors_grant_what_a_bots_own_lookups_grant() {
+        let tree = Tree::new();
+        let mut parent = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .expect("sleep");
+        let other_process = format!("/proc/{}/cmdline", parent.id());
+        for shared in [false, true] {
+            let policy = Policy {
+                system_roots: Some(
+                    ["/usr", "/lib", "/lib64", "/bin", "/etc", "/proc", "/sys"]
+                        .map(String::from)
+                        .to_vec(),
+                ),
+                shared_anchors: shared,
+                ..tree.policy()
+            };
+            let cases: [(Action, Result<(), i32>); 7] = [
+                (Action::Read("/proc/meminfo".into()), Ok(())),
+                (Action::Read("/proc/self/status".into()), Ok(())),
+                (
+                    Action::Read(other_process.clone().into()),
+                    Err(libc::EACCES),
+                ),
+                (Action::List("/usr/bin".into()), Ok(())),
+                (Action::Overwrite("/dev/null".into()), Ok(())),
+                (Action::List("/root".into()), Err(libc::EACCES)),
+                (Action::Create(tree.path("work/made")), Ok(())),
+            ];
+            for (action, expected) in cases {
+                let report = run_child(true, &policy, action.clone());
+                assert_eq!(
+                    report.result,
+                    Some(expected),
+                    "shared anchors {shared}: {action:?}"
+                );
+            }
+        }
+        let _ = parent.kill();
+        let _ = parent.wait();
     }
 
     #[test]

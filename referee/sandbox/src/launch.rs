@@ -44,11 +44,13 @@ use std::time::{Duration, Instant};
 
 use super::{landlock, sandbox};
 
+mod error;
 mod exposures;
 mod identity;
 mod limits;
 mod mounts;
 
+pub use error::{Fault, LaunchError, Needs, Step, StepError};
 use exposures::*;
 use identity::*;
 use limits::*;
@@ -226,7 +228,7 @@ pub(super) fn keep(spec: &LaunchSpec, mut report: File, prepared: Prepared, refe
     match launch(spec, &mut report, prepared) {
         Ok(()) => 0,
         Err(why) => {
-            let _ = writeln!(report, "error {}", why.replace('\n', " "));
+            let _ = writeln!(report, "error {}", why.report_line());
             1
         }
     }
@@ -266,8 +268,8 @@ fn referee_gone() -> bool {
     REFEREE_GONE.load(std::sync::atomic::Ordering::SeqCst)
 }
 
-fn launch(spec: &LaunchSpec, report: &mut File, prepared: Prepared) -> Result<(), String> {
-    closed_to_its_user(spec).map_err(|why| format!("{OPERATORS_FAULT}{why}"))?;
+fn launch(spec: &LaunchSpec, report: &mut File, prepared: Prepared) -> Result<(), LaunchError> {
+    closed_to_its_user(spec)?;
     become_the_bots_keeper(spec, prepared)?;
     let exposures = if spec.strict.is_some() {
         exposures_for(spec)
@@ -286,7 +288,7 @@ fn launch(spec: &LaunchSpec, report: &mut File, prepared: Prepared) -> Result<()
     )?;
     report
         .write_all(format!("started {bot}\n").as_bytes())
-        .map_err(|e| format!("report: {e}"))?;
+        .map_err(|e| StepError::new(Step::Report, e))?;
     // The launcher's own copies of the bot's pipes would keep them open
     // after the bot's tree is gone.
     if let Ok(null) = File::options().read(true).write(true).open("/dev/null") {
@@ -299,19 +301,19 @@ fn launch(spec: &LaunchSpec, report: &mut File, prepared: Prepared) -> Result<()
     let ended = Ended::from_wait(status, &usage).beyond(inherited_rss_kb);
     report
         .write_all(ended.line().as_bytes())
-        .map_err(|e| format!("report: {e}"))
+        .map_err(|e| StepError::new(Step::Report, e).into())
 }
 
 /// The launcher itself: not dumpable, the subreaper of the bot's tree,
 /// and under strict in a new PID namespace (for its children), and in
 /// network and IPC namespaces of its own unless it joined the referee's
 /// shared ones (see `sandbox::SharedNamespaces`).
-fn become_the_bots_keeper(spec: &LaunchSpec, prepared: Prepared) -> Result<(), String> {
+fn become_the_bots_keeper(spec: &LaunchSpec, prepared: Prepared) -> Result<(), StepError> {
     // Nobody of the bot's user reads the launcher's memory.
     let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
     // Orphans of the bot's tree become the launcher's children.
     rustix::process::set_child_subreaper(Some(rustix::process::getpid()))
-        .map_err(|e| format!("subreaper: {e}"))?;
+        .map_err(|e| StepError::new(Step::Subreaper, e))?;
     if spec.strict.is_some() {
         // Network and IPC for the launcher too (it uses neither); the PID
         // namespace for its children only: the bot is its first process.
@@ -327,10 +329,7 @@ fn become_the_bots_keeper(spec: &LaunchSpec, prepared: Prepared) -> Result<(), S
         };
         // SAFETY: unshare with flags.
         if unsafe { libc::unshare(libc::CLONE_NEWPID | network | ipc) } != 0 {
-            return Err(format!(
-                "new PID, network and IPC namespaces: {}",
-                io::Error::last_os_error()
-            ));
+            return Err(StepError::last(Step::Namespaces));
         }
     }
     Ok(())
@@ -341,7 +340,7 @@ fn become_the_bots_keeper(spec: &LaunchSpec, prepared: Prepared) -> Result<(), S
 /// its program must be runnable and its script readable by others. One
 /// that is not is refused as the operator's to fix, not blamed on the bot
 /// (the game is not played): which file, and what to do.
-fn closed_to_its_user(spec: &LaunchSpec) -> Result<(), String> {
+fn closed_to_its_user(spec: &LaunchSpec) -> Result<(), LaunchError> {
     if !matches!(spec.identity, Some(Identity { uid: Some(_), .. })) || spec.compiler {
         return Ok(());
     }
@@ -350,28 +349,17 @@ fn closed_to_its_user(spec: &LaunchSpec) -> Result<(), String> {
         .program
         .canonicalize()
         .unwrap_or_else(|_| spec.program.clone());
-    let mut wanted: Vec<(PathBuf, u32, &str)> = vec![(program, 0o001, "x")];
+    let mut wanted: Vec<(PathBuf, Needs)> = vec![(program, Needs::Run)];
     wanted.extend(
         needed_folders(spec)
             .into_iter()
             .filter(|p| p.is_file())
-            .map(|p| (p, 0o004, "r")),
+            .map(|p| (p, Needs::Read)),
     );
-    for (path, bit, letter) in wanted {
-        if let Ok(m) = mode(&path) {
-            if m & bit == 0 {
-                return Err(format!(
-                    "{} is not {} by others (mode {:o}): under --sandbox strict each bot runs as \
-                     a user of its own; make it so with chmod o+{letter} {}",
-                    path.display(),
-                    if letter == "x" {
-                        "runnable"
-                    } else {
-                        "readable"
-                    },
-                    m & 0o7777,
-                    path.display()
-                ));
+    for (path, needs) in wanted {
+        if let Ok(mode) = mode(&path) {
+            if mode & needs.others_bit() == 0 {
+                return Err(LaunchError::ClosedToItsUser { path, mode, needs });
             }
         }
     }
@@ -398,8 +386,8 @@ enum Forker {
 }
 
 /// Forks the bot, confines it step by step and execs it; its pid, or why
-/// it could not start (the step that failed; `BOTS_FAULT` first when its
-/// own program cannot be run).
+/// it could not start (the step that failed, or its program that cannot
+/// be run).
 ///
 /// Through `std::process::Command` with the confinement as `pre_exec`:
 /// the child of a fork (never a child sharing the parent's memory), which
@@ -407,7 +395,11 @@ enum Forker {
 /// allocator usable in the child, even of a multi-threaded referee; it
 /// takes no other lock of the parent's (no standard stream, no
 /// environment).
-fn start_bot(spec: &LaunchSpec, exposures: Vec<Exposure>, forker: Forker) -> Result<i32, String> {
+fn start_bot(
+    spec: &LaunchSpec,
+    exposures: Vec<Exposure>,
+    forker: Forker,
+) -> Result<i32, LaunchError> {
     // Under exposures, the program is run by its real path: a symlink to
     // it may lie in a folder the bot cannot see.
     let program = if exposures.is_empty() {
@@ -420,7 +412,7 @@ fn start_bot(spec: &LaunchSpec, exposures: Vec<Exposure>, forker: Forker) -> Res
     // The step that failed, for the error message; the io::Error that std
     // passes back from the child carries only an errno.
     let (why_read, why_write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
-        .map_err(|e| format!("pipe: {e}"))?;
+        .map_err(|e| StepError::new(Step::FailurePipe, e))?;
     let mut command = Command::new(&program);
     command
         .args(&spec.args)
@@ -456,9 +448,9 @@ fn start_bot(spec: &LaunchSpec, exposures: Vec<Exposure>, forker: Forker) -> Res
                     child_spec.strict.is_none(),
                 ),
             };
-            confined.map_err(|(step, e)| {
-                let _ = rustix::io::write(&why_write, step.as_bytes());
-                e
+            confined.map_err(|failed| {
+                failed.send(&why_write);
+                failed.error
             })
         });
     }
@@ -469,12 +461,23 @@ fn start_bot(spec: &LaunchSpec, exposures: Vec<Exposure>, forker: Forker) -> Res
         // The std handle neither kills nor waits: the launcher reaps.
         Ok(child) => Ok(child.id() as i32),
         Err(e) => {
-            let mut step = String::new();
-            let _ = File::from(why_read).read_to_string(&mut step);
-            if !step.is_empty() {
-                return Err(format!("{step}: {e}"));
+            let mut sent = Vec::new();
+            let _ = File::from(why_read).read_to_end(&mut sent);
+            if !sent.is_empty() {
+                return match StepError::received(&sent, e) {
+                    Some(failed) => Err(failed.into()),
+                    None => Err(StepError::new(
+                        Step::FailurePipe,
+                        io::Error::other("an unreadable answer from the bot's child"),
+                    )
+                    .into()),
+                };
             }
-            Err(cannot_run(&e, spec, &program))
+            Err(LaunchError::CannotRun {
+                program,
+                error: e,
+                own_user: matches!(spec.identity, Some(Identity { uid: Some(_), .. })),
+            })
         }
     }
 }
@@ -486,7 +489,7 @@ pub(super) fn start_from_the_referee(
     spec: &LaunchSpec,
     stdio: [OwnedFd; 3],
     secrets: Option<RawFd>,
-) -> Result<i32, String> {
+) -> Result<i32, LaunchError> {
     let referee = rustix::process::getpid().as_raw_nonzero().get();
     start_bot(
         spec,
@@ -497,46 +500,6 @@ pub(super) fn start_from_the_referee(
             referee,
         },
     )
-}
-
-/// Why `program` could not be run (its exec failed with `e`), prefixed
-/// with [`BOTS_FAULT`] when the program itself is at fault (missing, not
-/// executable, not a program), unlike the system's refusals (EAGAIN,
-/// ENOMEM).
-pub(super) fn cannot_run(e: &io::Error, spec: &LaunchSpec, program: &Path) -> String {
-    let bots = matches!(
-        e.raw_os_error(),
-        Some(
-            libc::ENOENT
-                | libc::EACCES
-                | libc::ENOEXEC
-                | libc::ENOTDIR
-                | libc::ELOOP
-                | libc::EISDIR
-                | libc::ETXTBSY
-                | libc::ENAMETOOLONG
-                | libc::E2BIG
-        )
-    );
-    format!(
-        "{}cannot run {}: {}",
-        if bots { BOTS_FAULT } else { "" },
-        program.display(),
-        explain(e, spec)
-    )
-}
-
-/// A clearer word for the usual reasons a bot cannot be started.
-fn explain(e: &io::Error, spec: &LaunchSpec) -> String {
-    match e.raw_os_error() {
-        Some(libc::EACCES) if matches!(spec.identity, Some(Identity { uid: Some(_), .. })) => {
-            format!(
-                "{e} (strict runs each bot as an unprivileged user of its own: the bot's \
-                 program, script and their folders must be readable by others, e.g. chmod o+rX)"
-            )
-        }
-        _ => e.to_string(),
-    }
 }
 
 /// Waits for the bot, reaping any orphan that is handed to the launcher
@@ -662,17 +625,13 @@ fn descendants(root: i32) -> Vec<i32> {
     out
 }
 
-pub(super) type StepError = (&'static str, io::Error);
-
-pub(super) fn last_error(step: &'static str) -> StepError {
-    (step, io::Error::last_os_error())
-}
-
-fn cstring(path: &Path) -> Result<CString, StepError> {
+/// `path` for a system call of `step`.
+fn cstring(step: Step, path: &Path) -> Result<CString, StepError> {
     CString::new(path.as_os_str().as_bytes()).map_err(|_| {
-        (
-            "path",
-            io::Error::new(io::ErrorKind::InvalidInput, "a path holds a NUL byte"),
+        StepError::at(
+            step,
+            path,
+            io::Error::new(io::ErrorKind::InvalidInput, "the path holds a NUL byte"),
         )
     })
 }
@@ -696,9 +655,9 @@ pub(super) fn leave_the_terminal(own_session: bool) -> Result<(), StepError> {
     if own_session {
         return rustix::process::setsid()
             .map(drop)
-            .map_err(|e| ("own session", io::Error::from(e)));
+            .map_err(|e| StepError::new(Step::OwnSession, e));
     }
-    rustix::process::setpgid(None, None).map_err(|e| ("own process group", io::Error::from(e)))?;
+    rustix::process::setpgid(None, None).map_err(|e| StepError::new(Step::OwnProcessGroup, e))?;
     // SAFETY: open, ioctl and close on a descriptor of this process's own,
     // with a static path.
     unsafe {
@@ -714,7 +673,7 @@ pub(super) fn leave_the_terminal(own_session: bool) -> Result<(), StepError> {
         let given_up = if libc::ioctl(tty, libc::TIOCNOTTY) == 0 {
             Ok(())
         } else {
-            Err(last_error("leaving the terminal"))
+            Err(StepError::last(Step::LeavingTheTerminal))
         };
         libc::close(tty);
         given_up
@@ -775,8 +734,8 @@ pub(super) fn leave_the_referee(forked: Forked) {
 /// only if the referee was still there when it was set.
 fn dies_with(referee: i32) -> Result<(), StepError> {
     if rustix::process::getppid().map(|p| p.as_raw_nonzero().get()) != Some(referee) {
-        return Err((
-            "parent-death signal",
+        return Err(StepError::new(
+            Step::ParentDeathSignal,
             io::Error::other("the referee is gone"),
         ));
     }
@@ -796,7 +755,7 @@ fn confine(
 ) -> Result<(), StepError> {
     // First into the cgroups, so that everything it starts is in.
     for file in &spec.cgroup_procs {
-        std::fs::write(file, b"0").map_err(|e| ("joining its cgroup", e))?;
+        std::fs::write(file, b"0").map_err(|e| StepError::at(Step::JoiningItsCgroup, file, e))?;
     }
     if let Some(strict) = &spec.strict {
         enter_mount_namespace(spec, strict, exposures)?;
@@ -810,8 +769,8 @@ fn confine(
     // more than any other, but after the user switch, so that the domain
     // is made by the bot's own credentials.
     landlock::confine(&landlock_policy(spec, secrets.is_none())).map_err(|e| {
-        (
-            "file-system confinement",
+        StepError::new(
+            Step::FileSystemConfinement,
             io::Error::other(crate::text::with_causes(&e)),
         )
     })?;
@@ -820,19 +779,19 @@ fn confine(
         // (see `start_launcher`), the referee for as long as it runs.
         let layer = unsafe { std::os::fd::BorrowedFd::borrow_raw(secrets) };
         if !landlock::restrict_self_with(&layer) {
-            return Err(last_error("file-system confinement"));
+            return Err(StepError::last(Step::FileSystemConfinement));
         }
     }
     let mut seccomp = sandbox::SeccompProgram::cached(spec.seccomp_policy())
-        .map_err(|e| ("seccomp filter", io::Error::other(e)))?;
+        .map_err(|e| StepError::new(Step::SeccompFilter, io::Error::other(e)))?;
     limit_address_space(spec)?;
     if !seccomp.install() {
-        return Err(last_error("seccomp filter"));
+        return Err(StepError::last(Step::SeccompFilter));
     }
     // After any change of user, which clears it: if the launcher dies
     // (even by SIGKILL), so does the bot.
     rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
-        .map_err(|e| ("parent-death signal", io::Error::from(e)))?;
+        .map_err(|e| StepError::new(Step::ParentDeathSignal, e))?;
     Ok(())
 }
 
@@ -960,7 +919,7 @@ pub(super) const ROOTS_SECRETS: &[&str] = &[
 /// their own ([`landlock::DEVICES`]); the rest of it holds disks (a bot
 /// that keeps uid 0 could read them raw, whatever Landlock hides by name)
 /// and `/dev/shm`, where the working directories may lie.
-const SYSTEM_READABLE: &[&str] = &[
+pub(super) const SYSTEM_READABLE: &[&str] = &[
     "/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc", "/opt", "/proc", "/sys",
 ];
 

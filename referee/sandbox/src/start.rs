@@ -158,13 +158,13 @@ pub(crate) fn start_directly(spec: &launch::LaunchSpec) -> io::Result<Started> {
     let (stderr_read, stderr_write) = pipe_with(PipeFlags::CLOEXEC)?;
     // Built (once) before the fork, so that no child builds them.
     sandbox::SeccompProgram::cached(spec.seccomp_policy()).map_err(io::Error::other)?;
+    landlock::share_anchors(launch::SYSTEM_READABLE);
     let secrets = match &spec.identity {
         Some(_) => launch::secrets_layer()?.map(AsRawFd::as_raw_fd),
         None => None,
     };
     let stdio = [stdin_read, stdout_write, stderr_write];
-    let pid =
-        launch::start_from_the_referee(spec, stdio, secrets).map_err(|why| start_error(&why))?;
+    let pid = launch::start_from_the_referee(spec, stdio, secrets).map_err(launch_error)?;
     let bot = Pid::from_raw(pid).expect("a child's pid is positive");
     let pidfd = match rustix::process::pidfd_open(bot, PidfdFlags::empty()) {
         Ok(fd) => fd,
@@ -331,7 +331,9 @@ pub(crate) unsafe fn launcher_child(
         {
             return 1;
         }
-        // Nothing else of the referee's: the other bots' pipes, its files.
+        // Nothing else of the referee's: the other bots' pipes, its files
+        // (the Landlock anchors it shares with the bots it starts itself).
+        landlock::disown_shared_anchors();
         if libc::syscall(
             libc::SYS_close_range,
             kept as libc::c_uint,
@@ -410,8 +412,20 @@ pub(crate) fn launch_outcome(line: &str) -> io::Result<Pid> {
         .ok_or_else(|| io::Error::other(format!("the launcher said '{line}'")))
 }
 
-/// The error of a bot that did not start: the bot's own when `why` begins
-/// with [`launch::BOTS_FAULT`], else the system's.
+/// The error of a bot the referee did not start itself
+/// ([`start_directly`]), by whose fault it is.
+pub(crate) fn launch_error(e: launch::LaunchError) -> io::Error {
+    match e.fault() {
+        launch::Fault::Bots => io::Error::other(BotsFault(e.to_string())),
+        launch::Fault::Operators => io::Error::other(OperatorsFault(e.to_string())),
+        launch::Fault::Systems => io::Error::other(e),
+    }
+}
+
+/// The error of a bot its launcher did not start, from the launcher's
+/// line (see [`launch::LaunchError::report_line`]): the bot's own when
+/// `why` begins with [`launch::BOTS_FAULT`], the organiser's with
+/// [`launch::OPERATORS_FAULT`], else the system's.
 pub(crate) fn start_error(why: &str) -> io::Error {
     if let Some(why) = why.strip_prefix(launch::OPERATORS_FAULT) {
         return io::Error::other(OperatorsFault(why.to_string()));

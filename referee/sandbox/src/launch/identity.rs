@@ -11,45 +11,44 @@ use super::*;
 pub(crate) fn become_unprivileged(spec: &LaunchSpec, identity: &Identity) -> Result<(), StepError> {
     if let Some(uid) = identity.uid {
         // Its working directory becomes its own, and nobody else's.
-        let step = "giving the bot its working directory";
         rustix::fs::chown(
             &spec.workdir,
             Some(rustix::process::Uid::from_raw(uid)),
             Some(rustix::process::Gid::from_raw(identity.gid)),
         )
         .and_then(|()| rustix::fs::chmod(&spec.workdir, rustix::fs::Mode::from_raw_mode(0o700)))
-        .map_err(|e| (step, io::Error::from(e)))?;
+        .map_err(|e| StepError::at(Step::GivingItsWorkingDirectory, &spec.workdir, e))?;
         give_the_bot_its_pipes(uid, identity.gid)?;
     }
     // A user namespace of its own starts with a full bounding set, which
     // is dropped in it: dropping it before too would be undone.
     let own_namespace = identity.uid.is_some() && spec.strict.is_some();
     if !own_namespace && !sandbox::drop_bounding_set() {
-        return Err(last_error("dropping capabilities"));
+        return Err(StepError::last(Step::DroppingCapabilities));
     }
     let gid = identity.gid;
     // The calls of the thread, as the process is single-threaded.
     let group = rustix::process::Gid::from_raw(gid);
     rustix::thread::set_thread_groups(&[])
         .and_then(|()| rustix::thread::set_thread_res_gid(group, group, group))
-        .map_err(|e| ("switching group", io::Error::from(e)))?;
-    let dropping = "dropping capabilities";
+        .map_err(|e| StepError::new(Step::SwitchingGroup, e))?;
+    let dropping = Step::DroppingCapabilities;
     match identity.uid {
         Some(uid) => {
             // Leaving uid 0 clears every capability.
             let user = rustix::process::Uid::from_raw(uid);
             rustix::thread::set_thread_res_uid(user, user, user)
-                .map_err(|e| ("switching user", io::Error::from(e)))?;
+                .map_err(|e| StepError::new(Step::SwitchingUser, e))?;
             if spec.strict.is_some() {
                 enter_user_namespace(uid, gid)?;
                 // A new user namespace comes with every capability in it.
                 if !sandbox::drop_bounding_set() {
-                    return Err(last_error(dropping));
+                    return Err(StepError::last(dropping));
                 }
-                sandbox::clear_capabilities().map_err(|e| (dropping, e))?;
+                sandbox::clear_capabilities().map_err(|e| StepError::new(dropping, e))?;
             }
         }
-        None => sandbox::clear_capabilities().map_err(|e| (dropping, e))?,
+        None => sandbox::clear_capabilities().map_err(|e| StepError::new(dropping, e))?,
     }
     Ok(())
 }
@@ -76,7 +75,7 @@ pub(crate) fn give_the_bot_its_pipes(uid: u32, gid: u32) -> Result<(), StepError
                 Some(rustix::process::Uid::from_raw(uid)),
                 Some(rustix::process::Gid::from_raw(gid)),
             )
-            .map_err(|e| ("giving the bot its pipes", io::Error::from(e)))?;
+            .map_err(|e| StepError::new(Step::GivingItsPipes, e))?;
         }
     }
     Ok(())
@@ -90,13 +89,14 @@ pub(crate) fn enter_user_namespace(uid: u32, gid: u32) -> Result<(), StepError> 
     // Changing user made the process non-dumpable, which gives its /proc
     // files to root: it could not write its own maps. Exec sets this again.
     rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::Dumpable)
-        .map_err(|e| ("new user namespace", io::Error::from(e)))?;
+        .map_err(|e| StepError::new(Step::NewUserNamespace, e))?;
     // SAFETY: unshare with a flag.
     if unsafe { libc::unshare(libc::CLONE_NEWUSER) } != 0 {
-        return Err(last_error("new user namespace"));
+        return Err(StepError::last(Step::NewUserNamespace));
     }
     let write = |file: &str, text: String| {
-        std::fs::write(file, text).map_err(|e| ("mapping its user in its namespace", e))
+        std::fs::write(file, text)
+            .map_err(|e| StepError::at(Step::MappingItsUser, Path::new(file), e))
     };
     write("/proc/self/uid_map", format!("{uid} {uid} 1\n"))?;
     write("/proc/self/setgroups", "deny".to_string())?;

@@ -26,7 +26,7 @@ pub(super) fn set_rlimits(spec: &LaunchSpec) -> Result<(), StepError> {
                 sandbox::STRICT_PIDS_MAX,
             )))
     {
-        return Err(last_error("resource limits"));
+        return Err(StepError::last(Step::ResourceLimits));
     }
     Ok(())
 }
@@ -42,7 +42,7 @@ pub(super) fn limit_address_space(spec: &LaunchSpec) -> Result<(), StepError> {
         spec.address_space
     };
     if !set_limit(libc::RLIMIT_AS, address_space, address_space) {
-        return Err(last_error("resource limits"));
+        return Err(StepError::last(Step::ResourceLimits));
     }
     Ok(())
 }

@@ -18,7 +18,7 @@ pub(crate) fn enter_mount_namespace(
 ) -> Result<(), StepError> {
     // SAFETY: unshare with a flag.
     if unsafe { libc::unshare(libc::CLONE_NEWNS) } != 0 {
-        return Err(last_error(MOUNTS));
+        return Err(StepError::last(MOUNTS));
     }
     mount_fs(c"none", c"/", None, libc::MS_REC | libc::MS_PRIVATE, None)?;
     // Handles on what gets hidden, taken in the new namespace (a bind's
@@ -46,7 +46,7 @@ pub(crate) fn enter_mount_namespace(
         // Bound from a mount now read-only, the working directory is too.
         mount_fs(
             c"none",
-            &cstring(&spec.workdir)?,
+            &cstring(MOUNTS, &spec.workdir)?,
             None,
             libc::MS_REMOUNT | libc::MS_BIND,
             None,
@@ -68,12 +68,13 @@ pub(crate) fn enter_mount_namespace(
     drop(workdir_fd);
     drop(exposure_fds);
     // The working directory std entered before this is the one now hidden.
-    std::env::set_current_dir(&spec.workdir).map_err(|e| (MOUNTS, e))?;
+    std::env::set_current_dir(&spec.workdir)
+        .map_err(|e| StepError::at(MOUNTS, &spec.workdir, e))?;
     Ok(())
 }
 
 /// The step every mount belongs to, for the error message.
-pub(crate) const MOUNTS: &str = "private mounts";
+pub(crate) const MOUNTS: Step = Step::PrivateMounts;
 
 /// mount(2), its failure named as the private-mounts step.
 pub(crate) fn mount_fs(
@@ -96,7 +97,9 @@ pub(crate) fn mount_fs(
     if r == 0 {
         Ok(())
     } else {
-        Err(last_error(MOUNTS))
+        let error = io::Error::last_os_error();
+        let target = Path::new(std::ffi::OsStr::from_bytes(target.to_bytes()));
+        Err(StepError::at(MOUNTS, target, error))
     }
 }
 
@@ -107,7 +110,7 @@ pub(crate) fn open_o_path(path: &Path) -> Result<OwnedFd, StepError> {
         rustix::fs::OFlags::PATH | rustix::fs::OFlags::CLOEXEC,
         rustix::fs::Mode::empty(),
     )
-    .map_err(|e| (MOUNTS, io::Error::from(e)))
+    .map_err(|e| StepError::at(MOUNTS, path, e))
 }
 
 /// The path through which a handle is mounted.
@@ -124,15 +127,15 @@ pub(crate) fn bind_read_only(fd: &OwnedFd, path: &Path) -> Result<(), StepError>
         .map(|stat| {
             rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::Directory
         })
-        .map_err(|e| (MOUNTS, io::Error::from(e)))?;
+        .map_err(|e| StepError::at(MOUNTS, path, e))?;
     let folder = if is_dir { Some(path) } else { path.parent() };
     if let Some(folder) = folder {
         make_open_folders(folder)?;
     }
     if !is_dir && !path.exists() {
-        std::fs::File::create(path).map_err(|err| (MOUNTS, err))?;
+        std::fs::File::create(path).map_err(|err| StepError::at(MOUNTS, path, err))?;
     }
-    let target = cstring(path)?;
+    let target = cstring(MOUNTS, path)?;
     mount_fs(
         &fd_path(fd),
         &target,
@@ -156,7 +159,7 @@ pub(crate) fn make_open_folders(folder: &Path) -> Result<(), StepError> {
     for dir in missing.into_iter().rev() {
         std::fs::create_dir(dir)
             .and_then(|()| std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)))
-            .map_err(|err| (MOUNTS, err))?;
+            .map_err(|err| StepError::at(MOUNTS, dir, err))?;
     }
     Ok(())
 }
@@ -180,7 +183,7 @@ pub(crate) fn cover_closed_folders(
         }
     }
     for cover in &covers {
-        let target = cstring(cover)?;
+        let target = cstring(MOUNTS, cover)?;
         let small = c"size=1m,mode=0755";
         mount_fs(
             c"tmpfs",
@@ -231,7 +234,7 @@ pub(crate) fn private_tmpfs(
     for folder in PRIVATE_TMPFS {
         mount_fs(
             c"tmpfs",
-            &cstring(Path::new(folder))?,
+            &cstring(MOUNTS, Path::new(folder))?,
             Some(c"tmpfs"),
             libc::MS_NOSUID | libc::MS_NODEV,
             Some(c"size=64m,mode=1777"),
@@ -240,7 +243,7 @@ pub(crate) fn private_tmpfs(
     make_open_folders(&spec.workdir)?;
     mount_fs(
         &fd_path(workdir_fd),
-        &cstring(&spec.workdir)?,
+        &cstring(MOUNTS, &spec.workdir)?,
         None,
         libc::MS_BIND,
         None,
@@ -278,7 +281,7 @@ pub(crate) fn hide_referees_files(spec: &LaunchSpec, needed: &[PathBuf]) -> Resu
             continue;
         };
         let hidden = &hidden;
-        let target = cstring(hidden)?;
+        let target = cstring(MOUNTS, hidden)?;
         if meta.is_dir() {
             mount_fs(
                 c"tmpfs",
@@ -293,8 +296,8 @@ pub(crate) fn hide_referees_files(spec: &LaunchSpec, needed: &[PathBuf]) -> Resu
                     .and_then(|_| {
                         std::fs::set_permissions(BLANK_FILE, std::fs::Permissions::from_mode(0o0))
                     })
-                    .map_err(|e| (MOUNTS, e))?;
-                blank = Some(cstring(Path::new(BLANK_FILE))?);
+                    .map_err(|e| StepError::at(MOUNTS, Path::new(BLANK_FILE), e))?;
+                blank = Some(cstring(MOUNTS, Path::new(BLANK_FILE))?);
             }
             let source = blank.as_deref().unwrap_or(c"/dev/null");
             mount_fs(source, &target, None, libc::MS_BIND, None)?;
@@ -347,7 +350,7 @@ pub(crate) fn remount_read_only(strict: &StrictSpec, covers: &[PathBuf]) -> Resu
         }
         let r = mount_fs(
             c"none",
-            &cstring(point)?,
+            &cstring(MOUNTS, point)?,
             None,
             libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | *flags as libc::c_ulong,
             None,
