@@ -205,6 +205,13 @@ impl BotProcess {
         mut now: Instant,
     ) -> Result<(String, Instant), Fault> {
         let mut to_freeze = opponent.is_some();
+        // The first wait watches the pipes only, for at most IDLE_GRACE, in
+        // a bot that may not fork: its stdout ends when it does (no other
+        // process holds it), so its exit wakes the wait without the pidfd,
+        // one file less to poll on every move. From the second wait on the
+        // pidfd is watched too (a bot that handed its stdout to another
+        // process over a socket is seen to exit within IDLE_GRACE).
+        let mut first_wait = !self.limits.allow_fork && self.stdout.is_some();
         loop {
             if let Some(line) = self.take_line()? {
                 return Ok((line, Instant::now()));
@@ -231,7 +238,11 @@ impl BotProcess {
                     until = until.min(freeze_at);
                 }
             }
-            let ready = self.wait(false, true, until - now);
+            if first_wait {
+                until = until.min(now + IDLE_GRACE);
+            }
+            let ready = self.wait_watching(false, true, !first_wait, until - now);
+            first_wait = false;
             let stdout_open = self.stdout.is_some();
             self.absorb(&ready)?;
             if let Some(line) = self.take_line()? {
@@ -486,8 +497,19 @@ impl BotProcess {
         report
     }
 
-    /// Polls the pipes that are still open, and the pidfd if `want_exit`.
+    /// Polls the pipes that are still open, and the pidfd.
     pub(crate) fn wait(&self, want_stdin: bool, want_stdout: bool, timeout: Duration) -> Ready {
+        self.wait_watching(want_stdin, want_stdout, true, timeout)
+    }
+
+    /// [`BotProcess::wait`], the pidfd only if `want_exit`.
+    fn wait_watching(
+        &self,
+        want_stdin: bool,
+        want_stdout: bool,
+        want_exit: bool,
+        timeout: Duration,
+    ) -> Ready {
         let wanted: [(Option<&OwnedFd>, u8, PollFlags); 4] = [
             (
                 self.stdin.as_ref().filter(|_| want_stdin),
@@ -500,7 +522,11 @@ impl BotProcess {
                 PollFlags::IN,
             ),
             (self.stderr.as_ref(), 2, PollFlags::IN),
-            (Some(&self.pidfd).filter(|_| !self.exited), 3, PollFlags::IN),
+            (
+                Some(&self.pidfd).filter(|_| want_exit && !self.exited),
+                3,
+                PollFlags::IN,
+            ),
         ];
         // On the stack: this runs once or more per move.
         let mut fds: [PollFd<'_>; 4] =
