@@ -559,9 +559,8 @@ pub(super) fn exchange(
         (Some(_), Err(_)) => sent.unwrap_or_else(Instant::now),
     };
     let mut opponent = idle.map(|other| Opponent::new(other, sent));
-    let result = result.and_then(|()| {
-        process.recv_reply(sent + allowance, allowance, opponent.as_mut(), sent)
-    })
+    let result = result
+        .and_then(|()| process.recv_reply(sent + allowance, allowance, opponent.as_mut(), sent))
         .and_then(|(line, at)| {
             let beyond = process.lines_beyond_reply();
             let Some(next) = beyond.first() else {
