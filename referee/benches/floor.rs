@@ -635,8 +635,15 @@ fn main() {
             let rounds = GAME_ROUNDS as usize;
             floor_exchange.push(floor(&floor_referee, "exchange", rounds, &floor_bot));
             pin_to(&[0]);
-            for (i, (_, sandbox)) in layers.iter().enumerate() {
+            for (i, (name, sandbox)) in layers.iter().enumerate() {
                 exchange[i].push(referee_exchange(sandbox, &floor_bot));
+                // Each round's figures, for the range (the table gives
+                // the medians).
+                let (f, r) = (floor_exchange[round], exchange[i][round]);
+                eprintln!(
+                    "  per attack, {name}: floor {f:.2} µs, referee {r:.2} µs, {:.2}x",
+                    r / f
+                );
             }
             pin_to(&cpus);
         }

@@ -14,11 +14,53 @@ pub const MAX_OUTPUT_BYTES: usize = 1 << 20;
 /// selector after an emoji (`👁️`) is ignored. Which characters are *symbols of
 /// the game* is not checked here.
 pub fn parse_symbols<const N: usize>(line: &str) -> Result<[char; N], String> {
+    // A well-formed reply (every move's) is read without allocating; any
+    // other line is read again by `parse_symbol_vec`, which says what is
+    // wrong with it.
+    if let Some(symbols) = symbols_in_place(line) {
+        return Ok(symbols);
+    }
     parse_symbol_vec(line, N).map(|symbols| {
         symbols
             .try_into()
             .expect("parse_symbol_vec returns exactly N symbols")
     })
+}
+
+/// The grammar's separators only (protocol.md): not every Unicode space.
+fn is_separator(c: char) -> bool {
+    matches!(c, ' ' | '\t' | ',' | '-')
+}
+
+/// The emoji variation selector, ignored after a symbol (`👁️`).
+const VARIATION_SELECTOR: char = '\u{fe0f}';
+
+/// [`parse_symbol_vec`]'s reading of a line that holds exactly `N`
+/// symbols, into an array; `None` for any other line.
+fn symbols_in_place<const N: usize>(line: &str) -> Option<[char; N]> {
+    let line = line.trim();
+    let mut symbols = ['\0'; N];
+    let mut count = 0;
+    let mut push = |c: char| {
+        let slot = symbols.get_mut(count)?;
+        *slot = c;
+        count += 1;
+        Some(())
+    };
+    if line.contains(is_separator) {
+        for token in line.split(is_separator).filter(|t| !t.is_empty()) {
+            let mut chars = token.chars().filter(|&c| c != VARIATION_SELECTOR);
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => push(c)?,
+                _ => return None,
+            }
+        }
+    } else {
+        for c in line.chars().filter(|&c| c != VARIATION_SELECTOR) {
+            push(c)?;
+        }
+    }
+    (count == N && N > 0).then_some(symbols)
 }
 
 /// [`parse_symbols`] for a count known only at run time.
@@ -27,12 +69,10 @@ pub fn parse_symbol_vec(line: &str, n: usize) -> Result<Vec<char>, String> {
     if line.is_empty() {
         return Err(format!("expected {n} symbols, got an empty line"));
     }
-    // The grammar's separators only (protocol.md): not every Unicode space.
-    let is_separator = |c: char| matches!(c, ' ' | '\t' | ',' | '-');
     let mut symbols = Vec::with_capacity(n);
     if line.contains(is_separator) {
         for token in line.split(is_separator).filter(|t| !t.is_empty()) {
-            let mut chars = token.chars().filter(|&c| c != '\u{fe0f}');
+            let mut chars = token.chars().filter(|&c| c != VARIATION_SELECTOR);
             match (chars.next(), chars.next()) {
                 (Some(c), None) => symbols.push(c),
                 _ => {
@@ -44,7 +84,7 @@ pub fn parse_symbol_vec(line: &str, n: usize) -> Result<Vec<char>, String> {
             }
         }
     } else {
-        symbols.extend(line.chars().filter(|&c| c != '\u{fe0f}'));
+        symbols.extend(line.chars().filter(|&c| c != VARIATION_SELECTOR));
     }
     if symbols.len() != n {
         return Err(format!(
@@ -101,6 +141,23 @@ mod tests {
         // Only the grammar's separators: a no-break space is a symbol.
         assert!(parse_symbols::<5>("1\u{a0}0\u{a0}3\u{a0}6\u{a0}9").is_err());
         assert!(parse_symbols::<5>("1 0 3 6\u{2003}9").is_err());
+    }
+
+    /// The reading without allocation takes exactly the lines the full
+    /// reading takes, as the same symbols (any other line goes to the full
+    /// reading, which says what is wrong).
+    #[test]
+    fn the_reading_in_place_agrees_with_the_full_reading() {
+        use proptest::prelude::*;
+        let alphabet = prop::sample::select(vec![
+            "1", "0", "9", "E", "x", " ", "\t", ",", "-", "\r", "\u{fe0f}", "👁", "\u{a0}", "12",
+        ]);
+        proptest!(|(parts in prop::collection::vec(alphabet, 0..14))| {
+            let line: String = parts.concat();
+            let full = parse_symbol_vec(&line, 5).ok();
+            let in_place = symbols_in_place::<5>(&line).map(|s| s.to_vec());
+            prop_assert_eq!(&in_place, &full, "{:?}", line);
+        });
     }
 
     #[test]

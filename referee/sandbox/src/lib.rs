@@ -572,6 +572,9 @@ pub struct BotProcess {
     pending: Vec<u8>,
     /// The line being sent, kept between sends (no allocation per line).
     outgoing: Vec<u8>,
+    /// When the last send found the pipe full and began to wait for room
+    /// (`None`: it did not wait).
+    send_waited_from: Option<Instant>,
     stdout_total: usize,
     stderr_partial: Vec<u8>,
     /// Bytes of stderr kept in the head (the first half of the cap).

@@ -57,6 +57,7 @@ impl BotProcess {
             limits: limits.clone(),
             pending: Vec::with_capacity(256),
             outgoing: Vec::with_capacity(256),
+            send_waited_from: None,
             stdout_total: 0,
             stderr_partial: Vec::new(),
             stderr_kept: 0,
@@ -99,6 +100,29 @@ impl BotProcess {
         deadline: Instant,
         budget: Duration,
     ) -> Result<(), Fault> {
+        self.send_line_until(line, Some(deadline), budget)
+    }
+
+    /// [`BotProcess::send_line`] waiting at most `budget` for room in the
+    /// pipe from when it is found full: the clock is read only then (a
+    /// line that fits, as every line of a game between quick bots does,
+    /// costs no clock read).
+    pub fn send_line_within(&mut self, line: &str, budget: Duration) -> Result<(), Fault> {
+        self.send_line_until(line, None, budget)
+    }
+
+    /// When the last line sent found the pipe full and began to wait for
+    /// room: the start of a wait that failed ([`Fault::InputNotRead`]).
+    pub fn send_waited_from(&self) -> Option<Instant> {
+        self.send_waited_from
+    }
+
+    fn send_line_until(
+        &mut self,
+        line: &str,
+        deadline: Option<Instant>,
+        budget: Duration,
+    ) -> Result<(), Fault> {
         let mut bytes = std::mem::take(&mut self.outgoing);
         bytes.clear();
         bytes.extend_from_slice(line.as_bytes());
@@ -108,12 +132,15 @@ impl BotProcess {
         sent
     }
 
+    /// Writes `bytes`, waiting until `deadline` for room in the pipe (no
+    /// deadline: `budget` from when the pipe is first found full).
     pub(crate) fn send_bytes(
         &mut self,
         bytes: &[u8],
-        deadline: Instant,
+        mut deadline: Option<Instant>,
         budget: Duration,
     ) -> Result<(), Fault> {
+        self.send_waited_from = None;
         let mut written = 0;
         while written < bytes.len() {
             let Some(stdin) = &self.stdin else {
@@ -127,6 +154,8 @@ impl BotProcess {
                         return Err(Fault::Interrupted);
                     }
                     let now = Instant::now();
+                    self.send_waited_from.get_or_insert(now);
+                    let deadline = *deadline.get_or_insert(now + budget);
                     if now >= deadline {
                         return Err(Fault::InputNotRead { budget });
                     }
@@ -157,7 +186,7 @@ impl BotProcess {
         deadline: Instant,
         budget: Duration,
     ) -> Result<(String, Instant), Fault> {
-        self.recv_reply(deadline, budget, None)
+        self.recv_reply(deadline, budget, None, Instant::now())
     }
 
     /// [`BotProcess::recv_line`] for a reply to a request sent at
@@ -165,14 +194,24 @@ impl BotProcess {
     /// [`IDLE_GRACE`], the opponent is stopped ([`BotProcess::freeze`]).
     /// Before a timeout, the CPU time the opponent took since it was last at
     /// rest is excused: the deadline moves on by it
-    /// ([`Opponent::excused`]).
+    /// ([`Opponent::excused`]). `now` is the time the wait starts (the
+    /// caller has just read the clock: it is not read again before the
+    /// first poll).
     pub fn recv_reply(
         &mut self,
         mut deadline: Instant,
         budget: Duration,
         mut opponent: Option<&mut Opponent<'_>>,
+        mut now: Instant,
     ) -> Result<(String, Instant), Fault> {
         let mut to_freeze = opponent.is_some();
+        // The first wait watches the pipes only, for at most IDLE_GRACE, in
+        // a bot that may not fork: its stdout ends when it does (no other
+        // process holds it), so its exit wakes the wait without the pidfd,
+        // one file less to poll on every move. From the second wait on the
+        // pidfd is watched too (a bot that handed its stdout to another
+        // process over a socket is seen to exit within IDLE_GRACE).
+        let mut first_wait = !self.limits.allow_fork && self.stdout.is_some();
         loop {
             if let Some(line) = self.take_line()? {
                 return Ok((line, Instant::now()));
@@ -180,7 +219,6 @@ impl BotProcess {
             if stop_requested() {
                 return Err(Fault::Interrupted);
             }
-            let now = Instant::now();
             if now >= deadline {
                 match opponent.as_mut().map(|o| o.excuse()) {
                     Some(more) if !more.is_zero() => {
@@ -200,7 +238,11 @@ impl BotProcess {
                     until = until.min(freeze_at);
                 }
             }
-            let ready = self.wait(false, true, until - now);
+            if first_wait {
+                until = until.min(now + IDLE_GRACE);
+            }
+            let ready = self.wait_watching(false, true, !first_wait, until - now);
+            first_wait = false;
             let stdout_open = self.stdout.is_some();
             self.absorb(&ready)?;
             if let Some(line) = self.take_line()? {
@@ -219,6 +261,7 @@ impl BotProcess {
             // However the bot behaves (chatting on stderr, trickling
             // bytes), its memory and folder are measured on time.
             self.check_limits()?;
+            now = Instant::now();
         }
     }
 
@@ -295,6 +338,9 @@ impl BotProcess {
     /// before its next request ([`BotProcess::unasked_output`]). Each is
     /// shortened for a verdict's detail; the last may lack its newline.
     pub fn lines_beyond_reply(&self) -> Vec<String> {
+        if self.pending.is_empty() {
+            return Vec::new();
+        }
         String::from_utf8_lossy(&self.pending)
             .lines()
             .map(|line| crate::protocol::shorten(line.trim_end()))
@@ -451,8 +497,19 @@ impl BotProcess {
         report
     }
 
-    /// Polls the pipes that are still open, and the pidfd if `want_exit`.
+    /// Polls the pipes that are still open, and the pidfd.
     pub(crate) fn wait(&self, want_stdin: bool, want_stdout: bool, timeout: Duration) -> Ready {
+        self.wait_watching(want_stdin, want_stdout, true, timeout)
+    }
+
+    /// [`BotProcess::wait`], the pidfd only if `want_exit`.
+    fn wait_watching(
+        &self,
+        want_stdin: bool,
+        want_stdout: bool,
+        want_exit: bool,
+        timeout: Duration,
+    ) -> Ready {
         let wanted: [(Option<&OwnedFd>, u8, PollFlags); 4] = [
             (
                 self.stdin.as_ref().filter(|_| want_stdin),
@@ -465,7 +522,11 @@ impl BotProcess {
                 PollFlags::IN,
             ),
             (self.stderr.as_ref(), 2, PollFlags::IN),
-            (Some(&self.pidfd).filter(|_| !self.exited), 3, PollFlags::IN),
+            (
+                Some(&self.pidfd).filter(|_| want_exit && !self.exited),
+                3,
+                PollFlags::IN,
+            ),
         ];
         // On the stack: this runs once or more per move.
         let mut fds: [PollFd<'_>; 4] =

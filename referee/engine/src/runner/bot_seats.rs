@@ -517,11 +517,14 @@ pub(super) fn exchange(
         .as_mut()
         .expect("a playing seat has a process");
     let allowance = player.bank.allowance(limit);
-    // One clock read serves the transcript and the write's deadline (the
-    // clock is read as few times as a move needs: docs/measurements.md).
-    let mut sent = Instant::now();
-    if let Some(request) = request {
-        transcript.message(sent, seat, Direction::To, request);
+    // The clock is read as few times as a move needs
+    // (docs/measurements.md): before the request only for the transcript;
+    // the write reads it only if the pipe is full.
+    let mut sent = None;
+    if let Some(request) = request.filter(|_| transcript.is_on()) {
+        let now = Instant::now();
+        transcript.message(now, seat, Direction::To, request);
+        sent = Some(now);
     }
     // Whatever it wrote since its last reply was not asked for.
     let mut told = None;
@@ -542,20 +545,22 @@ pub(super) fn exchange(
     // BotProcess::rest).
     let cpu_before = process.cpu_at_rest();
     process.thaw();
-    match (request, &result) {
+    let sent = match (request, &result) {
         (Some(request), Ok(())) => {
-            result = process.send_line(request, sent + allowance, allowance);
-            if result.is_ok() {
-                sent = Instant::now();
+            result = process.send_line_within(request, allowance);
+            match (&result, process.send_waited_from()) {
+                // A write that waited and failed: the wait was its time.
+                (Err(_), Some(from)) => sent.map_or(from, |before| before.min(from)),
+                _ => Instant::now(),
             }
         }
         // Asked by the lines it has: its time starts once it runs.
-        (None, _) => sent = Instant::now(),
-        (Some(_), Err(_)) => {}
-    }
+        (None, _) => Instant::now(),
+        (Some(_), Err(_)) => sent.unwrap_or_else(Instant::now),
+    };
     let mut opponent = idle.map(|other| Opponent::new(other, sent));
     let result = result
-        .and_then(|()| process.recv_reply(sent + allowance, allowance, opponent.as_mut()))
+        .and_then(|()| process.recv_reply(sent + allowance, allowance, opponent.as_mut(), sent))
         .and_then(|(line, at)| {
             let beyond = process.lines_beyond_reply();
             let Some(next) = beyond.first() else {
@@ -636,10 +641,11 @@ pub(super) fn send_notice(
     if player.disqualification.is_some() {
         return;
     }
-    let now = Instant::now();
-    transcript.message(now, seat, Direction::To, line);
+    if transcript.is_on() {
+        transcript.message(Instant::now(), seat, Direction::To, line);
+    }
     player.heard.notified(line);
-    let _ = process.send_line(line, now + limits.time_limit, limits.time_limit);
+    let _ = process.send_line_within(line, limits.time_limit);
 }
 
 pub(super) fn drain_stderr(player: &mut Player, seat: Seat, transcript: &mut TranscriptWriter) {

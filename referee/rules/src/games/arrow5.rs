@@ -144,8 +144,21 @@ fn symbol_glyph(s: u8) -> &'static str {
     }
 }
 
+/// The parts separated by single spaces, built in one string (a signal and
+/// a code are formatted on every move).
 fn join<'a>(parts: impl Iterator<Item = &'a str>) -> String {
-    parts.collect::<Vec<_>>().join(" ")
+    let mut out = String::with_capacity(4 * CODE_LEN);
+    push_joined(&mut out, parts);
+    out
+}
+
+fn push_joined<'a>(out: &mut String, parts: impl Iterator<Item = &'a str>) {
+    for (i, part) in parts.enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(part);
+    }
 }
 
 /// One hint of a signal.
@@ -193,10 +206,17 @@ impl Signal {
 
     /// The wire form: `< . >`, or `-` for a signal with no marks.
     pub fn ascii(&self) -> String {
+        let mut out = String::with_capacity(2 * CODE_LEN);
+        self.push_ascii(&mut out);
+        out
+    }
+
+    /// Appends the wire form to `out`.
+    fn push_ascii(&self, out: &mut String) {
         if self.len == 0 {
-            "-".to_string()
+            out.push('-');
         } else {
-            join(self.marks().iter().map(|m| m.ascii()))
+            push_joined(out, self.marks().iter().map(|m| m.ascii()));
         }
     }
 
@@ -438,7 +458,11 @@ impl CodeRules for Config {
     }
 
     fn feedback_line(&self, signal: &Signal) -> String {
-        format!("signal {}", signal.ascii())
+        // Built in one string: this line is sent after every attack.
+        let mut line = String::with_capacity(7 + 2 * CODE_LEN);
+        line.push_str("signal ");
+        signal.push_ascii(&mut line);
+        line
     }
 
     fn account_text(&self, signal: &Signal) -> String {
@@ -477,8 +501,16 @@ impl CodeRules for Config {
 }
 
 impl fmt::Display for Code {
+    /// The human form ([`Code::glyphs`]), written without a string of its
+    /// own (every move's account line shows the attack).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.glyphs())
+        for (i, &s) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            f.write_str(symbol_glyph(s))?;
+        }
+        Ok(())
     }
 }
 

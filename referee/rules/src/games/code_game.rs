@@ -11,7 +11,7 @@
 //! that carries its outcome; the counters (attacks, cracks) are read from
 //! the history. Pure, like the rest of `games/`.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -370,7 +370,10 @@ impl<R: CodeRules> CodeGame<R> {
         let feedback = self.rules.feedback(secret, &code);
         let cracked = self.rules.cracked(&feedback);
         let number = self.attacks(seat) + 1;
-        let account = format!(
+        // Written into a string sized for it: one allocation a move.
+        let mut account = String::with_capacity(64);
+        let _ = write!(
+            account,
             "{} {number:>2}  {seat} {} {code}   {}{}",
             R::WORDS.counter,
             R::WORDS.wire.third_person(),
