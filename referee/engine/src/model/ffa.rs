@@ -384,6 +384,14 @@ pub fn grade_places(
         .collect()
 }
 
+/// What a free-for-all run tells as it goes (the terminal implements it).
+pub trait FfaProgress: Send {
+    /// Before the first game: the games in all, and those already played.
+    fn started(&mut self, out: &std::path::Path, total: u64, done: u64);
+    /// A game recorded.
+    fn game_recorded(&mut self, row: &FfaRow);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

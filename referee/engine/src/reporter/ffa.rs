@@ -194,7 +194,7 @@ impl Default for FfaTerminal {
     }
 }
 
-impl crate::tournament::ffa::FfaProgress for FfaTerminal {
+impl crate::model::ffa::FfaProgress for FfaTerminal {
     fn started(&mut self, out: &Path, total: u64, done: u64) {
         self.total = total;
         self.done = done;

@@ -126,3 +126,34 @@ pub fn standings_in(
     standings.rank_by(ranking_of(out)?);
     Ok(standings)
 }
+
+/// Whether the results folder `folder` holds a free-for-all (its
+/// `tournament.json` says so): its `games.csv` has a row per table of K
+/// seats, read by [`ffa_standings_in`], not by [`for_each_row`].
+pub fn is_free_for_all(folder: &Path) -> bool {
+    matches!(
+        meta_of(folder),
+        Ok(Some(meta)) if meta.format == Format::FreeForAll.name()
+    )
+}
+
+/// The rows and standings of the free-for-all folder `out` from its
+/// `games.csv`, in game order.
+pub fn ffa_standings_in(
+    out: &Path,
+) -> Result<
+    (
+        Vec<crate::model::ffa::FfaRow>,
+        crate::model::ffa::FfaStandings,
+    ),
+    FolderError,
+> {
+    let meta = meta_of(out)?.ok_or_else(|| FolderError::BadFolderFile {
+        path: out.join("tournament.json"),
+        message: "not there: is this a results folder of `referee tournament`?".into(),
+    })?;
+    let mut rows = super::ffa::read_rows(&out.join(super::csv::GAMES_CSV))?;
+    rows.sort_by_key(|r| r.game);
+    let standings = crate::model::ffa::standings(&meta.bots, &rows);
+    Ok((rows, standings))
+}

@@ -55,7 +55,7 @@ pub(super) fn write_ffa_report(
                 std::io::ErrorKind::NotFound.into(),
             )
         })?;
-    let (rows, standings) = crate::tournament::ffa::standings_in(folder).map_err(|e| {
+    let (rows, standings) = crate::reporter::folder::ffa_standings_in(folder).map_err(|e| {
         ReportError::new(
             &folder.join("games.csv"),
             "cannot read",

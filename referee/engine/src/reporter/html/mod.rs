@@ -455,7 +455,7 @@ struct BotFacts {
 
 /// Writes the whole report of a results folder into `folder/report/`.
 pub fn write_report(folder: &Path, templates: &Templates) -> Result<Written, ReportError> {
-    if crate::tournament::ffa::is_free_for_all(folder) {
+    if crate::reporter::folder::is_free_for_all(folder) {
         return ffa::write_ffa_report(folder, templates);
     }
     let results = read_results(folder)?;
@@ -781,7 +781,7 @@ pub const CHECK_JSON: &str = "check.json";
 /// merge's, or a shard's) into `folder/report/`, a check's (`check --report
 /// DIR`, recognised by its `check.json`) in place.
 pub fn write_any_report(folder: &Path, templates: &Templates) -> Result<Written, ReportError> {
-    if crate::tournament::ffa::is_free_for_all(folder) {
+    if crate::reporter::folder::is_free_for_all(folder) {
         return ffa::write_ffa_report(folder, templates);
     }
     let record = folder.join(CHECK_JSON);

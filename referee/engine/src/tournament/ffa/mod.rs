@@ -22,6 +22,9 @@ use std::path::{Path, PathBuf};
 use crate::bot;
 use crate::input_file::{self, Links, TEXT_CAP};
 use crate::match_plan::MatchPlan;
+pub use crate::model::ffa::FfaProgress;
+pub use crate::reporter::folder::{ffa_standings_in as standings_in, is_free_for_all};
+
 use crate::model::ffa::{columns, standings, FfaRow, FfaSeat, FfaStandings};
 use crate::pool::{Flow, Pool};
 use crate::record::MatchRecord;
@@ -142,14 +145,6 @@ pub struct FfaOutcome {
     /// With a `[grading]` section (not in a shard): each team's grade,
     /// written to `grades/grades.csv`.
     pub grades: Option<Vec<crate::model::ffa::PlaceGrade>>,
-}
-
-/// What a run tells as it goes (the terminal).
-pub trait FfaProgress: Send {
-    /// Before the first game: the games in all, and those already played.
-    fn started(&mut self, out: &Path, total: u64, done: u64);
-    /// A game recorded.
-    fn game_recorded(&mut self, row: &FfaRow);
 }
 
 /// Plays the games of a free-for-all the folder lacks, each recorded in
@@ -467,15 +462,6 @@ fn to_row(plan: &TournamentPlan, game: &FfaGame, record: &MatchRecord) -> FfaRow
     }
 }
 
-/// Whether the results folder `folder` holds a free-for-all (its
-/// `tournament.json` says so).
-pub fn is_free_for_all(folder: &Path) -> bool {
-    matches!(
-        crate::reporter::folder::meta_of(folder),
-        Ok(Some(meta)) if meta.format == super::Format::FreeForAll.name()
-    )
-}
-
 /// The rows of shard folders joined by game number, for `merge`: a game
 /// two folders hold must be the same game.
 #[derive(Default)]
@@ -553,21 +539,6 @@ pub fn merge(
     let standings = standings(&meta.bots, &all);
     write_tables(out, &standings)?;
     Ok((standings, all.len() as u64, meta.total_games))
-}
-
-/// The standings of the free-for-all folder `out` from its `games.csv`
-/// (for `referee report`).
-pub fn standings_in(out: &Path) -> Result<(Vec<FfaRow>, FfaStandings), TournamentError> {
-    let meta = crate::reporter::folder::meta_of(out)?.ok_or_else(|| {
-        crate::reporter::folder::FolderError::BadFolderFile {
-            path: out.join("tournament.json"),
-            message: "not there: is this a results folder of `referee tournament`?".into(),
-        }
-    })?;
-    let mut rows = read_rows(&out.join(GAMES_CSV))?;
-    rows.sort_by_key(|r| r.game);
-    let standings = standings(&meta.bots, &rows);
-    Ok((rows, standings))
 }
 
 #[cfg(test)]
