@@ -284,6 +284,7 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         shard: args.shard,
         pin: None,
         key,
+        live: Default::default(),
     };
     if args.dry_run {
         let report = tournament::dry_run(&plan, &options).map_err(|e| match e {
@@ -356,6 +357,12 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         Box::new(TournamentCsv::new(&out)),
     ]);
     if let Some(events) = events {
+        // A watched run tells its running games move by move: their live
+        // files, and the stream's move events when asked for.
+        options.live = referee_engine::reporter::live_game::LiveOutput {
+            folder: Some(out.clone()),
+            events: events.move_events(),
+        };
         reporters.push(events);
     }
     reporters.push(terminal.with_resume(resume_command(&args.file, &out)));
