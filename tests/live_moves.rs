@@ -52,7 +52,13 @@ fn slow_mastermind(dir: &Path, games: u32, attacks: u32, names: [&str; 2]) -> Pa
 /// started, not waited for; stdout piped.
 fn start_tournament(file: &Path, out: &Path, extra: &[&str]) -> Owned {
     let child = std::process::Command::new(referee_bin())
-        .args(["tournament", file.to_str().unwrap(), "--jobs", "1", "--no-report"])
+        .args([
+            "tournament",
+            file.to_str().unwrap(),
+            "--jobs",
+            "1",
+            "--no-report",
+        ])
         .arg("--out")
         .arg(out)
         .args(extra)
@@ -197,8 +203,8 @@ fn no_hidden_code_is_told_before_the_game_ends() {
     let mut looks: Vec<Vec<Value>> = vec![];
     let ended = poll(BUDGET, || {
         let lines = live_lines(&live);
-        let recorded = std::fs::read_to_string(out.join("games.csv"))
-            .is_ok_and(|t| t.lines().count() > 1);
+        let recorded =
+            std::fs::read_to_string(out.join("games.csv")).is_ok_and(|t| t.lines().count() > 1);
         if let Some(lines) = lines.filter(|_| !recorded) {
             if let Ok(meta) = std::fs::metadata(&live) {
                 let mode = std::os::unix::fs::PermissionsExt::mode(&meta.permissions());
@@ -225,7 +231,11 @@ fn no_hidden_code_is_told_before_the_game_ends() {
     let account = account_of(&out, 1);
     for code in CODES {
         let spelled = spellings(code, &account);
-        assert_eq!(spelled.len(), 3, "{code} is revealed at the end: {account:?}");
+        assert_eq!(
+            spelled.len(),
+            3,
+            "{code} is revealed at the end: {account:?}"
+        );
         for look in &looks {
             for line in look {
                 let text = line.to_string();
@@ -324,7 +334,9 @@ fn serve_follows_a_game_move_by_move_in_a_browser() {
         "the name as text: {grew}"
     );
     assert!(
-        poll(BUDGET, || (state(&mut browser)["viewer"] == true).then_some(())).is_some(),
+        poll(BUDGET, || (state(&mut browser)["viewer"] == true)
+            .then_some(()))
+        .is_some(),
         "the finished game's viewer follows: {}",
         state(&mut browser)
     );
@@ -378,4 +390,55 @@ fn serve_follows_a_game_move_by_move_in_a_browser() {
     assert_eq!(server.interrupt(Duration::from_secs(30)), Some(0));
     let stopped = run.interrupt(Duration::from_secs(60));
     assert!(matches!(stopped, Some(0 | 130)), "{stopped:?}");
+}
+
+#[test]
+fn a_bot_cannot_read_the_live_files_of_its_tournament() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    let out = dir.path().join("out");
+    // The fixture reads what it is given, its own game's live file among
+    // them (made before the bots start): a read is its crash.
+    let snoop = format!(
+        "python3 {} {} {}",
+        sample_file("hostile/snoop.py"),
+        out.join("live").join("game-000001.jsonl").display(),
+        out.join("live").display()
+    );
+    std::fs::write(
+        &file,
+        format!(
+            "game = \"arrow5\"\ngames_per_pairing = 2\nseed = 5\nsandbox = \"basic\"\n\
+             [[bots]]\nname = \"snoop\"\nbot = \"{snoop}\"\n\
+             [[bots]]\nname = \"random\"\nbot = \"{}\"\n",
+            sample_bin("arrow5_random")
+        ),
+    )
+    .unwrap();
+    let events = out.join("events.jsonl");
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            "1",
+            "--no-report",
+            "--events",
+            events.to_str().unwrap(),
+            "--events-moves",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let rows = csv_records(&out.join("games.csv"));
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        assert_eq!(row["verdict_a"], "ok", "{row:?}");
+        assert_eq!(row["verdict_b"], "ok", "{row:?}");
+    }
+    // The moves were told: the files were there to be read.
+    let stream = std::fs::read_to_string(&events).unwrap();
+    assert!(stream.contains("\"event\":\"move\""), "{stream}");
 }

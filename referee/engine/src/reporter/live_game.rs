@@ -32,7 +32,9 @@ pub const LIVE_VERSION: u32 = 1;
 
 /// Game `number`'s live file in results folder `folder`.
 pub fn live_path(folder: &Path, number: u64) -> PathBuf {
-    folder.join(LIVE_DIR).join(format!("game-{number:06}.jsonl"))
+    folder
+        .join(LIVE_DIR)
+        .join(format!("game-{number:06}.jsonl"))
 }
 
 /// Where a tournament tells its running games; nothing by default.
