@@ -156,7 +156,7 @@ fn the_event_stream_alone_gives_the_standings_of_standings_csv() {
         assert_eq!(events[started]["seed"].to_string(), row["seed"]);
         assert_eq!(events[finished]["seed"].to_string(), row["seed"]);
         assert_eq!(events[finished]["winner"], row["winner"].as_str());
-        // --events-moves: the game's messages, before it is finished.
+        // --events-moves: the game's moves, as they are made, before it is finished.
         let moves: Vec<&Value> = events[started..finished]
             .iter()
             .filter(|e| kind(e) == "move" && e["game"] == number)
