@@ -201,8 +201,20 @@ fn no_hidden_code_is_told_before_the_game_ends() {
     // keeps the lines it holds then, and whether the game was recorded.
     let live = out.join("live").join("game-000001.jsonl");
     let mut looks: Vec<Vec<Value>> = vec![];
+    // `watch` shows the running game's last move.
+    let mut watched = None;
     let ended = poll(BUDGET, || {
         let lines = live_lines(&live);
+        if watched.is_none() && lines.as_ref().is_some_and(|l| l.len() >= 3) {
+            let view = referee(&["watch", out.to_str().unwrap(), "--once"], BUDGET);
+            watched = view
+                .stdout
+                .lines()
+                .skip_while(|l| !l.starts_with("  game 1: left vs right"))
+                .nth(1)
+                .filter(|l| l.starts_with("    move "))
+                .map(str::to_string);
+        }
         let recorded =
             std::fs::read_to_string(out.join("games.csv")).is_ok_and(|t| t.lines().count() > 1);
         if let Some(lines) = lines.filter(|_| !recorded) {
@@ -224,6 +236,11 @@ fn no_hidden_code_is_told_before_the_game_ends() {
     assert_eq!(head["kind"], "game");
     assert_eq!(head["game"], 1);
     assert_eq!(head["v"], 1);
+    let watched = watched.expect("watch --once shows game 1's last move while it is played");
+    assert!(
+        watched.contains("guesses") || watched.contains("chose its code"),
+        "{watched}"
+    );
     assert_eq!(run.0.wait().unwrap().code(), Some(0));
 
     // Each code is in the game's summary at its end, spelled as the

@@ -77,9 +77,9 @@ impl LiveOutput {
         }
     }
 
-    /// The watcher of game `number` (seats A then B named `bots`), or
-    /// `None` when nobody watches: the game then costs nothing more.
-    pub fn start(&self, number: u64, seed: u64, bots: [&str; 2]) -> Option<LiveGame> {
+    /// The watcher of game `number` (its seats, A first, named `bots`),
+    /// or `None` when nobody watches: the game then costs nothing more.
+    pub fn start(&self, number: u64, seed: u64, bots: &[&str]) -> Option<LiveGame> {
         if self.folder.is_none() && self.events.is_none() {
             return None;
         }
@@ -107,7 +107,7 @@ impl LiveOutput {
 }
 
 /// A new live file, its first line the game's.
-fn create(path: &Path, number: u64, seed: u64, bots: [&str; 2]) -> io::Result<File> {
+fn create(path: &Path, number: u64, seed: u64, bots: &[&str]) -> io::Result<File> {
     let mut file = OpenOptions::new()
         .write(true)
         .create(true)
@@ -122,8 +122,9 @@ fn create(path: &Path, number: u64, seed: u64, bots: [&str; 2]) -> io::Result<Fi
         "kind": "game",
         "game": number,
         "seed": seed,
-        "bot_a": bots[0],
-        "bot_b": bots[1],
+        "bot_a": bots.first(),
+        "bot_b": bots.get(1),
+        "bots": bots,
         "started": started,
     });
     write_line(&mut file, &head)?;
@@ -214,7 +215,7 @@ mod tests {
         output.prepare();
         assert!(!stale.exists(), "a killed run's file is removed");
 
-        let mut game = output.start(3, 77, ["a\"b", "<i>"]).unwrap();
+        let mut game = output.start(3, 77, &["a\"b", "<i>"]).unwrap();
         let frame = json!({"text": "x"});
         game.moved(&PublicMove {
             seat: Seat::B,
@@ -231,6 +232,7 @@ mod tests {
         assert_eq!(lines.len(), 2, "{text}");
         assert_eq!(lines[0]["kind"], "game");
         assert_eq!(lines[0]["bot_a"], "a\"b");
+        assert_eq!(lines[0]["bots"], json!(["a\"b", "<i>"]));
         assert_eq!(lines[1]["kind"], "move");
         assert_eq!(lines[1]["n"], 1);
         assert_eq!(lines[1]["bot"], "b");
@@ -241,6 +243,6 @@ mod tests {
         assert_eq!(mode & 0o777, 0o600);
         drop(game);
         assert!(!path.exists());
-        assert!(LiveOutput::default().start(1, 1, ["a", "b"]).is_none());
+        assert!(LiveOutput::default().start(1, 1, &["a", "b"]).is_none());
     }
 }

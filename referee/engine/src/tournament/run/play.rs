@@ -53,7 +53,7 @@ pub(super) fn play_game(
         live.start(
             game.number,
             game.seed,
-            [&plan.bots[game.a].name, &plan.bots[game.b].name],
+            &[&plan.bots[game.a].name, &plan.bots[game.b].name],
         )
     };
     let mut watcher = watch();
