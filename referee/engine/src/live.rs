@@ -331,6 +331,16 @@ fn read_stream(path: &Path) -> Result<Stream, String> {
     Ok(stream)
 }
 
+/// A move's account line cut to a line of a terminal (a judge's may run
+/// to 1000 characters).
+fn shortened(line: &str) -> String {
+    const MOST: usize = 100;
+    match line.char_indices().nth(MOST) {
+        Some((at, _)) => format!("{}...", &line[..at]),
+        None => line.to_string(),
+    }
+}
+
 /// `seconds` as a person reads a time left: `45 s`, `3 min 20 s`, `2 h 5 min`.
 pub fn readable_duration(seconds: f64) -> String {
     let s = seconds.max(0.0).round() as u64;
@@ -415,7 +425,7 @@ pub fn frame(snapshot: &Snapshot, now: f64) -> String {
         if let (Some(moves), Some(last)) = (r.moves, &r.last_move) {
             let _ = match moves {
                 0 => writeln!(out, "    no move yet"),
-                _ => writeln!(out, "    move {moves}: {}", escape(last)),
+                _ => writeln!(out, "    move {moves}: {}", escape(&shortened(last))),
             };
         }
     }
