@@ -281,7 +281,7 @@ fn serve_follows_a_game_move_by_move_in_a_browser() {
     let dir = tempfile::tempdir().unwrap();
     // A name that would be markup: text wherever it is shown.
     let evil = "<b id='evil'>left</b>";
-    let games = 6;
+    let games = 8;
     let file = slow_mastermind(dir.path(), games, 20, [evil, "right"]);
     let out = dir.path().join("out");
     let events = out.join("events.jsonl");
@@ -404,6 +404,37 @@ fn serve_follows_a_game_move_by_move_in_a_browser() {
     );
     assert!(moves.windows(2).all(|w| w[0] < w[1]), "{moves:?}");
     drop(browser);
+
+    // The stream of a game being played, read to its end: its head, its
+    // moves from the first, in order, then its end.
+    let streamed = playing(number);
+    let (status, body) = http(&addr, "GET", &format!("/game/{streamed}/events"));
+    assert_eq!(status, 200);
+    let events: Vec<(&str, Value)> = body
+        .split("\n\n")
+        .filter_map(|block| {
+            let kind = block.lines().find_map(|l| l.strip_prefix("event: "))?;
+            let data = block.lines().find_map(|l| l.strip_prefix("data: "))?;
+            Some((kind, serde_json::from_str(data).unwrap()))
+        })
+        .collect();
+    assert_eq!(events.first().map(|e| e.0), Some("game"), "{body}");
+    assert_eq!(events[0].1["game"], streamed);
+    assert_eq!(events.last().map(|e| e.0), Some("end"), "{body}");
+    let numbers: Vec<u64> = events
+        .iter()
+        .filter(|e| e.0 == "move")
+        .map(|e| e.1["n"].as_u64().unwrap())
+        .collect();
+    assert!(numbers.len() >= 10, "{body}");
+    assert!(
+        numbers.iter().enumerate().all(|(i, &n)| n == i as u64 + 1),
+        "{numbers:?}"
+    );
+    // A game with no live file ends at once.
+    let (status, body) = http(&addr, "GET", "/game/999/events");
+    assert_eq!(status, 200);
+    assert!(body.contains("event: end"), "{body}");
     assert_eq!(server.interrupt(Duration::from_secs(30)), Some(0));
     let stopped = run.interrupt(Duration::from_secs(60));
     assert!(matches!(stopped, Some(0 | 130)), "{stopped:?}");
