@@ -238,7 +238,7 @@ fn no_hidden_code_is_told_before_the_game_ends() {
     assert_eq!(head["v"], 1);
     let watched = watched.expect("watch --once shows game 1's last move while it is played");
     assert!(
-        watched.contains("guesses") || watched.contains("chose its code"),
+        watched.contains(" attacks 0 0 0 0") || watched.contains(" chose its code"),
         "{watched}"
     );
     assert_eq!(run.0.wait().unwrap().code(), Some(0));
