@@ -490,3 +490,44 @@ fn a_bot_cannot_read_the_live_files_of_its_tournament() {
     let stream = std::fs::read_to_string(&events).unwrap();
     assert!(stream.contains("\"event\":\"move\""), "{stream}");
 }
+
+#[test]
+fn a_killed_referees_live_file_reads_whole_and_the_next_run_clears_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = slow_mastermind(dir.path(), 2, 8, ["left", "right"]);
+    let out = dir.path().join("out");
+    let events = out.join("events.jsonl");
+    let flags = ["--events", events.to_str().unwrap()];
+    let mut run = start_tournament(&file, &out, &flags);
+    let live = out.join("live").join("game-000001.jsonl");
+    assert!(
+        poll(BUDGET, || live_lines(&live).filter(|l| l.len() >= 4)).is_some(),
+        "game 1 is being played"
+    );
+    // Killed mid-game: no chance to tidy up.
+    run.0.kill().unwrap();
+    run.0.wait().unwrap();
+    let lines = live_lines(&live).expect("a killed referee's live file stays");
+    assert!(lines.len() >= 4, "{lines:?}");
+    assert_eq!(lines[0]["kind"], "game");
+    // The next run plays the game again and leaves no live file behind.
+    let resumed = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            "1",
+            "--no-report",
+            "--resume",
+            flags[0],
+            flags[1],
+        ],
+        BUDGET,
+    );
+    assert_eq!(resumed.status, 0, "{}", resumed.stderr);
+    assert_eq!(csv_records(&out.join("games.csv")).len(), 2);
+    let left: Vec<_> = std::fs::read_dir(out.join("live")).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}
