@@ -28,6 +28,7 @@ mod kill_resume;
 mod languages;
 mod links;
 mod live;
+mod live_moves;
 mod mastermind_match;
 mod move_times;
 mod newcomer;

@@ -156,7 +156,7 @@ fn the_event_stream_alone_gives_the_standings_of_standings_csv() {
         assert_eq!(events[started]["seed"].to_string(), row["seed"]);
         assert_eq!(events[finished]["seed"].to_string(), row["seed"]);
         assert_eq!(events[finished]["winner"], row["winner"].as_str());
-        // --events-moves: the game's messages, before it is finished.
+        // --events-moves: the game's moves, as they are made, before it is finished.
         let moves: Vec<&Value> = events[started..finished]
             .iter()
             .filter(|e| kind(e) == "move" && e["game"] == number)
@@ -283,7 +283,7 @@ fn an_events_file_that_cannot_be_written_is_bad_input() {
 
 /// A child process of the test (a referee, a server, a browser), ended by
 /// its pid when the test ends, however it ends.
-struct Owned(std::process::Child);
+pub(crate) struct Owned(pub(crate) std::process::Child);
 
 impl Drop for Owned {
     fn drop(&mut self) {
@@ -294,7 +294,7 @@ impl Drop for Owned {
 
 impl Owned {
     /// Sends SIGINT (Ctrl-C) and waits up to `within` for the exit code.
-    fn interrupt(&mut self, within: Duration) -> Option<i32> {
+    pub(crate) fn interrupt(&mut self, within: Duration) -> Option<i32> {
         let _ = std::process::Command::new("kill")
             .args(["-INT", &self.0.id().to_string()])
             .status();
@@ -310,7 +310,7 @@ impl Owned {
 }
 
 /// Polls `what` until it gives a value or `within` has passed.
-fn poll<T>(within: Duration, mut what: impl FnMut() -> Option<T>) -> Option<T> {
+pub(crate) fn poll<T>(within: Duration, mut what: impl FnMut() -> Option<T>) -> Option<T> {
     let start = std::time::Instant::now();
     loop {
         if let Some(value) = what() {
@@ -363,7 +363,7 @@ fn slow_tournament(dir: &Path) -> (Owned, PathBuf) {
 }
 
 /// `referee serve FOLDER --port 0`, and the address it printed.
-fn start_server(folder: &Path, extra: &[&str]) -> (Owned, String) {
+pub(crate) fn start_server(folder: &Path, extra: &[&str]) -> (Owned, String) {
     use std::io::BufRead;
     let mut child = std::process::Command::new(referee_bin())
         .arg("serve")
@@ -390,7 +390,7 @@ fn start_server(folder: &Path, extra: &[&str]) -> (Owned, String) {
 
 /// A raw HTTP request (the path sent as it is, `..` and all): the status
 /// and the body; status 0 when the connection failed.
-fn http(addr: &str, method: &str, path: &str) -> (u16, String) {
+pub(crate) fn http(addr: &str, method: &str, path: &str) -> (u16, String) {
     use std::io::{Read, Write};
     let Ok(mut stream) = std::net::TcpStream::connect(addr) else {
         return (0, String::new());
@@ -419,7 +419,7 @@ fn http(addr: &str, method: &str, path: &str) -> (u16, String) {
 
 /// Headless Chromium driven over the DevTools protocol (a WebSocket on a
 /// port of its own), to read a page's state while it stays open.
-struct Browser {
+pub(crate) struct Browser {
     _process: Owned,
     socket: std::net::TcpStream,
     next_id: u64,
@@ -427,7 +427,7 @@ struct Browser {
 }
 
 impl Browser {
-    fn open(url: &str) -> Browser {
+    pub(crate) fn open(url: &str) -> Browser {
         let profile = tempfile::tempdir().unwrap();
         let chromium = ["chromium", "chromium-browser", "google-chrome"]
             .iter()
@@ -492,7 +492,7 @@ impl Browser {
     }
 
     /// The value of a JavaScript expression in the page.
-    fn eval(&mut self, expression: &str) -> Value {
+    pub(crate) fn eval(&mut self, expression: &str) -> Value {
         self.call(
             "Runtime.evaluate",
             serde_json::json!({"expression": expression, "returnByValue": true}),
@@ -501,7 +501,7 @@ impl Browser {
     }
 
     /// A DevTools method's result.
-    fn call(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) fn call(&mut self, method: &str, params: Value) -> Value {
         self.next_id += 1;
         let id = self.next_id;
         let message = serde_json::json!({ "id": id, "method": method, "params": params });

@@ -38,6 +38,35 @@ pub struct Running {
     pub bot_b: String,
     /// When it started (seconds since the Unix epoch).
     pub started: f64,
+    /// From its live file (`live/game-NNNNNN.jsonl`), when it has one:
+    /// the moves made so far, and the last one's account line.
+    pub moves: Option<u64>,
+    pub last_move: Option<String>,
+}
+
+/// A running game's live file as it is now: its moves so far and the
+/// last one's account line; `None` when the game has no live file (it
+/// ended, or nobody watches it).
+pub fn live_moves(folder: &Path, game: u64) -> Option<(u64, String)> {
+    let path = crate::reporter::live_game::live_path(folder, game);
+    let bytes = input_file::read(&path, Links::Refused, input_file::TRANSCRIPT_CAP).ok()?;
+    // Whole lines only: the last one may be being written.
+    let whole = &bytes[..bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)];
+    let mut lines = whole.split(|&b| b == b'\n').filter(|l| !l.is_empty());
+    let head: Value = serde_json::from_slice(lines.next()?).ok()?;
+    if head["kind"] != "game" || head["game"].as_u64() != Some(game) {
+        return None;
+    }
+    let (mut moves, mut last) = (0, None);
+    for line in lines {
+        moves += 1;
+        last = Some(line);
+    }
+    let last = last
+        .and_then(|l| serde_json::from_slice::<Value>(l).ok())
+        .and_then(|m| m["line"].as_str().map(String::from))
+        .unwrap_or_default();
+    Some((moves, last))
 }
 
 /// The folder as it is now.
@@ -126,16 +155,25 @@ impl Watched {
     /// The size and time of the files a snapshot is made of: when it
     /// changes, the snapshot may have.
     pub fn stamp(&self) -> Vec<(u64, Option<std::time::SystemTime>)> {
-        [
+        // The running games' live files too: each move changes one.
+        let live = std::fs::read_dir(self.folder.join(crate::reporter::live_game::LIVE_DIR))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| Some(entry.path()));
+        let mut stamp: Vec<_> = [
             Some(self.folder.join(crate::reporter::csv::GAMES_CSV)),
             self.events_path(),
         ]
         .into_iter()
+        .chain(live)
         .map(|p| {
             p.and_then(|p| std::fs::metadata(p).ok())
                 .map_or((0, None), |m| (m.len(), m.modified().ok()))
         })
-        .collect()
+        .collect();
+        stamp.sort();
+        stamp
     }
 
     /// Every game recorded in `games.csv`, in the file's order.
@@ -190,6 +228,12 @@ impl Watched {
                 Ok(stream) => {
                     snapshot.events_note = format!("events: {}", path.display());
                     stream.fill(&mut snapshot);
+                    for running in &mut snapshot.running {
+                        if let Some((moves, last)) = live_moves(&self.folder, running.game) {
+                            running.moves = Some(moves);
+                            running.last_move = Some(last);
+                        }
+                    }
                 }
                 Err(why) if self.events_given => {
                     return Err(LiveError::Events { path, why });
@@ -261,6 +305,8 @@ fn read_stream(path: &Path) -> Result<Stream, String> {
                             bot_a: event["bot_a"].as_str().unwrap_or_default().into(),
                             bot_b: event["bot_b"].as_str().unwrap_or_default().into(),
                             started: time.unwrap_or(0.0),
+                            moves: None,
+                            last_move: None,
                         },
                     );
                 }
@@ -283,6 +329,16 @@ fn read_stream(path: &Path) -> Result<Stream, String> {
         return Err("not an event stream of the referee (no line reads as an event)".into());
     }
     Ok(stream)
+}
+
+/// A move's account line cut to a line of a terminal (a judge's may run
+/// to 1000 characters).
+fn shortened(line: &str) -> String {
+    const MOST: usize = 100;
+    match line.char_indices().nth(MOST) {
+        Some((at, _)) => format!("{}...", &line[..at]),
+        None => line.to_string(),
+    }
 }
 
 /// `seconds` as a person reads a time left: `45 s`, `3 min 20 s`, `2 h 5 min`.
@@ -366,6 +422,12 @@ pub fn frame(snapshot: &Snapshot, now: f64) -> String {
             escape(&r.bot_b),
             readable_duration(now - r.started)
         );
+        if let (Some(moves), Some(last)) = (r.moves, &r.last_move) {
+            let _ = match moves {
+                0 => writeln!(out, "    no move yet"),
+                _ => writeln!(out, "    move {moves}: {}", escape(&shortened(last))),
+            };
+        }
     }
     let _ = writeln!(out, "\nVerdicts (latest first)");
     if snapshot.verdicts.is_empty() {

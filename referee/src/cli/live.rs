@@ -20,11 +20,13 @@ use super::{ExitCode, Failure};
 #[command(
     after_help = "Pages:\n  /             the leaderboard, updated as games finish (no reload)\n  \
 /projector    one game large, the standings beside it: the finished games played one at a time \
-(?speed=MS a move, default 700; &from=N the first game; &pause=MS between games), then each new game as it finishes\n  \
-/game/N       game N's viewer\n  \
+(?speed=MS a move, default 700; &from=N the first game; &pause=MS between games), then each new game as it finishes; \
+with none left, a game being played, move by move\n  \
+/game/N       game N's viewer; while it is played, its moves as they are made (no reload), then its viewer\n  \
 /api/snapshot, /api/games   the same as JSON\n\n\
 The games running now come from the tournament's event stream: run it with \
---events FOLDER/events.jsonl (or give serve --events FILE).\n\n\
+--events FOLDER/events.jsonl (or give serve --events FILE); a tournament with --events also \
+writes each running game's public moves to FOLDER/live/, which the game pages follow.\n\n\
 Examples:\n  target/release/referee serve tournaments/results/arrow5-samples-20261127-101500\n  \
 target/release/referee serve DIR --bind 0.0.0.0:8080    (shared on the network)"
 )]
@@ -79,8 +81,8 @@ pub fn run_serve(args: ServeArgs) -> Result<ExitCode, Failure> {
 #[derive(Args)]
 #[command(
     after_help = "Keys: q (or Esc, Ctrl-C) quits. The view follows the terminal's size.\n\n\
-The games running now and the time left come from the tournament's event stream: run it with \
---events FOLDER/events.jsonl (or give watch --events FILE).\n\n\
+The games running now, their last moves and the time left come from the tournament's event stream \
+and its live files: run it with --events FOLDER/events.jsonl (or give watch --events FILE).\n\n\
 Examples:\n  target/release/referee watch tournaments/results/arrow5-samples-20261127-101500\n  \
 target/release/referee watch DIR --once    (one frame as plain text, e.g. for a script)"
 )]

@@ -212,10 +212,10 @@ impl KeyFlags {
 /// shared by the commands that run many games.
 #[derive(Args, Clone, Debug, Default)]
 pub struct EventFlags {
-    /// Write the run as it happens to FILE, one JSON object a line, flushed line by line (- for stdout): run started, game started, game finished, standings, run finished (docs/reference.md, "Event stream"). Appended to FILE (made if missing): each run starts with its run-started line. FOLDER/events.jsonl of a tournament is what `referee serve` and `watch` read
+    /// Write the run as it happens to FILE, one JSON object a line, flushed line by line (- for stdout): run started, game started, game finished, standings, run finished (docs/reference.md, "Event stream"). Appended to FILE (made if missing): each run starts with its run-started line. FOLDER/events.jsonl of a tournament is what `referee serve` and `watch` read; a tournament given --events also writes each running game's public moves to FOLDER/live/game-NNNNNN.jsonl while it is played (docs/reference.md, "Live files")
     #[arg(long, value_name = "FILE")]
     pub events: Option<std::path::PathBuf>,
-    /// With --events: each game's messages to and from the bots too (move events, written when the game ends, before its game-finished); they hold the codes played, so the file is made readable by you alone
+    /// With --events: each game's public moves too (move events, written as each move is made, before its game-finished: the move's account line and a judge's frame, never a hidden code nor a bot's own line)
     #[arg(long, requires = "events")]
     pub events_moves: bool,
 }

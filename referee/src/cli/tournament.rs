@@ -308,6 +308,7 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         shard: args.shard,
         pin: None,
         key,
+        live: Default::default(),
     };
     if plan.format == tournament::Format::FreeForAll {
         return run_free_for_all(&plan, options, &args, sandbox.describe());
@@ -383,6 +384,12 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         Box::new(TournamentCsv::new(&out)),
     ]);
     if let Some(events) = events {
+        // A watched run tells its running games move by move: their live
+        // files, and the stream's move events when asked for.
+        options.live = referee_engine::reporter::live_game::LiveOutput {
+            folder: Some(out.clone()),
+            events: events.move_events(),
+        };
         reporters.push(events);
     }
     reporters.push(terminal.with_resume(resume_command(&args.file, &out)));

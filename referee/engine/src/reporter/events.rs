@@ -14,6 +14,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
@@ -23,7 +24,6 @@ use super::{Finish, GameStart, Place, ReportError, Reporter, Run};
 use crate::model::admission::Admission;
 use crate::model::standings::Standings;
 use crate::record::MatchRecord;
-use crate::transcript::{Direction, Entry};
 
 /// The version every event carries (`"v"`); raised when a field changes
 /// meaning or goes away (new fields may come without it).
@@ -44,66 +44,17 @@ enum Sink {
     Stdout,
 }
 
-/// Why the events file cannot be opened.
-#[derive(Debug, thiserror::Error)]
-#[error("--events {}: cannot open it for writing; give a file in a folder you can write, or - for stdout", path.display())]
-pub struct EventsError {
-    pub path: PathBuf,
-    #[source]
-    pub source: io::Error,
-}
-
-/// The event stream reporter.
-pub struct Events {
+/// The stream's end, shared with the games being played (their `move`
+/// events are written by the workers, as each move is made).
+struct Out {
     sink: Sink,
-    /// Each game's messages (`move` events) too (`--events-moves`).
-    moves: bool,
-    /// A tournament's standings so far, once its run started.
-    standings: Option<Standings>,
-    last_snapshot: Option<Instant>,
     /// Set once a write failed: the stream stops, the run goes on.
     broken: bool,
 }
 
-impl Events {
-    /// Events to `path` (`-`: stdout), after the events the file holds
-    /// (a resumed tournament's earlier runs), a line a killed run left
-    /// half written cut off first, so that every line stays one whole
-    /// event. The file is the user's alone: with `--events-moves` it holds
-    /// the codes played.
-    pub fn open(path: &Path, moves: bool) -> Result<Events, EventsError> {
-        let sink = if path == Path::new("-") {
-            Sink::Stdout
-        } else {
-            let error = |source| EventsError {
-                path: path.to_path_buf(),
-                source,
-            };
-            let mut file = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .mode(0o600)
-                .open(path)
-                .map_err(error)?;
-            cut_partial_line(&mut file).map_err(error)?;
-            Sink::File {
-                path: path.to_path_buf(),
-                file,
-            }
-        };
-        Ok(Events {
-            sink,
-            moves,
-            standings: None,
-            last_snapshot: None,
-            broken: false,
-        })
-    }
-
+impl Out {
     /// Writes one event: `{"v":1,"event":KIND,"time":...}` and `fields`.
-    fn emit(&mut self, kind: &str, fields: Value) {
+    fn emit(&mut self, kind: &str, fields: &Value) {
         if self.broken {
             return;
         }
@@ -114,7 +65,7 @@ impl Events {
             Value::from(unix_now())
         )
         .into_bytes();
-        let fields = serde_json::to_vec(&fields).expect("an event serializes");
+        let fields = serde_json::to_vec(fields).expect("an event serializes");
         match fields.strip_prefix(b"{").filter(|rest| rest != b"}") {
             Some(rest) => {
                 line.push(b',');
@@ -140,6 +91,93 @@ impl Events {
             eprintln!("warning: --events {path}: cannot write ({e}); no more events are written, the run goes on");
             self.broken = true;
         }
+    }
+}
+
+/// Where a running game's `move` events go (`--events-moves`): the
+/// stream of the run, one whole line at a time, from any worker.
+#[derive(Clone)]
+pub struct MoveEvents(Arc<Mutex<Out>>);
+
+impl MoveEvents {
+    /// One public move (the fields of [`super::live_game`]'s move line).
+    pub fn emit(&self, fields: &Value) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .emit("move", fields);
+    }
+}
+
+/// Why the events file cannot be opened.
+#[derive(Debug, thiserror::Error)]
+#[error("--events {}: cannot open it for writing; give a file in a folder you can write, or - for stdout", path.display())]
+pub struct EventsError {
+    pub path: PathBuf,
+    #[source]
+    pub source: io::Error,
+}
+
+/// The event stream reporter.
+pub struct Events {
+    out: Arc<Mutex<Out>>,
+    /// Each game's public moves (`move` events) too (`--events-moves`).
+    moves: bool,
+    /// A tournament's standings so far, once its run started.
+    standings: Option<Standings>,
+    last_snapshot: Option<Instant>,
+}
+
+impl Events {
+    /// Events to `path` (`-`: stdout), after the events the file holds
+    /// (a resumed tournament's earlier runs), a line a killed run left
+    /// half written cut off first, so that every line stays one whole
+    /// event. The file is the user's alone.
+    pub fn open(path: &Path, moves: bool) -> Result<Events, EventsError> {
+        let sink = if path == Path::new("-") {
+            Sink::Stdout
+        } else {
+            let error = |source| EventsError {
+                path: path.to_path_buf(),
+                source,
+            };
+            let mut file = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .mode(0o600)
+                .open(path)
+                .map_err(error)?;
+            cut_partial_line(&mut file).map_err(error)?;
+            Sink::File {
+                path: path.to_path_buf(),
+                file,
+            }
+        };
+        Ok(Events {
+            out: Arc::new(Mutex::new(Out {
+                sink,
+                broken: false,
+            })),
+            moves,
+            standings: None,
+            last_snapshot: None,
+        })
+    }
+
+    /// Where the games' `move` events go, with `--events-moves`: the
+    /// workers write them as the moves are made.
+    pub fn move_events(&self) -> Option<MoveEvents> {
+        self.moves.then(|| MoveEvents(Arc::clone(&self.out)))
+    }
+
+    /// Writes one event: `{"v":1,"event":KIND,"time":...}` and `fields`.
+    fn emit(&mut self, kind: &str, fields: Value) {
+        self.out
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .emit(kind, &fields);
     }
 
     fn snapshot(&mut self) {
@@ -174,38 +212,6 @@ impl Events {
             "run-finished",
             json!({"command": "collect", "admitted": admitted, "broken": broken, "missing": missing}),
         );
-    }
-
-    fn moves_of(&mut self, game: u64, transcript: &Path) {
-        let entries = match crate::transcript::read(transcript) {
-            Ok(entries) => entries,
-            Err(e) => {
-                self.emit("moves-missing", json!({"game": game, "why": e.to_string()}));
-                return;
-            }
-        };
-        let mut n = 0u64;
-        for entry in entries {
-            if let Entry::Message {
-                t_us,
-                bot,
-                dir,
-                line,
-                wall_us,
-                ..
-            } = entry
-            {
-                // A bot's stderr is its own notes, not a move.
-                if dir == Direction::Stderr {
-                    continue;
-                }
-                n += 1;
-                self.emit(
-                    "move",
-                    json!({"game": game, "n": n, "bot": bot, "dir": dir, "line": line, "t_us": t_us, "wall_us": wall_us}),
-                );
-            }
-        }
     }
 }
 
@@ -355,10 +361,7 @@ impl Reporter for Events {
         place: &Place<'_>,
     ) -> Result<(), ReportError> {
         match place {
-            Place::Tournament { row, transcript } => {
-                if self.moves {
-                    self.moves_of(row.game, transcript);
-                }
+            Place::Tournament { row, .. } => {
                 let mut fields = to_value(row);
                 // The reasons are the records' own: a game's readable
                 // disqualification details stay in `detail`.

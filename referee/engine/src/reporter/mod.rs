@@ -35,6 +35,7 @@ pub mod grades;
 pub mod html;
 pub mod json;
 pub mod junit;
+pub mod live_game;
 pub mod summary;
 pub mod terminal;
 

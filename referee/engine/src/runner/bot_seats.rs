@@ -124,6 +124,10 @@ pub(super) struct BotSeats<'a, 'p> {
     /// In a game of more than two players, the last seat judged: the
     /// verdict that ended the game when too few were left.
     pub(super) last_judged: Option<Seat>,
+    /// Told each move as it is made, if anyone watches the game.
+    pub(super) watcher: Option<&'a mut dyn MoveWatcher>,
+    /// How many of the judge's frames the watcher was given.
+    pub(super) frames_told: usize,
 }
 
 impl BotSeats<'_, '_> {
@@ -238,7 +242,23 @@ impl<G: Game> Seats<G> for BotSeats<'_, '_> {
         }
     }
 
-    fn moved(&mut self, _seat: Seat, _game: &G, account: String) {
+    fn moved(&mut self, seat: Seat, game: &G, account: String) {
+        if let Some(watcher) = &mut self.watcher {
+            // A frame is told once, with the move that drew it.
+            let frame = match game.last_frame() {
+                Some((count, frame)) if count > self.frames_told => {
+                    self.frames_told = count;
+                    Some(frame)
+                }
+                _ => None,
+            };
+            watcher.moved(&PublicMove {
+                seat,
+                account: &account,
+                frame,
+                wall: self.players[seat.index()].last_took,
+            });
+        }
         // A judge may leave a move without an account line.
         if !account.is_empty() {
             self.account.push(account);

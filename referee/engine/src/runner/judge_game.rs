@@ -676,6 +676,10 @@ impl Game for JudgeGame {
     fn frames(&self) -> Vec<Value> {
         self.frames.clone()
     }
+
+    fn last_frame(&self) -> Option<(usize, &Value)> {
+        self.frames.last().map(|f| (self.frames.len(), &f["frame"]))
+    }
 }
 
 #[cfg(test)]

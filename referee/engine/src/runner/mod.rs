@@ -128,11 +128,39 @@ fn judge_failure(judge: &str, void: &games::judge::Void) -> String {
     text
 }
 
+/// One move the rules took, as a spectator may see it while the game is
+/// on: the account line and the judge's view, both public by the rules
+/// (a hidden code is in neither until the summary), never a bot's line.
+pub struct PublicMove<'a> {
+    pub seat: Seat,
+    /// The move's account line (empty when a judge gave none).
+    pub account: &'a str,
+    /// A judge's frame drawn with this move, if it drew one.
+    pub frame: Option<&'a serde_json::Value>,
+    /// The reply's wall time.
+    pub wall: Duration,
+}
+
+/// Told each move as it is made (a running game's spectators). Without
+/// one, the match loop does nothing more per move.
+pub trait MoveWatcher {
+    fn moved(&mut self, public: &PublicMove<'_>);
+}
+
 /// Plays one game. Bot misbehaviour ends up in the record's verdicts; `Err`
 /// is only for the referee's own failures (e.g. an unwritable transcript).
 pub fn play_match(
     plan: &MatchPlan,
     transcript_path: Option<&PathBuf>,
+) -> Result<MatchRecord, MatchError> {
+    play_match_watched(plan, transcript_path, None)
+}
+
+/// [`play_match`], each move told to `watcher` as it is made.
+pub fn play_match_watched(
+    plan: &MatchPlan,
+    transcript_path: Option<&PathBuf>,
+    watcher: Option<&mut dyn MoveWatcher>,
 ) -> Result<MatchRecord, MatchError> {
     let seating = Seating {
         config: &plan.config,
@@ -148,7 +176,7 @@ pub fn play_match(
         replay: ReplayPlan::of_match(plan),
         script: None,
     };
-    Ok(play_seated(plan, &seating, transcript_path)?.0)
+    Ok(play_seated(plan, &seating, transcript_path, watcher)?.0)
 }
 
 /// The game of `plan` (drawn from its key and seed) played by `seating`:
@@ -157,24 +185,25 @@ fn play_seated(
     plan: &MatchPlan,
     seating: &Seating,
     transcript_path: Option<&PathBuf>,
+    watcher: Option<&mut dyn MoveWatcher>,
 ) -> Result<(MatchRecord, Option<String>), MatchError> {
     let mut rng = plan.key.rng(plan.seed);
     let (record, _, end) = match &plan.config {
         GameConfig::Arrow5(config) => {
             let game = games::arrow5::Arrow5::new(config.clone(), &mut rng);
-            run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
+            run_recorded(game, seating, transcript_path, watcher).map(|(r, _, e)| (r, (), e))?
         }
         GameConfig::Mastermind(config) => {
             let game = games::mastermind::Mastermind::new(config.clone(), &mut rng);
-            run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
+            run_recorded(game, seating, transcript_path, watcher).map(|(r, _, e)| (r, (), e))?
         }
         GameConfig::Cryptron(config) => {
             let game = games::cryptron::Cryptron::new(config.clone(), &mut rng);
-            run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
+            run_recorded(game, seating, transcript_path, watcher).map(|(r, _, e)| (r, (), e))?
         }
         GameConfig::Safecracker(config) => {
             let game = games::safecracker::SafeCracker::new(config.clone(), &mut rng);
-            run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
+            run_recorded(game, seating, transcript_path, watcher).map(|(r, _, e)| (r, (), e))?
         }
         GameConfig::Judge(config) => {
             let game = JudgeGame::start(
@@ -187,7 +216,7 @@ fn play_seated(
                     .collect(),
                 &seating.limits[0].process,
             )?;
-            run_recorded(game, seating, transcript_path).map(|(r, _, e)| (r, (), e))?
+            run_recorded(game, seating, transcript_path, watcher).map(|(r, _, e)| (r, (), e))?
         }
     };
     Ok((record, end))
@@ -260,7 +289,7 @@ pub fn play_reproduction(
         replay: ReplayPlan::of_match(plan),
         script: Some((recorded, replies)),
     };
-    let (record, record_end) = play_seated(plan, &seating, transcript_path)?;
+    let (record, record_end) = play_seated(plan, &seating, transcript_path, None)?;
     Ok(Reproduction { record, record_end })
 }
 
@@ -282,7 +311,7 @@ pub fn play_solo<G: Game>(
         replay: ReplayPlan::of_bench(plan),
         script: None,
     };
-    run_recorded(game, &seating, transcript_path).map(|(record, game, _)| (record, game))
+    run_recorded(game, &seating, transcript_path, None).map(|(record, game, _)| (record, game))
 }
 
 /// Plays a game with its transcript written, if one is asked for.
@@ -290,6 +319,7 @@ fn run_recorded<G: Game>(
     game: G,
     seating: &Seating,
     transcript_path: Option<&PathBuf>,
+    watcher: Option<&mut dyn MoveWatcher>,
 ) -> Result<(MatchRecord, G, Option<String>), MatchError> {
     let transcript = match transcript_path {
         Some(path) => TranscriptWriter::create(path).map_err(|source| MatchError::Transcript {
@@ -298,7 +328,7 @@ fn run_recorded<G: Game>(
         })?,
         None => TranscriptWriter::none(),
     };
-    let (record, transcript, game, script_end) = run(game, seating, transcript)?;
+    let (record, transcript, game, script_end) = run(game, seating, transcript, watcher)?;
     transcript
         .finish(&record)
         .map_err(|source| MatchError::Transcript {
@@ -314,6 +344,7 @@ fn run<G: Game>(
     game: G,
     plan: &Seating,
     mut transcript: TranscriptWriter,
+    watcher: Option<&mut dyn MoveWatcher>,
 ) -> Result<(MatchRecord, TranscriptWriter, G, Option<String>), MatchError> {
     transcript.header(
         plan.config.game_name(),
@@ -358,6 +389,9 @@ fn run<G: Game>(
             transcript: &mut transcript,
             account: &mut account,
             last_judged: None,
+            // The watcher is borrowed for this game's loop only.
+            watcher: watcher.map(|w| -> &mut dyn MoveWatcher { w }),
+            frames_told: 0,
         };
         let driven = drive(game, &mut seats)?;
         last_judged = seats.last_judged;

@@ -7,7 +7,9 @@
 //! - `/projector` (or `/?projector`): one featured game large, the
 //!   standings beside it, finished games played one at a time at a chosen
 //!   speed, then each new game as it finishes (the finale);
-//! - `/game/N`: game N's viewer, made from its transcript;
+//! - `/game/N`: game N's viewer, made from its transcript; while game N
+//!   is played, a page that follows it move by move (`/game/N/events`,
+//!   its live file as server-sent events), until the viewer replaces it;
 //! - `/api/snapshot`, `/api/games`: the same data as JSON;
 //! - anything else: a file of the folder's report (`DIR/report/`), never
 //!   a path out of it.
@@ -28,9 +30,11 @@ use crate::bot;
 use crate::input_file::{self, Links};
 use crate::live::{LiveError, Watched};
 use crate::reporter::html::{self, Templates, REPORT_DIR};
+use crate::reporter::live_game::live_path;
 
 const LIVE_JS: &str = include_str!("live.js");
 const PROJECTOR: &str = include_str!("projector.html");
+const LIVE_GAME: &str = include_str!("live_game.html");
 
 /// How often the folder is looked at for new games.
 const POLL: Duration = Duration::from_millis(250);
@@ -39,6 +43,11 @@ const POLL: Duration = Duration::from_millis(250);
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// Browsers following the events at once (each holds a thread).
 const MAX_STREAMS: usize = 64;
+/// How often a running game's live file is looked at for new moves.
+const LIVE_POLL: Duration = Duration::from_millis(100);
+/// The longest line of a live file passed on (a judge's frame is at most
+/// 64 KiB, its account line 1000 characters): a longer one is skipped.
+const MAX_LIVE_LINE: usize = 1 << 20;
 
 /// Why the server cannot start.
 #[derive(Debug, thiserror::Error)]
@@ -193,6 +202,9 @@ fn answer(request: tiny_http::Request, shared: &Shared) {
     if path == "/events" {
         return stream_events(request, shared);
     }
+    if let Some(number) = live_events_of(path) {
+        return stream_live(request, shared, number);
+    }
     let reply = route(path, query, shared);
     respond(request, reply, head);
 }
@@ -291,6 +303,10 @@ fn without_refresh(page: &str) -> String {
 fn game_page(shared: &Shared, number: u64) -> Reply {
     let folder = &shared.watched.folder;
     let Some(path) = transcript_of(folder, number) else {
+        // Being played: its moves as they are made.
+        if live_path(folder, number).is_file() {
+            return Reply::ok("text/html; charset=utf-8", LIVE_GAME);
+        }
         return Reply::error(404, &format!("game {number} has no transcript (yet)"));
     };
     let entries = match crate::transcript::read(&path) {
@@ -425,6 +441,16 @@ fn content_type(path: &Path) -> &'static str {
 /// as server-sent events (`event: snapshot`), until the browser goes or
 /// the server stops.
 fn stream_events(request: tiny_http::Request, shared: &Shared) {
+    held_stream(request, shared, |out| follow(out, shared));
+}
+
+/// Runs the event stream `stream` on `request`'s connection, counted
+/// among the [`MAX_STREAMS`] (503 beyond them).
+fn held_stream(
+    request: tiny_http::Request,
+    shared: &Shared,
+    stream: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) {
     {
         let mut streams = shared
             .streams
@@ -438,18 +464,108 @@ fn stream_events(request: tiny_http::Request, shared: &Shared) {
         *streams += 1;
     }
     let mut out = request.into_writer();
-    let _ = follow(&mut out, shared);
+    let _ = out
+        .write_all(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n\
+              X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\nretry: 2000\n\n",
+        )
+        .and_then(|()| stream(&mut out));
     *shared
         .streams
         .lock()
         .unwrap_or_else(PoisonError::into_inner) -= 1;
 }
 
+/// The game of `/game/N/events`.
+fn live_events_of(path: &str) -> Option<u64> {
+    path.strip_prefix("/game/")?
+        .strip_suffix("/events")?
+        .parse()
+        .ok()
+}
+
+/// `/game/N/events`: game N's live file as server-sent events, from its
+/// first line: `event: game` (its head), `event: move` for each move as
+/// it is written, then `event: end` once the file is gone (the game is
+/// over: its viewer is at `/game/N`), and the stream ends.
+fn stream_live(request: tiny_http::Request, shared: &Shared, number: u64) {
+    let path = live_path(&shared.watched.folder, number);
+    held_stream(request, shared, |out| follow_live(out, &path, number));
+}
+
+fn follow_live(out: &mut dyn Write, path: &Path, number: u64) -> io::Result<()> {
+    use std::io::Read;
+    use std::os::unix::fs::MetadataExt;
+    let end = |out: &mut dyn Write| {
+        write!(out, "event: end\ndata: {}\n\n", json!({ "game": number }))?;
+        out.flush()
+    };
+    // A file that is not a regular one (a link, a FIFO) is never read.
+    let Ok(mut file) = input_file::open(path, Links::Refused, input_file::TRANSCRIPT_CAP) else {
+        return end(out);
+    };
+    let inode = file.metadata()?.ino();
+    let mut pending: Vec<u8> = vec![];
+    let mut skipping = false;
+    let mut quiet = std::time::Instant::now();
+    let mut chunk = vec![0u8; 64 << 10];
+    loop {
+        // Whether it is still this game's file, before reading what it
+        // holds: the last moves are read before the end is told.
+        let gone = std::fs::symlink_metadata(path).map_or(true, |m| m.ino() != inode);
+        let mut told = false;
+        loop {
+            let n = file.read(&mut chunk)?;
+            if n == 0 {
+                break;
+            }
+            for &byte in &chunk[..n] {
+                if byte != b'\n' {
+                    if pending.len() < MAX_LIVE_LINE {
+                        pending.push(byte);
+                    } else {
+                        skipping = true;
+                    }
+                    continue;
+                }
+                let line = std::mem::take(&mut pending);
+                if std::mem::take(&mut skipping) {
+                    continue;
+                }
+                // Each line is parsed and written again: one line of JSON
+                // data, whatever the file holds.
+                let Ok(value) = serde_json::from_slice::<serde_json::Value>(&line) else {
+                    continue;
+                };
+                let kind = match value["kind"].as_str() {
+                    Some("game") => "game",
+                    Some("move") => "move",
+                    _ => continue,
+                };
+                write!(out, "event: {kind}\ndata: {value}\n\n")?;
+                told = true;
+            }
+        }
+        if told {
+            out.flush()?;
+            quiet = std::time::Instant::now();
+        }
+        if gone {
+            return end(out);
+        }
+        if bot::stop_requested() {
+            return Ok(());
+        }
+        if quiet.elapsed() >= KEEP_ALIVE {
+            out.write_all(b": still here\n\n")?;
+            out.flush()?;
+            quiet = std::time::Instant::now();
+        }
+        std::thread::sleep(LIVE_POLL);
+    }
+}
+
 fn follow(out: &mut dyn Write, shared: &Shared) -> io::Result<()> {
-    out.write_all(
-        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n\
-          X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\nretry: 2000\n\n",
-    )?;
     let mut seen = None;
     loop {
         let now = *shared

@@ -262,6 +262,12 @@ pub trait Game: Sized {
         Vec::new()
     }
 
+    /// The newest of [`Game::frames`] and how many there are, without a
+    /// copy: a running game's latest view, for its spectators.
+    fn last_frame(&self) -> Option<(usize, &serde_json::Value)> {
+        None
+    }
+
     /// With more than two players, each one's place once the game is over
     /// (0 the best, ties share a place); `None` for two players, whose
     /// [`Outcome::winner`] says it.

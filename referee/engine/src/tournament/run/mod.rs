@@ -46,7 +46,7 @@ use crate::pool::{Flow, Pool};
 use crate::record::MatchRecord;
 use crate::reporter::csv::{write_atomically, write_tables, GAMES_CSV};
 use crate::reporter::{Finish, Place, ReportError, Reporter, Run};
-use crate::runner::{play_match, MatchError};
+use crate::runner::MatchError;
 
 use super::identity::{ContentError, GameIdentities, Hash256};
 use super::knockout;
@@ -173,6 +173,9 @@ pub struct RunOptions {
     /// `None`: the folder's own, made on its first run. A folder keeps the
     /// key its games were played with ([`crate::key::KEY_FILE`]).
     pub key: Option<crate::key::RefereeKey>,
+    /// Who is told the running games move by move (their live files,
+    /// the stream's `move` events); nobody by default.
+    pub live: crate::reporter::live_game::LiveOutput,
 }
 
 /// Plays the games of `plan` the folder lacks, telling `reporters` each
@@ -195,6 +198,7 @@ pub fn run(
     let done = read_done_games(&games_path)?;
     check_columns(&games_path)?;
     let transcripts = transcripts_folder(out)?;
+    options.live.prepare();
     let mut played = Played::default();
     let pool = Pool {
         jobs: options.jobs,
@@ -235,7 +239,7 @@ pub fn run(
                 }
                 Some(game)
             },
-            |game: ScheduledGame| play_game(plan, &key, out, &transcripts, game),
+            |game: ScheduledGame| play_game(plan, &key, out, &transcripts, &options.live, game),
             |(game, result, transcript_failed)| {
                 let mut reporters = reporters.lock().unwrap_or_else(PoisonError::into_inner);
                 tell_starts(*reporters);

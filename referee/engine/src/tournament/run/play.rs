@@ -3,6 +3,8 @@
 //! rows a format played in rounds pairs its next round from.
 
 use super::*;
+use crate::reporter::live_game::LiveOutput;
+use crate::runner::{play_match_watched, MoveWatcher};
 
 /// Transcripts hold the codes of finished games: their folder is the
 /// referee's user's alone, so that bots (under strict, users of their own)
@@ -29,6 +31,7 @@ pub(super) fn play_game(
     key: &crate::key::RunKey,
     out: &Path,
     transcripts: &Path,
+    live: &LiveOutput,
     game: ScheduledGame,
 ) -> (ScheduledGame, Result<MatchRecord, MatchError>, bool) {
     let match_plan = MatchPlan {
@@ -45,9 +48,29 @@ pub(super) fn play_game(
         ],
     };
     let path = transcript_path(out, transcripts, &game);
-    let result = play_match(&match_plan, Some(&path));
+    // Told move by move while it is played; its live file goes with it.
+    let watch = || {
+        live.start(
+            game.number,
+            game.seed,
+            &[&plan.bots[game.a].name, &plan.bots[game.b].name],
+        )
+    };
+    let mut watcher = watch();
+    let result = play_match_watched(
+        &match_plan,
+        Some(&path),
+        watcher.as_mut().map(|w| w as &mut dyn MoveWatcher),
+    );
+    drop(watcher);
     if let Err(MatchError::Transcript { .. }) = result {
-        return (game, play_match(&match_plan, None), true);
+        let mut watcher = watch();
+        let again = play_match_watched(
+            &match_plan,
+            None,
+            watcher.as_mut().map(|w| w as &mut dyn MoveWatcher),
+        );
+        return (game, again, true);
     }
     (game, result, false)
 }
