@@ -12,5 +12,6 @@ pub mod check;
 pub mod ffa;
 pub mod folder;
 pub mod grades;
+pub mod moves;
 pub mod standings;
 pub mod tournament;

@@ -22,7 +22,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use serde_json::{json, Value};
 
 use super::events::MoveEvents;
-use crate::runner::{MoveWatcher, PublicMove};
+use crate::model::moves::{MoveWatcher, PublicMove};
 
 /// The folder of the live files, in the results folder.
 pub const LIVE_DIR: &str = "live";

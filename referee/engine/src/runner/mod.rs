@@ -128,24 +128,7 @@ fn judge_failure(judge: &str, void: &games::judge::Void) -> String {
     text
 }
 
-/// One move the rules took, as a spectator may see it while the game is
-/// on: the account line and the judge's view, both public by the rules
-/// (a hidden code is in neither until the summary), never a bot's line.
-pub struct PublicMove<'a> {
-    pub seat: Seat,
-    /// The move's account line (empty when a judge gave none).
-    pub account: &'a str,
-    /// A judge's frame drawn with this move, if it drew one.
-    pub frame: Option<&'a serde_json::Value>,
-    /// The reply's wall time.
-    pub wall: Duration,
-}
-
-/// Told each move as it is made (a running game's spectators). Without
-/// one, the match loop does nothing more per move.
-pub trait MoveWatcher {
-    fn moved(&mut self, public: &PublicMove<'_>);
-}
+pub use crate::model::moves::{MoveWatcher, PublicMove};
 
 /// Plays one game. Bot misbehaviour ends up in the record's verdicts; `Err`
 /// is only for the referee's own failures (e.g. an unwritable transcript).
