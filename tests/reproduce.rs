@@ -230,7 +230,8 @@ fn a_tournament_game_is_reproduced_with_its_folders_key() {
         fixed.stdout.contains("referee.key")
             && fixed
                 .stdout
-                .contains("Recorded: seat A (scripted) protocol at reply 2"),
+                // The recorded seat by its tournament name, not its program's.
+                .contains("Recorded: seat A (broken) protocol at reply 2"),
         "the reproduce command names the key it used: {}",
         fixed.stdout
     );
