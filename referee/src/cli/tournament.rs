@@ -436,6 +436,7 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         | tournament::TournamentError::NoStore { .. }
         | tournament::TournamentError::Folder(
             tournament::run::FolderError::BadRow { .. }
+            | tournament::run::FolderError::FreeForAll { .. }
             | tournament::run::FolderError::BadFolderFile { .. }
             | tournament::run::FolderError::Input(_),
         )
