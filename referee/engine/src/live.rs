@@ -235,6 +235,17 @@ impl Watched {
         Ok(rows)
     }
 
+    /// Whether the folder holds a free-for-all (games of K seats).
+    pub fn is_free_for_all(&self) -> bool {
+        is_free_for_all(&self.folder)
+    }
+
+    /// Every game of a free-for-all folder, in game order.
+    pub fn ffa_games(&self) -> Result<Vec<FfaGame>, LiveError> {
+        let (rows, _) = ffa_standings_in(&self.folder)?;
+        Ok(rows.iter().map(FfaGame::of).collect())
+    }
+
     /// A free-for-all folder now: its rows of K seats, its standings by
     /// rating.
     fn ffa_snapshot(&self, meta: &FolderMeta) -> Result<Snapshot, LiveError> {
