@@ -52,8 +52,7 @@ pub(super) fn play_game(
         plan.bots[game.a].name.as_str(),
         plan.bots[game.b].name.as_str(),
     ];
-    let (result, transcript_failed) =
-        play_watched(&match_plan, &path, live, game.number, &names);
+    let (result, transcript_failed) = play_watched(&match_plan, &path, live, game.number, &names);
     (game, result, transcript_failed)
 }
 
