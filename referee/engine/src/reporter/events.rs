@@ -510,7 +510,7 @@ impl Reporter for Events {
 /// each game with all its seats, the standings by rating.
 impl FfaProgress for Events {
     fn started(&mut self, out: &Path, total: u64, done: u64) {
-        if let Some(meta) = self.tournament_started(out, total, done, total - done.min(total)) {
+        if let Some(meta) = self.tournament_started(out, total, done, total.saturating_sub(done)) {
             match super::folder::ffa_standings_in(out) {
                 Ok((rows, _)) => {
                     self.ffa = Some((meta.bots, rows));
