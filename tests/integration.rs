@@ -16,6 +16,7 @@ mod fair_play;
 mod ffa;
 mod ffa_check;
 mod ffa_game;
+mod ffa_live;
 mod ffa_tournament;
 mod formats;
 mod games;

@@ -15,7 +15,9 @@ use crate::input_file::{self, Links, TABLE_CAP};
 use crate::model::folder::FolderMeta;
 use crate::model::standings::{GameRow, StandingRow};
 use crate::reporter::events::EVENTS_FILE;
-use crate::reporter::folder::{for_each_row, meta_of, standings_in, FolderError};
+use crate::reporter::folder::{
+    ffa_standings_in, for_each_row, is_free_for_all, meta_of, standings_in, FolderError,
+};
 
 /// Why a folder cannot be watched.
 #[derive(Debug, thiserror::Error)]
@@ -36,6 +38,9 @@ pub struct Running {
     pub game: u64,
     pub bot_a: String,
     pub bot_b: String,
+    /// Every seat's bot, A first (a free-for-all's game has more than
+    /// two).
+    pub bots: Vec<String>,
     /// When it started (seconds since the Unix epoch).
     pub started: f64,
     /// From its live file (`live/game-NNNNNN.jsonl`), when it has one:
@@ -94,6 +99,47 @@ pub struct Snapshot {
     pub seconds_left: Option<f64>,
     /// Where the running games come from, or why they are not known.
     pub events_note: String,
+    /// A free-for-all's standings and last games (`standings`, `recent`
+    /// and `verdicts` are then empty: its games have K seats).
+    pub free_for_all: Option<FfaSnapshot>,
+}
+
+/// A free-for-all folder as it is now.
+#[derive(Clone, Debug, Serialize)]
+pub struct FfaSnapshot {
+    /// Ranked by rating (Weng-Lin mu), with its 95% interval.
+    pub standings: Vec<crate::model::ffa::FfaStanding>,
+    /// The last games recorded, newest first (at most [`RECENT`]).
+    pub recent: Vec<FfaGame>,
+    /// The games with a disqualification, newest first (at most [`RECENT`]).
+    pub verdicts: Vec<FfaGame>,
+}
+
+/// A free-for-all's game as watched: its seats' bots and places.
+#[derive(Clone, Debug, Serialize)]
+pub struct FfaGame {
+    pub game: u64,
+    pub table: u64,
+    pub reason: String,
+    pub detail: String,
+    /// Seat A first: the bot, its place (1 first) and verdict.
+    pub seats: Vec<(String, u32, crate::verdict::Verdict)>,
+}
+
+impl FfaGame {
+    fn of(row: &crate::model::ffa::FfaRow) -> FfaGame {
+        FfaGame {
+            game: row.game,
+            table: row.table,
+            reason: row.reason.clone(),
+            detail: row.detail.clone(),
+            seats: row
+                .seats
+                .iter()
+                .map(|s| (s.bot.clone(), s.place, s.verdict))
+                .collect(),
+        }
+    }
 }
 
 /// How many recent games and verdicts a snapshot keeps.
@@ -189,10 +235,64 @@ impl Watched {
         Ok(rows)
     }
 
+    /// Whether the folder holds a free-for-all (games of K seats).
+    pub fn is_free_for_all(&self) -> bool {
+        is_free_for_all(&self.folder)
+    }
+
+    /// Every game of a free-for-all folder, in game order.
+    pub fn ffa_games(&self) -> Result<Vec<FfaGame>, LiveError> {
+        let (rows, _) = ffa_standings_in(&self.folder)?;
+        Ok(rows.iter().map(FfaGame::of).collect())
+    }
+
+    /// A free-for-all folder now: its rows of K seats, its standings by
+    /// rating.
+    fn ffa_snapshot(&self, meta: &FolderMeta) -> Result<Snapshot, LiveError> {
+        let (rows, standings) = ffa_standings_in(&self.folder)?;
+        let newest = rows.iter().rev();
+        Ok(Snapshot {
+            name: meta.name.clone(),
+            game: meta.game.clone(),
+            format: meta.format.clone(),
+            shard: meta.shard.map(|(i, n)| format!("{i}/{n}")),
+            games_done: rows.len() as u64,
+            games_total: meta.total_games,
+            ranked_by: Some(crate::reporter::ffa::RANKED_BY),
+            standings: vec![],
+            recent: vec![],
+            verdicts: vec![],
+            running: vec![],
+            finished: None,
+            seconds_left: None,
+            events_note: String::new(),
+            free_for_all: Some(FfaSnapshot {
+                standings: standings.rows,
+                recent: newest.clone().take(RECENT).map(FfaGame::of).collect(),
+                verdicts: newest
+                    .filter(|r| !r.detail.is_empty())
+                    .take(RECENT)
+                    .map(FfaGame::of)
+                    .collect(),
+            }),
+        })
+    }
+
     /// The folder now.
     pub fn snapshot(&self) -> Result<Snapshot, LiveError> {
         let meta = self.meta()?;
-        let standings = standings_in(&self.folder, &meta)?;
+        let mut snapshot = if is_free_for_all(&self.folder) {
+            self.ffa_snapshot(&meta)?
+        } else {
+            self.two_player_snapshot(&meta)?
+        };
+        self.add_running(&mut snapshot)?;
+        Ok(snapshot)
+    }
+
+    /// A folder of games of two now.
+    fn two_player_snapshot(&self, meta: &FolderMeta) -> Result<Snapshot, LiveError> {
+        let standings = standings_in(&self.folder, meta)?;
         let games = self.games()?;
         let newest = games.iter().rev();
         let recent: Vec<GameRow> = newest.clone().take(RECENT).cloned().collect();
@@ -201,7 +301,7 @@ impl Watched {
             .take(RECENT)
             .cloned()
             .collect();
-        let mut snapshot = Snapshot {
+        Ok(Snapshot {
             name: meta.name.clone(),
             game: meta.game.clone(),
             format: meta.format.clone(),
@@ -216,7 +316,12 @@ impl Watched {
             finished: None,
             seconds_left: None,
             events_note: String::new(),
-        };
+            free_for_all: None,
+        })
+    }
+
+    /// The games running now and the run's pace, from the event stream.
+    fn add_running(&self, snapshot: &mut Snapshot) -> Result<(), LiveError> {
         match self.events_path() {
             None => {
                 snapshot.events_note = format!(
@@ -227,7 +332,7 @@ impl Watched {
             Some(path) => match read_stream(&path) {
                 Ok(stream) => {
                     snapshot.events_note = format!("events: {}", path.display());
-                    stream.fill(&mut snapshot);
+                    stream.fill(snapshot);
                     for running in &mut snapshot.running {
                         if let Some((moves, last)) = live_moves(&self.folder, running.game) {
                             running.moves = Some(moves);
@@ -241,7 +346,7 @@ impl Watched {
                 Err(why) => snapshot.events_note = format!("{}: {why}", path.display()),
             },
         }
-        Ok(snapshot)
+        Ok(())
     }
 }
 
@@ -298,12 +403,20 @@ fn read_stream(path: &Path) -> Result<Stream, String> {
             }
             Some("game-started") => {
                 if let Some(game) = game {
+                    let name = |v: &Value| v.as_str().unwrap_or_default().to_string();
+                    let (bot_a, bot_b) = (name(&event["bot_a"]), name(&event["bot_b"]));
+                    // A free-for-all's game names all its seats.
+                    let bots = match event["bots"].as_array() {
+                        Some(all) => all.iter().map(name).collect(),
+                        None => vec![bot_a.clone(), bot_b.clone()],
+                    };
                     stream.running.insert(
                         game,
                         Running {
                             game,
-                            bot_a: event["bot_a"].as_str().unwrap_or_default().into(),
-                            bot_b: event["bot_b"].as_str().unwrap_or_default().into(),
+                            bot_a,
+                            bot_b,
+                            bots,
                             started: time.unwrap_or(0.0),
                             moves: None,
                             last_move: None,
@@ -395,10 +508,19 @@ pub fn frame(snapshot: &Snapshot, now: f64) -> String {
         "#".repeat(filled),
         ".".repeat(width - filled)
     );
-    out.push_str(&crate::text::escape_lines(
-        &crate::reporter::terminal::standings_table(&snapshot.standings),
-    ));
-    if let Some(order) = snapshot.ranked_by {
+    match &snapshot.free_for_all {
+        // Its own table: rating, interval, average place, first places.
+        Some(ffa) => out.push_str(&crate::text::escape_lines(
+            &crate::reporter::ffa::standings_text(&crate::model::ffa::FfaStandings {
+                rows: ffa.standings.clone(),
+                pairwise: vec![],
+            }),
+        )),
+        None => out.push_str(&crate::text::escape_lines(
+            &crate::reporter::terminal::standings_table(&snapshot.standings),
+        )),
+    }
+    if let (Some(order), None) = (snapshot.ranked_by, &snapshot.free_for_all) {
         let _ = writeln!(out, "{order}");
     }
     let _ = writeln!(out, "\nPlaying now");
@@ -414,12 +536,12 @@ pub fn frame(snapshot: &Snapshot, now: f64) -> String {
         );
     }
     for r in &snapshot.running {
+        let bots: Vec<String> = r.bots.iter().map(|b| escape(b).into_owned()).collect();
         let _ = writeln!(
             out,
-            "  game {}: {} vs {} ({})",
+            "  game {}: {} ({})",
             r.game,
-            escape(&r.bot_a),
-            escape(&r.bot_b),
+            bots.join(if bots.len() > 2 { ", " } else { " vs " }),
             readable_duration(now - r.started)
         );
         if let (Some(moves), Some(last)) = (r.moves, &r.last_move) {
@@ -428,6 +550,11 @@ pub fn frame(snapshot: &Snapshot, now: f64) -> String {
                 _ => writeln!(out, "    move {moves}: {}", escape(&shortened(last))),
             };
         }
+    }
+    if let Some(ffa) = &snapshot.free_for_all {
+        ffa_games(&mut out, ffa);
+        let _ = writeln!(out, "\n{}", escape(&snapshot.events_note));
+        return out;
     }
     let _ = writeln!(out, "\nVerdicts (latest first)");
     if snapshot.verdicts.is_empty() {
@@ -457,4 +584,36 @@ pub fn frame(snapshot: &Snapshot, now: f64) -> String {
     }
     let _ = writeln!(out, "\n{}", escape(&snapshot.events_note));
     out
+}
+
+/// A free-for-all's verdicts and last games, each with all its seats.
+fn ffa_games(out: &mut String, ffa: &FfaSnapshot) {
+    use crate::text::escape;
+    use std::fmt::Write as _;
+    let _ = writeln!(out, "\nVerdicts (latest first)");
+    if ffa.verdicts.is_empty() {
+        let _ = writeln!(out, "  none");
+    }
+    for g in &ffa.verdicts {
+        let _ = writeln!(out, "  game {}: {}", g.game, escape(&g.detail));
+    }
+    let _ = writeln!(out, "\nLast games");
+    if ffa.recent.is_empty() {
+        let _ = writeln!(out, "  none yet");
+    }
+    for g in &ffa.recent {
+        let seats: Vec<String> = g
+            .seats
+            .iter()
+            .map(|(bot, place, _)| format!("{} {place}", escape(bot)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  game {} (table {}): {} ({})",
+            g.game,
+            g.table,
+            seats.join(", "),
+            escape(&g.reason)
+        );
+    }
 }

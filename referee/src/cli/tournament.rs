@@ -347,19 +347,7 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         jobs,
         out.display()
     );
-    // The recommended place of the stream is inside the results folder,
-    // which the run would make a moment later.
-    if let Some(parent) = args.events.events.as_deref().and_then(|p| p.parent()) {
-        if parent == out.as_path() {
-            std::fs::create_dir_all(&out).map_err(|e| {
-                Failure::input(anyhow::anyhow!(
-                    "--out {}: cannot create it: {e}",
-                    out.display()
-                ))
-            })?;
-        }
-    }
-    let events = args.events.open()?;
+    let events = open_events(&args, &out)?;
     // Events on stdout: the standings table is not printed there.
     let terminal = if args.events.on_stdout() {
         Terminal::progress_only()
@@ -436,6 +424,7 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         | tournament::TournamentError::NoStore { .. }
         | tournament::TournamentError::Folder(
             tournament::run::FolderError::BadRow { .. }
+            | tournament::run::FolderError::FreeForAll { .. }
             | tournament::run::FolderError::BadFolderFile { .. }
             | tournament::run::FolderError::Input(_),
         )
@@ -463,8 +452,27 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
     Ok(super::ExitCode::Ok)
 }
 
-/// A free-for-all: its own runner, terminal lines, CSV files and report
-/// (`--events` is not there yet for games of more than two).
+/// The `--events` stream of a tournament whose results go to `out`.
+fn open_events(
+    args: &TournamentArgs,
+    out: &std::path::Path,
+) -> Result<Option<referee_engine::reporter::events::Events>, Failure> {
+    // The recommended place of the stream is inside the results folder,
+    // which the run would make a moment later.
+    if let Some(parent) = args.events.events.as_deref().and_then(|p| p.parent()) {
+        if parent == out {
+            std::fs::create_dir_all(out).map_err(|e| {
+                Failure::input(anyhow::anyhow!(
+                    "--out {}: cannot create it: {e}",
+                    out.display()
+                ))
+            })?;
+        }
+    }
+    args.events.open()
+}
+
+/// A free-for-all: its own runner, terminal lines, CSV files and report.
 fn run_free_for_all(
     plan: &TournamentPlan,
     mut options: RunOptions,
@@ -472,11 +480,6 @@ fn run_free_for_all(
     sandbox: String,
 ) -> Result<super::ExitCode, Failure> {
     use referee_engine::tournament::ffa;
-    if args.events.events.is_some() {
-        return Err(Failure::input(anyhow::anyhow!(
-            "--events: a free-for-all does not stream events yet; leave --events out (games.csv has every game as it ends)"
-        )));
-    }
     let schedule = ffa::FfaSchedule::new(plan);
     if args.dry_run {
         let count = schedule.games_in(options.shard).count();
@@ -522,8 +525,19 @@ fn run_free_for_all(
         options.jobs,
         options.out.display()
     );
-    let mut terminal = referee_engine::reporter::ffa::FfaTerminal::new();
-    let outcome = ffa::run(plan, &options, &mut terminal);
+    let events = open_events(args, &options.out)?;
+    let mut progress: Vec<Box<dyn referee_engine::model::ffa::FfaProgress>> =
+        vec![Box::new(referee_engine::reporter::ffa::FfaTerminal::new())];
+    if let Some(events) = events {
+        // A watched run tells its running games move by move: their live
+        // files, and the stream's move events when asked for.
+        options.live = referee_engine::reporter::live_game::LiveOutput {
+            folder: Some(options.out.clone()),
+            events: events.move_events(),
+        };
+        progress.push(Box::new(events));
+    }
+    let outcome = ffa::run(plan, &options, &mut progress);
     let stopped_by_match = matches!(outcome, Err(tournament::TournamentError::Match(_)));
     if outcome.is_err() && bot::stop_requested() && !stopped_by_match {
         if let Err(e) = &outcome {
@@ -555,24 +569,31 @@ fn run_free_for_all(
     {
         eprintln!("warning: cannot write sandbox.txt: {e}");
     }
-    print!(
-        "{}",
-        referee_engine::reporter::ffa::standings_text(&outcome.standings)
-    );
+    use std::fmt::Write as _;
+    let mut summary = referee_engine::reporter::ffa::standings_text(&outcome.standings);
     for g in outcome.grades.iter().flatten() {
-        println!(
+        let _ = writeln!(
+            summary,
             "grade: {}: {} marks ({})",
             escape(&g.team),
             g.marks,
             escape(&g.reason)
         );
     }
-    println!(
+    let _ = writeln!(
+        summary,
         "\n{} games played now, {} in {}",
         outcome.played_now,
         outcome.total_in_folder,
         options.out.display()
     );
+    // Events on stdout: nothing else goes there.
+    let stdout_free = !args.events.on_stdout();
+    if stdout_free {
+        print!("{summary}");
+    } else {
+        eprint!("{summary}");
+    }
     if let Some(why) = &outcome.not_played_why {
         eprintln!(
             "warning: {} games not played ({why}); --resume plays them",
@@ -584,7 +605,8 @@ fn run_free_for_all(
             dir: args.templates.clone(),
         };
         match referee_engine::reporter::html::write_report(&options.out, &templates) {
-            Ok(w) => println!("report: {}", w.folder.join("index.html").display()),
+            Ok(w) if stdout_free => println!("report: {}", w.folder.join("index.html").display()),
+            Ok(w) => eprintln!("report: {}", w.folder.join("index.html").display()),
             Err(e) => eprintln!("warning: the report was not written: {e}"),
         }
     }

@@ -388,8 +388,41 @@ pub fn grade_places(
 pub trait FfaProgress: Send {
     /// Before the first game: the games in all, and those already played.
     fn started(&mut self, out: &std::path::Path, total: u64, done: u64);
+    /// A worker took game `number`: its seed and its seats' bots, A first.
+    fn game_started(&mut self, _number: u64, _seed: u64, _bots: &[&str]) {}
     /// A game recorded.
     fn game_recorded(&mut self, row: &FfaRow);
+    /// The run is over (all its games played, or stopped).
+    fn finished(&mut self, _end: &FfaEnd<'_>) {}
+}
+
+/// How a free-for-all run ended, as its progress is told.
+pub struct FfaEnd<'a> {
+    pub standings: &'a FfaStandings,
+    pub played_now: u64,
+    pub total_in_folder: u64,
+    /// The games this run (its shard) plays in all.
+    pub scheduled: u64,
+    pub interrupted: bool,
+    pub not_played: u64,
+    pub not_played_why: Option<&'a str>,
+}
+
+/// Each progress told in turn (the terminal, the event stream).
+impl FfaProgress for Vec<Box<dyn FfaProgress>> {
+    fn started(&mut self, out: &std::path::Path, total: u64, done: u64) {
+        self.iter_mut().for_each(|p| p.started(out, total, done));
+    }
+    fn game_started(&mut self, number: u64, seed: u64, bots: &[&str]) {
+        self.iter_mut()
+            .for_each(|p| p.game_started(number, seed, bots));
+    }
+    fn game_recorded(&mut self, row: &FfaRow) {
+        self.iter_mut().for_each(|p| p.game_recorded(row));
+    }
+    fn finished(&mut self, end: &FfaEnd<'_>) {
+        self.iter_mut().for_each(|p| p.finished(end));
+    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,11 @@ use serde::{Deserialize, Serialize};
 
 use super::tournament::Format;
 
+/// The store's folder inside a results folder (round robins and
+/// gauntlets keep every game there by identity; a folder without one has
+/// no copy of its games.csv).
+pub const STORE_FOLDER: &str = "store";
+
 /// What `merge` needs to know about a results folder without the bots.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FolderMeta {

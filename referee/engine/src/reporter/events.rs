@@ -22,6 +22,8 @@ use serde_json::{json, Value};
 
 use super::{Finish, GameStart, Place, ReportError, Reporter, Run};
 use crate::model::admission::Admission;
+use crate::model::ffa::{FfaEnd, FfaProgress, FfaRow, FfaStandings};
+use crate::model::folder::FolderMeta;
 use crate::model::standings::Standings;
 use crate::record::MatchRecord;
 
@@ -125,6 +127,9 @@ pub struct Events {
     moves: bool,
     /// A tournament's standings so far, once its run started.
     standings: Option<Standings>,
+    /// A free-for-all's bots and games so far, once its run started: its
+    /// standings are rated from them all, in game order.
+    ffa: Option<(Vec<String>, Vec<FfaRow>)>,
     last_snapshot: Option<Instant>,
 }
 
@@ -162,6 +167,7 @@ impl Events {
             })),
             moves,
             standings: None,
+            ffa: None,
             last_snapshot: None,
         })
     }
@@ -191,6 +197,64 @@ impl Events {
         });
         self.emit("standings", fields);
         self.last_snapshot = Some(Instant::now());
+    }
+
+    /// A tournament's `run-started` event, with the folder's description
+    /// when it has one (returned).
+    fn tournament_started(
+        &mut self,
+        out: &Path,
+        total: u64,
+        already_done: u64,
+        to_play: u64,
+    ) -> Option<FolderMeta> {
+        let meta = match super::folder::meta_of(out) {
+            Ok(meta) => meta,
+            Err(e) => {
+                eprintln!("warning: --events: no standings snapshots: {e}");
+                None
+            }
+        };
+        let mut fields = json!({
+            "command": "tournament",
+            "folder": out,
+            "games_total": total,
+            "games_done": already_done,
+            "games_to_play": to_play,
+        });
+        if let Some(meta) = &meta {
+            let (win, draw, loss) = meta.scoring;
+            fields["name"] = json!(meta.name);
+            fields["game"] = json!(meta.game);
+            fields["format"] = json!(meta.format);
+            fields["bots"] = json!(meta.bots);
+            fields["scoring"] = json!({"win": win, "draw": draw, "loss": loss});
+            fields["shard"] = json!(meta.shard.map(|(i, n)| format!("{i}/{n}")));
+        }
+        self.emit("run-started", fields);
+        meta
+    }
+
+    /// A free-for-all's standings event: rated from every game so far.
+    fn ffa_snapshot(&mut self, standings: &FfaStandings, games: u64) {
+        self.emit(
+            "standings",
+            json!({
+                "games": games,
+                "ranked_by": super::ffa::RANKED_BY,
+                "rows": standings.rows,
+            }),
+        );
+        self.last_snapshot = Some(Instant::now());
+    }
+
+    /// The free-for-all's standings now, from its games so far.
+    fn ffa_standings_now(&mut self) {
+        if let Some((bots, rows)) = &self.ffa {
+            let standings = crate::model::ffa::standings(bots, rows);
+            let games = rows.len() as u64;
+            self.ffa_snapshot(&standings, games);
+        }
     }
 
     /// A team of `referee collect` admitted, or not.
@@ -280,33 +344,9 @@ impl Reporter for Events {
                 already_done,
                 to_play,
             } => {
-                let meta = match super::folder::meta_of(out) {
-                    Ok(meta) => meta,
-                    Err(e) => {
-                        eprintln!("warning: --events: no standings snapshots: {e}");
-                        None
-                    }
-                };
-                let mut fields = json!({
-                    "command": "tournament",
-                    "folder": out,
-                    "games_total": total,
-                    "games_done": already_done,
-                    "games_to_play": to_play,
-                });
-                if let Some(meta) = &meta {
-                    let (win, draw, loss) = meta.scoring;
-                    fields["name"] = json!(meta.name);
-                    fields["game"] = json!(meta.game);
-                    fields["format"] = json!(meta.format);
-                    fields["bots"] = json!(meta.bots);
-                    fields["scoring"] = json!({"win": win, "draw": draw, "loss": loss});
-                    fields["shard"] = json!(meta.shard.map(|(i, n)| format!("{i}/{n}")));
-                }
-                self.emit("run-started", fields);
                 // The games already in the folder (a resumed run), summed
                 // as the tournament sums them.
-                if let Some(meta) = meta {
+                if let Some(meta) = self.tournament_started(out, *total, *already_done, *to_play) {
                     match super::folder::standings_in(out, &meta) {
                         Ok(standings) => {
                             self.standings = Some(standings);
@@ -463,6 +503,90 @@ impl Reporter for Events {
 
     fn progress(&mut self, line: &str) {
         self.emit("progress", json!({ "line": line }));
+    }
+}
+
+/// A free-for-all's run as events: the same events as other formats,
+/// each game with all its seats, the standings by rating.
+impl FfaProgress for Events {
+    fn started(&mut self, out: &Path, total: u64, done: u64) {
+        if let Some(meta) = self.tournament_started(out, total, done, total.saturating_sub(done)) {
+            match super::folder::ffa_standings_in(out) {
+                Ok((rows, _)) => {
+                    self.ffa = Some((meta.bots, rows));
+                    self.ffa_standings_now();
+                }
+                Err(e) => eprintln!("warning: --events: no standings snapshots: {e}"),
+            }
+        }
+    }
+
+    fn game_started(&mut self, number: u64, seed: u64, bots: &[&str]) {
+        self.emit(
+            "game-started",
+            json!({"game": number, "seed": seed, "bot_a": bots.first(), "bot_b": bots.get(1), "bots": bots}),
+        );
+    }
+
+    fn game_recorded(&mut self, row: &FfaRow) {
+        let seats: Vec<Value> = row
+            .seats
+            .iter()
+            .zip(crate::games::Seat::all(row.seats.len()))
+            .map(|(s, seat)| {
+                json!({
+                    // As a move event names its player.
+                    "seat": seat,
+                    "bot": s.bot,
+                    "place": s.place,
+                    "score": s.score,
+                    "verdict": s.verdict,
+                    "replies": s.replies,
+                    "time_max_ms": s.time_max_ms,
+                    "peak_memory_kb": s.peak_memory_kb,
+                })
+            })
+            .collect();
+        self.emit(
+            "game-finished",
+            json!({
+                "game": row.game,
+                "seed": row.seed,
+                "table": row.table,
+                "rotation": row.rotation,
+                "reason": row.reason,
+                "detail": row.detail,
+                "bot_a": row.seats.first().map(|s| &s.bot),
+                "bot_b": row.seats.get(1).map(|s| &s.bot),
+                "seats": seats,
+            }),
+        );
+        if let Some((_, rows)) = &mut self.ffa {
+            rows.push(row.clone());
+        }
+        if self
+            .last_snapshot
+            .is_none_or(|t| t.elapsed() >= SNAPSHOT_EVERY)
+        {
+            self.ffa_standings_now();
+        }
+    }
+
+    fn finished(&mut self, end: &FfaEnd<'_>) {
+        // The tournament's own standings are the last snapshot.
+        self.ffa_snapshot(end.standings, end.total_in_folder);
+        self.emit(
+            "run-finished",
+            json!({
+                "command": "tournament",
+                "played_now": end.played_now,
+                "games_in_folder": end.total_in_folder,
+                "games_total": end.scheduled,
+                "interrupted": end.interrupted,
+                "not_played": end.not_played,
+                "not_played_why": end.not_played_why,
+            }),
+        );
     }
 }
 

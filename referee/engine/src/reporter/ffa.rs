@@ -144,6 +144,9 @@ pub fn write_grades(
     Ok(path)
 }
 
+/// How a free-for-all's standings are ranked, as its tables say it.
+pub const RANKED_BY: &str = "ranked by rating (Weng-Lin mu; the interval is mu ± 1.96 sigma)";
+
 /// The standings as the terminal prints them at the end.
 pub fn standings_text(standings: &FfaStandings) -> String {
     use super::fixed;
@@ -171,7 +174,8 @@ pub fn standings_text(standings: &FfaStandings) -> String {
             fixed(r.rating_high, 2),
         ));
     }
-    out.push_str("ranked by rating (Weng-Lin mu; the interval is mu ± 1.96 sigma)\n");
+    out.push_str(RANKED_BY);
+    out.push('\n');
     out
 }
 

@@ -25,16 +25,45 @@ pub enum FolderError {
         #[source]
         source: io::Error,
     },
-    #[error("{}, line {line}: {problem}; changed by hand? Every game played is also in the folder's store: remove {} and run again with --resume to write it anew", path.display(), path.display())]
+    #[error("{}, line {line}: {problem}; {}", path.display(), mend_advice(path, *store))]
     BadRow {
         path: PathBuf,
         line: usize,
         problem: RowError,
+        /// Whether the folder keeps every game in its store as well: only
+        /// then can the file be written anew from it.
+        store: bool,
     },
+    /// A free-for-all's `games.csv` (K seats a row) read as a two-player
+    /// one's.
+    #[error("{}: the games of a free-for-all (more than two players a game), not of two: read it as a free-for-all's (its folder's tournament.json says it is one)", path.display())]
+    FreeForAll { path: PathBuf },
     /// A results folder's `tournament.json` or `bracket.csv` that does not
     /// read as one.
     #[error("{}: {message}; changed by hand? Play the tournament again with another --out", path.display())]
     BadFolderFile { path: PathBuf, message: String },
+}
+
+/// What to do about a `games.csv` row that does not read: written anew
+/// from the store when the folder has one; else the file is the folder's
+/// only record of its games, and is not to be removed.
+fn mend_advice(path: &Path, store: bool) -> String {
+    if store {
+        format!(
+            "changed by hand? Every game played is also in the folder's store: remove {} and run again with --resume to write it anew",
+            path.display()
+        )
+    } else {
+        "changed by hand? The file is the folder's only record of its games: keep it, and put the line back as the tournament wrote it (from a copy)".into()
+    }
+}
+
+/// Whether the results folder of the games file `games` keeps its games
+/// in a store too.
+pub fn has_store(games: &Path) -> bool {
+    games
+        .parent()
+        .is_some_and(|folder| folder.join(crate::model::folder::STORE_FOLDER).is_dir())
 }
 
 /// Streams the rows of a games.csv file.
@@ -42,6 +71,12 @@ pub fn for_each_row(
     path: &Path,
     mut each: impl FnMut(GameRow) -> Result<(), RowError>,
 ) -> Result<u64, FolderError> {
+    if path.parent().is_some_and(is_free_for_all) {
+        return Err(FolderError::FreeForAll {
+            path: path.to_path_buf(),
+        });
+    }
+    let store = has_store(path);
     let file = input_file::reader(path, Links::Refused, TABLE_CAP)?;
     let mut reader = csv::Reader::from_reader(file);
     let mut count = 0;
@@ -51,6 +86,7 @@ pub fn for_each_row(
             path: path.to_path_buf(),
             line,
             problem,
+            store,
         };
         let row = row
             .map_err(|e| RowError::Unreadable(e.to_string()))

@@ -31,7 +31,9 @@
     if (s.shard) { parts.push("shard " + s.shard); }
     if (s.running && s.running.length) {
       parts.push("playing now: " + s.running.map(function (r) {
-        return "game " + r.game + " " + r.bot_a + " vs " + r.bot_b;
+        // A free-for-all's game has more than two seats.
+        var bots = r.bots && r.bots.length > 2 ? r.bots.join(", ") : r.bot_a + " vs " + r.bot_b;
+        return "game " + r.game + " " + bots;
       }).join(", "));
     }
     if (s.finished === true) { parts.push("finished"); }

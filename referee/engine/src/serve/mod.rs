@@ -244,6 +244,10 @@ fn route(path: &str, query: &str, shared: &Shared) -> Reply {
             let (_, json) = shared.snapshot_json();
             Reply::ok("application/json", json.as_bytes())
         }
+        "/api/games" if shared.watched.is_free_for_all() => match shared.watched.ffa_games() {
+            Ok(games) => json_reply(&games),
+            Err(e) => Reply::error(500, &e.to_string()),
+        },
         "/api/games" => match shared.watched.games() {
             Ok(games) => json_reply(&games),
             Err(e) => Reply::error(500, &e.to_string()),

@@ -25,7 +25,7 @@ use super::standings::GameRow;
 use crate::input_file::{self, InputError, Links};
 
 /// The store's folder inside a results folder.
-pub const STORE_FOLDER: &str = "store";
+pub use crate::model::folder::STORE_FOLDER;
 /// The games file inside [`STORE_FOLDER`].
 pub const STORE_GAMES: &str = "games.jsonl";
 

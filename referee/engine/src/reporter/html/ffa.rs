@@ -14,6 +14,8 @@ use super::{
     folder_bytes, folder_game_page, game_page, seat_letters, swap_in, template_error, write_assets,
     Cell, Templates, Written, REPORT_DIR,
 };
+use crate::model::ffa::{FfaRow, FfaStandings};
+use crate::model::folder::FolderMeta;
 use crate::reporter::{fixed, ReportError};
 
 #[derive(Serialize)]
@@ -46,22 +48,7 @@ pub(super) fn write_ffa_report(
     folder: &Path,
     templates: &Templates,
 ) -> Result<Written, ReportError> {
-    let meta = crate::reporter::folder::meta_of(folder)
-        .map_err(|e| ReportError::new(folder, "cannot read", std::io::Error::other(e.to_string())))?
-        .ok_or_else(|| {
-            ReportError::new(
-                &folder.join("tournament.json"),
-                "cannot read",
-                std::io::ErrorKind::NotFound.into(),
-            )
-        })?;
-    let (rows, standings) = crate::reporter::folder::ffa_standings_in(folder).map_err(|e| {
-        ReportError::new(
-            &folder.join("games.csv"),
-            "cannot read",
-            std::io::Error::other(e.to_string()),
-        )
-    })?;
+    let (meta, rows, standings) = read_ffa(folder)?;
     let env = templates.environment()?;
     let final_dir = folder.join(REPORT_DIR);
     let fresh = folder.join(".report.new");
@@ -79,7 +66,6 @@ pub(super) fn write_ffa_report(
     let transcripts = folder.join("transcripts");
     let mut lines = vec![];
     let mut pages = 0;
-    let players = rows.first().map_or(0, |r| r.seats.len());
     for row in &rows {
         let names: Vec<String> = row.seats.iter().map(|s| s.bot.clone()).collect();
         let entries = kept_transcript(&transcripts.join(format!("game-{:06}.jsonl", row.game)))?;
@@ -101,7 +87,25 @@ pub(super) fn write_ffa_report(
             pages += 1;
             Some(format!("games/{page}"))
         };
-        lines.push(FfaGameLine {
+        lines.push(FfaGameLine::of(row, page));
+    }
+    let index_html = index_html(&env, folder, &meta, &rows, &standings, lines)?;
+    let index_path = fresh.join("index.html");
+    fs::write(&index_path, &index_html).map_err(io_error(&index_path, "cannot write"))?;
+    let total_bytes = folder_bytes(&fresh);
+    swap_in(folder, &fresh, &final_dir)?;
+    Ok(Written {
+        folder: final_dir,
+        games: pages,
+        bots: meta.bots.len(),
+        index_bytes: index_html.len() as u64,
+        total_bytes,
+    })
+}
+
+impl FfaGameLine {
+    fn of(row: &FfaRow, page: Option<String>) -> FfaGameLine {
+        FfaGameLine {
             game: row.game,
             page,
             table: row.table,
@@ -112,8 +116,63 @@ pub(super) fn write_ffa_report(
                 .map(|s| format!("{} ({})", s.bot, s.place))
                 .collect(),
             reason: row.reason.clone(),
-        });
+        }
     }
+}
+
+/// The free-for-all folder's description, rows (in game order) and
+/// standings.
+fn read_ffa(folder: &Path) -> Result<(FolderMeta, Vec<FfaRow>, FfaStandings), ReportError> {
+    let meta = crate::reporter::folder::meta_of(folder)
+        .map_err(|e| ReportError::new(folder, "cannot read", std::io::Error::other(e.to_string())))?
+        .ok_or_else(|| {
+            ReportError::new(
+                &folder.join("tournament.json"),
+                "cannot read",
+                std::io::ErrorKind::NotFound.into(),
+            )
+        })?;
+    let (rows, standings) = crate::reporter::folder::ffa_standings_in(folder).map_err(|e| {
+        ReportError::new(
+            &folder.join("games.csv"),
+            "cannot read",
+            std::io::Error::other(e.to_string()),
+        )
+    })?;
+    Ok((meta, rows, standings))
+}
+
+/// The leaderboard of the free-for-all folder `folder` as it is now
+/// (`referee serve`), its games linked to the pages the report has.
+pub(super) fn ffa_leaderboard_html(
+    folder: &Path,
+    templates: &Templates,
+) -> Result<String, ReportError> {
+    let (meta, rows, standings) = read_ffa(folder)?;
+    let env = templates.environment()?;
+    let games = folder.join(REPORT_DIR).join("games");
+    let lines = rows
+        .iter()
+        .map(|row| {
+            let page = game_page(row.game);
+            let written = games.join(&page).is_file();
+            FfaGameLine::of(row, written.then(|| format!("games/{page}")))
+        })
+        .collect();
+    index_html(&env, folder, &meta, &rows, &standings, lines)
+}
+
+/// The report's `index.html` of a free-for-all: its standings, pairwise
+/// table, grades and games (`lines`).
+fn index_html(
+    env: &minijinja::Environment<'_>,
+    folder: &Path,
+    meta: &FolderMeta,
+    rows: &[FfaRow],
+    standings: &FfaStandings,
+    lines: Vec<FfaGameLine>,
+) -> Result<String, ReportError> {
+    let players = rows.first().map_or(0, |r| r.seats.len());
     let board: Vec<FfaBoardRow> = standings
         .rows
         .iter()
@@ -183,15 +242,5 @@ pub(super) fn write_ffa_report(
             })
         })
         .map_err(|e| template_error("ffa.html", e))?;
-    let index_path = fresh.join("index.html");
-    fs::write(&index_path, &index_html).map_err(io_error(&index_path, "cannot write"))?;
-    let total_bytes = folder_bytes(&fresh);
-    swap_in(folder, &fresh, &final_dir)?;
-    Ok(Written {
-        folder: final_dir,
-        games: pages,
-        bots: meta.bots.len(),
-        index_bytes: index_html.len() as u64,
-        total_bytes,
-    })
+    Ok(index_html)
 }

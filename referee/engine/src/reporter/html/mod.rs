@@ -373,6 +373,9 @@ pub fn leaderboard_html(
     templates: &Templates,
     live: bool,
 ) -> Result<String, ReportError> {
+    if crate::reporter::folder::is_free_for_all(folder) {
+        return ffa::ffa_leaderboard_html(folder, templates);
+    }
     let results = read_results(folder)?;
     let env = templates.environment()?;
     leaderboard(

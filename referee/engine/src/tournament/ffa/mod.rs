@@ -30,9 +30,11 @@ use crate::pool::{Flow, Pool};
 use crate::record::MatchRecord;
 use crate::reporter::csv::GAMES_CSV;
 use crate::reporter::ffa::{header_of, read_rows, write_tables, FfaGamesCsv};
-use crate::runner::{play_match, MatchError};
+use crate::runner::MatchError;
+use std::sync::{Mutex, PoisonError};
 
 use super::plan::TournamentPlan;
+use super::run::play::play_watched;
 use super::run::{RunOptions, TournamentError};
 use super::schedule::{game_seed, Shard};
 
@@ -234,8 +236,36 @@ pub fn run(
         jobs: options.jobs,
         pin: options.pin.as_ref(),
     };
+    options.live.prepare();
+    // Each game's start is told as a worker takes it, and each result as
+    // it ends, one at a time: a worker taking a game does not wait for a
+    // result being told; its start is told by whoever tells next, before
+    // any result.
+    let progress = Mutex::new(progress);
+    let starts = Mutex::new(Vec::<FfaGame>::new());
+    let tell_starts = |progress: &mut dyn FfaProgress| {
+        let starts = std::mem::take(&mut *starts.lock().unwrap_or_else(PoisonError::into_inner));
+        for game in starts {
+            let names: Vec<&str> = game
+                .seats
+                .iter()
+                .map(|&b| plan.bots[b].name.as_str())
+                .collect();
+            progress.game_started(game.number, game.seed, &names);
+        }
+    };
     pool.run(
-        || todo.next(),
+        || {
+            let game = todo.next()?;
+            starts
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(game.clone());
+            if let Ok(mut progress) = progress.try_lock() {
+                tell_starts(&mut **progress);
+            }
+            Some(game)
+        },
         |game: FfaGame| {
             let match_plan = MatchPlan {
                 config: plan.config.clone(),
@@ -253,13 +283,18 @@ pub fn run(
                     .collect(),
             };
             let path = transcripts.join(format!("game-{:06}.jsonl", game.number));
-            let result = play_match(&match_plan, Some(&path));
-            if let Err(MatchError::Transcript { .. }) = result {
-                return (game, play_match(&match_plan, None), true);
-            }
-            (game, result, false)
+            let names: Vec<&str> = game
+                .seats
+                .iter()
+                .map(|&b| plan.bots[b].name.as_str())
+                .collect();
+            let (result, transcript_failed) =
+                play_watched(&match_plan, &path, &options.live, game.number, &names);
+            (game, result, transcript_failed)
         },
         |(game, result, transcript_failed)| {
+            let progress = &mut **progress.lock().unwrap_or_else(PoisonError::into_inner);
+            tell_starts(progress);
             outcome.transcript_failures += u64::from(transcript_failed);
             match result {
                 Ok(record) => {
@@ -303,6 +338,9 @@ pub fn run(
         },
     );
     drop(csv);
+    let progress = progress
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
     if let Some(e) = error {
         return Err(e);
     }
@@ -328,6 +366,15 @@ pub fn run(
         outcome.grades = Some(grades);
     }
     outcome.interrupted = bot::stop_requested();
+    progress.finished(&crate::model::ffa::FfaEnd {
+        standings: &outcome.standings,
+        played_now: outcome.played_now,
+        total_in_folder: outcome.total_in_folder,
+        scheduled: outcome.scheduled,
+        interrupted: outcome.interrupted,
+        not_played: outcome.not_played,
+        not_played_why: outcome.not_played_why.as_deref(),
+    });
     Ok(outcome)
 }
 

@@ -59,7 +59,7 @@ use super::store::{self, Store, StoreError, StoredGame};
 mod dry_run;
 mod folder;
 mod merge;
-mod play;
+pub(crate) mod play;
 mod publish;
 mod resume;
 

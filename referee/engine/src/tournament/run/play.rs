@@ -48,31 +48,44 @@ pub(super) fn play_game(
         ],
     };
     let path = transcript_path(out, transcripts, &game);
+    let names = [
+        plan.bots[game.a].name.as_str(),
+        plan.bots[game.b].name.as_str(),
+    ];
+    let (result, transcript_failed) = play_watched(&match_plan, &path, live, game.number, &names);
+    (game, result, transcript_failed)
+}
+
+/// Plays game `number` of `match_plan` (its seats' bots named `names`, A
+/// first), its transcript to `path`, told move by move to `live`; and
+/// whether the transcript could not be written (the game is then played
+/// again without one: a full disk must not cost the game).
+pub(crate) fn play_watched(
+    match_plan: &MatchPlan,
+    path: &PathBuf,
+    live: &LiveOutput,
+    number: u64,
+    names: &[&str],
+) -> (Result<MatchRecord, MatchError>, bool) {
     // Told move by move while it is played; its live file goes with it.
-    let watch = || {
-        live.start(
-            game.number,
-            game.seed,
-            &[&plan.bots[game.a].name, &plan.bots[game.b].name],
-        )
-    };
+    let watch = || live.start(number, match_plan.seed, names);
     let mut watcher = watch();
     let result = play_match_watched(
-        &match_plan,
-        Some(&path),
+        match_plan,
+        Some(path),
         watcher.as_mut().map(|w| w as &mut dyn MoveWatcher),
     );
     drop(watcher);
     if let Err(MatchError::Transcript { .. }) = result {
         let mut watcher = watch();
         let again = play_match_watched(
-            &match_plan,
+            match_plan,
             None,
             watcher.as_mut().map(|w| w as &mut dyn MoveWatcher),
         );
-        return (game, again, true);
+        return (again, true);
     }
-    (game, result, false)
+    (result, false)
 }
 
 /// Where a game's transcript is written while it is played: a kept game's

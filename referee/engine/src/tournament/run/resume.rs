@@ -99,6 +99,7 @@ pub(super) fn check_columns(path: &Path) -> Result<(), TournamentError> {
             path: path.to_path_buf(),
             line: 1,
             problem: crate::model::standings::RowError::Unreadable(e.to_string()),
+            store: crate::reporter::folder::has_store(path),
         })?
         .clone();
     let wanted = GameRow::columns();
