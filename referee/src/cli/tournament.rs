@@ -20,7 +20,7 @@ use referee_engine::text::escape;
 pub struct TournamentArgs {
     /// The tournament file (TOML; see tournaments/*.toml for examples)
     pub file: PathBuf,
-    /// Games played at once, each with its two bots [default: the number of cores; at most 1024]
+    /// Games played at once, each with its bots (two, or a free-for-all's table) [default: the number of cores; at most 1024]
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::jobs)]
     pub jobs: Option<usize>,
     /// Results folder [default: a new folder under tournaments/results/]
