@@ -107,6 +107,15 @@ fn a_free_for_alls_event_stream_rebuilds_its_standings_with_every_move_before_it
     assert_eq!(kind(&events[0]), "run-started");
     assert_eq!(events[0]["format"], "free-for-all");
     assert_eq!(events[0]["games_total"], 6);
+    // Ranked by rating, not by points: no scoring, what ranks it instead.
+    assert!(events[0].get("scoring").is_none(), "{}", events[0]);
+    assert!(
+        events[0]["ranked_by"]
+            .as_str()
+            .is_some_and(|r| r.contains("rating")),
+        "{}",
+        events[0]
+    );
     assert_eq!(kind(events.last().unwrap()), "run-finished");
     assert_eq!(events.last().unwrap()["played_now"], 6);
 

@@ -228,7 +228,13 @@ impl Events {
             fields["game"] = json!(meta.game);
             fields["format"] = json!(meta.format);
             fields["bots"] = json!(meta.bots);
-            fields["scoring"] = json!({"win": win, "draw": draw, "loss": loss});
+            // A free-for-all ranks by rating, not by points: its scoring
+            // would say nothing.
+            if meta.format == crate::model::tournament::Format::FreeForAll.name() {
+                fields["ranked_by"] = json!(super::ffa::RANKED_BY);
+            } else {
+                fields["scoring"] = json!({"win": win, "draw": draw, "loss": loss});
+            }
             fields["shard"] = json!(meta.shard.map(|(i, n)| format!("{i}/{n}")));
         }
         self.emit("run-started", fields);
