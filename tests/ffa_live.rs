@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::harness::*;
-use crate::live::{http, start_server};
+use crate::live::{http, poll, start_server, Browser};
 
 const BUDGET: Duration = Duration::from_secs(240);
 
@@ -281,4 +281,114 @@ fn watch_and_serve_show_a_free_for_alls_standings() {
         assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
     }
     assert!(games_csv.exists());
+}
+
+#[test]
+fn the_projector_shows_a_free_for_alls_standings_and_every_seat_of_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tournament_file(dir.path());
+    // A name that would be markup: text wherever it is shown.
+    let evil = "<i id='evil'>copy</i>";
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replace("\"starter-copy\"", &format!("\"{evil}\"")),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = tournament(&file, &out, &[]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let csv = standings_csv(&out);
+    assert!(csv.iter().any(|r| r.0 == evil), "{csv:?}");
+
+    let (mut server, addr) = start_server(&out, &[]);
+    let (status, games) = http(&addr, "GET", "/api/games");
+    assert_eq!(status, 200, "{games}");
+    let games: Value = serde_json::from_str(&games).unwrap();
+    let seats_of = |n: usize| -> Vec<(String, u64)> {
+        games[n - 1]["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| (s[0].as_str().unwrap().to_string(), s[1].as_u64().unwrap()))
+            .collect()
+    };
+    let mut browser = Browser::open(&format!("http://{addr}/projector?speed=20&pause=800"));
+    let state = |b: &mut Browser| {
+        b.eval(
+            "JSON.stringify({played: document.body.dataset.played || '', \
+             featured: document.body.dataset.featured || '', \
+             caption: document.getElementById('caption').textContent, \
+             result: document.getElementById('result').textContent, \
+             head: Array.from(document.querySelectorAll('#standings th')).map(c => c.textContent), \
+             rows: Array.from(document.querySelectorAll('#standings tbody tr')) \
+               .map(r => Array.from(r.cells).map(c => c.textContent)), \
+             evil: document.getElementById('evil') === null ? 'none' : 'an element'})",
+        )
+        .as_str()
+        .map(|s| serde_json::from_str::<Value>(s).unwrap())
+        .unwrap_or(Value::Null)
+    };
+    // Each game featured with all its seats named, A first; a game played
+    // to its end shows its seats' places.
+    let mut featured = vec![];
+    let mut results = 0;
+    let all = poll(BUDGET, || {
+        let s = state(&mut browser);
+        assert_eq!(s["evil"], "none", "no element made of a name: {s}");
+        if let Some(n) = s["featured"].as_str().and_then(|f| f.parse::<usize>().ok()) {
+            let seats = seats_of(n);
+            assert_eq!(seats.len(), 3);
+            let names: Vec<&str> = seats.iter().map(|s| s.0.as_str()).collect();
+            let caption = s["caption"].as_str().unwrap();
+            assert_eq!(caption, format!("Game {n}: {}", names.join(", ")), "{s}");
+            if featured.last() != Some(&n) {
+                featured.push(n);
+            }
+            let result = s["result"].as_str().unwrap();
+            if !result.is_empty() {
+                for (bot, place) in &seats {
+                    assert!(result.contains(&format!("{place}. {bot}")), "{s}");
+                }
+                results += 1;
+            }
+        }
+        let played = s["played"].as_str().unwrap_or("").to_string();
+        (played.split(',').count() == games.as_array().unwrap().len()).then_some(s)
+    })
+    .unwrap_or_else(|| {
+        panic!(
+            "every game is played: featured {featured:?}, {}",
+            state(&mut browser)
+        )
+    });
+    assert_eq!(all["played"], "1,2,3,4,5,6", "one at a time, in order");
+    assert!(featured.len() >= 3, "{featured:?}");
+    assert!(results > 0, "a result was shown");
+    // The free-for-all's standings beside it: every bot in rank order,
+    // its rating inside its interval, its average place.
+    let head: Vec<&str> = all["head"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        head,
+        ["#", "bot", "rating", "95% interval", "avg place", "games"]
+    );
+    let rows = all["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), csv.len(), "{all}");
+    for (i, (row, (bot, games, average, _))) in rows.iter().zip(&csv).enumerate() {
+        let cell = |k: usize| row[k].as_str().unwrap();
+        assert_eq!(cell(0), (i + 1).to_string(), "{row}");
+        assert_eq!(cell(1), bot, "{row}");
+        let rating: f64 = cell(2).parse().unwrap();
+        let (low, high) = cell(3).split_once(" – ").unwrap();
+        let (low, high): (f64, f64) = (low.parse().unwrap(), high.parse().unwrap());
+        assert!(low < rating && rating < high, "{row}");
+        assert_eq!(cell(4), format!("{average:.2}"), "{row}");
+        assert_eq!(cell(5), games.to_string(), "{row}");
+    }
+    assert_eq!(server.interrupt(Duration::from_secs(30)), Some(0));
 }
