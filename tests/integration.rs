@@ -39,6 +39,7 @@ mod safecracker_match;
 mod sandbox;
 mod schedulers;
 mod snapshots;
+mod spoilt_rows;
 mod sprt;
 mod start_speed;
 mod starters;
