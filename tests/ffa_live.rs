@@ -335,6 +335,10 @@ fn the_projector_shows_a_free_for_alls_standings_and_every_seat_of_its_games() {
     let mut results = 0;
     let all = poll(BUDGET, || {
         let s = state(&mut browser);
+        if s.is_null() {
+            // The page not loaded yet.
+            return None;
+        }
         assert_eq!(s["evil"], "none", "no element made of a name: {s}");
         if let Some(n) = s["featured"].as_str().and_then(|f| f.parse::<usize>().ok()) {
             let seats = seats_of(n);
