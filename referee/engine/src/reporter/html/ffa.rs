@@ -133,9 +133,10 @@ fn read_ffa(folder: &Path) -> Result<(FolderMeta, Vec<FfaRow>, FfaStandings), Re
             )
         })?;
     let (rows, standings) = crate::reporter::folder::ffa_standings_in(folder).map_err(|e| {
+        // The cause names the file (and its line): said once.
         ReportError::new(
-            &folder.join("games.csv"),
-            "cannot read",
+            folder,
+            "cannot be reported",
             std::io::Error::other(e.to_string()),
         )
     })?;

@@ -188,7 +188,8 @@ pub(super) fn read_results(folder: &Path) -> Result<Results, ReportError> {
             rows.push(row);
             Ok(())
         })
-        .map_err(|e| ReportError::new(&games, "cannot read", std::io::Error::other(e)))?;
+        // The cause names the file (and its line): said once.
+        .map_err(|e| ReportError::new(folder, "cannot be reported", std::io::Error::other(e)))?;
     }
     rows.sort_by_key(|r| r.game);
     Ok(Results {
