@@ -537,7 +537,7 @@ static SHARED_ANCHORS: std::sync::OnceLock<SharedAnchors> = std::sync::OnceLock:
 static SHARED_ANCHORS_DISOWNED: std::sync::atomic::AtomicBool =
     std::sync::atomic::AtomicBool::new(false);
 
-/// Opens the [`SharedAnchors`] of `roots` (the readable roots of every
+/// Opens the `SharedAnchors` of `roots` (the readable roots of every
 /// bot), once per process: in the referee, before it forks a bot that will
 /// use them. A later call with other roots keeps the first ones (a root
 /// not among them is opened by each bot itself).
