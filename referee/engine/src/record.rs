@@ -165,6 +165,22 @@ impl MatchRecord {
             Winner::Draw => vec![0, 0],
         }
     }
+
+    /// The detail column of a results row: each disqualified player, by
+    /// its name in `names` (A's first), with its verdict, reply and why;
+    /// `; ` between them, empty when none was.
+    pub fn disqualifications(&self, names: &[&str]) -> String {
+        self.players
+            .iter()
+            .zip(names)
+            .filter_map(|(p, name)| {
+                p.disqualification
+                    .as_ref()
+                    .map(|d| format!("{name}: {} at reply {}: {}", d.verdict, d.at_move, d.detail))
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
 }
 
 impl PlayerRecord {

@@ -399,18 +399,7 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         ));
     }
     let outcome = tournament::run(&plan, &options, &mut reporters);
-    // A match error stops the other games itself (it asks for the stop):
-    // that is the error's exit code, not an interruption's.
-    let stopped_by_match = matches!(outcome, Err(tournament::TournamentError::Match(_)));
-    if outcome.is_err() && bot::stop_requested() && !stopped_by_match {
-        // Stopped while reading the folder (a large one, on --resume):
-        // stopped, as during the games.
-        if let Err(e) = &outcome {
-            eprintln!(
-                "referee: {}",
-                referee_engine::text::escape_lines(&e.to_string())
-            );
-        }
+    if interrupted_with_error(&outcome) {
         return Ok(super::ExitCode::Interrupted);
     }
     let outcome = outcome.map_err(|e| match e {
@@ -538,14 +527,7 @@ fn run_free_for_all(
         progress.push(Box::new(events));
     }
     let outcome = ffa::run(plan, &options, &mut progress);
-    let stopped_by_match = matches!(outcome, Err(tournament::TournamentError::Match(_)));
-    if outcome.is_err() && bot::stop_requested() && !stopped_by_match {
-        if let Err(e) = &outcome {
-            eprintln!(
-                "referee: {}",
-                referee_engine::text::escape_lines(&e.to_string())
-            );
-        }
+    if interrupted_with_error(&outcome) {
         return Ok(super::ExitCode::Interrupted);
     }
     let outcome = outcome.map_err(|e| match e {
@@ -746,4 +728,23 @@ pub(super) fn timestamp() -> String {
         .map_or(0, |d| d.as_secs());
     let (year, month, day, hour, minute, second) = referee_engine::units::utc_civil(secs);
     format!("{year:04}{month:02}{day:02}-{hour:02}{minute:02}{second:02}")
+}
+
+/// Whether a run that failed was stopped (Ctrl-C, SIGTERM) while it went,
+/// for instance while reading a large folder on `--resume`: then its
+/// error is said and the exit is an interruption's. A match error stops
+/// the other games itself (it asks for the stop): that is the error's
+/// exit code, not an interruption's.
+fn interrupted_with_error<T>(outcome: &Result<T, tournament::TournamentError>) -> bool {
+    match outcome {
+        Err(tournament::TournamentError::Match(_)) | Ok(_) => false,
+        Err(e) if bot::stop_requested() => {
+            eprintln!(
+                "referee: {}",
+                referee_engine::text::escape_lines(&e.to_string())
+            );
+            true
+        }
+        Err(_) => false,
+    }
 }

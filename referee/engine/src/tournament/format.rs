@@ -41,16 +41,24 @@ pub trait FormatRules {
     /// The games the tournament plays as far as `results` tell: a
     /// knockout's tie-breaks are not known in advance, so those played or
     /// under way so far come on top of the announced games.
-    fn expected_games(&self, plan: &TournamentPlan, results: &Results) -> Result<u64, OffSchedule>;
+    fn expected_games(
+        &self,
+        plan: &TournamentPlan,
+        _results: &Results,
+    ) -> Result<u64, OffSchedule> {
+        Ok(self.announced_games(plan))
+    }
 
     /// The games to play next (some may be played already), or `None` when
     /// the tournament is over. A single-block format has none here: its one
     /// block is its schedule, played through the store.
     fn next_games(
         &mut self,
-        plan: &TournamentPlan,
-        results: &Results,
-    ) -> Result<Option<Block>, OffSchedule>;
+        _plan: &TournamentPlan,
+        _results: &Results,
+    ) -> Result<Option<Block>, OffSchedule> {
+        Ok(None)
+    }
 
     /// The format's own tables as far as `results` go (`swiss.csv`,
     /// `bracket.csv`, `groups.csv`, `rounds.csv`, ...); `None` for a
@@ -58,10 +66,12 @@ pub trait FormatRules {
     /// `standings.csv`, `crosstable.csv`, `timings.csv`).
     fn tables(
         &mut self,
-        plan: &TournamentPlan,
-        results: &Results,
-        standings: &[StandingRow],
-    ) -> Result<Option<RoundsTables>, OffSchedule>;
+        _plan: &TournamentPlan,
+        _results: &Results,
+        _standings: &[StandingRow],
+    ) -> Result<Option<RoundsTables>, OffSchedule> {
+        Ok(None)
+    }
 }
 
 impl Format {
@@ -96,31 +106,6 @@ impl FormatRules for SingleBlock {
     fn announced_games(&self, plan: &TournamentPlan) -> u64 {
         games_in_tournament(plan)
     }
-
-    fn expected_games(
-        &self,
-        plan: &TournamentPlan,
-        _results: &Results,
-    ) -> Result<u64, OffSchedule> {
-        Ok(games_in_tournament(plan))
-    }
-
-    fn next_games(
-        &mut self,
-        _plan: &TournamentPlan,
-        _results: &Results,
-    ) -> Result<Option<Block>, OffSchedule> {
-        Ok(None)
-    }
-
-    fn tables(
-        &mut self,
-        _plan: &TournamentPlan,
-        _results: &Results,
-        _standings: &[StandingRow],
-    ) -> Result<Option<RoundsTables>, OffSchedule> {
-        Ok(None)
-    }
 }
 
 /// A free-for-all: one block of tables of K players, played by its own
@@ -134,31 +119,6 @@ impl FormatRules for FreeForAll {
 
     fn announced_games(&self, plan: &TournamentPlan) -> u64 {
         super::ffa::total_games(plan)
-    }
-
-    fn expected_games(
-        &self,
-        plan: &TournamentPlan,
-        _results: &Results,
-    ) -> Result<u64, OffSchedule> {
-        Ok(super::ffa::total_games(plan))
-    }
-
-    fn next_games(
-        &mut self,
-        _plan: &TournamentPlan,
-        _results: &Results,
-    ) -> Result<Option<Block>, OffSchedule> {
-        Ok(None)
-    }
-
-    fn tables(
-        &mut self,
-        _plan: &TournamentPlan,
-        _results: &Results,
-        _standings: &[StandingRow],
-    ) -> Result<Option<RoundsTables>, OffSchedule> {
-        Ok(None)
     }
 }
 

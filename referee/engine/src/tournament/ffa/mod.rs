@@ -473,17 +473,7 @@ fn to_row(plan: &TournamentPlan, game: &FfaGame, record: &MatchRecord) -> FfaRow
         .iter()
         .map(|&b| plan.bots[b].name.as_str())
         .collect();
-    let detail = record
-        .players
-        .iter()
-        .zip(&names)
-        .filter_map(|(p, name)| {
-            p.disqualification
-                .as_ref()
-                .map(|d| format!("{name}: {} at reply {}: {}", d.verdict, d.at_move, d.detail))
-        })
-        .collect::<Vec<_>>()
-        .join("; ");
+    let detail = record.disqualifications(&names);
     FfaRow {
         game: game.number,
         seed: game.seed,

@@ -313,17 +313,7 @@ pub(super) fn to_row(plan: &TournamentPlan, game: ScheduledGame, record: &MatchR
     };
     let name_a = plan.bots[game.a].name.clone();
     let name_b = plan.bots[game.b].name.clone();
-    let detail = record
-        .players
-        .iter()
-        .zip([&name_a, &name_b])
-        .filter_map(|(p, name)| {
-            p.disqualification
-                .as_ref()
-                .map(|d| format!("{name}: {} at reply {}: {}", d.verdict, d.at_move, d.detail))
-        })
-        .collect::<Vec<_>>()
-        .join("; ");
+    let detail = record.disqualifications(&[&name_a, &name_b]);
     GameRow {
         game: game.number,
         seed: game.seed,
