@@ -423,8 +423,11 @@ fn sees_every_process() -> bool {
     })
 }
 
-/// Every mount point but `/proc` (and below) and `/dev/shm` (replaced by a
-/// private one), with its flags.
+/// Every mount point but `/proc` (and below), `/dev/shm` (replaced by a
+/// private one) and the bots' working folders, with its flags. A working
+/// folder's quota tmpfs lives only as long as its game: one listed at
+/// detection would be gone (or another bot's) by the time a later bot starts,
+/// and each bot's own folder must stay writable.
 fn read_only_mounts(mounts: &str) -> Vec<(PathBuf, u64)> {
     let mut out: Vec<(PathBuf, u64)> = Vec::new();
     for line in mounts.lines() {
@@ -436,6 +439,12 @@ fn read_only_mounts(mounts: &str) -> Vec<(PathBuf, u64)> {
         // mount point is then skipped by the failing remount.
         let point = f[1];
         if point == "/proc" || point.starts_with("/proc/") || point == "/dev/shm" {
+            continue;
+        }
+        if Path::new(point)
+            .components()
+            .any(|c| c.as_os_str().to_string_lossy().starts_with("referee-bot-"))
+        {
             continue;
         }
         let mut flags: libc::c_ulong = 0;
@@ -1237,7 +1246,9 @@ mod tests {
                       tmpfs /dev/shm tmpfs rw 0 0\n\
                       /dev/sda / ext4 rw,relatime 0 0\n\
                       tmpfs /run tmpfs rw,nosuid,nodev,noexec 0 0\n\
-                      binfmt /proc/sys/fs/binfmt_misc binfmt_misc rw 0 0\n";
+                      binfmt /proc/sys/fs/binfmt_misc binfmt_misc rw 0 0\n\
+                      tmpfs /tmp/referee-bots-7/referee-bot-Ab12 tmpfs rw 0 0\n\
+                      tmpfs /dev/shm/referee-bots-7/referee-bot-Cd34 tmpfs rw 0 0\n";
         let got = read_only_mounts(mounts);
         let names: Vec<&str> = got.iter().map(|(p, _)| p.to_str().unwrap()).collect();
         assert_eq!(names, ["/", "/run"]);
