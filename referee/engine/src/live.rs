@@ -5,7 +5,7 @@
 //! games running now and the run's pace from its event stream
 //! (`--events`, [`crate::reporter::events`]), when the folder has one.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -248,10 +248,11 @@ impl Watched {
 
     /// A free-for-all folder now: its rows of K seats, its standings by
     /// rating.
-    fn ffa_snapshot(&self, meta: &FolderMeta) -> Result<Snapshot, LiveError> {
+    fn ffa_snapshot(&self, meta: &FolderMeta) -> Result<(Snapshot, BTreeSet<u64>), LiveError> {
         let (rows, standings) = ffa_standings_in(&self.folder)?;
+        let done = rows.iter().map(|r| r.game).collect();
         let newest = rows.iter().rev();
-        Ok(Snapshot {
+        let snapshot = Snapshot {
             name: meta.name.clone(),
             game: meta.game.clone(),
             format: meta.format.clone(),
@@ -275,25 +276,33 @@ impl Watched {
                     .map(FfaGame::of)
                     .collect(),
             }),
-        })
+        };
+        Ok((snapshot, done))
     }
 
     /// The folder now.
     pub fn snapshot(&self) -> Result<Snapshot, LiveError> {
         let meta = self.meta()?;
-        let mut snapshot = if is_free_for_all(&self.folder) {
+        let (mut snapshot, done) = if is_free_for_all(&self.folder) {
             self.ffa_snapshot(&meta)?
         } else {
             self.two_player_snapshot(&meta)?
         };
         self.add_running(&mut snapshot)?;
+        // A stream whose run was killed never says its last games ended:
+        // a game the folder holds is over, whatever the stream says.
+        snapshot.running.retain(|r| !done.contains(&r.game));
         Ok(snapshot)
     }
 
     /// A folder of games of two now.
-    fn two_player_snapshot(&self, meta: &FolderMeta) -> Result<Snapshot, LiveError> {
+    fn two_player_snapshot(
+        &self,
+        meta: &FolderMeta,
+    ) -> Result<(Snapshot, BTreeSet<u64>), LiveError> {
         let standings = standings_in(&self.folder, meta)?;
         let games = self.games()?;
+        let done = games.iter().map(|g| g.game).collect();
         let newest = games.iter().rev();
         let recent: Vec<GameRow> = newest.clone().take(RECENT).cloned().collect();
         let verdicts: Vec<GameRow> = newest
@@ -301,23 +310,26 @@ impl Watched {
             .take(RECENT)
             .cloned()
             .collect();
-        Ok(Snapshot {
-            name: meta.name.clone(),
-            game: meta.game.clone(),
-            format: meta.format.clone(),
-            shard: meta.shard.map(|(i, n)| format!("{i}/{n}")),
-            games_done: games.len() as u64,
-            games_total: meta.total_games,
-            ranked_by: standings.ranking().describe(),
-            standings: standings.rows(),
-            recent,
-            verdicts,
-            running: vec![],
-            finished: None,
-            seconds_left: None,
-            events_note: String::new(),
-            free_for_all: None,
-        })
+        Ok((
+            Snapshot {
+                name: meta.name.clone(),
+                game: meta.game.clone(),
+                format: meta.format.clone(),
+                shard: meta.shard.map(|(i, n)| format!("{i}/{n}")),
+                games_done: games.len() as u64,
+                games_total: meta.total_games,
+                ranked_by: standings.ranking().describe(),
+                standings: standings.rows(),
+                recent,
+                verdicts,
+                running: vec![],
+                finished: None,
+                seconds_left: None,
+                events_note: String::new(),
+                free_for_all: None,
+            },
+            done,
+        ))
     }
 
     /// The games running now and the run's pace, from the event stream.

@@ -47,10 +47,13 @@ pub struct LiveOutput {
 }
 
 impl LiveOutput {
-    /// Makes `live/` (the referee's user's alone) and empties it of the
-    /// files a killed run left: their games are played again.
-    pub fn prepare(&self) {
+    /// Empties results folder `out`'s `live/` of the files a killed run
+    /// left, watched or not (their games are played again, or were: a
+    /// file left would show its game running for ever), and, when the
+    /// run is watched, makes `live/` (the referee's user's alone).
+    pub fn prepare(&self, out: &Path) {
         let Some(folder) = &self.folder else {
+            remove_left_over(&out.join(LIVE_DIR));
             return;
         };
         let dir = folder.join(LIVE_DIR);
@@ -66,15 +69,7 @@ impl LiveOutput {
             );
             return;
         }
-        if let Ok(entries) = fs::read_dir(&dir) {
-            for entry in entries.flatten() {
-                let name = entry.file_name();
-                let name = name.to_string_lossy();
-                if name.starts_with("game-") && name.ends_with(".jsonl") {
-                    let _ = fs::remove_file(entry.path());
-                }
-            }
-        }
+        remove_left_over(&dir);
     }
 
     /// The watcher of game `number` (its seats, A first, named `bots`),
@@ -103,6 +98,19 @@ impl LiveOutput {
             file,
             events: self.events.clone(),
         })
+    }
+}
+
+/// Removes the live files in `dir` (none when it is not there).
+fn remove_left_over(dir: &Path) {
+    if let Ok(entries) = fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with("game-") && name.ends_with(".jsonl") {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
     }
 }
 
@@ -209,10 +217,10 @@ mod tests {
             folder: Some(dir.path().to_path_buf()),
             events: None,
         };
-        output.prepare();
+        output.prepare(dir.path());
         let stale = live_path(dir.path(), 9);
         fs::write(&stale, "{\"v\":1,\"ki").unwrap();
-        output.prepare();
+        output.prepare(dir.path());
         assert!(!stale.exists(), "a killed run's file is removed");
 
         let mut game = output.start(3, 77, &["a\"b", "<i>"]).unwrap();

@@ -570,11 +570,13 @@ fn free_for_all(
     let fits = |g: u64| g > 0 && g % k == 0 && (n * (g / k)) % k == 0;
     if g > units::MAX_GAMES || !fits(g) {
         let step = (1..=k).map(|t| t * k).find(|&s| fits(s)).unwrap_or(k * k);
-        let below = (g / step) * step;
+        // The suggestions fit both the tables and the cap: a number past
+        // the cap is pointed to the largest that fits.
+        let below = g.min(units::MAX_GAMES) / step * step;
         let nearest = if below == 0 {
             format!("{step}")
-        } else if below == g {
-            format!("{}", below.min(units::MAX_GAMES / step * step))
+        } else if below == g || g > units::MAX_GAMES || below + step > units::MAX_GAMES {
+            format!("{below}")
         } else {
             format!("{below} or {}", below + step)
         };

@@ -162,7 +162,7 @@ pub fn run(
     let source_path = out.join("tournament.toml");
     // The tables depend on every bot of the file: another file's games
     // would not be the new file's. Refused before the folder is touched.
-    if options.update && input_file::is_there(&source_path) {
+    if options.update && input_file::is_there(&source_path) && super::run::holds_games(out) {
         let existing = input_file::read_to_string(&source_path, Links::Refused, TEXT_CAP)?;
         if existing != plan.source {
             return Err(TournamentError::UpdateOfFreeForAll { path: out.clone() });
@@ -236,7 +236,7 @@ pub fn run(
         jobs: options.jobs,
         pin: options.pin.as_ref(),
     };
-    options.live.prepare();
+    options.live.prepare(&options.out);
     // Each game's start is told as a worker takes it, and each result as
     // it ends, one at a time: a worker taking a game does not wait for a
     // result being told; its start is told by whoever tells next, before

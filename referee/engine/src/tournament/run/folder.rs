@@ -21,6 +21,22 @@ impl FolderMeta {
     }
 }
 
+/// Whether results folder `out` holds a game played: a row of
+/// `games.csv` or a game kept in its store. A folder that cannot be read
+/// is taken to hold some (nothing is then overwritten).
+pub(crate) fn holds_games(out: &Path) -> bool {
+    use std::io::BufRead;
+    let has_line_after_first = |path: &Path, skip: usize| match fs::File::open(path) {
+        Ok(file) => io::BufReader::new(file)
+            .split(b'\n')
+            .skip(skip)
+            .any(|line| line.map_or(true, |l| !l.trim_ascii().is_empty())),
+        Err(e) => e.kind() != io::ErrorKind::NotFound,
+    };
+    has_line_after_first(&out.join(GAMES_CSV), 1)
+        || has_line_after_first(&out.join(store::STORE_FOLDER).join(store::STORE_GAMES), 0)
+}
+
 pub(crate) fn prepare_folder(
     plan: &TournamentPlan,
     options: &RunOptions,
@@ -34,13 +50,25 @@ pub(crate) fn prepare_folder(
             reason: io::Error::other("it is a file, not a folder"),
         });
     }
-    let has_results = input_file::is_there(&out.join(GAMES_CSV));
+    let has_results = holds_games(out);
     if has_results && !options.resume && !options.update {
         return Err(TournamentError::FolderInUse { path: out.clone() });
     }
     if input_file::is_there(&source_path) {
         let existing = input_file::read_to_string(&source_path, Links::Refused, TEXT_CAP)?;
-        if existing != plan.source {
+        if existing != plan.source && !has_results {
+            // A run that stopped before its first game (a judge that
+            // refused the file's players or options): nothing to keep, so
+            // the corrected file begins the folder afresh, without what
+            // the old file left that a run compares with.
+            for left in [
+                GAMES_CSV,
+                "seeds.csv",
+                crate::tournament::ffa::CONTENTS_JSON,
+            ] {
+                let _ = fs::remove_file(out.join(left));
+            }
+        } else if existing != plan.source {
             if !options.update {
                 return Err(TournamentError::FolderOfAnother { path: out.clone() });
             }
