@@ -14,6 +14,7 @@ mod compile;
 mod cryptron_match;
 mod fair_play;
 mod ffa;
+mod ffa_audit;
 mod ffa_check;
 mod ffa_game;
 mod ffa_live;

@@ -1,0 +1,432 @@
+//! A free-for-all as a hostile contestant, a newcomer and an auditor see
+//! it, through the real binary with Light Cycles bots on a small grid:
+//! bots whose replies are built to break the results' CSV and HTML, every
+//! number of the standings and the pairwise table recomputed from
+//! `games.csv`, a file corrected after the judge refused it, a run killed
+//! mid-game and resumed without `--events`, and a `games_per_bot` past
+//! the cap.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::harness::*;
+
+const BUDGET: Duration = Duration::from_secs(240);
+const KEY: &str = "6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b";
+/// What the `markup` bot answers (sample_bots/hostile/cycles_hostile.py).
+const MARKUP: &str = "</script><script>alert(1)</script>,\"=cmd|' /C calc'!A0";
+
+/// A free-for-all of Light Cycles on an 8 x 8 grid in `dir`: `fields`
+/// are the format's lines, `bots` name and bot (a path under the game's
+/// folder, or `hostile MODE`).
+fn tournament_file(dir: &Path, fields: &str, bots: &[(&str, &str)]) -> PathBuf {
+    let game = root().join("tournaments/games/light_cycles");
+    let mut text = format!(
+        "name = \"audit\\\"</script>\"\ngame = {:?}\nformat = \"free-for-all\"\n{fields}\nseed = 7\n\
+         [options]\nwidth = 8\nheight = 8\nturns = 30\n\
+         [limits]\ntime_limit = \"1s\"\nstartup_limit = \"20s\"\n",
+        game.join("judge.py").to_string_lossy()
+    );
+    for (name, bot) in bots {
+        let spec = match bot.strip_prefix("hostile ") {
+            Some(mode) => format!("{} {mode}", sample_file("hostile/cycles_hostile.py")),
+            None => {
+                let (path, args) = bot.split_once(' ').unwrap_or((bot, ""));
+                format!("{} {args}", game.join(path).to_string_lossy())
+            }
+        };
+        text.push_str(&format!(
+            "[[bots]]\nname = \"{name}\"\nbot = {:?}\n",
+            spec.trim()
+        ));
+    }
+    let file = dir.join("cycles.toml");
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+fn tournament(file: &Path, out: &Path, more: &[&str]) -> Run {
+    Referee::new()
+        .args([
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--key",
+            KEY,
+            "--jobs",
+            "2",
+        ])
+        .args(more)
+        .budget(BUDGET)
+        .run()
+}
+
+/// The seats' letters of a free-for-all's `games.csv` row.
+fn seats(row: &BTreeMap<String, String>) -> Vec<String> {
+    let mut letters: Vec<String> = row
+        .keys()
+        .filter_map(|k| k.strip_prefix("bot_").map(String::from))
+        .collect();
+    letters.sort();
+    letters
+}
+
+/// Weng-Lin's Bradley-Terry model with full pairing (mu 25, sigma 25/3,
+/// beta 25/6), each game's players updated from their places, games in
+/// number order: each bot's (mu, sigma). Written here from the model's
+/// formulas, apart from the referee's code.
+fn weng_lin(games: &[Vec<(String, u32)>]) -> BTreeMap<String, (f64, f64)> {
+    let beta: f64 = 25.0 / 6.0;
+    let mut ratings: BTreeMap<String, (f64, f64)> = BTreeMap::new();
+    for players in games {
+        let now: Vec<(f64, f64)> = players
+            .iter()
+            .map(|(b, _)| *ratings.get(b).unwrap_or(&(25.0, 25.0 / 3.0)))
+            .collect();
+        for (i, (bot, place)) in players.iter().enumerate() {
+            let (mu, sigma) = now[i];
+            let (mut omega, mut delta) = (0.0, 0.0);
+            for (q, (_, other_place)) in players.iter().enumerate() {
+                if q == i {
+                    continue;
+                }
+                let (mu_q, sigma_q) = now[q];
+                let c = (sigma * sigma + sigma_q * sigma_q + 2.0 * beta * beta).sqrt();
+                let p = (mu / c).exp() / ((mu / c).exp() + (mu_q / c).exp());
+                let score = match other_place.cmp(place) {
+                    std::cmp::Ordering::Greater => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Less => 0.0,
+                };
+                omega += sigma * sigma / c * (score - p);
+                delta += (sigma / c) * sigma * sigma / (c * c) * p * (1.0 - p);
+            }
+            let sigma_new = (sigma * sigma * (1.0 - delta).max(1e-6)).sqrt();
+            ratings.insert(bot.clone(), (mu + omega, sigma_new));
+        }
+    }
+    ratings
+}
+
+/// Every number of `standings.csv` and `pairwise.csv` recomputed from
+/// `games.csv`, and the order of the standings.
+fn assert_consistent_with_games(out: &Path) {
+    let mut rows = csv_records(&out.join("games.csv"));
+    rows.sort_by_key(|r| r["game"].parse::<u64>().unwrap());
+    let mut games: Vec<Vec<(String, u32)>> = vec![];
+    #[derive(Default)]
+    struct Tally {
+        games: u32,
+        places: u32,
+        firsts: u32,
+        disqualified: u32,
+    }
+    let mut tally: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut met: BTreeMap<(String, String), (u32, f64)> = BTreeMap::new();
+    for row in &rows {
+        let players: Vec<(String, u32)> = seats(row)
+            .iter()
+            .map(|s| {
+                let bot = row[&format!("bot_{s}")].clone();
+                let place: u32 = row[&format!("place_{s}")].parse().unwrap();
+                let t = tally.entry(bot.clone()).or_default();
+                t.games += 1;
+                t.places += place;
+                t.firsts += u32::from(place == 1);
+                t.disqualified += u32::from(row[&format!("verdict_{s}")] != "ok");
+                (bot, place)
+            })
+            .collect();
+        for (bot, place) in &players {
+            for (other, other_place) in &players {
+                if bot != other {
+                    let pair = met.entry((bot.clone(), other.clone())).or_default();
+                    pair.0 += 1;
+                    pair.1 += match place.cmp(other_place) {
+                        std::cmp::Ordering::Less => 1.0,
+                        std::cmp::Ordering::Equal => 0.5,
+                        std::cmp::Ordering::Greater => 0.0,
+                    };
+                }
+            }
+        }
+        games.push(players);
+    }
+    let ratings = weng_lin(&games);
+    let standings = csv_records(&out.join("standings.csv"));
+    assert_eq!(standings.len(), tally.len(), "{standings:?}");
+    let number = |row: &BTreeMap<String, String>, key: &str| -> f64 {
+        row[key]
+            .parse()
+            .unwrap_or_else(|_| panic!("{key} in {row:?}"))
+    };
+    let near = |a: f64, b: f64, what: &str, row: &BTreeMap<String, String>| {
+        assert!(
+            (a - b).abs() < 0.0011,
+            "{what}: {a} written, {b} from games.csv: {row:?}"
+        );
+    };
+    for row in &standings {
+        let bot = &row["bot"];
+        let t = &tally[bot];
+        let (mu, sigma) = ratings[bot];
+        assert_eq!(number(row, "games"), f64::from(t.games), "{row:?}");
+        assert_eq!(number(row, "first_places"), f64::from(t.firsts), "{row:?}");
+        assert_eq!(
+            number(row, "disqualified"),
+            f64::from(t.disqualified),
+            "{row:?}"
+        );
+        let games = f64::from(t.games);
+        near(
+            number(row, "average_place"),
+            f64::from(t.places) / games,
+            "average_place",
+            row,
+        );
+        near(
+            number(row, "first_share"),
+            f64::from(t.firsts) / games,
+            "first_share",
+            row,
+        );
+        near(number(row, "rating"), mu, "rating", row);
+        near(number(row, "uncertainty"), sigma, "uncertainty", row);
+        near(
+            number(row, "rating_low"),
+            mu - 1.96 * sigma,
+            "rating_low",
+            row,
+        );
+        near(
+            number(row, "rating_high"),
+            mu + 1.96 * sigma,
+            "rating_high",
+            row,
+        );
+    }
+    // Ranked by rating, then average place, then name.
+    let mut expected: Vec<&String> = tally.keys().collect();
+    expected.sort_by(|a, b| {
+        let key = |bot: &String| {
+            let t = &tally[bot];
+            (
+                -(ratings[bot].0 * 1000.0).round(),
+                f64::from(t.places) / f64::from(t.games),
+            )
+        };
+        key(a).partial_cmp(&key(b)).unwrap().then(a.cmp(b))
+    });
+    let written: Vec<&String> = standings.iter().map(|r| &r["bot"]).collect();
+    assert_eq!(written, expected, "the standings' order");
+    let pairwise = csv_records(&out.join("pairwise.csv"));
+    assert_eq!(
+        pairwise.len(),
+        met.len(),
+        "every pair that met, once each way"
+    );
+    for row in &pairwise {
+        let (games, ahead) = met[&(row["bot"].clone(), row["other"].clone())];
+        assert_eq!(number(row, "games"), f64::from(games), "{row:?}");
+        assert_eq!(number(row, "ahead"), ahead, "{row:?}");
+        near(number(row, "share"), ahead / f64::from(games), "share", row);
+    }
+}
+
+#[test]
+fn hostile_replies_stay_data_and_every_number_follows_from_games_csv() {
+    let dir = scratch_dir("ffa-audit", "hostile");
+    // Six bots, three a game, three games each: two tables of three.
+    let file = tournament_file(
+        &dir,
+        "players_per_game = 3\ngames_per_bot = 3",
+        &[
+            ("starter", "starters/starter.py"),
+            ("markup", "hostile markup"),
+            ("spiral-nesw", "bots/spiral.py NESW"),
+            ("flood", "hostile flood"),
+            ("spiral-wsen", "bots/spiral.py WSEN"),
+            ("slow", "hostile slow"),
+        ],
+    );
+    let out = dir.join("out");
+    tournament(&file, &out, &[]).succeeds();
+    // games.csv: one row per game, each of the header's width (a reply's
+    // comma, quote or newline never makes a column), the reply kept whole
+    // in the detail.
+    let text = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let width = reader.headers().unwrap().len();
+    let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(records.len(), 6, "{text}");
+    assert!(records.iter().all(|r| r.len() == width), "{text}");
+    let rows = csv_records(&out.join("games.csv"));
+    let expected = [
+        ("markup", "protocol"),
+        ("flood", "output"),
+        ("slow", "timeout"),
+    ];
+    for row in &rows {
+        for s in seats(row) {
+            let bot = &row[&format!("bot_{s}")];
+            if let Some((_, verdict)) = expected.iter().find(|(b, _)| b == bot) {
+                assert_eq!(&row[&format!("verdict_{s}")], verdict, "{row:?}");
+            }
+            if bot == "markup" {
+                assert!(row["detail"].contains(MARKUP), "{row:?}");
+            }
+        }
+        // A spreadsheet takes a cell beginning with = + - @ for a formula.
+        for cell in row.values() {
+            assert!(!cell.starts_with(['=', '+', '@']), "{cell:?} in {row:?}");
+        }
+    }
+    assert_consistent_with_games(&out);
+    // The report and its game pages: the reply and the tournament's name
+    // are text, never markup (no script of theirs; inside the page's JSON
+    // data `<` is escaped).
+    let mut pages = vec![out.join("report/index.html")];
+    for entry in std::fs::read_dir(out.join("report/games")).unwrap() {
+        pages.push(entry.unwrap().path());
+    }
+    assert!(pages.len() > 6, "{pages:?}");
+    for page in pages {
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert!(
+            !html.contains("<script>alert") && !html.contains("audit\"</script>"),
+            "{}: {html}",
+            page.display()
+        );
+    }
+}
+
+#[test]
+fn a_folder_whose_judge_refused_the_file_takes_the_corrected_file() {
+    let dir = scratch_dir("ffa-audit", "corrected");
+    let bots = [
+        ("starter", "starters/starter.py"),
+        ("spiral-nesw", "bots/spiral.py NESW"),
+        ("spiral-wsen", "bots/spiral.py WSEN"),
+    ];
+    let out = dir.join("out");
+    // Light Cycles takes 3 to 6 players: tables of two are refused by
+    // the judge at the first game, which is bad input.
+    let file = tournament_file(&dir, "players_per_game = 2\ngames_per_bot = 4", &bots);
+    tournament(&file, &out, &[])
+        .exits(2)
+        .stderr_has("played by 3 to 6 players, not 2");
+    assert!(
+        out.join("tournament.toml").is_file(),
+        "the folder was begun"
+    );
+    // The newcomer corrects the file and runs the same command again: the
+    // folder held no game, so it is the corrected file's.
+    let file = tournament_file(&dir, "players_per_game = 3\ngames_per_bot = 3", &bots);
+    tournament(&file, &out, &[]).succeeds();
+    assert_eq!(csv_records(&out.join("games.csv")).len(), 3);
+    assert_eq!(
+        std::fs::read_to_string(out.join("tournament.toml")).unwrap(),
+        std::fs::read_to_string(&file).unwrap()
+    );
+    // A folder with games stays its file's.
+    let file = tournament_file(&dir, "players_per_game = 3\ngames_per_bot = 6", &bots);
+    tournament(&file, &out, &["--resume"])
+        .exits(2)
+        .stderr_has("different tournament file");
+}
+
+#[test]
+fn a_run_killed_mid_game_and_resumed_without_events_leaves_no_game_running() {
+    let dir = scratch_dir("ffa-audit", "killed");
+    let file = tournament_file(
+        &dir,
+        "players_per_game = 3\ngames_per_bot = 3",
+        &[
+            ("starter", "starters/starter.py"),
+            ("spiral-nesw", "bots/spiral.py NESW"),
+            ("spiral-wsen", "bots/spiral.py WSEN"),
+            ("starter-copy", "starters/starter.py"),
+            ("spiral-eswn", "bots/spiral.py ESWN"),
+            ("spiral-snew", "bots/spiral.py SNEW"),
+        ],
+    );
+    let out = dir.join("out");
+    let live = out.join("live");
+    let live_files = || {
+        std::fs::read_dir(&live)
+            .map(|d| d.flatten().map(|e| e.file_name()).collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
+    // Killed (SIGKILL) while a game is being played, its live file
+    // written; a run that ended first is run again.
+    let deadline = Instant::now() + BUDGET;
+    loop {
+        let _ = std::fs::remove_dir_all(&out);
+        let events = out.join("events.jsonl");
+        let mut child = Referee::new()
+            .args(["tournament", file.to_str().unwrap(), "--out"])
+            .arg(&out)
+            .args(["--key", KEY, "--jobs", "2", "--events"])
+            .arg(&events)
+            .command()
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        while live_files().is_empty() && child.try_wait().unwrap().is_none() {
+            assert!(Instant::now() < deadline, "no game was seen running");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = child.kill();
+        child.wait().unwrap();
+        if !live_files().is_empty() {
+            break;
+        }
+    }
+    // Resumed without --events: the killed run's live files go, and no
+    // game shows as running (the stream never said its games ended).
+    tournament(&file, &out, &["--resume"]).succeeds();
+    assert!(live_files().is_empty(), "{:?}", live_files());
+    assert_eq!(csv_records(&out.join("games.csv")).len(), 6);
+    let watched = referee(&["watch", out.to_str().unwrap(), "--once"], BUDGET).succeeds();
+    let frame = watched.stdout;
+    let playing = frame
+        .split("Playing now")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{frame}"));
+    assert!(
+        playing.trim_start().starts_with("none"),
+        "a game the folder holds is shown running:\n{frame}"
+    );
+}
+
+#[test]
+fn games_per_bot_past_the_cap_is_refused_with_a_number_that_fits() {
+    let dir = scratch_dir("ffa-audit", "cap");
+    let bots = [
+        ("a", "starters/starter.py"),
+        ("b", "bots/spiral.py NESW"),
+        ("c", "bots/spiral.py WSEN"),
+        ("d", "bots/spiral.py ESWN"),
+    ];
+    for (given, suggested) in [
+        ("9223372036854775807", "give 1000000"),
+        ("1000000000000", "give 1000000"),
+        ("999999", "give 999996 or 1000000"),
+    ] {
+        let file = tournament_file(
+            &dir,
+            &format!("players_per_game = 4\ngames_per_bot = {given}"),
+            &bots,
+        );
+        let run = tournament(&file, &dir.join("out"), &["--dry-run"])
+            .exits(2)
+            .stderr_has("cycles.toml:5: games_per_bot")
+            .stderr_has(suggested);
+        let stderr = run.stderr;
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
