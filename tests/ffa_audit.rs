@@ -430,3 +430,56 @@ fn games_per_bot_past_the_cap_is_refused_with_a_number_that_fits() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+#[test]
+fn a_machine_holding_event_streams_unread_cannot_take_them_from_the_others() {
+    use std::io::{Read, Write};
+    let dir = scratch_dir("ffa-audit", "streams");
+    let file = tournament_file(
+        &dir,
+        "players_per_game = 3\ngames_per_bot = 3",
+        &[
+            ("starter", "starters/starter.py"),
+            ("spiral-nesw", "bots/spiral.py NESW"),
+            ("spiral-wsen", "bots/spiral.py WSEN"),
+        ],
+    );
+    let out = dir.join("out");
+    tournament(&file, &out, &[]).succeeds();
+    let (_server, addr) = crate::live::start_server(&out, &[]);
+    // One machine opens the streams a few browsers could and never reads
+    // them past their head.
+    let mut held = vec![];
+    for n in 0..8 {
+        let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+        stream.set_read_timeout(Some(BUDGET)).unwrap();
+        write!(stream, "GET /events HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+        let mut head = [0u8; 15];
+        stream.read_exact(&mut head).unwrap();
+        assert_eq!(&head, b"HTTP/1.1 200 OK", "stream {n}");
+        held.push(stream);
+    }
+    let (status, body) = crate::live::http(&addr, "GET", "/events");
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("too many pages of this machine"), "{body}");
+    // Another machine (another loopback address) still follows the server.
+    let port = addr.rsplit(':').next().unwrap();
+    let script = format!(
+        "import socket\ns = socket.socket()\ns.bind(('127.0.0.3', 0))\n\
+         s.connect(('127.0.0.1', {port}))\n\
+         s.sendall(b'GET /events HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n')\ns.settimeout(60)\n\
+         head = b''\nwhile b'\\r\\n' not in head:\n    head += s.recv(100)\n\
+         print(head.split(b'\\r\\n')[0].decode())\n"
+    );
+    let other = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&other.stdout).trim(),
+        "HTTP/1.1 200 OK",
+        "{}",
+        String::from_utf8_lossy(&other.stderr)
+    );
+    drop(held);
+}

@@ -43,6 +43,12 @@ const POLL: Duration = Duration::from_millis(250);
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// Browsers following the events at once (each holds a thread).
 const MAX_STREAMS: usize = 64;
+/// Event streams one address may hold at once: a browser opens at most 6
+/// connections to a server, so this is a few browsers' worth, and one
+/// machine that opens stream after stream without reading them (each
+/// would be held until its writes fail, for ever when it never closes)
+/// cannot take every stream from the others.
+const MAX_STREAMS_PER_ADDRESS: usize = 8;
 /// How often a running game's live file is looked at for new moves.
 const LIVE_POLL: Duration = Duration::from_millis(100);
 /// The longest line of a live file passed on (a judge's frame is at most
@@ -67,6 +73,13 @@ pub struct ServeOptions {
     pub templates: Templates,
 }
 
+/// The event streams held now: in all, and by each browser's address.
+#[derive(Default)]
+struct Streams {
+    total: usize,
+    by_address: std::collections::HashMap<std::net::IpAddr, usize>,
+}
+
 /// What the request threads share: the folder, and a counter raised each
 /// time its files change.
 struct Shared {
@@ -74,7 +87,7 @@ struct Shared {
     templates: Templates,
     changes: Mutex<u64>,
     changed: Condvar,
-    streams: Mutex<usize>,
+    streams: Mutex<Streams>,
     /// The snapshot as JSON, made once per change for every browser.
     latest: Mutex<Option<(u64, Arc<String>)>>,
 }
@@ -126,7 +139,7 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()
         templates: options.templates,
         changes: Mutex::new(0),
         changed: Condvar::new(),
-        streams: Mutex::new(0),
+        streams: Mutex::new(Streams::default()),
         latest: Mutex::new(None),
     });
     let watcher = {
@@ -455,17 +468,28 @@ fn held_stream(
     shared: &Shared,
     stream: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) {
+    let address = request.remote_addr().map(SocketAddr::ip);
     {
         let mut streams = shared
             .streams
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if *streams >= MAX_STREAMS {
+        let of_address = address.map_or(0, |a| streams.by_address.get(&a).copied().unwrap_or(0));
+        let refusal = if streams.total >= MAX_STREAMS {
+            Some("too many browsers follow this server; try again later")
+        } else if of_address >= MAX_STREAMS_PER_ADDRESS {
+            Some("too many pages of this machine follow this server; close some, then try again")
+        } else {
+            None
+        };
+        if let Some(why) = refusal {
             drop(streams);
-            let reply = Reply::error(503, "too many browsers follow this server; try again later");
-            return respond(request, reply, false);
+            return respond(request, Reply::error(503, why), false);
         }
-        *streams += 1;
+        streams.total += 1;
+        if let Some(a) = address {
+            *streams.by_address.entry(a).or_default() += 1;
+        }
     }
     let mut out = request.into_writer();
     let _ = out
@@ -474,10 +498,19 @@ fn held_stream(
               X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\nretry: 2000\n\n",
         )
         .and_then(|()| stream(&mut out));
-    *shared
+    let mut streams = shared
         .streams
         .lock()
-        .unwrap_or_else(PoisonError::into_inner) -= 1;
+        .unwrap_or_else(PoisonError::into_inner);
+    streams.total -= 1;
+    if let Some(a) = address {
+        if let Some(held) = streams.by_address.get_mut(&a) {
+            *held -= 1;
+            if *held == 0 {
+                streams.by_address.remove(&a);
+            }
+        }
+    }
 }
 
 /// The game of `/game/N/events`.
