@@ -483,3 +483,77 @@ fn a_machine_holding_event_streams_unread_cannot_take_them_from_the_others() {
     );
     drop(held);
 }
+
+/// `referee serve FOLDER` on any free port with at most `open_files` open
+/// files (`ulimit -n`, soft and hard): the server and its address.
+fn serve_with_open_files(folder: &Path, open_files: u32) -> (crate::live::Owned, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -n {open_files} && exec \"$0\" serve \"$1\" --port 0"
+        ))
+        .arg(referee_bin())
+        .arg(folder)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    (crate::live::Owned(child), addr)
+}
+
+#[test]
+fn a_flood_of_connections_held_open_stalls_the_server_only_while_it_lasts() {
+    use std::io::Write;
+    let dir = scratch_dir("ffa-audit", "flood");
+    let file = tournament_file(
+        &dir,
+        "players_per_game = 3\ngames_per_bot = 3",
+        &[
+            ("starter", "starters/starter.py"),
+            ("spiral-nesw", "bots/spiral.py NESW"),
+            ("spiral-wsen", "bots/spiral.py WSEN"),
+        ],
+    );
+    let out = dir.join("out");
+    tournament(&file, &out, &[]).succeeds();
+    // 64 open files: the flood reaches the system's limit.
+    let (mut server, addr) = serve_with_open_files(&out, 64);
+    assert_eq!(crate::live::http(&addr, "GET", "/api/snapshot").0, 200);
+    // Connections that never finish their request, as many as the server
+    // takes.
+    let mut held = vec![];
+    for _ in 0..100 {
+        let Ok(mut stream) = std::net::TcpStream::connect(&addr) else {
+            break;
+        };
+        let _ = stream.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n");
+        held.push(stream);
+    }
+    drop(held);
+    // The flood gone, the server answers again.
+    let answered = crate::live::poll(Duration::from_secs(60), || {
+        (crate::live::http(&addr, "GET", "/api/snapshot").0 == 200).then_some(())
+    });
+    assert!(
+        answered.is_some(),
+        "the server no longer answers after a flood"
+    );
+    let code = server.interrupt(Duration::from_secs(30));
+    let mut stderr = String::new();
+    use std::io::Read;
+    let _ = server.0.stderr.take().unwrap().read_to_string(&mut stderr);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

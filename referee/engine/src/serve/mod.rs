@@ -22,7 +22,7 @@ use std::io::{self, Write};
 use std::net::SocketAddr;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::json;
 
@@ -122,15 +122,20 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()
     // The folder is read once before listening: a folder that cannot be
     // shown is said now, not on the first page.
     watched.snapshot()?;
-    let server = tiny_http::Server::http(options.bind).map_err(|e| {
-        match e.downcast_ref::<io::Error>().map(io::Error::kind) {
-            Some(io::ErrorKind::AddrInUse) => ServeError::InUse { addr: options.bind },
-            _ => ServeError::Bind {
-                addr: options.bind,
-                why: e.to_string(),
-            },
+    raise_open_files_limit();
+    // The HTTP library's thread that takes connections panics when the
+    // system refuses it a file: the loop below says so and listens again,
+    // instead of a trace.
+    let said_below = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !info
+            .location()
+            .is_some_and(|l| l.file().contains("tiny_http"))
+        {
+            said_below(info);
         }
-    })?;
+    }));
+    let server = listen(options.bind)?;
     let addr = server.server_addr().to_ip().unwrap_or(options.bind);
     bot::install_interrupt_handler();
     ready(addr);
@@ -146,20 +151,104 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()
         let shared = Arc::clone(&shared);
         std::thread::spawn(move || watch(&shared))
     };
+    let mut server = Some(server);
+    let mut checked = Instant::now();
+    let mut said_stopped = false;
     while !bot::stop_requested() {
-        match server.recv_timeout(Duration::from_millis(200)) {
-            Ok(Some(request)) => {
+        match server
+            .as_ref()
+            .map(|s| s.recv_timeout(Duration::from_millis(200)))
+        {
+            Some(Ok(Some(request))) => {
                 let shared = Arc::clone(&shared);
-                std::thread::spawn(move || answer(request, &shared));
+                // A thread the system refuses (too many at once) drops the
+                // request, which then gets an error: the server goes on.
+                let _ = std::thread::Builder::new().spawn(move || answer(request, &shared));
             }
-            Ok(None) => {}
-            Err(e) => eprintln!("warning: serve: {e}"),
+            Some(Ok(None)) => {}
+            Some(Err(e)) => eprintln!("warning: serve: {e}"),
+            None => std::thread::sleep(Duration::from_millis(200)),
+        }
+        if checked.elapsed() < LISTEN_CHECK {
+            continue;
+        }
+        checked = Instant::now();
+        // The HTTP library stops taking connections for good when the
+        // system refuses it one more (open files, threads: a flood of
+        // connections held open); its port is then closed. Listened on
+        // again as soon as the system allows.
+        if server.is_some() && listening(addr) {
+            continue;
+        }
+        server = None;
+        match listen(addr) {
+            Ok(again) => {
+                eprintln!("warning: serve: listening again at http://{addr}/");
+                server = Some(again);
+                said_stopped = false;
+            }
+            Err(e) if !said_stopped => {
+                eprintln!("warning: serve: connections are not taken (too many held open at once?): {e}; trying again every second");
+                said_stopped = true;
+            }
+            Err(_) => {}
         }
     }
     // Wake the event streams: they end and their threads with them.
     shared.changed.notify_all();
     let _ = watcher.join();
     Ok(())
+}
+
+/// How often the server checks that it still takes connections.
+const LISTEN_CHECK: Duration = Duration::from_secs(1);
+
+/// The HTTP server on `addr`.
+fn listen(addr: SocketAddr) -> Result<tiny_http::Server, ServeError> {
+    tiny_http::Server::http(addr).map_err(|e| {
+        match e.downcast_ref::<io::Error>().map(io::Error::kind) {
+            Some(io::ErrorKind::AddrInUse) => ServeError::InUse { addr },
+            _ => ServeError::Bind {
+                addr,
+                why: e.to_string(),
+            },
+        }
+    })
+}
+
+/// Whether something listens on `addr` (a connection refused says no;
+/// any other failure, such as no file left to connect with, is no
+/// answer, taken as yes).
+fn listening(addr: SocketAddr) -> bool {
+    let mut to = addr;
+    if to.ip().is_unspecified() {
+        to.set_ip(match addr {
+            SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+            SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+        });
+    }
+    !matches!(
+        std::net::TcpStream::connect_timeout(&to, Duration::from_secs(1)),
+        Err(e) if e.kind() == io::ErrorKind::ConnectionRefused
+    )
+}
+
+/// Each connection holds two open files: the soft limit (often 1024) is
+/// raised to the hard one, up to 65536, so that a few hundred browsers
+/// held open do not exhaust it.
+fn raise_open_files_limit() {
+    use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
+    let limit = getrlimit(Resource::Nofile);
+    let wanted = limit.maximum.map_or(1 << 16, |hard| hard.min(1 << 16));
+    if limit.current.is_some_and(|soft| soft < wanted) {
+        let _ = setrlimit(
+            Resource::Nofile,
+            Rlimit {
+                current: Some(wanted),
+                maximum: limit.maximum,
+            },
+        );
+    }
 }
 
 /// Raises the change counter whenever the folder's files change.
