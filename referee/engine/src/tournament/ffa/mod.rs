@@ -162,7 +162,7 @@ pub fn run(
     let source_path = out.join("tournament.toml");
     // The tables depend on every bot of the file: another file's games
     // would not be the new file's. Refused before the folder is touched.
-    if options.update && input_file::is_there(&source_path) && super::run::holds_games(out) {
+    if options.update && input_file::is_there(&source_path) {
         let existing = input_file::read_to_string(&source_path, Links::Refused, TEXT_CAP)?;
         if existing != plan.source {
             return Err(TournamentError::UpdateOfFreeForAll { path: out.clone() });

@@ -22,19 +22,23 @@ impl FolderMeta {
 }
 
 /// Whether results folder `out` holds a game played: a row of
-/// `games.csv` or a game kept in its store. A folder that cannot be read
-/// is taken to hold some (nothing is then overwritten).
-pub(crate) fn holds_games(out: &Path) -> bool {
-    use std::io::BufRead;
-    let has_line_after_first = |path: &Path, skip: usize| match fs::File::open(path) {
-        Ok(file) => io::BufReader::new(file)
-            .split(b'\n')
-            .skip(skip)
-            .any(|line| line.map_or(true, |l| !l.trim_ascii().is_empty())),
+/// `games.csv` or a game kept in its store. A file too large to be a
+/// header alone, or that cannot be read, is taken to hold some (nothing
+/// is then overwritten, and nothing large is read here).
+fn holds_games(out: &Path) -> bool {
+    const HEADER_AT_MOST: u64 = 64 << 10;
+    let rows_after = |path: &Path, skip: usize| match fs::symlink_metadata(path) {
         Err(e) => e.kind() != io::ErrorKind::NotFound,
+        Ok(m) if !m.is_file() || m.len() > HEADER_AT_MOST => true,
+        Ok(_) => fs::read(path).map_or(true, |bytes| {
+            bytes
+                .split(|&b| b == b'\n')
+                .skip(skip)
+                .any(|line| !line.trim_ascii().is_empty())
+        }),
     };
-    has_line_after_first(&out.join(GAMES_CSV), 1)
-        || has_line_after_first(&out.join(store::STORE_FOLDER).join(store::STORE_GAMES), 0)
+    rows_after(&out.join(GAMES_CSV), 1)
+        || rows_after(&out.join(store::STORE_FOLDER).join(store::STORE_GAMES), 0)
 }
 
 pub(crate) fn prepare_folder(

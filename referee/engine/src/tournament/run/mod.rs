@@ -64,7 +64,7 @@ mod publish;
 mod resume;
 
 pub use dry_run::{dry_run, DryRun};
-pub(crate) use folder::{holds_games, prepare_folder};
+pub(crate) use folder::prepare_folder;
 pub use merge::{merge, merge_folders, MergeRows};
 pub(crate) use play::transcripts_folder;
 pub(crate) use resume::cut_partial_row;
