@@ -557,3 +557,35 @@ fn a_flood_of_connections_held_open_stalls_the_server_only_while_it_lasts() {
     assert_eq!(code, Some(0), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn two_player_fields_in_a_free_for_all_are_refused_whatever_their_value() {
+    let dir = scratch_dir("ffa-audit", "mixed");
+    let bots = [
+        ("a", "starters/starter.py"),
+        ("b", "bots/spiral.py NESW"),
+        ("c", "bots/spiral.py WSEN"),
+    ];
+    for (field, refusal) in [
+        // Points would be silently ignored: the standings are by rating.
+        (
+            "scoring = { win = 3 }",
+            "cycles.toml:6: scoring.win: a free-for-all has no points",
+        ),
+        // A value a round robin would refuse is refused for the format,
+        // not for the value.
+        (
+            "games_per_pairing = 1",
+            "cycles.toml:6: games_per_pairing: a free-for-all has no pairings",
+        ),
+    ] {
+        let file = tournament_file(
+            &dir,
+            &format!("players_per_game = 3\ngames_per_bot = 3\n{field}"),
+            &bots,
+        );
+        tournament(&file, &dir.join("out"), &["--dry-run"])
+            .exits(2)
+            .stderr_has(refusal);
+    }
+}

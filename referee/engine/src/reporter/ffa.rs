@@ -217,10 +217,11 @@ impl crate::model::ffa::FfaProgress for FfaTerminal {
             .seats
             .iter()
             .map(|s| {
+                // In brackets: a comma would read as the next seat.
                 let verdict = if s.verdict == crate::verdict::Verdict::Ok {
                     String::new()
                 } else {
-                    format!(", {}", s.verdict)
+                    format!(" ({})", s.verdict)
                 };
                 format!("{} {}{verdict}", crate::text::escape(&s.bot), s.place)
             })

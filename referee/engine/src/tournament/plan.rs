@@ -153,7 +153,13 @@ impl TournamentPlan {
             |options| seat_a_starts(raw.game.get_ref(), options),
         )?;
         let format = format(&src, raw.format.as_ref())?;
-        let games_per_pairing = games_per_pairing(&src, raw.games_per_pairing.as_ref())?;
+        // A free-for-all refuses the field whatever its value (below).
+        let games_per_pairing = games_per_pairing(
+            &src,
+            raw.games_per_pairing
+                .as_ref()
+                .filter(|_| format != Format::FreeForAll),
+        )?;
         let scoring = scoring(&src, &raw.scoring)?;
         let (bots, names) = src.bot_entries_and_folder(
             &config,
@@ -529,6 +535,20 @@ fn free_for_all(
         return Err(src.error_at(
             g.span(),
             "games_per_pairing: a free-for-all has no pairings; give games_per_bot = G, the games each bot plays".into(),
+        ));
+    }
+    let points = [
+        ("win", &raw.scoring.win),
+        ("draw", &raw.scoring.draw),
+        ("loss", &raw.scoring.loss),
+    ];
+    if let Some((field, given)) = points
+        .into_iter()
+        .find_map(|(field, given)| given.as_ref().map(|g| (field, g)))
+    {
+        return Err(src.error_at(
+            given.span(),
+            format!("scoring.{field}: a free-for-all has no points: it ranks the bots by a rating from their places in each game; remove [scoring]"),
         ));
     }
     let whole = raw.format.as_ref().map_or(0..0, |f| f.span());
