@@ -316,7 +316,8 @@ fn a_folder_whose_judge_refused_the_file_takes_the_corrected_file() {
     let file = tournament_file(&dir, "players_per_game = 2\ngames_per_bot = 4", &bots);
     tournament(&file, &out, &[])
         .exits(2)
-        .stderr_has("played by 3 to 6 players, not 2");
+        .stderr_has("played by 3 to 6 players, not 2")
+        .stderr_has("players_per_game");
     assert!(
         out.join("tournament.toml").is_file(),
         "the folder was begun"

@@ -109,7 +109,7 @@ impl MatchError {
 fn judge_failure(judge: &str, void: &games::judge::Void) -> String {
     let mut text = if void.refused {
         format!(
-            "the judge {judge} {}; give it options it takes (--option, or [options] in the file)",
+            "the judge {judge} {}; give it options it takes and as many players as it takes (--option and the bots of `match`; [options] and players_per_game in a file)",
             void.what
         )
     } else {
