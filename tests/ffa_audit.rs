@@ -3,8 +3,9 @@
 //! bots whose replies are built to break the results' CSV and HTML, every
 //! number of the standings and the pairwise table recomputed from
 //! `games.csv`, a file corrected after the judge refused it, a run killed
-//! mid-game and resumed without `--events`, and a `games_per_bot` past
-//! the cap.
+//! mid-game and resumed without `--events`, a `games_per_bot` past the
+//! cap and two-player fields in a free-for-all, and `referee serve` under
+//! one machine's unread event streams and a flood of connections.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
