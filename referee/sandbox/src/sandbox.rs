@@ -1275,18 +1275,17 @@ mod tests {
         }
     }
 
-    /// Forks a child that installs `program` (unless None) after setting
-    /// `no_new_privs`, runs `then` and exits with what it returns, and
-    /// gives that exit status.
+    /// Forks a child that runs `install`, then (if it succeeded) `then`,
+    /// and exits with what it returns (100: `install` failed); gives that
+    /// exit status.
     #[cfg(target_arch = "x86_64")]
-    fn in_child(program: Option<&mut SeccompProgram>, then: impl Fn() -> i32) -> i32 {
+    fn in_child(install: impl FnOnce() -> bool, then: impl FnOnce() -> i32) -> i32 {
         // SAFETY: the child makes system calls only (no allocation, no
         // lock another thread of the test may hold) and exits.
         let pid = unsafe { libc::fork() };
         assert!(pid >= 0, "fork");
         if pid == 0 {
-            let installed = program.is_none_or(|program| program.install());
-            let code = if installed { then() } else { 100 };
+            let code = if install() { then() } else { 100 };
             // SAFETY: leaves the child without running the parent's
             // destructors or atexit handlers.
             unsafe { libc::_exit(code) }
@@ -1313,7 +1312,7 @@ mod tests {
         }
         for policy in SeccompPolicy::ALL {
             let mut program = SeccompProgram::build(policy).unwrap();
-            let status = in_child(Some(&mut program), || {
+            let status = in_child(|| program.install(), || {
                 // Each call's errno, read right after it.
                 // SAFETY: system calls with integer arguments only (and a
                 // string the kernel reads during the call).
@@ -1381,47 +1380,64 @@ mod tests {
     /// The cost of installing the program in a child between fork and
     /// exit, the compiled one against the one chained from seccompiler's
     /// tables before: `cargo test --release -p referee-sandbox --lib --
-    /// --ignored --nocapture seccomp_install_cost`.
+    /// --ignored --nocapture seccomp_install_cost`. Each child is timed
+    /// from fork to reap, the kinds in turn (no program, a program of one
+    /// return, before, compiled); the medians are compared, which a busy machine's
+    /// spikes move little.
     #[test]
     #[ignore = "a measurement, printed"]
     #[cfg(target_arch = "x86_64")]
     fn seccomp_install_cost() {
-        const CHILDREN: u32 = 200;
-        const ROUNDS: usize = 9;
+        const CHILDREN: usize = 200;
+        const ROUNDS: usize = 5;
         let policy = SeccompPolicy::Bot;
-        let compiled = SeccompProgram::build(policy).unwrap();
-        let mut before = compiled.clone();
-        before.program = seccomp_oracle::chained_behind_shortcut(PID_STAND_IN as i32, policy);
-        // Sets `no_new_privs` only: the rest of a child's start.
-        let mut none = compiled.clone();
-        none.program.clear();
-        let loop_of = |program: &SeccompProgram| {
-            let start = Instant::now();
-            for _ in 0..CHILDREN {
-                assert_eq!(in_child(Some(&mut program.clone()), || 0), 0);
-            }
-            start.elapsed()
-        };
-        let mut per_install: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
-        for _ in 0..ROUNDS {
-            let floor = loop_of(&none);
-            for (costs, program) in per_install.iter_mut().zip([&before, &compiled]) {
-                let cost = loop_of(program).saturating_sub(floor);
-                costs.push(cost.as_secs_f64() * 1e6 / f64::from(CHILDREN));
+        // The stand-in pid left in place: the install costs the same.
+        let compiled = SeccompProgram::build(policy).unwrap().program;
+        let before = seccomp_oracle::chained_behind_shortcut(PID_STAND_IN as i32, policy);
+        let allow_all = [Instruction {
+            code: op::RET,
+            jt: 0,
+            jf: 0,
+            k: SECCOMP_ALLOW,
+        }];
+        let kinds: [(&str, &[Instruction]); 4] = [
+            ("no program (fork, no_new_privs, exit, reap)", &[]),
+            ("one return (what any install costs)", &allow_all),
+            ("before", &before),
+            ("compiled", &compiled),
+        ];
+        let mut times: [Vec<Duration>; 4] = Default::default();
+        for child in 0..CHILDREN * ROUNDS {
+            for turn in 0..kinds.len() {
+                let kind = (child + turn) % kinds.len();
+                let program = kinds[kind].1;
+                // Every child sets `no_new_privs`.
+                let install = || {
+                    rustix::thread::set_no_new_privs(true).is_ok()
+                        && (program.is_empty() || install_filter(program))
+                };
+                let start = Instant::now();
+                assert_eq!(in_child(install, || 0), 0);
+                times[kind].push(start.elapsed());
             }
         }
-        for ((name, program), costs) in [("before", &before), ("compiled", &compiled)]
-            .into_iter()
-            .zip(&mut per_install)
-        {
-            costs.sort_by(f64::total_cmp);
+        let micros = |time: Duration| time.as_secs_f64() * 1e6;
+        let median = |times: &mut Vec<Duration>| {
+            times.sort();
+            times[times.len() / 2]
+        };
+        let floor = median(&mut times[0]);
+        for ((name, program), times) in kinds.into_iter().zip(&mut times) {
+            let (median, quartiles) = (median(times), (times[times.len() / 4], times[times.len() * 3 / 4]));
             println!(
-                "{name}: {} instructions, {:.1} µs an install (median of {ROUNDS} rounds of \
-                 {CHILDREN} children; {:.1}-{:.1})",
-                program.program.len(),
-                costs[ROUNDS / 2],
-                costs[0],
-                costs[ROUNDS - 1]
+                "{name}: {} instructions, {:.1} µs fork to reap (median of {}; quartiles {:.1}-{:.1}), \
+                 the install {:.1} µs",
+                program.len(),
+                micros(median),
+                times.len(),
+                micros(quartiles.0),
+                micros(quartiles.1),
+                micros(median) - micros(floor),
             );
         }
     }

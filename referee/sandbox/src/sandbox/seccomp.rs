@@ -597,25 +597,33 @@ impl Assembler {
     }
 
     /// A binary search of the call's number (in the accumulator) among
-    /// `intervals` (each from its first number to the next one's, with
-    /// where to go then), from here; at least two.
-    fn search(&mut self, intervals: &[(u32, Target)]) {
-        let (low, high) = intervals.split_at(intervals.len() / 2);
+    /// `intervals[first..=last]` (each from its first number to the next
+    /// one's, with where to go then), from here, split where `splits`
+    /// says ([`best_splits`]); at least two.
+    fn search(
+        &mut self,
+        intervals: &[(u32, Target)],
+        splits: &[Vec<usize>],
+        (first, last): (usize, usize),
+    ) {
+        let high_first = splits[first][last];
         // A part of one interval is where it goes; a longer one, a search
         // laid out after this jump.
-        let mut to = |part: &[(u32, Target)]| match part {
-            [(_, target)] => (*target, None),
-            _ => {
+        let mut to = |(from, to): (usize, usize)| {
+            if from == to {
+                (intervals[from].1, None)
+            } else {
                 let label = self.label();
                 (Target::To(label), Some(label))
             }
         };
+        let (low, high) = ((first, high_first - 1), (high_first, last));
         let ((to_low, low_search), (to_high, high_search)) = (to(low), to(high));
-        self.jump(op::JGE, high[0].0, to_high, to_low);
+        self.jump(op::JGE, intervals[high_first].0, to_high, to_low);
         for (part, search) in [(low, low_search), (high, high_search)] {
             if let Some(label) = search {
                 self.bind(label);
-                self.search(part);
+                self.search(intervals, splits, part);
             }
         }
     }
@@ -649,24 +657,28 @@ impl Assembler {
 
 /// Compiles `tables` (each with its errno, in the order they would be
 /// installed one by one) into one program that answers every call as
-/// those filters would, behind the x32 guard:
+/// those filters would, with the x32 guard:
 ///
 /// 1. another architecture than x86-64: the process is killed (what every
 ///    table compiled by seccompiler answers, first);
-/// 2. an x32 call (the same calls under numbers the tables do not list):
-///    EPERM;
-/// 3. a binary search of the call's number among the intervals where the
+/// 2. a binary search of the call's number among the intervals where the
 ///    answer is the same: a listed call refused whatever its arguments
 ///    goes to its errno's return, one refused under rules to its
-///    argument tests, every other call (most) to "allow", in a few steps.
+///    argument tests (the rules in the order the kernel would ask the
+///    tables), every other call (most) to "allow", and the x32 calls
+///    (the same calls under numbers the tables do not list) to EPERM.
 ///
 /// Why so small: the kernel pays, at each install (once per bot, between
-/// its fork and exec), a check of the program, its translation to eBPF,
-/// its compilation to machine code (several passes), each as long as the
-/// program, and its cache of the calls always allowed: it runs the program
-/// on every call number. seccompiler lays out each table as a list walked
-/// call by call, with jumps of a few instructions to go round each; the
-/// three tables, chained with a guard, were some 690 instructions.
+/// its fork and exec), a check of the program, its translation to eBPF
+/// and its compilation to machine code (several passes), each as long as
+/// the program, and, under the process's signal lock, its cache of the
+/// calls always allowed: it runs the program on every call number, so
+/// the search is shaped to take the fewest steps over all of them
+/// ([`best_splits`]). seccompiler lays out each table as a list walked
+/// call by call, with jumps of a few instructions to go round each: the
+/// three tables, chained behind a guard and a search for the calls they
+/// do not list, were some 690 instructions and cost three times as much
+/// to install (docs/measurements.md).
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn compile(tables: &[(Rules, i32)]) -> Result<Vec<Instruction>, SeccompError> {
     let tables: Vec<(BTreeMap<i64, Vec<Rule>>, u32)> = tables
@@ -698,6 +710,14 @@ pub(crate) fn compile(tables: &[(Rules, i32)]) -> Result<Vec<Instruction>, Secco
     if next < X32_SYSCALL_BIT {
         extend(next, Answer::ALLOW);
     }
+    // The x32 guard: a leaf of the search, not a test every call passes.
+    extend(
+        X32_SYSCALL_BIT,
+        Answer {
+            rules: Vec::new(),
+            otherwise: SECCOMP_EPERM,
+        },
+    );
     let mut answers: Vec<(&Answer, Label)> = Vec::new();
     let mut targets = Vec::with_capacity(intervals.len());
     for (from, answer) in &intervals {
@@ -712,23 +732,58 @@ pub(crate) fn compile(tables: &[(Rules, i32)]) -> Result<Vec<Instruction>, Secco
         };
         targets.push((*from, target));
     }
+    // How many of the numbers the kernel's cache tries each interval
+    // holds (plus one: the calls a bot makes).
+    let weights: Vec<u64> = intervals
+        .iter()
+        .enumerate()
+        .map(|(i, (from, _))| {
+            let to = intervals.get(i + 1).map_or(1 << 32, |(to, _)| u64::from(*to));
+            to.min(CALL_NUMBERS) - u64::from(*from).min(CALL_NUMBERS) + 1
+        })
+        .collect();
     let kill = asm.returning(libc::SECCOMP_RET_KILL_PROCESS);
-    let eperm = asm.returning(SECCOMP_EPERM);
     asm.load(ARCH_OFFSET);
     asm.jump(op::JEQ, AUDIT_ARCH_X86_64, Target::Next, kill);
     asm.load(NR_OFFSET);
-    match targets.as_slice() {
-        [(_, only)] => asm.jump(op::JGE, X32_SYSCALL_BIT, eperm, *only),
-        _ => {
-            asm.jump(op::JGE, X32_SYSCALL_BIT, eperm, Target::Next);
-            asm.search(&targets);
-        }
-    }
+    asm.search(&targets, &best_splits(&weights), (0, targets.len() - 1));
     for (answer, label) in answers {
         asm.bind(label);
         asm.answer(answer);
     }
     asm.finish()
+}
+
+/// About how many x86-64 system call numbers there are (some 470): the
+/// kernel's cache runs the program on each, at each install.
+#[cfg(target_arch = "x86_64")]
+const CALL_NUMBERS: u64 = 512;
+
+/// Where the search tree of least total weighted depth splits each run of
+/// intervals `i..=j` (`weights` theirs): `splits[i][j]` is the first
+/// interval of its high part. By dynamic programming: a run costs its
+/// weight (one step for each of its numbers) plus its parts' costs.
+#[cfg(target_arch = "x86_64")]
+fn best_splits(weights: &[u64]) -> Vec<Vec<usize>> {
+    let n = weights.len();
+    let mut below = vec![0u64; n + 1];
+    for (i, weight) in weights.iter().enumerate() {
+        below[i + 1] = below[i] + weight;
+    }
+    let mut cost = vec![vec![0u64; n]; n];
+    let mut splits = vec![vec![0usize; n]; n];
+    for len in 2..=n {
+        for i in 0..=n - len {
+            let j = i + len - 1;
+            let (best, at) = (i + 1..=j)
+                .map(|k| (cost[i][k - 1] + cost[k][j], k))
+                .min()
+                .unwrap_or((0, i + 1));
+            cost[i][j] = best + below[j + 1] - below[i];
+            splits[i][j] = at;
+        }
+    }
+    splits
 }
 
 /// The return of `errno`.
