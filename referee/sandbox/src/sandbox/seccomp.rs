@@ -289,6 +289,7 @@ pub(crate) struct Instruction {
 }
 
 /// The operations the compiled program uses (and the tests' emulator runs).
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod op {
     /// Loads a word of `seccomp_data` (BPF_LD | BPF_W | BPF_ABS).
     pub(crate) const LOAD: u16 = 0x20;
