@@ -1312,62 +1312,65 @@ mod tests {
         }
         for policy in SeccompPolicy::ALL {
             let mut program = SeccompProgram::build(policy).unwrap();
-            let status = in_child(|| program.install(), || {
-                // Each call's errno, read right after it.
-                // SAFETY: system calls with integer arguments only (and a
-                // string the kernel reads during the call).
-                let checks = unsafe {
-                    [
-                        (errno_of(libc::syscall(libc::SYS_kill, 1, 0)), libc::EPERM),
-                        (
-                            errno_of(libc::syscall(libc::SYS_kill, libc::getpid(), 0)),
-                            0,
-                        ),
-                        // Let through: the child leads no group of its own.
-                        (
-                            errno_of(libc::syscall(libc::SYS_kill, -libc::getpid(), 0)),
-                            libc::ESRCH,
-                        ),
-                        (errno_of(libc::syscall(libc::SYS_kill, 0, 0)), 0),
-                        (
-                            errno_of(libc::syscall(
-                                libc::SYS_socket,
-                                libc::AF_INET,
-                                libc::SOCK_STREAM,
+            let status = in_child(
+                || program.install(),
+                || {
+                    // Each call's errno, read right after it.
+                    // SAFETY: system calls with integer arguments only (and a
+                    // string the kernel reads during the call).
+                    let checks = unsafe {
+                        [
+                            (errno_of(libc::syscall(libc::SYS_kill, 1, 0)), libc::EPERM),
+                            (
+                                errno_of(libc::syscall(libc::SYS_kill, libc::getpid(), 0)),
                                 0,
-                            )),
-                            libc::EACCES,
-                        ),
-                        (
-                            errno_of(libc::syscall(libc::SYS_memfd_create, c"x".as_ptr(), 0)),
-                            libc::ENOSYS,
-                        ),
-                        (
-                            errno_of(libc::syscall(
-                                libc::SYS_ptrace,
-                                libc::PTRACE_TRACEME,
-                                0,
-                                0,
-                                0,
-                            )),
-                            libc::EPERM,
-                        ),
-                        (
-                            errno_of(libc::syscall(
-                                X32_SYSCALL_BIT as libc::c_long | libc::SYS_getpid,
-                            )),
-                            libc::EPERM,
-                        ),
-                        (errno_of(libc::syscall(libc::SYS_getppid)), 0),
-                    ]
-                };
-                for (i, (errno, want)) in checks.into_iter().enumerate() {
-                    if errno != want {
-                        return 1 + i as i32;
+                            ),
+                            // Let through: the child leads no group of its own.
+                            (
+                                errno_of(libc::syscall(libc::SYS_kill, -libc::getpid(), 0)),
+                                libc::ESRCH,
+                            ),
+                            (errno_of(libc::syscall(libc::SYS_kill, 0, 0)), 0),
+                            (
+                                errno_of(libc::syscall(
+                                    libc::SYS_socket,
+                                    libc::AF_INET,
+                                    libc::SOCK_STREAM,
+                                    0,
+                                )),
+                                libc::EACCES,
+                            ),
+                            (
+                                errno_of(libc::syscall(libc::SYS_memfd_create, c"x".as_ptr(), 0)),
+                                libc::ENOSYS,
+                            ),
+                            (
+                                errno_of(libc::syscall(
+                                    libc::SYS_ptrace,
+                                    libc::PTRACE_TRACEME,
+                                    0,
+                                    0,
+                                    0,
+                                )),
+                                libc::EPERM,
+                            ),
+                            (
+                                errno_of(libc::syscall(
+                                    X32_SYSCALL_BIT as libc::c_long | libc::SYS_getpid,
+                                )),
+                                libc::EPERM,
+                            ),
+                            (errno_of(libc::syscall(libc::SYS_getppid)), 0),
+                        ]
+                    };
+                    for (i, (errno, want)) in checks.into_iter().enumerate() {
+                        if errno != want {
+                            return 1 + i as i32;
+                        }
                     }
-                }
-                0
-            });
+                    0
+                },
+            );
             assert_eq!(
                 status,
                 0,
@@ -1428,7 +1431,10 @@ mod tests {
         };
         let floor = median(&mut times[0]);
         for ((name, program), times) in kinds.into_iter().zip(&mut times) {
-            let (median, quartiles) = (median(times), (times[times.len() / 4], times[times.len() * 3 / 4]));
+            let (median, quartiles) = (
+                median(times),
+                (times[times.len() / 4], times[times.len() * 3 / 4]),
+            );
             println!(
                 "{name}: {} instructions, {:.1} µs fork to reap (median of {}; quartiles {:.1}-{:.1}), \
                  the install {:.1} µs",

@@ -739,7 +739,9 @@ pub(crate) fn compile(tables: &[(Rules, i32)]) -> Result<Vec<Instruction>, Secco
         .iter()
         .enumerate()
         .map(|(i, (from, _))| {
-            let to = intervals.get(i + 1).map_or(1 << 32, |(to, _)| u64::from(*to));
+            let to = intervals
+                .get(i + 1)
+                .map_or(1 << 32, |(to, _)| u64::from(*to));
             to.min(CALL_NUMBERS) - u64::from(*from).min(CALL_NUMBERS) + 1
         })
         .collect();
