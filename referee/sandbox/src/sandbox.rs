@@ -26,6 +26,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 mod seccomp;
+#[cfg(all(test, target_arch = "x86_64"))]
+mod seccomp_oracle;
 
 pub use seccomp::{SeccompPolicy, SeccompProgram};
 
@@ -1003,98 +1005,37 @@ mod tests {
     use super::seccomp::*;
     use super::*;
 
-    /// Runs a classic BPF program of the instructions the guard uses
-    /// (load word, jump if equal / greater or equal, return) on one system
-    /// call, as the kernel would.
+    /// `seccomp_data` of one system call (its number, its architecture,
+    /// the instruction pointer and six arguments) as 32-bit words.
     #[cfg(target_arch = "x86_64")]
-    fn run_bpf(program: &[libc::sock_filter], nr: u32, arch: u32) -> u32 {
+    fn seccomp_data(nr: u32, arch: u32, args: [u64; 6]) -> [u32; 16] {
+        let mut data = [0u32; 16];
+        data[0] = nr;
+        data[1] = arch;
+        for (k, arg) in args.iter().enumerate() {
+            data[4 + 2 * k] = *arg as u32;
+            data[5 + 2 * k] = (*arg >> 32) as u32;
+        }
+        data
+    }
+
+    /// Runs a classic BPF program of the instructions seccompiler, the
+    /// guard and the compiler emit on one system call, as the kernel would.
+    #[cfg(target_arch = "x86_64")]
+    fn run_seccomp(program: &[Instruction], data: &[u32; 16]) -> u32 {
         let (mut pc, mut acc) = (0usize, 0u32);
-        loop {
-            let i = program[pc];
-            match i.code {
-                0x20 => {
-                    acc = if i.k == 0 {
-                        nr
-                    } else {
-                        assert_eq!(i.k, 4);
-                        arch
-                    }
-                }
-                0x15 | 0x35 => {
-                    let taken = if i.code == 0x15 {
-                        acc == i.k
-                    } else {
-                        acc >= i.k
-                    };
-                    pc += usize::from(if taken { i.jt } else { i.jf });
-                }
-                0x06 => return i.k,
-                other => panic!("instruction {other:#x} at {pc} is not one the guard uses"),
-            }
-            pc += 1;
-        }
-    }
-
-    #[test]
-    #[cfg(target_arch = "x86_64")]
-    fn x32_guard_refuses_only_x32() {
-        let x86_64 = AUDIT_ARCH_X86_64;
-        let i386 = 0x4000_0003;
-        for (nr, arch, want) in [
-            (libc::SYS_read as u32, x86_64, SECCOMP_ALLOW),
-            (libc::SYS_socket as u32, x86_64, SECCOMP_ALLOW),
-            (
-                X32_SYSCALL_BIT | libc::SYS_socket as u32,
-                x86_64,
-                SECCOMP_EPERM,
-            ),
-            (X32_SYSCALL_BIT, x86_64, SECCOMP_EPERM),
-            (u32::MAX, x86_64, SECCOMP_EPERM),
-            // Another architecture passes the guard: seccompiler's tables
-            // kill the process for it.
-            (X32_SYSCALL_BIT | 41, i386, SECCOMP_ALLOW),
-        ] {
-            assert_eq!(
-                run_bpf(&X32_GUARD, nr, arch),
-                want,
-                "nr {nr:#x} arch {arch:#x}"
-            );
-        }
-    }
-
-    #[test]
-    #[cfg(target_arch = "x86_64")]
-    fn programs_built_ahead_equal_the_tables_built_for_the_pid() {
-        for policy in SeccompPolicy::ALL {
-            let mut ahead = SeccompProgram::build(policy).unwrap();
-            ahead.name_pid(4242);
-            let direct = bot_program(4242, policy).unwrap();
-            let key = |p: &seccompiler::BpfProgram| {
-                p.iter()
-                    .map(|i| (i.code, i.jt, i.jf, i.k))
-                    .collect::<Vec<_>>()
-            };
-            assert_eq!(key(&ahead.program), key(&direct));
-        }
-    }
-
-    /// Runs a classic BPF program of the instructions seccompiler and the
-    /// guard emit on one system call (`seccomp_data`: the call's number,
-    /// its architecture, the instruction pointer and six arguments, as
-    /// 32-bit words), as the kernel would.
-    #[cfg(target_arch = "x86_64")]
-    fn run_seccomp(program: &[seccompiler::sock_filter], data: &[u32; 16]) -> u32 {
-        let (mut pc, mut acc) = (0usize, 0u32);
+        let jump = |taken: bool, i: &Instruction| usize::from(if taken { i.jt } else { i.jf });
         loop {
             let i = &program[pc];
             match i.code {
-                0x20 => acc = data[i.k as usize / 4], // LD W ABS
-                0x54 => acc &= i.k,                   // ALU AND K
-                0x15 => pc += usize::from(if acc == i.k { i.jt } else { i.jf }), // JEQ K
-                0x35 => pc += usize::from(if acc >= i.k { i.jt } else { i.jf }), // JGE K
-                0x05 => pc += i.k as usize,           // JA
-                0x06 => return i.k,                   // RET K
-                other => panic!("instruction {other:#x} at {pc} is not one the tables use"),
+                op::LOAD => acc = data[i.k as usize / 4],
+                op::AND => acc &= i.k,
+                op::JEQ => pc += jump(acc == i.k, i),
+                op::JGE => pc += jump(acc >= i.k, i),
+                op::JSET => pc += jump(acc & i.k != 0, i),
+                0x05 => pc += i.k as usize, // JA
+                op::RET => return i.k,
+                other => panic!("instruction {other:#x} at {pc} is not one the programs use"),
             }
             pc += 1;
         }
@@ -1104,7 +1045,7 @@ mod tests {
     /// every one runs, the strongest action wins (the action as a signed
     /// number, lowest first), the last installed among equals.
     #[cfg(target_arch = "x86_64")]
-    fn kernel_answer(installed: &[seccompiler::BpfProgram], data: &[u32; 16]) -> u32 {
+    fn kernel_answer(installed: &[Vec<Instruction>], data: &[u32; 16]) -> u32 {
         let action = |ret: u32| (ret & 0xffff_0000) as i32;
         let mut answer = SECCOMP_ALLOW;
         for program in installed.iter().rev() {
@@ -1116,14 +1057,90 @@ mod tests {
         answer
     }
 
+    #[cfg(target_arch = "x86_64")]
+    const I386: u32 = 0x4000_0003;
+
     #[test]
     #[cfg(target_arch = "x86_64")]
-    fn the_program_answers_every_call_as_the_tables_installed_one_by_one() {
-        let own = 4242u32;
-        // The flags of a new thread as the C library's `pthread_create`
-        // passes them (but the shared address space, whose value the
-        // filter never looks at): allowed under every policy.
-        let thread_creation = (libc::CLONE_THREAD
+    fn x32_guard_refuses_only_x32() {
+        let x86_64 = AUDIT_ARCH_X86_64;
+        let socket = libc::SYS_socket as u32;
+        let programs: Vec<Vec<Instruction>> = SeccompPolicy::ALL
+            .iter()
+            .map(|&policy| SeccompProgram::build(policy).unwrap().program)
+            .collect();
+        for (nr, arch, guard_alone, compiled) in [
+            (libc::SYS_read as u32, x86_64, SECCOMP_ALLOW, SECCOMP_ALLOW),
+            (
+                socket,
+                x86_64,
+                SECCOMP_ALLOW,
+                0x0005_0000 | libc::EACCES as u32,
+            ),
+            (
+                X32_SYSCALL_BIT | socket,
+                x86_64,
+                SECCOMP_EPERM,
+                SECCOMP_EPERM,
+            ),
+            (X32_SYSCALL_BIT, x86_64, SECCOMP_EPERM, SECCOMP_EPERM),
+            (u32::MAX, x86_64, SECCOMP_EPERM, SECCOMP_EPERM),
+            // Another architecture passes the guard alone: seccompiler's
+            // tables kill the process for it, and so does the program.
+            (
+                X32_SYSCALL_BIT | 41,
+                I386,
+                SECCOMP_ALLOW,
+                libc::SECCOMP_RET_KILL_PROCESS,
+            ),
+            (41, I386, SECCOMP_ALLOW, libc::SECCOMP_RET_KILL_PROCESS),
+        ] {
+            let data = seccomp_data(nr, arch, [0; 6]);
+            assert_eq!(
+                run_seccomp(&seccomp_oracle::X32_GUARD, &data),
+                guard_alone,
+                "nr {nr:#x} arch {arch:#x}"
+            );
+            // (A compiler's `socket` is refused but for AF_UNIX: family 0
+            // is refused too.)
+            for (program, policy) in programs.iter().zip(SeccompPolicy::ALL) {
+                assert_eq!(
+                    run_seccomp(program, &data),
+                    compiled,
+                    "nr {nr:#x} arch {arch:#x} {policy:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn programs_built_ahead_equal_the_tables_built_for_the_pid() {
+        for policy in SeccompPolicy::ALL {
+            for own in [1, 2, 4242, 4_194_304, i32::MAX] {
+                let mut ahead = SeccompProgram::build(policy).unwrap();
+                ahead.name_pid(own as u32);
+                assert_eq!(
+                    ahead.program,
+                    bot_program(own, policy).unwrap(),
+                    "{policy:?} {own}"
+                );
+            }
+        }
+    }
+
+    /// Values that the rules look at or that sit next to them: the bot's
+    /// pid (`own`) and its group as a 32-bit and as a sign-extended 64-bit
+    /// int, 0, other pids, each clone flag alone, together and with
+    /// `CLONE_THREAD`, the flags of a new thread and of a fork, address
+    /// families, priority targets, and high 32 bits set.
+    #[cfg(target_arch = "x86_64")]
+    fn interesting_values(own: u32) -> Vec<u64> {
+        let high = 1u64 << 32;
+        let thread = libc::CLONE_THREAD as u64;
+        // A new thread as the C library's `pthread_create` asks for it.
+        let thread_creation = (libc::CLONE_VM
+            | libc::CLONE_THREAD
             | libc::CLONE_SIGHAND
             | libc::CLONE_FS
             | libc::CLONE_FILES
@@ -1131,56 +1148,108 @@ mod tests {
             | libc::CLONE_SETTLS
             | libc::CLONE_PARENT_SETTID
             | libc::CLONE_CHILD_CLEARTID) as u64;
-        let values: Vec<u64> = vec![
+        let namespaces = [
+            libc::CLONE_NEWNS,
+            libc::CLONE_NEWCGROUP,
+            libc::CLONE_NEWUTS,
+            libc::CLONE_NEWIPC,
+            libc::CLONE_NEWUSER,
+            libc::CLONE_NEWPID,
+            libc::CLONE_NEWNET,
+            0x80,
+        ]
+        .map(|flag| flag as u64);
+        let all_namespaces = namespaces.iter().fold(0, |all, flag| all | flag);
+        let mut values = vec![
             0,
             1,
             2,
+            3,
             10,
+            16,
             own as u64,
             own.wrapping_neg() as u64,
+            -(own as i64) as u64,
             (own + 1) as u64,
+            (own - 1) as u64,
+            high | own as u64,
             u32::MAX as u64,
             u64::MAX,
-            thread_creation,
-            libc::CLONE_NEWNS as u64,
-            libc::CLONE_NEWUSER as u64 | libc::CLONE_THREAD as u64,
-            libc::SIGCHLD as u64,
-            libc::AF_INET6 as u64,
+            high,
+            high | 1,
             0x8000_0000,
+            thread,
+            thread_creation,
+            thread_creation | high,
+            thread_creation | libc::CLONE_NEWNS as u64,
+            all_namespaces,
+            all_namespaces | thread,
+            libc::SIGCHLD as u64,
+            (libc::CLONE_VFORK | libc::CLONE_VM | libc::SIGCHLD) as u64,
         ];
+        for flag in namespaces {
+            values.extend([flag, flag | thread, flag | thread_creation]);
+        }
+        values
+    }
+
+    /// Each policy's program answers as seccompiler's tables installed one
+    /// by one behind the x32 guard: every call number to 600, the same as
+    /// x32 calls and under another architecture, each with a few
+    /// arguments; the calls the tables refuse under conditions, with every
+    /// pair of interesting first and second arguments.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_program_answers_every_call_as_the_tables_installed_one_by_one() {
+        let own = 4242u32;
+        let values = interesting_values(own);
         let mut calls = 0;
         for policy in SeccompPolicy::ALL {
-            let mut installed = vec![x32_guard()];
-            installed.extend(programs_of(seccomp_tables(own as i32, policy).unwrap()).unwrap());
+            let tables = seccomp_tables(own as i32, policy);
+            let installed = seccomp_oracle::installed_one_by_one(own as i32, policy);
+            let before = seccomp_oracle::chained_behind_shortcut(own as i32, policy);
             let mut built = SeccompProgram::build(policy).unwrap();
             built.name_pid(own);
-            let chain = &built.program;
-            for arch in [AUDIT_ARCH_X86_64, 0x4000_0003] {
-                for nr in (0..470).chain((0..470).map(|n| n | X32_SYSCALL_BIT)) {
-                    for a0 in &values {
-                        for a1 in &values {
-                            for rest in [0, *a1] {
-                                let args = [*a0, *a1, rest, rest, rest, rest];
-                                let mut data = [0u32; 16];
-                                data[0] = nr;
-                                data[1] = arch;
-                                for (k, arg) in args.iter().enumerate() {
-                                    data[4 + 2 * k] = *arg as u32;
-                                    data[5 + 2 * k] = (*arg >> 32) as u32;
-                                }
-                                assert_eq!(
-                                    run_seccomp(chain, &data),
-                                    kernel_answer(&installed, &data),
-                                    "nr {nr:#x} arch {arch:#x} args {args:x?} {policy:?}"
-                                );
-                                calls += 1;
-                            }
+            let mut check = |nr: u32, arch: u32, args: [u64; 6]| {
+                let data = seccomp_data(nr, arch, args);
+                let want = kernel_answer(&installed, &data);
+                let context = format!("nr {nr:#x} arch {arch:#x} args {args:x?} {policy:?}");
+                assert_eq!(run_seccomp(&built.program, &data), want, "{context}");
+                assert_eq!(run_seccomp(&before, &data), want, "before: {context}");
+                calls += 1;
+            };
+            let numbers = (0..=600u32)
+                .chain([0x3fff_ffff, 0x7fff_ffff, u32::MAX])
+                .flat_map(|nr| [nr, nr | X32_SYSCALL_BIT]);
+            for (i, nr) in numbers.enumerate() {
+                let pick = |k: usize| values[(i * 7 + k * 13) % values.len()];
+                for arch in [AUDIT_ARCH_X86_64, I386, 0xc000_00b7] {
+                    for args in [
+                        [0; 6],
+                        [u64::MAX; 6],
+                        [pick(0), pick(1), pick(2), pick(3), pick(4), pick(5)],
+                    ] {
+                        check(nr, arch, args);
+                    }
+                }
+            }
+            let conditional = tables.iter().flat_map(|(rules, _)| {
+                rules
+                    .iter()
+                    .filter(|(_, rules)| !rules.is_empty())
+                    .map(|(nr, _)| *nr as u32)
+            });
+            for nr in conditional {
+                for a0 in &values {
+                    for a1 in &values {
+                        for rest in [0, *a1] {
+                            check(nr, AUDIT_ARCH_X86_64, [*a0, *a1, rest, rest, rest, rest]);
                         }
                     }
                 }
             }
         }
-        assert!(calls > 1_000_000);
+        assert!(calls > 100_000, "{calls}");
     }
 
     #[test]
@@ -1188,11 +1257,193 @@ mod tests {
     fn the_tables_build_for_any_pid_with_and_without_fork() {
         for own in [1, 2, 4_194_304, i32::MAX] {
             for policy in SeccompPolicy::ALL {
-                let programs = programs_of(seccomp_tables(own, policy).expect("the tables build"))
-                    .expect("the tables compile");
+                let program = bot_program(own, policy).expect("the program builds");
+                // Each instruction costs every bot's start (see `compile`).
+                assert!(program.len() < 150, "{policy:?}: {}", program.len());
+                if own == 1 {
+                    let before = seccomp_oracle::chained_behind_shortcut(own, policy).len();
+                    println!(
+                        "{policy:?}: {} instructions, {before} before",
+                        program.len()
+                    );
+                }
+                let programs = seccomp_oracle::programs_of(&seccomp_tables(own, policy));
                 assert_eq!(programs.len(), 3);
                 assert!(programs.iter().all(|p| p.len() < 4096), "BPF_MAXINSNS");
             }
+        }
+    }
+
+    /// Forks a child that runs `install`, then (if it succeeded) `then`,
+    /// and exits with what it returns (100: `install` failed); gives that
+    /// exit status.
+    #[cfg(target_arch = "x86_64")]
+    fn in_child(install: impl FnOnce() -> bool, then: impl FnOnce() -> i32) -> i32 {
+        // SAFETY: the child makes system calls only (no allocation, no
+        // lock another thread of the test may hold) and exits.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork");
+        if pid == 0 {
+            let code = if install() { then() } else { 100 };
+            // SAFETY: leaves the child without running the parent's
+            // destructors or atexit handlers.
+            unsafe { libc::_exit(code) }
+        }
+        let mut status = 0;
+        // SAFETY: waits for the child just forked.
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        assert!(libc::WIFEXITED(status), "status {status:#x}");
+        libc::WEXITSTATUS(status)
+    }
+
+    /// The kernel takes each policy's program (its checker refuses a jump
+    /// out of range or a program that does not end in a return) and
+    /// answers as the tables say, with the child's own pid in place.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_kernel_installs_each_program_and_answers_as_the_tables() {
+        fn errno_of(result: libc::c_long) -> i32 {
+            if result == -1 {
+                io::Error::last_os_error().raw_os_error().unwrap_or(-1)
+            } else {
+                0
+            }
+        }
+        for policy in SeccompPolicy::ALL {
+            let mut program = SeccompProgram::build(policy).unwrap();
+            let status = in_child(
+                || program.install(),
+                || {
+                    // Each call's errno, read right after it.
+                    // SAFETY: system calls with integer arguments only (and a
+                    // string the kernel reads during the call).
+                    let checks = unsafe {
+                        [
+                            (errno_of(libc::syscall(libc::SYS_kill, 1, 0)), libc::EPERM),
+                            (
+                                errno_of(libc::syscall(libc::SYS_kill, libc::getpid(), 0)),
+                                0,
+                            ),
+                            // Let through: the child leads no group of its own.
+                            (
+                                errno_of(libc::syscall(libc::SYS_kill, -libc::getpid(), 0)),
+                                libc::ESRCH,
+                            ),
+                            (errno_of(libc::syscall(libc::SYS_kill, 0, 0)), 0),
+                            (
+                                errno_of(libc::syscall(
+                                    libc::SYS_socket,
+                                    libc::AF_INET,
+                                    libc::SOCK_STREAM,
+                                    0,
+                                )),
+                                libc::EACCES,
+                            ),
+                            (
+                                errno_of(libc::syscall(libc::SYS_memfd_create, c"x".as_ptr(), 0)),
+                                libc::ENOSYS,
+                            ),
+                            (
+                                errno_of(libc::syscall(
+                                    libc::SYS_ptrace,
+                                    libc::PTRACE_TRACEME,
+                                    0,
+                                    0,
+                                    0,
+                                )),
+                                libc::EPERM,
+                            ),
+                            (
+                                errno_of(libc::syscall(
+                                    X32_SYSCALL_BIT as libc::c_long | libc::SYS_getpid,
+                                )),
+                                libc::EPERM,
+                            ),
+                            (errno_of(libc::syscall(libc::SYS_getppid)), 0),
+                        ]
+                    };
+                    for (i, (errno, want)) in checks.into_iter().enumerate() {
+                        if errno != want {
+                            return 1 + i as i32;
+                        }
+                    }
+                    0
+                },
+            );
+            assert_eq!(
+                status,
+                0,
+                "{policy:?}: check {} failed (100: install)",
+                status - 1
+            );
+        }
+    }
+
+    /// The cost of installing the program in a child between fork and
+    /// exit, the compiled one against the one chained from seccompiler's
+    /// tables before: `cargo test --release -p referee-sandbox --lib --
+    /// --ignored --nocapture seccomp_install_cost`. Each child is timed
+    /// from fork to reap, the kinds in turn (no program, a program of one
+    /// return, before, compiled); the medians are compared, which a busy machine's
+    /// spikes move little.
+    #[test]
+    #[ignore = "a measurement, printed"]
+    #[cfg(target_arch = "x86_64")]
+    fn seccomp_install_cost() {
+        const CHILDREN: usize = 200;
+        const ROUNDS: usize = 5;
+        let policy = SeccompPolicy::Bot;
+        // The stand-in pid left in place: the install costs the same.
+        let compiled = SeccompProgram::build(policy).unwrap().program;
+        let before = seccomp_oracle::chained_behind_shortcut(PID_STAND_IN as i32, policy);
+        let allow_all = [Instruction {
+            code: op::RET,
+            jt: 0,
+            jf: 0,
+            k: SECCOMP_ALLOW,
+        }];
+        let kinds: [(&str, &[Instruction]); 4] = [
+            ("no program (fork, no_new_privs, exit, reap)", &[]),
+            ("one return (what any install costs)", &allow_all),
+            ("before", &before),
+            ("compiled", &compiled),
+        ];
+        let mut times: [Vec<Duration>; 4] = Default::default();
+        for child in 0..CHILDREN * ROUNDS {
+            for turn in 0..kinds.len() {
+                let kind = (child + turn) % kinds.len();
+                let program = kinds[kind].1;
+                // Every child sets `no_new_privs`.
+                let install = || {
+                    rustix::thread::set_no_new_privs(true).is_ok()
+                        && (program.is_empty() || install_filter(program))
+                };
+                let start = Instant::now();
+                assert_eq!(in_child(install, || 0), 0);
+                times[kind].push(start.elapsed());
+            }
+        }
+        let micros = |time: Duration| time.as_secs_f64() * 1e6;
+        let median = |times: &mut Vec<Duration>| {
+            times.sort();
+            times[times.len() / 2]
+        };
+        let floor = median(&mut times[0]);
+        for ((name, program), times) in kinds.into_iter().zip(&mut times) {
+            let (median, quartiles) = (
+                median(times),
+                (times[times.len() / 4], times[times.len() * 3 / 4]),
+            );
+            println!(
+                "{name}: {} instructions, {:.1} µs fork to reap (median of {}; quartiles {:.1}-{:.1}), \
+                 the install {:.1} µs",
+                program.len(),
+                micros(median),
+                times.len(),
+                micros(quartiles.0),
+                micros(quartiles.1),
+                micros(median) - micros(floor),
+            );
         }
     }
 

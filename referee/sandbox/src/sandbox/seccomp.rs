@@ -1,11 +1,14 @@
 //! The seccomp filter of a bot: its tables (what each answer refuses),
-//! chained into one program behind the x32 guard and a shortcut for the
-//! calls no table lists, built once per policy with a stand-in pid.
+//! compiled into one short classic BPF program ([`compile`]) built once
+//! per policy with a stand-in pid.
+
+#[cfg(target_arch = "x86_64")]
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The seccomp policy every bot gets (x86-64; elsewhere none), for the bot
 /// whose pid is `own` (also its process group and session: it called
-/// setsid). One table per answer, built by seccompiler
-/// ([`programs_of`]), after a guard against the x32 system calls.
+/// setsid). One table per answer, compiled into one program behind a
+/// guard against the x32 system calls ([`compile`]).
 ///
 /// EPERM:
 /// - `ptrace`, `process_vm_readv`, `process_vm_writev`, `pidfd_getfd`,
@@ -62,86 +65,65 @@
 /// queues and semaphores (`msgget`, `semget` and the rest), POSIX message
 /// queues (`mq_open`, `mq_unlink`).
 ///
-/// The tables come with the errno each answers, in the order they are
-/// installed.
+/// The tables come with the errno each answers, in the order they would be
+/// installed one by one (the last installed answers first; see
+/// [`compile`]).
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn seccomp_tables(
-    own: i32,
-    policy: SeccompPolicy,
-) -> Result<[(Rules, i32); 3], seccompiler::Error> {
-    Ok([
-        (refused_rules(own, policy)?, libc::EPERM),
-        (no_network_rules(policy)?, libc::EACCES),
+pub(crate) fn seccomp_tables(own: i32, policy: SeccompPolicy) -> [(Rules, i32); 3] {
+    [
+        (refused_rules(own, policy), libc::EPERM),
+        (no_network_rules(policy), libc::EACCES),
         (missing_rules(), libc::ENOSYS),
-    ])
-}
-
-/// Each table as a program of its own, in the order given.
-#[cfg(target_arch = "x86_64")]
-pub(crate) fn programs_of(
-    tables: [(Rules, i32); 3],
-) -> Result<Vec<seccompiler::BpfProgram>, seccompiler::Error> {
-    use seccompiler::{SeccompAction, SeccompFilter, TargetArch};
-    let mut programs = Vec::new();
-    for (rules, errno) in tables {
-        let filter = SeccompFilter::new(
-            rules.into_iter().collect(),
-            SeccompAction::Allow,
-            SeccompAction::Errno(errno as u32),
-            TargetArch::x86_64,
-        )?;
-        programs.push(filter.try_into()?);
-    }
-    Ok(programs)
+    ]
 }
 
 /// System calls with the rules under which each is refused; none listed:
-/// always. A rule matches when all its conditions hold.
+/// always. A call is refused when any of its rules matches; a rule matches
+/// when all its conditions hold. A call listed twice keeps its last rules.
 #[cfg(target_arch = "x86_64")]
-type Rules = Vec<(i64, Vec<seccompiler::SeccompRule>)>;
+pub(crate) type Rules = Vec<(i64, Vec<Rule>)>;
 
-/// A rule of conditions.
+/// Conditions that must all hold.
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn rule(
-    conditions: Vec<seccompiler::SeccompCondition>,
-) -> Result<seccompiler::SeccompRule, seccompiler::Error> {
-    Ok(seccompiler::SeccompRule::new(conditions)?)
+pub(crate) type Rule = Vec<Condition>;
+
+/// A condition on an argument of the call, with the meaning (and the
+/// 32- or 64-bit reach) of seccompiler's conditions of the same name,
+/// which the tests compile the tables with to check [`compile`] against.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Condition {
+    /// The argument's low 32 bits (an int) are not `value`; its high 32
+    /// bits are not looked at (seccompiler's `Dword` `Ne`), so a negative
+    /// int passed sign-extended compares as the int it is.
+    IntIsNot { arg: u8, value: u32 },
+    /// The argument, all 64 bits, masked by `mask`, equals `value` masked
+    /// by `mask` (seccompiler's `Qword` `MaskedEq`).
+    Masked { arg: u8, mask: u64, value: u64 },
 }
 
-/// Argument `arg` (an int) is not `value`.
+/// Argument `arg` (an int) is not `value` (its low 32 bits).
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn arg_is_not(
-    arg: u8,
-    value: u64,
-) -> Result<seccompiler::SeccompCondition, seccompiler::Error> {
-    use seccompiler::{SeccompCmpArgLen, SeccompCmpOp, SeccompCondition};
-    Ok(SeccompCondition::new(
+pub(crate) fn arg_is_not(arg: u8, value: u64) -> Condition {
+    Condition::IntIsNot {
         arg,
-        SeccompCmpArgLen::Dword,
-        SeccompCmpOp::Ne,
-        value,
-    )?)
+        value: value as u32,
+    }
 }
 
 /// Argument `arg` has all of `bits` set (or, `set` false, none of them).
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn arg_has(
-    arg: u8,
-    bits: u64,
-    set: bool,
-) -> Result<seccompiler::SeccompCondition, seccompiler::Error> {
-    use seccompiler::{SeccompCmpArgLen, SeccompCmpOp, SeccompCondition};
-    Ok(SeccompCondition::new(
+pub(crate) fn arg_has(arg: u8, bits: u64, set: bool) -> Condition {
+    Condition::Masked {
         arg,
-        SeccompCmpArgLen::Qword,
-        SeccompCmpOp::MaskedEq(bits),
-        if set { bits } else { 0 },
-    )?)
+        mask: bits,
+        value: if set { bits } else { 0 },
+    }
 }
 
 /// The EPERM table (see [`seccomp_tables`]).
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn refused_rules(own: i32, policy: SeccompPolicy) -> Result<Rules, seccompiler::Error> {
+pub(crate) fn refused_rules(own: i32, policy: SeccompPolicy) -> Rules {
     let allow_fork = policy.allows_fork();
     let always = Vec::new;
     let own = own as u32 as u64;
@@ -156,43 +138,31 @@ pub(crate) fn refused_rules(own: i32, policy: SeccompPolicy) -> Result<Rules, se
         (libc::SYS_tkill, always()),
         (
             libc::SYS_kill,
-            vec![rule(vec![
-                arg_is_not(0, 0)?,
-                arg_is_not(0, own)?,
-                arg_is_not(0, own_group)?,
-            ])?],
+            vec![vec![
+                arg_is_not(0, 0),
+                arg_is_not(0, own),
+                arg_is_not(0, own_group),
+            ]],
         ),
-        (libc::SYS_tgkill, vec![rule(vec![arg_is_not(0, own)?])?]),
+        (libc::SYS_tgkill, vec![vec![arg_is_not(0, own)]]),
         (libc::SYS_unshare, always()),
         (libc::SYS_setns, always()),
         (libc::SYS_sched_setaffinity, always()),
-        (
-            libc::SYS_sched_setscheduler,
-            vec![rule(vec![arg_is_not(0, 0)?])?],
-        ),
-        (
-            libc::SYS_sched_setparam,
-            vec![rule(vec![arg_is_not(0, 0)?])?],
-        ),
-        (
-            libc::SYS_sched_setattr,
-            vec![rule(vec![arg_is_not(0, 0)?])?],
-        ),
-        (libc::SYS_prlimit64, vec![rule(vec![arg_is_not(0, 0)?])?]),
+        (libc::SYS_sched_setscheduler, vec![vec![arg_is_not(0, 0)]]),
+        (libc::SYS_sched_setparam, vec![vec![arg_is_not(0, 0)]]),
+        (libc::SYS_sched_setattr, vec![vec![arg_is_not(0, 0)]]),
+        (libc::SYS_prlimit64, vec![vec![arg_is_not(0, 0)]]),
         (
             libc::SYS_setpriority,
             vec![
-                rule(vec![arg_is_not(0, libc::PRIO_PROCESS as u64)?])?,
-                rule(vec![arg_is_not(1, 0)?])?,
+                vec![arg_is_not(0, libc::PRIO_PROCESS as u64)],
+                vec![arg_is_not(1, 0)],
             ],
         ),
         // IOPRIO_WHO_PROCESS is 1.
         (
             libc::SYS_ioprio_set,
-            vec![
-                rule(vec![arg_is_not(0, 1)?])?,
-                rule(vec![arg_is_not(1, 0)?])?,
-            ],
+            vec![vec![arg_is_not(0, 1)], vec![arg_is_not(1, 0)]],
         ),
         (libc::SYS_setsid, always()),
         (libc::SYS_setpgid, always()),
@@ -204,19 +174,17 @@ pub(crate) fn refused_rules(own: i32, policy: SeccompPolicy) -> Result<Rules, se
         refused.push((libc::SYS_fork, always()));
         refused.push((libc::SYS_vfork, always()));
     }
-    refused.push((libc::SYS_clone, clone_rules(allow_fork)?));
+    refused.push((libc::SYS_clone, clone_rules(allow_fork)));
     if policy != SeccompPolicy::Compiler {
         refused.extend(FILE_ATTRIBUTE_CALLS.iter().map(|&nr| (nr, always())));
     }
-    Ok(refused)
+    refused
 }
 
 /// When `clone` is refused: a new namespace of any kind, and unless
 /// `allow_fork`, a new process (no `CLONE_THREAD`).
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn clone_rules(
-    allow_fork: bool,
-) -> Result<Vec<seccompiler::SeccompRule>, seccompiler::Error> {
+pub(crate) fn clone_rules(allow_fork: bool) -> Vec<Rule> {
     let mut rules = Vec::new();
     for flag in [
         libc::CLONE_NEWNS,
@@ -228,12 +196,12 @@ pub(crate) fn clone_rules(
         libc::CLONE_NEWNET,
         0x80, // CLONE_NEWTIME
     ] {
-        rules.push(rule(vec![arg_has(0, flag as u64, true)?])?);
+        rules.push(vec![arg_has(0, flag as u64, true)]);
     }
     if !allow_fork {
-        rules.push(rule(vec![arg_has(0, libc::CLONE_THREAD as u64, false)?])?);
+        rules.push(vec![arg_has(0, libc::CLONE_THREAD as u64, false)]);
     }
-    Ok(rules)
+    rules
 }
 
 /// System calls that change a file's mode, owner, times or extended
@@ -266,20 +234,18 @@ pub(crate) const FILE_ATTRIBUTE_CALLS: [i64; 20] = [
 /// The EACCES table: `socket`, `socketpair` but for AF_UNIX, `setsockopt`,
 /// `sendmsg` and `sendmmsg`; for a compiler, `socket` but for AF_UNIX.
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn no_network_rules(policy: SeccompPolicy) -> Result<Rules, seccompiler::Error> {
-    let not_unix = || -> Result<Vec<seccompiler::SeccompRule>, seccompiler::Error> {
-        Ok(vec![rule(vec![arg_is_not(0, libc::AF_UNIX as u64)?])?])
-    };
+pub(crate) fn no_network_rules(policy: SeccompPolicy) -> Rules {
+    let not_unix = || vec![vec![arg_is_not(0, libc::AF_UNIX as u64)]];
     if policy == SeccompPolicy::Compiler {
-        return Ok(vec![(libc::SYS_socket, not_unix()?)]);
+        return vec![(libc::SYS_socket, not_unix())];
     }
-    Ok(vec![
+    vec![
         (libc::SYS_socket, Vec::new()),
-        (libc::SYS_socketpair, not_unix()?),
+        (libc::SYS_socketpair, not_unix()),
         (libc::SYS_setsockopt, Vec::new()),
         (libc::SYS_sendmsg, Vec::new()),
         (libc::SYS_sendmmsg, Vec::new()),
-    ])
+    ]
 }
 
 /// The ENOSYS table.
@@ -311,196 +277,532 @@ pub(crate) fn missing_rules() -> Rules {
     .collect()
 }
 
-/// The guard, as if installed first (last in the chain): x32 system calls
-/// (the same calls under numbers the tables do not list) fail with EPERM.
-/// Jumps count from the next instruction; each path is tested in
-/// `x32_guard_refuses_only_x32`.
-#[cfg(target_arch = "x86_64")]
-pub(crate) const X32_GUARD: [libc::sock_filter; 6] = {
-    const LD_ABS: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
-    const JEQ: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
-    const JGE: u16 = 0x35; // BPF_JMP | BPF_JGE | BPF_K
-    const RET: u16 = 0x06; // BPF_RET | BPF_K
-    const fn op(code: u16, jt: u8, jf: u8, k: u32) -> libc::sock_filter {
-        libc::sock_filter { code, jt, jf, k }
-    }
-    // seccomp_data: nr at 0, arch at 4.
-    [
-        /* 0 */ op(LD_ABS, 0, 0, 4),
-        /* 1 */ op(JEQ, 0, 3, AUDIT_ARCH_X86_64), // else 5: the tables kill it
-        /* 2 */ op(LD_ABS, 0, 0, 0),
-        /* 3 */ op(JGE, 0, 1, X32_SYSCALL_BIT), // x32: 4, else 5
-        /* 4 */ op(RET, 0, 0, SECCOMP_EPERM),
-        /* 5 */ op(RET, 0, 0, SECCOMP_ALLOW),
-    ]
-};
-/// Programs meant to be installed one after the other, as one program
-/// that answers as the kernel would have.
-///
-/// The kernel runs every installed filter on each system call and keeps
-/// the strongest answer (a kill over an errno over allow); between answers
-/// of the same kind, the filter installed last wins. Chained last
-/// installed first, where each program would allow the call it jumps to
-/// the next one instead, so the first answer that is not "allow" is the
-/// one the kernel would have kept: ours are the x32 guard's errno, the
-/// tables' errnos and the tables' kill for another architecture, which
-/// every table asks first and so comes before any errno of theirs.
-///
-/// Why: each filter installed costs the kernel a check, a translation and
-/// a compilation to machine code, per bot: one program of the same
-/// instructions costs one.
-#[cfg(target_arch = "x86_64")]
-pub(crate) fn chained(programs: &[seccompiler::BpfProgram]) -> seccompiler::BpfProgram {
-    const RET_K: u16 = 0x06; // BPF_RET | BPF_K
-    const JA: u16 = 0x05; // BPF_JMP | BPF_JA: pc += 1 + k
-    let mut chain = Vec::with_capacity(programs.iter().map(Vec::len).sum());
-    let mut rest = programs.iter().rev().peekable();
-    while let Some(program) = rest.next() {
-        let last = rest.peek().is_none();
-        for (i, instruction) in program.iter().enumerate() {
-            if !last && instruction.code == RET_K && instruction.k == SECCOMP_ALLOW {
-                // To the first instruction of the next program.
-                chain.push(seccompiler::sock_filter {
-                    code: JA,
-                    jt: 0,
-                    jf: 0,
-                    k: (program.len() - i - 1) as u32,
-                });
-            } else {
-                chain.push(instruction.clone());
-            }
-        }
-    }
-    chain
+/// One classic BPF instruction, laid out as the kernel's `struct
+/// sock_filter` (what `seccomp(2)` reads).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Instruction {
+    pub(crate) code: u16,
+    pub(crate) jt: u8,
+    pub(crate) jf: u8,
+    pub(crate) k: u32,
 }
 
-/// `program` behind a shortcut that allows at once, after a binary search
-/// of the call's number, every x86-64 call that no table lists (`listed`,
-/// the numbers the tables compare the call's number with); the rest (the
-/// listed calls, x32 numbers, another architecture) go through `program`.
-///
-/// Why: the tables are lists, walked call by call, and the kernel, when
-/// it installs a filter, runs it on every call number to know which ones
-/// it always allows (its cache, which then skips the filter for them): a
-/// walk through every table for each of some 450 numbers, about a tenth of
-/// a millisecond per bot, where the search takes a few steps.
+/// The operations the compiled program uses (and the tests' emulator runs).
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn with_shortcut(
-    listed: &[u32],
-    program: seccompiler::BpfProgram,
-) -> seccompiler::BpfProgram {
-    /// Where a jump of the shortcut goes.
-    #[derive(Clone, Copy)]
-    enum To {
-        /// The instruction after the shortcut: a return of "allow".
-        Allow,
-        /// The first instruction of `program`.
-        Program,
-        /// An instruction of the shortcut, by index.
-        At(usize),
-    }
-    /// Instructions; each JA's target is resolved once all are laid out.
-    struct Shortcut {
-        code: Vec<seccompiler::sock_filter>,
-        jumps: Vec<(usize, To)>,
-    }
-    const LD_ABS: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
-    const JEQ: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
-    const JGE: u16 = 0x35; // BPF_JMP | BPF_JGE | BPF_K
-    const JA: u16 = 0x05; // BPF_JMP | BPF_JA: pc += 1 + k
-    const RET: u16 = 0x06; // BPF_RET | BPF_K
-    impl Shortcut {
-        fn op(&mut self, code: u16, jt: u8, jf: u8, k: u32) {
-            self.code.push(seccompiler::sock_filter { code, jt, jf, k });
-        }
-        /// Goes to `to` (with a 32-bit offset: a jump's 8-bit ones may
-        /// not reach).
-        fn jump(&mut self, to: To) {
-            self.jumps.push((self.code.len(), to));
-            self.op(JA, 0, 0, 0);
-        }
-        /// Jumps to `to` if the accumulator `test`s true against `k`.
-        fn jump_if(&mut self, test: u16, k: u32, to: To) {
-            self.op(test, 0, 1, k);
-            self.jump(to);
-        }
-        /// A binary search of the call's number (in the accumulator)
-        /// among `sorted`: a listed one goes to the program, others to
-        /// "allow".
-        fn search(&mut self, sorted: &[u32]) {
-            if sorted.len() <= 4 {
-                for &nr in sorted {
-                    self.jump_if(JEQ, nr, To::Program);
-                }
-                self.jump(To::Allow);
-                return;
+pub(crate) mod op {
+    /// Loads a word of `seccomp_data` (BPF_LD | BPF_W | BPF_ABS).
+    pub(crate) const LOAD: u16 = 0x20;
+    /// The accumulator &= k (BPF_ALU | BPF_AND | BPF_K).
+    pub(crate) const AND: u16 = 0x54;
+    /// Jumps by jt if the accumulator == k, else by jf (BPF_JMP | BPF_JEQ | BPF_K).
+    pub(crate) const JEQ: u16 = 0x15;
+    /// ... if the accumulator >= k (BPF_JMP | BPF_JGE | BPF_K).
+    pub(crate) const JGE: u16 = 0x35;
+    /// ... if the accumulator & k != 0 (BPF_JMP | BPF_JSET | BPF_K).
+    pub(crate) const JSET: u16 = 0x45;
+    /// Returns k (BPF_RET | BPF_K).
+    pub(crate) const RET: u16 = 0x06;
+}
+
+/// Offsets in `seccomp_data`: the call's number, its architecture, and its
+/// arguments (64 bits each, the low half first on x86-64).
+#[cfg(target_arch = "x86_64")]
+const NR_OFFSET: u32 = 0;
+#[cfg(target_arch = "x86_64")]
+const ARCH_OFFSET: u32 = 4;
+#[cfg(target_arch = "x86_64")]
+fn low_half(arg: u8) -> u32 {
+    16 + 8 * u32::from(arg)
+}
+
+/// A test of one 32-bit word of `seccomp_data`: it holds when
+/// `(word & mask == value) == equal`. A condition is one (an int) or two
+/// (the halves of a 64-bit argument) of them.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct WordTest {
+    offset: u32,
+    mask: u32,
+    value: u32,
+    equal: bool,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl WordTest {
+    /// The tests that hold together when `condition` does: none for a
+    /// masked half whose mask is 0 (it always holds).
+    fn of(condition: Condition) -> Vec<WordTest> {
+        match condition {
+            Condition::IntIsNot { arg, value } => vec![WordTest {
+                offset: low_half(arg),
+                mask: u32::MAX,
+                value,
+                equal: false,
+            }],
+            Condition::Masked { arg, mask, value } => {
+                let value = value & mask;
+                [
+                    (low_half(arg) + 4, (mask >> 32) as u32, (value >> 32) as u32),
+                    (low_half(arg), mask as u32, value as u32),
+                ]
+                .into_iter()
+                .filter(|&(_, mask, _)| mask != 0)
+                .map(|(offset, mask, value)| WordTest {
+                    offset,
+                    mask,
+                    value,
+                    equal: true,
+                })
+                .collect()
             }
-            let (low, high) = sorted.split_at(sorted.len() / 2);
-            let to_high = self.jumps.len();
-            self.jump_if(JGE, high[0], To::At(0));
-            self.search(low);
-            self.jumps[to_high].1 = To::At(self.code.len());
-            self.search(high);
         }
     }
-    let mut sorted = listed.to_vec();
-    sorted.sort_unstable();
-    sorted.dedup();
-    let mut shortcut = Shortcut {
-        code: Vec::new(),
-        jumps: Vec::new(),
-    };
-    // seccomp_data: nr at 0, arch at 4.
-    shortcut.op(LD_ABS, 0, 0, 4);
-    shortcut.op(JEQ, 1, 0, AUDIT_ARCH_X86_64);
-    shortcut.jump(To::Program);
-    shortcut.op(LD_ABS, 0, 0, 0);
-    shortcut.jump_if(JGE, X32_SYSCALL_BIT, To::Program);
-    shortcut.search(&sorted);
-    let allow = shortcut.code.len();
-    for (at, to) in std::mem::take(&mut shortcut.jumps) {
-        let target = match to {
-            To::Allow => allow,
-            To::Program => allow + 1,
-            To::At(index) => index,
+
+    /// Makes this test "any bit of either" if both are "any bit of" tests
+    /// of the same word; false (unchanged) if not.
+    fn fold_any_bit(&mut self, other: &WordTest) -> bool {
+        let (Some(mine), Some(theirs)) = (self.any_bit_of(), other.any_bit_of()) else {
+            return false;
         };
-        shortcut.code[at].k = (target - at - 1) as u32;
+        if self.offset != other.offset {
+            return false;
+        }
+        *self = WordTest {
+            offset: self.offset,
+            mask: mine | theirs,
+            value: 0,
+            equal: false,
+        };
+        true
     }
-    shortcut.op(RET, 0, 0, SECCOMP_ALLOW);
-    shortcut.code.extend(program);
-    shortcut.code
+
+    /// The bits of which any one set makes this test hold, if it is of
+    /// that kind ("none of `mask`" negated, or "the single bit `mask`").
+    fn any_bit_of(&self) -> Option<u32> {
+        let none_of = !self.equal && self.value == 0;
+        let single_bit = self.equal && self.value == self.mask && self.mask.is_power_of_two();
+        (none_of || single_bit).then_some(self.mask)
+    }
 }
 
-/// [`X32_GUARD`] as a program.
+/// How one listed call is answered: each rule (its word tests, all to
+/// hold) with its return, in the order the kernel would have asked the
+/// tables; then `otherwise`.
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn x32_guard() -> seccompiler::BpfProgram {
-    X32_GUARD
-        .iter()
-        .map(|i| seccompiler::sock_filter {
-            code: i.code,
-            jt: i.jt,
-            jf: i.jf,
-            k: i.k,
-        })
-        .collect()
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Answer {
+    rules: Vec<(Vec<WordTest>, u32)>,
+    otherwise: u32,
 }
 
-/// The program of the bot whose pid is `own`: the x32 guard and the tables
-/// of [`seccomp_tables`], chained into one ([`chained`]) behind the
-/// shortcut for the calls no table lists ([`with_shortcut`]).
+#[cfg(target_arch = "x86_64")]
+impl Answer {
+    const ALLOW: Answer = Answer {
+        rules: Vec::new(),
+        otherwise: SECCOMP_ALLOW,
+    };
+
+    /// The answer to call `nr` of `tables` (each a map of the calls it
+    /// lists, with its return), asked last installed first as the kernel
+    /// does: the first rule to match answers.
+    fn of(nr: i64, tables: &[(BTreeMap<i64, Vec<Rule>>, u32)]) -> Answer {
+        let mut rules: Vec<(Vec<WordTest>, u32)> = Vec::new();
+        for (table, ret) in tables.iter().rev() {
+            let Some(table_rules) = table.get(&nr) else {
+                continue;
+            };
+            if table_rules.is_empty() {
+                return Answer::merged(rules, *ret);
+            }
+            for rule in table_rules {
+                let tests: Vec<WordTest> = rule.iter().flat_map(|&c| WordTest::of(c)).collect();
+                if tests.is_empty() {
+                    return Answer::merged(rules, *ret);
+                }
+                rules.push((tests, *ret));
+            }
+        }
+        Answer::merged(rules, SECCOMP_ALLOW)
+    }
+
+    /// Folds rules in a row of one test each, "any of these bits", on the
+    /// same word with the same return, into one (`clone`'s eight
+    /// namespace flags are one test of their union).
+    fn merged(rules: Vec<(Vec<WordTest>, u32)>, otherwise: u32) -> Answer {
+        let mut merged: Vec<(Vec<WordTest>, u32)> = Vec::with_capacity(rules.len());
+        for (tests, ret) in rules {
+            let folded = match (merged.last_mut(), tests.as_slice()) {
+                (Some((last, last_ret)), [test]) if *last_ret == ret => match last.as_mut_slice() {
+                    [last] => last.fold_any_bit(test),
+                    _ => false,
+                },
+                _ => false,
+            };
+            if !folded {
+                merged.push((tests, ret));
+            }
+        }
+        Answer {
+            rules: merged,
+            otherwise,
+        }
+    }
+}
+
+/// A place in the program, bound once laid out.
+#[cfg(target_arch = "x86_64")]
+type Label = usize;
+
+/// Where a jump goes: the next instruction, or a label.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Target {
+    Next,
+    To(Label),
+}
+
+/// What the accumulator holds: a word of `seccomp_data`, or something else.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Held {
+    Word(u32),
+    Other,
+}
+
+/// Lays out instructions with jumps to labels, resolved at the end, and
+/// follows what the accumulator holds, so that a word already loaded on
+/// every path to a test is not loaded again.
+#[cfg(target_arch = "x86_64")]
+#[derive(Default)]
+struct Assembler {
+    code: Vec<(Instruction, Target, Target)>,
+    bound: Vec<Option<usize>>,
+    /// What the accumulator holds on the jumps so far to each label.
+    held_on_entry: Vec<Option<Held>>,
+    /// What it holds here (None: no instruction falls through to here).
+    held: Option<Held>,
+    /// The return instructions, laid out last: a value, its label.
+    returns: Vec<(u32, Label)>,
+}
+
+#[cfg(target_arch = "x86_64")]
+fn merge(a: Option<Held>, b: Option<Held>) -> Option<Held> {
+    match (a, b) {
+        (Some(a), Some(b)) if a != b => Some(Held::Other),
+        (a, b) => a.or(b),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Assembler {
+    fn label(&mut self) -> Label {
+        self.bound.push(None);
+        self.held_on_entry.push(None);
+        self.bound.len() - 1
+    }
+
+    fn bind(&mut self, label: Label) {
+        self.bound[label] = Some(self.code.len());
+        self.held = merge(self.held, self.held_on_entry[label]);
+    }
+
+    /// The label of the instruction that returns `value`.
+    fn returning(&mut self, value: u32) -> Target {
+        if let Some(&(_, label)) = self.returns.iter().find(|(v, _)| *v == value) {
+            return Target::To(label);
+        }
+        let label = self.label();
+        self.returns.push((value, label));
+        Target::To(label)
+    }
+
+    fn load(&mut self, offset: u32) {
+        if self.held != Some(Held::Word(offset)) {
+            self.statement(op::LOAD, offset);
+            self.held = Some(Held::Word(offset));
+        }
+    }
+
+    fn statement(&mut self, code: u16, k: u32) {
+        let instruction = Instruction {
+            code,
+            jt: 0,
+            jf: 0,
+            k,
+        };
+        self.code.push((instruction, Target::Next, Target::Next));
+        if code == op::RET {
+            self.held = None;
+        }
+        if code == op::AND {
+            self.held = Some(Held::Other);
+        }
+    }
+
+    fn jump(&mut self, code: u16, k: u32, jt: Target, jf: Target) {
+        for target in [jt, jf] {
+            if let Target::To(label) = target {
+                self.held_on_entry[label] = merge(self.held_on_entry[label], self.held);
+            }
+        }
+        let instruction = Instruction {
+            code,
+            jt: 0,
+            jf: 0,
+            k,
+        };
+        self.code.push((instruction, jt, jf));
+        if jt != Target::Next && jf != Target::Next {
+            self.held = None;
+        }
+    }
+
+    /// Goes to `pass` if `test` holds, else to `fail`.
+    fn test(&mut self, test: WordTest, pass: Target, fail: Target) {
+        self.load(test.offset);
+        let (code, k, holds_when_true) = if test.mask == u32::MAX {
+            (op::JEQ, test.value, test.equal)
+        } else if test.value == 0 {
+            (op::JSET, test.mask, !test.equal)
+        } else if test.value == test.mask && test.mask.is_power_of_two() {
+            (op::JSET, test.mask, test.equal)
+        } else {
+            self.statement(op::AND, test.mask);
+            (op::JEQ, test.value, test.equal)
+        };
+        if holds_when_true {
+            self.jump(code, k, pass, fail);
+        } else {
+            self.jump(code, k, fail, pass);
+        }
+    }
+
+    /// The rules of `answer`, each on failing going on to the next.
+    fn answer(&mut self, answer: &Answer) {
+        for (i, (tests, ret)) in answer.rules.iter().enumerate() {
+            let pass = self.returning(*ret);
+            let fail = if i + 1 == answer.rules.len() {
+                self.returning(answer.otherwise)
+            } else {
+                Target::To(self.label())
+            };
+            for (j, test) in tests.iter().enumerate() {
+                let last = j + 1 == tests.len();
+                self.test(*test, if last { pass } else { Target::Next }, fail);
+            }
+            if let (Target::To(next), false) = (fail, i + 1 == answer.rules.len()) {
+                self.bind(next);
+            }
+        }
+    }
+
+    /// A binary search of the call's number (in the accumulator) among
+    /// `intervals[first..=last]` (each from its first number to the next
+    /// one's, with where to go then), from here, split where `splits`
+    /// says ([`best_splits`]); at least two.
+    fn search(
+        &mut self,
+        intervals: &[(u32, Target)],
+        splits: &[Vec<usize>],
+        (first, last): (usize, usize),
+    ) {
+        let high_first = splits[first][last];
+        // A part of one interval is where it goes; a longer one, a search
+        // laid out after this jump.
+        let mut to = |(from, to): (usize, usize)| {
+            if from == to {
+                (intervals[from].1, None)
+            } else {
+                let label = self.label();
+                (Target::To(label), Some(label))
+            }
+        };
+        let (low, high) = ((first, high_first - 1), (high_first, last));
+        let ((to_low, low_search), (to_high, high_search)) = (to(low), to(high));
+        self.jump(op::JGE, intervals[high_first].0, to_high, to_low);
+        for (part, search) in [(low, low_search), (high, high_search)] {
+            if let Some(label) = search {
+                self.bind(label);
+                self.search(intervals, splits, part);
+            }
+        }
+    }
+
+    /// The program: returns last, each jump resolved (an error if one is
+    /// beyond the 255 instructions a conditional jump reaches).
+    fn finish(mut self) -> Result<Vec<Instruction>, SeccompError> {
+        for (value, label) in std::mem::take(&mut self.returns) {
+            self.bind(label);
+            self.statement(op::RET, value);
+        }
+        let bound = &self.bound;
+        self.code
+            .iter()
+            .enumerate()
+            .map(|(at, &(mut instruction, jt, jf))| {
+                let offset = |target: Target| -> Result<u8, SeccompError> {
+                    let Target::To(label) = target else {
+                        return Ok(0);
+                    };
+                    let to = bound[label].expect("every label is bound");
+                    u8::try_from(to - at - 1).map_err(|_| SeccompError::TooLong(self.code.len()))
+                };
+                instruction.jt = offset(jt)?;
+                instruction.jf = offset(jf)?;
+                Ok(instruction)
+            })
+            .collect()
+    }
+}
+
+/// Compiles `tables` (each with its errno, in the order they would be
+/// installed one by one) into one program that answers every call as
+/// those filters would, with the x32 guard:
+///
+/// 1. another architecture than x86-64: the process is killed (what every
+///    table compiled by seccompiler answers, first);
+/// 2. a binary search of the call's number among the intervals where the
+///    answer is the same: a listed call refused whatever its arguments
+///    goes to its errno's return, one refused under rules to its
+///    argument tests (the rules in the order the kernel would ask the
+///    tables), every other call (most) to "allow", and the x32 calls
+///    (the same calls under numbers the tables do not list) to EPERM.
+///
+/// Why so small: the kernel pays, at each install (once per bot, between
+/// its fork and exec), a check of the program, its translation to eBPF
+/// and its compilation to machine code (several passes), each as long as
+/// the program, and, under the process's signal lock, its cache of the
+/// calls always allowed: it runs the program on every call number, so
+/// the search is shaped to take the fewest steps over all of them
+/// ([`best_splits`]). seccompiler lays out each table as a list walked
+/// call by call, with jumps of a few instructions to go round each: the
+/// three tables, chained behind a guard and a search for the calls they
+/// do not list, were some 690 instructions and cost three times as much
+/// to install (docs/measurements.md).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn compile(tables: &[(Rules, i32)]) -> Result<Vec<Instruction>, SeccompError> {
+    let tables: Vec<(BTreeMap<i64, Vec<Rule>>, u32)> = tables
+        .iter()
+        .map(|(rules, errno)| (rules.iter().cloned().collect(), seccomp_errno(*errno)))
+        .collect();
+    let listed: BTreeSet<i64> = tables.iter().flat_map(|(t, _)| t.keys().copied()).collect();
+    let mut asm = Assembler::default();
+    // Each interval of numbers with its answer; one answer's instructions
+    // are shared by all its intervals.
+    let mut intervals: Vec<(u32, Answer)> = Vec::new();
+    let mut next = 0;
+    let mut extend = |from: u32, answer: Answer| {
+        if intervals.last().map(|(_, a)| a) != Some(&answer) {
+            intervals.push((from, answer));
+        }
+    };
+    for &nr in &listed {
+        let number = u32::try_from(nr)
+            .ok()
+            .filter(|&n| n < X32_SYSCALL_BIT)
+            .ok_or(SeccompError::Number(nr))?;
+        if number > next {
+            extend(next, Answer::ALLOW);
+        }
+        extend(number, Answer::of(nr, &tables));
+        next = number + 1;
+    }
+    if next < X32_SYSCALL_BIT {
+        extend(next, Answer::ALLOW);
+    }
+    // The x32 guard: a leaf of the search, not a test every call passes.
+    extend(
+        X32_SYSCALL_BIT,
+        Answer {
+            rules: Vec::new(),
+            otherwise: SECCOMP_EPERM,
+        },
+    );
+    let mut answers: Vec<(&Answer, Label)> = Vec::new();
+    let mut targets = Vec::with_capacity(intervals.len());
+    for (from, answer) in &intervals {
+        let target = if answer.rules.is_empty() {
+            asm.returning(answer.otherwise)
+        } else if let Some(&(_, label)) = answers.iter().find(|(a, _)| *a == answer) {
+            Target::To(label)
+        } else {
+            let label = asm.label();
+            answers.push((answer, label));
+            Target::To(label)
+        };
+        targets.push((*from, target));
+    }
+    // How many of the numbers the kernel's cache tries each interval
+    // holds (plus one: the calls a bot makes).
+    let weights: Vec<u64> = intervals
+        .iter()
+        .enumerate()
+        .map(|(i, (from, _))| {
+            let to = intervals
+                .get(i + 1)
+                .map_or(1 << 32, |(to, _)| u64::from(*to));
+            to.min(CALL_NUMBERS) - u64::from(*from).min(CALL_NUMBERS) + 1
+        })
+        .collect();
+    let kill = asm.returning(libc::SECCOMP_RET_KILL_PROCESS);
+    asm.load(ARCH_OFFSET);
+    asm.jump(op::JEQ, AUDIT_ARCH_X86_64, Target::Next, kill);
+    asm.load(NR_OFFSET);
+    asm.search(&targets, &best_splits(&weights), (0, targets.len() - 1));
+    for (answer, label) in answers {
+        asm.bind(label);
+        asm.answer(answer);
+    }
+    asm.finish()
+}
+
+/// About how many x86-64 system call numbers there are (some 470): the
+/// kernel's cache runs the program on each, at each install.
+#[cfg(target_arch = "x86_64")]
+const CALL_NUMBERS: u64 = 512;
+
+/// Where the search tree of least total weighted depth splits each run of
+/// intervals `i..=j` (`weights` theirs): `splits[i][j]` is the first
+/// interval of its high part. By dynamic programming: a run costs its
+/// weight (one step for each of its numbers) plus its parts' costs.
+#[cfg(target_arch = "x86_64")]
+fn best_splits(weights: &[u64]) -> Vec<Vec<usize>> {
+    let n = weights.len();
+    let mut below = vec![0u64; n + 1];
+    for (i, weight) in weights.iter().enumerate() {
+        below[i + 1] = below[i] + weight;
+    }
+    let mut cost = vec![vec![0u64; n]; n];
+    let mut splits = vec![vec![0usize; n]; n];
+    for len in 2..=n {
+        for i in 0..=n - len {
+            let j = i + len - 1;
+            let (best, at) = (i + 1..=j)
+                .map(|k| (cost[i][k - 1] + cost[k][j], k))
+                .min()
+                .unwrap_or((0, i + 1));
+            cost[i][j] = best + below[j + 1] - below[i];
+            splits[i][j] = at;
+        }
+    }
+    splits
+}
+
+/// The return of `errno`.
+#[cfg(target_arch = "x86_64")]
+fn seccomp_errno(errno: i32) -> u32 {
+    libc::SECCOMP_RET_ERRNO | (errno as u32 & libc::SECCOMP_RET_DATA)
+}
+
+/// The program of the bot whose pid is `own` ([`compile`] of
+/// [`seccomp_tables`]).
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn bot_program(
     own: i32,
     policy: SeccompPolicy,
-) -> Result<seccompiler::BpfProgram, seccompiler::Error> {
-    let tables = seccomp_tables(own, policy)?;
-    let listed: Vec<u32> = tables
-        .iter()
-        .flat_map(|(rules, _)| rules.iter().map(|(nr, _)| *nr as u32))
-        .collect();
-    let mut programs = vec![x32_guard()];
-    programs.extend(programs_of(tables)?);
-    Ok(with_shortcut(&listed, chained(&programs)))
+) -> Result<Vec<Instruction>, SeccompError> {
+    compile(&seccomp_tables(own, policy))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -552,7 +854,7 @@ impl SeccompPolicy {
 #[derive(Clone, Debug)]
 pub struct SeccompProgram {
     /// Empty where there is no seccomp policy (not x86-64).
-    pub(crate) program: seccompiler::BpfProgram,
+    pub(crate) program: Vec<Instruction>,
     /// The instructions that compare with the stand-in pid, and with the
     /// stand-in's process group (its negation).
     own_sites: Vec<usize>,
@@ -566,10 +868,10 @@ pub(crate) const PID_STAND_IN: u32 = 0x3fff_fff1;
 /// Why the seccomp program could not be built (the referee's fault).
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum SeccompError {
-    /// seccompiler refused the tables (its message: its error is not
-    /// `Clone`, and the program is built once per process).
-    #[error("seccomp tables: {0}")]
-    Tables(String),
+    #[error("seccomp tables: {0} is not an x86-64 system call number")]
+    Number(i64),
+    #[error("seccomp program: {0} instructions, too long for its jumps")]
+    TooLong(usize),
     #[error("seccomp tables: the stand-in pid is compared {own} and {group} times, not 2 and 1")]
     StandIn { own: usize, group: usize },
 }
@@ -588,8 +890,7 @@ impl SeccompProgram {
         }
         #[cfg(target_arch = "x86_64")]
         {
-            let program = bot_program(PID_STAND_IN as i32, policy)
-                .map_err(|e| SeccompError::Tables(e.to_string()))?;
+            let program = bot_program(PID_STAND_IN as i32, policy)?;
             let sites = |k: u32| -> Vec<usize> {
                 (0..program.len()).filter(|&i| program[i].k == k).collect()
             };
@@ -632,7 +933,7 @@ impl SeccompProgram {
             return false;
         }
         self.name_pid(rustix::process::getpid().as_raw_nonzero().get() as u32);
-        self.program.is_empty() || seccompiler::apply_filter(&self.program).is_ok()
+        self.program.is_empty() || install_filter(&self.program)
     }
 
     /// Puts `pid` where the tables name the bot's pid (in place).
@@ -644,4 +945,29 @@ impl SeccompProgram {
             self.program[i].k = pid.wrapping_neg();
         }
     }
+}
+
+/// `seccomp(SECCOMP_SET_MODE_FILTER)` of `program` on the calling thread
+/// (`no_new_privs` already set). No allocation. False if refused (errno
+/// says why).
+pub(crate) fn install_filter(program: &[Instruction]) -> bool {
+    let Ok(len) = u16::try_from(program.len()) else {
+        return false;
+    };
+    let fprog = libc::sock_fprog {
+        len,
+        filter: program.as_ptr().cast_mut().cast::<libc::sock_filter>(),
+    };
+    // SAFETY: `Instruction` has the layout of `struct sock_filter`, `fprog`
+    // points to `len` of them, and the kernel only reads them (it copies
+    // the program) during the call.
+    let done = unsafe {
+        libc::syscall(
+            libc::SYS_seccomp,
+            libc::SECCOMP_SET_MODE_FILTER,
+            0 as libc::c_ulong,
+            &fprog as *const libc::sock_fprog,
+        )
+    };
+    done == 0
 }
