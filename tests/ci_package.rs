@@ -405,7 +405,7 @@ fn strikes_in_a_check_file_lose_at_the_strike_asked_for() {
 /// Fails the test unless it runs as root (installing a package needs it).
 fn assert_root() {
     // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
+    let root = rustix::process::geteuid().is_root();
     assert!(root, "this test needs root (run by .ci/run)");
 }
 

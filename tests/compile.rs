@@ -158,10 +158,7 @@ fn the_compiler_dies_with_the_referee(layer: &str) {
     // The compiler's command line names its folder in the cache.
     let needle = cache.to_string_lossy().into_owned();
     let compiling = wait_for_processes(&needle, 1, Duration::from_secs(20));
-    // SAFETY: signals our own child.
-    unsafe {
-        libc::kill(referee.id() as i32, libc::SIGTERM);
-    }
+    signal(referee.id(), rustix::process::Signal::TERM);
     referee.wait().unwrap();
     let left = gone_within(&needle, Duration::from_secs(5));
     assert!(!compiling.is_empty(), "the compiler never started");

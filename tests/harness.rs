@@ -527,6 +527,17 @@ pub fn two_bot_tournament(
 
 /// Waits (bounded by `within`) until at least `count` live processes carry
 /// `marker` on their command line; their pids.
+/// Sends `signal` to process `pid` (one of the test's own, or one it
+/// found); a process already gone is no error.
+pub fn signal(pid: u32, signal: rustix::process::Signal) {
+    if let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process(pid, signal);
+    }
+}
+
 pub fn wait_for_processes(marker: &str, count: usize, within: Duration) -> Vec<i32> {
     let start = std::time::Instant::now();
     while pids_with(marker).len() < count && start.elapsed() < within {

@@ -181,11 +181,7 @@ fn a_bot_inherits_no_descriptor_and_a_clean_environment() {
     // Even when the referee itself inherited a descriptor without
     // close-on-exec (as from a careless shell), the bot does not.
     let file = tempfile::tempfile().unwrap();
-    let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
-    // SAFETY: clears FD_CLOEXEC on our own descriptor.
-    unsafe {
-        libc::fcntl(fd, libc::F_SETFD, 0);
-    }
+    rustix::io::fcntl_setfd(&file, rustix::io::FdFlags::empty()).unwrap();
     let fixtures = Fixtures::new();
     for sandbox in ["basic", "auto"] {
         let run = play(&fixtures, "probe.py", sandbox);
@@ -336,10 +332,7 @@ fn a_tournament_beside_hostile_bots_gets_the_same_results() {
         Duration::from_secs(240),
     );
     // Stop the hostile tournament (Ctrl-C winds it down), then wait for it.
-    // SAFETY: signals our own child.
-    unsafe {
-        libc::kill(hostile.id() as i32, libc::SIGINT);
-    }
+    signal(hostile.id(), rustix::process::Signal::INT);
     let hostile_status = hostile.wait().unwrap();
     assert_eq!(run.status, 0, "{}", run.stderr);
     assert!(
@@ -445,7 +438,7 @@ fn basic_gives_each_seat_its_own_group_when_root() {
 /// it are ignored by default and run by `.ci/run`.
 fn assert_root() {
     // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
+    let root = rustix::process::geteuid().is_root();
     assert!(root, "this test needs root (run by .ci/run)");
 }
 

@@ -392,8 +392,8 @@ impl SlurmCluster {
             let _ = scancel.stdout(Stdio::null()).stderr(Stdio::null()).status();
         }
         while let Some((_, mut child)) = self.daemons.pop() {
-            // SAFETY: kill(2) on the pid of a child not yet waited for.
-            unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+            // The pid of a child not yet waited for: still its own.
+            signal(child.id(), rustix::process::Signal::TERM);
             if !matches!(child.wait_timeout(Duration::from_secs(10)), Ok(Some(_))) {
                 let _ = child.kill();
                 let _ = child.wait();
@@ -402,8 +402,7 @@ impl SlurmCluster {
         let marker = format!("SLURM_CONF={}", self.conf.display());
         let left = pids_whose_environment_holds(&marker);
         for &pid in &left {
-            // SAFETY: kill(2) on a pid read from /proc just now.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
+            signal(pid as u32, rustix::process::Signal::KILL);
         }
         left
     }

@@ -850,17 +850,16 @@ pub fn hide_command_line() {
 /// set, so that no exec can grant any. False if a step failed (errno says
 /// why).
 pub fn drop_bounding_set() -> bool {
-    // SAFETY: prctl with integer arguments.
-    unsafe {
-        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
-            return false;
-        }
-        for cap in 0..64 {
-            if libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 {
-                // EINVAL past the last capability the kernel knows (they
-                // are numbered from 0 without a gap): done.
-                return *libc::__errno_location() == libc::EINVAL;
-            }
+    use rustix::thread::{remove_capability_from_bounding_set, set_no_new_privs, CapabilitySet};
+    if set_no_new_privs(true).is_err() {
+        return false;
+    }
+    for cap in 0..64 {
+        match remove_capability_from_bounding_set(CapabilitySet::from_bits_retain(1 << cap)) {
+            Ok(()) => {}
+            // EINVAL past the last capability the kernel knows (they are
+            // numbered from 0 without a gap): done.
+            Err(e) => return e == rustix::io::Errno::INVAL,
         }
     }
     true
@@ -925,9 +924,8 @@ pub fn sweep(session: i32, tag: &str) -> usize {
                 continue;
             }
             if stat.session == session || has_tag(pid, &needle) {
-                // SAFETY: kill has no memory effects.
-                unsafe {
-                    libc::kill(pid, libc::SIGSTOP);
+                if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+                    let _ = rustix::process::kill_process(pid, rustix::process::Signal::STOP);
                 }
                 found.push(pid);
                 new += 1;
@@ -936,9 +934,8 @@ pub fn sweep(session: i32, tag: &str) -> usize {
         quiet_passes = if new == 0 { quiet_passes + 1 } else { 0 };
     }
     for &pid in &found {
-        // SAFETY: as above.
-        unsafe {
-            libc::kill(pid, libc::SIGKILL);
+        if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
         }
     }
     // A killed process still has to tear down its memory, which for
@@ -1280,20 +1277,21 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     fn in_child(install: impl FnOnce() -> bool, then: impl FnOnce() -> i32) -> i32 {
         // SAFETY: the child makes system calls only (no allocation, no
-        // lock another thread of the test may hold) and exits.
-        let pid = unsafe { libc::fork() };
-        assert!(pid >= 0, "fork");
-        if pid == 0 {
-            let code = if install() { then() } else { 100 };
-            // SAFETY: leaves the child without running the parent's
-            // destructors or atexit handlers.
-            unsafe { libc::_exit(code) }
+        // lock another thread of the test may hold) and leaves by `_exit`,
+        // without the parent's destructors or atexit handlers; the parent
+        // waits for the child it forked.
+        unsafe {
+            let pid = libc::fork();
+            assert!(pid >= 0, "fork");
+            if pid == 0 {
+                let code = if install() { then() } else { 100 };
+                libc::_exit(code)
+            }
+            let mut status = 0;
+            assert_eq!(libc::waitpid(pid, &mut status, 0), pid);
+            assert!(libc::WIFEXITED(status), "status {status:#x}");
+            libc::WEXITSTATUS(status)
         }
-        let mut status = 0;
-        // SAFETY: waits for the child just forked.
-        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
-        assert!(libc::WIFEXITED(status), "status {status:#x}");
-        libc::WEXITSTATUS(status)
     }
 
     /// The kernel takes each policy's program (its checker refuses a jump
