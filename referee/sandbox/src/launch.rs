@@ -215,10 +215,16 @@ pub(super) struct Prepared {
     /// [`SECRETS_FD`]: stacked under the bot's own ruleset, which then
     /// need not walk `/etc` for every bot.
     pub secrets: bool,
+    /// The bot's own Landlock ruleset, made by the referee before the fork
+    /// ([`prepared_ruleset`], basic), open on [`RULESET_FD`]; else its
+    /// child makes it.
+    pub ruleset: bool,
 }
 
 /// The launcher's descriptor for the layer hiding root's secrets.
 pub const SECRETS_FD: i32 = 4;
+/// The launcher's descriptor for its bot's Landlock ruleset.
+pub const RULESET_FD: i32 = 5;
 
 /// The launcher's life in the child of the referee's fork (see
 /// `BotProcess::spawn`), its report pipe on [`REPORT_FD`]: starts the bot,
@@ -284,6 +290,7 @@ fn launch(spec: &LaunchSpec, report: &mut File, prepared: Prepared) -> Result<()
         exposures,
         Forker::Launcher {
             secrets: prepared.secrets,
+            ruleset: prepared.ruleset,
         },
     )?;
     report
@@ -370,8 +377,9 @@ fn closed_to_its_user(spec: &LaunchSpec) -> Result<(), LaunchError> {
 enum Forker {
     /// The launcher: the bot's pipes are on its standard descriptors
     /// already, its session is its own (the bot gets one too), the layer
-    /// hiding root's secrets, if `secrets`, is open on [`SECRETS_FD`].
-    Launcher { secrets: bool },
+    /// hiding root's secrets, if `secrets`, is open on [`SECRETS_FD`], the
+    /// bot's ruleset, if `ruleset`, on [`RULESET_FD`].
+    Launcher { secrets: bool, ruleset: bool },
     /// The referee itself (`starts_directly`: basic, a bot that may not
     /// fork): the bot's three pipes, its Landlock ruleset made before the
     /// fork ([`prepared_ruleset`]; `None`: no Landlock), the layer hiding
@@ -394,9 +402,9 @@ enum FileSystemRules {
     /// Made before the fork, open on this descriptor (`None`: the kernel
     /// has no Landlock).
     Prepared(Option<RawFd>),
-    /// Made by the bot's child itself, from the spec: a launcher's bot,
-    /// whose launcher keeps only the descriptors it knows, and under
-    /// strict whose mounts are made after the fork.
+    /// Made by the bot's child itself, from the spec: under strict, whose
+    /// mounts are made after the fork, or where the kernel has no
+    /// Landlock.
     MadeInTheChild,
 }
 
@@ -435,8 +443,11 @@ fn start_bot(
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
         .current_dir(&spec.workdir);
     let (rules, secrets, referee) = match forker {
-        Forker::Launcher { secrets } => (
-            FileSystemRules::MadeInTheChild,
+        Forker::Launcher { secrets, ruleset } => (
+            match ruleset {
+                true => FileSystemRules::Prepared(Some(RULESET_FD)),
+                false => FileSystemRules::MadeInTheChild,
+            },
             secrets.then_some(SECRETS_FD),
             None,
         ),
@@ -811,7 +822,8 @@ fn confine(
                 .map_err(|e| StepError::new(Step::FileSystemConfinement, e))?;
             if let Some(ruleset) = ruleset {
                 // SAFETY: the referee keeps it open until the bot's exec
-                // (see `start_from_the_referee`).
+                // (see `start_from_the_referee`), a launcher for as long as
+                // it runs (see `start_launcher`).
                 let ruleset = unsafe { std::os::fd::BorrowedFd::borrow_raw(ruleset) };
                 // Its own `/proc` folder is known only here (one that
                 // cannot be granted leaves it that folder unread, no more).
