@@ -244,8 +244,7 @@ pub(crate) fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
     let ruleset = match spec.strict {
         None => {
             landlock::share_anchors(launch::SYSTEM_READABLE);
-            launch::prepared_ruleset(spec, secrets.is_none())
-                .map_err(|e| launch_error(e.into()))?
+            launch::prepared_ruleset(spec, secrets.is_none()).map_err(|e| launch_error(e.into()))?
         }
         Some(_) => None,
     };
@@ -267,7 +266,13 @@ pub(crate) fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
         // buffers (copies of the referee's own).
         unsafe { libc::_exit(code) }
     }
-    drop((stdin_read, stdout_write, stderr_write, report_write, ruleset));
+    drop((
+        stdin_read,
+        stdout_write,
+        stderr_write,
+        report_write,
+        ruleset,
+    ));
     let launcher_pid = Pid::from_raw(forked).expect("a child's pid is positive");
     let mut report = Report::new(report_read);
     let started = report
