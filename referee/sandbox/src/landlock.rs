@@ -106,6 +106,12 @@
 //! thread, then exec. It allocates, and never prints: errors come back as
 //! values. It also sets `no_new_privs` (Landlock requires it of an
 //! unprivileged caller), even when the kernel has no Landlock.
+//!
+//! Or make the ruleset before the fork and only enforce it in the child
+//! ([`restrict_self_with`], a system call): [`prepare`] for one policy,
+//! [`SharedRules`] for the rules many policies share, planned once (the
+//! referee's start of a basic bot: its child resolves no path and adds no
+//! rule but that of its own `/proc` folder, [`grant_own_proc`]).
 
 use std::ffi::OsStr;
 use std::os::fd::{AsFd, BorrowedFd, FromRawFd, OwnedFd};
@@ -491,9 +497,12 @@ pub(crate) fn listed_rules(policy: &FsPolicy) -> Result<Vec<(PathBuf, u64)>, Lan
 /// kernel: those of its Landlock ABI among those asked for (what the crate
 /// keeps of them, best effort). A rule may grant no other.
 fn handled_by_this_kernel() -> BitFlags<AccessFs> {
-    // The running kernel's own ABI, asked of it: not a guess.
-    let abi = ABI::from(kernel_abi().map_or(0, |abi| abi as i32));
-    AccessFs::from_all(abi) & AccessFs::from_all(NEWEST_ABI)
+    static HANDLED: std::sync::OnceLock<BitFlags<AccessFs>> = std::sync::OnceLock::new();
+    *HANDLED.get_or_init(|| {
+        // The running kernel's own ABI, asked of it: not a guess.
+        let abi = ABI::from(kernel_abi().map_or(0, |abi| abi as i32));
+        AccessFs::from_all(abi) & AccessFs::from_all(NEWEST_ABI)
+    })
 }
 
 /// `landlock_add_rule(2)` of a path-beneath rule: `access` beneath
