@@ -657,6 +657,71 @@ fn one_file_bots_read_nothing_of_each_other(sandbox: &str) {
     assert!(bad.is_empty(), "{sandbox}: {bad:#?}");
 }
 
+/// Both seats run one command (`sibling.py`), whose Landlock rules the
+/// referee plans once for all its bots (basic): each bot still writes in
+/// its own working folder, and neither lists, reads nor writes the other's,
+/// though told its path (the test finds both folders while the game runs).
+#[test]
+fn two_bots_of_one_command_reach_only_their_own_working_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = dir.path().join("bots");
+    let workdirs = dir.path().join("tmp");
+    std::fs::create_dir_all(&bots).unwrap();
+    std::fs::create_dir_all(&workdirs).unwrap();
+    std::fs::copy(sample_file("hostile/sibling.py"), bots.join("sibling.py")).unwrap();
+    let bot = format!("python3 {}", bots.join("sibling.py").display());
+    let command = Referee::new()
+        .env("TMPDIR", &workdirs)
+        .args([
+            "match",
+            "arrow5",
+            &bot,
+            &bot,
+            "--sandbox",
+            "basic",
+            "--json",
+        ])
+        .args(["--max-rounds", "3"])
+        .command();
+    // Both working folders, once they exist, told to the bots (written
+    // whole, then renamed into place).
+    let teller = {
+        let (workdirs, bots) = (workdirs.clone(), bots.clone());
+        std::thread::spawn(move || {
+            let deadline = std::time::Instant::now() + Duration::from_secs(60);
+            loop {
+                let found: Vec<String> = std::fs::read_dir(&workdirs)
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .filter(|f| f.file_name().to_string_lossy().starts_with("referee-bots-"))
+                    .flat_map(|f| std::fs::read_dir(f.path()).into_iter().flatten().flatten())
+                    .filter(|w| w.path().join("mine").exists())
+                    .map(|w| w.path().display().to_string())
+                    .collect();
+                if found.len() >= 2 {
+                    let told = bots.join("targets.tmp");
+                    std::fs::write(&told, found.join("\n") + "\n").unwrap();
+                    std::fs::rename(&told, bots.join("targets.txt")).unwrap();
+                    return found;
+                }
+                if std::time::Instant::now() >= deadline {
+                    return found;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        })
+    };
+    let run = run_within(command, Duration::from_secs(120));
+    let found = teller.join().unwrap();
+    assert_eq!(found.len(), 2, "both working folders found: {found:?}");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let record = run.json();
+    for seat in 0..2 {
+        assert_eq!(record["players"][seat]["verdict"], "ok", "{record}");
+    }
+}
+
 #[test]
 fn one_file_bots_read_nothing_of_each_other_under_basic() {
     one_file_bots_read_nothing_of_each_other("basic");

@@ -106,9 +106,15 @@
 //! thread, then exec. It allocates, and never prints: errors come back as
 //! values. It also sets `no_new_privs` (Landlock requires it of an
 //! unprivileged caller), even when the kernel has no Landlock.
+//!
+//! Or make the ruleset before the fork and only enforce it in the child
+//! ([`restrict_self_with`], a system call): [`prepare`] for one policy,
+//! [`SharedRules`] for the rules many policies share, planned once (the
+//! referee's start of a basic bot: its child resolves no path and adds no
+//! rule but that of its own `/proc` folder, [`grant_own_proc`]).
 
 use std::ffi::OsStr;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
@@ -356,13 +362,176 @@ pub fn confine(policy: &FsPolicy) -> Result<Confinement, LandlockError> {
 
 /// The ruleset of `policy`, not yet enforced.
 fn ruleset_of(policy: &FsPolicy) -> Result<::landlock::RulesetCreated, LandlockError> {
-    let mut ruleset = Ruleset::default()
+    let mut ruleset = empty_ruleset()?;
+    for_each_rule(policy, &mut |rule| add_rule(&mut ruleset, rule))?;
+    Ok(ruleset)
+}
+
+/// A ruleset handling every right this module confines, with no rule yet.
+fn empty_ruleset() -> Result<::landlock::RulesetCreated, LandlockError> {
+    Ok(Ruleset::default()
         .handle_access(AccessFs::from_all(NEWEST_ABI))?
         .handle_access(AccessNet::from_all(NEWEST_ABI))?
         .scope(Scope::from_all(NEWEST_ABI))?
-        .create()?;
-    for_each_rule(policy, &mut |rule| add_rule(&mut ruleset, rule))?;
-    Ok(ruleset)
+        .create()?)
+}
+
+/// The rules of a policy that do not depend on its writable paths, decided
+/// once (paths resolved, folders walked, each anchor's kind known) and
+/// kept with their anchors open (`O_PATH`, close-on-exec): a ruleset of
+/// them and of one bot's writable paths ([`SharedRules::ruleset_with`]) is
+/// then a system call per rule, made in the referee before the fork of
+/// each bot of one command (see `launch::prepared_ruleset`).
+///
+/// Its anchors are the inodes found when it was planned: a folder or file
+/// removed and made anew since keeps its old rule (the new one is not
+/// readable), an entry added since to a walked folder gets none. It only
+/// ever grants less than a plan made anew would, never more.
+pub struct SharedRules {
+    rules: Vec<PlannedRule>,
+    /// The real hidden paths: none may lie beneath a writable path.
+    hidden: Vec<PathBuf>,
+}
+
+impl SharedRules {
+    /// Every rule of `policy` but those of its writable paths (which it
+    /// ignores).
+    pub fn plan(policy: &FsPolicy) -> Result<SharedRules, LandlockError> {
+        let mut rules = Vec::new();
+        let hidden = for_each_rule_but_writable(policy, &[], &mut |rule| {
+            rules.push(rule);
+            Ok(())
+        })?;
+        Ok(SharedRules { rules, hidden })
+    }
+
+    /// How many descriptors it keeps open of its own (the shared anchors
+    /// are the referee's, open anyway).
+    pub fn own_descriptors(&self) -> usize {
+        self.rules
+            .iter()
+            .filter(|rule| matches!(rule.fd, RuleFd::Own(_)))
+            .count()
+    }
+
+    /// A ruleset of these rules and of every right beneath each of
+    /// `writable` (each must exist, and hold no hidden path, as
+    /// [`confine`] requires), not enforced: a child enforces it with
+    /// [`restrict_self_with`], after [`grant_own_proc`] if the policy
+    /// grants of `/proc` only the caller's own folder. `None`: the kernel
+    /// has no Landlock.
+    ///
+    /// The rules go in by `landlock_add_rule` itself, not through the
+    /// landlock crate, which looks at each anchor's kind (`fstat`) again:
+    /// the kind is known since the plan, and each rule's rights are those
+    /// the ruleset handles on this kernel (the crate's best effort).
+    pub fn ruleset_with(&self, writable: &[PathBuf]) -> Result<Option<OwnedFd>, LandlockError> {
+        let Some(ruleset) = Option::<OwnedFd>::from(empty_ruleset()?) else {
+            return Ok(None);
+        };
+        let handled = handled_by_this_kernel();
+        self.each_rule_with(writable, &mut |rule| {
+            let access = rule.access & handled;
+            if access.is_empty() || add_path_beneath(&ruleset, &rule.fd, access) {
+                Ok(())
+            } else {
+                Err(LandlockError::path(
+                    "rule for ",
+                    &rule.path,
+                    std::io::Error::last_os_error(),
+                ))
+            }
+        })?;
+        Ok(Some(ruleset))
+    }
+
+    /// Hands the rules of `writable`, then the planned ones, to `add`.
+    fn each_rule_with(
+        &self,
+        writable: &[PathBuf],
+        add: &mut dyn FnMut(&PlannedRule) -> Result<(), LandlockError>,
+    ) -> Result<(), LandlockError> {
+        let all = AccessFs::from_all(NEWEST_ABI);
+        let writable = grant_paths(writable, all, "writable path ", &mut |rule| add(&rule))?;
+        for path in &self.hidden {
+            if let Some(outer) = writable.iter().find(|w| path.starts_with(w)) {
+                return Err(LandlockError::HiddenInsideGranted {
+                    path: path.clone(),
+                    outer: outer.clone(),
+                });
+            }
+        }
+        self.rules.iter().try_for_each(add)
+    }
+
+    /// Its rules with `writable`'s, as (path, rights), sorted.
+    #[cfg(test)]
+    pub(crate) fn listed_with(
+        &self,
+        writable: &[PathBuf],
+    ) -> Result<Vec<(PathBuf, u64)>, LandlockError> {
+        let mut listed = Vec::new();
+        self.each_rule_with(writable, &mut |rule| {
+            listed.push((rule.path.clone(), rule.access.bits()));
+            Ok(())
+        })?;
+        listed.sort();
+        Ok(listed)
+    }
+}
+
+/// The rules [`confine`] adds for `policy` (but the caller's own `/proc`
+/// folder), as (path, rights), sorted.
+#[cfg(test)]
+pub(crate) fn listed_rules(policy: &FsPolicy) -> Result<Vec<(PathBuf, u64)>, LandlockError> {
+    let mut listed = Vec::new();
+    for_each_rule(policy, &mut |rule| {
+        listed.push((rule.path, rule.access.bits()));
+        Ok(())
+    })?;
+    listed.sort();
+    Ok(listed)
+}
+
+/// The file-system rights a ruleset of [`empty_ruleset`] handles on this
+/// kernel: those of its Landlock ABI among those asked for (what the crate
+/// keeps of them, best effort). A rule may grant no other.
+fn handled_by_this_kernel() -> BitFlags<AccessFs> {
+    static HANDLED: std::sync::OnceLock<BitFlags<AccessFs>> = std::sync::OnceLock::new();
+    *HANDLED.get_or_init(|| {
+        // The running kernel's own ABI, asked of it: not a guess.
+        let abi = ABI::from(kernel_abi().map_or(0, |abi| abi as i32));
+        AccessFs::from_all(abi) & AccessFs::from_all(NEWEST_ABI)
+    })
+}
+
+/// `landlock_add_rule(2)` of a path-beneath rule: `access` beneath
+/// `anchor` in `ruleset`. System calls only, no allocation. False if the
+/// kernel refused (errno says why).
+fn add_path_beneath(ruleset: &impl AsFd, anchor: &impl AsFd, access: BitFlags<AccessFs>) -> bool {
+    use std::os::fd::AsRawFd;
+    /// `struct landlock_path_beneath_attr` (packed in the kernel's header).
+    #[repr(C, packed)]
+    struct PathBeneathAttr {
+        allowed_access: u64,
+        parent_fd: i32,
+    }
+    const LANDLOCK_RULE_PATH_BENEATH: libc::c_uint = 1;
+    let attr = PathBeneathAttr {
+        allowed_access: access.bits(),
+        parent_fd: anchor.as_fd().as_raw_fd(),
+    };
+    // SAFETY: landlock_add_rule(2) reads the attribute on the stack; the
+    // descriptors are open.
+    unsafe {
+        libc::syscall(
+            libc::SYS_landlock_add_rule,
+            ruleset.as_fd().as_raw_fd(),
+            LANDLOCK_RULE_PATH_BENEATH,
+            &attr as *const PathBeneathAttr,
+            0u32,
+        ) == 0
+    }
 }
 
 fn add_rule(
@@ -444,14 +613,6 @@ const OWN_PROC: &str = "/proc/self";
 /// cannot be opened or the kernel refused the rule (the child then cannot
 /// read its own `/proc` entries, and nothing more).
 pub fn grant_own_proc(ruleset: &impl AsFd) -> bool {
-    use std::os::fd::AsRawFd;
-    /// `struct landlock_path_beneath_attr` (packed in the kernel's header).
-    #[repr(C, packed)]
-    struct PathBeneathAttr {
-        allowed_access: u64,
-        parent_fd: i32,
-    }
-    const LANDLOCK_RULE_PATH_BENEATH: libc::c_uint = 1;
     // SAFETY: open with a static NUL-terminated path.
     let fd = unsafe {
         libc::open(
@@ -462,23 +623,9 @@ pub fn grant_own_proc(ruleset: &impl AsFd) -> bool {
     if fd < 0 {
         return false;
     }
-    let attr = PathBeneathAttr {
-        allowed_access: AccessFs::from_read(ABI::V1).bits(),
-        parent_fd: fd,
-    };
-    // SAFETY: landlock_add_rule(2) reads the attribute on the stack; the
-    // descriptors are open; close(2) on the one opened here.
-    unsafe {
-        let added = libc::syscall(
-            libc::SYS_landlock_add_rule,
-            ruleset.as_fd().as_raw_fd(),
-            LANDLOCK_RULE_PATH_BENEATH,
-            &attr as *const PathBeneathAttr,
-            0u32,
-        ) == 0;
-        libc::close(fd);
-        added
-    }
+    // SAFETY: a descriptor just opened, owned here (closed on drop).
+    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    add_path_beneath(ruleset, &fd, AccessFs::from_read(ABI::V1))
 }
 
 struct PlannedRule {
@@ -637,11 +784,35 @@ type AddRule<'a> = dyn FnMut(PlannedRule) -> Result<(), LandlockError> + 'a;
 /// lowered `RLIMIT_NOFILE`), and the kernel never has to grow the
 /// descriptor table. Restricts nothing itself.
 fn for_each_rule(policy: &FsPolicy, add: &mut AddRule<'_>) -> Result<(), LandlockError> {
-    let granted = grant_writable_and_exposed(policy, add)?;
+    let writable = grant_paths(
+        &policy.writable,
+        AccessFs::from_all(NEWEST_ABI),
+        "writable path ",
+        add,
+    )?;
+    for_each_rule_but_writable(policy, &writable, add).map(drop)
+}
+
+/// Every rule of `policy` but those of its writable paths (whose real
+/// paths are `writable`, for the check that no hidden path lies beneath
+/// one). Returns the real hidden paths.
+fn for_each_rule_but_writable(
+    policy: &FsPolicy,
+    writable: &[PathBuf],
+    add: &mut AddRule<'_>,
+) -> Result<Vec<PathBuf>, LandlockError> {
+    let exposed = grant_paths(
+        &policy.exposed,
+        AccessFs::from_read(NEWEST_ABI),
+        "exposed path ",
+        add,
+    )?;
+    let granted: Vec<PathBuf> = writable.iter().chain(&exposed).cloned().collect();
     let hidden = real_hidden_paths(policy, &granted)?;
     grant_readable_roots(policy, &hidden, add)?;
     grant_listing(policy, add)?;
-    grant_devices(add)
+    grant_devices(add)?;
+    Ok(hidden)
 }
 
 /// Listing beneath each listable folder (see [`FsPolicy::listable`]).
@@ -663,28 +834,22 @@ fn grant_listing(policy: &FsPolicy, add: &mut AddRule<'_>) -> Result<(), Landloc
     Ok(())
 }
 
-/// Every right beneath the writable paths, reading beneath the exposed
-/// ones. Returns their real paths.
-fn grant_writable_and_exposed(
-    policy: &FsPolicy,
+/// `access` beneath each of `paths` (`what` they are, for errors: each
+/// must exist). Returns their real paths.
+fn grant_paths(
+    paths: &[PathBuf],
+    access: BitFlags<AccessFs>,
+    what: &'static str,
     add: &mut AddRule<'_>,
 ) -> Result<Vec<PathBuf>, LandlockError> {
-    let all = AccessFs::from_all(NEWEST_ABI);
-    let read = AccessFs::from_read(NEWEST_ABI);
     let mut granted: Vec<PathBuf> = Vec::new();
-    for (paths, access, what) in [
-        (&policy.writable, all, "writable path "),
-        (&policy.exposed, read, "exposed path "),
-    ] {
-        for path in paths {
-            let real =
-                std::fs::canonicalize(path).map_err(|e| LandlockError::path(what, path, e))?;
-            let fd = open_path(&real, true).map_err(|e| LandlockError::path(what, path, e))?;
-            if let Some(rule) = planned_rule(real.clone(), RuleFd::Own(fd), access)? {
-                add(rule)?;
-            }
-            granted.push(real);
+    for path in paths {
+        let real = std::fs::canonicalize(path).map_err(|e| LandlockError::path(what, path, e))?;
+        let fd = open_path(&real, true).map_err(|e| LandlockError::path(what, path, e))?;
+        if let Some(rule) = planned_rule(real.clone(), RuleFd::Own(fd), access)? {
+            add(rule)?;
         }
+        granted.push(real);
     }
     Ok(granted)
 }

@@ -215,10 +215,16 @@ pub(super) struct Prepared {
     /// [`SECRETS_FD`]: stacked under the bot's own ruleset, which then
     /// need not walk `/etc` for every bot.
     pub secrets: bool,
+    /// The bot's own Landlock ruleset, made by the referee before the fork
+    /// ([`prepared_ruleset`], basic), open on [`RULESET_FD`]; else its
+    /// child makes it.
+    pub ruleset: bool,
 }
 
 /// The launcher's descriptor for the layer hiding root's secrets.
 pub const SECRETS_FD: i32 = 4;
+/// The launcher's descriptor for its bot's Landlock ruleset.
+pub const RULESET_FD: i32 = 5;
 
 /// The launcher's life in the child of the referee's fork (see
 /// `BotProcess::spawn`), its report pipe on [`REPORT_FD`]: starts the bot,
@@ -284,6 +290,7 @@ fn launch(spec: &LaunchSpec, report: &mut File, prepared: Prepared) -> Result<()
         exposures,
         Forker::Launcher {
             secrets: prepared.secrets,
+            ruleset: prepared.ruleset,
         },
     )?;
     report
@@ -370,19 +377,35 @@ fn closed_to_its_user(spec: &LaunchSpec) -> Result<(), LaunchError> {
 enum Forker {
     /// The launcher: the bot's pipes are on its standard descriptors
     /// already, its session is its own (the bot gets one too), the layer
-    /// hiding root's secrets, if `secrets`, is open on [`SECRETS_FD`].
-    Launcher { secrets: bool },
+    /// hiding root's secrets, if `secrets`, is open on [`SECRETS_FD`], the
+    /// bot's ruleset, if `ruleset`, on [`RULESET_FD`].
+    Launcher { secrets: bool, ruleset: bool },
     /// The referee itself (`starts_directly`: basic, a bot that may not
-    /// fork): the bot's three pipes, the layer hiding root's secrets if
-    /// there is one (a descriptor of the referee's), and the referee's pid.
+    /// fork): the bot's three pipes, its Landlock ruleset made before the
+    /// fork ([`prepared_ruleset`]; `None`: no Landlock), the layer hiding
+    /// root's secrets if there is one (descriptors of the referee's), and
+    /// the referee's pid.
     /// The child closes everything else of the referee's at exec, stays in
     /// the referee's session in a process group of its own, and dies with
     /// the referee.
     Referee {
         stdio: [OwnedFd; 3],
+        ruleset: Option<RawFd>,
         secrets: Option<RawFd>,
         referee: i32,
     },
+}
+
+/// Where a bot's Landlock ruleset comes from.
+#[derive(Clone, Copy)]
+enum FileSystemRules {
+    /// Made before the fork, open on this descriptor (`None`: the kernel
+    /// has no Landlock).
+    Prepared(Option<RawFd>),
+    /// Made by the bot's child itself, from the spec: under strict, whose
+    /// mounts are made after the fork, or where the kernel has no
+    /// Landlock.
+    MadeInTheChild,
 }
 
 /// Forks the bot, confines it step by step and execs it; its pid, or why
@@ -419,15 +442,23 @@ fn start_bot(
         .env_clear()
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
         .current_dir(&spec.workdir);
-    let (secrets, referee) = match forker {
-        Forker::Launcher { secrets } => (secrets.then_some(SECRETS_FD), None),
+    let (rules, secrets, referee) = match forker {
+        Forker::Launcher { secrets, ruleset } => (
+            match ruleset {
+                true => FileSystemRules::Prepared(Some(RULESET_FD)),
+                false => FileSystemRules::MadeInTheChild,
+            },
+            secrets.then_some(SECRETS_FD),
+            None,
+        ),
         Forker::Referee {
             stdio: [stdin, stdout, stderr],
+            ruleset,
             secrets,
             referee,
         } => {
             command.stdin(stdin).stdout(stdout).stderr(stderr);
-            (secrets, Some(referee))
+            (FileSystemRules::Prepared(ruleset), secrets, Some(referee))
         }
     };
     let child_spec = spec.clone();
@@ -438,12 +469,13 @@ fn start_bot(
             let confined = match referee {
                 Some(referee) => {
                     leave_the_referee(Forked::Bot);
-                    confine(&child_spec, &exposures, secrets, false)
+                    confine(&child_spec, &exposures, rules, secrets, false)
                         .and_then(|()| dies_with(referee))
                 }
                 None => confine(
                     &child_spec,
                     &exposures,
+                    rules,
                     secrets,
                     child_spec.strict.is_none(),
                 ),
@@ -491,11 +523,14 @@ pub(super) fn start_from_the_referee(
     secrets: Option<RawFd>,
 ) -> Result<i32, LaunchError> {
     let referee = rustix::process::getpid().as_raw_nonzero().get();
+    // Close-on-exec, and closed here once the bot's exec is done.
+    let ruleset = prepared_ruleset(spec, secrets.is_none())?;
     start_bot(
         spec,
         Vec::new(),
         Forker::Referee {
             stdio,
+            ruleset: ruleset.as_ref().map(std::os::fd::AsRawFd::as_raw_fd),
             secrets,
             referee,
         },
@@ -744,12 +779,13 @@ fn dies_with(referee: i32) -> Result<(), StepError> {
 
 /// In the bot's process, between fork and exec (single-threaded): every
 /// confinement step, in an order where each still has the privilege it
-/// needs. `secrets`: the descriptor of the layer hiding root's secrets
-/// (else the bot's own ruleset hides them). `own_session`: see
-/// [`leave_the_terminal`].
+/// needs. `rules`: its Landlock ruleset's source. `secrets`: the
+/// descriptor of the layer hiding root's secrets (else the bot's own
+/// ruleset hides them). `own_session`: see [`leave_the_terminal`].
 fn confine(
     spec: &LaunchSpec,
     exposures: &[Exposure],
+    rules: FileSystemRules,
     secrets: Option<RawFd>,
     own_session: bool,
 ) -> Result<(), StepError> {
@@ -767,13 +803,39 @@ fn confine(
     }
     // Before seccomp, which would refuse Landlock's own system calls no
     // more than any other, but after the user switch, so that the domain
-    // is made by the bot's own credentials.
-    landlock::confine(&landlock_policy(spec, secrets.is_none())).map_err(|e| {
-        StepError::new(
-            Step::FileSystemConfinement,
-            io::Error::other(crate::text::with_causes(&e)),
-        )
-    })?;
+    // is made by the bot's own credentials (a ruleset made before the
+    // fork is only a list of rules: the domain is made here, when the
+    // bot enforces it).
+    match rules {
+        FileSystemRules::MadeInTheChild => {
+            landlock::confine(&landlock_policy(spec, secrets.is_none())).map_err(|e| {
+                StepError::new(
+                    Step::FileSystemConfinement,
+                    io::Error::other(crate::text::with_causes(&e)),
+                )
+            })?;
+        }
+        FileSystemRules::Prepared(ruleset) => {
+            // Landlock asks it of a process without CAP_SYS_ADMIN (set even
+            // without Landlock, as `landlock::confine` does).
+            rustix::thread::set_no_new_privs(true)
+                .map_err(|e| StepError::new(Step::FileSystemConfinement, e))?;
+            if let Some(ruleset) = ruleset {
+                // SAFETY: the referee keeps it open until the bot's exec
+                // (see `start_from_the_referee`), a launcher for as long as
+                // it runs (see `start_launcher`).
+                let ruleset = unsafe { std::os::fd::BorrowedFd::borrow_raw(ruleset) };
+                // Its own `/proc` folder is known only here (one that
+                // cannot be granted leaves it that folder unread, no more).
+                if spec.strict.is_none() {
+                    landlock::grant_own_proc(&ruleset);
+                }
+                if !landlock::restrict_self_with(&ruleset) {
+                    return Err(StepError::last(Step::FileSystemConfinement));
+                }
+            }
+        }
+    }
     if let Some(secrets) = secrets {
         // SAFETY: the launcher keeps the layer open on this descriptor
         // (see `start_launcher`), the referee for as long as it runs.
@@ -816,23 +878,64 @@ fn confine(
 /// leaves root's secrets ([`ROOTS_SECRETS`]) to a layer of their own (see
 /// [`secrets_layer`]).
 pub(super) fn landlock_policy(spec: &LaunchSpec, with_secrets: bool) -> landlock::FsPolicy {
-    let strict = spec.strict.is_some();
-    let mut hidden: Vec<PathBuf> = spec
+    let command = command_policy(spec, with_secrets, working_folders(spec).as_deref());
+    let mut policy = command.policy;
+    let writable = writable_paths(spec);
+    policy
         .hidden
-        .iter()
-        .filter_map(|p| p.canonicalize().ok())
-        .collect();
-    // The folder of every bot's working directory (its own is writable,
-    // so granted again); under strict, its /tmp and /dev/shm are its own.
-    if let Some(folder) = spec
-        .workdir
+        .retain(|h| !writable.iter().any(|granted| h.starts_with(granted)));
+    policy.writable = writable;
+    policy
+}
+
+/// Every right beneath these: the bot's working directory, under strict
+/// also its private `/tmp` and `/dev/shm`.
+fn writable_paths(spec: &LaunchSpec) -> Vec<PathBuf> {
+    let mut writable = vec![spec.workdir.clone()];
+    if spec.strict.is_some() {
+        writable.extend([TMP.into(), "/dev/shm".into()]);
+    }
+    writable
+}
+
+/// The real folder of every bot's working directory, hidden under basic
+/// (the bot's own is writable, so granted again); under strict, its /tmp
+/// and /dev/shm are its own.
+fn working_folders(spec: &LaunchSpec) -> Option<PathBuf> {
+    spec.workdir
         .canonicalize()
         .ok()
         .and_then(|w| w.parent().map(Path::to_path_buf))
-        .filter(|f| f.parent().is_some() && !strict)
-    {
-        hidden.push(folder);
+        .filter(|f| f.parent().is_some() && spec.strict.is_none())
+}
+
+/// What [`landlock_policy`] makes of a spec but for its writable paths:
+/// the same for every bot of one command (given the folder of the working
+/// directories).
+struct CommandPolicy {
+    /// No writable path yet; its hidden paths are all of them, even one
+    /// beneath a bot's working directory.
+    policy: landlock::FsPolicy,
+    /// The paths of [`LaunchSpec::hidden`] that did not exist (to hide
+    /// them once they do).
+    missing: Vec<PathBuf>,
+}
+
+fn command_policy(
+    spec: &LaunchSpec,
+    with_secrets: bool,
+    working_folders: Option<&Path>,
+) -> CommandPolicy {
+    let strict = spec.strict.is_some();
+    let mut hidden: Vec<PathBuf> = Vec::new();
+    let mut missing: Vec<PathBuf> = Vec::new();
+    for path in &spec.hidden {
+        match path.canonicalize() {
+            Ok(real) => hidden.push(real),
+            Err(_) => missing.push(path.clone()),
+        }
     }
+    hidden.extend(working_folders.map(Path::to_path_buf));
     // A bot (or compiler) of a referee run as root keeps uid 0 under
     // basic: the files only root may read are hidden by name.
     if spec.identity.is_some() && with_secrets && !strict {
@@ -849,16 +952,7 @@ pub(super) fn landlock_policy(spec: &LaunchSpec, with_secrets: bool) -> landlock
         .cloned()
         .collect();
     exposed.dedup();
-    let mut writable = vec![spec.workdir.clone()];
-    if strict {
-        writable.extend([TMP.into(), "/dev/shm".into()]);
-    }
-    hidden.retain(|h| {
-        !writable
-            .iter()
-            .chain(&exposed)
-            .any(|granted| h.starts_with(granted))
-    });
+    hidden.retain(|h| !exposed.iter().any(|granted| h.starts_with(granted)));
     // Reading is an allow-list: the system's folders, the bot's program and
     // the folders it needs (its interpreter's tree, its script's folder).
     // Every other folder (results of earlier tournaments, the user's home,
@@ -870,13 +964,150 @@ pub(super) fn landlock_policy(spec: &LaunchSpec, with_secrets: bool) -> landlock
     let listable: Vec<PathBuf> = needed.iter().filter(|p| p.is_dir()).cloned().collect();
     readable.extend(needed);
     readable.extend(program);
-    landlock::FsPolicy {
-        writable,
-        hidden,
-        exposed,
-        readable: Some(readable),
-        own_proc_only: !strict,
-        listable,
+    CommandPolicy {
+        policy: landlock::FsPolicy {
+            writable: Vec::new(),
+            hidden,
+            exposed,
+            readable: Some(readable),
+            own_proc_only: !strict,
+            listable,
+        },
+        missing,
+    }
+}
+
+/// The Landlock ruleset of a bot under basic ([`landlock_policy`]), made
+/// by the referee before it forks the bot, which then only enforces it
+/// (`landlock_restrict_self`, after the rule of its own `/proc` folder):
+/// no path resolved, no folder walked, no rule added between its fork and
+/// its exec. `None`: the kernel has no Landlock.
+///
+/// Only the rule of the bot's working directory is the bot's own; the rest
+/// is planned once per command ([`CommandRules`]) and reused for every bot
+/// of it. Not for strict: its `/tmp`, `/dev/shm` and `/proc` are mounts the
+/// bot's child makes after the fork, which a ruleset made before could not
+/// name (rules hold inodes).
+pub(super) fn prepared_ruleset(
+    spec: &LaunchSpec,
+    with_secrets: bool,
+) -> Result<Option<OwnedFd>, StepError> {
+    let confinement_error = |e: landlock::LandlockError| {
+        StepError::new(
+            Step::FileSystemConfinement,
+            io::Error::other(crate::text::with_causes(&e)),
+        )
+    };
+    debug_assert!(
+        spec.strict.is_none(),
+        "a strict bot's rules name its mounts"
+    );
+    let writable = writable_paths(spec);
+    let command = CommandRules::of(spec, with_secrets).map_err(confinement_error)?;
+    // A hidden path beneath the bot's own working directory is dropped by
+    // `landlock_policy` (rights only add up): never so for a fresh folder,
+    // but if so, the bot's policy is made whole, as in its child.
+    if command
+        .hidden
+        .iter()
+        .any(|h| writable.iter().any(|w| h.starts_with(w)))
+    {
+        return landlock::prepare(&landlock_policy(spec, with_secrets)).map_err(confinement_error);
+    }
+    command
+        .rules
+        .ruleset_with(&writable)
+        .map_err(confinement_error)
+}
+
+/// The rules every bot of one command shares ([`landlock::SharedRules`]),
+/// planned at its first start and kept by the referee.
+///
+/// Kept paths cannot open a hole: what they name changes only by the
+/// organiser's hand or the referee's (a bot writes nowhere but beneath its
+/// own working directory, which is not among them), and an anchor gone
+/// stale grants less, never more (see [`landlock::SharedRules`]). The one
+/// change that would call for more hiding, a hidden path that did not
+/// exist and now does (a results folder made later), makes a new plan.
+struct CommandRules {
+    /// What determines the rules: the command's paths.
+    key: CommandKey,
+    rules: landlock::SharedRules,
+    /// The hidden paths of its policy, as [`landlock_policy`] checks them
+    /// against the writable ones.
+    hidden: Vec<PathBuf>,
+    /// The hidden paths that did not exist.
+    missing: Vec<PathBuf>,
+}
+
+/// What of a [`LaunchSpec`] its Landlock rules, but the working
+/// directory's own, follow from ([`command_policy`]).
+#[derive(Clone, PartialEq, Eq)]
+struct CommandKey {
+    program: PathBuf,
+    args: Vec<OsString>,
+    readable: Vec<PathBuf>,
+    hidden: Vec<PathBuf>,
+    strict: bool,
+    as_root: bool,
+    with_secrets: bool,
+    working_folders: Option<PathBuf>,
+}
+
+/// The plans kept, newest last; the oldest goes past this many.
+const KEPT_PLANS: usize = 32;
+/// A plan holding more descriptors of its own than this (a walk of a
+/// crowded folder) is not kept: the referee's descriptors are not the
+/// plans' to spend.
+const KEPT_PLAN_DESCRIPTORS: usize = 64;
+
+impl CommandRules {
+    /// The plan for `spec`'s command: a kept one, or a new one (kept).
+    fn of(
+        spec: &LaunchSpec,
+        with_secrets: bool,
+    ) -> Result<std::sync::Arc<CommandRules>, landlock::LandlockError> {
+        use std::sync::{Arc, Mutex};
+        static KEPT: Mutex<Vec<Arc<CommandRules>>> = Mutex::new(Vec::new());
+        let key = CommandKey {
+            program: spec.program.clone(),
+            args: spec.args.clone(),
+            readable: spec.readable.clone(),
+            hidden: spec.hidden.clone(),
+            strict: spec.strict.is_some(),
+            as_root: spec.identity.is_some(),
+            with_secrets,
+            working_folders: working_folders(spec),
+        };
+        let kept = |plans: &mut Vec<Arc<CommandRules>>| {
+            let at = plans.iter().position(|plan| plan.key == key)?;
+            // Still missing, or planned anew.
+            if plans[at].missing.iter().all(|p| p.canonicalize().is_err()) {
+                return Some(plans[at].clone());
+            }
+            plans.remove(at);
+            None
+        };
+        if let Some(plan) = kept(&mut KEPT.lock().unwrap_or_else(|e| e.into_inner())) {
+            return Ok(plan);
+        }
+        // Planned outside the lock: other games start meanwhile.
+        let command = command_policy(spec, with_secrets, key.working_folders.as_deref());
+        let plan = Arc::new(CommandRules {
+            rules: landlock::SharedRules::plan(&command.policy)?,
+            hidden: command.policy.hidden,
+            missing: command.missing,
+            key,
+        });
+        if plan.rules.own_descriptors() <= KEPT_PLAN_DESCRIPTORS {
+            let mut plans = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+            plans.retain(|kept| kept.key != plan.key);
+            if plans.len() >= KEPT_PLANS {
+                plans.remove(0);
+            }
+            plans.push(plan.clone());
+        }
+        Ok(plan)
     }
 }
 
@@ -939,5 +1170,159 @@ mod tests {
         }
         assert_eq!(Ended::parse("exit code x 1 2 3"), None);
         assert_eq!(Ended::parse("started 12"), None);
+    }
+
+    /// A folder of one-file bots (`mine.sh` and another team's), a
+    /// results folder, and a folder of working directories (`work/one`,
+    /// `work/two`), each with a file.
+    struct Bots {
+        _dir: tempfile::TempDir,
+        root: PathBuf,
+    }
+
+    impl Bots {
+        fn new() -> Bots {
+            // As the referee does before its first start of a bot.
+            landlock::share_anchors(SYSTEM_READABLE);
+            let dir = tempfile::tempdir().expect("tempdir");
+            let root = dir.path().canonicalize().expect("real path");
+            for folder in ["bots", "results", "work/one", "work/two"] {
+                std::fs::create_dir_all(root.join(folder)).expect("mkdir");
+            }
+            for file in [
+                "bots/mine.sh",
+                "bots/other.sh",
+                "work/one/file",
+                "work/two/file",
+            ] {
+                std::fs::write(root.join(file), b"exit 0\n").expect("write");
+            }
+            Bots { _dir: dir, root }
+        }
+
+        /// The spec of `mine.sh` (run by `sh`) in the working directory
+        /// `work/WORKDIR`, the other team's file and the results hidden.
+        fn spec(&self, workdir: &str) -> LaunchSpec {
+            LaunchSpec {
+                program: "/bin/sh".into(),
+                args: vec![self.root.join("bots/mine.sh").into()],
+                env: Vec::new(),
+                workdir: self.root.join("work").join(workdir),
+                readable: Vec::new(),
+                address_space: u64::MAX,
+                file_size: u64::MAX,
+                allow_fork: false,
+                compiler: false,
+                hidden: vec![
+                    self.root.join("bots/other.sh"),
+                    self.root.join("results"),
+                    self.root.join("bots/later"),
+                ],
+                identity: None,
+                cgroup_procs: Vec::new(),
+                strict: None,
+            }
+        }
+    }
+
+    /// The rules a ruleset made before the fork has for `spec`.
+    fn prepared_rules(spec: &LaunchSpec) -> Vec<(PathBuf, u64)> {
+        CommandRules::of(spec, true)
+            .expect("plan")
+            .rules
+            .listed_with(&writable_paths(spec))
+            .expect("rules")
+    }
+
+    #[test]
+    fn a_ruleset_made_before_the_fork_grants_what_the_bots_own_did() {
+        let bots = Bots::new();
+        let spec = bots.spec("one");
+        let own = landlock::listed_rules(&landlock_policy(&spec, true)).expect("rules");
+        assert_eq!(prepared_rules(&spec), own);
+        // Not an empty comparison: the walk of the bots' folder is in it.
+        let paths: Vec<&PathBuf> = own.iter().map(|(path, _)| path).collect();
+        assert!(
+            paths.contains(&&bots.root.join("bots/mine.sh")),
+            "{paths:?}"
+        );
+        assert!(paths.contains(&&bots.root.join("work/one")), "{paths:?}");
+        assert!(!paths
+            .iter()
+            .any(|p| p.ends_with("other.sh") || p.ends_with("results")));
+    }
+
+    #[test]
+    fn a_second_bot_of_a_command_gets_its_own_working_directory_not_the_first_ones() {
+        let bots = Bots::new();
+        let (one, two) = (bots.spec("one"), bots.spec("two"));
+        let first = CommandRules::of(&one, true).expect("plan");
+        let second = CommandRules::of(&two, true).expect("plan");
+        assert!(std::sync::Arc::ptr_eq(&first, &second), "planned once");
+        let rules = prepared_rules(&two);
+        assert_eq!(
+            rules,
+            landlock::listed_rules(&landlock_policy(&two, true)).expect("rules")
+        );
+        assert!(rules
+            .iter()
+            .any(|(path, _)| *path == bots.root.join("work/two")));
+        assert!(!rules
+            .iter()
+            .any(|(path, _)| path.starts_with(bots.root.join("work/one"))));
+        // Enforced: the second bot writes in its own folder, and neither
+        // reads nor writes the first's.
+        let ruleset = prepared_ruleset(&two, true)
+            .expect("ruleset")
+            .expect("this kernel has Landlock");
+        let run = |script: &str| {
+            use std::os::fd::AsFd;
+            let ruleset = ruleset.try_clone().expect("dup");
+            let mut command = Command::new("/bin/sh");
+            command.args(["-c", script]).current_dir(&bots.root);
+            // SAFETY: system calls only, between fork and exec.
+            unsafe {
+                command.pre_exec(move || {
+                    rustix::thread::set_no_new_privs(true)?;
+                    landlock::grant_own_proc(&ruleset.as_fd());
+                    if landlock::restrict_self_with(&ruleset) {
+                        Ok(())
+                    } else {
+                        Err(io::Error::last_os_error())
+                    }
+                });
+            }
+            command.status().expect("sh").success()
+        };
+        // Its own `/proc` folder too (read by `sh` itself, not a child).
+        assert!(run(
+            "echo x > work/two/made && cat work/two/file && read line < /proc/self/status"
+        ));
+        assert!(!run("read line < /proc/1/environ"));
+        assert!(!run("cat work/one/file"));
+        assert!(!run("echo x > work/one/made"));
+        assert!(!run("cat bots/other.sh"));
+        assert!(run("cat bots/mine.sh"));
+    }
+
+    /// A hidden path that did not exist when the command's rules were
+    /// planned is hidden once it does: the plan is made anew.
+    #[test]
+    fn a_hidden_path_made_after_the_plan_is_hidden() {
+        let bots = Bots::new();
+        let spec = bots.spec("one");
+        let first = CommandRules::of(&spec, true).expect("plan");
+        std::fs::write(bots.root.join("bots/later"), b"x").expect("write");
+        let second = CommandRules::of(&spec, true).expect("plan");
+        assert!(!std::sync::Arc::ptr_eq(&first, &second), "planned anew");
+        let rules = prepared_rules(&spec);
+        assert!(
+            !rules.iter().any(|(path, _)| path.ends_with("later")),
+            "{rules:?}"
+        );
+        assert_eq!(
+            rules,
+            landlock::listed_rules(&landlock_policy(&spec, true)).expect("rules")
+        );
     }
 }

@@ -238,6 +238,17 @@ pub(crate) fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
         (None, Some(_)) => launch::secrets_layer()?.map(AsRawFd::as_raw_fd),
         _ => None,
     };
+    // Under basic the bot's ruleset too (one for this bot, closed here
+    // once the launcher has its copy); under strict its child makes it,
+    // after its mounts (see `launch::prepared_ruleset`).
+    let ruleset = match spec.strict {
+        None => {
+            landlock::share_anchors(launch::SYSTEM_READABLE);
+            launch::prepared_ruleset(spec, secrets.is_none()).map_err(|e| launch_error(e.into()))?
+        }
+        Some(_) => None,
+    };
+    let ruleset_fd = ruleset.as_ref().map(AsRawFd::as_raw_fd);
     // SAFETY: the child runs only `launcher_child`, which ends in _exit.
     let forked = unsafe { libc::fork() };
     if forked < 0 {
@@ -248,14 +259,20 @@ pub(crate) fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
             [&stdin_read, &stdout_write, &stderr_write, &report_write].map(AsRawFd::as_raw_fd);
         let code = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             // SAFETY: in the child of the fork above, which never returns.
-            unsafe { launcher_child(spec, fds, namespaces, secrets, referee) }
+            unsafe { launcher_child(spec, fds, namespaces, [secrets, ruleset_fd], referee) }
         }))
         .unwrap_or(1);
         // SAFETY: ends the child without the referee's exit handlers or
         // buffers (copies of the referee's own).
         unsafe { libc::_exit(code) }
     }
-    drop((stdin_read, stdout_write, stderr_write, report_write));
+    drop((
+        stdin_read,
+        stdout_write,
+        stderr_write,
+        report_write,
+        ruleset,
+    ));
     let launcher_pid = Pid::from_raw(forked).expect("a child's pid is positive");
     let mut report = Report::new(report_read);
     let started = report
@@ -293,7 +310,8 @@ pub(crate) fn start_launcher(spec: &launch::LaunchSpec) -> io::Result<Started> {
 /// The launcher's child side of the fork: in the shared `network` and
 /// `ipc` namespaces if there are (strict), the bot's three pipes on its
 /// standard descriptors, its report pipe on 3, the layer hiding root's
-/// `secrets` on 4 if there is one (basic, as root), and nothing else of the
+/// `secrets` on 4 if there is one (basic, as root), the bot's `ruleset` on
+/// 5 if it was made before the fork (basic), and nothing else of the
 /// referee's open, its own session (under strict its own process group,
 /// without the terminal), told of the referee's death; then the
 /// launcher's work ([`launch::keep`]). Returns the exit code.
@@ -305,7 +323,7 @@ pub(crate) unsafe fn launcher_child(
     spec: &launch::LaunchSpec,
     [stdin, stdout, stderr, report]: [i32; 4],
     [network, ipc]: [Option<i32>; 2],
-    secrets: Option<i32>,
+    [secrets, ruleset]: [Option<i32>; 2],
     referee: libc::pid_t,
 ) -> i32 {
     // A mask the forking thread had must not keep signals (SIGTERM) from
@@ -319,12 +337,25 @@ pub(crate) unsafe fn launcher_child(
             return 1;
         }
         // Each source is first moved above the descriptors it goes to, in
-        // case it sits on one of them; the secrets layer (4) stays
-        // close-on-exec, like the report pipe (3).
-        let secrets_fd = secrets.unwrap_or(report);
-        let high = [stdin, stdout, stderr, report, secrets_fd]
-            .map(|fd| libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 10));
-        let kept = if secrets.is_some() { 5 } else { 4 };
+        // case it sits on one of them; the secrets layer (4) and the
+        // ruleset (5) stay close-on-exec, like the report pipe (3). One
+        // missing leaves a copy of the report pipe in its place (closed at
+        // the bot's exec, as the report pipe is), so that the next keeps
+        // its number.
+        let high = [
+            stdin,
+            stdout,
+            stderr,
+            report,
+            secrets.unwrap_or(report),
+            ruleset.unwrap_or(report),
+        ]
+        .map(|fd| libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 10));
+        let kept = match (secrets, ruleset) {
+            (_, Some(_)) => 6,
+            (Some(_), None) => 5,
+            (None, None) => 4,
+        };
         if high.iter().any(|&fd| fd < 0)
             || (0..kept).any(|i| libc::dup2(high[i], i as i32) < 0)
             || (3..kept).any(|fd| libc::fcntl(fd as i32, libc::F_SETFD, libc::FD_CLOEXEC) < 0)
@@ -361,6 +392,7 @@ pub(crate) unsafe fn launcher_child(
             network_joined: network.is_some(),
             ipc_joined: ipc.is_some(),
             secrets: secrets.is_some(),
+            ruleset: ruleset.is_some(),
         };
         launch::keep(
             spec,
