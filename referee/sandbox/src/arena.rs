@@ -88,6 +88,10 @@ struct Made {
     /// Emptied cgroups of earlier bots: the parent they are in (the
     /// `referee` folder of the cgroup v2 hierarchy), and their folders.
     cgroup_pool: Mutex<Vec<(PathBuf, Vec<PathBuf>)>>,
+    /// The Landlock rules planned per command, newest last (see
+    /// `launch::CommandRules`): the context's, so that they and the
+    /// descriptors they hold go with it.
+    command_plans: Mutex<Vec<Arc<crate::launch::CommandRules>>>,
 }
 
 /// A lock of one of the footprint's parts: a bot that panicked while
@@ -97,6 +101,11 @@ fn held<T>(part: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Footprint {
+    /// The Landlock rules planned per command so far, locked.
+    pub(crate) fn command_plans(&self) -> MutexGuard<'_, Vec<Arc<crate::launch::CommandRules>>> {
+        held(&self.0.command_plans)
+    }
+
     /// The folder of working directories, taken by `make` if there is
     /// none yet: one maker, as two workers starting their first bots at
     /// once would otherwise each take a folder.

@@ -114,7 +114,7 @@
 //! rule but that of its own `/proc` folder, [`grant_own_proc`]).
 
 use std::ffi::OsStr;
-use std::os::fd::{AsFd, BorrowedFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
@@ -613,18 +613,15 @@ const OWN_PROC: &str = "/proc/self";
 /// cannot be opened or the kernel refused the rule (the child then cannot
 /// read its own `/proc` entries, and nothing more).
 pub fn grant_own_proc(ruleset: &impl AsFd) -> bool {
-    // SAFETY: open with a static NUL-terminated path.
-    let fd = unsafe {
-        libc::open(
-            c"/proc/self".as_ptr(),
-            libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
-        )
-    };
-    if fd < 0 {
+    use rustix::fs::{Mode, OFlags};
+    // A static path: no allocation.
+    let Ok(fd) = rustix::fs::open(
+        c"/proc/self",
+        OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    ) else {
         return false;
-    }
-    // SAFETY: a descriptor just opened, owned here (closed on drop).
-    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    };
     add_path_beneath(ruleset, &fd, AccessFs::from_read(ABI::V1))
 }
 

@@ -88,6 +88,7 @@ pub(crate) fn launch_spec(
         }),
         cgroup_procs: cgroup.map(|c| c.procs_files.clone()).unwrap_or_default(),
         strict,
+        footprint: limits.footprint.clone(),
     }
 }
 
