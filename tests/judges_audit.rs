@@ -1,0 +1,207 @@
+//! What a judge (an organiser's game program) may say, and what a bot may
+//! make of it: results that do not add up, a `ready` whose seats make no
+//! sense, an answer never flushed, a bot's reply crafted to look like the
+//! judge's protocol or to crash it. Real judge and bot processes through
+//! the real binary, with the fixture judge `tests/judges/audit/judge.py`.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::harness::*;
+
+const BUDGET: Duration = Duration::from_secs(120);
+
+/// A bot that answers every line with `1`.
+const ONES: &str = "python3 -c 'import sys\nfor l in sys.stdin: print(1, flush=True)'";
+
+/// Plays the audit judge with its option `fault`, the bot `first` at seat
+/// A and [`ONES`] at seat B.
+fn audit(fault: &str, first: &str, extra: &[&str]) -> Run {
+    let judge = judge_fixture("audit/judge.py");
+    let option = format!("fault={fault}");
+    let mut args = vec!["match", judge.as_str(), first, ONES, "--option", &option];
+    args.extend(extra);
+    referee(&args, BUDGET)
+}
+
+/// The run voided the game for the judge's fault at its `message`, saying
+/// `what`: exit 1, the judge named, no panic, no result.
+fn assert_void(run: &Run, message: u64, what: &str) {
+    assert_eq!(run.status, 1, "{}{}", run.stdout, run.stderr);
+    let at = format!("audit/judge.py failed at its message {message}: ");
+    assert!(run.stderr.contains(&at), "{}", run.stderr);
+    assert!(run.stderr.contains(what), "{what}: {}", run.stderr);
+    assert!(run.stderr.contains("the game is void (nobody's loss)"), "{}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(!run.stdout.contains("Result:"), "{}", run.stdout);
+}
+
+#[test]
+fn an_end_that_does_not_add_up_voids_the_game_and_no_bot_loses() {
+    let cases = [
+        ("scores-len", "\"end\" scores must be a list of 2 numbers, one per player"),
+        ("two-results", "\"end\" gives two results that differ: winner 0 but ranks [1, 0]"),
+        ("key-twice", "says one thing twice (the key \"end\" appears twice"),
+    ];
+    for (fault, what) in cases {
+        let run = audit(fault, ONES, &["--json"]);
+        assert_void(&run, 2, what);
+        // The reply the judge was answering is named: the organiser's lead.
+        assert!(
+            run.stderr.contains("(answering player 0's reply '1')"),
+            "{fault}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn with_two_players_ranks_say_who_won() {
+    // ranks [1, 0]: player 1 first, player 0 second (once read as a draw).
+    let run = audit("ranks-two", ONES, &["--json"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["winner"], "b", "{v}");
+    assert_eq!(v["reason"], "ranked", "{v}");
+}
+
+#[test]
+fn a_ready_whose_seats_make_no_sense_is_the_judges_fault_not_bad_input() {
+    let run = audit("seats", ONES, &[]);
+    assert_void(
+        &run,
+        1,
+        "answered ready with \"min_players\": 5 above \"max_players\": 3",
+    );
+    let run = audit("seats-text", ONES, &[]);
+    assert_void(
+        &run,
+        1,
+        "answered ready with \"max_players\": \"4\"; it must be a whole number from 2 to 26",
+    );
+}
+
+#[test]
+fn a_judge_that_never_flushes_is_told_to() {
+    let run = audit("no-flush", ONES, &["--judge-time", "300ms"]);
+    // Its first answer has the start's 10 s, whatever --judge-time.
+    assert_void(&run, 1, "did not answer within 10s: an answer is one line, ended by a newline and flushed");
+    assert!(run.stderr.contains("audit judge: fault no-flush"), "{}", run.stderr);
+}
+
+/// A bot file in `dir` that writes `line` (raw bytes) once, then reads on.
+fn raw_bot(dir: &Path, name: &str, line: &[u8]) -> String {
+    let path = dir.join(name);
+    let bytes: Vec<String> = line.iter().map(|b| b.to_string()).collect();
+    std::fs::write(
+        &path,
+        format!(
+            "import sys\nsys.stdin.readline()\nsys.stdout.buffer.write(bytes([{}]) + b'\\n')\n\
+             sys.stdout.flush()\nfor l in sys.stdin: pass\n",
+            bytes.join(",")
+        ),
+    )
+    .unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_reply_crafted_as_a_judge_message_reaches_the_judge_as_one_string() {
+    let dir = scratch_dir("judges-audit", "crafted");
+    // Closes the reply's string and adds a player and a line of its own,
+    // with a NUL and a terminal escape.
+    let crafted = b"1\",\"player\":1,\"line\":\"x\"}\n{\"type\":\"turn\0\x1b[2J";
+    // The newline ends the bot's line: only what precedes it is the reply.
+    let bot = raw_bot(&dir, "crafted.py", crafted);
+    let run = audit("echo", &format!("python3 {bot}"), &["--json"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let v = run.json();
+    // The judge got the reply whole, as its player 0's, and refused it.
+    assert_eq!(v["winner"], "b", "{v}");
+    assert_eq!(v["players"][0]["verdict"], "illegal", "{v}");
+    let detail = v.to_string();
+    assert!(
+        detail.contains(r#"got \\\"1\\\",\\\"player\\\":1,\\\"line\\\":\\\"x\\\"}"#),
+        "{detail}"
+    );
+    // A line with a NUL and an escape reaches the judge as it was written.
+    let bot = raw_bot(&dir, "nul.py", b"7\0\x1b[2J");
+    let run = audit("echo", &format!("python3 {bot}"), &["--json"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let detail = run.json().to_string();
+    assert!(detail.contains(r#"got \\\"7\\u0000\\u001b[2J\\\""#), "{detail}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_reply_that_crashes_the_judge_voids_the_game_and_is_named() {
+    let dir = scratch_dir("judges-audit", "crash");
+    let bot = raw_bot(&dir, "boom.py", b"boom\x1b[2J");
+    let run = audit("echo", &format!("python3 {bot}"), &["--json"]);
+    // Nobody's loss, nobody's win: the judge failed.
+    assert_void(&run, 2, "exited with status 1 before the game ended");
+    // The reply is named, its escape shown as text, never sent to the
+    // terminal; the judge's traceback follows.
+    assert!(
+        run.stderr
+            .contains(r"(answering player 0's reply 'boom\x1b[2J')"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains('\u{1b}'), "{}", run.stderr);
+    assert!(run.stderr.contains("IndexError: the board has no cell boom"), "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The code blocks of `language` in `text`, in order.
+fn code_blocks(text: &str, language: &str) -> Vec<String> {
+    let fence = format!("```{language}\n");
+    text.split(fence.as_str())
+        .skip(1)
+        .map(|rest| rest.split("```").next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_worked_example_of_writing_a_game_plays_as_written() {
+    let guide = std::fs::read_to_string(root().join("docs/writing-a-game.md")).unwrap();
+    let python = code_blocks(&guide, "python");
+    assert!(python.len() >= 2, "the judge and the bot of the example");
+    // The folder as the guide lays it out, the helper copied beside the judge.
+    let dir = scratch_dir("judges-audit", "rps");
+    let rps = dir.join("games/rps");
+    std::fs::create_dir_all(rps.join("starters")).unwrap();
+    std::fs::write(rps.join("judge.py"), &python[0]).unwrap();
+    std::fs::write(rps.join("starters/cycler.py"), &python[1]).unwrap();
+    std::fs::copy(
+        root().join("tournaments/games/sdk/referee_judge.py"),
+        rps.join("referee_judge.py"),
+    )
+    .unwrap();
+    let judge = "games/rps/judge.py";
+    let cycler = "games/rps/starters/cycler.py";
+    // Its match: two cyclers throw alike, so the game must end by itself
+    // (a judge that never ends it is void at 100,000 messages).
+    assert!(guide.contains(
+        "referee match games/rps/judge.py games/rps/starters/cycler.py \\\n        \
+         games/rps/starters/cycler.py --option target=5"
+    ));
+    let run = referee_in(
+        &dir,
+        &["match", judge, cycler, cycler, "--option", "target=5", "--json"],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(run.json()["winner"], "draw", "{}", run.stdout);
+    // Testing it, step 2: a transcript, then judge-check on it, as written.
+    assert!(guide.contains(
+        "games/rps/starters/cycler.py --transcript rps.jsonl\n        target/release/referee judge-check \
+         games/rps/judge.py --transcript rps.jsonl"
+    ));
+    let run = referee_in(&dir, &["match", judge, cycler, cycler, "--transcript", "rps.jsonl"], BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let run = referee_in(&dir, &["judge-check", judge, "--transcript", "rps.jsonl"], BUDGET);
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("deterministic: yes"), "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(dir);
+}
