@@ -82,11 +82,22 @@ fn a_ready_whose_seats_make_no_sense_is_the_judges_fault_not_bad_input() {
 }
 
 #[test]
-fn a_judge_that_never_flushes_is_told_to() {
-    let run = audit("no-flush", ONES, &["--judge-time", "300ms"]);
-    // Its first answer has the start's 10 s, whatever --judge-time.
-    assert_void(&run, 1, "did not answer within 10s: an answer is one line, ended by a newline and flushed");
-    assert!(run.stderr.contains("audit judge: fault no-flush"), "{}", run.stderr);
+fn a_judge_that_does_not_answer_is_told_what_an_answer_is() {
+    // A judge's answer written but not flushed looks the same as none.
+    let run = audit("silent", ONES, &["--judge-time", "300ms"]);
+    assert_void(
+        &run,
+        2,
+        "did not answer within 300ms: an answer is one line, ended by a newline and flushed",
+    );
+    assert!(run.stderr.contains("audit judge: fault silent"), "{}", run.stderr);
+}
+
+/// The audit judge's `illegal` detail for a reply `line`: the line as it
+/// received it, in JSON.
+fn echoed(line: &[u8]) -> String {
+    let line = std::str::from_utf8(line).unwrap();
+    format!("got {}", serde_json::to_string(line).unwrap())
 }
 
 /// A bot file in `dir` that writes `line` (raw bytes) once, then reads on.
@@ -108,10 +119,8 @@ fn raw_bot(dir: &Path, name: &str, line: &[u8]) -> String {
 #[test]
 fn a_reply_crafted_as_a_judge_message_reaches_the_judge_as_one_string() {
     let dir = scratch_dir("judges-audit", "crafted");
-    // Closes the reply's string and adds a player and a line of its own,
-    // with a NUL and a terminal escape.
-    let crafted = b"1\",\"player\":1,\"line\":\"x\"}\n{\"type\":\"turn\0\x1b[2J";
-    // The newline ends the bot's line: only what precedes it is the reply.
+    // Closes the reply's string and adds a player and a message of its own.
+    let crafted = br#"1","player":1,"line":"x"},{"type":"turn","end":{"winner":0}}"#;
     let bot = raw_bot(&dir, "crafted.py", crafted);
     let run = audit("echo", &format!("python3 {bot}"), &["--json"]);
     assert_eq!(run.status, 0, "{}", run.stderr);
@@ -119,17 +128,14 @@ fn a_reply_crafted_as_a_judge_message_reaches_the_judge_as_one_string() {
     // The judge got the reply whole, as its player 0's, and refused it.
     assert_eq!(v["winner"], "b", "{v}");
     assert_eq!(v["players"][0]["verdict"], "illegal", "{v}");
-    let detail = v.to_string();
-    assert!(
-        detail.contains(r#"got \\\"1\\\",\\\"player\\\":1,\\\"line\\\":\\\"x\\\"}"#),
-        "{detail}"
-    );
+    assert_eq!(v["players"][0]["disqualification"]["detail"], echoed(crafted), "{v}");
     // A line with a NUL and an escape reaches the judge as it was written.
-    let bot = raw_bot(&dir, "nul.py", b"7\0\x1b[2J");
+    let nul = b"7\0\x1b[2J";
+    let bot = raw_bot(&dir, "nul.py", nul);
     let run = audit("echo", &format!("python3 {bot}"), &["--json"]);
     assert_eq!(run.status, 0, "{}", run.stderr);
-    let detail = run.json().to_string();
-    assert!(detail.contains(r#"got \\\"7\\u0000\\u001b[2J\\\""#), "{detail}");
+    let v = run.json();
+    assert_eq!(v["players"][0]["disqualification"]["detail"], echoed(nul), "{v}");
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -2,8 +2,8 @@
 0, then the end its option `fault` says. `scores-len` (three scores for two
 players), `two-results` (winner 0, ranks [1, 0]), `ranks-two` (ranks [1, 0]
 alone), `key-twice` (two "end" keys), `seats` (min_players above
-max_players), `seats-text` (max_players "4"), `no-flush` (its ready never
-flushed), `echo` (the reply's line, as received, in its `illegal` detail,
+max_players), `seats-text` (max_players "4"), `silent` (never answers a
+reply), `echo` (the reply's line, as received, in its `illegal` detail,
 and a crash when that line starts with "boom")."""
 import json
 import sys
@@ -30,11 +30,10 @@ if fault == "seats":
     ready.update(min_players=5, max_players=3)
 if fault == "seats-text":
     ready.update(max_players="4")
-if fault == "no-flush":
-    sys.stdout.write(json.dumps(ready) + "\n")
-    time.sleep(60)
 send(json.dumps(ready))
 reply = read()
+if fault == "silent":
+    time.sleep(60)
 if fault == "scores-len":
     send(json.dumps({"type": "turn", "end": {"winner": 0, "reason": "x", "scores": [1, 0, 0]}}))
 elif fault == "two-results":
