@@ -211,3 +211,39 @@ fn the_worked_example_of_writing_a_game_plays_as_written() {
     assert!(run.stdout.contains("deterministic: yes"), "{}", run.stdout);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_non_regression_sprt_says_not_worse_rather_than_better() {
+    // Bounds at or below 0: a bot against itself is accepted as "not
+    // worse" (exit 0), never said to be better than itself.
+    let strong = sample_bin("arrow5_strong");
+    let dir = scratch_dir("judges-audit", "sprt");
+    let summary = dir.join("summary.md");
+    let run = referee(
+        &[
+            "sprt",
+            "arrow5",
+            &strong,
+            &strong,
+            "--elo0",
+            "-30",
+            "--elo1",
+            "0",
+            "--summary",
+            summary.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("Result: H1 accepted: NEW is not worse after"), "{}", run.stdout);
+    assert!(!run.stdout.contains("better"), "{}", run.stdout);
+    let markdown = std::fs::read_to_string(&summary).unwrap();
+    assert!(markdown.contains("H1 accepted: NEW is not worse"), "{markdown}");
+    let run = referee(
+        &["sprt", "arrow5", &strong, &strong, "--elo0", "-30", "--elo1", "-10"],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("H1 accepted: NEW is at most 10 Elo worse"), "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(dir);
+}
