@@ -247,3 +247,45 @@ fn a_non_regression_sprt_says_not_worse_rather_than_better() {
     assert!(run.stdout.contains("H1 accepted: NEW is at most 10 Elo worse"), "{}", run.stdout);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_game_named_by_its_folder_points_to_its_judge_not_to_its_options() {
+    // A newcomer's first tournament file: the game's folder, not its
+    // judge, with the judge's options (once refused as a built-in game's:
+    // "unknown field `rows`").
+    let dir = scratch_dir("judges-audit", "folder");
+    std::fs::create_dir_all(dir.join("games/ttt")).unwrap();
+    std::fs::copy(judge_fixture("audit/judge.py"), dir.join("games/ttt/judge.py")).unwrap();
+    let bot = judge_fixture("bots/picker.py");
+    for game in ["games/ttt", "ttt"] {
+        let file = dir.join("t.toml");
+        std::fs::write(
+            &file,
+            format!(
+                "name = \"t\"\ngame = \"{game}\"\nformat = \"round-robin\"\n[options]\nrows = 3\n\
+                 [[bots]]\nname = \"one\"\nbot = \"{bot}\"\n[[bots]]\nname = \"two\"\nbot = \"{bot}\"\n"
+            ),
+        )
+        .unwrap();
+        let run = referee(&["tournament", file.to_str().unwrap()], BUDGET);
+        assert_eq!(run.status, 2, "{}", run.stderr);
+        // `games/ttt` has a `/`: a path, so a judge path that is a folder.
+        let expected = if game == "ttt" {
+            "t.toml:2: game: unknown game 'ttt'; the games are: arrow5, cryptron, mastermind, \
+             safecracker; a judge game is its judge's path: 'games/ttt/judge.py'"
+        } else {
+            "; a judge game is its judge's path: 'games/ttt/judge.py'"
+        };
+        assert!(run.stderr.contains(expected), "{game}: {}", run.stderr);
+        assert!(!run.stderr.contains("unknown field"), "{}", run.stderr);
+    }
+    // On the command line, from the folder holding the game's.
+    let run = referee_in(&dir, &["match", "ttt", &bot, &bot], BUDGET);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("a judge game is its judge's path: 'games/ttt/judge.py'"),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
