@@ -31,7 +31,11 @@ fn assert_void(run: &Run, message: u64, what: &str) {
     let at = format!("audit/judge.py failed at its message {message}: ");
     assert!(run.stderr.contains(&at), "{}", run.stderr);
     assert!(run.stderr.contains(what), "{what}: {}", run.stderr);
-    assert!(run.stderr.contains("the game is void (nobody's loss)"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("the game is void (nobody's loss)"),
+        "{}",
+        run.stderr
+    );
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
     assert!(!run.stdout.contains("Result:"), "{}", run.stdout);
 }
@@ -39,9 +43,18 @@ fn assert_void(run: &Run, message: u64, what: &str) {
 #[test]
 fn an_end_that_does_not_add_up_voids_the_game_and_no_bot_loses() {
     let cases = [
-        ("scores-len", "\"end\" scores must be a list of 2 numbers, one per player"),
-        ("two-results", "\"end\" gives two results that differ: winner 0 but ranks [1, 0]"),
-        ("key-twice", "says one thing twice (the key \"end\" appears twice"),
+        (
+            "scores-len",
+            "\"end\" scores must be a list of 2 numbers, one per player",
+        ),
+        (
+            "two-results",
+            "\"end\" gives two results that differ: winner 0 but ranks [1, 0]",
+        ),
+        (
+            "key-twice",
+            "says one thing twice (the key \"end\" appears twice",
+        ),
     ];
     for (fault, what) in cases {
         let run = audit(fault, ONES, &["--json"]);
@@ -90,7 +103,11 @@ fn a_judge_that_does_not_answer_is_told_what_an_answer_is() {
         2,
         "did not answer within 300ms: an answer is one line, ended by a newline and flushed",
     );
-    assert!(run.stderr.contains("audit judge: fault silent"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("audit judge: fault silent"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// The audit judge's `illegal` detail for a reply `line`: the line as it
@@ -128,14 +145,22 @@ fn a_reply_crafted_as_a_judge_message_reaches_the_judge_as_one_string() {
     // The judge got the reply whole, as its player 0's, and refused it.
     assert_eq!(v["winner"], "b", "{v}");
     assert_eq!(v["players"][0]["verdict"], "illegal", "{v}");
-    assert_eq!(v["players"][0]["disqualification"]["detail"], echoed(crafted), "{v}");
+    assert_eq!(
+        v["players"][0]["disqualification"]["detail"],
+        echoed(crafted),
+        "{v}"
+    );
     // A line with a NUL and an escape reaches the judge as it was written.
     let nul = b"7\0\x1b[2J";
     let bot = raw_bot(&dir, "nul.py", nul);
     let run = audit("echo", &format!("python3 {bot}"), &["--json"]);
     assert_eq!(run.status, 0, "{}", run.stderr);
     let v = run.json();
-    assert_eq!(v["players"][0]["disqualification"]["detail"], echoed(nul), "{v}");
+    assert_eq!(
+        v["players"][0]["disqualification"]["detail"],
+        echoed(nul),
+        "{v}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -155,7 +180,12 @@ fn a_reply_that_crashes_the_judge_voids_the_game_and_is_named() {
         run.stderr
     );
     assert!(!run.stderr.contains('\u{1b}'), "{}", run.stderr);
-    assert!(run.stderr.contains("IndexError: the board has no cell boom"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("IndexError: the board has no cell boom"),
+        "{}",
+        run.stderr
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -194,7 +224,9 @@ fn the_worked_example_of_writing_a_game_plays_as_written() {
     ));
     let run = referee_in(
         &dir,
-        &["match", judge, cycler, cycler, "--option", "target=5", "--json"],
+        &[
+            "match", judge, cycler, cycler, "--option", "target=5", "--json",
+        ],
         BUDGET,
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
@@ -204,9 +236,17 @@ fn the_worked_example_of_writing_a_game_plays_as_written() {
         "games/rps/starters/cycler.py --transcript rps.jsonl\n        target/release/referee judge-check \
          games/rps/judge.py --transcript rps.jsonl"
     ));
-    let run = referee_in(&dir, &["match", judge, cycler, cycler, "--transcript", "rps.jsonl"], BUDGET);
+    let run = referee_in(
+        &dir,
+        &["match", judge, cycler, cycler, "--transcript", "rps.jsonl"],
+        BUDGET,
+    );
     assert_eq!(run.status, 0, "{}", run.stderr);
-    let run = referee_in(&dir, &["judge-check", judge, "--transcript", "rps.jsonl"], BUDGET);
+    let run = referee_in(
+        &dir,
+        &["judge-check", judge, "--transcript", "rps.jsonl"],
+        BUDGET,
+    );
     assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("deterministic: yes"), "{}", run.stdout);
     let _ = std::fs::remove_dir_all(dir);
@@ -235,16 +275,31 @@ fn a_non_regression_sprt_says_not_worse_rather_than_better() {
         BUDGET,
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("Result: H1 accepted: NEW is not worse after"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("Result: H1 accepted: NEW is not worse after"),
+        "{}",
+        run.stdout
+    );
     assert!(!run.stdout.contains("better"), "{}", run.stdout);
     let markdown = std::fs::read_to_string(&summary).unwrap();
-    assert!(markdown.contains("H1 accepted: NEW is not worse"), "{markdown}");
+    assert!(
+        markdown.contains("H1 accepted: NEW is not worse"),
+        "{markdown}"
+    );
     let run = referee(
-        &["sprt", "arrow5", &strong, &strong, "--elo0", "-30", "--elo1", "-10"],
+        &[
+            "sprt", "arrow5", &strong, &strong, "--elo0", "-30", "--elo1", "-10",
+        ],
         BUDGET,
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("H1 accepted: NEW is at most 10 Elo worse"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("H1 accepted: NEW is at most 10 Elo worse"),
+        "{}",
+        run.stdout
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -255,7 +310,11 @@ fn a_game_named_by_its_folder_points_to_its_judge_not_to_its_options() {
     // "unknown field `rows`").
     let dir = scratch_dir("judges-audit", "folder");
     std::fs::create_dir_all(dir.join("games/ttt")).unwrap();
-    std::fs::copy(judge_fixture("audit/judge.py"), dir.join("games/ttt/judge.py")).unwrap();
+    std::fs::copy(
+        judge_fixture("audit/judge.py"),
+        dir.join("games/ttt/judge.py"),
+    )
+    .unwrap();
     let bot = judge_fixture("bots/picker.py");
     for game in ["games/ttt", "ttt"] {
         let file = dir.join("t.toml");
@@ -283,7 +342,8 @@ fn a_game_named_by_its_folder_points_to_its_judge_not_to_its_options() {
     let run = referee_in(&dir, &["match", "ttt", &bot, &bot], BUDGET);
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(
-        run.stderr.contains("a judge game is its judge's path: 'games/ttt/judge.py'"),
+        run.stderr
+            .contains("a judge game is its judge's path: 'games/ttt/judge.py'"),
         "{}",
         run.stderr
     );

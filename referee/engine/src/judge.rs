@@ -57,7 +57,10 @@ pub fn judge_hint(game: &str, base: &Path) -> String {
         .flatten();
     match judge {
         Some(judge) => format!("; a judge game is its judge's path: '{judge}'"),
-        None => "; a game of your own is the path to its judge program (e.g. games/connect4/judge.py)".into(),
+        None => {
+            "; a game of your own is the path to its judge program (e.g. games/connect4/judge.py)"
+                .into()
+        }
     }
 }
 
@@ -68,7 +71,13 @@ fn judge_file_in(base: &Path, folder: &str) -> Option<String> {
         .ok()?
         .filter_map(Result::ok)
         .filter(|e| e.path().is_file() && e.path().file_stem() == Some("judge".as_ref()))
-        .map(|e| format!("{}/{}", folder.trim_end_matches('/'), e.file_name().to_string_lossy()))
+        .map(|e| {
+            format!(
+                "{}/{}",
+                folder.trim_end_matches('/'),
+                e.file_name().to_string_lossy()
+            )
+        })
         .collect();
     judges.sort();
     judges.into_iter().next()

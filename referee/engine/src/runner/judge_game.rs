@@ -770,12 +770,17 @@ mod tests {
     #[test]
     fn a_message_that_says_one_thing_twice_is_refused() {
         let twice = r#"{"type":"turn","end":{"winner":0},"end":{"winner":1}}"#;
-        assert!(parse_message(twice).unwrap_err().contains("\"end\" appears twice"));
+        assert!(parse_message(twice)
+            .unwrap_err()
+            .contains("\"end\" appears twice"));
         let nested = r#"{"type":"turn","end":{"winner":0,"winner":1}}"#;
         assert!(parse_message(nested).unwrap_err().contains("twice"));
-        let (kind, map) = parse_message(r#"{"type":"turn","end":{"winner":1,"scores":[0.5,-1]}}"#).unwrap();
+        let (kind, map) =
+            parse_message(r#"{"type":"turn","end":{"winner":1,"scores":[0.5,-1]}}"#).unwrap();
         assert_eq!(kind, "turn");
         assert_eq!(map["end"]["scores"], json!([0.5, -1]));
-        assert!(parse_message("{\"type\":").unwrap_err().contains("not JSON"));
+        assert!(parse_message("{\"type\":")
+            .unwrap_err()
+            .contains("not JSON"));
     }
 }
