@@ -349,3 +349,63 @@ fn a_game_named_by_its_folder_points_to_its_judge_not_to_its_options() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_ci_output_that_cannot_be_written_is_refused_before_any_game() {
+    let dir = scratch_dir("judges-audit", "outputs");
+    let strong = sample_bin("arrow5_strong");
+    let file = dir.join("check.toml");
+    // Every game would time out: had it been played, the run would take
+    // seconds, and its result would be lost at the end.
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"c\"\ngame = \"arrow5\"\n[bot]\nbot = \"python3 -c 'import time; time.sleep(60)'\"\n\
+             [limits]\nstartup_limit = \"2s\"\n\
+             [[opponents]]\nname = \"s\"\nbot = {strong:?}\n\
+             [[require]]\nkind = \"no-verdicts\"\nagainst = \"s\"\ngames = 10\n"
+        ),
+    )
+    .unwrap();
+    let missing = dir.join("no/such/folder/report.xml");
+    let folder = dir.to_str().unwrap();
+    let cases = [
+        ("--junit", missing.to_str().unwrap(), "its folder"),
+        ("--summary", missing.to_str().unwrap(), "its folder"),
+        ("--junit", folder, "it is a folder"),
+    ];
+    for (flag, path, what) in cases {
+        let started = std::time::Instant::now();
+        let run = referee(
+            &["check", file.to_str().unwrap(), "--no-report", flag, path],
+            BUDGET,
+        );
+        assert_eq!(run.status, 2, "{flag} {path}: {}", run.stderr);
+        assert!(run.stderr.contains(what), "{}", run.stderr);
+        assert!(!run.stderr.contains("playing"), "{}", run.stderr);
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+    let run = referee(
+        &[
+            "sprt",
+            "arrow5",
+            &strong,
+            &strong,
+            "--summary",
+            missing.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot write the summary"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("games "), "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(dir);
+}
