@@ -110,6 +110,17 @@ fn a_judge_that_does_not_answer_is_told_what_an_answer_is() {
     );
 }
 
+#[test]
+fn a_judge_that_debugs_on_stdout_is_told_where_debugging_goes() {
+    let run = audit("debug", ONES, &[]);
+    assert_void(
+        &run,
+        2,
+        "wrote a line that is not JSON (expected value at line 1 column 1): 'board: X . O' \
+         (stdout is for protocol lines only; write debugging output on stderr)",
+    );
+}
+
 /// The audit judge's `illegal` detail for a reply `line`: the line as it
 /// received it, in JSON.
 fn echoed(line: &[u8]) -> String {

@@ -3,8 +3,9 @@
 players), `two-results` (winner 0, ranks [1, 0]), `ranks-two` (ranks [1, 0]
 alone), `key-twice` (two "end" keys), `seats` (min_players above
 max_players), `seats-text` (max_players "4"), `silent` (never answers a
-reply), `echo` (the reply's line, as received, in its `illegal` detail,
-and a crash when that line starts with "boom")."""
+reply), `debug` (prints its board on stdout), `echo` (the reply's line, as
+received, in its `illegal` detail, and a crash when that line starts with
+"boom")."""
 import json
 import sys
 import time
@@ -42,6 +43,8 @@ elif fault == "ranks-two":
     send(json.dumps({"type": "turn", "end": {"ranks": [1, 0], "reason": "ranked"}}))
 elif fault == "key-twice":
     send('{"type":"turn","end":{"winner":0,"reason":"a"},"end":{"winner":1,"reason":"b"}}')
+elif fault == "debug":
+    print("board: X . O")
 elif fault == "echo":
     if reply["line"].startswith("boom"):
         raise IndexError("the board has no cell " + reply["line"])

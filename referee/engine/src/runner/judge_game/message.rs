@@ -20,7 +20,8 @@ pub(super) fn parse_message(line: &str) -> Result<(String, Map<String, Value>), 
                 )
             } else {
                 format!(
-                    "wrote a line that is not JSON ({e}): '{}'",
+                    "wrote a line that is not JSON ({e}): '{}' (stdout is for protocol \
+                     lines only; write debugging output on stderr)",
                     protocol::shorten(line)
                 )
             }
