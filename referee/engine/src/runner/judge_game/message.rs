@@ -193,8 +193,6 @@ pub(super) fn entries(
         .collect()
 }
 
-/// The turn fields of `map` (a `ready` when `ready`). `pending`: replies of
-/// a simultaneous ask are still awaited, so no `tell`, `ask` or `end`.
 /// The turn fields of `map` (a `ready` when `ready`) in a game of
 /// `players`. `pending`: replies of a simultaneous ask are still awaited,
 /// so no `tell`, `ask` or `end`.
