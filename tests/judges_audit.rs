@@ -1,8 +1,10 @@
 //! What a judge (an organiser's game program) may say, and what a bot may
 //! make of it: results that do not add up, a `ready` whose seats make no
 //! sense, an answer never flushed, a bot's reply crafted to look like the
-//! judge's protocol or to crash it. Real judge and bot processes through
-//! the real binary, with the fixture judge `tests/judges/audit/judge.py`.
+//! judge's protocol or to crash it; a newcomer's worked example and game
+//! named by its folder; the CI commands' outputs that cannot be written and
+//! a non-regression `sprt`. Real judge and bot processes through the real
+//! binary, with the fixture judge `tests/judges/audit/judge.py`.
 
 use std::path::Path;
 use std::time::Duration;
