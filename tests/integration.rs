@@ -26,6 +26,7 @@ mod hostile_input;
 mod human_play;
 mod incremental;
 mod judge;
+mod judges_audit;
 mod kill_resume;
 mod languages;
 mod links;

@@ -46,6 +46,43 @@ pub fn names_a_judge(game: &str) -> bool {
     game.contains('/') || Path::new(game).extension().is_some()
 }
 
+/// What to add to "unknown game" for a GAME (relative to `base`) that is
+/// neither a built-in game nor a judge's path: the judge of the folder
+/// `GAME` or `games/GAME` when there is one (`connect4` from
+/// `tournaments/`), else how a judge game is named.
+pub fn judge_hint(game: &str, base: &Path) -> String {
+    let judge_in = |folder: &str| judge_file_in(base, folder);
+    let judge = (!game.is_empty() && !game.contains(['/', '\\', '.']))
+        .then(|| judge_in(game).or_else(|| judge_in(&format!("games/{game}"))))
+        .flatten();
+    match judge {
+        Some(judge) => format!("; a judge game is its judge's path: '{judge}'"),
+        None => {
+            "; a game of your own is the path to its judge program (e.g. games/connect4/judge.py)"
+                .into()
+        }
+    }
+}
+
+/// `FOLDER/judge.EXT`, the first by name of the files of `base/folder`
+/// named `judge`, if there is one.
+fn judge_file_in(base: &Path, folder: &str) -> Option<String> {
+    let mut judges: Vec<String> = std::fs::read_dir(base.join(folder))
+        .ok()?
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_file() && e.path().file_stem() == Some("judge".as_ref()))
+        .map(|e| {
+            format!(
+                "{}/{}",
+                folder.trim_end_matches('/'),
+                e.file_name().to_string_lossy()
+            )
+        })
+        .collect();
+    judges.sort();
+    judges.into_iter().next()
+}
+
 /// Options given on the command line as `KEY=VALUE` words, typed as the
 /// judge protocol says ([`rules::option_value`]).
 pub fn parse_options(
@@ -103,9 +140,13 @@ pub fn judge_config(
     BotCommand::parse(&spec, languages).map_err(|e| {
         // The error speaks of a bot; the judge is named before it.
         let message = e.to_string();
-        let message = message
+        let mut message = message
             .strip_prefix(&format!("bot '{spec}': "))
             .map_or(message.clone(), str::to_string);
+        // A game's folder named for its judge: the judge it holds.
+        if let Some(judge) = path.is_dir().then(|| judge_file_in(base, game)).flatten() {
+            message.push_str(&format!("; a judge game is its judge's path: '{judge}'"));
+        }
         JudgeSetupError::NotAProgram {
             given: game.into(),
             message,

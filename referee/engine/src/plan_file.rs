@@ -263,6 +263,14 @@ impl<'a> Source<'a> {
             .map(GameConfig::Judge)
             .map_err(|e| self.error_at(game.span(), format!("game: {e}")));
         }
+        // An unknown game first: its options would be refused as a
+        // built-in game's, which would not say what is wrong.
+        if let Err(e @ GameConfigError::UnknownGame { .. }) =
+            GameConfig::from_options(game.get_ref(), &GameOptions::default())
+        {
+            let hint = crate::judge::judge_hint(game.get_ref(), &self.base());
+            return Err(self.error_at(game.span(), format!("game: {e}{hint}")));
+        }
         /// The file's `[options]` as a built-in game's, read with their
         /// places in the file for the errors.
         #[derive(serde::Deserialize)]

@@ -66,6 +66,21 @@ pub struct Bounds {
     pub beta: f64,
 }
 
+impl Bounds {
+    /// What accepting H1 says of NEW. With `elo1` above 0, that NEW is
+    /// better; with `elo1` 0 or below (a test that a change does not make
+    /// a bot weaker, e.g. [-5, 0]), only that it is not worse than that.
+    pub fn h1_means(&self) -> String {
+        if self.elo1 > 0.0 {
+            "NEW is better".into()
+        } else if self.elo1 == 0.0 {
+            "NEW is not worse".into()
+        } else {
+            format!("NEW is at most {} Elo worse", -self.elo1)
+        }
+    }
+}
+
 impl Default for Bounds {
     /// Fishtest's usual bounds for a gain: [0, 5] Elo, 5% errors.
     fn default() -> Self {

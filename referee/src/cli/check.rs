@@ -117,6 +117,33 @@ fn report_folder(args: &CheckArgs, plan: &CheckPlan) -> Result<Option<PathBuf>, 
     )))
 }
 
+/// Bad input before any game is played: an output file (`what`, at
+/// `path`) that is a folder or whose folder does not exist, which the run
+/// would find only at its end, its games played for nothing.
+fn can_be_written(path: Option<&std::path::Path>, what: &str) -> Result<(), Failure> {
+    let Some(path) = path else {
+        return Ok(());
+    };
+    if path.is_dir() {
+        return Err(Failure::input(anyhow!(
+            "cannot write {what} {}: it is a folder; give a file's path",
+            path.display()
+        )));
+    }
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => std::path::Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(Failure::input(anyhow!(
+            "cannot write {what} {}: its folder {} does not exist",
+            path.display(),
+            folder.display()
+        )));
+    }
+    Ok(())
+}
+
 pub fn run_check(args: CheckArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
     let mut plan = CheckPlan::load(&args.file, args.bot.as_deref()).map_err(Failure::input)?;
     if let Some(margin) = args.time.time_margin {
@@ -154,6 +181,8 @@ pub fn run_check(args: CheckArgs, arena: &Arena) -> Result<super::ExitCode, Fail
             "--json and --events - both write to stdout: give --events a file"
         )));
     }
+    can_be_written(args.junit.as_deref(), "the JUnit file")?;
+    can_be_written(args.summary.as_deref(), "the summary")?;
     let key = args.key.run_key()?;
     let jobs = args.jobs.unwrap_or_else(default_jobs);
     if jobs == 0 {
@@ -347,6 +376,7 @@ pub fn run_sprt(args: SprtArgs, arena: &Arena) -> Result<super::ExitCode, Failur
         jobs,
         key: args.key.run_key()?,
     };
+    can_be_written(args.summary.as_deref(), "the summary")?;
     let mut reporters = Reporters::default();
     if let Some(path) = &args.summary {
         reporters.push(referee_engine::reporter::summary::Summary::new(path));

@@ -337,7 +337,13 @@ impl GameFlags {
         if self.judge_memory.is_some() {
             return Err(GameFlagsError::JudgesOnly("--judge-memory".into()));
         }
-        Ok(GameConfig::from_options(game, &self.options())?)
+        GameConfig::from_options(game, &self.options()).map_err(|e| match e {
+            e @ referee_engine::games::GameConfigError::UnknownGame { .. } => {
+                let hint = referee_engine::judge::judge_hint(game, std::path::Path::new("."));
+                GameFlagsError::Unknown(e, hint)
+            }
+            e => e.into(),
+        })
     }
 }
 
@@ -350,6 +356,9 @@ pub enum GameFlagsError {
     Game(#[from] referee_engine::games::GameConfigError),
     #[error(transparent)]
     Judge(#[from] referee_engine::judge::JudgeSetupError),
+    /// An unknown game, and how a judge game would be named.
+    #[error("{0}{1}")]
+    Unknown(referee_engine::games::GameConfigError, String),
     #[error(
         "{0} is a built-in game's option; a judge game takes its options as --option KEY=VALUE"
     )]

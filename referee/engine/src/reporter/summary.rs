@@ -18,7 +18,8 @@ use crate::sprt::Bounds;
 pub struct Summary {
     path: PathBuf,
     /// The A/B plan's names and bounds, told at the start.
-    sprt: Option<(String, String, String)>,
+    /// NEW's and OLD's names, the bounds in words, what H1 means.
+    sprt: Option<(String, String, String, String)>,
 }
 
 impl Summary {
@@ -110,12 +111,12 @@ pub fn check_markdown(report: &CheckReport) -> String {
     out
 }
 
-fn sprt_markdown(names: &(String, String, String), outcome: &AbOutcome) -> String {
-    let (new, old, bounds) = names;
+fn sprt_markdown(names: &(String, String, String, String), outcome: &AbOutcome) -> String {
+    let (new, old, bounds, h1_means) = names;
     let (icon, verdict) = match outcome.result {
-        AbResult::H1 => ("✅", "H1 accepted: NEW is better"),
-        AbResult::H0 => ("❌", "H0 accepted: NEW is not better"),
-        AbResult::Inconclusive => ("⚠️", "inconclusive: the game cap came first"),
+        AbResult::H1 => ("✅", format!("H1 accepted: {h1_means}")),
+        AbResult::H0 => ("❌", "H0 accepted: NEW is not better".into()),
+        AbResult::Inconclusive => ("⚠️", "inconclusive: the game cap came first".into()),
     };
     let t = &outcome.tally;
     let mut out = format!(
@@ -146,7 +147,11 @@ fn sprt_markdown(names: &(String, String, String), outcome: &AbOutcome) -> Strin
     out
 }
 
-fn plan_names(new: &Contender<'_>, old: &Contender<'_>, b: &Bounds) -> (String, String, String) {
+fn plan_names(
+    new: &Contender<'_>,
+    old: &Contender<'_>,
+    b: &Bounds,
+) -> (String, String, String, String) {
     (
         new.name.to_string(),
         old.name.to_string(),
@@ -154,6 +159,7 @@ fn plan_names(new: &Contender<'_>, old: &Contender<'_>, b: &Bounds) -> (String, 
             "H0 elo {} against H1 elo {}, alpha {}, beta {}",
             b.elo0, b.elo1, b.alpha, b.beta
         ),
+        b.h1_means(),
     )
 }
 

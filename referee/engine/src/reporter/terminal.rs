@@ -293,9 +293,9 @@ impl Reporter for Terminal {
                     }
                 }
                 let line = match outcome.result {
-                    AbResult::H1 => "H1 accepted: NEW is better",
-                    AbResult::H0 => "H0 accepted: NEW is not better by elo1",
-                    AbResult::Inconclusive => "inconclusive: --max-games reached",
+                    AbResult::H1 => format!("H1 accepted: {}", bounds.h1_means()),
+                    AbResult::H0 => "H0 accepted: NEW is not better by elo1".into(),
+                    AbResult::Inconclusive => "inconclusive: --max-games reached".into(),
                 };
                 println!("Result: {line} after {} games", outcome.tally.games());
             }

@@ -78,6 +78,9 @@ struct Link {
     log: Option<Vec<(String, String)>>,
     /// The longest the judge took to answer a message.
     slowest: Duration,
+    /// The bot's reply the judge was last sent, as a void game's message
+    /// names it: a reply that crashes a judge is the organiser's to see.
+    answering: Option<String>,
 }
 
 impl Link {
@@ -126,6 +129,10 @@ impl Link {
             process.kill();
         }
         self.keep_stderr();
+        let what = match &self.answering {
+            Some(reply) => format!("{what} (answering {reply})"),
+            None => what,
+        };
         self.void = Some(Void {
             message: self.answered + u64::from(self.awaiting),
             what,
@@ -160,6 +167,13 @@ impl Link {
             );
             return None;
         }
+        self.answering = (message["type"] == "reply").then(|| {
+            format!(
+                "player {}'s reply '{}'",
+                message["player"],
+                crate::text::escape(&protocol::shorten(message["line"].as_str().unwrap_or("")))
+            )
+        });
         let sent = Instant::now();
         // Its first answer follows its start (an interpreter's, a JVM's),
         // which a busy machine may make slow: it has the start's time.
@@ -185,8 +199,13 @@ impl Link {
                 return None;
             }
             Err(Fault::Timeout { budget } | Fault::InputNotRead { budget }) => {
+                // A judge that wrote its answer without flushing it
+                // looks the same as one still thinking.
                 self.fail(
-                    format!("did not answer within {}", bot::show_duration(budget)),
+                    format!(
+                        "did not answer within {}: an answer is one line, ended by a newline and flushed",
+                        bot::show_duration(budget)
+                    ),
                     false,
                 );
                 return None;
@@ -337,6 +356,7 @@ impl JudgeGame {
                 void: None,
                 log: log.then(Vec::new),
                 slowest: Duration::ZERO,
+                answering: None,
             }),
             asks: VecDeque::new(),
             end: None,
@@ -393,7 +413,13 @@ impl JudgeGame {
                 }
             }
             let players = names.len() as u64;
-            let (min, max) = seats_taken(&map);
+            let (min, max) = match seats_taken(&map) {
+                Ok(taken) => taken,
+                Err(what) => {
+                    link.fail(what, false);
+                    return None;
+                }
+            };
             if min > players || max < players {
                 link.fail(
                     format!(
@@ -716,8 +742,45 @@ mod tests {
             json!({"ranks": [0, -1, 2]}),
             json!({"winner": 3}),
             json!({"ranks": [0, 1, 2], "scores": [1, 2]}),
+            // Two results that differ: C is not first alone.
+            json!({"winner": 2, "ranks": [0, 1, 2]}),
+            json!({"winner": 0, "ranks": [0, 0, 1]}),
         ] {
             assert!(end(bad.clone(), 3).is_err(), "{bad}");
         }
+        // Two players: ranks say who won; scores are one per player too.
+        assert_eq!(
+            end(json!({"ranks": [1, 0]}), 2).unwrap().outcome.winner,
+            Winner::B
+        );
+        assert_eq!(
+            end(json!({"ranks": [0, 0]}), 2).unwrap().outcome.winner,
+            Winner::Draw
+        );
+        assert!(end(json!({"winner": 1, "ranks": [1, 0]}), 2).is_ok());
+        for bad in [
+            json!({"winner": 0, "ranks": [1, 0]}),
+            json!({"winner": 0, "scores": [1, 0, 0]}),
+            json!({"winner": 0, "scores": []}),
+        ] {
+            assert!(end(bad.clone(), 2).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_message_that_says_one_thing_twice_is_refused() {
+        let twice = r#"{"type":"turn","end":{"winner":0},"end":{"winner":1}}"#;
+        assert!(parse_message(twice)
+            .unwrap_err()
+            .contains("\"end\" appears twice"));
+        let nested = r#"{"type":"turn","end":{"winner":0,"winner":1}}"#;
+        assert!(parse_message(nested).unwrap_err().contains("twice"));
+        let (kind, map) =
+            parse_message(r#"{"type":"turn","end":{"winner":1,"scores":[0.5,-1]}}"#).unwrap();
+        assert_eq!(kind, "turn");
+        assert_eq!(map["end"]["scores"], json!([0.5, -1]));
+        assert!(parse_message("{\"type\":")
+            .unwrap_err()
+            .contains("not JSON"));
     }
 }

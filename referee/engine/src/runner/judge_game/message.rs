@@ -8,12 +8,25 @@ pub(super) const TYPES: [&str; 5] = ["ready", "turn", "illegal", "protocol", "er
 
 /// One line of the judge: a JSON object of a known type.
 pub(super) fn parse_message(line: &str) -> Result<(String, Map<String, Value>), String> {
-    let value: Value = serde_json::from_str(line).map_err(|e| {
-        format!(
-            "wrote a line that is not JSON ({e}): '{}'",
-            protocol::shorten(line)
-        )
-    })?;
+    let value = serde_json::from_str::<UniqueKeys>(line)
+        .map_err(|e| {
+            if e.is_data() {
+                // A key twice: JSON readers keep one of the two silently,
+                // so a message saying two things (two `end`s, two types)
+                // would be read as whichever came last.
+                format!(
+                    "wrote a message that says one thing twice ({e}): '{}'",
+                    protocol::shorten(line)
+                )
+            } else {
+                format!(
+                    "wrote a line that is not JSON ({e}): '{}' (stdout is for protocol \
+                     lines only; write debugging output on stderr)",
+                    protocol::shorten(line)
+                )
+            }
+        })?
+        .0;
     let Value::Object(map) = value else {
         return Err(format!(
             "wrote JSON that is not an object: '{}'",
@@ -37,6 +50,69 @@ pub(super) fn parse_message(line: &str) -> Result<(String, Map<String, Value>), 
         }
     };
     Ok((kind, map))
+}
+
+/// A JSON value whose objects hold each key once.
+struct UniqueKeys(Value);
+
+impl<'de> serde::Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer
+            .deserialize_any(UniqueKeysVisitor)
+            .map(UniqueKeys)
+    }
+}
+
+struct UniqueKeysVisitor;
+
+impl<'de> serde::de::Visitor<'de> for UniqueKeysVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(UniqueKeys(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "the key \"{}\" appears twice in an object",
+                    protocol::shorten(&key)
+                )));
+            }
+            let UniqueKeys(value) = map.next_value()?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
+    }
 }
 
 /// What a `ready` or `turn` message says.
@@ -117,8 +193,6 @@ pub(super) fn entries(
         .collect()
 }
 
-/// The turn fields of `map` (a `ready` when `ready`). `pending`: replies of
-/// a simultaneous ask are still awaited, so no `tell`, `ask` or `end`.
 /// The turn fields of `map` (a `ready` when `ready`) in a game of
 /// `players`. `pending`: replies of a simultaneous ask are still awaited,
 /// so no `tell`, `ask` or `end`.
@@ -249,8 +323,23 @@ pub(super) fn end_of(end: &Value, players: usize) -> Result<End, String> {
             }
         }
     };
+    // A winner and ranks are two results: they must be one.
+    if let (Some(ranks), Some(winner)) = (&ranks, winner_seat) {
+        if alone_first(ranks) != Some(winner.index()) {
+            return Err(format!(
+                "\"end\" gives two results that differ: winner {} but ranks {ranks:?} \
+                 (the winner is the one player ranked first alone; send one of the two)",
+                winner.index()
+            ));
+        }
+    }
     // With more than two players the result is a ranking: the judge's
     // `ranks`, or the winner first and everybody else second, or a draw.
+    // With two, ranks say who won (`[1, 0]`: player 1; `[0, 0]`: a draw).
+    let winner_seat = match (players, &ranks) {
+        (2, Some(ranks)) => alone_first(ranks).and_then(Seat::of_index),
+        _ => winner_seat,
+    };
     let ranks = match (players, ranks, winner_seat) {
         (2, _, _) => None,
         (_, Some(ranks), _) => Some(competition_ranks(&ranks)),
@@ -294,10 +383,7 @@ pub(super) fn end_of(end: &Value, players: usize) -> Result<End, String> {
                 .ok_or("\"end\" scores must be a list of numbers")?,
         ),
     };
-    if scores
-        .as_ref()
-        .is_some_and(|s| players > 2 && s.len() != players)
-    {
+    if scores.as_ref().is_some_and(|s| s.len() != players) {
         return Err(format!(
             "\"end\" scores must be a list of {players} numbers, one per player"
         ));
@@ -321,6 +407,16 @@ pub fn competition_ranks(keys: &[u32]) -> Vec<u32> {
         .collect()
 }
 
+/// The player ranked first alone, if one is (lower is better).
+fn alone_first(ranks: &[u32]) -> Option<usize> {
+    let best = ranks.iter().min()?;
+    let mut first = (0..ranks.len()).filter(|i| ranks[*i] == *best);
+    match (first.next(), first.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
+}
+
 /// The `Winner` of a ranking: A or B when that seat alone is first, else
 /// `Draw` (with more than two players the ranks say who won).
 pub fn winner_of_ranks(ranks: &[u32]) -> Winner {
@@ -332,11 +428,27 @@ pub fn winner_of_ranks(ranks: &[u32]) -> Winner {
 }
 
 /// The seats a judge's `ready` says it takes: `min_players` and
-/// `max_players`, 2 when left out.
-pub(super) fn seats_taken(map: &Map<String, Value>) -> (u64, u64) {
-    let min = map.get("min_players").and_then(Value::as_u64).unwrap_or(2);
-    let max = map.get("max_players").and_then(Value::as_u64).unwrap_or(2);
-    (min, max)
+/// `max_players`, 2 when left out; each a whole number from 2 to
+/// [`crate::games::MAX_SEATS`], the first not above the second.
+pub(super) fn seats_taken(map: &Map<String, Value>) -> Result<(u64, u64), String> {
+    let most = crate::games::MAX_SEATS as u64;
+    let field = |name: &str| match map.get(name) {
+        None => Ok(2),
+        Some(value) => match value.as_u64() {
+            Some(n) if (2..=most).contains(&n) => Ok(n),
+            _ => Err(format!(
+                "answered ready with \"{name}\": {}; it must be a whole number from 2 to {most}",
+                protocol::shorten(&value.to_string())
+            )),
+        },
+    };
+    let (min, max) = (field("min_players")?, field("max_players")?);
+    if min > max {
+        return Err(format!(
+            "answered ready with \"min_players\": {min} above \"max_players\": {max}"
+        ));
+    }
+    Ok((min, max))
 }
 
 /// "2 players", "3 to 6 players".

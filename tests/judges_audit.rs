@@ -1,0 +1,424 @@
+//! What a judge (an organiser's game program) may say, and what a bot may
+//! make of it: results that do not add up, a `ready` whose seats make no
+//! sense, an answer never flushed, a bot's reply crafted to look like the
+//! judge's protocol or to crash it; a newcomer's worked example and game
+//! named by its folder; the CI commands' outputs that cannot be written and
+//! a non-regression `sprt`. Real judge and bot processes through the real
+//! binary, with the fixture judge `tests/judges/audit/judge.py`.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::harness::*;
+
+const BUDGET: Duration = Duration::from_secs(120);
+
+/// A bot that answers every line with `1`.
+const ONES: &str = "python3 -c 'import sys\nfor l in sys.stdin: print(1, flush=True)'";
+
+/// Plays the audit judge with its option `fault`, the bot `first` at seat
+/// A and [`ONES`] at seat B.
+fn audit(fault: &str, first: &str, extra: &[&str]) -> Run {
+    let judge = judge_fixture("audit/judge.py");
+    let option = format!("fault={fault}");
+    let mut args = vec!["match", judge.as_str(), first, ONES, "--option", &option];
+    args.extend(extra);
+    referee(&args, BUDGET)
+}
+
+/// The run voided the game for the judge's fault at its `message`, saying
+/// `what`: exit 1, the judge named, no panic, no result.
+fn assert_void(run: &Run, message: u64, what: &str) {
+    assert_eq!(run.status, 1, "{}{}", run.stdout, run.stderr);
+    let at = format!("audit/judge.py failed at its message {message}: ");
+    assert!(run.stderr.contains(&at), "{}", run.stderr);
+    assert!(run.stderr.contains(what), "{what}: {}", run.stderr);
+    assert!(
+        run.stderr.contains("the game is void (nobody's loss)"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(!run.stdout.contains("Result:"), "{}", run.stdout);
+}
+
+#[test]
+fn an_end_that_does_not_add_up_voids_the_game_and_no_bot_loses() {
+    let cases = [
+        (
+            "scores-len",
+            "\"end\" scores must be a list of 2 numbers, one per player",
+        ),
+        (
+            "two-results",
+            "\"end\" gives two results that differ: winner 0 but ranks [1, 0]",
+        ),
+        (
+            "key-twice",
+            "says one thing twice (the key \"end\" appears twice",
+        ),
+    ];
+    for (fault, what) in cases {
+        let run = audit(fault, ONES, &["--json"]);
+        assert_void(&run, 2, what);
+        // The reply the judge was answering is named: the organiser's lead.
+        assert!(
+            run.stderr.contains("(answering player 0's reply '1')"),
+            "{fault}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn with_two_players_ranks_say_who_won() {
+    // ranks [1, 0]: player 1 first, player 0 second (once read as a draw).
+    let run = audit("ranks-two", ONES, &["--json"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["winner"], "b", "{v}");
+    assert_eq!(v["reason"], "ranked", "{v}");
+}
+
+#[test]
+fn a_ready_whose_seats_make_no_sense_is_the_judges_fault_not_bad_input() {
+    let run = audit("seats", ONES, &[]);
+    assert_void(
+        &run,
+        1,
+        "answered ready with \"min_players\": 5 above \"max_players\": 3",
+    );
+    let run = audit("seats-text", ONES, &[]);
+    assert_void(
+        &run,
+        1,
+        "answered ready with \"max_players\": \"4\"; it must be a whole number from 2 to 26",
+    );
+}
+
+#[test]
+fn a_judge_that_does_not_answer_is_told_what_an_answer_is() {
+    // A judge's answer written but not flushed looks the same as none.
+    let run = audit("silent", ONES, &["--judge-time", "300ms"]);
+    assert_void(
+        &run,
+        2,
+        "did not answer within 300ms: an answer is one line, ended by a newline and flushed",
+    );
+    assert!(
+        run.stderr.contains("audit judge: fault silent"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_judge_that_debugs_on_stdout_is_told_where_debugging_goes() {
+    let run = audit("debug", ONES, &[]);
+    assert_void(
+        &run,
+        2,
+        "wrote a line that is not JSON (expected value at line 1 column 1): 'board: X . O' \
+         (stdout is for protocol lines only; write debugging output on stderr)",
+    );
+}
+
+/// The audit judge's `illegal` detail for a reply `line`: the line as it
+/// received it, in JSON.
+fn echoed(line: &[u8]) -> String {
+    let line = std::str::from_utf8(line).unwrap();
+    format!("got {}", serde_json::to_string(line).unwrap())
+}
+
+/// A bot file in `dir` that writes `line` (raw bytes) once, then reads on.
+fn raw_bot(dir: &Path, name: &str, line: &[u8]) -> String {
+    let path = dir.join(name);
+    let bytes: Vec<String> = line.iter().map(|b| b.to_string()).collect();
+    std::fs::write(
+        &path,
+        format!(
+            "import sys\nsys.stdin.readline()\nsys.stdout.buffer.write(bytes([{}]) + b'\\n')\n\
+             sys.stdout.flush()\nfor l in sys.stdin: pass\n",
+            bytes.join(",")
+        ),
+    )
+    .unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_reply_crafted_as_a_judge_message_reaches_the_judge_as_one_string() {
+    let dir = scratch_dir("judges-audit", "crafted");
+    // Closes the reply's string and adds a player and a message of its own.
+    let crafted = br#"1","player":1,"line":"x"},{"type":"turn","end":{"winner":0}}"#;
+    let bot = raw_bot(&dir, "crafted.py", crafted);
+    let run = audit("echo", &format!("python3 {bot}"), &["--json"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let v = run.json();
+    // The judge got the reply whole, as its player 0's, and refused it.
+    assert_eq!(v["winner"], "b", "{v}");
+    assert_eq!(v["players"][0]["verdict"], "illegal", "{v}");
+    assert_eq!(
+        v["players"][0]["disqualification"]["detail"],
+        echoed(crafted),
+        "{v}"
+    );
+    // A line with a NUL and an escape reaches the judge as it was written.
+    let nul = b"7\0\x1b[2J";
+    let bot = raw_bot(&dir, "nul.py", nul);
+    let run = audit("echo", &format!("python3 {bot}"), &["--json"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(
+        v["players"][0]["disqualification"]["detail"],
+        echoed(nul),
+        "{v}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_reply_that_crashes_the_judge_voids_the_game_and_is_named() {
+    let dir = scratch_dir("judges-audit", "crash");
+    let bot = raw_bot(&dir, "boom.py", b"boom\x1b[2J");
+    let run = audit("echo", &format!("python3 {bot}"), &["--json"]);
+    // Nobody's loss, nobody's win: the judge failed.
+    assert_void(&run, 2, "exited with status 1 before the game ended");
+    // The reply is named, its escape shown as text, never sent to the
+    // terminal; the judge's traceback follows.
+    assert!(
+        run.stderr
+            .contains(r"(answering player 0's reply 'boom\x1b[2J')"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains('\u{1b}'), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("IndexError: the board has no cell boom"),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The code blocks of `language` in `text`, in order.
+fn code_blocks(text: &str, language: &str) -> Vec<String> {
+    let fence = format!("```{language}\n");
+    text.split(fence.as_str())
+        .skip(1)
+        .map(|rest| rest.split("```").next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_worked_example_of_writing_a_game_plays_as_written() {
+    let guide = std::fs::read_to_string(root().join("docs/writing-a-game.md")).unwrap();
+    let python = code_blocks(&guide, "python");
+    assert!(python.len() >= 2, "the judge and the bot of the example");
+    // The folder as the guide lays it out, the helper copied beside the judge.
+    let dir = scratch_dir("judges-audit", "rps");
+    let rps = dir.join("games/rps");
+    std::fs::create_dir_all(rps.join("starters")).unwrap();
+    std::fs::write(rps.join("judge.py"), &python[0]).unwrap();
+    std::fs::write(rps.join("starters/cycler.py"), &python[1]).unwrap();
+    std::fs::copy(
+        root().join("tournaments/games/sdk/referee_judge.py"),
+        rps.join("referee_judge.py"),
+    )
+    .unwrap();
+    let judge = "games/rps/judge.py";
+    let cycler = "games/rps/starters/cycler.py";
+    // Its match: two cyclers throw alike, so the game must end by itself
+    // (a judge that never ends it is void at 100,000 messages).
+    assert!(guide.contains(
+        "referee match games/rps/judge.py games/rps/starters/cycler.py \\\n        \
+         games/rps/starters/cycler.py --option target=5"
+    ));
+    let run = referee_in(
+        &dir,
+        &[
+            "match", judge, cycler, cycler, "--option", "target=5", "--json",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(run.json()["winner"], "draw", "{}", run.stdout);
+    // Testing it, step 2: a transcript, then judge-check on it, as written.
+    assert!(guide.contains(
+        "games/rps/starters/cycler.py --transcript rps.jsonl\n        target/release/referee judge-check \
+         games/rps/judge.py --transcript rps.jsonl"
+    ));
+    let run = referee_in(
+        &dir,
+        &["match", judge, cycler, cycler, "--transcript", "rps.jsonl"],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let run = referee_in(
+        &dir,
+        &["judge-check", judge, "--transcript", "rps.jsonl"],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("deterministic: yes"), "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_non_regression_sprt_says_not_worse_rather_than_better() {
+    // Bounds at or below 0: a bot against itself is accepted as "not
+    // worse" (exit 0), never said to be better than itself.
+    let strong = sample_bin("arrow5_strong");
+    let dir = scratch_dir("judges-audit", "sprt");
+    let summary = dir.join("summary.md");
+    let run = referee(
+        &[
+            "sprt",
+            "arrow5",
+            &strong,
+            &strong,
+            "--elo0",
+            "-30",
+            "--elo1",
+            "0",
+            "--summary",
+            summary.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("Result: H1 accepted: NEW is not worse after"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("better"), "{}", run.stdout);
+    let markdown = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        markdown.contains("H1 accepted: NEW is not worse"),
+        "{markdown}"
+    );
+    let run = referee(
+        &[
+            "sprt", "arrow5", &strong, &strong, "--elo0", "-30", "--elo1", "-10",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("H1 accepted: NEW is at most 10 Elo worse"),
+        "{}",
+        run.stdout
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_game_named_by_its_folder_points_to_its_judge_not_to_its_options() {
+    // A newcomer's first tournament file: the game's folder, not its
+    // judge, with the judge's options (once refused as a built-in game's:
+    // "unknown field `rows`").
+    let dir = scratch_dir("judges-audit", "folder");
+    std::fs::create_dir_all(dir.join("games/ttt")).unwrap();
+    std::fs::copy(
+        judge_fixture("audit/judge.py"),
+        dir.join("games/ttt/judge.py"),
+    )
+    .unwrap();
+    let bot = judge_fixture("bots/picker.py");
+    for game in ["games/ttt", "ttt"] {
+        let file = dir.join("t.toml");
+        std::fs::write(
+            &file,
+            format!(
+                "name = \"t\"\ngame = \"{game}\"\nformat = \"round-robin\"\n[options]\nrows = 3\n\
+                 [[bots]]\nname = \"one\"\nbot = \"{bot}\"\n[[bots]]\nname = \"two\"\nbot = \"{bot}\"\n"
+            ),
+        )
+        .unwrap();
+        let run = referee(&["tournament", file.to_str().unwrap()], BUDGET);
+        assert_eq!(run.status, 2, "{}", run.stderr);
+        // `games/ttt` has a `/`: a path, so a judge path that is a folder.
+        let expected = if game == "ttt" {
+            "t.toml:2: game: unknown game 'ttt'; the games are: arrow5, cryptron, mastermind, \
+             safecracker; a judge game is its judge's path: 'games/ttt/judge.py'"
+        } else {
+            "; a judge game is its judge's path: 'games/ttt/judge.py'"
+        };
+        assert!(run.stderr.contains(expected), "{game}: {}", run.stderr);
+        assert!(!run.stderr.contains("unknown field"), "{}", run.stderr);
+    }
+    // On the command line, from the folder holding the game's.
+    let run = referee_in(&dir, &["match", "ttt", &bot, &bot], BUDGET);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("a judge game is its judge's path: 'games/ttt/judge.py'"),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_ci_output_that_cannot_be_written_is_refused_before_any_game() {
+    let dir = scratch_dir("judges-audit", "outputs");
+    let strong = sample_bin("arrow5_strong");
+    let file = dir.join("check.toml");
+    // Every game would time out: had it been played, the run would take
+    // seconds, and its result would be lost at the end.
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"c\"\ngame = \"arrow5\"\n[bot]\nbot = \"python3 -c 'import time; time.sleep(60)'\"\n\
+             [limits]\nstartup_limit = \"2s\"\n\
+             [[opponents]]\nname = \"s\"\nbot = {strong:?}\n\
+             [[require]]\nkind = \"no-verdicts\"\nagainst = \"s\"\ngames = 10\n"
+        ),
+    )
+    .unwrap();
+    let missing = dir.join("no/such/folder/report.xml");
+    let folder = dir.to_str().unwrap();
+    let cases = [
+        ("--junit", missing.to_str().unwrap(), "its folder"),
+        ("--summary", missing.to_str().unwrap(), "its folder"),
+        ("--junit", folder, "it is a folder"),
+    ];
+    for (flag, path, what) in cases {
+        let started = std::time::Instant::now();
+        let run = referee(
+            &["check", file.to_str().unwrap(), "--no-report", flag, path],
+            BUDGET,
+        );
+        assert_eq!(run.status, 2, "{flag} {path}: {}", run.stderr);
+        assert!(run.stderr.contains(what), "{}", run.stderr);
+        assert!(!run.stderr.contains("playing"), "{}", run.stderr);
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+    let run = referee(
+        &[
+            "sprt",
+            "arrow5",
+            &strong,
+            &strong,
+            "--summary",
+            missing.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot write the summary"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("games "), "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(dir);
+}
