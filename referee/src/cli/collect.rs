@@ -404,7 +404,14 @@ fn admit(
                 _ => "not recognised",
             }
             .into();
-            row.message = e.to_string();
+            row.message = match &e {
+                // The staging folder's path means nothing to the user.
+                BotSpecError::NoEntryPoint { wanted, .. } => format!(
+                    "team '{team}': {}",
+                    collect::not_a_bot(&root, &row.source, wanted, languages)
+                ),
+                _ => format!("team '{team}': {e}"),
+            };
             let _ = fs::remove_dir_all(&unpacked);
             return row;
         }

@@ -407,7 +407,22 @@ pub fn read_roster(path: &Path) -> Result<BTreeMap<String, Vec<String>>, Collect
                 path.display()
             ))
         })?;
+        // As grading reads the roster (`crate::grading::read_roster`), so
+        // that a class list collect takes is one the grades take too.
         let student = record.get(student_col).unwrap_or("").to_string();
+        if student.is_empty() {
+            return Err(bad(format!("{}:{line}: no student's name", path.display())));
+        }
+        if let Some((other, _)) = teams
+            .iter()
+            .find(|(t, students)| **t != team && students.contains(&student))
+        {
+            return Err(bad(format!(
+                "{}:{line}: the student '{}' is listed twice, in the teams '{other}' and '{team}'; a student is in one team",
+                path.display(),
+                crate::text::escape(&student)
+            )));
+        }
         teams.entry(team).or_default().push(student);
     }
     Ok(teams)
@@ -587,6 +602,65 @@ pub fn fetch(
             let _ = fs::remove_dir_all(scratch);
             result
         }
+    }
+}
+
+/// Why the unpacked submission at `root` (shown to the user as `shown`,
+/// its source) is no bot, and what the team should hand in instead: it
+/// is empty, it holds several source files and no entry file (which one
+/// is the bot?), or neither. `wanted`: the entry files of the languages.
+pub fn not_a_bot(
+    root: &Path,
+    shown: &str,
+    wanted: &str,
+    languages: &crate::bot::Languages,
+) -> String {
+    let shown = crate::text::escape(shown);
+    let mut names: Vec<(String, bool)> = fs::read_dir(root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| {
+            let source = e.file_type().is_ok_and(|t| t.is_file())
+                && languages.of_source(&e.path()).is_some();
+            (
+                crate::text::escape(&e.file_name().to_string_lossy()).into_owned(),
+                source,
+            )
+        })
+        .collect();
+    names.sort();
+    let listed = |names: Vec<&String>| {
+        const SHOWN: usize = 8;
+        let mut text = names
+            .iter()
+            .take(SHOWN)
+            .map(|n| n.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        if names.len() > SHOWN {
+            text.push_str(&format!(", and {} more", names.len() - SHOWN));
+        }
+        text
+    };
+    let sources: Vec<&String> = names.iter().filter(|(_, s)| *s).map(|(n, _)| n).collect();
+    let entry = format!("a folder bot starts from its language's entry file, one of: {wanted}");
+    if names.is_empty() {
+        format!(
+            "{shown} is empty (no file once unpacked); hand in the bot: a folder or archive holding its entry file, or one source file ({entry})"
+        )
+    } else if sources.len() > 1 {
+        format!(
+            "{shown} holds {} source files ({}) and no entry file, so which one is the bot is not known; name the bot's main file as its entry file, or hand in that one file alone ({entry})",
+            sources.len(),
+            listed(sources)
+        )
+    } else {
+        format!(
+            "{shown} holds no bot: no entry file and no source file of a known language at its top (it holds {}); {entry}",
+            listed(names.iter().map(|(n, _)| n).collect())
+        )
     }
 }
 
