@@ -1,0 +1,145 @@
+//! A term's class contest as its users meet it: a newcomer teacher's
+//! common mistakes in `collect` (a submission that is no bot, a class list
+//! with a student twice), with messages that name the team and say what
+//! to do, through the real binary and real smoke games.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use crate::harness::*;
+
+const BUDGET: Duration = Duration::from_secs(120);
+
+/// Runs a Python script (zip archives made as their tools make them).
+fn python(script: &str, args: &[&str]) {
+    let status = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+fn collect(dir: &Path, extra: &[&str]) -> Run {
+    let reference = sample_bin("arrow5_random");
+    let mut args = vec![
+        "collect",
+        "--game",
+        "arrow5",
+        "--from",
+        "subs",
+        "--reference",
+        reference.as_str(),
+        "--out",
+        "bots",
+    ];
+    args.extend_from_slice(extra);
+    referee_in(dir, &args, BUDGET)
+}
+
+/// Zips made by hand: one empty, one as macOS's Finder makes them (the
+/// team's folder, `__MACOSX/` and a `.DS_Store` beside it).
+const ZIPS: &str = r#"
+import sys, zipfile
+subs, source = sys.argv[1], open(sys.argv[2]).read()
+zipfile.ZipFile(subs + "/hollow.zip", "w").close()
+with zipfile.ZipFile(subs + "/mac.zip", "w") as z:
+    z.writestr("our bot/", "")
+    z.writestr("our bot/main.py", source)
+    z.writestr("our bot/.DS_Store", "x")
+    z.writestr("__MACOSX/", "")
+    z.writestr("__MACOSX/our bot/._main.py", "resource fork")
+    z.writestr(".DS_Store", "x")
+"#;
+
+#[test]
+fn a_submission_that_is_no_bot_names_the_team_and_what_to_hand_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    fs::create_dir_all(subs.join("pair")).unwrap();
+    let starter = sample_file("python/arrow5_starter.py");
+    for name in ["bot_v1.py", "bot_v2.py"] {
+        fs::copy(&starter, subs.join("pair").join(name)).unwrap();
+    }
+    fs::create_dir(subs.join("notes")).unwrap();
+    fs::write(subs.join("notes/README.txt"), "the bot is on my laptop\n").unwrap();
+    python(ZIPS, &[subs.to_str().unwrap(), &starter]);
+
+    let run = collect(dir.path(), &[]);
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let rows: std::collections::BTreeMap<String, _> =
+        csv_records(&dir.path().join("bots/admission.csv"))
+            .into_iter()
+            .map(|r| (r["team"].clone(), r))
+            .collect();
+    // The Finder's archive stands for its one folder.
+    assert_eq!(rows["mac"]["status"], "admitted", "{:?}", rows["mac"]);
+    assert!(dir.path().join("bots/mac/main.py").is_file());
+    for (team, says) in [
+        ("hollow", ["subs/hollow.zip is empty", "hand in the bot"]),
+        (
+            "pair",
+            [
+                "2 source files (bot_v1.py, bot_v2.py)",
+                "name the bot's main file as its entry file",
+            ],
+        ),
+        ("notes", ["it holds README.txt", "main.py (python)"]),
+    ] {
+        let row = &rows[team];
+        assert_eq!(row["status"], "broken", "{team}: {row:?}");
+        assert_eq!(row["reason"], "not recognised", "{team}: {row:?}");
+        let message = &row["message"];
+        assert!(message.starts_with(&format!("team '{team}': ")), "{message}");
+        for said in says {
+            assert!(message.contains(said), "{team}: {message}");
+        }
+        // The folder it was unpacked in is gone: it is not named.
+        assert!(!message.contains(".collect"), "{team}: {message}");
+        assert!(run.stdout.contains(message.lines().next().unwrap()), "{}", run.stdout);
+        assert!(!dir.path().join("bots").join(team).exists(), "{team}");
+    }
+}
+
+#[test]
+fn a_class_list_grading_would_refuse_is_refused_by_collect() {
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    fs::create_dir_all(subs.join("alpha")).unwrap();
+    fs::copy(
+        sample_file("python/arrow5_starter.py"),
+        subs.join("alpha/main.py"),
+    )
+    .unwrap();
+    for (roster, says) in [
+        (
+            // A row repeated whole is one student.
+            "student,team\nann,alpha\nbob,beta\nann,alpha\nbob,alpha\n",
+            "roster.csv:5: the student 'bob' is listed twice, in the teams 'beta' and 'alpha'",
+        ),
+        ("student,team\nann,alpha\n,beta\n", "roster.csv:3: no student's name"),
+    ] {
+        fs::write(dir.path().join("roster.csv"), roster).unwrap();
+        let run = collect(dir.path(), &["--roster", "roster.csv"]);
+        assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains(says), "{}", run.stderr);
+        assert!(!dir.path().join("bots").exists());
+    }
+    // The same list once each student is in one team: collected.
+    fs::write(
+        dir.path().join("roster.csv"),
+        "student,team\nann,alpha\nbob,beta\nann,alpha\n",
+    )
+    .unwrap();
+    let run = collect(dir.path(), &["--roster", "roster.csv"]);
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let rows = csv_records(&dir.path().join("bots/admission.csv"));
+    let status: Vec<_> = rows
+        .iter()
+        .map(|r| (r["team"].as_str(), r["status"].as_str()))
+        .collect();
+    assert_eq!(status, [("alpha", "admitted"), ("beta", "missing")]);
+}
