@@ -1,7 +1,8 @@
 //! A term's class contest as its users meet it: a newcomer teacher's
 //! common mistakes in `collect` (a submission that is no bot, a class list
 //! with a student twice), with messages that name the team and say what
-//! to do, through the real binary and real smoke games.
+//! to do, and a one-file Java submission named by its team, through the
+//! real binary and real smoke games.
 
 use std::fs;
 use std::path::Path;
@@ -93,13 +94,20 @@ fn a_submission_that_is_no_bot_names_the_team_and_what_to_hand_in() {
         assert_eq!(row["status"], "broken", "{team}: {row:?}");
         assert_eq!(row["reason"], "not recognised", "{team}: {row:?}");
         let message = &row["message"];
-        assert!(message.starts_with(&format!("team '{team}': ")), "{message}");
+        assert!(
+            message.starts_with(&format!("team '{team}': ")),
+            "{message}"
+        );
         for said in says {
             assert!(message.contains(said), "{team}: {message}");
         }
         // The folder it was unpacked in is gone: it is not named.
         assert!(!message.contains(".collect"), "{team}: {message}");
-        assert!(run.stdout.contains(message.lines().next().unwrap()), "{}", run.stdout);
+        assert!(
+            run.stdout.contains(message.lines().next().unwrap()),
+            "{}",
+            run.stdout
+        );
         assert!(!dir.path().join("bots").join(team).exists(), "{team}");
     }
 }
@@ -120,7 +128,10 @@ fn a_class_list_grading_would_refuse_is_refused_by_collect() {
             "student,team\nann,alpha\nbob,beta\nann,alpha\nbob,alpha\n",
             "roster.csv:5: the student 'bob' is listed twice, in the teams 'beta' and 'alpha'",
         ),
-        ("student,team\nann,alpha\n,beta\n", "roster.csv:3: no student's name"),
+        (
+            "student,team\nann,alpha\n,beta\n",
+            "roster.csv:3: no student's name",
+        ),
     ] {
         fs::write(dir.path().join("roster.csv"), roster).unwrap();
         let run = collect(dir.path(), &["--roster", "roster.csv"]);
@@ -142,4 +153,39 @@ fn a_class_list_grading_would_refuse_is_refused_by_collect() {
         .map(|r| (r["team"].as_str(), r["status"].as_str()))
         .collect();
     assert_eq!(status, [("alpha", "admitted"), ("beta", "missing")]);
+}
+
+#[test]
+fn a_java_file_named_by_its_team_is_admitted() {
+    // The starter's public class is `Arrow5Starter`; the file handed in
+    // is named by the team, as a one-file submission is.
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    fs::create_dir(&subs).unwrap();
+    fs::copy(
+        sample_file("java/Arrow5Starter.java"),
+        subs.join("team7.java"),
+    )
+    .unwrap();
+    let run = collect(dir.path(), &[]);
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let rows = csv_records(&dir.path().join("bots/admission.csv"));
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(
+        (rows[0]["team"].as_str(), rows[0]["status"].as_str()),
+        ("team7", "admitted"),
+        "{rows:?}"
+    );
+    assert_eq!(rows[0]["language"], "java");
+    // Its folder holds the file under its class's name, which a
+    // tournament's `bots_dir` takes as the team's bot.
+    let files: Vec<_> = fs::read_dir(dir.path().join("bots/team7"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files, ["Arrow5Starter.java"]);
+    assert_eq!(
+        fs::read(dir.path().join("bots/team7/Arrow5Starter.java")).unwrap(),
+        fs::read(subs.join("team7.java")).unwrap()
+    );
 }

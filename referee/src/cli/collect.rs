@@ -396,6 +396,7 @@ fn admit(
     }
     collect::unpack::open_to_bots(&unpacked);
     let root = collect::bot_path(&collect::unpack::lone_folder(&unpacked), languages);
+    let root = collect::java_named_by_class(&root, languages);
     let mut bot = match BotCommand::parse(&root.to_string_lossy(), languages) {
         Ok(bot) => bot,
         Err(e) => {

@@ -664,6 +664,85 @@ pub fn not_a_bot(
     }
 }
 
+/// A lone Java source named otherwise than its public class (`team7.java`
+/// holding `public class Arrow5Starter`: a one-file submission is named by
+/// its team) renamed after the class, as `javac` requires; any other path
+/// (a folder, another language, a class named as its file, no public
+/// class found, a file of the class's name already there) as it is.
+pub fn java_named_by_class(path: &Path, languages: &crate::bot::Languages) -> PathBuf {
+    let unchanged = || path.to_path_buf();
+    if !path.is_file() || languages.of_source(path).map(|l| l.name()) != Some("java") {
+        return unchanged();
+    }
+    let Some(class) = fs::read_to_string(path).ok().and_then(|s| public_class(&s)) else {
+        return unchanged();
+    };
+    let renamed = path.with_file_name(format!("{class}.java"));
+    if renamed == path || renamed.exists() || fs::rename(path, &renamed).is_err() {
+        return unchanged();
+    }
+    renamed
+}
+
+/// The name of the first top-level `public` class (interface, enum,
+/// record) of a Java source, comments and literals skipped.
+fn public_class(source: &str) -> Option<String> {
+    let chars: Vec<char> = source.chars().collect();
+    let (mut i, mut depth) = (0, 0usize);
+    // The words of the declaration being read at the top level.
+    let mut words: Vec<String> = Vec::new();
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            i += 2;
+            while i + 1 < chars.len() && !(chars[i] == '*' && chars[i + 1] == '/') {
+                i += 1;
+            }
+            i += 2;
+        } else if c == '"' || c == '\'' {
+            i += 1;
+            while i < chars.len() && chars[i] != c {
+                i += if chars[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+        } else if c.is_alphanumeric() || c == '_' || c == '$' {
+            let start = i;
+            while i < chars.len()
+                && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '$')
+            {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            if depth == 0 {
+                let declares = matches!(
+                    words.last().map(String::as_str),
+                    Some("class" | "interface" | "enum" | "record")
+                );
+                if declares && words.iter().any(|w| w == "public") {
+                    return Some(word);
+                }
+                words.push(word);
+            }
+        } else {
+            match c {
+                '{' => depth += 1,
+                '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if matches!(c, '{' | '}' | ';') && depth <= 1 {
+                words.clear();
+            }
+            i += 1;
+        }
+    }
+    None
+}
+
 // Where a submission's bot is: below both collect and the tournament
 // file's `bots_dir`, which reads collect's folders the same way.
 pub use crate::plan_file::bot_path;
@@ -685,6 +764,15 @@ mod tests {
         assert!(parse_deadline("2026-12-01T18:00:00").is_err());
         let t = parse_deadline("2024-02-29T23:59:58Z").unwrap();
         assert_eq!(show_time(t), "2024-02-29T23:59:58Z");
+    }
+
+    #[test]
+    fn the_public_class_of_a_java_source_is_found() {
+        let source = "// public class Comment {}\n/* public class Block */\nimport java.util.*;\n\
+                      class Helper { public class Inner {} }\n\
+                      @SuppressWarnings(\"x\") public final class Arrow5Starter {\n  String s = \"public class No\";\n}\n";
+        assert_eq!(public_class(source).as_deref(), Some("Arrow5Starter"));
+        assert_eq!(public_class("class Main {}"), None);
     }
 
     #[test]
