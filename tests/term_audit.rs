@@ -189,3 +189,103 @@ fn a_java_file_named_by_its_team_is_admitted() {
         fs::read(subs.join("team7.java")).unwrap()
     );
 }
+
+/// The fenced block of `lang` in `doc` that holds `needle`.
+fn doc_block<'a>(doc: &'a str, lang: &str, needle: &str) -> &'a str {
+    let fence = format!("```{lang}\n");
+    doc.split(fence.as_str())
+        .skip(1)
+        .map(|rest| &rest[..rest.find("```").unwrap()])
+        .find(|block| block.contains(needle))
+        .unwrap_or_else(|| panic!("no ```{lang} block with {needle:?}"))
+}
+
+/// The command of `block` that starts with `start`, its `\` continuations
+/// joined and its trailing comment cut, as words (the doc's commands have
+/// no quotes).
+fn doc_command(block: &str, start: &str) -> Vec<String> {
+    let joined = block.replace("\\\n", " ");
+    let line = joined
+        .lines()
+        .find(|l| l.trim_start().starts_with(start))
+        .unwrap_or_else(|| panic!("no command {start:?} in {block}"));
+    let line = line.split("  #").next().unwrap();
+    line.split_whitespace().map(str::to_string).collect()
+}
+
+#[test]
+fn the_docs_term_walkthrough_runs_as_written() {
+    // A folder laid out as the doc's commands expect (they run from the
+    // repository root, after a release build): target/release holds the
+    // referee and the sample bots.
+    let dir = tempfile::tempdir().unwrap();
+    let built = Path::new(&sample_bin("arrow5_random"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    fs::create_dir(dir.path().join("target")).unwrap();
+    std::os::unix::fs::symlink(&built, dir.path().join("target/release")).unwrap();
+    let subs = dir.path().join("submissions");
+    fs::create_dir_all(subs.join("alpha")).unwrap();
+    fs::copy(
+        sample_file("python/arrow5_starter.py"),
+        subs.join("alpha/main.py"),
+    )
+    .unwrap();
+    fs::copy(sample_file("js/arrow5_starter.js"), subs.join("gamma.js")).unwrap();
+    fs::write(
+        dir.path().join("roster.csv"),
+        "student,team\nann,alpha\ncat,gamma\n",
+    )
+    .unwrap();
+
+    let doc = fs::read_to_string(root().join("docs/running-a-contest.md")).unwrap();
+    let run = |words: Vec<String>| {
+        let mut command = Command::new(dir.path().join(&words[0]));
+        command.args(&words[1..]).current_dir(dir.path());
+        run_within(command, BUDGET)
+    };
+    let collect = doc_command(
+        doc_block(&doc, "sh", "referee collect"),
+        "target/release/referee collect",
+    );
+    let done = run(collect);
+    assert_eq!(done.status, 0, "{}\n{}", done.stdout, done.stderr);
+    assert!(done.stdout.contains("2 admitted"), "{}", done.stdout);
+
+    fs::write(
+        dir.path().join("term.toml"),
+        doc_block(&doc, "toml", "bots_dir = \"bots\""),
+    )
+    .unwrap();
+    let term = doc_block(&doc, "sh", "--update");
+    for (words, says) in [
+        (
+            doc_command(
+                term,
+                "target/release/referee tournament term.toml --out results/term --dry-run",
+            ),
+            "6 of 6 games to play",
+        ),
+        (
+            doc_command(
+                term,
+                "target/release/referee tournament term.toml --out results/term --update",
+            ),
+            "6 of 6 games",
+        ),
+    ] {
+        let done = run(words);
+        assert_eq!(done.status, 0, "{}\n{}", done.stdout, done.stderr);
+        assert!(
+            done.stdout.contains(says),
+            "{}\n{}",
+            done.stdout,
+            done.stderr
+        );
+    }
+    let standings = csv_records(&dir.path().join("results/term/standings.csv"));
+    let mut bots: Vec<_> = standings.iter().map(|r| r["bot"].as_str()).collect();
+    bots.sort();
+    assert_eq!(bots, ["alpha", "gamma", "reference"]);
+}
