@@ -289,3 +289,64 @@ fn the_docs_term_walkthrough_runs_as_written() {
     bots.sort();
     assert_eq!(bots, ["alpha", "gamma", "reference"]);
 }
+
+#[test]
+fn graded_teams_no_student_is_in_are_named() {
+    // The roster spells a team otherwise than its bot: its student would
+    // get 0 and the bot's marks nobody, without a word.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("term.toml");
+    fs::write(
+        &file,
+        format!(
+            "name = \"term\"\ngame = \"arrow5\"\nformat = \"gauntlet\"\nchallengers = [\"random\"]\n\
+             games_per_pairing = 2\nseed = 3\n\
+             [grading]\nreferences = [\"random\"]\nroster = \"roster.csv\"\n\
+             bands = [{{ against = \"random\", win_rate = 0.5, marks = 50 }}]\n\
+             [[bots]]\nname = \"random\"\nbot = \"{random}\"\n\
+             [[bots]]\nname = \"alpha\"\nbot = \"{strong}\"\n\
+             [[bots]]\nname = \"beta\"\nbot = \"{strong}\"\n",
+            random = sample_bin("arrow5_random"),
+            strong = sample_bin("arrow5_strong"),
+        ),
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("roster.csv"),
+        "student,team\nann,Alpha\nbob,beta\n",
+    )
+    .unwrap();
+    let run = referee_in(
+        dir.path(),
+        &["tournament", "term.toml", "--out", "res", "--jobs", "2"],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let warning = run
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("warning: no student of the roster"))
+        .unwrap_or_else(|| panic!("{}", run.stderr));
+    assert!(
+        warning.contains("roster.csv is in the teams 'alpha':")
+            && warning.contains("without a bot, whose students get 0: 'Alpha'"),
+        "{warning}"
+    );
+    // The grades are as they were: the warning changes no mark.
+    let students = csv_records(&dir.path().join("res/grades/students.csv"));
+    assert_eq!(students[0]["marks"], "0", "{students:?}");
+    // Put right, and graded again without playing: no warning.
+    fs::write(
+        dir.path().join("roster.csv"),
+        "student,team\nann,alpha\nbob,beta\n",
+    )
+    .unwrap();
+    let run = referee_in(dir.path(), &["grade", "res", "--file", "term.toml"], BUDGET);
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(!run.stderr.contains("warning"), "{}", run.stderr);
+    let students = csv_records(&dir.path().join("res/grades/students.csv"));
+    assert_eq!(students[0]["team"], "alpha", "{students:?}");
+    let grades = csv_records(&dir.path().join("res/grades/grades.csv"));
+    let alpha = grades.iter().find(|g| g["team"] == "alpha").unwrap();
+    assert_eq!(students[0]["marks"], alpha["marks"], "{grades:?}");
+}
