@@ -322,6 +322,8 @@ fn graded_teams_no_student_is_in_are_named() {
         BUDGET,
     );
     assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    // Every game was played: no word of a part of them.
+    assert!(!run.stderr.contains("games scheduled"), "{}", run.stderr);
     let warning = run
         .stderr
         .lines()
@@ -349,4 +351,58 @@ fn graded_teams_no_student_is_in_are_named() {
     let grades = csv_records(&dir.path().join("res/grades/grades.csv"));
     let alpha = grades.iter().find(|g| g["team"] == "alpha").unwrap();
     assert_eq!(students[0]["marks"], alpha["marks"], "{grades:?}");
+}
+
+#[test]
+fn grades_of_a_stopped_run_say_they_are_of_part_of_the_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let sleeper = dir.path().join("sleeper.py");
+    fs::write(&sleeper, "import time\ntime.sleep(1000)\n").unwrap();
+    fs::write(
+        dir.path().join("term.toml"),
+        format!(
+            "name = \"term\"\ngame = \"arrow5\"\nformat = \"gauntlet\"\nchallengers = [\"random\"]\n\
+             games_per_pairing = 2\nseed = 3\n\
+             [grading]\nreferences = [\"random\"]\n\
+             bands = [{{ against = \"random\", win_rate = 0.5, marks = 50 }}]\n\
+             [[bots]]\nname = \"random\"\nbot = \"{random}\"\n\
+             [[bots]]\nname = \"alpha\"\nbot = \"{strong}\"\n\
+             [[bots]]\nname = \"sleepy\"\nbot = \"sleeper.py\"\nstartup_limit = \"600s\"\n",
+            random = sample_bin("arrow5_random"),
+            strong = sample_bin("arrow5_strong"),
+        ),
+    )
+    .unwrap();
+    let mut child = Command::new(referee_bin())
+        .args(["tournament", "term.toml", "--out", "res", "--jobs", "1"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let marker = sleeper.display().to_string();
+    let found = wait_for_processes(&marker, 1, BUDGET);
+    assert!(!found.is_empty(), "the sleeper never started");
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    use wait_timeout::ChildExt;
+    let Some(status) = child.wait_timeout(BUDGET).unwrap() else {
+        child.kill().ok();
+        panic!("the tournament did not stop after Ctrl-C");
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    let played = csv_records(&dir.path().join("res/games.csv")).len();
+    assert!(played < 4, "{played}");
+    assert!(
+        stderr.contains(&format!(
+            "warning: the grades are of {played} of the 4 games scheduled; finish the run (--resume)"
+        )),
+        "{stderr}"
+    );
+    assert!(dir.path().join("res/grades/grades.csv").is_file());
+    assert!(gone_within(&marker, BUDGET).is_empty());
 }

@@ -525,7 +525,7 @@ impl TournamentGrades {
 
 impl Reporter for TournamentGrades {
     fn run_finished(&mut self, finish: &Finish<'_>) -> Result<(), ReportError> {
-        let Finish::Tournament { standings, .. } = finish else {
+        let Finish::Tournament { standings, outcome } = finish else {
             return Ok(());
         };
         let graded = grade_folder(&self.out, &self.names, self.plan.as_ref(), standings)?;
@@ -537,6 +537,14 @@ impl Reporter for TournamentGrades {
                 eprint!("{warning}");
             }
             eprintln!("{}", grades_line(&self.out, &graded.grades));
+            // A stopped run's grades are of the games played so far: a
+            // team that has not met a reference yet has 0 against it.
+            if outcome.total_in_folder < outcome.scheduled {
+                eprintln!(
+                    "warning: the grades are of {} of the {} games scheduled; finish the run (--resume) before handing them out",
+                    outcome.total_in_folder, outcome.scheduled
+                );
+            }
         }
         Ok(())
     }
