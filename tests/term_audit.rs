@@ -406,3 +406,100 @@ fn grades_of_a_stopped_run_say_they_are_of_part_of_the_games() {
     assert!(dir.path().join("res/grades/grades.csv").is_file());
     assert!(gone_within(&marker, BUDGET).is_empty());
 }
+
+#[test]
+fn a_repository_token_is_used_but_never_shown() {
+    use std::io::{Read, Write};
+    // A server that records each request and answers that the password
+    // is wrong.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (told, heard) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let mut request = Vec::new();
+            let mut byte = [0u8; 1];
+            while !request.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+                request.push(byte[0]);
+            }
+            let _ = told.send(String::from_utf8_lossy(&request).into_owned());
+            let _ = stream.write_all(
+                b"HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"class\"\r\n\
+                  Content-Length: 0\r\nConnection: close\r\n\r\n",
+            );
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let secret = "glpat-s3cr3tT0ken";
+    fs::write(
+        dir.path().join("repos.csv"),
+        format!("team,url,ref\nteam1,http://oauth2:{secret}@127.0.0.1:{port}/team1.git,main\n"),
+    )
+    .unwrap();
+    let reference = sample_bin("arrow5_random");
+    let run = referee_in(
+        dir.path(),
+        &[
+            "collect",
+            "--game",
+            "arrow5",
+            "--repos",
+            "repos.csv",
+            "--reference",
+            &reference,
+            "--out",
+            "bots",
+            "--events",
+            "events.jsonl",
+            "--git-timeout",
+            "20s",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    // git was given the token: it sent it.
+    let requests: Vec<String> = heard.try_iter().collect();
+    let basic = base64(format!("oauth2:{secret}").as_bytes());
+    assert!(requests.iter().any(|r| r.contains(&basic)), "{requests:?}");
+    let rows = csv_records(&dir.path().join("bots/admission.csv"));
+    assert_eq!(rows[0]["status"], "broken", "{rows:?}");
+    assert_eq!(
+        rows[0]["source"],
+        format!("http://***@127.0.0.1:{port}/team1.git@main")
+    );
+    assert!(rows[0]["message"].contains("team 'team1'"), "{rows:?}");
+    for (what, text) in [
+        ("stdout", run.stdout.clone()),
+        ("stderr", run.stderr.clone()),
+        (
+            "admission.csv",
+            fs::read_to_string(dir.path().join("bots/admission.csv")).unwrap(),
+        ),
+        (
+            "events",
+            fs::read_to_string(dir.path().join("events.jsonl")).unwrap(),
+        ),
+    ] {
+        assert!(!text.contains(secret), "{what}: {text}");
+    }
+}
+
+/// Standard Base64 with padding (HTTP Basic authentication's encoding).
+fn base64(bytes: &[u8]) -> String {
+    const TABLE: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(TABLE[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}

@@ -151,7 +151,7 @@ impl Origin {
             Origin::Folder(p) | Origin::File(p) | Origin::Archive(p, _) | Origin::Refused(p, _) => {
                 p.display().to_string()
             }
-            Origin::Git { url, reference } => format!("{url}@{reference}"),
+            Origin::Git { url, reference } => format!("{}@{reference}", shown_url(url)),
         }
     }
 }
@@ -482,6 +482,36 @@ const GIT_ENV: &[(&str, &str)] = &[
     ("GIT_ALLOW_PROTOCOL", "file:git:http:https:ssh"),
 ];
 
+/// The secret a repository address carries: the user information of a
+/// URL, `oauth2:TOKEN` in `https://oauth2:TOKEN@host/team.git` (the way
+/// to read a private repository without a credential helper). `None`
+/// without one; ssh's user alone (`ssh://git@host/...`) is no secret.
+fn url_secret(url: &str) -> Option<(usize, &str)> {
+    let (scheme, rest) = url.split_once("://")?;
+    let authority = &rest[..rest.find('/').unwrap_or(rest.len())];
+    let (userinfo, _) = authority.rsplit_once('@')?;
+    let ssh_user = scheme.eq_ignore_ascii_case("ssh") && !userinfo.contains(':');
+    (!userinfo.is_empty() && !ssh_user).then_some((scheme.len() + 3, userinfo))
+}
+
+/// A repository address as the report and messages show it, its secret
+/// (see [`url_secret`]) as `***`: `admission.csv` and the terminal are
+/// shown to others, and the token would let them read the repository.
+pub fn shown_url(url: &str) -> String {
+    match url_secret(url) {
+        Some((at, secret)) => format!("{}***{}", &url[..at], &url[at + secret.len()..]),
+        None => url.to_string(),
+    }
+}
+
+/// `text` (git's message about `url`) with `url`'s secret as `***`.
+fn without_secret(text: &str, url: &str) -> String {
+    match url_secret(url) {
+        Some((_, secret)) => text.replace(secret, "***"),
+        None => text.to_string(),
+    }
+}
+
 /// Runs `git` with `args` in its own session (see [`crate::bot::tool`]),
 /// stopped after `limit`, with no credential helper (a helper may open a
 /// window or ask on the terminal); its stdout, or on failure its stderr.
@@ -492,15 +522,15 @@ fn git(url: &str, args: &[&str], limit: Duration) -> Result<String, FetchError> 
         .args(args)
         .envs(GIT_ENV.iter().copied());
     let out = crate::bot::tool::run(command, limit).map_err(|source| FetchError::GitRun {
-        url: url.to_string(),
+        url: shown_url(url),
         source,
     })?;
     if out.status.success() {
         Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
     } else {
         Err(FetchError::Git {
-            url: url.to_string(),
-            message: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+            url: shown_url(url),
+            message: without_secret(String::from_utf8_lossy(&out.stderr).trim(), url),
         })
     }
 }
@@ -579,7 +609,7 @@ pub fn fetch(
                     .ok()
                 })
                 .ok_or_else(|| FetchError::Git {
-                    url: url.clone(),
+                    url: shown_url(url),
                     message: format!("no tag or branch '{reference}'"),
                 })?;
                 let commit = match deadline {
@@ -773,6 +803,33 @@ mod tests {
                       @SuppressWarnings(\"x\") public final class Arrow5Starter {\n  String s = \"public class No\";\n}\n";
         assert_eq!(public_class(source).as_deref(), Some("Arrow5Starter"));
         assert_eq!(public_class("class Main {}"), None);
+    }
+
+    #[test]
+    fn repository_secrets_are_not_shown() {
+        let shown = |url| shown_url(url);
+        assert_eq!(
+            shown("https://oauth2:glpat-XYZ@gitlab.example/t/bot.git"),
+            "https://***@gitlab.example/t/bot.git"
+        );
+        assert_eq!(
+            shown("https://ghp_TOKEN@github.com/t/bot"),
+            "https://***@github.com/t/bot"
+        );
+        assert_eq!(
+            shown("ssh://git@host/t/bot.git"),
+            "ssh://git@host/t/bot.git"
+        );
+        assert_eq!(
+            shown("git@github.com:t/bot.git"),
+            "git@github.com:t/bot.git"
+        );
+        assert_eq!(shown("https://host/a@b.git"), "https://host/a@b.git");
+        assert_eq!(shown("/srv/git/team"), "/srv/git/team");
+        assert_eq!(
+            without_secret("fatal: 'https://u:pw1@h/x' refused", "https://u:pw1@h/x"),
+            "fatal: 'https://***@h/x' refused"
+        );
     }
 
     #[test]
