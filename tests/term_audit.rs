@@ -1,6 +1,6 @@
 //! A term's class contest as its users meet it: a newcomer teacher's
 //! common mistakes in `collect` (a submission that is no bot, a class list
-//! with a student twice), with messages that name the team and say what
+//! with a student twice or a team spelt otherwise), with messages that name the team and say what
 //! to do, and a one-file Java submission named by its team, through the
 //! real binary and real smoke games.
 
@@ -153,6 +153,28 @@ fn a_class_list_grading_would_refuse_is_refused_by_collect() {
         .map(|r| (r["team"].as_str(), r["status"].as_str()))
         .collect();
     assert_eq!(status, [("alpha", "admitted"), ("beta", "missing")]);
+    // A team the roster spells otherwise than its submission, in case
+    // only: both sides say so.
+    fs::write(dir.path().join("roster.csv"), "student,team\nann,Alpha\n").unwrap();
+    let run = collect(dir.path(), &["--roster", "roster.csv"]);
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let rows: std::collections::BTreeMap<String, _> =
+        csv_records(&dir.path().join("bots/admission.csv"))
+            .into_iter()
+            .map(|r| (r["team"].clone(), r))
+            .collect();
+    let (roster_team, submitted) = (&rows["Alpha"], &rows["alpha"]);
+    assert_eq!(roster_team["status"], "missing", "{rows:?}");
+    assert!(
+        roster_team["message"].contains("a submission is named 'alpha'"),
+        "{rows:?}"
+    );
+    assert_eq!(submitted["reason"], "not on the roster", "{rows:?}");
+    assert!(
+        submitted["message"].contains("the roster has the team 'Alpha'"),
+        "{rows:?}"
+    );
+    assert!(!dir.path().join("bots/alpha").exists());
 }
 
 #[test]
