@@ -1,5 +1,5 @@
 //! A term's class contest as its users meet it: a newcomer teacher's
-//! common mistakes in `collect` (a submission that is no bot, a class list
+//! common mistakes in `collect` (a submission that is no bot or two, a class list
 //! with a student twice or a team spelt otherwise), with messages that name the team and say what
 //! to do, and a one-file Java submission named by its team, through the
 //! real binary and real smoke games.
@@ -65,6 +65,9 @@ fn a_submission_that_is_no_bot_names_the_team_and_what_to_hand_in() {
     for name in ["bot_v1.py", "bot_v2.py"] {
         fs::copy(&starter, subs.join("pair").join(name)).unwrap();
     }
+    fs::create_dir(subs.join("both")).unwrap();
+    fs::copy(&starter, subs.join("both/main.py")).unwrap();
+    fs::copy(sample_file("c/arrow5_starter.c"), subs.join("both/main.c")).unwrap();
     fs::create_dir(subs.join("notes")).unwrap();
     fs::write(subs.join("notes/README.txt"), "the bot is on my laptop\n").unwrap();
     python(ZIPS, &[subs.to_str().unwrap(), &starter]);
@@ -89,6 +92,13 @@ fn a_submission_that_is_no_bot_names_the_team_and_what_to_hand_in() {
             ],
         ),
         ("notes", ["it holds README.txt", "main.py (python)"]),
+        (
+            "both",
+            [
+                "subs/both holds the entry files of 2 languages (main.c for c, main.py for python)",
+                "keep only the bot's",
+            ],
+        ),
     ] {
         let row = &rows[team];
         assert_eq!(row["status"], "broken", "{team}: {row:?}");

@@ -419,6 +419,12 @@ fn admit(
     collect::unpack::open_to_bots(&unpacked);
     let root = collect::bot_path(&collect::unpack::lone_folder(&unpacked), languages);
     let root = collect::java_named_by_class(&root, languages);
+    if let Some(why) = collect::two_languages(&root, &row.source, languages) {
+        row.reason = "not recognised".into();
+        row.message = format!("team '{team}': {why}");
+        let _ = fs::remove_dir_all(&unpacked);
+        return row;
+    }
     let mut bot = match BotCommand::parse(&root.to_string_lossy(), languages) {
         Ok(bot) => bot,
         Err(e) => {

@@ -694,6 +694,45 @@ pub fn not_a_bot(
     }
 }
 
+/// When the folder `root` (shown as `shown`) holds the entry files of
+/// more than one language (`main.c` and `main.py`), why that is no bot: the
+/// referee would take the first language's and the team may have meant
+/// the other. `None` for a file, or a folder of one language at most.
+pub fn two_languages(
+    root: &Path,
+    shown: &str,
+    languages: &crate::bot::Languages,
+) -> Option<String> {
+    if !root.is_dir() {
+        return None;
+    }
+    let entries: Vec<String> = languages
+        .all()
+        .into_iter()
+        .filter_map(|lang| {
+            let entry = lang.folder_entry(root)?;
+            let name = entry
+                .strip_prefix(root)
+                .unwrap_or(&entry)
+                .display()
+                .to_string();
+            Some(format!(
+                "{} for {}",
+                crate::text::escape(&name),
+                lang.name()
+            ))
+        })
+        .collect();
+    (entries.len() > 1).then(|| {
+        format!(
+            "{} holds the entry files of {} languages ({}), so which one is the bot is not known; keep only the bot's",
+            crate::text::escape(shown),
+            entries.len(),
+            entries.join(", ")
+        )
+    })
+}
+
 /// A lone Java source named otherwise than its public class (`team7.java`
 /// holding `public class Arrow5Starter`: a one-file submission is named by
 /// its team) renamed after the class, as `javac` requires; any other path
