@@ -678,7 +678,7 @@ pub fn not_a_bot(
     let entry = format!("a folder bot starts from its language's entry file, one of: {wanted}");
     if names.is_empty() {
         format!(
-            "{shown} is empty (no file once unpacked); hand in the bot: a folder or archive holding its entry file, or one source file ({entry})"
+            "{shown} is empty (it holds no file); hand in the bot: a folder or archive holding its entry file, or one source file ({entry})"
         )
     } else if sources.len() > 1 {
         format!(
