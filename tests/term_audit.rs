@@ -1,8 +1,12 @@
-//! A term's class contest as its users meet it: a newcomer teacher's
-//! common mistakes in `collect` (a submission that is no bot or two, a class list
-//! with a student twice or a team spelt otherwise), with messages that name the team and say what
-//! to do, and a one-file Java submission named by its team, through the
-//! real binary and real smoke games.
+//! A term's class contest as its users meet it, through the real binary
+//! and real bot processes. A newcomer teacher: the doc's collect
+//! walkthrough run as written; a submission that is no bot (empty, two
+//! candidate sources, two languages' entry files, no source) or a macOS
+//! zip; a one-file Java submission named by its team; a class list with a
+//! student twice or a team spelt otherwise; messages that name the team
+//! and say what to do. An auditor: graded teams no student is in, and the
+//! grades of a stopped run, are said. A hostile reader of the report: a
+//! repository's token is never shown.
 
 use std::fs;
 use std::path::Path;
