@@ -45,5 +45,6 @@ mod spoilt_rows;
 mod sprt;
 mod start_speed;
 mod starters;
+mod term_audit;
 mod tournament;
 mod verdicts;

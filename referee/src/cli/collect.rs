@@ -288,7 +288,13 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
                 language: String::new(),
                 source: String::new(),
                 reason: "no submission".into(),
-                message: String::new(),
+                message: by_team
+                    .keys()
+                    .find(|t| t.eq_ignore_ascii_case(&team))
+                    .map(|near| {
+                        format!("a submission is named '{near}': names must match, case included")
+                    })
+                    .unwrap_or_default(),
             },
             Some(Found::Late { submitted, .. }) => Admission {
                 team: team.clone(),
@@ -302,10 +308,13 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
                 ),
             },
             Some(Found::Submitted(submission)) => {
-                let on_roster = roster.as_ref().is_none_or(|r| r.contains_key(&team));
+                let not_on_roster = roster
+                    .as_ref()
+                    .filter(|r| !r.contains_key(&team))
+                    .map(|r| not_on_roster(&team, r));
                 admit(
                     submission,
-                    on_roster,
+                    not_on_roster,
                     &out,
                     &staging,
                     FetchRules {
@@ -349,6 +358,19 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
     Ok(super::ExitCode::Ok)
 }
 
+/// Why `team` is not admitted when the roster has no such team: said,
+/// with the roster's team that differs from it only in case (`Alpha` for
+/// a submission `alpha`), which is then `missing`.
+fn not_on_roster(team: &str, roster: &BTreeMap<String, Vec<String>>) -> String {
+    let mut message = format!("no student of the roster is in team '{team}'");
+    if let Some(near) = roster.keys().find(|t| t.eq_ignore_ascii_case(team)) {
+        message.push_str(&format!(
+            "; the roster has the team '{near}': names must match, case included (rename the submission or the roster's team)"
+        ));
+    }
+    message
+}
+
 fn describe(found: &Found) -> String {
     match found {
         Found::Submitted(s) => s.origin.describe(),
@@ -360,7 +382,7 @@ fn describe(found: &Found) -> String {
 /// played against the reference, and moved to `out/TEAM` if admitted.
 fn admit(
     submission: &Submission,
-    on_roster: bool,
+    not_on_roster: Option<String>,
     out: &Path,
     staging: &Path,
     rules: FetchRules,
@@ -376,9 +398,9 @@ fn admit(
         reason: String::new(),
         message: String::new(),
     };
-    if !on_roster {
+    if let Some(message) = not_on_roster {
         row.reason = "not on the roster".into();
-        row.message = format!("no student of the roster is in team '{team}'");
+        row.message = message;
         return row;
     }
     let unpacked = staging.join(team);
@@ -396,6 +418,13 @@ fn admit(
     }
     collect::unpack::open_to_bots(&unpacked);
     let root = collect::bot_path(&collect::unpack::lone_folder(&unpacked), languages);
+    let root = collect::java_named_by_class(&root, languages);
+    if let Some(why) = collect::two_languages(&root, &row.source, languages) {
+        row.reason = "not recognised".into();
+        row.message = format!("team '{team}': {why}");
+        let _ = fs::remove_dir_all(&unpacked);
+        return row;
+    }
     let mut bot = match BotCommand::parse(&root.to_string_lossy(), languages) {
         Ok(bot) => bot,
         Err(e) => {
@@ -404,7 +433,14 @@ fn admit(
                 _ => "not recognised",
             }
             .into();
-            row.message = e.to_string();
+            row.message = match &e {
+                // The staging folder's path means nothing to the user.
+                BotSpecError::NoEntryPoint { wanted, .. } => format!(
+                    "team '{team}': {}",
+                    collect::not_a_bot(&root, &row.source, wanted, languages)
+                ),
+                _ => format!("team '{team}': {e}"),
+            };
             let _ = fs::remove_dir_all(&unpacked);
             return row;
         }

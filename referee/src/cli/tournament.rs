@@ -212,6 +212,11 @@ pub fn run_grade(args: GradeArgs) -> Result<super::ExitCode, Failure> {
             escape(&g.reason())
         );
     }
+    if let Some(warning) =
+        referee_engine::reporter::grades::unclaimed_warning(&graded.grades, &plan)
+    {
+        eprint!("{warning}");
+    }
     println!(
         "{}",
         referee_engine::reporter::grades::grades_line(&args.folder, &graded.grades)

@@ -151,7 +151,7 @@ impl Origin {
             Origin::Folder(p) | Origin::File(p) | Origin::Archive(p, _) | Origin::Refused(p, _) => {
                 p.display().to_string()
             }
-            Origin::Git { url, reference } => format!("{url}@{reference}"),
+            Origin::Git { url, reference } => format!("{}@{reference}", shown_url(url)),
         }
     }
 }
@@ -407,7 +407,22 @@ pub fn read_roster(path: &Path) -> Result<BTreeMap<String, Vec<String>>, Collect
                 path.display()
             ))
         })?;
+        // As grading reads the roster (`crate::grading::read_roster`), so
+        // that a class list collect takes is one the grades take too.
         let student = record.get(student_col).unwrap_or("").to_string();
+        if student.is_empty() {
+            return Err(bad(format!("{}:{line}: no student's name", path.display())));
+        }
+        if let Some((other, _)) = teams
+            .iter()
+            .find(|(t, students)| **t != team && students.contains(&student))
+        {
+            return Err(bad(format!(
+                "{}:{line}: the student '{}' is listed twice, in the teams '{other}' and '{team}'; a student is in one team",
+                path.display(),
+                crate::text::escape(&student)
+            )));
+        }
         teams.entry(team).or_default().push(student);
     }
     Ok(teams)
@@ -467,6 +482,36 @@ const GIT_ENV: &[(&str, &str)] = &[
     ("GIT_ALLOW_PROTOCOL", "file:git:http:https:ssh"),
 ];
 
+/// The secret a repository address carries: the user information of a
+/// URL, `oauth2:TOKEN` in `https://oauth2:TOKEN@host/team.git` (the way
+/// to read a private repository without a credential helper). `None`
+/// without one; ssh's user alone (`ssh://git@host/...`) is no secret.
+fn url_secret(url: &str) -> Option<(usize, &str)> {
+    let (scheme, rest) = url.split_once("://")?;
+    let authority = &rest[..rest.find('/').unwrap_or(rest.len())];
+    let (userinfo, _) = authority.rsplit_once('@')?;
+    let ssh_user = scheme.eq_ignore_ascii_case("ssh") && !userinfo.contains(':');
+    (!userinfo.is_empty() && !ssh_user).then_some((scheme.len() + 3, userinfo))
+}
+
+/// A repository address as the report and messages show it, its secret
+/// (see [`url_secret`]) as `***`: `admission.csv` and the terminal are
+/// shown to others, and the token would let them read the repository.
+pub fn shown_url(url: &str) -> String {
+    match url_secret(url) {
+        Some((at, secret)) => format!("{}***{}", &url[..at], &url[at + secret.len()..]),
+        None => url.to_string(),
+    }
+}
+
+/// `text` (git's message about `url`) with `url`'s secret as `***`.
+fn without_secret(text: &str, url: &str) -> String {
+    match url_secret(url) {
+        Some((_, secret)) => text.replace(secret, "***"),
+        None => text.to_string(),
+    }
+}
+
 /// Runs `git` with `args` in its own session (see [`crate::bot::tool`]),
 /// stopped after `limit`, with no credential helper (a helper may open a
 /// window or ask on the terminal); its stdout, or on failure its stderr.
@@ -477,15 +522,15 @@ fn git(url: &str, args: &[&str], limit: Duration) -> Result<String, FetchError> 
         .args(args)
         .envs(GIT_ENV.iter().copied());
     let out = crate::bot::tool::run(command, limit).map_err(|source| FetchError::GitRun {
-        url: url.to_string(),
+        url: shown_url(url),
         source,
     })?;
     if out.status.success() {
         Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
     } else {
         Err(FetchError::Git {
-            url: url.to_string(),
-            message: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+            url: shown_url(url),
+            message: without_secret(String::from_utf8_lossy(&out.stderr).trim(), url),
         })
     }
 }
@@ -564,7 +609,7 @@ pub fn fetch(
                     .ok()
                 })
                 .ok_or_else(|| FetchError::Git {
-                    url: url.clone(),
+                    url: shown_url(url),
                     message: format!("no tag or branch '{reference}'"),
                 })?;
                 let commit = match deadline {
@@ -590,6 +635,183 @@ pub fn fetch(
     }
 }
 
+/// Why the unpacked submission at `root` (shown to the user as `shown`,
+/// its source) is no bot, and what the team should hand in instead: it
+/// is empty, it holds several source files and no entry file (which one
+/// is the bot?), or neither. `wanted`: the entry files of the languages.
+pub fn not_a_bot(
+    root: &Path,
+    shown: &str,
+    wanted: &str,
+    languages: &crate::bot::Languages,
+) -> String {
+    let shown = crate::text::escape(shown);
+    let mut names: Vec<(String, bool)> = fs::read_dir(root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| {
+            let source = e.file_type().is_ok_and(|t| t.is_file())
+                && languages.of_source(&e.path()).is_some();
+            (
+                crate::text::escape(&e.file_name().to_string_lossy()).into_owned(),
+                source,
+            )
+        })
+        .collect();
+    names.sort();
+    let listed = |names: Vec<&String>| {
+        const SHOWN: usize = 8;
+        let mut text = names
+            .iter()
+            .take(SHOWN)
+            .map(|n| n.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        if names.len() > SHOWN {
+            text.push_str(&format!(", and {} more", names.len() - SHOWN));
+        }
+        text
+    };
+    let sources: Vec<&String> = names.iter().filter(|(_, s)| *s).map(|(n, _)| n).collect();
+    let entry = format!("a folder bot starts from its language's entry file, one of: {wanted}");
+    if names.is_empty() {
+        format!(
+            "{shown} is empty (it holds no file); hand in the bot: a folder or archive holding its entry file, or one source file ({entry})"
+        )
+    } else if sources.len() > 1 {
+        format!(
+            "{shown} holds {} source files ({}) and no entry file, so which one is the bot is not known; name the bot's main file as its entry file, or hand in that one file alone ({entry})",
+            sources.len(),
+            listed(sources)
+        )
+    } else {
+        format!(
+            "{shown} holds no bot: no entry file and no source file of a known language at its top (it holds {}); {entry}",
+            listed(names.iter().map(|(n, _)| n).collect())
+        )
+    }
+}
+
+/// When the folder `root` (shown as `shown`) holds the entry files of
+/// more than one language (`main.c` and `main.py`), why that is no bot: the
+/// referee would take the first language's and the team may have meant
+/// the other. `None` for a file, or a folder of one language at most.
+pub fn two_languages(
+    root: &Path,
+    shown: &str,
+    languages: &crate::bot::Languages,
+) -> Option<String> {
+    if !root.is_dir() {
+        return None;
+    }
+    let entries: Vec<String> = languages
+        .all()
+        .into_iter()
+        .filter_map(|lang| {
+            let entry = lang.folder_entry(root)?;
+            let name = entry
+                .strip_prefix(root)
+                .unwrap_or(&entry)
+                .display()
+                .to_string();
+            Some(format!(
+                "{} for {}",
+                crate::text::escape(&name),
+                lang.name()
+            ))
+        })
+        .collect();
+    (entries.len() > 1).then(|| {
+        format!(
+            "{} holds the entry files of {} languages ({}), so which one is the bot is not known; keep only the bot's",
+            crate::text::escape(shown),
+            entries.len(),
+            entries.join(", ")
+        )
+    })
+}
+
+/// A lone Java source named otherwise than its public class (`team7.java`
+/// holding `public class Arrow5Starter`: a one-file submission is named by
+/// its team) renamed after the class, as `javac` requires; any other path
+/// (a folder, another language, a class named as its file, no public
+/// class found, a file of the class's name already there) as it is.
+pub fn java_named_by_class(path: &Path, languages: &crate::bot::Languages) -> PathBuf {
+    let unchanged = || path.to_path_buf();
+    if !path.is_file() || languages.of_source(path).map(|l| l.name()) != Some("java") {
+        return unchanged();
+    }
+    let Some(class) = fs::read_to_string(path).ok().and_then(|s| public_class(&s)) else {
+        return unchanged();
+    };
+    let renamed = path.with_file_name(format!("{class}.java"));
+    if renamed == path || renamed.exists() || fs::rename(path, &renamed).is_err() {
+        return unchanged();
+    }
+    renamed
+}
+
+/// The name of the first top-level `public` class (interface, enum,
+/// record) of a Java source, comments and literals skipped.
+fn public_class(source: &str) -> Option<String> {
+    let chars: Vec<char> = source.chars().collect();
+    let (mut i, mut depth) = (0, 0usize);
+    // The words of the declaration being read at the top level.
+    let mut words: Vec<String> = Vec::new();
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            i += 2;
+            while i + 1 < chars.len() && !(chars[i] == '*' && chars[i + 1] == '/') {
+                i += 1;
+            }
+            i += 2;
+        } else if c == '"' || c == '\'' {
+            i += 1;
+            while i < chars.len() && chars[i] != c {
+                i += if chars[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+        } else if c.is_alphanumeric() || c == '_' || c == '$' {
+            let start = i;
+            while i < chars.len()
+                && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '$')
+            {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            if depth == 0 {
+                let declares = matches!(
+                    words.last().map(String::as_str),
+                    Some("class" | "interface" | "enum" | "record")
+                );
+                if declares && words.iter().any(|w| w == "public") {
+                    return Some(word);
+                }
+                words.push(word);
+            }
+        } else {
+            match c {
+                '{' => depth += 1,
+                '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if matches!(c, '{' | '}' | ';') && depth <= 1 {
+                words.clear();
+            }
+            i += 1;
+        }
+    }
+    None
+}
+
 // Where a submission's bot is: below both collect and the tournament
 // file's `bots_dir`, which reads collect's folders the same way.
 pub use crate::plan_file::bot_path;
@@ -611,6 +833,42 @@ mod tests {
         assert!(parse_deadline("2026-12-01T18:00:00").is_err());
         let t = parse_deadline("2024-02-29T23:59:58Z").unwrap();
         assert_eq!(show_time(t), "2024-02-29T23:59:58Z");
+    }
+
+    #[test]
+    fn the_public_class_of_a_java_source_is_found() {
+        let source = "// public class Comment {}\n/* public class Block */\nimport java.util.*;\n\
+                      class Helper { public class Inner {} }\n\
+                      @SuppressWarnings(\"x\") public final class Arrow5Starter {\n  String s = \"public class No\";\n}\n";
+        assert_eq!(public_class(source).as_deref(), Some("Arrow5Starter"));
+        assert_eq!(public_class("class Main {}"), None);
+    }
+
+    #[test]
+    fn repository_secrets_are_not_shown() {
+        let shown = |url| shown_url(url);
+        assert_eq!(
+            shown("https://oauth2:glpat-XYZ@gitlab.example/t/bot.git"),
+            "https://***@gitlab.example/t/bot.git"
+        );
+        assert_eq!(
+            shown("https://ghp_TOKEN@github.com/t/bot"),
+            "https://***@github.com/t/bot"
+        );
+        assert_eq!(
+            shown("ssh://git@host/t/bot.git"),
+            "ssh://git@host/t/bot.git"
+        );
+        assert_eq!(
+            shown("git@github.com:t/bot.git"),
+            "git@github.com:t/bot.git"
+        );
+        assert_eq!(shown("https://host/a@b.git"), "https://host/a@b.git");
+        assert_eq!(shown("/srv/git/team"), "/srv/git/team");
+        assert_eq!(
+            without_secret("fatal: 'https://u:pw1@h/x' refused", "https://u:pw1@h/x"),
+            "fatal: 'https://***@h/x' refused"
+        );
     }
 
     #[test]

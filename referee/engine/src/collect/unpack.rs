@@ -503,10 +503,19 @@ pub fn open_to_bots(dest: &Path) {
 }
 
 /// An unpacked submission that is one folder and nothing else (`team/`
-/// zipped with its folder) stands for that folder's contents.
+/// zipped with its folder) stands for that folder's contents. What an
+/// archiver adds beside it does not count: macOS's `__MACOSX/` (the
+/// Finder's "Compress") and hidden entries such as `.DS_Store`.
 pub fn lone_folder(dest: &Path) -> PathBuf {
     let entries: Vec<_> = match fs::read_dir(dest) {
-        Ok(rd) => rd.filter_map(Result::ok).collect(),
+        Ok(rd) => rd
+            .filter_map(Result::ok)
+            .filter(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                name != "__MACOSX" && !name.starts_with('.')
+            })
+            .collect(),
         Err(_) => return dest.to_path_buf(),
     };
     match entries.as_slice() {

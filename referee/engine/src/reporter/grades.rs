@@ -525,15 +525,26 @@ impl TournamentGrades {
 
 impl Reporter for TournamentGrades {
     fn run_finished(&mut self, finish: &Finish<'_>) -> Result<(), ReportError> {
-        let Finish::Tournament { standings, .. } = finish else {
+        let Finish::Tournament { standings, outcome } = finish else {
             return Ok(());
         };
         let graded = grade_folder(&self.out, &self.names, self.plan.as_ref(), standings)?;
         if let Some(warning) = &graded.warning {
             eprint!("{warning}");
         }
-        if self.plan.is_some() {
+        if let Some(plan) = &self.plan {
+            if let Some(warning) = unclaimed_warning(&graded.grades, plan) {
+                eprint!("{warning}");
+            }
             eprintln!("{}", grades_line(&self.out, &graded.grades));
+            // A stopped run's grades are of the games played so far: a
+            // team that has not met a reference yet has 0 against it.
+            if outcome.total_in_folder < outcome.scheduled {
+                eprintln!(
+                    "warning: the grades are of {} of the {} games scheduled; finish the run (--resume) before handing them out",
+                    outcome.total_in_folder, outcome.scheduled
+                );
+            }
         }
         Ok(())
     }
@@ -553,6 +564,45 @@ pub fn grade_folder(
         None => vec![],
     };
     Ok(Graded { grades, warning })
+}
+
+/// With a roster, the graded teams that no student of it is in: their
+/// marks go to nobody, most often because the roster spells the team
+/// otherwise than its bot (`Alpha` for the bot `alpha`: its students get
+/// the 0 of a team without a bot). A warning for stderr that names them
+/// and the roster's teams without a bot; `None` without a roster or when
+/// every graded team has a student.
+pub fn unclaimed_warning(grades: &[TeamGrade], plan: &GradingPlan) -> Option<String> {
+    let roster = plan.roster_path.as_ref()?;
+    let names = |teams: Vec<&String>| {
+        teams
+            .iter()
+            .map(|t| format!("'{}'", crate::text::escape(t)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let unclaimed: Vec<&String> = grades
+        .iter()
+        .filter(|g| g.absent.is_none() && !plan.roster.iter().any(|r| r.team == g.team))
+        .map(|g| &g.team)
+        .collect();
+    if unclaimed.is_empty() {
+        return None;
+    }
+    let absent: Vec<&String> = plan.absent.iter().map(|a| &a.team).collect();
+    let hint = if absent.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; the roster's teams without a bot, whose students get 0: {}",
+            names(absent)
+        )
+    };
+    Some(format!(
+        "warning: no student of the roster {} is in the teams {}: their marks go to nobody{hint}; check that the roster names each team as its bot is named\n",
+        roster.display(),
+        names(unclaimed)
+    ))
 }
 
 /// The line that says where the grades are.
