@@ -142,8 +142,9 @@ pub struct FsPolicy {
     /// Where reading is allowed at all (the system's folders); `None`:
     /// everywhere but `hidden`. Those that do not exist are ignored.
     pub readable: Option<Vec<PathBuf>>,
-    /// Of `/proc` (a readable root), everything but the folders of
-    /// processes (`/proc/<pid>`): no other process's command line,
+    /// Of `/proc` (a readable root), only the machine's figures of
+    /// [`PROC_READABLE`], none of the folders of processes
+    /// (`/proc/<pid>`): no other process's command line,
     /// environment or status, whoever started it. The caller's own folder
     /// is granted back by [`confine`] (the calling process's), or by
     /// [`grant_own_proc`] in the child of a ruleset made by [`prepare`].
@@ -663,7 +664,7 @@ impl AsFd for RuleFd {
 /// them, so it disowns them first ([`disown_shared_anchors`]).
 struct SharedAnchors {
     roots: Vec<SharedRoot>,
-    /// `/proc`'s entries but the processes' folders and the links.
+    /// The entries of [`PROC_READABLE`] (links left out).
     proc_entries: Vec<(PathBuf, OwnedFd, FileType)>,
     /// The devices of [`DEVICES`] that are character devices.
     devices: Vec<(PathBuf, OwnedFd)>,
@@ -703,16 +704,16 @@ pub fn share_anchors(roots: &[&str]) {
                 }
             })
             .collect();
-        let mut proc_entries = Vec::new();
-        let _ = each_entry(Path::new("/proc"), &is_a_process, &mut |path, fd| {
-            if let Ok(stat) = rustix::fs::fstat(&fd) {
+        let proc_entries = PROC_READABLE
+            .iter()
+            .filter_map(|name| {
+                let path = Path::new("/proc").join(name);
+                let fd = open_path(&path, false).ok()?;
+                let stat = rustix::fs::fstat(&fd).ok()?;
                 let kind = FileType::from_raw_mode(stat.st_mode);
-                if kind != FileType::Symlink {
-                    proc_entries.push((path, fd, kind));
-                }
-            }
-            Ok(())
-        });
+                (kind != FileType::Symlink).then_some((path, fd, kind))
+            })
+            .collect();
         let devices = DEVICES
             .iter()
             .filter_map(|device| {
@@ -746,11 +747,27 @@ fn shared_anchors() -> Option<&'static SharedAnchors> {
     SHARED_ANCHORS.get()
 }
 
-/// A process's folder of `/proc` (`/proc/<pid>`).
-fn is_a_process(path: &Path) -> bool {
-    path.file_name()
-        .is_some_and(|n| n.as_bytes().iter().all(u8::is_ascii_digit))
-}
+/// What of `/proc` a bot reads under [`FsPolicy::own_proc_only`] besides
+/// its own process's folder: the machine's figures that C libraries and
+/// runtimes read as they start or size themselves (processors, memory, the
+/// kernel's settings under `sys`, the cgroup controllers a JVM looks for).
+///
+/// Why a list, not every entry but the processes' folders: each entry is a
+/// Landlock rule, which every bot's start pays for twice in the kernel
+/// (about 60 more rules, most of a basic bot's), and the rest tells a bot
+/// nothing it needs (the kernel's symbols and log, the machine's devices
+/// and interrupts, every user's keys).
+pub const PROC_READABLE: &[&str] = &[
+    "cpuinfo",
+    "meminfo",
+    "stat",
+    "sys",
+    "filesystems",
+    "cgroups",
+    "version",
+    "uptime",
+    "loadavg",
+];
 
 /// A rule of `access` on a shared anchor of type `kind`, as
 /// [`planned_rule`] makes one (none for a link).
@@ -907,8 +924,9 @@ fn grant_readable_roots(
             continue;
         }
         if policy.own_proc_only && root == Path::new("/proc") {
-            // Every entry but the processes' folders (and the links
-            // `self`, `thread-self`, `mounts`, which lead into one).
+            // Only the machine's figures ([`PROC_READABLE`]): no
+            // process's folder (its own is granted by the process itself,
+            // see `grant_own_proc`).
             match shared {
                 Some(shared) => {
                     for (path, fd, kind) in &shared.proc_entries {
@@ -917,7 +935,17 @@ fn grant_readable_roots(
                         }
                     }
                 }
-                None => grant_entries(root, &is_a_process, read, add)?,
+                None => {
+                    for name in PROC_READABLE {
+                        let path = root.join(name);
+                        let Ok(fd) = open_path(&path, false) else {
+                            continue;
+                        };
+                        if let Some(rule) = planned_rule(path, RuleFd::Own(fd), read)? {
+                            add(rule)?;
+                        }
+                    }
+                }
             }
             continue;
         }
@@ -1434,8 +1462,13 @@ mod tests {
                 shared_anchors: shared,
                 ..tree.policy()
             };
-            let cases: [(Action, Result<(), i32>); 7] = [
+            let cases: [(Action, Result<(), i32>); 10] = [
                 (Action::Read("/proc/meminfo".into()), Ok(())),
+                (Action::Read("/proc/sys/kernel/pid_max".into()), Ok(())),
+                // Of the rest of /proc, nothing: not the kernel's symbols,
+                // nor the machine's devices.
+                (Action::Read("/proc/kallsyms".into()), Err(libc::EACCES)),
+                (Action::Read("/proc/devices".into()), Err(libc::EACCES)),
                 (Action::Read("/proc/self/status".into()), Ok(())),
                 (
                     Action::Read(other_process.clone().into()),
