@@ -28,7 +28,11 @@ impl FolderMeta {
 fn holds_games(out: &Path) -> bool {
     const HEADER_AT_MOST: u64 = 64 << 10;
     let rows_after = |path: &Path, skip: usize| match fs::symlink_metadata(path) {
-        Err(e) => e.kind() != io::ErrorKind::NotFound,
+        // Nothing there (or `out` is no folder: said later, by its path).
+        Err(e) => !matches!(
+            e.kind(),
+            io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+        ),
         Ok(m) if !m.is_file() || m.len() > HEADER_AT_MOST => true,
         Ok(_) => fs::read(path).map_or(true, |bytes| {
             bytes
