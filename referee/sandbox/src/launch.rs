@@ -91,7 +91,7 @@ pub struct LaunchSpec {
     /// Namespaces and mounts (strict).
     pub strict: Option<StrictSpec>,
     /// The context the bot starts in, which keeps the Landlock rules
-    /// planned for its command ([`CommandRules`]).
+    /// planned for its command (`CommandRules`).
     pub footprint: crate::Footprint,
 }
 

@@ -495,7 +495,7 @@ fn url_secret(url: &str) -> Option<(usize, &str)> {
 }
 
 /// A repository address as the report and messages show it, its secret
-/// (see [`url_secret`]) as `***`: `admission.csv` and the terminal are
+/// (see `url_secret`) as `***`: `admission.csv` and the terminal are
 /// shown to others, and the token would let them read the repository.
 pub fn shown_url(url: &str) -> String {
     match url_secret(url) {
