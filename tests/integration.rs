@@ -33,6 +33,7 @@ mod links;
 mod live;
 mod live_moves;
 mod mastermind_match;
+mod match_audit;
 mod move_times;
 mod newcomer;
 mod report;

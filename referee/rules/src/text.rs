@@ -3,8 +3,11 @@
 //! bot cannot move the cursor, clear the screen, ring the bell, retitle the
 //! window or hide text with them.
 //!
-//! Convention: every control character (C0, DEL, C1), and the Unicode
-//! direction overrides and isolates that can reorder what is shown, is
+//! Convention: every control character (C0, DEL, C1), the Unicode
+//! direction overrides and isolates that can reorder what is shown, and
+//! the characters that show as nothing (a byte order mark, zero-width
+//! spaces and joiners, direction marks, a soft hyphen), which would make a
+//! quoted reply look like one it is not, is
 //! written as `\x1b` (two hex digits, lower case) when below U+0100 and as
 //! `\u{202e}` above. A NUL is `\x00`, a BEL `\x07`, an ESC `\x1b`, a tab
 //! `\x09`. JSON and CSV outputs keep the exact text (their own quoting
@@ -15,7 +18,18 @@ use std::fmt::Write;
 
 /// Whether `c` is shown escaped.
 fn needs_escape(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    c.is_control()
+        || matches!(
+            c,
+            '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{00ad}'
+                | '\u{061c}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{feff}'
+        )
 }
 
 fn push_escaped(out: &mut String, c: char) {
@@ -152,5 +166,9 @@ mod tests {
         assert_eq!(escape("two\nlines\r"), "two\\x0alines\\x0d");
         assert_eq!(escape_lines("two\nlines\r\n"), "two\nlines\\x0d\n");
         assert_eq!(escape_lines("ok\n"), "ok\n");
+        // Invisible characters: a reply that looks well formed is not.
+        assert_eq!(escape("\u{feff}0 1"), "\\u{feff}0 1");
+        assert_eq!(escape("0\u{200b} 1\u{ad}"), "0\\u{200b} 1\\xad");
+        assert_eq!(escape("a\u{2060}b\u{200e}"), "a\\u{2060}b\\u{200e}");
     }
 }
