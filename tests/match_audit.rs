@@ -1,5 +1,6 @@
 //! `referee match` as a newcomer meets it: a reply that looks right on the
-//! terminal but is not is shown as it is.
+//! terminal but is not is shown as it is; a mistyped `--transcript` does not
+//! destroy the bot's source.
 
 use crate::harness::*;
 
@@ -41,4 +42,54 @@ fn an_invisible_character_in_a_reply_is_shown_escaped() {
             .to_string();
         assert!(detail.contains(raw), "{mode}: {detail}");
     }
+}
+
+/// `--transcript` (and `reproduce --save`) naming a file that is not a
+/// transcript, such as the bot's own source, is refused before the game
+/// (exit 2, the file named) and the file is left as it was; an earlier
+/// transcript is replaced as before.
+#[test]
+fn a_transcript_never_overwrites_a_file_that_is_not_one() {
+    let dir = scratch_dir("match-audit", "overwrite");
+    let source = dir.join("my_bot.py");
+    std::fs::copy(sample_file("python/arrow5_starter.py"), &source).unwrap();
+    let before = std::fs::read(&source).unwrap();
+    let game = |transcript: &std::path::Path| {
+        Referee::new()
+            .args(["match", "arrow5"])
+            .bot(&source)
+            .bot(sample_bin("arrow5_random"))
+            .args(["--max-rounds", "2", "--seed", "3", "--transcript"])
+            .arg(transcript)
+            .run()
+    };
+    game(&source)
+        .refused_with("cannot write the transcript")
+        .stderr_has("my_bot.py")
+        .stderr_has("is not a transcript");
+    assert_eq!(std::fs::read(&source).unwrap(), before);
+
+    // A transcript is replaced: the same game twice to one file.
+    let transcript = dir.join("game.jsonl");
+    game(&transcript).succeeds();
+    game(&transcript).succeeds();
+    referee(
+        &["replay", transcript.to_str().unwrap()],
+        std::time::Duration::from_secs(30),
+    )
+    .succeeds()
+    .stdout_has("Result:");
+
+    // reproduce --save goes through the same door.
+    Referee::new()
+        .args(["reproduce"])
+        .arg(&transcript)
+        .arg("--bot")
+        .arg(&source)
+        .args(["--seat", "a", "--save"])
+        .arg(&source)
+        .run()
+        .refused_with("is not a transcript");
+    assert_eq!(std::fs::read(&source).unwrap(), before);
+    let _ = std::fs::remove_dir_all(&dir);
 }
