@@ -93,3 +93,48 @@ fn a_transcript_never_overwrites_a_file_that_is_not_one() {
     assert_eq!(std::fs::read(&source).unwrap(), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Separators before the first symbol or after the last are ignored in
+/// every code game, as protocol.md says: the code is the one written, and
+/// the attack written the same way is played (the bot ends `ok`).
+#[test]
+fn separators_around_a_code_are_ignored_in_every_code_game() {
+    for (game, reply, shown, options) in [
+        (
+            "arrow5",
+            "-0-1-2-3-4-",
+            "A's code: 0 1 2 3 4",
+            &["--max-rounds", "1"][..],
+        ),
+        (
+            "mastermind",
+            ",0,0,1,1,",
+            "A's code: 0 0 1 1",
+            &["--max-attacks", "1"][..],
+        ),
+        (
+            "safecracker",
+            "-1-2-3-",
+            "A's code: 1-2-3",
+            &["--attempts", "1", "--first", "a"][..],
+        ),
+    ] {
+        // Two arguments: scripted.py splits a single one at its commas.
+        let bot = format!(
+            "python3 {} '{reply}' '{reply}'",
+            sample_file("python/scripted.py")
+        );
+        let run = Referee::new()
+            .args(["match", game])
+            .bot(&bot)
+            .bot(sample_bin(&format!("{game}_random")))
+            .args(options)
+            .args(["--seed", "2"])
+            .case(game)
+            .run()
+            .succeeds()
+            .stdout_has(shown);
+        let a = run.stdout.lines().find(|l| l.starts_with("  A ")).unwrap();
+        assert!(a.contains(" ok "), "{game}: {}", run.stdout);
+    }
+}
