@@ -44,10 +44,10 @@ fn an_invisible_character_in_a_reply_is_shown_escaped() {
     }
 }
 
-/// `--transcript` (and `reproduce --save`) naming a file that is not a
-/// transcript, such as the bot's own source, is refused before the game
-/// (exit 2, the file named) and the file is left as it was; an earlier
-/// transcript is replaced as before.
+/// `--transcript` (and `reproduce --save`, `bench --csv`) naming a file
+/// that is not one the referee wrote, such as the bot's own source, is
+/// refused before the game (exit 2, the file named) and the file is left
+/// as it was; an earlier transcript (or CSV) is replaced as before.
 #[test]
 fn a_transcript_never_overwrites_a_file_that_is_not_one() {
     let dir = scratch_dir("match-audit", "overwrite");
@@ -79,6 +79,25 @@ fn a_transcript_never_overwrites_a_file_that_is_not_one() {
     )
     .succeeds()
     .stdout_has("Result:");
+
+    // bench --csv too: refused before any game, the source kept; an
+    // earlier bench CSV is replaced.
+    let bench = |csv: &std::path::Path| {
+        Referee::new()
+            .args(["bench", "arrow5"])
+            .bot(sample_bin("arrow5_random"))
+            .args(["--samples", "2", "--seed", "1", "--csv"])
+            .arg(csv)
+            .run()
+    };
+    bench(&source)
+        .refused_with("cannot create the CSV file")
+        .stderr_has("is not a bench CSV");
+    assert_eq!(std::fs::read(&source).unwrap(), before);
+    let csv = dir.join("bench.csv");
+    bench(&csv).succeeds();
+    bench(&csv).succeeds();
+    assert_eq!(csv_records(&csv).len(), 2);
 
     // reproduce --save goes through the same door.
     Referee::new()

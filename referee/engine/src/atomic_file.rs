@@ -7,7 +7,7 @@
 //! [`write_with`].
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The temporary file beside `path`: hidden, named after the target, so
@@ -62,6 +62,35 @@ pub fn sync_folder_of(path: &Path) -> io::Result<()> {
         _ => Path::new("."),
     };
     File::open(folder)?.sync_all()
+}
+
+/// An error if `path` is a regular file that holds something other than
+/// what the referee writes there (`own_start`, the first bytes of every
+/// such file: `what`), such as a bot's source named by a slip of the
+/// keyboard: an output file replaces only an earlier one of its kind or an
+/// empty file. What is not a regular file is left to the writing to
+/// refuse.
+pub fn refuse_to_replace(path: &Path, own_start: &[u8], what: &str) -> io::Result<()> {
+    let Ok(meta) = fs::metadata(path) else {
+        return Ok(());
+    };
+    if !meta.is_file() || meta.len() == 0 {
+        return Ok(());
+    }
+    let mut head = Vec::with_capacity(own_start.len());
+    File::open(path)?
+        .take(own_start.len() as u64)
+        .read_to_end(&mut head)?;
+    if head == own_start {
+        return Ok(());
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!(
+            "the file is there and is not {what}, so it is not overwritten; \
+             give another file name (or remove this file first)"
+        ),
+    ))
 }
 
 #[cfg(test)]

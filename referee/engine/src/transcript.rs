@@ -18,7 +18,7 @@
 //! before they were kept, and `cpu_us` when the CPU clock could not be read.
 
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -107,31 +107,6 @@ fn give_name(file: &File, path: &Path) -> io::Result<()> {
 /// The first bytes of every transcript: its header line.
 const HEADER_START: &[u8] = br#"{"type":"header""#;
 
-/// An error if `path` is a regular file that holds something other than a
-/// transcript (a bot's source, a program, notes): a transcript replaces
-/// only an earlier transcript or an empty file. What is not a regular file
-/// is left to the writing to refuse.
-fn refuse_other_files(path: &Path) -> io::Result<()> {
-    let Ok(meta) = std::fs::metadata(path) else {
-        return Ok(());
-    };
-    if !meta.is_file() || meta.len() == 0 {
-        return Ok(());
-    }
-    let mut head = Vec::with_capacity(HEADER_START.len());
-    File::open(path)?
-        .take(HEADER_START.len() as u64)
-        .read_to_end(&mut head)?;
-    if head == HEADER_START {
-        return Ok(());
-    }
-    Err(io::Error::new(
-        io::ErrorKind::AlreadyExists,
-        "the file is there and is not a transcript, so it is not overwritten; \
-         give another file name (or remove this file first)",
-    ))
-}
-
 /// Collects a transcript as the game goes and writes it when the game is
 /// over. Nothing reaches the file during the game: the lines hold the bots'
 /// secret codes, and a bot of the same user could read a file being
@@ -159,7 +134,7 @@ impl TranscriptWriter {
     /// A file already at `path` is replaced only if it is a transcript (or
     /// empty): `--transcript bot.py` must not destroy the bot's source.
     pub fn create(path: &Path) -> io::Result<TranscriptWriter> {
-        refuse_other_files(path)?;
+        crate::atomic_file::refuse_to_replace(path, HEADER_START, "a transcript")?;
         let folder = match path.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),

@@ -195,8 +195,10 @@ pub struct BenchCsv {
 }
 
 impl BenchCsv {
-    /// Creates (or empties) the file.
+    /// Creates (or empties) the file: an earlier bench CSV or an empty
+    /// file, never another file (a bot's source by a slip of the keyboard).
     pub fn create(path: &Path) -> io::Result<BenchCsv> {
+        crate::atomic_file::refuse_to_replace(path, b"secret_index,", "a bench CSV")?;
         Ok(BenchCsv {
             path: path.to_path_buf(),
             writer: SafeWriter::from_writer(File::create(path)?),
