@@ -95,3 +95,122 @@ fn scoring_that_would_reward_losing_is_refused_before_any_game() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A tournament file of arrow5 sample bots (`[name, sample binary]`), 2
+/// games a pairing, seed 7, `extra` top-level fields first.
+fn arrow5_file(
+    dir: &std::path::Path,
+    file: &str,
+    format: &str,
+    extra: &str,
+    bots: &[(&str, &str)],
+) -> std::path::PathBuf {
+    let mut text = format!(
+        "name = \"audit\"\ngame = \"arrow5\"\nformat = \"{format}\"\n{extra}\n\
+         games_per_pairing = 2\nseed = 7\n[options]\nmax_rounds = 20\n"
+    );
+    for (name, bin) in bots {
+        text.push_str(&format!(
+            "[[bots]]\nname = \"{name}\"\nbot = \"{}\"\n",
+            sample_bin(bin)
+        ));
+    }
+    let path = dir.join(file);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A Swiss tournament or a knockout is paired round by round from its
+/// results, so a folder of one cannot take a changed file: `--resume`,
+/// `--update` and their dry runs all refuse it alike (exit 2, saying to
+/// use another --out or restore the file, never to add --update, and a
+/// dry run never as an internal failure), and the folder's games stay
+/// as they were.
+#[test]
+fn a_folder_played_in_rounds_refuses_a_changed_file_alike_and_keeps_its_games() {
+    let dir = scratch_dir("formats-audit", "rounds-changed");
+    let all = [
+        ("strong", "arrow5_strong"),
+        ("random", "arrow5_random"),
+        ("constant", "arrow5_constant"),
+    ];
+    for (format, extra) in [("swiss", "rounds = 1"), ("knockout", "")] {
+        let first = arrow5_file(&dir, &format!("{format}.toml"), format, extra, &all);
+        let out = dir.join(format!("out-{format}"));
+        let out_arg = out.to_str().unwrap();
+        referee(
+            &[
+                "tournament",
+                first.to_str().unwrap(),
+                "--out",
+                out_arg,
+                "--no-report",
+                "--jobs",
+                "2",
+            ],
+            Duration::from_secs(120),
+        )
+        .succeeds();
+        let games = std::fs::read(out.join("games.csv")).unwrap();
+        assert!(
+            game_results(&out.join("games.csv")).len() >= 2,
+            "{format}: no games played"
+        );
+
+        // The last bot removed.
+        let changed = arrow5_file(
+            &dir,
+            &format!("{format}-changed.toml"),
+            format,
+            extra,
+            &all[..2],
+        );
+        for flags in [
+            &["--resume"][..],
+            &["--update"],
+            &["--dry-run", "--update"],
+            &["--dry-run", "--resume"],
+        ] {
+            let mut args = vec![
+                "tournament",
+                changed.to_str().unwrap(),
+                "--out",
+                out_arg,
+                "--no-report",
+            ];
+            args.extend_from_slice(flags);
+            let run = referee(&args, Duration::from_secs(60))
+                .refused_with(&format!("holds a {format} tournament of another file"))
+                .stderr_has("restore the file and --resume");
+            assert!(
+                !run.stderr.contains("add --update"),
+                "{format} {flags:?}: {}",
+                run.stderr
+            );
+            assert_eq!(
+                std::fs::read(out.join("games.csv")).unwrap(),
+                games,
+                "{format} {flags:?}: games.csv changed"
+            );
+        }
+        // The file as it was still resumes (nothing left to play).
+        referee(
+            &[
+                "tournament",
+                first.to_str().unwrap(),
+                "--out",
+                out_arg,
+                "--no-report",
+                "--resume",
+            ],
+            Duration::from_secs(60),
+        )
+        .succeeds();
+        assert_eq!(
+            std::fs::read(out.join("games.csv")).unwrap(),
+            games,
+            "{format}: resume changed games.csv"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -322,6 +322,7 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         let report = tournament::dry_run(&plan, &options).map_err(|e| match e {
             tournament::TournamentError::ShardOfRounds { .. }
             | tournament::TournamentError::OffSchedule { .. }
+            | tournament::TournamentError::UpdateOfRounds { .. }
             | tournament::TournamentError::Key(_)
             | tournament::TournamentError::Input(_)
             | tournament::TournamentError::Store(tournament::store::StoreError::Input(_))

@@ -98,6 +98,7 @@ pub fn dry_run(plan: &TournamentPlan, options: &RunOptions) -> Result<DryRun, To
                 format: plan.format.name(),
             });
         }
+        super::folder::refuse_rounds_of_another_file(plan, out)?;
         let mut results = Results::default();
         if games_path.exists() {
             for_each_row(&games_path, |row| results.add(plan, &row))?;

@@ -45,6 +45,28 @@ fn holds_games(out: &Path) -> bool {
         || rows_after(&out.join(store::STORE_FOLDER).join(store::STORE_GAMES), 0)
 }
 
+/// Refuses a folder holding the games of another file when `plan` is
+/// played in rounds: its rounds were paired from the old file's results,
+/// so neither `--resume` nor `--update` (nor a dry run of them) can take
+/// the new file.
+pub(crate) fn refuse_rounds_of_another_file(
+    plan: &TournamentPlan,
+    out: &Path,
+) -> Result<(), TournamentError> {
+    let source_path = out.join("tournament.toml");
+    if !plan.format.has_rounds() || !input_file::is_there(&source_path) || !holds_games(out) {
+        return Ok(());
+    }
+    let existing = input_file::read_to_string(&source_path, Links::Refused, TEXT_CAP)?;
+    if existing == plan.source {
+        return Ok(());
+    }
+    Err(TournamentError::UpdateOfRounds {
+        path: out.to_path_buf(),
+        format: plan.format.name(),
+    })
+}
+
 pub(crate) fn prepare_folder(
     plan: &TournamentPlan,
     options: &RunOptions,
@@ -62,6 +84,7 @@ pub(crate) fn prepare_folder(
     if has_results && !options.resume && !options.update {
         return Err(TournamentError::FolderInUse { path: out.clone() });
     }
+    refuse_rounds_of_another_file(plan, out)?;
     if input_file::is_there(&source_path) {
         let existing = input_file::read_to_string(&source_path, Links::Refused, TEXT_CAP)?;
         if existing != plan.source && !has_results {

@@ -105,8 +105,9 @@ pub enum TournamentError {
     },
     #[error(transparent)]
     Match(MatchError),
-    /// `--update` of a format played in rounds with a changed file.
-    #[error("{} holds a {format} tournament of another file: a {format} tournament is paired round by round from its results, so it cannot take bots added, replaced or removed; play the new file in another --out", path.display())]
+    /// `--resume`, `--update` or a dry run of a format played in rounds
+    /// with a changed file.
+    #[error("{} holds a {format} tournament of another file: a {format} tournament is paired round by round from its results, so it cannot take bots added, replaced or removed; play the new file in another --out (or restore the file and --resume)", path.display())]
     UpdateOfRounds { path: PathBuf, format: &'static str },
     /// A round robin or gauntlet folder with games but no store: written
     /// by a referee that numbered its games' seeds by their place.
