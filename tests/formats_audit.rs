@@ -214,3 +214,73 @@ fn a_folder_played_in_rounds_refuses_a_changed_file_alike_and_keeps_its_games() 
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Shards of different splits (1/2 with 2/3) leave games out that neither
+/// split holds whole: `merge` names the splits given instead of guessing
+/// at an unfinished shard, writes nothing, and with the split completed
+/// merges every game once.
+#[test]
+fn merging_shards_of_different_splits_names_them() {
+    let dir = scratch_dir("formats-audit", "splits");
+    let file = arrow5_file(
+        &dir,
+        "rr.toml",
+        "round-robin",
+        "",
+        &[
+            ("strong", "arrow5_strong"),
+            ("random", "arrow5_random"),
+            ("constant", "arrow5_constant"),
+        ],
+    );
+    let key = "5a".repeat(32);
+    let shard = |spec: &str| {
+        let out = dir.join(format!("shard-{}", spec.replace('/', "-")));
+        referee(
+            &[
+                "tournament",
+                file.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--shard",
+                spec,
+                "--key",
+                &key,
+                "--no-report",
+            ],
+            Duration::from_secs(120),
+        )
+        .succeeds();
+        out.to_str().unwrap().to_string()
+    };
+    let (one_of_two, two_of_three) = (shard("1/2"), shard("2/3"));
+    let merged = dir.join("merged");
+    let merged_arg = merged.to_str().unwrap();
+    referee(
+        &["merge", "--out", merged_arg, &one_of_two, &two_of_three],
+        Duration::from_secs(60),
+    )
+    .refused_with("shards of different splits given (1/2, 2/3)");
+    assert!(
+        !merged.exists(),
+        "a refused merge wrote {}",
+        merged.display()
+    );
+
+    let two_of_two = shard("2/2");
+    referee(
+        &[
+            "merge",
+            "--out",
+            merged_arg,
+            &one_of_two,
+            &two_of_three,
+            &two_of_two,
+        ],
+        Duration::from_secs(60),
+    )
+    .succeeds();
+    // 3 pairings of 2 games, each once.
+    assert_eq!(game_results(&merged.join("games.csv")).len(), 6);
+    let _ = std::fs::remove_dir_all(&dir);
+}
