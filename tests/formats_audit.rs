@@ -284,3 +284,65 @@ fn merging_shards_of_different_splits_names_them() {
     assert_eq!(game_results(&merged.join("games.csv")).len(), 6);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A results folder finishes the shard it began: `--resume` with another
+/// `--shard` (or none, or a shard of a whole run's folder) is refused
+/// (exit 2, naming the folder's shard and the flag to give) and leaves
+/// its games as they were, instead of setting them aside from
+/// `games.csv` and leaving shards that no longer merge.
+#[test]
+fn resuming_a_folder_as_another_shard_is_refused() {
+    let dir = scratch_dir("formats-audit", "reshard");
+    let file = arrow5_file(
+        &dir,
+        "rr.toml",
+        "round-robin",
+        "",
+        &[
+            ("strong", "arrow5_strong"),
+            ("random", "arrow5_random"),
+            ("constant", "arrow5_constant"),
+        ],
+    );
+    let run = |out: &std::path::Path, extra: &[&str]| {
+        let mut args = vec![
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--no-report",
+        ];
+        args.extend_from_slice(extra);
+        referee(&args, Duration::from_secs(120))
+    };
+    let shard = dir.join("shard");
+    run(&shard, &["--shard", "1/2"]).succeeds();
+    let games = std::fs::read(shard.join("games.csv")).unwrap();
+    for (flags, said) in [
+        (&["--shard", "1/3"][..], "not shard 1/3"),
+        (&["--shard", "2/2"], "not shard 2/2"),
+        (&[], "not the whole tournament (no --shard)"),
+    ] {
+        let mut args = vec!["--resume"];
+        args.extend_from_slice(flags);
+        run(&shard, &args)
+            .refused_with("holds shard 1/2 of this tournament")
+            .stderr_has(said)
+            .stderr_has("resume it with --shard 1/2");
+        assert_eq!(
+            std::fs::read(shard.join("games.csv")).unwrap(),
+            games,
+            "{flags:?}: games.csv changed"
+        );
+    }
+    run(&shard, &["--resume", "--shard", "1/2"]).succeeds();
+    assert_eq!(std::fs::read(shard.join("games.csv")).unwrap(), games);
+
+    let whole = dir.join("whole");
+    run(&whole, &[]).succeeds();
+    run(&whole, &["--resume", "--shard", "1/2"])
+        .refused_with("holds the whole tournament, not shard 1/2")
+        .stderr_has("resume it with no --shard");
+    assert_eq!(game_results(&whole.join("games.csv")).len(), 6);
+    let _ = std::fs::remove_dir_all(&dir);
+}

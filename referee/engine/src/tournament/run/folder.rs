@@ -67,6 +67,39 @@ pub(crate) fn refuse_rounds_of_another_file(
     })
 }
 
+/// Refuses to resume a folder as another shard than the one it began
+/// (or a shard's folder as the whole tournament, or the other way): its
+/// games would be set aside from `games.csv` and the shards would no
+/// longer merge. A folder without a readable `tournament.json` is left
+/// to the checks that read it.
+fn refuse_another_shard(out: &Path, now: Option<(u32, u32)>) -> Result<(), TournamentError> {
+    let path = out.join("tournament.json");
+    let Ok(text) = input_file::read_to_string(&path, Links::Refused, TEXT_CAP) else {
+        return Ok(());
+    };
+    let Ok(meta) = serde_json::from_str::<FolderMeta>(&text) else {
+        return Ok(());
+    };
+    if meta.shard == now {
+        return Ok(());
+    }
+    Err(TournamentError::ShardOfAnother {
+        path: out.to_path_buf(),
+        then: match meta.shard {
+            Some((i, n)) => format!("shard {i}/{n} of this tournament"),
+            None => "the whole tournament".to_string(),
+        },
+        now: match now {
+            Some((i, n)) => format!("shard {i}/{n}"),
+            None => "the whole tournament (no --shard)".to_string(),
+        },
+        with: match meta.shard {
+            Some((i, n)) => format!("--shard {i}/{n}"),
+            None => "no --shard".to_string(),
+        },
+    })
+}
+
 pub(crate) fn prepare_folder(
     plan: &TournamentPlan,
     options: &RunOptions,
@@ -85,6 +118,9 @@ pub(crate) fn prepare_folder(
         return Err(TournamentError::FolderInUse { path: out.clone() });
     }
     refuse_rounds_of_another_file(plan, out)?;
+    if has_results && options.resume && !options.update {
+        refuse_another_shard(out, options.shard.map(|s| (s.index, s.count)))?;
+    }
     if input_file::is_there(&source_path) {
         let existing = input_file::read_to_string(&source_path, Links::Refused, TEXT_CAP)?;
         if existing != plan.source && !has_results {
