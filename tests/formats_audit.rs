@@ -51,7 +51,7 @@ fn scoring_that_would_reward_losing_is_refused_before_any_game() {
             ],
             Duration::from_secs(60),
         )
-        .refused_with(&format!("t.toml:"))
+        .refused_with("t.toml:")
         .stderr_has(&format!("scoring: {said} would reward a worse result"))
         .stderr_has("win >= draw >= loss");
         assert!(
