@@ -335,6 +335,9 @@ fn resuming_a_folder_as_another_shard_is_refused() {
             "{flags:?}: games.csv changed"
         );
     }
+    // A dry run says the same.
+    run(&shard, &["--resume", "--dry-run", "--shard", "1/3"])
+        .refused_with("holds shard 1/2 of this tournament, not shard 1/3");
     run(&shard, &["--resume", "--shard", "1/2"]).succeeds();
     assert_eq!(std::fs::read(shard.join("games.csv")).unwrap(), games);
 

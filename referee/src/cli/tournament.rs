@@ -323,6 +323,7 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
             tournament::TournamentError::ShardOfRounds { .. }
             | tournament::TournamentError::OffSchedule { .. }
             | tournament::TournamentError::UpdateOfRounds { .. }
+            | tournament::TournamentError::ShardOfAnother { .. }
             | tournament::TournamentError::Key(_)
             | tournament::TournamentError::Input(_)
             | tournament::TournamentError::Store(tournament::store::StoreError::Input(_))

@@ -67,12 +67,18 @@ pub(crate) fn refuse_rounds_of_another_file(
     })
 }
 
-/// Refuses to resume a folder as another shard than the one it began
+/// Refuses to resume (`--resume`, not `--update`) a folder holding games
+/// as another shard than the one it began
 /// (or a shard's folder as the whole tournament, or the other way): its
 /// games would be set aside from `games.csv` and the shards would no
 /// longer merge. A folder without a readable `tournament.json` is left
 /// to the checks that read it.
-fn refuse_another_shard(out: &Path, now: Option<(u32, u32)>) -> Result<(), TournamentError> {
+pub(crate) fn refuse_another_shard(options: &RunOptions) -> Result<(), TournamentError> {
+    let out = &options.out;
+    if !options.resume || options.update || !holds_games(out) {
+        return Ok(());
+    }
+    let now = options.shard.map(|s| (s.index, s.count));
     let path = out.join("tournament.json");
     let Ok(text) = input_file::read_to_string(&path, Links::Refused, TEXT_CAP) else {
         return Ok(());
@@ -118,9 +124,7 @@ pub(crate) fn prepare_folder(
         return Err(TournamentError::FolderInUse { path: out.clone() });
     }
     refuse_rounds_of_another_file(plan, out)?;
-    if has_results && options.resume && !options.update {
-        refuse_another_shard(out, options.shard.map(|s| (s.index, s.count)))?;
-    }
+    refuse_another_shard(options)?;
     if input_file::is_there(&source_path) {
         let existing = input_file::read_to_string(&source_path, Links::Refused, TEXT_CAP)?;
         if existing != plan.source && !has_results {
