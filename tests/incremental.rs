@@ -256,6 +256,10 @@ fn a_dry_run_writes_nothing_and_updates_keep_to_their_formats() {
         "{}",
         refused.stderr
     );
+    // Its dry run says the same as the run would (formats_audit has more).
+    let refused = run_within(c.command("swiss", &["--dry-run"]), BUDGET);
+    assert_eq!(refused.status, 2, "{}", refused.stderr);
+    swiss(&["strong", "random", "constant"]);
     let dry = c.run("swiss", &["--dry-run"]);
     assert!(
         dry.stdout.contains("paired round by round"),

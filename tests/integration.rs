@@ -20,6 +20,7 @@ mod ffa_game;
 mod ffa_live;
 mod ffa_tournament;
 mod formats;
+mod formats_audit;
 mod games;
 mod grading;
 mod hostile_input;

@@ -322,6 +322,8 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         let report = tournament::dry_run(&plan, &options).map_err(|e| match e {
             tournament::TournamentError::ShardOfRounds { .. }
             | tournament::TournamentError::OffSchedule { .. }
+            | tournament::TournamentError::UpdateOfRounds { .. }
+            | tournament::TournamentError::ShardOfAnother { .. }
             | tournament::TournamentError::Key(_)
             | tournament::TournamentError::Input(_)
             | tournament::TournamentError::Store(tournament::store::StoreError::Input(_))
@@ -410,6 +412,7 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
     let outcome = outcome.map_err(|e| match e {
         tournament::TournamentError::FolderInUse { .. }
         | tournament::TournamentError::FolderOfAnother { .. }
+        | tournament::TournamentError::ShardOfAnother { .. }
         | tournament::TournamentError::OtherColumns { .. }
         | tournament::TournamentError::ShardOfRounds { .. }
         | tournament::TournamentError::OffSchedule { .. }

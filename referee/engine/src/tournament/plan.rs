@@ -320,6 +320,23 @@ fn scoring(src: &Source<'_>, raw: &RawScoring) -> Result<Scoring, PlanError> {
         *points = *given.get_ref() as u32;
     }
     let [win, draw, loss] = scoring;
+    // Points that reward a worse result would let a bot gain by losing on
+    // purpose (crashing, timing out): a win is worth more than a loss and
+    // a draw lies between them.
+    if !(win > loss && win >= draw && draw >= loss) {
+        let span = [&raw.loss, &raw.draw, &raw.win]
+            .into_iter()
+            .find_map(|given| given.as_ref().map(|g| g.span()))
+            .unwrap_or(0..0);
+        return Err(src.error_at(
+            span,
+            format!(
+                "scoring: win {win}, draw {draw}, loss {loss} would reward a worse result \
+                 (a bot could gain by losing on purpose); give win > loss and a draw \
+                 between them (win >= draw >= loss)"
+            ),
+        ));
+    }
     Ok(Scoring { win, draw, loss })
 }
 

@@ -98,6 +98,7 @@ pub fn dry_run(plan: &TournamentPlan, options: &RunOptions) -> Result<DryRun, To
                 format: plan.format.name(),
             });
         }
+        super::folder::refuse_rounds_of_another_file(plan, out)?;
         let mut results = Results::default();
         if games_path.exists() {
             for_each_row(&games_path, |row| results.add(plan, &row))?;
@@ -119,6 +120,7 @@ pub fn dry_run(plan: &TournamentPlan, options: &RunOptions) -> Result<DryRun, To
             ..DryRun::default()
         });
     }
+    super::folder::refuse_another_shard(options)?;
     let key_path = out.join(crate::key::KEY_FILE);
     let key = if input_file::is_there(&key_path) {
         Some(crate::key::RefereeKey::read_kept(&key_path)?)

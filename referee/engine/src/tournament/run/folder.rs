@@ -45,6 +45,67 @@ fn holds_games(out: &Path) -> bool {
         || rows_after(&out.join(store::STORE_FOLDER).join(store::STORE_GAMES), 0)
 }
 
+/// Refuses a folder holding the games of another file when `plan` is
+/// played in rounds: its rounds were paired from the old file's results,
+/// so neither `--resume` nor `--update` (nor a dry run of them) can take
+/// the new file.
+pub(crate) fn refuse_rounds_of_another_file(
+    plan: &TournamentPlan,
+    out: &Path,
+) -> Result<(), TournamentError> {
+    let source_path = out.join("tournament.toml");
+    if !plan.format.has_rounds() || !input_file::is_there(&source_path) || !holds_games(out) {
+        return Ok(());
+    }
+    let existing = input_file::read_to_string(&source_path, Links::Refused, TEXT_CAP)?;
+    if existing == plan.source {
+        return Ok(());
+    }
+    Err(TournamentError::UpdateOfRounds {
+        path: out.to_path_buf(),
+        format: plan.format.name(),
+    })
+}
+
+/// Refuses to resume (`--resume`, not `--update`) a folder holding games
+/// as another shard than the one it began
+/// (or a shard's folder as the whole tournament, or the other way): its
+/// games would be set aside from `games.csv` and the shards would no
+/// longer merge. A folder without a readable `tournament.json` is left
+/// to the checks that read it.
+pub(crate) fn refuse_another_shard(options: &RunOptions) -> Result<(), TournamentError> {
+    let out = &options.out;
+    if !options.resume || options.update || !holds_games(out) {
+        return Ok(());
+    }
+    let now = options.shard.map(|s| (s.index, s.count));
+    let path = out.join("tournament.json");
+    let Ok(text) = input_file::read_to_string(&path, Links::Refused, TEXT_CAP) else {
+        return Ok(());
+    };
+    let Ok(meta) = serde_json::from_str::<FolderMeta>(&text) else {
+        return Ok(());
+    };
+    if meta.shard == now {
+        return Ok(());
+    }
+    Err(TournamentError::ShardOfAnother {
+        path: out.to_path_buf(),
+        then: match meta.shard {
+            Some((i, n)) => format!("shard {i}/{n} of this tournament"),
+            None => "the whole tournament".to_string(),
+        },
+        now: match now {
+            Some((i, n)) => format!("shard {i}/{n}"),
+            None => "the whole tournament (no --shard)".to_string(),
+        },
+        with: match meta.shard {
+            Some((i, n)) => format!("--shard {i}/{n}"),
+            None => "no --shard".to_string(),
+        },
+    })
+}
+
 pub(crate) fn prepare_folder(
     plan: &TournamentPlan,
     options: &RunOptions,
@@ -62,6 +123,8 @@ pub(crate) fn prepare_folder(
     if has_results && !options.resume && !options.update {
         return Err(TournamentError::FolderInUse { path: out.clone() });
     }
+    refuse_rounds_of_another_file(plan, out)?;
+    refuse_another_shard(options)?;
     if input_file::is_there(&source_path) {
         let existing = input_file::read_to_string(&source_path, Links::Refused, TEXT_CAP)?;
         if existing != plan.source && !has_results {

@@ -208,7 +208,22 @@ pub fn merge_folders(
                     .collect()
             })
             .unwrap_or_default();
-        let why = if not_given.is_empty() {
+        let splits: BTreeSet<u32> = shards
+            .iter()
+            .filter_map(|s| s.shard.map(|(_, n)| n))
+            .collect();
+        let why = if splits.len() > 1 {
+            // Shard I of N and shard J of M split the games differently:
+            // together they hold neither split whole.
+            let given: Vec<String> = shards
+                .iter()
+                .filter_map(|s| s.shard.map(|(i, n)| format!("{i}/{n}")))
+                .collect();
+            format!(
+                "shards of different splits given ({}): give shards 1/N to N/N of one N",
+                given.join(", ")
+            )
+        } else if not_given.is_empty() {
             "a shard not finished? finish it with --resume".to_string()
         } else {
             format!("shard {} not given", not_given.join(", "))

@@ -75,6 +75,14 @@ use {merge::*, play::*, publish::*, resume::*};
 pub enum TournamentError {
     #[error("{} already holds results; add --resume to finish that tournament, --update to play only the games of new or changed bots, or choose another --out", path.display())]
     FolderInUse { path: PathBuf },
+    /// `--resume` with a `--shard` other than the one the folder began.
+    #[error("{} holds {then}, not {now}: resume it with {with} (a folder finishes what it began), or choose another --out", path.display())]
+    ShardOfAnother {
+        path: PathBuf,
+        then: String,
+        now: String,
+        with: String,
+    },
     #[error("{} holds results of a different tournament file (its tournament.toml differs); add --update to play only what the changes need, or choose another --out", path.display())]
     FolderOfAnother { path: PathBuf },
     /// A file of the results folder that cannot be read or written, or
@@ -105,8 +113,9 @@ pub enum TournamentError {
     },
     #[error(transparent)]
     Match(MatchError),
-    /// `--update` of a format played in rounds with a changed file.
-    #[error("{} holds a {format} tournament of another file: a {format} tournament is paired round by round from its results, so it cannot take bots added, replaced or removed; play the new file in another --out", path.display())]
+    /// `--resume`, `--update` or a dry run of a format played in rounds
+    /// with a changed file.
+    #[error("{} holds a {format} tournament of another file: a {format} tournament is paired round by round from its results, so it cannot take bots added, replaced or removed; play the new file in another --out (or restore the file and --resume)", path.display())]
     UpdateOfRounds { path: PathBuf, format: &'static str },
     /// A round robin or gauntlet folder with games but no store: written
     /// by a referee that numbered its games' seeds by their place.
