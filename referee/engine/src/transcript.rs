@@ -513,11 +513,17 @@ mod tests {
         let record = crate::record::example();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("game.jsonl");
-        std::fs::write(&path, "an older game\n").unwrap();
+        // An older game's transcript (its header begins it); a file of
+        // anything else is never replaced (`refuse_to_replace`).
+        let older = format!(
+            "{}\"an older game\"}}\n",
+            std::str::from_utf8(HEADER_START).unwrap()
+        );
+        std::fs::write(&path, &older).unwrap();
         let writer = TranscriptWriter::create(&path).unwrap();
         if writer.unnamed.is_some() {
             // Nothing of this game under its name while it is played.
-            assert_eq!(std::fs::read_to_string(&path).unwrap(), "an older game\n");
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), older);
             assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
         }
         writer.finish(&record).unwrap();
