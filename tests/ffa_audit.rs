@@ -47,6 +47,21 @@ fn tournament_file(dir: &Path, fields: &str, bots: &[(&str, &str)]) -> PathBuf {
     file
 }
 
+/// Three bots of Light Cycles: a starter and two spirals.
+const THREE: [(&str, &str); 3] = [
+    ("starter", "starters/starter.py"),
+    ("spiral-nesw", "bots/spiral.py NESW"),
+    ("spiral-wsen", "bots/spiral.py WSEN"),
+];
+
+/// A free-for-all of [`THREE`] in `dir`, played whole: its results folder.
+fn played_three(dir: &Path) -> PathBuf {
+    let file = tournament_file(dir, "players_per_game = 3\ngames_per_bot = 3", &THREE);
+    let out = dir.join("out");
+    tournament(&file, &out, &[]).succeeds();
+    out
+}
+
 fn tournament(file: &Path, out: &Path, more: &[&str]) -> Run {
     Referee::new()
         .args([
@@ -306,11 +321,7 @@ fn hostile_replies_stay_data_and_every_number_follows_from_games_csv() {
 #[test]
 fn a_folder_whose_judge_refused_the_file_takes_the_corrected_file() {
     let dir = scratch_dir("ffa-audit", "corrected");
-    let bots = [
-        ("starter", "starters/starter.py"),
-        ("spiral-nesw", "bots/spiral.py NESW"),
-        ("spiral-wsen", "bots/spiral.py WSEN"),
-    ];
+    let bots = THREE;
     let out = dir.join("out");
     // Light Cycles takes 3 to 6 players: tables of two are refused by
     // the judge at the first game, which is bad input.
@@ -437,17 +448,7 @@ fn games_per_bot_past_the_cap_is_refused_with_a_number_that_fits() {
 fn a_machine_holding_event_streams_unread_cannot_take_them_from_the_others() {
     use std::io::{Read, Write};
     let dir = scratch_dir("ffa-audit", "streams");
-    let file = tournament_file(
-        &dir,
-        "players_per_game = 3\ngames_per_bot = 3",
-        &[
-            ("starter", "starters/starter.py"),
-            ("spiral-nesw", "bots/spiral.py NESW"),
-            ("spiral-wsen", "bots/spiral.py WSEN"),
-        ],
-    );
-    let out = dir.join("out");
-    tournament(&file, &out, &[]).succeeds();
+    let out = played_three(&dir);
     let (_server, addr) = crate::live::start_server(&out, &[]);
     // One machine opens the streams a few browsers could and never reads
     // them past their head.
@@ -519,17 +520,7 @@ fn serve_with_open_files(folder: &Path, open_files: u32) -> (crate::live::Owned,
 fn a_flood_of_connections_held_open_stalls_the_server_only_while_it_lasts() {
     use std::io::Write;
     let dir = scratch_dir("ffa-audit", "flood");
-    let file = tournament_file(
-        &dir,
-        "players_per_game = 3\ngames_per_bot = 3",
-        &[
-            ("starter", "starters/starter.py"),
-            ("spiral-nesw", "bots/spiral.py NESW"),
-            ("spiral-wsen", "bots/spiral.py WSEN"),
-        ],
-    );
-    let out = dir.join("out");
-    tournament(&file, &out, &[]).succeeds();
+    let out = played_three(&dir);
     // 64 open files: the flood reaches the system's limit.
     let (mut server, addr) = serve_with_open_files(&out, 64);
     assert_eq!(crate::live::http(&addr, "GET", "/api/snapshot").0, 200);
