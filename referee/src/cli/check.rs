@@ -269,7 +269,7 @@ the pentanomial counts: for each hypothesis, the maximum-likelihood distribution
 whose mean is that hypothesis' score (Fishtest's normal approximation agrees with it for many \
 pairs; docs/ci.md). The test stops when it leaves [ln(beta/(1-alpha)), \
 ln((1-beta)/alpha)].\n\n\
-Exit codes: 0 H1 accepted (NEW is better); 1 H0 accepted; 3 inconclusive at --max-games; \
+Exit codes: 0 H1 accepted (NEW is better, or with --elo1 0 or below not worse); 1 H0 accepted; 3 inconclusive at --max-games; \
 2 the run could not be done (bad input).\n\n\
 Examples:\n  target/release/referee sprt arrow5 target/release/arrow5_strong target/release/arrow5_random --elo1 50\n  \
 target/release/referee sprt mastermind ./new_bot ./old_bot --max-games 2000 --jobs 2"
