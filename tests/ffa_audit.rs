@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::ffa_tournament::{keyed_tournament, light_cycles_bot, light_cycles_file};
 use crate::harness::*;
 
 const BUDGET: Duration = Duration::from_secs(240);
@@ -22,29 +23,18 @@ const MARKUP: &str = "</script><script>alert(1)</script>,\"=cmd|' /C calc'!A0";
 /// are the format's lines, `bots` name and bot (a path under the game's
 /// folder, or `hostile MODE`).
 fn tournament_file(dir: &Path, fields: &str, bots: &[(&str, &str)]) -> PathBuf {
-    let game = root().join("tournaments/games/light_cycles");
-    let mut text = format!(
-        "name = \"audit\\\"</script>\"\ngame = {:?}\nformat = \"free-for-all\"\n{fields}\nseed = 7\n\
-         [options]\nwidth = 8\nheight = 8\nturns = 30\n\
-         [limits]\ntime_limit = \"1s\"\nstartup_limit = \"20s\"\n",
-        game.join("judge.py").to_string_lossy()
-    );
-    for (name, bot) in bots {
-        let spec = match bot.strip_prefix("hostile ") {
-            Some(mode) => format!("{} {mode}", sample_file("hostile/cycles_hostile.py")),
-            None => {
-                let (path, args) = bot.split_once(' ').unwrap_or((bot, ""));
-                format!("{} {args}", game.join(path).to_string_lossy())
-            }
-        };
-        text.push_str(&format!(
-            "[[bots]]\nname = \"{name}\"\nbot = {:?}\n",
-            spec.trim()
-        ));
-    }
-    let file = dir.join("cycles.toml");
-    std::fs::write(&file, text).unwrap();
-    file
+    let bots: Vec<(&str, String)> = bots
+        .iter()
+        .map(|&(name, bot)| {
+            let command = match bot.strip_prefix("hostile ") {
+                Some(mode) => format!("{} {mode}", sample_file("hostile/cycles_hostile.py")),
+                None => light_cycles_bot(bot),
+            };
+            (name, command)
+        })
+        .collect();
+    let fields = format!("format = \"free-for-all\"\n{fields}");
+    light_cycles_file(dir, "audit\\\"</script>", &fields, 7, 30, "1s", &bots)
 }
 
 /// Three bots of Light Cycles: a starter and two spirals.
@@ -63,20 +53,7 @@ fn played_three(dir: &Path) -> PathBuf {
 }
 
 fn tournament(file: &Path, out: &Path, more: &[&str]) -> Run {
-    Referee::new()
-        .args([
-            "tournament",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--key",
-            KEY,
-            "--jobs",
-            "2",
-        ])
-        .args(more)
-        .budget(BUDGET)
-        .run()
+    keyed_tournament(KEY, BUDGET, file, out, more)
 }
 
 /// The seats' letters of a free-for-all's `games.csv` row.

@@ -30,24 +30,47 @@ const FIELD: [(&str, &str); 6] = [
 /// A tournament file of the field in `dir` (`extra` replaces the format's
 /// fields), returned with its path.
 fn tournament_file(dir: &Path, fields: &str) -> PathBuf {
+    let bots = FIELD.map(|(name, bot)| (name, light_cycles_bot(bot)));
+    light_cycles_file(dir, "cycles", fields, 11, 40, "5s", &bots)
+}
+
+/// A tournament file of Light Cycles (the game's judge) on an 8 x 8 grid
+/// in `dir`: its `name` (a TOML string's inside), `fields` (the format's
+/// lines, from line 3), `seed`, games of `turns` turns, `time_limit` a
+/// move, and `bots` as name and command.
+pub(crate) fn light_cycles_file(
+    dir: &Path,
+    name: &str,
+    fields: &str,
+    seed: u64,
+    turns: u32,
+    time_limit: &str,
+    bots: &[(&str, String)],
+) -> PathBuf {
     let game = root().join("tournaments/games/light_cycles");
     let mut text = format!(
-        "name = \"cycles\"\ngame = {:?}\n{fields}\nseed = 11\n\
-         [options]\nwidth = 8\nheight = 8\nturns = 40\n\
-         [limits]\ntime_limit = \"5s\"\nstartup_limit = \"20s\"\n",
+        "name = \"{name}\"\ngame = {:?}\n{fields}\nseed = {seed}\n\
+         [options]\nwidth = 8\nheight = 8\nturns = {turns}\n\
+         [limits]\ntime_limit = \"{time_limit}\"\nstartup_limit = \"20s\"\n",
         game.join("judge.py").to_string_lossy()
     );
-    for (name, bot) in FIELD {
-        let (path, args) = bot.split_once(' ').unwrap_or((bot, ""));
-        let spec = format!("{} {args}", game.join(path).to_string_lossy());
+    for (name, command) in bots {
         text.push_str(&format!(
             "[[bots]]\nname = \"{name}\"\nbot = {:?}\n",
-            spec.trim()
+            command.trim()
         ));
     }
     let file = dir.join("cycles.toml");
     std::fs::write(&file, text).unwrap();
     file
+}
+
+/// The command of a Light Cycles bot named by its path under the game's
+/// folder, and its arguments (`bots/spiral.py NESW`).
+pub(crate) fn light_cycles_bot(bot: &str) -> String {
+    let game = root().join("tournaments/games/light_cycles");
+    let (path, args) = bot.split_once(' ').unwrap_or((bot, ""));
+    format!("{} {args}", game.join(path).to_string_lossy())
 }
 
 /// Bands of places: 50 marks for an average place of 2.5 or better, 80
@@ -59,6 +82,18 @@ const GRADING: &str = "[grading]\nreferences = [\"spiral-nesw\", \"spiral-wsen\"
 const FORMAT: &str = "format = \"free-for-all\"\nplayers_per_game = 4\ngames_per_bot = 8";
 
 fn tournament(file: &Path, out: &Path, more: &[&str]) -> Run {
+    keyed_tournament(KEY, BUDGET, file, out, more)
+}
+
+/// `referee tournament FILE --out OUT --key KEY --jobs 2 MORE...`, within
+/// `budget`.
+pub(crate) fn keyed_tournament(
+    key: &str,
+    budget: Duration,
+    file: &Path,
+    out: &Path,
+    more: &[&str],
+) -> Run {
     Referee::new()
         .args([
             "tournament",
@@ -66,12 +101,12 @@ fn tournament(file: &Path, out: &Path, more: &[&str]) -> Run {
             "--out",
             out.to_str().unwrap(),
             "--key",
-            KEY,
+            key,
             "--jobs",
             "2",
         ])
         .args(more)
-        .budget(BUDGET)
+        .budget(budget)
         .run()
 }
 

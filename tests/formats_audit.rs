@@ -96,6 +96,13 @@ fn scoring_that_would_reward_losing_is_refused_before_any_game() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Three Arrow 5 sample bots, strong to weak.
+const THREE: [(&str, &str); 3] = [
+    ("strong", "arrow5_strong"),
+    ("random", "arrow5_random"),
+    ("constant", "arrow5_constant"),
+];
+
 /// A tournament file of arrow5 sample bots (`[name, sample binary]`), 2
 /// games a pairing, seed 7, `extra` top-level fields first.
 fn arrow5_file(
@@ -120,6 +127,19 @@ fn arrow5_file(
     path
 }
 
+/// `referee tournament FILE --out OUT --no-report EXTRA...`.
+fn played(file: &std::path::Path, out: &std::path::Path, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "tournament",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-report",
+    ];
+    args.extend_from_slice(extra);
+    referee(&args, Duration::from_secs(120))
+}
+
 /// A Swiss tournament or a knockout is paired round by round from its
 /// results, so a folder of one cannot take a changed file: `--resume`,
 /// `--update` and their dry runs all refuse it alike (exit 2, saying to
@@ -129,11 +149,7 @@ fn arrow5_file(
 #[test]
 fn a_folder_played_in_rounds_refuses_a_changed_file_alike_and_keeps_its_games() {
     let dir = scratch_dir("formats-audit", "rounds-changed");
-    let all = [
-        ("strong", "arrow5_strong"),
-        ("random", "arrow5_random"),
-        ("constant", "arrow5_constant"),
-    ];
+    let all = THREE;
     for (format, extra) in [("swiss", "rounds = 1"), ("knockout", "")] {
         let first = arrow5_file(&dir, &format!("{format}.toml"), format, extra, &all);
         let out = dir.join(format!("out-{format}"));
@@ -222,35 +238,11 @@ fn a_folder_played_in_rounds_refuses_a_changed_file_alike_and_keeps_its_games() 
 #[test]
 fn merging_shards_of_different_splits_names_them() {
     let dir = scratch_dir("formats-audit", "splits");
-    let file = arrow5_file(
-        &dir,
-        "rr.toml",
-        "round-robin",
-        "",
-        &[
-            ("strong", "arrow5_strong"),
-            ("random", "arrow5_random"),
-            ("constant", "arrow5_constant"),
-        ],
-    );
+    let file = arrow5_file(&dir, "rr.toml", "round-robin", "", &THREE);
     let key = "5a".repeat(32);
     let shard = |spec: &str| {
         let out = dir.join(format!("shard-{}", spec.replace('/', "-")));
-        referee(
-            &[
-                "tournament",
-                file.to_str().unwrap(),
-                "--out",
-                out.to_str().unwrap(),
-                "--shard",
-                spec,
-                "--key",
-                &key,
-                "--no-report",
-            ],
-            Duration::from_secs(120),
-        )
-        .succeeds();
+        played(&file, &out, &["--shard", spec, "--key", &key]).succeeds();
         out.to_str().unwrap().to_string()
     };
     let (one_of_two, two_of_three) = (shard("1/2"), shard("2/3"));
@@ -293,28 +285,8 @@ fn merging_shards_of_different_splits_names_them() {
 #[test]
 fn resuming_a_folder_as_another_shard_is_refused() {
     let dir = scratch_dir("formats-audit", "reshard");
-    let file = arrow5_file(
-        &dir,
-        "rr.toml",
-        "round-robin",
-        "",
-        &[
-            ("strong", "arrow5_strong"),
-            ("random", "arrow5_random"),
-            ("constant", "arrow5_constant"),
-        ],
-    );
-    let run = |out: &std::path::Path, extra: &[&str]| {
-        let mut args = vec![
-            "tournament",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--no-report",
-        ];
-        args.extend_from_slice(extra);
-        referee(&args, Duration::from_secs(120))
-    };
+    let file = arrow5_file(&dir, "rr.toml", "round-robin", "", &THREE);
+    let run = |out: &std::path::Path, extra: &[&str]| played(&file, out, extra);
     let shard = dir.join("shard");
     run(&shard, &["--shard", "1/2"]).succeeds();
     let games = std::fs::read(shard.join("games.csv")).unwrap();

@@ -326,27 +326,32 @@ fn the_docs_term_walkthrough_runs_as_written() {
     assert_eq!(bots, ["alpha", "gamma", "reference"]);
 }
 
+/// A graded gauntlet of Arrow 5 (2 games a pairing against `random`, 50
+/// marks for half of them won): `random`, `alpha` (the strong sample bot)
+/// and a third bot `name`, its lines `third`; `grading` more lines of the
+/// `[grading]` table.
+fn term_file(grading: &str, name: &str, third: &str) -> String {
+    format!(
+        "name = \"term\"\ngame = \"arrow5\"\nformat = \"gauntlet\"\nchallengers = [\"random\"]\n\
+         games_per_pairing = 2\nseed = 3\n\
+         [grading]\nreferences = [\"random\"]\n{grading}\
+         bands = [{{ against = \"random\", win_rate = 0.5, marks = 50 }}]\n\
+         [[bots]]\nname = \"random\"\nbot = \"{random}\"\n\
+         [[bots]]\nname = \"alpha\"\nbot = \"{strong}\"\n\
+         [[bots]]\nname = \"{name}\"\n{third}\n",
+        random = sample_bin("arrow5_random"),
+        strong = sample_bin("arrow5_strong"),
+    )
+}
+
 #[test]
 fn graded_teams_no_student_is_in_are_named() {
     // The roster spells a team otherwise than its bot: its student would
     // get 0 and the bot's marks nobody, without a word.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("term.toml");
-    fs::write(
-        &file,
-        format!(
-            "name = \"term\"\ngame = \"arrow5\"\nformat = \"gauntlet\"\nchallengers = [\"random\"]\n\
-             games_per_pairing = 2\nseed = 3\n\
-             [grading]\nreferences = [\"random\"]\nroster = \"roster.csv\"\n\
-             bands = [{{ against = \"random\", win_rate = 0.5, marks = 50 }}]\n\
-             [[bots]]\nname = \"random\"\nbot = \"{random}\"\n\
-             [[bots]]\nname = \"alpha\"\nbot = \"{strong}\"\n\
-             [[bots]]\nname = \"beta\"\nbot = \"{strong}\"\n",
-            random = sample_bin("arrow5_random"),
-            strong = sample_bin("arrow5_strong"),
-        ),
-    )
-    .unwrap();
+    let beta = format!("bot = \"{}\"", sample_bin("arrow5_strong"));
+    fs::write(&file, term_file("roster = \"roster.csv\"\n", "beta", &beta)).unwrap();
     fs::write(
         dir.path().join("roster.csv"),
         "student,team\nann,Alpha\nbob,beta\n",
@@ -394,19 +399,10 @@ fn grades_of_a_stopped_run_say_they_are_of_part_of_the_games() {
     let dir = tempfile::tempdir().unwrap();
     let sleeper = dir.path().join("sleeper.py");
     fs::write(&sleeper, "import time\ntime.sleep(1000)\n").unwrap();
+    let sleepy = "bot = \"sleeper.py\"\nstartup_limit = \"600s\"";
     fs::write(
         dir.path().join("term.toml"),
-        format!(
-            "name = \"term\"\ngame = \"arrow5\"\nformat = \"gauntlet\"\nchallengers = [\"random\"]\n\
-             games_per_pairing = 2\nseed = 3\n\
-             [grading]\nreferences = [\"random\"]\n\
-             bands = [{{ against = \"random\", win_rate = 0.5, marks = 50 }}]\n\
-             [[bots]]\nname = \"random\"\nbot = \"{random}\"\n\
-             [[bots]]\nname = \"alpha\"\nbot = \"{strong}\"\n\
-             [[bots]]\nname = \"sleepy\"\nbot = \"sleeper.py\"\nstartup_limit = \"600s\"\n",
-            random = sample_bin("arrow5_random"),
-            strong = sample_bin("arrow5_strong"),
-        ),
+        term_file("", "sleepy", sleepy),
     )
     .unwrap();
     let mut child = Command::new(referee_bin())

@@ -339,10 +339,8 @@ fn become_the_bots_keeper(spec: &LaunchSpec, prepared: Prepared) -> Result<(), S
         } else {
             libc::CLONE_NEWIPC
         };
-        // SAFETY: unshare with flags.
-        if unsafe { libc::unshare(libc::CLONE_NEWPID | network | ipc) } != 0 {
-            return Err(StepError::last(Step::Namespaces));
-        }
+        sandbox::unshare_namespaces(libc::CLONE_NEWPID | network | ipc)
+            .map_err(|e| StepError::new(Step::Namespaces, e))?;
     }
     Ok(())
 }
@@ -385,20 +383,41 @@ enum Forker {
     /// hiding root's secrets, if `secrets`, is open on [`SECRETS_FD`], the
     /// bot's ruleset, if `ruleset`, on [`RULESET_FD`].
     Launcher { secrets: bool, ruleset: bool },
-    /// The referee itself (`starts_directly`: basic, a bot that may not
-    /// fork): the bot's three pipes, its Landlock ruleset made before the
-    /// fork ([`prepared_ruleset`]; `None`: no Landlock), the layer hiding
-    /// root's secrets if there is one (descriptors of the referee's), and
-    /// the referee's pid.
+    /// The referee itself (`starts_directly`: a strict bot, or a basic bot
+    /// that may not fork): the bot's three pipes, its Landlock rules (under
+    /// basic made before the fork, [`prepared_ruleset`]), the layer hiding
+    /// root's secrets if there is one (descriptors of the referee's), the
+    /// namespaces a strict bot joins, and the referee.
     /// The child closes everything else of the referee's at exec, stays in
     /// the referee's session in a process group of its own, and dies with
     /// the referee.
     Referee {
         stdio: [OwnedFd; 3],
-        ruleset: Option<RawFd>,
+        rules: FileSystemRules,
         secrets: Option<RawFd>,
-        referee: i32,
+        namespaces: Namespaces,
+        referee: Referee,
     },
+}
+
+/// The network and IPC namespaces a strict bot started by the referee
+/// joins: the ones strict bots share (descriptors of the referee's, see
+/// `sandbox::SharedNamespaces`), or, where there are none, new ones of its
+/// own. Its PID namespace is new, made by its fork (see
+/// `start::start_directly`). A basic bot stays in the referee's.
+#[derive(Clone, Copy)]
+pub(crate) struct Namespaces {
+    pub(crate) network: Option<RawFd>,
+    pub(crate) ipc: Option<RawFd>,
+}
+
+/// The referee a bot it starts itself dies with: its pid, and a pidfd of
+/// it, which a bot in a PID namespace of its own (where the referee has no
+/// pid) polls instead.
+#[derive(Clone, Copy)]
+pub(crate) struct Referee {
+    pub(crate) pid: i32,
+    pub(crate) pidfd: Option<RawFd>,
 }
 
 /// Where a bot's Landlock ruleset comes from.
@@ -458,12 +477,13 @@ fn start_bot(
         ),
         Forker::Referee {
             stdio: [stdin, stdout, stderr],
-            ruleset,
+            rules,
             secrets,
+            namespaces,
             referee,
         } => {
             command.stdin(stdin).stdout(stdout).stderr(stderr);
-            (FileSystemRules::Prepared(ruleset), secrets, Some(referee))
+            (rules, secrets, Some((referee, namespaces)))
         }
     };
     let child_spec = spec.clone();
@@ -472,9 +492,10 @@ fn start_bot(
     unsafe {
         command.pre_exec(move || {
             let confined = match referee {
-                Some(referee) => {
+                Some((referee, namespaces)) => {
                     leave_the_referee(Forked::Bot);
-                    confine(&child_spec, &exposures, rules, secrets, false)
+                    join_namespaces(&child_spec, namespaces)
+                        .and_then(|()| confine(&child_spec, &exposures, rules, secrets, false))
                         .and_then(|()| dies_with(referee))
                 }
                 None => confine(
@@ -520,26 +541,74 @@ fn start_bot(
 }
 
 /// The referee's own start of a bot (see `start_directly`): forked from
-/// the referee, with its three pipes, confined and exec'd; its pid, or
-/// why it could not start (as [`start_bot`]).
+/// the referee, with its three pipes, confined and exec'd; its pid, or why
+/// it could not start (as [`start_bot`]). A strict bot's Landlock rules
+/// are made by its child, after its mounts (rules hold inodes, and its
+/// `/tmp`, `/dev/shm` and `/proc` are new ones); a basic bot's before the
+/// fork.
 pub(super) fn start_from_the_referee(
     spec: &LaunchSpec,
     stdio: [OwnedFd; 3],
     secrets: Option<RawFd>,
+    namespaces: Namespaces,
+    referee: Referee,
 ) -> Result<i32, LaunchError> {
-    let referee = rustix::process::getpid().as_raw_nonzero().get();
-    // Close-on-exec, and closed here once the bot's exec is done.
-    let ruleset = prepared_ruleset(spec, secrets.is_none())?;
+    let (ruleset, exposures) = match spec.strict {
+        Some(_) => {
+            closed_to_its_user(spec)?;
+            (None, exposures_for(spec))
+        }
+        // Close-on-exec, and closed here once the bot's exec is done.
+        None => (prepared_ruleset(spec, secrets.is_none())?, Vec::new()),
+    };
+    let rules = match spec.strict {
+        Some(_) => FileSystemRules::MadeInTheChild,
+        None => FileSystemRules::Prepared(ruleset.as_ref().map(std::os::fd::AsRawFd::as_raw_fd)),
+    };
     start_bot(
         spec,
-        Vec::new(),
+        exposures,
         Forker::Referee {
             stdio,
-            ruleset: ruleset.as_ref().map(std::os::fd::AsRawFd::as_raw_fd),
+            rules,
             secrets,
+            namespaces,
             referee,
         },
     )
+}
+
+/// In a strict bot's child, first: the network and IPC namespaces it
+/// shares with the other strict bots, or new ones of its own (see
+/// [`Namespaces`]); nothing under basic.
+fn join_namespaces(spec: &LaunchSpec, namespaces: Namespaces) -> Result<(), StepError> {
+    if spec.strict.is_none() {
+        return Ok(());
+    }
+    let mut own = 0;
+    let shared = [
+        (
+            namespaces.network,
+            libc::CLONE_NEWNET,
+            rustix::thread::LinkNameSpaceType::Network,
+        ),
+        (
+            namespaces.ipc,
+            libc::CLONE_NEWIPC,
+            rustix::thread::LinkNameSpaceType::InterProcessCommunication,
+        ),
+    ];
+    for (fd, flag, kind) in shared {
+        match fd {
+            Some(fd) => rustix::thread::move_into_link_name_space(kept_open(fd), Some(kind))
+                .map_err(|e| StepError::new(Step::Namespaces, e))?,
+            None => own |= flag,
+        }
+    }
+    if own != 0 {
+        sandbox::unshare_namespaces(own).map_err(|e| StepError::new(Step::Namespaces, e))?;
+    }
+    Ok(())
 }
 
 /// Waits for the bot, reaping any orphan that is handed to the launcher
@@ -771,9 +840,24 @@ pub(super) fn leave_the_referee(forked: Forked) {
 }
 
 /// Last before exec: the parent-death signal (set by [`confine`]) counts
-/// only if the referee was still there when it was set.
-fn dies_with(referee: i32) -> Result<(), StepError> {
-    if rustix::process::getppid().map(|p| p.as_raw_nonzero().get()) != Some(referee) {
+/// only if the referee was still there when it was set. A bot in a PID
+/// namespace of its own sees no parent (`getppid` is 0, before and after
+/// the referee's death): it asks the referee's pidfd, readable once the
+/// referee has exited.
+fn dies_with(referee: Referee) -> Result<(), StepError> {
+    let alive = match rustix::process::getppid() {
+        Some(parent) => parent.as_raw_nonzero().get() == referee.pid,
+        None => referee.pidfd.is_some_and(|fd| {
+            let pidfd = kept_open(fd);
+            let mut polled = [rustix::event::PollFd::new(
+                &pidfd,
+                rustix::event::PollFlags::IN,
+            )];
+            rustix::event::poll(&mut polled, Some(&rustix::event::Timespec::default()))
+                .is_ok_and(|ready| ready == 0)
+        }),
+    };
+    if !alive {
         return Err(StepError::new(
             Step::ParentDeathSignal,
             io::Error::other("the referee is gone"),

@@ -25,10 +25,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+mod namespaces;
 mod seccomp;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod seccomp_oracle;
 
+pub use namespaces::{shared_namespaces, SharedNamespaces};
+pub(crate) use namespaces::{shares_network_namespace, unshare_namespaces};
 pub use seccomp::{SeccompPolicy, SeccompProgram};
 
 /// What the user asked for.
@@ -507,73 +510,6 @@ pub fn id_for(tag: &str) -> libc::gid_t {
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
     1_000_000_000 + (hash % 1_000_000_000) as libc::gid_t
-}
-
-/// The namespaces every strict bot of this referee joins, made once by
-/// [`shared_namespaces`].
-#[derive(Debug, Default)]
-pub struct SharedNamespaces {
-    /// An empty network namespace (a namespace of its own per bot cost
-    /// about 0.3 ms to make and more to tear down, see
-    /// docs/measurements.md): its loopback is down, and a bot holds no
-    /// capability to change that. Sharing it opens nothing between bots:
-    /// seccomp refuses every socket but a Unix one, Landlock (ABI 6)
-    /// refuses connecting to an abstract Unix socket made outside the
-    /// bot's own domain, and socket files live in folders no other bot
-    /// reaches. `None` on a kernel whose Landlock cannot scope abstract
-    /// sockets: each bot gets a namespace of its own, as before.
-    network: Option<std::os::fd::OwnedFd>,
-    /// An IPC namespace apart from the machine's (60 µs a bot to make, on
-    /// this machine). Sharing it opens nothing between bots either: seccomp
-    /// refuses every System V IPC call and POSIX message queues. `None` if
-    /// it could not be made: each bot gets one of its own.
-    ipc: Option<std::os::fd::OwnedFd>,
-}
-
-impl SharedNamespaces {
-    pub fn network(&self) -> Option<std::os::fd::RawFd> {
-        self.network.as_ref().map(std::os::fd::AsRawFd::as_raw_fd)
-    }
-
-    pub fn ipc(&self) -> Option<std::os::fd::RawFd> {
-        self.ipc.as_ref().map(std::os::fd::AsRawFd::as_raw_fd)
-    }
-}
-
-/// The namespaces strict bots share (see [`SharedNamespaces`]), made on
-/// first use.
-pub fn shared_namespaces() -> &'static SharedNamespaces {
-    static SHARED: std::sync::OnceLock<SharedNamespaces> = std::sync::OnceLock::new();
-    SHARED.get_or_init(|| {
-        let with_network = shares_network_namespace();
-        // Namespaces belong to threads: a thread of its own enters new
-        // ones, keeps a handle on each and ends; the referee's other
-        // threads stay where they are.
-        std::thread::spawn(move || {
-            let handle = |kind: &str| {
-                std::fs::File::open(format!("/proc/thread-self/ns/{kind}"))
-                    .ok()
-                    .map(std::os::fd::OwnedFd::from)
-            };
-            let unshare = |flag: libc::c_int| {
-                // SAFETY: unshare with a flag, for this thread only.
-                unsafe { libc::unshare(flag) == 0 }
-            };
-            let network = (with_network && unshare(libc::CLONE_NEWNET))
-                .then(|| handle("net"))
-                .flatten();
-            let ipc = unshare(libc::CLONE_NEWIPC).then(|| handle("ipc")).flatten();
-            SharedNamespaces { network, ipc }
-        })
-        .join()
-        .unwrap_or_default()
-    })
-}
-
-/// Whether strict bots share a network namespace on this kernel (see
-/// [`SharedNamespaces`]).
-fn shares_network_namespace() -> bool {
-    super::landlock::kernel_abi().is_some_and(|abi| abi >= super::landlock::FULL_ABI)
 }
 
 /// One bot's cgroups under `strict`.

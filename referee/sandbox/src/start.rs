@@ -136,14 +136,17 @@ pub(crate) fn start(spec: &launch::LaunchSpec) -> io::Result<Started> {
     }
 }
 
-/// Does the referee start this bot itself, with no launcher between? A
-/// bot under basic that may not fork (the default; not a compiler): it
-/// can leave nothing behind (no process of its own but itself), so it
-/// needs no keeper to sweep its tree, and the game's start saves a
-/// process (the launcher's fork of the referee, then its own fork of the
-/// bot: two copies of the referee's page tables where this makes one).
+/// Does the referee start this bot itself, with no launcher between? Not
+/// a compiler; under basic, a bot that may not fork (the default): it can
+/// leave nothing behind (no process of its own but itself), so it needs
+/// no keeper to sweep its tree; under strict, every bot: it is the first
+/// process of a PID namespace of its own, whose every other process the
+/// kernel kills when it exits, and its cgroup finds and kills them too.
+/// The game's start saves a process (the launcher's fork of the referee,
+/// then its own fork of the bot: two copies of the referee's page tables
+/// where this makes one, and a process's exit).
 pub(crate) fn starts_directly(spec: &launch::LaunchSpec) -> bool {
-    spec.strict.is_none() && !spec.allow_fork && !spec.compiler
+    !spec.compiler && (spec.strict.is_some() || !spec.allow_fork)
 }
 
 /// The referee's own start of a bot ([`starts_directly`]): a fork of the
@@ -159,13 +162,37 @@ pub(crate) fn start_directly(spec: &launch::LaunchSpec) -> io::Result<Started> {
     let (stderr_read, stderr_write) = pipe_with(PipeFlags::CLOEXEC)?;
     // Built (once) before the fork, so that no child builds them.
     sandbox::SeccompProgram::cached(spec.seccomp_policy()).map_err(io::Error::other)?;
-    landlock::share_anchors(launch::SYSTEM_READABLE);
-    let secrets = match &spec.identity {
-        Some(_) => launch::secrets_layer()?.map(AsRawFd::as_raw_fd),
-        None => None,
-    };
     let stdio = [stdin_read, stdout_write, stderr_write];
-    let pid = launch::start_from_the_referee(spec, stdio, secrets).map_err(launch_error)?;
+    let referee = launch::Referee {
+        pid: rustix::process::getpid().as_raw_nonzero().get(),
+        pidfd: own_pidfd(),
+    };
+    let pid = match &spec.strict {
+        None => {
+            landlock::share_anchors(launch::SYSTEM_READABLE);
+            let secrets = match &spec.identity {
+                Some(_) => launch::secrets_layer()?.map(AsRawFd::as_raw_fd),
+                None => None,
+            };
+            let namespaces = launch::Namespaces {
+                network: None,
+                ipc: None,
+            };
+            launch::start_from_the_referee(spec, stdio, secrets, namespaces, referee)
+        }
+        Some(_) => {
+            // Made (once) before the fork, for the child to join.
+            let shared = sandbox::shared_namespaces();
+            let namespaces = launch::Namespaces {
+                network: shared.network(),
+                ipc: shared.ipc(),
+            };
+            in_a_new_pid_namespace(|| {
+                launch::start_from_the_referee(spec, stdio, None, namespaces, referee)
+            })?
+        }
+    }
+    .map_err(launch_error)?;
     let bot = Pid::from_raw(pid).expect("a child's pid is positive");
     let pidfd = match rustix::process::pidfd_open(bot, PidfdFlags::empty()) {
         Ok(fd) => fd,
@@ -183,6 +210,63 @@ pub(crate) fn start_directly(spec: &launch::LaunchSpec) -> io::Result<Started> {
         stdout: stdout_read,
         stderr: stderr_read,
     })
+}
+
+/// A pidfd of the referee's own process, made once, which a bot it starts
+/// itself in a PID namespace of its own polls to learn whether the referee
+/// is still there (see `launch::dies_with`); `None` on a kernel without
+/// pidfds.
+fn own_pidfd() -> Option<std::os::fd::RawFd> {
+    static OWN: std::sync::OnceLock<Option<OwnedFd>> = std::sync::OnceLock::new();
+    OWN.get_or_init(|| {
+        rustix::process::pidfd_open(rustix::process::getpid(), PidfdFlags::empty()).ok()
+    })
+    .as_ref()
+    .map(AsRawFd::as_raw_fd)
+}
+
+/// Runs `fork` (which forks one child) with the calling thread's children
+/// going into a new PID namespace: the child is its first process (pid 1:
+/// when it exits, the kernel kills every other process of it). The thread
+/// is put back in the referee's own PID namespace for its children
+/// afterwards, whatever `fork` did: a later child of this thread (another
+/// bot, a compiler) must never land in this bot's namespace. A thread that
+/// cannot be put back ends the referee: it could not start any process
+/// safely again.
+///
+/// Per thread: the referee's other threads, starting other games, are not
+/// affected. An `unshare` of the PID namespace is allowed to a thread of a
+/// multi-threaded process (unlike a mount or user namespace's).
+fn in_a_new_pid_namespace<T>(fork: impl FnOnce() -> T) -> io::Result<T> {
+    static OWN: std::sync::OnceLock<Option<OwnedFd>> = std::sync::OnceLock::new();
+    let own = OWN
+        .get_or_init(|| {
+            std::fs::File::open("/proc/self/ns/pid")
+                .ok()
+                .map(OwnedFd::from)
+        })
+        .as_ref()
+        .ok_or_else(|| {
+            io::Error::other("the referee cannot open its own PID namespace (/proc/self/ns/pid)")
+        })?;
+    struct PutBack<'a>(std::os::fd::BorrowedFd<'a>);
+    impl Drop for PutBack<'_> {
+        fn drop(&mut self) {
+            if let Err(e) = rustix::thread::move_into_link_name_space(
+                self.0,
+                Some(rustix::thread::LinkNameSpaceType::ProcessID),
+            ) {
+                eprintln!(
+                    "referee: cannot return to its own PID namespace after starting a bot ({e}); \
+                     stopping, as no process can be started safely"
+                );
+                std::process::abort();
+            }
+        }
+    }
+    sandbox::unshare_namespaces(libc::CLONE_NEWPID)?;
+    let _put_back = PutBack(own.as_fd());
+    Ok(fork())
 }
 
 /// Reaps a bot the referee started itself ([`start_directly`]), once it
@@ -537,5 +621,56 @@ impl Report {
             text.push('\n');
         }
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The namespace this thread's next children go into.
+    fn children_namespace() -> std::path::PathBuf {
+        std::fs::read_link("/proc/thread-self/ns/pid_for_children").unwrap()
+    }
+
+    #[test]
+    #[ignore = "needs root (unshare of a PID namespace): run by .ci/run"]
+    fn a_child_forked_in_a_new_pid_namespace_is_its_first_process_and_the_thread_comes_back() {
+        let own = std::fs::read_link("/proc/self/ns/pid").unwrap();
+        assert_eq!(children_namespace(), own);
+        let output = in_a_new_pid_namespace(|| {
+            std::process::Command::new("sh")
+                .args(["-c", "echo $$"])
+                .output()
+        })
+        .unwrap()
+        .unwrap();
+        // The first process of a namespace of its own.
+        assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "1");
+        // The thread's next child is the referee's kind again: not in the
+        // (now dead) namespace of the first, nor in a new one.
+        assert_eq!(children_namespace(), own);
+        let output = std::process::Command::new("sh")
+            .args(["-c", "echo $$"])
+            .output()
+            .unwrap();
+        assert_ne!(String::from_utf8_lossy(&output.stdout).trim(), "1");
+        // Twice in a row from one thread: each a namespace of its own.
+        for _ in 0..2 {
+            let output = in_a_new_pid_namespace(|| {
+                std::process::Command::new("sh")
+                    .args(["-c", "readlink /proc/self/ns/pid; echo $$"])
+                    .output()
+            })
+            .unwrap()
+            .unwrap();
+            let text = String::from_utf8_lossy(&output.stdout).to_string();
+            assert!(text.ends_with("\n1\n"), "{text}");
+            assert_ne!(
+                std::path::Path::new(text.lines().next().unwrap()),
+                own,
+                "{text}"
+            );
+        }
     }
 }

@@ -90,10 +90,8 @@ pub(crate) fn enter_user_namespace(uid: u32, gid: u32) -> Result<(), StepError> 
     // files to root: it could not write its own maps. Exec sets this again.
     rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::Dumpable)
         .map_err(|e| StepError::new(Step::NewUserNamespace, e))?;
-    // SAFETY: unshare with a flag.
-    if unsafe { libc::unshare(libc::CLONE_NEWUSER) } != 0 {
-        return Err(StepError::last(Step::NewUserNamespace));
-    }
+    sandbox::unshare_namespaces(libc::CLONE_NEWUSER)
+        .map_err(|e| StepError::new(Step::NewUserNamespace, e))?;
     let write = |file: &str, text: String| {
         std::fs::write(file, text)
             .map_err(|e| StepError::at(Step::MappingItsUser, Path::new(file), e))

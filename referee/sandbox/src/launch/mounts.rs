@@ -16,10 +16,7 @@ pub(crate) fn enter_mount_namespace(
     strict: &StrictSpec,
     exposures: &[Exposure],
 ) -> Result<(), StepError> {
-    // SAFETY: unshare with a flag.
-    if unsafe { libc::unshare(libc::CLONE_NEWNS) } != 0 {
-        return Err(StepError::last(MOUNTS));
-    }
+    sandbox::unshare_namespaces(libc::CLONE_NEWNS).map_err(|e| StepError::new(MOUNTS, e))?;
     mount_fs(c"none", c"/", None, libc::MS_REC | libc::MS_PRIVATE, None)?;
     // Handles on what gets hidden, taken in the new namespace (a bind's
     // source must be in it) before it is hidden.
