@@ -422,3 +422,83 @@ fn a_ci_output_that_cannot_be_written_is_refused_before_any_game() {
     assert!(!run.stdout.contains("games "), "{}", run.stdout);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A bot that tries to read and list what is at the paths it is given,
+/// then picks 1 if every try was refused (EACCES), 9 if any worked (its
+/// "leak"), and a word (a protocol fault) on any other failure.
+const PEEKER: &str = r#"import os, sys
+seen = []
+for path in sys.argv[1:]:
+    try:
+        if os.path.isdir(path):
+            os.listdir(path)
+        else:
+            open(path).read()
+        seen.append("read")
+    except PermissionError:
+        seen.append("refused")
+    except OSError as e:
+        seen.append(type(e).__name__)
+print("peeker:", seen, file=sys.stderr, flush=True)
+pick = "9" if "read" in seen else "1" if set(seen) == {"refused"} else "what"
+for line in sys.stdin:
+    line = line.strip()
+    if line.startswith("end"):
+        break
+    if line in ("pick", "go"):
+        print(pick, flush=True)
+"#;
+
+/// An organiser's layout with the judge's folder inside a folder of
+/// one-file bots (`contest/peeker.py`, `contest/games/higher/judge.py`):
+/// the bot's own folder is readable to it, but no file of the judge's
+/// folder within it, neither its program nor its other files (the game's
+/// data);
+/// an example bot kept in the judge's folder (`games/higher/bots/`) still
+/// plays from there. Under each layer.
+fn judges_folder_is_hidden_from_a_bot_in_a_folder_above(layer: &str) {
+    let dir = scratch_dir("judges-audit", &format!("above-{layer}"));
+    let game = dir.join("games/higher");
+    std::fs::create_dir_all(game.join("bots")).unwrap();
+    std::fs::copy(judge_fixture("higher/judge.py"), game.join("judge.py")).unwrap();
+    std::fs::write(game.join("answers.txt"), "the game's data\n").unwrap();
+    std::fs::copy(judge_fixture("bots/picker.py"), game.join("bots/picker.py")).unwrap();
+    std::fs::write(dir.join("peeker.py"), PEEKER).unwrap();
+    let judge = game.join("judge.py");
+    // Files only: under basic the names in the folders beneath a bot's
+    // own folder may be listed, not read (docs/security.md).
+    let peeker = format!(
+        "python3 {} {} {}",
+        dir.join("peeker.py").display(),
+        judge.display(),
+        game.join("answers.txt").display(),
+    );
+    let picker = format!("python3 {} 5", game.join("bots/picker.py").display());
+    let run = referee(
+        &[
+            "match",
+            judge.to_str().unwrap(),
+            &peeker,
+            &picker,
+            "--option",
+            "rounds=1",
+            "--sandbox",
+            layer,
+            "--json",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    let v = run.json();
+    for p in v["players"].as_array().unwrap() {
+        assert_eq!(p["verdict"], "ok", "{v}");
+    }
+    // The peeker picked 1 (every read refused): the picker's 5 wins.
+    assert_eq!(v["winner"], "b", "the peeker read the judge's files: {v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+under_each_layer! {
+    judges_folder_is_hidden_from_a_bot_in_a_folder_above:
+        judges_folder_hidden_above_basic, judges_folder_hidden_above_strict;
+}

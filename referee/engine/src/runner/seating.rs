@@ -46,6 +46,32 @@ impl Seating<'_> {
     }
 }
 
+/// What of a judge game's judge its bots may not read, as they may not
+/// read each other's files: its program and its folder (the game's, whose
+/// files make its identity, see `judge::content_hash`: maps, levels,
+/// answers). A bot's own files in that folder (an example bot of the
+/// game's) stay its own, as in a folder of one-file bots. Nothing of a
+/// judge installed among the system's programs (a folder of `PATH`),
+/// which every program may read; nothing for a built-in game.
+pub(crate) fn judges_files(config: &GameConfig) -> Vec<PathBuf> {
+    let Some(judge) = config.judge() else {
+        return Vec::new();
+    };
+    let program = std::path::Path::new(&judge.path);
+    let Ok(program) = program.canonicalize() else {
+        return Vec::new();
+    };
+    let Some(folder) = program.parent().filter(|f| f.parent().is_some()) else {
+        return vec![program];
+    };
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|p| p == folder));
+    if on_path {
+        return Vec::new();
+    }
+    vec![folder.to_path_buf(), program]
+}
+
 /// Starts both bots (frozen: a bot runs only when asked) before the game
 /// begins, or judges a seat that cannot play (`compile`, or `crash` when
 /// its program cannot be run). A start that fails for the system's reasons
@@ -56,10 +82,18 @@ pub(super) fn seat_players(
 ) -> Result<Vec<Player>, MatchError> {
     let mut started: Vec<Option<Result<BotProcess, std::io::Error>>> =
         plan.seats().iter().map(|_| None).collect();
+    let judges_files = judges_files(plan.config);
     for seat in plan.seats() {
         let i = seat.index();
         if let Some(Ok(command)) = &plan.commands[i] {
-            started[i] = Some(start(command, &plan.limits[i].process)?);
+            let process = if judges_files.is_empty() {
+                start(command, &plan.limits[i].process)?
+            } else {
+                let mut limits = plan.limits[i].process.clone();
+                limits.hidden.extend(judges_files.iter().cloned());
+                start(command, &limits)?
+            };
+            started[i] = Some(process);
         }
     }
     Ok(plan
