@@ -1078,28 +1078,7 @@ mod tests {
             .any(|(path, _)| path.starts_with(bots.root.join("work/one"))));
         // Enforced: the second bot writes in its own folder, and neither
         // reads nor writes the first's.
-        let ruleset = prepared_ruleset(&two, true)
-            .expect("ruleset")
-            .expect("this kernel has Landlock");
-        let run = |script: &str| {
-            use std::os::fd::AsFd;
-            let ruleset = ruleset.try_clone().expect("dup");
-            let mut command = Command::new("/bin/sh");
-            command.args(["-c", script]).current_dir(&bots.root);
-            // SAFETY: system calls only, between fork and exec.
-            unsafe {
-                command.pre_exec(move || {
-                    rustix::thread::set_no_new_privs(true)?;
-                    landlock::grant_own_proc(&ruleset.as_fd());
-                    if landlock::restrict_self_with(&ruleset) {
-                        Ok(())
-                    } else {
-                        Err(io::Error::last_os_error())
-                    }
-                });
-            }
-            command.status().expect("sh").success()
-        };
+        let run = |script: &str| confined(&two, &bots.root, script);
         // Its own `/proc` folder too (read by `sh` itself, not a child).
         assert!(run(
             "echo x > work/two/made && cat work/two/file && read line < /proc/self/status"
@@ -1109,6 +1088,53 @@ mod tests {
         assert!(!run("echo x > work/one/made"));
         assert!(!run("cat bots/other.sh"));
         assert!(run("cat bots/mine.sh"));
+    }
+
+    /// Whether `sh -c script`, run in `root` under the ruleset made before
+    /// the fork for `spec`, succeeds.
+    fn confined(spec: &LaunchSpec, root: &Path, script: &str) -> bool {
+        use std::os::fd::AsFd;
+        let ruleset = prepared_ruleset(spec, true)
+            .expect("ruleset")
+            .expect("this kernel has Landlock");
+        let mut command = Command::new("/bin/sh");
+        command.args(["-c", script]).current_dir(root);
+        // SAFETY: system calls only, between fork and exec.
+        unsafe {
+            command.pre_exec(move || {
+                rustix::thread::set_no_new_privs(true)?;
+                landlock::grant_own_proc(&ruleset.as_fd());
+                if landlock::restrict_self_with(&ruleset) {
+                    Ok(())
+                } else {
+                    Err(io::Error::last_os_error())
+                }
+            });
+        }
+        command.status().expect("sh").success()
+    }
+
+    /// A bot's folder replaced by a new copy of it while the referee runs
+    /// (renamed over the old one): the next bot of the command reads the
+    /// new folder's files, as the rules are planned anew, not those of the
+    /// folder that is gone.
+    #[test]
+    fn a_bots_folder_replaced_after_the_plan_is_planned_anew() {
+        let bots = Bots::new();
+        let spec = bots.spec("one");
+        let first = CommandRules::of(&spec, true).expect("plan");
+        assert!(confined(&spec, &bots.root, "cat bots/mine.sh"));
+        let fresh = bots.root.join("fresh");
+        std::fs::create_dir(&fresh).expect("mkdir");
+        std::fs::write(fresh.join("mine.sh"), b"exit 1\n").expect("write");
+        std::fs::rename(bots.root.join("bots"), bots.root.join("gone")).expect("rename");
+        std::fs::rename(&fresh, bots.root.join("bots")).expect("rename");
+        let second = CommandRules::of(&spec, true).expect("plan");
+        assert!(!std::sync::Arc::ptr_eq(&first, &second), "planned anew");
+        assert!(confined(&spec, &bots.root, "cat bots/mine.sh"));
+        // Planned once again only when something changed.
+        let third = CommandRules::of(&spec, true).expect("plan");
+        assert!(std::sync::Arc::ptr_eq(&second, &third), "kept");
     }
 
     /// A hidden path that did not exist when the command's rules were

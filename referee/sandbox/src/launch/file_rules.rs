@@ -176,9 +176,11 @@ pub(crate) fn prepared_ruleset(
 /// Kept paths cannot open a hole: what they name changes only by the
 /// organiser's hand or the referee's (a bot writes nowhere but beneath its
 /// own working directory, which is not among them), and an anchor gone
-/// stale grants less, never more (see [`landlock::SharedRules`]). The one
+/// stale grants less, never more (see [`landlock::SharedRules`]). The
 /// change that would call for more hiding, a hidden path that did not
-/// exist and now does (a results folder made later), makes a new plan.
+/// exist and now does (a results folder made later), makes a new plan; so
+/// does one that would grant a bot less than it needs, a file or folder
+/// it needs replaced (a new copy of a bot's folder renamed over the old).
 pub(crate) struct CommandRules {
     /// What determines the rules: the command's paths.
     pub(super) key: CommandKey,
@@ -188,6 +190,18 @@ pub(crate) struct CommandRules {
     pub(super) hidden: Vec<PathBuf>,
     /// The hidden paths that did not exist.
     pub(super) missing: Vec<PathBuf>,
+    /// The files and folders the bot needs (its program, script and
+    /// folders, real paths) as they were when planned: their device and
+    /// inode, which the rules hold. One replaced since (an organiser's
+    /// new copy of a bot's folder, renamed over the old one) makes a new
+    /// plan, else the bot would be refused its own files.
+    pub(super) needed: Vec<(PathBuf, Option<(u64, u64)>)>,
+}
+
+/// The device and inode at `path` now (`None`: nothing there).
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
 }
 
 /// What of a [`LaunchSpec`] its Landlock rules, but the working
@@ -230,9 +244,13 @@ impl CommandRules {
         };
         let kept = |plans: &mut Vec<Arc<CommandRules>>| {
             let at = plans.iter().position(|plan| plan.key == key)?;
-            // Still missing, or planned anew.
-            if plans[at].missing.iter().all(|p| p.canonicalize().is_err()) {
-                return Some(plans[at].clone());
+            // Still missing, what it needs still the same files, or
+            // planned anew.
+            let plan = &plans[at];
+            if plan.missing.iter().all(|p| p.canonicalize().is_err())
+                && plan.needed.iter().all(|(p, id)| identity(p) == *id)
+            {
+                return Some(plan.clone());
             }
             plans.remove(at);
             None
@@ -240,12 +258,24 @@ impl CommandRules {
         if let Some(plan) = kept(&mut spec.footprint.command_plans()) {
             return Ok(plan);
         }
-        // Planned outside the lock: other games start meanwhile.
+        // Planned outside the lock: other games start meanwhile. What it
+        // needs is identified before the rules are made, so that a file
+        // replaced in between makes the next start plan anew.
+        let mut needed: Vec<PathBuf> = needed_folders(spec);
+        needed.extend(spec.program.canonicalize());
+        let needed = needed
+            .into_iter()
+            .map(|path| {
+                let id = identity(&path);
+                (path, id)
+            })
+            .collect();
         let command = command_policy(spec, with_secrets, key.working_folders.as_deref());
         let plan = Arc::new(CommandRules {
             rules: landlock::SharedRules::plan(&command.policy)?,
             hidden: command.policy.hidden,
             missing: command.missing,
+            needed,
             key,
         });
         if plan.rules.own_descriptors() <= KEPT_PLAN_DESCRIPTORS {
