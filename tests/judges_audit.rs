@@ -455,7 +455,8 @@ for line in sys.stdin:
 /// folder within it, neither its program nor its other files (the game's
 /// data);
 /// an example bot kept in the judge's folder (`games/higher/bots/`) still
-/// plays from there. Under each layer.
+/// plays from there; and a judge beside the bots in their one folder is
+/// hidden by name, as the other bot's file is. Under each layer.
 fn judges_folder_is_hidden_from_a_bot_in_a_folder_above(layer: &str) {
     let dir = scratch_dir("judges-audit", &format!("above-{layer}"));
     let game = dir.join("games/higher");
@@ -495,6 +496,42 @@ fn judges_folder_is_hidden_from_a_bot_in_a_folder_above(layer: &str) {
     }
     // The peeker picked 1 (every read refused): the picker's 5 wins.
     assert_eq!(v["winner"], "b", "the peeker read the judge's files: {v}");
+    // The judge beside one-file bots in one folder (`contest/judge.py`,
+    // `contest/peeker.py`, `contest/picker.py`): the bots' folder is
+    // theirs, but neither the judge's program nor the other bot's file.
+    let beside = dir.join("beside");
+    std::fs::create_dir(&beside).unwrap();
+    std::fs::copy(&judge, beside.join("judge.py")).unwrap();
+    std::fs::copy(game.join("bots/picker.py"), beside.join("picker.py")).unwrap();
+    std::fs::write(beside.join("peeker.py"), PEEKER).unwrap();
+    let judge = beside.join("judge.py");
+    let peeker = format!(
+        "python3 {} {} {}",
+        beside.join("peeker.py").display(),
+        judge.display(),
+        beside.join("picker.py").display(),
+    );
+    let picker = format!("python3 {} 5", beside.join("picker.py").display());
+    let run = referee(
+        &[
+            "match",
+            judge.to_str().unwrap(),
+            &peeker,
+            &picker,
+            "--option",
+            "rounds=1",
+            "--sandbox",
+            layer,
+            "--json",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    let v = run.json();
+    assert_eq!(
+        v["winner"], "b",
+        "the peeker read the judge or the other bot: {v}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

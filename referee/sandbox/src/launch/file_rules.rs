@@ -94,6 +94,13 @@ pub(crate) fn command_policy(
     // component of a path).
     let needed = needed_folders(spec);
     let program = spec.program.canonicalize().ok();
+    // A hidden path the bot needs itself (its own file or folder, hidden
+    // from every other bot; a judge's folder that is also its script's
+    // folder) is not hidden from it, but what else is hidden inside it
+    // stays so (the other bots' files, the judge's program beside it).
+    hidden.retain(|h| !needed.iter().chain(&program).any(|wanted| wanted == h));
+    // What it needs beneath a hidden folder (an example bot in the
+    // judge's folder) is granted on its own, the rest of that folder not.
     let mut exposed: Vec<PathBuf> = needed
         .iter()
         .chain(&program)
