@@ -465,32 +465,15 @@ fn judges_folder_is_hidden_from_a_bot_in_a_folder_above(layer: &str) {
     std::fs::write(game.join("answers.txt"), "the game's data\n").unwrap();
     std::fs::copy(judge_fixture("bots/picker.py"), game.join("bots/picker.py")).unwrap();
     std::fs::write(dir.join("peeker.py"), PEEKER).unwrap();
-    let judge = game.join("judge.py");
     // Files only: under basic the names in the folders beneath a bot's
     // own folder may be listed, not read (docs/security.md).
-    let peeker = format!(
-        "python3 {} {} {}",
-        dir.join("peeker.py").display(),
-        judge.display(),
-        game.join("answers.txt").display(),
+    let v = peeker_against_picker(
+        layer,
+        &game.join("judge.py"),
+        &dir.join("peeker.py"),
+        &[&game.join("judge.py"), &game.join("answers.txt")],
+        &game.join("bots/picker.py"),
     );
-    let picker = format!("python3 {} 5", game.join("bots/picker.py").display());
-    let run = referee(
-        &[
-            "match",
-            judge.to_str().unwrap(),
-            &peeker,
-            &picker,
-            "--option",
-            "rounds=1",
-            "--sandbox",
-            layer,
-            "--json",
-        ],
-        BUDGET,
-    );
-    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
-    let v = run.json();
     for p in v["players"].as_array().unwrap() {
         assert_eq!(p["verdict"], "ok", "{v}");
     }
@@ -501,17 +484,38 @@ fn judges_folder_is_hidden_from_a_bot_in_a_folder_above(layer: &str) {
     // theirs, but neither the judge's program nor the other bot's file.
     let beside = dir.join("beside");
     std::fs::create_dir(&beside).unwrap();
-    std::fs::copy(&judge, beside.join("judge.py")).unwrap();
+    std::fs::copy(game.join("judge.py"), beside.join("judge.py")).unwrap();
     std::fs::copy(game.join("bots/picker.py"), beside.join("picker.py")).unwrap();
     std::fs::write(beside.join("peeker.py"), PEEKER).unwrap();
-    let judge = beside.join("judge.py");
-    let peeker = format!(
-        "python3 {} {} {}",
-        beside.join("peeker.py").display(),
-        judge.display(),
-        beside.join("picker.py").display(),
+    let v = peeker_against_picker(
+        layer,
+        &beside.join("judge.py"),
+        &beside.join("peeker.py"),
+        &[&beside.join("judge.py"), &beside.join("picker.py")],
+        &beside.join("picker.py"),
     );
-    let picker = format!("python3 {} 5", beside.join("picker.py").display());
+    assert_eq!(
+        v["winner"], "b",
+        "the peeker read the judge or the other bot: {v}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One round of `judge` under `layer`: [`PEEKER`] at `peeker`, trying
+/// `paths`, at seat A against the picker at `picker` (5) at seat B; the
+/// result as JSON.
+fn peeker_against_picker(
+    layer: &str,
+    judge: &Path,
+    peeker: &Path,
+    paths: &[&Path],
+    picker: &Path,
+) -> serde_json::Value {
+    let mut peeker = format!("python3 {}", peeker.display());
+    for path in paths {
+        peeker.push_str(&format!(" {}", path.display()));
+    }
+    let picker = format!("python3 {} 5", picker.display());
     let run = referee(
         &[
             "match",
@@ -527,12 +531,7 @@ fn judges_folder_is_hidden_from_a_bot_in_a_folder_above(layer: &str) {
         BUDGET,
     );
     assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
-    let v = run.json();
-    assert_eq!(
-        v["winner"], "b",
-        "the peeker read the judge or the other bot: {v}"
-    );
-    let _ = std::fs::remove_dir_all(&dir);
+    run.json()
 }
 
 under_each_layer! {

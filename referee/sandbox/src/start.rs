@@ -633,38 +633,36 @@ mod tests {
         std::fs::read_link("/proc/thread-self/ns/pid_for_children").unwrap()
     }
 
+    /// What `sh -c script` prints, run from this thread (`in_new`: as the
+    /// first process of a new PID namespace).
+    fn sh(script: &str, in_new: bool) -> String {
+        let run = || {
+            std::process::Command::new("sh")
+                .args(["-c", script])
+                .output()
+        };
+        let output = if in_new {
+            in_a_new_pid_namespace(run).unwrap()
+        } else {
+            run()
+        };
+        String::from_utf8_lossy(&output.unwrap().stdout).to_string()
+    }
+
     #[test]
     #[ignore = "needs root (unshare of a PID namespace): run by .ci/run"]
     fn a_child_forked_in_a_new_pid_namespace_is_its_first_process_and_the_thread_comes_back() {
         let own = std::fs::read_link("/proc/self/ns/pid").unwrap();
         assert_eq!(children_namespace(), own);
-        let output = in_a_new_pid_namespace(|| {
-            std::process::Command::new("sh")
-                .args(["-c", "echo $$"])
-                .output()
-        })
-        .unwrap()
-        .unwrap();
         // The first process of a namespace of its own.
-        assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "1");
+        assert_eq!(sh("echo $$", true).trim(), "1");
         // The thread's next child is the referee's kind again: not in the
         // (now dead) namespace of the first, nor in a new one.
         assert_eq!(children_namespace(), own);
-        let output = std::process::Command::new("sh")
-            .args(["-c", "echo $$"])
-            .output()
-            .unwrap();
-        assert_ne!(String::from_utf8_lossy(&output.stdout).trim(), "1");
+        assert_ne!(sh("echo $$", false).trim(), "1");
         // Twice in a row from one thread: each a namespace of its own.
         for _ in 0..2 {
-            let output = in_a_new_pid_namespace(|| {
-                std::process::Command::new("sh")
-                    .args(["-c", "readlink /proc/self/ns/pid; echo $$"])
-                    .output()
-            })
-            .unwrap()
-            .unwrap();
-            let text = String::from_utf8_lossy(&output.stdout).to_string();
+            let text = sh("readlink /proc/self/ns/pid; echo $$", true);
             assert!(text.ends_with("\n1\n"), "{text}");
             assert_ne!(
                 std::path::Path::new(text.lines().next().unwrap()),
