@@ -41,19 +41,10 @@ fn scoring_that_would_reward_losing_is_refused_before_any_game() {
     ] {
         let file = two_bot_tournament(&dir, "arrow5", 2, bots, &format!("[scoring]\n{scoring}\n"));
         let out = dir.join(case);
-        referee(
-            &[
-                "tournament",
-                file.to_str().unwrap(),
-                "--out",
-                out.to_str().unwrap(),
-                "--no-report",
-            ],
-            Duration::from_secs(60),
-        )
-        .refused_with("t.toml:")
-        .stderr_has(&format!("scoring: {said} would reward a worse result"))
-        .stderr_has("win >= draw >= loss");
+        played(&file, &out, &[])
+            .refused_with("t.toml:")
+            .stderr_has(&format!("scoring: {said} would reward a worse result"))
+            .stderr_has("win >= draw >= loss");
         assert!(
             !out.exists(),
             "{case}: a refused file made {}",
@@ -69,19 +60,7 @@ fn scoring_that_would_reward_losing_is_refused_before_any_game() {
         "[options]\nmax_rounds = 20\n[scoring]\nwin = 1\ndraw = 1\nloss = 0\n",
     );
     let out = dir.join("edge");
-    referee(
-        &[
-            "tournament",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--no-report",
-            "--jobs",
-            "2",
-        ],
-        Duration::from_secs(120),
-    )
-    .succeeds();
+    played(&file, &out, &["--jobs", "2"]).succeeds();
     let standings = csv_records(&out.join("standings.csv"));
     assert_eq!(standings.len(), 2, "{standings:?}");
     for row in &standings {

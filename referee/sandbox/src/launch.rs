@@ -395,7 +395,7 @@ enum Forker {
         stdio: [OwnedFd; 3],
         rules: FileSystemRules,
         secrets: Option<RawFd>,
-        namespaces: Namespaces,
+        namespaces: Option<Namespaces>,
         referee: Referee,
     },
 }
@@ -404,7 +404,8 @@ enum Forker {
 /// joins: the ones strict bots share (descriptors of the referee's, see
 /// `sandbox::SharedNamespaces`), or, where there are none, new ones of its
 /// own. Its PID namespace is new, made by its fork (see
-/// `start::start_directly`). A basic bot stays in the referee's.
+/// `start::start_directly`). A basic bot has none (it stays in the
+/// referee's).
 #[derive(Clone, Copy)]
 pub(crate) struct Namespaces {
     pub(crate) network: Option<RawFd>,
@@ -494,9 +495,20 @@ fn start_bot(
             let confined = match referee {
                 Some((referee, namespaces)) => {
                     leave_the_referee(Forked::Bot);
-                    join_namespaces(&child_spec, namespaces)
-                        .and_then(|()| confine(&child_spec, &exposures, rules, secrets, false))
-                        .and_then(|()| dies_with(referee))
+                    // Until its exec the child holds copies of the
+                    // referee's descriptors (the lock by which a later
+                    // referee judges this one gone among them): it dies
+                    // with the referee from its first step, not only
+                    // from its last (a change of user clears the signal,
+                    // so `confine` sets it again).
+                    rustix::process::set_parent_process_death_signal(Some(
+                        rustix::process::Signal::KILL,
+                    ))
+                    .map_err(|e| StepError::new(Step::ParentDeathSignal, e))
+                    .and_then(|()| dies_with(referee))
+                    .and_then(|()| join_namespaces(namespaces))
+                    .and_then(|()| confine(&child_spec, &exposures, rules, secrets, false))
+                    .and_then(|()| dies_with(referee))
                 }
                 None => confine(
                     &child_spec,
@@ -550,7 +562,7 @@ pub(super) fn start_from_the_referee(
     spec: &LaunchSpec,
     stdio: [OwnedFd; 3],
     secrets: Option<RawFd>,
-    namespaces: Namespaces,
+    namespaces: Option<Namespaces>,
     referee: Referee,
 ) -> Result<i32, LaunchError> {
     let (ruleset, exposures) = match spec.strict {
@@ -580,11 +592,11 @@ pub(super) fn start_from_the_referee(
 
 /// In a strict bot's child, first: the network and IPC namespaces it
 /// shares with the other strict bots, or new ones of its own (see
-/// [`Namespaces`]); nothing under basic.
-fn join_namespaces(spec: &LaunchSpec, namespaces: Namespaces) -> Result<(), StepError> {
-    if spec.strict.is_none() {
+/// [`Namespaces`]); nothing for a basic bot (`None`).
+fn join_namespaces(namespaces: Option<Namespaces>) -> Result<(), StepError> {
+    let Some(namespaces) = namespaces else {
         return Ok(());
-    }
+    };
     let mut own = 0;
     let shared = [
         (

@@ -1,19 +1,23 @@
 //! The two confinement layers a bot runs under (`--sandbox basic|strict|auto`):
 //! the choice, the cgroups, the seccomp filter and the capabilities. The
-//! launcher ([`super::launch`]) applies them in the bot's process; Landlock
-//! is in [`super::landlock`].
+//! bot's child of the fork (the referee's, or a launcher's: see
+//! [`super::launch`]) applies them in the bot's process; Landlock is in
+//! [`super::landlock`].
 //!
 //! - `basic` needs no privilege: own process group (and session, for a bot
 //!   that may fork), no controlling terminal, parent-death
 //!   signal, a clean environment carrying a unique tag, rlimits as backstops
 //!   (CPU, address space, file size, open files, no core dumps), Landlock,
-//!   the seccomp filter, and the launcher killing all the bot left behind.
+//!   the seccomp filter, and for a bot that may fork its launcher killing
+//!   all it left behind.
 //!   The `/proc` sweep below is the referee's last resort, for a launcher
 //!   that did not report.
 //! - `strict` adds, per bot, a user of its own, new user, PID, network,
 //!   mount and IPC namespaces (network and IPC shared by the referee's
 //!   bots), and a cgroup with a memory limit and a pids
-//!   limit, killed in one write (`cgroup.kill` of cgroup v2). It needs root.
+//!   limit, killed in one write (`cgroup.kill` of cgroup v2); the bot is
+//!   the first process of its PID namespace, so all it starts ends with it.
+//!   It needs root.
 //!
 //! `auto` picks `strict` when it can be had, else `basic`. Asking for
 //! `strict` where it cannot be had is refused with what is missing.
@@ -154,7 +158,7 @@ impl Sandbox {
             Sandbox::Basic => format!("sandbox basic: {basic}"),
             Sandbox::Strict(roots) => format!(
                 "sandbox strict: basic, plus per bot a user of its own in its own user, PID \
-                 and mount namespaces, {}; private /tmp and /dev/shm; read-only file \
+                 (its first process: all it starts ends with it) and mount namespaces, {}; private /tmp and /dev/shm; read-only file \
                  systems outside its folder; a cgroup (memory limit, swap off, {} pids, CPU \
                  time, cgroup.kill under {})",
                 if shares_network_namespace() {

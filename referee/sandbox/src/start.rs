@@ -174,11 +174,7 @@ pub(crate) fn start_directly(spec: &launch::LaunchSpec) -> io::Result<Started> {
                 Some(_) => launch::secrets_layer()?.map(AsRawFd::as_raw_fd),
                 None => None,
             };
-            let namespaces = launch::Namespaces {
-                network: None,
-                ipc: None,
-            };
-            launch::start_from_the_referee(spec, stdio, secrets, namespaces, referee)
+            launch::start_from_the_referee(spec, stdio, secrets, None, referee)
         }
         Some(_) => {
             // Made (once) before the fork, for the child to join.
@@ -188,7 +184,7 @@ pub(crate) fn start_directly(spec: &launch::LaunchSpec) -> io::Result<Started> {
                 ipc: shared.ipc(),
             };
             in_a_new_pid_namespace(|| {
-                launch::start_from_the_referee(spec, stdio, None, namespaces, referee)
+                launch::start_from_the_referee(spec, stdio, None, Some(namespaces), referee)
             })?
         }
     }
