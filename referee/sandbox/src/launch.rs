@@ -78,6 +78,8 @@ pub struct LaunchSpec {
     pub address_space: u64,
     /// RLIMIT_FSIZE in bytes: no file larger than the folder's quota.
     pub file_size: u64,
+    /// RLIMIT_NOFILE ([`sandbox::open_files_for`]).
+    pub open_files: u64,
     pub allow_fork: bool,
     /// A compiler, confined as a bot but for what compilers need
     /// ([`sandbox::SeccompPolicy::Compiler`]).
@@ -1028,6 +1030,7 @@ mod tests {
                 readable: Vec::new(),
                 address_space: u64::MAX,
                 file_size: u64::MAX,
+                open_files: sandbox::OPEN_FILES_LIMIT,
                 allow_fork: false,
                 compiler: false,
                 hidden: vec![

@@ -146,7 +146,7 @@ impl Sandbox {
              terminal; \
              {files}; seccomp (no ptrace, no socket but Unix pairs, no change of file modes or times, no new \
              namespaces, signals only to itself and its group, no fork unless allowed); rlimits (cpu {CPU_SECONDS_LIMIT}s, \
-             address space, file size 64MiB, {OPEN_FILES_LIMIT} files, no core); clean \
+             address space, file size 64MiB, {OPEN_FILES_LEAST} to {OPEN_FILES_LIMIT} files as its memory cap holds sockets, no core); clean \
              environment{}",
             if root {
                 "; a group of its own, no capabilities"
@@ -195,8 +195,26 @@ pub const STRICT_PIDS_MAX: u64 = 128;
 pub const STRICT_MEMORY_MARGIN: u64 = 32 << 20;
 /// Largest file a bot may write (RLIMIT_FSIZE): beyond it, SIGXFSZ.
 pub const FILE_SIZE_LIMIT: u64 = 64 << 20;
-/// Open files a bot may have (RLIMIT_NOFILE).
+/// Open files a bot may have at most (RLIMIT_NOFILE): a bot with a small
+/// memory cap gets fewer ([`open_files_for`]).
 pub const OPEN_FILES_LIMIT: u64 = 256;
+/// Open files a bot may have however small its memory cap.
+pub const OPEN_FILES_LEAST: u64 = 64;
+
+/// RLIMIT_NOFILE for a bot whose memory cap is `memory_cap_kb` (0: none).
+/// Each descriptor may be a socket whose buffers count toward the bot's
+/// memory ([`crate::socket_charge_kb`]), but only when the referee next
+/// measures it: a bot stuffs some 4 MiB of socket buffers a millisecond,
+/// and one that shares its CPU with the referee runs for a whole time
+/// slice before the referee sees the pipe it wrote to. With no more
+/// descriptors than sockets its cap can hold, what it stuffs between two
+/// measures is bounded by the kernel, not by the scheduler.
+pub fn open_files_for(memory_cap_kb: u64) -> u64 {
+    if memory_cap_kb == 0 {
+        return OPEN_FILES_LIMIT;
+    }
+    (memory_cap_kb / crate::socket_charge_kb()).clamp(OPEN_FILES_LEAST, OPEN_FILES_LIMIT)
+}
 /// CPU seconds a bot may use in one game (RLIMIT_CPU): a backstop in case
 /// the referee itself fails to end it; the per-move limit is wall time.
 pub const CPU_SECONDS_LIMIT: u64 = 600;

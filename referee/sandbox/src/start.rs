@@ -73,6 +73,12 @@ pub(crate) fn launch_spec(
         } else {
             (limits.memory_cap_kb() + limits.address_space_allowance_kb) * 1024
         },
+        // A compiler's files are the toolchain's business.
+        open_files: if limits.compiler {
+            sandbox::OPEN_FILES_LIMIT
+        } else {
+            sandbox::open_files_for(limits.memory_cap_kb())
+        },
         allow_fork: limits.allow_fork,
         compiler: limits.compiler,
         file_size: match limits.disk_kb {

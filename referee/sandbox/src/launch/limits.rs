@@ -7,11 +7,7 @@ pub(super) fn set_rlimits(spec: &LaunchSpec) -> Result<(), StepError> {
     let own_user = matches!(spec.identity, Some(Identity { uid: Some(_), .. }));
     if !(set_limit(libc::RLIMIT_CORE, 0, 0)
         && set_limit(libc::RLIMIT_FSIZE, spec.file_size, spec.file_size)
-        && set_limit(
-            libc::RLIMIT_NOFILE,
-            sandbox::OPEN_FILES_LIMIT,
-            sandbox::OPEN_FILES_LIMIT,
-        )
+        && set_limit(libc::RLIMIT_NOFILE, spec.open_files, spec.open_files)
         && set_limit(
             libc::RLIMIT_CPU,
             sandbox::CPU_SECONDS_LIMIT,
