@@ -79,7 +79,7 @@ impl BotProcess {
             cgroup,
             _footprint: limits.footprint.clone(),
             quota_mount: None,
-            _workdir: workdir,
+            _workdir: WorkDir(workdir),
         })
     }
 
