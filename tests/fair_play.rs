@@ -1214,6 +1214,58 @@ fn nothing_is_left_after_a_tournament_or_a_check(layer: &str) {
     }
 }
 
+fn a_bot_starts_with_every_signal_at_its_default(layer: &str) {
+    // A referee started with signals ignored (`nohup`, a parent's `trap`)
+    // passes no ignored signal on: an ignored SIGXFSZ would let a bot write
+    // on past its file-size limit. Its bot's child puts back only the
+    // signals the referee found not at their default before its first
+    // bot (its exec puts back every handled one), so a signal ignored from
+    // the start must be in that list. The bot is a shell script of
+    // builtins only (it may not fork) that says its mask of ignored
+    // signals. (The C library's own two, 32 and 33, are not asked about:
+    // it refuses to change them, and ignores them in what it spawns, the
+    // referee of this test among them.)
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("bot.sh");
+    std::fs::write(
+        &script,
+        "while read -r l; do case \"$l\" in SigIgn*) echo \"$l\" >&2;; esac; \
+         done < /proc/self/status\n\
+         while read -r line; do case \"$line\" in code*) echo '0 1 2 3 4';; \
+         attack*) echo '5 6 7 8 9';; end*) exit 0;; esac; done\n",
+    )
+    .unwrap();
+    let transcript = dir.path().join("t.jsonl");
+    let run = Referee::new()
+        .args(["match", "arrow5"])
+        .bot(format!("sh {}", script.display()))
+        .bot(sample_bin("arrow5_random"))
+        .args(["--max-rounds", "2", "--sandbox", layer, "--transcript"])
+        .arg(&transcript)
+        .after_shell("trap '' HUP USR1 XFSZ")
+        .run();
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let said: Vec<String> = std::fs::read_to_string(&transcript)
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|e| e["bot"] == "a" && e["dir"] == "stderr")
+        .filter_map(|e| e["line"].as_str().map(str::to_string))
+        .collect();
+    let ignored = said
+        .iter()
+        .find_map(|l| l.strip_prefix("SigIgn:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .unwrap_or_else(|| panic!("no mask said: {said:?}\n{}", run.stdout));
+    for signal in [libc::SIGHUP, libc::SIGUSR1, libc::SIGXFSZ, libc::SIGPIPE] {
+        assert_eq!(
+            ignored & (1 << (signal - 1)),
+            0,
+            "signal {signal} ignored: {ignored:#x}"
+        );
+    }
+}
+
 fn nothing_outlives_a_killed_referee(layer: &str) {
     let tag = format!("orphan-tag-{}-{layer}", std::process::id());
     let mut referee = Command::new(referee_bin())
@@ -1281,6 +1333,7 @@ under_each_layer! {
     bots_cannot_whisper_through_abstract_sockets: whisper_basic, whisper_strict;
     the_terminal_is_out_of_reach: terminal_basic, terminal_strict;
     nothing_outlives_a_killed_referee: killed_referee_basic, killed_referee_strict;
+    a_bot_starts_with_every_signal_at_its_default: default_signals_basic, default_signals_strict;
     a_bot_reads_only_what_it_needs: reading_basic, reading_strict;
 }
 

@@ -50,6 +50,7 @@ mod file_rules;
 mod identity;
 mod limits;
 mod mounts;
+mod signals;
 
 pub use error::{Fault, LaunchError, Needs, Step, StepError};
 use exposures::*;
@@ -57,6 +58,8 @@ pub(crate) use file_rules::*;
 use identity::*;
 use limits::*;
 use mounts::*;
+use signals::find_signals_not_at_default;
+pub(crate) use signals::{leave_the_referee, Forked};
 
 /// The launcher's descriptor for its report to the referee.
 pub const REPORT_FD: i32 = 3;
@@ -575,6 +578,7 @@ pub(super) fn start_from_the_referee(
         // Close-on-exec, and closed here once the bot's exec is done.
         None => (prepared_ruleset(spec, secrets.is_none())?, Vec::new()),
     };
+    find_signals_not_at_default();
     let rules = match spec.strict {
         Some(_) => FileSystemRules::MadeInTheChild,
         None => FileSystemRules::Prepared(ruleset.as_ref().map(std::os::fd::AsRawFd::as_raw_fd)),
@@ -800,56 +804,6 @@ pub(super) fn leave_the_terminal(own_session: bool) -> Result<(), StepError> {
         };
         libc::close(tty);
         given_up
-    }
-}
-
-/// Which child of a fork of the referee leaves the referee's state behind.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Forked {
-    /// A launcher, which runs on (its descriptors are set apart, see
-    /// `start::launcher_child`): SIGPIPE ignored, as in any Rust program.
-    Launcher,
-    /// A bot the referee starts itself, about to exec: SIGPIPE at its
-    /// default too (as a launcher's bot has it: `Command` resets it before
-    /// this runs), and nothing the referee has open (the other bots' pipes,
-    /// its files) outlives the exec; the secrets layer stays open until
-    /// then.
-    Bot,
-}
-
-/// First in a child of a fork of the referee: none of the referee's
-/// signal handlers (a flag for Ctrl-C) runs in it, every signal goes back
-/// to its default (but SIGPIPE for a launcher) and none is blocked (a mask
-/// the forking thread had); for a bot, every descriptor from 3 up is
-/// closed at exec.
-pub(super) fn leave_the_referee(forked: Forked) {
-    let pipe = match forked {
-        Forked::Launcher => libc::SIG_IGN,
-        Forked::Bot => libc::SIG_DFL,
-    };
-    // SAFETY: system calls with integer arguments and a pointer to a local.
-    unsafe {
-        let mut none: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut none);
-        libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
-        for signal in 1..libc::SIGRTMAX() {
-            if signal != libc::SIGKILL && signal != libc::SIGSTOP {
-                libc::signal(signal, libc::SIG_DFL);
-            }
-        }
-        libc::signal(libc::SIGPIPE, pipe);
-        if forked == Forked::Bot
-            && libc::syscall(
-                libc::SYS_close_range,
-                3 as libc::c_uint,
-                libc::c_uint::MAX,
-                libc::CLOSE_RANGE_CLOEXEC,
-            ) != 0
-        {
-            for fd in 3..65536 {
-                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
-            }
-        }
     }
 }
 
