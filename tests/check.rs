@@ -65,21 +65,41 @@ fn the_strong_solver_passes_the_shipped_check() {
     let junit_arg = junit.to_string_lossy().into_owned();
     // A fixed key: the games (the bots' seeds) are the same at every run.
     let key = "2c".repeat(32);
-    let run = referee(
-        &[
-            "check",
-            &file,
-            "--json",
-            "--junit",
-            &junit_arg,
-            "--jobs",
-            "2",
-            "--key",
-            &key,
-            "--no-report",
-        ],
-        BUDGET,
-    );
+    let check = || {
+        referee(
+            &[
+                "check",
+                &file,
+                "--json",
+                "--junit",
+                &junit_arg,
+                "--jobs",
+                "2",
+                "--key",
+                &key,
+                "--no-report",
+            ],
+            BUDGET,
+        )
+    };
+    // The move-time requirement is the one a busy machine can fail (a reply
+    // of 1,058 ms with two busy loops beside the suite): that alone is tried
+    // again, twice at most. Any other failure fails at once.
+    let mut run = check();
+    for _ in 0..2 {
+        if run.status == 0 {
+            break;
+        }
+        let failed: Vec<String> = run.json()["requirements"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|r| r["passed"] != true)
+            .map(|r| r["kind"].as_str().unwrap_or_default().to_string())
+            .collect();
+        assert_eq!(failed, ["max-move-time"], "{}\n{}", run.stdout, run.stderr);
+        run = check();
+    }
     assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
     let json = run.json();
     assert_eq!(json["version"], 1);
