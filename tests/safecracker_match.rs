@@ -262,6 +262,10 @@ fn random_and_starter_bots_crack_every_secret_solo() {
 /// codes as bitsets, every guess from all codes at every node, memoised per
 /// set, guesses with the same split tried once, and a branch cut when its
 /// lower bound (2k - 1 guesses for a class of k) cannot beat the best so far.
+/// At the root one first guess stands for all: the feedback is the count of
+/// exact matches, which a change of digit values within one position keeps,
+/// and such changes take the set of all codes onto itself and any code onto
+/// any other, so every first guess leads to the same total.
 fn optimum_by_exhaustive_search(length: u8, digits: u8) -> u32 {
     use std::collections::{HashMap, HashSet};
     let config = Config {
@@ -323,7 +327,15 @@ fn optimum_by_exhaustive_search(length: u8, digits: u8) -> u32 {
     } else {
         (1u128 << count) - 1
     };
-    total(all, &classes, &mut HashMap::new())
+    // The first guess: code 0, for any (see above). It splits all codes by
+    // its exact matches, and the codes matching it everywhere are itself.
+    let mut memo = HashMap::new();
+    let length = usize::from(length);
+    all.count_ones()
+        + classes[0][..length]
+            .iter()
+            .map(|class| total(*class, &classes, &mut memo))
+            .sum::<u32>()
 }
 
 /// The "N in all" of a `referee bench --all` run's summary.
