@@ -523,15 +523,23 @@ fn a_bot_cannot_fill_the_disk(layer: &str) {
 /// the numbers a fixture reports as it goes (`stuffed: N KiB`), from the
 /// game's transcript (its stderr tail is kept only for some verdicts).
 fn reported_numbers(transcript: &Path, prefix: &str) -> Vec<u64> {
+    stderr_of_a(transcript)
+        .iter()
+        .filter_map(|line| {
+            let rest = line.strip_prefix(prefix)?;
+            rest.split(' ').next()?.parse().ok()
+        })
+        .collect()
+}
+
+/// The lines bot A wrote on stderr, from a transcript.
+fn stderr_of_a(transcript: &Path) -> Vec<String> {
     std::fs::read_to_string(transcript)
         .unwrap()
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .filter(|e| e["bot"] == "a" && e["dir"] == "stderr")
-        .filter_map(|e| {
-            let rest = e["line"].as_str()?.strip_prefix(prefix)?;
-            rest.split(' ').next()?.parse().ok()
-        })
+        .filter_map(|e| e["line"].as_str().map(str::to_string))
         .collect()
 }
 
@@ -1245,13 +1253,7 @@ fn a_bot_starts_with_every_signal_at_its_default(layer: &str) {
         .after_shell("trap '' HUP USR1 XFSZ")
         .run();
     assert_eq!(run.status, 0, "{}", run.stderr);
-    let said: Vec<String> = std::fs::read_to_string(&transcript)
-        .unwrap()
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|e| e["bot"] == "a" && e["dir"] == "stderr")
-        .filter_map(|e| e["line"].as_str().map(str::to_string))
-        .collect();
+    let said = stderr_of_a(&transcript);
     let ignored = said
         .iter()
         .find_map(|l| l.strip_prefix("SigIgn:"))

@@ -23,12 +23,15 @@ static NOT_AT_DEFAULT: std::sync::OnceLock<Vec<libc::c_int>> = std::sync::OnceLo
 /// default in the referee: those ignored since it started (by its parent,
 /// e.g. `nohup`, or by the Rust runtime: SIGPIPE) and those it handles.
 /// The referee ignores none later, and the signals it handles are in the
-/// list whatever they were when it was made.
+/// list whatever they were when it was made. SIGPIPE is not in it:
+/// [`leave_the_referee`] sets it in every child.
 pub(crate) fn find_signals_not_at_default() {
     NOT_AT_DEFAULT.get_or_init(|| {
-        let mut signals = vec![libc::SIGINT, libc::SIGTERM, libc::SIGPIPE];
+        let mut signals = vec![libc::SIGINT, libc::SIGTERM];
         for signal in 1..libc::SIGRTMAX() {
-            if [libc::SIGKILL, libc::SIGSTOP].contains(&signal) || signals.contains(&signal) {
+            if [libc::SIGKILL, libc::SIGSTOP, libc::SIGPIPE].contains(&signal)
+                || signals.contains(&signal)
+            {
                 continue;
             }
             // SAFETY: a query (no new action) into a local, which sigaction
