@@ -27,7 +27,7 @@ pub enum JudgeSetupError {
     },
     #[error("judge '{given}': {message}")]
     NotAProgram { given: String, message: String },
-    #[error("judge '{given}': cannot read its folder {}: {source}", folder.display())]
+    #[error("judge '{given}': cannot read its folder {}", folder.display())]
     Unreadable {
         given: String,
         folder: PathBuf,

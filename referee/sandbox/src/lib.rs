@@ -86,6 +86,17 @@ pub const IDLE_GRACE: Duration = Duration::from_micros(500);
 /// granularity for a process running elsewhere (one tick), and than an
 /// honest bot spends reading the notices it got.
 pub const IDLE_CPU_TOLERANCE: Duration = Duration::from_millis(5);
+/// How long after its stop a bot's CPU time is read again as that of a
+/// stopped bot: a thread that was running on another CPU at the stop has
+/// shown its time by then.
+pub const STOP_SETTLE: Duration = Duration::from_millis(2);
+/// CPU time a bot may show from that reading to its next request: a
+/// system call the stop let finish (the unmapping of a large heap). More
+/// is CPU it took while stopped: it continued itself.
+pub const STOPPED_CPU_TOLERANCE: Duration = Duration::from_millis(5);
+/// The same from the reading at its stop, when its opponent replied before
+/// the stop settled: a tick per thread running elsewhere at the stop, too.
+pub const UNSETTLED_CPU_TOLERANCE: Duration = Duration::from_millis(50);
 /// After the end of a game: time to exit on its own, then after SIGTERM.
 pub const EXIT_GRACE: Duration = Duration::from_millis(200);
 pub const TERM_GRACE: Duration = Duration::from_millis(100);
@@ -421,6 +432,11 @@ pub enum Fault {
     Unasked {
         lines: Vec<String>,
     },
+    /// Used `cpu` of CPU time while it was stopped between a reply and its
+    /// next request: it continued itself ([`BotProcess::take_escape`]).
+    RanWhileStopped {
+        cpu: Duration,
+    },
     /// Not the bot's doing: the referee is stopping ([`request_stop`]).
     Interrupted,
 }
@@ -430,7 +446,10 @@ impl Fault {
     pub fn verdict(&self) -> Option<Verdict> {
         match self {
             Fault::Timeout { .. } | Fault::InputNotRead { .. } => Some(Verdict::Timeout),
-            Fault::Exited(_) | Fault::ClosedPipe(_) | Fault::Threads { .. } => Some(Verdict::Crash),
+            Fault::Exited(_)
+            | Fault::ClosedPipe(_)
+            | Fault::Threads { .. }
+            | Fault::RanWhileStopped { .. } => Some(Verdict::Crash),
             Fault::LineTooLong { .. } | Fault::TooMuchOutput { .. } | Fault::Disk { .. } => {
                 Some(Verdict::Output)
             }
@@ -507,6 +526,12 @@ impl fmt::Display for Fault {
                 }
                 Ok(())
             }
+            Fault::RanWhileStopped { cpu } => write!(
+                f,
+                "used {} ms of CPU while it was stopped between its reply and its next request: \
+                 it continued itself (a bot may use the CPU only while it is asked)",
+                cpu.as_millis()
+            ),
             Fault::Interrupted => write!(f, "the referee was interrupted"),
         }
     }
@@ -601,6 +626,17 @@ pub struct BotProcess {
     /// (what it used between is what it used idle).
     cpu_at_reply: Option<Duration>,
     cpu_at_freeze: Option<Duration>,
+    /// Its CPU time read again once it had surely stopped (a while after
+    /// the stop: a thread running on another CPU at the stop may show its
+    /// last tick's time late), and when that was due.
+    cpu_stopped: Option<Duration>,
+    frozen_at: Instant,
+    /// CPU time it used while it should have been stopped: it continued
+    /// itself (a SIGCONT of its own, from a timer). Judged at its next
+    /// request ([`BotProcess::take_escape`]).
+    ran_while_stopped: Option<Duration>,
+    /// See [`BotProcess::stdio_pipes`].
+    stdio_inodes: Option<[u64; 3]>,
     exited: bool,
     report: Option<ProcessReport>,
     /// Marks every process the bot starts (environment variable
@@ -734,26 +770,61 @@ fn process_status(pid: Pid) -> ProcessStatus {
     }
 }
 
-/// The sockets process `pid` holds (descriptors naming `socket:[inode]`).
-/// A socket a bot may have is one of a Unix pair (seccomp refuses every
-/// other, and passing one through another), so each is one of its
-/// descriptors; a few dozen reads of a link per measure.
-fn socket_count(pid: Pid) -> u64 {
-    let folder = format!("/proc/{}/fd", pid.as_raw_nonzero());
-    let Ok(entries) = std::fs::read_dir(&folder) else {
-        return 0;
-    };
-    entries
-        .filter_map(Result::ok)
-        .filter(|entry| {
-            std::fs::read_link(entry.path()).is_ok_and(|target| {
-                target
-                    .as_os_str()
-                    .as_encoded_bytes()
-                    .starts_with(b"socket:")
-            })
-        })
-        .count() as u64
+/// The kernel buffers a bot's processes hold through their descriptors,
+/// which no resident measure sees: its sockets, and its pipes by inode
+/// (both ends of a pipe, or one shared by several processes, are one
+/// buffer).
+#[derive(Default)]
+pub(crate) struct HeldBuffers {
+    pub(crate) sockets: u64,
+    pub(crate) pipes: std::collections::BTreeSet<u64>,
+}
+
+impl HeldBuffers {
+    /// Adds what process `pid` holds (descriptors naming `socket:[inode]`
+    /// or `pipe:[inode]`). A socket a bot may have is one of a Unix pair
+    /// (seccomp refuses every other, and passing one through another), so
+    /// each is one of its descriptors; a few dozen reads of a link per
+    /// measure.
+    pub(crate) fn add_process(&mut self, pid: Pid) {
+        let folder = format!("/proc/{}/fd", pid.as_raw_nonzero());
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            return;
+        };
+        for entry in entries.filter_map(Result::ok) {
+            let Ok(target) = std::fs::read_link(entry.path()) else {
+                continue;
+            };
+            let target = target.as_os_str().as_encoded_bytes();
+            if target.starts_with(b"socket:") {
+                self.sockets += 1;
+            } else if let Some(inode) = target
+                .strip_prefix(b"pipe:[")
+                .and_then(|rest| rest.strip_suffix(b"]"))
+                .and_then(|digits| std::str::from_utf8(digits).ok())
+                .and_then(|digits| digits.parse().ok())
+            {
+                self.pipes.insert(inode);
+            }
+        }
+    }
+
+    /// What they are counted as, in KiB, leaving out the pipes in
+    /// `referees` (the bot's stdin, stdout and stderr, whose other ends the
+    /// referee reads and writes).
+    pub(crate) fn charge_kb(&self, referees: &[u64]) -> u64 {
+        let pipes = self.pipes.iter().filter(|p| !referees.contains(p)).count() as u64;
+        self.sockets * socket_charge_kb() + pipes * pipe_charge_kb()
+    }
+}
+
+/// Memory a bot's pipe is counted as, in KiB: the most it can hold, 16
+/// pages (a bot may not enlarge it: seccomp refuses `F_SETPIPE_SZ`), 64 KiB
+/// with pages of 4 KiB. The memory of a pipe's data is the kernel's,
+/// charged to no resident size: 39 pipes enlarged to 1 MiB each held
+/// 30 MiB beside a bot of 2.5 MiB before.
+pub fn pipe_charge_kb() -> u64 {
+    16 * (rustix::param::page_size() as u64 / 1024)
 }
 
 /// Memory a bot's socket is counted as, in KiB: what its buffers can hold

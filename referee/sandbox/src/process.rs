@@ -73,6 +73,10 @@ impl BotProcess {
             busy_when_idle: false,
             cpu_at_reply: None,
             cpu_at_freeze: None,
+            frozen_at: Instant::now(),
+            cpu_stopped: None,
+            ran_while_stopped: None,
+            stdio_inodes: None,
             exited: false,
             report: None,
             tag,
@@ -238,6 +242,12 @@ impl BotProcess {
                     until = until.min(freeze_at);
                 }
             }
+            if let Some(o) = opponent.as_mut() {
+                o.process.settle();
+                if let Some(due) = o.process.settle_due() {
+                    until = until.min(due.max(now));
+                }
+            }
             if first_wait {
                 until = until.min(now + IDLE_GRACE);
             }
@@ -290,6 +300,8 @@ impl BotProcess {
         }
         self.group.signal(Signal::STOP);
         self.frozen = true;
+        self.frozen_at = Instant::now();
+        self.cpu_stopped = None;
         // What it used between its reply and now was used idle; and until
         // it is continued, this is its CPU time.
         self.cpu_at_freeze = self.cpu_time();
@@ -298,6 +310,30 @@ impl BotProcess {
                 self.busy_when_idle = true;
             }
         }
+    }
+
+    /// When a stopped bot's CPU time is read again, as that of a bot that
+    /// has surely stopped: [`STOP_SETTLE`] after its stop (`None`: not
+    /// stopped, or read already).
+    pub fn settle_due(&self) -> Option<Instant> {
+        (self.frozen && self.cpu_stopped.is_none()).then(|| self.frozen_at + STOP_SETTLE)
+    }
+
+    /// Reads the CPU time of a bot stopped [`STOP_SETTLE`] ago or more:
+    /// from then on it uses none, unless it continued itself (see
+    /// [`BotProcess::thaw`]).
+    pub fn settle(&mut self) {
+        if self.settle_due().is_some_and(|due| Instant::now() >= due) {
+            self.cpu_stopped = self.cpu_time();
+        }
+    }
+
+    /// CPU time the bot used while it should have been stopped, if it did
+    /// (found when it was continued, [`BotProcess::thaw`]): it continued
+    /// itself, with a SIGCONT of its own (a timer's), which the kernel
+    /// honours whoever sends it. Taken once.
+    pub fn take_escape(&mut self) -> Option<Duration> {
+        self.ran_while_stopped.take()
     }
 
     /// The bot's CPU time as last read: when it was stopped, if it has
@@ -318,8 +354,26 @@ impl BotProcess {
         if !self.frozen {
             return;
         }
+        // A stopped bot uses no CPU: one that did ran on its opponent's
+        // time. Against the reading of a settled stop the margin is that
+        // of a system call the stop let finish; against the reading at the
+        // stop, also a tick per thread that was running elsewhere then.
+        let now = self.cpu_time();
+        let ran = match (self.cpu_stopped, self.cpu_at_freeze, now) {
+            (Some(stopped), _, Some(now)) => {
+                Some(now.saturating_sub(stopped)).filter(|ran| *ran > STOPPED_CPU_TOLERANCE)
+            }
+            (None, Some(at_stop), Some(now)) => {
+                Some(now.saturating_sub(at_stop)).filter(|ran| *ran > UNSETTLED_CPU_TOLERANCE)
+            }
+            _ => None,
+        };
+        if ran.is_some() {
+            self.ran_while_stopped = ran;
+        }
         self.group.signal(Signal::CONT);
         self.frozen = false;
+        self.cpu_stopped = None;
     }
 
     /// The lines the bot wrote on stdout that nobody asked for, if any:
@@ -814,6 +868,22 @@ impl BotProcess {
         Ok(())
     }
 
+    /// The inodes of the pipes of the bot's stdin, stdout and stderr (the
+    /// referee's ends of them, while it holds them): found at the first
+    /// measure, as few bots hold a pipe of their own to need them.
+    fn stdio_pipes(&mut self) -> [u64; 3] {
+        if self.stdio_inodes.is_none() {
+            let inode = |fd: &Option<OwnedFd>| {
+                fd.as_ref()
+                    .and_then(|fd| rustix::fs::fstat(fd).ok())
+                    .map_or(0, |stat| stat.st_ino)
+            };
+            self.stdio_inodes =
+                Some([inode(&self.stdin), inode(&self.stdout), inode(&self.stderr)]);
+        }
+        self.stdio_inodes.unwrap_or_default()
+    }
+
     pub(crate) fn check_memory(&mut self) -> Result<(), Fault> {
         let status = process_status(self.pid);
         // Under basic nothing else bounds its threads: thousands of them
@@ -825,20 +895,20 @@ impl BotProcess {
                 return Err(Fault::Threads { count });
             }
         }
-        // Its sockets' buffers count too: no resident measure sees them.
-        // Under strict those of every process of its cgroup (a bot may fork
-        // only there, and its children's memory counts there); under basic
-        // its main process's, as its resident memory.
-        let sockets = match &self.cgroup {
-            Some(cgroup) if self.limits.allow_fork => cgroup
-                .pids()
-                .into_iter()
-                .filter_map(Pid::from_raw)
-                .map(socket_count)
-                .sum(),
-            _ => socket_count(self.pid),
-        };
-        let sockets_kb = sockets * socket_charge_kb();
+        // Its sockets' and pipes' buffers count too: no resident measure
+        // sees them. Under strict those of every process of its cgroup (a
+        // bot may fork only there, and its children's memory counts
+        // there); under basic its main process's, as its resident memory.
+        let mut held = crate::HeldBuffers::default();
+        match &self.cgroup {
+            Some(cgroup) if self.limits.allow_fork => {
+                for pid in cgroup.pids().into_iter().filter_map(Pid::from_raw) {
+                    held.add_process(pid);
+                }
+            }
+            _ => held.add_process(self.pid),
+        }
+        let sockets_kb = held.charge_kb(&self.stdio_pipes());
         if let Some(kb) = status.peak_kb {
             self.peak_memory_kb = self.peak_memory_kb.max(kb + sockets_kb);
         }

@@ -48,9 +48,13 @@ pub enum ExitCode {
     BadInput,
     /// `sprt`: `--max-games` reached before the test decided.
     Inconclusive,
-    /// Ctrl-C stopped a tournament or `collect`, or the person ended a
-    /// `play` game early (128 + SIGINT).
+    /// Ctrl-C (SIGINT) or SIGTERM stopped the command, or the person ended
+    /// a `play` game early (128 + SIGINT).
     Interrupted,
+    /// Standard output was closed before all was printed (a pipe to
+    /// `head`): 128 + SIGPIPE, as a program that SIGPIPE ended. What the
+    /// command wrote to files is whole.
+    ClosedStdout,
 }
 
 impl ExitCode {
@@ -62,8 +66,21 @@ impl ExitCode {
             ExitCode::BadInput => 2,
             ExitCode::Inconclusive => 3,
             ExitCode::Interrupted => 130,
+            ExitCode::ClosedStdout => 141,
         }
     }
+}
+
+/// Is this panic's payload the standard library's failure to print to a
+/// closed standard output (`println!` on a pipe whose reader is gone)?
+pub fn is_closed_stdout(payload: &(dyn std::any::Any + Send)) -> bool {
+    let text = payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or_default();
+    text.starts_with("failed printing to stdout")
+        && text.contains(&std::io::Error::from_raw_os_error(libc::EPIPE).to_string())
 }
 
 #[derive(Parser)]
@@ -667,6 +684,22 @@ pub fn main() -> ExitCode {
     // The command's context, dropped when this function returns: it
     // removes the bots' working folder and cgroup folders.
     let arena = &Arena::new();
+    // A command that plays games stops them at the first Ctrl-C or
+    // SIGTERM and returns, so that its bots' folders, mounts and cgroups
+    // go with the context (a tournament, `collect` and `serve` install the
+    // same handler themselves; `play` keeps Ctrl-C for its person).
+    let plays_games = matches!(
+        cli.command,
+        Command::Match(_)
+            | Command::JudgeCheck(_)
+            | Command::Reproduce(_)
+            | Command::Bench(_)
+            | Command::Check(_)
+            | Command::Sprt(_)
+    );
+    if plays_games {
+        referee_engine::bot::install_interrupt_handler();
+    }
     let result = match cli.command {
         Command::Match(args) => play::run_match(args, arena),
         Command::Replay(args) => play::run_replay(args).map(|()| ExitCode::Ok),
@@ -691,6 +724,10 @@ pub fn main() -> ExitCode {
         Command::GenerateAssets(args) => assets::run_assets(args).map(|()| ExitCode::Ok),
         Command::Calibrate(args) => calibrate::run_calibrate(args).map(|()| ExitCode::Ok),
     };
+    if plays_games && referee_engine::bot::stop_requested() {
+        eprintln!("referee: stopped by a signal (Ctrl-C or SIGTERM) before its games were done");
+        return ExitCode::Interrupted;
+    }
     match result {
         Ok(code) => code,
         // Errors may quote a bot's name or output: control characters

@@ -411,6 +411,7 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
     }
     let outcome = outcome.map_err(|e| match e {
         tournament::TournamentError::FolderInUse { .. }
+        | tournament::TournamentError::FolderLocked { .. }
         | tournament::TournamentError::FolderOfAnother { .. }
         | tournament::TournamentError::ShardOfAnother { .. }
         | tournament::TournamentError::OtherColumns { .. }

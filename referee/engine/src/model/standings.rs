@@ -9,8 +9,10 @@
 //! counting half a win to each side, with a prior of one virtual draw per bot
 //! against a bot of rating 0 (so a perfect score stays finite). Shown on the
 //! Elo scale (400 log10), centred so the mean rating is 0. The 95% interval is
-//! ±1.96 standard errors, each the square root of a diagonal entry of the
-//! inverse of the observed information (the prior's included).
+//! ±1.96 standard errors of the centred rating, from the inverse of the
+//! observed information (the prior's included): the common offset of all
+//! ratings, which only the prior pins down, is left out, so the interval
+//! narrows as games add up.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -563,7 +565,7 @@ pub fn bradley_terry(score: &[Vec<f64>], games: &[Vec<u32>], prior: f64) -> Vec<
     }
     // Without a prior the information is singular (only differences of
     // ratings are known): no interval then.
-    let variances = inverse_diagonal(&information).unwrap_or_else(|| vec![f64::INFINITY; n]);
+    let variances = centred_variances(&information).unwrap_or_else(|| vec![f64::INFINITY; n]);
     (0..n)
         .map(|i| {
             let se = variances[i].sqrt();
@@ -572,11 +574,43 @@ pub fn bradley_terry(score: &[Vec<f64>], games: &[Vec<u32>], prior: f64) -> Vec<
         .collect()
 }
 
-/// The diagonal of the inverse of `m`, symmetric positive definite, by
-/// its Cholesky factor L (m = L Lᵀ, so m⁻¹ = L⁻ᵀ L⁻¹ and its i-th diagonal
+/// The variances of the centred ratings `θᵢ - mean(θ)` when `m` is the
+/// information of the θ (their covariance is Σ = m⁻¹): the ratings are
+/// shown centred, and the common offset of all of them, which only the
+/// prior's few virtual games pin down, is no part of any of them. With
+/// r = Σ 1 and t = 1ᵀ Σ 1: Var(θᵢ - mean) = Σᵢᵢ - 2 rᵢ / n + t / n².
+/// `None` if `m` is not positive definite.
+fn centred_variances(m: &[Vec<f64>]) -> Option<Vec<f64>> {
+    let n = m.len();
+    let (l, diagonal) = inverse_diagonal(m)?;
+    // r = m⁻¹ 1: L y = 1, then Lᵀ r = y.
+    let mut y = vec![0.0f64; n];
+    for i in 0..n {
+        let dot: f64 = l[i][..i].iter().zip(&y[..i]).map(|(a, b)| a * b).sum();
+        y[i] = (1.0 - dot) / l[i][i];
+    }
+    let mut r = vec![0.0f64; n];
+    for i in (0..n).rev() {
+        let dot: f64 = (i + 1..n).map(|k| l[k][i] * r[k]).sum();
+        r[i] = (y[i] - dot) / l[i][i];
+    }
+    let size = n as f64;
+    let t: f64 = r.iter().sum();
+    Some(
+        diagonal
+            .iter()
+            .zip(&r)
+            // Round-off must not make a variance negative.
+            .map(|(d, ri)| (d - 2.0 * ri / size + t / (size * size)).max(0.0))
+            .collect(),
+    )
+}
+
+/// The Cholesky factor L of `m`, symmetric positive definite (m = L Lᵀ),
+/// and the diagonal of m's inverse (m⁻¹ = L⁻ᵀ L⁻¹, so its i-th diagonal
 /// entry is the squared length of column i of L⁻¹); `None` if `m` is not
 /// positive definite.
-fn inverse_diagonal(m: &[Vec<f64>]) -> Option<Vec<f64>> {
+fn inverse_diagonal(m: &[Vec<f64>]) -> Option<(Vec<Vec<f64>>, Vec<f64>)> {
     let n = m.len();
     let mut l = vec![vec![0.0f64; n]; n];
     for i in 0..n {
@@ -595,23 +629,22 @@ fn inverse_diagonal(m: &[Vec<f64>]) -> Option<Vec<f64>> {
         }
     }
     let mut column = vec![0.0f64; n];
-    Some(
-        (0..n)
-            .map(|i| {
-                // Column i of L⁻¹: L x = e_i, so x is 0 above row i.
-                column[i] = 1.0 / l[i][i];
-                for k in i + 1..n {
-                    let dot: f64 = l[k][i..k]
-                        .iter()
-                        .zip(&column[i..k])
-                        .map(|(a, b)| a * b)
-                        .sum();
-                    column[k] = -dot / l[k][k];
-                }
-                column[i..].iter().map(|x| x * x).sum()
-            })
-            .collect(),
-    )
+    let diagonal = (0..n)
+        .map(|i| {
+            // Column i of L⁻¹: L x = e_i, so x is 0 above row i.
+            column[i] = 1.0 / l[i][i];
+            for k in i + 1..n {
+                let dot: f64 = l[k][i..k]
+                    .iter()
+                    .zip(&column[i..k])
+                    .map(|(a, b)| a * b)
+                    .sum();
+                column[k] = -dot / l[k][k];
+            }
+            column[i..].iter().map(|x| x * x).sum()
+        })
+        .collect();
+    Some((l, diagonal))
 }
 
 #[cfg(test)]
@@ -683,16 +716,16 @@ mod tests {
     #[test]
     fn the_inverse_diagonal_matches_the_two_by_two_formula() {
         let (a, b, c) = (3.0, -1.25, 2.0);
-        let d = inverse_diagonal(&[vec![a, b], vec![b, c]]).unwrap();
+        let (_, d) = inverse_diagonal(&[vec![a, b], vec![b, c]]).unwrap();
         let det = a * c - b * b;
         assert!((d[0] - c / det).abs() < 1e-12 && (d[1] - a / det).abs() < 1e-12);
         assert!(inverse_diagonal(&[vec![1.0, 1.0], vec![1.0, 1.0]]).is_none());
     }
 
-    /// Two bots with the prior, 3 wins to 1: the standard error is the
-    /// square root of the inverse information's diagonal, wider than the
-    /// reciprocal of the diagonal itself (the other bot's rating is also
-    /// estimated).
+    /// Two bots with the prior, 3 wins to 1: the standard error is that of
+    /// the centred rating (θ₀ - θ₁) / 2 under the inverse information Σ,
+    /// √((Σ₀₀ - 2Σ₀₁ + Σ₁₁) / 4), narrower than Σ₀₀'s own, which holds the
+    /// common offset only the prior pins down.
     #[test]
     fn the_interval_comes_from_the_inverse_information() {
         let score = vec![vec![0.0, 3.0], vec![1.0, 0.0]];
@@ -707,12 +740,27 @@ mod tests {
         let w = 4.0 * p * (1.0 - p);
         let prior = |g: f64| g / (g + 1.0).powi(2);
         let (d0, d1) = (prior(gamma[0]) + w, prior(gamma[1]) + w);
-        let inverse_00 = d1 / (d0 * d1 - w * w);
-        assert!((r[0].1 - inverse_00.sqrt() * scale).abs() < 1e-6);
+        let det = d0 * d1 - w * w;
+        let centred = (d1 - 2.0 * w + d0) / (4.0 * det);
+        assert!((r[0].1 - centred.sqrt() * scale).abs() < 1e-6);
+        assert!((r[1].1 - r[0].1).abs() < 1e-9, "the same for both");
         assert!(
-            r[0].1 > scale / d0.sqrt() + 1.0,
-            "wider than the diagonal's"
+            r[0].1 < (d1 / det).sqrt() * scale - 1.0,
+            "narrower than the uncentred one"
         );
+    }
+
+    /// A hundred times the games, a tenth of the interval: 60% to 40%
+    /// over 10 games and over 1,000.
+    #[test]
+    fn the_interval_narrows_as_games_add_up() {
+        let se = |games: u32| {
+            let won = f64::from(games) * 0.6;
+            let score = vec![vec![0.0, won], vec![f64::from(games) - won, 0.0]];
+            bradley_terry(&score, &[vec![0, games], vec![games, 0]], 1.0)[0].1
+        };
+        let ratio = se(10) / se(1000);
+        assert!((8.0..12.0).contains(&ratio), "{ratio}");
     }
 
     /// Three bots in a cycle of equal results have equal ratings.

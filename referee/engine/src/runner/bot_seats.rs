@@ -565,6 +565,9 @@ pub(super) fn exchange(
     // BotProcess::rest).
     let cpu_before = process.cpu_at_rest();
     process.thaw();
+    if let (Some(cpu), Ok(())) = (process.take_escape(), &result) {
+        result = Err(Fault::RanWhileStopped { cpu });
+    }
     let sent = match (request, &result) {
         (Some(request), Ok(())) => {
             result = process.send_line_within(request, allowance);

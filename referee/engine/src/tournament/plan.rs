@@ -702,6 +702,14 @@ fn challengers(
     let mut indices = vec![];
     for name in c.get_ref() {
         match names.get(name) {
+            // Named twice, a challenger would play each opponent twice
+            // over.
+            Some(i) if indices.contains(i) => {
+                return Err(src.error_at(
+                    c.span(),
+                    format!("challengers: '{name}' is named twice; name each challenger once"),
+                ))
+            }
             Some(&i) => indices.push(i),
             None => {
                 return Err(src.error_at(
@@ -898,6 +906,13 @@ mod tests {
         ));
         assert!(
             e.starts_with("/tmp/t.toml:3: challengers") && e.contains("x, y"),
+            "{e}"
+        );
+        let e = error_of(&format!(
+            "game = \"arrow5\"\nformat = \"gauntlet\"\nchallengers = [\"x\", \"x\"]\n{BOTS}"
+        ));
+        assert!(
+            e.starts_with("/tmp/t.toml:3: challengers") && e.contains("'x' is named twice"),
             "{e}"
         );
         let e = error_of(&format!(

@@ -64,8 +64,8 @@ pub fn shared_namespaces() -> &'static SharedNamespaces {
 
 /// unshare(2) of namespaces only, for the calling thread (its next
 /// children, for a PID namespace). No flag that parts a thread's
-/// descriptors, file-system context or memory from the other threads'
-/// (`CLONE_FILES`, `CLONE_FS`, `CLONE_VM`, `CLONE_SIGHAND`) is passed on;
+/// descriptors, file-system context, memory or signal handlers from the
+/// other threads' is passed on;
 /// the kernel itself refuses a mount or user namespace to a thread of a
 /// multi-threaded process (they imply `CLONE_FS`).
 pub(crate) fn unshare_namespaces(flags: libc::c_int) -> io::Result<()> {

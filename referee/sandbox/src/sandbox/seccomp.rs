@@ -43,6 +43,10 @@ use std::collections::{BTreeMap, BTreeSet};
 ///   keep notes for a later game in a file's times. A linker marks its
 ///   output executable, so compilers may.
 ///
+/// - pipes and signals on descriptors, unless a compiler's: `fcntl`'s
+///   `F_SETPIPE_SZ` (a pipe keeps the 16 pages it is charged as) and
+///   `F_SETSIG`; `mknod` and `mknodat` (no fifo).
+///
 /// EACCES: `socket`: no network, and no Unix socket file on the machine to
 /// connect to. `socketpair` but for `AF_UNIX`: a connected pair is all a
 /// runtime needs (the JDK makes one to close files safely, and Java's
@@ -177,6 +181,27 @@ pub(crate) fn refused_rules(own: i32, policy: SeccompPolicy) -> Rules {
     refused.push((libc::SYS_clone, clone_rules(allow_fork)));
     if policy != SeccompPolicy::Compiler {
         refused.extend(FILE_ATTRIBUTE_CALLS.iter().map(|&nr| (nr, always())));
+        // A pipe's buffer is the kernel's memory, which the referee
+        // charges at its default size: it may not grow. No signal of a
+        // bot's choosing on a descriptor's events (a SIGCONT would
+        // continue it while it is stopped), and no fifo in its folder
+        // (a pipe outside any descriptor count of its processes').
+        let fcntl_command = |command: i32| {
+            vec![Condition::Masked {
+                arg: 1,
+                mask: u64::from(u32::MAX),
+                value: command as u32 as u64,
+            }]
+        };
+        refused.push((
+            libc::SYS_fcntl,
+            vec![
+                fcntl_command(libc::F_SETPIPE_SZ),
+                fcntl_command(10), // F_SETSIG
+            ],
+        ));
+        refused.push((libc::SYS_mknod, always()));
+        refused.push((libc::SYS_mknodat, always()));
     }
     refused
 }

@@ -168,6 +168,7 @@ pub fn run(
             return Err(TournamentError::UpdateOfFreeForAll { path: out.clone() });
         }
     }
+    let _lock = super::run::lock_folder(out)?;
     super::run::prepare_folder(plan, options)?;
     let key = crate::key::RunKey::for_folder(out, options.key.clone())?;
     super::run::cut_partial_row(&games_path)?;

@@ -106,6 +106,51 @@ pub(crate) fn refuse_another_shard(options: &RunOptions) -> Result<(), Tournamen
     })
 }
 
+/// The lock of a results folder, held for as long as a run writes in it:
+/// an exclusive `flock` on the folder itself, which leaves no file behind
+/// and goes with the process however it ends (a killed run's folder is
+/// free at once).
+pub(crate) struct FolderLock {
+    _folder: Option<std::os::fd::OwnedFd>,
+}
+
+/// Makes results folder `out` if it is not there, and takes its lock: two
+/// runs at once in one folder (a second terminal's `--resume`, a requeued
+/// cluster job) would play the same games twice and interleave their rows.
+/// A file system that has no such locks (some network ones) runs
+/// without.
+pub(crate) fn lock_folder(out: &Path) -> Result<FolderLock, TournamentError> {
+    use rustix::fs::{FlockOperation, Mode, OFlags};
+    if fs::metadata(out).is_ok_and(|m| !m.is_dir()) {
+        return Err(TournamentError::Unwritable {
+            path: out.to_path_buf(),
+            what: "cannot be the results folder",
+            reason: io::Error::other("it is a file, not a folder"),
+        });
+    }
+    fs::create_dir_all(out).map_err(|reason| TournamentError::Unwritable {
+        path: out.to_path_buf(),
+        what: "cannot create the results folder",
+        reason,
+    })?;
+    let Ok(folder) = rustix::fs::open(
+        out,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    ) else {
+        return Ok(FolderLock { _folder: None });
+    };
+    match rustix::fs::flock(&folder, FlockOperation::NonBlockingLockExclusive) {
+        Ok(()) => Ok(FolderLock {
+            _folder: Some(folder),
+        }),
+        Err(rustix::io::Errno::WOULDBLOCK) => Err(TournamentError::FolderLocked {
+            path: out.to_path_buf(),
+        }),
+        Err(_) => Ok(FolderLock { _folder: None }),
+    }
+}
+
 pub(crate) fn prepare_folder(
     plan: &TournamentPlan,
     options: &RunOptions,

@@ -64,7 +64,7 @@ mod publish;
 mod resume;
 
 pub use dry_run::{dry_run, DryRun};
-pub(crate) use folder::prepare_folder;
+pub(crate) use folder::{lock_folder, prepare_folder};
 pub use merge::{merge, merge_folders, MergeRows};
 pub(crate) use play::transcripts_folder;
 pub(crate) use resume::cut_partial_row;
@@ -73,6 +73,9 @@ use {merge::*, play::*, publish::*, resume::*};
 
 #[derive(Debug, thiserror::Error)]
 pub enum TournamentError {
+    /// Another referee holds the folder's lock ([`lock_folder`]).
+    #[error("{} is being written by another referee now (a tournament, its --resume or its --update): wait for that run to end, or choose another --out", path.display())]
+    FolderLocked { path: PathBuf },
     #[error("{} already holds results; add --resume to finish that tournament, --update to play only the games of new or changed bots, or choose another --out", path.display())]
     FolderInUse { path: PathBuf },
     /// `--resume` with a `--shard` other than the one the folder began.
@@ -201,6 +204,7 @@ pub fn run(
             format: plan.format.name(),
         });
     }
+    let _lock = lock_folder(out)?;
     let mut meta = prepare_folder(plan, options)?;
     let key = crate::key::RunKey::for_folder(out, options.key.clone())?;
 
