@@ -260,3 +260,24 @@ fn transcript_reaches_the_disk_only_when_the_game_is_over() {
         "the codes are there after: {after}"
     );
 }
+
+/// A reader that goes away (`referee match ... | head -1`) ends the
+/// referee quietly with 141, as a program ended by SIGPIPE: no panic, no
+/// message of a failure that is not the referee's.
+#[test]
+fn a_closed_stdout_ends_the_referee_quietly() {
+    let random = sample_bin("arrow5_random");
+    let mut child = Referee::new()
+        .args(["match", "arrow5", &random, &random])
+        .command()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Closed before the game's account is printed.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

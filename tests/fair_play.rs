@@ -1455,3 +1455,141 @@ fn workdirs_folders_of_any() -> Vec<PathBuf> {
         })
         .collect()
 }
+
+/// A Mastermind match of `bot` (seat A) against `slow_mastermind.py`,
+/// which sleeps `ms` milliseconds before each of its attacks and never
+/// cracks the fixtures' code (all 1s: it attacks with all 0s), under
+/// `layer` with `extra` flags: the record, and the lines A wrote on stderr.
+fn against_slow_mastermind(
+    bot: &str,
+    ms: u32,
+    layer: &str,
+    extra: &[&str],
+) -> (serde_json::Value, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("t.jsonl");
+    let slow = python("slow_mastermind.py", &format!("{ms} 5-3-4-2"));
+    let mut args = vec![
+        "match",
+        "mastermind",
+        bot,
+        &slow,
+        "--sandbox",
+        layer,
+        "--json",
+        "--transcript",
+        transcript.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let run = referee(&args, BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    (run.json(), stderr_of_a(&transcript))
+}
+
+fn a_bot_that_continues_itself_while_stopped_is_disqualified(layer: &str) {
+    // A bot stopped after its reply (its opponent thinks 200 ms a move)
+    // that continues itself with a timer's SIGCONT every millisecond, its
+    // worker thread computing on the opponent's time. Its worker spins
+    // unpinned for up to a stop's length, on any CPU: kept apart from the
+    // tests that time an honest bot on a pinned one.
+    let _alone = pinned_alone();
+    let fixture = sample_file("hostile/self_continuer.c");
+    let (record, stderr) =
+        against_slow_mastermind(&format!("{fixture} 1"), 200, layer, &["--max-attacks", "4"]);
+    assert!(stderr.iter().any(|l| l == "timer: armed"), "{stderr:?}");
+    let bot = &record["players"][0];
+    assert_eq!(bot["verdict"], "crash", "{record}");
+    let detail = bot["disqualification"]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("while it was stopped between its reply and its next request"),
+        "{detail}"
+    );
+    assert_eq!(record["players"][1]["verdict"], "ok", "{record}");
+    assert_eq!(record["winner"], "b", "{record}");
+
+    // The control: the same bot, its worker spinning whenever it may, but
+    // no timer. It stays stopped through its opponent's moves (its worker
+    // gets a few ms of each 200), and is ok: the detection is not a stop's
+    // own jitter.
+    let (record, stderr) =
+        against_slow_mastermind(&format!("{fixture} 0"), 200, layer, &["--max-attacks", "4"]);
+    for player in record["players"].as_array().unwrap() {
+        assert_eq!(player["verdict"], "ok", "{record}\n{stderr:?}");
+    }
+    assert_eq!(record["reason"], "attack-cap", "{record}");
+    // `idle: X ms of CPU in Y ms`, over the opponent's slow moves.
+    let idle: Vec<(f64, f64)> = stderr
+        .iter()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("idle: ")?;
+            let (cpu, wall) = rest.strip_suffix(" ms")?.split_once(" ms of CPU in ")?;
+            Some((cpu.parse().ok()?, wall.parse().ok()?))
+        })
+        .filter(|&(_, wall)| wall >= 150.0)
+        .collect();
+    assert!(idle.len() >= 3, "{stderr:?}");
+    let (cpu, wall) = idle
+        .iter()
+        .fold((0.0, 0.0), |(c, w), &(cpu, wall)| (c + cpu, w + wall));
+    assert!(
+        cpu < wall / 2.0,
+        "the control's worker was not stopped: {cpu:.1} ms of CPU in {wall:.1} ms: {stderr:?}"
+    );
+}
+
+/// The number a line of `stderr` says after `prefix`, to the next space.
+fn number_after(stderr: &[String], prefix: &str) -> Option<u64> {
+    stderr
+        .iter()
+        .find_map(|l| l.strip_prefix(prefix)?.split(' ').next()?.parse().ok())
+}
+
+fn pipe_buffers_count_as_memory(layer: &str) {
+    // Pipes filled to their default 64 KiB: kernel memory no resident
+    // measure sees, counted with the bot's memory at what they can hold.
+    // Its cap: 4 MiB and C's 4 MiB allowance, 8192 KiB; its open files,
+    // 64 (the least), room for 30 pipes. It grows its resident memory to
+    // 1 MiB under the cap: 28 pipes (1792 KiB) take it over, 4 (256 KiB)
+    // do not.
+    let fixture = sample_file("hostile/pipe_hoarder.c");
+    let cap_kb = 8192;
+    for (pipes, verdict) in [(28, "memory"), (4, "ok")] {
+        let bot = format!("{fixture} {pipes} {}", cap_kb - 1024);
+        let (record, stderr) = against_slow_mastermind(
+            &bot,
+            0,
+            layer,
+            &["--memory-limit", "4MiB", "--max-attacks", "3"],
+        );
+        // It may neither enlarge a pipe nor hide one.
+        for call in ["F_SETPIPE_SZ", "F_SETSIG", "mkfifo"] {
+            let said = stderr.iter().find(|l| l.starts_with(&format!("{call}: ")));
+            assert!(
+                said.is_some_and(|l| l.starts_with(&format!("{call}: refused"))),
+                "{pipes} pipes: {call}: {stderr:?}"
+            );
+        }
+        // `pipes: N holding K KiB`: all it asked for, each full.
+        assert_eq!(number_after(&stderr, "pipes: "), Some(pipes), "{stderr:?}");
+        let held = number_after(&stderr, &format!("pipes: {pipes} holding ")).unwrap();
+        let resident = number_after(&stderr, "resident: ").unwrap();
+        assert_eq!(held, pipes * 64, "full, not enlarged: {stderr:?}");
+        let bot = &record["players"][0];
+        assert_eq!(
+            bot["verdict"], verdict,
+            "{pipes} pipes: {record}\n{stderr:?}"
+        );
+        // Its peak is its resident memory and what its pipes can hold.
+        let peak = bot["peak_memory_kb"].as_u64().unwrap();
+        assert!(
+            peak >= resident + held,
+            "{pipes} pipes: peak {peak} KiB, resident {resident} KiB, pipes {held} KiB"
+        );
+        assert_eq!(record["players"][1]["verdict"], "ok", "{record}");
+    }
+}
+
+under_each_layer! {
+    a_bot_that_continues_itself_while_stopped_is_disqualified: continues_itself_basic, continues_itself_strict;
+    pipe_buffers_count_as_memory: pipe_buffers_basic, pipe_buffers_strict;
+}

@@ -342,3 +342,126 @@ fn a_second_interrupt_ends_the_referee_at_once_and_leaves_no_bot_or_folder() {
     }
     assert!(entries.is_empty(), "working folders left: {entries:?}");
 }
+
+/// A tournament of two sleeping bots (tagged `tag`) in `dir`, and its
+/// referee started with the working folders in `dir/tmp`.
+fn sleeping_tournament(dir: &Path, tag: &str, out: &Path) -> (PathBuf, std::process::Child) {
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let sleeper = format!("python3 {} {tag}", sample_file("hostile/sleeper.py"));
+    let file = two_bot_tournament(
+        dir,
+        "arrow5",
+        4,
+        [("a", &sleeper), ("b", &sleeper)],
+        "[limits]\ntime_limit = \"60s\"\n",
+    );
+    let child = Command::new(referee_bin())
+        .args(["tournament", file.to_str().unwrap(), "--out"])
+        .arg(out)
+        .args(["--jobs", "2", "--no-report"])
+        .env("TMPDIR", &tmp)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    (file, child)
+}
+
+/// Two runs in one results folder (a `--resume` in a second terminal, a
+/// requeued cluster job) would play the same games twice: the second is
+/// refused while the first writes there, and may go on once it is done.
+#[test]
+fn a_second_run_in_a_folder_being_written_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let tag = format!("busy-folder-{}", std::process::id());
+    let out = dir.path().join("out");
+    let (file, mut first) = sleeping_tournament(dir.path(), &tag, &out);
+    let bots = wait_for_processes(&tag, 2, BUDGET);
+    assert!(bots.len() >= 2, "the bots never started: {bots:?}");
+    for extra in [&["--resume"][..], &["--update"][..]] {
+        Referee::new()
+            .args(["tournament", file.to_str().unwrap(), "--out"])
+            .arg(&out)
+            .args(extra)
+            .budget(BUDGET)
+            .run()
+            .exits(2)
+            .stderr_has("is being written by another referee now");
+    }
+    signal(first.id(), rustix::process::Signal::TERM);
+    let status = first.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(gone_within(&tag, Duration::from_secs(10)).is_empty());
+    // The folder is free again (its lock went with the first run).
+    let second = Referee::new()
+        .args(["tournament", file.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .args(["--resume", "--dry-run"])
+        .budget(BUDGET)
+        .run();
+    assert!(
+        !second.stderr.contains("another referee"),
+        "{}",
+        second.stderr
+    );
+}
+
+/// A game stopped by Ctrl-C or SIGTERM ends its bots and removes their
+/// working folders before the referee exits with 130, as a tournament
+/// does: nothing is left for the next referee to sweep.
+#[test]
+fn a_match_stopped_by_a_signal_leaves_no_bot_or_folder() {
+    for (stop, name) in [
+        (rustix::process::Signal::INT, "int"),
+        (rustix::process::Signal::TERM, "term"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let tmp = dir.path().join("tmp");
+        std::fs::create_dir(&tmp).unwrap();
+        let tag = format!("stopped-match-{}-{name}", std::process::id());
+        let sleeper = format!("python3 {} {tag}", sample_file("hostile/sleeper.py"));
+        let mut child = Referee::new()
+            .args(["match", "arrow5", &sleeper, &sample_bin("arrow5_random")])
+            .args(["--time-limit", "60s"])
+            .env("TMPDIR", &tmp)
+            .command()
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The bot itself, not the referee, whose command line holds the
+        // tag too (until it hides it).
+        let bot_started = || {
+            processes_with(&tag).iter().any(|line| {
+                // "PID STAT ARGS": the bot is python3 (by its full path).
+                line.split_whitespace()
+                    .nth(2)
+                    .is_some_and(|program| program.ends_with("python3"))
+            })
+        };
+        let deadline = Instant::now() + BUDGET;
+        while !bot_started() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(bot_started(), "{stop:?}: the bot never started");
+        signal(child.id(), stop);
+        use wait_timeout::ChildExt;
+        let Some(status) = child.wait_timeout(Duration::from_secs(20)).unwrap() else {
+            child.kill().ok();
+            child.wait().ok();
+            gone_within(&tag, Duration::ZERO);
+            panic!("{stop:?}: the referee went on after the signal");
+        };
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert_eq!(status.code(), Some(130), "{stop:?}: {stderr}");
+        assert!(stderr.contains("stopped by a signal"), "{stop:?}: {stderr}");
+        assert!(
+            gone_within(&tag, Duration::from_secs(10)).is_empty(),
+            "{stop:?}: bots left"
+        );
+        let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
+        assert!(left.is_empty(), "{stop:?}: left in TMPDIR: {left:?}");
+    }
+}
