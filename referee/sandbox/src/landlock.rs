@@ -64,10 +64,8 @@
 //!
 //! Cost: one `open(O_PATH)`, two `fstat` and one `landlock_add_rule` per
 //! entry of each directory on the way, before `exec`: so many rules when a
-//! hidden path lies in a crowded directory such as `/tmp`. Measured on a
-//! 2-core virtual machine (`confine_cost_is_printed`, release build): about
-//! 2 ms for a hidden `/tmp/<dir>/hidden` with 250 entries in `/tmp` (280
-//! rules, some 7 µs each), against 0.08 ms with no hidden path. Rules are
+//! hidden path lies in a crowded directory such as `/tmp` (the figures are
+//! in docs/measurements.md, "Landlock's hidden paths"). Rules are
 //! added one by one as the walk goes, each descriptor closed once its rule
 //! is in, so a few descriptors suffice whatever `RLIMIT_NOFILE` is.
 //!
