@@ -771,6 +771,39 @@ fn a_bot_cannot_take_every_pid(layer: &str) {
     assert_eq!(record["players"][1]["verdict"], "ok", "{record}");
 }
 
+fn threads_started_between_measures_are_seen(layer: &str) {
+    // 40 threads a move, each reply within a few milliseconds: the bot is
+    // measured at a reply once its last measure is a poll old, so under
+    // basic it is stopped soon after it passes 128; under strict its
+    // cgroup refuses the 129th.
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("t.jsonl");
+    let transcript_arg = transcript.to_string_lossy().into_owned();
+    let record = against_weak(
+        &python("thread_trickle.py", ""),
+        layer,
+        &["--max-rounds", "30", "--transcript", &transcript_arg],
+    );
+    let trickle = &record["players"][0];
+    let started: Vec<u64> = std::fs::read_to_string(&transcript)
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|e| e["bot"] == "a" && e["dir"] == "stderr")
+        .filter_map(|e| e["line"].as_str()?.strip_prefix("threads ")?.parse().ok())
+        .collect();
+    if layer == "strict" {
+        assert_eq!(trickle["verdict"], "ok", "{record}");
+        assert!(started.iter().all(|&n| n < 128), "{started:?}");
+    } else {
+        assert_eq!(trickle["verdict"], "crash", "{record}");
+        let detail = trickle["disqualification"]["detail"].as_str().unwrap();
+        assert!(detail.contains("threads at once"), "{detail}");
+        // Seen within a few moves of passing 128, not at the game's end.
+        assert!(started.iter().all(|&n| n <= 128 + 40 * 8), "{started:?}");
+    }
+}
+
 fn the_machines_devices_stay_shut(layer: &str) {
     // As root a bot under basic keeps uid 0, which owns the disks' device
     // files: only Landlock keeps it from reading them raw.
@@ -1330,6 +1363,7 @@ under_each_layer! {
     two_tournaments_at_once_pin_apart: pin_apart_basic, pin_apart_strict;
     side_doors_stay_shut: side_doors_basic, side_doors_strict;
     a_bot_cannot_take_every_pid: thread_bomb_basic, thread_bomb_strict;
+    threads_started_between_measures_are_seen: thread_trickle_basic, thread_trickle_strict;
     the_machines_devices_stay_shut: raw_devices_basic, raw_devices_strict;
     a_bot_may_open_its_streams_by_path: dev_stdio_basic, dev_stdio_strict;
     bots_cannot_whisper_through_abstract_sockets: whisper_basic, whisper_strict;

@@ -966,9 +966,9 @@ fn a_knockout_writes_its_games_in_schedule_order_with_two_workers() {
 /// The 95% interval of two bots, one winning both games, worked by hand:
 /// by symmetry the gammas are g and 1/g, with g solving the first bot's
 /// likelihood equation (2 wins and the prior's half: 2.5 equals
-/// 2 g/(g + 1/g) plus g/(g + 1)); the half-width is 1.96 standard errors,
-/// the standard error the square root of the inverse information's first
-/// diagonal entry.
+/// 2 g/(g + 1/g) plus g/(g + 1)); the half-width is 1.96 standard errors
+/// of the centred rating (the ratings are shown centred), from the inverse
+/// information.
 #[test]
 fn the_rating_interval_is_from_the_inverse_information() {
     let dir = tempfile::tempdir().unwrap();
@@ -991,9 +991,12 @@ fn the_rating_interval_is_from_the_inverse_information() {
     let prior = |x: f64| x / (x + 1.0).powi(2);
     let (d0, d1) = (prior(g) + w, prior(1.0 / g) + w);
     let scale = 400.0 / std::f64::consts::LN_10;
-    let half_width = 1.96 * (d1 / (d0 * d1 - w * w)).sqrt() * scale;
-    let from_diagonal = 1.96 / d0.sqrt() * scale;
-    assert!(half_width - from_diagonal > 5.0, "the two readings differ");
+    // The centred rating (θ₀ - θ₁) / 2, under Σ = the information's
+    // inverse, [[d1, w], [w, d0]] / det: (Σ₀₀ - 2Σ₀₁ + Σ₁₁) / 4.
+    let det = d0 * d1 - w * w;
+    let half_width = 1.96 * ((d1 - 2.0 * w + d0) / (4.0 * det)).sqrt() * scale;
+    let uncentred = 1.96 * (d1 / det).sqrt() * scale;
+    assert!(uncentred - half_width > 5.0, "the two readings differ");
     let k1 = csv_records(&out.join("standings.csv"))
         .into_iter()
         .find(|r| r["bot"] == "k1")

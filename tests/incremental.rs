@@ -449,8 +449,37 @@ fn folders_of_the_earlier_referee_are_up_to_date() {
         );
         assert_eq!(run.status, 0, "{game}: {}", run.stderr);
         assert_eq!(played_now(&run), 0, "{game}: {}", run.stdout);
-        assert_eq!(before("standings.csv"), standings, "{game}");
-        assert_eq!(before("crosstable.csv"), crosstable, "{game}");
+        // Written anew from the same games: the same but for what the
+        // referee now writes otherwise than that release did (the rating
+        // interval is the centred rating's, the crosstable's own `-` mark
+        // is no longer quoted as if it were a formula).
+        assert_eq!(
+            without_intervals(&before("standings.csv")),
+            without_intervals(&standings),
+            "{game}"
+        );
+        assert_eq!(
+            before("crosstable.csv"),
+            crosstable.replace(",'-", ",-"),
+            "{game}"
+        );
         assert_eq!(before("store/games.jsonl"), store, "{game}");
     }
+}
+
+/// A standings.csv without its rating_low and rating_high columns.
+fn without_intervals(standings: &str) -> String {
+    let mut lines = standings.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let kept: Vec<usize> = (0..header.len())
+        .filter(|&i| !matches!(header[i], "rating_low" | "rating_high"))
+        .collect();
+    assert!(kept.len() + 2 == header.len(), "{header:?}");
+    std::iter::once(header.join(","))
+        .chain(lines.map(|line| {
+            let cells: Vec<&str> = line.split(',').collect();
+            kept.iter().map(|&i| cells[i]).collect::<Vec<_>>().join(",")
+        }))
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -538,3 +538,22 @@ under_each_layer! {
     judges_folder_is_hidden_from_a_bot_in_a_folder_above:
         judges_folder_hidden_above_basic, judges_folder_hidden_above_strict;
 }
+
+/// A judge's tells to a bot that is stopped (its opponent thinks) and
+/// over a pipe's 64 KiB in all: what the pipe cannot take waits in the
+/// referee and goes first with the bot's next request, whole. They were
+/// written into the stopped bot's pipe until its time ran out, and cut:
+/// the bot lost on time with half a line read.
+#[test]
+fn tells_to_a_stopped_bot_reach_it_whole() {
+    let judge = judge_fixture("big_tells/judge.py");
+    let reader = format!("python3 {}", judge_fixture("bots/tell_reader.py"));
+    let run = referee(&["match", &judge, &reader, &reader, "--json"], BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["winner"], "b", "{v}");
+    assert_eq!(v["reason"], "read-whole", "{v}");
+    for seat in 0..2 {
+        assert_eq!(v["players"][seat]["verdict"], "ok", "{v}");
+    }
+}

@@ -217,7 +217,11 @@ pub fn content_hash(folder: &Path) -> std::io::Result<String> {
     for entry in std::fs::read_dir(folder)? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if entry.file_type()?.is_file() && !name.ends_with(".md") {
+        // A link counts as the file it leads to: a judge that is a link to
+        // the organiser's working copy is edited there, and an edit must
+        // make a new game as in a copy.
+        let is_file = std::fs::metadata(entry.path()).is_ok_and(|m| m.is_file());
+        if is_file && !name.ends_with(".md") {
             files.push((name, entry.path()));
         }
     }
@@ -279,5 +283,27 @@ mod tests {
         assert_eq!(content_hash(dir.path()).unwrap(), first);
         std::fs::write(dir.path().join("lib.py"), "y").unwrap();
         assert_ne!(content_hash(dir.path()).unwrap(), first);
+    }
+
+    /// A judge that is a link to the organiser's working copy: an edit of
+    /// the copy is a new game, as an edit of the judge itself is.
+    #[test]
+    fn the_hash_follows_a_link_to_the_file_it_leads_to() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        let game = dir.path().join("game");
+        std::fs::create_dir(&real).unwrap();
+        std::fs::create_dir(&game).unwrap();
+        std::fs::write(real.join("judge.py"), "print(1)").unwrap();
+        std::os::unix::fs::symlink(real.join("judge.py"), game.join("judge.py")).unwrap();
+        let first = content_hash(&game).unwrap();
+        let empty = tempfile::tempdir().unwrap();
+        assert_ne!(
+            first,
+            content_hash(empty.path()).unwrap(),
+            "the link counts"
+        );
+        std::fs::write(real.join("judge.py"), "print(2)").unwrap();
+        assert_ne!(content_hash(&game).unwrap(), first);
     }
 }

@@ -61,7 +61,7 @@ pub enum KeyError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("it holds a different key than the one given (--key-file): a results folder keeps the key its games were played with")]
+    #[error("it holds a different key than the one given (--key or --key-file): a results folder keeps the key its games were played with")]
     Mismatch,
     #[error("cannot draw a key from the operating system: {0}")]
     Random(rand::Error),

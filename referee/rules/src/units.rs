@@ -233,6 +233,9 @@ pub fn parse_size_kb(text: &str) -> Result<u64, UnitError> {
         "k" | "kb" | "kib" => 1.0,
         "" | "m" | "mb" | "mib" => 1024.0,
         "g" | "gb" | "gib" => 1024.0 * 1024.0,
+        // A size beyond the largest taken is said to be too large, not
+        // to be no size.
+        "t" | "tb" | "tib" => 1024.0 * 1024.0 * 1024.0,
         _ => return Err(not_a_size()),
     };
     let value: f64 = number.parse().map_err(|_| not_a_size())?;
@@ -363,8 +366,11 @@ mod tests {
             .contains("a time per move is at most 3600s"));
         assert_eq!(parse_time_bank("24m"), Ok(Duration::from_secs(24 * 60)));
         assert_eq!(parse_size_kb("1024GiB"), Ok(MAX_MEMORY_KB));
+        assert_eq!(parse_size_kb("1TiB"), Ok(MAX_MEMORY_KB));
         for text in [
             "1025GiB",
+            "100TiB",
+            "99999999999TiB",
             "18446744073709551615",
             "99999999999999999999999G",
         ] {

@@ -86,17 +86,23 @@ pub const IDLE_GRACE: Duration = Duration::from_micros(500);
 /// granularity for a process running elsewhere (one tick), and than an
 /// honest bot spends reading the notices it got.
 pub const IDLE_CPU_TOLERANCE: Duration = Duration::from_millis(5);
-/// How long after its stop a bot's CPU time is read again as that of a
-/// stopped bot: a thread that was running on another CPU at the stop has
-/// shown its time by then.
+/// How long after its stop a bot's user time is read as that of a stopped
+/// bot: its threads have left the user space by then.
 pub const STOP_SETTLE: Duration = Duration::from_millis(2);
-/// CPU time a bot may show from that reading to its next request: a
-/// system call the stop let finish (the unmapping of a large heap). More
-/// is CPU it took while stopped: it continued itself.
-pub const STOPPED_CPU_TOLERANCE: Duration = Duration::from_millis(5);
-/// The same from the reading at its stop, when its opponent replied before
-/// the stop settled: a tick per thread running elsewhere at the stop, too.
-pub const UNSETTLED_CPU_TOLERANCE: Duration = Duration::from_millis(50);
+/// Notices that may wait for a stopped bot: far more than a game's judge
+/// may send between two of its moves (a line is at most 64 KiB).
+pub const MAX_QUEUED_BYTES: usize = 16 << 20;
+/// User time a bot may add from that reading to its next request: the
+/// kernel's accounting is in ticks (10 ms), and splits a process's time
+/// between user and system by the ticks it saw. More is code it ran while
+/// stopped: it continued itself.
+pub const STOPPED_USER_TOLERANCE: Duration = Duration::from_millis(30);
+
+/// The kernel's clock ticks a second (`_SC_CLK_TCK`), in which
+/// `/proc/PID/stat` counts times: 100 on Linux, whatever the kernel's HZ.
+fn clock_ticks_per_second() -> u64 {
+    rustix::param::clock_ticks_per_second().max(1)
+}
 /// After the end of a game: time to exit on its own, then after SIGTERM.
 pub const EXIT_GRACE: Duration = Duration::from_millis(200);
 pub const TERM_GRACE: Duration = Duration::from_millis(100);
@@ -597,6 +603,9 @@ pub struct BotProcess {
     pending: Vec<u8>,
     /// The line being sent, kept between sends (no allocation per line).
     outgoing: Vec<u8>,
+    /// Notices its pipe could not take while it was stopped, sent before
+    /// its next request ([`BotProcess::send_notice_line`]).
+    queued: Vec<u8>,
     /// When the last send found the pipe full and began to wait for room
     /// (`None`: it did not wait).
     send_waited_from: Option<Instant>,
@@ -626,10 +635,9 @@ pub struct BotProcess {
     /// (what it used between is what it used idle).
     cpu_at_reply: Option<Duration>,
     cpu_at_freeze: Option<Duration>,
-    /// Its CPU time read again once it had surely stopped (a while after
-    /// the stop: a thread running on another CPU at the stop may show its
-    /// last tick's time late), and when that was due.
-    cpu_stopped: Option<Duration>,
+    /// Its user time read once it had surely stopped (a while after the
+    /// stop: a thread in a system call at the stop runs on in the kernel).
+    user_stopped: Option<Duration>,
     frozen_at: Instant,
     /// CPU time it used while it should have been stopped: it continued
     /// itself (a SIGCONT of its own, from a timer). Judged at its next

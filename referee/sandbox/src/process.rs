@@ -4,6 +4,8 @@
 
 use super::*;
 
+mod stopping;
+
 impl BotProcess {
     /// Starts a bot in a fresh, empty working directory, in its own process
     /// group without a terminal, with a clean environment and its rlimits, under
@@ -74,8 +76,9 @@ impl BotProcess {
             cpu_at_reply: None,
             cpu_at_freeze: None,
             frozen_at: Instant::now(),
-            cpu_stopped: None,
+            user_stopped: None,
             ran_while_stopped: None,
+            queued: Vec::new(),
             stdio_inodes: None,
             exited: false,
             report: None,
@@ -129,11 +132,43 @@ impl BotProcess {
     ) -> Result<(), Fault> {
         let mut bytes = std::mem::take(&mut self.outgoing);
         bytes.clear();
+        // Notices that waited for it come first, as they were sent.
+        bytes.append(&mut self.queued);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
         let sent = self.send_bytes(&bytes, deadline, budget);
         self.outgoing = bytes;
         sent
+    }
+
+    /// Sends a line that expects no reply. A stopped bot reads nothing: what
+    /// its pipe cannot take now waits for its next request (or the game's
+    /// end), where it goes first; a wait for room here would only run out
+    /// its time, and a line cut short would lose it its next move.
+    pub fn send_notice_line(&mut self, line: &str, budget: Duration) -> Result<(), Fault> {
+        if !self.frozen && self.queued.is_empty() {
+            return self.send_line_within(line, budget);
+        }
+        self.queued.extend_from_slice(line.as_bytes());
+        self.queued.push(b'\n');
+        if self.queued.len() > MAX_QUEUED_BYTES {
+            return Err(Fault::InputNotRead { budget });
+        }
+        // As much as fits now, without waiting.
+        let Some(stdin) = &self.stdin else {
+            return Err(Fault::ClosedPipe("stdin"));
+        };
+        let mut written = 0;
+        while written < self.queued.len() {
+            match rustix::io::write(stdin, &self.queued[written..]) {
+                Ok(n) => written += n,
+                Err(Errno::INTR) => {}
+                Err(Errno::AGAIN) => break,
+                Err(_) => return Err(Fault::ClosedPipe("stdin")),
+            }
+        }
+        self.queued.drain(..written);
+        Ok(())
     }
 
     /// Writes `bytes`, waiting until `deadline` for room in the pipe (no
@@ -218,7 +253,7 @@ impl BotProcess {
         let mut first_wait = !self.limits.allow_fork && self.stdout.is_some();
         loop {
             if let Some(line) = self.take_line()? {
-                return Ok((line, Instant::now()));
+                return self.measured_reply(line);
             }
             if stop_requested() {
                 return Err(Fault::Interrupted);
@@ -256,7 +291,7 @@ impl BotProcess {
             let stdout_open = self.stdout.is_some();
             self.absorb(&ready)?;
             if let Some(line) = self.take_line()? {
-                return Ok((line, Instant::now()));
+                return self.measured_reply(line);
             }
             if stdout_open && self.stdout.is_none() {
                 // EOF: the bot closed stdout; it cannot answer any more.
@@ -275,105 +310,21 @@ impl BotProcess {
         }
     }
 
-    /// After a reply: a bot ever seen busy while idle is stopped now;
-    /// another keeps running until its opponent has been asked for
-    /// [`IDLE_GRACE`] (it is then blocked reading, as a bot waiting for its
-    /// next request should be, and a stop would only cost two wake-ups).
-    /// `cpu` is its CPU time now.
-    pub fn rest(&mut self, cpu: Option<Duration>) {
-        self.cpu_at_reply = cpu;
-        if self.busy_when_idle {
-            self.freeze();
+    /// A reply, once the bot's limits are measured if they are due: a bot
+    /// that always replies within [`MEMORY_POLL`] is never measured while
+    /// it waits, and what only a measure sees now (its threads, its sockets
+    /// and pipes) would otherwise grow move after move, unmeasured until
+    /// the end (its peak memory is judged then too, but thousands of
+    /// threads would have taken the machine's pids long before).
+    fn measured_reply(&mut self, line: String) -> Result<(String, Instant), Fault> {
+        let at = Instant::now();
+        let due = |since: Instant, every: Duration| at.saturating_duration_since(since) >= every;
+        if due(self.memory_checked, MEMORY_POLL)
+            || (self.limits.disk_kb > 0 && due(self.disk_checked, DISK_POLL))
+        {
+            self.check_limits()?;
         }
-    }
-
-    /// Stops the bot's whole process group (SIGSTOP): until it is continued
-    /// before its next request it gets no CPU, so it can neither ponder on
-    /// its opponent's time nor slow the opponent down (when it is stopped:
-    /// see [`BotProcess::rest`]). Its threads stop too;
-    /// its children stay in its group (it cannot leave it: `setsid` and
-    /// `setpgid` are refused), under both layers. Two system calls a move:
-    /// cheaper than the cgroup freezer's file writes.
-    pub fn freeze(&mut self) {
-        if self.frozen || self.exited || self.report.is_some() {
-            return;
-        }
-        self.group.signal(Signal::STOP);
-        self.frozen = true;
-        self.frozen_at = Instant::now();
-        self.cpu_stopped = None;
-        // What it used between its reply and now was used idle; and until
-        // it is continued, this is its CPU time.
-        self.cpu_at_freeze = self.cpu_time();
-        if let (Some(now), Some(then)) = (self.cpu_at_freeze, self.cpu_at_reply) {
-            if now.saturating_sub(then) > IDLE_CPU_TOLERANCE {
-                self.busy_when_idle = true;
-            }
-        }
-    }
-
-    /// When a stopped bot's CPU time is read again, as that of a bot that
-    /// has surely stopped: [`STOP_SETTLE`] after its stop (`None`: not
-    /// stopped, or read already).
-    pub fn settle_due(&self) -> Option<Instant> {
-        (self.frozen && self.cpu_stopped.is_none()).then(|| self.frozen_at + STOP_SETTLE)
-    }
-
-    /// Reads the CPU time of a bot stopped [`STOP_SETTLE`] ago or more:
-    /// from then on it uses none, unless it continued itself (see
-    /// [`BotProcess::thaw`]).
-    pub fn settle(&mut self) {
-        if self.settle_due().is_some_and(|due| Instant::now() >= due) {
-            self.cpu_stopped = self.cpu_time();
-        }
-    }
-
-    /// CPU time the bot used while it should have been stopped, if it did
-    /// (found when it was continued, [`BotProcess::thaw`]): it continued
-    /// itself, with a SIGCONT of its own (a timer's), which the kernel
-    /// honours whoever sends it. Taken once.
-    pub fn take_escape(&mut self) -> Option<Duration> {
-        self.ran_while_stopped.take()
-    }
-
-    /// The bot's CPU time as last read: when it was stopped, if it has
-    /// been since its reply (it has used none since), else at its reply
-    /// (what it used since, while idle, is then at most [`IDLE_GRACE`] a
-    /// thread, as it would have been stopped otherwise). The start of its
-    /// next move's CPU time, without a system call.
-    pub fn cpu_at_rest(&self) -> Option<Duration> {
-        if self.frozen {
-            self.cpu_at_freeze
-        } else {
-            self.cpu_at_reply
-        }
-    }
-
-    /// Lets a frozen bot run again (before its request is written).
-    pub fn thaw(&mut self) {
-        if !self.frozen {
-            return;
-        }
-        // A stopped bot uses no CPU: one that did ran on its opponent's
-        // time. Against the reading of a settled stop the margin is that
-        // of a system call the stop let finish; against the reading at the
-        // stop, also a tick per thread that was running elsewhere then.
-        let now = self.cpu_time();
-        let ran = match (self.cpu_stopped, self.cpu_at_freeze, now) {
-            (Some(stopped), _, Some(now)) => {
-                Some(now.saturating_sub(stopped)).filter(|ran| *ran > STOPPED_CPU_TOLERANCE)
-            }
-            (None, Some(at_stop), Some(now)) => {
-                Some(now.saturating_sub(at_stop)).filter(|ran| *ran > UNSETTLED_CPU_TOLERANCE)
-            }
-            _ => None,
-        };
-        if ran.is_some() {
-            self.ran_while_stopped = ran;
-        }
-        self.group.signal(Signal::CONT);
-        self.frozen = false;
-        self.cpu_stopped = None;
+        Ok((line, at))
     }
 
     /// The lines the bot wrote on stdout that nobody asked for, if any:
@@ -421,8 +372,13 @@ impl BotProcess {
     /// Ends the bot after a finished game: closes its stdin, lets it exit on
     /// its own for `grace`, then SIGTERM, then SIGKILL to the whole group.
     pub fn shut_down(&mut self, grace: Duration) -> ProcessReport {
-        self.stdin = None;
         self.thaw();
+        if !self.queued.is_empty() && !stop_requested() {
+            // The notices that waited (the game's end among them).
+            let queued = std::mem::take(&mut self.queued);
+            let _ = self.send_bytes(&queued, Some(Instant::now() + grace), grace);
+        }
+        self.stdin = None;
         if stop_requested() {
             return self.kill();
         }

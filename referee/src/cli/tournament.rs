@@ -1,6 +1,6 @@
 //! `referee tournament` and `referee merge`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::Args;
@@ -248,6 +248,27 @@ pub struct MergeArgs {
     pub partial: bool,
 }
 
+/// A default results folder of its own: `base`, or `base-2`, `base-3`, ...
+/// when another run (started in the same second) made it first. Made here,
+/// each by one call that fails if it is there, so that two runs never
+/// share one; a folder that cannot be made is left for the run to say why.
+fn new_folder(base: &Path) -> PathBuf {
+    if let Some(parent) = base.parent() {
+        let _ = std::fs::create_dir_all(parent);
+    }
+    let mut name = base.as_os_str().to_owned();
+    for n in 2..1000 {
+        match std::fs::create_dir(&name) {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                name = base.as_os_str().to_owned();
+                name.push(format!("-{n}"));
+            }
+            _ => break,
+        }
+    }
+    PathBuf::from(name)
+}
+
 pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
     let mut plan = TournamentPlan::load(&args.file).map_err(Failure::input)?;
     let sandbox = super::check_sandbox(arena, args.sandbox.unwrap_or(plan.sandbox))?;
@@ -272,7 +293,12 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
             let name = plan
                 .folder_name()
                 .map_err(|e| Failure::input(anyhow::anyhow!("{}: {e}", args.file.display())))?;
-            PathBuf::from("tournaments/results").join(format!("{name}-{}", timestamp()))
+            let base = PathBuf::from("tournaments/results").join(format!("{name}-{}", timestamp()));
+            if args.dry_run {
+                base
+            } else {
+                new_folder(&base)
+            }
         }
     };
     // The tournament file (its seed draws random codes), the results

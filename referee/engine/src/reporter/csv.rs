@@ -313,7 +313,10 @@ const FORMULA_STARTS: &[char] = &[
 pub fn neutralise(field: &[u8]) -> Cow<'_, [u8]> {
     let text = String::from_utf8_lossy(field);
     let first = text.trim_start_matches(' ').chars().next();
-    let formula = first.is_some_and(|c| FORMULA_STARTS.contains(&c)) && !is_number(&text);
+    // A lone `-` (the crosstable's own mark of a bot against itself) is
+    // no formula to any spreadsheet.
+    let formula =
+        first.is_some_and(|c| FORMULA_STARTS.contains(&c)) && !is_number(&text) && text != "-";
     if formula || text.starts_with('\'') {
         let mut out = Vec::with_capacity(field.len() + 1);
         out.push(b'\'');
@@ -392,6 +395,9 @@ mod tests {
             written(&[" =1", "'x", "\u{FF1D}1"]),
             "' =1,''x,'\u{FF1D}1\n"
         );
+        // The crosstable's mark of a bot against itself stays as it is;
+        // a longer text after a `-` does not.
+        assert_eq!(written(&["-", "-x"]), "-,'-x\n");
         for text in ["-", "-.", "1e", "--1", "-1-1", "-inf", "-NaN"] {
             assert!(!is_number(text), "{text}");
         }

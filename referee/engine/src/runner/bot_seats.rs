@@ -668,7 +668,7 @@ pub(super) fn send_notice(
         transcript.message(Instant::now(), seat, Direction::To, line);
     }
     player.heard.notified(line);
-    let _ = process.send_line_within(line, limits.time_limit);
+    let _ = process.send_notice_line(line, limits.time_limit);
 }
 
 pub(super) fn drain_stderr(player: &mut Player, seat: Seat, transcript: &mut TranscriptWriter) {

@@ -38,7 +38,8 @@ pub const MAX_FRAMES_BYTES: usize = 16 << 20;
 /// The longest line a judge may have the referee send a bot.
 pub const MAX_BOT_LINE_BYTES: usize = 64 << 10;
 /// Account lines (`log`, `summary`) are cut to this many characters, and
-/// a summary to this many lines.
+/// a game's summary to this many lines (what a judge sends beyond is left
+/// out).
 const MAX_ACCOUNT_CHARS: usize = 1000;
 const MAX_SUMMARY_LINES: usize = 100;
 
@@ -514,7 +515,10 @@ impl JudgeGame {
         if fields.moves.is_some() {
             self.moves = fields.moves;
         }
-        self.summary.extend(fields.summary);
+        // The cap is the game's: a judge sending its summary again with
+        // every turn would otherwise grow the record without bound.
+        let room = MAX_SUMMARY_LINES.saturating_sub(self.summary.len());
+        self.summary.extend(fields.summary.into_iter().take(room));
         if let Some(frame) = fields.frame {
             self.frames_bytes += frame.to_string().len();
             let moves: u32 = self.accepted.iter().sum();

@@ -165,6 +165,33 @@ pub fn merge_folders(
                 });
             }
         }
+        // A folder played whole holds every game: beside any other folder,
+        // games would be counted twice.
+        if let Some(other) = shards
+            .iter()
+            .find(|s| s.shard.is_none() || this_shard.is_none())
+            .filter(|_| !partial)
+        {
+            let whole = if this_shard.is_none() {
+                folder
+            } else {
+                &other.given
+            };
+            return Err(TournamentError::Merge {
+                path: folder.clone(),
+                message: format!(
+                    "{} holds the whole tournament (played without --shard), so merged with {} \
+                     its games would be counted twice: merge the shards of one run, each \
+                     once, or add --partial to merge them anyway",
+                    whole.display(),
+                    if this_shard.is_none() {
+                        other.given.display()
+                    } else {
+                        folder.display()
+                    }
+                ),
+            });
+        }
         shards.push(GivenShard {
             shard: this_shard,
             real,
