@@ -749,6 +749,33 @@ fn serve_is_read_only_and_keeps_to_the_report_folder() {
     assert_eq!(status, 200);
     assert!(projector.contains("id=\"featured\""));
     assert_eq!(http(&addr, "GET", "/game/999").0, 404);
+    // The event stream of a finished game ends, and so does its response,
+    // for a client that keeps its connection (curl, a script): it waited
+    // for more until its own timeout.
+    {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        let request = format!("GET /game/1/events HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut bytes = vec![];
+        let mut buffer = [0u8; 4096];
+        let text = loop {
+            let n = stream
+                .read(&mut buffer)
+                .expect("the finished game's stream ends, not times out");
+            bytes.extend_from_slice(&buffer[..n]);
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            // The last chunk ends the chunked body.
+            if n == 0 || text.ends_with("0\r\n\r\n") {
+                break text;
+            }
+        };
+        assert!(text.contains("event: end"), "{text}");
+        assert!(text.contains("Transfer-Encoding: chunked"), "{text}");
+    }
 
     // The same port again: exit 2, said.
     let port = addr.rsplit(':').next().unwrap();

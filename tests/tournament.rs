@@ -317,8 +317,9 @@ fn a_broken_file_names_the_line_and_field() {
 }
 
 /// A bot's name goes into CSV files opened in spreadsheets, the HTML
-/// report and terminal lines: a formula, a separator or a line break is refused
-/// with the line it is on, and nothing is written.
+/// report and terminal lines: a formula, a separator, a line break or a
+/// character that shows as nothing or reorders the text is refused with
+/// the line it is on, and nothing is written.
 #[test]
 fn a_bot_name_that_is_a_formula_a_comma_or_two_lines_is_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -329,6 +330,10 @@ fn a_bot_name_that_is_a_formula_a_comma_or_two_lines_is_refused() {
         ("@cmd", "formula"),
         ("a,b", "','"),
         ("two\\nlines", "control character"),
+        // Names that read as another's: reversed, or with an invisible
+        // character.
+        ("\\u202Egnorts", "reorders the text"),
+        ("strong\\u200B", "shows as nothing"),
     ] {
         std::fs::write(
             &file,

@@ -841,6 +841,8 @@ pub(crate) fn usable_bot_name(name: &str) -> Result<(), UnusableName> {
         "it begins or ends with a space"
     } else if name.chars().any(char::is_control) {
         "it holds a control character"
+    } else if name.chars().any(crate::text::is_hidden_or_reordering) {
+        "it holds a character that shows as nothing or reorders the text around it"
     } else if name.contains([',', '"']) {
         "it holds ',' or '\"'"
     } else if name.starts_with(['=', '+', '-', '@']) {

@@ -16,20 +16,32 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
-/// Whether `c` is shown escaped.
+/// Whether `c` is shown escaped: a control character, or one that shows
+/// as nothing, reorders the text around it or breaks its line
+/// ([`is_hidden_or_reordering`]).
 fn needs_escape(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{202a}'..='\u{202e}'
-                | '\u{2066}'..='\u{2069}'
-                | '\u{00ad}'
-                | '\u{061c}'
-                | '\u{180e}'
-                | '\u{200b}'..='\u{200f}'
-                | '\u{2060}'..='\u{2064}'
-                | '\u{feff}'
-        )
+    c.is_control() || is_hidden_or_reordering(c)
+}
+
+/// Whether `c` shows as nothing (zero-width spaces and joiners, direction
+/// marks, a soft hyphen, a byte order mark), reorders the text around it
+/// (direction overrides and isolates) or breaks a line without being a
+/// control character (U+2028, U+2029): in a name, it makes one that reads
+/// as another's, or garbles the page it is shown on.
+pub fn is_hidden_or_reordering(c: char) -> bool {
+    matches!(
+        c,
+        '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{00ad}'
+            | '\u{061c}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{feff}'
+    )
 }
 
 fn push_escaped(out: &mut String, c: char) {

@@ -41,13 +41,28 @@ impl Summary {
 }
 
 /// Text for a Markdown table cell: no column breaks, no markup, one line.
+/// Besides HTML, the punctuation that makes links, images, emphasis,
+/// strikethrough or a heading (`[`, `]`, `(`, `)`, `!`, `*`, `_`, `~`,
+/// `#`) is escaped with a backslash, which CommonMark renders as the
+/// character itself: a bot's reply cannot put its image or link in a CI
+/// job's summary.
 pub fn md_cell(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('|', "\\|")
-        .replace(['\n', '\r'], " ")
-        .replace('`', "'")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\n' | '\r' => out.push(' '),
+            '`' => out.push('\''),
+            '\\' | '|' | '[' | ']' | '(' | ')' | '!' | '*' | '_' | '~' | '#' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 pub fn check_markdown(report: &CheckReport) -> String {
@@ -193,5 +208,10 @@ mod tests {
     #[test]
     fn cells_cannot_break_the_table_or_add_markup() {
         assert_eq!(md_cell("a|b<script>\nx`y"), "a\\|b&lt;script&gt; x'y");
+        // A reply made of an image and a link stays text.
+        assert_eq!(
+            md_cell("![pwn](http://x/t.png) [fix](http://y) *z*"),
+            "\\!\\[pwn\\]\\(http://x/t.png\\) \\[fix\\]\\(http://y\\) \\*z\\*"
+        );
     }
 }

@@ -581,12 +581,22 @@ fn held_stream(
         }
     }
     let mut out = request.into_writer();
+    // Chunked, so that the stream's end is the response's end: a client
+    // that reads to the end (curl, a script) is done when the stream is,
+    // and the connection's thread with it.
     let _ = out
         .write_all(
             b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n\
-              X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\nretry: 2000\n\n",
+              X-Content-Type-Options: nosniff\r\nTransfer-Encoding: chunked\r\n\r\n",
         )
-        .and_then(|()| stream(&mut out));
+        .and_then(|()| {
+            let mut chunked = Chunked {
+                inner: &mut out,
+                pending: b"retry: 2000\n\n".to_vec(),
+            };
+            stream(&mut chunked)?;
+            chunked.finish()
+        });
     let mut streams = shared
         .streams
         .lock()
@@ -599,6 +609,38 @@ fn held_stream(
                 streams.by_address.remove(&a);
             }
         }
+    }
+}
+
+/// A response body in HTTP/1.1 chunks: what is written between two
+/// flushes goes as one chunk; [`Chunked::finish`] ends the body.
+struct Chunked<'a> {
+    inner: &'a mut dyn Write,
+    pending: Vec<u8>,
+}
+
+impl Write for Chunked<'_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.pending.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.pending.is_empty() {
+            write!(self.inner, "{:x}\r\n", self.pending.len())?;
+            self.inner.write_all(&self.pending)?;
+            self.inner.write_all(b"\r\n")?;
+            self.pending.clear();
+        }
+        self.inner.flush()
+    }
+}
+
+impl Chunked<'_> {
+    fn finish(mut self) -> io::Result<()> {
+        self.flush()?;
+        self.inner.write_all(b"0\r\n\r\n")?;
+        self.inner.flush()
     }
 }
 

@@ -425,7 +425,9 @@ fn is_judge_game(record: &MatchRecord) -> bool {
 
 /// A judge game's own viewer: `viewer.js` in the judge's folder, if the
 /// folder ships one (a script in the page: `</` written `<\/`, so that it
-/// cannot close its element).
+/// cannot close its element, and `<!--` and `<script` written `<\!--` and
+/// `<\script`, after which the HTML parser would never close it; in a
+/// string, a regular expression or a comment each reads as before).
 fn game_script(record: &MatchRecord) -> Option<String> {
     let Some(crate::replay::ReplayPlan::Match(plan)) = &record.plan else {
         return None;
@@ -433,7 +435,33 @@ fn game_script(record: &MatchRecord) -> Option<String> {
     let judge = plan.config.judge()?;
     let folder = std::path::Path::new(&judge.path).parent()?;
     let script = std::fs::read_to_string(folder.join("viewer.js")).ok()?;
-    Some(script.replace("</", "<\\/"))
+    Some(inline_script(&script))
+}
+
+/// `script` safe to put between `<script>` and `</script>`: a backslash
+/// after each `<` that begins `/`, `!--` or `script` (in any case), the
+/// three ways a script's text can end its element or keep the parser from
+/// ever ending it.
+fn inline_script(script: &str) -> String {
+    let mut out = String::with_capacity(script.len());
+    let mut rest = script;
+    while let Some(at) = rest.find('<') {
+        let (before, from) = rest.split_at(at);
+        out.push_str(before);
+        out.push('<');
+        let after = &from[1..];
+        let starts = |word: &str| {
+            after
+                .get(..word.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(word))
+        };
+        if starts("/") || starts("!--") || starts("script") {
+            out.push('\\');
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Droids of A then B in each row of A's frame.
@@ -564,5 +592,13 @@ mod tests {
             None
         );
         assert_eq!(revealed_code("A: x's code: 1 1 1  (bot)"), None);
+    }
+
+    #[test]
+    fn an_inline_script_cannot_end_or_hold_open_its_element() {
+        assert_eq!(
+            inline_script("a</script><!--<ScRiPt>x<y"),
+            "a<\\/script><\\!--<\\ScRiPt>x<y"
+        );
     }
 }

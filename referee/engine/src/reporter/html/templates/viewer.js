@@ -354,6 +354,7 @@
     frames.forEach(function (f) { if (f.move <= at) found = f.frame; });
     return found;
   }
+  var COLOUR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{1,30}|(rgb|hsl)a?\([0-9., %]{1,40}\))$/;
   function drawFrame() {
     var frame = frameAt(k);
     if (typeof window.refereeDrawFrame === "function") {
@@ -362,15 +363,19 @@
     }
     if (!frame) return;
     var grid = frame.grid;
-    if (grid && grid.cells) {
+    if (grid && Array.isArray(grid.cells)) {
       var table = el("div", "frame-grid");
-      var cols = grid.cols || (grid.cells[0] || []).length;
+      var cols = Number(grid.cols) || (Array.isArray(grid.cells[0]) ? grid.cells[0].length : 1);
       table.style.gridTemplateColumns = "repeat(" + cols + ", 2.2em)";
       grid.cells.forEach(function (row, r) {
+        // A judge's frame that is not a grid of rows draws nothing of it.
+        if (!Array.isArray(row)) return;
         row.forEach(function (text, c) {
           var cell = el("div", "frame-cell", text === null || text === undefined ? "" : String(text));
           var colour = grid.colours && grid.colours[r] && grid.colours[r][c];
-          if (colour) cell.style.background = colour;
+          // A colour only (a name, #hex, rgb() or hsl()): never url(), which
+          // would load something from the network.
+          if (typeof colour === "string" && COLOUR.test(colour)) cell.style.background = colour;
           table.appendChild(cell);
         });
       });
