@@ -73,7 +73,7 @@ use {merge::*, play::*, publish::*, resume::*};
 
 #[derive(Debug, thiserror::Error)]
 pub enum TournamentError {
-    /// Another referee holds the folder's lock ([`lock_folder`]).
+    /// Another referee holds the folder's lock (`lock_folder`).
     #[error("{} is being written by another referee now (a tournament, its --resume or its --update): wait for that run to end, or choose another --out", path.display())]
     FolderLocked { path: PathBuf },
     #[error("{} already holds results; add --resume to finish that tournament, --update to play only the games of new or changed bots, or choose another --out", path.display())]
