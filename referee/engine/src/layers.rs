@@ -481,6 +481,21 @@ fn the_workspace_has_at_most_35_unsafe_blocks_each_with_its_safety_comment() {
     assert_eq!(unsafe_blocks(&planted).1, ["x.rs:2"]);
 }
 
+/// No source of the workspace names clone(2)'s flag for a child that
+/// shares the referee's memory: bots start from a fork (or a launcher's),
+/// never from a child running the referee's code in its memory. (The
+/// name is put together here, so that this file does not name it.)
+#[test]
+fn no_source_names_the_flag_of_a_child_sharing_the_referees_memory() {
+    let flag = ["CLONE", "_VM"].concat();
+    let named: Vec<String> = workspace_sources()
+        .into_iter()
+        .filter(|(_, text)| text.contains(&flag))
+        .map(|(path, _)| path)
+        .collect();
+    assert!(named.is_empty(), "{named:?}");
+}
+
 /// The lines of a Rust source outside its `#[cfg(test)]` items: a
 /// top-level item under that attribute is left out whole (to its closing
 /// brace at the start of a line, or its own line when it ends there), and
