@@ -1603,22 +1603,35 @@ fn pipe_buffers_count_as_memory(layer: &str) {
                 "{pipes} pipes: {call}: {stderr:?}"
             );
         }
-        // `pipes: N holding K KiB`: all it asked for, each full.
-        assert_eq!(number_after(&stderr, "pipes: "), Some(pipes), "{stderr:?}");
-        let held = number_after(&stderr, &format!("pipes: {pipes} holding ")).unwrap();
-        let resident = number_after(&stderr, "resident: ").unwrap();
-        assert_eq!(held, pipes * 64, "full, not enlarged: {stderr:?}");
         let bot = &record["players"][0];
         assert_eq!(
             bot["verdict"], verdict,
             "{pipes} pipes: {record}\n{stderr:?}"
         );
-        // Its peak is its resident memory and what its pipes can hold.
-        let peak = bot["peak_memory_kb"].as_u64().unwrap();
-        assert!(
-            peak >= resident + held,
-            "{pipes} pipes: peak {peak} KiB, resident {resident} KiB, pipes {held} KiB"
-        );
+        let resident = number_after(&stderr, "resident: ").unwrap();
+        // `pipes: N holding K KiB`: all it asked for, each full. A bot
+        // over its cap may be measured, and stopped, while it still fills
+        // them (a slow machine's poll lands there): it tells only when it
+        // got that far.
+        let told = number_after(&stderr, "pipes: ");
+        if verdict == "ok" {
+            assert_eq!(told, Some(pipes), "{stderr:?}");
+        }
+        if let Some(made) = told {
+            assert_eq!(made, pipes, "{stderr:?}");
+            let held = number_after(&stderr, &format!("pipes: {pipes} holding ")).unwrap();
+            assert_eq!(held, pipes * 64, "full, not enlarged: {stderr:?}");
+            // Its peak is its resident memory and what its pipes can hold.
+            let peak = bot["peak_memory_kb"].as_u64().unwrap();
+            assert!(
+                peak >= resident + held,
+                "{pipes} pipes: peak {peak} KiB, resident {resident} KiB, pipes {held} KiB"
+            );
+        } else {
+            // Stopped on the way: over its cap by what it held then.
+            let peak = bot["peak_memory_kb"].as_u64().unwrap();
+            assert!(peak > cap_kb, "{pipes} pipes: peak {peak} KiB");
+        }
         assert_eq!(record["players"][1]["verdict"], "ok", "{record}");
     }
 }
