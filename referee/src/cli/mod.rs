@@ -3,9 +3,9 @@
 //!
 //! Exit codes: 0 the command did its work (a finished game, whoever won);
 //! 2 the input was wrong (usage, a bot spec, a game option, a file), and the
-//! message says what to fix; 1 the referee itself failed; 130 a tournament
-//! or `collect` stopped by Ctrl-C (its standings or report cover what was
-//! done), or a `play` game the person ended early (Ctrl-C or end of
+//! message says what to fix; 1 the referee itself failed; 130 a command
+//! stopped by Ctrl-C or SIGTERM (a tournament's standings or `collect`'s
+//! report cover what was done; a game's bots and folders are gone first), or a `play` game the person ended early (Ctrl-C or end of
 //! input). `check` and `sprt` speak to CI: check 0 pass, 1 a requirement
 //! failed, 2 cannot run; sprt 0 H1, 1 H0, 3 inconclusive, 2 bad input (see
 //! `check.rs`).
@@ -96,8 +96,9 @@ by the referee where needed; `referee languages` lists them), a folder holding o
 main.go, Cargo.toml, package.json, ...), or a quoted command line such as \
 \"python3 my_bot.py --fast\"; `LANG:` in front names its language (java:my_bot/).\n\n\
 Exit codes: 0 done (a finished game, whoever won); 2 bad input (the message says what to \
-fix); 1 internal failure of the referee, or a game whose judge failed (void: nobody's loss); 130 a tournament or `collect` stopped by Ctrl-C, or a `play` game \
-ended early. `check` and `sprt` have their own codes for CI (see their --help): check 0 pass, \
+fix); 1 internal failure of the referee, or a game whose judge failed (void: nobody's loss); 130 a command stopped by Ctrl-C or SIGTERM (a tournament's standings \
+cover the games done), or a `play` game ended early; 141 stdout closed before all was printed \
+(a pipe to `head`). `check` and `sprt` have their own codes for CI (see their --help): check 0 pass, \
 1 a requirement failed, 2 cannot run; sprt 0 H1, 1 H0, 3 inconclusive, 2 bad input.",
     after_help = "Examples:\n  target/release/referee match arrow5 target/release/arrow5_strong sample_bots/python/arrow5_starter.py\n  \
 target/release/referee match arrow5 A B --variant hidden-eye --codes random --seed 7 --transcript game.jsonl\n  \

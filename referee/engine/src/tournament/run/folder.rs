@@ -156,14 +156,8 @@ pub(crate) fn prepare_folder(
     options: &RunOptions,
 ) -> Result<FolderMeta, TournamentError> {
     let out = &options.out;
+    // `out` is a folder: `lock_folder` made or found it, before this.
     let source_path = out.join("tournament.toml");
-    if fs::metadata(out).is_ok_and(|m| !m.is_dir()) {
-        return Err(TournamentError::Unwritable {
-            path: out.clone(),
-            what: "cannot be the results folder",
-            reason: io::Error::other("it is a file, not a folder"),
-        });
-    }
     let has_results = holds_games(out);
     if has_results && !options.resume && !options.update {
         return Err(TournamentError::FolderInUse { path: out.clone() });
@@ -200,7 +194,6 @@ pub(crate) fn prepare_folder(
         let path = out.clone();
         move |reason| TournamentError::Unwritable { path, what, reason }
     };
-    fs::create_dir_all(out).map_err(unwritable("cannot create the results folder"))?;
     atomic_file::write(&source_path, &plan.source)
         .map_err(unwritable("cannot write tournament.toml in it"))?;
     let meta = FolderMeta {
