@@ -857,3 +857,120 @@ fn the_time_per_move_is_shown_for_each_game() {
         assert_eq!(row, times, "{name}: {}", run.stdout);
     }
 }
+
+/// A Python bot runs without the interpreter's `site` step (its start is
+/// mostly `site` running `.pth` files' code), and still sees what a
+/// script run as `python3 bot.py` sees: the same `sys.path` (its own
+/// folder first, links resolved, so a helper module beside it imports;
+/// then the standard library and every folder of installed packages),
+/// `sys.argv`, `__name__`, `__file__`, `exit()`; and a crash prints the
+/// traceback of the script's own run, with none of the start's frames.
+fn python_starts_as_its_script_would(layer: &str) {
+    let dir = scratch_dir("python-start", layer);
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::create_dir(dir.join("real")).unwrap();
+    std::fs::write(dir.join("real/helper.py"), "GUESS = '1 2 3 4'\n").unwrap();
+    std::fs::write(
+        dir.join("real/bot.py"),
+        r#"import sys, json
+import helper
+said = False
+for line in sys.stdin:
+    word = line.split()[0]
+    if not said:
+        print("start: " + json.dumps({"path": sys.path, "argv": sys.argv, "name": __name__,
+              "file": __file__, "exit": repr(exit)}), file=sys.stderr, flush=True)
+        said = True
+    if word in ("code", "attack"):
+        if "crash" in sys.argv:
+            def deep():
+                raise ValueError("the bot's own error")
+            deep()
+        print(helper.GUESS, flush=True)
+    elif word == "end":
+        exit(0)
+"#,
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(dir.join("real/bot.py"), dir.join("bot.py")).unwrap();
+    // What `python3 bot.py` has on its path, in a bot's environment (a
+    // home with no user packages).
+    let reference = std::process::Command::new("python3")
+        .args(["-c", "import sys, json; print(json.dumps(sys.path[1:]))"])
+        .env("HOME", "/nonexistent")
+        .current_dir("/")
+        .output()
+        .unwrap();
+    let expected: Vec<String> = serde_json::from_slice(&reference.stdout).unwrap();
+    let bot = dir.join("bot.py");
+    let spec = format!("{} crash-not", bot.display());
+    let transcript = dir.join("game.jsonl");
+    let run = referee(
+        &[
+            "match",
+            "mastermind",
+            &spec,
+            &sample_bin("mastermind_random"),
+            "--sandbox",
+            layer,
+            "--transcript",
+            transcript.to_str().unwrap(),
+            "--json",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(run.json()["players"][0]["verdict"], "ok", "{}", run.stdout);
+    let text = std::fs::read_to_string(&transcript).unwrap();
+    let said: serde_json::Value = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find_map(|e| {
+            let line = e["line"].as_str()?.strip_prefix("start: ")?.to_string();
+            Some(serde_json::from_str(&line).unwrap())
+        })
+        .expect("the bot said how it started");
+    let path: Vec<String> = serde_json::from_value(said["path"].clone()).unwrap();
+    let real = dir.join("real").canonicalize().unwrap();
+    assert_eq!(path[0], real.to_str().unwrap(), "{said}");
+    assert_eq!(path[1..], expected[..], "{said}");
+    // The entry as the referee names it (the file behind the link).
+    let entry = real.join("bot.py");
+    assert_eq!(said["argv"][0], entry.to_str().unwrap(), "{said}");
+    assert_eq!(said["argv"][1], "crash-not", "{said}");
+    assert_eq!(said["name"], "__main__", "{said}");
+    assert_eq!(said["file"], entry.to_str().unwrap(), "{said}");
+    assert_eq!(
+        said["exit"], "Use exit() or Ctrl-D (i.e. EOF) to exit",
+        "{said}"
+    );
+
+    let spec = format!("{} crash", bot.display());
+    let run = referee(
+        &[
+            "match",
+            "mastermind",
+            &spec,
+            &sample_bin("mastermind_random"),
+            "--sandbox",
+            layer,
+            "--json",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let player = &run.json()["players"][0];
+    assert_eq!(player["verdict"], "crash", "{player}");
+    let tail = player["stderr_tail"].to_string();
+    assert!(tail.contains("ValueError: the bot's own error"), "{tail}");
+    assert!(
+        tail.contains(&format!("File \\\"{}\\\", line ", entry.display())),
+        "{tail}"
+    );
+    assert!(!tail.contains("<string>"), "the start's frames: {tail}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+under_each_layer! {
+    python_starts_as_its_script_would: python_starts_as_its_script_would_basic, python_starts_as_its_script_would_strict;
+}

@@ -185,6 +185,12 @@ fn run_command(command: &BotCommand, source: &Path, built: Option<&Path>) -> Bot
         find_program(&first).unwrap_or_else(|| PathBuf::from(&first))
     };
     let mut args: Vec<OsString> = words.map(OsString::from).collect();
+    if def.start_without_site && entry.is_file() {
+        if let Some(mut start) = crate::python_start::arguments(&program) {
+            start.append(&mut args);
+            args = start;
+        }
+    }
     args.extend(command.args.iter().cloned());
     // What the bot reads: its build, and its sources when it runs them.
     let mut readable: Vec<PathBuf> = Vec::new();

@@ -74,6 +74,10 @@ pub struct LanguageDef {
     /// How to flush stdout in this language, for a bot that timed out
     /// while its reply may sit in its buffer.
     pub flush_hint: String,
+    /// The run command is CPython's on a script: start it without `site`
+    /// (see `python_start`). The built-in `python` only, and only while
+    /// its `run` is not set by a table.
+    pub start_without_site: bool,
 }
 
 /// A language: a handle on its definition (built in, or added to a table
@@ -159,6 +163,7 @@ pub fn built_in() -> Vec<LanguageDef> {
         install: String::new(),
         version: None,
         flush_hint: String::new(),
+        start_without_site: false,
     };
     vec![
         LanguageDef {
@@ -201,6 +206,7 @@ pub fn built_in() -> Vec<LanguageDef> {
             memory_allowance_kb: 16 * MIB,
             install: "apt-get install python3".into(),
             flush_hint: flush("`print(reply, flush=True)`"),
+            start_without_site: true,
             ..base.clone()
         },
         LanguageDef {
@@ -594,6 +600,7 @@ impl LanguageTable {
                 flush_hint: "if the reply was printed, it may be stuck in stdout's buffer: flush \
                          stdout after every line"
                     .into(),
+                start_without_site: false,
             });
         let split = |field: &'static str, text: &str| {
             shell_words::split(text).map_err(|e| LanguageError::Words {
@@ -626,6 +633,8 @@ impl LanguageTable {
         }
         if let Some(v) = &self.run {
             def.run = split("run", v)?;
+            // The organiser's command is run as written.
+            def.start_without_site = false;
         }
         if let Some(v) = &self.env {
             def.env = v.iter().map(|(k, v)| (k.clone(), v.clone())).collect();

@@ -37,6 +37,7 @@ pub mod landlock;
 pub mod language;
 pub mod launch;
 mod process;
+mod python_start;
 pub mod sandbox;
 pub mod spec;
 mod start;

@@ -152,6 +152,14 @@ fn list(languages: &[Language], json: bool, out: &mut String) {
         if !def.run.is_empty() {
             outln!(out, "  run: {}", join(&def.run));
         }
+        if def.start_without_site {
+            outln!(
+                out,
+                "  started without `site` (python3 -S, the folders of installed packages and \
+                 exit() given by the referee; code lines of .pth files are not run): set `run` \
+                 to start bots exactly as written"
+            );
+        }
     }
     if !missing.is_empty() {
         outln!(out, "\nMissing toolchains:");
@@ -218,6 +226,7 @@ fn json_of(lang: Language) -> serde_json::Value {
         "entry": def.entry,
         "compile": def.compile,
         "run": def.run,
+        "start_without_site": def.start_without_site,
         "time_multiplier": def.time_multiplier,
         "time_limit_ms": time_limits(lang)
             .into_iter()
