@@ -385,13 +385,15 @@ fn a_judge_game_in_a_tournament_file_takes_its_options_and_a_path_relative_to_th
     // An option of the judge's own, which no built-in game has.
     let text = text.replace(
         "seed = 5\n",
-        "seed = 5\njudge_time = \"1500ms\"\n[options]\nboard = \"wide\"\nsize = 3\n",
+        "seed = 5\njudge_time = \"1500ms\"\n[options]\nboard = \"wide\"\nsize = 3\n\
+         code = \"007\"\nfast = \"true\"\ntags = [\"a\", 1]\n",
     );
     std::fs::write(dir.join("t.toml"), text).unwrap();
     let run = referee_in(&dir, &["tournament", "t.toml", "--out", "out"], BUDGET);
     assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
     assert!(
-        run.stderr.contains("j (board=wide size=3)"),
+        run.stderr
+            .contains("j (board=wide code=007 fast=true size=3 tags=[\"a\",1])"),
         "{}",
         run.stderr
     );
@@ -399,6 +401,55 @@ fn a_judge_game_in_a_tournament_file_takes_its_options_and_a_path_relative_to_th
     let transcript =
         std::fs::read_to_string(dir.join("out/transcripts/game-000001.jsonl")).unwrap();
     assert!(transcript.contains("--judge-time 1500ms"), "{transcript}");
+    // The replay command gives the judge every option with its type: the
+    // text "007" and "true" stay text, the array an array.
+    let options_of = |transcript: &str| {
+        transcript
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .find_map(|e| e.pointer("/record/plan/config/options").cloned())
+            .expect("the record's options")
+    };
+    let options = options_of(&transcript);
+    assert_eq!(options["code"], "007", "{options}");
+    assert_eq!(options["fast"], "true", "{options}");
+    assert_eq!(options["tags"], serde_json::json!(["a", 1]), "{options}");
+    let replay = transcript
+        .lines()
+        .find_map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).ok()?;
+            fn find(v: &serde_json::Value) -> Option<String> {
+                match v {
+                    serde_json::Value::String(s) if s.starts_with("referee match ") => {
+                        Some(s.clone())
+                    }
+                    serde_json::Value::Object(m) => m.values().find_map(find),
+                    serde_json::Value::Array(a) => a.iter().find_map(find),
+                    _ => None,
+                }
+            }
+            find(&v)
+        })
+        .expect("a replay command");
+    let mut words = shell_words::split(&replay).unwrap();
+    words.remove(0);
+    words.extend(["--transcript".into(), "again.jsonl".into()]);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let again = referee_in(&dir, &words, BUDGET);
+    assert_eq!(again.status, 0, "{replay}: {}", again.stderr);
+    let replayed = std::fs::read_to_string(dir.join("again.jsonl")).unwrap();
+    assert_eq!(options_of(&replayed), options, "{replay}");
+    // A key the command line could not give back is the file's error.
+    let text = std::fs::read_to_string(dir.join("t.toml")).unwrap();
+    std::fs::write(
+        dir.join("key.toml"),
+        text.replace("size = 3\n", "size = 3\n\"two\\nlines\" = 1\n"),
+    )
+    .unwrap();
+    let run = referee_in(&dir, &["tournament", "key.toml", "--out", "out4"], BUDGET);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("key.toml"), "{}", run.stderr);
+    assert!(run.stderr.contains("a key is letters"), "{}", run.stderr);
     // A judge's limit for a built-in game is a mistake, said where it is.
     std::fs::write(
         dir.join("builtin.toml"),

@@ -391,6 +391,11 @@ pub(crate) fn start_server(folder: &Path, extra: &[&str]) -> (Owned, String) {
 /// A raw HTTP request (the path sent as it is, `..` and all): the status
 /// and the body; status 0 when the connection failed.
 pub(crate) fn http(addr: &str, method: &str, path: &str) -> (u16, String) {
+    http_as(addr, addr, method, path)
+}
+
+/// [`http`] with `host` for the request's `Host`.
+fn http_as(addr: &str, host: &str, method: &str, path: &str) -> (u16, String) {
     use std::io::{Read, Write};
     let Ok(mut stream) = std::net::TcpStream::connect(addr) else {
         return (0, String::new());
@@ -398,7 +403,7 @@ pub(crate) fn http(addr: &str, method: &str, path: &str) -> (u16, String) {
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
         .unwrap();
-    let request = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    let request = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
     if stream.write_all(request.as_bytes()).is_err() {
         return (0, String::new());
     }
@@ -719,6 +724,12 @@ fn serve_is_read_only_and_keeps_to_the_report_folder() {
     std::os::unix::fs::symlink(out.join("referee.key"), out.join("report").join("key.html"))
         .unwrap();
     std::os::unix::fs::symlink(&out, out.join("report").join("up")).unwrap();
+    // A hard link there to the key: the same file under another name.
+    std::fs::hard_link(
+        out.join("referee.key"),
+        out.join("report").join("hard.html"),
+    )
+    .unwrap();
     let (mut server, addr) = start_server(&out, &[]);
     for path in [
         "/../referee.key",
@@ -730,10 +741,22 @@ fn serve_is_read_only_and_keeps_to_the_report_folder() {
         "/up/referee.key",
         "/up/games.csv",
         "/.%2e/games.csv",
+        "/hard.html",
     ] {
         let (status, body) = http(&addr, "GET", path);
         assert_eq!(status, 404, "{path}: {body}");
         assert!(!body.contains(key), "{path}");
+    }
+    // A page of another site, its name made to lead to 127.0.0.1 (DNS
+    // rebinding), reads nothing; this machine's names and addresses do.
+    let port = addr.rsplit(':').next().unwrap();
+    for path in ["/", "/api/snapshot", "/events", "/game/1/events"] {
+        let (status, body) = http_as(&addr, &format!("evil.example:{port}"), "GET", path);
+        assert_eq!(status, 421, "{path}: {body}");
+        assert!(body.contains("localhost only"), "{path}: {body}");
+    }
+    for host in [format!("localhost:{port}"), format!("127.0.0.1:{port}")] {
+        assert_eq!(http_as(&addr, &host, "GET", "/").0, 200, "{host}");
     }
     for method in ["POST", "PUT", "DELETE"] {
         assert_eq!(http(&addr, method, "/").0, 405, "{method}");

@@ -33,8 +33,12 @@ pub enum JudgeSetupError {
         folder: PathBuf,
         source: std::io::Error,
     },
-    #[error("--option '{given}': write KEY=VALUE (KEY: letters, digits, '-' and '_')")]
+    #[error("--option '{given}': write KEY=VALUE, or KEY:=JSON for a value typed in JSON (KEY: letters, digits, '-' and '_')")]
     BadOption { given: String },
+    #[error("--option '{given}': the value after := is not JSON: {why}")]
+    BadJsonOption { given: String, why: String },
+    #[error("judge option {key:?}: a key is letters, digits, '-' and '_'")]
+    BadOptionKey { key: String },
     #[error("--option {key} is given twice")]
     OptionTwice { key: String },
 }
@@ -83,8 +87,19 @@ fn judge_file_in(base: &Path, folder: &str) -> Option<String> {
     judges.into_iter().next()
 }
 
+/// Whether `key` may name a judge's option: letters, digits, `-` and
+/// `_` (it goes into a command line and a record's variant as it is).
+fn is_option_key(key: &str) -> bool {
+    !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
 /// Options given on the command line as `KEY=VALUE` words, typed as the
-/// judge protocol says ([`rules::option_value`]).
+/// judge protocol says ([`rules::option_value`]), or `KEY:=JSON` words,
+/// typed as their JSON (what a replay command gives for a file's option
+/// that `KEY=VALUE` would type otherwise: `"007"`, `"true"`, an array).
 pub fn parse_options(
     words: &[String],
 ) -> Result<BTreeMap<String, serde_json::Value>, JudgeSetupError> {
@@ -96,19 +111,22 @@ pub fn parse_options(
             });
         };
         let key = key.trim();
-        if key.is_empty()
-            || !key
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        {
+        let (key, value) = match key.strip_suffix(':') {
+            Some(key) => (
+                key,
+                serde_json::from_str(value).map_err(|e| JudgeSetupError::BadJsonOption {
+                    given: word.clone(),
+                    why: e.to_string(),
+                })?,
+            ),
+            None => (key, rules::option_value(value)),
+        };
+        if !is_option_key(key) {
             return Err(JudgeSetupError::BadOption {
                 given: word.clone(),
             });
         }
-        if options
-            .insert(key.to_string(), rules::option_value(value))
-            .is_some()
-        {
+        if options.insert(key.to_string(), value).is_some() {
             return Err(JudgeSetupError::OptionTwice { key: key.into() });
         }
     }
@@ -126,6 +144,9 @@ pub fn judge_config(
     memory_kb: u64,
     languages: &Languages,
 ) -> Result<Config, JudgeSetupError> {
+    if let Some(key) = options.keys().find(|k| !is_option_key(k)) {
+        return Err(JudgeSetupError::BadOptionKey { key: key.clone() });
+    }
     let joined = base.join(game);
     let path = std::path::absolute(&joined).unwrap_or(joined);
     if !path.exists() {
@@ -270,6 +291,39 @@ mod tests {
         assert_eq!(options["fast"], serde_json::json!(true));
         assert!(parse_options(&["rows".to_string()]).is_err());
         assert!(parse_options(&["a=1".to_string(), "a=2".into()]).is_err());
+        assert!(parse_options(&["a:=[1".to_string()]).is_err());
+        assert!(parse_options(&["a:b=1".to_string()]).is_err());
+    }
+
+    /// A replay command gives every option back as it was typed: a file's
+    /// `"007"` stays a string, `true` a boolean, an array an array.
+    #[test]
+    fn the_replay_flags_give_back_every_option_with_its_type() {
+        let options: BTreeMap<String, serde_json::Value> = serde_json::from_str(
+            r#"{"a": "007", "b": "true", "c": [1, "x"], "d": {"k": null}, "e": 7,
+                "f": "plain text", "g": 1.5, "h": "1e3", "i": false, "j": "",
+                "k": "a=b", "l": "[1]", "m": null, "n": 12345678901234567890}"#,
+        )
+        .unwrap();
+        let config = rules::Config {
+            path: "judge.py".into(),
+            name: "g".into(),
+            hash: String::new(),
+            options: options.clone(),
+            time_ms: rules::DEFAULT_TIME_MS,
+            memory_kb: rules::DEFAULT_MEMORY_KB,
+        };
+        let flags = config.cli_flags();
+        let words: Vec<String> = flags
+            .chunks(2)
+            .map(|pair| {
+                assert_eq!(pair[0], "--option");
+                pair[1].clone()
+            })
+            .collect();
+        assert!(words.contains(&"f=plain text".to_string()), "{words:?}");
+        assert!(words.contains(&"e=7".to_string()), "{words:?}");
+        assert_eq!(parse_options(&words).unwrap(), options, "{words:?}");
     }
 
     #[test]

@@ -299,7 +299,7 @@ pub struct GameFlags {
     /// Mastermind: attacks each codebreaker may make, T; nobody cracking is a draw [default: 12]
     #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = whole::<u32>)]
     pub max_attacks: Option<u32>,
-    /// A judge game's option, passed to the judge in its start message (repeatable); VALUE is sent as a number or true/false when it spells one, else as text
+    /// A judge game's option, passed to the judge in its start message (repeatable); VALUE is sent as a number or true/false when it spells one, else as text; KEY:=JSON sends any JSON value
     #[arg(long = "option", value_name = "KEY=VALUE")]
     pub judge_options: Vec<String>,
     /// A judge game: time the judge may take to answer one message (its first, after its start, at least 10s); a judge that takes longer voids the game [default: 5s]

@@ -19,7 +19,7 @@
 //! JSON data put in the page as text, never as markup.
 
 use std::io::{self, Write};
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -83,6 +83,8 @@ struct Streams {
 /// What the request threads share: the folder, and a counter raised each
 /// time its files change.
 struct Shared {
+    /// Listening on loopback only: requests must name this machine.
+    loopback: bool,
     watched: Watched,
     templates: Templates,
     changes: Mutex<u64>,
@@ -140,6 +142,7 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()
     bot::install_interrupt_handler();
     ready(addr);
     let shared = Arc::new(Shared {
+        loopback: addr.ip().is_loopback(),
         watched,
         templates: options.templates,
         changes: Mutex::new(0),
@@ -198,6 +201,29 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()
     shared.changed.notify_all();
     let _ = watcher.join();
     Ok(())
+}
+
+/// Whether a request's `Host` names this machine as a server listening
+/// on loopback is reached: `localhost` (or a name under it) or an address,
+/// any port. None (an HTTP/1.0 client) is no browser's request.
+fn host_is_this_machine(host: Option<&str>) -> bool {
+    let Some(host) = host else {
+        return true;
+    };
+    let host = host.trim();
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        // [v6]:port
+        return rest
+            .split_once(']')
+            .is_some_and(|(ip, _)| ip.parse::<std::net::Ipv6Addr>().is_ok());
+    } else {
+        match host.rsplit_once(':') {
+            Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+            _ => host,
+        }
+    };
+    let name = name.trim_end_matches('.').to_ascii_lowercase();
+    name == "localhost" || name.ends_with(".localhost") || name.parse::<IpAddr>().is_ok()
 }
 
 /// How often the server checks that it still takes connections.
@@ -294,6 +320,20 @@ impl Reply {
 }
 
 fn answer(request: tiny_http::Request, shared: &Shared) {
+    let host = request
+        .headers()
+        .iter()
+        .find(|h| h.field.equiv("Host"))
+        .map(|h| h.value.as_str().to_string());
+    if shared.loopback && !host_is_this_machine(host.as_deref()) {
+        // A page of another site whose name was made to lead here (DNS
+        // rebinding) would read the standings with the browser's help.
+        let reply = Reply::error(
+            421,
+            "this server answers requests for localhost only: open http://127.0.0.1 (or localhost) at its port",
+        );
+        return respond(request, reply, false);
+    }
     let head = *request.method() == tiny_http::Method::Head;
     if !head && *request.method() != tiny_http::Method::Get {
         let reply = Reply::error(405, "read-only: this server answers GET and HEAD only");
@@ -466,9 +506,9 @@ fn report_file(folder: &Path, url_path: &str) -> Reply {
         _ => false,
     };
     if path.is_file() && inside(&root, &path) {
-        return match input_file::read(&path, Links::Refused, input_file::TEXT_CAP) {
-            Ok(body) => Reply::ok(content_type(&path), body),
-            Err(_) => Reply::error(404, "not found"),
+        return match served_file(&path) {
+            Some(body) => Reply::ok(content_type(&path), body),
+            None => Reply::error(404, "not found"),
         };
     }
     let asset = relative
@@ -480,6 +520,25 @@ fn report_file(folder: &Path, url_path: &str) -> Reply {
         Some(text) if !path.exists() => Reply::ok(content_type(&path), text),
         _ => Reply::error(404, "not found"),
     }
+}
+
+/// The bytes of a report file, read as the file opened: `None` for one
+/// with another name too (a hard link, which could be to the run's key or
+/// a transcript outside the report: nothing the referee writes in the
+/// report has one).
+fn served_file(path: &Path) -> Option<Vec<u8>> {
+    use std::os::unix::fs::MetadataExt;
+    let file = input_file::open(path, Links::Refused, input_file::TEXT_CAP).ok()?;
+    if file.metadata().ok()?.nlink() != 1 {
+        return None;
+    }
+    let mut body = Vec::new();
+    io::Read::read_to_end(
+        &mut io::Read::take(&file, input_file::TEXT_CAP + 1),
+        &mut body,
+    )
+    .ok()?;
+    (body.len() as u64 <= input_file::TEXT_CAP).then_some(body)
 }
 
 /// The relative path a URL's path names, or `None` when it would leave
@@ -792,6 +851,34 @@ mod tests {
             "/",
         ] {
             assert_eq!(confined(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn only_this_machines_names_reach_a_loopback_server() {
+        for host in [
+            None,
+            Some("localhost"),
+            Some("localhost:8080"),
+            Some("LOCALHOST."),
+            Some("app.localhost:1"),
+            Some("127.0.0.1:8080"),
+            Some("127.0.0.2"),
+            Some("[::1]:8080"),
+            Some("[::1]"),
+        ] {
+            assert!(host_is_this_machine(host), "{host:?}");
+        }
+        for host in [
+            "evil.example",
+            "evil.example:8080",
+            "localhost.evil.example",
+            "127.0.0.1.evil.example",
+            "[evil]:80",
+            "",
+            "localhost:80:80",
+        ] {
+            assert!(!host_is_this_machine(Some(host)), "{host}");
         }
     }
 

@@ -75,12 +75,23 @@ impl Config {
         ]
     }
 
-    /// The flags after the judge's path that give the same game.
+    /// The flags after the judge's path that give the same game: each
+    /// option as `KEY=VALUE` when the command line reads that back as the
+    /// same value ([`option_value`]), else as `KEY:=JSON` (a file's
+    /// `"007"`, `"true"`, arrays and tables).
     pub fn cli_flags(&self) -> Vec<String> {
         let mut flags = Vec::new();
-        for word in self.option_words() {
+        for (key, value) in &self.options {
+            let plain = match value {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
             flags.push("--option".into());
-            flags.push(word);
+            flags.push(if option_value(&plain) == *value {
+                format!("{key}={plain}")
+            } else {
+                format!("{key}:={value}")
+            });
         }
         if self.time_ms != DEFAULT_TIME_MS {
             flags.push("--judge-time".into());
