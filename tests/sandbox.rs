@@ -403,6 +403,12 @@ fn strict_gives_each_seat_its_own_user_and_processes() {
         assert_eq!(seat["processes"], 1, "sees only its own processes: {seat}");
         // Its working directory and its script's folder.
         assert!(seat["tmp"].as_u64().unwrap() <= 2, "a private /tmp: {seat}");
+        // No cgroup of the machine's: not its opponent's statistics (its
+        // CPU time as it thinks), nor the referee's.
+        assert!(
+            seat["cgroups"].as_u64().is_none_or(|n| n == 0),
+            "/sys/fs/cgroup is covered: {seat}"
+        );
         assert!(seat["uid"].as_u64().unwrap() >= 1_000_000_000, "{seat}");
         // Only what it needs of the referee's home is shown (e.g. an
         // interpreter installed there), never the rest.
@@ -421,6 +427,8 @@ fn strict_gives_each_seat_its_own_user_and_processes() {
 #[test]
 fn basic_shares_the_machines_view_of_processes() {
     let [a, b] = identities("basic");
+    // (The cgroup folder is the machine's: the cover is strict's.)
+    assert!(a["cgroups"].as_u64().is_some_and(|n| n > 0), "{a}");
     assert_ne!(a["pid"], 1, "{a}");
     assert_ne!(b["pid"], 1, "{b}");
 }

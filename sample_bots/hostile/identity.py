@@ -1,8 +1,8 @@
 """Fixture: says on stderr, as one JSON line starting `identity:`, who it
 runs as and what it can see: its user and group ids, its process, parent,
 process group and session ids, the processes /proc
-shows it (null: cannot list), and how many entries it finds in the referee's home (/root) and
-in /tmp (null: cannot list). Then plays legally (verdict: ok). The sandbox tests compare what
+shows it (null: cannot list), and how many entries it finds in the referee's home (/root),
+in /tmp and in the machine's cgroups, /sys/fs/cgroup (null: cannot list). Then plays legally (verdict: ok). The sandbox tests compare what
 two seats report."""
 import json
 import os
@@ -36,6 +36,7 @@ report = {
     "processes": processes(),
     "root": entries("/root"),
     "tmp": entries("/tmp"),
+    "cgroups": entries("/sys/fs/cgroup"),
 }
 print("identity: " + json.dumps(report), file=sys.stderr, flush=True)
 

@@ -62,6 +62,19 @@ pub(crate) fn enter_mount_namespace(
         libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
         None,
     )?;
+    // The machine's cgroups hold every other bot's statistics (its CPU
+    // time as it thinks, its memory) and the referee's: an empty folder
+    // over them. (A runtime that sizes itself by its cgroup finds none, as
+    // outside a container; the run command gives the heap its size.)
+    if Path::new(CGROUPS).is_dir() {
+        mount_fs(
+            c"tmpfs",
+            &cstring(MOUNTS, Path::new(CGROUPS))?,
+            Some(c"tmpfs"),
+            libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC | libc::MS_RDONLY,
+            Some(c"size=4k,mode=0555"),
+        )?;
+    }
     drop(workdir_fd);
     drop(exposure_fds);
     // The working directory std entered before this is the one now hidden.
@@ -72,6 +85,9 @@ pub(crate) fn enter_mount_namespace(
 
 /// The step every mount belongs to, for the error message.
 pub(crate) const MOUNTS: Step = Step::PrivateMounts;
+
+/// Where the machine's cgroups are mounted, covered for a strict bot.
+const CGROUPS: &str = "/sys/fs/cgroup";
 
 /// mount(2), its failure named as the private-mounts step.
 pub(crate) fn mount_fs(
