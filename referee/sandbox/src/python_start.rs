@@ -5,17 +5,19 @@
 //! that imports `certifi`, and with it `pathlib`, `re` and `tempfile`,
 //! makes it 30 ms of a 45 ms start). A bot of the
 //! built-in `python` language is run as `python3 -S -c START ENTRY`:
-//! the interpreter skips `site`, and `START` (`python_start.py`) gives
-//! the script what `site` would have: the folders of installed packages
-//! on `sys.path`, after the standard library, as `site` puts them;
-//! `exit` and `quit`; then it runs the entry as `__main__`, as
-//! `python3 ENTRY` does (the same `sys.argv`, `sys.path[0]`, `__file__`,
-//! tracebacks and exit status).
+//! the interpreter skips `site`'s main step, and `START`
+//! (`python_start.py`) gives the script what that step would have: the
+//! folders of installed packages on `sys.path`, after the standard
+//! library, as `site` puts them; `exit`, `quit`, `help` and the rest of
+//! `site`'s builtins (by `site`'s own functions); then it runs the entry
+//! as `__main__`, as `python3 ENTRY` does (the same `sys.argv`,
+//! `sys.path[0]`, `__file__`, tracebacks and exit status, a
+//! `KeyboardInterrupt`'s too).
 //!
 //! What differs from `python3 ENTRY`: the code lines of `.pth` files are
 //! not run (their folder lines are kept), `sitecustomize` and
-//! `usercustomize` are not imported, `help`, `copyright`, `credits` and
-//! `license` are not defined, and `sys.flags.no_site` is 1. An organiser
+//! `usercustomize` are not imported, `sys.flags.no_site` is 1, and the
+//! start's two frames count against the recursion limit. An organiser
 //! whose bots need any of them sets the language's `run` command
 //! (`[languages.python] run = "python3 {entry}"`), which starts bots as
 //! written. The folders are found once per interpreter, by running it

@@ -155,9 +155,9 @@ fn list(languages: &[Language], json: bool, out: &mut String) {
         if def.start_without_site {
             outln!(
                 out,
-                "  started without `site` (python3 -S, the folders of installed packages and \
-                 exit() given by the referee; code lines of .pth files are not run): set `run` \
-                 to start bots exactly as written"
+                "  started without `site` (python3 -S; the folders of installed packages, exit() \
+                 and help() given by the referee; code lines of .pth files are not run): set \
+                 `run` to start bots exactly as written"
             );
         }
     }
