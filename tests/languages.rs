@@ -863,7 +863,7 @@ fn the_time_per_move_is_shown_for_each_game() {
 /// script run as `python3 bot.py` sees: the same `sys.path` (its own
 /// folder first, links resolved, so a helper module beside it imports;
 /// then the standard library and every folder of installed packages),
-/// `sys.argv`, `__name__`, `__file__`, `exit()`; and a crash prints the
+/// `sys.argv`, `__name__`, `__file__`, `exit()`, `help()`; and a crash prints the
 /// traceback of the script's own run, with none of the start's frames.
 fn python_starts_as_its_script_would(layer: &str) {
     let dir = scratch_dir("python-start", layer);
@@ -879,7 +879,8 @@ for line in sys.stdin:
     word = line.split()[0]
     if not said:
         print("start: " + json.dumps({"path": sys.path, "argv": sys.argv, "name": __name__,
-              "file": __file__, "exit": repr(exit)}), file=sys.stderr, flush=True)
+              "file": __file__, "exit": repr(exit), "help": callable(help)}),
+              file=sys.stderr, flush=True)
         said = True
     if word in ("code", "attack"):
         if "crash" in sys.argv:
@@ -944,6 +945,7 @@ for line in sys.stdin:
         said["exit"], "Use exit() or Ctrl-D (i.e. EOF) to exit",
         "{said}"
     );
+    assert_eq!(said["help"], true, "{said}");
 
     let spec = format!("{} crash", bot.display());
     let run = referee(
