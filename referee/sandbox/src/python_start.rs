@@ -44,6 +44,9 @@ const PROBE: &str = "import sys, json, os\nbefore = {os.path.abspath(p) for p in
                      import site\nsite.main()\n\
                      print(json.dumps([p for p in sys.path if p not in before]))";
 
+/// How long the interpreter may take to say which folders `site` adds.
+const PROBE_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// The arguments that start a Python script under `program` without
 /// `site` (to go before the entry), or `None` if `program` did not say
 /// which folders `site` adds (not a CPython, or a broken one): the bot
@@ -74,7 +77,7 @@ fn site_folders(program: &Path) -> Option<Vec<String>> {
 /// a `HOME` that does not exist (a bot's is its fresh working folder, so
 /// `site` adds no user folder for it), the bot's locale and variables.
 fn probe(program: &Path) -> Option<Vec<String>> {
-    let output = std::process::Command::new(program)
+    let mut child = std::process::Command::new(program)
         .args(["-S", "-c", PROBE])
         .env_clear()
         .env(
@@ -87,13 +90,29 @@ fn probe(program: &Path) -> Option<Vec<String>> {
         .env("PYTHONUNBUFFERED", "1")
         .current_dir("/")
         .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
-        .output()
+        .spawn()
         .ok()?;
-    if !output.status.success() {
-        return None;
+    // An interpreter that hangs (a `.pth` that waits on something) costs
+    // its bots their quick start, not the run: its bots start as written.
+    let given_up = std::time::Instant::now() + PROBE_TIME;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) if status.success() => break,
+            Ok(None) if std::time::Instant::now() < given_up => {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
     }
-    let folders: Vec<String> = serde_json::from_slice(&output.stdout).ok()?;
+    let mut stdout = Vec::new();
+    std::io::Read::read_to_end(&mut child.stdout.take()?, &mut stdout).ok()?;
+    let folders: Vec<String> = serde_json::from_slice(&stdout).ok()?;
     // Folders only: a name with a NUL could not be an argument.
     folders
         .iter()
