@@ -730,6 +730,13 @@ fn serve_is_read_only_and_keeps_to_the_report_folder() {
         out.join("report").join("hard.html"),
     )
     .unwrap();
+    // A report file with a second name elsewhere (a backup by hard links)
+    // is served as before.
+    std::fs::hard_link(
+        out.join("report").join("assets").join("style.css"),
+        dir.path().join("backup-style.css"),
+    )
+    .unwrap();
     let (mut server, addr) = start_server(&out, &[]);
     for path in [
         "/../referee.key",
@@ -764,7 +771,13 @@ fn serve_is_read_only_and_keeps_to_the_report_folder() {
     let (status, page) = http(&addr, "GET", "/");
     assert_eq!(status, 200);
     assert!(page.contains("strong") && page.contains("id=\"standings\""));
-    assert_eq!(http(&addr, "GET", "/assets/style.css").0, 200);
+    // (Linked from a backup: the file, not the built-in one.)
+    let (status, css) = http(&addr, "GET", "/assets/style.css");
+    assert_eq!(status, 200, "{css}");
+    assert_eq!(
+        css,
+        std::fs::read_to_string(out.join("report/assets/style.css")).unwrap()
+    );
     let (status, game) = http(&addr, "GET", "/game/1");
     assert_eq!(status, 200, "{game}");
     assert!(game.contains("id=\"viewer\"") && !game.contains(key));

@@ -506,7 +506,7 @@ fn report_file(folder: &Path, url_path: &str) -> Reply {
         _ => false,
     };
     if path.is_file() && inside(&root, &path) {
-        return match served_file(&path) {
+        return match served_file(&path, &folder.join(crate::key::KEY_FILE)) {
             Some(body) => Reply::ok(content_type(&path), body),
             None => Reply::error(404, "not found"),
         };
@@ -522,15 +522,21 @@ fn report_file(folder: &Path, url_path: &str) -> Reply {
     }
 }
 
-/// The bytes of a report file, read as the file opened: `None` for one
-/// with another name too (a hard link, which could be to the run's key or
-/// a transcript outside the report: nothing the referee writes in the
-/// report has one).
-fn served_file(path: &Path) -> Option<Vec<u8>> {
+/// The bytes of a report file, read as the file opened: `None` for the
+/// run's key under another name (a hard link placed in the report: a
+/// symbolic one is refused by its real path, a hard one has no other).
+/// Other files with several names are served: a backup made with hard
+/// links (`cp -al`, `rsync --link-dest`) links every file of the folder.
+fn served_file(path: &Path, key: &Path) -> Option<Vec<u8>> {
     use std::os::unix::fs::MetadataExt;
     let file = input_file::open(path, Links::Refused, input_file::TEXT_CAP).ok()?;
-    if file.metadata().ok()?.nlink() != 1 {
-        return None;
+    let meta = file.metadata().ok()?;
+    if meta.nlink() > 1 {
+        let is_key =
+            std::fs::metadata(key).is_ok_and(|k| (k.dev(), k.ino()) == (meta.dev(), meta.ino()));
+        if is_key {
+            return None;
+        }
     }
     let mut body = Vec::new();
     io::Read::read_to_end(
