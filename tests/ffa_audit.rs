@@ -447,7 +447,7 @@ fn a_machine_holding_event_streams_unread_cannot_take_them_from_the_others() {
     let script = format!(
         "import socket\ns = socket.socket()\ns.bind(('127.0.0.3', 0))\n\
          s.connect(('127.0.0.1', {port}))\n\
-         s.sendall(b'GET /events HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n')\ns.settimeout(60)\n\
+         s.sendall(b'GET /events HTTP/1.1\\r\\nHost: 127.0.0.1:{port}\\r\\n\\r\\n')\ns.settimeout(60)\n\
          head = b''\nwhile b'\\r\\n' not in head:\n    head += s.recv(100)\n\
          print(head.split(b'\\r\\n')[0].decode())\n"
     );

@@ -113,14 +113,18 @@ pub(crate) fn keyed_tournament(
 /// One whole run of the tournament, shared by the tests that compare
 /// with it: its folder.
 fn whole_run() -> &'static Path {
-    static WHOLE: OnceLock<PathBuf> = OnceLock::new();
-    WHOLE.get_or_init(|| {
-        let dir = scratch_dir("ffa-tournament", "whole");
-        let file = tournament_file(&dir, FORMAT);
-        let out = dir.join("out");
-        tournament(&file, &out, &[]).succeeds();
-        out
-    })
+    // The folder lives as long as the test binary (a static is never
+    // dropped): several tests read it.
+    static WHOLE: OnceLock<(Scratch, PathBuf)> = OnceLock::new();
+    &WHOLE
+        .get_or_init(|| {
+            let dir = scratch_dir("ffa-tournament", "whole");
+            let file = tournament_file(&dir, FORMAT);
+            let out = dir.join("out");
+            tournament(&file, &out, &[]).succeeds();
+            (dir, out)
+        })
+        .1
 }
 
 /// The rows of a free-for-all's games.csv by game number.

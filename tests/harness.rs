@@ -585,10 +585,34 @@ pub fn judge_fixture(relative: &str) -> String {
 }
 
 /// A fresh folder for one test's files: `referee-KIND-PID-NAME` in the
-/// temporary folder, emptied first.
-pub fn scratch_dir(kind: &str, name: &str) -> PathBuf {
+/// temporary folder, emptied first, and removed when the test is done
+/// with it (dropped), passed or not: a failed test's files are in its
+/// assertion's message, and a run of the suite leaves nothing in `/tmp`.
+pub fn scratch_dir(kind: &str, name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("referee-{kind}-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
+}
+
+/// A test's folder ([`scratch_dir`]), removed when dropped.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

@@ -321,7 +321,7 @@ fn a_judge_path_that_is_not_there_or_options_that_do_not_fit_are_bad_input() {
 
 /// A tournament folder with a copy of the flaky fixture judge in `j/`
 /// (failing while `j/switch/fail` exists) and three picker bots.
-fn flaky_tournament(name: &str) -> PathBuf {
+fn flaky_tournament(name: &str) -> Scratch {
     let dir = scratch_dir("judge", name);
     std::fs::create_dir_all(dir.join("j/switch")).unwrap();
     std::fs::copy(judge_fixture("flaky/judge.py"), dir.join("j/judge.py")).unwrap();
