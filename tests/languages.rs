@@ -970,6 +970,38 @@ for line in sys.stdin:
         "{tail}"
     );
     assert!(!tail.contains("<string>"), "the start's frames: {tail}");
+
+    // A zip application named as a script runs as `python3` runs it.
+    let zipped = dir.join("zipped");
+    std::fs::create_dir(&zipped).unwrap();
+    std::fs::copy(
+        sample_file("python/mastermind_starter.py"),
+        zipped.join("__main__.py"),
+    )
+    .unwrap();
+    let app = dir.join("app.py");
+    let made = std::process::Command::new("python3")
+        .args(["-m", "zipapp"])
+        .arg(&zipped)
+        .arg("-o")
+        .arg(&app)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let run = referee(
+        &[
+            "match",
+            "mastermind",
+            app.to_str().unwrap(),
+            &sample_bin("mastermind_random"),
+            "--sandbox",
+            layer,
+            "--json",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(run.json()["players"][0]["verdict"], "ok", "{}", run.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

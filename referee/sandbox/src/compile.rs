@@ -184,9 +184,14 @@ fn run_command(command: &BotCommand, source: &Path, built: Option<&Path>) -> Bot
     } else {
         find_program(&first).unwrap_or_else(|| PathBuf::from(&first))
     };
+    let env: Vec<(OsString, OsString)> = def
+        .env
+        .iter()
+        .map(|(k, v)| (k.into(), fill(v).into()))
+        .collect();
     let mut args: Vec<OsString> = words.map(OsString::from).collect();
     if def.start_without_site && entry.is_file() {
-        if let Some(mut start) = crate::python_start::arguments(&program) {
+        if let Some(mut start) = crate::python_start::arguments(&program, &entry, &env) {
             start.append(&mut args);
             args = start;
         }
@@ -207,11 +212,7 @@ fn run_command(command: &BotCommand, source: &Path, built: Option<&Path>) -> Bot
         program,
         args,
         source: None,
-        env: def
-            .env
-            .iter()
-            .map(|(k, v)| (k.into(), fill(v).into()))
-            .collect(),
+        env,
         readable,
         ..command.clone()
     }

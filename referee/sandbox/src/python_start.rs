@@ -15,9 +15,11 @@
 //! `KeyboardInterrupt`'s too).
 //!
 //! What differs from `python3 ENTRY`: the code lines of `.pth` files are
-//! not run (their folder lines are kept), `sitecustomize` and
-//! `usercustomize` are not imported, `sys.flags.no_site` is 1, and the
-//! start's two frames count against the recursion limit. An organiser
+//! not run (their folder lines are kept; the modules they import are not
+//! loaded before the bot), `sitecustomize` and `usercustomize` are not
+//! imported, `sys.flags.no_site` is 1, `sys.orig_argv` holds the start,
+//! and the start's frame counts against the recursion limit. An entry
+//! that is no source text (a zip application) runs as written. An organiser
 //! whose bots need any of them sets the language's `run` command
 //! (`[languages.python] run = "python3 {entry}"`), which starts bots as
 //! written. The folders are found once per interpreter, by running it
@@ -36,47 +38,85 @@ use std::sync::{Mutex, OnceLock};
 /// The start's code, without its call.
 const START: &str = include_str!("python_start.py");
 
-/// Prints, as a JSON list, the folders `site` adds to `sys.path` (run
-/// with `-S`, then `site.main()` by hand, in the environment of a bot).
-/// (`site` makes every entry absolute: the one of `-c`, `''`, is then the
-/// current folder, which is no folder of `site`'s.)
+/// Prints, as JSON, the folders `site` adds to `sys.path` and the
+/// prefixes it sets (a virtual environment's), run with `-S` and then
+/// `site.main()` by hand, in the environment of a bot. (`site` makes every
+/// entry absolute: the one of `-c`, `''`, is then the current folder,
+/// which is no folder of `site`'s.)
 const PROBE: &str = "import sys, json, os\nbefore = {os.path.abspath(p) for p in sys.path}\n\
                      import site\nsite.main()\n\
-                     print(json.dumps([p for p in sys.path if p not in before]))";
+                     print(json.dumps({'folders': [p for p in sys.path if p not in before], \
+                     'prefix': sys.prefix, 'exec_prefix': sys.exec_prefix}))";
+
+/// What `site` gives a script under one interpreter and environment.
+#[derive(Clone, serde::Deserialize)]
+struct Site {
+    folders: Vec<String>,
+    prefix: String,
+    exec_prefix: String,
+}
 
 /// How long the interpreter may take to say which folders `site` adds.
 const PROBE_TIME: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// The arguments that start a Python script under `program` without
-/// `site` (to go before the entry), or `None` if `program` did not say
-/// which folders `site` adds (not a CPython, or a broken one): the bot
-/// is then run as written.
-pub(crate) fn arguments(program: &Path) -> Option<Vec<OsString>> {
-    let folders = site_folders(program)?;
+/// The arguments that start the Python script `entry` under `program`
+/// without `site` (to go before the entry), the bot's language giving it
+/// `env`; or `None` when the bot is to run as written: an entry that is
+/// no source text (a zip application, compiled code: a NUL byte), or a
+/// `program` that did not say what `site` gives (not a CPython, or a
+/// broken one).
+pub(crate) fn arguments(
+    program: &Path,
+    entry: &Path,
+    env: &[(OsString, OsString)],
+) -> Option<Vec<OsString>> {
+    if !is_source_text(entry) {
+        return None;
+    }
+    let site = site_of(program, env)?;
     // JSON's strings are Python's string literals, for what JSON escapes.
-    let list = serde_json::to_string(&folders).ok()?;
-    let code = format!("{START}_start({list})\n");
+    let code = format!(
+        "{START}exec(_start({}, {}, {}), globals())\n",
+        serde_json::to_string(&site.folders).ok()?,
+        serde_json::to_string(&site.prefix).ok()?,
+        serde_json::to_string(&site.exec_prefix).ok()?
+    );
     Some(vec!["-S".into(), "-c".into(), code.into()])
 }
 
-/// The folders `site` adds under `program`, found once per program.
-fn site_folders(program: &Path) -> Option<Vec<String>> {
-    static FOUND: OnceLock<Mutex<BTreeMap<PathBuf, Option<Vec<String>>>>> = OnceLock::new();
+/// Whether `entry` can be source text: no NUL byte in it (a bot's file is
+/// at most 1 MiB). A zip application or compiled code named `bot.py` runs
+/// as `python3` runs it.
+fn is_source_text(entry: &Path) -> bool {
+    use std::io::Read;
+    let Ok(file) = std::fs::File::open(entry) else {
+        return true;
+    };
+    let mut bytes = Vec::new();
+    file.take(1 << 20).read_to_end(&mut bytes).is_ok() && !bytes.contains(&0)
+}
+
+/// What `site` gives under `program` and `env`, found once for each.
+fn site_of(program: &Path, env: &[(OsString, OsString)]) -> Option<Site> {
+    type Key = (PathBuf, Vec<(OsString, OsString)>);
+    static FOUND: OnceLock<Mutex<BTreeMap<Key, Option<Site>>>> = OnceLock::new();
     let found = FOUND.get_or_init(Default::default);
-    if let Some(folders) = found.lock().ok()?.get(program) {
-        return folders.clone();
+    let key = (program.to_path_buf(), env.to_vec());
+    if let Some(site) = found.lock().ok()?.get(&key) {
+        return site.clone();
     }
-    let folders = probe(program);
+    let site = probe(program, env);
     if let Ok(mut map) = found.lock() {
-        map.insert(program.to_path_buf(), folders.clone());
+        map.insert(key, site.clone());
     }
-    folders
+    site
 }
 
 /// Runs `program` with `site`, in a bot's environment: its own `PATH`,
 /// a `HOME` that does not exist (a bot's is its fresh working folder, so
-/// `site` adds no user folder for it), the bot's locale and variables.
-fn probe(program: &Path) -> Option<Vec<String>> {
+/// `site` adds no user folder for it), the bot's locale and variables,
+/// its language's (`env`).
+fn probe(program: &Path, env: &[(OsString, OsString)]) -> Option<Site> {
     let mut child = std::process::Command::new(program)
         .args(["-S", "-c", PROBE])
         .env_clear()
@@ -88,6 +128,7 @@ fn probe(program: &Path) -> Option<Vec<String>> {
         .env("LANG", "C.UTF-8")
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .env("PYTHONUNBUFFERED", "1")
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .current_dir("/")
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
@@ -112,12 +153,14 @@ fn probe(program: &Path) -> Option<Vec<String>> {
     }
     let mut stdout = Vec::new();
     std::io::Read::read_to_end(&mut child.stdout.take()?, &mut stdout).ok()?;
-    let folders: Vec<String> = serde_json::from_slice(&stdout).ok()?;
+    let site: Site = serde_json::from_slice(&stdout).ok()?;
     // Folders only: a name with a NUL could not be an argument.
-    folders
+    let absolute = site
+        .folders
         .iter()
-        .all(|f| f.starts_with('/') && !f.contains('\0'))
-        .then_some(folders)
+        .chain([&site.prefix, &site.exec_prefix])
+        .all(|f| f.starts_with('/') && !f.contains('\0'));
+    absolute.then_some(site)
 }
 
 #[cfg(test)]
@@ -135,7 +178,7 @@ mod tests {
             "/new\nline".to_string(),
         ];
         let list = serde_json::to_string(&folders).unwrap();
-        let code = format!("{START}_start({list})\n");
+        let code = format!("{START}exec(_start({list}, '/p', '/e'), globals())\n");
         let dir = tempfile::tempdir().unwrap();
         let entry = dir.path().join("bot.py");
         std::fs::write(

@@ -492,59 +492,93 @@ fn transcript_of(folder: &Path, number: u64) -> Option<PathBuf> {
 }
 
 /// A file of the report folder: the URL's path, decoded, must name a
-/// regular file inside `DIR/report/` (no `..`, no encoded `/`, no link
-/// out of it, no hidden file). The report's assets fall back to the
-/// built-in ones (a folder whose report was not written).
+/// regular file inside `DIR/report/` (no `..`, no encoded `/`, no link,
+/// no hidden file, no second name: [`served_file`]). The report's assets
+/// fall back to the built-in ones (a folder whose report was not written,
+/// or was copied with hard links).
 fn report_file(folder: &Path, url_path: &str) -> Reply {
     let Some(relative) = confined(url_path) else {
         return Reply::error(404, "not found");
     };
-    let root = folder.join(REPORT_DIR);
-    let path = root.join(&relative);
-    let inside = |root: &Path, path: &Path| match (root.canonicalize(), path.canonicalize()) {
-        (Ok(root), Ok(path)) => path.starts_with(root),
-        _ => false,
+    let built_in = || {
+        relative
+            .strip_prefix("assets")
+            .ok()
+            .and_then(|name| name.to_str())
+            .and_then(html::built_in_asset)
     };
-    if path.is_file() && inside(&root, &path) {
-        return match served_file(&path, &folder.join(crate::key::KEY_FILE)) {
-            Some(body) => Reply::ok(content_type(&path), body),
+    match served_file(&folder.join(REPORT_DIR), &relative) {
+        Served::File(body) => Reply::ok(content_type(&relative), body),
+        // Not there, or a file with a second name: the report's own
+        // asset then, if it has one.
+        Served::Missing | Served::Linked => match built_in() {
+            Some(text) => Reply::ok(content_type(&relative), text),
             None => Reply::error(404, "not found"),
-        };
-    }
-    let asset = relative
-        .strip_prefix("assets")
-        .ok()
-        .and_then(|name| name.to_str())
-        .and_then(html::built_in_asset);
-    match asset {
-        Some(text) if !path.exists() => Reply::ok(content_type(&path), text),
-        _ => Reply::error(404, "not found"),
+        },
+        Served::Refused => Reply::error(404, "not found"),
     }
 }
 
-/// The bytes of a report file, read as the file opened: `None` for the
-/// run's key under another name (a hard link placed in the report: a
-/// symbolic one is refused by its real path, a hard one has no other).
-/// Other files with several names are served: a backup made with hard
-/// links (`cp -al`, `rsync --link-dest`) links every file of the folder.
-fn served_file(path: &Path, key: &Path) -> Option<Vec<u8>> {
+/// What a report file's request found.
+enum Served {
+    File(Vec<u8>),
+    /// Nothing of that name.
+    Missing,
+    /// A regular file with a second name (a hard link).
+    Linked,
+    /// Anything else: a link, a folder, a device, too large, unreadable.
+    Refused,
+}
+
+/// The file at `relative` under `root`, opened by the kernel beneath
+/// `root` and through no link (`openat2`: no `..`, no symbolic link, no
+/// mount crossed), so that no folder swapped for a link while the request
+/// is served can lead out of the report; then read as opened. A file with
+/// a second name is not served: a hard link placed in the report could be
+/// the run's key, `games.csv` or a transcript (nothing the referee writes
+/// in the report has one).
+fn served_file(root: &Path, relative: &Path) -> Served {
+    use rustix::fs::{Mode, OFlags, ResolveFlags};
     use std::os::unix::fs::MetadataExt;
-    let file = input_file::open(path, Links::Refused, input_file::TEXT_CAP).ok()?;
-    let meta = file.metadata().ok()?;
-    if meta.nlink() > 1 {
-        let is_key =
-            std::fs::metadata(key).is_ok_and(|k| (k.dev(), k.ino()) == (meta.dev(), meta.ino()));
-        if is_key {
-            return None;
-        }
+    let Ok(root) = rustix::fs::open(
+        root,
+        OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NOFOLLOW,
+        Mode::empty(),
+    ) else {
+        return Served::Missing;
+    };
+    let opened = rustix::fs::openat2(
+        &root,
+        relative,
+        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY,
+        Mode::empty(),
+        ResolveFlags::BENEATH
+            | ResolveFlags::NO_SYMLINKS
+            | ResolveFlags::NO_MAGICLINKS
+            | ResolveFlags::NO_XDEV,
+    );
+    let file = match opened {
+        Ok(fd) => std::fs::File::from(fd),
+        Err(rustix::io::Errno::NOENT) => return Served::Missing,
+        Err(_) => return Served::Refused,
+    };
+    let Ok(meta) = file.metadata() else {
+        return Served::Refused;
+    };
+    if !meta.is_file() || meta.len() > input_file::TEXT_CAP {
+        return Served::Refused;
+    }
+    if meta.nlink() != 1 {
+        return Served::Linked;
     }
     let mut body = Vec::new();
-    io::Read::read_to_end(
+    match io::Read::read_to_end(
         &mut io::Read::take(&file, input_file::TEXT_CAP + 1),
         &mut body,
-    )
-    .ok()?;
-    (body.len() as u64 <= input_file::TEXT_CAP).then_some(body)
+    ) {
+        Ok(_) if body.len() as u64 <= input_file::TEXT_CAP => Served::File(body),
+        _ => Served::Refused,
+    }
 }
 
 /// The relative path a URL's path names, or `None` when it would leave
