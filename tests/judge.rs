@@ -450,6 +450,34 @@ fn a_judge_game_in_a_tournament_file_takes_its_options_and_a_path_relative_to_th
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(run.stderr.contains("key.toml"), "{}", run.stderr);
     assert!(run.stderr.contains("a key is letters"), "{}", run.stderr);
+    // Said at the options, not at the game.
+    let options_line = text.lines().position(|l| l == "[options]").unwrap() + 1;
+    assert!(
+        run.stderr.contains(&format!("key.toml:{options_line}:")),
+        "{}",
+        run.stderr
+    );
+    // What TOML has and JSON has not is refused, not passed on mangled;
+    // a key a replay command could not give is refused.
+    for (option, said) in [
+        ("far = inf", "has no JSON form"),
+        ("when = 1979-05-27T07:32:00Z", "a date or time"),
+        ("\"-x\" = 1", "a key is letters"),
+    ] {
+        std::fs::write(
+            dir.join("bad_option.toml"),
+            text.replace("size = 3\n", &format!("size = 3\n{option}\n")),
+        )
+        .unwrap();
+        let run = referee_in(
+            &dir,
+            &["tournament", "bad_option.toml", "--out", "out5"],
+            BUDGET,
+        );
+        assert_eq!(run.status, 2, "{option}: {}", run.stderr);
+        assert!(run.stderr.contains(said), "{option}: {}", run.stderr);
+        assert!(!dir.join("out5").join("games.csv").exists(), "{option}");
+    }
     // A judge's limit for a built-in game is a mistake, said where it is.
     std::fs::write(
         dir.join("builtin.toml"),

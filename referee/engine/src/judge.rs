@@ -33,12 +33,14 @@ pub enum JudgeSetupError {
         folder: PathBuf,
         source: std::io::Error,
     },
-    #[error("--option '{given}': write KEY=VALUE, or KEY:=JSON for a value typed in JSON (KEY: letters, digits, '-' and '_')")]
+    #[error("--option '{given}': write KEY=VALUE, or KEY:=JSON for a value typed in JSON (KEY: letters, digits, '-' and '_', not '-' first)")]
     BadOption { given: String },
     #[error("--option '{given}': the value after := is not JSON: {why}")]
     BadJsonOption { given: String, why: String },
-    #[error("judge option {key:?}: a key is letters, digits, '-' and '_'")]
+    #[error("judge option {key:?}: a key is letters, digits, '-' and '_', and begins with a letter, a digit or '_'")]
     BadOptionKey { key: String },
+    #[error("the judge's options are {bytes} bytes as JSON, more than {limit}: options are settings; give the judge its data in a file beside it")]
+    OptionsTooLarge { bytes: usize, limit: usize },
     #[error("--option {key} is given twice")]
     OptionTwice { key: String },
 }
@@ -90,11 +92,18 @@ fn judge_file_in(base: &Path, folder: &str) -> Option<String> {
 /// Whether `key` may name a judge's option: letters, digits, `-` and
 /// `_` (it goes into a command line and a record's variant as it is).
 fn is_option_key(key: &str) -> bool {
-    !key.is_empty()
+    // Not a dash first: `--option -x=1` would be read as a flag.
+    !key.starts_with('-')
+        && !key.is_empty()
         && key
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
+
+/// The most a judge's options may be, as JSON: they go whole into its
+/// start message and into every replay command's line (a command line of
+/// some 128 KiB is the most a shell runs).
+pub const OPTIONS_LIMIT: usize = 64 * 1024;
 
 /// Options given on the command line as `KEY=VALUE` words, typed as the
 /// judge protocol says ([`rules::option_value`]), or `KEY:=JSON` words,
@@ -146,6 +155,13 @@ pub fn judge_config(
 ) -> Result<Config, JudgeSetupError> {
     if let Some(key) = options.keys().find(|k| !is_option_key(k)) {
         return Err(JudgeSetupError::BadOptionKey { key: key.clone() });
+    }
+    let bytes = serde_json::to_string(&options).map_or(0, |text| text.len());
+    if bytes > OPTIONS_LIMIT {
+        return Err(JudgeSetupError::OptionsTooLarge {
+            bytes,
+            limit: OPTIONS_LIMIT,
+        });
     }
     let joined = base.join(game);
     let path = std::path::absolute(&joined).unwrap_or(joined);
@@ -293,6 +309,15 @@ mod tests {
         assert!(parse_options(&["a=1".to_string(), "a=2".into()]).is_err());
         assert!(parse_options(&["a:=[1".to_string()]).is_err());
         assert!(parse_options(&["a:b=1".to_string()]).is_err());
+        assert!(parse_options(&["-x=1".to_string()]).is_err());
+        // An integer past 64 bits stays text; 64 bits unsigned is a number.
+        let big = parse_options(&[
+            "a=18446744073709551616".to_string(),
+            "b=18446744073709551615".into(),
+        ])
+        .unwrap();
+        assert_eq!(big["a"], serde_json::json!("18446744073709551616"));
+        assert_eq!(big["b"], serde_json::json!(18446744073709551615u64));
     }
 
     /// A replay command gives every option back as it was typed: a file's
@@ -302,7 +327,8 @@ mod tests {
         let options: BTreeMap<String, serde_json::Value> = serde_json::from_str(
             r#"{"a": "007", "b": "true", "c": [1, "x"], "d": {"k": null}, "e": 7,
                 "f": "plain text", "g": 1.5, "h": "1e3", "i": false, "j": "",
-                "k": "a=b", "l": "[1]", "m": null, "n": 12345678901234567890}"#,
+                "k": "a=b", "l": "[1]", "m": null, "n": 12345678901234567890,
+                "o": "nul \u0000 in it", "p": "99999999999999999999999"}"#,
         )
         .unwrap();
         let config = rules::Config {

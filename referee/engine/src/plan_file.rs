@@ -243,8 +243,13 @@ impl<'a> Source<'a> {
             }
         }
         if crate::judge::names_a_judge(game.get_ref()) {
-            // A judge's options are its own: passed on as they are.
+            // A judge's options are its own: passed on as they are, as
+            // JSON (what TOML has beyond JSON is refused, not mangled).
             let table = options.map(|o| o.get_ref().clone()).unwrap_or_default();
+            let options_span = options.map_or(game.span(), |o| o.span());
+            if let Some(why) = not_json(&table) {
+                return Err(self.error_at(options_span, format!("options.{why}")));
+            }
             let json = serde_json::to_value(&table).unwrap_or_default();
             let options = match json {
                 serde_json::Value::Object(map) => map.into_iter().collect(),
@@ -261,7 +266,15 @@ impl<'a> Source<'a> {
                 &self.languages,
             )
             .map(GameConfig::Judge)
-            .map_err(|e| self.error_at(game.span(), format!("game: {e}")));
+            .map_err(|e| {
+                // An option's fault is said at the options.
+                let span = match e {
+                    crate::judge::JudgeSetupError::BadOptionKey { .. }
+                    | crate::judge::JudgeSetupError::OptionsTooLarge { .. } => options_span,
+                    _ => game.span(),
+                };
+                self.error_at(span, format!("game: {e}"))
+            });
         }
         // An unknown game first: its options would be refused as a
         // built-in game's, which would not say what is wrong.
@@ -884,4 +897,29 @@ pub fn bot_path(root: &Path, languages: &crate::bot::Languages) -> PathBuf {
         [only] => only.clone(),
         _ => root.to_path_buf(),
     }
+}
+
+/// Why a judge's `[options]` have no JSON form, if they have none: a
+/// float that is not finite (JSON has no `inf` or `nan`: it became
+/// `null`), a date or time (it became the TOML reader's own table).
+fn not_json(table: &toml::Table) -> Option<String> {
+    fn walk(key: &str, value: &toml::Value) -> Option<String> {
+        match value {
+            toml::Value::Float(x) if !x.is_finite() => Some(format!(
+                "{key}: {x} has no JSON form (a judge's options go to it as JSON): write it as a string"
+            )),
+            toml::Value::Datetime(d) => Some(format!(
+                "{key}: a date or time ({d}) has no JSON form (a judge's options go to it as JSON): write it as a string, \"{d}\""
+            )),
+            toml::Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .find_map(|(i, item)| walk(&format!("{key}[{i}]"), item)),
+            toml::Value::Table(table) => table
+                .iter()
+                .find_map(|(k, v)| walk(&format!("{key}.{k}"), v)),
+            _ => None,
+        }
+    }
+    table.iter().find_map(|(k, v)| walk(k, v))
 }

@@ -62,7 +62,7 @@ pub fn run_serve(args: ServeArgs) -> Result<ExitCode, Failure> {
     let folder = args.folder.display().to_string();
     serve(options, |addr| {
         println!("serving {folder} at http://{addr}/ (projector: http://{addr}/projector); Ctrl-C stops");
-        if !addr.ip().is_loopback() {
+        if !referee_engine::serve::is_loopback(addr.ip()) {
             eprintln!(
                 "warning: shared beyond this machine ({addr}): anyone who reaches it sees the standings and the finished games, their codes too"
             );

@@ -142,7 +142,7 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()
     bot::install_interrupt_handler();
     ready(addr);
     let shared = Arc::new(Shared {
-        loopback: addr.ip().is_loopback(),
+        loopback: is_loopback(addr.ip()),
         watched,
         templates: options.templates,
         changes: Mutex::new(0),
@@ -211,19 +211,43 @@ fn host_is_this_machine(host: Option<&str>) -> bool {
         return true;
     };
     let host = host.trim();
-    let name = if let Some(rest) = host.strip_prefix('[') {
-        // [v6]:port
-        return rest
-            .split_once(']')
-            .is_some_and(|(ip, _)| ip.parse::<std::net::Ipv6Addr>().is_ok());
-    } else {
-        match host.rsplit_once(':') {
-            Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
-            _ => host,
-        }
+    let is_port = |port: &str| !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit());
+    if let Some(rest) = host.strip_prefix('[') {
+        // [v6] or [v6]:port
+        return rest.split_once(']').is_some_and(|(ip, after)| {
+            ip.parse::<std::net::Ipv6Addr>().is_ok()
+                && (after.is_empty() || after.strip_prefix(':').is_some_and(is_port))
+        });
+    }
+    let name = match host.split_once(':') {
+        Some((name, port)) if is_port(port) => name,
+        Some(_) => return false,
+        None => host,
     };
-    let name = name.trim_end_matches('.').to_ascii_lowercase();
-    name == "localhost" || name.ends_with(".localhost") || name.parse::<IpAddr>().is_ok()
+    let name = name.strip_suffix('.').unwrap_or(name).to_ascii_lowercase();
+    // A name of DNS labels: letters, digits, '-', one dot between two.
+    let labels_ok = !name.is_empty()
+        && name.split('.').all(|label| {
+            !label.is_empty()
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        });
+    if name.parse::<std::net::Ipv4Addr>().is_ok() {
+        return true;
+    }
+    labels_ok && (name == "localhost" || name.ends_with(".localhost"))
+}
+
+/// Whether `ip` is this machine's loopback, an IPv4 one written as IPv6
+/// (`::ffff:127.0.0.1`) too.
+pub fn is_loopback(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => v4.is_loopback(),
+        IpAddr::V6(v6) => v6
+            .to_ipv4_mapped()
+            .map_or(v6.is_loopback(), |v4| v4.is_loopback()),
+    }
 }
 
 /// How often the server checks that it still takes connections.
@@ -320,12 +344,19 @@ impl Reply {
 }
 
 fn answer(request: tiny_http::Request, shared: &Shared) {
-    let host = request
+    let hosts: Vec<&str> = request
         .headers()
         .iter()
-        .find(|h| h.field.equiv("Host"))
-        .map(|h| h.value.as_str().to_string());
-    if shared.loopback && !host_is_this_machine(host.as_deref()) {
+        .filter(|h| h.field.equiv("Host"))
+        .map(|h| h.value.as_str())
+        .collect();
+    let host_ok = match hosts[..] {
+        [] => host_is_this_machine(None),
+        [host] => host_is_this_machine(Some(host)),
+        // Two: which one a proxy read is anybody's guess.
+        _ => false,
+    };
+    if shared.loopback && !host_ok {
         // A page of another site whose name was made to lead here (DNS
         // rebinding) would read the standings with the browser's help.
         let reply = Reply::error(
@@ -906,6 +937,7 @@ mod tests {
             Some("127.0.0.2"),
             Some("[::1]:8080"),
             Some("[::1]"),
+            Some("[::ffff:127.0.0.1]:80"),
         ] {
             assert!(host_is_this_machine(host), "{host:?}");
         }
@@ -917,6 +949,14 @@ mod tests {
             "[evil]:80",
             "",
             "localhost:80:80",
+            "evil.example#.localhost",
+            "evil .localhost",
+            "..localhost",
+            "[::1]evil",
+            "[::1]:x",
+            "localhost:",
+            "2130706433",
+            "0x7f.1",
         ] {
             assert!(!host_is_this_machine(Some(host)), "{host}");
         }

@@ -87,7 +87,8 @@ impl Config {
                 other => other.to_string(),
             };
             flags.push("--option".into());
-            flags.push(if option_value(&plain) == *value {
+            // (A NUL cannot be in a command line's word: JSON spells it.)
+            flags.push(if option_value(&plain) == *value && !plain.contains('\0') {
                 format!("{key}={plain}")
             } else {
                 format!("{key}:={value}")
@@ -110,6 +111,15 @@ impl Config {
 pub fn option_value(text: &str) -> serde_json::Value {
     if let Ok(n) = text.parse::<i64>() {
         return n.into();
+    }
+    if let Ok(n) = text.parse::<u64>() {
+        return n.into();
+    }
+    // An integer no 64 bits hold stays text: as a float it would lose
+    // its last digits without a word.
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return text.into();
     }
     match text {
         "true" => return true.into(),
