@@ -826,8 +826,10 @@ fn real_program(word: &str, found: PathBuf) -> PathBuf {
         .and_then(|n| n.to_str())
         .unwrap_or("");
     let real = match name {
+        // Without `site` (-S): the answer does not depend on it, and
+        // `site` is most of the interpreter's start (see `python_start`).
         _ if name.starts_with("python") => {
-            ask(&["-c", "import sys; print(sys.executable)"]).map(PathBuf::from)
+            ask(&["-S", "-c", "import sys; print(sys.executable)"]).map(PathBuf::from)
         }
         // rustup's proxies: the toolchain's own binary.
         "rustc" | "rustdoc" => {
