@@ -1005,6 +1005,70 @@ for line in sys.stdin:
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// What a Python bot loads at its start (the folders on its `sys.path`:
+/// the standard library, the installed packages, the start's own code on
+/// its command line) no bot can write into: it is the same for every bot.
+fn python_bots_cannot_write_what_python_bots_load(layer: &str) {
+    let dir = scratch_dir("python-writes", layer);
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(
+        dir.join("writer.py"),
+        r#"import sys, os, json
+tried, written = [], []
+for folder in sys.path[1:]:
+    if not os.path.isdir(folder):
+        continue
+    tried.append(folder)
+    try:
+        with open(os.path.join(folder, "planted_by_a_bot.py"), "w") as f:
+            f.write("x = 1")
+        written.append(folder)
+    except OSError:
+        pass
+print("writes: " + json.dumps({"tried": tried, "written": written}), file=sys.stderr, flush=True)
+for line in sys.stdin:
+    if line.split()[0] in ("code", "attack"):
+        print("1 2 3 4", flush=True)
+"#,
+    )
+    .unwrap();
+    let transcript = dir.join("game.jsonl");
+    let bot = dir.join("writer.py");
+    let run = referee(
+        &[
+            "match",
+            "mastermind",
+            bot.to_str().unwrap(),
+            &sample_bin("mastermind_random"),
+            "--sandbox",
+            layer,
+            "--transcript",
+            transcript.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(&transcript).unwrap();
+    let said: serde_json::Value = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find_map(|e| {
+            let line = e["line"].as_str()?.strip_prefix("writes: ")?.to_string();
+            Some(serde_json::from_str(&line).unwrap())
+        })
+        .unwrap_or_else(|| panic!("the bot said what it could write: {text}"));
+    assert!(
+        said["tried"].as_array().is_some_and(|t| t.len() >= 2),
+        "{said}"
+    );
+    assert_eq!(said["written"], serde_json::json!([]), "{said}");
+    for folder in said["tried"].as_array().unwrap() {
+        let planted = Path::new(folder.as_str().unwrap()).join("planted_by_a_bot.py");
+        assert!(!planted.exists(), "{}", planted.display());
+    }
+}
+
 under_each_layer! {
     python_starts_as_its_script_would: python_starts_as_its_script_would_basic, python_starts_as_its_script_would_strict;
+    python_bots_cannot_write_what_python_bots_load: python_bots_cannot_write_what_python_bots_load_basic, python_bots_cannot_write_what_python_bots_load_strict;
 }
