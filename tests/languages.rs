@@ -904,33 +904,14 @@ for line in sys.stdin:
         .unwrap();
     let expected: Vec<String> = serde_json::from_slice(&reference.stdout).unwrap();
     let bot = dir.join("bot.py");
-    let spec = format!("{} crash-not", bot.display());
     let transcript = dir.join("game.jsonl");
-    let run = referee(
-        &[
-            "match",
-            "mastermind",
-            &spec,
-            &sample_bin("mastermind_random"),
-            "--sandbox",
-            layer,
-            "--transcript",
-            transcript.to_str().unwrap(),
-            "--json",
-        ],
-        BUDGET,
+    let record = against_random(
+        &format!("{} crash-not", bot.display()),
+        layer,
+        Some(&transcript),
     );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    assert_eq!(run.json()["players"][0]["verdict"], "ok", "{}", run.stdout);
-    let text = std::fs::read_to_string(&transcript).unwrap();
-    let said: serde_json::Value = text
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .find_map(|e| {
-            let line = e["line"].as_str()?.strip_prefix("start: ")?.to_string();
-            Some(serde_json::from_str(&line).unwrap())
-        })
-        .expect("the bot said how it started");
+    assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
+    let said = said_on_stderr(&transcript, "start: ");
     let path: Vec<String> = serde_json::from_value(said["path"].clone()).unwrap();
     let real = dir.join("real").canonicalize().unwrap();
     assert_eq!(path[0], real.to_str().unwrap(), "{said}");
@@ -947,21 +928,8 @@ for line in sys.stdin:
     );
     assert_eq!(said["help"], true, "{said}");
 
-    let spec = format!("{} crash", bot.display());
-    let run = referee(
-        &[
-            "match",
-            "mastermind",
-            &spec,
-            &sample_bin("mastermind_random"),
-            "--sandbox",
-            layer,
-            "--json",
-        ],
-        BUDGET,
-    );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    let player = &run.json()["players"][0];
+    let record = against_random(&format!("{} crash", bot.display()), layer, None);
+    let player = &record["players"][0];
     assert_eq!(player["verdict"], "crash", "{player}");
     let tail = player["stderr_tail"].to_string();
     assert!(tail.contains("ValueError: the bot's own error"), "{tail}");
@@ -988,21 +956,38 @@ for line in sys.stdin:
         .status()
         .unwrap();
     assert!(made.success());
-    let run = referee(
-        &[
-            "match",
-            "mastermind",
-            app.to_str().unwrap(),
-            &sample_bin("mastermind_random"),
-            "--sandbox",
-            layer,
-            "--json",
-        ],
-        BUDGET,
+    let record = against_random(app.to_str().unwrap(), layer, None);
+    assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
+}
+
+/// A Mastermind game of the bot `spec` against `mastermind_random` under
+/// `layer` (its transcript to `transcript`): the game's record.
+fn against_random(spec: &str, layer: &str, transcript: Option<&Path>) -> serde_json::Value {
+    let mut extra = vec![];
+    if let Some(transcript) = transcript {
+        extra.extend(["--transcript", transcript.to_str().unwrap()]);
+    }
+    let run = play(
+        "mastermind",
+        spec,
+        &sample_bin("mastermind_random"),
+        &extra,
+        layer,
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
-    assert_eq!(run.json()["players"][0]["verdict"], "ok", "{}", run.stdout);
-    let _ = std::fs::remove_dir_all(&dir);
+    run.json()
+}
+
+/// The JSON a bot wrote on stderr after `prefix`, from a transcript.
+fn said_on_stderr(transcript: &Path, prefix: &str) -> serde_json::Value {
+    let text = std::fs::read_to_string(transcript).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find_map(|e| {
+            let line = e["line"].as_str()?.strip_prefix(prefix)?.to_string();
+            Some(serde_json::from_str(&line).unwrap())
+        })
+        .unwrap_or_else(|| panic!("no line {prefix:?} on the bot's stderr: {text}"))
 }
 
 /// What a Python bot loads at its start (the folders on its `sys.path`:
@@ -1034,29 +1019,8 @@ for line in sys.stdin:
     .unwrap();
     let transcript = dir.join("game.jsonl");
     let bot = dir.join("writer.py");
-    let run = referee(
-        &[
-            "match",
-            "mastermind",
-            bot.to_str().unwrap(),
-            &sample_bin("mastermind_random"),
-            "--sandbox",
-            layer,
-            "--transcript",
-            transcript.to_str().unwrap(),
-        ],
-        BUDGET,
-    );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    let text = std::fs::read_to_string(&transcript).unwrap();
-    let said: serde_json::Value = text
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .find_map(|e| {
-            let line = e["line"].as_str()?.strip_prefix("writes: ")?.to_string();
-            Some(serde_json::from_str(&line).unwrap())
-        })
-        .unwrap_or_else(|| panic!("the bot said what it could write: {text}"));
+    against_random(bot.to_str().unwrap(), layer, Some(&transcript));
+    let said = said_on_stderr(&transcript, "writes: ");
     assert!(
         said["tried"].as_array().is_some_and(|t| t.len() >= 2),
         "{said}"

@@ -112,23 +112,16 @@ fn site_of(program: &Path, env: &[(OsString, OsString)]) -> Option<Site> {
     site
 }
 
-/// Runs `program` with `site`, in a bot's environment: its own `PATH`,
-/// a `HOME` that does not exist (a bot's is its fresh working folder, so
-/// `site` adds no user folder for it), the bot's locale and variables,
-/// its language's (`env`).
+/// Runs `program` with `site`, in a bot's environment (its language's
+/// `env` too), but for a home that does not exist: a bot's is its fresh
+/// working folder, where `site` finds no user folder either.
 fn probe(program: &Path, env: &[(OsString, OsString)]) -> Option<Site> {
+    let home = Path::new("/nonexistent/referee-python-probe");
+    let bots = crate::start::clean_environment(home);
     let mut child = std::process::Command::new(program)
         .args(["-S", "-c", PROBE])
         .env_clear()
-        .env(
-            "PATH",
-            std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
-        )
-        .env("HOME", "/nonexistent/referee-python-probe")
-        .env("LANG", "C.UTF-8")
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .env("PYTHONUNBUFFERED", "1")
-        .envs(env.iter().map(|(k, v)| (k, v)))
+        .envs(bots.iter().chain(env).map(|(k, v)| (k, v)))
         .current_dir("/")
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
@@ -137,6 +130,8 @@ fn probe(program: &Path, env: &[(OsString, OsString)]) -> Option<Site> {
         .ok()?;
     // An interpreter that hangs (a `.pth` that waits on something) costs
     // its bots their quick start, not the run: its bots start as written.
+    // (Polled: `wait-timeout` would set a SIGCHLD handler for the whole
+    // referee, whose waits on its bots' pipes it would interrupt.)
     let given_up = std::time::Instant::now() + PROBE_TIME;
     loop {
         match child.try_wait() {

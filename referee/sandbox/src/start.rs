@@ -41,17 +41,7 @@ pub(crate) fn launch_spec(
             _ => word.clone(),
         }
     };
-    let mut env: Vec<(OsString, OsString)> = vec![
-        (
-            "PATH".into(),
-            std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin")),
-        ),
-        ("HOME".into(), workdir.into()),
-        ("TMPDIR".into(), workdir.into()),
-        ("LANG".into(), "C.UTF-8".into()),
-        ("PYTHONUNBUFFERED".into(), "1".into()),
-        ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
-    ];
+    let mut env = clean_environment(workdir);
     // The language's own, but never in place of the referee's tag.
     env.extend(
         command
@@ -96,6 +86,23 @@ pub(crate) fn launch_spec(
         strict,
         footprint: limits.footprint.clone(),
     }
+}
+
+/// The referee's part of a bot's environment, its home and temporary
+/// folder `home` (its working folder): what every bot gets before its
+/// language's variables (protocol.md, §2).
+pub(crate) fn clean_environment(home: &std::path::Path) -> Vec<(OsString, OsString)> {
+    vec![
+        (
+            "PATH".into(),
+            std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin")),
+        ),
+        ("HOME".into(), home.into()),
+        ("TMPDIR".into(), home.into()),
+        ("LANG".into(), "C.UTF-8".into()),
+        ("PYTHONUNBUFFERED".into(), "1".into()),
+        ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+    ]
 }
 
 /// The program, arguments and whole environment a bot of `command` is

@@ -225,18 +225,18 @@ fn host_is_this_machine(host: Option<&str>) -> bool {
         None => host,
     };
     let name = name.strip_suffix('.').unwrap_or(name).to_ascii_lowercase();
-    // A name of DNS labels: letters, digits, '-', one dot between two.
-    let labels_ok = !name.is_empty()
-        && name.split('.').all(|label| {
-            !label.is_empty()
-                && label
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        });
     if name.parse::<std::net::Ipv4Addr>().is_ok() {
         return true;
     }
-    labels_ok && (name == "localhost" || name.ends_with(".localhost"))
+    // A name of DNS labels (letters, digits, '-'; one dot between two)
+    // that is localhost's.
+    let labels = name.split('.').all(|label| {
+        !label.is_empty()
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    });
+    labels && (name == "localhost" || name.ends_with(".localhost"))
 }
 
 /// Whether `ip` is this machine's loopback, an IPv4 one written as IPv6
