@@ -422,6 +422,32 @@ fn http_as(addr: &str, host: &str, method: &str, path: &str) -> (u16, String) {
     (status, body)
 }
 
+/// Sends `head` as it is on a connection of its own (what the server does
+/// not read of it is dropped) and reads the answer: its status and body.
+fn raw_request(addr: &str, head: &[u8]) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    // A refusal may come before the whole head is sent: the rest is not
+    // wanted, and its write fails.
+    let _ = stream.write_all(head);
+    let mut bytes = vec![];
+    let _ = stream.read_to_end(&mut bytes);
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
+    (status, body)
+}
+
 /// Headless Chromium driven over the DevTools protocol (a WebSocket on a
 /// port of its own), to read a page's state while it stays open.
 pub(crate) struct Browser {
@@ -775,6 +801,45 @@ fn serve_is_read_only_and_keeps_to_the_report_folder() {
     for method in ["POST", "PUT", "DELETE"] {
         assert_eq!(http(&addr, method, "/").0, 405, "{method}");
     }
+    // Heads no two servers would read alike, or larger than any browser's,
+    // are refused before they are read whole: a head of 64 MiB gets its
+    // 431 while the client still sends, and the server's memory does not
+    // take it in.
+    let huge = format!("GET / HTTP/1.1\r\nHost: {}\r\n\r\n", "a".repeat(64 << 20));
+    let heads: [(&[u8], u16, &str); 5] = [
+        (b"GET / HTTP/1.1\r\n\r\n", 400, "names its Host"),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+            400,
+            "one Host",
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: localhost\r\n folded\r\n\r\n",
+            400,
+            "not a request",
+        ),
+        (b"GET / HTTP/1.0\r\n\r\n", 200, "id=\"standings\""),
+        (huge.as_bytes(), 431, "16 KiB at most"),
+    ];
+    for (head, status, said) in heads {
+        let (got, body) = raw_request(&addr, head);
+        let shown = String::from_utf8_lossy(&head[..head.len().min(60)]).into_owned();
+        assert_eq!(got, status, "{shown}: {body}");
+        assert!(body.contains(said), "{shown}: {body}");
+    }
+    let resident_kb = std::fs::read_to_string(format!("/proc/{}/status", server.0.id()))
+        .unwrap()
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("VmHWM:")
+                .map(|v| v.trim().trim_end_matches(" kB").to_string())
+        })
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap();
+    assert!(
+        resident_kb < 48 << 10,
+        "the server's peak: {resident_kb} KiB"
+    );
     let (status, page) = http(&addr, "GET", "/");
     assert_eq!(status, 200);
     assert!(page.contains("strong") && page.contains("id=\"standings\""));

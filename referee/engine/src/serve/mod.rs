@@ -22,9 +22,11 @@ use std::io::{self, Write};
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::json;
+
+mod http;
 
 use crate::bot;
 use crate::input_file::{self, Links};
@@ -125,20 +127,8 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()
     // shown is said now, not on the first page.
     watched.snapshot()?;
     raise_open_files_limit();
-    // The HTTP library's thread that takes connections panics when the
-    // system refuses it a file: the loop below says so and listens again,
-    // instead of a trace.
-    let said_below = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        if !info
-            .location()
-            .is_some_and(|l| l.file().contains("tiny_http"))
-        {
-            said_below(info);
-        }
-    }));
-    let server = listen(options.bind)?;
-    let addr = server.server_addr().to_ip().unwrap_or(options.bind);
+    let mut listener = listen(options.bind)?;
+    let addr = listener.local_addr().unwrap_or(options.bind);
     bot::install_interrupt_handler();
     ready(addr);
     let shared = Arc::new(Shared {
@@ -154,47 +144,12 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()
         let shared = Arc::clone(&shared);
         std::thread::spawn(move || watch(&shared))
     };
-    let mut server = Some(server);
-    let mut checked = Instant::now();
-    let mut said_stopped = false;
     while !bot::stop_requested() {
-        match server
-            .as_ref()
-            .map(|s| s.recv_timeout(Duration::from_millis(200)))
-        {
-            Some(Ok(Some(request))) => {
-                let shared = Arc::clone(&shared);
-                // A thread the system refuses (too many at once) drops the
-                // request, which then gets an error: the server goes on.
-                let _ = std::thread::Builder::new().spawn(move || answer(request, &shared));
-            }
-            Some(Ok(None)) => {}
-            Some(Err(e)) => eprintln!("warning: serve: {e}"),
-            None => std::thread::sleep(Duration::from_millis(200)),
-        }
-        if checked.elapsed() < LISTEN_CHECK {
-            continue;
-        }
-        checked = Instant::now();
-        // The HTTP library stops taking connections for good when the
-        // system refuses it one more (open files, threads: a flood of
-        // connections held open); its port is then closed. Listened on
-        // again as soon as the system allows.
-        if server.is_some() && listening(addr) {
-            continue;
-        }
-        server = None;
-        match listen(addr) {
-            Ok(again) => {
-                eprintln!("warning: serve: listening again at http://{addr}/");
-                server = Some(again);
-                said_stopped = false;
-            }
-            Err(e) if !said_stopped => {
-                eprintln!("warning: serve: connections are not taken (too many held open at once?): {e}; trying again every second");
-                said_stopped = true;
-            }
-            Err(_) => {}
+        if let Some(connection) = listener.accept_within(Duration::from_millis(200)) {
+            let shared = Arc::clone(&shared);
+            // A thread the system refuses (too many at once) drops the
+            // connection, which the client sees closed: the server goes on.
+            let _ = std::thread::Builder::new().spawn(move || answer(connection, &shared));
         }
     }
     // Wake the event streams: they end and their threads with them.
@@ -250,40 +205,18 @@ pub fn is_loopback(ip: IpAddr) -> bool {
     }
 }
 
-/// How often the server checks that it still takes connections.
-const LISTEN_CHECK: Duration = Duration::from_secs(1);
-
-/// The HTTP server on `addr`.
-fn listen(addr: SocketAddr) -> Result<tiny_http::Server, ServeError> {
-    tiny_http::Server::http(addr).map_err(|e| {
-        match e.downcast_ref::<io::Error>().map(io::Error::kind) {
-            Some(io::ErrorKind::AddrInUse) => ServeError::InUse { addr },
-            _ => ServeError::Bind {
-                addr,
-                why: e.to_string(),
-            },
-        }
+/// The server's socket on `addr`.
+fn listen(addr: SocketAddr) -> Result<http::Listener, ServeError> {
+    http::Listener::bind(addr).map_err(|e| match e.kind() {
+        io::ErrorKind::AddrInUse => ServeError::InUse { addr },
+        _ => ServeError::Bind {
+            addr,
+            why: e.to_string(),
+        },
     })
 }
 
-/// Whether something listens on `addr` (a connection refused says no;
-/// any other failure, such as no file left to connect with, is no
-/// answer, taken as yes).
-fn listening(addr: SocketAddr) -> bool {
-    let mut to = addr;
-    if to.ip().is_unspecified() {
-        to.set_ip(match addr {
-            SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
-            SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
-        });
-    }
-    !matches!(
-        std::net::TcpStream::connect_timeout(&to, Duration::from_secs(1)),
-        Err(e) if e.kind() == io::ErrorKind::ConnectionRefused
-    )
-}
-
-/// Each connection holds two open files: the soft limit (often 1024) is
+/// Each connection holds an open file: the soft limit (often 1024) is
 /// raised to the hard one, up to 65536, so that a few hundred browsers
 /// held open do not exhaust it.
 fn raise_open_files_limit() {
@@ -343,65 +276,69 @@ impl Reply {
     }
 }
 
-fn answer(request: tiny_http::Request, shared: &Shared) {
-    let hosts: Vec<&str> = request
-        .headers()
-        .iter()
-        .filter(|h| h.field.equiv("Host"))
-        .map(|h| h.value.as_str())
-        .collect();
+fn answer(mut connection: http::Connection, shared: &Shared) {
+    let request = match connection.read_head() {
+        Ok(head) => head,
+        Err(http::Unread::Gone) => return,
+        Err(http::Unread::TooLarge) => {
+            return connection.refuse(
+                431,
+                &format!("a request's head is {} KiB at most", http::MAX_HEAD / 1024),
+            )
+        }
+        Err(http::Unread::Malformed(why)) => {
+            return connection.refuse(400, &format!("not a request of HTTP/1.1: {why}"))
+        }
+    };
+    let hosts: Vec<&str> = request.values("Host").collect();
+    if hosts.is_empty() && request.version == "HTTP/1.1" {
+        // HTTP/1.1 requires it: a request without one is no client's.
+        return connection.refuse(400, "a request of HTTP/1.1 names its Host");
+    }
     let host_ok = match hosts[..] {
         [] => host_is_this_machine(None),
         [host] => host_is_this_machine(Some(host)),
         // Two: which one a proxy read is anybody's guess.
-        _ => false,
+        _ => return connection.refuse(400, "a request names one Host"),
     };
     if shared.loopback && !host_ok {
         // A page of another site whose name was made to lead here (DNS
         // rebinding) would read the standings with the browser's help.
-        let reply = Reply::error(
+        return connection.refuse(
             421,
             "this server answers requests for localhost only: open http://127.0.0.1 (or localhost) at its port",
         );
-        return respond(request, reply, false);
     }
-    let head = *request.method() == tiny_http::Method::Head;
-    if !head && *request.method() != tiny_http::Method::Get {
-        let reply = Reply::error(405, "read-only: this server answers GET and HEAD only");
-        return respond(request, reply, false);
+    let head = request.method == "HEAD";
+    if !head && request.method != "GET" {
+        return connection.refuse(405, "read-only: this server answers GET and HEAD only");
     }
-    let url = request.url().to_string();
-    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+    let (path, query) = request
+        .target
+        .split_once('?')
+        .unwrap_or((&request.target, ""));
     if path == "/events" {
-        return stream_events(request, shared);
+        return stream_events(connection, shared);
     }
     if let Some(number) = live_events_of(path) {
-        return stream_live(request, shared, number);
+        return stream_live(connection, shared, number);
     }
     let reply = route(path, query, shared);
-    respond(request, reply, head);
+    respond(connection, reply, head);
 }
 
-fn respond(request: tiny_http::Request, reply: Reply, head: bool) {
-    let header = |name: &str, value: &str| {
-        tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
-    };
-    let length = reply.body.len();
-    let body = if head { vec![] } else { reply.body };
-    let response = tiny_http::Response::new(
-        tiny_http::StatusCode(reply.status),
-        vec![
-            header("Content-Type", reply.kind),
-            header("Cache-Control", "no-store"),
-            header("X-Content-Type-Options", "nosniff"),
-            header("Referrer-Policy", "no-referrer"),
+fn respond(connection: http::Connection, reply: Reply, head: bool) {
+    connection.respond(
+        reply.status,
+        &[
+            ("Content-Type", reply.kind),
+            ("Cache-Control", "no-store"),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "no-referrer"),
         ],
-        io::Cursor::new(body),
-        Some(length),
-        None,
+        &reply.body,
+        !head,
     );
-    // A browser gone before its answer: nothing to do.
-    let _ = request.respond(response);
 }
 
 fn route(path: &str, query: &str, shared: &Shared) -> Reply {
@@ -676,18 +613,18 @@ fn content_type(path: &Path) -> &'static str {
 /// `/events`: the folder's snapshot now, then again each time it changes,
 /// as server-sent events (`event: snapshot`), until the browser goes or
 /// the server stops.
-fn stream_events(request: tiny_http::Request, shared: &Shared) {
-    held_stream(request, shared, |out| follow(out, shared));
+fn stream_events(connection: http::Connection, shared: &Shared) {
+    held_stream(connection, shared, |out| follow(out, shared));
 }
 
 /// Runs the event stream `stream` on `request`'s connection, counted
 /// among the [`MAX_STREAMS`] (503 beyond them).
 fn held_stream(
-    request: tiny_http::Request,
+    connection: http::Connection,
     shared: &Shared,
     stream: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) {
-    let address = request.remote_addr().map(SocketAddr::ip);
+    let address = Some(connection.peer().ip());
     {
         let mut streams = shared
             .streams
@@ -703,21 +640,21 @@ fn held_stream(
         };
         if let Some(why) = refusal {
             drop(streams);
-            return respond(request, Reply::error(503, why), false);
+            return respond(connection, Reply::error(503, why), false);
         }
         streams.total += 1;
         if let Some(a) = address {
             *streams.by_address.entry(a).or_default() += 1;
         }
     }
-    let mut out = request.into_writer();
+    let mut out = connection.into_writer();
     // Chunked, so that the stream's end is the response's end: a client
     // that reads to the end (curl, a script) is done when the stream is,
     // and the connection's thread with it.
     let _ = out
         .write_all(
             b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n\
-              X-Content-Type-Options: nosniff\r\nTransfer-Encoding: chunked\r\n\r\n",
+              X-Content-Type-Options: nosniff\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
         )
         .and_then(|()| {
             let mut chunked = Chunked {
@@ -786,9 +723,9 @@ fn live_events_of(path: &str) -> Option<u64> {
 /// first line: `event: game` (its head), `event: move` for each move as
 /// it is written, then `event: end` once the file is gone (the game is
 /// over: its viewer is at `/game/N`), and the stream ends.
-fn stream_live(request: tiny_http::Request, shared: &Shared, number: u64) {
+fn stream_live(connection: http::Connection, shared: &Shared, number: u64) {
     let path = live_path(&shared.watched.folder, number);
-    held_stream(request, shared, |out| follow_live(out, &path, number));
+    held_stream(connection, shared, |out| follow_live(out, &path, number));
 }
 
 fn follow_live(out: &mut dyn Write, path: &Path, number: u64) -> io::Result<()> {
