@@ -10,6 +10,11 @@
  * of a stopped bot, and again when it continues it: this bot used some in
  * between, and gets the verdict crash.
  *
+ * With the argument 2 it does the same, but its worker spends its time in
+ * the kernel (`getrandom` of 8 MiB, again and again): next to no user
+ * time, all of it system time, which computes nothing for the bot but
+ * takes the CPU its opponent thinks on. It gets the verdict crash too.
+ *
  * With the argument 0 (the control) it arms no timer and plays the same
  * way, its worker spinning whenever it is not stopped: it must stay ok.
  *
@@ -31,14 +36,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 
 static atomic_ulong work;
+static int in_the_kernel;
 
-/* Thinks all the time: what it gets while the bot should be stopped is
- * CPU taken on its opponent's time. */
+/* Thinks all the time (or, with the argument 2, makes system calls all
+ * the time): what it gets while the bot should be stopped is CPU taken on
+ * its opponent's time. */
 static void *worker(void *unused) {
     (void)unused;
+    if (in_the_kernel) {
+        static char noise[8 << 20];
+        for (;;) getrandom(noise, sizeof noise, 0);
+    }
     for (;;) atomic_fetch_add_explicit(&work, 1, memory_order_relaxed);
     return NULL;
 }
@@ -66,6 +78,7 @@ static int arm(void) {
 
 int main(int argc, char **argv) {
     int continues_itself = argc > 1 && atoi(argv[1]) != 0;
+    in_the_kernel = argc > 1 && atoi(argv[1]) == 2;
     char line[256];
     int pegs = 4;
     int started = 0;

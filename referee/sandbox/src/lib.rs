@@ -93,17 +93,12 @@ pub const STOP_SETTLE: Duration = Duration::from_millis(2);
 /// Notices that may wait for a stopped bot: far more than a game's judge
 /// may send between two of its moves (a line is at most 64 KiB).
 pub const MAX_QUEUED_BYTES: usize = 16 << 20;
-/// User time a bot may add from that reading to its next request: the
-/// kernel's accounting is in ticks (10 ms), and splits a process's time
-/// between user and system by the ticks it saw. More is code it ran while
-/// stopped: it continued itself.
-pub const STOPPED_USER_TOLERANCE: Duration = Duration::from_millis(30);
+/// CPU time a bot may add from that reading to its next request: the
+/// rest of a system call under way at the stop (a stop takes effect when
+/// a thread leaves the kernel; the free of a few hundred MiB takes some
+/// ms). More is time it ran while stopped: it continued itself.
+pub const STOPPED_CPU_TOLERANCE: Duration = Duration::from_millis(30);
 
-/// The kernel's clock ticks a second (`_SC_CLK_TCK`), in which
-/// `/proc/PID/stat` counts times: 100 on Linux, whatever the kernel's HZ.
-fn clock_ticks_per_second() -> u64 {
-    rustix::param::clock_ticks_per_second().max(1)
-}
 /// After the end of a game: time to exit on its own, then after SIGTERM.
 pub const EXIT_GRACE: Duration = Duration::from_millis(200);
 pub const TERM_GRACE: Duration = Duration::from_millis(100);
@@ -636,9 +631,9 @@ pub struct BotProcess {
     /// (what it used between is what it used idle).
     cpu_at_reply: Option<Duration>,
     cpu_at_freeze: Option<Duration>,
-    /// Its user time read once it had surely stopped (a while after the
+    /// Its CPU time read once it had surely stopped (a while after the
     /// stop: a thread in a system call at the stop runs on in the kernel).
-    user_stopped: Option<Duration>,
+    cpu_stopped: Option<Duration>,
     frozen_at: Instant,
     /// CPU time it used while it should have been stopped: it continued
     /// itself (a SIGCONT of its own, from a timer). Judged at its next

@@ -76,7 +76,7 @@ impl BotProcess {
             cpu_at_reply: None,
             cpu_at_freeze: None,
             frozen_at: Instant::now(),
-            user_stopped: None,
+            cpu_stopped: None,
             ran_while_stopped: None,
             queued: Vec::new(),
             stdio_inodes: None,

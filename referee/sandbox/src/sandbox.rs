@@ -643,20 +643,6 @@ impl BotCgroup {
         Some(self.cpu_usage()?.saturating_sub(self.cpu_before))
     }
 
-    /// CPU time all the bot's processes spent in user space so far
-    /// (`cpu.stat`'s `user_usec`): what a stopped bot cannot add to, unless
-    /// one of its processes continued itself (see `BotProcess::thaw`).
-    pub fn user_time(&self) -> Option<Duration> {
-        let stat = std::fs::read_to_string(self.kill_file.with_file_name("cpu.stat")).ok()?;
-        let usec = stat
-            .lines()
-            .find_map(|l| l.strip_prefix("user_usec "))?
-            .trim()
-            .parse()
-            .ok()?;
-        Some(Duration::from_micros(usec))
-    }
-
     /// The cgroup's CPU time since it was made.
     fn cpu_usage(&self) -> Option<Duration> {
         let stat = std::fs::read_to_string(self.kill_file.with_file_name("cpu.stat")).ok()?;

@@ -31,7 +31,7 @@ impl BotProcess {
         self.group.signal(Signal::STOP);
         self.frozen = true;
         self.frozen_at = Instant::now();
-        self.user_stopped = None;
+        self.cpu_stopped = None;
         // What it used between its reply and now was used idle; and until
         // it is continued, this is its CPU time.
         self.cpu_at_freeze = self.cpu_time();
@@ -42,46 +42,33 @@ impl BotProcess {
         }
     }
 
-    /// When a stopped bot's user time is read, as that of a bot that has
+    /// When a stopped bot's CPU time is read, as that of a bot that has
     /// surely stopped: [`STOP_SETTLE`] after its stop (`None`: not
     /// stopped, or read already).
     pub fn settle_due(&self) -> Option<Instant> {
-        (self.frozen && self.user_stopped.is_none()).then(|| self.frozen_at + STOP_SETTLE)
+        (self.frozen && self.cpu_stopped.is_none()).then(|| self.frozen_at + STOP_SETTLE)
     }
 
-    /// Reads the user time of a bot stopped [`STOP_SETTLE`] ago or more:
+    /// Reads the CPU time of a bot stopped [`STOP_SETTLE`] ago or more:
     /// from then on it adds none, unless it continued itself (see
     /// [`BotProcess::thaw`]).
     pub fn settle(&mut self) {
         if self.settle_due().is_some_and(|due| Instant::now() >= due) {
-            self.user_stopped = self.user_time();
+            self.cpu_stopped = self.cpu_of_every_process();
         }
     }
 
-    /// Time the bot's processes spent in user space: under strict all of
-    /// them (its cgroup's), else its main process's threads (a child
-    /// forked under `--allow-fork` is not counted). Ticks of the kernel's
-    /// accounting, as `/proc/PID/stat` gives them.
-    fn user_time(&self) -> Option<Duration> {
+    /// CPU time, user and system, of the bot's processes: under strict all
+    /// of them (its cgroup's), else its main process's threads (a child
+    /// forked under `--allow-fork` is not counted).
+    fn cpu_of_every_process(&self) -> Option<Duration> {
         if self.exited {
             return None;
         }
-        if let Some(cgroup) = &self.cgroup {
-            return cgroup.user_time();
+        match &self.cgroup {
+            Some(cgroup) => cgroup.cpu_time(),
+            None => process_cpu_time(self.pid),
         }
-        let stat = std::fs::read(format!("/proc/{}/stat", self.pid.as_raw_nonzero())).ok()?;
-        // After the command's closing parenthesis: state is field 3, utime
-        // field 14.
-        let after = &stat[stat.iter().rposition(|&b| b == b')')? + 1..];
-        let ticks: u64 = std::str::from_utf8(after)
-            .ok()?
-            .split_ascii_whitespace()
-            .nth(11)?
-            .parse()
-            .ok()?;
-        Some(Duration::from_millis(
-            ticks * 1000 / clock_ticks_per_second(),
-        ))
     }
 
     /// CPU time the bot used while it should have been stopped, if it did
@@ -110,23 +97,25 @@ impl BotProcess {
         if !self.frozen {
             return;
         }
-        // A stopped bot runs no code of its own: one whose user time grew
-        // after its stop had settled ran on its opponent's time, continued
-        // by a SIGCONT of its own. (What the kernel still does for it, a
-        // long system call the stop let finish, is system time: that is
-        // given back to its opponent, see `Opponent::excused`, and is no
-        // fault of a bot's that unmaps a large heap after its reply.)
-        if let Some(stopped) = self.user_stopped {
+        // A stopped bot runs nothing: one whose CPU time grew after its
+        // stop had settled ran on its opponent's time, continued by a
+        // SIGCONT of its own (a timer's), which the kernel honours whoever
+        // sends it. System time counts as much as user time: a bot that
+        // continued itself only to make long system calls (`getrandom` of
+        // megabytes, again and again) computes nothing, but takes the CPU
+        // its opponent thinks on. What a stop lets finish (one system call
+        // already under way) is within the tolerance.
+        if let Some(stopped) = self.cpu_stopped {
             let ran = self
-                .user_time()
+                .cpu_of_every_process()
                 .map(|now| now.saturating_sub(stopped))
-                .filter(|ran| *ran > STOPPED_USER_TOLERANCE);
+                .filter(|ran| *ran > STOPPED_CPU_TOLERANCE);
             if ran.is_some() {
                 self.ran_while_stopped = ran;
             }
         }
         self.group.signal(Signal::CONT);
         self.frozen = false;
-        self.user_stopped = None;
+        self.cpu_stopped = None;
     }
 }
