@@ -113,12 +113,20 @@ pub(crate) fn keyed_tournament(
 /// One whole run of the tournament, shared by the tests that compare
 /// with it: its folder.
 fn whole_run() -> &'static Path {
-    // The folder lives as long as the test binary (a static is never
-    // dropped): several tests read it.
+    // The folder lives as long as the test binary: several tests read it.
+    // A static is never dropped, so it is removed at the binary's exit.
     static WHOLE: OnceLock<(Scratch, PathBuf)> = OnceLock::new();
+    extern "C" fn remove_whole() {
+        if let Some((dir, _)) = WHOLE.get() {
+            let _ = std::fs::remove_dir_all(dir.as_path());
+        }
+    }
     &WHOLE
         .get_or_init(|| {
             let dir = scratch_dir("ffa-tournament", "whole");
+            // SAFETY: registers a function that takes no argument, run
+            // once by the C library at exit.
+            unsafe { libc::atexit(remove_whole) };
             let file = tournament_file(&dir, FORMAT);
             let out = dir.join("out");
             tournament(&file, &out, &[]).succeeds();

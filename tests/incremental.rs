@@ -180,6 +180,47 @@ fn adding_replacing_and_removing_bots_plays_only_the_new_games() {
 }
 
 #[test]
+fn copies_of_one_bot_under_several_names_each_keep_the_games_they_played() {
+    // Two teams that handed in the same starter: one content, two names.
+    // Their games shared identities, and the store kept one game's result
+    // for both (a bot drawing at random plays games that differ): rows
+    // and transcripts of games that were not the ones played.
+    let contest = Contest::new();
+    for copy in ["random2", "random3"] {
+        std::fs::copy(contest.path("random"), contest.path(copy)).unwrap();
+    }
+    contest.file(&["random", "random2", "random3"], 2);
+    contest.run("out", &[]);
+    let out = contest.path("out");
+    assert_eq!(kept(&out), 6, "every game played is kept");
+    for row in csv_records(&out.join("games.csv")) {
+        let transcript = out.join("transcripts").join(format!(
+            "game-{:06}.jsonl",
+            row["game"].parse::<u64>().unwrap()
+        ));
+        let text = std::fs::read_to_string(&transcript).unwrap();
+        let head: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        let names: Vec<&str> = head["bots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|name| name.as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [row["bot_a"].as_str(), row["bot_b"].as_str()],
+            "game {}: its transcript is its own",
+            row["game"]
+        );
+    }
+    // A third copy plays its own games; the others' are kept.
+    std::fs::copy(contest.path("random"), contest.path("random4")).unwrap();
+    contest.file(&["random", "random2", "random3", "random4"], 2);
+    assert_eq!(contest.update("out"), 6);
+    assert_eq!(kept(&out), 12);
+}
+
+#[test]
 fn a_dry_run_writes_nothing_and_updates_keep_to_their_formats() {
     let c = Contest::new();
     c.file(&["strong", "random", "constant"], 2);

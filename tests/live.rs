@@ -481,6 +481,9 @@ impl Browser {
                 ])
                 .arg(format!("--user-data-dir={}", profile.path().display()))
                 .arg("about:blank")
+                // Its singleton's socket folder inside the profile, removed
+                // with it: the browser is killed, and leaves it otherwise.
+                .env("TMPDIR", profile.path())
                 .stdin(std::process::Stdio::null())
                 .stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::null())

@@ -57,6 +57,10 @@ fn browse_with(url: &str, screenshot: Option<&Path>, flags: &[&str]) -> Loaded {
         "--window-size=1200,1500",
     ]);
     command.arg(format!("--user-data-dir={}", profile.path().display()));
+    // Chromium's own temporary folder (its singleton's socket) inside the
+    // profile, removed with it: in /tmp it stays behind whenever Chromium
+    // does not end on its own.
+    command.env("TMPDIR", profile.path());
     match screenshot {
         Some(path) => command.arg(format!("--screenshot={}", path.display())),
         None => command.arg("--dump-dom"),

@@ -9,7 +9,8 @@
 //!   and the referee's secret key (hashed: the key never leaves it);
 //! - the content of the bot in seat A, then of the bot in seat B (see
 //!   [`bot_content`]: their files, language and limits; not their names,
-//!   paths or dates);
+//!   paths or dates, but for bots of one content under several names,
+//!   each made its own by its name: [`contents_of`]);
 //! - the game's index within its pairing (0 and 1 for the first pair of
 //!   games with sides swapped, 2 and 3 for the next, ...).
 //!
@@ -79,10 +80,39 @@ pub fn contents_of(bots: &[TournamentBot], jobs: usize) -> Result<Vec<Hash256>, 
     // In the plan's order, so that the first failure is the one reported
     // whatever `jobs`; a bot left unhashed (the pool stops handing out
     // work when the referee is asked to stop) is hashed here.
-    contents
+    let contents: Vec<Hash256> = contents
         .into_iter()
         .zip(bots)
         .map(|(content, bot)| content.unwrap_or_else(|| bot_content(bot)))
+        .collect::<Result<_, _>>()?;
+    Ok(told_apart(contents, bots))
+}
+
+/// `contents` with each bot whose content another bot shares (two teams
+/// that handed in the same starter, a bot entered twice under two names)
+/// made its own by its name: else their games would share identities, and
+/// the store would keep one game's result for each of them (a bot that
+/// draws at random plays games that differ, and each is recorded as it
+/// was played). A bot whose content is its own keeps it, so the games of
+/// the other bots stay kept when copies come or go.
+fn told_apart(contents: Vec<Hash256>, bots: &[TournamentBot]) -> Vec<Hash256> {
+    let mut count = std::collections::HashMap::new();
+    for content in &contents {
+        *count.entry(*content).or_insert(0usize) += 1;
+    }
+    contents
+        .iter()
+        .zip(bots)
+        .map(|(content, bot)| {
+            if count[content] == 1 {
+                return *content;
+            }
+            let mut h = Sha256::new();
+            h.update(content.0);
+            h.update(b"\0name\0");
+            h.update(bot.name.as_bytes());
+            Hash256(h.finalize().into())
+        })
         .collect()
 }
 
@@ -324,6 +354,27 @@ mod tests {
             command,
             limits,
         }
+    }
+
+    #[test]
+    fn bots_of_one_content_under_several_names_are_each_their_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let alone = script_bot(dir.path(), "alone", "print(0)\n");
+        let mut copy_one = script_bot(dir.path(), "starter", "print(1)\n");
+        let mut copy_two = copy_one.clone();
+        copy_one.name = "team one".into();
+        copy_two.name = "team two".into();
+        let both = contents_of(&[alone.clone(), copy_one.clone(), copy_two.clone()], 2).unwrap();
+        assert_ne!(both[1], both[2], "two names of one file are two bots");
+        // The bot of a content of its own keeps it, copies or not: its
+        // other games stay kept when a copy comes or goes.
+        let without = contents_of(&[alone, copy_one.clone()], 1).unwrap();
+        assert_eq!(both[0], without[0]);
+        assert_eq!(without[1], contents_of(&[copy_one], 1).unwrap()[0]);
+        assert_ne!(
+            both[1], without[1],
+            "a copy's content is told apart only beside another"
+        );
     }
 
     #[test]
