@@ -613,6 +613,71 @@ fn games_not_ok(out: &Path) -> (usize, Vec<String>) {
     (rows.len(), bad)
 }
 
+/// A folder of one-file bots with the tournament file beside them, run
+/// from there again and again: the earlier runs' results folders (under
+/// `tournaments/results` by default, or beside the `--out` of this run)
+/// hold their keys and transcripts. The thief, told where they are, reads
+/// none of them.
+fn earlier_results_folders_are_hidden(sandbox: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"class\"\ngame = \"arrow5\"\ngames_per_pairing = 2\nsandbox = \"{sandbox}\"\n\
+             [[bots]]\nname = \"thief\"\nbot = \"thief.py\"\n\
+             [[bots]]\nname = \"random\"\nbot = \"{}\"\n",
+            sample_bin("arrow5_random")
+        ),
+    )
+    .unwrap();
+    thief_with_targets(dir.path(), &[]);
+    let run = |out: Option<&str>| {
+        let mut command = Command::new(referee_bin());
+        command
+            .args(["tournament", "t.toml", "--no-report"])
+            .args(out.map(|out| ["--out", out]).into_iter().flatten())
+            .current_dir(dir.path());
+        let run = run_within(command, Duration::from_secs(120));
+        assert_eq!(run.status, 0, "{}", run.stderr);
+    };
+    run(Some("first"));
+    run(None);
+    let default_root = dir.path().join("tournaments/results");
+    let by_default = std::fs::read_dir(&default_root)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut targets = vec![];
+    for folder in [dir.path().join("first"), by_default] {
+        for name in ["referee.key", "games.csv", "transcripts"] {
+            let target = folder.join(name);
+            assert!(target.exists(), "{}", target.display());
+            targets.push(target);
+        }
+    }
+    let lines: Vec<String> = targets.iter().map(|t| t.display().to_string()).collect();
+    std::fs::write(dir.path().join("targets.txt"), lines.join("\n") + "\n").unwrap();
+    run(Some("third"));
+    let (played, bad) = games_not_ok(&dir.path().join("third"));
+    assert_eq!(played, 2);
+    assert!(bad.is_empty(), "{sandbox}: {bad:#?}");
+}
+
+#[test]
+fn earlier_results_folders_are_hidden_under_basic() {
+    earlier_results_folders_are_hidden("basic");
+}
+
+#[test]
+#[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
+fn earlier_results_folders_are_hidden_under_strict() {
+    assert_strict_available();
+    earlier_results_folders_are_hidden("strict");
+}
+
 /// The layouts an organiser may choose, all in a folder others cannot
 /// enter (a `tempfile` folder, mode 0700, as `mktemp -d` makes): one-file
 /// bots side by side in a `bots_dir` (`alice.py`, the thief), a folder bot

@@ -92,7 +92,7 @@ fn report_folder(args: &CheckArgs, plan: &CheckPlan) -> Result<Option<PathBuf>, 
         .map_err(|e| Failure::input(anyhow!("{}: {e}", args.file.display())))?;
     let base = format!("check-{name}-{}", super::tournament::timestamp());
     // Two checks started in the same second (a CI matrix) get two folders.
-    let results = PathBuf::from("tournaments/results");
+    let results = PathBuf::from(referee_engine::model::folder::RESULTS_ROOT);
     std::fs::create_dir_all(&results)
         .map_err(|e| Failure::input(anyhow!("{}: cannot create: {e}", results.display())))?;
     for n in 1u32..=1000 {
@@ -176,6 +176,7 @@ pub fn run_check(args: CheckArgs, arena: &Arena) -> Result<super::ExitCode, Fail
             bot.limits.process.hidden.extend(args.events.hidden());
         }
     }
+
     if args.json && args.events.on_stdout() {
         return Err(Failure::input(anyhow!(
             "--json and --events - both write to stdout: give --events a file"
@@ -205,6 +206,10 @@ pub fn run_check(args: CheckArgs, arena: &Arena) -> Result<super::ExitCode, Fail
             bot.limits.process.hidden.push(hidden.clone());
         }
         plan.transcripts = Some(transcripts);
+    }
+    let near = referee_engine::model::folder::results_folders_near(report_dir.as_deref());
+    for bot in std::iter::once(&mut plan.bot).chain(&mut plan.opponents) {
+        bot.limits.process.hidden.extend(near.iter().cloned());
     }
     // The JUnit file first: a check that cannot write it prints nothing.
     let mut reporters = Reporters::default();
@@ -281,10 +286,10 @@ pub struct SprtArgs {
     pub new: String,
     /// The old version (the baseline)
     pub old: String,
-    /// Elo of NEW over OLD under H0 (logistic Elo)
+    /// Elo of NEW over OLD under H0 (logistic Elo); -1000 to 1000
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub elo0: f64,
-    /// Elo of NEW over OLD under H1
+    /// Elo of NEW over OLD under H1; -1000 to 1000
     #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
     pub elo1: f64,
     /// Chance of accepting H1 when H0 holds
@@ -354,6 +359,10 @@ pub fn run_sprt(args: SprtArgs, arena: &Arena) -> Result<super::ExitCode, Failur
         let mut limits = args.limits.limits_for(arena, &config, command.language);
         limits.process.hidden.extend(args.key.hidden());
         limits.process.hidden.extend(args.events.hidden());
+        limits
+            .process
+            .hidden
+            .extend(referee_engine::model::folder::results_folders_near(None));
         Ok(TournamentBot {
             name: command.name.clone(),
             limits,

@@ -190,6 +190,7 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
         .flatten()
         .filter_map(|p| std::path::absolute(p).ok())
         .collect();
+    let near = referee_engine::model::folder::results_folders_near(Some(&args.out));
     // The reference must play cleanly itself: against itself.
     let smoke = |team_bot: BotCommand| -> Result<referee_engine::record::MatchRecord, MatchError> {
         let mut limits =
@@ -200,6 +201,7 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
             limit.process.hidden.extend(submissions.iter().cloned());
             limit.process.hidden.extend(bots_own.iter().cloned());
             limit.process.hidden.extend(args.events.hidden());
+            limit.process.hidden.extend(near.iter().cloned());
         }
         let plan = MatchPlan {
             config: config.clone(),

@@ -93,6 +93,10 @@ pub fn run_match(args: MatchArgs, arena: &Arena) -> Result<super::ExitCode, Fail
     for limit in &mut limits {
         limit.process.hidden.extend(args.key.hidden());
         limit.process.hidden.extend(bots_own.iter().cloned());
+        limit
+            .process
+            .hidden
+            .extend(referee_engine::model::folder::results_folders_near(None));
     }
     let plan = MatchPlan {
         config,
@@ -256,6 +260,7 @@ pub fn run_reproduce(args: ReproduceArgs, arena: &Arena) -> Result<super::ExitCo
         .into_iter()
         .chain(std::path::absolute(&args.file).ok())
         .chain(referee_engine::bot::own_paths_of(&bots))
+        .chain(referee_engine::model::folder::results_folders_near(None))
         .collect();
     let limits = Seat::BOTH.map(|s| {
         let mut limits = recorded.limits_for(arena, s, bots[s.index()].language);

@@ -293,7 +293,8 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
             let name = plan
                 .folder_name()
                 .map_err(|e| Failure::input(anyhow::anyhow!("{}: {e}", args.file.display())))?;
-            let base = PathBuf::from("tournaments/results").join(format!("{name}-{}", timestamp()));
+            let base = PathBuf::from(referee_engine::model::folder::RESULTS_ROOT)
+                .join(format!("{name}-{}", timestamp()));
             if args.dry_run {
                 base
             } else {
@@ -323,6 +324,9 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
     .iter()
     .flatten()
     .filter_map(|p| std::path::absolute(p).ok())
+    .chain(referee_engine::model::folder::results_folders_near(Some(
+        &out,
+    )))
     // And every bot's own files from the others.
     .chain(referee_engine::bot::own_paths_of(
         plan.bots.iter().map(|b| &b.command),
@@ -773,7 +777,9 @@ pub(super) fn timestamp() -> String {
 fn interrupted_with_error<T>(outcome: &Result<T, tournament::TournamentError>) -> bool {
     match outcome {
         Err(tournament::TournamentError::Match(_)) | Ok(_) => false,
-        Err(e) if bot::stop_requested() => {
+        // A signal, not the stop the run asked of itself on its error (a
+        // full disk): that error is said as a failure, exit 1.
+        Err(e) if bot::signalled() => {
             eprintln!(
                 "referee: {}",
                 referee_engine::text::escape_lines(&e.to_string())

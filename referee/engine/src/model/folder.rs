@@ -10,6 +10,40 @@ use super::tournament::Format;
 /// no copy of its games.csv).
 pub const STORE_FOLDER: &str = "store";
 
+/// Where results folders go when no `--out` is given, from the working
+/// directory.
+pub const RESULTS_ROOT: &str = "tournaments/results";
+
+/// The results folders kept near a run, hidden from its bots with the one
+/// it writes: `tournaments/results` of the working directory (where every
+/// run goes by default) and the folders beside `out` that hold a referee
+/// key (a results folder's mark). A bot whose own folder holds them (one
+/// of a folder of one-file bots, the tournament file beside them, run from
+/// there) read earlier runs' keys, transcripts and games.
+pub fn results_folders_near(out: Option<&std::path::Path>) -> Vec<std::path::PathBuf> {
+    let mut found = vec![];
+    let root = std::path::absolute(RESULTS_ROOT)
+        .ok()
+        .filter(|root| root.is_dir());
+    found.extend(root.clone());
+    let beside = out
+        .and_then(|out| std::path::absolute(out).ok())
+        .and_then(|out| out.parent().map(std::path::Path::to_path_buf))
+        // Beneath the root, hidden with it.
+        .filter(|parent| root.as_ref().is_none_or(|root| !parent.starts_with(root)));
+    if let Some(Ok(entries)) = beside.map(std::fs::read_dir) {
+        // A folder of many entries is read only so far: this runs at every
+        // start of a command that plays.
+        for entry in entries.flatten().take(10_000) {
+            let path = entry.path();
+            if path.join(crate::key::KEY_FILE).is_file() {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
 /// What `merge` needs to know about a results folder without the bots.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FolderMeta {
