@@ -696,10 +696,17 @@ fn one_file_bots_read_nothing_of_each_other(sandbox: &str) {
     std::fs::write(&runnable, "#!/bin/sh\nexit 0\n").unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&runnable, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // What is made from alice's file beside it: an editor's backup, and
+    // the bytecode a hand run of hers left.
+    std::fs::copy(&starter, bots.join("alice.py~")).unwrap();
+    std::fs::create_dir_all(bots.join("__pycache__")).unwrap();
+    std::fs::copy(&starter, bots.join("__pycache__/alice.cpython-311.pyc")).unwrap();
     thief_with_targets(
         &bots,
         &[
             &bots.join("alice.py"),
+            &bots.join("alice.py~"),
+            &bots.join("__pycache__/alice.cpython-311.pyc"),
             &bots.join("bob"),
             &dir.path().join("carol.py"),
         ],

@@ -195,13 +195,63 @@ impl BotCommand {
     }
 }
 
-/// The own files of every bot of a run ([`BotCommand::own_paths`]): hidden
+/// The own files of every bot of a run ([`BotCommand::own_paths`]) and
+/// what was made from each by name beside it ([`derived_files`]): hidden
 /// from each bot, which gets back only its own.
 pub fn own_paths_of<'a>(bots: impl IntoIterator<Item = &'a BotCommand>) -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = bots.into_iter().flat_map(BotCommand::own_paths).collect();
+    let mut paths: Vec<PathBuf> = bots
+        .into_iter()
+        .flat_map(BotCommand::own_paths)
+        .flat_map(|path| {
+            let derived = derived_files(&path);
+            std::iter::once(path).chain(derived)
+        })
+        .collect();
     paths.sort();
     paths.dedup();
     paths
+}
+
+/// The entries beside a bot's file `file` that are copies of it or made
+/// from it, by their names: an editor's backup or swap file (`alice.py~`,
+/// `#alice.py#`, `.alice.py.swp`), an earlier version (`alice.py.bak`,
+/// `alice-old.py`), a build (`alice`, `alice.o`), Python's bytecode
+/// (`__pycache__/alice.cpython-311.pyc`). In a folder of one-file bots
+/// another bot read the source through them. A name is the file's stem
+/// (after a leading `.` or `#`) followed by nothing or by a character that
+/// is no letter or digit: `alice2.py` is another bot's. A folder bot's
+/// copies beside it too (`carol.zip`, `carol-old/`).
+pub fn derived_files(file: &Path) -> Vec<PathBuf> {
+    /// A folder of more entries is read only so far: this runs for every
+    /// bot at a run's start.
+    const MOST_ENTRIES: usize = 10_000;
+    let (Some(folder), Some(stem)) = (file.parent(), file.file_stem()) else {
+        return Vec::new();
+    };
+    let stem = stem.as_encoded_bytes();
+    let stem = stem.strip_prefix(b".").unwrap_or(stem);
+    if stem.is_empty() {
+        return Vec::new();
+    }
+    let named_after = |name: &[u8]| {
+        let name = name.strip_prefix(b".").unwrap_or(name);
+        let name = name.strip_prefix(b"#").unwrap_or(name);
+        name.strip_prefix(stem)
+            .is_some_and(|rest| rest.first().is_none_or(|b| !b.is_ascii_alphanumeric()))
+    };
+    let mut found = Vec::new();
+    for place in [folder.to_path_buf(), folder.join("__pycache__")] {
+        let Ok(entries) = std::fs::read_dir(&place) else {
+            continue;
+        };
+        for entry in entries.flatten().take(MOST_ENTRIES) {
+            let path = entry.path();
+            if path != file && named_after(entry.file_name().as_encoded_bytes()) {
+                found.push(path);
+            }
+        }
+    }
+    found
 }
 
 /// A spec's `LANG:` prefix, if it names a known language, and the rest.
@@ -481,6 +531,36 @@ fn absolutize_arg(arg: &str, cwd: &Path) -> OsString {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn what_is_made_from_a_bot_by_name_beside_it_is_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path();
+        std::fs::create_dir(folder.join("__pycache__")).unwrap();
+        let mine = [
+            "alice.py~",
+            "#alice.py#",
+            ".alice.py.swp",
+            "alice.py.bak",
+            "alice-old.py",
+            "alice",
+            "__pycache__/alice.cpython-311.pyc",
+        ];
+        let others = [
+            "alice2.py",
+            "alicebot.py",
+            "bob.py",
+            "__pycache__/bob.cpython-311.pyc",
+        ];
+        for name in ["alice.py"].iter().chain(&mine).chain(&others) {
+            std::fs::write(folder.join(name), "x").unwrap();
+        }
+        let mut found = super::derived_files(&folder.join("alice.py"));
+        found.sort();
+        let mut expected: Vec<_> = mine.iter().map(|name| folder.join(name)).collect();
+        expected.sort();
+        assert_eq!(found, expected);
+    }
+
     use super::*;
 
     #[test]
