@@ -1586,11 +1586,16 @@ fn pipe_buffers_count_as_memory(layer: &str) {
     // Its cap: 4 MiB and C's 4 MiB allowance, 8192 KiB; its open files,
     // 64 (the least), room for 30 pipes. It grows its resident memory to
     // 1 MiB under the cap: 28 pipes (1792 KiB) take it over, 4 (256 KiB)
-    // do not.
+    // do not. The same with its game in a thread and its main thread gone
+    // (`headless`), whose status and descriptors then show nothing.
     let fixture = sample_file("hostile/pipe_hoarder.c");
     let cap_kb = 8192;
-    for (pipes, verdict) in [(28, "memory"), (4, "ok")] {
-        let bot = format!("{fixture} {pipes} {}", cap_kb - 1024);
+    for (pipes, verdict, how) in [
+        (28, "memory", ""),
+        (4, "ok", ""),
+        (28, "memory", "headless"),
+    ] {
+        let bot = format!("{fixture} {pipes} {} {how}", cap_kb - 1024);
         let (record, stderr) = against_slow_mastermind(
             &bot,
             0,
@@ -1608,7 +1613,7 @@ fn pipe_buffers_count_as_memory(layer: &str) {
         let bot = &record["players"][0];
         assert_eq!(
             bot["verdict"], verdict,
-            "{pipes} pipes: {record}\n{stderr:?}"
+            "{pipes} pipes {how}: {record}\n{stderr:?}"
         );
         let resident = number_after(&stderr, "resident: ").unwrap();
         // `pipes: N holding K KiB`: all it asked for, each full. A bot

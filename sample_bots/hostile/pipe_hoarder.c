@@ -25,7 +25,13 @@
  * holding it. Plays Mastermind legally: its code is all 1s and each attack
  * all 0s (see self_continuer.c).
  *
- *     pipe_hoarder.c PIPES TARGET
+ *     pipe_hoarder.c PIPES TARGET [headless]
+ *
+ * With `headless` the game runs in a thread of its own and the main thread
+ * exits at once (only itself: `SYS_exit`, not `exit_group`): the process
+ * runs on, but its main thread's `/proc/PID/status` shows no memory and
+ * `/proc/PID/fd` no descriptor, where a measure of the main thread alone
+ * saw nothing of what it held.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,7 +40,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -68,7 +76,9 @@ static void try_the_forbidden(void) {
 
 /* Its peak resident memory (VmHWM) in KiB, as the referee reads it. */
 static long peak_kb(void) {
-    FILE *status = fopen("/proc/self/status", "r");
+    /* The calling thread's: with the main thread gone (headless), the
+     * process's own status shows no memory. */
+    FILE *status = fopen("/proc/thread-self/status", "r");
     char line[256];
     long kb = 0;
     if (!status) return 0;
@@ -109,13 +119,11 @@ static void hoard(int count) {
     fprintf(stderr, "pipes: %d holding %ld KiB\n", made, held >> 10);
 }
 
-int main(int argc, char **argv) {
-    if (argc < 3) {
-        fprintf(stderr, "usage: pipe_hoarder PIPES TARGET_KIB\n");
-        return 2;
-    }
-    int pipes = atoi(argv[1]);
-    long target = atol(argv[2]);
+static int pipes;
+static long target;
+
+static void *play(void *unused) {
+    (void)unused;
     char line[256];
     int pegs = 4;
     int hoarded = 0;
@@ -139,5 +147,21 @@ int main(int argc, char **argv) {
         printf("\n");
         fflush(stdout);
     }
+    exit(0);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr, "usage: pipe_hoarder PIPES TARGET_KIB [headless]\n");
+        return 2;
+    }
+    pipes = atoi(argv[1]);
+    target = atol(argv[2]);
+    if (argc > 3 && strcmp(argv[3], "headless") == 0) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, play, NULL) != 0) return 3;
+        syscall(SYS_exit, 0);
+    }
+    play(NULL);
     return 0;
 }

@@ -159,7 +159,14 @@ pub fn request_stop() {
 }
 
 pub fn stop_requested() -> bool {
-    STOP.load(Ordering::Relaxed) || SIGNALLED.get().is_some_and(|s| s.load(Ordering::Relaxed))
+    STOP.load(Ordering::Relaxed) || signalled()
+}
+
+/// Whether Ctrl-C or SIGTERM came: a stop the referee asked of itself
+/// ([`request_stop`] on a fatal error, a full disk) is not one, and is
+/// reported as that error, not as an interruption.
+pub fn signalled() -> bool {
+    SIGNALLED.get().is_some_and(|s| s.load(Ordering::Relaxed))
 }
 
 /// The exit status of a referee ended by a second SIGINT or SIGTERM.
@@ -741,13 +748,46 @@ struct ProcessStatus {
     threads: Option<u64>,
 }
 
-fn process_status(pid: Pid) -> ProcessStatus {
+/// Where a process's memory and descriptors are read: `/proc/PID`, or,
+/// once its main thread has exited while others run on, a running
+/// thread's `/proc/PID/task/TID` (the main thread's status then shows no
+/// memory, and its descriptors are gone from `/proc/PID/fd`: a bot whose
+/// game ran in a thread was measured at nothing).
+fn measured_folder(pid: Pid) -> (String, ProcessStatus) {
+    let main = format!("/proc/{}", pid.as_raw_nonzero());
+    let status = process_status(&main);
+    if status.peak_kb.is_some() {
+        return (main, status);
+    }
+    let threads = std::fs::read_dir(format!("{main}/task"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        // Every thread of a bot at most (its cap), whatever it started.
+        .take(sandbox::STRICT_PIDS_MAX as usize + 1);
+    for thread in threads {
+        let folder = format!("{main}/task/{}", thread.file_name().to_string_lossy());
+        let of_thread = process_status(&folder);
+        if of_thread.peak_kb.is_some() {
+            return (
+                folder,
+                ProcessStatus {
+                    threads: status.threads.or(of_thread.threads),
+                    ..of_thread
+                },
+            );
+        }
+    }
+    (main, status)
+}
+
+fn process_status(folder: &str) -> ProcessStatus {
     // Read into a buffer that holds it whole: the kernel writes it in one
     // go, where reading to the end of a file of no stated size takes seven
     // reads and a `statx` (it is read every memory poll).
     let mut buffer = [0u8; 4096];
     let mut len = 0;
-    let path = format!("/proc/{}/status", pid.as_raw_nonzero());
+    let path = format!("{folder}/status");
     let Ok(file) = rustix::fs::open(
         path.as_str(),
         rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::CLOEXEC,
@@ -791,8 +831,12 @@ impl HeldBuffers {
     /// each is one of its descriptors; a few dozen reads of a link per
     /// measure.
     pub(crate) fn add_process(&mut self, pid: Pid) {
-        let folder = format!("/proc/{}/fd", pid.as_raw_nonzero());
-        let Ok(entries) = std::fs::read_dir(&folder) else {
+        self.add_descriptors(&format!("/proc/{}/fd", pid.as_raw_nonzero()));
+    }
+
+    /// Adds what the descriptors in `folder` (a `/proc/.../fd`) hold.
+    pub(crate) fn add_descriptors(&mut self, folder: &str) {
+        let Ok(entries) = std::fs::read_dir(folder) else {
             return;
         };
         for entry in entries.filter_map(Result::ok) {

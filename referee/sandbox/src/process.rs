@@ -841,7 +841,7 @@ impl BotProcess {
     }
 
     pub(crate) fn check_memory(&mut self) -> Result<(), Fault> {
-        let status = process_status(self.pid);
+        let (measured, status) = measured_folder(self.pid);
         // Under basic nothing else bounds its threads: thousands of them
         // could take every pid of the machine, and its opponent could then
         // start none. It can start threads only while it runs, where it
@@ -862,7 +862,7 @@ impl BotProcess {
                     held.add_process(pid);
                 }
             }
-            _ => held.add_process(self.pid),
+            _ => held.add_descriptors(&format!("{measured}/fd")),
         }
         let sockets_kb = held.charge_kb(&self.stdio_pipes());
         if let Some(kb) = status.peak_kb {
