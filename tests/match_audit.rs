@@ -5,7 +5,8 @@
 use crate::harness::*;
 
 /// A bot that answers with a character that shows as nothing (a byte
-/// order mark, a zero-width space) loses by `protocol`, and the readable
+/// order mark, a zero-width space) or as a space that is not the space (a
+/// no-break space, an ideographic space) loses by `protocol`, and the readable
 /// account quotes its reply with that character escaped: the newcomer sees
 /// why `0 1 2 3 4` was refused.
 #[test]
@@ -13,6 +14,8 @@ fn an_invisible_character_in_a_reply_is_shown_escaped() {
     for (mode, escaped, raw) in [
         ("bom", "\\u{feff}0 1 2 3 4", '\u{feff}'),
         ("zwsp", "0 1\\u{200b} 2 3 4", '\u{200b}'),
+        ("nbsp", "0\\xa01 2 3 4", '\u{a0}'),
+        ("wide", "0 1 2\\u{3000}3 4", '\u{3000}'),
     ] {
         let bot = format!("python3 {} {mode}", sample_file("hostile/invisible.py"));
         let run = Referee::new()

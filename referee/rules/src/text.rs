@@ -6,8 +6,10 @@
 //! Convention: every control character (C0, DEL, C1), the Unicode
 //! direction overrides and isolates that can reorder what is shown, and
 //! the characters that show as nothing (a byte order mark, zero-width
-//! spaces and joiners, direction marks, a soft hyphen), which would make a
-//! quoted reply look like one it is not, is
+//! spaces and joiners, direction marks, a soft hyphen) or as a space that
+//! is not the space (a no-break space, the typographic spaces, letters and
+//! braille that show blank), which would make a quoted reply look like one
+//! it is not, is
 //! written as `\x1b` (two hex digits, lower case) when below U+0100 and as
 //! `\u{202e}` above. A NUL is `\x00`, a BEL `\x07`, an ESC `\x1b`, a tab
 //! `\x09`. JSON and CSV outputs keep the exact text (their own quoting
@@ -24,7 +26,9 @@ fn needs_escape(c: char) -> bool {
 }
 
 /// Whether `c` shows as nothing (zero-width spaces and joiners, direction
-/// marks, a soft hyphen, a byte order mark), reorders the text around it
+/// marks, a soft hyphen, a byte order mark) or as a space that is not the
+/// space (U+00A0, U+2000-U+200A, U+3000, blank letters such as U+3164),
+/// reorders the text around it
 /// (direction overrides and isolates) or breaks a line without being a
 /// control character (U+2028, U+2029): in a name, it makes one that reads
 /// as another's, or garbles the page it is shown on.
@@ -41,6 +45,20 @@ pub fn is_hidden_or_reordering(c: char) -> bool {
             | '\u{2028}'
             | '\u{2029}'
             | '\u{feff}'
+            // Spaces that are not the space, and letters that show as a
+            // blank: `0\u{a0}1 2 3` reads as a well-formed reply that
+            // was refused.
+            | '\u{00a0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200a}'
+            | '\u{202f}'
+            | '\u{205f}'
+            | '\u{3000}'
+            | '\u{115f}'
+            | '\u{1160}'
+            | '\u{2800}'
+            | '\u{3164}'
+            | '\u{ffa0}'
     )
 }
 
