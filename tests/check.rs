@@ -220,3 +220,22 @@ fn a_check_that_cannot_run_exits_2_with_the_line() {
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(run.stderr.contains("--bot"), "{}", run.stderr);
 }
+
+#[test]
+fn a_bad_bot_option_is_blamed_on_the_option_not_on_line_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = shipped_check_file(dir.path(), |t| t);
+    let run = referee(
+        &["check", &file, "--bot", "./nonexistent", "--no-report"],
+        BUDGET,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    // It once said `check.toml:0: --bot: ...`: no file has a line 0, and
+    // the file is not to blame.
+    assert!(
+        run.stderr.starts_with("referee: --bot: ") && run.stderr.contains("nonexistent"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains(":0:"), "{}", run.stderr);
+}

@@ -57,6 +57,33 @@ fn unknown_game_and_bad_options_are_input_errors() {
 }
 
 #[test]
+fn hours_are_a_duration_held_to_the_bounds_of_seconds() {
+    // `1h` was "not a duration" while `60m` and `3600s` were taken.
+    let good = sample_bin("arrow5_random");
+    for limit in ["1h", "60m", "3600s", "3600"] {
+        let run = referee(
+            &["match", "arrow5", &good, &good, "--time-limit", limit],
+            BUDGET,
+        );
+        assert_eq!(run.status, 0, "--time-limit {limit}: {}", run.stderr);
+    }
+    let over = |limit: &str| {
+        let run = referee(
+            &["match", "arrow5", &good, &good, "--time-limit", limit],
+            BUDGET,
+        );
+        assert_eq!(run.status, 2, "--time-limit {limit}: {}", run.stdout);
+        run.stderr.replace(limit, "LIMIT")
+    };
+    let hours = over("2h");
+    assert!(
+        hours.contains("is too long: a time per move is at most 3600s"),
+        "{hours}"
+    );
+    assert_eq!(hours, over("7200s"));
+}
+
+#[test]
 fn help_explains_bots_and_exit_codes() {
     let run = referee(&["--help"], BUDGET);
     assert_eq!(run.status, 0);

@@ -651,14 +651,17 @@ fn bad_input_is_refused_with_exit_2() {
     let run = referee_in(dir.path(), &args, BUDGET);
     assert_eq!(run.status, 2);
     assert!(run.stderr.contains("--deadline"), "{}", run.stderr);
+    // Two submissions of one team name break that team, not the run
+    // (tests `names_keep_their_letters_and_a_bad_name_breaks_only_its_team`).
     let mut args = base.to_vec();
     args.extend(["--from", "subs"]);
+    args[6] = "clash";
     let run = referee_in(dir.path(), &args, BUDGET);
-    assert_eq!(run.status, 2);
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let rows = rows_by_team(&dir.path().join("clash/admission.csv"));
     assert!(
-        run.stderr.contains("'x'") && run.stderr.contains("x.zip"),
-        "{}",
-        run.stderr
+        rows["x"]["message"].contains("'x'") && rows["x"]["message"].contains("x.zip"),
+        "{rows:?}"
     );
     // CSVs without their columns.
     fs::write(dir.path().join("repos.csv"), "name,where\na,b\n").unwrap();
@@ -1309,4 +1312,62 @@ fn an_unsupported_file_breaks_only_its_team_and_no_submission_is_bad_input() {
         run.stderr
     );
     assert!(!dir.path().join("none").exists());
+}
+
+#[test]
+fn names_keep_their_letters_and_a_bad_name_breaks_only_its_team() {
+    // `Zoë.py` was the team `Zo` (the `ë` dropped), one name with `Zo.py`;
+    // `日本.py` stopped the whole collection (exit 2); two submissions of
+    // one name did too.
+    let dir = tempfile::tempdir().unwrap();
+    let from = dir.path().join("subs");
+    fs::create_dir(&from).unwrap();
+    for name in ["Zoë.py", "Zo.py", "日本.py", "Team A.py", "Team_A.py"] {
+        fs::copy(sample_file("python/arrow5_starter.py"), from.join(name)).unwrap();
+    }
+    let reference = sample_bin("arrow5_random");
+    let run = referee_in(
+        dir.path(),
+        &[
+            "collect",
+            "--game",
+            "arrow5",
+            "--from",
+            "subs",
+            "--reference",
+            &reference,
+            "--out",
+            "bots",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let rows = rows_by_team(&dir.path().join("bots/admission.csv"));
+    assert_eq!(
+        rows.keys().collect::<Vec<_>>(),
+        ["Team_A", "Zo", "Zo_", "日本"],
+        "{rows:?}"
+    );
+    for team in ["Zo", "Zo_"] {
+        assert_eq!(rows[team]["status"], "admitted", "{team}: {rows:?}");
+        assert!(dir.path().join("bots").join(team).is_dir(), "{team}");
+    }
+    assert!(rows["Zo_"]["source"].ends_with("Zoë.py"), "{rows:?}");
+    for (team, says) in [
+        ("日本", "no usable team name"),
+        ("Team_A", "two submissions make the team name 'Team_A'"),
+    ] {
+        let row = &rows[team];
+        assert_eq!(
+            (row["status"].as_str(), row["reason"].as_str()),
+            ("broken", "refused"),
+            "{team}: {row:?}"
+        );
+        assert!(row["message"].contains(says), "{team}: {row:?}");
+    }
+    assert!(
+        rows["Team_A"]["source"].contains("Team A.py")
+            && rows["Team_A"]["source"].contains("Team_A.py")
+    );
+    assert!(!dir.path().join("bots/Team_A").exists());
 }

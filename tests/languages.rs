@@ -408,6 +408,100 @@ fn every_built_in_language_is_listed_with_its_toolchain_found() {
     }
 }
 
+/// A size in KiB as the reference's Languages table writes it: `4 MiB`,
+/// `1 GiB`, `1.5 GiB`.
+fn table_size(kb: u64) -> String {
+    let mib = kb as f64 / 1024.0;
+    if mib >= 1024.0 {
+        format!("{} GiB", mib / 1024.0)
+    } else {
+        format!("{mib} MiB")
+    }
+}
+
+#[test]
+fn the_reference_table_of_languages_says_what_referee_languages_prints() {
+    // The table once lacked `-fmax-errors=20` and C++'s `.c++`, `main.cc`
+    // and aliases: it is the docs an organiser reads first.
+    let docs = std::fs::read_to_string(root().join("docs/reference.md")).unwrap();
+    let table = docs
+        .split("## Languages\n")
+        .nth(1)
+        .expect("docs/reference.md has a Languages section");
+    let run = referee(&["languages", "--json"], BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let code = |text: &str| format!("`{text}`");
+    let words = |value: &serde_json::Value| -> Vec<String> {
+        value
+            .as_array()
+            .map(|a| a.iter().map(|w| w.as_str().unwrap().to_string()).collect())
+            .unwrap_or_default()
+    };
+    for line in run.stdout.lines() {
+        let lang: serde_json::Value = serde_json::from_str(line).unwrap();
+        let name = lang["name"].as_str().unwrap();
+        let row = table
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{name}` ")))
+            .unwrap_or_else(|| panic!("no row for {name} in docs/reference.md's Languages"));
+        let cells: Vec<&str> = row.trim_matches('|').split(" | ").map(str::trim).collect();
+        let [names, bot_is, compile, run_as, times, allowance, compile_limit] = cells[..] else {
+            panic!("{name}: not seven cells: {row}");
+        };
+        // The aliases, and nothing else, in parentheses after the name.
+        let aliases = words(&lang["aliases"]);
+        let listed = names.trim_start_matches(&code(name)).trim();
+        let expected = match aliases.len() {
+            0 => String::new(),
+            _ => format!(
+                "({})",
+                aliases
+                    .iter()
+                    .map(|a| code(a))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        assert_eq!(listed, expected, "{name}'s aliases: {row}");
+        for extension in words(&lang["extensions"]) {
+            assert!(
+                bot_is.contains(&code(&format!(".{extension}"))),
+                "{name}: .{extension}: {row}"
+            );
+        }
+        for marker in words(&lang["markers"]) {
+            assert!(bot_is.contains(&code(&marker)), "{name}: {marker}: {row}");
+        }
+        let command = |key: &str| words(&lang[key]).join(" ");
+        if lang["compile"].is_null() {
+            assert_eq!((compile, compile_limit), ("—", "—"), "{name}: {row}");
+        } else {
+            assert_eq!(compile, code(&command("compile")), "{name}: {row}");
+            let limit = format!(
+                "{} s, {}",
+                lang["compile_time_limit_s"].as_f64().unwrap(),
+                table_size(lang["compile_memory_limit_kb"].as_u64().unwrap())
+            );
+            assert_eq!(compile_limit, limit, "{name}: {row}");
+        }
+        if name == "native" {
+            assert_eq!(run_as, "itself", "{row}");
+        } else {
+            assert!(run_as.starts_with(&code(&command("run"))), "{name}: {row}");
+        }
+        assert_eq!(
+            times,
+            lang["time_multiplier"].as_f64().unwrap().to_string(),
+            "{name}: {row}"
+        );
+        assert_eq!(
+            allowance,
+            table_size(lang["memory_allowance_kb"].as_u64().unwrap()),
+            "{name}: {row}"
+        );
+    }
+}
+
 /// A folder of symbolic links to `programs` (found in PATH), to stand for
 /// a machine with only those installed.
 fn path_with_only(dir: &Path, programs: &[&str]) -> PathBuf {

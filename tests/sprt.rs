@@ -92,3 +92,43 @@ fn bad_bounds_are_refused() {
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(run.stderr.contains("--elo1"), "{}", run.stderr);
 }
+
+#[test]
+fn elo_beyond_a_thousand_is_refused_before_any_game() {
+    // 10000 Elo rounds the expected score to 1: the LLR was NaN and the run
+    // played every game of --max-games to an inconclusive end.
+    let strong = sample_bin("arrow5_strong");
+    let random = sample_bin("arrow5_random");
+    for (elo0, elo1, flag) in [
+        ("0", "10000", "--elo1 10000"),
+        ("0", "1e308", "--elo1 1e308 "),
+        ("-1e308", "0", "--elo0 -1e308 "),
+    ] {
+        let run = referee(
+            &[
+                "sprt",
+                "arrow5",
+                &strong,
+                &random,
+                "--elo0",
+                elo0,
+                "--elo1",
+                elo1,
+                "--max-games",
+                "20",
+            ],
+            BUDGET,
+        );
+        assert_eq!(
+            run.status, 2,
+            "{elo0} {elo1}: {}\n{}",
+            run.stdout, run.stderr
+        );
+        assert!(
+            run.stderr.contains(flag) && run.stderr.contains("from -1000 to 1000"),
+            "{}",
+            run.stderr
+        );
+        assert!(!run.stdout.contains("LLR"), "{}", run.stdout);
+    }
+}

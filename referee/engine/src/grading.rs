@@ -502,6 +502,35 @@ mod tests {
     }
 
     #[test]
+    fn a_roster_team_is_found_under_the_folder_name_collect_gives_it() {
+        // collect names `Zoë.py`'s bot `Zo_` (it once dropped the `ë`, and
+        // `Zo` was then another team's) and refuses `日本.py` under its own
+        // name: the roster's spelling must find both.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("roster.csv");
+        std::fs::write(&path, "student,team\nann,Zoë\nbob,Zo\ncy,日本\n").unwrap();
+        let names: Vec<String> = ["Zo_", "Zo", "random"].map(String::from).to_vec();
+        let admissions = BTreeMap::from([("日本".to_string(), "broken (refused)".to_string())]);
+        let roster = read_roster(
+            &path,
+            &names,
+            &["random".to_string()],
+            &admissions,
+            Links::Followed,
+        )
+        .unwrap();
+        let teams: Vec<(&str, &str)> = roster
+            .entries
+            .iter()
+            .map(|e| (e.student.as_str(), e.team.as_str()))
+            .collect();
+        assert_eq!(teams, [("ann", "Zo_"), ("bob", "Zo"), ("cy", "日本")]);
+        assert_eq!(roster.absent.len(), 1);
+        assert_eq!(roster.absent[0].team, "日本");
+        assert_eq!(roster.absent[0].reason, "no admitted bot: broken (refused)");
+    }
+
+    #[test]
     fn wilson_intervals_hold_the_rate() {
         let (low, high) = wilson(8.0, 10.0);
         assert!((low - 0.490).abs() < 0.001 && (high - 0.943).abs() < 0.001);

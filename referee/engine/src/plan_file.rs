@@ -6,6 +6,7 @@
 //! its own fields (`tournament::plan`, `check::plan`).
 
 use std::collections::BTreeMap;
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -30,10 +31,18 @@ pub enum PlanError {
         kind: &'static str,
         why: crate::input_file::InputError,
     },
+    /// At a line of the file: never line 0, which no editor shows.
     #[error("{}:{line}: {message}", path.display())]
     At {
         path: PathBuf,
-        line: usize,
+        line: NonZeroUsize,
+        message: String,
+    },
+    /// A command-line option that stands in for a field of the file
+    /// (`--bot` for `[bot] bot`): the option is to blame, not the file.
+    #[error("{option}: {message}")]
+    Option {
+        option: &'static str,
         message: String,
     },
 }
@@ -443,11 +452,12 @@ impl<'a> Source<'a> {
         Ok((bots, seen))
     }
 
-    pub(crate) fn line_of(&self, offset: usize) -> usize {
-        self.text[..offset.min(self.text.len())]
+    /// The line (from 1) of a byte offset into the file.
+    pub(crate) fn line_of(&self, offset: usize) -> NonZeroUsize {
+        let breaks = self.text[..offset.min(self.text.len())]
             .matches('\n')
-            .count()
-            + 1
+            .count();
+        NonZeroUsize::MIN.saturating_add(breaks)
     }
 
     /// A TOML error (syntax, or a value of the wrong type) in the file's

@@ -38,6 +38,13 @@
 /// A cell with no pairs counts as this many, so the variance is never zero.
 pub const EMPTY_CELL: f64 = 1e-3;
 
+/// The largest Elo difference `--elo0` and `--elo1` may name, either way.
+/// At 1000 Elo the expected score is already 0.9968 (a 316:1 favourite),
+/// beyond any test worth running; far beyond (10000 Elo), it rounds to
+/// exactly 0 or 1, the hypotheses' likelihoods are not finite, and the LLR
+/// is NaN: the test would never end.
+pub const MAX_ELO: f64 = 1000.0;
+
 /// The expected score of a player `elo` stronger than its opponent.
 pub fn logistic_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
@@ -98,10 +105,21 @@ impl Default for Bounds {
 pub enum BoundsError {
     #[error("--elo0 and --elo1 must be numbers")]
     NotNumbers,
+    #[error("{flag} {} is out of range: give an Elo difference from -{MAX_ELO} to {MAX_ELO} (beyond, the expected score rounds to 0 or 1 and the test cannot decide)", shown_elo(*value))]
+    EloRange { flag: &'static str, value: f64 },
     #[error("--elo1 {elo1} must be larger than --elo0 {elo0}: H1 says NEW is the stronger")]
     Order { elo0: f64, elo1: f64 },
     #[error("{flag} {value} is not an error rate; use a number between 0 and 0.5, e.g. 0.05")]
     ErrorRate { flag: &'static str, value: f64 },
+}
+
+/// An Elo value as typed: `10000`, and `1e308` rather than its 309 digits.
+fn shown_elo(value: f64) -> String {
+    if value.abs() < 1e9 {
+        value.to_string()
+    } else {
+        format!("{value:e}")
+    }
 }
 
 impl Bounds {
@@ -109,6 +127,11 @@ impl Bounds {
     pub fn validate(&self) -> Result<(), BoundsError> {
         if !(self.elo0.is_finite() && self.elo1.is_finite()) {
             return Err(BoundsError::NotNumbers);
+        }
+        for (flag, value) in [("--elo0", self.elo0), ("--elo1", self.elo1)] {
+            if value.abs() > MAX_ELO {
+                return Err(BoundsError::EloRange { flag, value });
+            }
         }
         if self.elo1 <= self.elo0 {
             return Err(BoundsError::Order {
@@ -269,12 +292,18 @@ impl Tally {
         let p = counts.map(|c| c / n);
         let (s0, s1) = (logistic_score(bounds.elo0), logistic_score(bounds.elo1));
         let (l0, l1) = (mle_lambda(&p, s0), mle_lambda(&p, s1));
+        // The root can lie a rounding error from the end of its interval,
+        // where `1 + lambda*(x - s)` rounds to 0 or below: its logarithm
+        // would be infinite or NaN, and so would the LLR. The smallest
+        // positive number in its place keeps every term finite (its `pk`
+        // is tiny there anyway).
+        let ln_weight = |lambda: f64, d: f64| (1.0 + lambda * d).max(f64::MIN_POSITIVE).ln();
         n * p
             .iter()
             .enumerate()
             .map(|(k, pk)| {
                 let x = k as f64 / 4.0;
-                pk * ((1.0 + l0 * (x - s0)).ln() - (1.0 + l1 * (x - s1)).ln())
+                pk * (ln_weight(l0, x - s0) - ln_weight(l1, x - s1))
             })
             .sum::<f64>()
     }
@@ -483,6 +512,67 @@ mod tests {
         assert_eq!((t.wins, t.draws, t.losses), (2, 1, 3));
         assert!(close(t.score(), 2.5 / 6.0, 1e-12));
         assert_eq!(Tally::default().llr(&Bounds::default()), 0.0);
+    }
+
+    #[test]
+    fn elo_beyond_the_range_is_refused() {
+        // 10000 Elo is an expected score of exactly 1.0 in f64: the LLR
+        // was NaN and the test never ended.
+        for (elo0, elo1, flag) in [
+            (0.0, 10_000.0, "--elo1"),
+            (0.0, 1e308, "--elo1"),
+            (-1e308, 0.0, "--elo0"),
+            (-1000.5, 0.0, "--elo0"),
+        ] {
+            let bounds = Bounds {
+                elo0,
+                elo1,
+                ..Bounds::default()
+            };
+            let e = bounds.validate().unwrap_err().to_string();
+            assert!(
+                e.starts_with(flag) && e.contains("from -1000 to 1000"),
+                "{e}"
+            );
+        }
+        let widest = Bounds {
+            elo0: -MAX_ELO,
+            elo1: MAX_ELO,
+            ..Bounds::default()
+        };
+        assert!(widest.validate().is_ok());
+    }
+
+    #[test]
+    fn the_llr_is_finite_for_every_bound_in_range() {
+        let pairs = 500_000; // --max-games' most, in pairs
+        let tallies = [
+            tally([pairs, 0, 0, 0, 0]),
+            tally([0, 0, 0, 0, pairs]),
+            tally([0, 0, pairs, 0, 0]),
+            tally([1, 0, 0, 0, pairs]),
+            tally([pairs, 0, 0, 0, 1]),
+            tally([0, 0, 0, 0, 1]),
+            tally([1, 0, 0, 0, 0]),
+        ];
+        let ends = [-MAX_ELO, -999.0, -400.0, 0.0, 5.0, 400.0, 999.0, MAX_ELO];
+        for elo0 in ends {
+            for elo1 in ends.iter().copied().filter(|e| *e > elo0) {
+                let bounds = Bounds {
+                    elo0,
+                    elo1,
+                    ..Bounds::default()
+                };
+                for t in &tallies {
+                    let llr = t.llr(&bounds);
+                    assert!(
+                        llr.is_finite(),
+                        "[{elo0}, {elo1}] {:?}: {llr}",
+                        t.pentanomial
+                    );
+                }
+            }
+        }
     }
 
     #[test]

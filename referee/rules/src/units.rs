@@ -43,7 +43,9 @@ pub enum UnitError {
     TooFew { n: u64, min: u64 },
     #[error("{n} is too many: at most {max}")]
     TooMany { n: u64, max: u64 },
-    #[error("'{text}' is not a duration; write e.g. 2s, 1.5s or 500ms")]
+    #[error(
+        "'{text}' is not a duration; write e.g. 500ms, 1.5s, 2m or 1h (a bare number is seconds)"
+    )]
     NotADuration { text: String },
     #[error("'{text}': a duration must be positive{}", if *zero_allowed { ", or 0 for no bank" } else { "" })]
     NotPositive { text: String, zero_allowed: bool },
@@ -155,7 +157,8 @@ pub fn parse_move_time(text: &str) -> Result<Duration, UnitError> {
     }
 }
 
-/// Parses `2s`, `1.5s`, `500ms`, `250us` or a bare number of seconds.
+/// Parses `2s`, `1.5s`, `500ms`, `250us`, `2m`, `1h` or a bare number of
+/// seconds.
 pub fn parse_duration(text: &str) -> Result<Duration, UnitError> {
     let (number, scale) = split_duration(text);
     let value: f64 = number.trim().parse().map_err(|_| UnitError::NotADuration {
@@ -189,6 +192,8 @@ fn split_duration(text: &str) -> (&str, f64) {
         (n, 1.0)
     } else if let Some(n) = t.strip_suffix('m') {
         (n, 60.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3600.0)
     } else {
         (t, 1.0)
     }
@@ -314,6 +319,9 @@ mod tests {
         assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
         assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
         assert_eq!(parse_duration("1.5"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_duration("1.5h"), Ok(Duration::from_secs(5400)));
         assert!(parse_duration("0s").is_err());
         assert!(parse_duration("fast")
             .unwrap_err()
@@ -335,6 +343,21 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("not a duration"));
+    }
+
+    #[test]
+    fn hours_are_held_to_the_same_bounds_as_seconds() {
+        // `1h` was "not a duration" while `60m` and `3600s` were taken.
+        assert_eq!(parse_move_time("1h"), parse_move_time("3600s"));
+        assert_eq!(parse_move_time("1h"), Ok(MAX_MOVE_TIME));
+        assert_eq!(
+            parse_move_time("2h").unwrap_err().to_string(),
+            "'2h' is too long: a time per move is at most 3600s"
+        );
+        assert_eq!(parse_time_bank("24h"), Ok(MAX_TIME_BANK));
+        let e = parse_time_bank("25h").unwrap_err().to_string();
+        assert!(e.contains("a time bank is at most 86400s"), "{e}");
+        assert_eq!(parse_time_bank("0h"), Ok(Duration::ZERO));
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub const DEFAULT_SEED: u64 = 1;
     mut_arg("attempts", |a| a.help("Safe Cracker: at most T guesses for each secret; not cracked by then is a failure [default: no limit, safety cap 100]")),
     mut_arg("max_attacks", |a| a.help("Mastermind: attacks the bot may make on each secret, T; not cracked by then is a failure [default: 12]")),
     mut_arg("max_rounds", |a| a.help("Arrow 5: attacks the bot may make on each secret; not cracked by then is a failure [default: 50]")),
-    mut_arg("time_limit", |a| a.help("Wall-clock time for each reply, from the request's last byte to the reply's newline [default: 2s]; at most 3600s")),
+    mut_arg("time_limit", |a| a.help("Wall-clock time for each reply (ms, s, m, h; a bare number is seconds), from the request's last byte to the reply's newline [default: 2s]; 1ms to 3600s")),
     after_help = "The referee holds each secret and plays a solo game with the bot (greeting role \
 `solo`, only `attack` requests). A failure is a secret not cracked within the cap (mastermind \
 --max-attacks, arrow5 --max-rounds, safecracker --attempts) or a verdict against the bot. The average and largest are \

@@ -83,8 +83,8 @@ pub struct CollectArgs {
     /// or empty folder, or one an earlier collect wrote)
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Time each git command (a clone, a checkout) of --repos may take before it is stopped and
-    /// its team is broken (a server that does not answer) [default: 120s]
+    /// Time each git command (a clone, a checkout) of --repos may take (ms, s, m, h; a bare number is seconds) before it is stopped
+    /// and its team is broken (a server that does not answer) [default: 120s]; at most 24h
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = super::duration)]
     pub git_timeout: Option<std::time::Duration>,
     /// Seed of the smoke games [default: 1]
@@ -147,18 +147,37 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
             sources.join(" and ")
         )));
     }
-    let mut by_team: BTreeMap<String, Found> = BTreeMap::new();
+    let mut by_name: BTreeMap<String, Vec<Found>> = BTreeMap::new();
     for f in found {
-        if let Some(first) = by_team.get(f.team()) {
-            return Err(Failure::Input(anyhow!(
-                "two submissions make the team name '{}': {} and {}; rename one",
-                f.team(),
-                describe(first),
-                describe(&f)
-            )));
-        }
-        by_team.insert(f.team().to_string(), f);
+        by_name.entry(f.team().to_string()).or_default().push(f);
     }
+    // Submissions that make one team name (`Team A` and `Team_A`) are
+    // that team's, broken until one is renamed; the other teams are
+    // collected.
+    let by_team: BTreeMap<String, Found> = by_name
+        .into_iter()
+        .map(|(team, mut same)| {
+            let found = match same.len() {
+                1 => same.pop().expect("one"),
+                n => {
+                    let sources: Vec<String> = same.iter().map(describe).collect();
+                    let (count, list, mend) = match &sources[..] {
+                        [a, b] => ("two".to_string(), format!("{a} and {b}"), "rename one"),
+                        _ => (n.to_string(), sources.join(", "), "rename all but one"),
+                    };
+                    Found::Refused {
+                        why: format!(
+                            "{count} submissions make the team name '{}': {list}; {mend}",
+                            referee_engine::text::escape(&team)
+                        ),
+                        source: sources.join(" and "),
+                        team,
+                    }
+                }
+            };
+            (found.team().to_string(), found)
+        })
+        .collect();
     args.limits.check_sandbox(arena)?;
     let key = args.key.run_key()?;
     // The bots folder must not be a team of the source, nor hold it.
@@ -309,6 +328,14 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
                     collect::show_time(*submitted)
                 ),
             },
+            Some(Found::Refused { source, why, .. }) => Admission {
+                team: team.clone(),
+                status: Status::Broken,
+                language: String::new(),
+                source: source.clone(),
+                reason: "refused".into(),
+                message: why.clone(),
+            },
             Some(Found::Submitted(submission)) => {
                 let not_on_roster = roster
                     .as_ref()
@@ -332,8 +359,11 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
         if referee_engine::bot::stop_requested() {
             break;
         }
-        // A team not admitted keeps no bot of an earlier run.
-        if row.status != Status::Admitted {
+        // A team not admitted keeps no bot of an earlier run. A name
+        // collect could not have made (a submission refused for its name)
+        // has none, and is no path to remove.
+        let folder_named = collect::safe_name(&row.team).as_deref() == Some(row.team.as_str());
+        if row.status != Status::Admitted && folder_named {
             remove_team(&out, &row.team, languages);
         }
         counts[match row.status {
@@ -377,6 +407,7 @@ fn describe(found: &Found) -> String {
     match found {
         Found::Submitted(s) => s.origin.describe(),
         Found::Late { team, .. } => format!("{team} (late)"),
+        Found::Refused { source, .. } => source.clone(),
     }
 }
 

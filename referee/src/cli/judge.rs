@@ -34,7 +34,7 @@ pub struct JudgeCheckArgs {
     /// The judge's option, as on `referee match` (repeatable) [default: the recorded game's]
     #[arg(long = "option", value_name = "KEY=VALUE")]
     pub options: Vec<String>,
-    /// Time the judge may take to answer one message [default: 5s]
+    /// Time the judge may take to answer one message (ms, s, m, h; a bare number is seconds) [default: 5s]
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = super::move_time)]
     pub judge_time: Option<std::time::Duration>,
     /// Resident memory the judge may use [default: 1GiB]

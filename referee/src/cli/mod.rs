@@ -302,7 +302,7 @@ pub struct GameFlags {
     /// A judge game's option, passed to the judge in its start message (repeatable); VALUE is sent as a number or true/false when it spells one, else as text; KEY:=JSON sends any JSON value
     #[arg(long = "option", value_name = "KEY=VALUE")]
     pub judge_options: Vec<String>,
-    /// A judge game: time the judge may take to answer one message (its first, after its start, at least 10s); a judge that takes longer voids the game [default: 5s]
+    /// A judge game: time the judge may take to answer one message (ms, s, m, h; a bare number is seconds); its first, after its start, at least 10s; a judge that takes longer voids the game [default: 5s]
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = move_time)]
     pub judge_time: Option<std::time::Duration>,
     /// A judge game: resident memory the judge may use (KiB, MiB, GiB; a bare number is MiB) [default: 1GiB]
@@ -391,15 +391,15 @@ pub enum GameFlagsError {
 /// (`MatchLimits::defaults_for`).
 #[derive(Args, Clone, Debug, Default)]
 pub struct LimitFlags {
-    /// Wall-clock time for each reply, from the request's last byte to the reply's newline
+    /// Wall-clock time for each reply (ms, s, m, h; a bare number is seconds), from the request's last byte to the reply's newline
     /// [default: 2s; cryptron: 2s for C, C++ and executables, 6s for Python]; 1ms to 3600s
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = move_time)]
     pub time_limit: Option<std::time::Duration>,
-    /// Time for a bot's first reply, which includes starting it (e.g. an interpreter)
+    /// Time for a bot's first reply (ms, s, m, h; a bare number is seconds), which includes starting it (e.g. an interpreter)
     /// [default: 5s, or the time limit if longer]; 1ms to 3600s
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = move_time)]
     pub startup_limit: Option<std::time::Duration>,
-    /// Time a bot may spend beyond its limits over one game: what a reply
+    /// Time a bot may spend beyond its limits over one game (ms, s, m, h; a bare number is seconds): what a reply
     /// takes beyond its limit is drawn from the bank, and a reply that would
     /// overdraw it is a timeout; at most 86400s (24 hours) [default: 0, no bank]
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = time_bank)]
@@ -436,7 +436,7 @@ pub struct TimeFlags {
     /// first (`referee calibrate`). The factor is kept in the results [default: 1]
     #[arg(long, value_name = "X|auto", allow_hyphen_values = true, value_parser = ScaleSetting::parse)]
     pub time_scale: Option<ScaleSetting>,
-    /// A reply late by less than this (past its limit and time bank) is taken, and counted as a
+    /// A reply late by less than this (ms, s, m, h; a bare number is seconds), past its limit and time bank, is taken, and counted as a
     /// strike instead of a timeout; the record says each bot's strikes [default: none, every
     /// late reply is a timeout]; 1ms to 3600s
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = move_time)]
@@ -725,7 +725,9 @@ pub fn main() -> ExitCode {
         Command::GenerateAssets(args) => assets::run_assets(args).map(|()| ExitCode::Ok),
         Command::Calibrate(args) => calibrate::run_calibrate(args).map(|()| ExitCode::Ok),
     };
-    if plays_games && referee_engine::bot::stop_requested() {
+    // Only a signal: a stop the referee asked of itself on an error (a
+    // full disk) is that error's, said below with its exit code.
+    if plays_games && referee_engine::bot::signalled() {
         eprintln!("referee: stopped by a signal (Ctrl-C or SIGTERM) before its games were done");
         return ExitCode::Interrupted;
     }

@@ -356,11 +356,12 @@ fn tested_bot(
     let base = src.base();
     let table = raw.bot.as_ref().map(|b| b.get_ref());
     let mut command = match (bot, table.and_then(|t| t.bot.as_ref())) {
-        (Some(spec), _) => BotCommand::parse(spec, &src.languages).map_err(|e| PlanError::At {
-            path: src.path.to_path_buf(),
-            line: 0,
-            message: format!("--bot: {e}"),
-        })?,
+        (Some(spec), _) => {
+            BotCommand::parse(spec, &src.languages).map_err(|e| PlanError::Option {
+                option: "--bot",
+                message: e.to_string(),
+            })?
+        }
         (None, Some(spec)) => BotCommand {
             spec: spec_from_here(spec.get_ref(), &base, &src.languages),
             ..BotCommand::parse_relative_to(spec.get_ref(), &base, &src.languages).map_err(|e| {

@@ -115,17 +115,24 @@ pub fn show_time(secs: i64) -> String {
     format!("{y:04}-{m:02}-{d:02}T{h:02}:{min:02}:{sec:02}Z")
 }
 
-/// A team name made safe for a folder and a bot name: letters, digits,
-/// `-` and `_` kept, every other character `_`; `None` if nothing is left.
+/// A team name made safe for a folder and a bot name: spaces at either
+/// end dropped, ASCII letters, digits, `-` and `_` kept, every other
+/// character `_` (`Zoë` is `Zo_`, `équipe` is `_quipe`), at most 100 of
+/// them. `None` if no ASCII letter or digit is left (`日本`), or if it
+/// begins with `-` (a tool would take the folder for an option). Both
+/// `collect` and grading's roster name teams with it.
 pub fn safe_name(raw: &str) -> Option<String> {
-    let name = crate::text::name_chars(raw.trim(), &['-', '_'], usize::MAX);
-    let mut name = name.trim_matches('_').to_string();
-    name.truncate(100);
-    if name.is_empty() || name.starts_with('-') {
-        None
-    } else {
-        Some(name)
-    }
+    let name = crate::text::name_chars(raw.trim(), &['-', '_'], 100);
+    let usable = name.chars().any(|c| c.is_ascii_alphanumeric()) && !name.starts_with('-');
+    usable.then_some(name)
+}
+
+/// Why a submission's name gives no team name: what to rename it to.
+pub fn unusable_team_name(raw: &str) -> String {
+    format!(
+        "the name '{}' makes no usable team name: name it with ASCII letters, digits, '-' or '_', not '-' first",
+        crate::text::escape(raw)
+    )
 }
 
 /// Where a team's submission is.
@@ -173,13 +180,23 @@ pub enum Found {
         team: String,
         submitted: i64,
     },
+    /// A submission refused before it is fetched, as its name gives no
+    /// team name (`team` is then the name as handed in) or another
+    /// submission gives the same one: that team is broken, and the
+    /// others are collected.
+    Refused {
+        team: String,
+        /// Where it came from, as [`Origin::describe`] says.
+        source: String,
+        why: String,
+    },
 }
 
 impl Found {
     pub fn team(&self) -> &str {
         match self {
             Found::Submitted(s) => &s.team,
-            Found::Late { team, .. } => team,
+            Found::Late { team, .. } | Found::Refused { team, .. } => team,
         }
     }
 }
@@ -314,12 +331,16 @@ pub fn folder_submissions(
                 ),
             )
         };
-        let team = safe_name(raw_team).ok_or_else(|| {
-            bad(format!(
-                "{}: '{raw_team}' makes no usable team name; name it with letters, digits, '-' or '_'",
-                path.display()
-            ))
-        })?;
+        // Handed in by a team, not the organiser: only that team is
+        // broken, as a submission of a kind not taken is.
+        let Some(team) = safe_name(raw_team) else {
+            found.push(Found::Refused {
+                team: raw_team.to_string(),
+                source: path.display().to_string(),
+                why: unusable_team_name(raw_team),
+            });
+            continue;
+        };
         let mut candidates = match (&origin, dated_submissions(&path)) {
             (Origin::Folder(_), Some(dated)) => dated
                 .into_iter()
@@ -363,8 +384,9 @@ pub fn repo_submissions(csv_path: &Path) -> Result<Vec<Found>, CollectError> {
         let raw_team = field(team_col);
         let team = safe_name(&raw_team).ok_or_else(|| {
             bad(format!(
-                "{}:{line}: '{raw_team}' makes no usable team name",
-                csv_path.display()
+                "{}:{line}: {}",
+                csv_path.display(),
+                unusable_team_name(&raw_team)
             ))
         })?;
         let url = field(url_col);
@@ -391,7 +413,8 @@ pub fn repo_submissions(csv_path: &Path) -> Result<Vec<Found>, CollectError> {
 }
 
 /// The teams of a roster CSV (columns `student` and `team`; other columns
-/// ignored), by safe name, with their students.
+/// ignored), by safe name (a name that makes none as written), with their
+/// students.
 pub fn read_roster(path: &Path) -> Result<BTreeMap<String, Vec<String>>, CollectError> {
     let (mut reader, columns) =
         csv_table(path, "--roster", &["student", "team"], 2, "student,team")?;
@@ -401,12 +424,12 @@ pub fn read_roster(path: &Path) -> Result<BTreeMap<String, Vec<String>>, Collect
         let line = i + 2;
         let record = record.map_err(|e| bad(format!("{}:{line}: {e}", path.display())))?;
         let raw_team = record.get(team_col).unwrap_or("");
-        let team = safe_name(raw_team).ok_or_else(|| {
-            bad(format!(
-                "{}:{line}: '{raw_team}' makes no usable team name",
-                path.display()
-            ))
-        })?;
+        // A name that makes no folder name stays as written, as grading
+        // keeps it: the submission of that name is refused under it.
+        let team = safe_name(raw_team).unwrap_or_else(|| raw_team.to_string());
+        if team.is_empty() {
+            return Err(bad(format!("{}:{line}: no team's name", path.display())));
+        }
         // As grading reads the roster (`crate::grading::read_roster`), so
         // that a class list collect takes is one the grades take too.
         let student = record.get(student_col).unwrap_or("").to_string();
@@ -873,8 +896,16 @@ mod tests {
 
     #[test]
     fn team_names_are_made_safe() {
-        assert_eq!(safe_name(" Team Rocket! ").as_deref(), Some("Team_Rocket"));
+        assert_eq!(safe_name(" Team Rocket! ").as_deref(), Some("Team_Rocket_"));
         assert_eq!(safe_name("../..").as_deref(), None);
         assert_eq!(safe_name("-rf").as_deref(), None);
+        // Every character but ASCII letters, digits, `-` and `_` is `_`,
+        // first and last too: `Zoë` and `Zo` are two teams.
+        assert_eq!(safe_name("Zoë").as_deref(), Some("Zo_"));
+        assert_eq!(safe_name("équipe").as_deref(), Some("_quipe"));
+        assert_eq!(safe_name("_team").as_deref(), Some("_team"));
+        assert_eq!(safe_name("日本"), None);
+        assert_eq!(safe_name("__"), None);
+        assert_eq!(safe_name(&"a".repeat(300)).map(|n| n.len()), Some(100));
     }
 }
