@@ -274,7 +274,17 @@ fn a_judge_path_that_is_not_there_or_options_that_do_not_fit_are_bad_input() {
     );
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(run.stderr.contains("judge '"), "{}", run.stderr);
-    assert!(run.stderr.contains("is not executable"), "{}", run.stderr);
+    // No language runs a `.txt`: it is made executable, or named.
+    assert!(
+        run.stderr.contains("no language builds or runs .txt files"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("executable (chmod +x)"),
+        "{}",
+        run.stderr
+    );
     assert!(!run.stderr.contains("bot '"), "{}", run.stderr);
     let _ = std::fs::remove_dir_all(dir);
     // A built-in game's flag for a judge, a judge's option for a built-in game.

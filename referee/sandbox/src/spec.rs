@@ -79,6 +79,19 @@ pub enum BotSpecError {
         /// A file of that name in the folder paths are taken from.
         here: Option<PathBuf>,
     },
+    #[error("bot '{spec}': no language builds or runs .{extension} files (the languages: {languages}); a tournament file can add one ([languages.NAME] with extensions = [\"{extension}\"], see docs/reference.md, \"Languages\"), or mark {} executable (chmod +x) if it runs by itself", path.display())]
+    UnknownExtension {
+        spec: String,
+        path: PathBuf,
+        extension: String,
+        languages: String,
+    },
+    #[error("bot '{spec}': no language is named '{name}' (the languages: {languages}); a tournament file can add one ([languages.{name}], see docs/reference.md, \"Languages\")")]
+    UnknownLanguage {
+        spec: String,
+        name: String,
+        languages: String,
+    },
     #[error("bot '{spec}': {language} needs '{program}', which is not installed (not found in PATH); install it: {install}")]
     NoToolchain {
         spec: String,
@@ -137,7 +150,8 @@ impl BotCommand {
         if let Some(lang) = source_language {
             return source_command(spec, first, rest, base, lang);
         }
-        let (program, args, script) = program_command(spec, first, rest, base)?;
+        let (program, args, script) =
+            program_command(spec, first, rest, base).map_err(|e| explained(e, languages))?;
         if let Some(script) = &script {
             check_size(spec, script)?;
         }
@@ -520,6 +534,67 @@ fn interpreter_of(path: &Path) -> &'static str {
     }
 }
 
+/// `error` told with what the spec most likely meant, when it is about a
+/// language: a file that is not executable, of an extension no language
+/// takes (`bot.kt`); a program not found whose name is a `LANG:` prefix of
+/// no language (`cobol:bot.cob`).
+fn explained(error: BotSpecError, languages: &Languages) -> BotSpecError {
+    let names = || {
+        languages
+            .all()
+            .iter()
+            .map(|l| l.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match error {
+        BotSpecError::NotExecutable { spec, path } => {
+            let extension = path
+                .extension()
+                .map(|e| e.to_string_lossy().into_owned())
+                // A script an interpreter the message names would run.
+                .filter(|e| interpreter_of(&path) == "python3" && e != "py");
+            match extension {
+                Some(extension) => BotSpecError::UnknownExtension {
+                    spec,
+                    path,
+                    extension,
+                    languages: names(),
+                },
+                None => BotSpecError::NotExecutable { spec, path },
+            }
+        }
+        BotSpecError::NotInPath {
+            spec,
+            program,
+            here: None,
+        } => {
+            let prefix = program
+                .split_once(':')
+                .map(|(name, _)| name)
+                .filter(|name| {
+                    !name.is_empty()
+                        && name
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b"+-_#".contains(&b))
+                });
+            match prefix {
+                Some(name) => BotSpecError::UnknownLanguage {
+                    spec,
+                    name: name.to_string(),
+                    languages: names(),
+                },
+                None => BotSpecError::NotInPath {
+                    spec,
+                    program,
+                    here: None,
+                },
+            }
+        }
+        other => other,
+    }
+}
+
 fn absolutize_arg(arg: &str, cwd: &Path) -> OsString {
     let path = Path::new(arg);
     if !arg.starts_with('-') && path.is_relative() && cwd.join(path).exists() {
@@ -531,6 +606,33 @@ fn absolutize_arg(arg: &str, cwd: &Path) -> OsString {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_file_or_prefix_of_no_language_is_said_so() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bot.kt"), "fun main() {}").unwrap();
+        std::fs::write(dir.path().join("run.sh"), "exit 0").unwrap();
+        let languages = super::Languages::built_in();
+        let parse = |spec: &str| {
+            super::BotCommand::parse_relative_to(spec, dir.path(), &languages)
+                .unwrap_err()
+                .to_string()
+        };
+        let kotlin = parse("./bot.kt");
+        assert!(
+            kotlin.contains("no language builds or runs .kt files")
+                && kotlin.contains("[languages.NAME]"),
+            "{kotlin}"
+        );
+        let cobol = parse("cobol:bot.cob");
+        assert!(
+            cobol.contains("no language is named 'cobol'") && cobol.contains("python"),
+            "{cobol}"
+        );
+        // A script its interpreter would run is told to name it.
+        assert!(parse("./run.sh").contains("\"sh "), "{}", parse("./run.sh"));
+        assert!(parse("nosuchprogram").contains("not found in PATH"));
+    }
+
     #[test]
     fn what_is_made_from_a_bot_by_name_beside_it_is_its_own() {
         let dir = tempfile::tempdir().unwrap();
