@@ -246,7 +246,8 @@ fn a_dry_run_writes_nothing_and_updates_keep_to_their_formats() {
     );
 
     // A store changed by hand is named with its line; a folder without
-    // one (an older referee's) is refused plainly. Nothing is lost.
+    // one (moved aside, or an older referee's) is refused, the missing
+    // file named. Nothing is lost.
     c.file(&["strong", "random", "constant"], 2);
     let store = c.path("folder/store/games.jsonl");
     let kept_text = std::fs::read_to_string(&store).unwrap();
@@ -263,7 +264,10 @@ fn a_dry_run_writes_nothing_and_updates_keep_to_their_formats() {
     let refused = run_within(c.command("folder", &["--update"]), BUDGET);
     assert_eq!(refused.status, 2, "{}", refused.stderr);
     assert!(
-        refused.stderr.contains("older referee"),
+        refused
+            .stderr
+            .contains("holds games (games.csv) but not store/games.jsonl")
+            && refused.stderr.contains("put it back"),
         "{}",
         refused.stderr
     );

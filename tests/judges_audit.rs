@@ -202,6 +202,111 @@ fn a_reply_that_crashes_the_judge_voids_the_game_and_is_named() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A `log` sent with `ready` is the account's line before the first
+/// move's, as a turn's `log` is that turn's: in the match's account, its
+/// transcript's record and `referee replay`.
+#[test]
+fn a_ready_log_opens_the_account_before_the_first_move() {
+    let dir = scratch_dir("judges-audit", "ready-log");
+    let transcript = dir.join("game.jsonl");
+    let run = audit(
+        "ready-log",
+        ONES,
+        &["--transcript", transcript.to_str().unwrap()],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let in_order = |text: &str| {
+        let ready = text.find("the board is set: 3 cells");
+        let turn = text.find("player 0 took a cell");
+        matches!((ready, turn), (Some(r), Some(t)) if r < t)
+    };
+    assert!(in_order(&run.stdout), "{}", run.stdout);
+    let text = std::fs::read_to_string(&transcript).unwrap();
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    let account: Vec<&str> = last["record"]["account"]
+        .as_array()
+        .expect("the record's account")
+        .iter()
+        .filter_map(serde_json::Value::as_str)
+        .collect();
+    assert!(in_order(&account.join("\n")), "{account:?}");
+    let shown = referee(&["replay", transcript.to_str().unwrap()], BUDGET);
+    assert_eq!(shown.status, 0, "{}", shown.stderr);
+    assert!(in_order(&shown.stdout), "{}", shown.stdout);
+}
+
+/// A tournament (round robin and free-for-all) whose judge crashes on a
+/// bot's reply of terminal escapes prints the judge's stderr, which quotes
+/// it, escaped, as `match` does: no ESC, BEL or direction override reaches
+/// the terminal.
+#[test]
+fn a_tournament_shows_a_void_games_judge_stderr_escaped() {
+    let dir = scratch_dir("judges-audit", "tournament-escapes");
+    let bot = raw_bot(
+        &dir,
+        "evil.py",
+        "boom\x1b]0;PWNED\x07\x1b[2J\u{202e}evil".as_bytes(),
+    );
+    let ones = dir.join("ones.py");
+    std::fs::write(
+        &ones,
+        "import sys\nfor l in sys.stdin: print(1, flush=True)\n",
+    )
+    .unwrap();
+    let judge = judge_fixture("audit/judge.py");
+    for format in [
+        "format = \"round-robin\"\ngames_per_pairing = 2",
+        "format = \"free-for-all\"\nplayers_per_game = 2\ngames_per_bot = 2",
+    ] {
+        let file = dir.join("t.toml");
+        std::fs::write(
+            &file,
+            format!(
+                "name = \"t\"\ngame = \"{judge}\"\n{format}\nseed = 5\n\
+                 [options]\nfault = \"echo\"\n\
+                 [[bots]]\nname = \"evil\"\nbot = \"{bot}\"\n\
+                 [[bots]]\nname = \"ones\"\nbot = \"{}\"\n",
+                ones.display()
+            ),
+        )
+        .unwrap();
+        let out = dir.join("out");
+        let _ = std::fs::remove_dir_all(&out);
+        let run = referee(
+            &[
+                "tournament",
+                file.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--no-report",
+            ],
+            BUDGET,
+        );
+        // The game evil's reply crashed is void: exit 1, its judge's
+        // stderr shown.
+        assert_eq!(run.status, 1, "{format}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("1 games were void, their judge failed: games "),
+            "{format}: {}",
+            run.stderr
+        );
+        assert!(
+            run.stderr.contains(
+                r"IndexError: the board has no cell boom\x1b]0;PWNED\x07\x1b[2J\u{202e}evil"
+            ),
+            "{format}: {}",
+            run.stderr
+        );
+        let raw = |c: char| run.stdout.contains(c) || run.stderr.contains(c);
+        assert!(
+            !raw('\u{1b}') && !raw('\u{7}') && !raw('\u{202e}'),
+            "{format}: {}",
+            run.stderr
+        );
+    }
+}
+
 /// The code blocks of `language` in `text`, in order.
 fn code_blocks(text: &str, language: &str) -> Vec<String> {
     let fence = format!("```{language}\n");

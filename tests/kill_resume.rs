@@ -204,6 +204,44 @@ fn a_games_csv_and_store_cut_mid_row_are_repaired_on_resume() {
     assert_eq!(game_results_by_number(&games_path), expected);
 }
 
+/// A store line damaged (not JSON) is named by its file and number, with
+/// what to do: deleting that line and running with --resume plays its
+/// game again and gives the games of an undamaged folder.
+#[test]
+fn a_damaged_store_line_is_named_and_deleting_it_then_resume_recovers_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, key) = setup(dir.path());
+    let out = dir.path().join("out");
+    let run = run_within(command(&file, &key, &out, false), BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let expected = game_results_by_number(&out.join("games.csv"));
+    let store = out.join("store/games.jsonl");
+    let text = std::fs::read_to_string(&store).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[4] = "{garbage";
+    std::fs::write(&store, lines.join("\n") + "\n").unwrap();
+    let refused = run_within(command(&file, &key, &out, true), BUDGET);
+    assert_eq!(refused.status, 2, "{}", refused.stderr);
+    for said in [
+        &format!("{}, line 5: ", store.display()),
+        "delete that line",
+        "--resume",
+    ] {
+        assert!(refused.stderr.contains(said), "{said}: {}", refused.stderr);
+    }
+    assert!(
+        !refused.stderr.contains("Move it aside"),
+        "{}",
+        refused.stderr
+    );
+    // As told: the line deleted, --resume plays its game again.
+    lines.remove(4);
+    std::fs::write(&store, lines.join("\n") + "\n").unwrap();
+    let run = run_within(command(&file, &key, &out, true), BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(game_results_by_number(&out.join("games.csv")), expected);
+}
+
 /// Bytes the process `pid` has read so far (`rchar` of /proc/PID/io).
 fn bytes_read(pid: u32) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/io"))
@@ -464,4 +502,102 @@ fn a_match_stopped_by_a_signal_leaves_no_bot_or_folder() {
         let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
         assert!(left.is_empty(), "{stop:?}: left in TMPDIR: {left:?}");
     }
+}
+
+/// A tmpfs mounted for one test, unmounted when dropped (passed or not).
+struct Mounted(PathBuf);
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// The space a folder's files take on disk (their blocks), recursively.
+fn blocks_used(path: &Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::symlink_metadata(path).unwrap();
+    let own = meta.blocks() * 512;
+    if !meta.is_dir() {
+        return own;
+    }
+    own + std::fs::read_dir(path)
+        .unwrap()
+        .map(|e| blocks_used(&e.unwrap().path()))
+        .sum::<u64>()
+}
+
+fn no_report(mut command: Command) -> Command {
+    command.arg("--no-report");
+    command
+}
+
+/// A disk that fills mid-tournament: the referee says the system's reason,
+/// how many games were not played and that --resume plays them, exit 1
+/// (not 130, an interruption's); once space is freed, --resume gives the
+/// games of an uninterrupted run.
+#[test]
+#[ignore = "needs root (to mount a small tmpfs that fills): run by .ci/run"]
+fn a_full_disk_stops_the_tournament_with_exit_1_and_resume_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, key) = setup(dir.path());
+    let whole = dir.path().join("whole");
+    let run = run_within(no_report(command(&file, &key, &whole, false)), BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let expected = game_results_by_number(&whole.join("games.csv"));
+    // A disk with room for about half of the games the whole run keeps
+    // (its store: every game's line and transcript).
+    let disk = dir.path().join("disk");
+    std::fs::create_dir(&disk).unwrap();
+    let size_kb = blocks_used(&whole.join("store")) / 2 / 1024;
+    let status = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", &format!("size={size_kb}k"), "tmpfs"])
+        .arg(&disk)
+        .status()
+        .unwrap();
+    assert!(
+        status.success(),
+        "cannot mount a tmpfs on {}",
+        disk.display()
+    );
+    let mounted = Mounted(disk.clone());
+    let out = disk.join("out");
+    let run = run_within(no_report(command(&file, &key, &out, false)), BUDGET);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    let kept = game_results_by_number(&out.join("games.csv")).len();
+    assert!(kept > 0 && kept < 30, "{kept} games kept: {}", run.stderr);
+    let not_played = run
+        .stderr
+        .split(" of its 30 games were not played")
+        .next()
+        .and_then(|t| t.rsplit(' ').next())
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or_else(|| panic!("no count of games not played: {}", run.stderr));
+    assert!(not_played > 0 && not_played <= 30 - kept, "{}", run.stderr);
+    for said in ["No space left on device", "--resume", "free space"] {
+        assert!(run.stderr.contains(said), "{said}: {}", run.stderr);
+    }
+    assert!(
+        !run.stderr.contains("stopped by a signal"),
+        "{}",
+        run.stderr
+    );
+    // Space freed: the resume plays the rest, and nothing was lost.
+    let status = Command::new("mount")
+        .args(["-o", "remount,size=64m"])
+        .arg(&disk)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let run = run_within(no_report(command(&file, &key, &out, true)), BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(game_results_by_number(&out.join("games.csv")), expected);
+    for name in ["standings.csv", "crosstable.csv"] {
+        assert_eq!(
+            std::fs::read(whole.join(name)).unwrap(),
+            std::fs::read(out.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    drop(mounted);
 }

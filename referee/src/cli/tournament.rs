@@ -439,6 +439,16 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
     if interrupted_with_error(&outcome) {
         return Ok(super::ExitCode::Interrupted);
     }
+    // Results that could not be written (a full disk): not the bots'
+    // doing, not finished: 1, as for games not played.
+    if let Err(e @ tournament::TournamentError::Unfinished { .. }) = &outcome {
+        eprintln!(
+            "referee: {}\nplay them with: {}",
+            referee_engine::text::escape_lines(&e.to_string()),
+            resume_command(&args.file, &out)
+        );
+        return Ok(super::ExitCode::Internal);
+    }
     let outcome = outcome.map_err(|e| match e {
         tournament::TournamentError::FolderInUse { .. }
         | tournament::TournamentError::FolderLocked { .. }
@@ -615,10 +625,22 @@ fn run_free_for_all(
     } else {
         eprint!("{summary}");
     }
+    // The reasons quote a judge's stderr or the system's errors, which a
+    // bot's reply can reach: shown escaped.
+    if let Some(why) = &outcome.void_why {
+        let numbers: Vec<String> = outcome.void_games.iter().map(u64::to_string).collect();
+        eprintln!(
+            "warning: {} games were void, their judge failed: games {} ({}); they count for nobody, --resume plays them again",
+            numbers.len(),
+            numbers.join(", "),
+            referee_engine::text::escape_lines(why)
+        );
+    }
     if let Some(why) = &outcome.not_played_why {
         eprintln!(
-            "warning: {} games not played ({why}); --resume plays them",
-            outcome.not_played
+            "warning: {} games not played ({}); --resume plays them",
+            outcome.not_played - outcome.void_games.len() as u64,
+            referee_engine::text::escape_lines(why)
         );
     }
     if !args.no_report {

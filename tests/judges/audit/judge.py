@@ -5,7 +5,7 @@ alone), `key-twice` (two "end" keys), `seats` (min_players above
 max_players), `seats-text` (max_players "4"), `silent` (never answers a
 reply), `debug` (prints its board on stdout), `echo` (the reply's line, as
 received, in its `illegal` detail, and a crash when that line starts with
-"boom")."""
+"boom"), `ready-log` (a `log` with its `ready` and with its turn)."""
 import json
 import sys
 import time
@@ -31,6 +31,8 @@ if fault == "seats":
     ready.update(min_players=5, max_players=3)
 if fault == "seats-text":
     ready.update(max_players="4")
+if fault == "ready-log":
+    ready.update(log="the board is set: 3 cells")
 send(json.dumps(ready))
 reply = read()
 if fault == "silent":
@@ -43,6 +45,8 @@ elif fault == "ranks-two":
     send(json.dumps({"type": "turn", "end": {"ranks": [1, 0], "reason": "ranked"}}))
 elif fault == "key-twice":
     send('{"type":"turn","end":{"winner":0,"reason":"a"},"end":{"winner":1,"reason":"b"}}')
+elif fault == "ready-log":
+    send(json.dumps({"type": "turn", "log": "player 0 took a cell", "end": {"winner": 0, "reason": "fine"}}))
 elif fault == "debug":
     print("board: X . O")
 elif fault == "echo":

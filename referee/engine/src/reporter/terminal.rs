@@ -233,7 +233,9 @@ impl Reporter for Terminal {
                         "{} games were void, their judge failed: games {} ({}); they count for nobody. Play them again with: {}",
                         numbers.len(),
                         numbers.join(", "),
-                        outcome.void_why.as_deref().unwrap_or("the judge failed"),
+                        // The judge's error quotes its stderr, which a
+                        // bot's reply can reach: shown escaped.
+                        escape_lines(outcome.void_why.as_deref().unwrap_or("the judge failed")),
                         self.resume
                     );
                 }
@@ -242,10 +244,12 @@ impl Reporter for Terminal {
                     eprintln!(
                         "{} games were not played ({}); they count for nobody. Play them with: {}",
                         not_played,
-                        outcome
-                            .not_played_why
-                            .as_deref()
-                            .unwrap_or("the system would not start a bot"),
+                        escape_lines(
+                            outcome
+                                .not_played_why
+                                .as_deref()
+                                .unwrap_or("the system would not start a bot")
+                        ),
                         self.resume
                     );
                 }

@@ -276,6 +276,9 @@ pub struct JudgeGame {
     /// Replies the judge accepted, per seat.
     accepted: Vec<u32>,
     summary: Vec<String>,
+    /// The `ready`'s `log`: the account's line before the first move, as
+    /// a turn's `log` is that turn's.
+    opening: Option<String>,
     frames: Vec<Value>,
     /// The frames' size in all, as compact JSON.
     frames_bytes: usize,
@@ -370,6 +373,7 @@ impl JudgeGame {
             moves: None,
             accepted: vec![0; names.len()],
             summary: Vec::new(),
+            opening: None,
             frames: Vec::new(),
             frames_bytes: 0,
         };
@@ -455,6 +459,8 @@ impl JudgeGame {
             .first
             .or_else(|| ready.ask.as_ref().map(|a| a[0].0))
             .unwrap_or(Seat::A);
+        // A move's empty `log` leaves no line; the ready's alike.
+        game.opening = ready.log.clone().filter(|log| !log.is_empty());
         game.take(*Box::new(ready));
         Ok(game)
     }
@@ -685,6 +691,10 @@ impl Game for JudgeGame {
 
     fn summary(&self) -> Vec<String> {
         self.summary.clone()
+    }
+
+    fn opening(&self) -> Vec<String> {
+        self.opening.iter().cloned().collect()
     }
 
     fn first_to_move(&self) -> Seat {

@@ -54,7 +54,10 @@ pub enum StoreError {
     },
     #[error(transparent)]
     Input(#[from] crate::input_file::InputError),
-    #[error("{}, line {line}: {message}; the store was changed by hand? Move it aside and play the games again", path.display())]
+    /// A line that does not read as a game (damaged, or changed by hand).
+    /// Deleting it costs that game alone: `--resume` plays it again and
+    /// keeps the others.
+    #[error("{}, line {line}: {message}; the line is damaged or was changed by hand: delete that line (or restore it) and run again with --resume, which plays its game again and keeps every other", path.display())]
     BadLine {
         path: PathBuf,
         line: usize,

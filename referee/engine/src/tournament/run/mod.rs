@@ -120,9 +120,11 @@ pub enum TournamentError {
     /// with a changed file.
     #[error("{} holds a {format} tournament of another file: a {format} tournament is paired round by round from its results, so it cannot take bots added, replaced or removed; play the new file in another --out (or restore the file and --resume)", path.display())]
     UpdateOfRounds { path: PathBuf, format: &'static str },
-    /// A round robin or gauntlet folder with games but no store: written
-    /// by a referee that numbered its games' seeds by their place.
-    #[error("{} holds games of an older referee (it has no store/games.jsonl; its games' seeds came from their place in the schedule): finish it with that referee, or play the tournament again with another --out", path.display())]
+    /// A round robin or gauntlet folder with games but no store: its
+    /// store moved or deleted, or written by a referee that numbered its
+    /// games' seeds by their place. Which cannot be told from the folder,
+    /// so the missing file is named, with what to do in each case.
+    #[error("{} holds games (games.csv) but not store/games.jsonl, the record of its games that --resume and --update play from; nothing was changed. If its store/ folder was moved or deleted, put it back and run again (a line of it that does not read: delete that line and run with --resume); if the folder was written by an older referee (without a store), finish it with that referee; else play the tournament again with another --out", path.display())]
     NoStore { path: PathBuf },
     /// A free-for-all resumed after some of its bots changed.
     #[error("{}: {bots} changed since the folder's games were played (their files are not those played); add --update to play their games again, or restore them and --resume", path.display())]
@@ -132,6 +134,20 @@ pub enum TournamentError {
     UpdateOfFreeForAll { path: PathBuf },
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The run stopped because a result could not be written (a full
+    /// disk): the games already kept stay, `--resume` plays the rest. The
+    /// reason (with its system error) is said first, then the advice, so
+    /// it is not chained as a source.
+    #[error("{reason}; the tournament stopped: {not_played} of its {scheduled} games were not played ({kept} are kept in {}, {standings}); free space (or fix the cause), then add --resume to play them", out.display())]
+    Unfinished {
+        reason: String,
+        out: PathBuf,
+        not_played: u64,
+        scheduled: u64,
+        kept: u64,
+        /// Whether standings.csv covers the games kept, or why not.
+        standings: String,
+    },
     /// A file of the results folder (or a shard) that is not a regular
     /// file, or is too large ([`crate::input_file`]).
     #[error(transparent)]
@@ -270,6 +286,8 @@ pub fn run(
         source,
     };
 
+    // The games of the schedule in the folder, at the end of the run.
+    let kept_in_folder;
     let (scheduled, mut rounds) = if plan.format.has_rounds() {
         let mut results = Results::default();
         if games_path.exists() {
@@ -322,7 +340,10 @@ pub fn run(
             }
         }
         let expected = state.expected_games(plan, &results).map_err(off_schedule)?;
-        meta.record_total(out, expected)?;
+        kept_in_folder = results.len() as u64;
+        if played.error.is_none() {
+            meta.record_total(out, expected)?;
+        }
         (expected, Some((state, results)))
     } else {
         let schedule = Schedule::new(plan, GameIdentities::new(plan, &key.key, options.jobs)?);
@@ -355,13 +376,14 @@ pub fn run(
         });
         play(&mut todo, &mut played, reporters);
         let kept = played.keeping.take().expect("kept above").store;
+        kept_in_folder = already_done + played.now;
         if played.error.is_none() {
             publish(plan, out, &schedule, options.shard, &kept)?;
         }
         (scheduled, None)
     };
     if let Some(e) = played.error {
-        return Err(e);
+        return Err(unfinished(plan, out, e, scheduled, kept_in_folder));
     }
 
     let (mut standings, rows_in_folder) = standings_of(out, &plan.bot_names(), plan.scoring)?;
@@ -396,6 +418,40 @@ pub fn run(
         outcome: &outcome,
     })?;
     Ok(outcome)
+}
+
+/// The error a run stopped on, told with what it left: a result that
+/// could not be written (a full disk) says how many games were not played
+/// and that `--resume` plays them, after the standings of the games kept
+/// are written if they can be. A match's error (a judge, a compiler) is
+/// said as it is: it is not the folder's.
+fn unfinished(
+    plan: &TournamentPlan,
+    out: &Path,
+    error: TournamentError,
+    scheduled: u64,
+    kept: u64,
+) -> TournamentError {
+    if matches!(error, TournamentError::Match(_)) {
+        return error;
+    }
+    let standings = match standings_of(out, &plan.bot_names(), plan.scoring)
+        .and_then(|(standings, _)| Ok(write_tables(out, &standings)?))
+    {
+        Ok(()) => "standings.csv covers them".to_string(),
+        Err(e) => format!(
+            "standings.csv was not written: {}",
+            crate::text::with_causes(&e)
+        ),
+    };
+    TournamentError::Unfinished {
+        reason: crate::text::with_causes(&error),
+        out: out.to_path_buf(),
+        not_played: scheduled.saturating_sub(kept),
+        scheduled,
+        kept,
+        standings,
+    }
 }
 
 /// A fresh, empty folder for a unit test, named after it.
