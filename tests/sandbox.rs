@@ -688,7 +688,16 @@ fn one_file_bots_read_nothing_of_each_other(sandbox: &str) {
     let bots = dir.path().join("bots");
     let starter = sample_file("python/arrow5_starter.py");
     std::fs::create_dir_all(bots.join("bob")).unwrap();
-    std::fs::copy(&starter, bots.join("alice.py")).unwrap();
+    // Alice reads a data file of hers beside her, named after her: hidden
+    // from the others with her file, given back to her.
+    let reads_her_data = "import os\n\
+        open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'alice_weights.txt')).read()\n";
+    std::fs::write(
+        bots.join("alice.py"),
+        reads_her_data.to_string() + &std::fs::read_to_string(&starter).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(bots.join("alice_weights.txt"), "0.5\n").unwrap();
     std::fs::copy(&starter, bots.join("bob/main.py")).unwrap();
     std::fs::write(bots.join("bob/secret.txt"), "bob's\n").unwrap();
     std::fs::copy(&starter, dir.path().join("carol.py")).unwrap();
@@ -701,11 +710,16 @@ fn one_file_bots_read_nothing_of_each_other(sandbox: &str) {
     std::fs::copy(&starter, bots.join("alice.py~")).unwrap();
     std::fs::create_dir_all(bots.join("__pycache__")).unwrap();
     std::fs::copy(&starter, bots.join("__pycache__/alice.cpython-311.pyc")).unwrap();
+    // A second name of alice's file beside it (a backup made with
+    // `cp -al`): a file's Landlock rule is its inode's, so granting that
+    // name granted hers.
+    std::fs::hard_link(bots.join("alice.py"), bots.join("zz_backup.txt")).unwrap();
     thief_with_targets(
         &bots,
         &[
             &bots.join("alice.py"),
             &bots.join("alice.py~"),
+            &bots.join("alice_weights.txt"),
             &bots.join("__pycache__/alice.cpython-311.pyc"),
             &bots.join("bob"),
             &dir.path().join("carol.py"),

@@ -229,29 +229,19 @@ pub fn own_paths_of<'a>(bots: impl IntoIterator<Item = &'a BotCommand>) -> Vec<P
 /// The entries beside a bot's file `file` that are copies of it or made
 /// from it, by their names: an editor's backup or swap file (`alice.py~`,
 /// `#alice.py#`, `.alice.py.swp`), an earlier version (`alice.py.bak`,
-/// `alice-old.py`), a build (`alice`, `alice.o`), Python's bytecode
-/// (`__pycache__/alice.cpython-311.pyc`). In a folder of one-file bots
-/// another bot read the source through them. A name is the file's stem
-/// (after a leading `.` or `#`) followed by nothing or by a character that
-/// is no letter or digit: `alice2.py` is another bot's. A folder bot's
-/// copies beside it too (`carol.zip`, `carol-old/`).
+/// `Alice-old.py`), a build (`alice`, `alice.o`), Python's bytecode
+/// (`__pycache__/alice.cpython-311.pyc`), a data file (`alice_weights.txt`).
+/// In a folder of one-file bots another bot read the source through them.
+/// A name is the file's stem (after a leading `.` or `#`, in any case)
+/// followed by nothing or by a character that is no letter or digit:
+/// `alice2.py` is another bot's. A folder bot's copies beside it too
+/// (`carol.zip`, `carol-old/`).
 pub fn derived_files(file: &Path) -> Vec<PathBuf> {
     /// A folder of more entries is read only so far: this runs for every
     /// bot at a run's start.
     const MOST_ENTRIES: usize = 10_000;
-    let (Some(folder), Some(stem)) = (file.parent(), file.file_stem()) else {
+    let (Some(folder), Some(stem)) = (file.parent(), stem_of(file)) else {
         return Vec::new();
-    };
-    let stem = stem.as_encoded_bytes();
-    let stem = stem.strip_prefix(b".").unwrap_or(stem);
-    if stem.is_empty() {
-        return Vec::new();
-    }
-    let named_after = |name: &[u8]| {
-        let name = name.strip_prefix(b".").unwrap_or(name);
-        let name = name.strip_prefix(b"#").unwrap_or(name);
-        name.strip_prefix(stem)
-            .is_some_and(|rest| rest.first().is_none_or(|b| !b.is_ascii_alphanumeric()))
     };
     let mut found = Vec::new();
     for place in [folder.to_path_buf(), folder.join("__pycache__")] {
@@ -260,12 +250,74 @@ pub fn derived_files(file: &Path) -> Vec<PathBuf> {
         };
         for entry in entries.flatten().take(MOST_ENTRIES) {
             let path = entry.path();
-            if path != file && named_after(entry.file_name().as_encoded_bytes()) {
+            if path != file && named_after(stem, entry.file_name().as_encoded_bytes()) {
                 found.push(path);
             }
         }
     }
     found
+}
+
+/// Of the [`derived_files`] of a bot's `file`, those it may read as its
+/// own: none that is a program or a source itself (`a_team.py` beside
+/// `a.py` is another bot), nor one named after such a file of a longer
+/// stem (`a_team.py~` is `a_team.py`'s backup, not `a.py`'s).
+pub fn own_derived_files(file: &Path) -> Vec<PathBuf> {
+    let derived = derived_files(file);
+    let Some(own_stem) = stem_of(file) else {
+        return Vec::new();
+    };
+    let others: Vec<&[u8]> = derived
+        .iter()
+        .filter(|path| is_a_bot(path))
+        .filter_map(|path| stem_of(path))
+        .filter(|stem| stem.len() > own_stem.len())
+        .collect();
+    derived
+        .iter()
+        .filter(|path| !is_a_bot(path))
+        .filter(|path| {
+            let name = path.file_name().map_or(&b""[..], |n| n.as_encoded_bytes());
+            !others.iter().any(|stem| named_after(stem, name))
+        })
+        .cloned()
+        .collect()
+}
+
+/// A file's stem as [`derived_files`] matches names against it: without a
+/// leading `.`; `None` when nothing is left.
+fn stem_of(file: &Path) -> Option<&[u8]> {
+    let stem = file.file_stem()?.as_encoded_bytes();
+    let stem = stem.strip_prefix(b".").unwrap_or(stem);
+    (!stem.is_empty()).then_some(stem)
+}
+
+/// Whether `name` is named after `stem` (see [`derived_files`]).
+fn named_after(stem: &[u8], name: &[u8]) -> bool {
+    let name = name.strip_prefix(b".").unwrap_or(name);
+    let name = name.strip_prefix(b"#").unwrap_or(name);
+    name.len() >= stem.len()
+        && name[..stem.len()].eq_ignore_ascii_case(stem)
+        && name[stem.len()..]
+            .first()
+            .is_none_or(|b| !b.is_ascii_alphanumeric())
+}
+
+/// Whether `path` may be a bot of its own: a program (executable) or a
+/// source of a language.
+fn is_a_bot(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    const SOURCES: &[&str] = &[
+        "py", "c", "cc", "cpp", "cxx", "c++", "h", "hpp", "java", "js", "mjs", "ts", "go", "rs",
+        "rb", "pl", "sh", "lua", "kt", "jar", "cs", "hs", "ml", "php", "scala", "swift", "r", "jl",
+    ];
+    let source = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| SOURCES.contains(&e.to_ascii_lowercase().as_str()));
+    source
+        || std::fs::metadata(path)
+            .is_ok_and(|m| m.is_dir() || (m.is_file() && m.permissions().mode() & 0o111 != 0))
 }
 
 /// A spec's `LANG:` prefix, if it names a known language, and the rest.
@@ -634,6 +686,48 @@ mod tests {
     }
 
     #[test]
+    fn a_bot_reads_back_what_is_made_from_it_but_no_other_bot() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path();
+        for name in [
+            "a.py",
+            "a.py~",
+            "A_data.txt",
+            "a_team.py",
+            "a_team.py~",
+            "a_team_weights.txt",
+        ] {
+            std::fs::write(folder.join(name), "x").unwrap();
+        }
+        let own = |name: &str| {
+            let mut found: Vec<String> = super::own_derived_files(&folder.join(name))
+                .iter()
+                .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+                .collect();
+            found.sort();
+            found
+        };
+        assert_eq!(own("a.py"), ["A_data.txt", "a.py~"]);
+        assert_eq!(own("a_team.py"), ["a_team.py~", "a_team_weights.txt"]);
+        // Hidden from the others: all that is named after it.
+        let mut hidden: Vec<String> = super::derived_files(&folder.join("a.py"))
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        hidden.sort();
+        assert_eq!(
+            hidden,
+            [
+                "A_data.txt",
+                "a.py~",
+                "a_team.py",
+                "a_team.py~",
+                "a_team_weights.txt"
+            ]
+        );
+    }
+
+    #[test]
     fn what_is_made_from_a_bot_by_name_beside_it_is_its_own() {
         let dir = tempfile::tempdir().unwrap();
         let folder = dir.path();
@@ -644,6 +738,7 @@ mod tests {
             ".alice.py.swp",
             "alice.py.bak",
             "alice-old.py",
+            "Alice.py.BAK",
             "alice",
             "__pycache__/alice.cpython-311.pyc",
         ];

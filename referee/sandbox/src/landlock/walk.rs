@@ -394,23 +394,33 @@ pub(super) fn grant_devices(add: &mut AddRule<'_>) -> Result<(), LandlockError> 
 }
 
 /// Grants `access` on every entry of `dir` that is not `blocked`, skipping
-/// symbolic links and entries that vanished or cannot be opened; running
-/// out of descriptors or memory is an error (skipping would refuse what the
-/// policy allows).
+/// symbolic links, files with a second name, and entries that vanished or
+/// cannot be opened; running out of descriptors or memory is an error
+/// (skipping would refuse what the policy allows).
+///
+/// A file's rule is its inode's, whatever name it was reached by: a hard
+/// link beside a hidden file (another bot's, placed there by a backup made
+/// with `cp -al` or by hand) granted as an entry would grant the hidden
+/// name too. So an entry with more than one name is not granted here (a
+/// bot's own file is granted to it apart, see `FsPolicy::exposed`).
 pub(super) fn grant_entries(
     dir: &Path,
     blocked: &dyn Fn(&Path) -> bool,
     access: BitFlags<AccessFs>,
     add: &mut AddRule<'_>,
 ) -> Result<(), LandlockError> {
-    each_entry(
-        dir,
-        blocked,
-        &mut |path, fd| match planned_rule(path, RuleFd::Own(fd), access)? {
+    each_entry(dir, blocked, &mut |path, fd| {
+        let linked = rustix::fs::fstat(&fd).is_ok_and(|stat| {
+            FileType::from_raw_mode(stat.st_mode) != FileType::Directory && stat.st_nlink > 1
+        });
+        if linked {
+            return Ok(());
+        }
+        match planned_rule(path, RuleFd::Own(fd), access)? {
             Some(rule) => add(rule),
             None => Ok(()),
-        },
-    )
+        }
+    })
 }
 
 /// Hands every entry of `dir` that is not `blocked` to `each`, with an

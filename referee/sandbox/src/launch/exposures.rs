@@ -23,6 +23,16 @@ pub(crate) const TMP: &str = "/tmp";
 /// a file (the script), and that file. Real paths.
 pub(crate) fn needed_folders(spec: &LaunchSpec) -> Vec<PathBuf> {
     let mut wanted: Vec<PathBuf> = Vec::new();
+    // What is made from a bot's own file by name beside it (its data file
+    // `alice_weights.bin`, its backup) is hidden from the other bots as
+    // theirs (`spec::derived_files`), and is its own: given back to it,
+    // but for what may be another bot (`spec::own_derived_files`).
+    let own_derived = |file: &Path| -> Vec<PathBuf> {
+        crate::spec::own_derived_files(file)
+            .into_iter()
+            .filter_map(|p| p.canonicalize().ok())
+            .collect()
+    };
     if let Ok(real) = spec.program.canonicalize() {
         if let Some(dir) = real.parent() {
             wanted.push(dir.to_path_buf());
@@ -30,9 +40,21 @@ pub(crate) fn needed_folders(spec: &LaunchSpec) -> Vec<PathBuf> {
                 wanted.extend(dir.parent().map(Path::to_path_buf));
             }
         }
+        // A program of the system's (an interpreter) has none of its own.
+        if !SYSTEM_READABLE
+            .iter()
+            .any(|system| real.starts_with(system))
+        {
+            wanted.extend(own_derived(&real));
+        }
     }
     // What its language's run command reads (its build, its sources).
-    wanted.extend(spec.readable.iter().filter_map(|p| p.canonicalize().ok()));
+    for readable in spec.readable.iter().filter_map(|p| p.canonicalize().ok()) {
+        if readable.is_file() {
+            wanted.extend(own_derived(&readable));
+        }
+        wanted.push(readable);
+    }
     // The script, for an interpreter: the first argument that is not an
     // option (`python3 bot.py`, `java -jar bot.jar`), or the folder it
     // names (`java -cp classes Main`). Later ones are the bot's own
@@ -50,6 +72,7 @@ pub(crate) fn needed_folders(spec: &LaunchSpec) -> Vec<PathBuf> {
             // folder is granted but for the bots' files (see
             // `landlock_policy`), its own given back by name.
             wanted.extend(file.parent().map(Path::to_path_buf));
+            wanted.extend(own_derived(&file));
             wanted.push(file);
         }
     }
