@@ -809,7 +809,19 @@ fn serve_is_read_only_and_keeps_to_the_report_folder() {
     // 431 while the client still sends, and the server's memory does not
     // take it in.
     let huge = format!("GET / HTTP/1.1\r\nHost: {}\r\n\r\n", "a".repeat(64 << 20));
-    let heads: [(&[u8], u16, &str); 5] = [
+    // The limit is the head's, its blank line included: 16 KiB passes, a
+    // byte more does not.
+    let sized = |size: usize| {
+        let start = format!("GET / HTTP/1.1\r\nHost: {addr}\r\nX-Pad: ");
+        let pad = size - start.len() - 4;
+        format!("{start}{}\r\n\r\n", "p".repeat(pad))
+    };
+    let (at_limit, over_limit) = (sized(16 * 1024), sized(16 * 1024 + 1));
+    let heads: [(&[u8], u16, &str); 8] = [
+        (at_limit.as_bytes(), 200, "id=\"standings\""),
+        (over_limit.as_bytes(), 431, "16 KiB at most"),
+        // A HEAD of a stream is its head alone: no body, at once.
+        (b"HEAD /events HTTP/1.1\r\nHost: localhost\r\n\r\n", 200, ""),
         (b"GET / HTTP/1.1\r\n\r\n", 400, "names its Host"),
         (
             b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
@@ -829,6 +841,9 @@ fn serve_is_read_only_and_keeps_to_the_report_folder() {
         let shown = String::from_utf8_lossy(&head[..head.len().min(60)]).into_owned();
         assert_eq!(got, status, "{shown}: {body}");
         assert!(body.contains(said), "{shown}: {body}");
+        if head.starts_with(b"HEAD") {
+            assert!(body.is_empty(), "{shown}: {body}");
+        }
     }
     let resident_kb = std::fs::read_to_string(format!("/proc/{}/status", server.0.id()))
         .unwrap()

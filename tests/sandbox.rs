@@ -651,6 +651,10 @@ fn earlier_results_folders_are_hidden(sandbox: &str) {
         .unwrap()
         .path();
     let mut targets = vec![];
+    // A results folder whose key is kept elsewhere is one all the same.
+    std::fs::create_dir_all(dir.path().join("keyless/transcripts")).unwrap();
+    std::fs::write(dir.path().join("keyless/games.csv"), "game\n").unwrap();
+    targets.push(dir.path().join("keyless/games.csv"));
     for folder in [dir.path().join("first"), by_default] {
         for name in ["referee.key", "games.csv", "transcripts"] {
             let target = folder.join(name);
@@ -660,7 +664,8 @@ fn earlier_results_folders_are_hidden(sandbox: &str) {
     }
     let lines: Vec<String> = targets.iter().map(|t| t.display().to_string()).collect();
     std::fs::write(dir.path().join("targets.txt"), lines.join("\n") + "\n").unwrap();
-    run(Some("third"));
+    // Through a folder that is not there yet: beside `third` all the same.
+    run(Some("not-yet/../third"));
     let (played, bad) = games_not_ok(&dir.path().join("third"));
     assert_eq!(played, 2);
     assert!(bad.is_empty(), "{sandbox}: {bad:#?}");

@@ -17,7 +17,7 @@ pub const RESULTS_ROOT: &str = "tournaments/results";
 /// The results folders kept near a run, hidden from its bots with the one
 /// it writes: `tournaments/results` of the working directory (where every
 /// run goes by default) and the folders beside `out` that hold a referee
-/// key (a results folder's mark). A bot whose own folder holds them (one
+/// key, a `games.csv` or `transcripts` (a results folder's marks). A bot whose own folder holds them (one
 /// of a folder of one-file bots, the tournament file beside them, run from
 /// there) read earlier runs' keys, transcripts and games.
 pub fn results_folders_near(out: Option<&std::path::Path>) -> Vec<std::path::PathBuf> {
@@ -28,6 +28,8 @@ pub fn results_folders_near(out: Option<&std::path::Path>) -> Vec<std::path::Pat
     found.extend(root.clone());
     let beside = out
         .and_then(|out| std::path::absolute(out).ok())
+        // `new/../out` leads beside `out` whether `new` exists or not.
+        .map(|out| lexically_normal(&out))
         .and_then(|out| out.parent().map(std::path::Path::to_path_buf))
         // Beneath the root, hidden with it.
         .filter(|parent| root.as_ref().is_none_or(|root| !parent.starts_with(root)));
@@ -36,12 +38,32 @@ pub fn results_folders_near(out: Option<&std::path::Path>) -> Vec<std::path::Pat
         // start of a command that plays.
         for entry in entries.flatten().take(10_000) {
             let path = entry.path();
-            if path.join(crate::key::KEY_FILE).is_file() {
+            // Its key, or what a results folder holds (a key may be kept
+            // elsewhere, `--key-file`).
+            let marks = [crate::key::KEY_FILE, "games.csv", "transcripts"];
+            if marks.iter().any(|mark| path.join(mark).exists()) {
                 found.push(path);
             }
         }
     }
     found
+}
+
+/// `path` (absolute) with its `.` and `..` taken out by name alone, as the
+/// kernel would walk it were every folder on it there.
+fn lexically_normal(path: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut normal = std::path::PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                normal.pop();
+            }
+            other => normal.push(other),
+        }
+    }
+    normal
 }
 
 /// What `merge` needs to know about a results folder without the bots.

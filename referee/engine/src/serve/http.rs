@@ -18,8 +18,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The longest request head read (request line and headers): a browser's
-/// is under 2 KiB; a longer one is refused (431).
+/// The longest request head read (request line and headers, with the
+/// blank line that ends them): a browser's is under 2 KiB; a longer one is
+/// refused (431).
 pub(super) const MAX_HEAD: usize = 16 * 1024;
 /// The time a client has to send its whole head from when its connection
 /// is taken (else it is closed unanswered).
@@ -183,6 +184,9 @@ impl Connection {
             let from = head.len().saturating_sub(3);
             head.extend_from_slice(&chunk[..n]);
             if let Some(end) = end_of_head(&head[from..]) {
+                if from + end > MAX_HEAD {
+                    return Err(Unread::TooLarge);
+                }
                 head.truncate(from + end);
                 return parse_head(&head);
             }

@@ -317,11 +317,19 @@ fn answer(mut connection: http::Connection, shared: &Shared) {
         .target
         .split_once('?')
         .unwrap_or((&request.target, ""));
+    let stream = path == "/events" || live_events_of(path).is_some();
+    if stream && head {
+        // What a stream's answer is, without the stream: a HEAD has no body.
+        return respond(connection, Reply::ok("text/event-stream", ""), true);
+    }
+    // An HTTP/1.0 client knows no chunks: its stream ends with the
+    // connection.
+    let chunked = request.version == "HTTP/1.1";
     if path == "/events" {
-        return stream_events(connection, shared);
+        return stream_events(connection, shared, chunked);
     }
     if let Some(number) = live_events_of(path) {
-        return stream_live(connection, shared, number);
+        return stream_live(connection, shared, number, chunked);
     }
     let reply = route(path, query, shared);
     respond(connection, reply, head);
@@ -613,8 +621,8 @@ fn content_type(path: &Path) -> &'static str {
 /// `/events`: the folder's snapshot now, then again each time it changes,
 /// as server-sent events (`event: snapshot`), until the browser goes or
 /// the server stops.
-fn stream_events(connection: http::Connection, shared: &Shared) {
-    held_stream(connection, shared, |out| follow(out, shared));
+fn stream_events(connection: http::Connection, shared: &Shared, chunked: bool) {
+    held_stream(connection, shared, chunked, |out| follow(out, shared));
 }
 
 /// Runs the event stream `stream` on `request`'s connection, counted
@@ -622,6 +630,7 @@ fn stream_events(connection: http::Connection, shared: &Shared) {
 fn held_stream(
     connection: http::Connection,
     shared: &Shared,
+    chunked: bool,
     stream: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) {
     let address = Some(connection.peer().ip());
@@ -650,20 +659,30 @@ fn held_stream(
     let mut out = connection.into_writer();
     // Chunked, so that the stream's end is the response's end: a client
     // that reads to the end (curl, a script) is done when the stream is,
-    // and the connection's thread with it.
-    let _ = out
-        .write_all(
-            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n\
-              X-Content-Type-Options: nosniff\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
-        )
-        .and_then(|()| {
+    // and the connection's thread with it. (An HTTP/1.0 client's ends with
+    // the connection.)
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n\
+         X-Content-Type-Options: nosniff\r\n{}Connection: close\r\n\r\n",
+        if chunked {
+            "Transfer-Encoding: chunked\r\n"
+        } else {
+            ""
+        }
+    );
+    let _ = out.write_all(head.as_bytes()).and_then(|()| {
+        if chunked {
             let mut chunked = Chunked {
                 inner: &mut out,
                 pending: b"retry: 2000\n\n".to_vec(),
             };
             stream(&mut chunked)?;
             chunked.finish()
-        });
+        } else {
+            out.write_all(b"retry: 2000\n\n")?;
+            stream(&mut out)
+        }
+    });
     let mut streams = shared
         .streams
         .lock()
@@ -723,9 +742,11 @@ fn live_events_of(path: &str) -> Option<u64> {
 /// first line: `event: game` (its head), `event: move` for each move as
 /// it is written, then `event: end` once the file is gone (the game is
 /// over: its viewer is at `/game/N`), and the stream ends.
-fn stream_live(connection: http::Connection, shared: &Shared, number: u64) {
+fn stream_live(connection: http::Connection, shared: &Shared, number: u64, chunked: bool) {
     let path = live_path(&shared.watched.folder, number);
-    held_stream(connection, shared, |out| follow_live(out, &path, number));
+    held_stream(connection, shared, chunked, |out| {
+        follow_live(out, &path, number)
+    });
 }
 
 fn follow_live(out: &mut dyn Write, path: &Path, number: u64) -> io::Result<()> {
