@@ -651,10 +651,13 @@ fn earlier_results_folders_are_hidden(sandbox: &str) {
         .unwrap()
         .path();
     let mut targets = vec![];
-    // A results folder whose key is kept elsewhere is one all the same.
-    std::fs::create_dir_all(dir.path().join("keyless/transcripts")).unwrap();
-    std::fs::write(dir.path().join("keyless/games.csv"), "game\n").unwrap();
-    targets.push(dir.path().join("keyless/games.csv"));
+    // A results folder whose key is kept elsewhere is one all the same;
+    // so is one in a folder of earlier runs.
+    for folder in ["keyless", "runs/old"] {
+        std::fs::create_dir_all(dir.path().join(folder).join("transcripts")).unwrap();
+        std::fs::write(dir.path().join(folder).join("games.csv"), "game\n").unwrap();
+        targets.push(dir.path().join(folder).join("games.csv"));
+    }
     for folder in [dir.path().join("first"), by_default] {
         for name in ["referee.key", "games.csv", "transcripts"] {
             let target = folder.join(name);

@@ -16,8 +16,9 @@ pub const RESULTS_ROOT: &str = "tournaments/results";
 
 /// The results folders kept near a run, hidden from its bots with the one
 /// it writes: `tournaments/results` of the working directory (where every
-/// run goes by default) and the folders beside `out` that hold a referee
-/// key, a `games.csv` or `transcripts` (a results folder's marks). A bot whose own folder holds them (one
+/// run goes by default) and the folders beside `out`, or one level below
+/// one of them, that hold a referee key, a `games.csv` or `transcripts` (a
+/// results folder's marks). A bot whose own folder holds them (one
 /// of a folder of one-file bots, the tournament file beside them, run from
 /// there) read earlier runs' keys, transcripts and games.
 pub fn results_folders_near(out: Option<&std::path::Path>) -> Vec<std::path::PathBuf> {
@@ -33,18 +34,41 @@ pub fn results_folders_near(out: Option<&std::path::Path>) -> Vec<std::path::Pat
         .and_then(|out| out.parent().map(std::path::Path::to_path_buf))
         // Beneath the root, hidden with it.
         .filter(|parent| root.as_ref().is_none_or(|root| !parent.starts_with(root)));
-    if let Some(Ok(entries)) = beside.map(std::fs::read_dir) {
-        // A folder of many entries is read only so far: this runs at every
-        // start of a command that plays.
-        for entry in entries.flatten().take(10_000) {
-            let path = entry.path();
-            // Its key, or what a results folder holds (a key may be kept
-            // elsewhere, `--key-file`).
-            let marks = [crate::key::KEY_FILE, "games.csv", "transcripts"];
-            if marks.iter().any(|mark| path.join(mark).exists()) {
-                found.push(path);
-            }
+    // Its key, or what a results folder holds (a key may be kept
+    // elsewhere, `--key-file`).
+    let is_results = |path: &std::path::Path| {
+        [crate::key::KEY_FILE, "games.csv", "transcripts"]
+            .iter()
+            .any(|mark| path.join(mark).exists())
+    };
+    // Folders of many entries are read only so far: this runs at every
+    // start of a command that plays.
+    let mut left = 10_000usize;
+    let mut folders_in = |folder: &std::path::Path| -> Vec<std::path::PathBuf> {
+        let Ok(entries) = std::fs::read_dir(folder) else {
+            return Vec::new();
+        };
+        let folders: Vec<_> = entries
+            .flatten()
+            .take(left)
+            .map(|entry| entry.path())
+            .filter(|path| path.is_dir())
+            .collect();
+        left = left.saturating_sub(folders.len());
+        folders
+    };
+    // Beside `out`, and one level below those that are none (a folder of
+    // earlier runs, `runs/old1`).
+    for folder in beside.as_deref().map(&mut folders_in).unwrap_or_default() {
+        if is_results(&folder) {
+            found.push(folder);
+            continue;
         }
+        found.extend(
+            folders_in(&folder)
+                .into_iter()
+                .filter(|inner| is_results(inner)),
+        );
     }
     found
 }
