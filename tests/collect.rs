@@ -1244,6 +1244,24 @@ fn walk(root: &Path) -> Vec<std::path::PathBuf> {
 /// A team whose submission is a file the referee does not take (a `.tar`,
 /// a `.rar`, a `.txt`) is broken with the reason, and the other teams are
 /// collected; a source with no submission at all is bad input.
+/// `referee collect` of the Arrow 5 submissions in `from` into `out`
+/// (both beneath `dir`), against the random bot.
+fn collect_arrow5(dir: &Path, from: &str, out: &str) -> Run {
+    let reference = sample_bin("arrow5_random");
+    let args = [
+        "collect",
+        "--game",
+        "arrow5",
+        "--from",
+        from,
+        "--reference",
+        &reference,
+        "--out",
+        out,
+    ];
+    referee_in(dir, &args, BUDGET)
+}
+
 #[test]
 fn an_unsupported_file_breaks_only_its_team_and_no_submission_is_bad_input() {
     let dir = tempfile::tempdir().unwrap();
@@ -1257,24 +1275,7 @@ fn an_unsupported_file_breaks_only_its_team_and_no_submission_is_bad_input() {
         .status()
         .unwrap();
     assert!(status.success());
-    let reference = sample_bin("arrow5_random");
-    let collect = |from: &str, out: &str| {
-        referee_in(
-            dir.path(),
-            &[
-                "collect",
-                "--game",
-                "arrow5",
-                "--from",
-                from,
-                "--reference",
-                &reference,
-                "--out",
-                out,
-            ],
-            BUDGET,
-        )
-    };
+    let collect = |from: &str, out: &str| collect_arrow5(dir.path(), from, out);
     let run = collect("subs", "bots");
     assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
     let rows = rows_by_team(&dir.path().join("bots/admission.csv"));
@@ -1325,22 +1326,7 @@ fn names_keep_their_letters_and_a_bad_name_breaks_only_its_team() {
     for name in ["Zoë.py", "Zo.py", "日本.py", "Team A.py", "Team_A.py"] {
         fs::copy(sample_file("python/arrow5_starter.py"), from.join(name)).unwrap();
     }
-    let reference = sample_bin("arrow5_random");
-    let run = referee_in(
-        dir.path(),
-        &[
-            "collect",
-            "--game",
-            "arrow5",
-            "--from",
-            "subs",
-            "--reference",
-            &reference,
-            "--out",
-            "bots",
-        ],
-        BUDGET,
-    );
+    let run = collect_arrow5(dir.path(), "subs", "bots");
     assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
     let rows = rows_by_team(&dir.path().join("bots/admission.csv"));
     assert_eq!(

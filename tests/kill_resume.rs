@@ -182,9 +182,10 @@ fn a_games_csv_and_store_cut_mid_row_are_repaired_on_resume() {
     // one, and the resume below finds the folder as it was.
     let run = run_within(command(&file, &key, &out, true), BUDGET);
     assert_eq!(run.status, 0, "{}", run.stderr);
-    // Three games kept; "random" and "random2" are one program, so a kept
-    // game of one is also the same game of the other (each counts once
-    // or twice).
+    // Three games kept. "random" and "random2" are one program under two
+    // names; each is now its own bot with its own games, so three is what
+    // is kept (the range is from when a kept game of one also counted as
+    // the same game of the other).
     let already: u64 = run
         .stderr
         .split("resuming: ")

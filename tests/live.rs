@@ -396,37 +396,18 @@ pub(crate) fn http(addr: &str, method: &str, path: &str) -> (u16, String) {
 
 /// [`http`] with `host` for the request's `Host`.
 fn http_as(addr: &str, host: &str, method: &str, path: &str) -> (u16, String) {
+    let request = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    raw_request(addr, request.as_bytes())
+}
+
+/// Sends `head` as it is on a connection of its own (what the server does
+/// not read of it is dropped) and reads the answer: its status and body;
+/// `(0, "")` when nothing listens.
+fn raw_request(addr: &str, head: &[u8]) -> (u16, String) {
     use std::io::{Read, Write};
     let Ok(mut stream) = std::net::TcpStream::connect(addr) else {
         return (0, String::new());
     };
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .unwrap();
-    let request = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
-    if stream.write_all(request.as_bytes()).is_err() {
-        return (0, String::new());
-    }
-    let mut bytes = vec![];
-    let _ = stream.read_to_end(&mut bytes);
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    let status = text
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let body = text
-        .split_once("\r\n\r\n")
-        .map_or("", |(_, b)| b)
-        .to_string();
-    (status, body)
-}
-
-/// Sends `head` as it is on a connection of its own (what the server does
-/// not read of it is dropped) and reads the answer: its status and body.
-fn raw_request(addr: &str, head: &[u8]) -> (u16, String) {
-    use std::io::{Read, Write};
-    let mut stream = std::net::TcpStream::connect(addr).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
         .unwrap();

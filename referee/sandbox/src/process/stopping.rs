@@ -54,20 +54,9 @@ impl BotProcess {
     /// [`BotProcess::thaw`]).
     pub fn settle(&mut self) {
         if self.settle_due().is_some_and(|due| Instant::now() >= due) {
-            self.cpu_stopped = self.cpu_of_every_process();
-        }
-    }
-
-    /// CPU time, user and system, of the bot's processes: under strict all
-    /// of them (its cgroup's), else its main process's threads (a child
-    /// forked under `--allow-fork` is not counted).
-    fn cpu_of_every_process(&self) -> Option<Duration> {
-        if self.exited {
-            return None;
-        }
-        match &self.cgroup {
-            Some(cgroup) => cgroup.cpu_time(),
-            None => process_cpu_time(self.pid),
+            // User and system time alike (see `thaw`), of every process
+            // the bot may have (`cpu_time`).
+            self.cpu_stopped = self.cpu_time();
         }
     }
 
@@ -107,7 +96,7 @@ impl BotProcess {
         // already under way) is within the tolerance.
         if let Some(stopped) = self.cpu_stopped {
             let ran = self
-                .cpu_of_every_process()
+                .cpu_time()
                 .map(|now| now.saturating_sub(stopped))
                 .filter(|ran| *ran > STOPPED_CPU_TOLERANCE);
             if ran.is_some() {
