@@ -1178,6 +1178,77 @@ fn a_killed_strict_referees_cgroups_are_removed_by_the_next_referee() {
     assert_eq!(cgroups_named(&prefix), Vec::<PathBuf>::new());
 }
 
+/// A referee SIGKILLed while it starts a bot leaves that bot's process
+/// between fork and exec, holding a copy of the referee's descriptors (its
+/// folder's lock among them) until it has died of its parent-death signal.
+/// A referee started in that moment took the lock for a live referee's and
+/// left the dead one's bot cgroups (seen once in CI). Here the lock is held
+/// by this test for half a second after the next referee starts, with the
+/// dead referee's pid no running process: the next referee waits for it and
+/// removes both the cgroup and the folder.
+#[test]
+#[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
+fn a_dead_referees_cgroups_are_removed_though_its_lock_goes_a_moment_late() {
+    let mut gone = Command::new("true").spawn().unwrap();
+    let dead = gone.id();
+    gone.wait().unwrap();
+    let mounts = std::fs::read_to_string("/proc/mounts").unwrap();
+    let v2 = mounts
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .find(|f| f.len() > 2 && f[2] == "cgroup2")
+        .map(|f| PathBuf::from(f[1]))
+        .expect("a cgroup2 mount");
+    let own = std::fs::read_to_string("/proc/self/cgroup").unwrap();
+    let own = own
+        .lines()
+        .find_map(|l| l.strip_prefix("0::"))
+        .expect("this process's cgroup v2 path");
+    let cgroup = v2
+        .join(own.trim_start_matches('/'))
+        .join("referee")
+        .join(format!("{dead}-0-0badf00d"));
+    std::fs::create_dir_all(&cgroup).unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let folder = temp.path().join(format!("referee-bots-{dead}"));
+    std::fs::create_dir(&folder).unwrap();
+    let lock = std::fs::File::open(&folder).unwrap();
+    // SAFETY: flock on a descriptor this test owns.
+    let locked = unsafe {
+        libc::flock(
+            std::os::fd::AsRawFd::as_raw_fd(&lock),
+            libc::LOCK_EX | libc::LOCK_NB,
+        )
+    };
+    assert_eq!(locked, 0, "{}", std::io::Error::last_os_error());
+    let letting_go = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(500));
+        drop(lock);
+    });
+    let next = Command::new(referee_bin())
+        .env("TMPDIR", temp.path())
+        .args([
+            "match",
+            "arrow5",
+            &sample_bin("arrow5_random"),
+            &sample_bin("arrow5_random"),
+            "--sandbox",
+            "basic",
+        ])
+        .output()
+        .unwrap();
+    letting_go.join().unwrap();
+    let left = cgroup.exists();
+    let _ = std::fs::remove_dir(&cgroup);
+    assert!(
+        next.status.success(),
+        "{}",
+        String::from_utf8_lossy(&next.stderr)
+    );
+    assert!(!left, "{} was left", cgroup.display());
+    assert!(!folder.exists(), "{} was left", folder.display());
+}
+
 /// A referee that ends, after a tournament or a check, leaves no folder of
 /// working directories and no bot cgroup of its own: its context removes
 /// them when it is dropped, whatever the command.

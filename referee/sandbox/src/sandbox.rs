@@ -434,7 +434,7 @@ fn owner_gone(owner: &str) -> bool {
         return false;
     };
     let folder = crate::workdir::workdirs_base().join(format!("referee-bots-{owner}"));
-    match crate::workdir::folder_lock_free(&folder) {
+    match crate::workdir::folder_lock_free(&folder, pid) {
         Some(free) => free,
         None => sees_every_process() && !process_running(pid),
     }
@@ -442,7 +442,7 @@ fn owner_gone(owner: &str) -> bool {
 
 /// Whether this process is in the machine's own PID namespace: only there
 /// is pid 2 the kernel's thread-maker, whose parent is none (pid 0).
-fn sees_every_process() -> bool {
+pub(crate) fn sees_every_process() -> bool {
     std::fs::read_to_string("/proc/2/status").is_ok_and(|status| {
         status
             .lines()

@@ -197,18 +197,53 @@ pub(crate) fn unmount(path: &std::path::Path) {
     );
 }
 
-/// Whether the lock on a referee's folder of working directories is free
-/// (its referee is gone): `None` when there is no such folder in sight.
-/// The lock is let go at once.
-pub(crate) fn folder_lock_free(dir: &std::path::Path) -> Option<bool> {
-    use rustix::fs::{FlockOperation, Mode, OFlags};
+/// Whether the lock on the folder of working directories of referee `pid`
+/// is free (its referee is gone): `None` when there is no such folder in
+/// sight. The lock is let go at once.
+pub(crate) fn folder_lock_free(dir: &std::path::Path, pid: u32) -> Option<bool> {
+    use rustix::fs::{Mode, OFlags};
     let fd = rustix::fs::open(
         dir,
         OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NOFOLLOW,
         Mode::empty(),
     )
     .ok()?;
-    Some(rustix::fs::flock(&fd, FlockOperation::NonBlockingLockExclusive).is_ok())
+    Some(lock_of_the_gone(&fd, pid))
+}
+
+/// The longest a referee waits, in all its life, for the locks of folders
+/// whose referees are no running processes (see [`lock_of_the_gone`]).
+const LOCK_GRACE: Duration = Duration::from_secs(2);
+
+/// Takes the lock of `folder` (a descriptor of a folder of working
+/// directories of referee `pid`) if it is free, and keeps it until `folder`
+/// is closed. When `pid` is no running process of this machine's, a held
+/// lock is waited for a moment: a referee SIGKILLed while it was starting a
+/// bot leaves that bot's process between fork and exec, with a copy of the
+/// referee's descriptors (the lock's among them), dying of its parent-death
+/// signal; the lock goes when it has exited, some milliseconds later on a
+/// busy machine, and a referee started meanwhile took the folder and the
+/// dead referee's bot cgroups for a live one's and left them. The wait is
+/// [`LOCK_GRACE`] at most in a referee's life: a live referee of another
+/// PID namespace (whose pid is not this machine's) costs it once.
+fn lock_of_the_gone(folder: &OwnedFd, pid: u32) -> bool {
+    use rustix::fs::FlockOperation;
+    static WAITED_UNTIL: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    let take = || rustix::fs::flock(folder, FlockOperation::NonBlockingLockExclusive).is_ok();
+    if take() {
+        return true;
+    }
+    if !(sandbox::sees_every_process() && !sandbox::process_running(pid)) {
+        return false;
+    }
+    let until = *WAITED_UNTIL.get_or_init(|| Instant::now() + LOCK_GRACE);
+    while Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(5));
+        if take() {
+            return true;
+        }
+    }
+    false
 }
 
 /// Removes the folders of working directories of referees no longer
@@ -216,7 +251,7 @@ pub(crate) fn folder_lock_free(dir: &std::path::Path) -> Option<bool> {
 /// take (see [`take_workdirs_folder`]), and whose pid, when this process can
 /// see it, is not a running process.
 pub(crate) fn remove_stale_workdirs(temp: &std::path::Path) {
-    use rustix::fs::{FlockOperation, Mode, OFlags};
+    use rustix::fs::{Mode, OFlags};
     let Ok(entries) = std::fs::read_dir(temp) else {
         return;
     };
@@ -242,7 +277,7 @@ pub(crate) fn remove_stale_workdirs(temp: &std::path::Path) {
         };
         // Held while the folder is removed: a referee making a folder of
         // this name meanwhile finds it gone once it has the lock.
-        if rustix::fs::flock(&fd, FlockOperation::NonBlockingLockExclusive).is_ok() {
+        if lock_of_the_gone(&fd, pid) {
             remove_folder_of_bots(&entry.path());
         }
     }
