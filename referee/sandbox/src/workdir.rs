@@ -233,7 +233,8 @@ fn lock_of_the_gone(folder: &OwnedFd, pid: u32) -> bool {
     if take() {
         return true;
     }
-    if !(sandbox::sees_every_process() && !sandbox::process_running(pid)) {
+    // A referee that may be running (or one of another PID namespace's).
+    if !sandbox::sees_every_process() || sandbox::process_running(pid) {
         return false;
     }
     let until = *WAITED_UNTIL.get_or_init(|| Instant::now() + LOCK_GRACE);

@@ -95,11 +95,10 @@ pub fn run_bench(args: BenchArgs, arena: &Arena) -> Result<(), Failure> {
     };
     args.limits.check_sandbox(arena)?;
     let mut limits = args.limits.limits_for(arena, &config, bot.language);
-    limits.process.hidden.extend(args.key.hidden());
     limits
         .process
         .hidden
-        .extend(referee_engine::model::folder::results_folders_near(None));
+        .extend(super::hidden_from_bots(args.key.hidden(), None, [&bot]));
     let plan = BenchPlan {
         config,
         bot,

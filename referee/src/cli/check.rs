@@ -157,24 +157,8 @@ pub fn run_check(args: CheckArgs, arena: &Arena) -> Result<super::ExitCode, Fail
             bot.limits.process.sandbox = sandbox.clone();
         }
     }
-    // The check file (its seed draws any random codes) is hidden from the
-    // bots.
-    // So are the bots' own files from each other.
     for bot in std::iter::once(&mut plan.bot).chain(&mut plan.opponents) {
         bot.limits.process.footprint = arena.footprint();
-    }
-    let bots_own = referee_engine::bot::own_paths_of(
-        std::iter::once(&plan.bot)
-            .chain(&plan.opponents)
-            .map(|bot| &bot.command),
-    );
-    if let Ok(file) = std::path::absolute(&args.file) {
-        for bot in std::iter::once(&mut plan.bot).chain(&mut plan.opponents) {
-            bot.limits.process.hidden.push(file.clone());
-            bot.limits.process.hidden.extend(args.key.hidden());
-            bot.limits.process.hidden.extend(bots_own.iter().cloned());
-            bot.limits.process.hidden.extend(args.events.hidden());
-        }
     }
 
     if args.json && args.events.on_stdout() {
@@ -201,15 +185,24 @@ pub fn run_check(args: CheckArgs, arena: &Arena) -> Result<super::ExitCode, Fail
         std::fs::create_dir_all(&transcripts).map_err(|e| {
             Failure::input(anyhow!("{}: cannot create: {e}", transcripts.display()))
         })?;
-        let hidden = std::path::absolute(dir).map_err(|e| Failure::input(anyhow!(e)))?;
-        for bot in std::iter::once(&mut plan.bot).chain(&mut plan.opponents) {
-            bot.limits.process.hidden.push(hidden.clone());
-        }
         plan.transcripts = Some(transcripts);
     }
-    let near = referee_engine::model::folder::results_folders_near(report_dir.as_deref());
+    // The check file (its seed draws any random codes), the report folder
+    // (transcripts hold codes), and the bots' own files from each other.
+    let run_files = [
+        Some(args.file.clone()),
+        report_dir.clone(),
+        args.events.hidden(),
+    ];
+    let hidden = super::hidden_from_bots(
+        run_files.into_iter().flatten().chain(args.key.hidden()),
+        report_dir.as_deref(),
+        std::iter::once(&plan.bot)
+            .chain(&plan.opponents)
+            .map(|bot| &bot.command),
+    );
     for bot in std::iter::once(&mut plan.bot).chain(&mut plan.opponents) {
-        bot.limits.process.hidden.extend(near.iter().cloned());
+        bot.limits.process.hidden.extend(hidden.iter().cloned());
     }
     // The JUnit file first: a check that cannot write it prints nothing.
     let mut reporters = Reporters::default();
@@ -356,13 +349,7 @@ pub fn run_sprt(args: SprtArgs, arena: &Arena) -> Result<super::ExitCode, Failur
     let bot = |spec: &str, role: &str| -> Result<TournamentBot, Failure> {
         let command = BotCommand::parse(spec, languages)
             .map_err(|e| Failure::Input(anyhow!("{role}: {e}")))?;
-        let mut limits = args.limits.limits_for(arena, &config, command.language);
-        limits.process.hidden.extend(args.key.hidden());
-        limits.process.hidden.extend(args.events.hidden());
-        limits
-            .process
-            .hidden
-            .extend(referee_engine::model::folder::results_folders_near(None));
+        let limits = args.limits.limits_for(arena, &config, command.language);
         Ok(TournamentBot {
             name: command.name.clone(),
             limits,
@@ -371,9 +358,13 @@ pub fn run_sprt(args: SprtArgs, arena: &Arena) -> Result<super::ExitCode, Failur
     };
     let (mut new, mut old) = (bot(&args.new, "NEW")?, bot(&args.old, "OLD")?);
     // Each kept from reading the other's files.
-    let bots_own = referee_engine::bot::own_paths_of([&new.command, &old.command]);
+    let hidden = super::hidden_from_bots(
+        args.key.hidden().into_iter().chain(args.events.hidden()),
+        None,
+        [&new.command, &old.command],
+    );
     for bot in [&mut new, &mut old] {
-        bot.limits.process.hidden.extend(bots_own.iter().cloned());
+        bot.limits.process.hidden.extend(hidden.iter().cloned());
     }
     let plan = AbPlan {
         config: config.clone(),

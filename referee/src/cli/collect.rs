@@ -209,18 +209,19 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
         .flatten()
         .filter_map(|p| std::path::absolute(p).ok())
         .collect();
-    let near = referee_engine::model::folder::results_folders_near(Some(&args.out));
     // The reference must play cleanly itself: against itself.
     let smoke = |team_bot: BotCommand| -> Result<referee_engine::record::MatchRecord, MatchError> {
         let mut limits =
             [&team_bot, &reference].map(|bot| args.limits.limits_for(arena, &config, bot.language));
-        let bots_own = referee_engine::bot::own_paths_of([&team_bot, &reference]);
+        let run_files = args
+            .key
+            .hidden()
+            .into_iter()
+            .chain(submissions.iter().cloned())
+            .chain(args.events.hidden());
+        let hidden = super::hidden_from_bots(run_files, Some(&args.out), [&team_bot, &reference]);
         for limit in &mut limits {
-            limit.process.hidden.extend(args.key.hidden());
-            limit.process.hidden.extend(submissions.iter().cloned());
-            limit.process.hidden.extend(bots_own.iter().cloned());
-            limit.process.hidden.extend(args.events.hidden());
-            limit.process.hidden.extend(near.iter().cloned());
+            limit.process.hidden.extend(hidden.iter().cloned());
         }
         let plan = MatchPlan {
             config: config.clone(),

@@ -265,6 +265,26 @@ impl EventFlags {
     }
 }
 
+/// Everything the bots of one run may not read, built here for every
+/// command that plays, so that none leaves a part out: the run's own files
+/// (`run_files`: its key file, events file, tournament or check file, the
+/// folder it writes), the results folders near the one it writes (`out`,
+/// see `model::folder::results_folders_near`), and every bot's own files
+/// with what is made of them by name (`bot::own_paths_of`), each bot
+/// getting back its own only.
+pub fn hidden_from_bots<'a>(
+    run_files: impl IntoIterator<Item = std::path::PathBuf>,
+    out: Option<&std::path::Path>,
+    bots: impl IntoIterator<Item = &'a referee_engine::bot::BotCommand>,
+) -> Vec<std::path::PathBuf> {
+    run_files
+        .into_iter()
+        .filter_map(|p| std::path::absolute(p).ok())
+        .chain(referee_engine::model::folder::results_folders_near(out))
+        .chain(referee_engine::bot::own_paths_of(bots))
+        .collect()
+}
+
 /// Game parameters, shared by every command that sets up games. Each game
 /// accepts the flags that apply to it and refuses the others.
 #[derive(Args, Clone, Debug, Default)]

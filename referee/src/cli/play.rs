@@ -89,14 +89,9 @@ pub fn run_match(args: MatchArgs, arena: &Arena) -> Result<super::ExitCode, Fail
         .iter()
         .map(|bot| args.limits.limits_for(arena, &config, bot.language))
         .collect();
-    let bots_own = referee_engine::bot::own_paths_of(&bots);
+    let hidden = super::hidden_from_bots(args.key.hidden(), None, &bots);
     for limit in &mut limits {
-        limit.process.hidden.extend(args.key.hidden());
-        limit.process.hidden.extend(bots_own.iter().cloned());
-        limit
-            .process
-            .hidden
-            .extend(referee_engine::model::folder::results_folders_near(None));
+        limit.process.hidden.extend(hidden.iter().cloned());
     }
     let plan = MatchPlan {
         config,
@@ -255,13 +250,11 @@ pub fn run_reproduce(args: ReproduceArgs, arena: &Arena) -> Result<super::ExitCo
     };
     let mut bots = [scripted.clone(), scripted];
     bots[seat.index()] = new;
-    let hidden: Vec<PathBuf> = key
-        .hidden()
-        .into_iter()
-        .chain(std::path::absolute(&args.file).ok())
-        .chain(referee_engine::bot::own_paths_of(&bots))
-        .chain(referee_engine::model::folder::results_folders_near(None))
-        .collect();
+    let hidden = super::hidden_from_bots(
+        key.hidden().into_iter().chain([args.file.clone()]),
+        None,
+        &bots,
+    );
     let limits = Seat::BOTH.map(|s| {
         let mut limits = recorded.limits_for(arena, s, bots[s.index()].language);
         limits.process.hidden.extend(hidden.clone());

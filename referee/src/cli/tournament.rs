@@ -314,24 +314,18 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         }
         (None, None) => None,
     };
-    let hidden: Vec<PathBuf> = [
+    let run_files = [
         Some(args.file.clone()),
         Some(out.clone()),
         args.key_file.clone(),
         plan.seeds_from.clone(),
         args.events.hidden(),
-    ]
-    .iter()
-    .flatten()
-    .filter_map(|p| std::path::absolute(p).ok())
-    .chain(referee_engine::model::folder::results_folders_near(Some(
-        &out,
-    )))
-    // And every bot's own files from the others.
-    .chain(referee_engine::bot::own_paths_of(
+    ];
+    let hidden = super::hidden_from_bots(
+        run_files.into_iter().flatten(),
+        Some(&out),
         plan.bots.iter().map(|b| &b.command),
-    ))
-    .collect();
+    );
     for bot in &mut plan.bots {
         bot.limits.process.hidden = hidden.clone();
     }
