@@ -615,8 +615,8 @@ fn games_not_ok(out: &Path) -> (usize, Vec<String>) {
 
 /// A folder of one-file bots with the tournament file beside them, run
 /// from there again and again: the earlier runs' results folders (under
-/// `tournaments/results` by default, or beside the `--out` of this run)
-/// hold their keys and transcripts. The thief, told where they are, reads
+/// `tournaments/results` by default, beside the `--out` of this run, or
+/// archived deeper in the bots' folder) hold their keys and transcripts. The thief, told where they are, reads
 /// none of them.
 fn earlier_results_folders_are_hidden(sandbox: &str) {
     let dir = tempfile::tempdir().unwrap();
@@ -652,12 +652,18 @@ fn earlier_results_folders_are_hidden(sandbox: &str) {
         .path();
     let mut targets = vec![];
     // A results folder whose key is kept elsewhere is one all the same;
-    // so is one in a folder of earlier runs.
+    // so is one in a folder of earlier runs, and a check's report (its
+    // transcripts) in an archive three levels down the bots' folder.
     for folder in ["keyless", "runs/old"] {
-        std::fs::create_dir_all(dir.path().join(folder).join("transcripts")).unwrap();
+        std::fs::create_dir_all(dir.path().join(folder)).unwrap();
         std::fs::write(dir.path().join(folder).join("games.csv"), "game\n").unwrap();
+        std::fs::write(dir.path().join(folder).join("standings.csv"), "bot\n").unwrap();
         targets.push(dir.path().join(folder).join("games.csv"));
     }
+    let archived = dir.path().join("archive/2026/run1/transcripts");
+    std::fs::create_dir_all(&archived).unwrap();
+    std::fs::write(archived.join("game-000001.jsonl"), "{}\n").unwrap();
+    targets.push(archived.join("game-000001.jsonl"));
     for folder in [dir.path().join("first"), by_default] {
         for name in ["referee.key", "games.csv", "transcripts"] {
             let target = folder.join(name);

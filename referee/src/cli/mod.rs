@@ -268,8 +268,9 @@ impl EventFlags {
 /// Everything the bots of one run may not read, built here for every
 /// command that plays, so that none leaves a part out: the run's own files
 /// (`run_files`: its key file, events file, tournament or check file, the
-/// folder it writes), the results folders near the one it writes (`out`,
-/// see `model::folder::results_folders_near`), and every bot's own files
+/// folder it writes), the results folders near the one it writes (`out`)
+/// and in the bots' own folders (see `model::folder::results_folders_near`),
+/// and every bot's own files
 /// with what is made of them by name (`bot::own_paths_of`), each bot
 /// getting back its own only.
 pub fn hidden_from_bots<'a>(
@@ -277,11 +278,21 @@ pub fn hidden_from_bots<'a>(
     out: Option<&std::path::Path>,
     bots: impl IntoIterator<Item = &'a referee_engine::bot::BotCommand>,
 ) -> Vec<std::path::PathBuf> {
+    let own = referee_engine::bot::own_paths_of(bots);
+    let mut own_folders: Vec<std::path::PathBuf> = own
+        .iter()
+        .filter_map(|path| path.parent().map(std::path::Path::to_path_buf))
+        .collect();
+    own_folders.sort();
+    own_folders.dedup();
     run_files
         .into_iter()
         .filter_map(|p| std::path::absolute(p).ok())
-        .chain(referee_engine::model::folder::results_folders_near(out))
-        .chain(referee_engine::bot::own_paths_of(bots))
+        .chain(referee_engine::model::folder::results_folders_near(
+            out,
+            &own_folders,
+        ))
+        .chain(own)
         .collect()
 }
 

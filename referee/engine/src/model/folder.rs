@@ -16,12 +16,17 @@ pub const RESULTS_ROOT: &str = "tournaments/results";
 
 /// The results folders kept near a run, hidden from its bots with the one
 /// it writes: `tournaments/results` of the working directory (where every
-/// run goes by default) and the folders beside `out`, or one level below
-/// one of them, that hold a referee key, a `games.csv` or `transcripts` (a
-/// results folder's marks). A bot whose own folder holds them (one
-/// of a folder of one-file bots, the tournament file beside them, run from
-/// there) read earlier runs' keys, transcripts and games.
-pub fn results_folders_near(out: Option<&std::path::Path>) -> Vec<std::path::PathBuf> {
+/// run goes by default), and the folders up to [`RESULTS_DEPTH`] levels
+/// below the folder of `out` and below each of `bot_folders` (the folders
+/// of the bots' own files, which a bot may read) that are results folders
+/// by their marks ([`is_results_folder`]). A bot whose
+/// own folder holds them (one of a folder of one-file bots, the tournament
+/// file beside them, run from there; or an archive of earlier runs kept in
+/// it, `archive/2026/run1`) read earlier runs' keys, transcripts and games.
+pub fn results_folders_near(
+    out: Option<&std::path::Path>,
+    bot_folders: &[std::path::PathBuf],
+) -> Vec<std::path::PathBuf> {
     let mut found = vec![];
     let root = std::path::absolute(RESULTS_ROOT)
         .ok()
@@ -31,47 +36,80 @@ pub fn results_folders_near(out: Option<&std::path::Path>) -> Vec<std::path::Pat
         .and_then(|out| std::path::absolute(out).ok())
         // `new/../out` leads beside `out` whether `new` exists or not.
         .map(|out| lexically_normal(&out))
-        .and_then(|out| out.parent().map(std::path::Path::to_path_buf))
-        // Beneath the root, hidden with it.
-        .filter(|parent| root.as_ref().is_none_or(|root| !parent.starts_with(root)));
-    // Its key, or what a results folder holds (a key may be kept
-    // elsewhere, `--key-file`).
-    let is_results = |path: &std::path::Path| {
-        [crate::key::KEY_FILE, "games.csv", "transcripts"]
-            .iter()
-            .any(|mark| path.join(mark).exists())
-    };
+        .and_then(|out| out.parent().map(std::path::Path::to_path_buf));
+    let mut starts: Vec<std::path::PathBuf> = Vec::new();
+    for folder in beside.into_iter().chain(bot_folders.iter().cloned()) {
+        // Beneath the root, hidden with it; or beneath a start already.
+        let covered = root.iter().chain(&starts).any(|r| folder.starts_with(r));
+        if !covered {
+            starts.retain(|s| !s.starts_with(&folder));
+            starts.push(folder);
+        }
+    }
     // Folders of many entries are read only so far: this runs at every
     // start of a command that plays.
-    let mut left = 10_000usize;
-    let mut folders_in = |folder: &std::path::Path| -> Vec<std::path::PathBuf> {
-        let Ok(entries) = std::fs::read_dir(folder) else {
-            return Vec::new();
-        };
-        let folders: Vec<_> = entries
-            .flatten()
-            .take(left)
-            .map(|entry| entry.path())
-            .filter(|path| path.is_dir())
-            .collect();
-        left = left.saturating_sub(folders.len());
-        folders
-    };
-    // Beside `out`, and one level below those that are none (a folder of
-    // earlier runs, `runs/old1`).
-    for folder in beside.as_deref().map(&mut folders_in).unwrap_or_default() {
-        if is_results(&folder) {
-            found.push(folder);
+    let mut left = RESULTS_ENTRIES;
+    let mut queue: std::collections::VecDeque<(std::path::PathBuf, usize)> =
+        starts.into_iter().map(|start| (start, 0)).collect();
+    while let Some((folder, depth)) = queue.pop_front() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
             continue;
+        };
+        for entry in entries.flatten().take(left) {
+            left -= 1;
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let path = entry.path();
+            // A link to a folder is looked at, not walked into (no loops).
+            if !(kind.is_dir() || kind.is_symlink() && path.is_dir()) {
+                continue;
+            }
+            if is_results_folder(&path) {
+                // A link's folder by its own path.
+                found.push(if kind.is_symlink() {
+                    path.canonicalize().unwrap_or(path)
+                } else {
+                    path
+                });
+            } else if kind.is_dir() && depth + 1 < RESULTS_DEPTH {
+                queue.push_back((path, depth + 1));
+            }
         }
-        found.extend(
-            folders_in(&folder)
-                .into_iter()
-                .filter(|inner| is_results(inner)),
-        );
+        if left == 0 {
+            break;
+        }
     }
     found
 }
+
+/// Whether `path` is a results folder by its marks: its key; else (a key
+/// may be kept elsewhere, `--key-file`) a `games.csv` with the standings or
+/// the description beside it, or transcripts (`transcripts/game-*.jsonl`, a
+/// check's report). Not a `games.csv` alone: a bot's data folder may hold
+/// one, and the bot must still read it.
+pub fn is_results_folder(path: &std::path::Path) -> bool {
+    let has = |name: &str| path.join(name).exists();
+    let transcripts = || {
+        std::fs::read_dir(path.join("transcripts")).is_ok_and(|entries| {
+            entries.flatten().take(16).any(|entry| {
+                entry
+                    .file_name()
+                    .to_str()
+                    .is_some_and(|n| n.starts_with("game-") && n.ends_with(".jsonl"))
+            })
+        })
+    };
+    has(crate::key::KEY_FILE)
+        || (has("games.csv") && (has("standings.csv") || has("tournament.json")))
+        || transcripts()
+}
+
+/// How deep below a start [`results_folders_near`] looks (`archive/2026/run1`).
+const RESULTS_DEPTH: usize = 3;
+
+/// How many entries [`results_folders_near`] reads at most.
+const RESULTS_ENTRIES: usize = 10_000;
 
 /// `path` (absolute) with its `.` and `..` taken out by name alone, as the
 /// kernel would walk it were every folder on it there.
@@ -143,4 +181,67 @@ pub fn folder_name(name: &str) -> Result<String, NoFolderName> {
 )]
 pub struct NoFolderName {
     pub name: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh folder under the system's temporary folder, removed at drop.
+    struct Folder(std::path::PathBuf);
+    impl Drop for Folder {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+    fn folder(name: &str) -> Folder {
+        let dir =
+            std::env::temp_dir().join(format!("referee-folder-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Folder(dir)
+    }
+    fn write(path: std::path::PathBuf, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn a_results_folder_is_known_by_its_marks_not_by_a_games_csv_alone() {
+        let dir = folder("marks");
+        let d = &dir.0;
+        write(d.join("data/games.csv"), "a,b\n");
+        std::fs::create_dir_all(d.join("empty/transcripts")).unwrap();
+        write(d.join("keyed/referee.key"), "00\n");
+        write(d.join("keyless/games.csv"), "game\n");
+        write(d.join("keyless/standings.csv"), "bot\n");
+        write(d.join("described/games.csv"), "game\n");
+        write(d.join("described/tournament.json"), "{}\n");
+        write(d.join("report/transcripts/game-000003.jsonl"), "{}\n");
+        for no in ["data", "empty"] {
+            assert!(!is_results_folder(&d.join(no)), "{no}");
+        }
+        for yes in ["keyed", "keyless", "described", "report"] {
+            assert!(is_results_folder(&d.join(yes)), "{yes}");
+        }
+    }
+
+    #[test]
+    fn results_folders_are_found_three_levels_down_a_bots_folder_not_four() {
+        let dir = folder("depth");
+        let d = &dir.0;
+        write(d.join("archive/2026/run1/referee.key"), "00\n");
+        write(d.join("deep/a/b/c/referee.key"), "00\n");
+        write(d.join("beside/referee.key"), "00\n");
+        let found = results_folders_near(None, std::slice::from_ref(d));
+        assert!(found.contains(&d.join("archive/2026/run1")), "{found:?}");
+        assert!(found.contains(&d.join("beside")), "{found:?}");
+        assert!(
+            !found.iter().any(|f| f.starts_with(d.join("deep"))),
+            "{found:?}"
+        );
+        // Beside `out` (its folder's), the same.
+        let by_out = results_folders_near(Some(&d.join("new-run")), &[]);
+        assert!(by_out.contains(&d.join("archive/2026/run1")), "{by_out:?}");
+    }
 }
