@@ -724,6 +724,9 @@ fn one_file_bots_read_nothing_of_each_other(sandbox: &str) {
     std::fs::copy(&starter, bots.join("alice.py~")).unwrap();
     std::fs::create_dir_all(bots.join("__pycache__")).unwrap();
     std::fs::copy(&starter, bots.join("__pycache__/alice.cpython-311.pyc")).unwrap();
+    // A copy under another name that holds hers (not a source itself: the
+    // folder's sources are bots of the run).
+    std::fs::copy(&starter, bots.join("Copy of alice.py.txt")).unwrap();
     // A second name of alice's file beside it (a backup made with
     // `cp -al`): a file's Landlock rule is its inode's, so granting that
     // name granted hers.
@@ -735,6 +738,7 @@ fn one_file_bots_read_nothing_of_each_other(sandbox: &str) {
             &bots.join("alice.py~"),
             &bots.join("alice_weights.txt"),
             &bots.join("__pycache__/alice.cpython-311.pyc"),
+            &bots.join("Copy of alice.py.txt"),
             &bots.join("bob"),
             &dir.path().join("carol.py"),
         ],

@@ -234,8 +234,9 @@ pub fn own_paths_of<'a>(bots: impl IntoIterator<Item = &'a BotCommand>) -> Vec<P
 /// In a folder of one-file bots another bot read the source through them.
 /// A name is the file's stem (after a leading `.` or `#`, in any case)
 /// followed by nothing or by a character that is no letter or digit:
-/// `alice2.py` is another bot's. A folder bot's copies beside it too
-/// (`carol.zip`, `carol-old/`).
+/// `alice2.py` is another bot's; or a name that holds the file's whole
+/// name after such a character (`Copy of alice.py`, [`holds_the_name`]).
+/// A folder bot's copies beside it too (`carol.zip`, `carol-old/`).
 pub fn derived_files(file: &Path) -> Vec<PathBuf> {
     /// A folder of more entries is read only so far: this runs for every
     /// bot at a run's start.
@@ -243,6 +244,7 @@ pub fn derived_files(file: &Path) -> Vec<PathBuf> {
     let (Some(folder), Some(stem)) = (file.parent(), stem_of(file)) else {
         return Vec::new();
     };
+    let whole = file.file_name().map_or(&b""[..], |n| n.as_encoded_bytes());
     let mut found = Vec::new();
     for place in [folder.to_path_buf(), folder.join("__pycache__")] {
         let Ok(entries) = std::fs::read_dir(&place) else {
@@ -250,12 +252,31 @@ pub fn derived_files(file: &Path) -> Vec<PathBuf> {
         };
         for entry in entries.flatten().take(MOST_ENTRIES) {
             let path = entry.path();
-            if path != file && named_after(stem, entry.file_name().as_encoded_bytes()) {
+            let name = entry.file_name();
+            let name = name.as_encoded_bytes();
+            if path != file && (named_after(stem, name) || holds_the_name(whole, name)) {
                 found.push(path);
             }
         }
     }
     found
+}
+
+/// Whether `name` holds a bot file's whole name `whole` (in any case)
+/// after a character that is no letter or digit, followed by nothing or by
+/// such a character: a copy under another name (`Copy of alice.py`,
+/// `old_alice.py`, `backup-alice.py~`). `teamalice.py` is another's.
+fn holds_the_name(whole: &[u8], name: &[u8]) -> bool {
+    if whole.is_empty() || name.len() <= whole.len() {
+        return false;
+    }
+    (1..=name.len() - whole.len()).any(|at| {
+        name[at..at + whole.len()].eq_ignore_ascii_case(whole)
+            && !name[at - 1].is_ascii_alphanumeric()
+            && name
+                .get(at + whole.len())
+                .is_none_or(|b| !b.is_ascii_alphanumeric())
+    })
 }
 
 /// Of the [`derived_files`] of a bot's `file`, those it may read as its
@@ -741,11 +762,16 @@ mod tests {
             "Alice.py.BAK",
             "alice",
             "__pycache__/alice.cpython-311.pyc",
+            "Copy of alice.py",
+            "old_ALICE.py",
+            "backup-alice.py~",
         ];
         let others = [
             "alice2.py",
             "alicebot.py",
             "bob.py",
+            "teamalice.py",
+            "my_alice.pyc",
             "__pycache__/bob.cpython-311.pyc",
         ];
         for name in ["alice.py"].iter().chain(&mine).chain(&others) {
