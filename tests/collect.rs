@@ -1357,3 +1357,33 @@ fn names_keep_their_letters_and_a_bad_name_breaks_only_its_team() {
     );
     assert!(!dir.path().join("bots/Team_A").exists());
 }
+
+/// A student's bot writes terminal escapes to its stderr and as its reply
+/// (a cleared screen, a window title, a clipboard write): the terminal
+/// and `admission.csv`, which a teacher `cat`s, show them escaped, and the
+/// file holds no escape byte.
+#[test]
+fn a_bots_escapes_reach_neither_the_terminal_nor_the_admission_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let from = dir.path().join("subs");
+    fs::create_dir_all(&from).unwrap();
+    fs::write(
+        from.join("evil.py"),
+        "import sys\n\
+         sys.stderr.write('\\x1b]52;c;cHduZWQ=\\x07\\x1b[2J\\x9b31m said\\n')\n\
+         print('\\x1b]0;title\\x07', flush=True)\n\
+         sys.exit(3)\n",
+    )
+    .unwrap();
+    let run = collect_arrow5(dir.path(), "subs", "bots");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let csv = fs::read_to_string(dir.path().join("bots/admission.csv")).unwrap();
+    for text in [&run.stdout, &csv] {
+        assert!(
+            !text.contains(['\u{1b}', '\u{7}', '\u{9b}']),
+            "a raw escape: {text:?}"
+        );
+        assert!(text.contains("evil"), "{text}");
+        assert!(text.contains("\\x1b]52;c;cHduZWQ="), "{text}");
+    }
+}

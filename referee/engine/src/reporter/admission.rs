@@ -6,7 +6,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::model::admission::{Admission, Status};
-use crate::text::escape_lines;
+use crate::text::{escape, escape_lines};
 
 /// Most lines of a message shown on the terminal (the CSV has them all).
 const MESSAGE_LINES: usize = 12;
@@ -25,8 +25,14 @@ impl AdmissionReport {
         }
     }
 
-    /// A team's row: shown, and the CSV rewritten with it.
-    pub fn team_done(&mut self, row: Admission) -> io::Result<()> {
+    /// A team's row: shown, and the CSV rewritten with it. Its message
+    /// (a compiler's output, a bot's stderr) and source (a file name the
+    /// team chose) are kept with their control characters escaped in the
+    /// CSV too: a teacher who `cat`s it gets no terminal escape of a
+    /// student's (a cleared screen, a title, a clipboard write).
+    pub fn team_done(&mut self, mut row: Admission) -> io::Result<()> {
+        row.message = escape_lines(&row.message).into_owned();
+        row.source = escape(&row.source).into_owned();
         println!("{}", terminal_lines(&row));
         self.rows.push(row);
         self.write_csv()
