@@ -1039,3 +1039,46 @@ fn merge_refuses_a_set_of_shards_that_is_not_whole_unless_partial() {
         run.stdout
     );
 }
+
+/// A file the run writes at its end cannot be written (a full disk, or
+/// here a folder where `crosstable.csv` goes): exit 1, the reason, that
+/// every game is kept, and the `--resume` that writes the files; the
+/// resume then writes them as a run that never failed does.
+#[test]
+fn a_file_not_written_at_the_end_is_written_by_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tournament_file(dir.path(), 2, "");
+    let whole = dir.path().join("whole");
+    let run = run_tournament(&file, &whole, &["--no-report"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(out.join("crosstable.csv/in-the-way")).unwrap();
+    let run = run_tournament(&file, &out, &["--no-report"]);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    for said in [
+        "crosstable.csv",
+        "every game of this run was played and is kept",
+        "(6 games)",
+        "--resume",
+    ] {
+        assert!(run.stderr.contains(said), "{said}: {}", run.stderr);
+    }
+    std::fs::remove_dir_all(out.join("crosstable.csv")).unwrap();
+    let run = run_tournament(&file, &out, &["--no-report", "--resume"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    // The games' results (not their times), and the tables made of them.
+    let results = |folder: &Path| -> Vec<Vec<String>> {
+        csv_rows(&folder.join("games.csv"))
+            .into_iter()
+            .map(|row| row[..12].to_vec())
+            .collect()
+    };
+    assert_eq!(results(&whole), results(&out));
+    for name in ["standings.csv", "crosstable.csv"] {
+        assert_eq!(
+            std::fs::read_to_string(whole.join(name)).unwrap(),
+            std::fs::read_to_string(out.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+}

@@ -435,9 +435,17 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
     }
     // Results that could not be written (a full disk): not the bots'
     // doing, not finished: 1, as for games not played.
-    if let Err(e @ tournament::TournamentError::Unfinished { .. }) = &outcome {
+    if let Err(
+        e @ (tournament::TournamentError::Unfinished { .. }
+        | tournament::TournamentError::FilesNotWritten { .. }),
+    ) = &outcome
+    {
+        let what = match e {
+            tournament::TournamentError::FilesNotWritten { .. } => "write them",
+            _ => "play them",
+        };
         eprintln!(
-            "referee: {}\nplay them with: {}",
+            "referee: {}\n{what} with: {}",
             referee_engine::text::escape_lines(&e.to_string()),
             resume_command(&args.file, &out)
         );

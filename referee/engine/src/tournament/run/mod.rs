@@ -148,6 +148,15 @@ pub enum TournamentError {
         /// Whether standings.csv covers the games kept, or why not.
         standings: String,
     },
+    /// Every game scheduled was played and kept, but a file written at
+    /// the end (the tables, the report) could not be: `--resume` plays
+    /// nothing and writes them.
+    #[error("{reason}; every game of this run was played and is kept in {} ({kept} games), but the files written at the end (standings, tables, report) are not all there; free space (or fix the cause), then add --resume to write them", out.display())]
+    FilesNotWritten {
+        reason: String,
+        out: PathBuf,
+        kept: u64,
+    },
     /// A file of the results folder (or a shard) that is not a regular
     /// file, or is too large ([`crate::input_file`]).
     #[error(transparent)]
@@ -378,7 +387,8 @@ pub fn run(
         let kept = played.keeping.take().expect("kept above").store;
         kept_in_folder = already_done + played.now;
         if played.error.is_none() {
-            publish(plan, out, &schedule, options.shard, &kept)?;
+            publish(plan, out, &schedule, options.shard, &kept)
+                .map_err(|e| not_written(e, out, kept_in_folder))?;
         }
         (scheduled, None)
     };
@@ -386,7 +396,8 @@ pub fn run(
         return Err(unfinished(plan, out, e, scheduled, kept_in_folder));
     }
 
-    let (mut standings, rows_in_folder) = standings_of(out, &plan.bot_names(), plan.scoring)?;
+    let (mut standings, rows_in_folder) = standings_of(out, &plan.bot_names(), plan.scoring)
+        .map_err(|e| not_written(e, out, kept_in_folder))?;
     let rounds = match rounds.as_mut() {
         Some((state, results)) => state
             .tables(plan, results, &standings.rows())
@@ -413,11 +424,27 @@ pub fn run(
         void_why: played.void_why,
         rounds,
     };
-    reporters.run_finished(&Finish::Tournament {
-        standings: &standings,
-        outcome: &outcome,
-    })?;
+    reporters
+        .run_finished(&Finish::Tournament {
+            standings: &standings,
+            outcome: &outcome,
+        })
+        .map_err(|e| not_written(e.into(), out, kept_in_folder))?;
     Ok(outcome)
+}
+
+/// A failure to write a file at a run's end (a full disk, a folder in the
+/// way) told with what the folder keeps and that `--resume` writes the
+/// files; any other error (a damaged folder, bad input) as it is.
+fn not_written(error: TournamentError, out: &Path, kept: u64) -> TournamentError {
+    match error {
+        TournamentError::Folder(FolderError::Io { .. }) => TournamentError::FilesNotWritten {
+            reason: crate::text::with_causes(&error),
+            out: out.to_path_buf(),
+            kept,
+        },
+        other => other,
+    }
 }
 
 /// The error a run stopped on, told with what it left: a result that
