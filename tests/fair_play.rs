@@ -458,6 +458,67 @@ fn an_idle_bot_gets_no_cpu(layer: &str) {
     );
 }
 
+fn an_idle_bot_of_a_free_for_all_gets_no_cpu(layer: &str) {
+    // The same at a table of three: a Light Cycles bot whose six threads
+    // spin all the time (seat A), and two that spin 100 ms of CPU a move.
+    // The seats are asked one after the other; every bot but the one asked
+    // must be stopped, or A gets a core or more for each of the others'
+    // moves (1.2 s in six turns), and on the CPU a tournament pins the
+    // game to, takes it from the bot thinking, which then times out. Only
+    // the opponent of a game of two was ever stopped.
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("t.jsonl");
+    let judge = root().join("tournaments/games/light_cycles/judge.py");
+    let ponder = python("cycles_hostile.py", "ponder");
+    let think = python("cycles_hostile.py", "think");
+    let run = referee(
+        &[
+            "match",
+            judge.to_str().unwrap(),
+            &ponder,
+            &think,
+            &think,
+            "--option",
+            "turns=6",
+            "--sandbox",
+            layer,
+            "--json",
+            "--transcript",
+            transcript.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let record = run.json();
+    for player in record["players"].as_array().unwrap() {
+        assert_eq!(player["verdict"], "ok", "{record}");
+    }
+    let text = std::fs::read_to_string(&transcript).unwrap();
+    let entries: Vec<serde_json::Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|e: &serde_json::Value| e["bot"] == "a")
+        .collect();
+    let clock_ms: Vec<f64> = entries
+        .iter()
+        .filter(|e| e["dir"] == "stderr")
+        .filter_map(|e| e["line"].as_str()?.strip_prefix("cpu-ms ")?.parse().ok())
+        .collect();
+    let moves_ms: f64 = entries
+        .iter()
+        .filter(|e| e["dir"] == "from")
+        .filter_map(|e| e["cpu_us"].as_f64())
+        .sum::<f64>()
+        / 1000.0;
+    assert_eq!(clock_ms.len(), 6, "{text}");
+    let idle_ms = clock_ms.last().unwrap() - moves_ms;
+    assert!(
+        idle_ms < 150.0,
+        "the idle bot got {idle_ms:.1} ms of CPU while the two others thought 1.2 s \
+         (its clock at each turn: {clock_ms:?}; its moves: {moves_ms:.1} ms)"
+    );
+}
+
 /// A match of `bot` (seat A) against the weak sample bot under `layer`,
 /// with `extra` flags; the record.
 fn against_weak(bot: &str, layer: &str, extra: &[&str]) -> serde_json::Value {
@@ -1417,6 +1478,7 @@ under_each_layer! {
     nothing_is_left_after_a_tournament_or_a_check: nothing_left_basic, nothing_left_strict;
     an_opponent_spinning_while_it_waits_costs_no_time: spinning_opponent_basic, spinning_opponent_strict;
     an_idle_bot_gets_no_cpu: idle_cpu_basic, idle_cpu_strict;
+    an_idle_bot_of_a_free_for_all_gets_no_cpu: idle_cpu_ffa_basic, idle_cpu_ffa_strict;
     cpu_taken_while_stopped_is_given_back_and_judged: stolen_cpu_basic, stolen_cpu_strict;
     no_bot_can_reschedule_another: rescheduling_basic, rescheduling_strict;
     lines_nobody_asked_for_are_a_protocol_fault: unasked_lines_basic, unasked_lines_strict;

@@ -103,14 +103,17 @@ pub const STOPPED_CPU_TOLERANCE: Duration = Duration::from_millis(30);
 pub const EXIT_GRACE: Duration = Duration::from_millis(200);
 pub const TERM_GRACE: Duration = Duration::from_millis(100);
 
-/// The opponent of a bot being asked, idle meanwhile (see
-/// [`BotProcess::recv_reply`]).
+/// The opponents of a bot being asked, idle meanwhile (see
+/// [`BotProcess::recv_reply`]): in a game of two the other bot, in a game
+/// of more every other bot still playing, each of which would otherwise
+/// run on (and take the pinned CPU the bot thinks on) until its own next
+/// request.
 pub struct Opponent<'a> {
-    pub process: &'a mut BotProcess,
-    /// When the bot was asked (the opponent is stopped [`IDLE_GRACE`]
+    pub processes: Vec<&'a mut BotProcess>,
+    /// When the bot was asked (the opponents are stopped [`IDLE_GRACE`]
     /// later).
     pub asked: Instant,
-    /// CPU time the opponent took while the bot was asked, by which the
+    /// CPU time the opponents took while the bot was asked, by which the
     /// bot's deadline was moved on. A stop takes effect only when a thread
     /// leaves the kernel, and one system call can keep a CPU for a tenth of
     /// a second (`madvise(MADV_POPULATE_READ)` over a large mapping): an
@@ -122,22 +125,23 @@ pub struct Opponent<'a> {
 }
 
 impl<'a> Opponent<'a> {
-    pub fn new(process: &'a mut BotProcess, asked: Instant) -> Opponent<'a> {
+    pub fn new(processes: Vec<&'a mut BotProcess>, asked: Instant) -> Opponent<'a> {
         Opponent {
-            process,
+            processes,
             asked,
             excused: Duration::ZERO,
         }
     }
 
-    /// The CPU time the opponent took since it was last at rest, beyond
+    /// The CPU time the opponents took since each was last at rest, beyond
     /// what was excused already and [`IDLE_CPU_TOLERANCE`]: what to add to
     /// the deadline now (zero: nothing more).
     fn excuse(&mut self) -> Duration {
-        let (Some(now), Some(rest)) = (self.process.cpu_time(), self.process.cpu_at_rest()) else {
-            return Duration::ZERO;
-        };
-        let taken = now.saturating_sub(rest);
+        let taken: Duration = self
+            .processes
+            .iter()
+            .filter_map(|p| Some(p.cpu_time()?.saturating_sub(p.cpu_at_rest()?)))
+            .sum();
         if taken <= self.excused + IDLE_CPU_TOLERANCE {
             return Duration::ZERO;
         }

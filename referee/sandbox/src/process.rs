@@ -229,9 +229,9 @@ impl BotProcess {
     }
 
     /// [`BotProcess::recv_line`] for a reply to a request sent at
-    /// `opponent.asked`, while the opponent waits: once the wait has lasted
-    /// [`IDLE_GRACE`], the opponent is stopped ([`BotProcess::freeze`]).
-    /// Before a timeout, the CPU time the opponent took since it was last at
+    /// `opponent.asked`, while the opponents wait: once the wait has lasted
+    /// [`IDLE_GRACE`], every opponent is stopped ([`BotProcess::freeze`]).
+    /// Before a timeout, the CPU time the opponents took since last at
     /// rest is excused: the deadline moves on by it
     /// ([`Opponent::excused`]). `now` is the time the wait starts (the
     /// caller has just read the clock: it is not read again before the
@@ -271,16 +271,20 @@ impl BotProcess {
             if let Some(o) = opponent.as_mut().filter(|_| to_freeze) {
                 let freeze_at = o.asked + IDLE_GRACE;
                 if now >= freeze_at {
-                    o.process.freeze();
+                    for process in o.processes.iter_mut() {
+                        process.freeze();
+                    }
                     to_freeze = false;
                 } else {
                     until = until.min(freeze_at);
                 }
             }
             if let Some(o) = opponent.as_mut() {
-                o.process.settle();
-                if let Some(due) = o.process.settle_due() {
-                    until = until.min(due.max(now));
+                for process in o.processes.iter_mut() {
+                    process.settle();
+                    if let Some(due) = process.settle_due() {
+                        until = until.min(due.max(now));
+                    }
                 }
             }
             if first_wait {

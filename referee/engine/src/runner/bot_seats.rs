@@ -302,7 +302,10 @@ impl BotSeats<'_, '_> {
         } else {
             limits.time_limit
         };
-        let idle = other.and_then(|other| other.process.as_mut());
+        let idle: Vec<&mut BotProcess> = other
+            .into_iter()
+            .filter_map(|other| other.process.as_mut())
+            .collect();
         let is_reply = |line: &str| game.is_reply(line);
         let strikes_before = player.strikes;
         let line = match exchange(
@@ -385,19 +388,16 @@ impl BotSeats<'_, '_> {
     }
 }
 
-/// The player at `seat` and, in a game of two, its opponent: the one
-/// whose CPU time while frozen excuses the player's (see
-/// `Opponent::excused`). With more players no single opponent is the one
-/// that ran last, and none is excused.
-fn seat_and_opponent(players: &mut [Player], seat: Seat) -> (&mut Player, Option<&mut Player>) {
-    if let [a, b] = players {
-        return if seat == Seat::A {
-            (a, Some(b))
-        } else {
-            (b, Some(a))
-        };
-    }
-    (&mut players[seat.index()], None)
+/// The player at `seat` and its opponents: in a game of two the other
+/// bot, in a game of more every other one. Each is stopped while the
+/// player thinks, and the CPU time they take meanwhile excuses the
+/// player's (see `Opponent::excused`): a bot of a free-for-all left
+/// running after its reply pondered on the others' time, and its threads
+/// made the one asked time out on the CPU the game is pinned to.
+fn seat_and_opponent(players: &mut [Player], seat: Seat) -> (&mut Player, Vec<&mut Player>) {
+    let (before, rest) = players.split_at_mut(seat.index());
+    let (player, after) = rest.split_first_mut().expect("the seat is at the table");
+    (player, before.iter_mut().chain(after).collect())
 }
 
 /// A reply that did not come: why, how long it was awaited (wall time),
@@ -519,7 +519,7 @@ pub(super) fn start(
 /// Sends a request and waits for its reply line, timing it in wall time and
 /// in the bot's CPU time. The reply may take `limit` plus what is left of
 /// the bot's time bank, and the time beyond `limit` is drawn from the bank.
-/// `idle` is the opponent's process, stopped if the wait grows long (see
+/// `idle` are the opponents' processes, stopped if the wait grows long (see
 /// [`BotProcess::rest`]). `is_reply` tells a line the game would take as a
 /// reply: of two lines written for one request, the one taken is the first,
 /// unless only the second is one.
@@ -529,7 +529,7 @@ pub(super) fn exchange(
     request: Option<&str>,
     limit: Duration,
     transcript: &mut TranscriptWriter,
-    idle: Option<&mut BotProcess>,
+    idle: Vec<&mut BotProcess>,
     is_reply: &dyn Fn(&str) -> bool,
 ) -> Result<String, Missed> {
     let process = player
@@ -581,7 +581,7 @@ pub(super) fn exchange(
         (None, _) => Instant::now(),
         (Some(_), Err(_)) => sent.unwrap_or_else(Instant::now),
     };
-    let mut opponent = idle.map(|other| Opponent::new(other, sent));
+    let mut opponent = (!idle.is_empty()).then(|| Opponent::new(idle, sent));
     let result = result
         .and_then(|()| process.recv_reply(sent + allowance, allowance, opponent.as_mut(), sent))
         .and_then(|(line, at)| {
