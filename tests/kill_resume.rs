@@ -602,3 +602,131 @@ fn a_full_disk_stops_the_tournament_with_exit_1_and_resume_loses_nothing() {
     }
     drop(mounted);
 }
+
+/// A report written again is swapped in whole: at no moment is there no
+/// `report/` (a kill at that moment would leave none, and a browser or
+/// `serve` reading it meanwhile finds nothing). A thread looks for
+/// `report/index.html` as fast as it can while the report is rewritten.
+#[test]
+fn a_report_written_again_is_never_missing_for_a_moment() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, key) = setup(dir.path());
+    let out = dir.path().join("out");
+    let run = run_within(command(&file, &key, &out, false), BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let index = out.join("report").join("index.html");
+    assert!(index.is_file());
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = {
+        let (stop, index) = (stop.clone(), index.clone());
+        std::thread::spawn(move || {
+            let (mut looks, mut missing) = (0u64, 0u64);
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                looks += 1;
+                if std::fs::metadata(&index).is_err() {
+                    missing += 1;
+                }
+            }
+            (looks, missing)
+        })
+    };
+    let start = Instant::now();
+    for _ in 0..20 {
+        Referee::new()
+            .arg("report")
+            .arg(&out)
+            .budget(BUDGET)
+            .run()
+            .succeeds();
+        if start.elapsed() > BUDGET / 2 {
+            break;
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let (looks, missing) = watcher.join().unwrap();
+    assert!(looks > 0);
+    assert_eq!(
+        missing, 0,
+        "report/index.html was missing at {missing} of {looks} looks while the report was rewritten"
+    );
+    let left: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".report"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// A check stopped (SIGTERM, as a CI job's cancel or timeout sends) or
+/// killed while it plays leaves no verdict behind: neither the JUnit file
+/// nor the HTML report of the run before it in the same paths, which a
+/// CI job's artifacts would then show as this run's (the PASS of another
+/// bot, beside this run's transcripts).
+#[test]
+fn a_check_stopped_or_killed_leaves_no_verdict_of_the_run_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let tag = format!("stale-check-{}", std::process::id());
+    let sleeper = format!("python3 {} {tag}", sample_file("hostile/sleeper.py"));
+    // The bot under test named in the file, not on the referee's command
+    // line, which would then carry the tag the test looks for.
+    let file = |name: &str, bot: &str| {
+        let file = dir.path().join(name);
+        std::fs::write(
+            &file,
+            format!(
+                "name = \"c\"\ngame = \"arrow5\"\nseed = 1\n[limits]\ntime_limit = \"60s\"\n\
+                 [bot]\nname = \"tested\"\nbot = \"{bot}\"\n\
+                 [[opponents]]\nname = \"random\"\nbot = \"{}\"\n\
+                 [[require]]\nkind = \"no-verdicts\"\nagainst = \"random\"\ngames = 2\n",
+                sample_bin("arrow5_random"),
+            ),
+        )
+        .unwrap();
+        file
+    };
+    let passing = file("passing.toml", &sample_bin("arrow5_strong"));
+    let sleeping = file("sleeping.toml", &sleeper);
+    let junit = dir.path().join("junit.xml");
+    let report = dir.path().join("report");
+    let check = |file: &Path| {
+        Referee::new()
+            .arg("check")
+            .arg(file)
+            .arg("--junit")
+            .arg(&junit)
+            .arg("--report")
+            .arg(&report)
+            .args(["--jobs", "1"])
+            .budget(BUDGET)
+    };
+    for (stop, name) in [
+        (rustix::process::Signal::TERM, "SIGTERM"),
+        (rustix::process::Signal::KILL, "SIGKILL"),
+    ] {
+        check(&passing).run().succeeds();
+        assert!(junit.is_file() && report.join("index.html").is_file());
+        let mut child = check(&sleeping)
+            .command()
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let bots = wait_for_processes(&tag, 1, BUDGET);
+        assert!(!bots.is_empty(), "the bot under test never started");
+        signal(child.id(), stop);
+        child.wait().unwrap();
+        assert!(gone_within(&tag, Duration::from_secs(10)).is_empty());
+        assert!(
+            !junit.exists(),
+            "{name}: the JUnit file of the run before is left: {}",
+            std::fs::read_to_string(&junit).unwrap_or_default()
+        );
+        for page in ["index.html", "check.json"] {
+            assert!(
+                !report.join(page).exists(),
+                "{name}: the report's {page} of the run before is left"
+            );
+        }
+    }
+}

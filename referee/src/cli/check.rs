@@ -175,6 +175,20 @@ pub fn run_check(args: CheckArgs, arena: &Arena) -> Result<super::ExitCode, Fail
     }
     let report_dir = report_folder(&args, &plan)?;
     if let Some(dir) = &report_dir {
+        // An earlier check's verdict goes first (its `check.json`, which
+        // marks a check's report folder, and its `index.html`): a run
+        // stopped or killed before its end leaves none that is not its own
+        // beside its transcripts.
+        let record = dir.join(referee_engine::reporter::html::CHECK_JSON);
+        if record.is_file() {
+            for page in [dir.join("index.html"), record] {
+                if page.is_file() {
+                    std::fs::remove_file(&page).map_err(|e| {
+                        Failure::input(anyhow!("{}: cannot clear: {e}", page.display()))
+                    })?;
+                }
+            }
+        }
         // Transcripts hold codes: the bots never see the report folder.
         let transcripts = dir.join("transcripts");
         if transcripts.exists() {

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
-use super::{Finish, ReportError, Reporter};
+use super::{Finish, ReportError, Reporter, Run};
 use crate::model::check::{CheckReport, Status};
 
 /// Writes the check's JUnit XML to a file.
@@ -31,12 +31,30 @@ impl JUnit {
 }
 
 impl Reporter for JUnit {
+    /// A JUnit file of an earlier run at the path goes when this one
+    /// starts: a run stopped or killed before its end leaves none, never
+    /// the earlier run's verdict as if it were its own.
+    fn run_started(&mut self, _run: &Run<'_>) -> Result<(), ReportError> {
+        if std::fs::symlink_metadata(&self.path).is_ok_and(|m| m.is_file()) {
+            std::fs::remove_file(&self.path)
+                .map_err(|e| ReportError::new(&self.path, "cannot replace the JUnit file", e))?;
+        }
+        Ok(())
+    }
+
+    /// A file is written whole (a kill leaves it complete or none);
+    /// what is no regular file (`/dev/stdout`, a pipe, a link) is written
+    /// through, never replaced.
     fn run_finished(&mut self, finish: &Finish<'_>) -> Result<(), ReportError> {
         let Finish::Check(report) = finish else {
             return Ok(());
         };
-        std::fs::write(&self.path, render(report))
-            .map_err(|e| ReportError::new(&self.path, "cannot write the JUnit file", e))
+        let text = render(report);
+        let written = match std::fs::symlink_metadata(&self.path) {
+            Ok(meta) if !meta.is_file() => std::fs::write(&self.path, text),
+            _ => crate::atomic_file::write(&self.path, text),
+        };
+        written.map_err(|e| ReportError::new(&self.path, "cannot write the JUnit file", e))
     }
 }
 

@@ -680,12 +680,25 @@ pub fn write_report(folder: &Path, templates: &Templates) -> Result<Written, Rep
     })
 }
 
-/// The report made in `fresh` takes the place of `final_dir`: the old
-/// report moves aside, the new one takes its name.
+/// The report made in `fresh` takes the place of `final_dir`: the two are
+/// exchanged in one step (`renameat2` with `RENAME_EXCHANGE`), so that at
+/// every moment `final_dir` holds the old report or the new one, for a
+/// reader and after a kill; the old one, then at `fresh`, is removed (or
+/// by the next report, which clears `fresh` first). Where the file system
+/// cannot exchange, the old report moves aside and the new one takes its
+/// name.
 fn swap_in(folder: &Path, fresh: &Path, final_dir: &Path) -> Result<(), ReportError> {
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
     let old = folder.join(".report.old");
     if old.exists() {
         fs::remove_dir_all(&old).map_err(io_error(&old, "cannot clear"))?;
+    }
+    if final_dir.is_dir()
+        && renameat_with(CWD, fresh, CWD, final_dir, RenameFlags::EXCHANGE).is_ok()
+    {
+        let _ = crate::atomic_file::sync_folder_of(final_dir);
+        let _ = fs::remove_dir_all(fresh);
+        return Ok(());
     }
     if final_dir.exists() {
         fs::rename(final_dir, &old).map_err(io_error(final_dir, "cannot replace"))?;
