@@ -284,6 +284,17 @@ fn bench_help_lists_only_what_bench_takes() {
     assert!(!help.stdout.contains("--codes"), "{}", help.stdout);
     assert!(!help.stdout.contains("--first"), "{}", help.stdout);
     assert!(!help.stdout.contains("\n  referee "), "{}", help.stdout);
+    // No judge game has a solo form, and a person plays no judge game.
+    for command in ["bench", "play"] {
+        let help = Referee::new().args([command, "--help"]).run().succeeds();
+        for judge_flag in ["--option", "--judge-time", "--judge-memory", "a .py file"] {
+            assert!(
+                !help.stdout.contains(judge_flag),
+                "{command}: {judge_flag}\n{}",
+                help.stdout
+            );
+        }
+    }
     Referee::new()
         .args(["bench", "safecracker", "x", "--all", "--first", "a"])
         .run()
@@ -795,4 +806,76 @@ fn safe_cracker_samples_play_the_largest_sizes() {
             }
         }
     }
+}
+
+// Second newcomer pass: a teacher and a contest organiser following the docs.
+
+#[test]
+fn a_utf16_or_latin1_file_is_named_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "name = \"t\"\ngame = \"arrow5\"\n";
+    // What Windows' Notepad ("Unicode") or PowerShell's `>` saves.
+    let mut utf16 = vec![0xff, 0xfe];
+    utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    let utf16_file = dir.path().join("utf16.toml");
+    std::fs::write(&utf16_file, utf16).unwrap();
+    let latin1_file = dir.path().join("latin1.toml");
+    std::fs::write(&latin1_file, b"name = \"Zo\xeb\"\ngame = \"arrow5\"\n").unwrap();
+    Referee::new()
+        .arg("tournament")
+        .arg(&utf16_file)
+        .run()
+        .refused_with("it is UTF-16 text, not UTF-8")
+        .stderr_has("save it as UTF-8");
+    Referee::new()
+        .arg("check")
+        .arg(&latin1_file)
+        .run()
+        .refused_with("it is not UTF-8 text (line 1, byte 11: 0xeb); save it as UTF-8");
+}
+
+#[test]
+fn a_check_file_given_to_tournament_says_which_command_runs_it() {
+    let check = root().join("tournaments/check-arrow5.toml");
+    let tournament = root().join("tournaments/arrow5.toml");
+    Referee::new()
+        .arg("tournament")
+        .arg(&check)
+        .run()
+        .refused_with("this is a check file")
+        .stderr_has(&format!("run it with `referee check {}`", check.display()));
+    Referee::new()
+        .arg("check")
+        .arg(&tournament)
+        .run()
+        .refused_with("this is a tournament file")
+        .stderr_has(&format!(
+            "run it with `referee tournament {}`",
+            tournament.display()
+        ));
+    // A typo in a check file is no tournament file.
+    let dir = tempfile::tempdir().unwrap();
+    let typo = dir.path().join("typo.toml");
+    let text = std::fs::read_to_string(&check)
+        .unwrap()
+        .replace("[bot]", "[bots]");
+    std::fs::write(&typo, text).unwrap();
+    let run = Referee::new()
+        .arg("check")
+        .arg(&typo)
+        .run()
+        .refused_with("unknown field `bots`");
+    assert!(
+        !run.stderr.contains("this is a tournament file"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn play_of_a_judge_game_suggests_a_match_command_that_reads() {
+    Referee::new()
+        .args(["play", &judge_fixture("unique/judge.py"), "--hot-seat"])
+        .run()
+        .refused_with("watch bots play it with `referee match JUDGE A B`");
 }

@@ -69,8 +69,13 @@ pub enum HumanError {
     BotStart { name: String, source: io::Error },
     #[error("cannot use the terminal")]
     Terminal(#[from] io::Error),
-    #[error("{game} cannot be played by a person yet; watch bots play it with `referee match {game} A B`")]
-    NotPlayable { game: &'static str },
+    /// `game` names the game in the message, `spec` in the `match`
+    /// command it suggests.
+    #[error("{game} cannot be played by a person yet; watch bots play it with `referee match {spec} A B`")]
+    NotPlayable {
+        game: &'static str,
+        spec: &'static str,
+    },
 }
 
 /// Plays one game, seat A being a person, and writes it all to the terminal.
@@ -79,10 +84,16 @@ pub fn play(plan: &HumanPlan) -> Result<HumanEnd, HumanError> {
     // code the referee draws (crate::key).
     let mut rng = crate::key::RunKey::fresh().rng(plan.seed);
     match plan.config {
-        GameConfig::Cryptron(_) => return Err(HumanError::NotPlayable { game: "cryptron" }),
+        GameConfig::Cryptron(_) => {
+            return Err(HumanError::NotPlayable {
+                game: "cryptron",
+                spec: "cryptron",
+            })
+        }
         GameConfig::Judge(_) => {
             return Err(HumanError::NotPlayable {
                 game: "a judge game",
+                spec: "JUDGE",
             })
         }
         GameConfig::Arrow5(_) | GameConfig::Mastermind(_) | GameConfig::Safecracker(_) => {}
@@ -101,9 +112,13 @@ pub fn play(plan: &HumanPlan) -> Result<HumanEnd, HumanError> {
             let game = mastermind::Mastermind::new(config.clone(), &mut rng);
             run(game, plan, &mut term)
         }
-        GameConfig::Cryptron(_) => Err(HumanError::NotPlayable { game: "cryptron" }),
+        GameConfig::Cryptron(_) => Err(HumanError::NotPlayable {
+            game: "cryptron",
+            spec: "cryptron",
+        }),
         GameConfig::Judge(_) => Err(HumanError::NotPlayable {
             game: "a judge game",
+            spec: "JUDGE",
         }),
     }
 }

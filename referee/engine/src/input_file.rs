@@ -260,10 +260,31 @@ pub fn read(path: &Path, links: Links, cap: u64) -> Result<Vec<u8>, InputError> 
 
 /// The whole of `path` as UTF-8 text (see [`open`]).
 pub fn read_to_string(path: &Path, links: Links, cap: u64) -> Result<String, InputError> {
-    String::from_utf8(read(path, links, cap)?).map_err(|_| InputError::Io {
+    String::from_utf8(read(path, links, cap)?).map_err(|e| InputError::Io {
         path: path.to_path_buf(),
-        reason: io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text"),
+        reason: io::Error::new(io::ErrorKind::InvalidData, not_utf8(e.as_bytes(), &e)),
     })
+}
+
+/// Why `bytes` are not UTF-8 text, and what to do: a UTF-16 file (what
+/// Windows editors and PowerShell's `>` may save) is named as such.
+fn not_utf8(bytes: &[u8], e: &std::string::FromUtf8Error) -> String {
+    let bom16 = bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]);
+    // UTF-16 text of ASCII has a zero byte beside every character.
+    let head = &bytes[..bytes.len().min(64)];
+    let zeros = head.iter().filter(|&&b| b == 0).count();
+    if bom16 || (head.len() >= 4 && zeros * 3 >= head.len()) {
+        return "it is UTF-16 text, not UTF-8 (as some Windows editors and PowerShell's `>` \
+                save files): save it as UTF-8 (e.g. `iconv -f UTF-16 -t UTF-8 FILE > NEW`)"
+            .into();
+    }
+    let at = e.utf8_error().valid_up_to();
+    let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    format!(
+        "it is not UTF-8 text (line {line}, byte {}: 0x{:02x}); save it as UTF-8",
+        at + 1,
+        bytes[at]
+    )
 }
 
 /// The [`InputError`] of a read of `path` that failed with `e`.

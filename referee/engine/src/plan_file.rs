@@ -177,6 +177,49 @@ impl<'a> Source<'a> {
         toml::from_str(self.text).map_err(|e| self.toml_error(&e))
     }
 
+    /// Parses a `kind` file ("tournament" or "check") into its raw shape;
+    /// when it fails on a file of the other kind (a check file given to
+    /// `referee tournament`, or a tournament file to `referee check`), the
+    /// message says so and which command to run.
+    pub(crate) fn raw_of<T: serde::de::DeserializeOwned>(
+        &self,
+        kind: &'static str,
+    ) -> Result<T, PlanError> {
+        self.raw().map_err(|e| match (e, self.other_kind(kind)) {
+            (
+                PlanError::At {
+                    path,
+                    line,
+                    message,
+                },
+                Some(hint),
+            ) => PlanError::At {
+                path,
+                line,
+                message: format!("{message}; {hint}"),
+            },
+            (e, _) => e,
+        })
+    }
+
+    /// What to say when this `kind` file reads as a file of the other kind.
+    fn other_kind(&self, kind: &str) -> Option<String> {
+        let table: toml::Table = toml::from_str(self.text).ok()?;
+        let has = |key: &str| table.contains_key(key);
+        let file = self.path.display();
+        match kind {
+            "tournament" if (has("require") || has("bot")) && !has("bots") => Some(format!(
+                "this is a check file (a [bot] table and [[require]] tables), not a tournament \
+                 file: run it with `referee check {file}`"
+            )),
+            "check" if has("bots") && !has("bot") && !has("require") => Some(format!(
+                "this is a tournament file ([[bots]] tables), not a check file: run it \
+                 with `referee tournament {file}`"
+            )),
+            _ => None,
+        }
+    }
+
     /// Makes the file's languages `base`'s with its `[languages.NAME]`
     /// tables added (before its bots are read): each adds a language or
     /// overrides one of `base`.

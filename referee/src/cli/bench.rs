@@ -25,6 +25,10 @@ pub const DEFAULT_SEED: u64 = 1;
     // codes and who moves first do not apply (refused if given).
     mut_arg("codes", |a| a.hide(true)),
     mut_arg("first", |a| a.hide(true)),
+    // No judge game has a solo form: its options would only be refused.
+    mut_arg("judge_options", |a| a.hide(true)),
+    mut_arg("judge_time", |a| a.hide(true)),
+    mut_arg("judge_memory", |a| a.hide(true)),
     // A bench is a solo game: a cap ends it as a failure, not a draw.
     mut_arg("attempts", |a| a.help("Safe Cracker: at most T guesses for each secret; not cracked by then is a failure [default: no limit, safety cap 100]")),
     mut_arg("max_attacks", |a| a.help("Mastermind: attacks the bot may make on each secret, T; not cracked by then is a failure [default: 12]")),
@@ -42,7 +46,7 @@ target/release/referee bench mastermind my_bot.py --secret 51 --transcript one.j
 pub struct BenchArgs {
     /// The game: arrow5, mastermind or safecracker (cryptron has no solo form)
     pub game: String,
-    /// The solver: an executable, a .py file, or a quoted command line
+    /// The solver: an executable, a source file (.py, .c, .cpp, .java, .js, .go, .rs) or folder, or a quoted command line
     pub bot: String,
     /// Play every secret of the game
     #[arg(long)]

@@ -10,11 +10,18 @@ use referee_engine::human::{self, HumanEnd, HumanError, HumanPlan, Opponent};
 use super::{Failure, GameFlags, LimitFlags};
 
 #[derive(Args)]
-#[command(group(ArgGroup::new("opponent").required(true).args(["vs", "hot_seat"])))]
+#[command(
+    group(ArgGroup::new("opponent").required(true).args(["vs", "hot_seat"])),
+    // A person plays the built-in code games only: a judge's options would
+    // only be refused.
+    mut_arg("judge_options", |a| a.hide(true)),
+    mut_arg("judge_time", |a| a.hide(true)),
+    mut_arg("judge_memory", |a| a.hide(true)),
+)]
 pub struct PlayArgs {
     /// The game to play: arrow5, mastermind or safecracker
     pub game: String,
-    /// Play against this bot (an executable, a .py file, or a quoted command line); you are seat A
+    /// Play against this bot (an executable, a source file (.py, .c, .cpp, .java, .js, .go, .rs) or folder, or a quoted command line); you are seat A
     #[arg(long, value_name = "BOT")]
     pub vs: Option<String>,
     /// Two people take turns at this keyboard (secret codes are typed without echo)

@@ -197,7 +197,7 @@ impl CheckPlan {
 
     pub fn parse(path: &Path, text: &str, bot: Option<&str>) -> Result<CheckPlan, PlanError> {
         let mut src = Source::new(path, text);
-        let raw: RawCheck = src.raw()?;
+        let raw: RawCheck = src.raw_of("check")?;
         src.add_languages(&Languages::built_in(), &raw.languages)?;
         let config = src.game_config(
             &raw.game,

@@ -141,7 +141,7 @@ impl TournamentPlan {
     /// directory.
     pub fn parse(path: &Path, text: &str) -> Result<TournamentPlan, PlanError> {
         let mut src = Source::new(path, text);
-        let raw: RawTournament = src.raw()?;
+        let raw: RawTournament = src.raw_of("tournament")?;
         src.add_languages(&Languages::built_in(), &raw.languages)?;
         let config = src.game_config(
             &raw.game,
