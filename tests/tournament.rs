@@ -288,6 +288,35 @@ fn three_shards_merge_into_the_same_standings() {
         "{}",
         run.stderr
     );
+    // A merge refused writes nothing, not even its folder.
+    assert!(!dir.path().join("bad").exists());
+    // A merged folder is never merged over...
+    let mut args = vec!["merge"];
+    args.extend(folders.iter().map(String::as_str));
+    args.extend(["--out", merged.to_str().unwrap()]);
+    let run = referee(&args, BUDGET);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("already holds results"),
+        "{}",
+        run.stderr
+    );
+    // ...but one a killed merge left half written (its games.csv there,
+    // not its tables nor its description) is written again whole.
+    for file in ["standings.csv", "crosstable.csv", "tournament.json"] {
+        std::fs::remove_file(merged.join(file)).unwrap();
+    }
+    std::fs::write(merged.join(".merging"), "").unwrap();
+    let run = referee(&args, BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(!merged.join(".merging").exists());
+    for file in ["standings.csv", "crosstable.csv"] {
+        assert_eq!(
+            std::fs::read(whole.join(file)).unwrap(),
+            std::fs::read(merged.join(file)).unwrap(),
+            "{file}"
+        );
+    }
 }
 
 #[test]

@@ -694,14 +694,43 @@ fn resume_command(file: &std::path::Path, out: &std::path::Path) -> String {
     )
 }
 
+/// The mark of a merge under way in its `--out`: a merge killed midway
+/// leaves it, and the next merge into that folder writes it again whole
+/// (without the mark, a folder holding a `games.csv` is refused).
+const MERGING_MARK: &str = ".merging";
+
 pub fn run_merge(args: MergeArgs) -> Result<super::ExitCode, Failure> {
-    // As `tournament` does: results already in --out are never overwritten.
-    if args.out.join("games.csv").exists() {
+    let mark = args.out.join(MERGING_MARK);
+    // As `tournament` does: results already in --out are never overwritten,
+    // but those of a merge that did not end.
+    if args.out.join("games.csv").exists() && !mark.exists() {
         return Err(Failure::input(anyhow::anyhow!(
             "{} already holds results (games.csv): give --out a new folder",
             args.out.display()
         )));
     }
+    let made = !args.out.exists();
+    std::fs::create_dir_all(&args.out)
+        .and_then(|()| std::fs::write(&mark, ""))
+        .map_err(|e| {
+            Failure::input(anyhow::anyhow!(
+                "--out {}: cannot write in it: {e}",
+                args.out.display()
+            ))
+        })?;
+    let merged = merge_into(&args);
+    if merged.is_ok() || !args.out.join("games.csv").exists() {
+        // Done, or nothing written (a shard refused): no merge to finish.
+        let _ = std::fs::remove_file(&mark);
+        if made && merged.is_err() {
+            let _ = std::fs::remove_dir(&args.out);
+        }
+    }
+    merged
+}
+
+/// `merge`'s work once `--out` is marked (see [`MERGING_MARK`]).
+fn merge_into(args: &MergeArgs) -> Result<super::ExitCode, Failure> {
     if let Some(first) = args.folders.first() {
         if tournament::ffa::is_free_for_all(first) {
             let (standings, count, total) =
