@@ -879,3 +879,53 @@ fn play_of_a_judge_game_suggests_a_match_command_that_reads() {
         .run()
         .refused_with("watch bots play it with `referee match JUDGE A B`");
 }
+
+/// The examples of every `--help`, on a terminal of 80 columns, are lines
+/// one can copy: none longer than the terminal (which would wrap it where
+/// a shell reads two commands), each continued with ` \`. Clap wrapped
+/// `referee match arrow5 target/release/arrow5_strong` and its second bot
+/// onto two lines, and the first line alone played nothing.
+#[test]
+fn help_examples_can_be_copied_on_80_columns() {
+    let commands: &[&[&str]] = &[
+        &[],
+        &["match"],
+        &["tournament"],
+        &["bench"],
+        &["check"],
+        &["sprt"],
+        &["collect"],
+        &["serve"],
+        &["watch"],
+        &["calibrate"],
+    ];
+    for args in commands {
+        let out = std::process::Command::new(referee_bin())
+            .args(*args)
+            .arg("--help")
+            .env("COLUMNS", "80")
+            .output()
+            .unwrap();
+        let help = String::from_utf8(out.stdout).unwrap();
+        let Some(start) = help.find("\nExample") else {
+            continue;
+        };
+        let lines: Vec<&str> = help[start + 1..].lines().skip(1).collect();
+        for (i, line) in lines.iter().enumerate() {
+            assert!(line.chars().count() <= 80, "{args:?}: too long: {line}");
+            if line.starts_with("      ") {
+                assert!(
+                    i > 0 && lines[i - 1].ends_with(" \\"),
+                    "{args:?}: a line not continued before: {line}\n{help}"
+                );
+            } else if !line.is_empty() {
+                assert!(
+                    line.starts_with("  target/release/referee ")
+                        || line.starts_with("  referee ")
+                        || line.starts_with("  # "),
+                    "{args:?}: an example split: {line}\n{help}"
+                );
+            }
+        }
+    }
+}

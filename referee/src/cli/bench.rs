@@ -38,10 +38,15 @@ pub const DEFAULT_SEED: u64 = 1;
 `solo`, only `attack` requests). A failure is a secret not cracked within the cap (mastermind \
 --max-attacks, arrow5 --max-rounds, safecracker --attempts) or a verdict against the bot. The average and largest are \
 over the cracked games. The CSV has one row per game, in the order games finish.\n\n\
-Examples:\n  target/release/referee bench mastermind target/release/mastermind_knuth --all\n  \
-target/release/referee bench arrow5 target/release/arrow5_strong --samples 500 --seed 3 --jobs 2 --csv a5.csv\n  \
-target/release/referee bench safecracker target/release/safecracker_optimal --all\n  \
-target/release/referee bench mastermind my_bot.py --secret 51 --transcript one.jsonl"
+Examples:\n  \
+target/release/referee bench mastermind target/release/mastermind_knuth \\\n      \
+--all\n  \
+target/release/referee bench arrow5 target/release/arrow5_strong --samples \\\n      \
+500 --seed 3 --jobs 2 --csv a5.csv\n  \
+target/release/referee bench safecracker \\\n      \
+target/release/safecracker_optimal --all\n  \
+target/release/referee bench mastermind my_bot.py --secret 51 --transcript \\\n      \
+one.jsonl"
 )]
 pub struct BenchArgs {
     /// The game: arrow5, mastermind or safecracker (cryptron has no solo form)

@@ -34,9 +34,12 @@ bot and K-1 references, the seats rotated, judged on ranks: average-rank, table-
 (docs/ci.md).\n\n\
 Exit codes: 0 every requirement holds; 1 a requirement failed (named in \
 the output); 2 the check could not run (bad file, missing bot, a compiler missing).\n\n\
-Examples:\n  target/release/referee check tournaments/check-arrow5.toml\n  \
-target/release/referee check tournaments/check-arrow5.toml --bot ./my_bot --junit report.xml\n  \
-target/release/referee check tournaments/check-light-cycles.toml --bot ./my_cycle.py"
+Examples:\n  \
+target/release/referee check tournaments/check-arrow5.toml\n  \
+target/release/referee check tournaments/check-arrow5.toml --bot ./my_bot \\\n      \
+--junit report.xml\n  \
+target/release/referee check tournaments/check-light-cycles.toml --bot \\\n      \
+./my_cycle.py"
 )]
 pub struct CheckArgs {
     /// The check file (TOML; see tournaments/check-*.toml and docs/ci.md)
@@ -283,8 +286,11 @@ pairs; docs/ci.md). The test stops when it leaves [ln(beta/(1-alpha)), \
 ln((1-beta)/alpha)].\n\n\
 Exit codes: 0 H1 accepted (NEW is better, or with --elo1 0 or below not worse); 1 H0 accepted; 3 inconclusive at --max-games; \
 2 the run could not be done (bad input).\n\n\
-Examples:\n  target/release/referee sprt arrow5 target/release/arrow5_strong target/release/arrow5_random --elo1 50\n  \
-target/release/referee sprt mastermind ./new_bot ./old_bot --max-games 2000 --jobs 2"
+Examples:\n  \
+target/release/referee sprt arrow5 target/release/arrow5_strong \\\n      \
+target/release/arrow5_random --elo1 50\n  \
+target/release/referee sprt mastermind ./new_bot ./old_bot --max-games \\\n      \
+2000 --jobs 2"
 )]
 pub struct SprtArgs {
     /// The game

@@ -55,9 +55,10 @@ not play); 1 internal failure. A team's submission that cannot be taken (a .rar,
 link) makes only that team broken.";
 
 /// The example under `referee collect --help`.
-pub const AFTER_HELP: &str =
-    "Example:\n  referee collect --game arrow5 --from submissions/ --roster roster.csv \
---deadline 2026-12-01T18:00:00Z --reference target/release/arrow5_random --out bots/";
+pub const AFTER_HELP: &str = "Example:\n  \
+referee collect --game arrow5 --from submissions/ --roster roster.csv \\\n      \
+--deadline 2026-12-01T18:00:00Z --reference \\\n      \
+target/release/arrow5_random --out bots/";
 
 #[derive(Args)]
 pub struct CollectArgs {

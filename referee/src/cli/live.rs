@@ -27,8 +27,11 @@ with none left, a game being played, move by move\n  \
 The games running now come from the tournament's event stream: run it with \
 --events FOLDER/events.jsonl (or give serve --events FILE); a tournament with --events also \
 writes each running game's public moves to FOLDER/live/, which the game pages follow.\n\n\
-Examples:\n  target/release/referee serve tournaments/results/arrow5-samples-20261127-101500\n  \
-target/release/referee serve DIR --bind 0.0.0.0:8080    (shared on the network)"
+Examples:\n  \
+target/release/referee serve \\\n      \
+tournaments/results/arrow5-samples-20261127-101500\n  \
+# shared on the network\n  \
+target/release/referee serve DIR --bind 0.0.0.0:8080"
 )]
 pub struct ServeArgs {
     /// A results folder: the --out of `referee tournament` (running or finished), a shard's, or `merge`'s
@@ -83,8 +86,11 @@ pub fn run_serve(args: ServeArgs) -> Result<ExitCode, Failure> {
     after_help = "Keys: q (or Esc, Ctrl-C) quits. The view follows the terminal's size.\n\n\
 The games running now, their last moves and the time left come from the tournament's event stream \
 and its live files: run it with --events FOLDER/events.jsonl (or give watch --events FILE).\n\n\
-Examples:\n  target/release/referee watch tournaments/results/arrow5-samples-20261127-101500\n  \
-target/release/referee watch DIR --once    (one frame as plain text, e.g. for a script)"
+Examples:\n  \
+target/release/referee watch \\\n      \
+tournaments/results/arrow5-samples-20261127-101500\n  \
+# one frame as plain text, e.g. for a script\n  \
+target/release/referee watch DIR --once"
 )]
 pub struct WatchArgs {
     /// A results folder: the --out of `referee tournament` (running or finished), a shard's, or `merge`'s

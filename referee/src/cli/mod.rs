@@ -100,19 +100,30 @@ fix); 1 internal failure of the referee, or a game whose judge failed (void: nob
 cover the games done), or a `play` game ended early; 141 stdout closed before all was printed \
 (a pipe to `head`). `check` and `sprt` have their own codes for CI (see their --help): check 0 pass, \
 1 a requirement failed, 2 cannot run; sprt 0 H1, 1 H0, 3 inconclusive, 2 bad input.",
-    after_help = "Examples:\n  target/release/referee match arrow5 target/release/arrow5_strong sample_bots/python/arrow5_starter.py\n  \
-target/release/referee match arrow5 A B --variant hidden-eye --codes random --seed 7 --transcript game.jsonl\n  \
-target/release/referee match cryptron sample_bots/c/cryptron_starter.c sample_bots/python/cryptron_starter.py\n  \
-target/release/referee match mastermind A B --pegs 5 --colours 8 --max-attacks 10\n  \
+    after_help = "Examples:\n  \
+target/release/referee match arrow5 target/release/arrow5_strong \\\n      \
+sample_bots/python/arrow5_starter.py\n  \
+target/release/referee match arrow5 A B --variant hidden-eye --codes \\\n      \
+random --seed 7 --transcript game.jsonl\n  \
+target/release/referee match cryptron sample_bots/c/cryptron_starter.c \\\n      \
+sample_bots/python/cryptron_starter.py\n  \
+target/release/referee match mastermind A B --pegs 5 --colours 8 \\\n      \
+--max-attacks 10\n  \
 target/release/referee replay game.jsonl\n  \
 target/release/referee tournament tournaments/arrow5.toml --jobs 2\n  \
-target/release/referee bench mastermind target/release/mastermind_knuth --all --csv knuth.csv\n  \
-target/release/referee bench arrow5 target/release/arrow5_strong --samples 500 --seed 1\n  \
-target/release/referee play safecracker --vs target/release/safecracker_optimal\n  \
-target/release/referee play mastermind --vs target/release/mastermind_knuth\n  \
+target/release/referee bench mastermind target/release/mastermind_knuth \\\n      \
+--all --csv knuth.csv\n  \
+target/release/referee bench arrow5 target/release/arrow5_strong --samples \\\n      \
+500 --seed 1\n  \
+target/release/referee play safecracker --vs \\\n      \
+target/release/safecracker_optimal\n  \
+target/release/referee play mastermind --vs \\\n      \
+target/release/mastermind_knuth\n  \
 target/release/referee play arrow5 --hot-seat\n  \
-target/release/referee check tournaments/check-arrow5.toml --junit report.xml\n  \
-target/release/referee sprt arrow5 target/release/arrow5_strong target/release/arrow5_random --elo1 50"
+target/release/referee check tournaments/check-arrow5.toml --junit \\\n      \
+report.xml\n  \
+target/release/referee sprt arrow5 target/release/arrow5_strong \\\n      \
+target/release/arrow5_random --elo1 50"
 )]
 pub struct Cli {
     /// Say more on stderr: the whole sandbox in force (by default one short line)
