@@ -714,6 +714,11 @@ fn a_check_stopped_or_killed_leaves_no_verdict_of_the_run_before() {
             .unwrap();
         let bots = wait_for_processes(&tag, 1, BUDGET);
         assert!(!bots.is_empty(), "the bot under test never started");
+        // Another check given the same --report meanwhile is refused: it
+        // would clear the transcripts of the one running.
+        let second = check(&passing).run();
+        assert_eq!(second.status, 2, "{}", second.stderr);
+        assert!(second.stderr.contains("another check"), "{}", second.stderr);
         signal(child.id(), stop);
         child.wait().unwrap();
         assert!(gone_within(&tag, Duration::from_secs(10)).is_empty());

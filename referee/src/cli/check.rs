@@ -177,6 +177,23 @@ pub fn run_check(args: CheckArgs, arena: &Arena) -> Result<super::ExitCode, Fail
         return Err(Failure::input(anyhow!("--jobs must be at least 1")));
     }
     let report_dir = report_folder(&args, &plan)?;
+    // Held while the check runs: two checks given one --report would
+    // clear each other's transcripts and mix their pages.
+    let _report_lock = match &report_dir {
+        Some(dir) => Some(referee_engine::tournament::run::lock_folder(dir).map_err(
+            |e| match e {
+                referee_engine::tournament::TournamentError::FolderLocked { path } => {
+                    Failure::input(anyhow!(
+                        "--report {}: another check (or tournament) writes in it now; wait for it \
+                         to end, or give another --report",
+                        path.display()
+                    ))
+                }
+                other => Failure::input(anyhow!(other)),
+            },
+        )?),
+        None => None,
+    };
     if let Some(dir) = &report_dir {
         // An earlier check's verdict goes first (its `check.json`, which
         // marks a check's report folder, and its `index.html`): a run

@@ -110,7 +110,7 @@ pub(crate) fn refuse_another_shard(options: &RunOptions) -> Result<(), Tournamen
 /// an exclusive `flock` on the folder itself, which leaves no file behind
 /// and goes with the process however it ends (a killed run's folder is
 /// free at once).
-pub(crate) struct FolderLock {
+pub struct FolderLock {
     _folder: Option<std::os::fd::OwnedFd>,
 }
 
@@ -119,7 +119,7 @@ pub(crate) struct FolderLock {
 /// cluster job) would play the same games twice and interleave their rows.
 /// A file system that has no such locks (some network ones) runs
 /// without.
-pub(crate) fn lock_folder(out: &Path) -> Result<FolderLock, TournamentError> {
+pub fn lock_folder(out: &Path) -> Result<FolderLock, TournamentError> {
     use rustix::fs::{FlockOperation, Mode, OFlags};
     if fs::metadata(out).is_ok_and(|m| !m.is_dir()) {
         return Err(TournamentError::Unwritable {

@@ -64,7 +64,8 @@ mod publish;
 mod resume;
 
 pub use dry_run::{dry_run, DryRun};
-pub(crate) use folder::{lock_folder, prepare_folder};
+pub(crate) use folder::prepare_folder;
+pub use folder::{lock_folder, FolderLock};
 pub use merge::{merge, merge_folders, MergeRows};
 pub(crate) use play::transcripts_folder;
 pub(crate) use resume::cut_partial_row;
