@@ -235,7 +235,7 @@ pub fn own_paths_of<'a>(bots: impl IntoIterator<Item = &'a BotCommand>) -> Vec<P
 /// A name is the file's stem (after a leading `.` or `#`, in any case)
 /// followed by nothing or by a character that is no letter or digit:
 /// `alice2.py` is another bot's; or a name that holds the file's whole
-/// name after such a character (`Copy of alice.py`, [`holds_the_name`]).
+/// name after such a character (`Copy of alice.py`, see `holds_the_name`).
 /// A folder bot's copies beside it too (`carol.zip`, `carol-old/`).
 pub fn derived_files(file: &Path) -> Vec<PathBuf> {
     /// A folder of more entries is read only so far: this runs for every

@@ -16,7 +16,7 @@ pub const RESULTS_ROOT: &str = "tournaments/results";
 
 /// The results folders kept near a run, hidden from its bots with the one
 /// it writes: `tournaments/results` of the working directory (where every
-/// run goes by default), and the folders up to [`RESULTS_DEPTH`] levels
+/// run goes by default), and the folders up to `RESULTS_DEPTH` (3) levels
 /// below the folder of `out` and below each of `bot_folders` (the folders
 /// of the bots' own files, which a bot may read) that are results folders
 /// by their marks ([`is_results_folder`]). A bot whose
