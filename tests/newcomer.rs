@@ -929,3 +929,23 @@ fn help_examples_can_be_copied_on_80_columns() {
         }
     }
 }
+
+/// A bot script saved on Windows: its `#!` line ends with a carriage
+/// return, and the system looked for an interpreter `python3\r` (env's
+/// "No such file", a crash at every game). Refused before any game, with
+/// how to convert it.
+#[test]
+fn a_script_with_windows_line_ends_is_told_how_to_convert_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("bot");
+    std::fs::write(&bot, "#!/usr/bin/env python3\r\nprint('0 1 2 3 4')\r\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o755)).unwrap();
+    Referee::new()
+        .args(["match", "arrow5"])
+        .arg(&bot)
+        .arg(sample_bin("arrow5_random"))
+        .run()
+        .refused_with("ends with a carriage return")
+        .stderr_has(&format!("dos2unix {}", bot.display()));
+}

@@ -66,6 +66,10 @@ pub enum BotSpecError {
     },
     #[error("bot '{spec}': {} is not executable; mark it executable (chmod +x {}) or name its interpreter, e.g. \"{} {}\"", path.display(), path.display(), interpreter_of(path), path.display())]
     NotExecutable { spec: String, path: PathBuf },
+    /// A script whose `#!` line ends with a carriage return: the system
+    /// looks for an interpreter whose name ends with it, and finds none.
+    #[error("bot '{spec}': the first line of {} ends with a carriage return (the file was saved with Windows line ends), so the system cannot find its interpreter; convert the file (dos2unix {}, or sed -i 's/\\r$//' {})", path.display(), path.display(), path.display())]
+    WindowsLineEnds { spec: String, path: PathBuf },
     #[error(
         "bot '{spec}': program '{program}' was not found in PATH; install it or give its full path{}",
         match here {
@@ -551,6 +555,12 @@ fn program_command(
                 path,
             });
         }
+        if shebang_ends_with_cr(&path) {
+            return Err(BotSpecError::WindowsLineEnds {
+                spec: spec.to_string(),
+                path,
+            });
+        }
         path
     } else {
         find_program(first).ok_or_else(|| BotSpecError::NotInPath {
@@ -566,6 +576,21 @@ fn program_command(
         .find(|a| !a.starts_with('-') && cwd.join(a).is_file())
         .map(|a| cwd.join(a));
     Ok((program, args, script))
+}
+
+/// Whether `path` is a script whose `#!` line ends with `\r\n`.
+fn shebang_ends_with_cr(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let Ok(read) = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)) else {
+        return false;
+    };
+    let head = &head[..read];
+    head.starts_with(b"#!")
+        && head
+            .iter()
+            .position(|&b| b == b'\n')
+            .is_some_and(|end| end > 0 && head[end - 1] == b'\r')
 }
 
 /// Refuses a bot source of 1 MiB or more.
