@@ -528,7 +528,7 @@ fn nothing_a_bot_says_becomes_markup() {
     let crasher = dir.path().join("crash.py");
     std::fs::write(
         &crasher,
-        "import sys\nsys.stderr.write('<b id=\"injected\">bold</b>\\n')\nsys.exit(3)\n",
+        "import sys\nsys.stderr.write('<b id=\"injected\">bold</b>\\x1b]0;pwned\\x07\\n')\nsys.exit(3)\n",
     )
     .unwrap();
     let file = dir.path().join("t.toml");
@@ -563,6 +563,13 @@ fn nothing_a_bot_says_becomes_markup() {
         ] {
             assert!(!html.contains(raw), "{}: unescaped {raw}", page.display());
         }
+        // A bot's terminal escapes are shown escaped, never in the page's
+        // bytes (its JSON data has them as \u001b).
+        assert!(
+            !html.contains(['\u{1b}', '\u{7}']),
+            "{}: a raw escape",
+            page.display()
+        );
         let loaded = browse(&url(page, ""), None);
         assert!(
             loaded.console.is_empty(),

@@ -94,6 +94,21 @@ impl Templates {
 
     fn environment(&self) -> Result<Environment<'static>, ReportError> {
         let mut env = Environment::new();
+        // A bot's or a judge's text (a move, a log line, a frame) shows
+        // its control characters escaped (`\x1b`), as on the terminal, and
+        // so do the characters that hide or reorder text: raw, they were
+        // in the page's bytes (a saved page `cat` in a terminal ran them),
+        // and a direction override garbled the text around it. Line
+        // breaks stay. Text marked safe (the pages' own JSON and markup)
+        // is left as it is.
+        env.set_formatter(|out, state, value| match value.as_str() {
+            Some(text) if !value.is_safe() => minijinja::escape_formatter(
+                out,
+                state,
+                &minijinja::Value::from(crate::text::escape_lines(text).as_ref()),
+            ),
+            _ => minijinja::escape_formatter(out, state, value),
+        });
         for (name, built_in) in TEMPLATES {
             let source = self.source(name, built_in)?;
             env.add_template_owned(name.to_string(), source)
