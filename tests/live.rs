@@ -438,8 +438,32 @@ pub(crate) struct Browser {
     _profile: tempfile::TempDir,
 }
 
+/// The browser's whole process group is ended, then its profile removed:
+/// its helpers, killed after the browser alone, still wrote into the
+/// profile while it was being removed, and a profile folder was left in
+/// the temporary folder at each run of the suite.
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let group = self._process.0.id() as i32;
+        // SAFETY: signals to the group this test made (its leader is the
+        // browser it spawned with `process_group(0)`).
+        unsafe { libc::kill(-group, libc::SIGKILL) };
+        let _ = self._process.0.wait();
+        let _ = poll(Duration::from_secs(10), || {
+            // SAFETY: signal 0 only asks whether the group has a process.
+            (unsafe { libc::kill(-group, 0) } != 0).then_some(())
+        });
+        let _ = poll(Duration::from_secs(5), || {
+            std::fs::remove_dir_all(self._profile.path())
+                .ok()
+                .or_else(|| (!self._profile.path().exists()).then_some(()))
+        });
+    }
+}
+
 impl Browser {
     pub(crate) fn open(url: &str) -> Browser {
+        use std::os::unix::process::CommandExt;
         let profile = tempfile::tempdir().unwrap();
         let chromium = ["chromium", "chromium-browser", "google-chrome"]
             .iter()
@@ -465,6 +489,9 @@ impl Browser {
                 // Its singleton's socket folder inside the profile, removed
                 // with it: the browser is killed, and leaves it otherwise.
                 .env("TMPDIR", profile.path())
+                // A group of its own: its helpers (renderer, zygote, crash
+                // handler) are ended with it, before its profile goes.
+                .process_group(0)
                 .stdin(std::process::Stdio::null())
                 .stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::null())
