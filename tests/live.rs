@@ -444,14 +444,18 @@ pub(crate) struct Browser {
 /// the temporary folder at each run of the suite.
 impl Drop for Browser {
     fn drop(&mut self) {
-        let group = self._process.0.id() as i32;
-        // SAFETY: signals to the group this test made (its leader is the
-        // browser it spawned with `process_group(0)`).
-        unsafe { libc::kill(-group, libc::SIGKILL) };
+        use rustix::process::{kill_process_group, test_kill_process_group, Pid, Signal};
+        // The group this test made: its leader is the browser it spawned
+        // with `process_group(0)`.
+        let group = Pid::from_raw(self._process.0.id() as i32);
+        if let Some(group) = group {
+            let _ = kill_process_group(group, Signal::KILL);
+        }
         let _ = self._process.0.wait();
         let _ = poll(Duration::from_secs(10), || {
-            // SAFETY: signal 0 only asks whether the group has a process.
-            (unsafe { libc::kill(-group, 0) } != 0).then_some(())
+            group
+                .is_none_or(|g| test_kill_process_group(g).is_err())
+                .then_some(())
         });
         let _ = poll(Duration::from_secs(5), || {
             std::fs::remove_dir_all(self._profile.path())
