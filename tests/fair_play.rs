@@ -432,22 +432,7 @@ fn an_idle_bot_gets_no_cpu(layer: &str) {
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
     let text = std::fs::read_to_string(&transcript).unwrap();
-    let entries: Vec<serde_json::Value> = text
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .filter(|e: &serde_json::Value| e["bot"] == "a")
-        .collect();
-    let clock_ms: Vec<f64> = entries
-        .iter()
-        .filter(|e| e["dir"] == "stderr")
-        .filter_map(|e| e["line"].as_str()?.strip_prefix("cpu-ms ")?.parse().ok())
-        .collect();
-    let moves_ms: f64 = entries
-        .iter()
-        .filter(|e| e["dir"] == "from")
-        .filter_map(|e| e["cpu_us"].as_f64())
-        .sum::<f64>()
-        / 1000.0;
+    let (clock_ms, moves_ms) = seat_a_clock_and_moves(&text);
     // The code, then 6 attacks.
     assert_eq!(clock_ms.len(), 7, "{text}");
     let idle_ms = clock_ms.last().unwrap() - moves_ms;
@@ -456,6 +441,28 @@ fn an_idle_bot_gets_no_cpu(layer: &str) {
         "the idle bot got {idle_ms:.1} ms of CPU while its opponent thought 600 ms \
          (its clock at each reply: {clock_ms:?}; its moves: {moves_ms:.1} ms)"
     );
+}
+
+/// Of a transcript's seat A: the CPU clock it logged on stderr at each turn
+/// (`cpu-ms N`), and the CPU time of its moves, in ms.
+fn seat_a_clock_and_moves(text: &str) -> (Vec<f64>, f64) {
+    let entries: Vec<serde_json::Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|e: &serde_json::Value| e["bot"] == "a")
+        .collect();
+    let clock_ms = entries
+        .iter()
+        .filter(|e| e["dir"] == "stderr")
+        .filter_map(|e| e["line"].as_str()?.strip_prefix("cpu-ms ")?.parse().ok())
+        .collect();
+    let moves_ms = entries
+        .iter()
+        .filter(|e| e["dir"] == "from")
+        .filter_map(|e| e["cpu_us"].as_f64())
+        .sum::<f64>()
+        / 1000.0;
+    (clock_ms, moves_ms)
 }
 
 fn an_idle_bot_of_a_free_for_all_gets_no_cpu(layer: &str) {
@@ -494,22 +501,7 @@ fn an_idle_bot_of_a_free_for_all_gets_no_cpu(layer: &str) {
         assert_eq!(player["verdict"], "ok", "{record}");
     }
     let text = std::fs::read_to_string(&transcript).unwrap();
-    let entries: Vec<serde_json::Value> = text
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .filter(|e: &serde_json::Value| e["bot"] == "a")
-        .collect();
-    let clock_ms: Vec<f64> = entries
-        .iter()
-        .filter(|e| e["dir"] == "stderr")
-        .filter_map(|e| e["line"].as_str()?.strip_prefix("cpu-ms ")?.parse().ok())
-        .collect();
-    let moves_ms: f64 = entries
-        .iter()
-        .filter(|e| e["dir"] == "from")
-        .filter_map(|e| e["cpu_us"].as_f64())
-        .sum::<f64>()
-        / 1000.0;
+    let (clock_ms, moves_ms) = seat_a_clock_and_moves(&text);
     assert_eq!(clock_ms.len(), 6, "{text}");
     let idle_ms = clock_ms.last().unwrap() - moves_ms;
     assert!(
