@@ -4,6 +4,8 @@
 mod cli;
 
 fn main() {
+    // First, while the referee has one thread: it is forked (see its docs).
+    let sweeper = referee_engine::bot::start_sweeper();
     // A reader that goes away (`referee check ... | head -3`) makes the
     // next print to stdout fail, which panics: that is no failure of the
     // referee's, so it ends quietly, as a program ended by SIGPIPE would.
@@ -21,5 +23,10 @@ fn main() {
         Err(payload) if cli::is_closed_stdout(payload.as_ref()) => cli::ExitCode::ClosedStdout,
         Err(payload) => std::panic::resume_unwind(payload),
     };
+    // Everything made is removed: no sweep, and no process of the
+    // referee's outlives it.
+    if let Some(sweeper) = sweeper {
+        sweeper.dismiss();
+    }
     std::process::exit(code.code());
 }

@@ -41,6 +41,7 @@ mod python_start;
 pub mod sandbox;
 pub mod spec;
 mod start;
+mod sweeper;
 pub mod tool;
 mod workdir;
 
@@ -63,6 +64,7 @@ pub use sandbox::{Sandbox, SandboxChoice};
 pub use spec::{own_paths_of, BotCommand, BotSpecError};
 use start::*;
 pub use start::{command_line, is_bots_fault, is_operators_fault, MEMORY_PLACEHOLDER};
+pub use sweeper::{start_sweeper, Sweeper};
 pub use workdir::workdirs_base;
 use workdir::*;
 

@@ -424,6 +424,41 @@ impl CgroupRoots {
     }
 }
 
+/// Removes the bot cgroups of referees that are gone
+/// ([`CgroupRoots::remove_stale`]) where this process's cgroups would be,
+/// and the shared `referee` folders if they are left empty; makes nothing
+/// (the sweeper's, which does not know whether its referee used cgroups).
+pub(crate) fn remove_stale_cgroups() {
+    let (Ok(mounts), Ok(own)) = (
+        std::fs::read_to_string("/proc/mounts"),
+        std::fs::read_to_string("/proc/self/cgroup"),
+    ) else {
+        return;
+    };
+    let (Some(v2), memory, pids) = cgroup_mounts(&mounts) else {
+        return;
+    };
+    let roots = CgroupRoots {
+        kill: v2.join(own_cgroup(&own, "")).join("referee"),
+        memory: memory
+            .unwrap_or_else(|| v2.clone())
+            .join(own_cgroup(&own, "memory"))
+            .join("referee"),
+        pids: pids
+            .unwrap_or_else(|| v2.clone())
+            .join(own_cgroup(&own, "pids"))
+            .join("referee"),
+        read_only: Vec::new(),
+    };
+    if [&roots.kill, &roots.memory, &roots.pids]
+        .iter()
+        .any(|root| root.is_dir())
+    {
+        roots.remove_stale();
+        roots.remove_if_empty();
+    }
+}
+
 /// Whether the referee named `owner` by its bots' cgroups (its folder's
 /// name without `referee-bots-`: a pid, with `.N` after it when the pid's
 /// name was taken) is gone: its folder's lock can be taken; with no such

@@ -18,11 +18,7 @@ use super::*;
 /// sharing `/dev/shm`) has a pid this one cannot see, or this one's own.
 pub(crate) fn take_workdirs_folder() -> io::Result<(std::path::PathBuf, OwnedFd)> {
     let base = workdirs_base();
-    remove_stale_workdirs(&base);
-    let temp = std::env::temp_dir();
-    if temp != base {
-        remove_stale_workdirs(&temp);
-    }
+    remove_stale_workdirs_everywhere();
     let pid = std::process::id();
     let mut last_error = None;
     for n in 0..16 {
@@ -245,6 +241,17 @@ fn lock_of_the_gone(folder: &OwnedFd, pid: u32) -> bool {
         }
     }
     false
+}
+
+/// [`remove_stale_workdirs`] in both places a referee may have made its
+/// folder: [`workdirs_base`] and the temporary folder.
+pub(crate) fn remove_stale_workdirs_everywhere() {
+    let base = workdirs_base();
+    remove_stale_workdirs(&base);
+    let temp = std::env::temp_dir();
+    if temp != base {
+        remove_stale_workdirs(&temp);
+    }
 }
 
 /// Removes the folders of working directories of referees no longer
