@@ -1316,6 +1316,42 @@ fn a_killed_strict_referees_cgroups_are_removed_by_its_sweeper() {
     );
 }
 
+/// A second Ctrl-C ends a strict referee at once, before its contexts
+/// are dropped: the bot cgroups it made were sometimes left (3 runs of
+/// 16), empty. Its sweeper removes them, and its working folder.
+#[test]
+#[ignore = "needs root and cgroups (the strict sandbox): run by .ci/run"]
+fn a_strict_referee_ended_by_a_second_interrupt_leaves_no_cgroup() {
+    let mut strict = waiting_referee("strict");
+    let pid = strict.id();
+    let prefix = format!("{pid}-");
+    let start = Instant::now();
+    while cgroups_named(&prefix).len() < 2 && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!cgroups_named(&prefix).is_empty(), "no bot cgroup was made");
+    for _ in 0..2 {
+        let sent = Command::new("kill")
+            .args(["-INT", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    }
+    strict.wait().unwrap();
+    assert!(
+        holds_within(Duration::from_secs(20), || cgroups_named(&prefix)
+            .is_empty()),
+        "{:?} left",
+        cgroups_named(&prefix)
+    );
+    assert!(
+        holds_within(Duration::from_secs(20), || workdirs_folders_of(pid)
+            .is_empty()),
+        "{:?} left",
+        workdirs_folders_of(pid)
+    );
+}
+
 /// A referee SIGKILLed while it starts a bot leaves that bot's process
 /// between fork and exec, holding a copy of the referee's descriptors (its
 /// folder's lock among them) until it has died of its parent-death signal.
