@@ -1015,8 +1015,10 @@ fn a_bot_reads_only_what_it_needs(layer: &str) {
 }
 
 /// A referee the system will not let start processes (an ordinary user
-/// with a process limit of 2: the referee and its worker thread) plays no
-/// game and judges nobody; `--resume` without the limit plays them all.
+/// with a process limit of 2: the referee and its sweeper; its worker
+/// thread cannot start either, and the referee's own thread plays, where
+/// the pool once panicked) plays no game and judges nobody; `--resume`
+/// without the limit plays them all.
 #[test]
 #[ignore = "needs root (to run the referee as nobody with setpriv): run by .ci/run"]
 fn a_bot_the_system_cannot_start_loses_nothing() {

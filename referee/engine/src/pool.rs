@@ -58,32 +58,48 @@ impl Pool<'_> {
             stopped: false,
         });
         let take = Mutex::new(take);
+        // One worker's life: items until the source runs dry or stops.
+        let worker_loop = |pin_as: Option<usize>| {
+            if let (Some(claims), Some(worker)) = (self.pin, pin_as) {
+                claims.pin_worker(worker);
+            }
+            loop {
+                let item = {
+                    let mut s = source.lock().unwrap_or_else(PoisonError::into_inner);
+                    if s.stopped || bot::stop_requested() {
+                        return;
+                    }
+                    (s.next)()
+                };
+                let Some(item) = item else { return };
+                let result = work(item);
+                let flow = (take.lock().unwrap_or_else(PoisonError::into_inner))(result);
+                if flow == Flow::Stop {
+                    source
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .stopped = true;
+                }
+            }
+        };
+        let worker_loop = &worker_loop;
         std::thread::scope(|scope| {
+            let mut started = 0;
             for worker in 0..self.jobs.max(1) {
-                let (source, work, take) = (&source, &work, &take);
-                scope.spawn(move || {
-                    if let Some(claims) = self.pin {
-                        claims.pin_worker(worker);
-                    }
-                    loop {
-                        let item = {
-                            let mut s = source.lock().unwrap_or_else(PoisonError::into_inner);
-                            if s.stopped || bot::stop_requested() {
-                                return;
-                            }
-                            (s.next)()
-                        };
-                        let Some(item) = item else { return };
-                        let result = work(item);
-                        let flow = (take.lock().unwrap_or_else(PoisonError::into_inner))(result);
-                        if flow == Flow::Stop {
-                            source
-                                .lock()
-                                .unwrap_or_else(PoisonError::into_inner)
-                                .stopped = true;
-                        }
-                    }
-                });
+                let spawned = std::thread::Builder::new()
+                    .name(format!("worker {worker}"))
+                    .spawn_scoped(scope, move || worker_loop(Some(worker)));
+                match spawned {
+                    Ok(_) => started += 1,
+                    // The system gives no more threads (a process limit):
+                    // fewer workers, not a panic.
+                    Err(_) => break,
+                }
+            }
+            if started == 0 {
+                // Not one: this thread does the work, unpinned (it goes on
+                // after the pool, and a pin would stay).
+                worker_loop(None);
             }
         });
     }
