@@ -43,22 +43,25 @@ pub fn shared_namespaces() -> &'static SharedNamespaces {
         let with_network = shares_network_namespace();
         // Namespaces belong to threads: a thread of its own enters new
         // ones, keeps a handle on each and ends; the referee's other
-        // threads stay where they are.
-        std::thread::spawn(move || {
-            let handle = |kind: &str| {
-                std::fs::File::open(format!("/proc/thread-self/ns/{kind}"))
-                    .ok()
-                    .map(std::os::fd::OwnedFd::from)
-            };
-            let unshare = |flag: libc::c_int| unshare_namespaces(flag).is_ok();
-            let network = (with_network && unshare(libc::CLONE_NEWNET))
-                .then(|| handle("net"))
-                .flatten();
-            let ipc = unshare(libc::CLONE_NEWIPC).then(|| handle("ipc")).flatten();
-            SharedNamespaces { network, ipc }
-        })
-        .join()
-        .unwrap_or_default()
+        // threads stay where they are. A thread the system refuses (a
+        // process limit) leaves none shared, as a failed unshare does.
+        std::thread::Builder::new()
+            .spawn(move || {
+                let handle = |kind: &str| {
+                    std::fs::File::open(format!("/proc/thread-self/ns/{kind}"))
+                        .ok()
+                        .map(std::os::fd::OwnedFd::from)
+                };
+                let unshare = |flag: libc::c_int| unshare_namespaces(flag).is_ok();
+                let network = (with_network && unshare(libc::CLONE_NEWNET))
+                    .then(|| handle("net"))
+                    .flatten();
+                let ipc = unshare(libc::CLONE_NEWIPC).then(|| handle("ipc")).flatten();
+                SharedNamespaces { network, ipc }
+            })
+            .ok()
+            .and_then(|thread| thread.join().ok())
+            .unwrap_or_default()
     })
 }
 
