@@ -144,8 +144,9 @@ fn usable_cpus() -> Vec<usize> {
 /// Makes the lock folder, open to every user (sticky, as `/tmp`), if it is
 /// not there. False if it cannot be had.
 fn lock_folder(folder: &Path) -> bool {
-    if folder.is_dir() {
-        return true;
+    // A real folder, not a link another user made to one of theirs.
+    if let Ok(meta) = std::fs::symlink_metadata(folder) {
+        return meta.is_dir();
     }
     if std::fs::create_dir_all(folder).is_err() && !folder.is_dir() {
         return false;
@@ -158,16 +159,32 @@ fn lock_folder(folder: &Path) -> bool {
 /// The lock file at `path`, opened for writing (made if missing, writable by
 /// every user, readable by none: a read lock needs it readable) and locked
 /// exclusively, or `None` if another holds it.
+///
+/// The folder is every user's: another user may have put a link there, or
+/// a pipe, under the name of a CPU's file before any referee made it (a
+/// root referee that followed `cpu0 -> /etc/shadow` made that file
+/// writable by all). So a link is never followed, a pipe never waited on,
+/// only a plain file with one name is locked, and only a file of this
+/// process's own user has its mode set.
 fn try_lock(path: &Path) -> Option<File> {
     let file = OpenOptions::new()
         .write(true)
         .create(true)
         .truncate(false)
         .mode(0o222)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(path)
         .ok()?;
+    let stat = rustix::fs::fstat(&file).ok()?;
+    let plain =
+        rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::RegularFile;
+    if !plain || stat.st_nlink != 1 {
+        return None;
+    }
     // The umask took bits away: another user's referee must open it too.
-    let _ = file.set_permissions(std::fs::Permissions::from_mode(0o222));
+    if stat.st_uid == rustix::process::geteuid().as_raw() {
+        let _ = file.set_permissions(std::fs::Permissions::from_mode(0o222));
+    }
     // SAFETY: flock is plain data; fcntl reads it.
     let locked = unsafe {
         let mut lock: libc::flock = std::mem::zeroed();
@@ -181,6 +198,46 @@ fn try_lock(path: &Path) -> Option<File> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What another user may have put in the shared folder under a CPU's
+    /// name (a link to a file of root's, a pipe) is neither followed nor
+    /// waited on, nor locked; a folder that is a link is not used.
+    #[test]
+    fn links_and_pipes_under_a_cpus_name_are_left_alone() {
+        if usable_cpus().len() < 2 {
+            return;
+        }
+        let folder = tempfile::tempdir().unwrap();
+        let target = folder.path().join("secret");
+        std::fs::write(&target, "x").unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let locks = folder.path().join("locks");
+        std::fs::create_dir(&locks).unwrap();
+        let cpus = usable_cpus();
+        for (i, cpu) in cpus.iter().enumerate() {
+            let name = locks.join(format!("cpu{cpu}"));
+            if i % 2 == 0 {
+                std::os::unix::fs::symlink(&target, &name).unwrap();
+            } else {
+                rustix::fs::mknodat(
+                    rustix::fs::CWD,
+                    &name,
+                    rustix::fs::FileType::Fifo,
+                    rustix::fs::Mode::from_raw_mode(0o666),
+                    0,
+                )
+                .unwrap();
+            }
+        }
+        let claims = CpuClaims::claim_in(&locks, 2);
+        assert!(claims.cpus().is_empty(), "{}", claims.describe());
+        let mode = std::fs::metadata(&target).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode, 0o600, "the link's target had its mode changed");
+        let linked = folder.path().join("linked");
+        std::os::unix::fs::symlink(folder.path(), &linked).unwrap();
+        let claims = CpuClaims::claim_in(&linked, 2);
+        assert!(claims.cpus().is_empty(), "{}", claims.describe());
+    }
 
     #[test]
     fn two_claims_never_share_a_cpu_and_a_dropped_claim_frees_its_own() {
