@@ -21,23 +21,23 @@ pub(crate) fn take_workdirs_folder() -> io::Result<(std::path::PathBuf, OwnedFd)
     remove_stale_workdirs_everywhere();
     let pid = std::process::id();
     let mut last_error = None;
-    for n in 0..16 {
+    for n in 0..32 {
         let name = match n {
             0 => format!("referee-bots-{pid}"),
-            n => format!("referee-bots-{pid}.{n}"),
+            1..16 => format!("referee-bots-{pid}.{n}"),
+            // Names another user cannot have made beforehand (see
+            // `lock_folder`): after the pid, a number of the moment.
+            _ => format!("referee-bots-{pid}.{}", unforeseeable_number()),
         };
         let dir = base.join(name);
         match lock_folder(&dir) {
             Ok(Some(lock)) => {
-                std::fs::set_permissions(
-                    &dir,
-                    std::os::unix::fs::PermissionsExt::from_mode(0o711),
-                )?;
+                rustix::fs::fchmod(&lock, rustix::fs::Mode::from_raw_mode(0o711))?;
                 return Ok((dir, lock));
             }
             // Another referee's (same pid, another namespace), another
-            // context's of this one, or removed by a sweep just made: the
-            // next name.
+            // context's of this one, another user's, or removed by a sweep
+            // just made: the next name.
             Ok(None) => {}
             Err(e) => last_error = Some(e),
         }
@@ -50,9 +50,26 @@ pub(crate) fn take_workdirs_folder() -> io::Result<(std::path::PathBuf, OwnedFd)
     }))
 }
 
+/// A number nobody could have guessed a moment before: the clock's
+/// nanoseconds mixed by the standard library's randomly keyed hasher.
+fn unforeseeable_number() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_nanos(),
+    );
+    hasher.finish()
+}
+
 /// Makes (or finds) folder `dir` and takes its lock: `None` when another
-/// process holds it, or when the folder was removed before the lock was
-/// taken (a sweep that found it unlocked).
+/// process holds it, when the folder was removed before the lock was taken
+/// (a sweep that found it unlocked), or when it is another user's. The
+/// folders' folder (`/dev/shm`, `/tmp`) is every user's: one who made
+/// `referee-bots-PID` for a pid to come would own the folder a root
+/// referee then used, and read and change every bot's files in it.
 pub(crate) fn lock_folder(dir: &std::path::Path) -> io::Result<Option<OwnedFd>> {
     use rustix::fs::{FlockOperation, Mode, OFlags};
     match std::fs::create_dir(dir) {
@@ -69,6 +86,9 @@ pub(crate) fn lock_folder(dir: &std::path::Path) -> io::Result<Option<OwnedFd>> 
         Err(Errno::NOENT) => return Ok(None),
         Err(e) => return Err(e.into()),
     };
+    if rustix::fs::fstat(&fd)?.st_uid != rustix::process::geteuid().as_raw() {
+        return Ok(None);
+    }
     match rustix::fs::flock(&fd, FlockOperation::NonBlockingLockExclusive) {
         Ok(()) => {}
         Err(Errno::WOULDBLOCK) => return Ok(None),
@@ -283,6 +303,14 @@ pub(crate) fn remove_stale_workdirs(temp: &std::path::Path) {
         ) else {
             continue;
         };
+        // Another user's (a referee of theirs, or planted): theirs to
+        // remove. Its unmounts by path would go through whatever that user
+        // swapped the folder for meanwhile.
+        if rustix::fs::fstat(&fd).map_or(true, |stat| {
+            stat.st_uid != rustix::process::geteuid().as_raw()
+        }) {
+            continue;
+        }
         // Held while the folder is removed: a referee making a folder of
         // this name meanwhile finds it gone once it has the lock.
         if lock_of_the_gone(&fd, pid) {
@@ -331,4 +359,42 @@ pub(crate) fn remove_folder_of_bots(dir: &std::path::Path) {
         unmount(&bot.path());
     }
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A folder another user made under a referee's name (for a pid to
+    /// come, in the every-user `/dev/shm`) is neither taken nor removed:
+    /// taken, its owner would reach every bot's files in it. Needs root, to
+    /// give a folder to another user; skipped otherwise.
+    #[test]
+    fn another_users_folder_under_a_referees_name_is_neither_taken_nor_removed() {
+        if !rustix::process::geteuid().is_root() {
+            return;
+        }
+        let base = tempfile::tempdir().unwrap();
+        let nobody = rustix::process::Uid::from_raw(65534);
+        let mut gone = std::process::Command::new("true").spawn().unwrap();
+        let dead = gone.id();
+        gone.wait().unwrap();
+        let planted = base.path().join(format!("referee-bots-{dead}"));
+        let stale = base.path().join(format!("referee-bots-{dead}.1"));
+        for dir in [&planted, &stale] {
+            std::fs::create_dir(dir).unwrap();
+        }
+        rustix::fs::chown(&planted, Some(nobody), None).unwrap();
+        assert!(
+            lock_folder(&planted).unwrap().is_none(),
+            "another user's folder was taken"
+        );
+        assert!(
+            lock_folder(&stale).unwrap().is_some(),
+            "an own folder was not taken"
+        );
+        remove_stale_workdirs(base.path());
+        assert!(planted.is_dir(), "another user's folder was removed");
+        assert!(!stale.exists(), "a dead referee's own folder was left");
+    }
 }
