@@ -509,6 +509,60 @@ fn replay_html_writes_the_viewer_beside_the_transcript() {
     assert!(run.stderr.contains("needs a transcript"), "{}", run.stderr);
 }
 
+/// A bot's move with a right-to-left override (U+202E) and a terminal
+/// escape: the viewer shows both as the page's text shows them (`\u{202e}`,
+/// `\x1b`), so the override cannot turn the line around. They were raw in
+/// what the viewer drew from the page's JSON. The JSON keeps the bot's
+/// own text (the rows' `data-line`).
+#[test]
+fn the_viewer_shows_a_bots_reordering_characters_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("override.py");
+    std::fs::write(
+        &bot,
+        "import sys\nfor line in sys.stdin:\n    \
+         if line.startswith('code'): print('0 1 2 3 4', flush=True)\n    \
+         elif line.startswith('attack'): print('5 6 \\u202e7 8 9\\x1b[31m', flush=True)\n",
+    )
+    .unwrap();
+    let (_, html) = replayed_page(
+        dir.path(),
+        "game",
+        &[
+            "match",
+            "arrow5",
+            &format!("python3 {}", bot.display()),
+            &sample_bin("arrow5_random"),
+            "--seed",
+            "3",
+        ],
+    );
+    let played = "5 6 \u{202e}7 8 9\u{1b}[31m";
+    let page = browse(&url(&html, "#move-1"), None);
+    assert!(page.console.is_empty(), "{:?}", page.console);
+    let viewer = element(&page.dom, "viewer", "id=\"progress\"");
+    let text = unescape(&strip_tags(viewer));
+    for raw in ['\u{202e}', '\u{1b}'] {
+        assert!(!text.contains(raw), "{raw:?} raw in the viewer: {text}");
+    }
+    let escaped = "5 6 \\u{202e}7 8 9\\x1b[31m";
+    let info = unescape(&strip_tags(element(&page.dom, "move-info", "</div>")));
+    assert!(
+        info.contains(&format!("A played {escaped}")),
+        "the move: {info}"
+    );
+    assert!(
+        info.contains(&format!("answered '{escaped}'")),
+        "the verdict: {info}"
+    );
+    let board = element(&page.dom, "attacks-a", "</ol>");
+    assert!(
+        unescape(&strip_tags(board)).contains(escaped),
+        "A's attack: {board}"
+    );
+    assert_eq!(attributes(board, "li", "data-line"), [played]);
+}
+
 /// A bot named like markup and a bot printing markup on stderr: the report
 /// shows their text and runs none of it.
 #[test]

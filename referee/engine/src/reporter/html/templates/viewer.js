@@ -24,10 +24,29 @@
   var progress = document.getElementById("progress");
   var SVG = "http://www.w3.org/2000/svg";
 
+  // The characters a person cannot see as they are: control characters
+  // (C0 but the line break, DEL, C1), the direction overrides, isolates
+  // and marks that reorder a line, and those that show as nothing or as
+  // a space that is not the space. The same set as the pages' template
+  // formatter and the terminal (referee-rules' text.rs, `needs_escape`).
+  var UNSEEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u00a0\u00ad\u061c\u115f\u1160\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u2069\u2800\u3000\u3164\ufeff\uffa0]/g;
+  // Text from the game as a person reads it: each such character written
+  // as the formatter writes it (`\x1b`, `\u{202e}`), so that a bot's
+  // U+202E cannot turn a line around. Done here, where text is shown,
+  // not in the page's JSON: the data stays the game's own (the viewer
+  // reads codes from it, `data-line` holds what the bot wrote), and every
+  // page with a viewer (a report's games, `replay --html`, `serve`'s
+  // games) shows text through this one function.
+  function shown(text) {
+    return String(text).replace(UNSEEN, function (c) {
+      var code = c.charCodeAt(0).toString(16);
+      return code.length <= 2 ? "\\x" + ("0" + code).slice(-2) : "\\u{" + code + "}";
+    });
+  }
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
+    if (text !== undefined) e.textContent = shown(text);
     return e;
   }
   function svg(tag, attrs, parent) {
@@ -37,7 +56,7 @@
     return e;
   }
   function svgText(parent, attrs, text) {
-    svg("text", attrs, parent).textContent = text;
+    svg("text", attrs, parent).textContent = shown(text);
   }
 
   // The eye of Arrow 5, drawn: an almond, its iris and pupil.
@@ -127,15 +146,15 @@
     if (words[0] === "signal") {
       var marks = words.slice(1).filter(function (m) { return m !== "-"; });
       node.textContent = marks.length === 0 ? "(no marks)"
-        : marks.map(function (m) { return m === "." ? "\u00B7" : m; }).join(" ");
+        : shown(marks.map(function (m) { return m === "." ? "\u00B7" : m; }).join(" "));
     } else if (words[0] === "feedback" && data.game === "mastermind") {
       var black = parseInt(words[1], 10) || 0, white = parseInt(words[2], 10) || 0;
       node.appendChild(keyPegs(black, white, shape ? shape.length : black + white));
       node.appendChild(el("span", "key-text", black + " black, " + white + " white"));
     } else if (words[0] === "feedback") {
-      node.textContent = words[1] + " exact";
+      node.textContent = shown(words[1]) + " exact";
     } else {
-      node.textContent = feedback;
+      node.textContent = shown(feedback);
     }
     return node;
   }
@@ -203,7 +222,7 @@
       (data.reveal || []).forEach(function (line) {
         var match = /^(A's code|B's code|the secret|secret): (.*?)(  \((.*)\))?$/.exec(line);
         var item = el("li");
-        if (!match) { item.textContent = line; codes.appendChild(item); return; }
+        if (!match) { item.textContent = shown(line); codes.appendChild(item); return; }
         var seat = match[1] === "A's code" ? "a" : "b";
         var code = data.secrets[seat === "a" ? 0 : 1];
         item.className = "secret";
