@@ -735,3 +735,84 @@ fn a_check_stopped_or_killed_leaves_no_verdict_of_the_run_before() {
         }
     }
 }
+
+/// Ctrl-C while a tournament is being planned (its bots' interpreters
+/// probed, before any game): the handler was installed only after the
+/// planning, so the signal killed the referee by the default action, with
+/// no word said. Now the run ends as an interrupted one (130), and a
+/// results folder is there only if the run said where its results go and
+/// how to finish them. The signal is sent as soon as the referee has
+/// hidden its command line (the first thing it does after reading it);
+/// whenever it lands from then on (planning, or a game on a slow
+/// machine, whose sleeping bots never end it), the outcome holds.
+#[test]
+fn ctrl_c_while_a_tournament_is_planned_ends_it_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let tag = format!("planned-{}", std::process::id());
+    let sleeper = format!("python3 {} {tag}", sample_file("hostile/sleeper.py"));
+    let file = two_bot_tournament(
+        dir.path(),
+        "arrow5",
+        4,
+        [("a", &sleeper), ("b", &sleeper)],
+        "[limits]\ntime_limit = \"60s\"\n",
+    );
+    let out = dir.path().join("out");
+    let mut child = Command::new(referee_bin())
+        .args(["tournament", file.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .args(["--jobs", "2", "--no-report"])
+        .env("TMPDIR", &tmp)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let cmdline = format!("/proc/{}/cmdline", child.id());
+    // The program's name kept, its arguments gone. A read may come back
+    // empty for a moment (the referee forking its sweeper), and reads
+    // empty once it has ended: neither says the arguments were hidden.
+    let hidden = || {
+        std::fs::read(&cmdline).is_ok_and(|line| {
+            !line.is_empty()
+                && !line
+                    .windows(b"tournament".len())
+                    .any(|w| w == b"tournament")
+        })
+    };
+    let deadline = Instant::now() + BUDGET;
+    while !hidden() && Instant::now() < deadline && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert!(hidden(), "the referee never hid its command line");
+    signal(child.id(), rustix::process::Signal::INT);
+    use wait_timeout::ChildExt;
+    let Some(status) = child.wait_timeout(Duration::from_secs(60)).unwrap() else {
+        child.kill().ok();
+        child.wait().ok();
+        gone_within(&tag, Duration::ZERO);
+        panic!("the referee went on after Ctrl-C");
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}: {stderr}");
+    if stderr.contains("results in") {
+        assert!(stderr.contains("finish with:"), "{stderr}");
+    } else {
+        // Said by the run, or by the step the signal cut short (the
+        // tournament file's read, an interpreter's probe).
+        assert!(
+            stderr.contains("nothing was written") || stderr.contains("stopped by Ctrl-C"),
+            "{stderr}"
+        );
+        assert!(
+            !out.exists(),
+            "a folder made by a run that never started: {stderr}"
+        );
+    }
+    assert!(
+        gone_within(&tag, Duration::from_secs(10)).is_empty(),
+        "bots left"
+    );
+}

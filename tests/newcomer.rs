@@ -949,3 +949,65 @@ fn a_script_with_windows_line_ends_is_told_how_to_convert_it() {
         .refused_with("ends with a carriage return")
         .stderr_has(&format!("dos2unix {}", bot.display()));
 }
+
+/// An output folder that names a file (a CSV saved as `--out results.csv`)
+/// is refused first, saying what is wrong and what to do: the run said
+/// "results in results.csv" (after its sandbox line) and only then
+/// failed, and `merge` and `collect` said only "File exists".
+#[test]
+fn an_output_folder_that_is_a_file_is_refused_before_anything_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let tournament = small_tournament(dir.path());
+    let taken = dir.path().join("results.csv");
+    std::fs::write(&taken, "a file of the user's\n").unwrap();
+    let teams = dir.path().join("teams");
+    std::fs::create_dir(&teams).unwrap();
+    let check = root().join("tournaments/check-arrow5.toml");
+    let reference = sample_bin("arrow5_random");
+    let path = |p: &Path| p.to_str().unwrap().to_string();
+    let commands = [
+        ("--out", vec!["tournament".into(), path(&tournament)]),
+        ("--out", vec!["merge".into(), "a".into(), "b".into()]),
+        (
+            "--out",
+            [
+                "collect",
+                "--game",
+                "arrow5",
+                "--reference",
+                &reference,
+                "--from",
+            ]
+            .map(String::from)
+            .into_iter()
+            .chain([path(&teams)])
+            .collect(),
+        ),
+        ("--report", vec!["check".into(), path(&check)]),
+    ];
+    for (flag, args) in commands {
+        let run = Referee::new()
+            .args(&args)
+            .arg(flag)
+            .arg(&taken)
+            .case(&args[0])
+            .run()
+            .refused_with("is a file, not a folder");
+        // The refusal is all that was said: no sandbox line, no "results in".
+        let said: Vec<&str> = run.stderr.lines().collect();
+        assert_eq!(said.len(), 1, "{}: {}", args[0], run.stderr);
+        assert!(
+            said[0].starts_with(&format!("referee: {flag} {}: ", taken.display()))
+                && said[0].contains(&format!("give {flag} a new folder")),
+            "{}: {}",
+            args[0],
+            run.stderr
+        );
+        assert_eq!(
+            std::fs::read_to_string(&taken).unwrap(),
+            "a file of the user's\n",
+            "{}",
+            args[0]
+        );
+    }
+}

@@ -148,6 +148,9 @@ fn can_be_written(path: Option<&std::path::Path>, what: &str) -> Result<(), Fail
 }
 
 pub fn run_check(args: CheckArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
+    if let Some(dir) = &args.report {
+        super::output_folder("--report", dir)?;
+    }
     let mut plan = CheckPlan::load(&args.file, args.bot.as_deref()).map_err(Failure::input)?;
     if let Some(margin) = args.time.time_margin {
         plan.set_margin(margin, args.time.strikes.unwrap_or(0));

@@ -102,6 +102,7 @@ pub struct CollectArgs {
 }
 
 pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
+    super::output_folder("--out", &args.out)?;
     let languages = arena.languages();
     let input = |e: collect::CollectError| Failure::Input(anyhow!(e));
     if args.events.on_stdout() {
@@ -233,7 +234,15 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
         };
         play_match(&plan, None)
     };
-    let check = smoke(reference.clone()).map_err(|e| {
+    let check = smoke(reference.clone());
+    // Stopped (Ctrl-C, SIGTERM) while it got ready, the reference's game
+    // cut short among it: nothing is written, and the reference is not
+    // blamed for the stop.
+    if referee_engine::bot::stop_requested() {
+        eprintln!("referee: stopped by a signal (Ctrl-C or SIGTERM) before the first team; nothing was written");
+        return Ok(super::ExitCode::Interrupted);
+    }
+    let check = check.map_err(|e| {
         Failure::Input(anyhow!(e).context(format!("--reference {}", args.reference)))
     })?;
     if let Some(bad) = check.players.iter().find(|p| p.verdict != Verdict::Ok) {
@@ -297,9 +306,9 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
         events.collect_started(&args.game, &out, teams.len());
     }
     let mut counts = [0usize; 3];
-    // Ctrl-C (or SIGTERM) ends the team being played; the report keeps
-    // the teams done, and collecting again does them all.
-    referee_engine::bot::install_interrupt_handler();
+    // Ctrl-C (or SIGTERM) ends the team being played (the handler is
+    // installed as the command starts); the report keeps the teams done,
+    // and collecting again does them all.
     for team in teams {
         if referee_engine::bot::stop_requested() {
             break;

@@ -141,6 +141,27 @@ pub fn verbose() -> bool {
     VERBOSE.load(std::sync::atomic::Ordering::Relaxed)
 }
 
+/// Refuses an output folder (`--out`, `--report`) that is a file, or
+/// whose path goes through one, before the command prints or makes
+/// anything: found at the first write instead, the refusal came after
+/// the line saying where the results go, as if the run had started.
+pub fn output_folder(flag: &str, path: &std::path::Path) -> Result<(), Failure> {
+    let why = match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_dir() => "it is a file, not a folder".to_string(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
+            format!("a part of the path is a file ({e})")
+        }
+        // A folder, or nothing yet (the command makes it): the command's
+        // own checks follow.
+        _ => return Ok(()),
+    };
+    Err(Failure::input(anyhow::anyhow!(
+        "{flag} {}: cannot be the results folder: {why}; give {flag} a new folder's name \
+         (or an earlier run's folder), or move the file away",
+        path.display()
+    )))
+}
+
 /// The sandbox in force in one short line, for the start-up notice
 /// (`--verbose` prints [`Sandbox::describe`] instead).
 pub fn sandbox_summary(sandbox: &Sandbox) -> String {
@@ -718,19 +739,15 @@ pub fn main() -> ExitCode {
         }
     };
     VERBOSE.store(cli.verbose, std::sync::atomic::Ordering::Relaxed);
-    // Printed commands (replays, --resume) start with the referee as the
-    // person started it, so that they run as printed.
-    if let Some(program) = std::env::args_os().next() {
-        referee_engine::report::set_program(&program.to_string_lossy());
-    }
-    referee_engine::bot::sandbox::hide_command_line();
-    // The command's context, dropped when this function returns: it
-    // removes the bots' working folder and cgroup folders.
-    let arena = &Arena::new();
     // A command that plays games stops them at the first Ctrl-C or
     // SIGTERM and returns, so that its bots' folders, mounts and cgroups
-    // go with the context (a tournament, `collect` and `serve` install the
-    // same handler themselves; `play` keeps Ctrl-C for its person).
+    // go with the context (`serve` installs the same handler itself;
+    // `play` keeps Ctrl-C for its person, and a dry run, which writes
+    // nothing, the default action). Installed first, before anything
+    // slow and before the command line is hidden (so a hidden command
+    // line tells a watcher the handler is in force): installed after a
+    // tournament's planning (its interpreter probes), a Ctrl-C then
+    // killed the referee outright.
     let plays_games = matches!(
         cli.command,
         Command::Match(_)
@@ -740,9 +757,21 @@ pub fn main() -> ExitCode {
             | Command::Check(_)
             | Command::Sprt(_)
     );
-    if plays_games {
+    // These two say an interruption themselves: what was done, how to go on.
+    let stops_itself = matches!(&cli.command, Command::Tournament(args) if !args.dry_run)
+        || matches!(cli.command, Command::Collect(_));
+    if plays_games || stops_itself {
         referee_engine::bot::install_interrupt_handler();
     }
+    // Printed commands (replays, --resume) start with the referee as the
+    // person started it, so that they run as printed.
+    if let Some(program) = std::env::args_os().next() {
+        referee_engine::report::set_program(&program.to_string_lossy());
+    }
+    referee_engine::bot::sandbox::hide_command_line();
+    // The command's context, dropped when this function returns: it
+    // removes the bots' working folder and cgroup folders.
+    let arena = &Arena::new();
     let result = match cli.command {
         Command::Match(args) => play::run_match(args, arena),
         Command::Replay(args) => play::run_replay(args).map(|()| ExitCode::Ok),
@@ -773,20 +802,32 @@ pub fn main() -> ExitCode {
         eprintln!("referee: stopped by a signal (Ctrl-C or SIGTERM) before its games were done");
         return ExitCode::Interrupted;
     }
+    // A tournament or `collect` stopped while it got ready fails on what
+    // the signal cut short (an interpreter probe): its error is said, and
+    // the exit is an interruption's.
+    let stopped = stops_itself && referee_engine::bot::signalled();
     match result {
         Ok(code) => code,
         // Errors may quote a bot's name or output: control characters
         // are shown escaped (`referee_engine::text`).
         Err(Failure::Input(e)) => {
             eprintln!("referee: {}", escape_lines(&with_causes(e.as_ref())));
-            ExitCode::BadInput
+            if stopped {
+                ExitCode::Interrupted
+            } else {
+                ExitCode::BadInput
+            }
         }
         Err(Failure::Internal(e)) => {
             eprintln!(
                 "referee: internal failure: {}",
                 escape_lines(&with_causes(e.as_ref()))
             );
-            ExitCode::Internal
+            if stopped {
+                ExitCode::Interrupted
+            } else {
+                ExitCode::Internal
+            }
         }
     }
 }

@@ -270,6 +270,9 @@ fn new_folder(base: &Path) -> PathBuf {
 }
 
 pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::ExitCode, Failure> {
+    if let Some(out) = &args.out {
+        super::output_folder("--out", out)?;
+    }
     let mut plan = TournamentPlan::load(&args.file).map_err(Failure::input)?;
     let sandbox = super::check_sandbox(arena, args.sandbox.unwrap_or(plan.sandbox))?;
     let scale = args.time.scale(None)?;
@@ -284,6 +287,13 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if jobs == 0 {
         return Err(Failure::input(anyhow::anyhow!("--jobs must be at least 1")));
+    }
+    // Ctrl-C's handler is in force from the start (`cli::main`): stopped
+    // while it planned (the bots' interpreters probed), the run ends here,
+    // before it makes its folder or says where its results go.
+    if bot::signalled() {
+        eprintln!("referee: stopped by a signal (Ctrl-C or SIGTERM) before the first game; nothing was written");
+        return Ok(super::ExitCode::Interrupted);
     }
     // The name becomes one safe folder name: never a path out of
     // tournaments/results.
@@ -357,7 +367,6 @@ pub fn run_tournament(args: TournamentArgs, arena: &Arena) -> Result<super::Exit
         print!("{report}");
         return Ok(super::ExitCode::Ok);
     }
-    bot::install_interrupt_handler();
     let mut options = options;
     if !args.no_pin {
         let claims = bot::CpuClaims::claim(jobs);
@@ -546,7 +555,6 @@ fn run_free_for_all(
         }
         return Ok(super::ExitCode::Ok);
     }
-    bot::install_interrupt_handler();
     if !args.no_pin {
         let claims = bot::CpuClaims::claim(options.jobs);
         if claims.short() || super::verbose() {
@@ -700,6 +708,7 @@ fn resume_command(file: &std::path::Path, out: &std::path::Path) -> String {
 const MERGING_MARK: &str = ".merging";
 
 pub fn run_merge(args: MergeArgs) -> Result<super::ExitCode, Failure> {
+    super::output_folder("--out", &args.out)?;
     let mark = args.out.join(MERGING_MARK);
     // As `tournament` does: results already in --out are never overwritten,
     // but those of a merge that did not end.

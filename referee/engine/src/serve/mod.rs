@@ -122,6 +122,9 @@ impl Shared {
 /// Serves until Ctrl-C (or SIGTERM); `ready` is told the address listened
 /// on (with `--port 0`, the port the system chose).
 pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
+    // First: a Ctrl-C while the folder is read ends the server as one
+    // later does, not by the default action.
+    bot::install_interrupt_handler();
     let watched = Watched::open(&options.folder, options.events.as_deref())?;
     // The folder is read once before listening: a folder that cannot be
     // shown is said now, not on the first page.
@@ -129,7 +132,9 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()
     raise_open_files_limit();
     let mut listener = listen(options.bind)?;
     let addr = listener.local_addr().unwrap_or(options.bind);
-    bot::install_interrupt_handler();
+    if bot::stop_requested() {
+        return Ok(());
+    }
     ready(addr);
     let shared = Arc::new(Shared {
         loopback: is_loopback(addr.ip()),
