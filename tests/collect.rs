@@ -1387,3 +1387,126 @@ fn a_bots_escapes_reach_neither_the_terminal_nor_the_admission_csv() {
         assert!(text.contains("\\x1b]52;c;cHduZWQ="), "{text}");
     }
 }
+
+/// A team that can write to its submission swaps its folder for a link
+/// (to the organiser's files, or another team's bot) after `collect` has
+/// listed the submissions and before it copies that team's: the copy
+/// follows no link, so the team is refused and nothing of the link's
+/// target reaches the bots folder (it was copied in and admitted as that
+/// team's bot, secret file and all).
+#[test]
+fn a_submission_swapped_for_a_link_while_collect_runs_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let from = dir.path().join("subs");
+    // `aaa` sleeps at its start: the swap is made while it plays.
+    fs::create_dir_all(from.join("aaa")).unwrap();
+    fs::write(from.join("aaa/main.py"), "import time\ntime.sleep(2)\n").unwrap();
+    team_folder(&from, "zzz", "main.py", "python/arrow5_starter.py");
+    let secret = dir.path().join("secret");
+    team_folder(dir.path(), "secret", "main.py", "python/arrow5_starter.py");
+    fs::write(secret.join("answers.txt"), "the organiser's").unwrap();
+    let reference = sample_bin("arrow5_random");
+    let mut child = Command::new(referee_bin())
+        .args(["collect", "--game", "arrow5", "--from", "subs"])
+        .args(["--reference", &reference, "--out", "bots"])
+        .args(["--startup-limit", "600s"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let marker = format!("{}/bots/.collect/aaa/main.py", dir.path().display());
+    let found = wait_for_processes(&marker, 1, BUDGET);
+    assert!(!found.is_empty(), "aaa's bot never started");
+    fs::rename(from.join("zzz"), dir.path().join("zzz.old")).unwrap();
+    std::os::unix::fs::symlink(&secret, from.join("zzz")).unwrap();
+    use wait_timeout::ChildExt;
+    let Some(status) = child.wait_timeout(BUDGET).unwrap() else {
+        child.kill().ok();
+        panic!("collect did not end");
+    };
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
+    assert_eq!(status.code(), Some(0), "{stdout}");
+    let rows = rows_by_team(&dir.path().join("bots/admission.csv"));
+    let row = &rows["zzz"];
+    assert_eq!(
+        (row["status"].as_str(), row["reason"].as_str()),
+        ("broken", "refused"),
+        "{row:?}"
+    );
+    assert!(row["message"].contains("symbolic link"), "{row:?}");
+    assert!(!dir.path().join("bots/zzz").exists(), "{stdout}");
+}
+
+/// A tar.gz of 1.5 MB whose first record is a pax header declaring
+/// 1.5 GiB of data (zeros, which compress 1000 to 1), then a bot.
+const TAR_RECORD_BOMB: &str = r#"
+import sys, tarfile, zlib, struct
+out_path, main_path, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
+def blocks():
+    # Raw deflate, flushed whole after each block: one MiB of zeros packs
+    # to the same bytes every time, so the archive is written in a second.
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    pax = tarfile.TarInfo("pax"); pax.type = tarfile.XHDTYPE; pax.size = size
+    head = pax.tobuf(format=tarfile.USTAR_FORMAT)
+    yield head, c.compress(head) + c.flush(zlib.Z_FULL_FLUSH)
+    mib = b"\0" * (1 << 20)
+    packed = c.compress(mib) + c.flush(zlib.Z_FULL_FLUSH)
+    for _ in range(size >> 20):
+        yield mib, packed
+    src = open(main_path, "rb").read()
+    m = tarfile.TarInfo("main.py"); m.size = len(src)
+    tail = m.tobuf(format=tarfile.USTAR_FORMAT) + src + b"\0" * (-len(src) % 512) + b"\0" * 1024
+    yield tail, c.compress(tail) + c.flush()
+crc, n = 0, 0
+with open(out_path, "wb") as f:
+    f.write(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03")
+    for plain, packed in blocks():
+        crc = zlib.crc32(plain, crc); n += len(plain); f.write(packed)
+    f.write(struct.pack("<II", crc, n & 0xFFFFFFFF))
+"#;
+
+/// A tar.gz whose pax header (or GNU long name) declares gigabytes: the
+/// tar crate reads such a record whole into memory, so a 1.5 MB archive
+/// made `collect` allocate 1.5 GiB and more (a bigger declared size, up to
+/// the 128 MiB an archive may be, would take the machine's memory; here
+/// under a 1 GB address-space limit, which keeps the test's machine safe,
+/// it read for half a minute and said `out of memory`). The tar stream is
+/// now capped as it is read, records and skipped data included: that
+/// team is refused at once, the others collected.
+#[test]
+fn a_tar_records_bomb_breaks_only_its_team() {
+    let dir = tempfile::tempdir().unwrap();
+    let from = dir.path().join("subs");
+    team_folder(&from, "alpha", "main.py", "python/arrow5_starter.py");
+    python(
+        TAR_RECORD_BOMB,
+        &[
+            from.join("bomb.tar.gz").to_str().unwrap(),
+            &sample_file("python/arrow5_starter.py"),
+            &(3u64 << 29).to_string(),
+        ],
+    );
+    assert!(fs::metadata(from.join("bomb.tar.gz")).unwrap().len() < 4 << 20);
+    let reference = sample_bin("arrow5_random");
+    let mut command = Command::new("sh");
+    command
+        .args(["-c", "ulimit -S -v 1000000 && exec \"$0\" \"$@\""])
+        .arg(referee_bin())
+        .args(["collect", "--game", "arrow5", "--from", "subs"])
+        .args(["--reference", &reference, "--out", "bots"])
+        .current_dir(dir.path());
+    let run = run_within(command, BUDGET);
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let rows = rows_by_team(&dir.path().join("bots/admission.csv"));
+    assert_eq!(rows["alpha"]["status"], "admitted", "{rows:?}");
+    let row = &rows["bomb"];
+    assert_eq!(
+        (row["status"].as_str(), row["reason"].as_str()),
+        ("broken", "refused"),
+        "{row:?}"
+    );
+    assert!(row["message"].contains("tar bomb"), "{row:?}");
+    assert!(!dir.path().join("bots/bomb").exists());
+}

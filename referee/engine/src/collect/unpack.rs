@@ -8,6 +8,7 @@
 
 use std::fs;
 use std::io::{self, Read, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
 
 use crate::input_file::{self, Links};
@@ -360,8 +361,43 @@ fn central_directory_entries(file: &mut fs::File) -> Option<u64> {
         .then(|| u64::from_le_bytes(record[32..40].try_into().expect("8 bytes")))
 }
 
+/// Bytes a tar stream may hold per entry allowed, beyond its files' bytes:
+/// its header, padding, and a long name or pax records.
+const TAR_BYTES_PER_ENTRY: u64 = 16 << 10;
+
+/// A reader that fails once more than `left` bytes came through it: a
+/// tar stream's records that are not a file's bytes (a pax header, a GNU
+/// long name, whose data the tar crate reads whole into memory; a
+/// folder's data, which it skips by reading) are counted too.
+struct Capped<R> {
+    inner: R,
+    left: u64,
+    cap: u64,
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.left = self.left.checked_sub(n as u64).ok_or_else(|| {
+            io::Error::other(format!(
+                "the archive unpacks to more than {} bytes of tar records (headers, names and files; a tar bomb?)",
+                self.cap
+            ))
+        })?;
+        Ok(n)
+    }
+}
+
 fn unpack_tar_gz(file: fs::File, dest: &Path, budget: &mut Budget) -> Result<(), UnpackError> {
-    let gz = flate2::read::GzDecoder::new(io::BufReader::new(file));
+    let cap = budget
+        .caps
+        .total_bytes
+        .saturating_add(budget.caps.entries.saturating_mul(TAR_BYTES_PER_ENTRY));
+    let gz = Capped {
+        inner: flate2::read::GzDecoder::new(io::BufReader::new(file)),
+        left: cap,
+        cap,
+    };
     let mut tar = tar::Archive::new(gz);
     let entries = tar
         .entries()
@@ -395,7 +431,55 @@ fn unpack_tar_gz(file: fs::File, dest: &Path, budget: &mut Budget) -> Result<(),
 
 /// Copies the folder `src` into `dest` (made here) under the same checks:
 /// links and special files are refused, not followed.
+///
+/// A submission's folder may be changed while it is read (a team that can
+/// write to it swaps it, or a folder in it, for a link to another team's
+/// folder or to the organiser's files): it is read through descriptors,
+/// each folder and file opened beneath the one before without following
+/// a link (`openat` with `O_NOFOLLOW`), never again by its path. Only the
+/// folders above `src` are taken as they are.
 pub fn copy_folder(src: &Path, dest: &Path, caps: Caps) -> Result<(), UnpackError> {
+    use rustix::fs::{openat, AtFlags, Dir, FileType, Mode, OFlags, CWD};
+    use std::os::fd::OwnedFd;
+    let read_err = |path: PathBuf| {
+        move |e: rustix::io::Errno| UnpackError::Read {
+            path,
+            source: e.into(),
+        }
+    };
+    let folder_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let open_folder = |at: &OwnedFd, name: &Path| openat(at, name, folder_flags, Mode::empty());
+    // The folder holding `src` (the organiser's), then `src` itself, not
+    // followed if it is a link.
+    let (above, last) = match (src.parent(), src.file_name()) {
+        (Some(p), Some(n)) => (
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            },
+            n,
+        ),
+        _ => (src, std::ffi::OsStr::new(".")),
+    };
+    let above = openat(
+        CWD,
+        above,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(read_err(above.to_path_buf()))?;
+    let root = open_folder(&above, Path::new(last)).map_err(|e| {
+        if e == rustix::io::Errno::LOOP || e == rustix::io::Errno::NOTDIR {
+            UnpackError::Whole(
+                "it is a symbolic link or no folder any more; a team's submission is a folder, a .zip, a .tar.gz or one source file"
+                    .into(),
+            )
+        } else {
+            read_err(src.to_path_buf())(e)
+        }
+    })?;
+    drop(above);
     fs::create_dir(dest).map_err(|source| UnpackError::Write {
         path: dest.to_path_buf(),
         source,
@@ -403,15 +487,27 @@ pub fn copy_folder(src: &Path, dest: &Path, caps: Caps) -> Result<(), UnpackErro
     let mut budget = Budget::new(caps, 0);
     let mut queue = vec![PathBuf::new()];
     while let Some(rel) = queue.pop() {
-        let dir = src.join(&rel);
-        let mut names: Vec<_> = fs::read_dir(&dir)
-            .map_err(|source| UnpackError::Read {
-                path: dir.clone(),
-                source,
-            })?
-            .filter_map(Result::ok)
-            .map(|e| e.file_name())
-            .collect();
+        // Opened from the root down, one name at a time: a folder swapped
+        // for a link since it was listed is refused, not followed. (Not
+        // kept open while queued: a wide tree would hold a descriptor per
+        // folder.)
+        let mut dir = root.try_clone().map_err(|source| UnpackError::Read {
+            path: src.to_path_buf(),
+            source,
+        })?;
+        for part in rel.components() {
+            dir =
+                open_folder(&dir, Path::new(part.as_os_str())).map_err(read_err(src.join(&rel)))?;
+        }
+        let listing = Dir::read_from(&dir).map_err(read_err(src.join(&rel)))?;
+        let mut names: Vec<std::ffi::OsString> = Vec::new();
+        for entry in listing {
+            let entry = entry.map_err(read_err(src.join(&rel)))?;
+            let name = std::ffi::OsStr::from_bytes(entry.file_name().to_bytes());
+            if name != "." && name != ".." {
+                names.push(name.to_os_string());
+            }
+        }
         names.sort();
         for name in names {
             let rel_entry = rel.join(&name);
@@ -421,19 +517,13 @@ pub fn copy_folder(src: &Path, dest: &Path, caps: Caps) -> Result<(), UnpackErro
                 continue;
             }
             let path = src.join(&rel_entry);
-            let meta = fs::symlink_metadata(&path).map_err(|source| UnpackError::Read {
-                path: path.clone(),
-                source,
-            })?;
-            let file_type = meta.file_type();
-            let kind = if file_type.is_symlink() {
-                Kind::Link("symbolic link")
-            } else if file_type.is_dir() {
-                Kind::Folder
-            } else if file_type.is_file() {
-                Kind::File
-            } else {
-                Kind::Special
+            let stat = rustix::fs::statat(&dir, Path::new(&name), AtFlags::SYMLINK_NOFOLLOW)
+                .map_err(read_err(path.clone()))?;
+            let kind = match FileType::from_raw_mode(stat.st_mode) {
+                FileType::Symlink => Kind::Link("symbolic link"),
+                FileType::Directory => Kind::Folder,
+                FileType::RegularFile => Kind::File,
+                _ => Kind::Special,
             };
             if kind == Kind::Folder {
                 write_entry(dest, &shown, kind, &mut io::empty(), &mut budget)?;
@@ -443,9 +533,28 @@ pub fn copy_folder(src: &Path, dest: &Path, caps: Caps) -> Result<(), UnpackErro
             if kind != Kind::File {
                 return write_entry(dest, &shown, kind, &mut io::empty(), &mut budget);
             }
-            // Opened as it was looked at: a link or FIFO put in its place
-            // since is refused.
-            let mut file = input_file::open(&path, Links::Refused, u64::MAX)?;
+            // Opened beneath its folder as it was looked at: a link put in
+            // its place since is refused, and a FIFO opens at once and is
+            // refused on the descriptor.
+            let fd = openat(
+                &dir,
+                Path::new(&name),
+                OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
+                Mode::empty(),
+            )
+            .map_err(|e| {
+                if e == rustix::io::Errno::LOOP {
+                    entry_error(
+                        &shown,
+                        "it is a symbolic link; submissions may hold only files and folders",
+                    )
+                } else {
+                    read_err(path.clone())(e)
+                }
+            })?;
+            let mut file = fs::File::from(fd);
+            let regular = file.metadata().is_ok_and(|m| m.is_file());
+            let kind = if regular { Kind::File } else { Kind::Special };
             write_entry(dest, &shown, kind, &mut file, &mut budget)?;
         }
     }
