@@ -1268,6 +1268,19 @@ fn a_referee_that_ends_leaves_no_sweeper_behind() {
         std::thread::sleep(Duration::from_millis(10));
     }
     assert_eq!(sweepers.len(), 1, "the referee's sweeper was not seen");
+    // A copy of the referee from before it hid its arguments: it hides
+    // its own (the bots' command lines, a key) as its first step.
+    let cmdline = Path::new("/proc")
+        .join(sweepers[0].to_string())
+        .join("cmdline");
+    assert!(
+        holds_within(Duration::from_secs(20), || std::fs::read(&cmdline)
+            .is_ok_and(
+                |line| !line.is_empty() && !String::from_utf8_lossy(&line).contains("paced")
+            )),
+        "the sweeper shows the referee's arguments: {:?}",
+        String::from_utf8_lossy(&std::fs::read(&cmdline).unwrap_or_default())
+    );
     let status = child.wait().unwrap();
     assert!(status.success(), "{status}");
     let left = Path::new("/proc").join(sweepers[0].to_string());

@@ -65,6 +65,10 @@ impl Sweeper {
 
 /// The sweeper's life: waits for the pipe's end, sweeps, exits.
 fn sweep_after_the_referee(ended: OwnedFd) -> ! {
+    // As the referee itself does once it has parsed them: its arguments
+    // (a seed, a key) are for no other process's eyes, nor its memory.
+    crate::sandbox::hide_command_line();
+    crate::sandbox::protect_referee();
     let _ = rustix::process::setsid();
     let _ = rustix::thread::set_name(c"referee-sweep");
     if let Ok(null) = std::fs::OpenOptions::new()
