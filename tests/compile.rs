@@ -170,3 +170,60 @@ under_each_layer! {
     the_compilers_memory_is_capped: compiler_memory_basic, compiler_memory_strict;
     the_compiler_dies_with_the_referee: compiler_killed_basic, compiler_killed_strict;
 }
+
+/// Where no cache folder is named (no `REFEREE_CACHE`, `XDG_CACHE_HOME` or
+/// `HOME`, as for a service) the cache is a folder of the user's own name
+/// in the temporary folder, and one that other users may write in is
+/// refused, not used: a compiled bot found there is run as it is, so
+/// whoever put one there would choose what the bot runs. It was
+/// `/tmp/referee-cache`, which any user could make first and fill.
+#[test]
+fn a_cache_folder_other_users_may_write_in_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let uid = rustix::process::geteuid().as_raw();
+    let shared = tmp.path().join(format!("referee-cache-{uid}"));
+    fs::create_dir(&shared).unwrap();
+    fs::set_permissions(
+        &shared,
+        std::os::unix::fs::PermissionsExt::from_mode(0o1777),
+    )
+    .unwrap();
+    let starter = sample_file("c/arrow5_starter.c");
+    let mut command = Command::new(referee_bin());
+    command
+        .args(["match", "arrow5", &starter, &sample_bin("arrow5_random")])
+        .env_remove("HOME")
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("REFEREE_CACHE")
+        .env("TMPDIR", tmp.path());
+    let run = run_within(command, BUDGET);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&shared.display().to_string())
+            && run.stderr.contains("other users may write"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        fs::read_dir(&shared).unwrap().count(),
+        0,
+        "something was built there"
+    );
+    // Made by the referee itself, the folder is its user's alone: a game.
+    fs::remove_dir(&shared).unwrap();
+    let mut command = Command::new(referee_bin());
+    command
+        .args(["match", "arrow5", &starter, &sample_bin("arrow5_random")])
+        .env_remove("HOME")
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("REFEREE_CACHE")
+        .env("TMPDIR", tmp.path());
+    let run = run_within(command, BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let mode = fs::metadata(&shared).unwrap().permissions();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode) & 0o022,
+        0,
+        "the cache folder it made is writable by others"
+    );
+}

@@ -61,7 +61,7 @@ pub enum CompileError {
         install: String,
         source: io::Error,
     },
-    #[error("cannot use the compile cache {} (set REFEREE_CACHE to a writable directory)", dir.display())]
+    #[error("cannot use the compile cache {} (set REFEREE_CACHE to a directory of yours that only you may write)", dir.display())]
     Cache { dir: PathBuf, source: io::Error },
 }
 
@@ -119,7 +119,39 @@ pub fn cache_dir() -> PathBuf {
     if let Some(home) = var("HOME") {
         return PathBuf::from(home).join(".cache").join("referee");
     }
-    std::env::temp_dir().join("referee-cache")
+    // The temporary folder is every user's: a name of this user's own
+    // (see `check_cache_folder`).
+    std::env::temp_dir().join(format!(
+        "referee-cache-{}",
+        rustix::process::geteuid().as_raw()
+    ))
+}
+
+/// Refuses a cache folder another user could write in: a compiled bot
+/// found there is run as it is, so whoever could put one there chose what
+/// a bot runs (the cache fell back to `/tmp/referee-cache` where `HOME`
+/// is unset, as for a service, and any user of the machine could make it
+/// first and fill it). The folder must be this user's (or root's) and
+/// writable by no one else.
+fn check_cache_folder(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = fs::metadata(dir)?;
+    let own = rustix::process::geteuid().as_raw();
+    if meta.uid() != own && meta.uid() != 0 {
+        return Err(io::Error::other(format!(
+            "it belongs to another user (uid {}), who could replace the bots compiled there",
+            meta.uid()
+        )));
+    }
+    if meta.mode() & 0o022 != 0 {
+        return Err(io::Error::other(format!(
+            "other users may write in it (mode {:o}), and so replace the bots compiled there; \
+             `chmod go-w {}` if they are only you",
+            meta.mode() & 0o7777,
+            dir.display()
+        )));
+    }
+    Ok(())
 }
 
 /// A bot ready to spawn: unchanged unless it is a source, then its
@@ -298,10 +330,14 @@ fn build(
             .verdict_copy()
             .expect("only verdicts are remembered"));
     }
+    // Made writable by this user alone, whatever the umask.
+    std::os::unix::fs::DirBuilderExt::mode(fs::DirBuilder::new().recursive(true), 0o755)
+        .create(dir)
+        .map_err(cache_err)?;
+    check_cache_folder(dir).map_err(cache_err)?;
     if built.is_dir() {
         return Ok(built);
     }
-    fs::create_dir_all(dir).map_err(cache_err)?;
     let work = tempfile::Builder::new()
         .prefix(".build-")
         .tempdir_in(dir)
@@ -560,6 +596,27 @@ fn cache_hash(key: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A cache folder others may write in, or another user's, is refused:
+    /// a compiled bot found there is run as it is.
+    #[test]
+    fn a_cache_folder_others_may_write_in_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("cache");
+        fs::create_dir(&cache).unwrap();
+        fs::set_permissions(&cache, fs::Permissions::from_mode(0o755)).unwrap();
+        assert!(check_cache_folder(&cache).is_ok());
+        fs::set_permissions(&cache, fs::Permissions::from_mode(0o1777)).unwrap();
+        let refused = check_cache_folder(&cache).unwrap_err().to_string();
+        assert!(refused.contains("other users may write"), "{refused}");
+        if rustix::process::geteuid().is_root() {
+            fs::set_permissions(&cache, fs::Permissions::from_mode(0o755)).unwrap();
+            rustix::fs::chown(&cache, Some(rustix::process::Uid::from_raw(65534)), None).unwrap();
+            let refused = check_cache_folder(&cache).unwrap_err().to_string();
+            assert!(refused.contains("another user"), "{refused}");
+        }
+    }
 
     #[test]
     fn hash_is_stable_and_content_sensitive() {
