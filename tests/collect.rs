@@ -187,12 +187,18 @@ fn six_teams_are_collected_reported_and_play_a_tournament() {
         "{}",
         run.stdout
     );
-    // Nothing is left of the unpacking.
+    // Nothing is left of the unpacking; the one hidden file is collect's
+    // record of the folders it made.
     let left: Vec<_> = fs::read_dir(&bots)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert!(!left.iter().any(|n| n.starts_with('.')), "{left:?}");
+    assert!(
+        !left
+            .iter()
+            .any(|n| n.starts_with('.') && n != ".collect-made"),
+        "{left:?}"
+    );
 
     // A tournament takes its bots from the folder, with a reference bot.
     let file = dir.path().join("t.toml");
@@ -384,11 +390,12 @@ fn crafted_archives_are_refused_and_nothing_is_written_outside() {
         fs::read_to_string(outside.join("victim.txt")).unwrap(),
         "untouched"
     );
-    let in_bots: Vec<_> = fs::read_dir(dir.path().join("deep/er/bots"))
+    let mut in_bots: Vec<_> = fs::read_dir(dir.path().join("deep/er/bots"))
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
-    assert_eq!(in_bots, ["admission.csv"]);
+    in_bots.sort();
+    assert_eq!(in_bots, [".collect-made", "admission.csv"]);
 }
 
 /// Every path under `root`, relative, sorted.
@@ -1509,4 +1516,107 @@ fn a_tar_records_bomb_breaks_only_its_team() {
     );
     assert!(row["message"].contains("tar bomb"), "{row:?}");
     assert!(!dir.path().join("bots/bomb").exists());
+}
+
+/// The organiser keeps a reference bot and a results folder in the bots
+/// folder after a first collect; students then hand in submissions named
+/// like them (`random.py`, a bot that crashes; a folder `results`; a good
+/// bot `RESULTS` in another case): those teams are refused, the name
+/// taken, and the organiser's files are left as they were (both were
+/// removed as the teams' bots of an earlier run). A team collect admitted
+/// is still replaced.
+#[test]
+fn a_team_named_like_the_organisers_files_in_the_bots_folder_removes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let from = dir.path().join("subs");
+    team_folder(&from, "alpha", "main.py", "python/arrow5_starter.py");
+    let run = collect_arrow5(dir.path(), "subs", "bots");
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let bots = dir.path().join("bots");
+    let reference = "# the organiser's reference bot\n";
+    fs::write(bots.join("random.py"), reference).unwrap();
+    fs::create_dir(bots.join("results")).unwrap();
+    fs::write(bots.join("results/standings.csv"), "rank,bot\n").unwrap();
+    fs::write(from.join("random.py"), "import sys\nsys.exit(1)\n").unwrap();
+    fs::create_dir(from.join("results")).unwrap();
+    team_folder(&from, "RESULTS", "main.py", "python/arrow5_starter.py");
+    fs::write(from.join("alpha/NOTES.txt"), "version 2\n").unwrap();
+
+    let run = collect_arrow5(dir.path(), "subs", "bots");
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(
+        fs::read_to_string(bots.join("random.py")).ok().as_deref(),
+        Some(reference),
+        "the organiser's reference bot"
+    );
+    assert_eq!(
+        fs::read_to_string(bots.join("results/standings.csv"))
+            .ok()
+            .as_deref(),
+        Some("rank,bot\n"),
+        "the organiser's results"
+    );
+    let rows = rows_by_team(&bots.join("admission.csv"));
+    for (team, entry) in [
+        ("random", "random.py"),
+        ("results", "results"),
+        ("RESULTS", "results"),
+    ] {
+        let row = &rows[team];
+        assert_eq!(
+            (row["status"].as_str(), row["reason"].as_str()),
+            ("broken", "name taken"),
+            "{team}: {row:?}"
+        );
+        let says = format!("holds bots/{entry}, which collect did not make");
+        assert!(row["message"].contains(&says), "{team}: {row:?}");
+        assert!(run.stdout.contains(&says), "{}", run.stdout);
+    }
+    assert!(!bots.join("RESULTS").exists());
+    assert_eq!(rows["alpha"]["status"], "admitted", "{rows:?}");
+    assert!(bots.join("alpha/NOTES.txt").is_file());
+}
+
+/// A crashing bot prints a row of its own to stderr, and a submission's
+/// name (refused, so kept as handed in) holds one: each field of
+/// `admission.csv` stays on its line, the line breaks written `\x0a`, so
+/// no physical line of the file (nor of the terminal) begins
+/// `mallory,admitted` for `grep` or `wc -l` to count.
+#[test]
+fn a_row_a_bot_prints_is_no_line_of_the_admission_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let from = dir.path().join("subs");
+    fs::create_dir_all(&from).unwrap();
+    let forged = "mallory,admitted,python,mallory.py,,";
+    fs::write(
+        from.join("liar.py"),
+        format!("import sys\nsys.stderr.write('x\\n{forged}\\r\\n')\nsys.exit(1)\n"),
+    )
+    .unwrap();
+    fs::write(from.join(format!("-\n{forged}.py")), "").unwrap();
+    let run = collect_arrow5(dir.path(), "subs", "bots");
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let csv = fs::read_to_string(dir.path().join("bots/admission.csv")).unwrap();
+    let rows = csv_records(&dir.path().join("bots/admission.csv"));
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert_eq!(csv.lines().count(), 1 + rows.len(), "{csv}");
+    assert!(!csv.contains('\r'), "{csv:?}");
+    for text in [&csv, &run.stdout] {
+        assert!(
+            !text.lines().any(|l| l.starts_with("mallory")),
+            "a forged row: {text}"
+        );
+    }
+    let liar = rows.iter().find(|r| r["team"] == "liar").unwrap();
+    assert_eq!(liar["status"], "broken", "{liar:?}");
+    assert!(
+        liar["message"].contains(&format!("x\\x0a{forged}\\x0d")),
+        "{liar:?}"
+    );
+    // The team as handed in, after the spreadsheet guard's `'`.
+    assert!(
+        rows.iter()
+            .any(|r| r["team"].ends_with(&format!("-\\x0a{forged}"))),
+        "{rows:?}"
+    );
 }

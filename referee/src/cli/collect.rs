@@ -10,6 +10,7 @@ use anyhow::anyhow;
 use clap::Args;
 
 use referee_engine::bot::{Arena, BotCommand, BotSpecError, Languages};
+use referee_engine::collect::made::{self, MadeFolders, PlaceError, ADMISSION_CSV};
 use referee_engine::collect::{
     self, unpack::Caps, Admission, FetchError, FetchRules, Found, Status, Submission,
 };
@@ -257,14 +258,14 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
         )));
     }
 
-    // A team's bot of an earlier run is replaced, and a team not admitted
-    // keeps none: in a folder an earlier collect did not write, that would
-    // remove files of the user's that share a team's name.
+    // Collect writes into a folder of its own: one of other files is
+    // more likely a slip of the keyboard than a bots folder. (In one it
+    // wrote, it still replaces or removes only what it made.)
     let foreign = fs::read_dir(&args.out).ok().and_then(|entries| {
         let names: Vec<_> = entries.flatten().map(|e| e.file_name()).collect();
-        let ours = |n: &std::ffi::OsStr| n == "admission.csv" || n == STAGING;
-        (!names.iter().any(|n| n == "admission.csv"))
-            .then(|| names.into_iter().find(|n| !ours(n)))
+        let ours = |n: &std::ffi::OsStr| n == ADMISSION_CSV || n == made::RECORD;
+        (!names.iter().any(|n| ours(n)))
+            .then(|| names.into_iter().find(|n| n != STAGING))
             .flatten()
     });
     if let Some(name) = foreign {
@@ -282,11 +283,20 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
         ))
     })?;
     let out = args.out.canonicalize().map_err(Failure::internal)?;
+    // Read before a killed run's staged folders are removed (see
+    // `MadeFolders::open`).
+    let mut made = MadeFolders::open(&out).map_err(|e| {
+        Failure::Input(anyhow!(
+            "--out {}: cannot read or write its record {}: {e}",
+            args.out.display(),
+            made::RECORD
+        ))
+    })?;
     let staging = out.join(STAGING);
     let _ = fs::remove_dir_all(&staging);
     fs::create_dir(&staging)
         .map_err(|e| Failure::Input(anyhow!("cannot write {}: {e}", staging.display())))?;
-    let report_path = out.join("admission.csv");
+    let report_path = out.join(ADMISSION_CSV);
     let mut report = AdmissionReport::new(&report_path);
     let report_error = |e: std::io::Error| {
         Failure::internal(anyhow!("cannot write {}: {e}", report_path.display()))
@@ -313,6 +323,12 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
         if referee_engine::bot::stop_requested() {
             break;
         }
+        // A name collect could not have made (a submission refused for its
+        // name) has no folder, and is no path.
+        let folder_named = collect::safe_name(&team).as_deref() == Some(team.as_str());
+        let taken = folder_named
+            .then(|| made.taken_by(&team, languages))
+            .flatten();
         let row = match by_team.get(&team) {
             None => Admission {
                 team: team.clone(),
@@ -347,35 +363,50 @@ pub fn run_collect(args: CollectArgs, arena: &Arena) -> Result<super::ExitCode, 
                 reason: "refused".into(),
                 message: why.clone(),
             },
-            Some(Found::Submitted(submission)) => {
-                let not_on_roster = roster
-                    .as_ref()
-                    .filter(|r| !r.contains_key(&team))
-                    .map(|r| not_on_roster(&team, r));
-                admit(
-                    submission,
-                    not_on_roster,
-                    &out,
-                    &staging,
-                    FetchRules {
-                        deadline,
-                        caps: Caps::default(),
-                        git_limit: args.git_timeout.unwrap_or(collect::GIT_TIMEOUT),
-                    },
-                    languages,
-                    &smoke,
-                )
-            }
+            Some(Found::Submitted(submission)) => match &taken {
+                // Anything collect did not make that holds the team's
+                // name is the organiser's: left as it is, the team refused.
+                Some(entry) => Admission {
+                    team: team.clone(),
+                    status: Status::Broken,
+                    language: String::new(),
+                    source: submission.origin.describe(),
+                    reason: "name taken".into(),
+                    message: name_taken(&team, &args.out, entry),
+                },
+                None => {
+                    let not_on_roster = roster
+                        .as_ref()
+                        .filter(|r| !r.contains_key(&team))
+                        .map(|r| not_on_roster(&team, r));
+                    admit(
+                        submission,
+                        not_on_roster,
+                        (&mut made, &args.out),
+                        &staging,
+                        FetchRules {
+                            deadline,
+                            caps: Caps::default(),
+                            git_limit: args.git_timeout.unwrap_or(collect::GIT_TIMEOUT),
+                        },
+                        languages,
+                        &smoke,
+                    )
+                }
+            },
         };
         if referee_engine::bot::stop_requested() {
             break;
         }
-        // A team not admitted keeps no bot of an earlier run. A name
-        // collect could not have made (a submission refused for its name)
-        // has none, and is no path to remove.
-        let folder_named = collect::safe_name(&row.team).as_deref() == Some(row.team.as_str());
+        // A team not admitted keeps no bot of an earlier run: the folder
+        // collect made for it, never a file of the organiser's of its name.
         if row.status != Status::Admitted && folder_named {
-            remove_team(&out, &row.team, languages);
+            if let Err(e) = made.remove(&team) {
+                eprintln!(
+                    "referee: cannot remove {}, the bot of team '{team}' an earlier collect admitted: {e}",
+                    out.join(&team).display()
+                );
+            }
         }
         counts[match row.status {
             Status::Admitted => 0,
@@ -414,6 +445,16 @@ fn not_on_roster(team: &str, roster: &BTreeMap<String, Vec<String>>) -> String {
     message
 }
 
+/// Why `team` is not admitted when the bots folder `out` holds `entry` of
+/// its name that collect did not make (the organiser's reference bot
+/// `random.py`, a results folder): collect leaves it as it is.
+fn name_taken(team: &str, out: &Path, entry: &str) -> String {
+    format!(
+        "team '{team}': the bots folder already holds {}, which collect did not make, so it is left as it is and the team is not admitted; move that out of the bots folder, or have the team rename its submission, then collect again",
+        out.join(referee_engine::text::escape(entry).as_ref()).display()
+    )
+}
+
 fn describe(found: &Found) -> String {
     match found {
         Found::Submitted(s) => s.origin.describe(),
@@ -427,7 +468,7 @@ fn describe(found: &Found) -> String {
 fn admit(
     submission: &Submission,
     not_on_roster: Option<String>,
-    out: &Path,
+    (made, out): (&mut MadeFolders, &Path),
     staging: &Path,
     rules: FetchRules,
     languages: &Languages,
@@ -519,37 +560,28 @@ fn admit(
     // Every bot is a folder of its own, `OUT/TEAM`: a one-file bot's is
     // the folder that holds it (its file keeps its name), so no two teams
     // share a folder, which a bot may read.
-    remove_team(out, team, languages);
-    let target = out.join(team);
     let folder = if root.is_file() {
         root.parent()
             .map_or_else(|| root.clone(), Path::to_path_buf)
     } else {
         root.clone()
     };
-    if let Err(e) = fs::rename(&folder, &target) {
-        row.reason = "not written".into();
-        row.message = format!("cannot move it to {}: {e}", target.display());
-        return row;
+    match made.place(team, &folder) {
+        Ok(()) => {}
+        Err(PlaceError::Taken(entry)) => {
+            row.reason = "name taken".into();
+            row.message = name_taken(team, out, &entry);
+            let _ = fs::remove_dir_all(&unpacked);
+            return row;
+        }
+        Err(e) => {
+            row.reason = "not written".into();
+            row.message = with_causes(&e);
+            let _ = fs::remove_dir_all(&unpacked);
+            return row;
+        }
     }
     let _ = fs::remove_dir_all(&unpacked);
     row.status = Status::Admitted;
     row
-}
-
-/// Removes a team's bot of an earlier run: the folder `OUT/TEAM`, or a
-/// source file `OUT/TEAM.EXT` of a language (the layout of earlier
-/// versions; never another file).
-fn remove_team(out: &Path, team: &str, languages: &Languages) {
-    let _ = fs::remove_dir_all(out.join(team));
-    for entry in fs::read_dir(out).into_iter().flatten().flatten() {
-        let path = entry.path();
-        let is_file = entry.file_type().map(|t| t.is_file()).unwrap_or(false);
-        if is_file
-            && path.file_stem().and_then(|s| s.to_str()) == Some(team)
-            && languages.of_source(&path).is_some()
-        {
-            let _ = fs::remove_file(&path);
-        }
-    }
 }

@@ -4,6 +4,7 @@
 //! latest before a deadline), and the admission report. Unpacking with its
 //! checks is [`unpack`]; compiling and the smoke game are the runner's.
 
+pub mod made;
 pub mod unpack;
 
 pub use crate::model::admission::{Admission, Status};

@@ -25,15 +25,25 @@ impl AdmissionReport {
         }
     }
 
-    /// A team's row: shown, and the CSV rewritten with it. Its message
-    /// (a compiler's output, a bot's stderr) and source (a file name the
-    /// team chose) are kept with their control characters escaped in the
-    /// CSV too: a teacher who `cat`s it gets no terminal escape of a
-    /// student's (a cleared screen, a title, a clipboard write).
+    /// A team's row: shown, and the CSV rewritten with it. Every field
+    /// (a compiler's output or a bot's stderr in the message, a file name
+    /// the team chose in the source or, refused for it, the team) is kept
+    /// with its control characters escaped in the CSV too: a teacher who
+    /// `cat`s it gets no terminal escape of a student's (a cleared screen,
+    /// a title, a clipboard write), and its line breaks (`\x0a`, `\x0d`)
+    /// too, so that each row is one line and a bot's stderr cannot show a
+    /// line `mallory,admitted,...` to `grep` or `wc -l`.
     pub fn team_done(&mut self, mut row: Admission) -> io::Result<()> {
-        row.message = escape_lines(&row.message).into_owned();
-        row.source = escape(&row.source).into_owned();
         println!("{}", terminal_lines(&row));
+        for field in [
+            &mut row.team,
+            &mut row.language,
+            &mut row.source,
+            &mut row.reason,
+            &mut row.message,
+        ] {
+            *field = escape(field).into_owned();
+        }
         self.rows.push(row);
         self.write_csv()
     }
@@ -77,7 +87,8 @@ pub fn terminal_lines(row: &Admission) -> String {
     if !row.reason.is_empty() {
         line.push_str(&format!(" ({})", row.reason));
     }
-    let mut text = escape_lines(&line).into_owned();
+    // One line: a team refused for its name keeps it as handed in.
+    let mut text = escape(&line).into_owned();
     for l in row.message.lines().take(MESSAGE_LINES) {
         text.push_str(&format!("\n    {}", escape_lines(l)));
     }
