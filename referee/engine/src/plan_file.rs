@@ -508,6 +508,13 @@ impl<'a> Source<'a> {
     /// be, rather than serde's `expected u32`.
     pub(crate) fn toml_error(&self, e: &toml::de::Error) -> PlanError {
         let start = e.span().map_or(0, |s| s.start);
+        if let Some(message) = self.table_for_a_list(start, e.message()) {
+            return PlanError::At {
+                path: self.path.to_path_buf(),
+                line: self.line_of(start),
+                message,
+            };
+        }
         let field = self.field_at(start);
         let message = plain_toml_message(e.message(), field.as_deref());
         // "missing field" has no line of its own; "unknown field" names it.
@@ -522,6 +529,34 @@ impl<'a> Source<'a> {
             line: self.line_of(start),
             message,
         }
+    }
+
+    /// A list of tables (`[[bots]]`, one per bot) written as one table
+    /// (`[bots]` with `a = "..."` under it), said in the file's terms:
+    /// serde's words were "invalid type: map, expected a sequence".
+    fn table_for_a_list(&self, offset: usize, message: &str) -> Option<String> {
+        if !message
+            .trim()
+            .starts_with("invalid type: map, expected a sequence")
+        {
+            return None;
+        }
+        let offset = offset.min(self.text.len());
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let line = self.text[line_start..].lines().next().unwrap_or("").trim();
+        let name = line.strip_prefix('[')?.split(']').next()?.trim();
+        if name.is_empty() || name.starts_with('[') {
+            return None;
+        }
+        let example = if name == "bots" {
+            " (e.g. `[[bots]]`, then `name = \"alice\"` and `bot = \"alice.py\"` under it)"
+        } else {
+            ""
+        };
+        Some(format!(
+            "{name}: a list, one table per entry: write `[[{name}]]` before each entry{example}, \
+             not one `[{name}]` table"
+        ))
     }
 
     /// The dotted name of the `key = value` field on the line of `offset`

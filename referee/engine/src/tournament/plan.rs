@@ -861,6 +861,18 @@ mod tests {
         parse(text).unwrap_err().to_string()
     }
 
+    /// `[bots]` with `a = "a.py"` under it, a newcomer's first guess, is
+    /// told how the list is written (serde said "invalid type: map,
+    /// expected a sequence").
+    #[test]
+    fn bots_written_as_one_table_are_told_how_to_write_the_list() {
+        let e = error_of("game = \"arrow5\"\n[bots]\na = \"a.py\"\nb = \"b.py\"\n");
+        assert!(
+            e.starts_with("/tmp/t.toml:2: bots: a list") && e.contains("[[bots]]"),
+            "{e}"
+        );
+    }
+
     #[test]
     fn errors_name_the_line_and_the_field() {
         let e = error_of(&format!("game = \"arrow5\"\ngames_per_pairing = 3\n{BOTS}"));
