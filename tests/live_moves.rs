@@ -360,6 +360,10 @@ fn serve_follows_a_game_move_by_move_in_a_browser() {
             }
             assert_eq!(s["evil"], false, "no element made of a name: {s}");
             let page = s["loaded"].as_str().unwrap().to_string();
+            if page.is_empty() {
+                // Its script has not run yet: the page is still loading.
+                return None;
+            }
             if loaded.get_or_insert(page.clone()) != &page {
                 panic!("the page was loaded again: {s}");
             }
@@ -469,6 +473,74 @@ fn serve_follows_a_game_move_by_move_in_a_browser() {
     assert_eq!(server.interrupt(Duration::from_secs(30)), Some(0));
     let stopped = run.interrupt(Duration::from_secs(60));
     assert!(matches!(stopped, Some(0 | 130)), "{stopped:?}");
+}
+
+/// A game being played whose live file carries a bot's right-to-left
+/// override (U+202E) and terminal escape (ESC) in its names, in a move's
+/// line and in its frame: `referee serve`'s page of it shows each escaped
+/// as the viewer, the pages and the terminal do (`\u{202e}`, `\x1b`), the
+/// line breaks of the frame kept. They were raw, the override turning the
+/// organiser's line around. The live file is written here, so that the page
+/// gets exactly these lines: a tournament file refuses such a name, and a
+/// built-in game's account quotes no reply as the bot wrote it, but a
+/// judge's line and frame may.
+#[test]
+fn a_live_game_page_shows_a_bots_reordering_characters_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::live::served_copy(dir.path());
+    // A number past the folder's games: being played, with no transcript.
+    let number = 99;
+    let live = out.join("live");
+    std::fs::create_dir(&live).unwrap();
+    let lines = [
+        serde_json::json!({"v": 1, "kind": "game", "game": number, "seed": 1,
+            "bot_a": "\u{202e}tfel", "bot_b": "right\u{1b}[2J",
+            "bots": ["\u{202e}tfel", "right\u{1b}[2J"], "started": 0.0}),
+        serde_json::json!({"v": 1, "kind": "move", "game": number, "n": 1, "bot": "a",
+            "line": "A said '5 6 \u{202e}7 8 9\u{1b}[31m'", "t_us": 1, "wall_us": 1}),
+        serde_json::json!({"v": 1, "kind": "move", "game": number, "n": 2, "bot": "b",
+            "line": "", "t_us": 2, "wall_us": 1,
+            "frame": {"grid": {"cells": [["\u{202e}1", "2"]]}, "text": "B said '\u{1b}]0;pwned\u{7}'"}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(live.join(format!("game-{number:06}.jsonl")), text).unwrap();
+    let (mut server, addr) = start_server(&out, &[]);
+    let (status, page) = http(&addr, "GET", &format!("/game/{number}"));
+    assert_eq!(status, 200);
+    assert!(page.contains("id=\"live-game\""), "the live page: {page}");
+    let mut browser = Browser::open(&format!("http://{addr}/game/{number}"));
+    let shown = poll(BUDGET, || {
+        let text = browser.eval(
+            "document.body && document.body.dataset.moves === '2' ? JSON.stringify({ \
+               caption: document.getElementById('caption').textContent, \
+               moves: Array.from(document.querySelectorAll('#moves li')).map(l => l.textContent), \
+               frame: document.getElementById('frame').textContent, \
+               all: document.body.innerText}) : null",
+        );
+        text.as_str()
+            .map(|s| serde_json::from_str::<Value>(s).unwrap())
+    })
+    .expect("the page shows the game's two moves");
+    let all = shown["all"].as_str().unwrap();
+    for raw in ['\u{202e}', '\u{1b}', '\u{7}'] {
+        assert!(!all.contains(raw), "{raw:?} raw on the page: {all:?}");
+    }
+    assert_eq!(
+        shown["caption"],
+        format!("Game {number}: \\u{{202e}}tfel vs right\\x1b[2J"),
+        "{shown}"
+    );
+    assert_eq!(
+        shown["moves"],
+        serde_json::json!(["A said '5 6 \\u{202e}7 8 9\\x1b[31m'", "(B moved)"]),
+        "{shown}"
+    );
+    assert_eq!(
+        shown["frame"], "\\u{202e}1 2\nB said '\\x1b]0;pwned\\x07'",
+        "{shown}"
+    );
+    drop(browser);
+    assert_eq!(server.interrupt(Duration::from_secs(30)), Some(0));
 }
 
 #[test]

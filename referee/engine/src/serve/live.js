@@ -2,7 +2,8 @@
 // The server sends a snapshot of the folder (server-sent events) whenever
 // its files change; when games were added, the page's <main> is replaced
 // by the leaderboard the server renders now (the report's own template,
-// which escapes what bots wrote). The status line is made of text nodes.
+// which escapes what bots wrote). The status line is text, the bots'
+// names in it shown through `shown` (shown.js, loaded before this script).
 (function () {
   "use strict";
   var updates = 0;
@@ -52,14 +53,14 @@
         main.replaceWith(document.importNode(fresh, true));
         placeStatus();
       }
-    }).catch(function (e) { status.textContent = "live: cannot load the leaderboard (" + e.message + ")"; });
+    }).catch(function (e) { status.textContent = shown("live: cannot load the leaderboard (" + e.message + ")"); });
   }
 
   var source = new EventSource("/events");
   source.addEventListener("snapshot", function (e) {
     var s = JSON.parse(e.data);
-    if (s.error) { status.textContent = "live: " + s.error; return; }
-    status.textContent = describe(s);
+    if (s.error) { status.textContent = shown("live: " + s.error); return; }
+    status.textContent = shown(describe(s));
     if (shownGames !== null && s.games_done !== shownGames) {
       updates += 1;
       document.body.setAttribute("data-updates", String(updates));

@@ -11,12 +11,14 @@
 //!   is played, a page that follows it move by move (`/game/N/events`,
 //!   its live file as server-sent events), until the viewer replaces it;
 //! - `/api/snapshot`, `/api/games`: the same data as JSON;
+//! - `/assets/shown.js`: the function every page's script shows a bot's
+//!   text through (its control and reordering characters escaped);
 //! - anything else: a file of the folder's report (`DIR/report/`), never
 //!   a path out of it.
 //!
 //! Only GET and HEAD are answered: there is no write endpoint. Every text
 //! a bot wrote goes to the browser escaped (the report's templates) or as
-//! JSON data put in the page as text, never as markup.
+//! JSON data put in the page as text through `shown`, never as markup.
 
 use std::io::{self, Write};
 use std::net::{IpAddr, SocketAddr};
@@ -37,6 +39,10 @@ use crate::reporter::live_game::live_path;
 const LIVE_JS: &str = include_str!("live.js");
 const PROJECTOR: &str = include_str!("projector.html");
 const LIVE_GAME: &str = include_str!("live_game.html");
+/// The scripts put at the end of the leaderboard: `shown` (what the
+/// status line shows of the bots' names goes through it), then live.js.
+const LEADERBOARD_SCRIPTS: &str =
+    "<script src=\"/assets/shown.js\"></script>\n<script src=\"/live.js\"></script>\n";
 
 /// How often the folder is looked at for new games.
 const POLL: Duration = Duration::from_millis(250);
@@ -363,6 +369,10 @@ fn route(path: &str, query: &str, shared: &Shared) -> Reply {
         "/projector" | "/projector/" => Reply::ok("text/html; charset=utf-8", PROJECTOR),
         "/" | "/index.html" => leaderboard(shared),
         "/live.js" => Reply::ok("text/javascript; charset=utf-8", LIVE_JS),
+        // Every page of the server shows a bot's text through this one
+        // script (the live pages, and the report's game pages at the same
+        // path): the referee's own, never a file of the folder.
+        "/assets/shown.js" => Reply::ok("text/javascript; charset=utf-8", html::SHOWN_JS),
         "/api/snapshot" => {
             let (_, json) = shared.snapshot_json();
             Reply::ok("application/json", json.as_bytes())
@@ -400,12 +410,8 @@ fn leaderboard(shared: &Shared) -> Reply {
         Ok(page) => {
             let page = without_refresh(&page);
             let page = match page.rfind("</body>") {
-                Some(at) => format!(
-                    "{}<script src=\"/live.js\"></script>\n{}",
-                    &page[..at],
-                    &page[at..]
-                ),
-                None => format!("{page}<script src=\"/live.js\"></script>\n"),
+                Some(at) => format!("{}{LEADERBOARD_SCRIPTS}{}", &page[..at], &page[at..]),
+                None => format!("{page}{LEADERBOARD_SCRIPTS}"),
             };
             Reply::ok("text/html; charset=utf-8", page)
         }

@@ -70,6 +70,11 @@ const TEMPLATES: &[(&str, &str)] = &[
 ];
 const STYLE: &str = include_str!("templates/style.css");
 const VIEWER: &str = include_str!("templates/viewer.js");
+/// `shown(text)`, the one function through which every page's script
+/// shows text a bot wrote (the viewer, `serve`'s live pages). Not one of
+/// the templates an organiser replaces: it is the pages' escape, as the
+/// templates' formatter is.
+pub(crate) const SHOWN_JS: &str = include_str!("templates/shown.js");
 
 /// Where the pages' templates come from.
 #[derive(Clone, Debug, Default)]
@@ -402,20 +407,24 @@ pub fn leaderboard_html(
     )
 }
 
-/// A report asset's built-in text (`style.css`, `viewer.js`), for a server
-/// of a folder whose report was not written.
+/// A report asset's built-in text (`style.css`, `viewer.js`, `shown.js`),
+/// for a server of a folder whose report was not written.
 pub fn built_in_asset(name: &str) -> Option<&'static str> {
     match name {
         "style.css" => Some(STYLE),
         "viewer.js" => Some(VIEWER),
+        "shown.js" => Some(SHOWN_JS),
         _ => None,
     }
 }
 
 fn write_assets(out: &Path, templates: &Templates) -> Result<(), ReportError> {
-    for (name, built_in) in [("style.css", STYLE), ("viewer.js", VIEWER)] {
+    for (name, text) in [
+        ("style.css", templates.source("style.css", STYLE)?),
+        ("viewer.js", templates.source("viewer.js", VIEWER)?),
+        ("shown.js", SHOWN_JS.to_string()),
+    ] {
         let path = out.join("assets").join(name);
-        let text = templates.source(name, built_in)?;
         // The report's own file as it is: a link there is not followed.
         let now = input_file::read_to_string(&path, Links::Refused, input_file::TEXT_CAP).ok();
         if now.as_deref() != Some(text.as_str()) {
@@ -763,6 +772,7 @@ pub fn game_page_html(
                 root => "",
                 inline => true,
                 style => style,
+                shown_script => SHOWN_JS,
                 script => script,
                 index_page => Option::<String>::None,
             })

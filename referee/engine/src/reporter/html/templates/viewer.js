@@ -24,25 +24,10 @@
   var progress = document.getElementById("progress");
   var SVG = "http://www.w3.org/2000/svg";
 
-  // The characters a person cannot see as they are: control characters
-  // (C0 but the line break, DEL, C1), the direction overrides, isolates
-  // and marks that reorder a line, and those that show as nothing or as
-  // a space that is not the space. The same set as the pages' template
-  // formatter and the terminal (referee-rules' text.rs, `needs_escape`).
-  var UNSEEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u00a0\u00ad\u061c\u115f\u1160\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u2069\u2800\u3000\u3164\ufeff\uffa0]/g;
-  // Text from the game as a person reads it: each such character written
-  // as the formatter writes it (`\x1b`, `\u{202e}`), so that a bot's
-  // U+202E cannot turn a line around. Done here, where text is shown,
-  // not in the page's JSON: the data stays the game's own (the viewer
-  // reads codes from it, `data-line` holds what the bot wrote), and every
-  // page with a viewer (a report's games, `replay --html`, `serve`'s
-  // games) shows text through this one function.
-  function shown(text) {
-    return String(text).replace(UNSEEN, function (c) {
-      var code = c.charCodeAt(0).toString(16);
-      return code.length <= 2 ? "\\x" + ("0" + code).slice(-2) : "\\u{" + code + "}";
-    });
-  }
+  // Text from the game goes on the page through `shown` (shown.js,
+  // loaded before this script): its control, reordering and invisible
+  // characters escaped. The data stays the game's own (the viewer reads
+  // codes from it, `data-line` holds what the bot wrote).
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
