@@ -27,7 +27,10 @@
   // Text from the game goes on the page through `shown` (shown.js,
   // loaded before this script): its control, reordering and invisible
   // characters escaped. The data stays the game's own (the viewer reads
-  // codes from it, `data-line` holds what the bot wrote).
+  // codes from it, `data-line` holds what the bot wrote). An organiser's
+  // game.html from before shown.js still gets a viewer, its text as it is.
+  var shown = typeof window.shown === "function" ? window.shown
+    : function (text) { return String(text); };
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
