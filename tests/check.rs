@@ -20,7 +20,13 @@ fn shipped_check_file(dir: &Path, edit: impl Fn(String) -> String) -> String {
         .unwrap()
         .to_string_lossy()
         .into_owned();
-    let text = edit(text.replace("../target/release", &bin_dir));
+    // Its 1 s bound on the slowest reply is for release builds; a debug
+    // strong solver's slowest reply is some 0.7 s on a quiet machine and
+    // went over 1 s beside two busy loops.
+    let text = edit(
+        text.replace("../target/release", &bin_dir)
+            .replace("below = \"1s\"", "below = \"20s\""),
+    );
     let path = dir.join("check.toml");
     std::fs::write(&path, text).unwrap();
     path.to_string_lossy().into_owned()
