@@ -80,10 +80,31 @@ fn sweep_after_the_referee(ended: OwnedFd) -> ! {
         let _ = rustix::stdio::dup2_stdout(&null);
         let _ = rustix::stdio::dup2_stderr(&null);
     }
+    // The referee, to wait for its whole end below (opened now: it is
+    // this process's parent until it dies).
+    let referee = rustix::process::getppid().and_then(|pid| {
+        rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+    });
     // Nothing is ever written: a read returns at the end only (or at a
     // signal's interruption, then it reads again).
     let mut byte = [0u8; 1];
     while let Err(rustix::io::Errno::INTR) = rustix::io::read(&ended, &mut byte) {}
+    // The pipe ends as the referee's descriptors are closed, a moment
+    // before its exit is done: meanwhile it is still a running process,
+    // whose folders and cgroups the rules below leave alone (seen in CI
+    // after a second Ctrl-C: its cgroups were left). Its pidfd is readable
+    // once it has exited.
+    if let Some(referee) = &referee {
+        let mut fds = [rustix::event::PollFd::new(
+            referee,
+            rustix::event::PollFlags::IN,
+        )];
+        let most = rustix::event::Timespec {
+            tv_sec: 5,
+            tv_nsec: 0,
+        };
+        while let Err(rustix::io::Errno::INTR) = rustix::event::poll(&mut fds, Some(&most)) {}
+    }
     let _ = std::panic::catch_unwind(|| {
         // Cgroups first: their bots are killed while their folders, which
         // tell whether their referee is gone, are still there.
