@@ -189,14 +189,18 @@ fn a_cache_folder_other_users_may_write_in_is_refused() {
     )
     .unwrap();
     let starter = sample_file("c/arrow5_starter.c");
-    let mut command = Command::new(referee_bin());
-    command
-        .args(["match", "arrow5", &starter, &sample_bin("arrow5_random")])
-        .env_remove("HOME")
-        .env_remove("XDG_CACHE_HOME")
-        .env_remove("REFEREE_CACHE")
-        .env("TMPDIR", tmp.path());
-    let run = run_within(command, BUDGET);
+    // A match with no cache folder named: the fallback in TMPDIR.
+    let unnamed_cache_match = || {
+        let mut command = Command::new(referee_bin());
+        command
+            .args(["match", "arrow5", &starter, &sample_bin("arrow5_random")])
+            .env_remove("HOME")
+            .env_remove("XDG_CACHE_HOME")
+            .env_remove("REFEREE_CACHE")
+            .env("TMPDIR", tmp.path());
+        run_within(command, BUDGET)
+    };
+    let run = unnamed_cache_match();
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(
         run.stderr.contains(&shared.display().to_string())
@@ -211,14 +215,7 @@ fn a_cache_folder_other_users_may_write_in_is_refused() {
     );
     // Made by the referee itself, the folder is its user's alone: a game.
     fs::remove_dir(&shared).unwrap();
-    let mut command = Command::new(referee_bin());
-    command
-        .args(["match", "arrow5", &starter, &sample_bin("arrow5_random")])
-        .env_remove("HOME")
-        .env_remove("XDG_CACHE_HOME")
-        .env_remove("REFEREE_CACHE")
-        .env("TMPDIR", tmp.path());
-    let run = run_within(command, BUDGET);
+    let run = unnamed_cache_match();
     assert_eq!(run.status, 0, "{}", run.stderr);
     let mode = fs::metadata(&shared).unwrap().permissions();
     assert_eq!(

@@ -246,9 +246,10 @@ impl CgroupRoots {
         CgroupRoots::detect_in(&mounts, &own)
     }
 
-    /// [`CgroupRoots::detect`] given the text of `/proc/mounts` and of
-    /// `/proc/self/cgroup`.
-    fn detect_in(mounts: &str, own: &str) -> Result<CgroupRoots, SandboxError> {
+    /// Where the shared `referee` folders are (made or not), given the text
+    /// of `/proc/mounts` and of `/proc/self/cgroup`: the referee's own
+    /// cgroup in each hierarchy.
+    fn paths_in(mounts: &str, own: &str) -> Result<CgroupRoots, SandboxError> {
         let (v2, memory, pids) = cgroup_mounts(mounts);
         let v2 =
             v2.ok_or_else(|| SandboxError::cgroups("no cgroup2 mount (needed for cgroup.kill)"))?;
@@ -269,12 +270,18 @@ impl CgroupRoots {
             }
         };
         let own_path = |controller: &str| own_cgroup(own, controller);
-        let roots = CgroupRoots {
+        Ok(CgroupRoots {
             kill: v2.join(own_path("")).join("referee"),
             memory: memory.join(own_path("memory")).join("referee"),
             pids: pids.join(own_path("pids")).join("referee"),
             read_only: read_only_mounts(mounts),
-        };
+        })
+    }
+
+    /// [`CgroupRoots::detect`] given the text of `/proc/mounts` and of
+    /// `/proc/self/cgroup`.
+    fn detect_in(mounts: &str, own: &str) -> Result<CgroupRoots, SandboxError> {
+        let roots = CgroupRoots::paths_in(mounts, own)?;
         // Another referee that ends removes the shared folders when they
         // are empty (`remove_if_empty`), maybe between their making
         // and the look for cgroup.kill: a folder gone is made again, and
@@ -435,20 +442,8 @@ pub(crate) fn remove_stale_cgroups() {
     ) else {
         return;
     };
-    let (Some(v2), memory, pids) = cgroup_mounts(&mounts) else {
+    let Ok(roots) = CgroupRoots::paths_in(&mounts, &own) else {
         return;
-    };
-    let roots = CgroupRoots {
-        kill: v2.join(own_cgroup(&own, "")).join("referee"),
-        memory: memory
-            .unwrap_or_else(|| v2.clone())
-            .join(own_cgroup(&own, "memory"))
-            .join("referee"),
-        pids: pids
-            .unwrap_or_else(|| v2.clone())
-            .join(own_cgroup(&own, "pids"))
-            .join("referee"),
-        read_only: Vec::new(),
     };
     if [&roots.kill, &roots.memory, &roots.pids]
         .iter()
