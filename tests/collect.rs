@@ -1403,15 +1403,38 @@ fn a_bots_escapes_reach_neither_the_terminal_nor_the_admission_csv() {
 /// team's bot, secret file and all).
 #[test]
 fn a_submission_swapped_for_a_link_while_collect_runs_is_refused() {
+    swapped_for_a_link_while_collect_runs(None);
+}
+
+/// The same where teams hand in dated folders (`subs/TEAM/DATE/`) and a
+/// team can swap its `TEAM` folder (a drop folder every student writes
+/// in): `TEAM` was opened following links, so a link to a folder with a
+/// `DATE` of the same name (another team's, the organiser's) was copied
+/// in as that team's bot.
+#[test]
+fn a_dated_submissions_team_folder_swapped_for_a_link_is_refused() {
+    swapped_for_a_link_while_collect_runs(Some("2026-11-01"));
+}
+
+fn swapped_for_a_link_while_collect_runs(date: Option<&str>) {
     let dir = tempfile::tempdir().unwrap();
     let from = dir.path().join("subs");
+    let dated = |folder: &Path| match date {
+        Some(date) => folder.join(date),
+        None => folder.to_path_buf(),
+    };
     // `aaa` sleeps at its start: the swap is made while it plays.
     fs::create_dir_all(from.join("aaa")).unwrap();
     fs::write(from.join("aaa/main.py"), "import time\ntime.sleep(2)\n").unwrap();
-    team_folder(&from, "zzz", "main.py", "python/arrow5_starter.py");
+    team_folder(
+        &dated(&from.join("zzz")),
+        "",
+        "main.py",
+        "python/arrow5_starter.py",
+    );
     let secret = dir.path().join("secret");
-    team_folder(dir.path(), "secret", "main.py", "python/arrow5_starter.py");
-    fs::write(secret.join("answers.txt"), "the organiser's").unwrap();
+    team_folder(&dated(&secret), "", "main.py", "python/arrow5_starter.py");
+    fs::write(dated(&secret).join("answers.txt"), "the organiser's").unwrap();
     let reference = sample_bin("arrow5_random");
     let mut child = Command::new(referee_bin())
         .args(["collect", "--game", "arrow5", "--from", "subs"])

@@ -139,7 +139,12 @@ pub fn unusable_team_name(raw: &str) -> String {
 /// Where a team's submission is.
 #[derive(Clone, Debug)]
 pub enum Origin {
-    Folder(PathBuf),
+    /// The folder `below` (`TEAM` or `TEAM/DATE`, the team's) of the
+    /// organiser's folder `top`.
+    Folder {
+        top: PathBuf,
+        below: PathBuf,
+    },
     /// One source file (`team.py`).
     File(PathBuf),
     Archive(PathBuf, ArchiveKind),
@@ -156,7 +161,8 @@ impl Origin {
     /// For the report: the path or `URL@REF`.
     pub fn describe(&self) -> String {
         match self {
-            Origin::Folder(p) | Origin::File(p) | Origin::Archive(p, _) | Origin::Refused(p, _) => {
+            Origin::Folder { top, below } => top.join(below).display().to_string(),
+            Origin::File(p) | Origin::Archive(p, _) | Origin::Refused(p, _) => {
                 p.display().to_string()
             }
             Origin::Git { url, reference } => format!("{}@{reference}", shown_url(url)),
@@ -241,7 +247,7 @@ fn latest_mtime(path: &Path) -> i64 {
 /// A folder whose entries are all folders named by a date
 /// (`2026-11-30`, `2026-11-30T12:00:00Z`): one per submission, with the
 /// time each was handed in.
-fn dated_submissions(dir: &Path) -> Option<Vec<(i64, PathBuf)>> {
+fn dated_submissions(dir: &Path) -> Option<Vec<(i64, std::ffi::OsString)>> {
     let mut dated = Vec::new();
     for entry in fs::read_dir(dir).ok()?.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -253,7 +259,7 @@ fn dated_submissions(dir: &Path) -> Option<Vec<(i64, PathBuf)>> {
         if !is_dir {
             return None;
         }
-        dated.push((when, entry.path()));
+        dated.push((when, entry.file_name()));
     }
     if dated.is_empty() {
         return None;
@@ -292,7 +298,13 @@ pub fn folder_submissions(
         let meta = fs::symlink_metadata(&path)
             .map_err(|e| bad(format!("{}: cannot read it: {e}", path.display())))?;
         let (raw_team, origin) = if meta.is_dir() {
-            (shown.as_str(), Origin::Folder(path.clone()))
+            (
+                shown.as_str(),
+                Origin::Folder {
+                    top: from.to_path_buf(),
+                    below: PathBuf::from(&name),
+                },
+            )
         } else if let (true, Some((kind, stem))) = (meta.is_file(), ArchiveKind::of(&shown)) {
             (stem, Origin::Archive(path.clone(), kind))
         } else if let (true, Some(stem)) = (
@@ -343,9 +355,18 @@ pub fn folder_submissions(
             continue;
         };
         let mut candidates = match (&origin, dated_submissions(&path)) {
-            (Origin::Folder(_), Some(dated)) => dated
+            (Origin::Folder { .. }, Some(dated)) => dated
                 .into_iter()
-                .map(|(when, p)| (when, Origin::Folder(p)))
+                .map(|(when, date)| {
+                    let below = Path::new(&name).join(date);
+                    (
+                        when,
+                        Origin::Folder {
+                            top: from.to_path_buf(),
+                            below,
+                        },
+                    )
+                })
                 .collect(),
             _ => vec![(latest_mtime(&path), origin)],
         };
@@ -605,7 +626,7 @@ pub fn fetch(
         git_limit,
     } = rules;
     match origin {
-        Origin::Folder(path) => Ok(unpack::copy_folder(path, dest, caps)?),
+        Origin::Folder { top, below } => Ok(unpack::copy_folder(top, below, dest, caps)?),
         Origin::File(path) => Ok(unpack::copy_file(path, dest, caps)?),
         Origin::Archive(path, kind) => Ok(unpack::unpack_archive(path, *kind, dest, caps)?),
         Origin::Refused(_, why) => Err(unpack::UnpackError::Whole(why.clone()).into()),
@@ -651,7 +672,11 @@ pub fn fetch(
                     }
                 };
                 git(&["-C", &clone, "checkout", "--quiet", "--detach", &commit])?;
-                Ok(unpack::copy_folder(scratch, dest, caps)?)
+                let (top, below) = match (scratch.parent(), scratch.file_name()) {
+                    (Some(top), Some(below)) => (top, Path::new(below)),
+                    _ => (scratch, Path::new("")),
+                };
+                Ok(unpack::copy_folder(top, below, dest, caps)?)
             })();
             let _ = fs::remove_dir_all(scratch);
             result

@@ -429,18 +429,21 @@ fn unpack_tar_gz(file: fs::File, dest: &Path, budget: &mut Budget) -> Result<(),
     Ok(())
 }
 
-/// Copies the folder `src` into `dest` (made here) under the same checks:
-/// links and special files are refused, not followed.
+/// Copies the folder `top/below` into `dest` (made here) under the same
+/// checks: links and special files are refused, not followed.
 ///
 /// A submission's folder may be changed while it is read (a team that can
 /// write to it swaps it, or a folder in it, for a link to another team's
 /// folder or to the organiser's files): it is read through descriptors,
 /// each folder and file opened beneath the one before without following
-/// a link (`openat` with `O_NOFOLLOW`), never again by its path. Only the
-/// folders above `src` are taken as they are.
-pub fn copy_folder(src: &Path, dest: &Path, caps: Caps) -> Result<(), UnpackError> {
+/// a link (`openat` with `O_NOFOLLOW`), never again by its path. Only
+/// `top` (the organiser's `--from` folder) is taken as it is: `below` is
+/// the team's (`TEAM`, or `TEAM/DATE` where a team hands in dated
+/// folders, whose `TEAM` a team may swap as well).
+pub fn copy_folder(top: &Path, below: &Path, dest: &Path, caps: Caps) -> Result<(), UnpackError> {
     use rustix::fs::{openat, AtFlags, Dir, FileType, Mode, OFlags, CWD};
     use std::os::fd::OwnedFd;
+    let src = &top.join(below);
     let read_err = |path: PathBuf| {
         move |e: rustix::io::Errno| UnpackError::Read {
             path,
@@ -449,37 +452,30 @@ pub fn copy_folder(src: &Path, dest: &Path, caps: Caps) -> Result<(), UnpackErro
     };
     let folder_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     let open_folder = |at: &OwnedFd, name: &Path| openat(at, name, folder_flags, Mode::empty());
-    // The folder holding `src` (the organiser's), then `src` itself, not
-    // followed if it is a link.
-    let (above, last) = match (src.parent(), src.file_name()) {
-        (Some(p), Some(n)) => (
-            if p.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                p
-            },
-            n,
-        ),
-        _ => (src, std::ffi::OsStr::new(".")),
+    let top_path = if top.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        top
     };
-    let above = openat(
+    let mut root = openat(
         CWD,
-        above,
+        top_path,
         OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
         Mode::empty(),
     )
-    .map_err(read_err(above.to_path_buf()))?;
-    let root = open_folder(&above, Path::new(last)).map_err(|e| {
-        if e == rustix::io::Errno::LOOP || e == rustix::io::Errno::NOTDIR {
-            UnpackError::Whole(
-                "it is a symbolic link or no folder any more; a team's submission is a folder, a .zip, a .tar.gz or one source file"
-                    .into(),
-            )
-        } else {
-            read_err(src.to_path_buf())(e)
-        }
-    })?;
-    drop(above);
+    .map_err(read_err(top_path.to_path_buf()))?;
+    for part in below.components() {
+        root = open_folder(&root, Path::new(part.as_os_str())).map_err(|e| {
+            if e == rustix::io::Errno::LOOP || e == rustix::io::Errno::NOTDIR {
+                UnpackError::Whole(
+                    "it is a symbolic link or no folder any more; a team's submission is a folder, a .zip, a .tar.gz or one source file"
+                        .into(),
+                )
+            } else {
+                read_err(src.to_path_buf())(e)
+            }
+        })?;
+    }
     fs::create_dir(dest).map_err(|source| UnpackError::Write {
         path: dest.to_path_buf(),
         source,
