@@ -586,3 +586,67 @@ fn a_changed_bot_is_refused_on_resume_and_replayed_on_update() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A game whose transcript cannot be written (its path taken by a folder;
+/// on a contest's machine, a full disk) still counts, and the run says the
+/// transcript is missing, as a tournament of two-player games does; so
+/// does a later `--resume`, which cannot write it again.
+#[test]
+fn a_transcript_that_could_not_be_written_is_said() {
+    let dir = scratch_dir("ffa-tournament", "transcript-not-written");
+    let file = tournament_file(&dir, FORMAT);
+    let out = dir.join("out");
+    std::fs::create_dir_all(out.join("transcripts/game-000003.jsonl")).unwrap();
+    for more in [&[][..], &["--resume"][..]] {
+        let run = tournament(&file, &out, &[&["--no-report"][..], more].concat()).succeeds();
+        assert!(
+            run.stdout.contains(", 12 in ")
+                && run.stdout.contains("; 1 transcripts could not be written"),
+            "{more:?}: {}",
+            run.stdout
+        );
+    }
+    assert_eq!(rows_by_number(&out).len(), 12);
+}
+
+/// A disk that fills while a game's row is appended (here a file size
+/// limit, which cuts the write short as a full disk does, without root):
+/// the run says, as a tournament of two-player games does, how many games
+/// were not played and that `--resume` plays them, with the standings of
+/// the games kept (the row cut short is no game); the resume then gives
+/// the standings of an uninterrupted run.
+#[test]
+fn a_full_disk_says_what_is_kept_and_resume_finishes() {
+    let whole = whole_run();
+    let dir = scratch_dir("ffa-tournament", "full-disk");
+    let file = tournament_file(&dir, FORMAT);
+    let out = dir.join("out");
+    // Files of at most 4 blocks (of 512 bytes in POSIX sh, of 1 KiB in
+    // bash): the tournament's own files fit, games.csv does not. A soft
+    // limit, so that the sandbox may still set the bots' own, and SIGXFSZ
+    // ignored, so that the write fails (EFBIG) instead.
+    let mut shell = std::process::Command::new("sh");
+    shell
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -S -f 4; exec \"$@\"")
+        .arg("sh")
+        .arg(referee_bin())
+        .args(["tournament", file.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .args(["--key", KEY, "--jobs", "2", "--no-report"]);
+    let run = run_within(shell, BUDGET);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    for said in [
+        "cannot write a game row",
+        "standings.csv covers them",
+        "--resume",
+    ] {
+        assert!(run.stderr.contains(said), "{said}: {}", run.stderr);
+    }
+    assert!(out.join("standings.csv").is_file());
+    tournament(&file, &out, &["--resume", "--no-report"]).succeeds();
+    assert_eq!(
+        std::fs::read(whole.join("standings.csv")).unwrap(),
+        std::fs::read(out.join("standings.csv")).unwrap()
+    );
+}

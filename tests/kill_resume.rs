@@ -816,3 +816,107 @@ fn ctrl_c_while_a_tournament_is_planned_ends_it_cleanly() {
         "bots left"
     );
 }
+
+/// A game whose transcript cannot be written (here its path is taken by a
+/// folder; on a contest's machine, a full disk) still counts, and the run
+/// says the transcript is missing; so does every later `--resume` of the
+/// folder, which cannot write it again: "N of N games" alone would tell
+/// an auditor that nothing was lost.
+#[test]
+fn a_transcript_that_could_not_be_written_is_said_after_every_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, key) = setup(dir.path());
+    let file = dir.path().join("final.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"final\"\ngame = \"arrow5\"\nformat = \"knockout\"\n\
+             games_per_pairing = 2\ntiebreak_pairs = 0\nseed = 5\n\
+             [options]\nmax_rounds = 30\n\
+             [[bots]]\nname = \"strong\"\nbot = \"{}\"\n\
+             [[bots]]\nname = \"random\"\nbot = \"{}\"\n",
+            sample_bin("arrow5_strong"),
+            sample_bin("arrow5_random"),
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(out.join("transcripts/game-000001.jsonl")).unwrap();
+    for resume in [false, true] {
+        let run = run_within(no_report(command(&file, &key, &out, resume)), BUDGET);
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        assert!(
+            run.stdout.contains("2 of 2 games in ")
+                && run.stdout.contains("; 1 transcripts could not be written"),
+            "resume {resume}: {}",
+            run.stdout
+        );
+    }
+    assert_eq!(game_results_by_number(&out.join("games.csv")).len(), 2);
+    assert!(out.join("transcripts/game-000002.jsonl").is_file());
+}
+
+/// A disk that fills while a game's row is appended to `games.csv` (here
+/// a file size limit, which cuts the write short as a full disk does,
+/// without root): the row cut short is no game, so the standings of the
+/// games kept are written, and the message does not send the organiser to
+/// mend `games.csv` by hand ("changed by hand? ... put the line back");
+/// `--resume` then plays the rest as an uninterrupted run did.
+#[test]
+fn a_row_cut_short_by_a_full_disk_is_not_blamed_on_the_organiser() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, key) = setup(dir.path());
+    // Played in rounds, so that games.csv is the only record of the games.
+    // Short games: small transcripts, and 200 rows of games.csv (30 KiB).
+    let text = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace(
+            "games_per_pairing = 10",
+            "format = \"swiss\"\nrounds = 2\ngames_per_pairing = 100",
+        )
+        .replace("max_rounds = 30", "max_rounds = 3");
+    std::fs::write(&file, text).unwrap();
+    let whole = dir.path().join("whole");
+    let run = run_within(no_report(command(&file, &key, &whole, false)), BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let expected = game_results_by_number(&whole.join("games.csv"));
+    let out = dir.path().join("out");
+    // Files of at most 16 blocks (of 512 bytes in POSIX sh, of 1 KiB in
+    // bash): room for a part of games.csv, every other file is smaller. A
+    // soft limit, so that the sandbox may still set the bots' own, and
+    // SIGXFSZ ignored, so that the write fails (EFBIG) instead.
+    let limited = command(&file, &key, &out, false);
+    let mut shell = Command::new("sh");
+    shell
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -S -f 16; exec \"$@\"")
+        .arg("sh");
+    shell.arg(limited.get_program()).args(limited.get_args());
+    let run = run_within(no_report(shell), BUDGET);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot write a game row") && run.stderr.contains("--resume"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("standings.csv covers them") && !run.stderr.contains("by hand"),
+        "{}",
+        run.stderr
+    );
+    // The standings of the games kept (games.csv itself may end on a row
+    // cut short again, as the referee ends: --resume cuts it, as after a
+    // kill).
+    let played: usize = csv_records(&out.join("standings.csv"))
+        .iter()
+        .map(|row| row["played"].parse::<usize>().unwrap())
+        .sum();
+    assert!(played > 0 && played / 2 < expected.len(), "{played}");
+    let run = run_within(no_report(command(&file, &key, &out, true)), BUDGET);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(game_results_by_number(&out.join("games.csv")), expected);
+    assert_eq!(
+        std::fs::read(whole.join("standings.csv")).unwrap(),
+        std::fs::read(out.join("standings.csv")).unwrap()
+    );
+}

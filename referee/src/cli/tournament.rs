@@ -589,6 +589,16 @@ fn run_free_for_all(
     if interrupted_with_error(&outcome) {
         return Ok(super::ExitCode::Interrupted);
     }
+    // Results that could not be written (a full disk): 1, as for a
+    // tournament of two-player games.
+    if let Err(e @ tournament::TournamentError::Unfinished { .. }) = &outcome {
+        eprintln!(
+            "referee: {}\nplay them with: {}",
+            referee_engine::text::escape_lines(&e.to_string()),
+            resume_command(&args.file, &options.out)
+        );
+        return Ok(super::ExitCode::Internal);
+    }
     let outcome = outcome.map_err(|e| match e {
         tournament::TournamentError::Match(ref m)
             if !m.is_refused_game()
@@ -623,10 +633,14 @@ fn run_free_for_all(
     }
     let _ = writeln!(
         summary,
-        "\n{} games played now, {} in {}",
+        "\n{} games played now, {} in {}{}",
         outcome.played_now,
         outcome.total_in_folder,
-        options.out.display()
+        options.out.display(),
+        match outcome.transcript_failures {
+            0 => String::new(),
+            n => format!("; {n} transcripts could not be written"),
+        }
     );
     // Events on stdout: nothing else goes there.
     let stdout_free = !args.events.on_stdout();

@@ -394,7 +394,8 @@ pub fn run(
         (scheduled, None)
     };
     if let Some(e) = played.error {
-        return Err(unfinished(plan, out, e, scheduled, kept_in_folder));
+        let counts = (scheduled, kept_in_folder, played.transcript_failures);
+        return Err(unfinished(plan, out, e, counts));
     }
 
     let (mut standings, rows_in_folder) = standings_of(out, &plan.bot_names(), plan.scoring)
@@ -418,7 +419,11 @@ pub fn run(
         scheduled,
         interrupted: bot::stop_requested(),
         standings: standing_rows,
-        transcript_failures: played.transcript_failures,
+        // Of every game in the folder, not only this run's: a resumed
+        // run says that transcripts an earlier run could not write are
+        // still missing.
+        transcript_failures: resume::games_without_transcript(out)
+            .map_err(|e| not_written(e, out, kept_in_folder))?,
         not_played: played.not_played,
         not_played_why: played.not_played_why,
         void_games: played.void_games,
@@ -451,19 +456,25 @@ fn not_written(error: TournamentError, out: &Path, kept: u64) -> TournamentError
 /// The error a run stopped on, told with what it left: a result that
 /// could not be written (a full disk) says how many games were not played
 /// and that `--resume` plays them, after the standings of the games kept
-/// are written if they can be. A match's error (a judge, a compiler) is
-/// said as it is: it is not the folder's.
+/// are written if they can be, and how many transcripts could not be
+/// written (their games are kept without one). A match's error (a judge,
+/// a compiler) is said as it is: it is not the folder's. `counts`: the
+/// games scheduled, kept, and without a transcript.
 fn unfinished(
     plan: &TournamentPlan,
     out: &Path,
     error: TournamentError,
-    scheduled: u64,
-    kept: u64,
+    (scheduled, kept, no_transcript): (u64, u64, u64),
 ) -> TournamentError {
     if matches!(error, TournamentError::Match(_)) {
         return error;
     }
-    let standings = match standings_of(out, &plan.bot_names(), plan.scoring)
+    // A row the full disk cut short is no game (`--resume` plays it
+    // again, as after a kill): cut it now, so that the standings of the
+    // games kept can be written, and not blamed on a hand's edit.
+    let cut = cut_partial_row(&out.join(GAMES_CSV));
+    let standings = match cut
+        .and_then(|()| standings_of(out, &plan.bot_names(), plan.scoring))
         .and_then(|(standings, _)| Ok(write_tables(out, &standings)?))
     {
         Ok(()) => "standings.csv covers them".to_string(),
@@ -471,6 +482,10 @@ fn unfinished(
             "standings.csv was not written: {}",
             crate::text::with_causes(&e)
         ),
+    };
+    let standings = match no_transcript {
+        0 => standings,
+        n => format!("{n} transcripts could not be written, {standings}"),
     };
     TournamentError::Unfinished {
         reason: crate::text::with_causes(&error),

@@ -147,6 +147,20 @@ pub fn standings_of(
     Ok((standings, count))
 }
 
+/// The games of `games.csv` whose transcript (`transcripts/game-NNNNNN.jsonl`)
+/// is not there: one could not be written (a full disk), in this run or in
+/// one before it that `--resume` finished; the game still counts.
+pub(super) fn games_without_transcript(out: &Path) -> Result<u64, TournamentError> {
+    let transcripts = out.join("transcripts");
+    let mut missing = 0;
+    for_each_row(&out.join(GAMES_CSV), |row| {
+        let path = transcripts.join(format!("game-{:06}.jsonl", row.game));
+        missing += u64::from(!fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()));
+        Ok(())
+    })?;
+    Ok(missing)
+}
+
 #[cfg(test)]
 mod tests {
     use super::whole_rows_end;
