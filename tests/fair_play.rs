@@ -954,6 +954,49 @@ fn bots_cannot_whisper_through_abstract_sockets(layer: &str) {
     }
 }
 
+fn bots_cannot_talk_through_file_locks(layer: &str) {
+    // Two copies: each looks for the other's record lock on a file both
+    // may read (their script), leaves one of its own, and takes `flock`.
+    // A lock is seen by every process that opens the file, whatever its
+    // sandbox (before the filter refused locks, the second copy found the
+    // first's: a channel between two bots, in one game or in two played at
+    // once). Seccomp refuses locks, leases and folder watches to a bot.
+    let locker = python("locker.py", "");
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("t.jsonl");
+    let run = referee(
+        &[
+            "match",
+            "arrow5",
+            &locker,
+            &locker,
+            "--sandbox",
+            layer,
+            "--max-rounds",
+            "3",
+            "--json",
+            "--transcript",
+            transcript.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let record = run.json();
+    let text = std::fs::read_to_string(&transcript).unwrap();
+    for seat in 0..2 {
+        assert_eq!(record["players"][seat]["verdict"], "ok", "{record}\n{text}");
+    }
+    // Both copies tried every call, and each was refused.
+    for call in ["getlk", "setlk", "flock", "lease", "notify"] {
+        assert_eq!(
+            text.matches(&format!("locker: {call}: Operation not permitted"))
+                .count(),
+            2,
+            "{call}: {text}"
+        );
+    }
+}
+
 fn a_bot_reads_only_what_it_needs(layer: &str) {
     // An earlier tournament's results, and the opponent's folder.
     let dir = tempfile::tempdir().unwrap();
@@ -1609,6 +1652,7 @@ under_each_layer! {
     the_machines_devices_stay_shut: raw_devices_basic, raw_devices_strict;
     a_bot_may_open_its_streams_by_path: dev_stdio_basic, dev_stdio_strict;
     bots_cannot_whisper_through_abstract_sockets: whisper_basic, whisper_strict;
+    bots_cannot_talk_through_file_locks: file_locks_basic, file_locks_strict;
     the_terminal_is_out_of_reach: terminal_basic, terminal_strict;
     nothing_outlives_a_killed_referee: killed_referee_basic, killed_referee_strict;
     a_bot_starts_with_every_signal_at_its_default: default_signals_basic, default_signals_strict;

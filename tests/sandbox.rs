@@ -591,6 +591,127 @@ fn an_ordinary_users_bots_cannot_read_each_others_memory() {
     }
 }
 
+/// A bot of an ordinary user's referee that makes itself not dumpable
+/// (`prctl(PR_SET_DUMPABLE, 0)`) hides its `/proc/PID/fd` from the referee
+/// (same user, no `CAP_SYS_PTRACE`), and with it the sockets whose buffers
+/// count as its memory: it stuffed 17 MiB of them under an 8 + 16 MiB cap
+/// and played `ok` at 10.7 MiB. Descriptors it hides are charged as the
+/// most it could hold: `memory`, as without the prctl. Needs root (to
+/// become `nobody`), `setpriv` and a system python3.
+#[test]
+#[ignore = "needs root, /usr/bin/setpriv and /usr/bin/python3: run by .ci/run"]
+fn an_ordinary_users_bot_that_hides_its_descriptors_is_charged_for_them() {
+    assert_root();
+    let python = Path::new("/usr/bin/python3");
+    let setpriv = Path::new("/usr/bin/setpriv");
+    assert!(
+        python.exists() && setpriv.exists(),
+        "this test needs /usr/bin/setpriv and /usr/bin/python3"
+    );
+    let fixtures = Fixtures::new();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(fixtures.0.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bot = |args: &str| {
+        format!(
+            "{} {} {args}",
+            python.display(),
+            fixtures.path("socket_stuffer.py")
+        )
+    };
+    let weak = bot("").replace("socket_stuffer.py", "arrow5_weak.py");
+    for how in ["", "undumpable"] {
+        let mut command = Command::new(setpriv);
+        command
+            .args([
+                "--reuid",
+                "65534",
+                "--regid",
+                "65534",
+                "--clear-groups",
+                "--",
+            ])
+            .arg(referee_bin())
+            .args([
+                "match",
+                "arrow5",
+                &bot(how),
+                &weak,
+                "--memory-limit",
+                "8MiB",
+            ])
+            .args(["--max-rounds", "5", "--json", "--sandbox", "basic"])
+            .current_dir(fixtures.0.path());
+        let run = run_within(command, Duration::from_secs(60));
+        assert_eq!(run.status, 0, "{how}: {}", run.stderr);
+        let record = run.json();
+        assert_eq!(record["players"][0]["verdict"], "memory", "{how}: {record}");
+        assert_eq!(record["players"][1]["verdict"], "ok", "{how}: {record}");
+    }
+}
+
+/// An ordinary user's referee measures a bot's working folder by walking
+/// it (it may not mount a file system of the quota's size): files in a
+/// folder the bot closed to its own user's reading (mode 0300), or nested
+/// past `PATH_MAX`, went unseen (160 MiB under a 64 MiB quota, `ok`). A
+/// folder the walk cannot list is over the quota: `output`; and a closed
+/// folder is opened again to be removed (it and its files were left in
+/// `/dev/shm`). Needs root (to become `nobody`), `setpriv` and a system
+/// python3.
+#[test]
+#[ignore = "needs root, /usr/bin/setpriv and /usr/bin/python3: run by .ci/run"]
+fn an_ordinary_users_bot_cannot_hide_files_from_its_disk_quota() {
+    assert_root();
+    let python = Path::new("/usr/bin/python3");
+    let setpriv = Path::new("/usr/bin/setpriv");
+    assert!(
+        python.exists() && setpriv.exists(),
+        "this test needs /usr/bin/setpriv and /usr/bin/python3"
+    );
+    let fixtures = Fixtures::new();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(fixtures.0.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bot = |fixture: &str, args: &str| {
+        format!("{} {} {args}", python.display(), fixtures.path(fixture))
+    };
+    // The referee's folders of working directories go here, to be seen
+    // gone after the game.
+    let tmp = fixtures.0.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o777)).unwrap();
+    for how in ["closed", "deep"] {
+        let mut command = Command::new(setpriv);
+        command
+            .args([
+                "--reuid",
+                "65534",
+                "--regid",
+                "65534",
+                "--clear-groups",
+                "--",
+            ])
+            .arg("env")
+            .arg(format!("TMPDIR={}", tmp.display()))
+            .arg(referee_bin())
+            .args(["match", "arrow5", &bot("hidden_files.py", how)])
+            .arg(bot("arrow5_weak.py", ""))
+            .args(["--disk-limit", "16MiB", "--max-rounds", "3", "--json"])
+            .args(["--sandbox", "basic"])
+            .current_dir(fixtures.0.path());
+        let run = run_within(command, Duration::from_secs(60));
+        assert_eq!(run.status, 0, "{how}: {}", run.stderr);
+        let record = run.json();
+        assert_eq!(record["players"][0]["verdict"], "output", "{how}: {record}");
+        assert_eq!(record["players"][1]["verdict"], "ok", "{how}: {record}");
+        // Nothing of the bot is left (a closed folder and its files were).
+        let left: Vec<_> = std::fs::read_dir(&tmp)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        assert!(left.is_empty(), "{how}: left behind: {left:?}");
+    }
+}
+
 /// A team's bot (`thief.py`) that tries to open, list, walk and run every
 /// other team's files, told where they are (`targets.txt` beside it, one
 /// path a line).

@@ -6,7 +6,9 @@ each pair until the kernel takes no more, saying on stderr after each pair
 how much the buffers hold (`stuffed: N KiB in P pairs`). Then it plays
 legally, holding them, until the game ends or it is stopped. With the
 argument `fork` (and `--allow-fork`) a child of its own makes and holds
-them, and the bot plays on."""
+them, and the bot plays on. With `undumpable` it first makes itself not
+dumpable (`prctl(PR_SET_DUMPABLE, 0)`), which hides its descriptors from
+a referee run by an ordinary user."""
 import os
 import socket
 import sys
@@ -48,6 +50,10 @@ def stuff():
     return pairs
 
 
+if "undumpable" in sys.argv[1:]:
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
 held = None
 for request in requests():
     if held is None:

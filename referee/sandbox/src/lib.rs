@@ -67,6 +67,7 @@ pub use start::{command_line, is_bots_fault, is_operators_fault, MEMORY_PLACEHOL
 pub use sweeper::{start_sweeper, Sweeper};
 pub use workdir::workdirs_base;
 use workdir::*;
+use workdir::{folder_usage_kb, WorkDir};
 
 use crate::verdict::Verdict;
 
@@ -517,8 +518,8 @@ impl fmt::Display for Fault {
                 entries, limit_kb, ..
             } if *entries > DISK_ENTRIES_LIMIT => write!(
                 f,
-                "made more than {DISK_ENTRIES_LIMIT} files and folders in its working folder \
-                 (quota {limit_kb} KiB)"
+                "made more than {DISK_ENTRIES_LIMIT} files and folders in its working folder, \
+                 or a folder the referee cannot list (quota {limit_kb} KiB)"
             ),
             Fault::Disk {
                 used_kb, limit_kb, ..
@@ -691,53 +692,6 @@ struct Ready {
     exited: bool,
 }
 
-/// The space the files under `folder` take (allocated blocks, in KiB) and
-/// how many entries it holds, stopping once more than `max_entries` are
-/// counted. Symbolic links are not followed.
-fn folder_usage_kb(folder: &std::path::Path, max_entries: usize) -> (u64, usize) {
-    use std::os::unix::fs::MetadataExt;
-    let mut blocks = 0u64;
-    let mut entries = 0usize;
-    let mut queue = vec![folder.to_path_buf()];
-    while let Some(dir) = queue.pop() {
-        let Ok(list) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in list.flatten() {
-            entries += 1;
-            if entries > max_entries {
-                return (blocks / 2, entries);
-            }
-            let Ok(meta) = entry.metadata() else { continue };
-            blocks += meta.blocks();
-            if meta.is_dir() {
-                queue.push(entry.path());
-            }
-        }
-    }
-    (blocks / 2, entries)
-}
-
-/// A bot's working directory, removed when dropped: with one `rmdir` when
-/// the bot left it empty (most do), else with all it holds.
-struct WorkDir(tempfile::TempDir);
-
-impl WorkDir {
-    fn path(&self) -> &std::path::Path {
-        self.0.path()
-    }
-}
-
-impl Drop for WorkDir {
-    fn drop(&mut self) {
-        // The whole removal opens and lists the folder first: nine system
-        // calls a bot where one does.
-        if std::fs::remove_dir(self.0.path()).is_ok() {
-            self.0.disable_cleanup(true);
-        }
-    }
-}
-
 /// Makes one of a bot's pipes, made by the referee with no status flag,
 /// non-blocking (one call: the flags are known).
 fn set_nonblocking(fd: &OwnedFd) -> io::Result<()> {
@@ -828,6 +782,12 @@ fn process_status(folder: &str) -> ProcessStatus {
 pub(crate) struct HeldBuffers {
     pub(crate) sockets: u64,
     pub(crate) pipes: std::collections::BTreeSet<u64>,
+    /// A process's descriptors could not be read: it made itself not
+    /// dumpable (`prctl(PR_SET_DUMPABLE, 0)`, or the exec of a program it
+    /// may not read), which hides them from a referee without
+    /// `CAP_SYS_PTRACE` (basic, as an ordinary user). It is charged as if
+    /// each descriptor it may have were a socket ([`Self::charge_kb`]).
+    pub(crate) hidden: bool,
 }
 
 impl HeldBuffers {
@@ -842,8 +802,13 @@ impl HeldBuffers {
 
     /// Adds what the descriptors in `folder` (a `/proc/.../fd`) hold.
     pub(crate) fn add_descriptors(&mut self, folder: &str) {
-        let Ok(entries) = std::fs::read_dir(folder) else {
-            return;
+        let entries = match std::fs::read_dir(folder) {
+            Ok(entries) => entries,
+            Err(e) => {
+                // Gone is nothing held; refused is hidden.
+                self.hidden |= e.kind() == std::io::ErrorKind::PermissionDenied;
+                return;
+            }
         };
         for entry in entries.filter_map(Result::ok) {
             let Ok(target) = std::fs::read_link(entry.path()) else {
@@ -865,10 +830,18 @@ impl HeldBuffers {
 
     /// What they are counted as, in KiB, leaving out the pipes in
     /// `referees` (the bot's stdin, stdout and stderr, whose other ends the
-    /// referee reads and writes).
-    pub(crate) fn charge_kb(&self, referees: &[u64]) -> u64 {
+    /// referee reads and writes); where descriptors were hidden, at least
+    /// `open_files` sockets (the bot's `RLIMIT_NOFILE`: the most it could
+    /// hold unseen). Such a bot once stuffed 17 MiB of socket buffers
+    /// under an 8 + 16 MiB cap and played `ok` at 10.7 MiB.
+    pub(crate) fn charge_kb(&self, referees: &[u64], open_files: u64) -> u64 {
         let pipes = self.pipes.iter().filter(|p| !referees.contains(p)).count() as u64;
-        self.sockets * socket_charge_kb() + pipes * pipe_charge_kb()
+        let seen = self.sockets * socket_charge_kb() + pipes * pipe_charge_kb();
+        if self.hidden {
+            seen.max(open_files * socket_charge_kb())
+        } else {
+            seen
+        }
     }
 }
 

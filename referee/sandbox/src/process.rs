@@ -868,7 +868,8 @@ impl BotProcess {
             }
             _ => held.add_descriptors(&format!("{measured}/fd")),
         }
-        let sockets_kb = held.charge_kb(&self.stdio_pipes());
+        let open_files = sandbox::open_files_for(self.limits.memory_cap_kb());
+        let sockets_kb = held.charge_kb(&self.stdio_pipes(), open_files);
         if let Some(kb) = status.peak_kb {
             self.peak_memory_kb = self.peak_memory_kb.max(kb + sockets_kb);
         }

@@ -358,7 +358,112 @@ pub(crate) fn remove_folder_of_bots(dir: &std::path::Path) {
     for bot in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         unmount(&bot.path());
     }
-    let _ = std::fs::remove_dir_all(dir);
+    if std::fs::remove_dir_all(dir).is_err() {
+        // A folder a bot closed to its own user (see `WorkDir`).
+        open_folders(dir);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// The space the files under `folder` take (allocated blocks, in KiB) and
+/// how many entries it holds, stopping once more than `max_entries` are
+/// counted. Symbolic links are not followed. A folder the bot made that
+/// cannot be listed (closed to its own user, mode 0300, which a referee
+/// without `CAP_DAC_OVERRIDE` cannot read; or nested past `PATH_MAX`)
+/// counts as more than `max_entries`: what it holds would go unmeasured
+/// (160 MiB written 20 folders deep, under a 64 MiB quota, was `ok`).
+pub(crate) fn folder_usage_kb(folder: &std::path::Path, max_entries: usize) -> (u64, usize) {
+    use std::os::unix::fs::MetadataExt;
+    let mut blocks = 0u64;
+    let mut entries = 0usize;
+    let mut queue = vec![folder.to_path_buf()];
+    while let Some(dir) = queue.pop() {
+        let list = match std::fs::read_dir(&dir) {
+            Ok(list) => list,
+            Err(e)
+                if matches!(
+                    e.raw_os_error(),
+                    Some(libc::EACCES | libc::EPERM | libc::ENAMETOOLONG)
+                ) =>
+            {
+                return (blocks / 2, max_entries + 1)
+            }
+            // Removed or replaced by the bot since it was listed: nothing.
+            Err(_) => continue,
+        };
+        for entry in list.flatten() {
+            entries += 1;
+            if entries > max_entries {
+                return (blocks / 2, entries);
+            }
+            let Ok(meta) = entry.metadata() else { continue };
+            blocks += meta.blocks();
+            if meta.is_dir() {
+                queue.push(entry.path());
+            }
+        }
+    }
+    (blocks / 2, entries)
+}
+
+/// A bot's working directory, removed when dropped: with one `rmdir` when
+/// the bot left it empty (most do), else with all it holds.
+pub(crate) struct WorkDir(pub(crate) tempfile::TempDir);
+
+impl WorkDir {
+    pub(crate) fn path(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        // The whole removal opens and lists the folder first: nine system
+        // calls a bot where one does.
+        if std::fs::remove_dir(self.0.path()).is_ok() {
+            self.0.disable_cleanup(true);
+        } else if std::fs::remove_dir_all(self.0.path()).is_err() {
+            // A folder the bot closed to its own user (mode 0300) cannot be
+            // emptied by a referee without `CAP_DAC_OVERRIDE`: it and what
+            // it held (in memory, under `/dev/shm`) were left behind.
+            open_folders(self.0.path());
+        }
+    }
+}
+
+/// Makes every folder under `dir` its owner's to list and empty again
+/// (mode 0700), for its removal to be tried again (the bot is gone).
+pub(crate) fn open_folders(dir: &std::path::Path) {
+    open_folders_below(dir, 0);
+}
+
+/// [`open_folders`] at `depth` folders below the first: each folder is
+/// listed through the descriptor it was changed through, so deep folders
+/// are reached by short paths; 512 deep at most (a descriptor each).
+fn open_folders_below(dir: &std::path::Path, depth: usize) {
+    use rustix::fs::{chmod, openat, Mode, OFlags, CWD};
+    use std::os::fd::AsRawFd;
+    if depth > 512 {
+        return;
+    }
+    let Ok(list) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in list.flatten() {
+        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            let path = entry.path();
+            // Changed through a descriptor of the folder itself, opened
+            // without following a link: a link put in its place since it
+            // was listed is not followed to a file of the referee's user.
+            let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+            let Ok(folder) = openat(CWD, &path, flags, Mode::empty()) else {
+                continue;
+            };
+            let itself = format!("/proc/self/fd/{}", folder.as_raw_fd());
+            let _ = chmod(itself.as_str(), Mode::from_raw_mode(0o700));
+            open_folders_below(std::path::Path::new(&itself), depth + 1);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -44,6 +44,12 @@ use super::*;
 /// - pipes and signals on descriptors, unless a compiler's: `fcntl`'s
 ///   `F_SETPIPE_SZ` (a pipe keeps the 16 pages it is charged as) and
 ///   `F_SETSIG`; `mknod` and `mknodat` (no fifo).
+/// - file locks, leases and folder watches, unless a compiler's (`go
+///   build` locks its cache): `flock`, `fcntl`'s record locks (`F_GETLK`,
+///   `F_SETLK`, `F_SETLKW` and their `F_OFD_` kin), `F_SETLEASE` and
+///   `F_NOTIFY`. A lock on a file two bots may both read is a channel
+///   between them, in one game or in two played at once, and record
+///   locks are kernel memory the resident measure cannot see.
 ///
 /// EACCES: `socket`: no network, and no Unix socket file on the machine to
 /// connect to. `socketpair` but for `AF_UNIX`: a connected pair is all a
@@ -195,13 +201,30 @@ pub(crate) fn refused_rules(own: i32, policy: SeccompPolicy) -> Rules {
                 value: command as u32 as u64,
             }]
         };
+        // No lock, lease or folder watch either: a lock is seen by every
+        // process that opens the same file, whatever its sandbox, so two
+        // bots (one game's, or a copy in a parallel game) locking and
+        // testing a file both may read (`/etc/passwd`, the shared script)
+        // talked through it, a number at a time (a record lock's offset);
+        // and each record lock is kernel memory outside the resident
+        // measure. `F_NOTIFY` (dnotify) reports every read in a folder, as
+        // inotify did (refused below).
         refused.push((
             libc::SYS_fcntl,
             vec![
                 fcntl_command(libc::F_SETPIPE_SZ),
                 fcntl_command(10), // F_SETSIG
+                fcntl_command(libc::F_GETLK),
+                fcntl_command(libc::F_SETLK),
+                fcntl_command(libc::F_SETLKW),
+                fcntl_command(libc::F_OFD_GETLK),
+                fcntl_command(libc::F_OFD_SETLK),
+                fcntl_command(libc::F_OFD_SETLKW),
+                fcntl_command(libc::F_SETLEASE),
+                fcntl_command(libc::F_NOTIFY),
             ],
         ));
+        refused.push((libc::SYS_flock, always()));
         refused.push((libc::SYS_mknod, always()));
         refused.push((libc::SYS_mknodat, always()));
     }
