@@ -188,3 +188,30 @@ fn cpp_starter_plays_to_the_end() {
         assert_eq!(p["verdict"], "ok", "{v}");
     }
 }
+
+/// One `--time-limit` for a Python and a C bot (whose own times per move
+/// differ in Cryptron) gives both one start-up too, so the replay command
+/// carries the limits: it left them out (the start-ups differed, raised
+/// from each language's time), and the replay played with each language's
+/// time per move instead of the one given.
+#[test]
+fn one_time_limit_for_bots_of_two_languages_is_in_the_replay_command() {
+    let run = referee(
+        &[
+            "match",
+            "cryptron",
+            &sample_file("python/cryptron_starter.py"),
+            &sample_file("c/cryptron_starter.c"),
+            "--time-limit",
+            "3s",
+            "--json",
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let replay = run.json()["replay"].as_str().unwrap().to_string();
+    assert!(
+        replay.contains("--time-limit 3s --startup-limit 5s"),
+        "{replay}"
+    );
+}

@@ -574,8 +574,12 @@ impl LimitFlags {
     ) -> MatchLimits {
         let mut limits = MatchLimits::defaults_for(config, language);
         if let Some(time) = self.time_limit {
+            // No shorter than a move, as by default; but from the default
+            // start-up, not the one the language's own time per move (in
+            // Cryptron) raised: one time for both seats gives both seats
+            // one start-up, which the replay command can then say.
             limits.time_limit = time;
-            limits.startup_limit = limits.startup_limit.max(time);
+            limits.startup_limit = MatchLimits::default().startup_limit.max(time);
         }
         if let Some(startup) = self.startup_limit {
             limits.startup_limit = startup;
