@@ -214,4 +214,36 @@ fn one_time_limit_for_bots_of_two_languages_is_in_the_replay_command() {
         replay.contains("--time-limit 3s --startup-limit 5s"),
         "{replay}"
     );
+    // The same time in a tournament file's `[limits]`: each game's
+    // replay command (in its transcript) carries it.
+    let dir = tempfile::tempdir().unwrap();
+    let (python, c) = (
+        sample_file("python/cryptron_starter.py"),
+        sample_file("c/cryptron_starter.c"),
+    );
+    let file = two_bot_tournament(
+        dir.path(),
+        "cryptron",
+        2,
+        [("py", &python), ("c", &c)],
+        "[limits]\ntime_limit = \"3s\"",
+    );
+    let out = dir.path().join("out");
+    let run = referee(
+        &[
+            "tournament",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        BUDGET,
+    );
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    for game in ["game-000001.jsonl", "game-000002.jsonl"] {
+        let transcript = std::fs::read_to_string(out.join("transcripts").join(game)).unwrap();
+        assert!(
+            transcript.contains("--time-limit 3s --startup-limit 5s"),
+            "{game}: {transcript}"
+        );
+    }
 }

@@ -676,6 +676,19 @@ impl<N, B> RawBotTable<N, B> {
         if let Some(t) = table {
             apply_limits(src, &mut limits, &t.limits(), prefix)?;
         }
+        // A time per move set without a start-up: the start-up is no
+        // longer than the default one or that time (as `--time-limit`'s),
+        // not the one a language's own time per move (Cryptron's) raised,
+        // so that one time for bots of two languages is one set of limits
+        // a game's replay command can say. (Only such bots' start-ups, and
+        // so identities, change: a longer time keeps the default start-up.)
+        let set = |pick: fn(&RawLimits) -> bool| {
+            pick(file_limits) || table.is_some_and(|t| pick(&t.limits()))
+        };
+        if set(|l| l.time_limit.is_some()) && !set(|l| l.startup_limit.is_some()) {
+            let most = MatchLimits::default().startup_limit.max(limits.time_limit);
+            limits.startup_limit = limits.startup_limit.min(most);
+        }
         if let Some(allow) = table.and_then(|t| t.allow_fork).or(file_limits.allow_fork) {
             limits.process.allow_fork = allow;
         }
