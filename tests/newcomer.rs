@@ -834,6 +834,92 @@ fn a_utf16_or_latin1_file_is_named_with_what_to_do() {
         .refused_with("it is not UTF-8 text (line 1, byte 11: 0xeb); save it as UTF-8");
 }
 
+/// A program given where a file is read (`referee tournament
+/// target/release/arrow5_random`, tab completion gone wrong) was called
+/// "UTF-16 text" with how to convert it: its zero bytes fell on both
+/// sides. It is called a program; other binary data, binary data.
+#[test]
+fn a_program_given_for_a_file_is_not_called_utf16() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("bots.tar");
+    let mut bytes = b"bots/\0\0\0\0\0\0\0\0\0\0\0\0\x80\xff".to_vec();
+    bytes.extend([0u8; 48]);
+    std::fs::write(&archive, bytes).unwrap();
+    for (command, file, said) in [
+        (
+            "tournament",
+            sample_bin("arrow5_random"),
+            "it is a program, not a text file",
+        ),
+        (
+            "check",
+            sample_bin("arrow5_random"),
+            "it is a program, not a text file",
+        ),
+        (
+            "tournament",
+            archive.to_str().unwrap().to_string(),
+            "it is binary data, not a text file",
+        ),
+    ] {
+        let run = Referee::new()
+            .arg(command)
+            .arg(&file)
+            .case(command)
+            .run()
+            .refused_with(said);
+        assert!(!run.stderr.contains("UTF-16"), "{}", run.stderr);
+    }
+}
+
+/// UTF-16 without its byte-order mark (some editors' "UTF-16 LE") is
+/// valid UTF-8 when the text is ASCII, a NUL beside every character: it
+/// was parsed, and refused with a TOML error full of `\x00`.
+#[test]
+fn a_utf16_file_without_its_mark_is_named_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    let text = "name = \"t\"\ngame = \"arrow5\"\n";
+    std::fs::write(
+        &file,
+        text.encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let run = Referee::new()
+        .arg("tournament")
+        .arg(&file)
+        .run()
+        .refused_with("it is UTF-16 text, not UTF-8");
+    assert!(!run.stderr.contains("\\x00"), "{}", run.stderr);
+}
+
+/// `at_least = 0.25` in a check file (a fraction, as grading's
+/// `win_rate = 0.5` is) asked for 0.25% of the games and passed on one
+/// win. A value between 0 and 1 is refused, with the percentage meant.
+#[test]
+fn a_fraction_written_for_a_percentage_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("c.toml");
+    let text = format!(
+        "name = \"c\"\ngame = \"arrow5\"\n\
+         [bot]\nname = \"strong\"\nbot = \"{}\"\n\
+         [[opponents]]\nname = \"random\"\nbot = \"{}\"\n\
+         [[require]]\nkind = \"win-rate\"\nagainst = \"random\"\ngames = 4\nat_least = 0.25\n",
+        sample_bin("arrow5_strong"),
+        sample_bin("arrow5_random"),
+    );
+    std::fs::write(&file, text).unwrap();
+    Referee::new()
+        .arg("check")
+        .arg(&file)
+        .arg("--no-report")
+        .run()
+        .refused_with("c.toml:13: require.at_least (win-rate): 0.25 means 0.25%, not 25%")
+        .stderr_has("for 25% write at_least = 25");
+}
+
 #[test]
 fn a_check_file_given_to_tournament_says_which_command_runs_it() {
     let check = root().join("tournaments/check-arrow5.toml");
@@ -948,6 +1034,139 @@ fn a_script_with_windows_line_ends_is_told_how_to_convert_it() {
         .run()
         .refused_with("ends with a carriage return")
         .stderr_has(&format!("dos2unix {}", bot.display()));
+}
+
+/// A Python bot marked executable without a `#!` line: the system cannot
+/// run it, the C library's fallback ran it with `/bin/sh`, and the game
+/// was a `crash` whose stderr said "Cannot fork" (the shell's, refused by
+/// the sandbox). Refused before any game, with the line to add; a `.sh`
+/// script without one still runs as the shell script it is.
+#[test]
+fn a_script_without_an_interpreter_line_is_told_to_add_one() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("bot");
+    std::fs::write(
+        &bot,
+        "import sys\nfor line in sys.stdin:\n    print('0 1 2 3 4', flush=True)\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o755)).unwrap();
+    Referee::new()
+        .args(["match", "arrow5"])
+        .arg(&bot)
+        .arg(sample_bin("arrow5_random"))
+        .run()
+        .refused_with("without a '#!' line")
+        .stderr_has("#!/usr/bin/env python3")
+        .stderr_has(&format!("\"python3 {}\"", bot.display()));
+    // A shell script named so runs through /bin/sh, as before.
+    let shell = dir.path().join("quits.sh");
+    std::fs::write(&shell, "exit 0\n").unwrap();
+    std::fs::set_permissions(&shell, std::fs::Permissions::from_mode(0o755)).unwrap();
+    Referee::new()
+        .args(["match", "arrow5"])
+        .arg(&shell)
+        .arg(sample_bin("arrow5_random"))
+        .run()
+        .succeeds()
+        .stdout_has("crash");
+}
+
+/// An interpreter's command line whose script is misspelt (`python3
+/// bots/alcie.py`): every game was a `crash` ("can't open file") and the
+/// tournament went on; now it is bad input, as a missing bot path is,
+/// naming the script. Other words after the interpreter are left alone.
+#[test]
+fn a_misspelt_script_after_its_interpreter_is_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "name = \"t\"\ngame = \"arrow5\"\ngames_per_pairing = 2\n\
+         [[bots]]\nname = \"alice\"\nbot = \"python3 bots/alcie.py\"\n\
+         [[bots]]\nname = \"random\"\nbot = \"{}\"\n",
+        sample_bin("arrow5_random"),
+    );
+    let file = dir.path().join("t.toml");
+    std::fs::write(&file, text).unwrap();
+    let out = dir.path().join("out");
+    Referee::new()
+        .arg("tournament")
+        .arg(&file)
+        .arg("--out")
+        .arg(&out)
+        .run()
+        .refused_with("t.toml:6: bots.bot of 'alice'")
+        .stderr_has("bots/alcie.py does not exist");
+    assert!(!out.exists());
+    Referee::new()
+        .args(["match", "arrow5", "node missing.js"])
+        .arg(sample_bin("arrow5_random"))
+        .run()
+        .refused_with("missing.js does not exist");
+    // A word that names no script is the interpreter's business.
+    Referee::new()
+        .args(["match", "arrow5", "python3 -c 'print(1)'"])
+        .arg(sample_bin("arrow5_random"))
+        .run()
+        .succeeds()
+        .stdout_has("protocol");
+}
+
+/// A Swiss tournament printed two tables with two winners (the standings,
+/// by the games' points, and the Swiss order, byes counted, by Buchholz)
+/// and said nothing of which is which; a knockout and a gauntlet say
+/// their order. The Swiss table now says its own.
+#[test]
+fn a_swiss_tournament_says_which_table_is_its_final_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "name = \"s\"\ngame = \"arrow5\"\nformat = \"swiss\"\nrounds = 2\n\
+         games_per_pairing = 2\nseed = 3\n[options]\ncodes = \"random\"\n\
+         [[bots]]\nname = \"strong\"\nbot = \"{}\"\n\
+         [[bots]]\nname = \"random\"\nbot = \"{}\"\n\
+         [[bots]]\nname = \"constant\"\nbot = \"{}\"\n",
+        sample_bin("arrow5_strong"),
+        sample_bin("arrow5_random"),
+        sample_bin("arrow5_constant"),
+    );
+    let file = dir.path().join("s.toml");
+    std::fs::write(&file, text).unwrap();
+    Referee::new()
+        .arg("tournament")
+        .arg(&file)
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .args(["--jobs", "1", "--no-report"])
+        .run()
+        .succeeds()
+        .stdout_has("Swiss, 2 of 2 rounds (swiss.csv, rounds.csv)\nThe final order: score")
+        .stdout_has("the standings above count the games only");
+}
+
+/// "A folder holding one" read as a folder holding one source file: a
+/// folder with `bot.py` (not `main.py`) was refused with the list of entry
+/// files only. The message now names the file to give instead.
+#[test]
+fn a_folder_of_one_source_file_names_that_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("mybot");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::copy(
+        root().join("sample_bots/python/arrow5_starter.py"),
+        folder.join("bot.py"),
+    )
+    .unwrap();
+    std::fs::write(folder.join("notes.txt"), "not a source\n").unwrap();
+    Referee::new()
+        .args(["match", "arrow5"])
+        .arg(&folder)
+        .arg(sample_bin("arrow5_random"))
+        .run()
+        .refused_with("holds no entry point")
+        .stderr_has(&format!(
+            "it holds one source file: give that file, {}",
+            folder.join("bot.py").display()
+        ));
 }
 
 /// An output folder that names a file (a CSV saved as `--out results.csv`)

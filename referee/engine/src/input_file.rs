@@ -260,23 +260,55 @@ pub fn read(path: &Path, links: Links, cap: u64) -> Result<Vec<u8>, InputError> 
 
 /// The whole of `path` as UTF-8 text (see [`open`]).
 pub fn read_to_string(path: &Path, links: Links, cap: u64) -> Result<String, InputError> {
-    String::from_utf8(read(path, links, cap)?).map_err(|e| InputError::Io {
+    let invalid = |why: String| InputError::Io {
         path: path.to_path_buf(),
-        reason: io::Error::new(io::ErrorKind::InvalidData, not_utf8(e.as_bytes(), &e)),
-    })
+        reason: io::Error::new(io::ErrorKind::InvalidData, why),
+    };
+    let bytes = read(path, links, cap)?;
+    // UTF-16 of ASCII without its byte-order mark is valid UTF-8 (a NUL
+    // beside every character), and was parsed as such.
+    if !bytes.starts_with(&[0xff, 0xfe]) && !bytes.starts_with(&[0xfe, 0xff]) && utf16(&bytes) {
+        return Err(invalid(UTF16.into()));
+    }
+    String::from_utf8(bytes).map_err(|e| invalid(not_utf8(e.as_bytes(), &e)))
+}
+
+const UTF16: &str = "it is UTF-16 text, not UTF-8 (as some Windows editors and PowerShell's `>` \
+                     save files): save it as UTF-8 (e.g. `iconv -f UTF-16 -t UTF-8 FILE > NEW`)";
+
+/// Whether `bytes` read as UTF-16 text: its first 64 bytes have a zero
+/// byte beside every character, every other byte, always on the same side
+/// (UTF-16 of ASCII). A program's zeros fall on both.
+fn utf16(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(64)];
+    let zeros_at = |parity: usize| {
+        head.iter()
+            .skip(parity)
+            .step_by(2)
+            .filter(|&&b| b == 0)
+            .count()
+    };
+    let (even, odd) = (zeros_at(0), zeros_at(1));
+    let pairs = head.len() / 2;
+    pairs >= 2 && even.max(odd) * 4 >= pairs * 3 && even.min(odd) * 8 <= pairs
 }
 
 /// Why `bytes` are not UTF-8 text, and what to do: a UTF-16 file (what
-/// Windows editors and PowerShell's `>` may save) is named as such.
+/// Windows editors and PowerShell's `>` may save) is named as such, and
+/// so is a file that is no text at all (a program given for a file).
 fn not_utf8(bytes: &[u8], e: &std::string::FromUtf8Error) -> String {
     let bom16 = bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]);
-    // UTF-16 text of ASCII has a zero byte beside every character.
     let head = &bytes[..bytes.len().min(64)];
-    let zeros = head.iter().filter(|&&b| b == 0).count();
-    if bom16 || (head.len() >= 4 && zeros * 3 >= head.len()) {
-        return "it is UTF-16 text, not UTF-8 (as some Windows editors and PowerShell's `>` \
-                save files): save it as UTF-8 (e.g. `iconv -f UTF-16 -t UTF-8 FILE > NEW`)"
-            .into();
+    if bom16 || utf16(bytes) {
+        return UTF16.into();
+    }
+    if head.contains(&0) {
+        let what = if bytes.starts_with(b"\x7fELF") {
+            "a program"
+        } else {
+            "binary data"
+        };
+        return format!("it is {what}, not a text file; check the path");
     }
     let at = e.utf8_error().valid_up_to();
     let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;

@@ -56,13 +56,16 @@ pub enum BotSpecError {
         path: PathBuf,
         cwd: PathBuf,
     },
-    #[error("bot '{spec}': the folder {} holds no entry point{}; a folder bot holds one of: {wanted}", path.display(), match language { Some(l) => format!(" for {l}"), None => String::new() })]
+    #[error("bot '{spec}': the folder {} holds no entry point{}; a folder bot holds one of: {wanted}{}", path.display(), match language { Some(l) => format!(" for {l}"), None => String::new() }, match lone { Some(file) => format!("; it holds one source file: give that file, {}", file.display()), None => String::new() })]
     NoEntryPoint {
         spec: String,
         path: PathBuf,
         language: Option<String>,
         /// The markers looked for, with their languages.
         wanted: String,
+        /// The folder's one source file (`bot.py`), as the spec would
+        /// name it, when it holds one and nothing else of a language.
+        lone: Option<PathBuf>,
     },
     #[error("bot '{spec}': {} is not executable; mark it executable (chmod +x {}) or name its interpreter, e.g. \"{} {}\"", path.display(), path.display(), interpreter_of(path), path.display())]
     NotExecutable { spec: String, path: PathBuf },
@@ -70,6 +73,11 @@ pub enum BotSpecError {
     /// looks for an interpreter whose name ends with it, and finds none.
     #[error("bot '{spec}': the first line of {} ends with a carriage return (the file was saved with Windows line ends), so the system cannot find its interpreter; convert the file (dos2unix {}, or sed -i 's/\\r$//' {})", path.display(), path.display(), path.display())]
     WindowsLineEnds { spec: String, path: PathBuf },
+    /// A text file marked executable without a `#!` line: the system
+    /// cannot run it by itself, and the C library's fallback runs it with
+    /// `/bin/sh`, which reads a Python script as shell commands.
+    #[error("bot '{spec}': {} is a text file without a '#!' line, so the system cannot run it by itself (it would be read as a shell script); make its first line name its interpreter (#!/usr/bin/env python3, #!/bin/sh, ...) or name the interpreter, e.g. \"{} {}\"", path.display(), interpreter_of(path), path.display())]
+    NoInterpreterLine { spec: String, path: PathBuf },
     #[error(
         "bot '{spec}': program '{program}' was not found in PATH; install it or give its full path{}",
         match here {
@@ -158,6 +166,8 @@ impl BotCommand {
             program_command(spec, first, rest, base).map_err(|e| explained(e, languages))?;
         if let Some(script) = &script {
             check_size(spec, script)?;
+        } else {
+            missing_script(spec, &program, rest, base, languages)?;
         }
         let python = languages.named("python");
         let detected = match &script {
@@ -433,6 +443,7 @@ fn folder_command(
             path: PathBuf::from(first),
             language: forced.map(|l| l.name().to_string()),
             wanted: wanted.join(", "),
+            lone: lone_source(&dir, forced, languages).map(|name| Path::new(first).join(name)),
         }
     };
     let (language, entry) = languages.of_folder(&dir, forced).ok_or_else(no_entry)?;
@@ -555,11 +566,20 @@ fn program_command(
                 path,
             });
         }
-        if shebang_ends_with_cr(&path) {
-            return Err(BotSpecError::WindowsLineEnds {
-                spec: spec.to_string(),
-                path,
-            });
+        match script_head(&path) {
+            Head::WindowsShebang => {
+                return Err(BotSpecError::WindowsLineEnds {
+                    spec: spec.to_string(),
+                    path,
+                })
+            }
+            Head::NoInterpreterLine => {
+                return Err(BotSpecError::NoInterpreterLine {
+                    spec: spec.to_string(),
+                    path,
+                })
+            }
+            Head::Runs => {}
         }
         path
     } else {
@@ -578,19 +598,83 @@ fn program_command(
     Ok((program, args, script))
 }
 
-/// Whether `path` is a script whose `#!` line ends with `\r\n`.
-fn shebang_ends_with_cr(path: &Path) -> bool {
+/// The name of the one file of `dir` (at its top) that a language takes
+/// as its source (`forced`'s, if given), if there is exactly one.
+fn lone_source(dir: &Path, forced: Option<Language>, languages: &Languages) -> Option<OsString> {
+    let mut sources = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file()))
+        .map(|entry| entry.file_name())
+        .filter(|name| match forced {
+            Some(lang) => lang.takes_source(Path::new(name)),
+            None => languages.of_source(Path::new(name)).is_some(),
+        });
+    let first = sources.next()?;
+    sources.next().is_none().then_some(first)
+}
+
+/// An interpreter's command line whose script is not there
+/// (`python3 bots/alcie.py`, a typo): refused as a path that does not
+/// exist, before any game, instead of a `crash` at every game. The script
+/// is the first word after the interpreter's flags, named with one of its
+/// language's extensions.
+fn missing_script(
+    spec: &str,
+    program: &Path,
+    rest: &[String],
+    base: &Path,
+    languages: &Languages,
+) -> Result<(), BotSpecError> {
+    let interpreter = languages.detect(program, &[]);
+    if interpreter.is_compiled() || interpreter == languages.named("native") {
+        return Ok(());
+    }
+    match rest.iter().find(|a| !a.starts_with('-')) {
+        Some(word) if interpreter.takes_source(Path::new(word)) && !base.join(word).exists() => {
+            Err(BotSpecError::NotFound {
+                spec: spec.to_string(),
+                path: PathBuf::from(word),
+                cwd: base.to_path_buf(),
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// What the first bytes of an executable file say about running it.
+#[derive(Debug, PartialEq, Eq)]
+enum Head {
+    /// A program, a script with a `#!` line, a `.sh` script (run by
+    /// `/bin/sh`, as meant), or a file that could not be read (its exec
+    /// says why).
+    Runs,
+    /// A script whose `#!` line ends with `\r\n`.
+    WindowsShebang,
+    /// Text with no `#!` line (no NUL byte in its first 256 bytes, so not
+    /// a binary format the kernel may know), not named `.sh`.
+    NoInterpreterLine,
+}
+
+fn script_head(path: &Path) -> Head {
     use std::io::Read;
     let mut head = [0u8; 256];
     let Ok(read) = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)) else {
-        return false;
+        return Head::Runs;
     };
     let head = &head[..read];
-    head.starts_with(b"#!")
-        && head
+    if head.starts_with(b"#!") {
+        let cr = head
             .iter()
             .position(|&b| b == b'\n')
-            .is_some_and(|end| end > 0 && head[end - 1] == b'\r')
+            .is_some_and(|end| end > 0 && head[end - 1] == b'\r');
+        return if cr { Head::WindowsShebang } else { Head::Runs };
+    }
+    let shell = path.extension().is_some_and(|e| e == "sh");
+    if shell || head.starts_with(b"\x7fELF") || head.contains(&0) {
+        return Head::Runs;
+    }
+    Head::NoInterpreterLine
 }
 
 /// Refuses a bot source of 1 MiB or more.
@@ -893,6 +977,28 @@ mod tests {
         .unwrap();
         assert_eq!(cmd.name, "other");
         assert_eq!(cmd.args.len(), 3);
+    }
+
+    #[test]
+    fn an_executable_is_read_for_what_runs_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let head = |name: &str, bytes: &[u8]| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).unwrap();
+            script_head(&path)
+        };
+        assert_eq!(head("a", b"#!/usr/bin/env python3\n"), Head::Runs);
+        assert_eq!(
+            head("b", b"#!/usr/bin/env python3\r\n"),
+            Head::WindowsShebang
+        );
+        assert_eq!(head("c", b"\x7fELF\x02\x01\x01"), Head::Runs);
+        // A binary format of binfmt_misc (a jar, a PE file) holds NULs.
+        assert_eq!(head("d", b"MZ\x90\x00\x03"), Head::Runs);
+        assert_eq!(head("e", b"import sys\n"), Head::NoInterpreterLine);
+        assert_eq!(head("f", b""), Head::NoInterpreterLine);
+        assert_eq!(head("g.sh", b"exec ./bot\n"), Head::Runs);
+        assert_eq!(script_head(&dir.path().join("missing")), Head::Runs);
     }
 
     #[test]

@@ -661,6 +661,22 @@ impl Entry<'_> {
                 format!("{} is not a percentage between 0 and 100", p.get_ref()),
             ));
         }
+        // A fraction written for a percentage (grading's `win_rate` is a
+        // fraction of 1) asks for almost nothing, and passed.
+        let fraction = *p.get_ref();
+        if fraction > 0.0 && fraction < 1.0 {
+            // 0.07 * 100 is 7.000000000000001: say it as written, 7.
+            let meant = format!("{:.4}", fraction * 100.0);
+            let meant = meant.trim_end_matches('0').trim_end_matches('.');
+            return Err(self.at(
+                p.span(),
+                "at_least",
+                format!(
+                    "{fraction} means {fraction}%, not {meant}%: at_least is a percentage, \
+                     from 1 to 100 (for {meant}% write at_least = {meant}), or 0 for none"
+                ),
+            ));
+        }
         Ok(*p.get_ref())
     }
 

@@ -348,7 +348,10 @@ pub fn rounds_table(tables: &RoundsTables) -> String {
             ..
         } => {
             let mut out = format!(
-                "\nSwiss, {rounds_complete} of {rounds_total} rounds (swiss.csv, rounds.csv)\n{:>4}  {:<20} {:>6} {:>8} {:>7} {:>4}\n",
+                "\nSwiss, {rounds_complete} of {rounds_total} rounds (swiss.csv, rounds.csv)\n\
+                 The final order: score (match points, a bye's included), then Buchholz, then rating; \
+                 the standings above count the games only.\n\
+                 {:>4}  {:<20} {:>6} {:>8} {:>7} {:>4}\n",
                 "rank", "bot", "score", "buchholz", "rating", "byes"
             );
             for r in table {

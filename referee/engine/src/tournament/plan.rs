@@ -740,7 +740,7 @@ mod tests {
     #[test]
     fn each_file_sees_only_its_own_languages() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("a.snake"), "cat\n").unwrap();
+        std::fs::write(dir.path().join("a.snake"), "#!/bin/sh\ncat\n").unwrap();
         let write = |file: &str, tables: &str, bots: &str| {
             let path = dir.path().join(file);
             let text = format!(
