@@ -1230,3 +1230,62 @@ fn an_output_folder_that_is_a_file_is_refused_before_anything_starts() {
         );
     }
 }
+
+/// An output folder this user may not write in, or a new one to be made
+/// in such a folder, is refused first, saying which folder and what to
+/// do: the run said "results in ..." (after its sandbox line) and only
+/// then failed. Run as nobody where the test runs as root (who may write
+/// anywhere).
+#[test]
+fn an_output_folder_the_user_may_not_write_in_is_refused_before_anything_starts() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let tournament = small_tournament(dir.path());
+    std::fs::set_permissions(&tournament, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let closed = dir.path().join("closed");
+    std::fs::create_dir(&closed).unwrap();
+    std::fs::create_dir(closed.join("earlier")).unwrap();
+    for folder in [closed.join("earlier"), closed.clone()] {
+        std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o555)).unwrap();
+    }
+    let as_root = rustix::process::geteuid().is_root();
+    for (out, why) in [
+        (
+            closed.join("new"),
+            format!("{} may not be written in", closed.display()),
+        ),
+        (
+            closed.join("earlier"),
+            "it is a folder this user may not write in".to_string(),
+        ),
+    ] {
+        let mut command = if as_root {
+            let mut c = std::process::Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(referee_bin());
+            c
+        } else {
+            std::process::Command::new(referee_bin())
+        };
+        command
+            .args(["tournament", tournament.to_str().unwrap(), "--out"])
+            .arg(&out);
+        let run = run_within(command, Duration::from_secs(120));
+        assert_eq!(run.status, 2, "{}", run.stderr);
+        let said: Vec<&str> = run.stderr.lines().collect();
+        assert_eq!(said.len(), 1, "{}", run.stderr);
+        assert!(
+            said[0].starts_with(&format!("referee: --out {}: ", out.display()))
+                && said[0].contains(&why)
+                && said[0].contains("in a folder you may write in"),
+            "{}",
+            run.stderr
+        );
+    }
+    assert!(!closed.join("new").exists());
+    // Open again, for the temporary folder's removal by a user not root.
+    for folder in [closed.clone(), closed.join("earlier")] {
+        std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}

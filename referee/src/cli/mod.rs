@@ -146,20 +146,49 @@ pub fn verbose() -> bool {
 /// anything: found at the first write instead, the refusal came after
 /// the line saying where the results go, as if the run had started.
 pub fn output_folder(flag: &str, path: &std::path::Path) -> Result<(), Failure> {
-    let why = match std::fs::metadata(path) {
-        Ok(meta) if !meta.is_dir() => "it is a file, not a folder".to_string(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
-            format!("a part of the path is a file ({e})")
-        }
-        // A folder, or nothing yet (the command makes it): the command's
-        // own checks follow.
-        _ => return Ok(()),
+    let (why, what_to_do) = match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_dir() => (
+            "it is a file, not a folder".to_string(),
+            "or move the file away",
+        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => (
+            format!("a part of the path is a file ({e})"),
+            "or move the file away",
+        ),
+        // A folder, or nothing yet (the command makes it): where no
+        // folder of its own or above it may be written in, said before
+        // anything starts (a tournament's notice said "results in" first).
+        _ => match not_writable(path) {
+            Some(why) => (why, "in a folder you may write in"),
+            None => return Ok(()),
+        },
     };
     Err(Failure::input(anyhow::anyhow!(
         "{flag} {}: cannot be the results folder: {why}; give {flag} a new folder's name \
-         (or an earlier run's folder), or move the file away",
+         (or an earlier run's folder), {what_to_do}",
         path.display()
     )))
+}
+
+/// Why no results could be written at `path` (a folder, or a name to be
+/// made in the nearest folder that exists above it), if none can: that
+/// folder refuses this user's writes (its mode, a read-only file system).
+fn not_writable(path: &std::path::Path) -> Option<String> {
+    use rustix::fs::{access, Access};
+    let absolute = std::path::absolute(path).ok()?;
+    let folder = absolute.ancestors().find(|p| p.exists())?;
+    match access(folder, Access::WRITE_OK | Access::EXEC_OK) {
+        Ok(()) => None,
+        Err(e) if folder == absolute => Some(format!(
+            "it is a folder this user may not write in ({})",
+            std::io::Error::from(e)
+        )),
+        Err(e) => Some(format!(
+            "{} may not be written in by this user ({}), so the folder cannot be made there",
+            folder.display(),
+            std::io::Error::from(e)
+        )),
+    }
 }
 
 /// The sandbox in force in one short line, for the start-up notice
