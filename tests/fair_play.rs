@@ -896,21 +896,17 @@ fn the_terminal_is_out_of_reach(layer: &str) {
     assert_eq!(record["players"][0]["verdict"], "ok", "{record}");
 }
 
-fn bots_cannot_whisper_through_abstract_sockets(layer: &str) {
-    // Two copies: the first would bind an abstract Unix socket (under
-    // strict, in the network namespace all the referee's bots share), the
-    // second connect to it. Seccomp refuses every socket to a bot; behind
-    // it, Landlock (ABI 6) would refuse the connection, a socket made in
-    // another bot's domain being out of reach.
-    let whisperer = python("whisperer.py", "");
+/// Two copies of `bot` play three rounds of Arrow 5 under `layer`, each
+/// `ok`: the transcript's text (what they wrote on stderr).
+fn two_copies_play(bot: &str, layer: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
     let transcript = dir.path().join("t.jsonl");
     let run = referee(
         &[
             "match",
             "arrow5",
-            &whisperer,
-            &whisperer,
+            bot,
+            bot,
             "--sandbox",
             layer,
             "--max-rounds",
@@ -927,6 +923,17 @@ fn bots_cannot_whisper_through_abstract_sockets(layer: &str) {
     for seat in 0..2 {
         assert_eq!(record["players"][seat]["verdict"], "ok", "{record}\n{text}");
     }
+    text
+}
+
+fn bots_cannot_whisper_through_abstract_sockets(layer: &str) {
+    // Two copies: the first would bind an abstract Unix socket (under
+    // strict, in the network namespace all the referee's bots share), the
+    // second connect to it. Seccomp refuses every socket to a bot; behind
+    // it, Landlock (ABI 6) would refuse the connection, a socket made in
+    // another bot's domain being out of reach.
+    let whisperer = python("whisperer.py", "");
+    let text = two_copies_play(&whisperer, layer);
     // Both copies tried, and neither could even make a socket.
     assert!(!text.contains("whisper: listening"), "{text}");
     assert_eq!(
@@ -962,30 +969,7 @@ fn bots_cannot_talk_through_file_locks(layer: &str) {
     // first's: a channel between two bots, in one game or in two played at
     // once). Seccomp refuses locks, leases and folder watches to a bot.
     let locker = python("locker.py", "");
-    let dir = tempfile::tempdir().unwrap();
-    let transcript = dir.path().join("t.jsonl");
-    let run = referee(
-        &[
-            "match",
-            "arrow5",
-            &locker,
-            &locker,
-            "--sandbox",
-            layer,
-            "--max-rounds",
-            "3",
-            "--json",
-            "--transcript",
-            transcript.to_str().unwrap(),
-        ],
-        BUDGET,
-    );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    let record = run.json();
-    let text = std::fs::read_to_string(&transcript).unwrap();
-    for seat in 0..2 {
-        assert_eq!(record["players"][seat]["verdict"], "ok", "{record}\n{text}");
-    }
+    let text = two_copies_play(&locker, layer);
     // Both copies tried every call, and each was refused.
     for call in ["getlk", "setlk", "flock", "lease", "notify"] {
         assert_eq!(

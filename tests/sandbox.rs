@@ -541,26 +541,23 @@ fn referee_files_are_hidden_under_basic() {
     referee_files_are_hidden("basic");
 }
 
-/// When the referee runs as an ordinary user, both bots share its user and
-/// group: only Landlock (each bot its own domain) keeps one from opening
-/// the other's memory, where its secret code is. Both seats run the probe,
-/// which opens every other process's `/proc/<pid>/mem` it can see. Needs
-/// root (to become `nobody`), `setpriv` and a system python3.
-#[test]
-#[ignore = "needs root, /usr/bin/setpriv and /usr/bin/python3: run by .ci/run"]
-fn an_ordinary_users_bots_cannot_read_each_others_memory() {
+/// The system's python3, which `nobody` may run (the machine's other
+/// pythons may sit in a home it may not enter).
+const SYSTEM_PYTHON: &str = "/usr/bin/python3";
+
+/// A command run as `nobody` (`setpriv`, then the program to add), for
+/// the tests of a referee run by an ordinary user, in the fixtures'
+/// folder, opened for `nobody` to read. Needs root, `setpriv` and
+/// [`SYSTEM_PYTHON`].
+fn as_nobody(fixtures: &Fixtures) -> Command {
+    use std::os::unix::fs::PermissionsExt;
     assert_root();
-    let python = Path::new("/usr/bin/python3");
     let setpriv = Path::new("/usr/bin/setpriv");
     assert!(
-        python.exists() && setpriv.exists(),
-        "this test needs /usr/bin/setpriv and /usr/bin/python3"
+        Path::new(SYSTEM_PYTHON).exists() && setpriv.exists(),
+        "this test needs /usr/bin/setpriv and {SYSTEM_PYTHON}"
     );
-    let fixtures = Fixtures::new();
-    // nobody must be able to read the fixtures.
-    use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(fixtures.0.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let probe = format!("{} {}", python.display(), fixtures.path("probe.py"));
     let mut command = Command::new(setpriv);
     command
         .args([
@@ -571,6 +568,23 @@ fn an_ordinary_users_bots_cannot_read_each_others_memory() {
             "--clear-groups",
             "--",
         ])
+        .current_dir(fixtures.0.path());
+    command
+}
+
+/// When the referee runs as an ordinary user, both bots share its user and
+/// group: only Landlock (each bot its own domain) keeps one from opening
+/// the other's memory, where its secret code is. Both seats run the probe,
+/// which opens every other process's `/proc/<pid>/mem` it can see. Needs
+/// root (to become `nobody`), `setpriv` and a system python3.
+#[test]
+#[ignore = "needs root, /usr/bin/setpriv and /usr/bin/python3: run by .ci/run"]
+fn an_ordinary_users_bots_cannot_read_each_others_memory() {
+    let fixtures = Fixtures::new();
+    let mut command = as_nobody(&fixtures);
+    let python = Path::new(SYSTEM_PYTHON);
+    let probe = format!("{} {}", python.display(), fixtures.path("probe.py"));
+    command
         .arg(referee_bin())
         .args([
             "match",
@@ -581,8 +595,7 @@ fn an_ordinary_users_bots_cannot_read_each_others_memory() {
             "2",
             "--json",
         ])
-        .args(["--sandbox", "basic"])
-        .current_dir(fixtures.0.path());
+        .args(["--sandbox", "basic"]);
     let run = run_within(command, Duration::from_secs(30));
     assert_eq!(run.status, 0, "{}", run.stderr);
     let record = run.json();
@@ -601,16 +614,8 @@ fn an_ordinary_users_bots_cannot_read_each_others_memory() {
 #[test]
 #[ignore = "needs root, /usr/bin/setpriv and /usr/bin/python3: run by .ci/run"]
 fn an_ordinary_users_bot_that_hides_its_descriptors_is_charged_for_them() {
-    assert_root();
-    let python = Path::new("/usr/bin/python3");
-    let setpriv = Path::new("/usr/bin/setpriv");
-    assert!(
-        python.exists() && setpriv.exists(),
-        "this test needs /usr/bin/setpriv and /usr/bin/python3"
-    );
     let fixtures = Fixtures::new();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(fixtures.0.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let python = Path::new(SYSTEM_PYTHON);
     let bot = |args: &str| {
         format!(
             "{} {} {args}",
@@ -620,16 +625,8 @@ fn an_ordinary_users_bot_that_hides_its_descriptors_is_charged_for_them() {
     };
     let weak = bot("").replace("socket_stuffer.py", "arrow5_weak.py");
     for how in ["", "undumpable"] {
-        let mut command = Command::new(setpriv);
+        let mut command = as_nobody(&fixtures);
         command
-            .args([
-                "--reuid",
-                "65534",
-                "--regid",
-                "65534",
-                "--clear-groups",
-                "--",
-            ])
             .arg(referee_bin())
             .args([
                 "match",
@@ -639,8 +636,7 @@ fn an_ordinary_users_bot_that_hides_its_descriptors_is_charged_for_them() {
                 "--memory-limit",
                 "8MiB",
             ])
-            .args(["--max-rounds", "5", "--json", "--sandbox", "basic"])
-            .current_dir(fixtures.0.path());
+            .args(["--max-rounds", "5", "--json", "--sandbox", "basic"]);
         let run = run_within(command, Duration::from_secs(60));
         assert_eq!(run.status, 0, "{how}: {}", run.stderr);
         let record = run.json();
@@ -660,16 +656,8 @@ fn an_ordinary_users_bot_that_hides_its_descriptors_is_charged_for_them() {
 #[test]
 #[ignore = "needs root, /usr/bin/setpriv and /usr/bin/python3: run by .ci/run"]
 fn an_ordinary_users_bot_cannot_hide_files_from_its_disk_quota() {
-    assert_root();
-    let python = Path::new("/usr/bin/python3");
-    let setpriv = Path::new("/usr/bin/setpriv");
-    assert!(
-        python.exists() && setpriv.exists(),
-        "this test needs /usr/bin/setpriv and /usr/bin/python3"
-    );
     let fixtures = Fixtures::new();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(fixtures.0.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let python = Path::new(SYSTEM_PYTHON);
     let bot = |fixture: &str, args: &str| {
         format!("{} {} {args}", python.display(), fixtures.path(fixture))
     };
@@ -677,26 +665,17 @@ fn an_ordinary_users_bot_cannot_hide_files_from_its_disk_quota() {
     // gone after the game.
     let tmp = fixtures.0.path().join("tmp");
     std::fs::create_dir(&tmp).unwrap();
-    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o777)).unwrap();
+    std::fs::set_permissions(&tmp, std::os::unix::fs::PermissionsExt::from_mode(0o777)).unwrap();
     for how in ["closed", "deep"] {
-        let mut command = Command::new(setpriv);
+        let mut command = as_nobody(&fixtures);
         command
-            .args([
-                "--reuid",
-                "65534",
-                "--regid",
-                "65534",
-                "--clear-groups",
-                "--",
-            ])
             .arg("env")
             .arg(format!("TMPDIR={}", tmp.display()))
             .arg(referee_bin())
             .args(["match", "arrow5", &bot("hidden_files.py", how)])
             .arg(bot("arrow5_weak.py", ""))
             .args(["--disk-limit", "16MiB", "--max-rounds", "3", "--json"])
-            .args(["--sandbox", "basic"])
-            .current_dir(fixtures.0.path());
+            .args(["--sandbox", "basic"]);
         let run = run_within(command, Duration::from_secs(60));
         assert_eq!(run.status, 0, "{how}: {}", run.stderr);
         let record = run.json();

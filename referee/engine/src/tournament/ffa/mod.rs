@@ -343,8 +343,17 @@ pub fn run(
         .into_inner()
         .unwrap_or_else(PoisonError::into_inner);
     if let Some(e) = error {
-        let kept = already + outcome.played_now;
-        return Err(unfinished(e, out, &names, (scheduled, kept), &outcome));
+        // Told as a tournament of two-player games tells it.
+        let counts = (
+            scheduled,
+            already + outcome.played_now,
+            outcome.transcript_failures,
+        );
+        let games_path = out.join(GAMES_CSV);
+        return Err(super::run::unfinished(out, e, counts, || {
+            let rows = read_rows(&games_path)?;
+            Ok(write_tables(out, &standings(&names, &rows))?)
+        }));
     }
     let mut rows = read_rows(&games_path)?;
     // Rows are appended as games end (two jobs finish out of order), so
@@ -363,10 +372,7 @@ pub fn run(
     // earlier run could not write (a full disk) are still missing.
     outcome.transcript_failures = rows
         .iter()
-        .filter(|r| {
-            let path = transcripts.join(format!("game-{:06}.jsonl", r.game));
-            !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
-        })
+        .filter(|r| super::run::transcript_missing(out, r.game))
         .count() as u64;
     outcome.standings = standings(&names, &rows);
     write_tables(out, &outcome.standings)?;
@@ -387,46 +393,6 @@ pub fn run(
         not_played_why: outcome.not_played_why.as_deref(),
     });
     Ok(outcome)
-}
-
-/// The error a run stopped on. A result that could not be written (a full
-/// disk) is told as a tournament of two-player games tells it: the games
-/// not played, that `--resume` plays them, the standings of the games kept
-/// (a row the disk cut short is cut first: no game, as after a kill). A
-/// match's error (a judge, a compiler) is said as it is.
-fn unfinished(
-    error: TournamentError,
-    out: &Path,
-    names: &[String],
-    (scheduled, kept): (u64, u64),
-    outcome: &FfaOutcome,
-) -> TournamentError {
-    if matches!(error, TournamentError::Match(_)) {
-        return error;
-    }
-    let games_path = out.join(GAMES_CSV);
-    let written = super::run::cut_partial_row(&games_path)
-        .and_then(|()| Ok(read_rows(&games_path)?))
-        .and_then(|rows| Ok(write_tables(out, &standings(names, &rows))?));
-    let standings = match written {
-        Ok(()) => "standings.csv covers them".to_string(),
-        Err(e) => format!(
-            "standings.csv was not written: {}",
-            crate::text::with_causes(&e)
-        ),
-    };
-    let standings = match outcome.transcript_failures {
-        0 => standings,
-        n => format!("{n} transcripts could not be written, {standings}"),
-    };
-    TournamentError::Unfinished {
-        reason: crate::text::with_causes(&error),
-        out: out.to_path_buf(),
-        not_played: scheduled.saturating_sub(kept),
-        scheduled,
-        kept,
-        standings,
-    }
 }
 
 /// The folder's record of what each bot was when its games were played.

@@ -68,8 +68,8 @@ pub(crate) use folder::prepare_folder;
 pub use folder::{lock_folder, FolderLock};
 pub use merge::{merge, merge_folders, MergeRows};
 pub(crate) use play::transcripts_folder;
-pub(crate) use resume::cut_partial_row;
 pub use resume::standings_of;
+pub(crate) use resume::{cut_partial_row, transcript_missing};
 use {merge::*, play::*, publish::*, resume::*};
 
 #[derive(Debug, thiserror::Error)]
@@ -395,7 +395,10 @@ pub fn run(
     };
     if let Some(e) = played.error {
         let counts = (scheduled, kept_in_folder, played.transcript_failures);
-        return Err(unfinished(plan, out, e, counts));
+        return Err(unfinished(out, e, counts, || {
+            let (standings, _) = standings_of(out, &plan.bot_names(), plan.scoring)?;
+            Ok(write_tables(out, &standings)?)
+        }));
     }
 
     let (mut standings, rows_in_folder) = standings_of(out, &plan.bot_names(), plan.scoring)
@@ -456,15 +459,16 @@ fn not_written(error: TournamentError, out: &Path, kept: u64) -> TournamentError
 /// The error a run stopped on, told with what it left: a result that
 /// could not be written (a full disk) says how many games were not played
 /// and that `--resume` plays them, after the standings of the games kept
-/// are written if they can be, and how many transcripts could not be
-/// written (their games are kept without one). A match's error (a judge,
-/// a compiler) is said as it is: it is not the folder's. `counts`: the
-/// games scheduled, kept, and without a transcript.
-fn unfinished(
-    plan: &TournamentPlan,
+/// are written if they can be (`write_standings`, two-player or
+/// free-for-all), and how many transcripts could not be written (their
+/// games are kept without one). A match's error (a judge, a compiler) is
+/// said as it is: it is not the folder's. `counts`: the games scheduled,
+/// kept, and without a transcript.
+pub(crate) fn unfinished(
     out: &Path,
     error: TournamentError,
     (scheduled, kept, no_transcript): (u64, u64, u64),
+    write_standings: impl FnOnce() -> Result<(), TournamentError>,
 ) -> TournamentError {
     if matches!(error, TournamentError::Match(_)) {
         return error;
@@ -472,11 +476,7 @@ fn unfinished(
     // A row the full disk cut short is no game (`--resume` plays it
     // again, as after a kill): cut it now, so that the standings of the
     // games kept can be written, and not blamed on a hand's edit.
-    let cut = cut_partial_row(&out.join(GAMES_CSV));
-    let standings = match cut
-        .and_then(|()| standings_of(out, &plan.bot_names(), plan.scoring))
-        .and_then(|(standings, _)| Ok(write_tables(out, &standings)?))
-    {
+    let standings = match cut_partial_row(&out.join(GAMES_CSV)).and_then(|()| write_standings()) {
         Ok(()) => "standings.csv covers them".to_string(),
         Err(e) => format!(
             "standings.csv was not written: {}",

@@ -151,14 +151,21 @@ pub fn standings_of(
 /// is not there: one could not be written (a full disk), in this run or in
 /// one before it that `--resume` finished; the game still counts.
 pub(super) fn games_without_transcript(out: &Path) -> Result<u64, TournamentError> {
-    let transcripts = out.join("transcripts");
     let mut missing = 0;
     for_each_row(&out.join(GAMES_CSV), |row| {
-        let path = transcripts.join(format!("game-{:06}.jsonl", row.game));
-        missing += u64::from(!fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()));
+        missing += u64::from(transcript_missing(out, row.game));
         Ok(())
     })?;
     Ok(missing)
+}
+
+/// Whether game `game` of the folder `out` has no transcript
+/// (`transcripts/game-NNNNNN.jsonl`, a file).
+pub(crate) fn transcript_missing(out: &Path, game: u64) -> bool {
+    let path = out
+        .join("transcripts")
+        .join(format!("game-{game:06}.jsonl"));
+    !fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
 }
 
 #[cfg(test)]
